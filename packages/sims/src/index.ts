@@ -1,0 +1,2 @@
+// Public entry point; filled in by the package as it grows.
+export const packageName = "sims";
