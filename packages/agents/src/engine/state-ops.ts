@@ -1,9 +1,9 @@
 // `agents import` and `agents state list|show|rm|mv`. Every write holds the state lock.
 
+import { formatAddress, parseAddress } from "../model/address.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import { LockedStateFile, readState } from "../state/file-store.js";
 import { type ResourceState, StateError } from "../state/types.js";
-import { formatAddressParts, parseAddressParts } from "./address-parts.js";
 import { createRuntime, type EngineOptions, statePathFor } from "./api.js";
 
 export async function listState(statePath: string): Promise<ResourceState[]> {
@@ -38,8 +38,8 @@ export async function removeFromState(
 }
 
 export async function moveInState(statePath: string, from: string, to: string): Promise<ResourceState> {
-  const target = parseAddressParts(to);
-  const source = parseAddressParts(from);
+  const target = parsed(to);
+  const source = parsed(from);
   if (target.provider !== source.provider || target.kind !== source.kind) {
     throw new StateError(
       `state mv renames within one provider and kind: ${from} → ${to} changes ${target.provider !== source.provider ? "the provider" : "the kind"}`,
@@ -51,7 +51,7 @@ export async function moveInState(statePath: string, from: string, to: string): 
     if (!entry) throw new StateError(notInState(from, Object.keys(store.state.resources)));
     if (store.state.resources[to])
       throw new StateError(`${to} is already in state; remove it first with agents state rm`);
-    const moved = { ...entry, address: formatAddressParts(target), name: target.name };
+    const moved = { ...entry, address: formatAddress(target), name: target.name };
     await store.update((resources) => {
       delete resources[from];
       resources[moved.address] = moved;
@@ -129,4 +129,10 @@ function notInState(address: string, known: string[]): string {
     ? ` (state holds: ${known.slice(0, 5).join(", ")}${known.length > 5 ? ", ..." : ""})`
     : " (state is empty)";
   return `${address} is not in state${hint}`;
+}
+
+function parsed(address: string) {
+  const result = parseAddress(address);
+  if (!result.ok) throw new StateError(result.error);
+  return result.value;
 }

@@ -1,5 +1,6 @@
 // Binds adapters to the provider blocks of a config and hands the core what it needs per
 // resource: the kind handler and a HandlerContext. Everything here is keyed by name as data.
+import { formatAddress } from "../model/address.js";
 import { createHttpClientFactory, type HttpClientFactory, type HttpEnvironment } from "./http.js";
 import type {
   HandlerContext,
@@ -10,8 +11,8 @@ import type {
   ProviderSession,
 } from "./types.js";
 
-export function resourceAddress(provider: string, kind: string, name: string): string {
-  return `${provider}.${kind}["${name}"]`;
+export function resourceAddress(provider: string, kind: Kind, name: string): string {
+  return formatAddress({ provider, kind, name });
 }
 
 export interface ResolvedRef {
