@@ -169,7 +169,8 @@ describe("apply", () => {
 
   it("runs independent resources in parallel up to --parallelism", async () => {
     const h = new Harness();
-    h.remote.delayMs = 5;
+    // Long enough that the serialized state writes between calls cannot hide the overlap.
+    h.remote.delayMs = 60;
     const many = Array.from({ length: 8 }, (_, i) =>
       res("environments", `e${i}`, { config: { type: "cloud" } }),
     );
