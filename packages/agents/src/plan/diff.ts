@@ -32,20 +32,29 @@ export function sameValue(a: unknown, b: unknown): boolean {
  * same length index by index; anything else (or a sensitive place) is reported as one value.
  */
 export function diffValues(
-  before: unknown,
-  after: unknown,
+  beforeValue: unknown,
+  afterValue: unknown,
   sensitive: readonly string[] = [],
   path: PathSegment[] = [],
 ): FieldDifference[] {
+  let before = beforeValue;
+  let after = afterValue;
   if (sameValue(before, after)) return [];
   const atSensitive = path.length > 0 && matchesAny(sensitive, path);
   if (!atSensitive) {
-    if (isPlainObject(before) && isPlainObject(after)) {
-      const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-      return keys.flatMap((k) => diffValues(before[k], after[k], sensitive, [...path, k]));
+    // A value appearing or disappearing as a whole is listed leaf by leaf, so secrets inside stay masked.
+    if (isEmptyValue(before) && (isPlainObject(after) || Array.isArray(after))) {
+      before = Array.isArray(after) ? after.map(() => undefined) : {};
+    } else if (isEmptyValue(after) && (isPlainObject(before) || Array.isArray(before))) {
+      after = Array.isArray(before) ? before.map(() => undefined) : {};
     }
-    if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
-      return before.flatMap((item, i) => diffValues(item, after[i], sensitive, [...path, i]));
+    const [b, a] = [before, after];
+    if (isPlainObject(b) && isPlainObject(a)) {
+      const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort();
+      return keys.flatMap((k) => diffValues(b[k], a[k], sensitive, [...path, k]));
+    }
+    if (Array.isArray(b) && Array.isArray(a) && b.length === a.length) {
+      return b.flatMap((item, i) => diffValues(item, a[i], sensitive, [...path, i]));
     }
   }
   return [{ path: formatPath(path), segments: path, before, after }];

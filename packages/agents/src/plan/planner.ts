@@ -42,7 +42,9 @@ export async function prepareDesired(
   for (const resource of desired) {
     const handler = runtime.requireHandler(resource.provider, resource.kind, resource.address);
     const spec = (await handler.desired?.(resource.spec, { configDir: runtime.configDir })) ?? resource.spec;
-    out.set(resource.address, hashSecrets(spec, handler.sensitive, stateKey));
+    // The provider pin is already part of the address; comparing it again would only add noise.
+    const { provider: _pin, ...comparable } = spec;
+    out.set(resource.address, hashSecrets(comparable, handler.sensitive, stateKey));
   }
   return out;
 }
@@ -216,10 +218,17 @@ function planDeclared(
       resource.address,
     );
   }
-  if (!prior) return { ...base, action: "create", reason: "declared in the config and not in state" };
+  const creating = {
+    ...base,
+    changes: fieldChanges({}, undefined, spec, handler, false).map((c) => ({
+      ...c,
+      forcesReplacement: false,
+    })),
+  };
+  if (!prior) return { ...creating, action: "create", reason: "declared in the config and not in state" };
   if (result?.status === "gone") {
     return {
-      ...base,
+      ...creating,
       action: "create",
       reason: `${prior.id} no longer exists remotely (deleted outside agents)`,
     };

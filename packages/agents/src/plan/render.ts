@@ -17,13 +17,13 @@ export function formatValue(value: unknown, max = 80): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-export function renderChange(change: FieldChange): string {
+export function renderChange(change: FieldChange, action?: ActionType): string {
   const tags = [
     change.source === "drift" ? "(changed outside agents)" : "",
     change.forcesReplacement ? "# forces replacement" : "",
   ].filter(Boolean);
   const suffix = tags.length ? `  ${tags.join(" ")}` : "";
-  if (change.sensitive) return `~ ${change.path}: (sensitive)${suffix}`;
+  if (change.sensitive) return `${action === "create" ? "+" : "~"} ${change.path}: (sensitive)${suffix}`;
   if (isEmptyValue(change.before)) return `+ ${change.path}: ${formatValue(change.after)}${suffix}`;
   if (isEmptyValue(change.after)) return `- ${change.path}: ${formatValue(change.before)}${suffix}`;
   return `~ ${change.path}: ${formatValue(change.before)} → ${formatValue(change.after)}${suffix}`;
@@ -34,7 +34,7 @@ export function renderAction(action: PlannedAction): string[] {
   const lines = [
     `${SYMBOL[action.action].padStart(3)} ${action.address}${id}: ${action.action}, ${action.reason}`,
   ];
-  for (const change of action.changes) lines.push(`        ${renderChange(change)}`);
+  for (const change of action.changes) lines.push(`        ${renderChange(change, action.action)}`);
   for (const warning of action.warnings) lines.push(`        ! ${warning}`);
   return lines;
 }

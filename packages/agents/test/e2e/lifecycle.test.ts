@@ -12,7 +12,7 @@ let d: RunningSim;
 let dir: string;
 const env = { AGENTS_STATE_KEY: "e2e-state-key" };
 const run = (...args: string[]) => runCli(args, { cwd: dir, env });
-const RESOURCES = 14;
+const RESOURCES = 13;
 
 beforeAll(async () => {
   c = await startSim("provider_c", { quiet: true });

@@ -21,6 +21,7 @@ describe("field-level diff", () => {
     ["list element changed", { l: ["x", "y"] }, { l: ["x", "z"] }, ["l[1]"]],
     ["list length changed", { l: ["x"] }, { l: ["x", "z"] }, ["l"]],
     ["field added", {}, { d: "new" }, ["d"]],
+    ["object appearing is listed leaf by leaf", {}, { a: { b: 1, c: [2] } }, ["a.b", "a.c[0]"]],
   ])("%s", (_label, before, after, paths) => {
     expect(diffValues(before, after).map((d) => d.path)).toEqual(paths);
   });
