@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 // The state file's shape. See docs/state.md; bump STATE_VERSION with an upgrade step in upgrade.ts.
 import type { Kind, ProviderName, Spec } from "../providers/types.js";
 
@@ -57,6 +58,17 @@ export class StateError extends Error {
   override readonly name = "StateError";
 }
 
+/** True only when the holder ran on this host and its pid is gone (never guessed across hosts). */
+function holderIsGone(holder: LockInfo): boolean {
+  if (holder.host !== hostname() || !holder.pid) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 export class StateLockedError extends StateError {
   constructor(
     readonly holder: LockInfo,
@@ -64,7 +76,10 @@ export class StateLockedError extends StateError {
   ) {
     super(
       `state is locked by "${holder.command}" (pid ${holder.pid} on ${holder.host}, since ${holder.since}, lock id ${holder.id}); ` +
-        `wait for it to finish, or if that process is gone run: agents force-unlock ${holder.id}  [${lockPath}]`,
+        (holderIsGone(holder)
+          ? `that process is no longer running: check the state, then release the lock with: agents force-unlock ${holder.id}`
+          : `wait for it to finish, or if that process is gone run: agents force-unlock ${holder.id}`) +
+        `  [${lockPath}]`,
     );
   }
 }

@@ -47,11 +47,20 @@ export async function runChange(
   if (savedPlan && (options.provider.length || options.target.length)) {
     throw new CliError("a saved plan carries its own scope; drop --provider/--target");
   }
+  // First Ctrl-C: start nothing new, let steps in flight finish and be recorded, release the lock.
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    if (interrupt.signal.aborted) process.exit(130);
+    print("\nInterrupted: finishing the steps in flight and saving state (Ctrl-C again to quit at once).");
+    interrupt.abort();
+  };
+  process.on("SIGINT", onSigint);
   let printer: ReturnType<typeof progressPrinter> | undefined;
   const started = performance.now();
   const run = operation === "apply" ? apply : destroy;
   const outcome = await run({
     project,
+    signal: interrupt.signal,
     adapters: ALL_ADAPTERS,
     ...(savedPlan ? { savedPlan } : scopeOf(options, project)),
     parallelism,
@@ -71,7 +80,7 @@ export async function runChange(
       return askYes(`\nDo you want to ${operation} these changes?`);
     },
     onEvent: (event) => printer?.(event),
-  });
+  }).finally(() => process.off("SIGINT", onSigint));
   if (!outcome.confirmed) {
     print(`\n${operation === "apply" ? "Apply" : "Destroy"} cancelled; nothing was changed.`);
     process.exitCode = 1;
