@@ -5,7 +5,8 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
  * AES-256-GCM with one key per purpose, derived by HKDF-SHA256 from the shared secret, so a value
  * sealed as a `state` can never be opened as a `code` or a `client_id`. The purpose and an expiry
  * also travel inside the plaintext and are checked on open. Layout (base64url):
- *   version(1) | key slot hint(1) | iv(12) | ciphertext | tag(16)
+ *   version(1) | reserved(1) | iv(12) | ciphertext | tag(16)
+ * The two header bytes and the purpose are authenticated as additional data.
  * Opening tries the current secret, then the previous one (rotation without a flag day).
  */
 
@@ -14,6 +15,9 @@ export type SealPurpose = "client" | "state" | "code" | "consent";
 const VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+const HEADER = Buffer.from([VERSION, 0]);
+
+const aad = (header: Buffer, purpose: SealPurpose) => Buffer.concat([header, Buffer.from(purpose)]);
 
 interface Envelope<T> {
   p: SealPurpose;
@@ -58,9 +62,9 @@ export class Sealer {
     };
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv("aes-256-gcm", key, iv);
-    cipher.setAAD(Buffer.from(purpose));
+    cipher.setAAD(aad(HEADER, purpose));
     const body = Buffer.concat([cipher.update(JSON.stringify(envelope), "utf8"), cipher.final()]);
-    return Buffer.concat([Buffer.from([VERSION, 0]), iv, body, cipher.getAuthTag()]).toString("base64url");
+    return Buffer.concat([HEADER, iv, body, cipher.getAuthTag()]).toString("base64url");
   }
 
   /** Returns undefined for anything not sealed by us for this purpose, tampered with, or expired. */
@@ -75,7 +79,7 @@ export class Sealer {
     for (const slot of this.keys) {
       try {
         const decipher = createDecipheriv("aes-256-gcm", slot.get(purpose)!, iv);
-        decipher.setAAD(Buffer.from(purpose));
+        decipher.setAAD(aad(raw.subarray(0, 2), purpose));
         decipher.setAuthTag(tag);
         const plain = Buffer.concat([decipher.update(body), decipher.final()]).toString("utf8");
         const env = JSON.parse(plain) as Envelope<T>;
