@@ -1,6 +1,6 @@
-import { execFileSync, spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, type RunningForgeMcp, register, SECRET, startForgeMcp } from "./helpers.js";
+import { type RunningForgeMcp, register, SECRET, startForgeMcp } from "./helpers.js";
+import { startRedis } from "./redis.js";
 
 const oauthEnv = {
   FORGE_MCP_OAUTH: "true",
@@ -85,48 +85,24 @@ describe("registration rate limit (per client IP)", () => {
   });
 });
 
-function redisServerPath(): string | undefined {
-  for (const p of ["redis-server", "/usr/bin/redis-server", "/usr/sbin/redis-server"]) {
-    try {
-      execFileSync(p, ["--version"], { stdio: "ignore" });
-      return p;
-    } catch {}
-  }
-  return undefined;
-}
-
 describe("shared rate limit across replicas (Redis)", () => {
-  const bin = redisServerPath();
-  let redis: ReturnType<typeof spawn> | undefined;
-  let url = "";
+  let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
   const replicas: RunningForgeMcp[] = [];
 
   beforeAll(async () => {
-    if (!bin)
-      throw new Error("redis-server is not installed: run `apt-get install -y redis-server` (.ci/run does)");
-    const port = await freePort();
-    redis = spawn(bin, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-      stdio: "pipe",
-    });
-    await new Promise<void>((resolve, reject) => {
-      redis!.stdout!.on("data", (d: Buffer) => {
-        if (d.toString().includes("Ready to accept connections")) resolve();
-      });
-      redis!.on("exit", (code) => reject(new Error(`redis-server exited with ${code}`)));
-    });
-    url = `redis://127.0.0.1:${port}`;
+    redis = await startRedis();
     const env = {
       ...oauthEnv,
       OAUTH_STATELESS_MODE: "true",
       OAUTH_STATELESS_SECRET: SECRET,
-      REDIS_URL: url,
+      REDIS_URL: redis.url,
       OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: "2",
     };
     replicas.push(await startForgeMcp(env), await startForgeMcp(env));
   });
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.close()));
-    redis?.kill();
+    await redis?.stop();
   });
 
   it("counts registrations from one IP on both replicas together", async () => {
