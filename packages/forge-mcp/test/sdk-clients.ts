@@ -20,6 +20,7 @@ class MemoryProvider {
   info: any;
   saved: any;
   verifier = "";
+  discovery: any;
   code: string | undefined;
   readonly steps: string[] = [];
   get redirectUrl() {
@@ -45,6 +46,12 @@ class MemoryProvider {
   }
   saveTokens(t: any) {
     this.saved = t;
+  }
+  saveDiscoveryState(d: any) {
+    this.discovery = d;
+  }
+  discoveryState() {
+    return this.discovery;
   }
   saveCodeVerifier(v: string) {
     this.verifier = v;
