@@ -2,6 +2,7 @@ import { hkdfSync, randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import { mcpAuthMetadataRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { OAuthMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import express, { type Express, type Request, type Response } from "express";
@@ -19,6 +20,8 @@ import { OAuthService } from "./oauth/service.js";
 import { memorySharedState, redisSharedState, type SharedState } from "./oauth/shared-state.js";
 import { memoryStores, sealedStores } from "./oauth/stores.js";
 import { createMcpServer } from "./tools/index.js";
+
+const MAX_IDLE_SERVERS = 32;
 
 export interface ServerOptions {
   logger?: Logger;
@@ -141,16 +144,21 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const apiFor = (extra: { authInfo?: { token: string } | undefined }) =>
     new ForgeApi(config.forgeApiUrl, extra.authInfo?.token ?? config.forgeToken ?? "", config.forgeTimeoutMs);
 
+  // Stateless Streamable HTTP: a fresh transport per request, so any replica serves any call. The
+  // McpServer objects are pooled: building one (tool schemas, a JSON-schema validator) costs more
+  // than the rest of a request. Nothing user-specific lives in them (the token travels per request
+  // in extra.authInfo); only the last initialize's client info does, which no tool uses.
+  const idleServers: McpServer[] = [];
   app.post(mcpPath, express.json({ limit: "4mb" }), ...mcpHandlers, async (req: Request, res: Response) => {
-    // Stateless Streamable HTTP: one server+transport per request, so any replica serves any call.
-    const server = createMcpServer(toolOpts, apiFor);
+    const server = idleServers.pop() ?? createMcpServer(toolOpts, apiFor);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
     res.on("close", () => {
-      void transport.close();
-      void server.close();
+      void transport.close().then(() => {
+        if (idleServers.length < MAX_IDLE_SERVERS) idleServers.push(server);
+      });
     });
     try {
       await server.connect(transport);
