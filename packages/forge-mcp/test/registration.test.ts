@@ -48,6 +48,16 @@ describe("POST /register", () => {
     expect(r.body.error).toBe("invalid_redirect_uri");
   });
 
+  it("answers CORS preflights for browser-based clients", async () => {
+    const r = await fetch(`${mcp.url}/register`, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-method": "POST" },
+    });
+    expect(r.status).toBe(204);
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(r.headers.get("access-control-allow-methods")).toContain("POST");
+  });
+
   it("answers with a virtual client id, distinct from the forge application id", async () => {
     const a = await register(mcp.url, { redirect_uris: ["http://127.0.0.1:1/cb"] });
     const b = await register(mcp.url, { redirect_uris: ["http://127.0.0.1:1/cb"] });

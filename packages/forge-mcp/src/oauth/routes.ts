@@ -49,6 +49,16 @@ export function oauthRouter(
     return res.status(200).type("html").send(outcome.html);
   };
 
+  // Browser-based MCP clients call these cross-origin; they carry no cookies or ambient credentials.
+  r.use(["/register", "/token", "/revoke"], (req, res, next) => {
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    if (req.method !== "OPTIONS") return next();
+    res.setHeader("Access-Control-Allow-Methods", "POST, OPTIONS");
+    res.setHeader("Access-Control-Allow-Headers", "content-type, authorization, mcp-protocol-version");
+    res.setHeader("Access-Control-Max-Age", "86400");
+    res.status(204).end();
+  });
+
   r.post("/register", json, async (req, res) => {
     try {
       res.setHeader("Cache-Control", "no-store");
@@ -86,7 +96,6 @@ export function oauthRouter(
   r.post("/token", form, async (req, res) => {
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("Pragma", "no-cache");
-    res.setHeader("Access-Control-Allow-Origin", "*");
     try {
       res.status(200).json(await service.token(req.body ?? {}, basicClientId(req)));
     } catch (err) {
@@ -95,7 +104,6 @@ export function oauthRouter(
   });
 
   r.post("/revoke", form, async (req, res) => {
-    res.setHeader("Access-Control-Allow-Origin", "*");
     try {
       await service.revoke(req.body ?? {});
       res.status(200).json({});
