@@ -149,7 +149,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   // than the rest of a request. Nothing user-specific lives in them (the token travels per request
   // in extra.authInfo); only the last initialize's client info does, which no tool uses.
   const idleServers: McpServer[] = [];
-  app.post(mcpPath, express.json({ limit: "4mb" }), ...mcpHandlers, async (req: Request, res: Response) => {
+  // Authenticate before reading the body: an anonymous caller never gets us to parse megabytes.
+  app.post(mcpPath, ...mcpHandlers, express.json({ limit: "4mb" }), async (req: Request, res: Response) => {
     const server = idleServers.pop() ?? createMcpServer(toolOpts, apiFor);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -179,6 +180,28 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   };
   app.get(mcpPath, notAllowed);
   app.delete(mcpPath, notAllowed);
+
+  // Last stop for errors Express itself raises (malformed JSON or form bodies, oversized bodies):
+  // an RFC 6749-shaped answer with a generic message, never Express's default page with a stack.
+  app.use(
+    (
+      err: Error & { status?: number; type?: string },
+      _req: Request,
+      res: Response,
+      _next: express.NextFunction,
+    ) => {
+      const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 500;
+      logger.warn({ status, type: err.type ?? err.name }, "request rejected before reaching a handler");
+      if (res.headersSent) return;
+      res
+        .status(status)
+        .json(
+          status === 500
+            ? { error: "server_error", error_description: "Internal error." }
+            : { error: "invalid_request", error_description: "The request body could not be read." },
+        );
+    },
+  );
 
   return {
     app,

@@ -48,6 +48,18 @@ describe("POST /register", () => {
     expect(r.body.error).toBe("invalid_redirect_uri");
   });
 
+  it("answers a malformed JSON body with invalid_request, not a stack trace", async () => {
+    const r = await fetch(`${mcp.url}/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(r.status).toBe(400);
+    const text = await r.text();
+    expect(JSON.parse(text).error).toBe("invalid_request");
+    expect(text).not.toMatch(/at .*\.js/);
+  });
+
   it("answers CORS preflights for browser-based clients", async () => {
     const r = await fetch(`${mcp.url}/register`, {
       method: "OPTIONS",
