@@ -134,6 +134,9 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
   }
   propagateNewIds(actions, state, runtime);
   for (const [address, result] of refreshed) {
+    if (result.status === "found" && result.warnings) {
+      actions.find((a) => a.address === address)?.warnings.push(...result.warnings);
+    }
     if (result.status === "error") {
       const action = actions.find((a) => a.address === address);
       const note = `could not refresh (${result.message}); planned from the last-applied state`;
@@ -337,7 +340,8 @@ async function findOwned(
 function propagateNewIds(actions: PlannedAction[], state: State, runtime: ProviderRuntime): void {
   const byAddress = new Map(actions.map((a) => [a.address, a]));
   const renewed = (a: PlannedAction | undefined) =>
-    a !== undefined && (a.action === "replace" || (a.action === "create" && state.resources[a.address] !== undefined));
+    a !== undefined &&
+    (a.action === "replace" || (a.action === "create" && state.resources[a.address] !== undefined));
   for (const action of topoSort(actions.filter((a) => a.action !== "delete"))) {
     if (action.action !== "noop" || action.external) continue;
     const changed = action.dependsOn.filter((dep) => renewed(byAddress.get(dep)));

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
+import { IntentJournal, livePending, readJournal } from "./journal.js";
 import {
   type LockInfo,
   type PendingCreate,
@@ -13,7 +14,6 @@ import {
   StateError,
   StateLockedError,
 } from "./types.js";
-import { IntentJournal, livePending, readJournal } from "./journal.js";
 import { upgradeState } from "./upgrade.js";
 import { writeAtomically } from "./write.js";
 
@@ -52,7 +52,10 @@ export async function readState(
     );
   }
   const upgraded = upgradeState(raw, statePath);
-  const pending = livePending({ ...upgraded.state.pending, ...(await readJournal(statePath)) }, upgraded.state.resources);
+  const pending = livePending(
+    { ...upgraded.state.pending, ...(await readJournal(statePath)) },
+    upgraded.state.resources,
+  );
   upgraded.state.pending = pending;
   if (Object.keys(pending).length === 0) delete upgraded.state.pending;
   return { ...upgraded, exists: true };
@@ -226,4 +229,3 @@ export function serialize(state: State): string {
   const { pending: _pending, ...rest } = state;
   return `${JSON.stringify({ ...rest, resources }, null, 2)}\n`;
 }
-

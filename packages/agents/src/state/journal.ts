@@ -5,7 +5,9 @@ import { promises as fs } from "node:fs";
 import type { PendingCreate, ResourceState } from "./types.js";
 import { writeAtomically } from "./write.js";
 
-export type JournalEntry = ({ op: "create" } & PendingCreate) | { op: "resolved"; address: string; at: string };
+export type JournalEntry =
+  | ({ op: "create" } & PendingCreate)
+  | { op: "resolved"; address: string; at: string };
 
 export function journalPathFor(statePath: string): string {
   return `${statePath}.journal`;
