@@ -247,6 +247,33 @@ describe("provider_a deployments (sheet §3.6)", () => {
     expect((await t.api("GET", "/deployments?include_archived=true")).body.data).toHaveLength(1);
   });
 
+  it("fires cron slots on the simulated clock as runs, skipping paused time", async () => {
+    const d = (
+      await deployment({ schedule: { type: "cron", expression: "30 * * * *", timezone: "Asia/Shanghai" } })
+    ).body;
+    const runs = async () => (await t.control("GET", "/state")).body.deployment_runs;
+    await t.control("POST", "/clock", { advance_seconds: 2 * 3600 });
+    await t.api("GET", "/deployments");
+    const fired = await runs();
+    expect(fired.map((r: any) => r.trigger_context.type)).toEqual(["schedule", "schedule"]);
+    expect(fired[0].trigger_context.scheduled_at).toMatch(/:30:00\.000\+08:00$/);
+    await t.api("POST", `/deployments/${d.id}/pause`, {});
+    await t.control("POST", "/clock", { advance_seconds: 3600 });
+    await t.api("POST", `/deployments/${d.id}/unpause`, {});
+    expect(await runs()).toHaveLength(2);
+    expect(
+      (
+        await t.api("POST", "/deployments", {
+          name: "bad",
+          agent: { id: d.agent.id },
+          environment_id: d.environment_id,
+          initial_events: initial,
+          schedule: { type: "cron", expression: "61 * * * *" },
+        })
+      ).status,
+    ).toBe(400);
+  });
+
   it.each([
     ["an agent id string", { agent: "agent_x" }],
     ["no message event", { initial_events: [] }],
