@@ -13,6 +13,7 @@ import {
   listAfterId,
   missing,
   notArchived,
+  replayIfSeen,
   stamp,
   str,
   view,
@@ -96,6 +97,7 @@ export function environmentRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   r.post(
     "/environments",
     h((req, res) => {
+      if (replayIfSeen(ctx, req, res)) return;
       const b = body(req);
       const name = str(b, "name", true)!;
       const config = environmentConfig(b.config, domain);
@@ -186,6 +188,7 @@ export function vaultRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   r.post(
     "/vaults",
     h((req, res) => {
+      if (replayIfSeen(ctx, req, res)) return;
       const b = body(req);
       const metadata = checkMetadata(b.metadata);
       if (b.credentials !== undefined) throw bad("credentials are added with POST /vaults/{id}/credentials");
@@ -243,6 +246,7 @@ export function vaultRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   r.post(
     "/vaults/:id/credentials",
     h((req, res) => {
+      if (replayIfSeen(ctx, req, res)) return;
       const vault = find(ctx, "vaults", req.params.id as string, "vault", domain);
       notArchived(vault, "vault");
       const b = body(req);

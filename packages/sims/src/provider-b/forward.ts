@@ -11,6 +11,7 @@ import {
   idempotent,
   listAfterId,
   missing,
+  replayIfSeen,
   stamp,
   str,
   view,
@@ -32,6 +33,7 @@ export function identityRoutes(r: Router, ctx: Ctx): void {
   r.post(
     "/identities",
     h((req, res) => {
+      if (replayIfSeen(ctx, req, res)) return;
       const b = body(req);
       const externalId = str(b, "external_id", true)!;
       assertUnique(identities().values(), "external_id", externalId);
@@ -230,6 +232,7 @@ export function channelRoutes(r: Router, ctx: Ctx): void {
   r.post(
     "/channels",
     h((req, res) => {
+      if (replayIfSeen(ctx, req, res)) return;
       const b = body(req);
       const type = str(b, "channel_type", true)!;
       if (!(type in CHANNEL_KEYS))
