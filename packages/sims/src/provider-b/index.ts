@@ -52,6 +52,6 @@ export const definition: SimDefinition<BState> = {
     app.use(FORWARD_BASE, auth(ctx), bodyLimit, forward);
     app.use(errorMiddleware((e) => errorBody(e.status, e.message, e.code)));
   },
-  seed: (ctx, body) => seedState(ctx.state, body),
+  seed: (ctx, body) => seedState(ctx.state, body, ctx.clock.iso()),
   dump: (ctx) => dumpState(ctx.state),
 };
