@@ -79,6 +79,13 @@ describe("provider_a skills (sheet §3.4)", () => {
     expect(r.body.error.code).toBe("SKILL_FILE_NOT_FOUND");
   });
 
+  it("lets a client that retries POST /skills on SKILL_FILE_NOT_FOUND through once the audit settles", async () => {
+    const f = await upload(t.api, "retry.zip", skillZip("retry"));
+    const first = await t.api("POST", "/skills", { file_id: f.id });
+    expect(first.body.error.code).toBe("SKILL_FILE_NOT_FOUND");
+    expect((await t.api("POST", "/skills", { file_id: f.id })).status).toBe(200);
+  });
+
   it("rejects a zip with a wrapping folder, and marks a package with malware unsafe", async () => {
     await t.control("POST", "/seed", { settings: { file_audit_polls: 0, skill_scan_polls: 0 } });
     const wrapped = await upload(t.api, "w.zip", skillZip("w", "w"));
