@@ -18,6 +18,11 @@ import {
 } from "./common.js";
 import { put, type Rec } from "./state.js";
 
+function boolField(v: unknown): boolean {
+  if (typeof v !== "boolean") throw bad("enabled must be a boolean");
+  return v;
+}
+
 /** Credential-based channel types and their keys; the first key is public, the second secret. */
 const CHANNEL_KEYS: Record<string, [string, string] | null> = {
   dingtalk: ["client_id", "client_secret"],
@@ -249,7 +254,7 @@ export function channelRoutes(r: Router, ctx: Ctx): void {
             type: "channel",
             channel_type: type,
             name,
-            enabled: b.enabled ?? true,
+            enabled: b.enabled === undefined ? true : boolField(b.enabled),
             channel_config: stored,
             ...bound,
             ...stamp(ctx),
@@ -287,7 +292,7 @@ export function channelRoutes(r: Router, ctx: Ctx): void {
         assertUnique(channels().values(), "name", name, rec.id);
         rec.name = name;
       }
-      if (b.enabled !== undefined) rec.enabled = b.enabled === true;
+      if (b.enabled !== undefined) rec.enabled = boolField(b.enabled);
       if (b.channel_config !== undefined) {
         const { stored, publicKey } = channelConfig(rec.channel_type as string, b.channel_config);
         checkCredentialFree(rec.channel_type as string, publicKey, rec.id);
