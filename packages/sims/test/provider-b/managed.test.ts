@@ -100,6 +100,15 @@ describe("provider_b pagination (sheet §2)", () => {
     expect(empty.body.has_more).toBe(false);
   });
 
+  it("pages newest first with order=desc, the cursor moving backwards", async () => {
+    for (let i = 0; i < 3; i++) await env(`e${i}`);
+    const p1 = await api("GET", "/environments?order=desc&limit=2");
+    expect(p1.body.data.map((e: any) => e.name)).toEqual(["e2", "e1"]);
+    const p2 = await api("GET", `/environments?order=desc&limit=2&after_id=${p1.body.last_id}`);
+    expect(p2.body).toMatchObject({ data: [{ name: "e0" }], has_more: false });
+    expect((await api("GET", "/environments?order=sideways")).status).toBe(400);
+  });
+
   it.each([["0"], ["101"], ["x"]])("rejects limit=%s", async (limit) => {
     expect((await api("GET", `/environments?limit=${limit}`)).status).toBe(400);
   });
