@@ -174,10 +174,15 @@ export function environmentRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   );
 }
 
-/** Sessions (not deleted) and live templates that still point at an environment. */
+/**
+ * Live sessions and templates that still point at an environment. Archived sessions do not count:
+ * they can no longer run, and session lists hide them, so a cascade could never find them.
+ */
 function environmentUsers(ctx: Ctx, envId: string): string[] {
   const users: string[] = [];
-  for (const s of ctx.state.objects.sessions.values()) if (s.environment_id === envId) users.push(s.id);
+  for (const s of ctx.state.objects.sessions.values()) {
+    if (s.environment_id === envId && !s.archived_at) users.push(s.id);
+  }
   for (const t of ctx.state.objects.templates.values()) {
     if (t.environment_id === envId && t.status !== "archived") users.push(t.id);
   }

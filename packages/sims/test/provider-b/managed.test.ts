@@ -191,7 +191,10 @@ describe("provider_b environments (sheet §3.1)", () => {
     const blocked = await api("DELETE", `/environments/${e.id}`);
     expect(blocked.status).toBe(409);
     expect(blocked.body.error.message).toContain("in use");
+    expect((await api("GET", "/sessions")).body.data.map((x: any) => x.environment_id)).toEqual([e.id]);
     expect((await api("DELETE", `/sessions/${s.body.id}`)).status).toBe(200);
+    const archived = await api("POST", "/sessions", { agent: a.id, environment_id: e.id });
+    await api("POST", `/sessions/${archived.body.id}/archive`);
     expect((await api("DELETE", `/environments/${e.id}`)).status).toBe(200);
     expect((await api("GET", `/environments/${e.id}`)).status).toBe(404);
   });
