@@ -225,10 +225,13 @@ describe("provider_c §2 common conventions", () => {
     expect((await w.ok("POST", `/deployments/${dep.id}/run`)).id).toMatch(/^drun_/);
   });
 
-  it("error body: {type:'error', error:{type, message}, request_id} for 404 on a missing object", async () => {
+  it("error body: {type:'error', error:{type, message}, request_id} for 404; request_id = request-id header", async () => {
     const r = await w.call("GET", "/agents/agent_missing");
     expect(r.status).toBe(404);
     expect(r.body).toEqual(errorShape("not_found_error"));
+    expect(r.headers.get("request-id")).toBe(r.body.request_id);
+    const ok = await w.call("GET", "/agents");
+    expect(ok.headers.get("request-id")).toMatch(/^req_/);
   });
 
   it.each([
