@@ -93,6 +93,11 @@ describe("provider_c §1 transport", () => {
     expect(both.body.error.message).toContain("cannot be combined");
   });
 
+  it("workspace: an anthropic-workspace-id header is accepted (keys spanning workspaces send it)", async () => {
+    const r = await w.call("GET", "/agents", { extraHeaders: { "anthropic-workspace-id": "wrkspc_01abc" } });
+    expect(r.status).toBe(200);
+  });
+
   it("models need no beta header and use the has_more page shape", async () => {
     const r = await w.call("GET", "/models", { extraHeaders: { "anthropic-beta": "" } });
     expect(r.status).toBe(200);
