@@ -6,8 +6,34 @@ import { ACCESS, userById } from "./state.js";
 /** Personal namespaces share GitLab's namespace id space with groups; keep them well apart. */
 export const USER_NAMESPACE_OFFSET = 1_000_000;
 
+/**
+ * Id and full-path indexes over `state.groups`, extended as groups are appended (the array is only
+ * ever appended to; a replacing seed installs a new array, which gets a new index). Without them a
+ * listing of 10,000 groups is quadratic.
+ */
+const indexes = new WeakMap<
+  Group[],
+  { size: number; byId: Map<number, Group>; byPath: Map<string, Group> }
+>();
+
+function groupIndex(state: ForgeState) {
+  let idx = indexes.get(state.groups);
+  if (!idx) {
+    idx = { size: 0, byId: new Map(), byPath: new Map() };
+    indexes.set(state.groups, idx);
+  }
+  if (idx.size < state.groups.length) {
+    const fresh = state.groups.slice(idx.size);
+    for (const g of fresh) idx.byId.set(g.id, g);
+    idx.size = state.groups.length;
+    // Paths need the id index complete first (parents are looked up by id).
+    for (const g of fresh) idx.byPath.set(groupFullPath(state, g).toLowerCase(), g);
+  }
+  return idx;
+}
+
 export function groupById(state: ForgeState, id: number): Group | undefined {
-  return state.groups.find((g) => g.id === id);
+  return groupIndex(state).byId.get(id);
 }
 
 export function groupChain(state: ForgeState, g: Group): Group[] {
@@ -108,6 +134,7 @@ export function canReadProject(state: ForgeState, user: ForgeUser | null, p: Pro
 }
 
 export function canSeeGroup(state: ForgeState, user: ForgeUser | null, g: Group): boolean {
+  if (g.visibility === "public" || (g.visibility === "internal" && user)) return true;
   if (visible(g.visibility, user, groupAccessLevel(state, user, g))) return true;
   // A private group is visible to members of any project inside it.
   return state.projects.some(
@@ -127,8 +154,7 @@ export function findProject(state: ForgeState, ref: string): Project | undefined
 
 export function findGroup(state: ForgeState, ref: string): Group | undefined {
   if (/^\d+$/.test(ref)) return groupById(state, Number(ref));
-  const lower = ref.toLowerCase();
-  return state.groups.find((g) => groupFullPath(state, g).toLowerCase() === lower);
+  return groupIndex(state).byPath.get(ref.toLowerCase());
 }
 
 /**

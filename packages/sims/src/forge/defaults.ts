@@ -32,7 +32,12 @@ export function seedDefaultIdentities(state: ForgeState): void {
   });
   upsertUser(state, { username: "bob", name: "Bob Builder", email: "bob@example.test" });
   upsertUser(state, { username: "carol", name: "Carol Danvers", email: "carol@example.test" });
-  upsertUser(state, { username: "dave", name: "Dave Outsider", email: "dave@example.test", bio: "Member of nothing" });
+  upsertUser(state, {
+    username: "dave",
+    name: "Dave Outsider",
+    email: "dave@example.test",
+    bio: "Member of nothing",
+  });
   upsertUser(state, { username: "root", name: "Administrator", email: "admin@example.test", admin: true });
 
   upsertApplication(state, {

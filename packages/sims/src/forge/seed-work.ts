@@ -149,9 +149,12 @@ export function seedRest(state: ForgeState, body: Record<string, unknown>): void
   }
   for (const g of list(body, "groups")) seedGroup(state, g);
   for (const p of list(body, "projects")) seedProject(state, p);
+  // Seeded work is history: it does not count as new activity on its project.
+  const activity = new Map(state.projects.map((p) => [p, p.last_activity_at]));
   for (const i of list(body, "issues")) seedIssue(state, i);
   for (const m of list(body, "merge_requests")) seedMergeRequest(state, m);
   for (const p of list(body, "pipelines")) seedPipeline(state, p);
+  for (const [p, at] of activity) p.last_activity_at = at;
 }
 
 function dumpNotes(state: ForgeState, discussions: Discussion[]) {
