@@ -112,6 +112,21 @@ describe("users and version", () => {
     expect(missing.body).toEqual({ message: "404 User Not Found" });
   });
 
+  it("GET /personal_access_tokens/self describes the PAT in use", async () => {
+    expect((await f.api("/personal_access_tokens/self")).body).toMatchObject({
+      name: "default",
+      scopes: ["api"],
+      active: true,
+      revoked: false,
+    });
+  });
+
+  it("GET /users/:id/projects lists a user's personal projects", async () => {
+    const rows = (await f.api("/users/bob/projects")).body;
+    expect(rows.map((p: any) => p.path_with_namespace)).toEqual(["bob/dotfiles"]);
+    expect(rows[0].namespace).toMatchObject({ kind: "user", full_path: "bob" });
+  });
+
   it("GET /version answers version and revision", async () => {
     expect((await f.api("/version")).body).toMatchObject({
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
@@ -148,6 +163,24 @@ describe("projects", () => {
     const simple = (await f.api("/projects?simple=true&per_page=1")).body[0];
     expect(simple).not.toHaveProperty("permissions");
     expect(simple).toHaveProperty("path_with_namespace");
+  });
+});
+
+describe("project members and labels", () => {
+  it("lists direct members, and inherited ones under /members/all", async () => {
+    expect((await f.api("/projects/1/members")).body).toEqual([]);
+    const all = (await f.api("/projects/1/members/all")).body;
+    expect(all.map((m: any) => [m.username, m.access_level])).toEqual([
+      ["alice", 50],
+      ["bob", 30],
+    ]);
+  });
+
+  it("lists the labels used by issues and merge requests with their counts", async () => {
+    const labels = (await f.api("/projects/1/labels")).body;
+    expect(labels.map((l: any) => l.name)).toEqual(["bug", "documentation", "feature", "performance"]);
+    expect(labels[0]).toMatchObject({ name: "bug", open_issues_count: 1, closed_issues_count: 1 });
+    expect(labels[0].color).toMatch(/^#[0-9a-f]{6}$/);
   });
 });
 

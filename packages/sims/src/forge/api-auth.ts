@@ -1,6 +1,6 @@
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext } from "../core/sim.js";
-import type { ForgeState, ForgeUser } from "./state.js";
+import type { ForgeState, ForgeUser, PersonalAccessToken } from "./state.js";
 import { checkToken } from "./tokens.js";
 
 export const API = "/api/v4";
@@ -10,6 +10,7 @@ export interface ApiCaller {
   user: ForgeUser;
   scopes: string[];
   kind: "oauth" | "pat";
+  pat?: PersonalAccessToken;
 }
 
 export function caller(res: Response): ApiCaller | null {
@@ -88,7 +89,12 @@ export function apiAuth(app: Express, ctx: SimContext<ForgeState>): void {
         .status(403)
         .json({ error: "insufficient_scope", error_description: description, scope: allowed.join(" ") });
     }
-    res.locals.caller = { user: check.user, scopes: check.scopes, kind: check.kind } satisfies ApiCaller;
+    res.locals.caller = {
+      user: check.user,
+      scopes: check.scopes,
+      kind: check.kind,
+      ...(check.kind === "pat" ? { pat: check.pat } : {}),
+    } satisfies ApiCaller;
     next();
   });
 }

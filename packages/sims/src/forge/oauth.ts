@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext } from "../core/sim.js";
+import { oauthMetaRoutes } from "./oauth-meta.js";
 import { consentPage, errorPage } from "./oauth-pages.js";
 import type { AccessGrant, ForgeState, OAuthApplication, OAuthToken } from "./state.js";
-import { secretValue, userById, userByName } from "./state.js";
+import { secretValue, userByName } from "./state.js";
 import {
   CODE_TTL_MS,
   DEFAULT_SCOPES,
@@ -159,7 +160,7 @@ function renderPreFailure(res: Response, result: Exclude<PreResult, { kind: "ok"
   res.status(result.status).type("html").send(errorPage(result.error, result.description));
 }
 
-function oauthError(res: Response, status: number, error: string, description: string): void {
+export function oauthError(res: Response, status: number, error: string, description: string): void {
   if (status === 401) {
     res.setHeader(
       "WWW-Authenticate",
@@ -243,7 +244,7 @@ function refresh(state: ForgeState, app: OAuthApplication, body: Params): OAuthT
   return issueToken(state, app, old.user_id, scopes);
 }
 
-function bearerValue(req: Request): string | undefined {
+export function bearerValue(req: Request): string | undefined {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
   if (m?.[1]) return m[1];
   const q = stringParams(req.query);
@@ -385,54 +386,5 @@ export function oauthRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(200).json({});
   });
 
-  const userinfo = (req: Request, res: Response) => {
-    const state = ctx.state;
-    const t = state.tokens.get(bearerValue(req) ?? "");
-    if (!t || t.revoked_at_ms !== undefined || oauthExpired(state, t)) {
-      return oauthError(res, 401, "invalid_token", OAUTH_MESSAGES.token_unknown);
-    }
-    if (!t.scopes.includes("openid")) {
-      return void res.status(403).json({
-        error: "insufficient_scope",
-        error_description: "The request requires higher privileges than provided by the access token.",
-        scope: "openid",
-      });
-    }
-    const user = userById(state, t.user_id)!;
-    res.json({
-      sub: String(user.id),
-      name: user.name,
-      nickname: user.username,
-      preferred_username: user.username,
-      email: user.email,
-      email_verified: true,
-      profile: `${ctx.origin}/${user.username}`,
-      picture: `${ctx.origin}/uploads/-/system/user/avatar/${user.id}/avatar.png`,
-      groups: [],
-    });
-  };
-  app.get("/oauth/userinfo", userinfo);
-  app.post("/oauth/userinfo", userinfo);
-
-  const discovery = (_req: Request, res: Response) => {
-    const o = ctx.origin;
-    res.json({
-      issuer: o,
-      authorization_endpoint: `${o}/oauth/authorize`,
-      token_endpoint: `${o}/oauth/token`,
-      revocation_endpoint: `${o}/oauth/revoke`,
-      introspection_endpoint: `${o}/oauth/introspect`,
-      userinfo_endpoint: `${o}/oauth/userinfo`,
-      jwks_uri: `${o}/oauth/discovery/keys`,
-      scopes_supported: [...KNOWN_SCOPES],
-      response_types_supported: ["code"],
-      response_modes_supported: ["query", "fragment"],
-      grant_types_supported: ["authorization_code", "refresh_token"],
-      token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
-      code_challenge_methods_supported: ctx.state.settings.pkceMethods,
-      subject_types_supported: ["public"],
-    });
-  };
-  app.get("/.well-known/openid-configuration", discovery);
-  app.get("/.well-known/oauth-authorization-server", discovery);
+  oauthMetaRoutes(app, ctx);
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../core/sim.js";
 import {
@@ -183,6 +184,33 @@ export function projectRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
+  });
+
+  // Labels exist here only as used by issues and merge requests (no separate label objects).
+  app.get(`${API}/projects/:id/labels`, (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const issues = ctx.state.issues.filter((i) => i.project_id === p.id);
+    const mrs = ctx.state.mergeRequests.filter((m) => m.project_id === p.id);
+    const names = [...new Set([...issues, ...mrs].flatMap((x) => x.labels))].sort();
+    const rows = names.map((name) => {
+      const hue = [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 0xffffff, 7);
+      return {
+        id: createHash("sha1").update(`${p.id}/${name}`).digest().readUInt32BE(0) % 1_000_000,
+        name,
+        color: `#${hue.toString(16).padStart(6, "0")}`,
+        text_color: "#FFFFFF",
+        description: null,
+        description_html: "",
+        open_issues_count: issues.filter((i) => i.state === "opened" && i.labels.includes(name)).length,
+        closed_issues_count: issues.filter((i) => i.state === "closed" && i.labels.includes(name)).length,
+        open_merge_requests_count: mrs.filter((m) => m.state === "opened" && m.labels.includes(name)).length,
+        subscribed: false,
+        priority: null,
+        is_project_label: true,
+      };
+    });
+    res.json(paginate(req, res, ctx.origin, rows));
   });
 
   app.get(`${API}/users/:user_id/projects`, (req, res) => {
