@@ -32,7 +32,11 @@ const base = () => {
   };
 };
 
-const exchange = (code: string, verifier: string | undefined, extra: Record<string, string> = {}) =>
+const exchange = (
+  code: string,
+  verifier: string | undefined,
+  extra: Record<string, string | undefined> = {},
+) =>
   f.token({
     grant_type: "authorization_code",
     client_id: APP,
@@ -119,7 +123,9 @@ describe("GET /oauth/authorize (checklist 1)", () => {
     expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("invalid_request");
     await f.control("POST", "/seed", { pkceMethods: ["S256"] });
     const plain = await f.authorize({ ...base().params, code_challenge_method: "plain" });
-    expect(new URL(plain.headers.get("location")!).searchParams.get("error")).toBe("invalid_request");
+    const loc = new URL(plain.headers.get("location")!);
+    expect(loc.searchParams.get("error")).toBe("invalid_request");
+    expect(loc.searchParams.get("error_description")).toBe("The code challenge method must be S256.");
   });
 
   it("signs in the configured user automatically (autoApprove {user})", async () => {
@@ -237,14 +243,28 @@ describe("POST /oauth/token (checklist 2)", () => {
     expect(t.status).toBe(200);
   });
 
-  it("verifies the S256 code_verifier (a wrong or missing one is invalid_grant)", async () => {
+  it("verifies the S256 code_verifier (wrong: invalid_grant; missing: invalid_request)", async () => {
     const c = await f.code();
-    for (const verifier of ["wrong-verifier-wrong-verifier-wrong-verifier-1", undefined]) {
-      const bad = await exchange(c.code, verifier);
-      expect(bad.status).toBe(400);
-      expect(bad.body).toEqual({ error: "invalid_grant", error_description: INVALID_GRANT });
-    }
+    const bad = await exchange(c.code, "wrong-verifier-wrong-verifier-wrong-verifier-1");
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: "invalid_grant", error_description: INVALID_GRANT });
+    const absent = await exchange(c.code, undefined);
+    expect(absent.status).toBe(400);
+    expect(absent.body).toEqual({
+      error: "invalid_request",
+      error_description: "Missing required parameter: code_verifier.",
+    });
     expect((await exchange(c.code, c.verifier)).status).toBe(200);
+  });
+
+  it("requires redirect_uri at the token endpoint (invalid_request when absent)", async () => {
+    const c = await f.code();
+    const res = await exchange(c.code, c.verifier, { redirect_uri: undefined });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: "invalid_request",
+      error_description: "Missing required parameter: redirect_uri.",
+    });
   });
 
   it("stores and verifies a plain code_challenge", async () => {

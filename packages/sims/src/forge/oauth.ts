@@ -28,7 +28,6 @@ export const OAUTH_MESSAGES = {
   invalid_scope: "The requested scope is invalid, unknown, or malformed.",
   access_denied: "The resource owner or authorization server denied the request.",
   code_challenge_required: "Code challenge is required.",
-  invalid_code_challenge_method: "The code challenge method must be plain or S256.",
   token_unknown: "The access token is invalid",
   token_expired: "The access token expired",
   token_revoked: "The access token was revoked",
@@ -104,8 +103,11 @@ function preAuthorize(state: ForgeState, p: Params): PreResult {
   const challenge = p.code_challenge || undefined;
   const method = challenge ? (p.code_challenge_method ?? "plain") : undefined;
   if (!challenge && !app.confidential) return fail("invalid_request", OAUTH_MESSAGES.code_challenge_required);
-  if (method !== undefined && !(state.settings.pkceMethods as string[]).includes(method)) {
-    return fail("invalid_request", OAUTH_MESSAGES.invalid_code_challenge_method);
+  const methods = state.settings.pkceMethods;
+  if (method !== undefined && !(methods as string[]).includes(method)) {
+    // Doorkeeper names the configured methods: "must be plain or S256", or "must be S256".
+    const names = [...methods].sort((a, b) => (a === "plain" ? -1 : b === "plain" ? 1 : 0)).join(" or ");
+    return fail("invalid_request", `The code challenge method must be ${names}.`);
   }
   const carried: Params = {};
   for (const k of [
@@ -211,6 +213,9 @@ function pkceMatches(grant: AccessGrant, verifier: string | undefined): boolean 
 function exchangeCode(state: ForgeState, app: OAuthApplication, body: Params): OAuthToken | string {
   if (!body.code) return "missing:code";
   const grant = state.grants.get(body.code);
+  // Doorkeeper reports absent parameters before judging the grant.
+  if (grant?.code_challenge && !body.code_verifier) return "missing:code_verifier";
+  if (!body.redirect_uri) return "missing:redirect_uri";
   const now = state.clock.now();
   if (
     !grant ||
