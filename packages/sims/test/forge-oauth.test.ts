@@ -400,6 +400,16 @@ describe("POST /oauth/token (checklist 2)", () => {
     expect(r.status).toBe(200);
   });
 
+  it("answers a malformed JSON body with invalid_request in the OAuth shape", async () => {
+    const res = await fetch(`${sim.origin}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).error).toBe("invalid_request");
+  });
+
   it("answers CORS preflight on the token endpoint", async () => {
     const res = await fetch(`${sim.origin}/oauth/token`, {
       method: "OPTIONS",

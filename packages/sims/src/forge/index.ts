@@ -55,6 +55,9 @@ function throttle(ctx: SimContext<ForgeState>) {
   };
 }
 
+const OAUTH_MALFORMED =
+  "The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed.";
+
 const redacted = (value: string) => `${value.slice(0, 4)}…[redacted]`;
 
 export const definition: SimDefinition<ForgeState> = {
@@ -78,6 +81,12 @@ export const definition: SimDefinition<ForgeState> = {
     ciRoutes(app, ctx);
     repoRoutes(app, ctx);
     searchRoutes(app, ctx);
+    // A body the parsers refuse on an OAuth endpoint is an OAuth invalid_request, not a REST error.
+    app.use("/oauth", (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+      const status = (err as { status?: unknown }).status;
+      if (typeof status !== "number" || status >= 500 || res.headersSent) return next(err);
+      res.status(400).json({ error: "invalid_request", error_description: OAUTH_MALFORMED });
+    });
   },
   errorBody(status, message) {
     // GitLab's API answers unknown routes with {"error":"404 Not Found"} and other failures with
