@@ -5,9 +5,10 @@
 // Appends the figures to bench/results/sims-forge.md with the date and the machine.
 import { createHash, randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { startSim } from "@agents/sims";
+import { createSim, startSim } from "@agents/sims";
 import autocannon from "autocannon";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "3" } } });
@@ -62,6 +63,33 @@ const targets = [
   },
 ];
 
+// Baselines in the same run, so figures from a loaded machine can still be compared: a bare
+// node:http server and a simulator with the shared harness but a single trivial route.
+const bare = http.createServer((_req, res) => {
+  res.setHeader("content-type", "application/json");
+  res.end("{}");
+});
+await new Promise((resolve) => bare.listen(0, "127.0.0.1", resolve));
+const tiny = await createSim(
+  {
+    name: "tiny",
+    basePath: "/v1",
+    createState: () => ({}),
+    errorBody: (_status, message) => ({ message }),
+    routes(app) {
+      app.get("/v1/ping", (_req, res) => {
+        res.json({ ok: true });
+      });
+    },
+    dump: () => ({}),
+  },
+  { quiet: true },
+);
+targets.unshift(
+  { label: "baseline: bare node:http", url: `http://127.0.0.1:${bare.address().port}/`, headers: {} },
+  { label: "baseline: harness, one trivial route", url: `${tiny.url}/ping`, headers: {} },
+);
+
 const rows = [];
 for (const t of targets) {
   const probe = await fetch(t.url, { headers: t.headers });
@@ -88,6 +116,8 @@ console.log(
   `OAuth code flow (authorize + token), sequential: ${flowMs.toFixed(2)} ms per flow (${flows} flows)`,
 );
 await sim.close();
+await tiny.close();
+bare.close();
 
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 const header = `\n## ${new Date().toISOString().slice(0, 10)} — ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} at the end, ${duration}s per endpoint, 16 connections\n\n| endpoint | req/s | p50 ms | p99 ms | non-2xx |\n|---|---|---|---|---|\n`;
