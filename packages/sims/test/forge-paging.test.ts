@@ -79,6 +79,43 @@ describe("offset pagination", () => {
   });
 });
 
+describe("keyset pagination", () => {
+  const walk = async (first: string, key: "id" | "path") => {
+    const pages: string[][] = [];
+    let url: string | undefined = `${sim.url}${first}`;
+    while (url) {
+      const res: Response = await fetch(url, { headers: { "private-token": "sim-forge-pat" } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-total")).toBeNull();
+      expect(res.headers.get("x-page")).toBeNull();
+      const rows = (await res.json()) as Record<string, unknown>[];
+      pages.push(rows.map((r) => String(r[key])));
+      const link = links(res.headers.get("link"));
+      expect(Object.keys(link).every((rel) => rel === "next")).toBe(true);
+      url = link.next?.toString();
+    }
+    return pages;
+  };
+
+  it("pages projects by id with id_after and only a rel=next link", async () => {
+    const pages = await walk("/projects?pagination=keyset&order_by=id&sort=asc&per_page=3", "id");
+    expect(pages).toEqual([["1", "2", "3"], ["4"]]);
+    const desc = await walk("/projects?pagination=keyset&order_by=id&sort=desc&per_page=3", "id");
+    expect(desc).toEqual([["4", "3", "2"], ["1"]]);
+  });
+
+  it("refuses keyset pagination of projects ordered by anything but id (405)", async () => {
+    const res = await f.api("/projects?pagination=keyset&order_by=name");
+    expect(res.status).toBe(405);
+    expect(res.body).toEqual({ message: "Keyset pagination is not yet available for this type of request" });
+  });
+
+  it("pages a repository tree with page_token", async () => {
+    const pages = await walk("/projects/1/repository/tree?pagination=keyset&per_page=2", "path");
+    expect(pages).toEqual([["docs", "src"], [".gitlab-ci.yml", "README.md"], ["package.json"]]);
+  });
+});
+
 describe("large collections", () => {
   it("omits x-total, x-total-pages and rel=last above 10,000 rows", async () => {
     await f.control("POST", "/seed", { groups: groups(10_001) });

@@ -12,7 +12,7 @@ import {
   projectFullPath,
 } from "./access.js";
 import { API, caller } from "./api-auth.js";
-import { paginate } from "./paginate.js";
+import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "./paginate.js";
 import { basicUser } from "./rest-users.js";
 import type { ForgeState, ForgeUser, Member, Project } from "./state.js";
 import { userById } from "./state.js";
@@ -158,7 +158,17 @@ function memberLevel(state: ForgeState, user: ForgeUser, p: Project): number {
 }
 
 export function renderProjects(ctx: SimContext<ForgeState>, req: Request, res: Response, list: Project[]) {
-  const page = paginate(req, res, ctx.origin, list);
+  let page: Project[];
+  if (wantsKeyset(req)) {
+    // GitLab's keyset pagination of projects orders by id only, and moves with id_after/id_before.
+    const q = req.query as Record<string, unknown>;
+    if (q.order_by !== "id") return keysetUnavailable(res);
+    const desc = q.sort === "desc";
+    const param = desc ? "id_before" : "id_after";
+    page = keysetPaginate(req, res, ctx.origin, list, param, (p) => String(p.id));
+  } else {
+    page = paginate(req, res, ctx.origin, list);
+  }
   const user = caller(res)?.user ?? null;
   const simple = (req.query as Record<string, unknown>).simple === "true";
   res.json(

@@ -3,7 +3,7 @@ import type { Express, Request, Response } from "express";
 import type { SimContext } from "../core/sim.js";
 import { loadProject, projectAccessLevel, projectFullPath } from "./access.js";
 import { API, caller, forbidden, missing, notFound, requireUser } from "./api-auth.js";
-import { paginate } from "./paginate.js";
+import { keysetPaginate, paginate, wantsKeyset } from "./paginate.js";
 import { params, str } from "./params.js";
 import { blobId, commitDetailJson, commitJson, diffSnapshots, history, resolveRef } from "./repo.js";
 import { type CommitAction, commitActions, lastCommitFor, validBranchName } from "./repo-write.js";
@@ -97,6 +97,9 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     if (!commit) return notFound(res, "Tree");
     const entries = treeEntries(commit.files, dir, q.recursive === "true");
     if (dir && entries.length === 0) return notFound(res, "Tree");
+    // Keyset: page_token names the last entry of the previous page (its path here).
+    if (wantsKeyset(req))
+      return void res.json(keysetPaginate(req, res, ctx.origin, entries, "page_token", (e) => e.path));
     res.json(paginate(req, res, ctx.origin, entries));
   });
 
