@@ -228,7 +228,7 @@ describe("issues and notes", () => {
       references: { full: "acme/widgets#1" },
     });
     expect(i.web_url).toBe(`${sim.origin}/acme/widgets/-/issues/1`);
-    expect((await f.api("/projects/1/issues/99")).body).toEqual({ message: "404 Not Found" });
+    expect((await f.api("/projects/1/issues/99")).body).toEqual({ message: "404 Not found" });
   });
 
   it("creates and updates an issue (close, labels, assignees)", async () => {

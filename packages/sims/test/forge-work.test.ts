@@ -188,6 +188,18 @@ describe("pipelines and jobs", () => {
     expect(all).toHaveLength(6);
   });
 
+  it("answers 404 'Not found' for an unknown pipeline, job or merge request", async () => {
+    for (const path of [
+      "/projects/1/pipelines/999",
+      "/projects/1/jobs/999",
+      "/projects/1/merge_requests/99",
+    ]) {
+      const res = await f.api(path);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: "404 Not found" });
+    }
+  });
+
   it("answers 400 for an unknown ref and 400 without a ref", async () => {
     const bad = await f.api("/projects/1/pipeline", post({ ref: "nope" }));
     expect(bad.status).toBe(400);

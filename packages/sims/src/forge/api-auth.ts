@@ -25,9 +25,12 @@ export function forbidden(res: Response, message = "403 Forbidden"): void {
   res.status(403).json({ message });
 }
 
-/** `404 Project Not Found`, `404 Issue Not Found`, ...; bare `404 Not Found` without a resource. */
+/**
+ * `404 Project Not Found`, `404 File Not Found`, ... for GitLab's named lookups; without a resource,
+ * the text GitLab's API gives any record it cannot find by id or iid: `404 Not found` (lower-case f).
+ */
 export function notFound(res: Response, resource?: string): void {
-  res.status(404).json({ message: resource ? `404 ${resource} Not Found` : "404 Not Found" });
+  res.status(404).json({ message: resource ? `404 ${resource} Not Found` : "404 Not found" });
 }
 
 /** Grape's parameter validation failure: `{"error":"title is missing"}`. */
