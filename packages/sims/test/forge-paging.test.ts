@@ -196,11 +196,18 @@ describe("seed and state", () => {
     ).toBe(404);
   });
 
-  it("refuses a seed that names an unknown user, with the reason", async () => {
+  it("refuses a seed that names an unknown user, with the reason, and applies none of it", async () => {
     const res = await f.control("POST", "/seed", {
-      issues: [{ project: "acme/widgets", title: "x", author: "ghost" }],
+      users: [{ username: "erin" }],
+      issues: [
+        { project: "acme/widgets", title: "fine" },
+        { project: "acme/widgets", title: "x", author: "ghost" },
+      ],
     });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain("unknown user ghost");
+    const state = (await f.control("GET", "/state")).body;
+    expect(state.issues.map((i: any) => i.title)).not.toContain("fine");
+    expect(state.users.map((u: any) => u.username)).not.toContain("erin");
   });
 });

@@ -101,13 +101,16 @@ export const definition: SimDefinition<ForgeState> = {
       "the seed must be a JSON object",
     );
     const b = body as Record<string, unknown>;
-    const state = ctx.state;
+    // Applied to a copy first: a seed refused half-way (400) leaves the simulator as it was.
+    const { ids, clock, ...data } = ctx.state;
+    const state: ForgeState = { ...structuredClone(data), ids, clock };
     for (const u of list(b, "users")) upsertUser(state, u);
     for (const a of list(b, "applications")) upsertApplication(state, a);
     for (const t of list(b, "tokens")) addOAuthTokenSeed(state, t);
     for (const p of list(b, "personal_access_tokens")) addPatSeed(state, p);
     applySettings(state, b);
     seedRest(state, b);
+    Object.assign(ctx.state, state);
     return {
       ok: true,
       users: state.users.length,
