@@ -1,7 +1,7 @@
 import { projectFullPath } from "./access.js";
 import { userNotesCount } from "./notes.js";
 import { labelsParam, str } from "./params.js";
-import { addCommit, diffSnapshots, history, resolveRef } from "./repo.js";
+import { addCommit, diffCommits, history, resolveRef } from "./repo.js";
 import { userRef } from "./rest-users.js";
 import type { Commit, ForgeState, ForgeUser, MergeRequest, Project } from "./state.js";
 import { nextId } from "./state.js";
@@ -30,7 +30,7 @@ export function mrChanges(project: Project, mr: MergeRequest) {
   const repo = project.repository;
   const base = repo.commits.get(mr.diff_base_sha);
   const head = repo.commits.get(mr.head_sha);
-  return diffSnapshots(base?.files ?? {}, head?.files ?? {});
+  return diffCommits(base, head);
 }
 
 export function mrCommits(project: Project, mr: MergeRequest): Commit[] {

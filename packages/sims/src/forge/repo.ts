@@ -136,6 +136,28 @@ export function diffSnapshots(
   return { entries, additions, deletions };
 }
 
+type SnapshotDiff = ReturnType<typeof diffSnapshots>;
+const EMPTY_TREE: Record<string, string> = {};
+/** Commits never change, so a diff between two of them is computed once (MR pages re-read it often). */
+const diffCache = new WeakMap<Commit, Map<string, SnapshotDiff>>();
+
+/** Diff from `before` (or the empty tree) to `after` (or the empty tree), cached per commit pair. */
+export function diffCommits(before: Commit | undefined, after: Commit | undefined): SnapshotDiff {
+  if (!after) return diffSnapshots(before?.files ?? EMPTY_TREE, EMPTY_TREE);
+  let byBase = diffCache.get(after);
+  if (!byBase) {
+    byBase = new Map();
+    diffCache.set(after, byBase);
+  }
+  const key = before?.id ?? "";
+  let hit = byBase.get(key);
+  if (!hit) {
+    hit = diffSnapshots(before?.files ?? EMPTY_TREE, after.files);
+    byBase.set(key, hit);
+  }
+  return hit;
+}
+
 export function commitJson(c: Commit, origin: string, webBase: string) {
   return {
     id: c.id,
@@ -165,7 +187,7 @@ export function commitDetailJson(
   webBase: string,
 ) {
   const parent = c.parent_ids[0] ? project.repository.commits.get(c.parent_ids[0]) : undefined;
-  const d = diffSnapshots(parent?.files ?? {}, c.files);
+  const d = diffCommits(parent, c);
   const last = state.pipelines
     .filter((p) => p.project_id === project.id && p.sha === c.id)
     .sort((a, b) => b.id - a.id)[0];

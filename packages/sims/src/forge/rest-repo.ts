@@ -5,7 +5,7 @@ import { loadProject, projectAccessLevel, projectFullPath } from "./access.js";
 import { API, caller, forbidden, missing, notFound, requireUser } from "./api-auth.js";
 import { keysetPaginate, paginate, wantsKeyset } from "./paginate.js";
 import { params, str } from "./params.js";
-import { blobId, commitDetailJson, commitJson, diffSnapshots, history, resolveRef } from "./repo.js";
+import { blobId, commitDetailJson, commitJson, diffCommits, history, resolveRef } from "./repo.js";
 import { type CommitAction, commitActions, lastCommitFor, validBranchName } from "./repo-write.js";
 import type { Commit, ForgeState, Project } from "./state.js";
 import { ACCESS } from "./state.js";
@@ -281,7 +281,7 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     const c = resolveRef(p.repository, String(req.params.sha));
     if (!c) return notFound(res, "Commit");
     const parent = c.parent_ids[0] ? p.repository.commits.get(c.parent_ids[0]) : undefined;
-    res.json(paginate(req, res, ctx.origin, diffSnapshots(parent?.files ?? {}, c.files).entries));
+    res.json(paginate(req, res, ctx.origin, diffCommits(parent, c).entries));
   });
 
   app.post(`${base}/commits`, (req, res) => {
@@ -322,7 +322,7 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json({
       commit: commits[0] ? commitJson(commits[0], ctx.origin, full) : null,
       commits: commits.reverse().map((c) => commitJson(c, ctx.origin, full)),
-      diffs: diffSnapshots(from.files, to.files).entries,
+      diffs: diffCommits(from, to).entries,
       compare_timeout: false,
       compare_same_ref: from.id === to.id,
       web_url: `${ctx.origin}/${full}/-/compare/${q.from}...${q.to}`,
