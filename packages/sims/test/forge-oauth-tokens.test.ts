@@ -1,6 +1,7 @@
+import { createPublicKey, verify } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningSim } from "../src/index.js";
-import { APP, CONF_APP, CONF_SECRET, forge, startForge } from "./forge-helpers.js";
+import { APP, CONF_APP, CONF_SECRET, forge, REDIRECT, startForge } from "./forge-helpers.js";
 
 // Conformance of the forge simulator's OAuth token introspection, revocation, metadata and
 // throttling with gitlab-wire.md (checklist items 3, 4, 5's 429 and 6).
@@ -114,6 +115,52 @@ describe("POST /oauth/revoke (checklist 4)", () => {
     expect(res.status).toBe(403);
     expect(((await res.json()) as any).error).toBe("unauthorized_client");
     expect((await f.api("/user", { token: t.access_token })).status).toBe(200);
+  });
+});
+
+describe("OpenID Connect", () => {
+  it("adds an RS256 id_token for openid, verifiable with the JWKS, echoing the nonce", async () => {
+    const c = await f.code({ scope: "openid email api", nonce: "n-0S6_WzA2Mj" });
+    const t = await f.token({
+      grant_type: "authorization_code",
+      client_id: APP,
+      code: c.code,
+      redirect_uri: REDIRECT,
+      code_verifier: c.verifier,
+    });
+    const [header, payload, signature] = String(t.body.id_token).split(".");
+    const head = JSON.parse(Buffer.from(header!, "base64url").toString());
+    const claims = JSON.parse(Buffer.from(payload!, "base64url").toString());
+    const doc = (await (await fetch(`${sim.origin}/.well-known/openid-configuration`)).json()) as any;
+    const { keys } = (await (await fetch(doc.jwks_uri)).json()) as { keys: any[] };
+    const jwk = keys.find((k) => k.kid === head.kid);
+    expect(head.alg).toBe("RS256");
+    const ok = verify(
+      "sha256",
+      Buffer.from(`${header}.${payload}`),
+      createPublicKey({ key: jwk, format: "jwk" }),
+      Buffer.from(signature!, "base64url"),
+    );
+    expect(ok).toBe(true);
+    const alice = (await f.api("/user")).body;
+    expect(claims).toMatchObject({
+      iss: sim.origin,
+      aud: APP,
+      sub: String(alice.id),
+      nonce: "n-0S6_WzA2Mj",
+      email: "alice@example.test",
+      preferred_username: "alice",
+    });
+    expect(claims.exp - claims.iat).toBe(120);
+    const info = await fetch(`${sim.origin}/oauth/userinfo`, {
+      headers: { authorization: `Bearer ${t.body.access_token}` },
+    });
+    expect(((await info.json()) as any).sub).toBe(String(alice.id));
+  });
+
+  it("issues no id_token without the openid scope", async () => {
+    const t = await f.tokens("api");
+    expect(t).not.toHaveProperty("id_token");
   });
 });
 

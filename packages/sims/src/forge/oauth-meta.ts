@@ -1,5 +1,6 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../core/sim.js";
+import { jwks } from "./id-token.js";
 import { bearerValue, OAUTH_MESSAGES, oauthError } from "./oauth.js";
 import type { ForgeState } from "./state.js";
 import { userById } from "./state.js";
@@ -52,8 +53,30 @@ export function oauthMetaRoutes(app: Express, ctx: SimContext<ForgeState>): void
       token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
       code_challenge_methods_supported: ctx.state.settings.pkceMethods,
       subject_types_supported: ["public"],
+      id_token_signing_alg_values_supported: ["RS256"],
+      claims_supported: [
+        "iss",
+        "sub",
+        "aud",
+        "exp",
+        "iat",
+        "sub_legacy",
+        "name",
+        "nickname",
+        "preferred_username",
+        "email",
+        "email_verified",
+        "website",
+        "profile",
+        "picture",
+        "groups",
+        "groups_direct",
+      ],
     });
   };
+  app.get("/oauth/discovery/keys", (_req, res) => {
+    res.json(jwks());
+  });
   app.get("/.well-known/openid-configuration", discovery);
   app.get("/.well-known/oauth-authorization-server", discovery);
 }

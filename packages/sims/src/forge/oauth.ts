@@ -1,10 +1,11 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext } from "../core/sim.js";
+import { idToken } from "./id-token.js";
+import { authenticateClient, pkceMatches } from "./oauth-client.js";
 import { oauthMetaRoutes } from "./oauth-meta.js";
 import { consentPage, errorPage } from "./oauth-pages.js";
 import type { AccessGrant, ForgeState, OAuthApplication, OAuthToken } from "./state.js";
-import { secretValue, userByName } from "./state.js";
+import { secretValue, userById, userByName } from "./state.js";
 import {
   CODE_TTL_MS,
   DEFAULT_SCOPES,
@@ -146,6 +147,7 @@ function approve(state: ForgeState, pre: PreAuthorization, userId: number): stri
     scopes: pre.scopes,
     ...(pre.codeChallenge ? { code_challenge: pre.codeChallenge } : {}),
     ...(pre.codeChallengeMethod ? { code_challenge_method: pre.codeChallengeMethod } : {}),
+    ...(pre.params.nonce ? { nonce: pre.params.nonce } : {}),
     created_at_ms: now,
     expires_at_ms: now + CODE_TTL_MS,
     used: false,
@@ -172,45 +174,12 @@ export function oauthError(res: Response, status: number, error: string, descrip
   res.status(status).setHeader("Cache-Control", "no-store").json({ error, error_description: description });
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+interface Issued {
+  token: OAuthToken;
+  nonce?: string;
 }
 
-/** Client authentication: HTTP Basic first (RFC 6749 §2.3.1), then body parameters. */
-function authenticateClient(state: ForgeState, req: Request, body: Params): OAuthApplication | null {
-  let uid = body.client_id;
-  let secret = body.client_secret;
-  const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? "");
-  if (basic?.[1]) {
-    const decoded = Buffer.from(basic[1], "base64").toString("utf8");
-    const colon = decoded.indexOf(":");
-    if (colon < 0) return null;
-    try {
-      uid = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "));
-      secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " "));
-    } catch {
-      return null;
-    }
-  }
-  const app = state.applications.find((a) => a.uid === uid);
-  if (!app) return null;
-  if (app.confidential && !(secret && app.secret && sameSecret(secret, app.secret))) return null;
-  return app;
-}
-
-function pkceMatches(grant: AccessGrant, verifier: string | undefined): boolean {
-  if (!grant.code_challenge) return !verifier;
-  if (!verifier) return false;
-  const computed =
-    grant.code_challenge_method === "S256"
-      ? createHash("sha256").update(verifier).digest("base64url")
-      : verifier;
-  return sameSecret(computed, grant.code_challenge);
-}
-
-function exchangeCode(state: ForgeState, app: OAuthApplication, body: Params): OAuthToken | string {
+function exchangeCode(state: ForgeState, app: OAuthApplication, body: Params): Issued | string {
   if (!body.code) return "missing:code";
   const grant = state.grants.get(body.code);
   // Doorkeeper reports absent parameters before judging the grant.
@@ -229,10 +198,13 @@ function exchangeCode(state: ForgeState, app: OAuthApplication, body: Params): O
   }
   // A failed attempt leaves the code usable (Doorkeeper revokes it only when tokens are issued).
   grant.used = true;
-  return issueToken(state, app, grant.user_id, grant.scopes);
+  return {
+    token: issueToken(state, app, grant.user_id, grant.scopes),
+    ...(grant.nonce ? { nonce: grant.nonce } : {}),
+  };
 }
 
-function refresh(state: ForgeState, app: OAuthApplication, body: Params): OAuthToken | string {
+function refresh(state: ForgeState, app: OAuthApplication, body: Params): Issued | string {
   if (!body.refresh_token) return "missing:refresh_token";
   const old = state.tokensByRefresh.get(body.refresh_token);
   if (!old || old.revoked_at_ms !== undefined || old.refreshed || old.app_uid !== app.uid)
@@ -246,7 +218,7 @@ function refresh(state: ForgeState, app: OAuthApplication, body: Params): OAuthT
   // Rotation: the whole old row (access and refresh token) is spent the moment it is refreshed.
   old.refreshed = true;
   old.revoked_at_ms = state.clock.now();
-  return issueToken(state, app, old.user_id, scopes);
+  return { token: issueToken(state, app, old.user_id, scopes) };
 }
 
 export function bearerValue(req: Request): string | undefined {
@@ -346,7 +318,18 @@ export function oauthRoutes(app: Express, ctx: SimContext<ForgeState>): void {
         return oauthError(res, 400, "invalid_scope", OAUTH_MESSAGES.invalid_scope);
       return oauthError(res, 400, "invalid_grant", OAUTH_MESSAGES.invalid_grant);
     }
-    res.status(200).setHeader("Cache-Control", "no-store").json(tokenResponse(outcome));
+    const answer: Record<string, unknown> = tokenResponse(outcome.token);
+    if (outcome.token.scopes.includes("openid")) {
+      answer.id_token = idToken({
+        issuer: ctx.origin,
+        clientId: client.uid,
+        user: userById(state, outcome.token.user_id)!,
+        nowSeconds: state.clock.nowSeconds(),
+        scopes: outcome.token.scopes,
+        ...(outcome.nonce ? { nonce: outcome.nonce } : {}),
+      });
+    }
+    res.status(200).setHeader("Cache-Control", "no-store").json(answer);
   });
 
   app.get("/oauth/token/info", (req, res) => {

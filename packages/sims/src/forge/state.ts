@@ -41,6 +41,8 @@ export interface AccessGrant {
   scopes: string[];
   code_challenge?: string;
   code_challenge_method?: "S256" | "plain";
+  /** OpenID Connect nonce from the authorization request, echoed in the id_token. */
+  nonce?: string;
   created_at_ms: number;
   expires_at_ms: number;
   used: boolean;
