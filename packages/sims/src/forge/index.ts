@@ -9,6 +9,7 @@ import { ciRoutes } from "./rest-ci.js";
 import { groupRoutes } from "./rest-groups.js";
 import { issueRoutes } from "./rest-issues.js";
 import { mrRoutes } from "./rest-mrs.js";
+import { namespaceRoutes } from "./rest-namespaces.js";
 import { projectRoutes } from "./rest-projects.js";
 import { repoRoutes } from "./rest-repo.js";
 import { searchRoutes } from "./rest-search.js";
@@ -75,6 +76,7 @@ export const definition: SimDefinition<ForgeState> = {
     apiAuth(app, ctx);
     userRoutes(app, ctx);
     projectRoutes(app, ctx);
+    namespaceRoutes(app, ctx);
     groupRoutes(app, ctx);
     issueRoutes(app, ctx);
     mrRoutes(app, ctx);
