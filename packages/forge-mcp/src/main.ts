@@ -2,7 +2,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
-import { localOAuthLogin } from "./forge/local-oauth.js";
+import { localOAuthLogin, refreshingToken } from "./forge/local-oauth.js";
 import { createLogger } from "./logger.js";
 import { createServer, listen } from "./server.js";
 import { createMcpServer } from "./tools/index.js";
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  let token = config.forgeToken;
+  let token: string | (() => Promise<string>) | undefined = config.forgeToken;
   if (config.localOAuth) {
     if (!config.oauthAppId) {
       process.stderr.write(
@@ -51,15 +51,15 @@ async function main(): Promise<void> {
       );
       process.exit(1);
     }
-    const tokens = await localOAuthLogin({
+    const login = {
       rootUrl: config.forgeRootUrl,
       appId: config.oauthAppId,
       redirectUri: config.localOAuthRedirectUri,
       scopes: config.oauthScopes,
       timeoutMs: config.forgeTimeoutMs,
       logger,
-    });
-    token = tokens.access_token;
+    };
+    token = refreshingToken(await localOAuthLogin(login), login);
   }
   if (!token) {
     process.stderr.write(
