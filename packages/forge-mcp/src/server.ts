@@ -126,6 +126,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       appId,
       acceptedScopes: config.readOnly ? ["api", "read_api"] : ["api"],
       timeoutMs: config.forgeTimeoutMs,
+      queryFallback: config.tokenInfoQueryFallback,
       logger,
       now,
     });
