@@ -3,7 +3,15 @@ import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext, SimDefinition } from "../core/sim.js";
 import { apiAuth } from "./api-auth.js";
 import { seedDefaultIdentities } from "./defaults.js";
+import { DEFAULT_DATASET } from "./defaults-data.js";
 import { oauthRoutes } from "./oauth.js";
+import { ciRoutes } from "./rest-ci.js";
+import { groupRoutes } from "./rest-groups.js";
+import { issueRoutes } from "./rest-issues.js";
+import { mrRoutes } from "./rest-mrs.js";
+import { projectRoutes } from "./rest-projects.js";
+import { repoRoutes } from "./rest-repo.js";
+import { searchRoutes } from "./rest-search.js";
 import { userRoutes } from "./rest-users.js";
 import {
   addOAuthTokenSeed,
@@ -14,6 +22,7 @@ import {
   upsertApplication,
   upsertUser,
 } from "./seed-auth.js";
+import { dumpRest, seedRest } from "./seed-work.js";
 import { emptyState, type ForgeState, userById } from "./state.js";
 import { oauthExpired } from "./tokens.js";
 
@@ -54,6 +63,7 @@ export const definition: SimDefinition<ForgeState> = {
   createState({ ids, clock }) {
     const state = emptyState(ids, clock);
     seedDefaultIdentities(state);
+    seedRest(state, DEFAULT_DATASET);
     return state;
   },
   routes(app: Express, ctx) {
@@ -61,6 +71,13 @@ export const definition: SimDefinition<ForgeState> = {
     oauthRoutes(app, ctx);
     apiAuth(app, ctx);
     userRoutes(app, ctx);
+    projectRoutes(app, ctx);
+    groupRoutes(app, ctx);
+    issueRoutes(app, ctx);
+    mrRoutes(app, ctx);
+    ciRoutes(app, ctx);
+    repoRoutes(app, ctx);
+    searchRoutes(app, ctx);
   },
   errorBody(status, message) {
     // GitLab's API answers unknown routes with {"error":"404 Not Found"} and other failures with
@@ -81,12 +98,18 @@ export const definition: SimDefinition<ForgeState> = {
     for (const t of list(b, "tokens")) addOAuthTokenSeed(state, t);
     for (const p of list(b, "personal_access_tokens")) addPatSeed(state, p);
     applySettings(state, b);
+    seedRest(state, b);
     return {
       ok: true,
       users: state.users.length,
       applications: state.applications.length,
       tokens: state.tokens.size,
       personal_access_tokens: state.pats.size,
+      groups: state.groups.length,
+      projects: state.projects.length,
+      issues: state.issues.length,
+      merge_requests: state.mergeRequests.length,
+      pipelines: state.pipelines.length,
     };
   },
   dump(ctx) {
@@ -129,6 +152,7 @@ export const definition: SimDefinition<ForgeState> = {
         expires_at: p.expires_at,
         revoked: p.revoked,
       })),
+      ...dumpRest(s),
     };
   },
 };
