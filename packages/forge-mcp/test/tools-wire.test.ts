@@ -84,7 +84,7 @@ const cases: Array<[string, Record<string, unknown>, string, string]> = [
   ["list_repository_tree", { project_id: "group/sub/proj", path: "src" }, "GET", `${P}/repository/tree`],
   [
     "get_file",
-    { project_id: "group/sub/proj", file_path: "src/a b.ts" },
+    { project_id: "group/sub/proj", file_path: "src/a b.ts", ref: "main" },
     "GET",
     `${P}/repository/files/src%2Fa%20b.ts`,
   ],
