@@ -34,6 +34,12 @@ async function main(): Promise<void> {
       },
       "forge-mcp listening",
     );
+    if (!config.remoteOAuth && !["127.0.0.1", "localhost", "::1"].includes(config.host)) {
+      logger.warn(
+        { host: config.host },
+        "FORGE_MCP_OAUTH is off: anyone who can reach /mcp acts with FORGE_TOKEN; bind to loopback or enable OAuth",
+      );
+    }
     const stop = () => {
       server.close();
       void close();
