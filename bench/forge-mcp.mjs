@@ -147,7 +147,7 @@ console.log(`tools/call:   ${viaMcp.requests.average} req/s, mean ${viaMcp.laten
 mkdirSync("bench/results", { recursive: true });
 appendFileSync(
   "bench/results/forge-mcp.md",
-  `\n## ${new Date().toISOString()}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}; ${seconds} s per figure, concurrency ${concurrency}; forge simulator and forge-mcp in one process on loopback.\n\n| Measure | Rate | Latency |\n|---|---|---|\n${rows.join("\n")}\n`,
+  `\n## ${new Date().toISOString()}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}, load average ${os.loadavg()[0].toFixed(1)} at start (machine shared with other jobs); ${seconds} s per figure, concurrency ${concurrency}; forge simulator and forge-mcp in one process on loopback.\n\n| Measure | Rate | Latency |\n|---|---|---|\n${rows.join("\n")}\n`,
 );
 await memory.close();
 await stateless.close();

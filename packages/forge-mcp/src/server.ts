@@ -120,6 +120,16 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         resourceName: "forge-mcp",
       }),
     );
+    // Clients that probe the root form (RFC 9728 §3.1 without the resource path) get the same document.
+    app.get("/.well-known/oauth-protected-resource", (_req, res) => {
+      res.setHeader("Access-Control-Allow-Origin", "*");
+      res.json({
+        resource: resourceUrl.href,
+        authorization_servers: [metadata.issuer],
+        scopes_supported: config.oauthScopes,
+        resource_name: "forge-mcp",
+      });
+    });
     app.use(oauthRouter(service, { mode, secureCookies: base.startsWith("https:"), logger }));
     verifier = new ForgeTokenVerifier({
       rootUrl: config.forgeRootUrl,

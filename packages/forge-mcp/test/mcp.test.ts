@@ -67,6 +67,11 @@ describe("/mcp with forge OAuth tokens", () => {
       unknown
     >;
     expect(prm).toMatchObject({ resource: `${mcp.url}/mcp`, authorization_servers: [`${mcp.url}/`] });
+    const root = (await (await fetch(`${mcp.url}/.well-known/oauth-protected-resource`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(root).toEqual(prm);
     const as = (await (await fetch(`${mcp.url}/.well-known/oauth-authorization-server`)).json()) as Record<
       string,
       unknown
