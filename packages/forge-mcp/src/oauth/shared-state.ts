@@ -1,5 +1,4 @@
 import { LRUCache } from "lru-cache";
-import { createClient } from "redis";
 
 /**
  * State that must be shared for exactness across replicas: one-time use of sealed values and the
