@@ -58,6 +58,8 @@ export async function redisSharedState(
   limitPerHour: number,
   now: () => number,
 ): Promise<SharedState> {
+  // Loaded only when REDIS_URL is set: most deployments never need the client.
+  const { createClient } = await import("redis");
   const client = createClient({
     url,
     socket: { connectTimeout: 5000, reconnectStrategy: (n) => Math.min(n * 100, 2000) },
