@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { randomToken } from "./pkce.js";
 
 /**
@@ -10,7 +10,12 @@ import { randomToken } from "./pkce.js";
  * replica can check it.
  */
 
-export const CONSENT_COOKIE = "forge_mcp_consent";
+const CONSENT_COOKIE_PREFIX = "forge_mcp_consent_";
+
+/** One cookie per transaction, so two authorizations in two tabs do not overwrite each other. */
+export function consentCookieName(proxyState: string): string {
+  return CONSENT_COOKIE_PREFIX + createHash("sha256").update(proxyState).digest("base64url").slice(0, 16);
+}
 
 export class ConsentGuard {
   constructor(private readonly key: Buffer) {}

@@ -25,7 +25,7 @@ export type Params = Record<string, unknown>;
 
 export type AuthorizeOutcome =
   | { type: "redirect"; location: string }
-  | { type: "consent"; html: string; nonce: string }
+  | { type: "consent"; html: string; nonce: string; proxyState: string }
   | { type: "error"; error: OAuthError };
 
 export interface OAuthServiceDeps {
@@ -174,7 +174,7 @@ export class OAuthService {
       proxyState,
       token,
     });
-    return { type: "consent", html, nonce };
+    return { type: "consent", html, nonce, proxyState };
   }
 
   /** POST /authorize/consent: the user's answer on our consent page. */
