@@ -111,6 +111,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       token_endpoint_auth_methods_supported: ["none"],
       revocation_endpoint_auth_methods_supported: ["none"],
       scopes_supported: config.oauthScopes,
+      ...(mode === "proxy" ? { authorization_response_iss_parameter_supported: true } : {}),
     };
     app.use(
       mcpAuthMetadataRouter({

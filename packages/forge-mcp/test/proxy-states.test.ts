@@ -46,6 +46,7 @@ describe("proxy mode states and transitions", () => {
     expect(r.error).toBeNull();
     expect(r.state).toBe("client-state-42");
     expect(r.code).toBeTruthy();
+    expect(r.url.searchParams.get("iss")).toBe(`${mcp.url}/`); // RFC 9207
     expect(r.hops.map((h) => h.replace(/http:\/\/127\.0\.0\.1:\d+/, ""))).toEqual([
       "GET /authorize",
       "GET /oauth/authorize",
