@@ -115,6 +115,15 @@ describe("proxy mode states and transitions", () => {
     expect(again.body.access_token).toBeUndefined();
   });
 
+  it("used → of five concurrent redemptions of one code, exactly one gets tokens", async () => {
+    const p = pkce();
+    const { code } = await authorizeToCode(mcp.url, clientId, p.challenge);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => redeem(mcp.url, clientId, code!, p.verifier)),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400]);
+  });
+
   it("issued → wrong verifier: invalid_grant, record unchanged (the right verifier still works)", async () => {
     const p = pkce();
     const { code } = await authorizeToCode(mcp.url, clientId, p.challenge);

@@ -150,6 +150,14 @@ describe("stateless proxy mode", () => {
     expect(replay.body.error).toBe("invalid_grant");
   });
 
+  it("with Redis, concurrent redemptions on both replicas: exactly one gets tokens", async () => {
+    const { clientId, p, code } = await codeVia(r.redis1!, r.redis1!, r.redis1!);
+    const results = await Promise.all(
+      [r.redis1!, r.redis2!, r.redis1!, r.redis2!].map((x) => redeem(x.url, clientId, code, p.verifier)),
+    );
+    expect(results.map((x) => x.status).sort()).toEqual([200, 400, 400, 400]);
+  });
+
   it("with Redis, a state is consumed exactly once across replicas", async () => {
     const { callbackPathAndQuery } = await codeVia(r.redis1!, r.redis2!, r.redis1!);
     expect((await getManual(`${r.redis2!.url}${callbackPathAndQuery}`)).status).toBe(400);
