@@ -176,6 +176,16 @@ describe("proxy mode states and transitions", () => {
     expect(r.body.error).toBe("invalid_grant");
   });
 
+  it("any stored entry → a proxy code pushed out by 1000 newer entries yields no tokens", async () => {
+    const p = pkce();
+    const { code } = await authorizeToCode(mcp.url, clientId, p.challenge);
+    for (let i = 0; i < 1000; i++)
+      await forgeAuthorizeLocation(mcp.url, clientId, pkce().challenge, `flood-${i}`);
+    const r = await redeem(mcp.url, clientId, code!, p.verifier);
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe("invalid_grant");
+  });
+
   it("unknown client at /token: 401 invalid_client; unknown grant type: unsupported_grant_type", async () => {
     const a = await redeem(mcp.url, "nobody", "x", pkce().verifier);
     expect(a.status).toBe(401);
