@@ -67,20 +67,22 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       ? await redisSharedState(config.redisUrl, config.registerRateLimitPerHour, now)
       : memorySharedState(config.registerRateLimitPerHour, now);
     let stores: ReturnType<typeof sealedStores>;
-    let consentKey: Buffer;
+    let consentKeys: Buffer[];
     if (config.stateless) {
       stores = sealedStores(
         new Sealer(config.statelessSecret!, config.statelessSecretPrevious, now),
         shared.guard,
       );
-      consentKey = Buffer.from(
-        hkdfSync("sha256", config.statelessSecret!, "forge-mcp/consent/v1", "consent-csrf", 32),
-      );
+      const derive = (secret: Buffer) =>
+        Buffer.from(hkdfSync("sha256", secret, "forge-mcp/consent/v1", "consent-csrf", 32));
+      consentKeys = [config.statelessSecret!, config.statelessSecretPrevious]
+        .filter((s): s is Buffer => s !== undefined)
+        .map(derive);
     } else {
       const mem = memoryStores(now);
       memoryStore = mem.lru;
       stores = mem;
-      consentKey = randomBytes(32);
+      consentKeys = [randomBytes(32)];
     }
     const mode = config.callbackProxy ? "proxy" : "passthrough";
     const service = new OAuthService({
@@ -93,7 +95,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       forge: new ForgeOAuthClient(config.forgeRootUrl, appId, config.forgeTimeoutMs),
       ...stores,
       registerLimiter: shared.registerLimiter,
-      consent: new ConsentGuard(consentKey),
+      consent: new ConsentGuard(consentKeys),
       logger,
       now,
     });

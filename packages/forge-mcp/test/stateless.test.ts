@@ -177,6 +177,8 @@ describe("stateless proxy mode", () => {
     expect(new URL(approved.headers.get("location")!).searchParams.get("redirect_uri")).toBe(
       `${publicUrl}/callback`,
     );
+    // a replica rotated to a new secret still accepts a consent page issued under the previous one
+    expect((await postForm(`${r.rotated!.url}/authorize/consent`, form, { cookie })).status).toBe(302);
     // a replica with another secret cannot check the token
     expect((await postForm(`${r.foreign!.url}/authorize/consent`, form, { cookie })).status).toBe(403);
   });
