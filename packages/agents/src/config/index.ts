@@ -110,13 +110,21 @@ export function loadConfigText(text: string, file: string, opts: LoadOptions = {
       .sort(compareDiagnostics),
   });
 
+  // A value whose variable could not be resolved still holds "${NAME}"; findings about that
+  // value would only repeat the unset-variable error, so they are dropped.
+  const unresolved = new Set(interpolationDiagnostics.map((d) => `${d.line}:${d.col}`));
+  const notAtUnresolved = (list: Diagnostic[]) => list.filter((d) => !unresolved.has(`${d.line}:${d.col}`));
+
   const parsed = configSchema.safeParse(source.doc.toJS({ maxAliasCount: 1000 }));
   if (!parsed.success) {
-    return finish([...interpolationDiagnostics, ...issuesToDiagnostics(parsed.error.issues, source)]);
+    return finish([
+      ...interpolationDiagnostics,
+      ...notAtUnresolved(issuesToDiagnostics(parsed.error.issues, source)),
+    ]);
   }
   const config = parsed.data;
-  const diagnostics = [...interpolationDiagnostics, ...resolvePaths(config, dir, source)];
-  diagnostics.push(...runRules(config, source, opts.provider));
+  const checks = [...resolvePaths(config, dir, source), ...runRules(config, source, opts.provider)];
+  const diagnostics = [...interpolationDiagnostics, ...notAtUnresolved(checks)];
   const graph = expand(config, { pos: (path) => source.keyPos(path), provider: opts.provider });
   const hasError = diagnostics.some((d) => d.severity === "error");
   return finish(diagnostics, hasError ? { graph } : { config, graph });

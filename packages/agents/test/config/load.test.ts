@@ -51,6 +51,12 @@ describe("${VAR} interpolation", () => {
     expect(d.hint).toContain("/.env");
   });
 
+  it("reports only the unset variable, not the unresolved value's other problems", () => {
+    const text = 'version: "1"\nproviders:\n  provider_a:\n    api_key: k\n    workspace_id: ${UNSET_WS}';
+    const result = load(text, {});
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["AGENTS1010"]);
+  });
+
   it("searches .env upward to the project root; nearer files and the environment win", async () => {
     const root = join(tmp, "project");
     const sub = join(root, "deploy", "prod");

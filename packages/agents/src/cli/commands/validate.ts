@@ -1,3 +1,4 @@
+import { relative } from "node:path";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/index.js";
 import { formatDiagnostic, summary } from "../output.js";
@@ -34,7 +35,8 @@ export function register(program: Command): void {
           process.stdout.write(`${formatDiagnostic(d, line)}\n\n`);
         }
         const counts = summary(errors, warnings);
-        process.stdout.write(errors === 0 ? `${result.file}: valid (${counts})\n` : `${counts}\n`);
+        const shown = relative(process.cwd(), result.file) || result.file;
+        process.stdout.write(errors === 0 ? `${shown}: valid (${counts})\n` : `${counts}\n`);
       }
       if (errors > 0) process.exitCode = 1;
     });
