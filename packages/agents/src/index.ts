@@ -29,6 +29,9 @@ export {
   topologicalOrder,
 } from "./model/graph.js";
 export { isKind, KINDS, type Kind } from "./model/kinds.js";
+export { normalizeToolName } from "./config/rules/agents.js";
+export { normalizeMountPath } from "./config/rules/mounts.js";
+export { agentReferences, channelReferences, deploymentReferences, type Reference } from "./model/references.js";
 export { capabilitiesOf, PROVIDER_NAMES, PROVIDERS, type ProviderName } from "./model/provider-catalog.js";
 export { type Delivery, deliveryOf, targetsOf } from "./model/targets.js";
 

@@ -153,6 +153,16 @@ describe("agents init", () => {
     expect(readFileSync(join(dir, "agents.yaml"), "utf8")).toContain("provider_c:");
   });
 
+  it("prints a stack trace only with AGENTS_DEBUG=1", () => {
+    const dir = join(tmp, "init-debug");
+    expect(run(["init", "--dir", dir]).code).toBe(0);
+    const plain = run(["init", "--dir", dir]);
+    expect(plain.stderr).not.toMatch(/\n\s+at .+/);
+    const debug = run(["init", "--dir", dir], { env: { AGENTS_DEBUG: "1" } });
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toMatch(/refusing to overwrite[\s\S]*\n\s+at .+/);
+  });
+
   it("rejects an unknown provider", () => {
     const result = run(["init", "--provider", "provider_z", "--dir", join(tmp, "init-bad")]);
     expect(result.code).toBe(1);
