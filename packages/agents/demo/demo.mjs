@@ -29,7 +29,8 @@ const work = mkdtempSync(join(tmpdir(), "agents-demo-"));
 let failures = 0;
 try {
   process.stdout.write(`== agents init in ${work}\n`);
-  failures += agents(["init", "--provider", "provider_c", "--agent", "reviewer"], { cwd: work }) === 0 ? 0 : 1;
+  failures +=
+    agents(["init", "--provider", "provider_c", "--agent", "reviewer"], { cwd: work }) === 0 ? 0 : 1;
   process.stdout.write(`\n--- agents.yaml\n${readFileSync(join(work, "agents.yaml"), "utf8")}`);
   failures += agents(["validate"], { cwd: work, env: envOf(work) }) === 0 ? 0 : 1;
 
@@ -52,5 +53,7 @@ try {
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
-process.stdout.write(failures === 0 ? "\ndemo: all steps behaved as expected\n" : `\ndemo: ${failures} step(s) misbehaved\n`);
+process.stdout.write(
+  failures === 0 ? "\ndemo: all steps behaved as expected\n" : `\ndemo: ${failures} step(s) misbehaved\n`,
+);
 process.exitCode = failures === 0 ? 0 : 1;

@@ -115,7 +115,7 @@ export function loadConfigText(text: string, file: string, opts: LoadOptions = {
   const unresolved = new Set(interpolationDiagnostics.map((d) => `${d.line}:${d.col}`));
   const notAtUnresolved = (list: Diagnostic[]) => list.filter((d) => !unresolved.has(`${d.line}:${d.col}`));
 
-  const parsed = configSchema.safeParse(source.doc.toJS({ maxAliasCount: 1000 }));
+  const parsed = configSchema.safeParse(withoutExtensions(source.doc.toJS({ maxAliasCount: 1000 })));
   if (!parsed.success) {
     return finish([
       ...interpolationDiagnostics,
@@ -144,4 +144,10 @@ function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
     seen.add(key);
     return true;
   });
+}
+
+/** Top-level `x-*` keys are extension fields (a home for YAML anchors) and are not validated. */
+function withoutExtensions(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !key.startsWith("x-")));
 }

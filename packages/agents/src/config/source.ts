@@ -23,7 +23,13 @@ export class YamlSource {
     readonly file: string,
     readonly text: string,
   ) {
-    this.doc = parseDocument(text, { lineCounter: this.lineCounter, prettyErrors: false, uniqueKeys: true });
+    // `<<: *anchor` merge keys are accepted (as docker-compose users expect).
+    this.doc = parseDocument(text, {
+      lineCounter: this.lineCounter,
+      prettyErrors: false,
+      uniqueKeys: true,
+      merge: true,
+    });
   }
 
   posAt(offset: number): SourcePos {

@@ -179,3 +179,28 @@ describe("file handling", () => {
     expect(onlyC.graph!.nodes.every((n) => n.provider === "provider_c")).toBe(true);
   });
 });
+
+describe("YAML conveniences", () => {
+  it("accepts merge keys and top-level x-* extension fields holding anchors", () => {
+    const text = cfg(
+      ["provider_c"],
+      "x-common: &common\n  model: m\n  instructions: shared\nagents:\n  a:\n    <<: *common\n    description: merged",
+    );
+    const result = load(text);
+    expect(result.diagnostics, render(result)).toEqual([]);
+    expect(result.config!.agents!.a).toMatchObject({
+      model: "m",
+      instructions: "shared",
+      description: "merged",
+    });
+  });
+
+  it("rejects duplicate keys at the second occurrence", () => {
+    const { text, line } = locateMark(
+      cfg(["provider_c"], "agents:\n  a: {model: m, instructions: x}\n@@  a: {model: n, instructions: y}"),
+    );
+    const result = load(text);
+    expect(result.diagnostics[0]).toMatchObject({ code: "AGENTS1000", line });
+    expect(result.diagnostics[0]!.message).toMatch(/unique/i);
+  });
+});

@@ -1,7 +1,6 @@
-import { relative } from "node:path";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/index.js";
-import { formatDiagnostic, summary } from "../output.js";
+import { displayPath, formatDiagnostic, summary } from "../output.js";
 
 interface ValidateOptions {
   file: string;
@@ -35,7 +34,7 @@ export function register(program: Command): void {
           process.stdout.write(`${formatDiagnostic(d, line)}\n\n`);
         }
         const counts = summary(errors, warnings);
-        const shown = relative(process.cwd(), result.file) || result.file;
+        const shown = displayPath(result.file);
         process.stdout.write(errors === 0 ? `${shown}: valid (${counts})\n` : `${counts}\n`);
       }
       if (errors > 0) process.exitCode = 1;
