@@ -153,6 +153,25 @@ describe("agents init", () => {
     expect(readFileSync(join(dir, "agents.yaml"), "utf8")).toContain("provider_c:");
   });
 
+  it("asks for the provider and agent on a terminal (driven through a pseudo-terminal by script(1))", () => {
+    const dir = join(tmp, "init-tty");
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} init --dir ${JSON.stringify(dir)}`;
+    const result = spawnSync("script", ["-qec", command, "/dev/null"], {
+      input: "provider_d\nresearcher\n",
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "" },
+      timeout: 20_000,
+    });
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      "provider (provider_a, provider_b, provider_c, provider_d) [provider_c]:",
+    );
+    expect(result.stdout).toContain("agent name [assistant]:");
+    const yaml = readFileSync(join(dir, "agents.yaml"), "utf8");
+    expect(yaml).toContain("  provider_d:");
+    expect(yaml).toContain("  researcher:");
+  });
+
   it("prints a stack trace only with AGENTS_DEBUG=1", () => {
     const dir = join(tmp, "init-debug");
     expect(run(["init", "--dir", dir]).code).toBe(0);
