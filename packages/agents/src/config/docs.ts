@@ -137,7 +137,7 @@ function capabilityMatrix(): string {
 const INTRO = `# agents.yaml reference
 
 <!-- Generated from the zod schema and provider capability data by \`agents docs\`. Do not edit by hand:
-     run \`npm run build && node packages/agents/dist/cli/main.js docs --out docs/configuration.md\`. -->
+     run \`npm run build && node packages/agents/scripts/docs.mjs\`. -->
 
 \`agents.yaml\` declares providers and the resources to create on them. \`agents validate\` checks it;
 every finding names \`file:line:col\`, a stable code and a fix.

@@ -99,6 +99,13 @@ export class YamlSource {
     return this.posAt(target?.range?.[0] ?? 0);
   }
 
+  /** The source text of the value at `path`, exactly as written (before interpolation). */
+  rawText(path: Path): string | undefined {
+    const { node, exact } = this.nodeAt(path);
+    if (!exact || !node?.range) return undefined;
+    return this.text.slice(node.range[0], node.range[1]);
+  }
+
   has(path: Path): boolean {
     return this.nodeAt(path).exact;
   }

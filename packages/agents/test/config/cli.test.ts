@@ -76,9 +76,9 @@ describe("agents validate", () => {
   it("exits 0 on a valid file and 0 with only warnings", () => {
     const dir = project(
       "warn",
-      'version: "1"\nproviders:\n  provider_b:\n    api_key: k\nchannels:\n  g:\n    type: wechat\n    mode: pairing\n    agent: x\n',
+      'version: "1"\nproviders:\n  provider_b:\n    api_key: ${KEY}\nchannels:\n  g:\n    type: wechat\n    mode: pairing\n    agent: x\n',
     );
-    const { code, stdout } = run(["validate"], { cwd: dir });
+    const { code, stdout } = run(["validate"], { cwd: dir, env: { KEY: "k" } });
     expect(code).toBe(0);
     expect(stdout).toContain("warning AGENTS1602");
     expect(stdout.trimEnd().endsWith("valid (0 errors, 1 warning)")).toBe(true);

@@ -165,16 +165,10 @@ describe("file handling", () => {
   });
   it("restricts checks to one provider with the provider option", async () => {
     const path = join(tmp, "multi.yaml");
-    writeFileSync(
-      path,
-      cfg(["provider_a", "provider_c"], "memory_stores:\n  notes: {}", "  provider: all").replaceAll(
-        "${KEY}",
-        "k",
-      ),
-    );
-    const all = await loadConfig(path);
+    writeFileSync(path, cfg(["provider_a", "provider_c"], "memory_stores:\n  notes: {}", "  provider: all"));
+    const all = await loadConfig(path, { env: { KEY: "k" } });
     expect(all.diagnostics.map((d) => d.code)).toContain("AGENTS1050");
-    const onlyC = await loadConfig(path, { provider: "provider_c" });
+    const onlyC = await loadConfig(path, { provider: "provider_c", env: { KEY: "k" } });
     expect(onlyC.diagnostics).toEqual([]);
     expect(onlyC.graph!.nodes.every((n) => n.provider === "provider_c")).toBe(true);
   });

@@ -40,6 +40,13 @@ export const CONFIG_RULES: RuleRow[] = [
     valid: cfg(C, ""),
   },
   {
+    code: "AGENTS1007",
+    rule: "secrets are written as ${VAR}, not inline (warning)",
+    severity: "warning",
+    invalid: 'version: "1"\nproviders:\n  provider_c:\n    api_key: @@sk-live-123',
+    valid: 'version: "1"\nproviders:\n  provider_c:\n    api_key: ${KEY}',
+  },
+  {
     code: "AGENTS1010",
     rule: "unset variable",
     invalid: 'version: "1"\nproviders:\n  provider_c:\n    api_key: @@${NOT_SET_ANYWHERE_123}',

@@ -8,6 +8,7 @@ import { checkMultiagent } from "./multiagent.js";
 import { checkProviders } from "./providers.js";
 import { checkReferences } from "./references.js";
 import { checkEnvironments, checkIdentities, checkKindSupport, checkVaults } from "./resources.js";
+import { checkInlineSecrets } from "./secrets.js";
 
 /** Every local rule of the spec, over a config that already passed the schema. */
 export function runRules(config: Config, source: YamlSource, provider?: string): Diagnostic[] {
@@ -22,5 +23,6 @@ export function runRules(config: Config, source: YamlSource, provider?: string):
   checkMultiagent(ctx);
   checkDeployments(ctx);
   checkChannels(ctx);
+  checkInlineSecrets(ctx);
   return ctx.diagnostics;
 }
