@@ -11,7 +11,7 @@ export {
 } from "./config/index.js";
 export { jsonSchema } from "./config/json-schema.js";
 export { normalizeToolName } from "./config/rules/agents.js";
-export { normalizeMountPath } from "./config/rules/mounts.js";
+export { normalizeMountPath, repositoryMountPath } from "./config/rules/mounts.js";
 export type {
   AgentDecl,
   ChannelDecl,
