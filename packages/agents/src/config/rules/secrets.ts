@@ -16,9 +16,9 @@ export function checkInlineSecrets(ctx: RuleContext): void {
     });
   }
   for (const [name, agent] of Object.entries(config.agents ?? {})) {
-    agent.resources?.forEach((_resource, i) =>
-      paths.push(["agents", name, "resources", i, "authorization_token"]),
-    );
+    for (let i = 0; i < (agent.resources ?? []).length; i++) {
+      paths.push(["agents", name, "resources", i, "authorization_token"]);
+    }
   }
   for (const [name, deployment] of Object.entries(config.deployments ?? {})) {
     deployment.resources?.forEach((resource, i) => {
