@@ -198,3 +198,25 @@ describe("YAML conveniences", () => {
     expect(result.diagnostics[0]!.message).toMatch(/unique/i);
   });
 });
+
+describe("one pass shows every problem", () => {
+  it("runs the rules on the valid declarations when others fail the schema", () => {
+    const text = cfg(
+      ["provider_b"],
+      [
+        "identities:",
+        "  desk: {external_id: 5x, enabled: maybe}",
+        "environments:",
+        "  dev:",
+        "    config: {typ: cloud}",
+        "agents:",
+        "  a: {model: m, instructions: x, environment: dev, vault: nope}",
+      ].join("\n"),
+      "  identity: desk",
+    );
+    const codes = load(text).diagnostics.map((d) => d.code);
+    // schema errors of the two broken declarations, and the rule error of the valid agent; the
+    // references to the broken environment and identity are not reported as undeclared
+    expect(codes.sort()).toEqual(["AGENTS1001", "AGENTS1002", "AGENTS1003", "AGENTS1040"]);
+  });
+});

@@ -15,6 +15,11 @@ export class RuleContext {
     readonly source: YamlSource,
     /** `--provider`: check only this provider's view of the file. */
     readonly only?: string,
+    /**
+     * Declarations that failed the schema (`kind\u0000name`). They were left out of `config` so the
+     * rules can still check the rest; references to them are not "undeclared".
+     */
+    readonly invalid: ReadonlySet<string> = new Set(),
   ) {}
 
   report(

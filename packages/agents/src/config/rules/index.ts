@@ -11,8 +11,13 @@ import { checkEnvironments, checkIdentities, checkKindSupport, checkVaults } fro
 import { checkInlineSecrets } from "./secrets.js";
 
 /** Every local rule of the spec, over a config that already passed the schema. */
-export function runRules(config: Config, source: YamlSource, provider?: string): Diagnostic[] {
-  const ctx = new RuleContext(config, source, provider);
+export function runRules(
+  config: Config,
+  source: YamlSource,
+  provider?: string,
+  invalid: ReadonlySet<string> = new Set(),
+): Diagnostic[] {
+  const ctx = new RuleContext(config, source, provider, invalid);
   checkProviders(ctx);
   checkKindSupport(ctx);
   checkReferences(ctx);

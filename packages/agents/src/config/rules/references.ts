@@ -26,6 +26,7 @@ export function checkReferences(ctx: RuleContext): void {
       for (const ref of refs) {
         const path = [kind, name, ...ref.path];
         const declarations = ctx.config[ref.kind] ?? {};
+        if (ctx.invalid.has(`${ref.kind}\u0000${ref.name}`)) continue; // its schema errors are reported
         if (!Object.hasOwn(declarations, ref.name)) {
           const declared = Object.keys(declarations);
           if (ref.role === "default identity") continue; // reported once, at defaults.identity
