@@ -1,0 +1,158 @@
+import type { NextFunction, Request, Response } from "express";
+import { Prng } from "./prng.js";
+
+/**
+ * Fault injection. Random faults draw from a seeded PRNG, and rules count matching calls, so the
+ * same configuration fails the same calls in every run: crash tests can say "fail call 7".
+ */
+export type FaultAction =
+  | { type: "status"; status: number; body?: unknown; headers?: Record<string, string> }
+  | { type: "reset" }
+  | { type: "rate_limit"; retryAfterSeconds?: number }
+  | { type: "delay"; ms: number };
+
+export interface FaultRule {
+  /** HTTP method to match; any when omitted. */
+  method?: string;
+  /** Regular expression (source) matched against the request path (without query). */
+  path?: string;
+  /** Fire on the nth matching call (1-based). */
+  nth?: number;
+  /** Fire on every matching call from the nth on (with `nth`), or on all matching calls (without). */
+  repeat?: boolean;
+  action: FaultAction;
+}
+
+export interface FaultConfig {
+  seed?: number;
+  latencyMs?: number;
+  jitterMs?: number;
+  /** Probability of answering 5xx (503) instead of serving the request. */
+  errorRate?: number;
+  /** Probability of answering 429 with Retry-After. */
+  rateLimitRate?: number;
+  retryAfterSeconds?: number;
+  /** Probability of destroying the connection without an answer. */
+  resetRate?: number;
+  rules?: FaultRule[];
+}
+
+export interface FaultDecision {
+  delayMs: number;
+  action?: FaultAction;
+  label?: string;
+}
+
+interface CompiledRule extends FaultRule {
+  regex?: RegExp;
+  seen: number;
+}
+
+export class FaultInjector {
+  private config: FaultConfig = {};
+  private rules: CompiledRule[] = [];
+  private prng = new Prng(1);
+
+  set(config: FaultConfig): void {
+    validateFaultConfig(config);
+    this.config = { ...config };
+    this.prng = new Prng(config.seed ?? 1);
+    this.rules = (config.rules ?? []).map((r) => ({
+      ...r,
+      regex: r.path ? new RegExp(r.path) : undefined,
+      seen: 0,
+    }));
+  }
+
+  get(): FaultConfig & { counters: number[] } {
+    return { ...this.config, counters: this.rules.map((r) => r.seen) };
+  }
+
+  clear(): void {
+    this.set({});
+  }
+
+  /** Decides what happens to one request. Called once per non-control request, in arrival order. */
+  decide(method: string, path: string): FaultDecision {
+    const c = this.config;
+    let delayMs = c.latencyMs ?? 0;
+    if (c.jitterMs) delayMs += this.prng.next() * c.jitterMs;
+
+    for (const [i, rule] of this.rules.entries()) {
+      if (rule.method && rule.method.toUpperCase() !== method.toUpperCase()) continue;
+      if (rule.regex && !rule.regex.test(path)) continue;
+      rule.seen += 1;
+      const fires =
+        rule.nth === undefined ? true : rule.repeat ? rule.seen >= rule.nth : rule.seen === rule.nth;
+      if (!fires) continue;
+      if (rule.action.type === "delay") {
+        delayMs += rule.action.ms;
+        continue;
+      }
+      return { delayMs, action: rule.action, label: `rule ${i} (${rule.action.type}) on call ${rule.seen}` };
+    }
+    if (c.resetRate && this.prng.next() < c.resetRate)
+      return { delayMs, action: { type: "reset" }, label: "random reset" };
+    if (c.errorRate && this.prng.next() < c.errorRate) {
+      return { delayMs, action: { type: "status", status: 503 }, label: "random 503" };
+    }
+    if (c.rateLimitRate && this.prng.next() < c.rateLimitRate) {
+      return {
+        delayMs,
+        action: { type: "rate_limit", retryAfterSeconds: c.retryAfterSeconds ?? 1 },
+        label: "random 429",
+      };
+    }
+    return { delayMs };
+  }
+}
+
+export function validateFaultConfig(config: FaultConfig): void {
+  const rate = (name: string, v: unknown) => {
+    if (v !== undefined && (typeof v !== "number" || v < 0 || v > 1)) {
+      throw new RangeError(`${name} must be a number between 0 and 1`);
+    }
+  };
+  rate("errorRate", config.errorRate);
+  rate("rateLimitRate", config.rateLimitRate);
+  rate("resetRate", config.resetRate);
+  for (const r of config.rules ?? []) {
+    if (!r.action || typeof r.action !== "object") throw new TypeError("every rule needs an action");
+    if (r.nth !== undefined && (!Number.isInteger(r.nth) || r.nth < 1))
+      throw new RangeError("nth is 1-based");
+    if (r.path) new RegExp(r.path);
+  }
+}
+
+/**
+ * Express middleware applying a decision. `errorBody` renders the provider's own error shape, so a
+ * fault looks on the wire like the provider's real 503 or 429.
+ */
+export function faultMiddleware(
+  injector: FaultInjector,
+  errorBody: (status: number, message: string) => unknown,
+  onFault: (req: Request, label: string) => void,
+) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const decision = injector.decide(req.method, req.path);
+    if (decision.delayMs > 0) await new Promise((r) => setTimeout(r, decision.delayMs));
+    const action = decision.action;
+    if (!action) return next();
+    onFault(req, decision.label ?? action.type);
+    switch (action.type) {
+      case "reset":
+        req.socket.destroy();
+        return;
+      case "rate_limit":
+        res.setHeader("Retry-After", String(action.retryAfterSeconds ?? 1));
+        res.status(429).json(errorBody(429, "rate limit exceeded (simulated)"));
+        return;
+      case "status":
+        for (const [k, v] of Object.entries(action.headers ?? {})) res.setHeader(k, v);
+        res.status(action.status).json(action.body ?? errorBody(action.status, "simulated failure"));
+        return;
+      default:
+        return next();
+    }
+  };
+}
