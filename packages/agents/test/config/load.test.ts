@@ -220,3 +220,17 @@ describe("one pass shows every problem", () => {
     expect(codes.sort()).toEqual(["AGENTS1001", "AGENTS1002", "AGENTS1003", "AGENTS1040"]);
   });
 });
+
+describe("hostile YAML", () => {
+  it("refuses an alias expansion bomb with a diagnostic instead of throwing", () => {
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 8; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const next = String.fromCharCode(97 + i);
+      levels.push(`${next}: &${next} [${Array(10).fill(`*${prev}`).join(", ")}]`);
+    }
+    const result = load(`version: "1"\n${levels.join("\n")}\n`);
+    expect(result.diagnostics.map((d) => d.code)).toContain("AGENTS1000");
+    expect(result.config).toBeUndefined();
+  });
+});
