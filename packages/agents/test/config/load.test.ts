@@ -158,6 +158,15 @@ describe("unknown keys", () => {
   });
 });
 
+describe("mistyped values", () => {
+  it("suggests the closest allowed enum value", () => {
+    const result = load(cfg(["provider_c"], "environments:\n  e:\n    config:\n      type: clod"));
+    expect(result.diagnostics[0]!.message).toBe(
+      'environments.e.config.type: must be one of "cloud", "self_hosted" (did you mean "cloud"?)',
+    );
+  });
+});
+
 describe("file handling", () => {
   it("reports a missing config file without throwing", async () => {
     const result = await loadConfig(join(tmp, "nope.yaml"));
