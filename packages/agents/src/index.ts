@@ -1,6 +1,9 @@
 /**
  * The library API of `agents`. The CLI uses only what is exported here; so can other programs.
  */
+
+// The engine: plan, apply, destroy, import and state, over a loaded project.
+export type { ApplyEvent, ExecuteResult } from "./apply/execute.js";
 export { DIAGNOSTIC_CODES, type Diagnostic, redact, type SourcePos } from "./config/diagnostics.js";
 export {
   type Config,
@@ -19,6 +22,19 @@ export type {
   VaultDecl,
 } from "./config/schema/index.js";
 export { configSchema } from "./config/schema/index.js";
+export {
+  type ApplyOptions,
+  type ApplyOutcome,
+  apply,
+  checkSavedPlan,
+  destroy,
+  type EngineOptions,
+  plan,
+  readPlanFile,
+  statePathFor,
+} from "./engine/api.js";
+export type { LoadedProject } from "./engine/project.js";
+export { importResource, listState, moveInState, removeFromState, showState } from "./engine/state-ops.js";
 export { type AddressParts, formatAddress, type ParsedAddress, parseAddress } from "./model/address.js";
 export type { ProviderCapabilities, Support } from "./model/capabilities.js";
 export {
@@ -31,5 +47,27 @@ export {
 export { isKind, KINDS, type Kind } from "./model/kinds.js";
 export { capabilitiesOf, PROVIDER_NAMES, PROVIDERS, type ProviderName } from "./model/provider-catalog.js";
 export { type Delivery, deliveryOf, targetsOf } from "./model/targets.js";
+export { renderPlan } from "./plan/render.js";
+export {
+  type ActionType,
+  type DesiredResource,
+  type FieldChange,
+  hasChanges,
+  type Plan,
+  PlanError,
+  type PlannedAction,
+} from "./plan/types.js";
+export { ALL_ADAPTERS } from "./providers/adapters.js";
+export {
+  createHttpClient,
+  createHttpClientFactory,
+  type HttpClient,
+  type HttpRequest,
+  ProviderHttpError,
+} from "./providers/http.js";
+export type * from "./providers/types.js";
+export { forceUnlock, readState, STATE_FILE_NAME } from "./state/file-store.js";
+export type { LockInfo, ResourceState, State } from "./state/types.js";
+export { StateError, StateLockedError } from "./state/types.js";
 
 export const packageName = "agents";
