@@ -103,3 +103,33 @@ describe("provider_c memory seeds keep what agents wrote", () => {
     expect(byPath).toEqual({ "/seed.md": "v2", "/agent/wrote.md": "mine" });
   });
 });
+
+describe("provider_c 409s", () => {
+  let w: SimWorld;
+  beforeAll(async () => {
+    w = await SimWorld.start("provider_c");
+  });
+  afterAll(() => w.close());
+
+  it("a stale agent version answers 409 conflict_error, which is not an 'already exists' conflict", async () => {
+    const agent = await w.apply("agents", "a", { model: "m-1", instructions: "x" });
+    const error = await w.http
+      .request({ method: "POST", path: `/agents/${agent.id}`, json: { version: 99, description: "late" } })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(ProviderHttpError);
+    expect(error).toMatchObject({ status: 409, code: "conflict_error", conflict: false });
+  });
+
+  it("an update that loses the version race re-reads the version and lands", async () => {
+    const agent = await w.apply("agents", "b", { model: "m-1", instructions: "x" });
+    w.sim.faults.set({
+      rules: [{ method: "POST", path: "/agents/[^/]+$", nth: 1, action: { type: "status", status: 409 } }],
+    });
+    const changed = await w.desired("agents", { model: "m-1", instructions: "y" });
+    const updated = await w.handler("agents").update!(w.ctx("agents", "b"), agent.id, changed, agent);
+    expect(updated.version).toBe(2);
+    const posts = w.sim.log.since().filter((e) => e.method === "POST" && e.path.endsWith(`/agents/${agent.id}`));
+    expect(posts.map((e) => e.status)).toEqual([409, 200]);
+    w.sim.faults.set({});
+  });
+});
