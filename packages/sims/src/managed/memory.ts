@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Request, Router } from "express";
 import { archive, assertNotArchived, deleted, listPage, lookup, param } from "./common.js";
-import { ApiError, invalid, notFound } from "./errors.js";
+import { ApiError, invalid, notFound, providerDCode } from "./errors.js";
 import { pageParams, paginate, queryInt, queryString } from "./http.js";
 import type { Kit, Obj } from "./state.js";
 import {
@@ -220,7 +220,7 @@ export function memoryRoutes(router: Router, kit: Kit): void {
           return { path, memory: writeMemory(s.id, path, content) };
         } catch (e) {
           if (!(e instanceof ApiError)) throw e;
-          return { path: reported ?? null, error: { type: e.code ?? e.type, message: e.message } };
+          return { path: reported ?? null, error: { type: providerDCode(e), message: e.message } };
         }
       });
       res.json({ results });
