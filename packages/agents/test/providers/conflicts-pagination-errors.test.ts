@@ -128,7 +128,9 @@ describe("provider_c 409s", () => {
     const changed = await w.desired("agents", { model: "m-1", instructions: "y" });
     const updated = await w.handler("agents").update!(w.ctx("agents", "b"), agent.id, changed, agent);
     expect(updated.version).toBe(2);
-    const posts = w.sim.log.since().filter((e) => e.method === "POST" && e.path.endsWith(`/agents/${agent.id}`));
+    const posts = w.sim.log
+      .since()
+      .filter((e) => e.method === "POST" && e.path.endsWith(`/agents/${agent.id}`));
     expect(posts.map((e) => e.status)).toEqual([409, 200]);
     w.sim.faults.set({});
   });
