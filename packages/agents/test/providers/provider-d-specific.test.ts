@@ -33,6 +33,21 @@ describe("provider_d environment names", () => {
       await w.http.request<Record<string, any>>({ method: "GET", path: `/environments/${created.id}` })
     ).body;
     expect(remote.metadata["agents.resource"]).toBe('provider_d.environments["Build"]');
+
+    // An update keeps the suffixed name: "build" is still someone else's.
+    const handler = w.handler("environments");
+    const prior = {
+      id: created.id,
+      spec: { config: { type: "cloud" } },
+      ...(created.extra ? { extra: created.extra } : {}),
+    };
+    const changed = await w.desired("environments", {
+      description: "now described",
+      config: { type: "cloud" },
+    });
+    const updated = await handler.update!(ctx, created.id, changed, prior);
+    expect(updated.extra?.name).toBe("build-1");
+    expect(updated.spec.description).toBe("now described");
   });
 
   it("a name still reserved after deletion is retried too; a re-create after a crash adopts", async () => {
