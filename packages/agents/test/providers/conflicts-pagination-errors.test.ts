@@ -135,3 +135,70 @@ describe("provider_c 409s", () => {
     w.sim.faults.set({});
   });
 });
+
+for (const provider of SIMULATED) {
+  describe(`${provider} partial creates leave nothing behind`, () => {
+    let w: SimWorld;
+    beforeAll(async () => {
+      w = await SimWorld.start(provider);
+    });
+    afterAll(() => w.close());
+
+    it("a vault whose second credential fails is deleted, and the secret is not in the error", async () => {
+      w.sim.faults.set({
+        rules: [
+          {
+            method: "POST",
+            path: "/vaults/[^/]+/credentials$",
+            nth: 2,
+            action: { type: "status", status: 500 },
+          },
+        ],
+      });
+      const spec = await w.desired("vaults", {
+        credentials: [
+          {
+            name: "a",
+            type: "static_bearer",
+            mcp_server_url: "https://m/a",
+            access_token: "secret-token-aaaa",
+          },
+          {
+            name: "b",
+            type: "static_bearer",
+            mcp_server_url: "https://m/b",
+            access_token: "secret-token-bbbb",
+          },
+        ],
+      });
+      const ctx = w.ctx("vaults", "half");
+      const error = await w
+        .handler("vaults")
+        .create(ctx, spec)
+        .catch((e) => e);
+      w.sim.faults.set({});
+      expect(error).toBeInstanceOf(ProviderHttpError);
+      expect(error.status).toBe(500);
+      expect(String(error.message)).not.toMatch(/secret-token/);
+      expect(await w.handler("vaults").findOwned!(ctx, ctx.owner)).toBeUndefined();
+    });
+
+    it("a memory store whose seeding fails is deleted", async () => {
+      w.sim.faults.set({
+        rules: [
+          {
+            method: "POST",
+            path: "/memories(/batch_create)?$",
+            nth: 1,
+            action: { type: "status", status: 500 },
+          },
+        ],
+      });
+      const spec = await w.desired("memory_stores", { entries: [{ key: "a.md", content: "A" }] });
+      const ctx = w.ctx("memory_stores", "half");
+      await expect(w.handler("memory_stores").create(ctx, spec)).rejects.toThrow(/500/);
+      w.sim.faults.set({});
+      expect(await w.handler("memory_stores").findOwned!(ctx, ctx.owner)).toBeUndefined();
+    });
+  });
+}
