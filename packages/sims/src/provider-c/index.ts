@@ -41,6 +41,7 @@ export const dialect: Dialect = {
     deployment_run: "drun_",
     session: "sesn_",
     session_resource: "sesrsc_",
+    session_thread: "sthr_",
     event: "sevt_",
   },
   toolsetType: "agent_toolset_20260401",

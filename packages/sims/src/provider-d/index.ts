@@ -34,6 +34,7 @@ export const dialect: Dialect = {
     deployment_run: "drun-",
     session: "sesn-",
     session_resource: "sesrsc-",
+    session_thread: "sthr-",
     event: "sevt-",
   },
   toolsetType: "agent_toolset_20260701",

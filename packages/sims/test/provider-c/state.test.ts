@@ -27,6 +27,8 @@ const KINDS = [
   "deployment_runs",
   "sessions",
   "session_events",
+  "session_threads",
+  "thread_events",
 ];
 
 /** Builds one of everything, archiving some, so the dump can be checked for completeness. */
