@@ -164,7 +164,7 @@ export function parseSkills(v: unknown, kit: Kit): JsonObject[] {
       if (!skill) throw invalid(`${w}.skill_id: skill ${JSON.stringify(id)} not found`);
       const version =
         s.version === undefined ? skill.latest_version_id : checkString(s.version, `${w}.version`);
-      if (kit.dialect.name === "provider_c" && !kit.state().skillVersions.has(`${id}@${version}`)) {
+      if (version !== "latest" && !kit.state().skillVersions.has(`${id}@${version}`)) {
         throw invalid(`${w}.version: skill ${id} has no version ${JSON.stringify(version)}`);
       }
       out.version = version ?? null;

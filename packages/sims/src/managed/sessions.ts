@@ -104,9 +104,7 @@ export function createSession(kit: Kit, input: SessionInput, initialEvents: Json
     title: input.title,
     metadata: input.metadata,
     vault_ids: input.vault_ids,
-    resources: input.resources.map((r) =>
-      kit.dialect.name === "provider_c" ? { id: kit.newId("session_resource"), ...r } : r,
-    ),
+    resources: input.resources.map((r) => ({ id: kit.newId("session_resource"), ...r })),
     status: "idle",
     created_at: now,
     updated_at: now,
@@ -116,7 +114,7 @@ export function createSession(kit: Kit, input: SessionInput, initialEvents: Json
   const st = kit.state();
   st.sessions.set(s.id, s);
   st.sessionEvents.set(s.id, []);
-  if (kit.dialect.name === "provider_c") createThreads(kit, s);
+  createThreads(kit, s);
   if (initialEvents.length) sendEvents(kit, s, initialEvents);
   return s;
 }
@@ -195,19 +193,18 @@ export function sessionRoutes(router: Router, kit: Kit): void {
   router.get("/sessions/:id", (req, res) => {
     res.json(session(param(req, "id")));
   });
-
-  if (isC) {
-    router.post("/sessions/:id", (req, res) => {
-      const s = session(param(req, "id"));
-      assertNotArchived(s, "session");
-      const b = body(req.body);
-      allowOnly(b, ["title", "metadata", "vault_ids"]);
-      if (b.title !== undefined) s.title = optString(b, "title", { max: 512 }) ?? null;
-      if (b.vault_ids !== undefined) s.vault_ids = vaultIds(b.vault_ids, kit);
-      s.metadata = updateMetadata(s.metadata, b.metadata, kit.dialect.metadataUpdate);
-      s.updated_at = kit.now();
-      res.json(s);
-    });
+  router.post("/sessions/:id", (req, res) => {
+    const s = session(param(req, "id"));
+    assertNotArchived(s, "session");
+    const b = body(req.body);
+    allowOnly(b, ["title", "metadata", "vault_ids"]);
+    if (b.title !== undefined) s.title = optString(b, "title", { max: 512 }) ?? null;
+    if (b.vault_ids !== undefined) s.vault_ids = vaultIds(b.vault_ids, kit);
+    s.metadata = updateMetadata(s.metadata, b.metadata, kit.dialect.metadataUpdate);
+    s.updated_at = kit.now();
+    res.json(s);
+  });
+  if (archivable) {
     router.post("/sessions/:id/archive", (req, res) => {
       res.json(archive(kit, session(param(req, "id"))));
     });
@@ -241,9 +238,9 @@ export function sessionRoutes(router: Router, kit: Kit): void {
     streamEvents(kit, req, res, session(param(req, "id")).id);
   });
 
-  if (isC) threadRoutes(router, kit, session);
+  threadRoutes(router, kit, session);
 
-  if (isC) {
+  {
     const resource = (s: Obj, rid: string): Obj => {
       const r = (s.resources as Obj[]).find((x) => x.id === rid);
       if (!r) throw notFound("session resource", rid);

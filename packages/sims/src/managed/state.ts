@@ -84,6 +84,8 @@ export interface State {
   streams: Map<string, Set<(event: Obj) => void>>;
   /** Per deployment: the simulated time up to which its cron schedule has been evaluated. */
   scheduleMarks: Map<string, number>;
+  /** The last timestamp handed out; kept in the state so a reset (which rewinds the clock) clears it. */
+  lastTimestamp: number;
   /** Monotonic counter that keeps skill version strings unique within one clock tick. */
   lastSkillVersion: number;
 }
@@ -116,6 +118,7 @@ export function createState(defaultKey: string): State {
     streams: new Map(),
     scheduleMarks: new Map(),
     lastSkillVersion: 0,
+    lastTimestamp: 0,
   };
 }
 

@@ -5,7 +5,7 @@ import { appendEvent, eventPage, streamEvents } from "./events.js";
 import type { Kit, Obj } from "./state.js";
 
 /**
- * Session threads (provider_c): a session of a coordinator agent gets one thread per roster member.
+ * Session threads: a session of a coordinator agent gets one thread per roster member.
  * Each user turn is delegated to every thread, which plays its own scripted turn, so thread lists,
  * thread events and thread streams all have something real to show.
  */
@@ -23,8 +23,8 @@ export function createThreads(kit: Kit, session: Obj): void {
       status: "idle",
       created_at: now,
       updated_at: now,
-      archived_at: null,
     };
+    if (kit.dialect.archivable.has("session_thread")) thread.archived_at = null;
     s.sessionThreads.set(thread.id, thread);
     s.threadEvents.set(thread.id, []);
   }
@@ -68,7 +68,7 @@ export function threadRoutes(router: Router, kit: Kit, session: (id: string) => 
     const s = session(param(req, "id"));
     res.json(
       listPage(kit, req, kit.state().sessionThreads.values(), {
-        archivable: true,
+        archivable: kit.dialect.archivable.has("session_thread"),
         filter: (t) => t.session_id === s.id,
       }),
     );
@@ -82,7 +82,9 @@ export function threadRoutes(router: Router, kit: Kit, session: (id: string) => 
   router.get("/sessions/:id/threads/:tid/stream", (req, res) => {
     streamEvents(kit, req, res, both(req).id);
   });
-  router.post("/sessions/:id/threads/:tid/archive", (req, res) => {
-    res.json(archive(kit, both(req)));
-  });
+  if (kit.dialect.archivable.has("session_thread")) {
+    router.post("/sessions/:id/threads/:tid/archive", (req, res) => {
+      res.json(archive(kit, both(req)));
+    });
+  }
 }

@@ -54,6 +54,7 @@ export const dialect: Dialect = {
     "agent",
     "environment",
     "session",
+    "session_thread",
     "vault",
     "credential",
     "memory_store",

@@ -106,6 +106,20 @@ describe("provider_c §3.5 agent", () => {
     ]);
   });
 
+  it("skills: a custom skill pinned to `latest` or to an existing version; an unknown version → 400", async () => {
+    const sk = await w.ok("POST", "/skills", { form: skillForm({ "pdfx/SKILL.md": skillMd("pdfx") }) });
+    const a = await fixtures(w).agent("a", {
+      skills: [{ type: "custom", skill_id: sk.id, version: "latest" }],
+    });
+    expect(a.skills[0].version).toBe("latest");
+    const pinned = { type: "custom", skill_id: sk.id, version: sk.latest_version_id };
+    expect((await fixtures(w).agent("b", { skills: [pinned] })).skills).toEqual([pinned]);
+    const bad = await w.call("POST", "/agents", {
+      json: { name: "c", model: "m", skills: [{ type: "custom", skill_id: sk.id, version: "1" }] },
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it("update: body carries the current version; the version increments", async () => {
     const a = await fixtures(w).agent();
     const b = await w.ok("POST", `/agents/${a.id}`, { version: 1, system: "new" });
