@@ -42,10 +42,8 @@ for (const provider of SIMULATED) {
       for (const kind of ["vaults", "memory_stores", "agents"] as const) {
         const name = `crash-${kind}`;
         const ctx = w.ctx(kind, name);
-        const spec = await w.desired(
-          kind,
-          kind === "agents" ? { model: "m-1", instructions: "x" } : kind === "vaults" ? {} : { entries: [] },
-        );
+        const spec =
+          kind === "agents" ? { model: "m-1", instructions: "x" } : kind === "vaults" ? {} : { entries: [] };
         const created = await w.handler(kind).create(ctx, spec);
         const adopted = await w.handler(kind).findOwned!(ctx, ctx.owner);
         expect(adopted?.id, kind).toBe(created.id);
@@ -92,8 +90,8 @@ describe("provider_c memory seeds keep what agents wrote", () => {
       json: { path: "/agent/wrote.md", content: "mine" },
       headers,
     });
-    const desired = await w.desired("memory_stores", { entries: [{ key: "seed.md", content: "v2" }] });
-    await w.handler("memory_stores").update!(w.ctx("memory_stores", "kb"), first.id, desired, first);
+    const declared = { entries: [{ key: "seed.md", content: "v2" }] };
+    await w.handler("memory_stores").update!(w.ctx("memory_stores", "kb"), first.id, declared, first);
     const memories = await listAll<Record<string, unknown>>(w.http, `/memory_stores/${first.id}/memories`, {
       headers,
       query: { view: "full" },
@@ -125,8 +123,12 @@ describe("provider_c 409s", () => {
     w.sim.faults.set({
       rules: [{ method: "POST", path: "/agents/[^/]+$", nth: 1, action: { type: "status", status: 409 } }],
     });
-    const changed = await w.desired("agents", { model: "m-1", instructions: "y" });
-    const updated = await w.handler("agents").update!(w.ctx("agents", "b"), agent.id, changed, agent);
+    const updated = await w.handler("agents").update!(
+      w.ctx("agents", "b"),
+      agent.id,
+      { model: "m-1", instructions: "y" },
+      agent,
+    );
     expect(updated.version).toBe(2);
     const posts = w.sim.log
       .since()
@@ -155,7 +157,7 @@ for (const provider of SIMULATED) {
           },
         ],
       });
-      const spec = await w.desired("vaults", {
+      const spec = {
         credentials: [
           {
             name: "a",
@@ -170,7 +172,7 @@ for (const provider of SIMULATED) {
             access_token: "secret-token-bbbb",
           },
         ],
-      });
+      };
       const ctx = w.ctx("vaults", "half");
       const error = await w
         .handler("vaults")
@@ -194,7 +196,7 @@ for (const provider of SIMULATED) {
           },
         ],
       });
-      const spec = await w.desired("memory_stores", { entries: [{ key: "a.md", content: "A" }] });
+      const spec = { entries: [{ key: "a.md", content: "A" }] };
       const ctx = w.ctx("memory_stores", "half");
       await expect(w.handler("memory_stores").create(ctx, spec)).rejects.toThrow(/500/);
       w.sim.faults.set({});

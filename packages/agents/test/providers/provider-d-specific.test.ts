@@ -41,11 +41,8 @@ describe("provider_d environment names", () => {
       spec: { config: { type: "cloud" } },
       ...(created.extra ? { extra: created.extra } : {}),
     };
-    const changed = await w.desired("environments", {
-      description: "now described",
-      config: { type: "cloud" },
-    });
-    const updated = await handler.update!(ctx, created.id, changed, prior);
+    const declared = { description: "now described", config: { type: "cloud" } };
+    const updated = await handler.update!(ctx, created.id, declared, prior);
     expect(updated.extra?.name).toBe("build-1");
     expect(updated.spec.description).toBe("now described");
   });
