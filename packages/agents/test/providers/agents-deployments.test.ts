@@ -164,6 +164,23 @@ describe("provider_c deployments (native)", () => {
     expect((read as RemoteObject).spec.agent_version).toBe(1);
   });
 
+  it("run starts a native run that names its session", async () => {
+    const applied = await w.apply("deployments", "manual", {
+      agent: "lead",
+      initial_events: [{ type: "user.message", content: "Go." }],
+    });
+    const result = await w.handler("deployments").run!(w.ctx("deployments", "manual"), applied.id, applied);
+    expect(result.run_id).toMatch(/^drun_/);
+    const run = (
+      await w.http.request<Record<string, unknown>>({
+        method: "GET",
+        path: `/deployment_runs/${result.run_id}`,
+      })
+    ).body;
+    expect(run.deployment_id).toBe(applied.id);
+    expect(run.session_id ?? null).toBe(result.session_id ?? null);
+  });
+
   it("a deployment without initial events is refused with the fix", async () => {
     await expect(w.apply("deployments", "empty", { agent: "lead" })).rejects.toThrow(/initial_events/);
   });
