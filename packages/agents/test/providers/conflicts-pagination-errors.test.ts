@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpClientFactory, ProviderHttpError } from "../../src/providers/http.js";
 import { listAll } from "../../src/providers/managed-dialect/pagination.js";
-import { SIMULATED, SimWorld } from "./sim-world.js";
+import { KEYS, SIMULATED, SimWorld } from "./sim-world.js";
 
 for (const provider of SIMULATED) {
   describe(`${provider} adoption, pagination and errors`, () => {
@@ -204,3 +204,31 @@ for (const provider of SIMULATED) {
     });
   });
 }
+
+describe("provider_c with a custom beta value", () => {
+  let w: SimWorld;
+  beforeAll(async () => {
+    w = await SimWorld.start("provider_c");
+  });
+  afterAll(() => w.close());
+
+  it("skills, files and memory stores still get the beta their endpoints require", async () => {
+    const factory = createHttpClientFactory({ policy: { maxRetries: 0 } });
+    const http = w.adapter.connect(
+      { api_key: KEYS.provider_c, beta: "managed-agents-2026-04-01" },
+      factory,
+      w.sim.url,
+    ).http;
+    await w.writeFile("s/SKILL.md", "---\nname: s\n---\nx\n");
+    await w.writeFile("f.txt", "x");
+    for (const [kind, spec] of [
+      ["skills", { source: "s" }],
+      ["files", { source: "f.txt" }],
+      ["memory_stores", { entries: [{ key: "a", content: "A" }] }],
+      ["environments", { config: { type: "cloud" } }],
+    ] as const) {
+      const created = await w.handler(kind).create(w.ctx(kind, "custom-beta", http), spec);
+      expect(created.id, kind).toBeTruthy();
+    }
+  });
+});
