@@ -57,6 +57,13 @@ describe("provider_c §3.5 agent", () => {
     expect((await fixtures(w).agent()).model).toEqual({ id: "claude-sonnet-4-5", speed: "standard" });
   });
 
+  it("model: {id, speed, effort} is kept; an unknown speed → 400", async () => {
+    const model = { id: "claude-opus-4-5", speed: "standard", effort: "high" };
+    expect((await fixtures(w).agent("a", { model })).model).toEqual(model);
+    const r = await w.call("POST", "/agents", { json: { name: "b", model: { id: "m", speed: "turbo" } } });
+    expect(r.status).toBe(400);
+  });
+
   it("no tools configs: the toolset entry alone means all tools on", async () => {
     const a = await fixtures(w).agent("a", { tools: [{ type: TOOLSET }] });
     expect(a.tools).toEqual([
