@@ -14,7 +14,9 @@ export function isSimName(name: string): name is SimName {
  */
 export async function loadDefinition(name: SimName): Promise<SimDefinition<any>> {
   const folder = name.replace("_", "-");
-  const mod = (await import(`./${folder}/index.js`)) as { definition?: SimDefinition<any> };
+  const mod = (await import(/* @vite-ignore */ `./${folder}/index.js`)) as {
+    definition?: SimDefinition<any>;
+  };
   if (!mod.definition) throw new Error(`simulator ${name} does not export a definition`);
   return mod.definition;
 }
