@@ -10,6 +10,8 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 
 const TARGETS = {
+  provider_a: { path: "/environments", headers: { authorization: "Bearer sim-provider-a-key" } },
+  provider_b: { path: "/environments", headers: { authorization: "Bearer sim-provider-b-key" } },
   provider_c: {
     path: "/environments",
     headers: {

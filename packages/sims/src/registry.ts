@@ -14,6 +14,8 @@ export function isSimName(name: string): name is SimName {
  */
 export async function loadDefinition(name: SimName): Promise<SimDefinition<any>> {
   const folder = name.replace("_", "-");
+  // @vite-ignore: vitest cannot expand this template into a glob (the sources are .ts), so it must
+  // leave the specifier to its runtime resolver, which maps .js to .ts like Node's build output does.
   const mod = (await import(/* @vite-ignore */ `./${folder}/index.js`)) as {
     definition?: SimDefinition<any>;
   };
