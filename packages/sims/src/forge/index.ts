@@ -146,6 +146,15 @@ export const definition: SimDefinition<ForgeState> = {
         expires_at: new Date(g.expires_at_ms).toISOString(),
         used: g.used,
       })),
+      devices: [...s.devices.values()].map((d) => ({
+        device_code: redacted(d.device_code),
+        user_code: d.user_code,
+        application: d.app_uid,
+        scopes: d.scopes,
+        status: d.status,
+        user: d.user_id === null ? null : username(d.user_id),
+        expires_at: new Date(d.expires_at_ms).toISOString(),
+      })),
       tokens: [...s.tokens.values()].map((t) => ({
         token: redacted(t.token),
         application: t.app_uid,

@@ -48,6 +48,20 @@ export interface AccessGrant {
   used: boolean;
 }
 
+/** A device authorization (RFC 8628): polled by the device, approved in a browser. */
+export interface DeviceGrant {
+  device_code: string;
+  user_code: string;
+  app_uid: string;
+  scopes: string[];
+  created_at_ms: number;
+  expires_at_ms: number;
+  interval: number;
+  last_poll_ms: number | null;
+  status: "pending" | "approved" | "denied" | "used";
+  user_id: number | null;
+}
+
 /** One Doorkeeper token row: an access token and its refresh token live and die together. */
 export interface OAuthToken {
   token: string;
@@ -260,6 +274,7 @@ export interface ForgeState {
   users: ForgeUser[];
   applications: OAuthApplication[];
   grants: Map<string, AccessGrant>;
+  devices: Map<string, DeviceGrant>;
   tokens: Map<string, OAuthToken>;
   tokensByRefresh: Map<string, OAuthToken>;
   pats: Map<string, PersonalAccessToken>;
@@ -296,6 +311,7 @@ export function emptyState(ids: IdGenerator, clock: SimClock): ForgeState {
     users: [],
     applications: [],
     grants: new Map(),
+    devices: new Map(),
     tokens: new Map(),
     tokensByRefresh: new Map(),
     pats: new Map(),
