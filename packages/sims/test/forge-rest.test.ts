@@ -299,6 +299,21 @@ describe("issues and notes", () => {
     expect(closed.body.labels).toEqual(["bug", "ui", "wontfix"]);
   });
 
+  it("hides a confidential issue from non-members, but not from project developers", async () => {
+    const made = await f.api("/projects/1/issues", {
+      method: "POST",
+      body: JSON.stringify({ title: "Secret leak", confidential: true }),
+    });
+    const iid = made.body.iid;
+    const dave = { headers: { "private-token": "sim-forge-pat-dave" } };
+    expect((await f.api(`/projects/1/issues/${iid}`, dave)).status).toBe(404);
+    expect((await f.api(`/projects/1/issues/${iid}/notes`, dave)).status).toBe(404);
+    expect((await f.api("/projects/1/issues", dave)).body.map((i: any) => i.iid)).not.toContain(iid);
+    expect((await f.api("/search?scope=issues&search=leak", dave)).body).toEqual([]);
+    const bob = { headers: { "private-token": "sim-forge-pat-bob" } };
+    expect((await f.api(`/projects/1/issues/${iid}`, bob)).body.confidential).toBe(true);
+  });
+
   it("answers 400 {error: 'title is missing'} without a title", async () => {
     const res = await f.api("/projects/1/issues", { method: "POST", body: "{}" });
     expect(res.status).toBe(400);
