@@ -249,7 +249,13 @@ export interface Job {
   trace: string | null;
   retried: boolean;
   /** Simulated run on the clock; null once the status is final or set by hand. */
-  schedule: { startMs: number; endMs: number; outcome: "success" | "failed" | "skipped" } | null;
+  schedule: {
+    startMs: number;
+    endMs: number;
+    outcome: "success" | "failed" | "skipped";
+    /** In the first stage of its run: waits as `pending` rather than `created`. */
+    first: boolean;
+  } | null;
   failure_reason: string | null;
 }
 
