@@ -84,7 +84,7 @@ export function deviceRoutes(app: Express, ctx: SimContext<ForgeState>): void {
           "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.",
       });
     }
-    const scopes = body.scope === undefined ? DEFAULT_SCOPES : parseScopes(body.scope);
+    const scopes = body.scope?.trim() ? parseScopes(body.scope) : DEFAULT_SCOPES;
     if (scopes.length === 0 || scopes.some((s) => !KNOWN_SCOPES.has(s) || !client.scopes.includes(s))) {
       return void res.status(400).json({
         error: "invalid_scope",

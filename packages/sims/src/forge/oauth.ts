@@ -98,7 +98,8 @@ function preAuthorize(state: ForgeState, p: Params): PreResult {
   if (!p.response_type) return fail("invalid_request", missingParam("response_type"));
   if (p.response_type !== "code")
     return fail("unsupported_response_type", OAUTH_MESSAGES.unsupported_response_type);
-  const requested = p.scope === undefined ? DEFAULT_SCOPES : parseScopes(p.scope);
+  // A blank scope means the default scope, as Doorkeeper reads it.
+  const requested = p.scope?.trim() ? parseScopes(p.scope) : DEFAULT_SCOPES;
   if (requested.length === 0 || requested.some((s) => !KNOWN_SCOPES.has(s) || !app.scopes.includes(s))) {
     return fail("invalid_scope", OAUTH_MESSAGES.invalid_scope);
   }
@@ -211,7 +212,7 @@ function refresh(state: ForgeState, app: OAuthApplication, body: Params): Issued
   if (!old || old.revoked_at_ms !== undefined || old.refreshed || old.app_uid !== app.uid)
     return "invalid_grant";
   let scopes = old.scopes;
-  if (body.scope !== undefined) {
+  if (body.scope?.trim()) {
     const wanted = parseScopes(body.scope);
     if (wanted.length === 0 || wanted.some((s) => !old.scopes.includes(s))) return "invalid_scope";
     scopes = wanted;
