@@ -50,6 +50,8 @@ describe("authentication and scopes", () => {
     ["read_api", "sim-forge-pat-read", "POST", "/projects/1/issues", 403],
     ["read_user", "sim-forge-pat-user", "GET", "/user", 200],
     ["read_user", "sim-forge-pat-user", "GET", "/projects", 403],
+    ["read_user", "sim-forge-pat-user", "GET", "/users/2", 200],
+    ["read_user", "sim-forge-pat-user", "GET", "/users/2/projects", 403],
     ["api", "sim-forge-pat", "POST", "/projects/1/issues", 201],
   ])("a %s token on %s %s answers %i", async (_scope, token, method, path, status) => {
     const res = await f.api(path, {

@@ -62,7 +62,8 @@ function tokenFrom(req: Request): string | undefined {
  */
 function allowedScopes(method: string, path: string): string[] {
   const read = method === "GET" || method === "HEAD";
-  const userRead = read && (/^\/users?(\/|$)/.test(path) || path === "/version" || path === "/metadata");
+  const userRead =
+    read && (/^\/user$|^\/users(\/[^/]+)?$/.test(path) || path === "/version" || path === "/metadata");
   if (userRead) return ["api", "read_api", "read_user"];
   return read ? ["api", "read_api"] : ["api"];
 }
