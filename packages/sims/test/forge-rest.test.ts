@@ -316,6 +316,20 @@ describe("issues and notes", () => {
     expect((await f.api(`/projects/1/issues/${iid}`, bob)).body.confidential).toBe(true);
   });
 
+  it("keeps an archived project readable but refuses writes (403)", async () => {
+    await f.control("POST", "/seed", {
+      projects: [{ namespace: "alice", path: "old", archived: true, files: { "a.md": "a\n" } }],
+      issues: [{ project: "alice/old", title: "History" }],
+    });
+    expect((await f.api("/projects/alice%2Fold/issues")).body).toHaveLength(1);
+    const write = await f.api("/projects/alice%2Fold/issues", {
+      method: "POST",
+      body: JSON.stringify({ title: "x" }),
+    });
+    expect(write.status).toBe(403);
+    expect((await f.api("/projects?archived=true")).body.map((p: any) => p.path)).toEqual(["old"]);
+  });
+
   it("answers 400 {error: 'title is missing'} without a title", async () => {
     const res = await f.api("/projects/1/issues", { method: "POST", body: "{}" });
     expect(res.status).toBe(400);
