@@ -38,10 +38,6 @@ export function missing(res: Response, ...names: string[]): void {
   res.status(400).json({ error: names.map((n) => `${n} is missing`).join(", ") });
 }
 
-export function badRequest(res: Response, message: unknown): void {
-  res.status(400).json({ message });
-}
-
 const EXPIRED = "Token is expired. You can either do re-authorization or token refresh.";
 const REVOKED = "Token was revoked. You have to re-authorize from the user.";
 
