@@ -13,6 +13,7 @@ import { namespaceRoutes } from "./rest-namespaces.js";
 import { projectRoutes } from "./rest-projects.js";
 import { repoRoutes } from "./rest-repo.js";
 import { searchRoutes } from "./rest-search.js";
+import { tagRoutes } from "./rest-tags.js";
 import { userRoutes } from "./rest-users.js";
 import {
   addOAuthTokenSeed,
@@ -82,6 +83,7 @@ export const definition: SimDefinition<ForgeState> = {
     mrRoutes(app, ctx);
     ciRoutes(app, ctx);
     repoRoutes(app, ctx);
+    tagRoutes(app, ctx);
     searchRoutes(app, ctx);
     // A body the parsers refuse on an OAuth endpoint is an OAuth invalid_request, not a REST error.
     app.use("/oauth", (err: unknown, _req: Request, res: Response, next: NextFunction) => {

@@ -131,10 +131,19 @@ export interface Commit {
   files: Record<string, string>;
 }
 
+export interface Tag {
+  name: string;
+  target: string;
+  /** Annotated tags carry a message; lightweight ones have null. */
+  message: string | null;
+  created_at: string;
+}
+
 export interface Repository {
   commits: Map<string, Commit>;
   branches: Map<string, string>;
   protected: Set<string>;
+  tags: Map<string, Tag>;
 }
 
 export interface Project {
