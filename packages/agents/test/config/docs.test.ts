@@ -7,7 +7,7 @@ import { configurationReference } from "../../src/config/docs.js";
 const DOC = fileURLToPath(new URL("../../../../docs/configuration.md", import.meta.url));
 
 describe("docs/configuration.md", () => {
-  it("is the generated reference (regenerate: node packages/agents/dist/cli/main.js docs --out docs/configuration.md)", () => {
+  it("is the generated reference (regenerate: node packages/agents/scripts/docs.mjs)", () => {
     expect(readFileSync(DOC, "utf8")).toBe(configurationReference());
   });
 

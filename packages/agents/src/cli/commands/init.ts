@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createInterface } from "node:readline/promises";
+import { createInterface } from "node:readline";
+import { parseEnv } from "node:util";
 import type { Command } from "commander";
 import { jsonSchema } from "../../config/json-schema.js";
 import {
@@ -52,6 +53,8 @@ export function register(program: Command): void {
       if (!existsSync(envPath)) {
         writeFileSync(envPath, envExample);
         written.push(envPath);
+      } else if (appendMissingVariables(envPath, envExample).length > 0) {
+        written.push(`${envPath} (appended)`);
       }
       const schemaPath = join(dir, "agents.schema.json");
       writeFileSync(schemaPath, `${JSON.stringify(jsonSchema(), null, 2)}\n`);
@@ -68,17 +71,20 @@ async function askMissing(options: InitOptions): Promise<{ provider: string; age
   let agent = options.agent;
   if ((provider === undefined || agent === undefined) && process.stdin.isTTY && process.stdout.isTTY) {
     const rl = createInterface({ input: process.stdin, output: process.stdout });
+    // Lines are read through the iterator so that answers typed ahead are queued, not lost;
+    // end of input (Ctrl+D) accepts the defaults.
+    const lines = rl[Symbol.asyncIterator]();
+    const ask = async (question: string): Promise<string | undefined> => {
+      rl.setPrompt(question);
+      rl.prompt();
+      const next = await lines.next();
+      return next.done ? undefined : next.value.trim() || undefined;
+    };
     try {
       if (provider === undefined) {
-        const answer = await rl.question(
-          `provider (${PROVIDER_NAMES.join(", ")}) [${DEFAULT_STARTER_PROVIDER}]: `,
-        );
-        provider = answer.trim() || undefined;
+        provider = await ask(`provider (${PROVIDER_NAMES.join(", ")}) [${DEFAULT_STARTER_PROVIDER}]: `);
       }
-      if (agent === undefined) {
-        const answer = await rl.question("agent name [assistant]: ");
-        agent = answer.trim() || undefined;
-      }
+      if (agent === undefined) agent = await ask("agent name [assistant]: ");
     } finally {
       rl.close();
     }
@@ -91,6 +97,19 @@ export function appendGitignore(path: string): string[] {
   const existing = existsSync(path) ? readFileSync(path, "utf8") : "";
   const lines = new Set(existing.split(/\r?\n/).map((line) => line.trim()));
   const missing = IGNORED.filter((entry) => !lines.has(entry) && !lines.has(`/${entry}`));
+  if (missing.length === 0) return [];
+  const prefix = existing.length > 0 && !existing.endsWith("\n") ? "\n" : "";
+  writeFileSync(path, `${existing}${prefix}${missing.join("\n")}\n`);
+  return missing;
+}
+
+/** Add the starter's variables that an existing .env.example does not mention yet. */
+function appendMissingVariables(path: string, example: string): string[] {
+  const existing = readFileSync(path, "utf8");
+  const known = new Set(Object.keys(parseEnv(existing)));
+  const missing = example
+    .split("\n")
+    .filter((line) => /^[A-Za-z_]\w*=/.test(line) && !known.has(line.split("=")[0]!));
   if (missing.length === 0) return [];
   const prefix = existing.length > 0 && !existing.endsWith("\n") ? "\n" : "";
   writeFileSync(path, `${existing}${prefix}${missing.join("\n")}\n`);
