@@ -81,6 +81,14 @@ export interface KindHandler {
   createBeforeDestroy?: boolean;
   /** Resources of this kind that exist only locally (emulated): no remote read is possible. */
   localOnly?: boolean;
+  /** Deployments: start one run now (native run, or the session an emulated deployment sends). */
+  run?(ctx: HandlerContext, id: string, prior: PriorState): Promise<RunResult>;
+}
+
+/** What a deployment run reports: a run id where the provider has runs, and the session it started. */
+export interface RunResult {
+  run_id?: string;
+  session_id?: string;
 }
 
 /** What the engine hands back to a handler about the last apply. */
