@@ -1,0 +1,118 @@
+// The narrow provider contract. The engine core (plan, apply, state) only ever talks to a
+// provider through these types, so a provider's facts reach it as data or through calls here,
+// never through a branch on the provider's name.
+import type { HttpClient, HttpClientFactory } from "./http.js";
+
+export const PROVIDER_NAMES = ["provider_a", "provider_b", "provider_c", "provider_d"] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** Kinds in dependency-friendly order (used only for stable display, never for scheduling). */
+export const KINDS = [
+  "environments",
+  "tunnels",
+  "vaults",
+  "memory_stores",
+  "skills",
+  "files",
+  "identities",
+  "agents",
+  "channels",
+  "deployments",
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+export type Spec = Record<string, unknown>;
+
+/** Ownership metadata stamped on every created resource (`agents.project` / `agents.resource`). */
+export interface Owner {
+  project: string;
+  /** The resource address, e.g. `provider_c.agents["writer"]`. */
+  resource: string;
+}
+export const OWNER_PROJECT_KEY = "agents.project";
+export const OWNER_RESOURCE_KEY = "agents.resource";
+
+export interface RemoteObject {
+  /** Remote id (opaque). Emulated resources may use a synthetic local id. */
+  id: string;
+  /**
+   * What the remote currently holds, mapped back to the declared spec's shape (fromWire).
+   * Drift is computed only over the top-level keys present here: a field the provider cannot
+   * show back (secrets, uploaded bytes) must be omitted rather than guessed.
+   */
+  spec: Spec;
+  owner?: Owner;
+  archived?: boolean;
+  version?: number | string;
+  /** Provider ids the engine keeps in state for later calls (credential ids, memory ids, ...). */
+  extra?: Record<string, unknown>;
+}
+
+export interface HandlerContext {
+  /** The provider session's client: base URL, auth headers and error parsing already bound. */
+  http: HttpClient;
+  owner: Owner;
+  /** Remote id of a resource this one depends on (same provider), by kind and logical name. */
+  resolve(kind: Kind, name: string): string;
+  /** Extra ids recorded for a dependency (undefined when it has none). */
+  resolveExtra(kind: Kind, name: string): Record<string, unknown> | undefined;
+  /** Folder of agents.yaml: relative file and skill paths resolve against it. */
+  configDir: string;
+  signal: AbortSignal;
+  /** A non-fatal note for the user (printed with the resource's progress line). */
+  warn(message: string): void;
+}
+
+/** What a handler needs to compute a comparable desired spec (no network). */
+export interface DesiredContext {
+  configDir: string;
+}
+
+export interface KindHandler {
+  /** Creates the resource, carrying ownership metadata. */
+  create(ctx: HandlerContext, spec: Spec): Promise<RemoteObject>;
+  /** Reads the resource; resolves "gone" on 404 or archived, never throws for that. */
+  read(ctx: HandlerContext, id: string, prior?: PriorState): Promise<RemoteObject | "gone">;
+  /** In-place update. Without it every change is a replacement. */
+  update?(ctx: HandlerContext, id: string, spec: Spec, prior: PriorState): Promise<RemoteObject>;
+  /** Deletes or archives. Already gone counts as success. */
+  remove(ctx: HandlerContext, id: string, prior?: PriorState): Promise<void>;
+  /** Finds a resource this project already owns (adoption after a crash or a conflict). */
+  findOwned?(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined>;
+  /**
+   * Turns a declared spec into the spec the engine compares and records, e.g. adds a content
+   * digest of a local file so an edited file shows as a change. Pure apart from reading files.
+   */
+  desired?(spec: Spec, ctx: DesiredContext): Promise<Spec> | Spec;
+  /** Field paths (dot-separated, `*` for any key or array index) whose change forces replacement. */
+  replaceOn?: string[];
+  /** Field paths holding secrets: masked in plans, stored only as keyed hashes in state. */
+  sensitive?: string[];
+  /** Replacement creates the new resource before deleting the old one. */
+  createBeforeDestroy?: boolean;
+  /** Resources of this kind that exist only locally (emulated): no remote read is possible. */
+  localOnly?: boolean;
+}
+
+/** What the engine hands back to a handler about the last apply. */
+export interface PriorState {
+  id: string;
+  /** Last-applied spec, secrets replaced by keyed hashes. */
+  spec: Spec;
+  extra?: Record<string, unknown>;
+  version?: number | string;
+}
+
+export interface ProviderSession {
+  http: HttpClient;
+}
+
+export interface ProviderAdapter {
+  name: ProviderName;
+  /**
+   * Binds a provider block from agents.yaml (secrets already resolved) to an HTTP client.
+   * `baseUrlOverride` lets tests and demos point the adapter at a simulator.
+   */
+  connect(block: Record<string, unknown>, http: HttpClientFactory, baseUrlOverride?: string): ProviderSession;
+  kinds: Partial<Record<Kind, KindHandler>>;
+}

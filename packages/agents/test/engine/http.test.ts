@@ -1,0 +1,164 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  createHttpClient,
+  DEFAULT_RETRY_POLICY,
+  type HttpStats,
+  newHttpStats,
+  ProviderHttpError,
+  retryAfterMs,
+} from "../../src/providers/http.js";
+
+type Route = (req: IncomingMessage, res: ServerResponse, hit: number) => void;
+let server: Server;
+let baseUrl: string;
+let route: Route;
+let hits: number;
+let seenHeaders: IncomingMessage["headers"][];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    hits++;
+    seenHeaders.push(req.headers);
+    req.resume();
+    req.on("end", () => route(req, res, hits));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  hits = 0;
+  seenHeaders = [];
+});
+
+const sleeps: number[] = [];
+function client(stats: HttpStats = newHttpStats(), timeoutMs = 2_000) {
+  sleeps.length = 0;
+  return createHttpClient(
+    {
+      provider: "provider_x",
+      baseUrl,
+      headers: { authorization: "Bearer sk-very-secret-key" },
+      secrets: ["hunter2-secret"],
+      parseError: (_status, body) => {
+        const error = (body as { error?: { code?: string; message?: string } })?.error;
+        return { code: error?.code, message: error?.message, conflict: error?.code === "ResourceConflict" };
+      },
+    },
+    {
+      stats,
+      policy: { maxRetries: 3, timeoutMs },
+      random: () => 0.5,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    },
+  );
+}
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+};
+
+describe("http client", () => {
+  it("honours Retry-After in seconds on 429, then succeeds", async () => {
+    route = (_req, res, hit) =>
+      hit === 1
+        ? json(res, 429, { error: { code: "rate" } }, { "retry-after": "2" })
+        : json(res, 200, { ok: true });
+    const stats = newHttpStats();
+    const response = await client(stats).request<{ ok: boolean }>({ method: "GET", path: "/agents" });
+    expect(response.body.ok).toBe(true);
+    expect(sleeps).toEqual([2000]);
+    expect(stats.calls).toBe(2);
+    expect(stats.retries).toBe(1);
+  });
+
+  it("retries 503 with backoff then returns the 200", async () => {
+    route = (_req, res, hit) => (hit < 3 ? json(res, 503, {}) : json(res, 200, { n: hit }));
+    const response = await client().request<{ n: number }>({ method: "DELETE", path: "/agents/a" });
+    expect(response.body.n).toBe(3);
+    expect(sleeps).toHaveLength(2);
+    expect(sleeps[1]!).toBeGreaterThan(sleeps[0]!);
+  });
+
+  it("retries a reset connection on a GET", async () => {
+    route = (req, res, hit) => (hit === 1 ? req.socket.destroy() : json(res, 200, { ok: 1 }));
+    const response = await client().request({ method: "GET", path: "/x" });
+    expect(response.status).toBe(200);
+    expect(hits).toBe(2);
+  });
+
+  it("times out a hanging request and reports the timeout after the retries", async () => {
+    route = () => {
+      /* never answers */
+    };
+    const error = await client(newHttpStats(), 100)
+      .request({ method: "GET", path: "/slow" })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderHttpError);
+    expect((error as ProviderHttpError).code).toBe("timeout");
+    expect(hits).toBe(4);
+  });
+
+  it("never retries a POST unless marked idempotent", async () => {
+    route = (_req, res) => json(res, 503, { error: { code: "unavailable", message: "down" } });
+    const error = (await client()
+      .request({ method: "POST", path: "/agents", json: { a: 1 } })
+      .catch((e: unknown) => e)) as ProviderHttpError;
+    expect(hits).toBe(1);
+    expect(error.status).toBe(503);
+    expect(error.message).toContain("unavailable");
+
+    hits = 0;
+    route = (_req, res, hit) => (hit === 1 ? json(res, 503, {}) : json(res, 200, { id: "a" }));
+    const ok = await client().request({ method: "POST", path: "/agents/a/archive", idempotent: true });
+    expect(ok.status).toBe(200);
+    expect(hits).toBe(2);
+  });
+
+  it("names the provider code and message but never a secret or the request body", async () => {
+    route = (_req, res) =>
+      json(res, 400, {
+        error: { code: "InvalidParameter", message: "bad token hunter2-secret and sk-very-secret-key" },
+      });
+    const error = (await client()
+      .request({ method: "POST", path: "/vaults", json: { token: "hunter2-secret", other: "body-only" } })
+      .catch((e: unknown) => e)) as ProviderHttpError;
+    expect(error.message).toBe(
+      "provider_x POST /vaults: 400 InvalidParameter: bad token [redacted] and [redacted]",
+    );
+    expect(error.message).not.toContain("body-only");
+  });
+
+  it("flags conflicts from the parsed error and from 409", async () => {
+    route = (_req, res) => json(res, 400, { error: { code: "ResourceConflict", message: "exists" } });
+    const error = (await client()
+      .request({ method: "POST", path: "/environments" })
+      .catch((e: unknown) => e)) as ProviderHttpError;
+    expect(error.conflict).toBe(true);
+  });
+
+  it("returns allowed statuses instead of throwing and sends auth headers", async () => {
+    route = (_req, res) => json(res, 404, { error: { code: "not_found" } });
+    const response = await client().request({ method: "GET", path: "/agents/x", allowStatus: [404] });
+    expect(response.status).toBe(404);
+    expect(seenHeaders[0]?.authorization).toBe("Bearer sk-very-secret-key");
+  });
+});
+
+describe("Retry-After parsing", () => {
+  const policy = { ...DEFAULT_RETRY_POLICY, maxRetryAfterMs: 10_000 };
+  it.each([
+    ["3", 3000],
+    ["0", 0],
+    ["3600", 10_000],
+    ["Sun, 22 Nov 2026 00:00:05 GMT", 5000],
+    ["garbage", undefined],
+  ])("Retry-After %s → %s ms", (value, expected) => {
+    const now = Date.parse("Sun, 22 Nov 2026 00:00:00 GMT");
+    expect(retryAfterMs(new Headers({ "retry-after": value }), policy, now)).toBe(expected);
+  });
+});
