@@ -1,0 +1,212 @@
+import type { NextFunction, Request, Response } from "express";
+import type { SimContext } from "../core/sim.js";
+import { WireError } from "../kit/errors.js";
+import { decodePageToken, encodePageToken, parseLimit, slicePage } from "../kit/paging.js";
+import { isObject, publicView, sha256 } from "../kit/records.js";
+import type { BState, Collection, Domain, Rec } from "./state.js";
+
+export type Ctx = SimContext<BState>;
+
+export const MANAGED_BASE = "/api/v1/cloud";
+export const FORWARD_BASE = "/api/v1/forward";
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+const ERROR_TYPES: Record<number, [string, string]> = {
+  400: ["invalid_request_error", "INVALID_REQUEST"],
+  401: ["authentication_error", "UNAUTHORIZED"],
+  403: ["permission_error", "FORBIDDEN"],
+  404: ["not_found_error", "NOT_FOUND"],
+  405: ["invalid_request_error", "METHOD_NOT_ALLOWED"],
+  409: ["conflict_error", "CONFLICT"],
+  429: ["rate_limit_error", "RATE_LIMITED"],
+  500: ["api_error", "INTERNAL_ERROR"],
+  502: ["api_error", "BAD_GATEWAY"],
+  503: ["overloaded_error", "SERVICE_UNAVAILABLE"],
+};
+
+let requestCounter = 0;
+function requestId(): string {
+  requestCounter += 1;
+  return `req_${requestCounter.toString(16).padStart(12, "0")}`;
+}
+
+/** provider_b's error envelope: `{type:"error", request_id, error:{type, code, message}}`. */
+export function errorBody(status: number, message: string, code = ""): unknown {
+  const [type, dflt] =
+    ERROR_TYPES[status] ??
+    (status >= 500 ? ["api_error", "INTERNAL_ERROR"] : ["invalid_request_error", "INVALID_REQUEST"]);
+  return { type: "error", request_id: requestId(), error: { type, code: code || dflt, message } };
+}
+
+export const bad = (message: string, code = "") => new WireError(400, code, message);
+export const conflict = (message: string, code = "") => new WireError(409, code, message);
+export const missing = (what: string, id: string) => new WireError(404, "", `${what} ${id} not found`);
+
+/** Bearer personal access tokens: the default key plus any seeded one. */
+export function auth(ctx: Ctx) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const header = req.headers.authorization ?? "";
+    const m = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!m) return next(new WireError(401, "", "missing bearer token"));
+    if (!ctx.state.apiKeys.includes(m[1]!))
+      return next(new WireError(401, "", "invalid personal access token"));
+    next();
+  };
+}
+
+/** The 4 MB request limit: the real gateway truncates bigger bodies and then fails to parse them. */
+export function bodyLimit(req: Request, _res: Response, next: NextFunction) {
+  const length = Number(req.headers["content-length"] ?? 0);
+  if (length > MAX_BODY_BYTES) return next(new WireError(400, "", "request body exceeds 4 MB"));
+  next();
+}
+
+export function body(req: Request): Record<string, unknown> {
+  const b: unknown = req.body;
+  if (b === undefined) return {};
+  if (!isObject(b)) throw bad("request body must be a JSON object");
+  return b;
+}
+
+export function str(b: Record<string, unknown>, field: string, required = false): string | undefined {
+  const v = b[field];
+  if (v === undefined || v === null) {
+    if (required) throw bad(`${field} is required`);
+    return undefined;
+  }
+  if (typeof v !== "string") throw bad(`${field} must be a string`);
+  if (required && v === "") throw bad(`${field} must not be empty`);
+  return v;
+}
+
+export function arr(b: Record<string, unknown>, field: string): unknown[] | undefined {
+  const v = b[field];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v)) throw bad(`${field} must be an array`);
+  return v;
+}
+
+export function find(ctx: Ctx, kind: Collection, id: string, what: string, domain?: Domain): Rec {
+  const rec = ctx.state.objects[kind].get(id);
+  if (!rec || (domain && rec._domain !== domain)) throw missing(what, id);
+  return rec;
+}
+
+export function notArchived(rec: Rec, what: string): void {
+  if (rec.archived_at) throw conflict(`${what} ${rec.id} is already archived`, "ALREADY_ARCHIVED");
+}
+
+export const view = publicView;
+
+function descending(req: Request): boolean {
+  const order = req.query.order;
+  if (order !== undefined && order !== "asc" && order !== "desc") throw bad('order must be "asc" or "desc"');
+  return order === "desc";
+}
+
+function limitOf(req: Request): number {
+  const limit = parseLimit(req.query.limit, DEFAULT_LIMIT, MAX_LIMIT);
+  if (limit === undefined) throw bad(`limit must be an integer between 1 and ${MAX_LIMIT}`);
+  return limit;
+}
+
+/** Most lists: `limit` + `after_id` → `{data, has_more, last_id}`. */
+export function listAfterId(ctx: Ctx, req: Request, items: Rec[]) {
+  const limit = limitOf(req);
+  let afterSeq = 0;
+  const after = req.query.after_id;
+  if (after !== undefined && after !== "") {
+    const seq = typeof after === "string" ? ctx.state.seq.of(after) : undefined;
+    if (seq === undefined) throw bad("after_id does not name a known object");
+    afterSeq = seq;
+  }
+  const page = slicePage(items, ctx.state.seq, { limit, afterSeq, descending: descending(req) });
+  const data = page.items.map(view);
+  return { data, has_more: page.hasMore, last_id: page.items.at(-1)?.id ?? null };
+}
+
+/** Deployments and managed sessions: `limit` + `page` → `{data, has_more, next_page}`. */
+export function listByPage(ctx: Ctx, req: Request, items: Rec[]) {
+  const limit = limitOf(req);
+  let afterSeq = 0;
+  const token = req.query.page;
+  if (token !== undefined && token !== "") {
+    const seq = typeof token === "string" ? decodePageToken(token) : undefined;
+    if (seq === undefined) throw bad("page is not a valid page token");
+    afterSeq = seq;
+  }
+  const page = slicePage(items, ctx.state.seq, { limit, afterSeq, descending: descending(req) });
+  const last = page.items.at(-1);
+  const nextPage = page.hasMore && last ? encodePageToken(ctx.state.seq.of(last.id) ?? 0) : null;
+  return { data: page.items.map(view), has_more: page.hasMore, next_page: nextPage };
+}
+
+export function includeArchived(req: Request): boolean {
+  return req.query.include_archived === "true";
+}
+
+export function domainItems(ctx: Ctx, kind: Collection, domain: Domain, req: Request): Rec[] {
+  const all = includeArchived(req);
+  return [...ctx.state.objects[kind].values()].filter((r) => r._domain === domain && (all || !r.archived_at));
+}
+
+/** Names that must be unique among live (non-archived) objects of a kind: 409 on a duplicate. */
+export function assertUnique(items: Iterable<Rec>, field: string, value: unknown, exceptId?: string): void {
+  for (const r of items) {
+    if (r.id !== exceptId && !r.archived_at && r.status !== "archived" && r[field] === value) {
+      throw conflict(
+        `a resource with ${field} "${String(value)}" already exists (${r.id})`,
+        "ALREADY_EXISTS",
+      );
+    }
+  }
+}
+
+/**
+ * Forward creates honour `Idempotency-Key`: a repeat with the same body replays the first reply;
+ * the same key with a different body is a 409.
+ */
+export function idempotent(ctx: Ctx, req: Request, res: Response, create: () => unknown): void {
+  const key = req.headers["idempotency-key"];
+  if (typeof key !== "string" || key === "" || !req.baseUrl.endsWith("/forward")) {
+    res.status(200).json(create());
+    return;
+  }
+  const slot = `${req.method} ${req.baseUrl}${req.path} ${key}`;
+  const fingerprint = sha256(JSON.stringify(req.body ?? null));
+  const prior = ctx.state.idempotency.get(slot);
+  if (prior) {
+    if (prior.fingerprint !== fingerprint) {
+      throw conflict(
+        "Idempotency-Key was already used with a different request body",
+        "IDEMPOTENCY_KEY_REUSED",
+      );
+    }
+    res.setHeader("idempotent-replayed", "true");
+    res.status(prior.status).json(prior.body);
+    return;
+  }
+  const out = create();
+  ctx.state.idempotency.set(slot, { fingerprint, status: 200, body: out });
+  res.status(200).json(out);
+}
+
+export function stamp(ctx: Ctx): { created_at: string; updated_at: string } {
+  const at = ctx.clock.iso();
+  return { created_at: at, updated_at: at };
+}
+
+/** `/data` mount root: explicit mount paths must sit under it. */
+export function checkMountPath(path: unknown, field = "mount_path"): void {
+  if (path === undefined) return;
+  if (typeof path !== "string" || !path.startsWith("/data/") || path.includes("/../")) {
+    throw bad(`${field} must be an absolute path under /data/`);
+  }
+}
+
+/** A live (non-archived) object created through the given gateway. */
+export function liveIn(rec: Rec | undefined, domain: Domain): rec is Rec {
+  return rec !== undefined && rec._domain === domain && !rec.archived_at;
+}

@@ -1,0 +1,229 @@
+import type { Request, Router } from "express";
+import { h } from "../kit/errors.js";
+import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import {
+  bad,
+  body,
+  type Ctx,
+  conflict,
+  find,
+  listByPage,
+  liveIn,
+  notArchived,
+  stamp,
+  str,
+  view,
+} from "./common.js";
+import { envVarMap, sessionResources } from "./resources.js";
+import { appendEvent, createManagedSession, vaultIds } from "./sessions.js";
+import { put, type Rec } from "./state.js";
+
+const FIELDS = [
+  "name",
+  "agent",
+  "environment_id",
+  "initial_events",
+  "vault_ids",
+  "resources",
+  "schedule",
+  "description",
+  "environment_variables",
+  "metadata",
+];
+
+function agentRef(ctx: Ctx, value: unknown): unknown {
+  const id = typeof value === "string" ? value : isObject(value) ? value.id : undefined;
+  if (typeof id !== "string") throw bad('agent must be an agent id or {id, type:"agent", version}');
+  const agent = ctx.state.objects.agents.get(id);
+  if (!agent || agent.archived_at) throw bad(`agent ${id} not found`);
+  if (typeof value === "string") return id;
+  const v = (value as Record<string, unknown>).version;
+  if (v !== undefined && (typeof v !== "number" || v < 1 || v > (agent.version as number))) {
+    throw bad(`agent version ${String(v)} does not exist`);
+  }
+  return { id, type: "agent", version: v ?? agent.version };
+}
+
+function initialEvents(value: unknown): unknown[] {
+  if (!Array.isArray(value) || value.length === 0) throw bad("initial_events must be a non-empty array");
+  return value.map((e, i) => {
+    if (!isObject(e)) throw bad(`initial_events[${i}] must be an object`);
+    if (e.type === "user.message" || e.type === "system.message") {
+      const ok =
+        Array.isArray(e.content) &&
+        e.content.every((c) => isObject(c) && c.type === "text" && typeof c.text === "string");
+      if (!ok || (e.content as unknown[]).length === 0)
+        throw bad(`initial_events[${i}].content must be text blocks`);
+      return e;
+    }
+    if (e.type === "user.define_outcome") {
+      const rubric = e.rubric;
+      const ok =
+        isObject(rubric) &&
+        ((rubric.type === "text" && typeof rubric.content === "string") ||
+          (rubric.type === "file" && typeof rubric.file_id === "string"));
+      if (!ok)
+        throw bad(`initial_events[${i}].rubric must be {type:"text", content} or {type:"file", file_id}`);
+      return e;
+    }
+    throw bad(`initial_events[${i}].type must be user.message, system.message or user.define_outcome`);
+  });
+}
+
+function schedule(value: unknown): unknown {
+  if (!isObject(value) || value.type !== "cron")
+    throw bad('schedule must be {type:"cron", expression, timezone}');
+  if (typeof value.expression !== "string" || value.expression.trim().split(/\s+/).length !== 5) {
+    throw bad("schedule.expression must be a 5-field cron expression");
+  }
+  const tz = value.timezone ?? "UTC";
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: String(tz) });
+  } catch {
+    throw bad(`schedule.timezone ${String(tz)} is not an IANA time zone`);
+  }
+  return { type: "cron", expression: value.expression, timezone: tz };
+}
+
+/** Validates the fields present in a create (all) or update (present ones) body. */
+function deploymentFields(ctx: Ctx, b: Record<string, unknown>, creating: boolean): Record<string, unknown> {
+  const unknown = Object.keys(b).filter((k) => !FIELDS.includes(k));
+  if (unknown.length) throw bad(`unknown field ${unknown[0]}`, "UNKNOWN_FIELD");
+  const out: Record<string, unknown> = {};
+  const has = (k: string) => creating || b[k] !== undefined;
+  if (has("name")) out.name = str(b, "name", true);
+  if (has("agent")) out.agent = agentRef(ctx, b.agent);
+  if (has("environment_id")) {
+    const env = ctx.state.objects.environments.get(str(b, "environment_id", true)!);
+    if (!liveIn(env, "managed")) throw bad(`environment ${String(b.environment_id)} not found`);
+    out.environment_id = env.id;
+  }
+  if (has("initial_events")) out.initial_events = initialEvents(b.initial_events);
+  if (has("vault_ids")) out.vault_ids = vaultIds(ctx, b.vault_ids, "managed");
+  if (has("resources")) out.resources = sessionResources(ctx, b.resources, "managed");
+  if (b.schedule === null && !creating)
+    throw bad("a schedule cannot be removed by update; archive and recreate");
+  if (has("schedule"))
+    out.schedule = b.schedule === undefined || b.schedule === null ? null : schedule(b.schedule);
+  if (has("description")) out.description = str(b, "description") ?? "";
+  if (has("environment_variables"))
+    out.environment_variables = envVarMap(b.environment_variables, "environment_variables");
+  if (creating) out.metadata = checkMetadata(b.metadata);
+  return out;
+}
+
+export function deploymentRoutes(r: Router, ctx: Ctx): void {
+  const get = (req: Request) => find(ctx, "deployments", req.params.id as string, "deployment");
+
+  r.post(
+    "/deployments",
+    h((req, res) => {
+      const fields = deploymentFields(ctx, body(req), true);
+      const rec = put(ctx.state, "deployments", {
+        id: ctx.ids.next("depl_"),
+        type: "deployment",
+        ...fields,
+        status: "active",
+        paused_reason: null,
+        ...stamp(ctx),
+        archived_at: null,
+      });
+      res.json(view(rec));
+    }),
+  );
+  r.get(
+    "/deployments",
+    h((req, res) => {
+      const q = req.query;
+      const range = isObject(q.created_at) ? q.created_at : {};
+      const items = [...ctx.state.objects.deployments.values()].filter((d) => {
+        const agentId = typeof d.agent === "string" ? d.agent : (d.agent as Rec).id;
+        if (q.agent_id !== undefined && q.agent_id !== agentId) return false;
+        if (q.status !== undefined && q.status !== d.status) return false;
+        if (q.include_archived !== "true" && d.archived_at) return false;
+        if (typeof range.gte === "string" && (d.created_at as string) < range.gte) return false;
+        if (typeof range.lte === "string" && (d.created_at as string) > range.lte) return false;
+        return true;
+      });
+      res.json(listByPage(ctx, req, items));
+    }),
+  );
+  r.get(
+    "/deployments/:id",
+    h((req, res) => {
+      res.json(view(get(req)));
+    }),
+  );
+  r.post(
+    "/deployments/:id",
+    h((req, res) => {
+      const rec = get(req);
+      notArchived(rec, "deployment");
+      const b = body(req);
+      Object.assign(rec, deploymentFields(ctx, b, false));
+      rec.metadata = patchMetadata(rec.metadata as Record<string, string>, b.metadata);
+      rec.updated_at = ctx.clock.iso();
+      res.json(view(rec));
+    }),
+  );
+  r.post(
+    "/deployments/:id/archive",
+    h((req, res) => {
+      const rec = get(req);
+      notArchived(rec, "deployment");
+      rec.archived_at = ctx.clock.iso();
+      rec.updated_at = rec.archived_at;
+      res.json(view(rec));
+    }),
+  );
+  for (const [verb, status] of [
+    ["pause", "paused"],
+    ["unpause", "active"],
+  ] as const) {
+    r.post(
+      `/deployments/:id/${verb}`,
+      h((req, res) => {
+        const rec = get(req);
+        notArchived(rec, "deployment");
+        rec.status = status;
+        rec.paused_reason = status === "paused" ? "manual" : null;
+        rec.updated_at = ctx.clock.iso();
+        res.json(view(rec));
+      }),
+    );
+  }
+  r.post(
+    "/deployments/:id/run",
+    h((req, res) => {
+      const rec = get(req);
+      notArchived(rec, "deployment");
+      if (rec.status === "paused") throw conflict(`deployment ${rec.id} is paused`, "DEPLOYMENT_PAUSED");
+      const run: Rec = {
+        id: ctx.ids.next("drun_"),
+        type: "deployment_run",
+        deployment_id: rec.id,
+        session_id: null,
+        status: "succeeded",
+        error: null,
+        ...stamp(ctx),
+      };
+      try {
+        const session = createManagedSession(ctx, {
+          agent: rec.agent,
+          environment_id: rec.environment_id,
+          vault_ids: rec.vault_ids,
+          resources: rec.resources,
+          metadata: { deployment_id: rec.id },
+        });
+        for (const e of rec.initial_events as Rec[]) appendEvent(ctx, session, { ...e });
+        run.session_id = session.id;
+      } catch (e) {
+        // The run is recorded either way; a broken reference shows up as the run's error.
+        Object.assign(run, { status: "failed", error: { message: (e as Error).message } });
+      }
+      put(ctx.state, "deployment_runs", run);
+      rec.last_run_at = run.created_at;
+      res.json(view(run));
+    }),
+  );
+}

@@ -1,0 +1,151 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createSim, type RunningSim } from "../../src/index.js";
+import { definition } from "../../src/provider-b/index.js";
+import { type Call, client } from "../wire-client.js";
+
+let sim: RunningSim;
+let api: Call;
+let control: Call;
+
+beforeAll(async () => {
+  sim = await createSim(definition, { quiet: true });
+  api = client(sim.url, { authorization: "Bearer sim-provider-b-key" });
+  control = client(`${sim.origin}/_sim`, {});
+});
+afterAll(async () => {
+  await sim.close();
+});
+beforeEach(async () => {
+  await control("POST", "/reset");
+});
+
+const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+
+async function store() {
+  const r = await api("POST", "/memory_stores", {
+    name: "notes",
+    description: "team notes",
+    metadata: { a: "1", b: "2" },
+  });
+  expect(r.body.id).toMatch(/^memstore_/);
+  return r.body;
+}
+
+describe("provider_b memory stores (sheet §3.6)", () => {
+  it("patches store metadata with null and archives (hidden unless include_archived)", async () => {
+    const s = await store();
+    const u = await api("POST", `/memory_stores/${s.id}`, { metadata: { a: null, c: "3" } });
+    expect(u.body.metadata).toEqual({ b: "2", c: "3" });
+    await api("POST", `/memory_stores/${s.id}/archive`);
+    expect((await api("GET", "/memory_stores")).body.data).toHaveLength(0);
+    expect((await api("GET", "/memory_stores?include_archived=true")).body.data).toHaveLength(1);
+    expect(
+      (await api("POST", `/memory_stores/${s.id}/memories`, { path: "a.md", content: "x" })).status,
+    ).toBe(409);
+  });
+
+  it.each([
+    ["/abs.md", 400],
+    ["dir/", 400],
+    ["a/../b.md", 400],
+    ["notes/today.md", 200],
+  ])("memory path %s → %i (paths are relative)", async (path, status) => {
+    const s = await store();
+    expect((await api("POST", `/memory_stores/${s.id}/memories`, { path, content: "x" })).status).toBe(
+      status,
+    );
+  });
+
+  it("stores content_sha256, enforces it as a precondition, and records versions", async () => {
+    const s = await store();
+    const m = (await api("POST", `/memory_stores/${s.id}/memories`, { path: "a.md", content: "one" })).body;
+    expect(m).toMatchObject({
+      id: expect.stringMatching(/^mem_/),
+      path: "a.md",
+      content: "one",
+      content_sha256: sha("one"),
+    });
+    expect(
+      (await api("POST", `/memory_stores/${s.id}/memories`, { path: "a.md", content: "dup" })).status,
+    ).toBe(409);
+    const stale = await api("POST", `/memory_stores/${s.id}/memories/${m.id}`, {
+      content: "two",
+      content_sha256: sha("zero"),
+    });
+    expect(stale.status).toBe(409);
+    const ok = await api("POST", `/memory_stores/${s.id}/memories/${m.id}`, {
+      content: "two",
+      content_sha256: sha("one"),
+    });
+    expect(ok.body.content_sha256).toBe(sha("two"));
+    const versions = await api("GET", `/memory_stores/${s.id}/versions?memory_id=${m.id}`);
+    expect(versions.body.data.map((v: any) => [v.action, v.entry_path, v.store_id])).toEqual([
+      ["created", "a.md", s.id],
+      ["updated", "a.md", s.id],
+    ]);
+    const vid = versions.body.data[0].id;
+    expect(vid).toMatch(/^memver_/);
+    const redacted = await api("POST", `/memory_stores/${s.id}/versions/${vid}/redact`);
+    expect(redacted.body).toMatchObject({ content: null, redacted_at: expect.any(String) });
+    expect((await api("DELETE", `/memory_stores/${s.id}/memories/${m.id}`)).status).toBe(200);
+    expect((await api("GET", `/memory_stores/${s.id}/memories/${m.id}`)).status).toBe(404);
+  });
+
+  it("lists with prefix and depth, collapsing deeper paths into memory_prefix items", async () => {
+    const s = await store();
+    for (const path of ["top.md", "docs/a.md", "docs/deep/b.md", "docs/deep/c.md", "other/x.md"]) {
+      await api("POST", `/memory_stores/${s.id}/memories`, { path, content: path });
+    }
+    const flat = await api("GET", `/memory_stores/${s.id}/memories?limit=100`);
+    expect(flat.body.data).toHaveLength(5);
+    expect(flat.body.data[0]).not.toHaveProperty("content");
+    const shallow = await api("GET", `/memory_stores/${s.id}/memories?depth=1`);
+    expect(shallow.body.data.map((d: any) => [d.type, d.path])).toEqual([
+      ["memory", "top.md"],
+      ["memory_prefix", "docs/"],
+      ["memory_prefix", "other/"],
+    ]);
+    const docs = await api("GET", `/memory_stores/${s.id}/memories?prefix=docs/&depth=1`);
+    expect(docs.body.data.map((d: any) => d.path)).toEqual(["docs/a.md", "docs/deep/"]);
+  });
+});
+
+describe("provider_b /_sim/state and /_sim/seed", () => {
+  it("dumps every object, archived ones included, and seeds the same shape back", async () => {
+    const s = await store();
+    await api("POST", `/memory_stores/${s.id}/archive`);
+    const a = (await api("POST", "/agents", { name: "a", model: "auto" })).body;
+    await api("POST", `/agents/${a.id}/archive`);
+    const dump = (await control("GET", "/state")).body;
+    expect(dump.memory_stores.map((x: any) => x.id)).toEqual([s.id]);
+    expect(dump.agents[0].archived_at).toEqual(expect.any(String));
+    expect(Object.keys(dump)).toEqual(
+      expect.arrayContaining([
+        "environments",
+        "vaults",
+        "credentials",
+        "files",
+        "skills",
+        "agents",
+        "deployments",
+        "sessions",
+        "memories",
+        "memory_versions",
+        "templates",
+        "identities",
+        "channels",
+        "tunnels",
+        "mounts",
+        "events",
+      ]),
+    );
+    await control("POST", "/reset");
+    expect((await api("GET", `/agents/${a.id}`)).status).toBe(404);
+    expect(
+      (await control("POST", "/seed", { agents: dump.agents, memory_stores: dump.memory_stores })).status,
+    ).toBe(200);
+    expect((await api("GET", `/agents/${a.id}`)).body.archived_at).toEqual(expect.any(String));
+    expect((await control("POST", "/seed", { widgets: [] })).status).toBe(400);
+  });
+});
