@@ -1,2 +1,73 @@
-// Public entry point; filled in by the package as it grows.
+/**
+ * The library API of `agents`. The CLI uses only what is exported here; so can other programs.
+ */
+
+// The engine: plan, apply, destroy, import and state, over a loaded project.
+export type { ApplyEvent, ExecuteResult } from "./apply/execute.js";
+export { DIAGNOSTIC_CODES, type Diagnostic, redact, type SourcePos } from "./config/diagnostics.js";
+export {
+  type Config,
+  type LoadOptions,
+  type LoadResult,
+  loadConfig,
+  loadConfigText,
+} from "./config/index.js";
+export { jsonSchema } from "./config/json-schema.js";
+export type {
+  AgentDecl,
+  ChannelDecl,
+  DeploymentDecl,
+  EnvironmentDecl,
+  IdentityDecl,
+  VaultDecl,
+} from "./config/schema/index.js";
+export { configSchema } from "./config/schema/index.js";
+export {
+  type ApplyOptions,
+  type ApplyOutcome,
+  apply,
+  checkSavedPlan,
+  destroy,
+  type EngineOptions,
+  plan,
+  readPlanFile,
+  statePathFor,
+} from "./engine/api.js";
+export type { LoadedProject } from "./engine/project.js";
+export { importResource, listState, moveInState, removeFromState, showState } from "./engine/state-ops.js";
+export { type AddressParts, formatAddress, type ParsedAddress, parseAddress } from "./model/address.js";
+export type { ProviderCapabilities, Support } from "./model/capabilities.js";
+export {
+  type ExternalRef,
+  expand,
+  type ResourceGraph,
+  type ResourceNode,
+  topologicalOrder,
+} from "./model/graph.js";
+export { isKind, KINDS, type Kind } from "./model/kinds.js";
+export { capabilitiesOf, PROVIDER_NAMES, PROVIDERS, type ProviderName } from "./model/provider-catalog.js";
+export { type Delivery, deliveryOf, targetsOf } from "./model/targets.js";
+export { renderPlan } from "./plan/render.js";
+export {
+  type ActionType,
+  type DesiredResource,
+  type FieldChange,
+  hasChanges,
+  type Plan,
+  PlanError,
+  type PlannedAction,
+} from "./plan/types.js";
+export { ALL_ADAPTERS } from "./providers/adapters.js";
+export {
+  createHttpClient,
+  createHttpClientFactory,
+  type HttpClient,
+  type HttpRequest,
+  ProviderHttpError,
+} from "./providers/http.js";
+export type * from "./providers/types.js";
+export { forceUnlock, readState, STATE_FILE_NAME } from "./state/file-store.js";
+export type { LockInfo, ResourceState, State } from "./state/types.js";
+export { StateError, StateLockedError } from "./state/types.js";
+
 export const packageName = "agents";

@@ -3,23 +3,12 @@
 // never through a branch on the provider's name.
 import type { HttpClient, HttpClientFactory } from "./http.js";
 
-export const PROVIDER_NAMES = ["provider_a", "provider_b", "provider_c", "provider_d"] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
+// One list of providers and kinds for the whole package (the config model owns them).
+export { KINDS, type Kind } from "../model/kinds.js";
+export { PROVIDER_NAMES, type ProviderName } from "../model/provider-catalog.js";
 
-/** Kinds in dependency-friendly order (used only for stable display, never for scheduling). */
-export const KINDS = [
-  "environments",
-  "tunnels",
-  "vaults",
-  "memory_stores",
-  "skills",
-  "files",
-  "identities",
-  "agents",
-  "channels",
-  "deployments",
-] as const;
-export type Kind = (typeof KINDS)[number];
+import type { Kind } from "../model/kinds.js";
+import type { ProviderName } from "../model/provider-catalog.js";
 
 export type Spec = Record<string, unknown>;
 

@@ -1,0 +1,260 @@
+// Executes a plan: one DAG task per action, each finished step journaled into state before the
+// task counts as done. Creates are journaled as intents first so a crash is recoverable by
+// adoption (see state/types.ts `pending`).
+import type { DesiredResource, Plan, PlannedAction } from "../plan/types.js";
+import { ProviderHttpError } from "../providers/http.js";
+import type { ProviderRuntime } from "../providers/registry.js";
+import type { KindHandler, PriorState, RemoteObject, Spec } from "../providers/types.js";
+import type { LockedStateFile } from "../state/file-store.js";
+import type { ResourceState } from "../state/types.js";
+import { runDag } from "./dag.js";
+
+export type ApplyEvent =
+  | { type: "start"; address: string; action: PlannedAction["action"] }
+  | { type: "done"; address: string; action: PlannedAction["action"]; ms: number; remoteId?: string }
+  | { type: "failed"; address: string; action: PlannedAction["action"]; ms: number; message: string }
+  | { type: "skipped"; address: string; action: PlannedAction["action"]; because: string }
+  | { type: "warning"; address: string; message: string };
+
+export interface ExecuteOptions {
+  plan: Plan;
+  desired: DesiredResource[];
+  /** Comparable desired specs (secrets keyed-hashed): what state records as last-applied. */
+  hashed: Map<string, Spec>;
+  store: LockedStateFile;
+  runtime: ProviderRuntime;
+  parallelism?: number;
+  onEvent?: (event: ApplyEvent) => void;
+  signal?: AbortSignal;
+}
+
+export interface ExecuteResult {
+  ok: boolean;
+  done: string[];
+  failed: Array<{ address: string; message: string }>;
+  skipped: Array<{ address: string; because: string }>;
+}
+
+export async function executePlan(options: ExecuteOptions): Promise<ExecuteResult> {
+  const { plan, store, runtime } = options;
+  const emit = options.onEvent ?? (() => {});
+  const signal = options.signal ?? new AbortController().signal;
+  const desiredByAddress = new Map(options.desired.map((r) => [r.address, r]));
+  const actions = plan.actions.filter((a) => a.action !== "noop");
+  const actionByAddress = new Map(actions.map((a) => [a.address, a]));
+
+  const lookup = (address: string) => {
+    const recorded = store.state.resources[address];
+    if (recorded) return { id: recorded.id, extra: recorded.extra };
+    const external = desiredByAddress.get(address)?.external;
+    return external ? { id: external.id } : undefined;
+  };
+
+  const tasks = actions.map((action) => ({
+    id: action.address,
+    deps: dependenciesOf(action, actions, store.state.resources),
+    run: async () => {
+      const warn = (message: string) => emit({ type: "warning", address: action.address, message });
+      const ctx = runtime.context(action, lookup, signal, warn);
+      const step = new Step(
+        action,
+        desiredByAddress.get(action.address),
+        options.hashed,
+        store,
+        runtime,
+        ctx,
+      );
+      await step.run();
+    },
+  }));
+
+  const result = await runDag(tasks, {
+    parallelism: options.parallelism ?? 10,
+    signal,
+    onEvent: (event) => {
+      const action = actionByAddress.get(event.id)!.action;
+      if (event.type === "start") emit({ type: "start", address: event.id, action });
+      else if (event.type === "done")
+        emit({
+          type: "done",
+          address: event.id,
+          action,
+          ms: event.ms,
+          remoteId: store.state.resources[event.id]?.id,
+        });
+      else if (event.type === "failed")
+        emit({ type: "failed", address: event.id, action, ms: event.ms, message: messageOf(event.error) });
+      else emit({ type: "skipped", address: event.id, action, because: event.because });
+    },
+  });
+  return {
+    ok: result.failed.length === 0 && result.skipped.length === 0,
+    done: result.done,
+    failed: result.failed.map((f) => ({ address: f.id, message: messageOf(f.error) })),
+    skipped: result.skipped.map((s) => ({ address: s.id, because: s.because })),
+  };
+}
+
+/**
+ * Forward actions wait for what they reference. A delete waits for every other action on a
+ * resource that (per state) still references it, so nothing is deleted while in use.
+ */
+function dependenciesOf(
+  action: PlannedAction,
+  actions: PlannedAction[],
+  recorded: Record<string, ResourceState>,
+): string[] {
+  if (action.action !== "delete") return action.dependsOn;
+  return actions
+    .filter((other) => other.address !== action.address)
+    .filter((other) => (recorded[other.address]?.dependsOn ?? []).includes(action.address))
+    .map((other) => other.address);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+class Step {
+  constructor(
+    private readonly action: PlannedAction,
+    private readonly desired: DesiredResource | undefined,
+    private readonly hashed: Map<string, Spec>,
+    private readonly store: LockedStateFile,
+    private readonly runtime: ProviderRuntime,
+    private readonly ctx: import("../providers/types.js").HandlerContext,
+  ) {}
+
+  private get handler(): KindHandler {
+    return this.runtime.requireHandler(this.action.provider, this.action.kind, this.action.address);
+  }
+
+  private get prior(): PriorState | undefined {
+    const r = this.store.state.resources[this.action.address];
+    return r ? { id: r.id, spec: r.spec, extra: r.extra, version: r.version } : undefined;
+  }
+
+  private get spec(): Spec {
+    if (!this.desired) throw new Error(`${this.action.address}: not declared in the current config`);
+    return this.desired.spec;
+  }
+
+  async run(): Promise<void> {
+    switch (this.action.action) {
+      case "create":
+        return this.create();
+      case "update":
+        return this.update();
+      case "replace":
+        return this.replace();
+      case "adopt":
+        return this.adopt(this.action.remoteId!);
+      case "read":
+        return this.record({ id: this.action.remoteId!, spec: {} }, true);
+      case "delete":
+        return this.delete();
+      case "noop":
+        return;
+    }
+  }
+
+  private async create(): Promise<void> {
+    const { address, kind, name, provider } = this.action;
+    await this.store.update((_resources, state) => {
+      state.pending![address] = { address, kind, name, provider, since: new Date().toISOString() };
+    });
+    let remote: RemoteObject;
+    try {
+      remote = await this.handler.create(this.ctx, this.spec);
+    } catch (error) {
+      // A conflict may be our own resource from an earlier, interrupted run: adopt it.
+      if (!(error instanceof ProviderHttpError && error.conflict && this.handler.findOwned)) throw error;
+      const found = await this.handler.findOwned(this.ctx, this.ctx.owner);
+      if (!found || found.archived) throw error;
+      this.ctx.warn(`create conflicted; adopted ${found.id}, which this project already owns`);
+      return this.adopt(found.id);
+    }
+    await this.record(remote, false);
+  }
+
+  private async adopt(id: string): Promise<void> {
+    const handler = this.handler;
+    const current = await handler.read(this.ctx, id);
+    if (current === "gone" || current.archived)
+      throw new Error(`${this.action.address}: ${id} vanished before adoption`);
+    const prior: PriorState = { id, spec: current.spec, extra: current.extra, version: current.version };
+    const needsUpdate = this.action.changes.length > 0 || this.action.action === "create";
+    if (needsUpdate && handler.update) {
+      await this.record(await handler.update(this.ctx, id, this.spec, prior), false);
+    } else {
+      await this.record(current, false);
+    }
+  }
+
+  private async update(): Promise<void> {
+    const prior = this.prior;
+    if (!prior) throw new Error(`${this.action.address}: not in state`);
+    try {
+      await this.record(await this.handler.update!(this.ctx, prior.id, this.spec, prior), false);
+    } catch (error) {
+      if (!(error instanceof ProviderHttpError && error.status === 404)) throw error;
+      this.ctx.warn(`${prior.id} disappeared during update; creating it again`);
+      await this.create();
+    }
+  }
+
+  private async replace(): Promise<void> {
+    const prior = this.prior;
+    if (!prior) return this.create();
+    if (this.action.createBeforeDestroy) {
+      await this.create();
+      try {
+        await this.handler.remove(this.ctx, prior.id, prior);
+      } catch (error) {
+        throw new Error(
+          `${this.action.address}: replacement ${this.store.state.resources[this.action.address]?.id} is recorded, ` +
+            `but removing the old ${prior.id} failed (${messageOf(error)}); remove it by hand`,
+        );
+      }
+      return;
+    }
+    await this.handler.remove(this.ctx, prior.id, prior);
+    await this.store.update((resources) => {
+      delete resources[this.action.address];
+    });
+    await this.create();
+  }
+
+  private async delete(): Promise<void> {
+    const { address } = this.action;
+    const prior = this.prior;
+    if (!this.action.external && this.action.remoteId) {
+      await this.handler.remove(this.ctx, this.action.remoteId, prior);
+    }
+    await this.store.update((resources, state) => {
+      delete resources[address];
+      delete state.pending![address];
+    });
+  }
+
+  private async record(remote: RemoteObject, external: boolean): Promise<void> {
+    const desired = this.desired!;
+    const entry: ResourceState = {
+      address: desired.address,
+      kind: desired.kind,
+      name: desired.name,
+      provider: desired.provider,
+      id: remote.id,
+      external,
+      spec: this.hashed.get(desired.address) ?? {},
+      ...(remote.extra ? { extra: remote.extra } : {}),
+      ...(remote.version !== undefined ? { version: remote.version } : {}),
+      dependsOn: [...desired.dependsOn].sort(),
+      updatedAt: new Date().toISOString(),
+    };
+    await this.store.update((resources, state) => {
+      resources[desired.address] = entry;
+      delete state.pending![desired.address];
+    });
+  }
+}

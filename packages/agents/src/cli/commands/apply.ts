@@ -1,0 +1,94 @@
+import type { Command } from "commander";
+import { apply, destroy, readPlanFile } from "../../engine/api.js";
+import { renderPlan } from "../../plan/render.js";
+import type { Plan } from "../../plan/types.js";
+import { ALL_ADAPTERS } from "../../providers/adapters.js";
+import { askYes, isInteractive, progressPrinter, redactor, resultSummary } from "../engine-output.js";
+import { CliError } from "../errors.js";
+import { loadProject } from "../load-project.js";
+import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
+
+export interface RunOptions extends ScopeOptions {
+  file: string;
+  autoApprove?: boolean;
+  parallelism: string;
+  cascade?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command("apply [PLAN_FILE]")
+    .description(
+      "create, update and delete remote resources to match agents.yaml (or apply a saved plan exactly)",
+    )
+    .option("-f, --file <FILE>", "configuration file", "agents.yaml")
+    .option("--provider <NAME>", "apply only this provider's resources (repeatable)", collect, [])
+    .option("--target <ADDRESS>", "apply only this resource and what it depends on (repeatable)", collect, [])
+    .option("-y, --auto-approve", "do not ask for confirmation (required without a terminal)")
+    .option("--parallelism <N>", "resources changed at once", "10")
+    .action(async (planFile: string | undefined, options: RunOptions) => {
+      await runChange("apply", options, planFile);
+    });
+}
+
+export async function runChange(
+  operation: "apply" | "destroy",
+  options: RunOptions,
+  planFile?: string,
+): Promise<void> {
+  const parallelism = Number(options.parallelism);
+  if (!Number.isInteger(parallelism) || parallelism < 1) {
+    throw new CliError(`--parallelism ${options.parallelism}: expected a whole number of at least 1`);
+  }
+  const project = await loadProject({ file: options.file });
+  const redact = redactor(project.secrets);
+  const print = (line: string) => process.stdout.write(`${redact(line)}\n`);
+  const savedPlan = planFile ? await readPlanFile(planFile) : undefined;
+  if (savedPlan && (options.provider.length || options.target.length)) {
+    throw new CliError("a saved plan carries its own scope; drop --provider/--target");
+  }
+  // First Ctrl-C: start nothing new, let steps in flight finish and be recorded, release the lock.
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    if (interrupt.signal.aborted) process.exit(130);
+    print("\nInterrupted: finishing the steps in flight and saving state (Ctrl-C again to quit at once).");
+    interrupt.abort();
+  };
+  process.on("SIGINT", onSigint);
+  let printer: ReturnType<typeof progressPrinter> | undefined;
+  const started = performance.now();
+  const run = operation === "apply" ? apply : destroy;
+  const outcome = await run({
+    project,
+    signal: interrupt.signal,
+    adapters: ALL_ADAPTERS,
+    ...(savedPlan ? { savedPlan } : scopeOf(options, project)),
+    parallelism,
+    onPlan: (plan: Plan) => {
+      for (const w of project.warnings) print(`${w}\n`);
+      print(renderPlan(plan).trimEnd());
+      printer = progressPrinter(print, plan);
+    },
+    confirm: async () => {
+      // A saved plan was reviewed when it was made; -y skips the question.
+      if (savedPlan || options.autoApprove) return true;
+      if (!isInteractive()) {
+        throw new CliError(
+          `refusing to ${operation} without confirmation: no terminal to ask on. Review the plan above and pass -y (--auto-approve)`,
+        );
+      }
+      return askYes(`\nDo you want to ${operation} these changes?`);
+    },
+    onEvent: (event) => printer?.(event),
+  }).finally(() => process.off("SIGINT", onSigint));
+  if (!outcome.confirmed) {
+    print(`\n${operation === "apply" ? "Apply" : "Destroy"} cancelled; nothing was changed.`);
+    process.exitCode = 1;
+    return;
+  }
+  if (!outcome.result) return;
+  print("");
+  for (const line of resultSummary(outcome.plan, outcome.result, (performance.now() - started) / 1000))
+    print(line);
+  if (!outcome.result.ok) process.exitCode = 1;
+}

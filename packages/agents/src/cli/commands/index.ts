@@ -1,0 +1,29 @@
+import type { Command } from "commander";
+import * as apply from "./apply.js";
+import * as destroy from "./destroy.js";
+import * as docs from "./docs.js";
+import * as forceUnlock from "./force-unlock.js";
+import * as importCommand from "./import.js";
+import * as init from "./init.js";
+import * as plan from "./plan.js";
+import * as schema from "./schema.js";
+import * as state from "./state.js";
+import * as validate from "./validate.js";
+
+/** Every command module exports `register(program)`; the order here is the order in --help. */
+const commands: { register(program: Command): void }[] = [
+  init,
+  validate,
+  plan,
+  apply,
+  destroy,
+  importCommand,
+  state,
+  forceUnlock,
+  schema,
+  docs,
+];
+
+export function registerCommands(program: Command): void {
+  for (const command of commands) command.register(program);
+}

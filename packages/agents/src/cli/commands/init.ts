@@ -1,0 +1,98 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline/promises";
+import type { Command } from "commander";
+import { jsonSchema } from "../../config/json-schema.js";
+import {
+  DEFAULT_STARTER_PROVIDER,
+  isPlainName,
+  isStarterProvider,
+  starterFiles,
+} from "../../config/starter.js";
+import { PROVIDER_NAMES } from "../../model/provider-catalog.js";
+import { CliError } from "../errors.js";
+
+interface InitOptions {
+  provider?: string;
+  agent?: string;
+  dir?: string;
+}
+
+const IGNORED = ["agents.state.json", ".env"];
+
+export function register(program: Command): void {
+  program
+    .command("init")
+    .description("write a starter agents.yaml, .env.example and .gitignore entries")
+    .option("--provider <NAME>", `provider of the starter (${PROVIDER_NAMES.join(", ")})`)
+    .option("--agent <NAME>", "name of the starter agent", undefined)
+    .option("--dir <DIR>", "folder to write into", ".")
+    .action(async (options: InitOptions) => {
+      const dir = resolve(options.dir ?? ".");
+      const target = join(dir, "agents.yaml");
+      if (existsSync(target)) {
+        throw new CliError(`${target} already exists; refusing to overwrite it (remove it or use --dir)`);
+      }
+      const answers = await askMissing(options);
+      if (!isStarterProvider(answers.provider)) {
+        throw new CliError(
+          `unknown provider "${answers.provider}"; choose one of ${PROVIDER_NAMES.join(", ")}`,
+        );
+      }
+      if (!isPlainName(answers.agent)) {
+        throw new CliError(
+          `agent name "${answers.agent}" must start with a letter and use letters, digits, _, - or .`,
+        );
+      }
+      const { yaml, envExample } = starterFiles(answers.provider, answers.agent);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(target, yaml, { flag: "wx" });
+      const written = [target];
+      const envPath = join(dir, ".env.example");
+      if (!existsSync(envPath)) {
+        writeFileSync(envPath, envExample);
+        written.push(envPath);
+      }
+      const schemaPath = join(dir, "agents.schema.json");
+      writeFileSync(schemaPath, `${JSON.stringify(jsonSchema(), null, 2)}\n`);
+      written.push(schemaPath);
+      const added = appendGitignore(join(dir, ".gitignore"));
+      for (const path of written) process.stdout.write(`wrote ${path}\n`);
+      if (added.length > 0) process.stdout.write(`added to .gitignore: ${added.join(", ")}\n`);
+      process.stdout.write("next: copy .env.example to .env, fill in the keys, then run `agents validate`\n");
+    });
+}
+
+async function askMissing(options: InitOptions): Promise<{ provider: string; agent: string }> {
+  let provider = options.provider;
+  let agent = options.agent;
+  if ((provider === undefined || agent === undefined) && process.stdin.isTTY && process.stdout.isTTY) {
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      if (provider === undefined) {
+        const answer = await rl.question(
+          `provider (${PROVIDER_NAMES.join(", ")}) [${DEFAULT_STARTER_PROVIDER}]: `,
+        );
+        provider = answer.trim() || undefined;
+      }
+      if (agent === undefined) {
+        const answer = await rl.question("agent name [assistant]: ");
+        agent = answer.trim() || undefined;
+      }
+    } finally {
+      rl.close();
+    }
+  }
+  return { provider: provider ?? DEFAULT_STARTER_PROVIDER, agent: agent ?? "assistant" };
+}
+
+/** Append the entries that are missing; existing lines (ignoring surrounding spaces) are kept once. */
+export function appendGitignore(path: string): string[] {
+  const existing = existsSync(path) ? readFileSync(path, "utf8") : "";
+  const lines = new Set(existing.split(/\r?\n/).map((line) => line.trim()));
+  const missing = IGNORED.filter((entry) => !lines.has(entry) && !lines.has(`/${entry}`));
+  if (missing.length === 0) return [];
+  const prefix = existing.length > 0 && !existing.endsWith("\n") ? "\n" : "";
+  writeFileSync(path, `${existing}${prefix}${missing.join("\n")}\n`);
+  return missing;
+}

@@ -1,0 +1,52 @@
+import { writeFile } from "node:fs/promises";
+import type { Command } from "commander";
+import { plan } from "../../engine/api.js";
+import { renderPlan } from "../../plan/render.js";
+import { hasChanges } from "../../plan/types.js";
+import { ALL_ADAPTERS } from "../../providers/adapters.js";
+import { redactor } from "../engine-output.js";
+import { loadProject } from "../load-project.js";
+import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
+
+interface PlanOptions extends ScopeOptions {
+  file: string;
+  json?: boolean;
+  out?: string;
+  detailedExitcode?: boolean;
+  destroy?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command("plan")
+    .description("refresh the remote resources and show what apply would change (never changes anything)")
+    .option("-f, --file <FILE>", "configuration file", "agents.yaml")
+    .option("--provider <NAME>", "plan only this provider's resources (repeatable)", collect, [])
+    .option("--target <ADDRESS>", "plan only this resource and what it depends on (repeatable)", collect, [])
+    .option("--destroy", "plan a destroy instead")
+    .option("--json", "print the plan as one JSON document (see docs/plan-json.md)")
+    .option("--out <FILE>", "save the plan for `agents apply FILE`")
+    .option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are, 1 on error")
+    .action(async (options: PlanOptions) => {
+      const project = await loadProject({ file: options.file });
+      const redact = redactor(project.secrets);
+      const result = await plan({
+        project,
+        adapters: ALL_ADAPTERS,
+        ...scopeOf(options, project),
+        operation: options.destroy ? "destroy" : "apply",
+      });
+      if (options.out) await writeFile(options.out, `${JSON.stringify(result, null, 2)}\n`, { mode: 0o600 });
+      if (options.json) {
+        process.stdout.write(redact(`${JSON.stringify(result, null, 2)}\n`));
+      } else {
+        for (const w of project.warnings) process.stdout.write(`${redact(w)}\n\n`);
+        process.stdout.write(redact(renderPlan(result)));
+        if (options.out)
+          process.stdout.write(
+            `\nSaved the plan to ${options.out}; apply it with: agents apply ${options.out}\n`,
+          );
+      }
+      if (options.detailedExitcode && hasChanges(result)) process.exitCode = 2;
+    });
+}

@@ -1,0 +1,97 @@
+// Terminal output for plan/apply/destroy: progress lines, summaries, confirmation.
+import { createInterface } from "node:readline/promises";
+import type { ApplyEvent, ExecuteResult } from "../apply/execute.js";
+import type { Plan } from "../plan/types.js";
+
+const PAST: Record<string, string> = {
+  create: "created",
+  update: "updated",
+  replace: "replaced",
+  delete: "deleted",
+  adopt: "adopted",
+  read: "verified",
+  noop: "unchanged",
+};
+const PRESENT: Record<string, string> = {
+  create: "creating",
+  update: "updating",
+  replace: "replacing",
+  delete: "deleting",
+  adopt: "adopting",
+  read: "verifying",
+  noop: "checking",
+};
+
+export type Printer = (line: string) => void;
+
+/** Replaces every resolved secret value in text meant for the terminal. */
+export function redactor(secrets: string[]): (text: string) => string {
+  const values = secrets.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
+  return (text) => values.reduce((out, s) => out.split(s).join("[redacted]"), text);
+}
+
+export function progressPrinter(print: Printer, plan: Plan): (event: ApplyEvent) => void {
+  const release = new Set(
+    plan.actions.filter((a) => a.external && a.action === "delete").map((a) => a.address),
+  );
+  return (event) => {
+    const seconds = "ms" in event ? ` in ${(event.ms / 1000).toFixed(1)}s` : "";
+    switch (event.type) {
+      case "start":
+        print(
+          `${event.address}: ${release.has(event.address) ? "releasing from state" : PRESENT[event.action]}...`,
+        );
+        break;
+      case "done": {
+        const verb = release.has(event.address) ? "released from state" : PAST[event.action];
+        const id = event.remoteId && event.action !== "delete" ? ` [${event.remoteId}]` : "";
+        print(`${event.address}: ${verb}${id}${seconds}`);
+        break;
+      }
+      case "failed":
+        print(`${event.address}: ${event.action} FAILED${seconds}: ${event.message}`);
+        break;
+      case "skipped":
+        print(`${event.address}: skipped (${event.because})`);
+        break;
+      case "warning":
+        print(`${event.address}: warning: ${event.message}`);
+        break;
+    }
+  };
+}
+
+export function resultSummary(plan: Plan, result: ExecuteResult, seconds: number): string[] {
+  const done = new Set(result.done);
+  const count = (action: string) =>
+    plan.actions.filter((a) => a.action === action && done.has(a.address)).length;
+  const word = plan.operation === "destroy" ? "Destroy" : "Apply";
+  const counts =
+    plan.operation === "destroy"
+      ? `${count("delete")} destroyed`
+      : `${count("create")} created, ${count("update")} updated, ${count("replace")} replaced, ${count("delete")} deleted` +
+        (count("adopt") ? `, ${count("adopt")} adopted` : "") +
+        (count("read") ? `, ${count("read")} external verified` : "");
+  if (result.ok) return [`${word} complete in ${seconds.toFixed(1)}s: ${counts}.`];
+  const lines = [
+    `${word} incomplete in ${seconds.toFixed(1)}s: ${counts}; ${result.failed.length} failed, ${result.skipped.length} skipped.`,
+  ];
+  for (const f of result.failed) lines.push(`  failed:  ${f.address}: ${f.message}`);
+  for (const s of result.skipped) lines.push(`  skipped: ${s.address} (${s.because})`);
+  lines.push("State records every finished step; run the same command again to continue.");
+  return lines;
+}
+
+export function isInteractive(): boolean {
+  return Boolean(process.stdin.isTTY && process.stdout.isTTY);
+}
+
+/** Asks on the terminal; only "yes" confirms. */
+export async function askYes(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return (await rl.question(`${question} Only 'yes' is accepted: `)).trim() === "yes";
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,52 @@
+// Bridges the config loader to the engine: loads, validates and expands agents.yaml, and turns
+// the resource graph into the engine's desired resources. Any config error stops here.
+import { basename } from "node:path";
+import { loadConfig } from "../config/index.js";
+import type { LoadedProject } from "../engine/project.js";
+import type { DesiredResource } from "../plan/types.js";
+import type { Kind, ProviderName, Spec } from "../providers/types.js";
+import { CliError } from "./errors.js";
+import { formatDiagnostic } from "./output.js";
+
+export interface LoadOptions {
+  file: string;
+  provider?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Project label for ownership metadata: AGENTS_PROJECT, else the config folder's name. */
+export function projectName(configDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  return env.AGENTS_PROJECT?.trim() || basename(configDir);
+}
+
+export async function loadProject(options: LoadOptions): Promise<LoadedProject> {
+  const env = options.env ?? process.env;
+  const result = await loadConfig(options.file, { env });
+  const errors = result.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0 || !result.config || !result.graph) {
+    const text = errors.map((d) => formatDiagnostic(d, result.source?.lineText(d.line))).join("\n\n");
+    throw new CliError(
+      `${text}\n\n${errors.length} configuration error(s); fix them and run again (agents validate)`,
+    );
+  }
+  const desired: DesiredResource[] = result.graph.nodes.map((node) => ({
+    address: node.address,
+    kind: node.kind as Kind,
+    name: node.name,
+    provider: node.provider as ProviderName,
+    spec: node.spec as Spec,
+    ...(node.external ? { external: { id: node.external.id, field: node.external.field } } : {}),
+    dependsOn: node.dependsOn,
+  }));
+  return {
+    configPath: result.file,
+    configDir: result.dir,
+    project: projectName(result.dir, env),
+    desired,
+    blocks: (result.config.providers ?? {}) as LoadedProject["blocks"],
+    secrets: result.secretValues,
+    warnings: result.diagnostics
+      .filter((d) => d.severity !== "error")
+      .map((d) => formatDiagnostic(d, result.source?.lineText(d.line))),
+  };
+}

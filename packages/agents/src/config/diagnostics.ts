@@ -1,0 +1,127 @@
+/** One finding about an agents.yaml file, anchored at the offending node. */
+export interface Diagnostic {
+  code: string;
+  severity: "error" | "warning";
+  message: string;
+  file: string;
+  line: number;
+  col: number;
+  hint?: string;
+  path?: (string | number)[];
+}
+
+export interface SourcePos {
+  file: string;
+  line: number;
+  col: number;
+}
+
+/**
+ * Every diagnostic code the loader can emit, with the rule it enforces. Codes are stable: tools
+ * and users match on them, so a code is never reused for a different rule.
+ */
+export const DIAGNOSTIC_CODES = {
+  AGENTS1000: "YAML syntax error (the file cannot be parsed)",
+  AGENTS1001: "a value has the wrong type or is not one of the allowed values",
+  AGENTS1002: "unknown field (with a did-you-mean suggestion)",
+  AGENTS1003: "a required field is missing",
+  AGENTS1004: '`version` must be the string "1"',
+  AGENTS1005: "the file is empty or its top level is not a mapping",
+  AGENTS1006: "the configuration file cannot be read",
+  AGENTS1010: "`${VAR}` names a variable that is neither in the environment nor in .env",
+  AGENTS1011: "malformed `${...}` reference (variable names are [A-Za-z_][A-Za-z0-9_]*)",
+  AGENTS1020:
+    "a referenced local path (instructions, skills.source, files.source, rubric_file, resource source) does not exist",
+  AGENTS1021:
+    "`skills.<name>.source` must be a directory, `files`/`rubric_file`/instructions paths must be files",
+  AGENTS1030: "`providers` is empty: declare at least one provider block",
+  AGENTS1031: "a provider key under `providers` is not a known provider",
+  AGENTS1032:
+    "a `provider` field or `defaults.provider` names a provider that is not declared under `providers`",
+  AGENTS1033:
+    "the target provider cannot be determined (several providers, no `provider` and no `defaults.provider`)",
+  AGENTS1034: "`defaults.identity` names an identity that is not declared",
+  AGENTS1035:
+    "a provider-specific value has the wrong shape (e.g. provider_a `workspace_id` must begin with `llm-`)",
+  AGENTS1040: "a reference names a resource that is not declared (with a did-you-mean suggestion)",
+  AGENTS1041: "a reference names a resource declared only for other providers",
+  AGENTS1050: "the resource kind is not supported by the target provider (the message names the alternative)",
+  AGENTS1051: "a feature is not supported by the target provider (the message names the alternative)",
+  AGENTS1052: "a per-provider `model` map has no entry for a target provider",
+  AGENTS1100: "provider_b accepts only apt, npm and pip packages (non-empty cargo/gem/go rejected)",
+  AGENTS1101: "`setup_script` is only supported by provider_b",
+  AGENTS1102: "`setup_script` exceeds 64 KB of UTF-8",
+  AGENTS1103:
+    "a managed provider_b `self_hosted` environment accepts only `type` and `setup_script` in `config`",
+  AGENTS1104: "`self_hosted` environments are not supported by the target provider",
+  AGENTS1105: "`limited` networking is not supported by the target provider",
+  AGENTS1110: "the credential type is not supported by the target provider",
+  AGENTS1111:
+    "a credential with `limited` networking must list `allowed_hosts` (it is never widened implicitly)",
+  AGENTS1112: "two credentials of one vault share a name",
+  AGENTS1120:
+    "an identity mixes the managed form (external_id, name, enabled, metadata) with the external form (identity_id), or has neither",
+  AGENTS1121: "`identity_id` must begin with `idn_`",
+  AGENTS1125: "`tunnel_id` must begin with `tnl_`",
+  AGENTS1200: "`tools.builtin` names a tool the target provider does not offer",
+  AGENTS1201: "`tools.permissions` names an unknown tool",
+  AGENTS1202: "`tools.permissions` names one tool twice once case and separators are ignored",
+  AGENTS1203: "the `ask` permission is not supported by the target provider",
+  AGENTS1204: "`tools.permissions` sets a tool that is not enabled in `tools.builtin` (warning)",
+  AGENTS1205: "an MCP toolkit gives a field in both snake_case and camelCase, or lacks `mcp_server_name`",
+  AGENTS1206: "`tools.mcp[].mcp_server_name` does not match an entry of `mcp_servers`",
+  AGENTS1207:
+    "the `mcp_servers` entry form (by URL or official by name) is not supported by the target provider",
+  AGENTS1208:
+    "an `mcp_servers` entry is malformed (URL form needs `url`, official form takes none) or its name is duplicated",
+  AGENTS1210: "`managed_tool_config` requires Forward delivery",
+  AGENTS1211: "`default_memory_store` requires Forward delivery",
+  AGENTS1212: "`default_memory_store` requires `defaults.identity`",
+  AGENTS1213:
+    "`delete_on_destroy: true` requires an identity managed by the tool (not an external `identity_id`)",
+  AGENTS1214: "`default_memory_store.name` must be 1 to 255 characters",
+  AGENTS1215: "`default_memory_store.description` must be at most 1024 characters",
+  AGENTS1216: "Forward delivery is not supported by the target provider",
+  AGENTS1217: "agent `environment_variables` are not supported by the target provider",
+  AGENTS1218: "explicit memory stores of a Forward agent require `defaults.identity`",
+  AGENTS1219: "one locally managed resource is shared by Managed and Forward agents of a provider",
+  AGENTS1220: "session resources (`git_repository`) are not supported by the target provider",
+  AGENTS1300: "a multi-agent roster has more than 20 members",
+  AGENTS1301: "a coordinator lists itself as a member",
+  AGENTS1302: "a roster member is itself a coordinator (nested coordinators are not allowed)",
+  AGENTS1303: "roster members form a cycle",
+  AGENTS1304: "`{agent_id}` members are not accepted by a Forward coordinator",
+  AGENTS1305: "a roster member uses a different delivery type than its coordinator",
+  AGENTS1306: "a roster lists one member twice",
+  AGENTS1400: "an absolute mount path is not under the provider's mount root",
+  AGENTS1500: "`initial_events` must have 1 to 50 entries",
+  AGENTS1501: "`max_iterations` must be an integer from 1 to 20",
+  AGENTS1502: "`rubric` and `rubric_file` are alternatives: give at most one",
+  AGENTS1503: "`schedule.expression` is not a valid 5-field cron expression",
+  AGENTS1504: "`schedule.timezone` is not a known IANA time zone",
+  AGENTS1505: "the provider's deployment API takes no tunnel: it is dropped (warning)",
+  AGENTS1506: "the provider does not run deployment schedules itself (warning)",
+  AGENTS1507: "a deployment `file` resource needs `file_id` or `source`",
+  AGENTS1600: "a `fixed` channel needs an `agent`",
+  AGENTS1601: "a `fixed` channel needs an `identity` (or `defaults.identity`)",
+  AGENTS1602: "a `pairing` channel ignores `agent` and `identity` (warning)",
+  AGENTS1603: "a `fixed` channel of this provider requires its agent to use Forward delivery",
+  AGENTS1604: "the channel `type` is not offered by the target provider",
+  AGENTS1605: "a credential-based channel type lacks required credential keys",
+} as const;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+/** Replace every occurrence of a secret value so a diagnostic can be printed safely. */
+export function redact(text: string, secretValues: readonly string[]): string {
+  let out = text;
+  for (const secret of secretValues) {
+    if (secret.length < 3) continue; // a one- or two-character "secret" would mangle every message
+    out = out.split(secret).join("***");
+  }
+  return out;
+}
+
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.code.localeCompare(b.code);
+}

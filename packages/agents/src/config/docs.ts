@@ -1,0 +1,3 @@
+export function configurationReference(): string {
+  return "# agents.yaml reference\n";
+}

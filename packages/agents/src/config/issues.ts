@@ -1,0 +1,125 @@
+import type { z } from "zod";
+import type { Diagnostic } from "./diagnostics.js";
+import { UNKNOWN_KEYS_MARKER } from "./schema/helpers.js";
+import type { Path, YamlSource } from "./source.js";
+
+type Issue = z.core.$ZodIssue;
+
+const CODED = /^\[(AGENTS\d{4})\] ([\s\S]*)$/;
+
+/** Turn zod issues into positioned diagnostics, one per problem a user has to fix. */
+export function issuesToDiagnostics(issues: readonly Issue[], source: YamlSource): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const issue of issues) convert(issue, [], source, out);
+  return out;
+}
+
+function convert(issue: Issue, base: Path, source: YamlSource, out: Diagnostic[]): void {
+  const path = [...base, ...(issue.path as (string | number)[])];
+  const where = (p: Path) => ({ ...source.pos(p), path: [...p] });
+
+  if (issue.code === "unrecognized_keys") {
+    const decoded = decodeUnknownKeys(issue.message);
+    for (const key of issue.keys) {
+      const suggestion = decoded?.suggestions[key] ?? null;
+      const underProviders = path.length === 1 && path[0] === "providers";
+      out.push({
+        code: underProviders ? "AGENTS1031" : "AGENTS1002",
+        severity: "error",
+        message: underProviders
+          ? `unknown provider "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`
+          : `unknown field "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`,
+        ...source.keyPos([...path, key]),
+        path: [...path, key],
+        hint: decoded ? `allowed here: ${decoded.known.join(", ")}` : undefined,
+      });
+    }
+    return;
+  }
+
+  if (issue.code === "invalid_union" && issue.errors.length > 0) {
+    const branch = bestBranch(issue.errors);
+    for (const inner of branch) convert(inner, path, source, out);
+    return;
+  }
+
+  const coded = CODED.exec(issue.message);
+  if (coded) {
+    out.push({ code: coded[1]!, severity: "error", message: coded[2]!, ...where(path) });
+    return;
+  }
+
+  if (!source.has(path)) {
+    const field = path[path.length - 1];
+    out.push({
+      code: "AGENTS1003",
+      severity: "error",
+      message: `missing required field "${String(field)}"`,
+      ...source.keyPos(path.slice(0, -1)),
+      path: [...path],
+      hint: `add \`${String(field)}:\` under ${describePath(path.slice(0, -1))}`,
+    });
+    return;
+  }
+
+  out.push({
+    code: "AGENTS1001",
+    severity: "error",
+    message: `${describePath(path)}: ${plainMessage(issue)}`,
+    ...where(path),
+  });
+}
+
+/** For "string or object" unions, report the branch the user evidently meant. */
+function bestBranch(branches: readonly (readonly Issue[])[]): readonly Issue[] {
+  let best = branches[0] ?? [];
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const branch of branches) {
+    // A branch that failed only on the root type is the one the user did not mean.
+    const rootTypeMiss = branch.some((issue) => issue.path.length === 0 && issue.code === "invalid_type");
+    const score = (rootTypeMiss ? 1000 : 0) + branch.length;
+    if (score < bestScore) {
+      best = branch;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function plainMessage(issue: Issue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return `expected ${issue.expected}`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "too_small":
+      return issue.origin === "array"
+        ? `needs at least ${issue.minimum} entr${Number(issue.minimum) === 1 ? "y" : "ies"}`
+        : issue.origin === "string"
+          ? `must not be empty`
+          : `must be at least ${issue.minimum}`;
+    case "too_big":
+      return issue.origin === "array"
+        ? `allows at most ${issue.maximum} entries`
+        : `must be at most ${issue.maximum}`;
+    case "invalid_format":
+      return issue.format === "url" ? "must be a URL" : `must be a valid ${issue.format}`;
+    default:
+      return issue.message.replace(/^Invalid input: /, "");
+  }
+}
+
+export function describePath(path: Path): string {
+  if (path.length === 0) return "the top level";
+  return path
+    .map((segment) => (typeof segment === "number" ? `[${segment}]` : segment))
+    .join(".")
+    .replace(/\.\[/g, "[");
+}
+
+function decodeUnknownKeys(
+  message: string,
+): { suggestions: Record<string, string | null>; known: string[] } | undefined {
+  if (!message.startsWith(UNKNOWN_KEYS_MARKER)) return undefined;
+  return JSON.parse(message.slice(UNKNOWN_KEYS_MARKER.length));
+}

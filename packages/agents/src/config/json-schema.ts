@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { configSchema } from "./schema/index.js";
+
+export const SCHEMA_ID = "https://agents.dev/schema/agents.schema.json";
+
+/** The JSON Schema of what a user writes (zod's input side), for editors and docs. */
+export function jsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(configSchema, {
+    io: "input",
+    unrepresentable: "any",
+    target: "draft-2020-12",
+  });
+  return { ...schema, $id: SCHEMA_ID, title: "agents.yaml" };
+}

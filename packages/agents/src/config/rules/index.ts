@@ -1,0 +1,26 @@
+import type { Diagnostic } from "../diagnostics.js";
+import type { Config } from "../schema/index.js";
+import type { YamlSource } from "../source.js";
+import { checkAgents } from "./agents.js";
+import { RuleContext } from "./context.js";
+import { checkChannels, checkDeployments } from "./deployments.js";
+import { checkMultiagent } from "./multiagent.js";
+import { checkProviders } from "./providers.js";
+import { checkReferences } from "./references.js";
+import { checkEnvironments, checkIdentities, checkKindSupport, checkVaults } from "./resources.js";
+
+/** Every local rule of the spec, over a config that already passed the schema. */
+export function runRules(config: Config, source: YamlSource, provider?: string): Diagnostic[] {
+  const ctx = new RuleContext(config, source, provider);
+  checkProviders(ctx);
+  checkKindSupport(ctx);
+  checkReferences(ctx);
+  checkEnvironments(ctx);
+  checkVaults(ctx);
+  checkIdentities(ctx);
+  checkAgents(ctx);
+  checkMultiagent(ctx);
+  checkDeployments(ctx);
+  checkChannels(ctx);
+  return ctx.diagnostics;
+}

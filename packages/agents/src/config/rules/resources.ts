@@ -1,0 +1,165 @@
+import { KINDS } from "../../model/kinds.js";
+import { PROVIDER_NAMES, PROVIDERS } from "../../model/provider-catalog.js";
+import type { EnvironmentDecl, IdentityDecl, VaultDecl } from "../schema/index.js";
+import type { RuleContext } from "./context.js";
+
+const SETUP_SCRIPT_LIMIT = 64 * 1024;
+
+/** A declaration targeting a provider that lacks the kind is an error naming the alternative. */
+export function checkKindSupport(ctx: RuleContext): void {
+  for (const kind of KINDS) {
+    for (const [name, spec] of ctx.declarations<{ provider?: string }>(kind)) {
+      if (kind === "tunnels" && ctx.targets(spec, kind).length === 0 && ctx.only === undefined) {
+        ctx.reportAtKey(
+          "AGENTS1050",
+          `tunnels.${name}: no declared provider supports BYOC tunnels`,
+          [kind, name],
+          `providers with tunnels: ${PROVIDER_NAMES.filter((p) => PROVIDERS[p].capabilities.kinds.tunnels.supported).join(", ")}`,
+        );
+      }
+      for (const { provider, caps } of ctx.targets(spec, kind)) {
+        const support = caps.kinds[kind];
+        if (!support.supported) {
+          ctx.reportAtKey(
+            "AGENTS1050",
+            `${kind}.${name}: ${provider} does not support ${kind}`,
+            [kind, name],
+            support.alternative,
+          );
+        }
+      }
+    }
+  }
+}
+
+export function checkEnvironments(ctx: RuleContext): void {
+  for (const [name, env] of ctx.declarations<EnvironmentDecl>("environments")) {
+    const base = ["environments", name, "config"];
+    const config = env.config;
+    for (const { provider, caps } of ctx.targets(env)) {
+      const rules = caps.environments;
+      for (const manager of Object.keys(config.packages ?? {}) as (keyof NonNullable<
+        typeof config.packages
+      >)[]) {
+        const list = config.packages?.[manager] ?? [];
+        if (list.length > 0 && !rules.packageManagers.includes(manager)) {
+          ctx.report(
+            "AGENTS1100",
+            `environments.${name}: ${provider} accepts only ${rules.packageManagers.join(", ")} packages, not ${manager}`,
+            [...base, "packages", manager],
+            `install ${manager} packages from \`setup_script\` or use ${rules.packageManagers.join("/")} packages`,
+          );
+        }
+      }
+      if (config.setup_script !== undefined) {
+        if (!rules.setupScript.supported) {
+          ctx.report(
+            "AGENTS1101",
+            `environments.${name}: ${provider} does not run \`setup_script\``,
+            [...base, "setup_script"],
+            rules.setupScript.alternative,
+          );
+        } else if (Buffer.byteLength(config.setup_script, "utf8") > SETUP_SCRIPT_LIMIT) {
+          ctx.report(
+            "AGENTS1102",
+            `environments.${name}: \`setup_script\` is ${Buffer.byteLength(config.setup_script, "utf8")} bytes; the limit is 65536 (64 KB UTF-8)`,
+            [...base, "setup_script"],
+            "move the bulk into packages or a script fetched at run time",
+          );
+        }
+      }
+      if (config.type === "self_hosted") {
+        if (!rules.selfHosted.supported) {
+          ctx.report(
+            "AGENTS1104",
+            `environments.${name}: ${provider} has no self_hosted environments`,
+            [...base, "type"],
+            rules.selfHosted.alternative,
+          );
+        } else if (rules.selfHostedConfigIsMinimal && env.environment_id === undefined) {
+          for (const field of ["networking", "packages"] as const) {
+            if (config[field] !== undefined) {
+              ctx.report(
+                "AGENTS1103",
+                `environments.${name}: a managed ${provider} self_hosted environment accepts only \`type\` and \`setup_script\` in config, not \`${field}\``,
+                [...base, field],
+                `remove \`${field}\` (it belongs to cloud environments)`,
+              );
+            }
+          }
+        }
+      }
+      if (config.networking?.type === "limited" && !rules.limitedNetworking.supported) {
+        ctx.report(
+          "AGENTS1105",
+          `environments.${name}: ${provider} does not support limited networking`,
+          [...base, "networking", "type"],
+          rules.limitedNetworking.alternative,
+        );
+      }
+    }
+  }
+}
+
+export function checkVaults(ctx: RuleContext): void {
+  for (const [name, vault] of ctx.declarations<VaultDecl>("vaults")) {
+    const seen = new Set<string>();
+    vault.credentials?.forEach((credential, index) => {
+      const path = ["vaults", name, "credentials", index];
+      if (seen.has(credential.name)) {
+        ctx.report(
+          "AGENTS1112",
+          `vaults.${name}: credential "${credential.name}" is declared twice`,
+          [...path, "name"],
+          "give each credential of a vault its own name",
+        );
+      }
+      seen.add(credential.name);
+      if (
+        credential.type === "environment_variable" &&
+        credential.networking?.type === "limited" &&
+        (credential.networking.allowed_hosts ?? []).length === 0
+      ) {
+        ctx.report(
+          "AGENTS1111",
+          `vaults.${name}: credential "${credential.name}" has limited networking but no allowed_hosts`,
+          [...path, "networking"],
+          "list the hosts in `allowed_hosts` (use `*` to allow all hosts)",
+        );
+      }
+      for (const { provider, caps } of ctx.targets(vault)) {
+        const support = caps.credentialTypes[credential.type];
+        if (!support.supported) {
+          ctx.report(
+            "AGENTS1110",
+            `vaults.${name}: ${provider} does not accept ${credential.type} credentials`,
+            [...path, "type"],
+            support.alternative,
+          );
+        }
+      }
+    });
+  }
+}
+
+const MANAGED_IDENTITY_FIELDS = ["external_id", "name", "enabled", "metadata"] as const;
+
+export function checkIdentities(ctx: RuleContext): void {
+  for (const [name, identity] of ctx.declarations<IdentityDecl>("identities")) {
+    const managed = MANAGED_IDENTITY_FIELDS.filter((field) => identity[field] !== undefined);
+    if (identity.identity_id !== undefined && managed.length > 0) {
+      ctx.report(
+        "AGENTS1120",
+        `identities.${name}: \`identity_id\` (external reference) cannot be combined with ${managed.map((f) => `\`${f}\``).join(", ")} (managed form)`,
+        ["identities", name, managed[0]!],
+        "keep `identity_id` to reference an existing identity, or remove it to let the tool manage one",
+      );
+    } else if (identity.identity_id === undefined && identity.external_id === undefined) {
+      ctx.reportAtKey(
+        "AGENTS1120",
+        `identities.${name}: give \`external_id\` (managed identity) or \`identity_id\` (existing identity)`,
+        ["identities", name],
+      );
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { PROVIDERS } from "../../model/provider-catalog.js";
+import { agentSchema } from "./agent.js";
+import { channelSchema, deploymentSchema } from "./deployment.js";
+import { coded, strict } from "./helpers.js";
+import {
+  environmentSchema,
+  fileSchema,
+  identitySchema,
+  memoryStoreSchema,
+  skillSchema,
+  tunnelSchema,
+  vaultSchema,
+} from "./resources.js";
+
+const resourceName = z.string().min(1);
+const resourceMap = <T extends z.ZodType>(schema: T) => z.record(resourceName, schema);
+
+const providersShape = Object.fromEntries(
+  Object.entries(PROVIDERS).map(([name, entry]) => [name, entry.config.optional()]),
+) as { [K in keyof typeof PROVIDERS]: z.ZodOptional<(typeof PROVIDERS)[K]["config"]> };
+
+/** The whole agents.yaml file. */
+export const configSchema = strict({
+  version: z
+    .literal("1", {
+      error: (issue) =>
+        issue.input === undefined
+          ? undefined
+          : coded("AGENTS1004", '`version` must be the string "1" (quote it: version: "1")'),
+    })
+    .describe('schema version; currently the string "1"'),
+  providers: strict(providersShape).describe("one block per provider, holding its credentials"),
+  defaults: strict({
+    provider: z.string().optional().describe("default target: a declared provider name, or `all`"),
+    identity: z.string().optional().describe("the default declared identity"),
+  }).optional(),
+  environments: resourceMap(environmentSchema).optional().describe("cloud runtimes"),
+  tunnels: resourceMap(tunnelSchema).optional().describe("existing BYOC tunnels (provider_b)"),
+  vaults: resourceMap(vaultSchema).optional().describe("credential stores"),
+  memory_stores: resourceMap(memoryStoreSchema).optional().describe("persistent agent context"),
+  skills: resourceMap(skillSchema).optional().describe("reusable capability modules"),
+  files: resourceMap(fileSchema)
+    .optional()
+    .describe("local files uploaded to the provider (provider_a, provider_d)"),
+  identities: resourceMap(identitySchema).optional().describe("stable end-user identities (provider_b)"),
+  agents: resourceMap(agentSchema).optional().describe("managed agents"),
+  channels: resourceMap(channelSchema).optional().describe("external messaging channels (provider_b)"),
+  deployments: resourceMap(deploymentSchema).optional().describe("repeatable run units"),
+});
+
+export type Config = z.output<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+export type EnvironmentDecl = z.output<typeof environmentSchema>;
+export type VaultDecl = z.output<typeof vaultSchema>;
+export type AgentDecl = z.output<typeof agentSchema>;
+export type DeploymentDecl = z.output<typeof deploymentSchema>;
+export type ChannelDecl = z.output<typeof channelSchema>;
+export type IdentityDecl = z.output<typeof identitySchema>;

@@ -1,0 +1,86 @@
+import { type Document, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import type { Diagnostic, SourcePos } from "./diagnostics.js";
+
+export type Path = readonly (string | number)[];
+
+/** A parsed YAML file that can answer "where is this path?" for any diagnostic. */
+export class YamlSource {
+  readonly lineCounter = new LineCounter();
+  readonly doc: Document.Parsed;
+
+  constructor(
+    readonly file: string,
+    readonly text: string,
+  ) {
+    this.doc = parseDocument(text, { lineCounter: this.lineCounter, prettyErrors: false, uniqueKeys: true });
+  }
+
+  posAt(offset: number): SourcePos {
+    const { line, col } = this.lineCounter.linePos(offset);
+    return { file: this.file, line, col };
+  }
+
+  syntaxDiagnostics(): Diagnostic[] {
+    return this.doc.errors.map((error) => ({
+      code: "AGENTS1000",
+      severity: "error" as const,
+      message: `YAML syntax error: ${firstLine(error.message)}`,
+      ...this.posAt(error.pos[0]),
+      hint: "fix the YAML syntax; indentation and unquoted `:` or `#` are common causes",
+    }));
+  }
+
+  /** The deepest node that exists along `path`, and whether the whole path exists. */
+  nodeAt(path: Path): { node: Node | null; exact: boolean; keyNode?: Node } {
+    let current: unknown = this.doc.contents;
+    let keyNode: Node | undefined;
+    for (let i = 0; i < path.length; i++) {
+      const segment = path[i];
+      if (isMap(current)) {
+        const pair = current.items.find((item) => isPair(item) && scalarKey(item.key) === String(segment));
+        if (!pair) return { node: current as Node, exact: false };
+        keyNode = pair.key as Node;
+        current = pair.value ?? pair.key;
+      } else if (isSeq(current) && typeof segment === "number") {
+        const item = current.items[segment];
+        if (item === undefined) return { node: current as Node, exact: false };
+        keyNode = undefined;
+        current = item;
+      } else {
+        return { node: (current as Node) ?? null, exact: false };
+      }
+    }
+    return { node: (current as Node) ?? null, exact: true, keyNode };
+  }
+
+  /** Position of the value at `path`, or of its nearest existing ancestor. */
+  pos(path: Path): SourcePos {
+    const { node } = this.nodeAt(path);
+    return this.posAt(node?.range?.[0] ?? 0);
+  }
+
+  /** Position of the key of the mapping entry at `path` (for unknown keys and resource names). */
+  keyPos(path: Path): SourcePos {
+    const { node, exact, keyNode } = this.nodeAt(path);
+    const target = exact && keyNode ? keyNode : node;
+    return this.posAt(target?.range?.[0] ?? 0);
+  }
+
+  has(path: Path): boolean {
+    return this.nodeAt(path).exact;
+  }
+
+  /** 1-based source line, for excerpts in the CLI. */
+  lineText(line: number): string {
+    return this.text.split(/\r?\n/)[line - 1] ?? "";
+  }
+}
+
+function scalarKey(key: unknown): string | undefined {
+  if (isScalar(key)) return String(key.value);
+  return undefined;
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0] ?? message;
+}

@@ -1,0 +1,187 @@
+// The library API the CLI uses: plan, apply, destroy, import and state commands over a loaded
+// project. Nothing here writes to the terminal; progress arrives as events.
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { type ApplyEvent, type ExecuteResult, executePlan } from "../apply/execute.js";
+import { configHash, createPlan, prepareDesired } from "../plan/planner.js";
+import { hasChanges, type Plan, PlanError } from "../plan/types.js";
+import type { HttpEnvironment } from "../providers/http.js";
+import { ProviderRuntime } from "../providers/registry.js";
+import type { ProviderAdapter } from "../providers/types.js";
+import { LockedStateFile, STATE_FILE_NAME } from "../state/file-store.js";
+import { loadStateKey } from "../state/secrets.js";
+import type { LoadedProject } from "./project.js";
+
+export interface EngineOptions {
+  project: LoadedProject;
+  adapters: ProviderAdapter[];
+  /** Defaults to agents.state.json beside the config. */
+  statePath?: string;
+  stateKey?: Buffer;
+  providers?: string[];
+  targets?: string[];
+  /** Remote reads in flight during refresh (default 10). */
+  refreshConcurrency?: number;
+  /** Per provider base-URL overrides; defaults from AGENTS_BASE_URL_<PROVIDER> variables. */
+  baseUrls?: Partial<Record<string, string>>;
+  http?: HttpEnvironment;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  /** Label written into the lock file. */
+  command?: string;
+}
+
+export interface ApplyOptions extends EngineOptions {
+  /** A saved plan to apply exactly; refused when state or config changed since. */
+  savedPlan?: Plan;
+  parallelism?: number;
+  /** Asked after planning when there are changes; false stops without changing anything. */
+  confirm?: (plan: Plan) => Promise<boolean>;
+  onPlan?: (plan: Plan) => void;
+  onEvent?: (event: ApplyEvent) => void;
+}
+
+export interface ApplyOutcome {
+  plan: Plan;
+  /** Undefined when nothing ran (no changes, or not confirmed). */
+  result?: ExecuteResult;
+  confirmed: boolean;
+  httpCalls: number;
+}
+
+export function statePathFor(options: Pick<EngineOptions, "statePath" | "project">): string {
+  return options.statePath ?? join(dirname(options.project.configPath), STATE_FILE_NAME);
+}
+
+export function baseUrlsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<string, string>> {
+  const out: Partial<Record<string, string>> = {};
+  for (const [key, value] of Object.entries(env)) {
+    const match = /^AGENTS_BASE_URL_(.+)$/.exec(key);
+    if (match && value) out[match[1]!.toLowerCase()] = value;
+  }
+  return out;
+}
+
+export function createRuntime(options: EngineOptions): ProviderRuntime {
+  return new ProviderRuntime({
+    adapters: options.adapters,
+    blocks: options.project.blocks,
+    project: options.project.project,
+    configDir: options.project.configDir,
+    baseUrls: options.baseUrls ?? baseUrlsFromEnv(options.env ?? process.env),
+    http: { ...options.http, policy: { ...options.http?.policy } },
+  });
+}
+
+async function withState<T>(options: EngineOptions, run: (store: LockedStateFile) => Promise<T>): Promise<T> {
+  const store = await LockedStateFile.open(statePathFor(options), options.command ?? "agents");
+  try {
+    return await run(store);
+  } finally {
+    await store.release();
+  }
+}
+
+/** Refreshes and plans; holds the state lock while reading but never writes state. */
+export async function plan(options: EngineOptions & { operation?: "apply" | "destroy" }): Promise<Plan> {
+  const runtime = createRuntime(options);
+  return withState({ command: "agents plan", ...options }, (store) => planWith(store, runtime, options));
+}
+
+function planWith(
+  store: LockedStateFile,
+  runtime: ProviderRuntime,
+  options: EngineOptions & { operation?: "apply" | "destroy" },
+) {
+  return createPlan({
+    desired: options.project.desired,
+    state: store.state,
+    runtime,
+    stateKey: options.stateKey ?? loadStateKey(options.env),
+    operation: options.operation ?? "apply",
+    providers: options.providers,
+    targets: options.targets,
+    concurrency: options.refreshConcurrency,
+    signal: options.signal,
+  });
+}
+
+export function apply(options: ApplyOptions): Promise<ApplyOutcome> {
+  return run({ command: "agents apply", ...options }, "apply");
+}
+
+export function destroy(options: ApplyOptions): Promise<ApplyOutcome> {
+  return run({ command: "agents destroy", ...options }, "destroy");
+}
+
+async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promise<ApplyOutcome> {
+  const runtime = createRuntime(options);
+  const stateKey = options.stateKey ?? loadStateKey(options.env);
+  return withState(options, async (store) => {
+    if (store.upgradedFrom !== undefined) await store.persist();
+    const hashed = await prepareDesired(options.project.desired, runtime, stateKey);
+    let planned: Plan;
+    if (options.savedPlan) {
+      planned = options.savedPlan;
+      checkSavedPlan(planned, store, configHash(options.project.desired, hashed), operation);
+    } else {
+      planned = await planWith(store, runtime, { ...options, stateKey, operation });
+    }
+    options.onPlan?.(planned);
+    const httpCalls = () => runtime.httpFactory.stats.calls;
+    if (!hasChanges(planned)) return { plan: planned, confirmed: true, httpCalls: httpCalls() };
+    if (options.confirm && !(await options.confirm(planned))) {
+      return { plan: planned, confirmed: false, httpCalls: httpCalls() };
+    }
+    const result = await executePlan({
+      plan: planned,
+      desired: options.project.desired,
+      hashed,
+      store,
+      runtime,
+      parallelism: options.parallelism,
+      onEvent: options.onEvent,
+      signal: options.signal,
+    });
+    return { plan: planned, result, confirmed: true, httpCalls: httpCalls() };
+  });
+}
+
+export function checkSavedPlan(saved: Plan, store: LockedStateFile, hash: string, operation: string): void {
+  if (saved.operation !== operation) {
+    throw new PlanError(`the saved plan is a ${saved.operation} plan, not ${operation}`, "stale_plan");
+  }
+  const now = store.state;
+  if (saved.state.lineage !== now.lineage) {
+    throw new PlanError(
+      `the saved plan was made for a different state (lineage ${saved.state.lineage}, this state is ${now.lineage}); run agents plan again`,
+      "stale_plan",
+    );
+  }
+  if (saved.state.serial !== now.serial) {
+    throw new PlanError(
+      `the state changed since the plan was saved (serial ${saved.state.serial} → ${now.serial}); run agents plan again`,
+      "stale_plan",
+    );
+  }
+  if (saved.configHash !== hash) {
+    throw new PlanError(
+      "agents.yaml (or a secret it uses) changed since the plan was saved; run agents plan again",
+      "stale_plan",
+    );
+  }
+}
+
+export async function readPlanFile(path: string): Promise<Plan> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, "utf8"));
+  } catch (error) {
+    throw new PlanError(`${path}: not a saved plan (${(error as Error).message})`, "bad_plan_file");
+  }
+  const plan = parsed as Plan;
+  if (plan?.formatVersion !== 1 || !Array.isArray(plan.actions) || !plan.state) {
+    throw new PlanError(`${path}: not a saved plan (expected formatVersion 1 with actions)`, "bad_plan_file");
+  }
+  return plan;
+}

@@ -1,0 +1,56 @@
+import type { Kind } from "./kinds.js";
+
+/** A capability is either available or unavailable with a pointer to what to use instead. */
+export type Support = { supported: true } | { supported: false; alternative: string };
+
+export const SUPPORTED: Support = { supported: true };
+export function unsupported(alternative: string): Support {
+  return { supported: false, alternative };
+}
+
+export type PackageManager = "apt" | "pip" | "npm" | "cargo" | "gem" | "go";
+export type CredentialType = "static_bearer" | "environment_variable";
+export type McpServerForm = "url" | "official";
+
+/**
+ * What one provider supports, as data. The validation core reads these facts and never asks
+ * "which provider is this?" — adding a provider means adding one of these, not editing rules.
+ */
+export interface ProviderCapabilities {
+  name: string;
+  kinds: Record<Kind, Support>;
+  /** Root under which relative mount paths are placed; absolute paths must already use it. */
+  mountRoot: string;
+  environments: {
+    packageManagers: readonly PackageManager[];
+    setupScript: Support;
+    selfHosted: Support;
+    /** When true a managed self_hosted environment takes only `type` and `setup_script`. */
+    selfHostedConfigIsMinimal: boolean;
+    limitedNetworking: Support;
+  };
+  credentialTypes: Record<CredentialType, Support>;
+  agents: {
+    /** Builtin tool names in their canonical lowercase form. */
+    builtinTools: readonly string[];
+    askPermission: Support;
+    mcpServerForms: readonly McpServerForm[];
+    environmentVariables: Support;
+    /** Key under `delivery` that selects this provider's delivery type, when it has a choice. */
+    deliveryKey?: string;
+    forwardDelivery: Support;
+    sessionResources: Support;
+    /** Forward coordinators: whether external `{agent_id}` members are accepted. */
+    forwardAcceptsExternalMembers: boolean;
+  };
+  deployments: {
+    /** "dropped": the API takes no tunnel, it is removed with a warning. */
+    tunnel: "supported" | "dropped" | "unsupported";
+    schedule: "native" | "not_enforced";
+  };
+  channels: {
+    fixedModeRequiresForwardAgent: boolean;
+    /** Channel types and the credential keys each requires (empty = QR-only, no credentials). */
+    types: Readonly<Record<string, readonly string[]>>;
+  };
+}

@@ -1,0 +1,55 @@
+// Field paths name a place inside a spec: dot-separated keys, `*` for any key or array index
+// (e.g. `credentials.*.access_token`). Handlers declare sensitive and replace-forcing fields
+// this way, so the core can treat every kind alike.
+
+export type PathSegment = string | number;
+
+export function formatPath(path: PathSegment[]): string {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else out += out === "" ? segment : `.${segment}`;
+  }
+  return out;
+}
+
+/** True when `path` lies at or under a place named by `pattern`. */
+export function pathMatches(pattern: string, path: PathSegment[]): boolean {
+  const parts = pattern.split(".");
+  if (path.length < parts.length) return false;
+  return parts.every((part, i) => part === "*" || part === String(path[i]));
+}
+
+export function matchesAny(patterns: readonly string[] | undefined, path: PathSegment[]): boolean {
+  return (patterns ?? []).some((p) => pathMatches(p, path));
+}
+
+/** True when a pattern names a place under `path` (so a container holding a secret is sensitive too). */
+export function containsMatch(patterns: readonly string[] | undefined, path: PathSegment[]): boolean {
+  return (patterns ?? []).some((p) => {
+    const parts = p.split(".");
+    return parts.length > path.length && path.every((seg, i) => parts[i] === "*" || parts[i] === String(seg));
+  });
+}
+
+/** Maps every leaf (and every sensitive subtree as a whole) through `fn`, returning a copy. */
+export function mapSensitive(
+  value: unknown,
+  patterns: readonly string[] | undefined,
+  fn: (secret: unknown) => unknown,
+  path: PathSegment[] = [],
+): unknown {
+  if (path.length > 0 && matchesAny(patterns, path)) return value === undefined ? undefined : fn(value);
+  if (!patterns?.length) return value;
+  if (Array.isArray(value)) return value.map((item, i) => mapSensitive(item, patterns, fn, [...path, i]));
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = mapSensitive(v, patterns, fn, [...path, k]);
+    return out;
+  }
+  return value;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

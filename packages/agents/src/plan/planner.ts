@@ -1,0 +1,355 @@
+// Builds a Plan from the desired resources, the state and a refresh of the remote. Read-only:
+// it never writes state and never changes a remote resource.
+import { createHash } from "node:crypto";
+import { matchesAny } from "../model/field-path.js";
+import type { ProviderRuntime } from "../providers/registry.js";
+import type { KindHandler, RemoteObject, Spec } from "../providers/types.js";
+import { hashSecrets } from "../state/secrets.js";
+import type { ResourceState, State } from "../state/types.js";
+import { mapBounded } from "./bounded.js";
+import { diffValues, sameValue } from "./diff.js";
+import { type RefreshResult, type RefreshTarget, refresh } from "./refresh.js";
+import { scopeDesired, scopeState } from "./scope.js";
+import {
+  type ActionType,
+  type DesiredResource,
+  type FieldChange,
+  PLAN_FORMAT_VERSION,
+  type Plan,
+  PlanError,
+  type PlannedAction,
+} from "./types.js";
+
+export interface PlanOptions {
+  desired: DesiredResource[];
+  state: State;
+  runtime: ProviderRuntime;
+  stateKey: Buffer;
+  operation?: "apply" | "destroy";
+  providers?: string[];
+  targets?: string[];
+  concurrency?: number;
+  signal?: AbortSignal;
+}
+
+/** The comparable desired spec of each resource (handler `desired` applied, secrets keyed-hashed). */
+export async function prepareDesired(
+  desired: DesiredResource[],
+  runtime: ProviderRuntime,
+  stateKey: Buffer,
+): Promise<Map<string, Spec>> {
+  const out = new Map<string, Spec>();
+  for (const resource of desired) {
+    const handler = runtime.requireHandler(resource.provider, resource.kind, resource.address);
+    const spec = (await handler.desired?.(resource.spec, { configDir: runtime.configDir })) ?? resource.spec;
+    // The provider pin is already part of the address; comparing it again would only add noise.
+    const { provider: _pin, ...comparable } = spec;
+    out.set(resource.address, hashSecrets(comparable, handler.sensitive, stateKey));
+  }
+  return out;
+}
+
+export function configHash(desired: DesiredResource[], hashed: Map<string, Spec>): string {
+  const canonical = [...desired]
+    .sort((a, b) => a.address.localeCompare(b.address))
+    .map((r) => [r.address, hashed.get(r.address), r.external?.id ?? null, [...r.dependsOn].sort()]);
+  return `sha256:${createHash("sha256").update(JSON.stringify(canonical)).digest("hex")}`;
+}
+
+export async function createPlan(options: PlanOptions): Promise<Plan> {
+  const { runtime, state } = options;
+  const operation = options.operation ?? "apply";
+  const signal = options.signal ?? new AbortController().signal;
+  const concurrency = options.concurrency ?? 10;
+  const scope = { providers: options.providers, targets: options.targets };
+  const desired = operation === "destroy" ? [] : scopeDesired(options.desired, scope);
+  const inState = scopeState(state, options.desired, scope, operation);
+  const hashed = await prepareDesired(options.desired, runtime, options.stateKey);
+  const desiredByAddress = new Map(desired.map((r) => [r.address, r]));
+  const warnings: string[] = [];
+
+  const lookup = (address: string) => {
+    const prior = state.resources[address];
+    if (prior) return { id: prior.id, extra: prior.extra };
+    const external = options.desired.find((r) => r.address === address)?.external;
+    return external ? { id: external.id } : undefined;
+  };
+
+  // One read per resource: state entries, plus externals not yet recorded.
+  const targets: RefreshTarget[] = inState.map((r) => ({ ...r, prior: r }));
+  for (const r of desired) {
+    if (r.external && state.resources[r.address]?.id !== r.external.id) {
+      targets.push({ address: r.address, kind: r.kind, provider: r.provider, id: r.external.id });
+    }
+  }
+  const refreshed = await refresh(runtime, targets, lookup, { concurrency, signal });
+
+  const actions: PlannedAction[] = [];
+  for (const resource of desired) {
+    const handler = runtime.requireHandler(resource.provider, resource.kind, resource.address);
+    const prior = state.resources[resource.address];
+    const spec = hashed.get(resource.address)!;
+    actions.push(planDeclared(resource, prior, spec, handler, refreshed.get(resource.address)));
+  }
+  for (const prior of inState) {
+    if (desiredByAddress.has(prior.address)) continue;
+    actions.push(planRemoval(prior, refreshed.get(prior.address), operation));
+  }
+  const pending = Object.values(state.pending ?? {}).filter(
+    (p) =>
+      (!options.providers || options.providers.includes(p.provider)) &&
+      (!options.targets || options.targets.includes(p.address)) &&
+      !actions.some((a) => a.address === p.address && a.action === "create"),
+  );
+  // A create journaled but never recorded: look the resource up by ownership to adopt it.
+  await mapBounded(actions, concurrency, async (action) => {
+    if (action.action !== "create" || !state.pending?.[action.address]) return;
+    const found = await findOwned(runtime, action, lookup, signal);
+    if (found) {
+      const resource = desiredByAddress.get(action.address)!;
+      const handler = runtime.requireHandler(resource.provider, resource.kind, resource.address);
+      const changes = fieldChanges({}, found.spec, hashed.get(action.address)!, handler, true);
+      Object.assign(action, {
+        action: "adopt",
+        remoteId: found.id,
+        reason: `found ${found.id} owned by this project (left by an interrupted run): adopt it instead of creating a duplicate`,
+        changes: changes.filter((c) => !c.sensitive),
+      });
+    }
+  });
+  for (const entry of pending) {
+    if (desiredByAddress.has(entry.address)) continue;
+    const found = await findOwned(runtime, entry, lookup, signal);
+    actions.push({
+      ...entry,
+      action: "delete",
+      reason: found
+        ? `left by an interrupted run (${found.id}) and no longer wanted`
+        : "an interrupted create left nothing behind: clear its journal entry",
+      changes: [],
+      remoteId: found?.id,
+      dependsOn: [],
+      warnings: [],
+    });
+  }
+  for (const [address, result] of refreshed) {
+    if (result.status === "error") {
+      const action = actions.find((a) => a.address === address);
+      const note = `could not refresh (${result.message}); planned from the last-applied state`;
+      if (action) action.warnings.push(note);
+      else warnings.push(`${address}: ${note}`);
+    }
+  }
+
+  const summary = Object.fromEntries(
+    (["create", "update", "replace", "delete", "adopt", "read", "noop"] as ActionType[]).map((t) => [
+      t,
+      actions.filter((a) => a.action === t).length,
+    ]),
+  ) as Plan["summary"];
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    createdAt: new Date().toISOString(),
+    operation,
+    state: { lineage: state.lineage, serial: state.serial },
+    configHash: configHash(options.desired, hashed),
+    scope: {
+      ...(options.providers ? { providers: options.providers } : {}),
+      ...(options.targets ? { targets: options.targets } : {}),
+    },
+    actions: orderActions(actions),
+    summary,
+    warnings,
+    refresh: {
+      reads: targets.length,
+      failed: [...refreshed.values()].filter((r) => r.status === "error").length,
+    },
+  };
+}
+
+function planDeclared(
+  resource: DesiredResource,
+  prior: ResourceState | undefined,
+  spec: Spec,
+  handler: KindHandler,
+  result: RefreshResult | undefined,
+): PlannedAction {
+  const base = {
+    address: resource.address,
+    kind: resource.kind,
+    name: resource.name,
+    provider: resource.provider,
+    dependsOn: resource.dependsOn,
+    changes: [] as FieldChange[],
+    warnings: [] as string[],
+  };
+  if (resource.external) {
+    if (prior && !prior.external) {
+      throw new PlanError(
+        `${resource.address}: ${resource.external.field} was added to a resource agents created (${prior.id}); ` +
+          `agents would stop managing it. Remove ${resource.external.field}, or release it first with: agents state rm '${resource.address}'`,
+        "ownership",
+        resource.address,
+      );
+    }
+    if (result?.status === "gone") {
+      throw new PlanError(
+        `${resource.address}: external ${resource.external.field} ${resource.external.id} was not found on ${resource.provider}`,
+        "external_not_found",
+        resource.address,
+      );
+    }
+    const recorded = prior?.id === resource.external.id;
+    return {
+      ...base,
+      action: recorded ? "noop" : "read",
+      external: true,
+      remoteId: resource.external.id,
+      reason: recorded
+        ? "external: verified, never changed by agents"
+        : "external: verify it exists and record it (never created, updated or deleted)",
+    };
+  }
+  if (prior?.external) {
+    throw new PlanError(
+      `${resource.address}: tracked as external (${prior.id}) but its environment_id/identity_id line was removed; ` +
+        `agents never creates, updates or deletes an external resource. Restore the line, or release it first with: agents state rm '${resource.address}'`,
+      "ownership",
+      resource.address,
+    );
+  }
+  const creating = {
+    ...base,
+    changes: fieldChanges({}, undefined, spec, handler, false).map((c) => ({
+      ...c,
+      forcesReplacement: false,
+    })),
+  };
+  if (!prior) return { ...creating, action: "create", reason: "declared in the config and not in state" };
+  if (result?.status === "gone") {
+    return {
+      ...creating,
+      action: "create",
+      reason: `${prior.id} no longer exists remotely (deleted outside agents)`,
+    };
+  }
+  const observed = result?.status === "found" ? result.remote.spec : undefined;
+  const changes = fieldChanges(prior.spec, observed, spec, handler, false);
+  const withId = { ...base, remoteId: prior.id, changes };
+  if (changes.length === 0) return { ...withId, action: "noop", reason: "up to date" };
+  const forcing = changes.filter((c) => c.forcesReplacement).map((c) => c.path);
+  if (forcing.length > 0 || !handler.update) {
+    return {
+      ...withId,
+      action: "replace",
+      createBeforeDestroy: handler.createBeforeDestroy ?? false,
+      reason: forcing.length
+        ? `${forcing.join(", ")} cannot be changed in place (forces replacement)`
+        : `${resource.kind} cannot be updated in place on ${resource.provider}`,
+    };
+  }
+  const drift = changes.some((c) => c.source === "drift");
+  const config = changes.some((c) => c.source === "config");
+  const reason =
+    drift && config
+      ? "changed in the config and outside agents (drift)"
+      : drift
+        ? "changed outside agents (drift): restore the declared values"
+        : `${changes.length} field${changes.length === 1 ? "" : "s"} changed in the config`;
+  return { ...withId, action: "update", reason };
+}
+
+/** Changes from what is there now (last-applied overlaid with what the remote shows) to desired. */
+export function fieldChanges(
+  lastApplied: Spec,
+  observed: Spec | undefined,
+  desired: Spec,
+  handler: Pick<KindHandler, "sensitive" | "replaceOn">,
+  adopting: boolean,
+): FieldChange[] {
+  const current: Spec = { ...lastApplied };
+  const drifted = new Set<string>();
+  for (const [key, value] of Object.entries(observed ?? {})) {
+    if (!adopting && !sameValue(lastApplied[key], value)) drifted.add(key);
+    current[key] = value;
+  }
+  return diffValues(current, desired, handler.sensitive).map((d) => {
+    const sensitive = matchesAny(handler.sensitive, d.segments);
+    const top = String(d.segments[0] ?? "");
+    return {
+      path: d.path,
+      ...(sensitive ? {} : { before: d.before, after: d.after }),
+      sensitive,
+      forcesReplacement: matchesAny(handler.replaceOn, d.segments),
+      source: drifted.has(top) ? "drift" : "config",
+    };
+  });
+}
+
+function planRemoval(
+  prior: ResourceState,
+  result: RefreshResult | undefined,
+  operation: string,
+): PlannedAction {
+  const base = {
+    address: prior.address,
+    kind: prior.kind,
+    name: prior.name,
+    provider: prior.provider,
+    remoteId: prior.id,
+    dependsOn: prior.dependsOn,
+    changes: [],
+    warnings: [],
+  };
+  const why = operation === "destroy" ? "destroy" : "no longer declared in the config";
+  if (prior.external) {
+    return {
+      ...base,
+      action: "delete",
+      external: true,
+      reason: `${why}; external, so only released from state (never deleted remotely)`,
+    };
+  }
+  if (result?.status === "gone") {
+    return { ...base, action: "delete", reason: `${why}; already gone remotely, so only removed from state` };
+  }
+  return { ...base, action: "delete", reason: why };
+}
+
+async function findOwned(
+  runtime: ProviderRuntime,
+  resource: Pick<PlannedAction, "address" | "kind" | "provider">,
+  lookup: (address: string) => { id: string; extra?: Record<string, unknown> } | undefined,
+  signal: AbortSignal,
+): Promise<RemoteObject | undefined> {
+  const handler = runtime.handler(resource.provider, resource.kind);
+  if (!handler?.findOwned) return undefined;
+  const ctx = runtime.context(resource, lookup, signal, () => {});
+  const found = await handler.findOwned(ctx, ctx.owner);
+  return found && !found.archived ? found : undefined;
+}
+
+/** Stable display order: forward actions in dependency order, then deletes in reverse. */
+function orderActions(actions: PlannedAction[]): PlannedAction[] {
+  const forward = actions.filter((a) => a.action !== "delete");
+  const deletes = actions.filter((a) => a.action === "delete");
+  return [...topoSort(forward), ...topoSort(deletes).reverse()];
+}
+
+function topoSort(actions: PlannedAction[]): PlannedAction[] {
+  const byAddress = new Map(actions.map((a) => [a.address, a]));
+  const done = new Set<string>();
+  const out: PlannedAction[] = [];
+  const visit = (a: PlannedAction, path: Set<string>) => {
+    if (done.has(a.address) || path.has(a.address)) return;
+    path.add(a.address);
+    for (const dep of [...a.dependsOn].sort()) {
+      const d = byAddress.get(dep);
+      if (d) visit(d, path);
+    }
+    done.add(a.address);
+    out.push(a);
+  };
+  for (const a of [...actions].sort((x, y) => x.address.localeCompare(y.address))) visit(a, new Set());
+  return out;
+}

@@ -1,0 +1,72 @@
+// Text rendering of a plan (the CLI prints it; the library returns it as a string).
+import { isEmptyValue } from "./diff.js";
+import type { ActionType, FieldChange, Plan, PlannedAction } from "./types.js";
+
+const SYMBOL: Record<ActionType, string> = {
+  create: "+",
+  update: "~",
+  replace: "-/+",
+  delete: "-",
+  adopt: "<~",
+  read: "<=",
+  noop: " ",
+};
+
+export function formatValue(value: unknown, max = 80): string {
+  const text = JSON.stringify(value) ?? "null";
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export function renderChange(change: FieldChange, action?: ActionType): string {
+  const tags = [
+    change.source === "drift" ? "(changed outside agents)" : "",
+    change.forcesReplacement ? "# forces replacement" : "",
+  ].filter(Boolean);
+  const suffix = tags.length ? `  ${tags.join(" ")}` : "";
+  if (change.sensitive) return `${action === "create" ? "+" : "~"} ${change.path}: (sensitive)${suffix}`;
+  if (isEmptyValue(change.before)) return `+ ${change.path}: ${formatValue(change.after)}${suffix}`;
+  if (isEmptyValue(change.after)) return `- ${change.path}: ${formatValue(change.before)}${suffix}`;
+  return `~ ${change.path}: ${formatValue(change.before)} → ${formatValue(change.after)}${suffix}`;
+}
+
+export function renderAction(action: PlannedAction): string[] {
+  const id = action.remoteId ? ` (${action.remoteId})` : "";
+  const lines = [
+    `${SYMBOL[action.action].padStart(3)} ${action.address}${id}: ${action.action}, ${action.reason}`,
+  ];
+  for (const change of action.changes) lines.push(`        ${renderChange(change, action.action)}`);
+  for (const warning of action.warnings) lines.push(`        ! ${warning}`);
+  return lines;
+}
+
+export function renderSummary(plan: Plan): string {
+  const s = plan.summary;
+  const verb = plan.operation === "destroy" ? "destroy" : "apply";
+  const parts = [
+    `${s.create} to create`,
+    `${s.update} to update`,
+    `${s.replace} to replace`,
+    `${s.delete} to ${plan.operation === "destroy" ? "destroy" : "delete"}`,
+  ];
+  if (s.adopt) parts.push(`${s.adopt} to adopt`);
+  if (s.read) parts.push(`${s.read} external to verify`);
+  return `Plan (${verb}): ${parts.join(", ")}.`;
+}
+
+export function renderPlan(plan: Plan, options: { showNoop?: boolean } = {}): string {
+  const lines: string[] = [];
+  for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
+  const shown = plan.actions.filter((a) => options.showNoop || a.action !== "noop" || a.warnings.length > 0);
+  if (plan.actions.every((a) => a.action === "noop")) {
+    for (const a of shown) lines.push(...renderAction(a));
+    lines.push(
+      plan.operation === "destroy"
+        ? "No changes. Nothing in state to destroy."
+        : "No changes. The remote resources match the configuration.",
+    );
+    return `${lines.join("\n")}\n`;
+  }
+  for (const action of shown) lines.push(...renderAction(action));
+  lines.push("", renderSummary(plan));
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,81 @@
+// A plan is data: computed once, shown, saved (`--out`), and applied exactly later. It holds no
+// secret: sensitive values appear only as the marker "(sensitive)". Documented in docs/plan-json.md.
+import type { Kind, ProviderName, Spec } from "../providers/types.js";
+
+export const PLAN_FORMAT_VERSION = 1;
+
+export type ActionType = "create" | "update" | "replace" | "delete" | "adopt" | "read" | "noop";
+
+/** A declared resource after expansion: what the engine plans against. */
+export interface DesiredResource {
+  address: string;
+  kind: Kind;
+  name: string;
+  provider: ProviderName;
+  /** Declared spec with `${VAR}`s resolved (holds real secrets: never printed or saved). */
+  spec: Spec;
+  /** Declared with an existing remote id (environment_id, identity_id). */
+  external?: { id: string; field: string };
+  /** Addresses this resource references. */
+  dependsOn: string[];
+}
+
+export interface FieldChange {
+  path: string;
+  /** Values are absent when sensitive; `sensitive` then says so. */
+  before?: unknown;
+  after?: unknown;
+  sensitive: boolean;
+  forcesReplacement: boolean;
+  /** `config`: the file changed; `drift`: the remote changed behind our back. */
+  source: "config" | "drift";
+}
+
+export interface PlannedAction {
+  address: string;
+  kind: Kind;
+  name: string;
+  provider: ProviderName;
+  action: ActionType;
+  /** Why, in words a user understands. */
+  reason: string;
+  changes: FieldChange[];
+  /** Remote id the action works on (update, replace, delete, adopt, read). */
+  remoteId?: string;
+  external?: boolean;
+  createBeforeDestroy?: boolean;
+  /** Addresses that must be done first (forward actions) or, for deletes, after. */
+  dependsOn: string[];
+  warnings: string[];
+}
+
+export interface Plan {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  createdAt: string;
+  /** Operation the plan was made for. */
+  operation: "apply" | "destroy";
+  state: { lineage: string; serial: number };
+  /** Keyed hash of the expanded desired resources: a changed config or secret invalidates the plan. */
+  configHash: string;
+  scope: { providers?: string[]; targets?: string[] };
+  actions: PlannedAction[];
+  summary: Record<ActionType, number>;
+  warnings: string[];
+  /** Refresh statistics: remote reads made and how many failed transiently. */
+  refresh: { reads: number; failed: number };
+}
+
+export class PlanError extends Error {
+  override readonly name = "PlanError";
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly address?: string,
+  ) {
+    super(message);
+  }
+}
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.actions.some((a) => a.action !== "noop");
+}

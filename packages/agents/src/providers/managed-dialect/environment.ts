@@ -1,0 +1,79 @@
+// Environments: same body on both providers (`config: {type:"cloud", networking, packages}`).
+import { type StringMap, userMetadata } from "./ownership.js";
+import { compact, isRecord, type Json, nonEmpty, str, strList, WireMappingError } from "./spec.js";
+
+export const PACKAGE_MANAGERS = ["apt", "cargo", "gem", "go", "npm", "pip"] as const;
+
+/** Networking in its canonical form: omitted = unrestricted; false flags and empty lists dropped. */
+export function canonicalNetworking(value: unknown): Json | undefined {
+  if (!isRecord(value) || value.type !== "limited") return undefined;
+  return compact({
+    type: "limited",
+    allowed_hosts: [...new Set(strList(value.allowed_hosts))].sort(),
+    allow_mcp_servers: value.allow_mcp_servers === true ? true : undefined,
+    allow_package_managers: value.allow_package_managers === true ? true : undefined,
+  });
+}
+
+export function canonicalPackages(value: unknown): Json | undefined {
+  if (!isRecord(value)) return undefined;
+  const out: Json = {};
+  for (const manager of PACKAGE_MANAGERS) {
+    const list = strList(value[manager]);
+    if (list.length > 0) out[manager] = list;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The comparable form of a declared environment (also what fromWire returns). */
+export function canonicalEnvironment(spec: Json): Json {
+  const config = isRecord(spec.config) ? spec.config : {};
+  return compact({
+    name: nonEmpty(str(spec.name)),
+    description: nonEmpty(str(spec.description)),
+    config: compact({
+      type: str(config.type) ?? "cloud",
+      networking: canonicalNetworking(config.networking),
+      packages: canonicalPackages(config.packages),
+    }),
+    metadata: userMetadata(spec.metadata),
+  });
+}
+
+export function environmentToWire(spec: Json, wireName: string, metadata: StringMap): Json {
+  const config = isRecord(spec.config) ? spec.config : {};
+  if (config.type !== undefined && config.type !== "cloud")
+    throw new WireMappingError(`config.type "${String(config.type)}" is not available here; use "cloud"`);
+  if (config.setup_script !== undefined)
+    throw new WireMappingError("config.setup_script is not supported by this provider; remove it");
+  const packages = canonicalPackages(config.packages);
+  return {
+    name: wireName,
+    description: str(spec.description) ?? "",
+    metadata,
+    config: {
+      type: "cloud",
+      networking: canonicalNetworking(config.networking) ?? { type: "unrestricted" },
+      packages: { type: "packages", ...(packages ?? {}) },
+    },
+  };
+}
+
+/**
+ * Remote → declared shape. `name` is left out when it equals the name the adapter would have
+ * chosen (`isDefaultName`), so an undeclared display name never shows as drift.
+ */
+export function environmentFromWire(remote: Json, isDefaultName: (name: string) => boolean): Json {
+  const config = isRecord(remote.config) ? remote.config : {};
+  const name = str(remote.name);
+  return compact({
+    name: name !== undefined && !isDefaultName(name) ? name : undefined,
+    description: nonEmpty(str(remote.description)),
+    config: compact({
+      type: str(config.type) ?? "cloud",
+      networking: canonicalNetworking(config.networking),
+      packages: canonicalPackages(config.packages),
+    }),
+    metadata: userMetadata(remote.metadata),
+  });
+}

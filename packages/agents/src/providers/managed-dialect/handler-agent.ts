@@ -1,0 +1,137 @@
+// Agents: versioned objects. Update carries the current `version` (optimistic lock; a stale
+// version is re-read and retried); removal archives (provider_c) or deletes (provider_d).
+import type { HandlerContext, KindHandler, Owner, PriorState, RemoteObject, Spec } from "../types.js";
+import { logicalNameOf } from "./address.js";
+import { agentFromWire, agentReverseRefs, agentToWire, canonicalAgent, sessionDefaults } from "./agent.js";
+import { resolveInstructions } from "./instructions.js";
+import { isOwnedBy, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
+import { findFirst } from "./pagination.js";
+import type { DialectProfile } from "./profile.js";
+import { getOrGone, idOf, ignoreGone, isArchived, isStatus, overlay } from "./remote.js";
+import { type Json, stringMap } from "./spec.js";
+
+const COMPARED = [
+  "description",
+  "model",
+  "instructions",
+  "tools",
+  "mcp_servers",
+  "skills",
+  "multiagent",
+  "metadata",
+] as const;
+
+export function agentHandler(profile: DialectProfile): KindHandler {
+  const dialect = profile.agent;
+
+  const toRemote = (
+    ctx: HandlerContext,
+    remote: Json,
+    declared: Json | undefined,
+    session?: Json,
+  ): RemoteObject => {
+    const owner = ownerFromMetadata(remote.metadata);
+    const version = remote.version;
+    return {
+      id: idOf(remote),
+      spec: agentFromWire(remote, dialect, declared ? agentReverseRefs(declared, ctx) : new Map()),
+      ...(owner ? { owner } : {}),
+      archived: isArchived(remote),
+      ...(typeof version === "number" || typeof version === "string" ? { version } : {}),
+      ...(session ? { extra: { session } } : {}),
+    };
+  };
+
+  const body = (ctx: HandlerContext, spec: Spec) => {
+    const resolved = resolveInstructions(spec, ctx.configDir);
+    const metadata = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+    const wire = agentToWire(resolved, logicalNameOf(ctx.owner.resource), metadata, dialect, ctx, ctx.warn);
+    return { wire, session: sessionDefaults(spec, dialect, ctx, ctx.warn), metadata };
+  };
+
+  async function findOwned(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined> {
+    const hit = await findFirst<Json>(
+      ctx.http,
+      "/agents",
+      (a) => isOwnedBy(a.metadata, owner) && !isArchived(a),
+      {
+        pageSize: profile.pageSize,
+        signal: ctx.signal,
+      },
+    );
+    return hit ? toRemote(ctx, hit, undefined) : undefined;
+  }
+
+  return {
+    desired: (spec, ctx) => {
+      const resolved = resolveInstructions(spec, ctx.configDir);
+      return overlay(resolved, canonicalAgent(resolved, dialect.provider), COMPARED);
+    },
+
+    async create(ctx, spec) {
+      const { wire, session } = body(ctx, spec);
+      if (wire.multiagent === null) delete wire.multiagent;
+      const response = await ctx.http.request<Json>({
+        method: "POST",
+        path: "/agents",
+        json: wire,
+        signal: ctx.signal,
+      });
+      return toRemote(ctx, response.body, spec, session);
+    },
+
+    async read(ctx, id, prior) {
+      const remote = await getOrGone(ctx.http, { path: `/agents/${id}`, signal: ctx.signal });
+      if (remote === "gone" || isArchived(remote)) return "gone";
+      return toRemote(ctx, remote, prior?.spec, prior?.extra?.session as Json | undefined);
+    },
+
+    async update(ctx: HandlerContext, id: string, spec: Spec, _prior: PriorState) {
+      const { wire, session, metadata } = body(ctx, spec);
+      for (let attempt = 0; ; attempt++) {
+        const current = await getOrGone(ctx.http, { path: `/agents/${id}`, signal: ctx.signal });
+        if (current === "gone")
+          throw new Error(`agent ${id} is gone; it will be created again on the next apply`);
+        const json = {
+          ...wire,
+          version: current.version,
+          metadata: profile.metadataUpdate === "patch" ? metadataPatch(metadata, current.metadata) : metadata,
+        };
+        try {
+          const response = await ctx.http.request<Json>({
+            method: "POST",
+            path: `/agents/${id}`,
+            json,
+            signal: ctx.signal,
+          });
+          return toRemote(ctx, response.body, spec, session);
+        } catch (error) {
+          // Someone saved the agent between our read and write: re-read the version and retry.
+          if (isStatus(error, 409) && attempt < profile.agentVersionRetries) continue;
+          throw error;
+        }
+      }
+    },
+
+    async remove(ctx, id) {
+      if (profile.agentRemoval === "delete") {
+        await ignoreGone(() =>
+          ctx.http.request({ method: "DELETE", path: `/agents/${id}`, signal: ctx.signal }),
+        );
+        return;
+      }
+      try {
+        await ignoreGone(() =>
+          ctx.http.request({ method: "POST", path: `/agents/${id}/archive`, json: {}, signal: ctx.signal }),
+        );
+      } catch (error) {
+        // Archiving an archived agent may be refused; it is as removed as it gets.
+        const current = await getOrGone(ctx.http, { path: `/agents/${id}`, signal: ctx.signal });
+        if (current === "gone" || isArchived(current)) return;
+        throw error;
+      }
+    },
+
+    findOwned,
+  };
+}

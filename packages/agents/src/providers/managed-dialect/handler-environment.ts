@@ -1,0 +1,108 @@
+// Environments on the Managed-Agents dialect. Naming is the one difference between providers
+// (provider_d normalizes names and retries a taken name with a suffix), passed in as data.
+import type { HandlerContext, KindHandler, Owner, PriorState, RemoteObject, Spec } from "../types.js";
+import { logicalNameOf } from "./address.js";
+import { canonicalEnvironment, environmentFromWire, environmentToWire } from "./environment.js";
+import { isOwnedBy, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
+import { findFirst } from "./pagination.js";
+import type { DialectProfile } from "./profile.js";
+import { getOrGone, idOf, ignoreGone, isArchived, overlay } from "./remote.js";
+import { type Json, str, stringMap } from "./spec.js";
+
+export interface EnvironmentNaming {
+  /** Names to try on create, in order (provider_d: base, base-1, base-2, …). */
+  attempts(spec: Json, logicalName: string): string[];
+  /** The name update sends. */
+  updateName(spec: Json, logicalName: string): string;
+  /** True when a remote name is what the adapter would have chosen for the declared name (not drift). */
+  isDefault(remoteName: string, logicalName: string, declaredName: string | undefined): boolean;
+}
+
+const COMPARED = ["name", "description", "config", "metadata"] as const;
+
+export function environmentHandler(profile: DialectProfile, naming: EnvironmentNaming): KindHandler {
+  const toRemote = (remote: Json, logicalName: string, declared?: Json): RemoteObject => {
+    const owner = ownerFromMetadata(remote.metadata);
+    const declaredName = declared ? str(declared.name) : undefined;
+    return {
+      id: idOf(remote),
+      spec: environmentFromWire(remote, (n) => naming.isDefault(n, logicalName, declaredName)),
+      ...(owner ? { owner } : {}),
+      archived: isArchived(remote),
+      extra: { name: str(remote.name) },
+    };
+  };
+
+  async function findOwned(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined> {
+    const hit = await findFirst<Json>(
+      ctx.http,
+      "/environments",
+      (e) => isOwnedBy(e.metadata, owner) && !isArchived(e),
+      { pageSize: profile.pageSize, signal: ctx.signal },
+    );
+    return hit ? toRemote(hit, logicalNameOf(owner.resource)) : undefined;
+  }
+
+  return {
+    desired: (spec) => overlay(spec, canonicalEnvironment(spec), COMPARED),
+
+    async create(ctx: HandlerContext, spec: Spec): Promise<RemoteObject> {
+      const logical = logicalNameOf(ctx.owner.resource);
+      const metadata = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+      let lastError: unknown;
+      for (const name of naming.attempts(spec, logical)) {
+        try {
+          const response = await ctx.http.request<Json>({
+            method: "POST",
+            path: "/environments",
+            json: environmentToWire(spec, name, metadata),
+            signal: ctx.signal,
+          });
+          return toRemote(response.body, logical, spec);
+        } catch (error) {
+          if (!(error as { conflict?: boolean }).conflict) throw error;
+          lastError = error;
+          // A conflict may be our own earlier create (crash before the state write): adopt it.
+          const mine = await findOwned(ctx, ctx.owner);
+          if (mine) {
+            ctx.warn(`adopted existing environment ${mine.id} created earlier by this project`);
+            return mine;
+          }
+          ctx.warn(`environment name "${name}" is taken; trying the next suffix`);
+        }
+      }
+      throw lastError;
+    },
+
+    async read(ctx: HandlerContext, id: string, prior?: PriorState): Promise<RemoteObject | "gone"> {
+      const remote = await getOrGone(ctx.http, { path: `/environments/${id}`, signal: ctx.signal });
+      if (remote === "gone" || isArchived(remote)) return "gone";
+      return toRemote(remote, logicalNameOf(ctx.owner.resource), prior?.spec);
+    },
+
+    async update(ctx: HandlerContext, id: string, spec: Spec, _prior: PriorState): Promise<RemoteObject> {
+      const logical = logicalNameOf(ctx.owner.resource);
+      const declared = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+      let metadata: Record<string, string | null> = declared;
+      if (profile.metadataUpdate === "patch") {
+        const current = await getOrGone(ctx.http, { path: `/environments/${id}`, signal: ctx.signal });
+        if (current !== "gone") metadata = metadataPatch(declared, current.metadata);
+      }
+      const response = await ctx.http.request<Json>({
+        method: "POST",
+        path: `/environments/${id}`,
+        json: { ...environmentToWire(spec, naming.updateName(spec, logical), declared), metadata },
+        signal: ctx.signal,
+      });
+      return toRemote(response.body, logical, spec);
+    },
+
+    async remove(ctx: HandlerContext, id: string): Promise<void> {
+      await ignoreGone(() =>
+        ctx.http.request({ method: "DELETE", path: `/environments/${id}`, signal: ctx.signal }),
+      );
+    },
+
+    findOwned,
+  };
+}

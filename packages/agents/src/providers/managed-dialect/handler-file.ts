@@ -1,0 +1,67 @@
+// Uploaded files. Neither provider can change a file in place, so every change (a new
+// content digest, another source or purpose) replaces it: upload the new one, then delete.
+// Files carry no metadata and keep the source's basename, so there is no ownership marker and
+// no findOwned (see wire-decisions).
+import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../types.js";
+import { digestBytes, readLocalFile } from "./local-files.js";
+import { getOrGone, idOf, ignoreGone } from "./remote.js";
+import { type Json, str } from "./spec.js";
+
+export interface FileProfile {
+  headers?: Record<string, string>;
+  /** provider_d requires `purpose`; provider_c has no such field. */
+  purpose?: { field: string; fallback: string };
+  /** provider_d answers the id in `file_id` or `id`. */
+  idKeys: string[];
+}
+
+export function fileHandler(profile: FileProfile): KindHandler {
+  const headers = profile.headers ?? {};
+  const purposeOf = (spec: Json) =>
+    profile.purpose ? (str(spec.purpose) ?? profile.purpose.fallback) : undefined;
+
+  const toRemote = (remote: Json, id: string): RemoteObject => ({
+    id,
+    spec: {},
+    extra: { filename: str(remote.filename) },
+  });
+
+  return {
+    async desired(spec, ctx) {
+      const { bytes } = await readLocalFile(ctx.configDir, str(spec.source) ?? "");
+      return { ...spec, content_digest: digestBytes(bytes) };
+    },
+    replaceOn: ["source", "purpose", "content_digest"],
+
+    async create(ctx: HandlerContext, spec: Spec) {
+      const { name, bytes } = await readLocalFile(ctx.configDir, str(spec.source) ?? "");
+      const form = new FormData();
+      form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
+      const purpose = purposeOf(spec);
+      if (profile.purpose && purpose) form.append(profile.purpose.field, purpose);
+      else if (spec.purpose !== undefined)
+        ctx.warn("purpose is not part of this provider's file upload; not sent");
+      const response = await ctx.http.request<Json>({
+        method: "POST",
+        path: "/files",
+        body: form,
+        headers,
+        signal: ctx.signal,
+      });
+      return toRemote(response.body, idOf(response.body, ...profile.idKeys));
+    },
+
+    async read(ctx, id) {
+      const remote = await getOrGone(ctx.http, { path: `/files/${id}`, headers, signal: ctx.signal });
+      return remote === "gone" ? "gone" : toRemote(remote, id);
+    },
+
+    async remove(ctx, id) {
+      await ignoreGone(() =>
+        ctx.http.request({ method: "DELETE", path: `/files/${id}`, headers, signal: ctx.signal }),
+      );
+    },
+
+    createBeforeDestroy: true,
+  };
+}

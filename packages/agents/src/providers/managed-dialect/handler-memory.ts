@@ -1,0 +1,220 @@
+// Memory stores with declared entries as managed seeds: create or rewrite the declared paths,
+// never touch other memories. provider_c guards rewrites with a content_sha256 precondition;
+// provider_d has none (last write wins) but can batch-create.
+import type { HandlerContext, KindHandler, Owner, PriorState, RemoteObject, Spec } from "../types.js";
+import { logicalNameOf } from "./address.js";
+import {
+  canonicalMemoryStore,
+  contentSha256,
+  memoryStoreFromWire,
+  memoryStoreToWire,
+  planSeeds,
+  type SeedEntry,
+  seedEntries,
+} from "./memory.js";
+import { isOwnedBy, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
+import { findFirst, listAll } from "./pagination.js";
+import type { DialectProfile } from "./profile.js";
+import { getOrGone, idOf, ignoreGone, isArchived, isStatus, overlay } from "./remote.js";
+import { isRecord, type Json, records, str, stringMap, WireMappingError } from "./spec.js";
+
+const COMPARED = ["description", "metadata", "entries"] as const;
+
+interface RemoteMemory {
+  id: string;
+  content_sha256?: string | undefined;
+  content?: string | undefined;
+}
+
+export function memoryStoreHandler(profile: DialectProfile): KindHandler {
+  const headers = profile.memoryHeaders ?? {};
+  const base = (id: string) => `/memory_stores/${id}`;
+
+  async function memoriesByPath(ctx: HandlerContext, storeId: string): Promise<Map<string, RemoteMemory>> {
+    const items = await listAll<Json>(ctx.http, `${base(storeId)}/memories`, {
+      headers,
+      pageSize: profile.pageSize,
+      signal: ctx.signal,
+      ...(profile.memoryListView ? { query: { view: "basic" } } : {}),
+    });
+    const out = new Map<string, RemoteMemory>();
+    for (const item of items) {
+      const path = str(item.path);
+      if (item.type === "memory_prefix" || !path) continue;
+      out.set(path, { id: idOf(item), content_sha256: str(item.content_sha256), content: str(item.content) });
+    }
+    return out;
+  }
+
+  async function memoryContent(
+    ctx: HandlerContext,
+    storeId: string,
+    memory: RemoteMemory,
+  ): Promise<string | undefined> {
+    if (memory.content !== undefined) return memory.content;
+    const remote = await getOrGone(ctx.http, {
+      path: `${base(storeId)}/memories/${memory.id}`,
+      headers,
+      signal: ctx.signal,
+      ...(profile.memoryListView ? { query: { view: "full" } } : {}),
+    });
+    return remote === "gone" ? undefined : str(remote.content);
+  }
+
+  async function writeSeeds(ctx: HandlerContext, storeId: string, entries: SeedEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const existing = await memoriesByPath(ctx, storeId);
+    const plan = planSeeds(entries, existing);
+    if (profile.memoryBatchCreate) {
+      const items = [...plan.create, ...plan.rewrite].map((e) => ({ path: e.path, content: e.content }));
+      if (items.length === 0) return;
+      const response = await ctx.http.request<Json>({
+        method: "POST",
+        path: `${base(storeId)}/memories/batch_create`,
+        json: { items, on_conflict: "overwrite" },
+        headers,
+        signal: ctx.signal,
+      });
+      const failed = records(response.body?.results).filter((r) => isRecord(r.error));
+      if (failed.length > 0) {
+        const first = failed[0];
+        const error = first && isRecord(first.error) ? first.error : {};
+        throw new WireMappingError(
+          `${failed.length} memory entr${failed.length === 1 ? "y" : "ies"} failed, first ${String(first?.path)}: ` +
+            `${String(error.type ?? error.code)}: ${String(error.message)}`,
+        );
+      }
+      return;
+    }
+    for (const entry of plan.create)
+      await ctx.http.request({
+        method: "POST",
+        path: `${base(storeId)}/memories`,
+        json: { path: entry.path, content: entry.content },
+        headers,
+        signal: ctx.signal,
+      });
+    for (const entry of plan.rewrite) {
+      try {
+        await ctx.http.request({
+          method: "POST",
+          path: `${base(storeId)}/memories/${entry.id}`,
+          json: {
+            content: entry.content,
+            ...(profile.memoryPreconditions
+              ? { precondition: { type: "content_sha256", content_sha256: entry.remoteSha } }
+              : {}),
+          },
+          headers,
+          signal: ctx.signal,
+        });
+      } catch (error) {
+        if (isStatus(error, 409))
+          throw new WireMappingError(
+            `memory ${entry.path} changed while apply was rewriting it (${error.code}); run apply again`,
+          );
+        throw error;
+      }
+    }
+  }
+
+  async function toRemote(
+    ctx: HandlerContext,
+    remote: Json,
+    declared: Json | undefined,
+  ): Promise<RemoteObject> {
+    const id = idOf(remote);
+    const contents = new Map<string, string>();
+    const entries = declared ? seedEntries(declared) : [];
+    const memories = entries.length > 0 ? await memoriesByPath(ctx, id) : new Map<string, RemoteMemory>();
+    for (const entry of entries) {
+      const memory = memories.get(entry.path);
+      if (!memory) continue;
+      // Unchanged seeds are recognised by digest alone; only rewritten ones are fetched.
+      const content =
+        memory.content_sha256 === contentSha256(entry.content)
+          ? entry.content
+          : await memoryContent(ctx, id, memory);
+      if (content !== undefined) contents.set(entry.path, content);
+    }
+    const declaredKeys = keysOf(declared);
+    const owner = ownerFromMetadata(remote.metadata);
+    return {
+      id,
+      spec: memoryStoreFromWire(remote, declaredKeys, contents),
+      ...(owner ? { owner } : {}),
+      archived: isArchived(remote),
+    };
+  }
+
+  const keysOf = (spec: Json | undefined) => records(spec?.entries).map((e) => str(e.key) ?? "");
+
+  async function findOwned(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined> {
+    const hit = await findFirst<Json>(
+      ctx.http,
+      "/memory_stores",
+      (s) => isOwnedBy(s.metadata, owner) && !isArchived(s),
+      { headers, pageSize: profile.pageSize, signal: ctx.signal },
+    );
+    return hit ? toRemote(ctx, hit, undefined) : undefined;
+  }
+
+  return {
+    desired: (spec) => overlay(spec, canonicalMemoryStore(spec), COMPARED),
+
+    async create(ctx: HandlerContext, spec: Spec): Promise<RemoteObject> {
+      const entries = seedEntries(spec);
+      const logical = logicalNameOf(ctx.owner.resource);
+      const response = await ctx.http.request<Json>({
+        method: "POST",
+        path: "/memory_stores",
+        json: memoryStoreToWire(spec, logical, withOwnerMetadata(stringMap(spec.metadata), ctx.owner)),
+        headers,
+        signal: ctx.signal,
+      });
+      const id = idOf(response.body);
+      try {
+        await writeSeeds(ctx, id, entries);
+      } catch (error) {
+        // A store without its seeds would be adopted as if complete: remove it, then report.
+        await ignoreGone(() => ctx.http.request({ method: "DELETE", path: base(id), headers })).catch(
+          () => {},
+        );
+        throw error;
+      }
+      return toRemote(ctx, response.body, spec);
+    },
+
+    async read(ctx: HandlerContext, id: string, prior?: PriorState): Promise<RemoteObject | "gone"> {
+      const remote = await getOrGone(ctx.http, { path: base(id), headers, signal: ctx.signal });
+      if (remote === "gone" || isArchived(remote)) return "gone";
+      return toRemote(ctx, remote, prior?.spec);
+    },
+
+    async update(ctx: HandlerContext, id: string, spec: Spec): Promise<RemoteObject> {
+      const declared = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+      let metadata: Record<string, string | null> = declared;
+      if (profile.metadataUpdate === "patch") {
+        const current = await getOrGone(ctx.http, { path: base(id), headers, signal: ctx.signal });
+        if (current !== "gone") metadata = metadataPatch(declared, current.metadata);
+      }
+      const response = await ctx.http.request<Json>({
+        method: "POST",
+        path: base(id),
+        json: { description: str(spec.description) ?? "", metadata },
+        headers,
+        signal: ctx.signal,
+      });
+      await writeSeeds(ctx, id, seedEntries(spec));
+      return toRemote(ctx, response.body, spec);
+    },
+
+    async remove(ctx: HandlerContext, id: string): Promise<void> {
+      await ignoreGone(() =>
+        ctx.http.request({ method: "DELETE", path: base(id), headers, signal: ctx.signal }),
+      );
+    },
+
+    findOwned,
+  };
+}

@@ -1,0 +1,186 @@
+// Vaults and credentials. provider_c updates a vault in place and reconciles its credentials
+// by name; provider_d has no usable update, so any change replaces the vault (new one first).
+import type { HttpClient } from "../http.js";
+import type { HandlerContext, KindHandler, Owner, PriorState, RemoteObject, Spec } from "../types.js";
+import { logicalNameOf } from "./address.js";
+import { isOwnedBy, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
+import { findFirst, listAll } from "./pagination.js";
+import type { DialectProfile } from "./profile.js";
+import { getOrGone, idOf, ignoreGone, isArchived, overlay } from "./remote.js";
+import { isRecord, type Json, records, str, stringMap } from "./spec.js";
+import {
+  type CredentialWire,
+  canonicalVault,
+  credentialToWire,
+  VAULT_SENSITIVE_PATHS,
+  vaultFromWire,
+  vaultToWire,
+} from "./vault.js";
+
+const COMPARED = ["display_name", "metadata", "credentials"] as const;
+
+/** Secrets cannot be read back; a credential that still exists keeps the last-applied (hashed) values. */
+function withPriorSecrets(spec: Json, prior: Json | undefined): Json {
+  if (!Array.isArray(spec.credentials)) return spec;
+  const priorByName = new Map(records(prior?.credentials).map((c) => [str(c.name), c]));
+  const credentials = records(spec.credentials).map((c) => {
+    const before = priorByName.get(str(c.name));
+    if (!before || before.type !== c.type) return c;
+    const out = { ...c };
+    for (const key of ["access_token", "secret_value"]) if (before[key] !== undefined) out[key] = before[key];
+    return out;
+  });
+  return { ...spec, credentials };
+}
+
+export function vaultHandler(profile: DialectProfile): KindHandler {
+  const options = { injectionLocation: profile.injectionLocation };
+
+  const credentialsOf = (http: HttpClient, id: string, signal: AbortSignal) =>
+    listAll<Json>(http, `/vaults/${id}/credentials`, { pageSize: profile.pageSize, signal });
+
+  const mapCredentials = (spec: Spec, ctx: HandlerContext): CredentialWire[] =>
+    records(spec.credentials).map((decl) => {
+      const wire = credentialToWire(decl, { ...options, warn: ctx.warn });
+      const auth = isRecord(wire.body.auth) ? wire.body.auth : {};
+      for (const secret of [auth.token, auth.secret_value])
+        if (typeof secret === "string") ctx.http.addSecret(secret);
+      return wire;
+    });
+
+  const addCredential = async (ctx: HandlerContext, vaultId: string, credential: CredentialWire) => {
+    const response = await ctx.http.request<Json>({
+      method: "POST",
+      path: `/vaults/${vaultId}/credentials`,
+      json: credential.body,
+      signal: ctx.signal,
+    });
+    return idOf(response.body);
+  };
+
+  const toRemote = (remote: Json, credentials: Json[], logical: string, prior?: Json): RemoteObject => {
+    const owner = ownerFromMetadata(remote.metadata);
+    const ids: Record<string, string> = {};
+    for (const c of credentials) {
+      const name = str(c.display_name);
+      if (name && !isArchived(c)) ids[name] = idOf(c);
+    }
+    return {
+      id: idOf(remote),
+      spec: withPriorSecrets(vaultFromWire(remote, credentials, logical, options), prior),
+      ...(owner ? { owner } : {}),
+      archived: isArchived(remote),
+      extra: { credentials: ids },
+    };
+  };
+
+  async function findOwned(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined> {
+    const hit = await findFirst<Json>(
+      ctx.http,
+      "/vaults",
+      (v) => isOwnedBy(v.metadata, owner) && !isArchived(v),
+      {
+        pageSize: profile.pageSize,
+        signal: ctx.signal,
+      },
+    );
+    if (!hit) return undefined;
+    const id = idOf(hit);
+    return toRemote(hit, await credentialsOf(ctx.http, id, ctx.signal), logicalNameOf(owner.resource));
+  }
+
+  const handler: KindHandler = {
+    desired: (spec) =>
+      overlay(spec, { ...canonicalVault(spec, options), credentials: spec.credentials }, COMPARED),
+    sensitive: VAULT_SENSITIVE_PATHS,
+
+    async create(ctx, spec) {
+      const logical = logicalNameOf(ctx.owner.resource);
+      const credentials = mapCredentials(spec, ctx);
+      const response = await ctx.http.request<Json>({
+        method: "POST",
+        path: "/vaults",
+        json: vaultToWire(spec, logical, withOwnerMetadata(stringMap(spec.metadata), ctx.owner)),
+        signal: ctx.signal,
+      });
+      const vaultId = idOf(response.body);
+      try {
+        for (const credential of credentials) await addCredential(ctx, vaultId, credential);
+      } catch (error) {
+        // Half a vault is worse than none: remove it so a retry starts clean.
+        await ignoreGone(() => ctx.http.request({ method: "DELETE", path: `/vaults/${vaultId}` })).catch(
+          () => {},
+        );
+        throw error;
+      }
+      return toRemote(response.body, await credentialsOf(ctx.http, vaultId, ctx.signal), logical, spec);
+    },
+
+    async read(ctx, id, prior) {
+      const remote = await getOrGone(ctx.http, { path: `/vaults/${id}`, signal: ctx.signal });
+      if (remote === "gone" || isArchived(remote)) return "gone";
+      const credentials = await credentialsOf(ctx.http, id, ctx.signal);
+      return toRemote(remote, credentials, logicalNameOf(ctx.owner.resource), prior?.spec);
+    },
+
+    async remove(ctx, id) {
+      await ignoreGone(() =>
+        ctx.http.request({ method: "DELETE", path: `/vaults/${id}`, signal: ctx.signal }),
+      );
+    },
+
+    findOwned,
+  };
+
+  if (!profile.vaultInPlaceUpdate) return { ...handler, createBeforeDestroy: true };
+
+  handler.update = async (ctx: HandlerContext, id: string, spec: Spec, _prior: PriorState) => {
+    const logical = logicalNameOf(ctx.owner.resource);
+    const declared = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+    const current = await getOrGone(ctx.http, { path: `/vaults/${id}`, signal: ctx.signal });
+    const metadata =
+      profile.metadataUpdate === "patch" && current !== "gone"
+        ? metadataPatch(declared, current.metadata)
+        : declared;
+    const response = await ctx.http.request<Json>({
+      method: "POST",
+      path: `/vaults/${id}`,
+      json: { ...vaultToWire(spec, logical, declared), metadata },
+      signal: ctx.signal,
+    });
+    const remoteCredentials = (await credentialsOf(ctx.http, id, ctx.signal)).filter((c) => !isArchived(c));
+    const byName = new Map(remoteCredentials.map((c) => [str(c.display_name) ?? "", c]));
+    const declaredNames = new Set<string>();
+    for (const credential of mapCredentials(spec, ctx)) {
+      declaredNames.add(credential.name);
+      const existing = byName.get(credential.name);
+      const existingType = existing && isRecord(existing.auth) ? existing.auth.type : existing?.type;
+      if (existing && existingType === credential.type) {
+        await ctx.http.request({
+          method: "POST",
+          path: `/vaults/${id}/credentials/${idOf(existing)}`,
+          json: credential.body,
+          signal: ctx.signal,
+        });
+        continue;
+      }
+      if (existing) await deleteCredential(ctx, id, idOf(existing));
+      await addCredential(ctx, id, credential);
+    }
+    // Every credential in a vault this project owns is the project's: undeclared ones go.
+    for (const [name, credential] of byName)
+      if (!declaredNames.has(name)) await deleteCredential(ctx, id, idOf(credential));
+    return toRemote(response.body, await credentialsOf(ctx.http, id, ctx.signal), logical, spec);
+  };
+  return handler;
+}
+
+async function deleteCredential(ctx: HandlerContext, vaultId: string, credentialId: string): Promise<void> {
+  await ignoreGone(() =>
+    ctx.http.request({
+      method: "DELETE",
+      path: `/vaults/${vaultId}/credentials/${credentialId}`,
+      signal: ctx.signal,
+    }),
+  );
+}

@@ -1,0 +1,20 @@
+// What distinguishes provider_c from provider_d inside the shared Managed-Agents dialect, as
+// data. Handlers read the profile; they never branch on a provider name.
+import type { AgentDialect } from "./agent.js";
+
+export interface DialectProfile {
+  agent: AgentDialect;
+  pageSize: number;
+  /** "patch": upsert + null for dropped keys; "replace": send the full declared map. */
+  metadataUpdate: "patch" | "replace";
+  agentRemoval: "archive" | "delete";
+  /** Extra headers per API family (provider_c's memory beta). */
+  memoryHeaders?: Record<string, string>;
+  memoryPreconditions: boolean;
+  memoryBatchCreate: boolean;
+  /** Memory lists accept `view=basic|full`. */
+  memoryListView: boolean;
+  vaultInPlaceUpdate: boolean;
+  injectionLocation: boolean;
+  agentVersionRetries: number;
+}

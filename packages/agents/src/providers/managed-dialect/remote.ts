@@ -1,0 +1,52 @@
+// Small helpers every handler uses: 404 as "gone", already-gone deletes, archived detection.
+
+import type { HttpClient, HttpRequest } from "../http.js";
+import { ProviderHttpError } from "../http.js";
+import { isRecord, type Json, str } from "./spec.js";
+
+export async function getOrGone(http: HttpClient, req: Omit<HttpRequest, "method">): Promise<Json | "gone"> {
+  const response = await http.request<Json>({ ...req, method: "GET", allowStatus: [404] });
+  if (response.status === 404) return "gone";
+  return isRecord(response.body) ? response.body : {};
+}
+
+/** Runs a delete/archive; a 404 means it is already gone, which is what we wanted. */
+export async function ignoreGone(action: () => Promise<unknown>): Promise<"done" | "gone"> {
+  try {
+    await action();
+    return "done";
+  } catch (error) {
+    if (error instanceof ProviderHttpError && error.status === 404) return "gone";
+    throw error;
+  }
+}
+
+export function isArchived(remote: Json): boolean {
+  return remote.archived_at !== undefined && remote.archived_at !== null;
+}
+
+export function idOf(remote: Json, ...keys: string[]): string {
+  for (const key of [...keys, "id"]) {
+    const value = str(remote[key]);
+    if (value) return value;
+  }
+  throw new Error(`the provider answered without an id: ${JSON.stringify(remote).slice(0, 200)}`);
+}
+
+export function isStatus(error: unknown, ...statuses: number[]): error is ProviderHttpError {
+  return error instanceof ProviderHttpError && statuses.includes(error.status);
+}
+
+/**
+ * Keeps the declared keys the remote cannot show back out of the comparison while keeping
+ * the whole declaration for create/update: `desired` = declaration with canonical values for
+ * the compared keys (a compared key missing from `canonical` is removed).
+ */
+export function overlay(spec: Json, canonical: Json, compared: readonly string[]): Json {
+  const out: Json = { ...spec };
+  for (const key of compared) {
+    if (key in canonical) out[key] = canonical[key];
+    else delete out[key];
+  }
+  return out;
+}

@@ -1,0 +1,151 @@
+// Vaults and their credentials. Secrets go out on create/update and never come back: the
+// providers do not return them, and fromWire leaves them out so drift cannot "see" them.
+import { type StringMap, userMetadata } from "./ownership.js";
+import { compact, isRecord, type Json, nonEmpty, records, str, strList, WireMappingError } from "./spec.js";
+
+export const VAULT_SENSITIVE_PATHS = ["credentials.*.access_token", "credentials.*.secret_value"];
+
+export interface CredentialWire {
+  /** Declared credential name, sent as `display_name` and used to match remote credentials. */
+  name: string;
+  type: "static_bearer" | "environment_variable";
+  body: Json;
+}
+
+export interface CredentialMappingOptions {
+  /** provider_c carries `injection_location`; provider_d has no such field. */
+  injectionLocation: boolean;
+  warn?: (message: string) => void;
+}
+
+export function credentialToWire(decl: Json, options: CredentialMappingOptions): CredentialWire {
+  const name = str(decl.name);
+  if (!name) throw new WireMappingError("every vault credential needs a name");
+  if (decl.type === "static_bearer") {
+    const url = str(decl.mcp_server_url);
+    const token = str(decl.access_token);
+    if (!url || token === undefined)
+      throw new WireMappingError(`credential "${name}": static_bearer needs mcp_server_url and access_token`);
+    if (decl.protocol !== undefined)
+      options.warn?.(`credential "${name}": protocol is not part of this provider's wire and is not sent`);
+    return {
+      name,
+      type: "static_bearer",
+      body: { display_name: name, auth: { type: "static_bearer", token, mcp_server_url: url } },
+    };
+  }
+  if (decl.type === "environment_variable") {
+    const secretName = str(decl.secret_name);
+    const secretValue = str(decl.secret_value);
+    if (!secretName || secretValue === undefined)
+      throw new WireMappingError(
+        `credential "${name}": environment_variable needs secret_name and secret_value`,
+      );
+    const auth: Json = {
+      type: "environment_variable",
+      secret_name: secretName,
+      secret_value: secretValue,
+      networking: credentialNetworking(decl.networking, name),
+    };
+    const injection = canonicalInjection(decl.injection_location);
+    if (injection) {
+      if (options.injectionLocation) auth.injection_location = injection;
+      else options.warn?.(`credential "${name}": injection_location is not supported here and is not sent`);
+    }
+    return { name, type: "environment_variable", body: { display_name: name, auth } };
+  }
+  throw new WireMappingError(`credential "${name}": type "${String(decl.type)}" is not supported`);
+}
+
+function credentialNetworking(value: unknown, name: string): Json {
+  if (!isRecord(value) || value.type !== "limited") return { type: "unrestricted" };
+  const hosts = strList(value.allowed_hosts);
+  if (hosts.length === 0)
+    throw new WireMappingError(`credential "${name}": limited networking needs allowed_hosts`);
+  return { type: "limited", allowed_hosts: hosts };
+}
+
+function canonicalInjection(value: unknown): Json | undefined {
+  if (!isRecord(value)) return undefined;
+  return compact({
+    header: typeof value.header === "boolean" ? value.header : undefined,
+    body: typeof value.body === "boolean" ? value.body : undefined,
+  });
+}
+
+/** A credential in comparable form, secrets removed (they are never shown back). */
+export function canonicalCredential(decl: Json, options: { injectionLocation: boolean }): Json {
+  const base = { name: str(decl.name), type: str(decl.type) };
+  if (decl.type === "static_bearer") return compact({ ...base, mcp_server_url: str(decl.mcp_server_url) });
+  const networking =
+    isRecord(decl.networking) && decl.networking.type === "limited" ? decl.networking : undefined;
+  return compact({
+    ...base,
+    secret_name: str(decl.secret_name),
+    networking: networking
+      ? { type: "limited", allowed_hosts: strList(networking.allowed_hosts) }
+      : undefined,
+    injection_location: options.injectionLocation ? canonicalInjection(decl.injection_location) : undefined,
+  });
+}
+
+/** Remote credential → declared shape (without secrets). */
+export function credentialFromWire(remote: Json, options: { injectionLocation: boolean }): Json | undefined {
+  const auth = isRecord(remote.auth) ? remote.auth : remote;
+  const type = str(auth.type);
+  if (type !== "static_bearer" && type !== "environment_variable") return undefined; // e.g. mcp_oauth
+  return canonicalCredential(
+    {
+      name: str(remote.display_name) ?? str(remote.name),
+      type,
+      mcp_server_url: auth.mcp_server_url,
+      secret_name: auth.secret_name,
+      networking: auth.networking,
+      injection_location: auth.injection_location,
+    },
+    options,
+  );
+}
+
+export function vaultDisplayName(spec: Json, logicalName: string): string {
+  return nonEmpty(str(spec.display_name)) ?? logicalName;
+}
+
+export function vaultToWire(spec: Json, logicalName: string, metadata: StringMap): Json {
+  return { display_name: vaultDisplayName(spec, logicalName), metadata };
+}
+
+/**
+ * Comparable declared vault. Secrets stay (the engine masks and hashes them via `sensitive`);
+ * everything else is in the form fromWire produces.
+ */
+export function canonicalVault(spec: Json, options: { injectionLocation: boolean }): Json {
+  return compact({
+    display_name: nonEmpty(str(spec.display_name)),
+    metadata: userMetadata(spec.metadata),
+    credentials: records(spec.credentials).map((c) =>
+      compact({
+        ...canonicalCredential(c, options),
+        access_token: str(c.access_token),
+        secret_value: str(c.secret_value),
+      }),
+    ),
+  });
+}
+
+export function vaultFromWire(
+  remote: Json,
+  credentials: Json[],
+  logicalName: string,
+  options: { injectionLocation: boolean },
+): Json {
+  const displayName = str(remote.display_name);
+  return compact({
+    display_name: displayName !== undefined && displayName !== logicalName ? displayName : undefined,
+    metadata: userMetadata(remote.metadata),
+    credentials: credentials
+      .filter((c) => !c.archived_at)
+      .map((c) => credentialFromWire(c, options))
+      .filter((c): c is Json => c !== undefined),
+  });
+}

@@ -1,0 +1,45 @@
+import { type ProviderCapabilities, SUPPORTED, unsupported } from "../../model/capabilities.js";
+
+/** provider_a facts: see shared/providers/provider_a.md §4 (capability matrix) and §5 (mount root). */
+export const providerACapabilities: ProviderCapabilities = {
+  name: "provider_a",
+  kinds: {
+    environments: SUPPORTED,
+    tunnels: unsupported("BYOC tunnels exist only on provider_b; use a cloud environment"),
+    vaults: SUPPORTED,
+    memory_stores: unsupported(
+      "provider_a has no memory stores; keep durable context in instructions or files, or target provider_b, provider_c or provider_d",
+    ),
+    skills: SUPPORTED,
+    files: SUPPORTED,
+    identities: unsupported("identities exist only on provider_b"),
+    agents: SUPPORTED,
+    channels: unsupported("channels exist only on provider_b"),
+    deployments: SUPPORTED,
+  },
+  mountRoot: "/mnt",
+  environments: {
+    packageManagers: ["apt", "pip", "npm", "cargo", "gem", "go"],
+    setupScript: unsupported("install what you need through `config.packages`"),
+    selfHosted: unsupported("use `type: cloud`; self-hosted (BYOC) environments exist only on provider_b"),
+    selfHostedConfigIsMinimal: false,
+    limitedNetworking: unsupported("provider_a environments accept only `unrestricted` networking"),
+  },
+  credentialTypes: {
+    static_bearer: unsupported(
+      "the provider_a API rejects static_bearer credentials; use an `environment_variable` credential",
+    ),
+    environment_variable: SUPPORTED,
+  },
+  agents: {
+    builtinTools: ["bash", "read", "write", "edit", "glob", "grep", "download_file"],
+    askPermission: unsupported("provider_a cannot enforce `ask`; use `allow` or leave the tool out"),
+    mcpServerForms: ["official"],
+    environmentVariables: unsupported("put values in a vault `environment_variable` credential"),
+    forwardDelivery: unsupported("Forward delivery exists only on provider_b"),
+    sessionResources: unsupported("mount files with the agent's `files` entries instead"),
+    forwardAcceptsExternalMembers: true,
+  },
+  deployments: { tunnel: "unsupported", schedule: "native" },
+  channels: { fixedModeRequiresForwardAgent: false, types: {} },
+};

@@ -1,0 +1,51 @@
+import { type ProviderCapabilities, SUPPORTED, unsupported } from "../../model/capabilities.js";
+
+/** provider_b facts: see shared/providers/provider_b.md §5 and the spec's Forward sections. */
+export const providerBCapabilities: ProviderCapabilities = {
+  name: "provider_b",
+  kinds: {
+    environments: SUPPORTED,
+    tunnels: SUPPORTED,
+    vaults: SUPPORTED,
+    memory_stores: SUPPORTED,
+    skills: SUPPORTED,
+    files: unsupported(
+      "top-level files are uploaded only to provider_a and provider_d; mount repository content with a `git_repository` resource",
+    ),
+    identities: SUPPORTED,
+    agents: SUPPORTED,
+    channels: SUPPORTED,
+    deployments: SUPPORTED,
+  },
+  mountRoot: "/data",
+  environments: {
+    packageManagers: ["apt", "npm", "pip"],
+    setupScript: SUPPORTED,
+    selfHosted: SUPPORTED,
+    selfHostedConfigIsMinimal: true,
+    limitedNetworking: SUPPORTED,
+  },
+  credentialTypes: { static_bearer: SUPPORTED, environment_variable: SUPPORTED },
+  agents: {
+    // The wire form is PascalCase (web_fetch -> WebFetch); the file uses lowercase snake names.
+    builtinTools: ["bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search"],
+    askPermission: SUPPORTED,
+    mcpServerForms: ["url"],
+    environmentVariables: SUPPORTED,
+    deliveryKey: "provider_b",
+    forwardDelivery: SUPPORTED,
+    sessionResources: SUPPORTED,
+    // A Forward roster needs template ids; external Forward Templates are not exposed.
+    forwardAcceptsExternalMembers: false,
+  },
+  deployments: { tunnel: "dropped", schedule: "native" },
+  channels: {
+    fixedModeRequiresForwardAgent: true,
+    types: {
+      dingtalk: ["client_id", "client_secret"],
+      feishu: ["app_id", "app_secret"],
+      wecom: ["bot_id", "secret"],
+      wechat: [],
+    },
+  },
+};

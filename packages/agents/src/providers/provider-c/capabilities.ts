@@ -1,0 +1,40 @@
+import { type ProviderCapabilities, SUPPORTED, unsupported } from "../../model/capabilities.js";
+
+/** provider_c facts: see shared/providers/provider_c.md §4. */
+export const providerCCapabilities: ProviderCapabilities = {
+  name: "provider_c",
+  kinds: {
+    environments: SUPPORTED,
+    tunnels: unsupported("BYOC tunnels exist only on provider_b; use a cloud environment"),
+    vaults: SUPPORTED,
+    memory_stores: SUPPORTED,
+    skills: SUPPORTED,
+    files: unsupported(
+      "top-level files are uploaded only to provider_a and provider_d; mount content with a `git_repository` session resource",
+    ),
+    identities: unsupported("identities exist only on provider_b"),
+    agents: SUPPORTED,
+    channels: unsupported("channels exist only on provider_b"),
+    deployments: SUPPORTED,
+  },
+  mountRoot: "/workspace",
+  environments: {
+    packageManagers: ["apt", "pip", "npm", "cargo", "gem", "go"],
+    setupScript: unsupported("install what you need through `config.packages`"),
+    selfHosted: unsupported("use `type: cloud`; self-hosted (BYOC) environments exist only on provider_b"),
+    selfHostedConfigIsMinimal: false,
+    limitedNetworking: SUPPORTED,
+  },
+  credentialTypes: { static_bearer: SUPPORTED, environment_variable: SUPPORTED },
+  agents: {
+    builtinTools: ["bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search"],
+    askPermission: SUPPORTED,
+    mcpServerForms: ["url"],
+    environmentVariables: unsupported("put values in a vault `environment_variable` credential"),
+    forwardDelivery: unsupported("Forward delivery exists only on provider_b"),
+    sessionResources: SUPPORTED,
+    forwardAcceptsExternalMembers: true,
+  },
+  deployments: { tunnel: "unsupported", schedule: "native" },
+  channels: { fixedModeRequiresForwardAgent: false, types: {} },
+};

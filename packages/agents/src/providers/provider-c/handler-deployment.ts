@@ -1,0 +1,269 @@
+// provider_c deployments are native: create/update by POST, removal by archive (there is no
+// delete). File resources with a local `source` are uploaded for the deployment and deleted
+// with it; the uploaded ids live in `extra.uploads` (source → file id).
+import { logicalNameOf } from "../managed-dialect/address.js";
+import {
+  canonicalDeployment,
+  type DeploymentRefs,
+  deploymentResources,
+  deploymentResourcesFromWire,
+  initialEventsFromWire,
+  initialEventsToWire,
+  scheduleFromWire,
+  scheduleToWire,
+} from "../managed-dialect/deployment.js";
+import { readLocalFile } from "../managed-dialect/local-files.js";
+import {
+  isOwnedBy,
+  metadataPatch,
+  ownerFromMetadata,
+  userMetadata,
+  withOwnerMetadata,
+} from "../managed-dialect/ownership.js";
+import { findFirst } from "../managed-dialect/pagination.js";
+import { getOrGone, idOf, ignoreGone, isArchived, overlay } from "../managed-dialect/remote.js";
+import {
+  compact,
+  isRecord,
+  type Json,
+  nonEmpty,
+  records,
+  str,
+  stringMap,
+  strList,
+  WireMappingError,
+} from "../managed-dialect/spec.js";
+import type { HandlerContext, KindHandler, Owner, PriorState, RemoteObject, Spec } from "../types.js";
+import { MOUNT_ROOT, PAGE_SIZE } from "./wire-decisions.js";
+
+const COMPARED = [
+  "agent",
+  "agent_version",
+  "environment",
+  "vaults",
+  "memory_stores",
+  "resources",
+  "initial_events",
+  "schedule",
+  "description",
+  "metadata",
+] as const;
+
+type Uploads = Record<string, string>;
+
+async function readRubrics(spec: Json, configDir: string): Promise<Json> {
+  const events = await Promise.all(
+    records(spec.initial_events).map(async (event) => {
+      const file = str(event.rubric_file);
+      if (event.type !== "user.define_outcome" || !file || event.rubric !== undefined) return event;
+      const { bytes } = await readLocalFile(configDir, file);
+      const { rubric_file: _dropped, ...rest } = event;
+      return { ...rest, rubric: new TextDecoder().decode(bytes) };
+    }),
+  );
+  return Array.isArray(spec.initial_events) ? { ...spec, initial_events: events } : spec;
+}
+
+async function uploadSources(ctx: HandlerContext, spec: Json, known: Uploads): Promise<Uploads> {
+  const uploads: Uploads = { ...known };
+  for (const resource of records(spec.resources)) {
+    const source = str(resource.source);
+    if (resource.type !== "file" || !source || str(resource.file_id) || uploads[source]) continue;
+    const { name, bytes } = await readLocalFile(ctx.configDir, source);
+    const form = new FormData();
+    form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
+    const response = await ctx.http.request<Json>({
+      method: "POST",
+      path: "/files",
+      body: form,
+      signal: ctx.signal,
+    });
+    uploads[source] = idOf(response.body);
+  }
+  return uploads;
+}
+
+function refsWith(ctx: HandlerContext, uploads: Uploads): DeploymentRefs {
+  return {
+    resolve: (kind, name) => ctx.resolve(kind, name),
+    resolveExtra: (kind, name) => ctx.resolveExtra(kind, name),
+    uploadedFile: (source) => {
+      const id = uploads[source];
+      if (!id) throw new WireMappingError(`file ${source} was not uploaded (internal)`);
+      return id;
+    },
+  };
+}
+
+function deploymentBody(ctx: HandlerContext, spec: Json, uploads: Uploads): Json {
+  const refs = refsWith(ctx, uploads);
+  const agentName = str(spec.agent);
+  if (!agentName) throw new WireMappingError("a deployment needs agent");
+  const agentId = ctx.resolve("agents", agentName);
+  // Environment and vaults fall back to the agent's session defaults when the deployment omits them.
+  const session = ctx.resolveExtra("agents", agentName)?.session;
+  const sessionDefaults = isRecord(session) ? session : {};
+  const environment = str(spec.environment);
+  const environmentId = environment
+    ? ctx.resolve("environments", environment)
+    : str(sessionDefaults.environment_id);
+  if (!environmentId)
+    throw new WireMappingError(
+      `deployment needs an environment (declare environment here or on agent "${agentName}")`,
+    );
+  const vaults = strList(spec.vaults);
+  const events = initialEventsToWire(spec.initial_events);
+  if (events.length === 0)
+    throw new WireMappingError("provider_c deployments need at least one initial_events entry");
+  const schedule = scheduleToWire(spec.schedule);
+  return {
+    name: logicalNameOf(ctx.owner.resource),
+    agent:
+      typeof spec.agent_version === "number"
+        ? { type: "agent", id: agentId, version: spec.agent_version }
+        : agentId,
+    environment_id: environmentId,
+    initial_events: events,
+    vault_ids:
+      vaults.length > 0 ? vaults.map((v) => ctx.resolve("vaults", v)) : strList(sessionDefaults.vault_ids),
+    resources: deploymentResources(spec, MOUNT_ROOT, refs, true),
+    schedule: schedule ?? null,
+    description: str(spec.description) ?? "",
+  };
+}
+
+function reverseRefs(ctx: HandlerContext, declared: Json | undefined): Map<string, string> {
+  const reverse = new Map<string, string>();
+  const add = (kind: Parameters<HandlerContext["resolve"]>[0], name: string | undefined) => {
+    if (!name) return;
+    try {
+      reverse.set(ctx.resolve(kind, name), name);
+    } catch {
+      // not applied: shown as an id
+    }
+  };
+  if (!declared) return reverse;
+  add("agents", str(declared.agent));
+  add("environments", str(declared.environment));
+  for (const v of strList(declared.vaults)) add("vaults", v);
+  for (const m of strList(declared.memory_stores)) add("memory_stores", m);
+  for (const r of records(declared.resources))
+    if (r.type === "memory_store") add("memory_stores", str(r.memory_store));
+  return reverse;
+}
+
+function fromWire(ctx: HandlerContext, remote: Json, declared: Json | undefined, uploads: Uploads): Json {
+  const reverse = reverseRefs(ctx, declared);
+  const sources = new Map(Object.entries(uploads).map(([source, id]) => [id, source]));
+  const { resources, memory_stores } = deploymentResourcesFromWire(remote.resources, reverse, (id) =>
+    sources.get(id),
+  );
+  const agent = remote.agent;
+  const agentId = typeof agent === "string" ? agent : isRecord(agent) ? str(agent.id) : undefined;
+  const version = isRecord(agent) && typeof agent.version === "number" ? agent.version : undefined;
+  const environmentId = str(remote.environment_id) ?? "";
+  const declaredEnvironment = declared ? str(declared.environment) : undefined;
+  return compact({
+    agent: reverse.get(agentId ?? "") ?? agentId,
+    agent_version: declared && typeof declared.agent_version === "number" ? version : undefined,
+    // An environment inherited from the agent is not part of the declaration: compare only a declared one.
+    environment: declaredEnvironment ? (reverse.get(environmentId) ?? environmentId) : undefined,
+    vaults:
+      declared && strList(declared.vaults).length > 0
+        ? strList(remote.vault_ids)
+            .map((id) => reverse.get(id) ?? id)
+            .sort()
+        : undefined,
+    memory_stores,
+    resources,
+    initial_events: initialEventsFromWire(remote.initial_events),
+    schedule: scheduleFromWire(remote.schedule),
+    description: nonEmpty(str(remote.description)),
+    metadata: userMetadata(remote.metadata),
+  });
+}
+
+function toRemote(
+  ctx: HandlerContext,
+  remote: Json,
+  declared: Json | undefined,
+  uploads: Uploads,
+): RemoteObject {
+  const owner = ownerFromMetadata(remote.metadata);
+  return {
+    id: idOf(remote),
+    spec: fromWire(ctx, remote, declared, uploads),
+    ...(owner ? { owner } : {}),
+    archived: isArchived(remote),
+    extra: { uploads, status: str(remote.status) },
+  };
+}
+
+const uploadsOf = (prior?: PriorState): Uploads =>
+  isRecord(prior?.extra?.uploads) ? (prior.extra.uploads as Uploads) : {};
+
+export const providerCDeploymentHandler: KindHandler = {
+  desired: async (spec, ctx) => {
+    const withRubrics = await readRubrics(spec, ctx.configDir);
+    return overlay(withRubrics, canonicalDeployment(withRubrics, MOUNT_ROOT), COMPARED);
+  },
+  sensitive: ["resources.*.authorization_token"],
+
+  async create(ctx: HandlerContext, spec: Spec) {
+    const declared = await readRubrics(spec, ctx.configDir);
+    const uploads = await uploadSources(ctx, declared, {});
+    const metadata = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+    const body = deploymentBody(ctx, declared, uploads);
+    if (body.schedule === null) delete body.schedule;
+    const response = await ctx.http.request<Json>({
+      method: "POST",
+      path: "/deployments",
+      json: { ...body, metadata },
+      signal: ctx.signal,
+    });
+    return toRemote(ctx, response.body, declared, uploads);
+  },
+
+  async read(ctx, id, prior) {
+    const remote = await getOrGone(ctx.http, { path: `/deployments/${id}`, signal: ctx.signal });
+    if (remote === "gone" || isArchived(remote)) return "gone";
+    return toRemote(ctx, remote, prior?.spec, uploadsOf(prior));
+  },
+
+  async update(ctx, id, spec, prior) {
+    const declared = await readRubrics(spec, ctx.configDir);
+    const uploads = await uploadSources(ctx, declared, uploadsOf(prior));
+    const metadata = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+    const current = await getOrGone(ctx.http, { path: `/deployments/${id}`, signal: ctx.signal });
+    const response = await ctx.http.request<Json>({
+      method: "POST",
+      path: `/deployments/${id}`,
+      json: {
+        ...deploymentBody(ctx, declared, uploads),
+        metadata: current === "gone" ? metadata : metadataPatch(metadata, current.metadata),
+      },
+      signal: ctx.signal,
+    });
+    return toRemote(ctx, response.body, declared, uploads);
+  },
+
+  async remove(ctx, id, prior) {
+    await ignoreGone(() =>
+      ctx.http.request({ method: "POST", path: `/deployments/${id}/archive`, json: {}, signal: ctx.signal }),
+    );
+    for (const fileId of Object.values(uploadsOf(prior)))
+      await ignoreGone(() =>
+        ctx.http.request({ method: "DELETE", path: `/files/${fileId}`, signal: ctx.signal }),
+      );
+  },
+
+  async findOwned(ctx: HandlerContext, owner: Owner) {
+    const hit = await findFirst<Json>(
+      ctx.http,
+      "/deployments",
+      (d) => isOwnedBy(d.metadata, owner) && !isArchived(d),
+      { pageSize: PAGE_SIZE, signal: ctx.signal },
+    );
+    return hit ? toRemote(ctx, hit, undefined, {}) : undefined;
+  },
+};

@@ -1,0 +1,71 @@
+// Every provider_c wire choice the fact sheet leaves open (UNDETERMINED) or where the reference
+// tool and the official SDK disagree, in one place. docs/providers.md lists the same choices.
+
+export const DEFAULT_BASE_URL = "https://api.anthropic.com/v1";
+export const ANTHROPIC_VERSION = "2023-06-01";
+
+/** Sent unless the provider block's `beta` replaces it (the reference tool's default set). */
+export const DEFAULT_BETA = "managed-agents-2026-04-01,skills-2025-10-02,files-api-2025-04-14";
+
+/**
+ * UNDETERMINED: which beta value memory endpoints accept. Chosen: exactly the memory value
+ * (the reference tool saw the combined value rejected; the SDK documents that this one works).
+ * It replaces the whole header on memory calls, whatever `beta` the user configured.
+ */
+export const MEMORY_BETA = "agent-memory-2026-07-22";
+
+export const BUILTIN_TOOLSET_TYPE = "agent_toolset_20260401";
+export const MOUNT_ROOT = "/workspace";
+
+/** Wire value of a declared `official` skill (the reference forwarded `official` verbatim, which is wrong). */
+export const OFFICIAL_SKILL_TYPE = "anthropic";
+
+/** Roster entries: bare agent ids (what the reference sends; the SDK also takes `{type:"agent", id}`). */
+export const ROSTER_FORM = "string" as const;
+
+/** Model: a bare model id (the declaration's model is a string per provider). */
+export const MODEL_FORM = "string" as const;
+
+/**
+ * UNDETERMINED: metadata on update. The SDK documents a patch (`null` deletes a key) for memory
+ * stores and deployments; chosen for every kind: upsert the declared keys and send `null` for
+ * keys the declaration dropped, so removed labels really disappear.
+ */
+export const METADATA_UPDATE = "patch" as const;
+
+/**
+ * Skills carry no metadata. Ownership is tagged in `display_name` (the SDK's optional field)
+ * as `<logical name> [agents:<project>:<address>]`, so findOwned can adopt after a crash.
+ * Skill object fields differ between sources: both `display_name` and `display_title`,
+ * `latest_version_id` and `latest_version` are read.
+ */
+export function skillOwnerTag(logicalName: string, project: string, address: string): string {
+  return `${logicalName} [agents:${project}:${address}]`;
+}
+export function parseSkillOwnerTag(displayName: string): { project: string; resource: string } | undefined {
+  const match = /\[agents:([^:\]]*):(.*)\]$/.exec(displayName);
+  return match?.[1] !== undefined && match[2] !== undefined
+    ? { project: match[1], resource: match[2] }
+    : undefined;
+}
+
+/**
+ * Files carry no metadata and their filename must stay the basename of `source`, so there is
+ * no honest ownership marker: files have no findOwned (a crash between upload and the state
+ * write can leave one orphaned upload, reported by nothing but the provider's file list).
+ */
+export const FILES_HAVE_OWNER_MARKER = false;
+
+/** Agent update: resend the full body; cleared lists are `[]`, a cleared roster `null`, description `""`. */
+export const AGENT_UPDATE_RESENDS_FULL_BODY = true;
+
+/** Optimistic-lock conflicts on agent update: re-read the version and retry this many times. */
+export const AGENT_VERSION_RETRIES = 2;
+
+export { DEFAULT_SCHEDULE_TIMEZONE } from "../managed-dialect/deployment.js";
+
+/** Deployment file resources with a local `source` are uploaded by the deployment and deleted with it. */
+export const DEPLOYMENT_UPLOADS_SOURCES = true;
+
+/** Page size for every list walk (the reference's value). */
+export const PAGE_SIZE = 100;

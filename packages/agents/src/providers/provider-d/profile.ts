@@ -1,0 +1,44 @@
+// provider_d's place in the shared Managed-Agents dialect, as data.
+import type { EnvironmentNaming } from "../managed-dialect/handler-environment.js";
+import type { DialectProfile } from "../managed-dialect/profile.js";
+import { str } from "../managed-dialect/spec.js";
+import { isOwnName, nameAttempts, normalizeEnvironmentName } from "./environment-names.js";
+import {
+  BUILTIN_TOOLSET_TYPE,
+  METADATA_UPDATE,
+  MODEL_FORM,
+  MOUNT_ROOT,
+  OFFICIAL_SKILL_TYPE,
+  PAGE_SIZE,
+  ROSTER_FORM,
+} from "./wire-decisions.js";
+
+export const providerDProfile: DialectProfile = {
+  agent: {
+    provider: "provider_d",
+    toolsetType: BUILTIN_TOOLSET_TYPE,
+    modelForm: MODEL_FORM,
+    rosterForm: ROSTER_FORM,
+    officialSkillType: OFFICIAL_SKILL_TYPE,
+    mountRoot: MOUNT_ROOT,
+    gitRepositories: false,
+  },
+  pageSize: PAGE_SIZE,
+  metadataUpdate: METADATA_UPDATE,
+  agentRemoval: "delete",
+  memoryPreconditions: false,
+  memoryBatchCreate: true,
+  memoryListView: false,
+  vaultInPlaceUpdate: false,
+  injectionLocation: false,
+  agentVersionRetries: 2,
+};
+
+const base = (declared: string | undefined, logical: string) => normalizeEnvironmentName(declared || logical);
+
+/** Strict names: normalized, and a taken name retries with `-1`, `-2`, … (update sends the base). */
+export const providerDEnvironmentNaming: EnvironmentNaming = {
+  attempts: (spec, logical) => nameAttempts(base(str(spec.name), logical)),
+  updateName: (spec, logical) => base(str(spec.name), logical),
+  isDefault: (remote, logical, declared) => isOwnName(remote, base(declared, logical)),
+};

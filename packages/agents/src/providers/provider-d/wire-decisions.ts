@@ -1,0 +1,56 @@
+// Every provider_d wire choice the fact sheet leaves open (UNDETERMINED) or that the adapter
+// had to pick, in one place. docs/providers.md lists the same choices.
+
+export const DEFAULT_BASE_URL = "https://ark.cn-beijing.volces.com/api/v3";
+export const BUILTIN_TOOLSET_TYPE = "agent_toolset_20260701";
+export const MOUNT_ROOT = "/mnt";
+export const PAGE_SIZE = 100;
+
+/** UNDETERMINED: id formats. Ids are opaque strings; nothing parses or checks a prefix. */
+export const IDS_ARE_OPAQUE = true;
+
+/** Declared `official` skills are sent as `official` (the sheet: type forwarded as declared). */
+export const OFFICIAL_SKILL_TYPE = "official";
+export const ROSTER_FORM = "object" as const;
+export const MODEL_FORM = "object" as const;
+
+/** Environment names: `^[a-z0-9][a-z0-9-_.]{2,63}$`, 409 → retry with `-1`, `-2`, … up to 16 attempts in all. */
+export const ENVIRONMENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-_.]{2,63}$/;
+export const ENVIRONMENT_NAME_ATTEMPTS = 16;
+
+/**
+ * UNDETERMINED: metadata on update. The sheet says memory-store metadata is "replaced as sent";
+ * chosen for every kind: send the full declared map (no `null` deletions).
+ */
+export const METADATA_UPDATE = "replace" as const;
+
+/**
+ * Vault update and credential lifecycle are "not used" upstream and their shapes are not
+ * established: a vault change is a replacement (new vault first, then the old one deleted).
+ */
+export const VAULT_CHANGE_IS_REPLACEMENT = true;
+
+/** Files need a purpose: `agent` (session-mounted) unless the declaration says `user_data`. */
+export const DEFAULT_FILE_PURPOSE = "agent";
+
+/**
+ * Skills: create + get only. A change uploads a new skill (replacement). Removal tries
+ * `DELETE /skills/{id}`; the route does not exist (404), so the id is forgotten with a warning
+ * that the skill stays on the provider. No list → no findOwned, no adoption.
+ */
+export const SKILLS_CAN_BE_DELETED = false;
+
+/**
+ * Deployments do not exist remotely. They are modelled as local-only resources: apply records
+ * the session body a run would send (resolved ids) under a synthetic id `local:<address>`;
+ * destroy forgets it; nothing is read back. `schedule` is kept but not enforced.
+ */
+export function emulatedDeploymentId(address: string): string {
+  return `local:${address}`;
+}
+
+/** Memory seeds at create go through `batch_create` with this conflict policy. */
+export const SEED_BATCH_ON_CONFLICT = "overwrite";
+
+/** Files have no metadata and keep the source basename: no ownership marker, no findOwned. */
+export const FILES_HAVE_OWNER_MARKER = false;

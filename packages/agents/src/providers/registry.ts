@@ -1,0 +1,104 @@
+// Binds adapters to the provider blocks of a config and hands the core what it needs per
+// resource: the kind handler and a HandlerContext. Everything here is keyed by name as data.
+import { formatAddress } from "../model/address.js";
+import { createHttpClientFactory, type HttpClientFactory, type HttpEnvironment } from "./http.js";
+import type {
+  HandlerContext,
+  Kind,
+  KindHandler,
+  ProviderAdapter,
+  ProviderName,
+  ProviderSession,
+} from "./types.js";
+
+export function resourceAddress(provider: string, kind: Kind, name: string): string {
+  return formatAddress({ provider, kind, name });
+}
+
+export interface ResolvedRef {
+  id: string;
+  extra?: Record<string, unknown>;
+}
+
+export interface RuntimeOptions {
+  adapters: ProviderAdapter[];
+  /** Provider blocks from the config, secrets resolved. */
+  blocks: Partial<Record<string, Record<string, unknown>>>;
+  project: string;
+  configDir: string;
+  /** Per provider base-URL overrides (simulators, proxies). */
+  baseUrls?: Partial<Record<string, string>>;
+  http?: HttpEnvironment;
+}
+
+export class ProviderRuntime {
+  private readonly sessions = new Map<string, ProviderSession>();
+  private readonly adapters = new Map<string, ProviderAdapter>();
+  readonly httpFactory: HttpClientFactory & { stats: import("./http.js").HttpStats };
+
+  constructor(private readonly options: RuntimeOptions) {
+    for (const adapter of options.adapters) this.adapters.set(adapter.name, adapter);
+    this.httpFactory = createHttpClientFactory(options.http);
+  }
+
+  get project(): string {
+    return this.options.project;
+  }
+  get configDir(): string {
+    return this.options.configDir;
+  }
+
+  /** The handler for a kind, or undefined when the provider does not implement it. */
+  handler(provider: ProviderName, kind: Kind): KindHandler | undefined {
+    return this.adapters.get(provider)?.kinds[kind];
+  }
+
+  requireHandler(provider: ProviderName, kind: Kind, address: string): KindHandler {
+    const handler = this.handler(provider, kind);
+    if (!handler) {
+      const why = this.adapters.has(provider) ? `does not support ${kind}` : "has no adapter in this build";
+      throw new Error(`${address}: ${provider} ${why}`);
+    }
+    return handler;
+  }
+
+  session(provider: ProviderName): ProviderSession {
+    let session = this.sessions.get(provider);
+    if (!session) {
+      const adapter = this.adapters.get(provider);
+      if (!adapter) throw new Error(`${provider} has no adapter in this build`);
+      const block = this.options.blocks[provider];
+      if (!block)
+        throw new Error(`${provider} is not configured: add a providers.${provider} block to agents.yaml`);
+      session = adapter.connect(block, this.httpFactory, this.options.baseUrls?.[provider]);
+      this.sessions.set(provider, session);
+    }
+    return session;
+  }
+
+  context(
+    resource: { address: string; provider: ProviderName },
+    lookup: (address: string) => ResolvedRef | undefined,
+    signal: AbortSignal,
+    warn: (message: string) => void,
+  ): HandlerContext {
+    const provider = resource.provider;
+    const find = (kind: Kind, name: string) => lookup(resourceAddress(provider, kind, name));
+    return {
+      http: this.session(provider).http,
+      owner: { project: this.options.project, resource: resource.address },
+      resolve: (kind, name) => {
+        const ref = find(kind, name);
+        if (!ref)
+          throw new Error(
+            `${resource.address}: ${resourceAddress(provider, kind, name)} has no remote id yet`,
+          );
+        return ref.id;
+      },
+      resolveExtra: (kind, name) => find(kind, name)?.extra,
+      configDir: this.options.configDir,
+      signal,
+      warn,
+    };
+  }
+}

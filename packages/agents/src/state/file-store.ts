@@ -1,0 +1,187 @@
+// The file backend: agents.state.json beside the config, written atomically (temp file, fsync,
+// rename, fsync of the folder) with mode 0600, under a lock file held for the whole run.
+import { randomBytes, randomUUID } from "node:crypto";
+import { constants, promises as fs } from "node:fs";
+import { hostname } from "node:os";
+import { basename, dirname, join } from "node:path";
+import {
+  type LockInfo,
+  type ResourceState,
+  STATE_VERSION,
+  type State,
+  StateError,
+  StateLockedError,
+} from "./types.js";
+import { upgradeState } from "./upgrade.js";
+
+export const STATE_FILE_NAME = "agents.state.json";
+
+export function lockPathFor(statePath: string): string {
+  return `${statePath}.lock`;
+}
+
+export function emptyState(): State {
+  return { version: STATE_VERSION, serial: 0, lineage: randomUUID(), resources: {} };
+}
+
+/** Reads a state file without locking (for `state list/show` and saved-plan checks). */
+export async function readState(
+  statePath: string,
+): Promise<{ state: State; exists: boolean; upgradedFrom?: number }> {
+  let text: string;
+  try {
+    text = await fs.readFile(statePath, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: emptyState(), exists: false };
+    throw error;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new StateError(
+      `${statePath}: not valid JSON (${(error as Error).message}); restore it from a backup`,
+    );
+  }
+  return { ...upgradeState(raw, statePath), exists: true };
+}
+
+export async function readLock(statePath: string): Promise<LockInfo | undefined> {
+  try {
+    return JSON.parse(await fs.readFile(lockPathFor(statePath), "utf8")) as LockInfo;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Removes a lock by id; refuses a mismatching id so a wrong copy-paste cannot break a live run. */
+export async function forceUnlock(statePath: string, lockId: string): Promise<LockInfo> {
+  const holder = await readLock(statePath);
+  if (!holder) throw new StateError(`no lock is held on ${statePath}`);
+  if (holder.id !== lockId) {
+    throw new StateError(`lock id mismatch: the lock on ${statePath} is ${holder.id}, not ${lockId}`);
+  }
+  await fs.rm(lockPathFor(statePath), { force: true });
+  return holder;
+}
+
+/**
+ * An open, locked state. All writes go through `update`, which serializes them so each
+ * finished step is on disk before the next one is recorded.
+ */
+export class LockedStateFile {
+  private queue: Promise<unknown> = Promise.resolve();
+  private released = false;
+
+  private constructor(
+    readonly path: string,
+    readonly lock: LockInfo,
+    private current: State,
+    readonly existed: boolean,
+    readonly upgradedFrom: number | undefined,
+  ) {}
+
+  static async open(statePath: string, command: string): Promise<LockedStateFile> {
+    const lock: LockInfo = {
+      id: randomUUID(),
+      pid: process.pid,
+      host: hostname(),
+      command,
+      since: new Date().toISOString(),
+    };
+    await fs.mkdir(dirname(statePath), { recursive: true });
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(
+        lockPathFor(statePath),
+        constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY,
+        0o600,
+      );
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = await readLock(statePath).catch(() => undefined);
+      throw new StateLockedError(
+        holder ?? { id: "unknown", pid: 0, host: "unknown", command: "unknown", since: "unknown" },
+        lockPathFor(statePath),
+      );
+    }
+    try {
+      await handle.writeFile(JSON.stringify(lock, null, 2));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      const { state, exists, upgradedFrom } = await readState(statePath);
+      return new LockedStateFile(statePath, lock, state, exists, upgradedFrom);
+    } catch (error) {
+      await fs.rm(lockPathFor(statePath), { force: true });
+      throw error;
+    }
+  }
+
+  get state(): State {
+    return this.current;
+  }
+
+  /** Applies `change` to a copy of the state and writes it; calls run strictly one after another. */
+  update(change: (resources: Record<string, ResourceState>, state: State) => void): Promise<State> {
+    const run = this.queue.then(async () => {
+      const next: State = structuredClone(this.current);
+      next.pending ??= {};
+      change(next.resources, next);
+      if (Object.keys(next.pending).length === 0) delete next.pending;
+      next.serial = this.current.serial + 1;
+      await writeAtomically(this.path, serialize(next));
+      this.current = next;
+      return next;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Writes the state as-is (e.g. after an upgrade) with a new serial. */
+  persist(): Promise<State> {
+    return this.update(() => {});
+  }
+
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    await this.queue;
+    const holder = await readLock(this.path).catch(() => undefined);
+    if (holder?.id === this.lock.id) await fs.rm(lockPathFor(this.path), { force: true });
+  }
+}
+
+export function serialize(state: State): string {
+  const resources: Record<string, ResourceState> = {};
+  for (const address of Object.keys(state.resources).sort()) resources[address] = state.resources[address]!;
+  return `${JSON.stringify({ ...state, resources }, null, 2)}\n`;
+}
+
+export async function writeAtomically(path: string, content: string): Promise<void> {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const handle = await fs.open(temp, "wx", 0o600);
+  try {
+    await handle.writeFile(content, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.rename(temp, path);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+  await fs.chmod(path, 0o600);
+  const dirHandle = await fs.open(dir, "r");
+  try {
+    await dirHandle.sync();
+  } finally {
+    await dirHandle.close();
+  }
+}

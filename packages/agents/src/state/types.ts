@@ -1,0 +1,85 @@
+import { hostname } from "node:os";
+// The state file's shape. See docs/state.md; bump STATE_VERSION with an upgrade step in upgrade.ts.
+import type { Kind, ProviderName, Spec } from "../providers/types.js";
+
+export const STATE_VERSION = 1;
+
+export interface ResourceState {
+  /** `<provider>.<kind>["<name>"]` */
+  address: string;
+  kind: Kind;
+  name: string;
+  provider: ProviderName;
+  /** Remote id; for an emulated resource a synthetic local id. */
+  id: string;
+  /** Declared with an existing remote id (environment_id, identity_id): never changed or deleted. */
+  external: boolean;
+  /** Last-applied spec, sensitive fields replaced by keyed hashes. */
+  spec: Spec;
+  /** Provider ids kept for later calls (credential ids, memory ids, ...). */
+  extra?: Record<string, unknown>;
+  version?: number | string;
+  dependsOn: string[];
+  updatedAt: string;
+}
+
+export interface State {
+  version: typeof STATE_VERSION;
+  /** Incremented on every write; a saved plan records it to refuse a stale apply. */
+  serial: number;
+  /** Random id fixed when the state is first created; distinguishes unrelated states. */
+  lineage: string;
+  resources: Record<string, ResourceState>;
+  /**
+   * Intent journal: a create is recorded here before its request is sent and removed once the
+   * result is in `resources`. An entry left behind by a crash makes the next run look the
+   * resource up by its ownership metadata and adopt it instead of creating a duplicate.
+   */
+  pending?: Record<string, PendingCreate>;
+}
+
+export interface PendingCreate {
+  address: string;
+  kind: Kind;
+  name: string;
+  provider: ProviderName;
+  since: string;
+}
+
+export interface LockInfo {
+  id: string;
+  pid: number;
+  host: string;
+  command: string;
+  since: string;
+}
+
+export class StateError extends Error {
+  override readonly name = "StateError";
+}
+
+/** True only when the holder ran on this host and its pid is gone (never guessed across hosts). */
+function holderIsGone(holder: LockInfo): boolean {
+  if (holder.host !== hostname() || !holder.pid) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+export class StateLockedError extends StateError {
+  constructor(
+    readonly holder: LockInfo,
+    lockPath: string,
+  ) {
+    super(
+      `state is locked by "${holder.command}" (pid ${holder.pid} on ${holder.host}, since ${holder.since}, lock id ${holder.id}); ` +
+        (holderIsGone(holder)
+          ? `that process is no longer running: check the state, then release the lock with: agents force-unlock ${holder.id}`
+          : `wait for it to finish, or if that process is gone run: agents force-unlock ${holder.id}`) +
+        `  [${lockPath}]`,
+    );
+  }
+}

@@ -1,0 +1,147 @@
+import { createHash } from "node:crypto";
+import { promises as fs, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  forceUnlock,
+  LockedStateFile,
+  lockPathFor,
+  readState,
+  STATE_FILE_NAME,
+} from "../../src/state/file-store.js";
+import { hashSecrets, keyedHash, loadStateKey } from "../../src/state/secrets.js";
+import { StateLockedError } from "../../src/state/types.js";
+import { upgradeState } from "../../src/state/upgrade.js";
+
+let dir: string;
+let statePath: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "agents-state-"));
+  statePath = join(dir, STATE_FILE_NAME);
+});
+afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+
+const entry = (name: string) => ({
+  address: `provider_c.agents["${name}"]`,
+  kind: "agents" as const,
+  name,
+  provider: "provider_c" as const,
+  id: `agent_${name}`,
+  external: false,
+  spec: { instructions: "hi" },
+  dependsOn: [],
+  updatedAt: "2026-01-01T00:00:00.000Z",
+});
+
+describe("state file", () => {
+  it("writes atomically with mode 0600, bumping serial and keeping lineage", async () => {
+    const store = await LockedStateFile.open(statePath, "apply");
+    const lineage = store.state.lineage;
+    await store.update((r) => {
+      r[entry("a").address] = entry("a");
+    });
+    await store.update((r) => {
+      r[entry("b").address] = entry("b");
+    });
+    await store.release();
+    expect(statSync(statePath).mode & 0o777).toBe(0o600);
+    const { state } = await readState(statePath);
+    expect(state.serial).toBe(2);
+    expect(state.lineage).toBe(lineage);
+    expect(Object.keys(state.resources)).toEqual([entry("a").address, entry("b").address]);
+    const leftovers = (await fs.readdir(dir)).filter((f) => f !== STATE_FILE_NAME);
+    expect(leftovers).toEqual([]);
+  });
+
+  it("serializes concurrent updates so none is lost", async () => {
+    const store = await LockedStateFile.open(statePath, "apply");
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.update((r) => {
+          r[entry(`n${i}`).address] = entry(`n${i}`);
+        }),
+      ),
+    );
+    await store.release();
+    const { state } = await readState(statePath);
+    expect(Object.keys(state.resources)).toHaveLength(20);
+    expect(state.serial).toBe(20);
+  });
+
+  it("refuses a second holder, naming the first, and force-unlock needs the right id", async () => {
+    const first = await LockedStateFile.open(statePath, "agents apply");
+    const error = await LockedStateFile.open(statePath, "agents plan").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StateLockedError);
+    expect((error as Error).message).toContain('locked by "agents apply"');
+    expect((error as Error).message).toContain(`pid ${process.pid}`);
+    expect((error as Error).message).toContain(`agents force-unlock ${first.lock.id}`);
+    await expect(forceUnlock(statePath, "wrong-id")).rejects.toThrow(/lock id mismatch/);
+    const holder = await forceUnlock(statePath, first.lock.id);
+    expect(holder.command).toBe("agents apply");
+    const second = await LockedStateFile.open(statePath, "agents plan");
+    await second.release();
+    // The first holder must not delete a lock it no longer owns.
+    const third = await LockedStateFile.open(statePath, "agents apply");
+    await first.release();
+    await expect(fs.stat(lockPathFor(statePath))).resolves.toBeTruthy();
+    await third.release();
+  });
+
+  it("upgrades a v0 state explicitly", async () => {
+    const v0 = {
+      resources: [
+        {
+          type: "agents",
+          name: "writer",
+          provider: "provider_d",
+          remote_id: "agent-1",
+          spec: { model: "m" },
+        },
+        { type: "environments", name: "ext", provider: "provider_d", remote_id: "env-9", external: true },
+      ],
+    };
+    await fs.writeFile(statePath, JSON.stringify(v0));
+    const { state, upgradedFrom } = await readState(statePath);
+    expect(upgradedFrom).toBe(0);
+    expect(state.version).toBe(1);
+    expect(state.resources['provider_d.agents["writer"]']).toMatchObject({ id: "agent-1", kind: "agents" });
+    expect(state.resources['provider_d.environments["ext"]']?.external).toBe(true);
+    expect(() => upgradeState({ version: 99, resources: {} }, "x")).toThrow(/newer than this build/);
+  });
+
+  it("refuses corrupt JSON without touching it", async () => {
+    await fs.writeFile(statePath, "{not json");
+    await expect(LockedStateFile.open(statePath, "apply")).rejects.toThrow(/not valid JSON/);
+    await expect(fs.readFile(statePath, "utf8")).resolves.toBe("{not json");
+    await expect(fs.stat(lockPathFor(statePath))).rejects.toThrow();
+  });
+});
+
+describe("secrets in state", () => {
+  it("stores a keyed hash that is not the plain hash and depends on the key", () => {
+    const secret = "sk-live-123456";
+    const a = keyedHash(Buffer.from("key-a"), secret);
+    const b = keyedHash(Buffer.from("key-b"), secret);
+    const plain = createHash("sha256").update(secret).digest("hex");
+    expect(a).not.toContain(plain);
+    expect(a).not.toBe(b);
+    const spec = hashSecrets(
+      { credentials: [{ name: "c", access_token: secret, url: "u" }] },
+      ["credentials.*.access_token"],
+      Buffer.from("key-a"),
+    );
+    expect(JSON.stringify(spec)).not.toContain(secret);
+    expect(spec.credentials[0]!.url).toBe("u");
+    expect(spec.credentials[0]!.access_token).toBe(a);
+  });
+
+  it("creates the key file 0600 on first use and reuses it", () => {
+    const env = { XDG_CONFIG_HOME: join(dir, "cfg") };
+    const first = loadStateKey(env);
+    const keyFile = join(dir, "cfg", "agents", "state-key");
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(loadStateKey(env).equals(first)).toBe(true);
+    expect(loadStateKey({ AGENTS_STATE_KEY: "explicit" }).toString()).toBe("explicit");
+  });
+});
