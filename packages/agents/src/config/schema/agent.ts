@@ -144,11 +144,13 @@ export const agentSchema = strict({
     name: z
       .string()
       .min(1, coded("AGENTS1214", "`default_memory_store.name` must be 1 to 255 characters"))
-      .max(255, coded("AGENTS1214", "`default_memory_store.name` must be 1 to 255 characters")),
+      .max(255, coded("AGENTS1214", "`default_memory_store.name` must be 1 to 255 characters"))
+      .describe("display name of the store"),
     description: z
       .string()
       .max(1024, coded("AGENTS1215", "`default_memory_store.description` must be at most 1024 characters"))
-      .optional(),
+      .optional()
+      .describe("description of the store"),
     delete_on_destroy: z.boolean().optional().describe("default false: the Store is retained on destroy"),
   })
     .optional()

@@ -1,0 +1,175 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/index.js";
+import { instructionsPathCandidate } from "../../src/config/paths.js";
+import { cfg, errorsOf, load, locateMark, render } from "./helpers.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "agents-load-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe("${VAR} interpolation", () => {
+  it("substitutes per scalar after parsing: #, newlines and quotes stay one value", () => {
+    const text = cfg(
+      ["provider_c"],
+      [
+        "agents:",
+        "  a:",
+        "    model: m",
+        "    instructions: ${PROMPT}   # trailing ${IN_COMMENT} is a comment",
+        "    description: prefix-${SHORT}-suffix",
+      ].join("\n"),
+    );
+    const prompt = 'line one # not a comment\nline "two": {x}';
+    const result = load(text, { KEY: "k", PROMPT: prompt, SHORT: "mid" });
+    expect(errorsOf(result), render(result)).toEqual([]);
+    expect(result.config!.agents!.a!.instructions).toBe(prompt);
+    expect(result.config!.agents!.a!.description).toBe("prefix-mid-suffix");
+    expect(result.secretValues).toEqual(expect.arrayContaining([prompt, "mid", "k"]));
+  });
+
+  it("keeps $${ as a literal ${ and never interpolates keys", () => {
+    const text = cfg(
+      ["provider_c"],
+      "agents:\n  a:\n    model: m\n    instructions: cost $${PRICE}\n    metadata: {'${KEY}': v}",
+    );
+    const result = load(text);
+    expect(errorsOf(result), render(result)).toEqual([]);
+    expect(result.config!.agents!.a!.instructions).toBe("cost ${PRICE}");
+    expect(Object.keys(result.config!.agents!.a!.metadata!)).toEqual(["${KEY}"]);
+  });
+
+  it("reports an unset variable at its line:col with where .env was looked for", () => {
+    const { text, line, col } = locateMark(
+      'version: "1"\nproviders:\n  provider_c:\n    api_key: @@${MISSING_KEY_X}',
+    );
+    const result = load(text, {});
+    const d = result.diagnostics.find((x) => x.code === "AGENTS1010")!;
+    expect({ line: d.line, col: d.col }).toEqual({ line, col });
+    expect(d.message).toContain("MISSING_KEY_X");
+    expect(d.hint).toContain("/.env");
+  });
+
+  it("searches .env upward to the project root; nearer files and the environment win", async () => {
+    const root = join(tmp, "project");
+    const sub = join(root, "deploy", "prod");
+    mkdirSync(join(root, ".git"), { recursive: true });
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(tmp, ".env"), "OUTSIDE=outside-root\n");
+    writeFileSync(join(root, ".env"), "FAR=from-root\nBOTH=root\nSHADOW=root\n");
+    writeFileSync(join(sub, ".env"), "BOTH=near\n");
+    writeFileSync(
+      join(sub, "agents.yaml"),
+      cfg(
+        ["provider_c"],
+        "agents:\n  a:\n    model: ${FAR}\n    instructions: ${BOTH}\n    description: ${SHADOW}",
+      ).replace("${KEY}", "k"),
+    );
+    const result = await loadConfig(join(sub, "agents.yaml"), { env: { SHADOW: "process" } });
+    expect(errorsOf(result), render(result)).toEqual([]);
+    expect(result.config!.agents!.a).toMatchObject({
+      model: "from-root",
+      instructions: "near",
+      description: "process",
+    });
+
+    writeFileSync(
+      join(sub, "outside.yaml"),
+      'version: "1"\nproviders:\n  provider_c:\n    api_key: ${OUTSIDE}\n',
+    );
+    const outside = await loadConfig(join(sub, "outside.yaml"), { env: {} });
+    const d = outside.diagnostics.find((x) => x.code === "AGENTS1010")!;
+    expect(d.hint).toContain(join(root, ".env"));
+    expect(d.hint).not.toContain(join(tmp, ".env"));
+  });
+});
+
+describe("secrets never appear in diagnostics", () => {
+  const secret = "s3cr3t-VALUE-do-not-print";
+  it.each([
+    [
+      "an invalid workspace id",
+      'version: "1"\nproviders:\n  provider_a:\n    api_key: k\n    workspace_id: ${S}',
+    ],
+    ["an invalid URL", 'version: "1"\nproviders:\n  provider_c:\n    api_key: k\n    base_url: ${S}'],
+    [
+      "an unknown reference",
+      cfg(["provider_c"], "agents:\n  a:\n    model: m\n    instructions: x\n    vault: ${S}"),
+    ],
+    ["an invalid enum", cfg(["provider_c"], "environments:\n  e:\n    config:\n      type: ${S}")],
+    [
+      "a bad cron",
+      cfg(
+        ["provider_c"],
+        "agents:\n  a: {model: m, instructions: x}\ndeployments:\n  d:\n    agent: a\n    schedule: {expression: '${S}'}",
+      ),
+    ],
+    [
+      "a missing instructions file",
+      cfg(["provider_c"], "agents:\n  a:\n    model: m\n    instructions: ./${S}.md"),
+    ],
+  ])("%s", (_name, text) => {
+    const result = load(text, { KEY: "k", S: secret });
+    expect(errorsOf(result).length, render(result)).toBeGreaterThan(0);
+    expect(JSON.stringify(result.diagnostics)).not.toContain(secret);
+  });
+});
+
+describe("instructions: inline text or a file", () => {
+  it.each([
+    ["prompts/reviewer.md", true],
+    ["./reviewer", true],
+    ["notes.txt", true],
+    ["Review the code.", false],
+    ["and/or", false], // contains a slash but names no file
+    ["Use tools/grep\nto search", false],
+  ])("%j is a path: %s", (value, isPath) => {
+    const candidate = instructionsPathCandidate(value, tmp);
+    expect(candidate !== null).toBe(isPath);
+  });
+
+  it("reads a relative file next to the config, and reports a missing one at its value", () => {
+    const ok = load(cfg(["provider_c"], "agents:\n  a:\n    model: m\n    instructions: reviewer.md"));
+    expect(ok.config!.agents!.a!.instructions).toContain("list risks first");
+    const { text, line, col } = locateMark(
+      cfg(["provider_c"], "agents:\n  a:\n    model: m\n    instructions: @@prompts/none.md"),
+    );
+    const bad = load(text);
+    expect(bad.diagnostics[0]).toMatchObject({ code: "AGENTS1020", line, col });
+  });
+});
+
+describe("unknown keys", () => {
+  it("suggests the nearest field and lists the allowed ones", () => {
+    const { text, line, col } = locateMark(
+      cfg(["provider_c"], "environments:\n  e:\n    config:\n      @@typ: cloud"),
+    );
+    const result = load(text);
+    const d = result.diagnostics.find((x) => x.code === "AGENTS1002")!;
+    expect(d).toMatchObject({ line, col, message: 'unknown field "typ" (did you mean "type"?)' });
+    expect(d.hint).toContain("networking");
+  });
+});
+
+describe("file handling", () => {
+  it("reports a missing config file without throwing", async () => {
+    const result = await loadConfig(join(tmp, "nope.yaml"));
+    expect(result.diagnostics[0]).toMatchObject({ code: "AGENTS1006", severity: "error" });
+  });
+  it("restricts checks to one provider with the provider option", async () => {
+    const path = join(tmp, "multi.yaml");
+    writeFileSync(
+      path,
+      cfg(["provider_a", "provider_c"], "memory_stores:\n  notes: {}", "  provider: all").replaceAll(
+        "${KEY}",
+        "k",
+      ),
+    );
+    const all = await loadConfig(path);
+    expect(all.diagnostics.map((d) => d.code)).toContain("AGENTS1050");
+    const onlyC = await loadConfig(path, { provider: "provider_c" });
+    expect(onlyC.diagnostics).toEqual([]);
+    expect(onlyC.graph!.nodes.every((n) => n.provider === "provider_c")).toBe(true);
+  });
+});
