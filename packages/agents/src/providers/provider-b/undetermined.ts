@@ -44,8 +44,9 @@ export const EXPLICIT_FORWARD_MOUNT_ACCESS = "read_only";
 export const REPOSITORY_WIRE_TYPE = "github_repository";
 
 /**
- * U4 — the Forward memory-store create uses an `Idempotency-Key` (REF does); we derive it from the
- * owner address so a retried create after a lost response cannot create a second store.
+ * U4 — the Forward memory-store create carries an `Idempotency-Key` (REF does): a fresh UUID per
+ * create call, so the HTTP client may retry that POST after a lost response without a second
+ * store. A key derived from the address would replay a store deleted by an earlier destroy.
  */
 export const FORWARD_STORE_IDEMPOTENCY = true;
 

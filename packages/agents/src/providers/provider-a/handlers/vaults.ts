@@ -6,7 +6,8 @@ import { isConflict } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName, ownerOf, sameOwner, userMetadata, withOwnership } from "../../common/ownership.js";
 import { collect, findFirst, walkPages } from "../../common/paging.js";
-import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
+import { carryPriorSecrets } from "../../common/secrets.js";
+import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
 import {
   type CredentialDecl,
   credentialFromWire,
@@ -22,7 +23,7 @@ interface VaultDecl {
   metadata?: Record<string, string>;
 }
 
-async function readVault(ctx: HandlerContext, wire: Wire): Promise<RemoteObject> {
+async function readVault(ctx: HandlerContext, wire: Wire, prior?: PriorState): Promise<RemoteObject> {
   const id = String(wire.id);
   const creds = (
     await collect(walkPages<RemoteCredential>(ctx.http, `/vaults/${id}/credentials`, {}, ctx.signal))
@@ -30,8 +31,10 @@ async function readVault(ctx: HandlerContext, wire: Wire): Promise<RemoteObject>
   return {
     id,
     spec: {
-      display_name: wire.display_name ?? logicalName(ctx.owner),
-      credentials: creds.map(credentialFromWire),
+      ...(wire.display_name && wire.display_name !== logicalName(ctx.owner)
+        ? { display_name: wire.display_name }
+        : {}),
+      credentials: carryPriorSecrets(creds.map(credentialFromWire) as Record<string, unknown>[], prior),
       metadata: userMetadata(wire.metadata),
     },
     owner: ownerOf(wire.metadata),
@@ -101,10 +104,10 @@ export const vaultHandler: KindHandler = {
     await ensureCredentials(ctx, String(vault.id), decl.credentials ?? []);
     return readVault(ctx, vault);
   },
-  async read(ctx, id) {
+  async read(ctx, id, prior) {
     const wire = await getOrGone(ctx.http, `/vaults/${id}`, ctx.signal);
     if (wire === "gone" || isArchived(wire)) return "gone";
-    return readVault(ctx, wire);
+    return readVault(ctx, wire, prior);
   },
   async remove(ctx, id) {
     await removeTolerant(ctx.http, "DELETE", `/vaults/${id}`, ctx.signal);

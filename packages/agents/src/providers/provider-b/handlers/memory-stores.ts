@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 // provider_b memory stores (both domains; permanent delete always on the cloud domain). Declared
 // entries are managed seeds: created when missing, updated when their content changed (with the
 // remote sha256 as precondition), and every other memory is left as the agents wrote it.
@@ -18,7 +19,6 @@ import {
   DEFAULT_PROVIDER_B_OPTIONS,
   deleteMemoryStorePermanently,
   findOwnedIn,
-  idempotencyKey,
   type ProviderBOptions,
   readEither,
   requireOneDomain,
@@ -115,9 +115,7 @@ export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVID
           // Ownership keys (REF omits them here) make a store from an interrupted run adoptable.
           metadata: withOwnership(decl.metadata, ctx.owner),
         },
-        ...(domain === "forward"
-          ? { headers: { "idempotency-key": idempotencyKey(ctx.owner, "memory_store") }, idempotent: true }
-          : {}),
+        ...(domain === "forward" ? { headers: { "idempotency-key": randomUUID() }, idempotent: true } : {}),
       });
       try {
         await applySeeds(ctx, domain, String(store.id), decl);

@@ -1,6 +1,5 @@
 // Helpers the provider_b handlers share: the client of a resource's API domain, adoption by
 // owner, uploads, and the bounded retry used by memory-store deletes.
-import { createHash } from "node:crypto";
 import { getOrGone, isArchived, multipartFile, send, type Wire } from "../../common/handler-kit.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { ownerOf, sameOwner } from "../../common/ownership.js";
@@ -75,12 +74,6 @@ export async function uploadFile(
   });
   const created = await send(ctx, http, { method: "POST", path: "/files", body: form });
   return { id: String(created.file_id ?? created.id), sha256: local.sha256 };
-}
-
-export function idempotencyKey(owner: Owner, salt: string): string {
-  const hex = createHash("sha256").update(`${owner.project}\n${owner.resource}\n${salt}`).digest("hex");
-  // UUID-shaped, as the provider expects.
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 const RETRY_DELETE_STATUSES = new Set([409, 429, 500, 502, 503]);

@@ -4,7 +4,8 @@ import { isConflict } from "../../common/errors.js";
 import { removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
 import { collect, walkAfterId } from "../../common/paging.js";
-import type { HandlerContext, KindHandler, RemoteObject } from "../../types.js";
+import { carryPriorSecrets } from "../../common/secrets.js";
+import type { HandlerContext, KindHandler, PriorState, RemoteObject } from "../../types.js";
 import type { ApiDomain } from "../client.js";
 import {
   type CredentialDecl,
@@ -21,7 +22,12 @@ interface VaultDecl {
   metadata?: Record<string, string>;
 }
 
-async function toRemote(ctx: HandlerContext, wire: Wire, domain: ApiDomain): Promise<RemoteObject> {
+async function toRemote(
+  ctx: HandlerContext,
+  wire: Wire,
+  domain: ApiDomain,
+  prior?: PriorState,
+): Promise<RemoteObject> {
   const id = String(wire.id);
   const creds = (
     await collect(
@@ -31,8 +37,13 @@ async function toRemote(ctx: HandlerContext, wire: Wire, domain: ApiDomain): Pro
   return {
     id,
     spec: {
-      display_name: wire.display_name ?? logicalName(ctx.owner),
-      credentials: creds.map((c) => credentialFromWire(c as never)),
+      ...(wire.display_name && wire.display_name !== logicalName(ctx.owner)
+        ? { display_name: wire.display_name }
+        : {}),
+      credentials: carryPriorSecrets(
+        creds.map((c) => credentialFromWire(c as never)),
+        prior,
+      ),
       metadata: userMetadata(wire.metadata),
       derived: { domain },
     },
@@ -100,7 +111,7 @@ export const vaultHandler: KindHandler = {
   async read(ctx, id, prior) {
     const found = await readEither(ctx, `/vaults/${id}`, specDomain(prior?.spec));
     if (found === "gone" || found.wire.archived_at) return "gone";
-    return toRemote(ctx, found.wire, found.domain);
+    return toRemote(ctx, found.wire, found.domain, prior);
   },
   async remove(ctx, id, prior) {
     await removeTolerant(
