@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import {
   agentFromWire,
+  agentReverseRefs,
   agentToWire,
   canonicalAgent,
   sessionDefaults,
@@ -296,5 +297,59 @@ describe("session defaults (attached to every session of the agent)", () => {
     expect(() =>
       sessionDefaults({ files: [{ file: "d", mount_path: "/data/x" }] }, providerCProfile.agent, refs),
     ).toThrow(/not under this provider's mount root \/workspace/);
+  });
+});
+
+describe("read-backs with server-filled defaults", () => {
+  const allow = { type: "always_allow" };
+  it("default_config/permission_policy filled in by the provider do not read as changes", () => {
+    const remote = {
+      model: { id: "m", speed: "standard" },
+      mcp_servers: [{ name: "forge", type: "url", url: "https://m/mcp" }],
+      tools: [
+        { type: toolsetC, default_config: { enabled: true, permission_policy: allow }, configs: [] },
+        {
+          type: "mcp_toolset",
+          mcp_server_name: "forge",
+          default_config: { enabled: true, permission_policy: allow },
+          configs: [],
+        },
+      ],
+      skills: [
+        { type: "anthropic", skill_id: "pdf", version: "latest" },
+        { type: "custom", skill_id: "s9", version: "1759" },
+      ],
+    };
+    const declared = {
+      model: "m",
+      instructions: "x",
+      mcp_servers: [{ name: "forge", url: "https://m/mcp" }],
+      skills: [
+        { type: "official", skill_id: "pdf" },
+        { type: "custom", skill_id: "s9" },
+      ],
+    };
+    const reverse = agentReverseRefs(declared, fakeResolver());
+    const back = agentFromWire(remote, providerCProfile.agent, reverse);
+    const canonical = canonicalAgent(declared, "provider_c");
+    for (const key of Object.keys(back)) expect(back[key]).toEqual(canonical[key]);
+    expect(back.tools).toBeUndefined();
+  });
+  it("a default permission of always_ask reads back as ask for every enabled builtin", () => {
+    const back = agentFromWire(
+      {
+        model: "m",
+        tools: [
+          {
+            type: toolsetC,
+            default_config: { enabled: false, permission_policy: { type: "always_ask" } },
+            configs: [{ name: "bash", enabled: true }],
+          },
+        ],
+      },
+      providerCProfile.agent,
+      new Map(),
+    );
+    expect(back.tools).toEqual({ builtin: ["bash"], permissions: { bash: "ask" } });
   });
 });

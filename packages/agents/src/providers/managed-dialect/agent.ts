@@ -26,7 +26,11 @@ export interface Resolver {
   resolveExtra(kind: Kind, name: string): Record<string, unknown> | undefined;
 }
 
-/** Remote id → logical name, for ids the declaration refers to by name. */
+/**
+ * Remote id → logical name, for ids the declaration refers to by name. The key
+ * `unpinned:<skill id>` marks a skill reference declared without a version (the provider pins
+ * one on save, which is not a change the user made).
+ */
 export type ReverseRefs = Map<string, string>;
 
 export function modelFor(spec: Json, provider: string): string {
@@ -87,7 +91,7 @@ export function agentToWire(
 ): Json {
   const model = modelFor(spec, dialect.provider);
   const servers = mcpServers(spec);
-  const tools = canonicalTools(spec.tools, warn);
+  const tools = canonicalTools(spec.tools, warn, { keepDefaultToolkits: true });
   const roster = isRecord(spec.multiagent) ? spec.multiagent : undefined;
   return {
     name,
@@ -166,7 +170,9 @@ export function agentFromWire(remote: Json, dialect: AgentDialect, reverse: Reve
       const logical = reverse.get(id);
       if (logical !== undefined) return logical;
       const type = s.type === dialect.officialSkillType ? "official" : (str(s.type) ?? "custom");
-      return compact({ type, skill_id: id, version: s.version === null ? undefined : str(s.version) });
+      const version = str(s.version);
+      const pinnedByUser = version !== undefined && version !== "latest" && !reverse.has(`unpinned:${id}`);
+      return compact({ type, skill_id: id, version: pinnedByUser ? version : undefined });
     }),
     multiagent: roster
       ? {
@@ -191,7 +197,11 @@ export function agentReverseRefs(spec: Json, refs: Resolver): ReverseRefs {
       // Not applied yet (or released): the id then shows as an external reference.
     }
   };
-  for (const s of Array.isArray(spec.skills) ? spec.skills : []) if (typeof s === "string") add("skills", s);
+  for (const s of Array.isArray(spec.skills) ? spec.skills : []) {
+    if (typeof s === "string") add("skills", s);
+    else if (isRecord(s) && str(s.skill_id) && s.version === undefined)
+      reverse.set(`unpinned:${str(s.skill_id)}`, "");
+  }
   const roster = isRecord(spec.multiagent) ? spec.multiagent : undefined;
   for (const m of Array.isArray(roster?.agents) ? roster.agents : [])
     if (typeof m === "string") add("agents", m);

@@ -3,7 +3,6 @@
 import type { HandlerContext, KindHandler, Owner, PriorState, RemoteObject, Spec } from "../types.js";
 import { logicalNameOf } from "./address.js";
 import { agentFromWire, agentReverseRefs, agentToWire, canonicalAgent, sessionDefaults } from "./agent.js";
-import { resolveInstructions } from "./instructions.js";
 import { isOwnedBy, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
 import { findFirst } from "./pagination.js";
 import type { DialectProfile } from "./profile.js";
@@ -43,9 +42,8 @@ export function agentHandler(profile: DialectProfile): KindHandler {
   };
 
   const body = (ctx: HandlerContext, spec: Spec) => {
-    const resolved = resolveInstructions(spec, ctx.configDir);
     const metadata = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
-    const wire = agentToWire(resolved, logicalNameOf(ctx.owner.resource), metadata, dialect, ctx, ctx.warn);
+    const wire = agentToWire(spec, logicalNameOf(ctx.owner.resource), metadata, dialect, ctx, ctx.warn);
     return { wire, session: sessionDefaults(spec, dialect, ctx, ctx.warn), metadata };
   };
 
@@ -63,10 +61,8 @@ export function agentHandler(profile: DialectProfile): KindHandler {
   }
 
   return {
-    desired: (spec, ctx) => {
-      const resolved = resolveInstructions(spec, ctx.configDir);
-      return overlay(resolved, canonicalAgent(resolved, dialect.provider), COMPARED);
-    },
+    // The config loader has already replaced an instructions path with the file's text.
+    desired: (spec) => overlay(spec, canonicalAgent(spec, dialect.provider), COMPARED),
 
     async create(ctx, spec) {
       const { wire, session } = body(ctx, spec);

@@ -33,7 +33,11 @@ export interface ToolsCanonical {
 }
 
 /** Declared `tools` → comparable form: supported builtins sorted, only `ask` permissions listed. */
-export function canonicalTools(tools: unknown, warn?: (message: string) => void): ToolsCanonical | undefined {
+export function canonicalTools(
+  tools: unknown,
+  warn?: (message: string) => void,
+  options: { keepDefaultToolkits?: boolean } = {},
+): ToolsCanonical | undefined {
   if (!isRecord(tools)) return undefined;
   const builtin = new Set<string>();
   for (const name of strList(tools.builtin)) {
@@ -54,8 +58,15 @@ export function canonicalTools(tools: unknown, warn?: (message: string) => void)
   for (const name of sorted) if ((overrides.get(name) ?? fallback) === "ask") permissions[name] = "ask";
   const mcp = records(tools.mcp)
     .map(canonicalToolkit)
+    .filter((t) => options.keepDefaultToolkits || !isDefaultToolkit(t))
     .sort((a, b) => String(a.mcp_server_name).localeCompare(String(b.mcp_server_name)));
   return { builtin: sorted, ...compact({ permissions, mcp }) };
+}
+
+/** A toolkit that enables every tool of its server says nothing the plain toolset entry does not. */
+function isDefaultToolkit(toolkit: Json): boolean {
+  const defaults = isRecord(toolkit.default_config) ? toolkit.default_config : undefined;
+  return (defaults === undefined || defaults.enabled === true) && toolkit.configs === undefined;
 }
 
 function canonicalToolkit(decl: Json): Json {
@@ -117,9 +128,7 @@ export function toolsFromWire(wire: unknown): ToolsCanonical | undefined {
   const entries = records(wire);
   const toolset = entries.find((t) => str(t.type)?.startsWith("agent_toolset_"));
   const mcp = entries
-    .filter(
-      (t) => t.type === "mcp_toolset" && (t.default_config !== undefined || records(t.configs).length > 0),
-    )
+    .filter((t) => t.type === "mcp_toolset")
     .map((t) =>
       canonicalToolkit({
         mcp_server_name: t.mcp_server_name,
@@ -127,12 +136,19 @@ export function toolsFromWire(wire: unknown): ToolsCanonical | undefined {
         configs: t.configs,
       }),
     )
+    .filter((t) => !isDefaultToolkit(t))
     .sort((a, b) => String(a.mcp_server_name).localeCompare(String(b.mcp_server_name)));
   const configs = records(toolset?.configs);
-  const defaultEnabled = !isRecord(toolset?.default_config) || toolset.default_config.enabled !== false;
-  if (toolset && defaultEnabled && configs.length === 0 && mcp.length === 0) return undefined;
+  const defaults = isRecord(toolset?.default_config) ? toolset.default_config : {};
+  const defaultEnabled = defaults.enabled !== false;
+  const defaultPermission: Permission =
+    isRecord(defaults.permission_policy) && defaults.permission_policy.type === "always_ask"
+      ? "ask"
+      : "allow";
+  if (toolset && defaultEnabled && defaultPermission === "allow" && configs.length === 0 && mcp.length === 0)
+    return undefined;
   const enabled = new Map<string, Permission>();
-  if (toolset && defaultEnabled) for (const name of BUILTIN_TOOLS) enabled.set(name, "allow");
+  if (toolset && defaultEnabled) for (const name of BUILTIN_TOOLS) enabled.set(name, defaultPermission);
   for (const config of configs) {
     const name = builtinName(str(config.name) ?? "");
     if (!name) continue;
@@ -142,7 +158,7 @@ export function toolsFromWire(wire: unknown): ToolsCanonical | undefined {
       continue;
     }
     const policy = isRecord(config.permission_policy) ? config.permission_policy.type : undefined;
-    enabled.set(name, policy === "always_ask" ? "ask" : "allow");
+    enabled.set(name, policy === undefined ? defaultPermission : policy === "always_ask" ? "ask" : "allow");
   }
   const builtin = [...enabled.keys()].sort();
   const permissions: Record<string, "ask"> = {};

@@ -1,0 +1,152 @@
+import type { Request } from "express";
+import type { SimDefinition } from "../core/sim.js";
+import { agentRoutes } from "../managed/agents.js";
+import { environmentRoutes } from "../managed/environments.js";
+import { ApiError, typeForStatus } from "../managed/errors.js";
+import { fileRoutes } from "../managed/files.js";
+import { mountApi } from "../managed/http.js";
+import { makeKit } from "../managed/kit.js";
+import { memoryRoutes } from "../managed/memory.js";
+import { sessionRoutes } from "../managed/sessions.js";
+import { dumpState, seedState } from "../managed/snapshot.js";
+import { createState, type Dialect, type State } from "../managed/state.js";
+import { vaultRoutes } from "../managed/vaults.js";
+import { deploymentRoutes } from "./deployments.js";
+import { modelRoutes } from "./models.js";
+import { skillRoutes } from "./skills.js";
+
+/** The well-known test key every provider_c simulator accepts (more can be seeded as `api_keys`). */
+export const DEFAULT_KEY = "sim-provider-c-key";
+export const API_VERSION = "2023-06-01";
+export const BETA = {
+  managedAgents: "managed-agents-2026-04-01",
+  memory: "agent-memory-2026-07-22",
+  skills: "skills-2025-10-02",
+  files: "files-api-2025-04-14",
+} as const;
+
+export const dialect: Dialect = {
+  name: "provider_c",
+  idPrefix: {
+    environment: "env_",
+    vault: "vlt_",
+    credential: "vcrd_",
+    file: "file_",
+    skill: "skill_",
+    agent: "agent_",
+    memory_store: "memstore_",
+    memory: "mem_",
+    memory_version: "memver_",
+    deployment: "depl_",
+    deployment_run: "drun_",
+    session: "sesn_",
+    session_resource: "sesrsc_",
+    event: "sevt_",
+  },
+  toolsetType: "agent_toolset_20260401",
+  metadataUpdate: "patch",
+  limits: { defaultLimit: 20, maxLimit: 100 },
+  modelObjectOnly: false,
+  rosterObjectsOnly: false,
+  credentialTypes: ["static_bearer", "environment_variable", "mcp_oauth"],
+  archivable: new Set([
+    "agent",
+    "environment",
+    "session",
+    "vault",
+    "credential",
+    "memory_store",
+    "deployment",
+  ]),
+  agentDelete: false,
+  memoryVersions: true,
+  resourceTypes: ["file", "github_repository", "memory_store"],
+  mountRoot: "/workspace",
+};
+
+let requestCounter = 0;
+
+function betaFor(path: string): readonly string[] | null {
+  const top = path.split("/")[1] ?? "";
+  if (top === "models") return null;
+  if (top === "memory_stores") return [BETA.memory, BETA.managedAgents];
+  if (top === "skills") return [BETA.skills];
+  if (top === "files") return [BETA.files];
+  return [BETA.managedAgents];
+}
+
+/** `x-api-key`, then `anthropic-version`, then the beta header the route family needs. */
+function authenticate(req: Request, keys: Set<string>): void {
+  const key = req.headers["x-api-key"];
+  if (typeof key !== "string" || key === "") {
+    throw new ApiError(401, "authentication_error", "x-api-key header is required");
+  }
+  if (!keys.has(key)) throw new ApiError(401, "authentication_error", "invalid x-api-key");
+  const version = req.headers["anthropic-version"];
+  if (version === undefined)
+    throw new ApiError(400, "invalid_request_error", "anthropic-version: header is required");
+  if (version !== API_VERSION) {
+    throw new ApiError(
+      400,
+      "invalid_request_error",
+      `anthropic-version: ${JSON.stringify(version)} is not a valid version`,
+    );
+  }
+  const needed = betaFor(req.path);
+  if (!needed) return;
+  const sent = String(req.headers["anthropic-beta"] ?? "")
+    .split(",")
+    .map((b) => b.trim())
+    .filter(Boolean);
+  // Observed on the live API (REF): memory endpoints reject the memory beta combined with managed-agents.
+  if (needed[0] === BETA.memory && sent.includes(BETA.memory) && sent.includes(BETA.managedAgents)) {
+    throw new ApiError(
+      400,
+      "invalid_request_error",
+      `anthropic-beta: ${BETA.memory} cannot be combined with ${BETA.managedAgents}; send only ${BETA.memory}`,
+    );
+  }
+  if (!needed.some((b) => sent.includes(b))) {
+    throw new ApiError(
+      400,
+      "invalid_request_error",
+      `anthropic-beta: this endpoint requires the beta header ${needed.join(" or ")}`,
+    );
+  }
+}
+
+export function renderError(err: ApiError): unknown {
+  return {
+    type: "error",
+    error: { type: err.type, message: err.message, ...err.extra },
+    request_id: `req_sim${(++requestCounter).toString().padStart(12, "0")}`,
+  };
+}
+
+export const definition: SimDefinition<State> = {
+  name: "provider_c",
+  basePath: "/v1",
+  createState: () => createState(DEFAULT_KEY),
+  routes(app, ctx) {
+    const kit = makeKit(dialect, ctx);
+    mountApi(app, {
+      basePath: "/v1",
+      authenticate: (req) => authenticate(req, ctx.state.apiKeys),
+      render: renderError,
+      routes(router) {
+        environmentRoutes(router, kit);
+        vaultRoutes(router, kit);
+        fileRoutes(router, kit);
+        skillRoutes(router, kit);
+        agentRoutes(router, kit);
+        memoryRoutes(router, kit);
+        deploymentRoutes(router, kit);
+        sessionRoutes(router, kit);
+        modelRoutes(router, kit);
+      },
+    });
+  },
+  errorBody: (status, message) => renderError(new ApiError(status, typeForStatus(status), message)),
+  seed: (ctx, body) => ({ seeded: seedState(ctx.state, body) }),
+  dump: (ctx) => dumpState(ctx.state),
+};

@@ -1,0 +1,110 @@
+import { zipSync } from "fflate";
+import { createSim, type RunningSim, type SimDefinition } from "../../src/index.js";
+
+export interface WireResponse {
+  status: number;
+  body: any;
+  headers: Headers;
+  bytes: Uint8Array;
+}
+
+export interface CallOptions {
+  json?: unknown;
+  form?: FormData;
+  /** Replaces the default headers (auth included) entirely. */
+  headers?: Record<string, string>;
+  /** Merged over the default headers; a value of "" removes that header. */
+  extraHeaders?: Record<string, string>;
+}
+
+export interface Wire {
+  sim: RunningSim;
+  call(method: string, path: string, opts?: CallOptions): Promise<WireResponse>;
+  /** Like call, but fails the test unless the answer is 2xx. */
+  ok(method: string, path: string, opts?: CallOptions | unknown): Promise<any>;
+  control(method: string, path: string, body?: unknown): Promise<WireResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one simulator on an ephemeral loopback port and speaks its wire over real HTTP. Takes the
+ * definition itself: the registry's on-demand import resolves compiled files, which vitest does not serve.
+ */
+export async function openWire(
+  definition: SimDefinition<any>,
+  defaults: (path: string) => Record<string, string>,
+): Promise<Wire> {
+  const sim = await createSim(definition, { quiet: true });
+  async function send(url: string, method: string, headers: Record<string, string>, opts: CallOptions) {
+    const h = { ...headers };
+    let body: RequestInit["body"];
+    if (opts.form) body = opts.form;
+    else if (opts.json !== undefined) {
+      body = JSON.stringify(opts.json);
+      h["content-type"] = "application/json";
+    }
+    for (const [k, v] of Object.entries(h)) if (v === "") delete h[k];
+    const res = await fetch(url, { method, headers: h, ...(body === undefined ? {} : { body }) });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const text = Buffer.from(bytes).toString("utf8");
+    let parsed: unknown = text;
+    if ((res.headers.get("content-type") ?? "").includes("json")) parsed = JSON.parse(text);
+    return { status: res.status, body: parsed as any, headers: res.headers, bytes };
+  }
+  const wire: Wire = {
+    sim,
+    call: (method, path, opts = {}) =>
+      send(sim.url + path, method, opts.headers ?? { ...defaults(path), ...opts.extraHeaders }, opts),
+    async ok(method, path, opts) {
+      const o =
+        opts &&
+        typeof opts === "object" &&
+        ("json" in opts || "form" in opts || "extraHeaders" in opts || "headers" in opts)
+          ? (opts as CallOptions)
+          : opts === undefined
+            ? {}
+            : { json: opts };
+      const r = await wire.call(method, path, o);
+      if (r.status < 200 || r.status >= 300) {
+        throw new Error(`${method} ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
+      }
+      return r.body;
+    },
+    control: (method, path, body) =>
+      send(`${sim.origin}/_sim${path}`, method, {}, body === undefined ? {} : { json: body }),
+    close: () => sim.close(),
+  };
+  return wire;
+}
+
+/** A skill directory as multipart parts: provider_c sends one `files[]` part per file. */
+export function skillForm(files: Record<string, string>, field = "files[]"): FormData {
+  const form = new FormData();
+  for (const [path, content] of Object.entries(files)) form.append(field, new Blob([content]), path);
+  return form;
+}
+
+/** A skill directory as one zip part (provider_d's `files`). */
+export function skillZipForm(files: Record<string, string>, zipName: string): FormData {
+  const entries: Record<string, Uint8Array> = {};
+  for (const [path, content] of Object.entries(files)) entries[path] = new TextEncoder().encode(content);
+  const form = new FormData();
+  form.append("files", new Blob([zipSync(entries)], { type: "application/zip" }), zipName);
+  return form;
+}
+
+export function skillMd(name: string, description = "A test skill"): string {
+  return `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n`;
+}
+
+export function fileForm(
+  name: string,
+  content: string,
+  type = "text/markdown",
+  extra: Record<string, string> = {},
+): FormData {
+  const form = new FormData();
+  form.append("file", new Blob([content], { type }), name);
+  for (const [k, v] of Object.entries(extra)) form.append(k, v);
+  return form;
+}
