@@ -3,17 +3,11 @@
 import { UnsupportedError } from "../../common/errors.js";
 import { type Metadata, userMetadata } from "../../common/ownership.js";
 import type { Spec } from "../../types.js";
+import { providerACapabilities } from "../capabilities.js";
 import { CLEARED_ROSTER, rosterToWire } from "../undetermined.js";
 
-export const PROVIDER_A_BUILTIN_TOOLS = [
-  "bash",
-  "read",
-  "write",
-  "edit",
-  "glob",
-  "grep",
-  "download_file",
-] as const;
+/** The builtin tools provider_a knows (one list, shared with config validation). */
+export const PROVIDER_A_BUILTIN_TOOLS: readonly string[] = providerACapabilities.agents.builtinTools;
 
 export interface McpToolkitDecl {
   type?: string;
@@ -136,7 +130,7 @@ export function agentDesired(decl: AgentDecl): Spec {
     tools: {
       builtin: (decl.tools?.builtin ?? [...PROVIDER_A_BUILTIN_TOOLS])
         .map((n) => n.toLowerCase())
-        .filter((n) => (PROVIDER_A_BUILTIN_TOOLS as readonly string[]).includes(n))
+        .filter((n) => PROVIDER_A_BUILTIN_TOOLS.includes(n))
         .sort(),
     },
     mcp_servers: (decl.mcp_servers ?? []).map((s) => s.name).sort(),
