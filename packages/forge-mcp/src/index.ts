@@ -1,2 +1,3 @@
-// Public entry point; filled in by the package as it grows.
-export const packageName = "forge-mcp";
+export { type Config, ConfigError, loadConfig } from "./config.js";
+export { createLogger } from "./logger.js";
+export { createServer, type ForgeMcpServer, listen } from "./server.js";

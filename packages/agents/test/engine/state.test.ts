@@ -54,7 +54,7 @@ describe("state file", () => {
     expect(leftovers).toEqual([]);
   });
 
-  it("serializes concurrent updates so none is lost", async () => {
+  it("commits concurrent updates in groups so none is lost", async () => {
     const store = await LockedStateFile.open(statePath, "apply");
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -63,10 +63,12 @@ describe("state file", () => {
         }),
       ),
     );
+    const writes = store.writes;
     await store.release();
     const { state } = await readState(statePath);
     expect(Object.keys(state.resources)).toHaveLength(20);
-    expect(state.serial).toBe(20);
+    expect(state.serial).toBe(writes);
+    expect(writes).toBeLessThan(20);
   });
 
   it("refuses a second holder, naming the first, and force-unlock needs the right id", async () => {

@@ -134,7 +134,14 @@ export async function createSim<S>(def: SimDefinition<S>, opts: SimOptions = {})
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const status =
       typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 500;
-    const message = status < 500 ? "invalid request body" : "internal simulator error";
+    // A 4xx error may carry a message meant for the caller (e.g. why a seed was refused).
+    const publicMessage = (err as { publicMessage?: unknown }).publicMessage;
+    const message =
+      status >= 500
+        ? "internal simulator error"
+        : typeof publicMessage === "string"
+          ? publicMessage
+          : "invalid request body";
     if (status >= 500 && !opts.quiet) console.error(`[${def.name}]`, err);
     if (!res.headersSent) res.status(status).json(def.errorBody(status, message));
   });

@@ -136,7 +136,11 @@ export function seedState(state: BState, body: unknown): Record<string, number> 
       counts[key] = state.mounts.length;
     } else if (key === "events") {
       if (!isObject(value)) throw seedError("events must map session ids to arrays");
-      for (const [sid, list] of Object.entries(value)) state.events.set(sid, asArray(list, key) as Rec[]);
+      for (const [sid, list] of Object.entries(value)) {
+        const events = asArray(list, key) as Rec[];
+        for (const e of events) state.seq.assign(e.id);
+        state.events.set(sid, events);
+      }
       counts[key] = state.events.size;
     } else if (key !== "idempotency_keys") {
       throw seedError(`unknown seed key "${key}"`);

@@ -9,6 +9,12 @@ import { userMetadata } from "./ownership.js";
 import { checkoutToWire, fileResource, gitRepositoryToWire, mountPath, repositoryUrl } from "./resources.js";
 import { compact, isRecord, type Json, nonEmpty, records, str, strList, WireMappingError } from "./spec.js";
 
+/** `read_write` without instructions is what a bare store name means: one spelling for both. */
+function isPlainStore(resource: Json): boolean {
+  const access = str(resource.access);
+  return (access === undefined || access === "read_write") && !nonEmpty(str(resource.instructions));
+}
+
 export function textContent(content: unknown): Json[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
   if (Array.isArray(content))
@@ -113,7 +119,7 @@ export function deploymentResourcesFromWire(
     if (r.type === "memory_store") {
       const id = str(r.memory_store_id) ?? "";
       const name = reverse.get(id) ?? id;
-      if (r.access === undefined && r.instructions === undefined) stores.push(name);
+      if (isPlainStore(r)) stores.push(name);
       else
         out.push(
           compact({
@@ -156,7 +162,7 @@ export function canonicalDeploymentResources(
   const out: Json[] = [];
   const stores = strList(spec.memory_stores);
   for (const r of records(spec.resources)) {
-    if (r.type === "memory_store" && r.access === undefined && r.instructions === undefined) {
+    if (r.type === "memory_store" && isPlainStore(r)) {
       stores.push(str(r.memory_store) ?? "");
     } else if (r.type === "memory_store") {
       out.push(

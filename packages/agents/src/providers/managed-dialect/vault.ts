@@ -47,7 +47,13 @@ export function credentialToWire(decl: Json, options: CredentialMappingOptions):
       secret_value: secretValue,
       networking: credentialNetworking(decl.networking, name),
     };
-    const injection = canonicalInjection(decl.injection_location);
+    // Sent as declared (defaults filled in); the comparison form drops the defaults instead.
+    const injection = isRecord(decl.injection_location)
+      ? {
+          header: decl.injection_location.header ?? DEFAULT_INJECTION.header,
+          body: decl.injection_location.body ?? DEFAULT_INJECTION.body,
+        }
+      : undefined;
     if (injection) {
       if (options.injectionLocation) auth.injection_location = injection;
       else options.warn?.(`credential "${name}": injection_location is not supported here and is not sent`);
@@ -65,13 +71,18 @@ function credentialNetworking(value: unknown, name: string): Json {
   return { type: "limited", allowed_hosts: hosts };
 }
 
+/** What the provider assumes when no injection location is sent: headers yes, bodies no. */
+export const DEFAULT_INJECTION = { header: true, body: false } as const;
+
 function canonicalInjection(value: unknown): Json | undefined {
   if (!isRecord(value)) return undefined;
-  return compact({
-    header: typeof value.header === "boolean" ? value.header : undefined,
-    body: typeof value.body === "boolean" ? value.body : undefined,
-  });
+  const header = typeof value.header === "boolean" ? value.header : DEFAULT_INJECTION.header;
+  const body = typeof value.body === "boolean" ? value.body : DEFAULT_INJECTION.body;
+  if (header === DEFAULT_INJECTION.header && body === DEFAULT_INJECTION.body) return undefined;
+  return { header, body };
 }
+
+const byName = (a: Json, b: Json) => String(a.name).localeCompare(String(b.name));
 
 /** A credential in comparable form, secrets removed (they are never shown back). */
 export function canonicalCredential(decl: Json, options: { injectionLocation: boolean }): Json {
@@ -123,13 +134,15 @@ export function canonicalVault(spec: Json, options: { injectionLocation: boolean
   return compact({
     display_name: nonEmpty(str(spec.display_name)),
     metadata: userMetadata(spec.metadata),
-    credentials: records(spec.credentials).map((c) =>
-      compact({
-        ...canonicalCredential(c, options),
-        access_token: str(c.access_token),
-        secret_value: str(c.secret_value),
-      }),
-    ),
+    credentials: records(spec.credentials)
+      .map((c) =>
+        compact({
+          ...canonicalCredential(c, options),
+          access_token: str(c.access_token),
+          secret_value: str(c.secret_value),
+        }),
+      )
+      .sort(byName),
   });
 }
 
@@ -146,6 +159,7 @@ export function vaultFromWire(
     credentials: credentials
       .filter((c) => !c.archived_at)
       .map((c) => credentialFromWire(c, options))
-      .filter((c): c is Json => c !== undefined),
+      .filter((c): c is Json => c !== undefined)
+      .sort(byName),
   });
 }

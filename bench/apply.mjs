@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// Apply throughput of the engine: 500 resources on provider_c's simulator with 50 ms injected
+// latency per call, through the real CLI. Reports wall time against the dependency-graph lower
+// bound, and the HTTP calls of the no-change plan that follows (goal: at most one per resource).
+// Usage: npm run build && node bench/apply.mjs [--per-kind N] [--latency MS] [--parallelism N]
+import { spawnSync } from "node:child_process";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { startSim } from "@agents/sims";
+
+const { values } = parseArgs({
+  options: {
+    "per-kind": { type: "string", default: "100" },
+    latency: { type: "string", default: "50" },
+    parallelism: { type: "string", default: "10" },
+  },
+});
+const perKind = Number(values["per-kind"]);
+const latencyMs = Number(values.latency);
+const parallelism = Number(values.parallelism);
+const cli = fileURLToPath(new URL("../packages/agents/dist/cli/main.js", import.meta.url));
+const results = fileURLToPath(new URL("./results/apply.md", import.meta.url));
+
+// Five kinds, `perKind` each: deployment i → agent i → (vault i, memory store i), deployment i → environment i.
+function config(baseUrl) {
+  const lines = [
+    'version: "1"',
+    "providers:",
+    "  provider_c:",
+    "    api_key: ${C_API_KEY}",
+    `    base_url: ${baseUrl}`,
+  ];
+  const section = (kind, body) => {
+    lines.push(`${kind}:`);
+    for (let i = 0; i < perKind; i++) lines.push(`  r${i}:`, "    provider: provider_c", ...body(i));
+  };
+  section("environments", () => ["    config:", "      type: cloud"]);
+  section("vaults", (i) => [`    display_name: Vault ${i}`]);
+  section("memory_stores", (i) => [`    description: Store ${i}`]);
+  section("agents", (i) => [
+    "    model: claude-sonnet-4-5",
+    `    instructions: Agent number ${i}.`,
+    `    vault: r${i}`,
+    `    memory_stores: [r${i}]`,
+  ]);
+  section("deployments", (i) => [
+    `    agent: r${i}`,
+    `    environment: r${i}`,
+    "    initial_events:",
+    "      - type: user.message",
+    `        content: Run ${i}.`,
+  ]);
+  return `${lines.join("\n")}\n`;
+}
+
+function agents(dir, ...args) {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [cli, ...args], {
+    cwd: dir,
+    env: { ...process.env, AGENTS_STATE_KEY: "bench-key", C_API_KEY: "sim-provider-c-key" },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (result.status !== 0 && !(args.includes("--detailed-exitcode") && result.status === 2)) {
+    throw new Error(
+      `agents ${args.join(" ")} exited ${result.status}:\n${result.stderr}\n${result.stdout.slice(-2000)}`,
+    );
+  }
+  return { seconds, stdout: result.stdout, status: result.status };
+}
+
+async function log(sim) {
+  const entries = (await (await fetch(`${sim.origin}/_sim/log`)).json()).entries;
+  await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
+  return entries;
+}
+
+const kindOf = (path) =>
+  /\/(environments|vaults|memory_stores|agents|deployments)\b/.exec(path)?.[1] ?? "other";
+
+const sim = await startSim("provider_c", { quiet: true, faults: { latencyMs } });
+const dir = mkdtempSync(join(os.tmpdir(), "agents-bench-"));
+try {
+  writeFileSync(join(dir, "agents.yaml"), config(sim.url));
+  const total = perKind * 5;
+  await log(sim);
+  const apply = agents(dir, "apply", "-y", "--parallelism", String(parallelism));
+  const applyCalls = await log(sim);
+  const perResource = {};
+  for (const e of applyCalls) perResource[kindOf(e.path)] = (perResource[kindOf(e.path)] ?? 0) + 1 / perKind;
+  const calls = (k) => perResource[k] ?? 0;
+  // Longest chain of calls: max(vault, memory store) → agent → deployment (environments run alongside).
+  const chainCalls =
+    Math.max(calls("vaults"), calls("memory_stores"), calls("environments")) +
+    calls("agents") +
+    calls("deployments");
+  const criticalPathS = (chainCalls * latencyMs) / 1000;
+  const throughputBoundS = (applyCalls.length * latencyMs) / 1000 / parallelism;
+  const lowerBoundS = Math.max(criticalPathS, throughputBoundS);
+
+  const plan = agents(dir, "plan", "--detailed-exitcode");
+  const planCalls = await log(sim);
+  const destroy = agents(dir, "destroy", "-y", "--parallelism", String(parallelism));
+  await log(sim);
+
+  const figures = [
+    `resources: ${total} on provider_c (${perKind} each of environments, vaults, memory stores, agents, deployments)`,
+    `injected latency: ${latencyMs} ms per call; --parallelism ${parallelism}`,
+    `apply: ${apply.seconds.toFixed(1)} s wall, ${applyCalls.length} HTTP calls (${Object.entries(perResource)
+      .map(([k, v]) => `${k} ${v.toFixed(1)}/resource`)
+      .join(", ")})`,
+    `lower bound: ${lowerBoundS.toFixed(1)} s = max(critical path ${chainCalls.toFixed(1)} calls × ${latencyMs} ms = ${criticalPathS.toFixed(2)} s, ` +
+      `${applyCalls.length} calls × ${latencyMs} ms ÷ ${parallelism} = ${throughputBoundS.toFixed(1)} s); apply/bound = ${(apply.seconds / lowerBoundS).toFixed(2)}`,
+    `no-change plan: ${plan.seconds.toFixed(1)} s, ${planCalls.length} HTTP calls for ${total} resources (${(planCalls.length / total).toFixed(2)} per resource; exit ${plan.status})`,
+    `destroy: ${destroy.seconds.toFixed(1)} s`,
+  ];
+  for (const line of figures) console.log(line);
+  mkdirSync(join(results, ".."), { recursive: true });
+  appendFileSync(
+    results,
+    `\n## ${new Date().toISOString()}\n\nmachine: ${os.cpus().length} cpus (nproc), ${os.cpus()[0]?.model ?? "unknown"}, node ${process.version}, ${os.platform()}\n\n` +
+      figures.map((f) => `- ${f}`).join("\n") +
+      "\n",
+  );
+} finally {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// forge-mcp benchmarks on loopback against the forge simulator:
+//  1. complete proxy-mode OAuth flows per second (register → authorize → consent → forge →
+//     callback → token), in memory mode and in stateless mode;
+//  2. the latency a tools/call adds over the forge call it makes (autocannon, same request rate
+//     shape: GET /api/v4/user direct vs tools/call get_current_user through /mcp).
+// Usage: npm run build && node bench/forge-mcp.mjs [--seconds N] [--concurrency C]
+// Appends the figures to bench/results/forge-mcp.md with the date and the machine.
+import { createHash, randomBytes } from "node:crypto";
+import { appendFileSync, mkdirSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
+import os from "node:os";
+import { Writable } from "node:stream";
+import { parseArgs } from "node:util";
+import { startSim } from "@agents/sims";
+import autocannon from "autocannon";
+import { createLogger, createServer, loadConfig } from "../packages/forge-mcp/dist/index.js";
+
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "5" }, concurrency: { type: "string", default: "4" } } });
+const seconds = Number(values.seconds);
+const concurrency = Number(values.concurrency);
+const APP_ID = "bench-app";
+const CB = "http://127.0.0.1:9/callback";
+
+const forge = await startSim("forge", { port: 0, quiet: true });
+const forgeOrigin = forge.url.replace(/\/api\/v4$/, "");
+
+async function startMcp(extra) {
+  const http = createHttpServer();
+  await new Promise((r) => http.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${http.address().port}`;
+  const config = loadConfig({
+    FORGE_MCP_OAUTH: "true",
+    FORGE_OAUTH_CALLBACK_PROXY: "true",
+    FORGE_OAUTH_APP_ID: APP_ID,
+    FORGE_API_URL: forge.url,
+    MCP_SERVER_URL: url,
+    OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: "1000000",
+    ...extra,
+  });
+  const server = await createServer(config, { logger: createLogger("silent", new Writable({ write: (_c, _e, cb) => cb() })) });
+  http.on("request", server.app);
+  return {
+    url,
+    async close() {
+      http.closeAllConnections();
+      await new Promise((r) => http.close(r));
+      await server.close();
+    },
+  };
+}
+
+const memory = await startMcp({});
+const stateless = await startMcp({ OAUTH_STATELESS_MODE: "true", OAUTH_STATELESS_SECRET: randomBytes(32).toString("base64") });
+await fetch(`${forgeOrigin}/_sim/seed`, {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({
+    applications: [
+      { uid: APP_ID, confidential: false, redirect_uris: [`${memory.url}/callback`, `${stateless.url}/callback`], scopes: ["api", "read_api", "read_user"] },
+    ],
+  }),
+});
+
+const loc = (r) => r.headers.get("location");
+
+/** One complete flow as a client and its user's browser would drive it; returns the access token. */
+async function flow(base) {
+  const reg = await fetch(`${base}/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ redirect_uris: [CB], client_name: "bench" }),
+  });
+  const { client_id } = await reg.json();
+  const verifier = randomBytes(32).toString("base64url");
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+  const q = new URLSearchParams({ client_id, redirect_uri: CB, response_type: "code", code_challenge: challenge, code_challenge_method: "S256", state: "s", scope: "api" });
+  const page = await fetch(`${base}/authorize?${q}`, { redirect: "manual" });
+  const html = await page.text();
+  const cookie = page.headers.get("set-cookie").split(";")[0];
+  const field = (n) => html.match(new RegExp(`name="${n}" value="([^"]*)"`))[1];
+  const consent = await fetch(`${base}/authorize/consent`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ state: field("state"), consent_token: field("consent_token"), decision: "approve" }),
+  });
+  const atForge = await fetch(loc(consent), { redirect: "manual" });
+  const back = await fetch(loc(atForge), { redirect: "manual" });
+  const code = new URL(loc(back)).searchParams.get("code");
+  const tok = await fetch(`${base}/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "authorization_code", client_id, code, code_verifier: verifier, redirect_uri: CB }),
+  });
+  if (tok.status !== 200) throw new Error(`flow failed at /token: ${tok.status}`);
+  return (await tok.json()).access_token;
+}
+
+async function flowsPerSecond(base) {
+  const latencies = [];
+  const end = Date.now() + seconds * 1000;
+  let token;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < end) {
+        const t0 = performance.now();
+        token = await flow(base);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))].toFixed(1);
+  return { flows: latencies.length, perSecond: (latencies.length / seconds).toFixed(1), p50: pct(0.5), p99: pct(0.99), token };
+}
+
+const rows = [];
+let token;
+for (const [name, m] of [["memory", memory], ["stateless", stateless]]) {
+  await flow(m.url); // warm-up
+  const r = await flowsPerSecond(m.url);
+  token = r.token;
+  rows.push(`| proxy-mode OAuth flows, ${name} store | ${r.perSecond} flows/s | p50 ${r.p50} ms, p99 ${r.p99} ms (${r.flows} flows, concurrency ${concurrency}) |`);
+  console.log(`flows (${name}): ${r.perSecond}/s  p50 ${r.p50} ms  p99 ${r.p99} ms`);
+}
+
+function cannon(opts) {
+  return new Promise((resolve, reject) => autocannon({ connections: concurrency, duration: seconds, ...opts }, (e, r) => (e ? reject(e) : resolve(r))));
+}
+const direct = await cannon({ url: `${forge.url}/user`, headers: { authorization: `Bearer ${token}` } });
+const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_current_user", arguments: {} } });
+const viaMcp = await cannon({
+  url: `${memory.url}/mcp`,
+  method: "POST",
+  headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+  body: call,
+});
+if (viaMcp.non2xx > 0 || direct.non2xx > 0) throw new Error(`non-2xx answers: mcp ${viaMcp.non2xx}, forge ${direct.non2xx}`);
+const added = (viaMcp.latency.average - direct.latency.average).toFixed(2);
+rows.push(`| forge GET /api/v4/user, direct | ${direct.requests.average} req/s | mean ${direct.latency.average} ms, p99 ${direct.latency.p99} ms |`);
+rows.push(`| tools/call get_current_user via /mcp | ${viaMcp.requests.average} req/s | mean ${viaMcp.latency.average} ms, p99 ${viaMcp.latency.p99} ms |`);
+rows.push(`| added latency of a tools/call over its forge call | ${added} ms | mean difference, token verification cached |`);
+console.log(`forge direct: ${direct.requests.average} req/s, mean ${direct.latency.average} ms`);
+console.log(`tools/call:   ${viaMcp.requests.average} req/s, mean ${viaMcp.latency.average} ms  → added ${added} ms`);
+
+mkdirSync("bench/results", { recursive: true });
+appendFileSync(
+  "bench/results/forge-mcp.md",
+  `\n## ${new Date().toISOString()}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}; ${seconds} s per figure, concurrency ${concurrency}; forge simulator and forge-mcp in one process on loopback.\n\n| Measure | Rate | Latency |\n|---|---|---|\n${rows.join("\n")}\n`,
+);
+await memory.close();
+await stateless.close();
+await forge.close();

@@ -1,0 +1,281 @@
+import { z } from "zod";
+
+/**
+ * Environment → typed configuration. Every variable may also be spelled with a `GITLAB_` prefix in
+ * place of `FORGE_` (and a few gitlab-mcp names are accepted verbatim), so an existing GitLab MCP
+ * deployment moves over without touching its environment. Invalid configuration throws a
+ * ConfigError whose message is one line naming the variable, the rule and the fix.
+ */
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export type Transport = "http" | "stdio";
+
+export interface Config {
+  transport: Transport;
+  host: string;
+  port: number;
+  trustProxy: boolean | number | string;
+  /** REST base, e.g. https://gitlab.com/api/v4 */
+  forgeApiUrl: string;
+  /** Instance root where /oauth/* lives (forgeApiUrl without /api/v4). */
+  forgeRootUrl: string;
+  forgeTimeoutMs: number;
+  readOnly: boolean;
+  toolsets: string[] | undefined;
+  /** Personal access token for stdio mode. */
+  forgeToken: string | undefined;
+  remoteOAuth: boolean;
+  callbackProxy: boolean;
+  consentPage: boolean;
+  mcpServerUrl: string;
+  oauthAppId: string | undefined;
+  oauthScopes: string[];
+  registerRateLimitPerHour: number;
+  redirectUriAllowlist: string[];
+  stateless: boolean;
+  statelessSecret: Buffer | undefined;
+  statelessSecretPrevious: Buffer | undefined;
+  redisUrl: string | undefined;
+  localOAuth: boolean;
+  localOAuthRedirectUri: string;
+  replicaName: string | undefined;
+  logLevel: string;
+}
+
+export const TOOLSETS = ["projects", "issues", "merge_requests", "pipelines", "repository", "users"] as const;
+
+type Env = Record<string, string | undefined>;
+
+/** Reads FORGE_X, falling back to GITLAB_X and then to any extra legacy names. */
+function pick(env: Env, name: string, ...aliases: string[]): string | undefined {
+  const names = [name];
+  if (name.startsWith("FORGE_")) names.push(`GITLAB_${name.slice("FORGE_".length)}`);
+  names.push(...aliases);
+  for (const n of names) {
+    const v = env[n];
+    if (v !== undefined && v.trim() !== "") return v.trim();
+  }
+  return undefined;
+}
+
+const bool = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const s = v.toLowerCase();
+      if (["true", "1", "yes", "on"].includes(s)) return true;
+      if (["false", "0", "no", "off"].includes(s)) return false;
+      ctx.addIssue({ code: "custom", message: `${name} must be true or false, got "${v}"` });
+      return z.NEVER;
+    });
+
+const int = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${name} must be an integer from ${min} to ${max}, got "${v}"`,
+        });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const url = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      if (!URL.canParse(v) || !/^https?:$/.test(new URL(v).protocol)) {
+        ctx.addIssue({ code: "custom", message: `${name} must be an http(s) URL, got "${v}"` });
+        return z.NEVER;
+      }
+      return v.replace(/\/+$/, "");
+    });
+
+const secret = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const buf = Buffer.from(v, "base64");
+      if (buf.length !== 32 || !/^[A-Za-z0-9+/_-]+=*$/.test(v)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${name} must be 32 random bytes, base64-encoded (it decodes to ${buf.length} bytes); generate one with: openssl rand -base64 32`,
+        });
+        return z.NEVER;
+      }
+      return buf;
+    });
+
+const EnvSchema = z.object({
+  FORGE_MCP_OAUTH: bool("FORGE_MCP_OAUTH"),
+  FORGE_OAUTH_CALLBACK_PROXY: bool("FORGE_OAUTH_CALLBACK_PROXY"),
+  FORGE_OAUTH_CONSENT: bool("FORGE_OAUTH_CONSENT"),
+  MCP_SERVER_URL: url("MCP_SERVER_URL"),
+  FORGE_OAUTH_APP_ID: z.string().optional(),
+  FORGE_OAUTH_SCOPES: z.string().optional(),
+  OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: int("OAUTH_REGISTER_RATE_LIMIT_PER_HOUR", 1, 1_000_000),
+  OAUTH_REDIRECT_URI_ALLOWLIST: z.string().optional(),
+  OAUTH_STATELESS_MODE: bool("OAUTH_STATELESS_MODE"),
+  OAUTH_STATELESS_SECRET: secret("OAUTH_STATELESS_SECRET"),
+  OAUTH_STATELESS_SECRET_PREVIOUS: secret("OAUTH_STATELESS_SECRET_PREVIOUS"),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || /^rediss?:\/\//.test(v),
+      "REDIS_URL must start with redis:// or rediss://",
+    ),
+  FORGE_USE_OAUTH: bool("FORGE_USE_OAUTH"),
+  FORGE_OAUTH_REDIRECT_URI: url("FORGE_OAUTH_REDIRECT_URI"),
+  FORGE_API_URL: url("FORGE_API_URL"),
+  FORGE_TIMEOUT_MS: int("FORGE_TIMEOUT_MS", 100, 600_000),
+  FORGE_TOKEN: z.string().optional(),
+  FORGE_READ_ONLY: bool("FORGE_READ_ONLY"),
+  FORGE_TOOLSETS: z.string().optional(),
+  HOST: z.string().optional(),
+  PORT: int("PORT", 0, 65535),
+  MCP_TRUST_PROXY: z.string().optional(),
+  MCP_TRANSPORT: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || v === "http" || v === "stdio",
+      'MCP_TRANSPORT must be "http" or "stdio"',
+    ),
+  MCP_REPLICA_NAME: z.string().optional(),
+  LOG_LEVEL: z.string().optional(),
+});
+
+function parseTrustProxy(v: string | undefined): boolean | number | string {
+  if (v === undefined || v === "false") return false;
+  if (v === "true") return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v; // express understands "loopback", CIDR lists, ...
+}
+
+const isLoopback = (u: URL) => ["127.0.0.1", "localhost", "[::1]"].includes(u.hostname);
+
+export function loadConfig(env: Env = process.env): Config {
+  const raw = {
+    FORGE_MCP_OAUTH: pick(env, "FORGE_MCP_OAUTH"),
+    FORGE_OAUTH_CALLBACK_PROXY: pick(env, "FORGE_OAUTH_CALLBACK_PROXY"),
+    FORGE_OAUTH_CONSENT: pick(env, "FORGE_OAUTH_CONSENT"),
+    MCP_SERVER_URL: pick(env, "MCP_SERVER_URL"),
+    FORGE_OAUTH_APP_ID: pick(env, "FORGE_OAUTH_APP_ID", "GITLAB_OAUTH_CLIENT_ID"),
+    FORGE_OAUTH_SCOPES: pick(env, "FORGE_OAUTH_SCOPES"),
+    OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: pick(env, "OAUTH_REGISTER_RATE_LIMIT_PER_HOUR"),
+    OAUTH_REDIRECT_URI_ALLOWLIST: pick(env, "OAUTH_REDIRECT_URI_ALLOWLIST"),
+    OAUTH_STATELESS_MODE: pick(env, "OAUTH_STATELESS_MODE"),
+    OAUTH_STATELESS_SECRET: pick(env, "OAUTH_STATELESS_SECRET"),
+    OAUTH_STATELESS_SECRET_PREVIOUS: pick(env, "OAUTH_STATELESS_SECRET_PREVIOUS"),
+    REDIS_URL: pick(env, "REDIS_URL"),
+    FORGE_USE_OAUTH: pick(env, "FORGE_USE_OAUTH"),
+    FORGE_OAUTH_REDIRECT_URI: pick(env, "FORGE_OAUTH_REDIRECT_URI"),
+    FORGE_API_URL: pick(env, "FORGE_API_URL"),
+    FORGE_TIMEOUT_MS: pick(env, "FORGE_TIMEOUT_MS"),
+    FORGE_TOKEN: pick(env, "FORGE_TOKEN", "GITLAB_PERSONAL_ACCESS_TOKEN"),
+    FORGE_READ_ONLY: pick(env, "FORGE_READ_ONLY", "GITLAB_READ_ONLY_MODE"),
+    FORGE_TOOLSETS: pick(env, "FORGE_TOOLSETS"),
+    HOST: pick(env, "HOST"),
+    PORT: pick(env, "PORT"),
+    MCP_TRUST_PROXY: pick(env, "MCP_TRUST_PROXY"),
+    MCP_TRANSPORT: pick(env, "MCP_TRANSPORT"),
+    MCP_REPLICA_NAME: pick(env, "MCP_REPLICA_NAME"),
+    LOG_LEVEL: pick(env, "LOG_LEVEL"),
+  };
+  const parsed = EnvSchema.safeParse(raw);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new ConfigError(first?.message ?? "invalid configuration");
+  }
+  const e = parsed.data;
+  const remoteOAuth = e.FORGE_MCP_OAUTH ?? false;
+  const transport: Transport = (e.MCP_TRANSPORT as Transport | undefined) ?? (remoteOAuth ? "http" : "stdio");
+  if (remoteOAuth && transport === "stdio") {
+    throw new ConfigError("FORGE_MCP_OAUTH=true needs MCP_TRANSPORT=http (remote OAuth is served over HTTP)");
+  }
+  const host = e.HOST ?? "127.0.0.1";
+  const port = e.PORT ?? 3000;
+  const forgeApiUrl = e.FORGE_API_URL ?? "https://gitlab.com/api/v4";
+  const forgeRootUrl = forgeApiUrl.replace(/\/api\/v4$/, "");
+  const mcpServerUrl = e.MCP_SERVER_URL ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const stateless = e.OAUTH_STATELESS_MODE ?? false;
+
+  if (remoteOAuth) {
+    if (!e.FORGE_OAUTH_APP_ID) {
+      throw new ConfigError(
+        "FORGE_MCP_OAUTH=true needs FORGE_OAUTH_APP_ID (the Application ID of the forge OAuth application)",
+      );
+    }
+    if (!e.MCP_SERVER_URL) {
+      throw new ConfigError("FORGE_MCP_OAUTH=true needs MCP_SERVER_URL (the public base URL of this server)");
+    }
+    const u = new URL(mcpServerUrl);
+    if (u.protocol !== "https:" && !isLoopback(u)) {
+      throw new ConfigError(
+        `MCP_SERVER_URL must be https (or a loopback URL for local testing), got "${mcpServerUrl}"`,
+      );
+    }
+    if (u.search || u.hash) throw new ConfigError("MCP_SERVER_URL must not carry a query or fragment");
+  }
+  if (stateless && !e.OAUTH_STATELESS_SECRET) {
+    throw new ConfigError(
+      "OAUTH_STATELESS_MODE=true needs OAUTH_STATELESS_SECRET (32 random bytes, base64; generate with: openssl rand -base64 32)",
+    );
+  }
+  const toolsets = e.FORGE_TOOLSETS?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const t of toolsets ?? []) {
+    if (!(TOOLSETS as readonly string[]).includes(t)) {
+      throw new ConfigError(`FORGE_TOOLSETS: unknown toolset "${t}" (known: ${TOOLSETS.join(", ")})`);
+    }
+  }
+  const allowlist = (e.OAUTH_REDIRECT_URI_ALLOWLIST ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return {
+    transport,
+    host,
+    port,
+    trustProxy: parseTrustProxy(e.MCP_TRUST_PROXY),
+    forgeApiUrl,
+    forgeRootUrl,
+    forgeTimeoutMs: e.FORGE_TIMEOUT_MS ?? 15_000,
+    readOnly: e.FORGE_READ_ONLY ?? false,
+    toolsets,
+    forgeToken: e.FORGE_TOKEN,
+    remoteOAuth,
+    callbackProxy: e.FORGE_OAUTH_CALLBACK_PROXY ?? false,
+    consentPage: e.FORGE_OAUTH_CONSENT ?? true,
+    mcpServerUrl,
+    oauthAppId: e.FORGE_OAUTH_APP_ID,
+    oauthScopes: (e.FORGE_OAUTH_SCOPES ?? "api").split(/[\s,]+/).filter(Boolean),
+    registerRateLimitPerHour: e.OAUTH_REGISTER_RATE_LIMIT_PER_HOUR ?? 20,
+    redirectUriAllowlist: allowlist,
+    stateless,
+    statelessSecret: e.OAUTH_STATELESS_SECRET,
+    statelessSecretPrevious: e.OAUTH_STATELESS_SECRET_PREVIOUS,
+    redisUrl: e.REDIS_URL,
+    localOAuth: e.FORGE_USE_OAUTH ?? false,
+    localOAuthRedirectUri: e.FORGE_OAUTH_REDIRECT_URI ?? "http://127.0.0.1:7171/callback",
+    replicaName: e.MCP_REPLICA_NAME,
+    logLevel: e.LOG_LEVEL ?? "info",
+  };
+}

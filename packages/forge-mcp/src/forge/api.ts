@@ -1,0 +1,71 @@
+import { ForgeHttpError, forgeFetch, forgeMessage } from "./http.js";
+
+/** GitLab REST v4 for one caller (one token). Pagination facts come from the x-* headers. */
+
+export interface Page {
+  page: number | null;
+  per_page: number | null;
+  next_page: number | null;
+  total: number | null;
+  total_pages: number | null;
+}
+
+export interface ApiResult {
+  data: unknown;
+  page: Page | undefined;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+const num = (v: string | null) => (v === null || v === "" ? null : Number(v));
+
+/** Project ids are numbers or full paths; paths travel URL-encoded as one segment. */
+export const enc = (v: string | number) => encodeURIComponent(String(v));
+
+export class ForgeApi {
+  constructor(
+    private readonly apiUrl: string,
+    private readonly token: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  get(path: string, query?: Query): Promise<ApiResult> {
+    return this.call("GET", path, query);
+  }
+  post(path: string, body?: Record<string, unknown>): Promise<ApiResult> {
+    return this.call("POST", path, undefined, body);
+  }
+  put(path: string, body?: Record<string, unknown>): Promise<ApiResult> {
+    return this.call("PUT", path, undefined, body);
+  }
+
+  private async call(
+    method: string,
+    path: string,
+    query?: Query,
+    body?: Record<string, unknown>,
+  ): Promise<ApiResult> {
+    const u = new URL(this.apiUrl + path);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
+    const init: Parameters<typeof forgeFetch>[1] = { method, headers, timeoutMs: this.timeoutMs };
+    if (body) {
+      headers["content-type"] = "application/json";
+      init.body = JSON.stringify(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));
+    }
+    const r = await forgeFetch(u.href, init);
+    if (r.status < 200 || r.status >= 300)
+      throw new ForgeHttpError(r.status, forgeMessage(r.status, r.body), r.body);
+    const h = r.headers;
+    const page = h.has("x-page")
+      ? {
+          page: num(h.get("x-page")),
+          per_page: num(h.get("x-per-page")),
+          next_page: num(h.get("x-next-page")),
+          total: num(h.get("x-total")),
+          total_pages: num(h.get("x-total-pages")),
+        }
+      : undefined;
+    return { data: r.body, page };
+  }
+}

@@ -1,0 +1,79 @@
+import { createHash } from "node:crypto";
+import {
+  InsufficientScopeError,
+  InvalidTokenError,
+  ServerError,
+} from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { OAuthTokenVerifier } from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { LRUCache } from "lru-cache";
+import type { Logger } from "pino";
+import { fetchTokenInfo } from "./oauth-client.js";
+
+/**
+ * Verifies bearer tokens against the forge's /oauth/token/info. A token must belong to our forge
+ * application (application.uid) and carry one of the accepted scopes. Verified tokens are cached
+ * (keyed by a hash, never the token itself) for at most CACHE_TTL_MS and never past their expiry,
+ * so steady traffic costs no forge call per request while a revoked token stops working quickly.
+ */
+
+const CACHE_TTL_MS = 60_000;
+const CACHE_MAX = 10_000;
+
+export interface VerifierOptions {
+  rootUrl: string;
+  appId: string;
+  /** The token needs at least one of these scopes. */
+  acceptedScopes: string[];
+  timeoutMs: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+export class ForgeTokenVerifier implements OAuthTokenVerifier {
+  private readonly cache = new LRUCache<string, AuthInfo>({ max: CACHE_MAX, ttl: CACHE_TTL_MS });
+  forgeCalls = 0;
+
+  constructor(private readonly opts: VerifierOptions) {}
+
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    const now = this.opts.now ?? Date.now;
+    const key = createHash("sha256").update(token).digest("base64url");
+    const cached = this.cache.get(key);
+    if (cached && (cached.expiresAt ?? 0) * 1000 > now()) return { ...cached, token };
+
+    this.forgeCalls += 1;
+    let info: Awaited<ReturnType<typeof fetchTokenInfo>>;
+    try {
+      info = await fetchTokenInfo(this.opts.rootUrl, token, this.opts.timeoutMs);
+    } catch (err) {
+      this.opts.logger.error({ err: (err as Error).message }, "token verification: forge call failed");
+      throw new ServerError("Token verification is unavailable");
+    }
+    if (!info) throw new InvalidTokenError("Invalid or expired token");
+    if (info.application?.uid !== this.opts.appId) {
+      this.opts.logger.warn(
+        { application: info.application?.uid ?? null },
+        "token rejected: issued to another application",
+      );
+      throw new InvalidTokenError("Invalid or expired token");
+    }
+    if (!info.scope.some((s) => this.opts.acceptedScopes.includes(s))) {
+      this.opts.logger.warn({ scope: info.scope }, "token rejected: missing required scope");
+      throw new InsufficientScopeError(
+        `Token needs one of the scopes: ${this.opts.acceptedScopes.join(" ")}`,
+      );
+    }
+    // Doorkeeper reports null for non-expiring tokens; bound our trust by the cache TTL then.
+    const ttlMs = info.expires_in === null ? CACHE_TTL_MS : Math.min(CACHE_TTL_MS, info.expires_in * 1000);
+    const authInfo: AuthInfo = {
+      token,
+      clientId: info.application.uid,
+      scopes: info.scope,
+      expiresAt: Math.floor((now() + (info.expires_in === null ? 3600_000 : info.expires_in * 1000)) / 1000),
+      extra: { userId: info.resource_owner_id },
+    };
+    if (ttlMs > 0) this.cache.set(key, { ...authInfo, token: "" }, { ttl: ttlMs });
+    return authInfo;
+  }
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ConfigError, loadConfig } from "./config.js";
+import { ForgeApi } from "./forge/api.js";
+import { localOAuthLogin } from "./forge/local-oauth.js";
+import { createLogger } from "./logger.js";
+import { createServer, listen } from "./server.js";
+import { createMcpServer } from "./tools/index.js";
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`forge-mcp: invalid configuration: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+
+  if (config.transport === "http") {
+    const { app, close } = await createServer(config, { logger });
+    const server = await listen(app, config.host, config.port);
+    const addr = server.address();
+    const port = typeof addr === "object" && addr ? addr.port : config.port;
+    logger.info(
+      {
+        host: config.host,
+        port,
+        oauth: config.remoteOAuth ? (config.callbackProxy ? "proxy" : "passthrough") : "off",
+        stateless: config.stateless,
+      },
+      "forge-mcp listening",
+    );
+    const stop = () => {
+      server.close();
+      void close();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    return;
+  }
+
+  let token = config.forgeToken;
+  if (config.localOAuth) {
+    if (!config.oauthAppId) {
+      process.stderr.write(
+        "forge-mcp: invalid configuration: FORGE_USE_OAUTH=true needs FORGE_OAUTH_APP_ID\n",
+      );
+      process.exit(1);
+    }
+    const tokens = await localOAuthLogin({
+      rootUrl: config.forgeRootUrl,
+      appId: config.oauthAppId,
+      redirectUri: config.localOAuthRedirectUri,
+      scopes: config.oauthScopes,
+      timeoutMs: config.forgeTimeoutMs,
+      logger,
+    });
+    token = tokens.access_token;
+  }
+  if (!token) {
+    process.stderr.write(
+      "forge-mcp: invalid configuration: stdio mode needs FORGE_TOKEN (or GITLAB_PERSONAL_ACCESS_TOKEN), or FORGE_USE_OAUTH=true\n",
+    );
+    process.exit(1);
+  }
+  const api = new ForgeApi(config.forgeApiUrl, token, config.forgeTimeoutMs);
+  const server = createMcpServer({ readOnly: config.readOnly, toolsets: config.toolsets }, () => api);
+  await server.connect(new StdioServerTransport());
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`forge-mcp: ${err.message}\n`);
+  process.exit(1);
+});

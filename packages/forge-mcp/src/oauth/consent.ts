@@ -1,0 +1,64 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { randomToken } from "./pkce.js";
+
+/**
+ * CSRF protection of the consent page. GET /authorize sets a random nonce in a SameSite=Strict,
+ * HttpOnly cookie and puts HMAC(key, nonce | proxy state) in the form. POST /authorize/consent is
+ * accepted only when the cookie, the transaction's state and the token agree, so a third-party page
+ * cannot approve on the user's behalf (its cross-site POST carries no cookie) and a token cannot be
+ * moved to another transaction. In stateless mode the key derives from the shared secret, so any
+ * replica can check it.
+ */
+
+export const CONSENT_COOKIE = "forge_mcp_consent";
+
+export class ConsentGuard {
+  constructor(private readonly key: Buffer) {}
+
+  issue(proxyState: string): { nonce: string; token: string } {
+    const nonce = randomToken(24);
+    return { nonce, token: this.mac(nonce, proxyState) };
+  }
+
+  check(nonce: unknown, proxyState: unknown, token: unknown): boolean {
+    if (typeof nonce !== "string" || typeof proxyState !== "string" || typeof token !== "string")
+      return false;
+    if (nonce.length === 0) return false;
+    const expected = Buffer.from(this.mac(nonce, proxyState));
+    const given = Buffer.from(token);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  private mac(nonce: string, proxyState: string): string {
+    return createHmac("sha256", this.key).update(`consent\n${nonce}\n${proxyState}`).digest("base64url");
+  }
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+export function consentPage(v: {
+  clientName: string | undefined;
+  redirectUri: string;
+  forgeHost: string;
+  scope: string;
+  proxyState: string;
+  token: string;
+}): string {
+  const name = escapeHtml(v.clientName ?? "An unnamed application");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Authorize ${name}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family: system-ui, sans-serif; max-width: 36rem; margin: 3rem auto;">
+<h1>Authorize ${name}?</h1>
+<p><strong>${name}</strong> wants to use your <strong>${escapeHtml(v.forgeHost)}</strong> account
+through this MCP server, with scope <code>${escapeHtml(v.scope)}</code>.</p>
+<p>After you sign in, you will be sent back to:<br><code id="redirect-uri">${escapeHtml(v.redirectUri)}</code></p>
+<p>Only continue if you started this from an application you trust and the address above belongs to it.</p>
+<form method="post" action="authorize/consent">
+<input type="hidden" name="state" value="${escapeHtml(v.proxyState)}">
+<input type="hidden" name="consent_token" value="${escapeHtml(v.token)}">
+<button type="submit" name="decision" value="approve">Continue to ${escapeHtml(v.forgeHost)}</button>
+<button type="submit" name="decision" value="deny">Cancel</button>
+</form></body></html>`;
+}

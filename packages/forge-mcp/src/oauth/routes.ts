@@ -1,0 +1,135 @@
+import express, { type Request, type Response, type Router } from "express";
+import type { Logger } from "pino";
+import { CONSENT_COOKIE } from "./consent.js";
+import { OAuthError } from "./errors.js";
+import type { AuthorizeOutcome, OAuthService } from "./service.js";
+
+/**
+ * HTTP binding of OAuthService. Our own routes rather than the SDK's mcpAuthRouter because the
+ * spec needs things that router cannot express: /callback and the consent page, PKCE compared in
+ * constant time with S256 only and empty challenges refused, generic RFC 6749 messages (the SDK
+ * echoes validation details), and a registration limit that can be shared across replicas.
+ */
+
+export function oauthRouter(
+  service: OAuthService,
+  opts: { mode: "passthrough" | "proxy"; secureCookies: boolean; logger: Logger },
+): Router {
+  const r = express.Router();
+  const form = express.urlencoded({ extended: false, limit: "16kb" });
+  const json = express.json({ limit: "16kb" });
+
+  const fail = (res: Response, err: unknown, where: string) => {
+    const e =
+      err instanceof OAuthError ? err : new OAuthError("server_error", `${where}: ${(err as Error).message}`);
+    opts.logger.warn({ error: e.code, detail: e.detail }, `${where} failed`);
+    const retry = (e as { retryAfterSeconds?: number }).retryAfterSeconds;
+    if (retry) res.setHeader("Retry-After", String(retry));
+    if (e.code === "invalid_client" && e.status === 401)
+      res.setHeader("WWW-Authenticate", 'Basic realm="forge-mcp"');
+    res.status(e.status).json(e.toJSON());
+  };
+
+  const answer = (res: Response, outcome: AuthorizeOutcome, where: string) => {
+    res.setHeader("Cache-Control", "no-store");
+    if (outcome.type === "redirect") return res.redirect(302, outcome.location);
+    if (outcome.type === "error") return fail(res, outcome.error, where);
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader(
+      "Content-Security-Policy",
+      "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
+    res.cookie(CONSENT_COOKIE, outcome.nonce, {
+      httpOnly: true,
+      sameSite: "strict",
+      secure: opts.secureCookies,
+      path: "/",
+      maxAge: 10 * 60 * 1000,
+    });
+    return res.status(200).type("html").send(outcome.html);
+  };
+
+  // Browser-based MCP clients call these cross-origin; they carry no cookies or ambient credentials.
+  r.use(["/register", "/token", "/revoke"], (req, res, next) => {
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    if (req.method !== "OPTIONS") return next();
+    res.setHeader("Access-Control-Allow-Methods", "POST, OPTIONS");
+    res.setHeader("Access-Control-Allow-Headers", "content-type, authorization, mcp-protocol-version");
+    res.setHeader("Access-Control-Max-Age", "86400");
+    res.status(204).end();
+  });
+
+  r.post("/register", json, async (req, res) => {
+    try {
+      res.setHeader("Cache-Control", "no-store");
+      res.status(201).json(await service.register(req.body, req.ip ?? "unknown"));
+    } catch (err) {
+      fail(res, err, "register");
+    }
+  });
+
+  r.get("/authorize", async (req, res) => {
+    try {
+      answer(res, await service.authorize(req.query as Record<string, unknown>), "authorize");
+    } catch (err) {
+      fail(res, err, "authorize");
+    }
+  });
+
+  if (opts.mode === "proxy") {
+    r.post("/authorize/consent", form, async (req, res) => {
+      try {
+        answer(res, await service.consent(req.body ?? {}, readCookie(req, CONSENT_COOKIE)), "consent");
+      } catch (err) {
+        fail(res, err, "consent");
+      }
+    });
+    r.get("/callback", async (req, res) => {
+      try {
+        answer(res, await service.callback(req.query as Record<string, unknown>), "callback");
+      } catch (err) {
+        fail(res, err, "callback");
+      }
+    });
+  }
+
+  r.post("/token", form, async (req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("Pragma", "no-cache");
+    try {
+      res.status(200).json(await service.token(req.body ?? {}, basicClientId(req)));
+    } catch (err) {
+      fail(res, err, "token");
+    }
+  });
+
+  r.post("/revoke", form, async (req, res) => {
+    try {
+      await service.revoke(req.body ?? {});
+      res.status(200).json({});
+    } catch (err) {
+      fail(res, err, "revoke");
+    }
+  });
+
+  return r;
+}
+
+function readCookie(req: Request, name: string): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return decodeURIComponent(v.join("="));
+  }
+  return undefined;
+}
+
+/** Public clients send client_id in the body; accept HTTP Basic too (RFC 6749 §2.3.1). */
+function basicClientId(req: Request): string | undefined {
+  const h = req.headers.authorization;
+  if (!h?.startsWith("Basic ")) return undefined;
+  const decoded = Buffer.from(h.slice(6), "base64").toString("utf8");
+  const id = decoded.split(":")[0];
+  return id ? decodeURIComponent(id) : undefined;
+}

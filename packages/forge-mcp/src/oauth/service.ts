@@ -1,0 +1,369 @@
+import type { Logger } from "pino";
+import type { ForgeOAuthClient } from "../forge/oauth-client.js";
+import { isTokens } from "../forge/oauth-client.js";
+import { type ConsentGuard, consentPage } from "./consent.js";
+import { OAuthError, type OAuthErrorCode } from "./errors.js";
+import { isValidChallenge, newPkcePair, s256, verifierMatches } from "./pkce.js";
+import { redirectUriMatches, redirectUriProblem } from "./redirect-uris.js";
+import type { RateLimiter } from "./shared-state.js";
+import {
+  type ClientRecord,
+  type ClientRegistry,
+  type ForgeTokens,
+  PROXY_CODE_TTL_MS,
+  type ProxyCodeStore,
+  type TransactionStore,
+} from "./stores.js";
+
+/**
+ * The OAuth protocol steps of forge-mcp, independent of Express: each method takes the request's
+ * parameters as plain data and returns what to answer (or throws an OAuthError). The security
+ * model is written once in ./README.md and docs/forge-mcp.md.
+ */
+
+export type Params = Record<string, unknown>;
+
+export type AuthorizeOutcome =
+  | { type: "redirect"; location: string }
+  | { type: "consent"; html: string; nonce: string }
+  | { type: "error"; error: OAuthError };
+
+export interface OAuthServiceDeps {
+  mode: "passthrough" | "proxy";
+  consentPage: boolean;
+  mcpServerUrl: string;
+  forgeRootUrl: string;
+  scopes: string[];
+  allowlist: RegExp[];
+  forge: ForgeOAuthClient;
+  clients: ClientRegistry;
+  transactions: TransactionStore;
+  codes: ProxyCodeStore;
+  registerLimiter: RateLimiter;
+  consent: ConsentGuard;
+  logger: Logger;
+  now: () => number;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+/** Forge errors we pass on by name at /callback; anything else becomes server_error. */
+const RELAYED_AUTHORIZE_ERRORS = new Set(["access_denied", "invalid_scope", "temporarily_unavailable"]);
+/** Forge token-endpoint errors we relay by name (with our generic text). */
+const RELAYED_TOKEN_ERRORS = new Set<OAuthErrorCode>([
+  "invalid_request",
+  "invalid_grant",
+  "invalid_scope",
+  "unauthorized_client",
+  "unsupported_grant_type",
+]);
+
+export class OAuthService {
+  constructor(private readonly d: OAuthServiceDeps) {}
+
+  get callbackUrl(): string {
+    return `${this.d.mcpServerUrl}/callback`;
+  }
+
+  async register(body: unknown, clientIp: string): Promise<Record<string, unknown>> {
+    const limit = await this.d.registerLimiter.hit(clientIp);
+    if (!limit.allowed) {
+      const err = new OAuthError("too_many_requests", `registration rate limit reached for ${clientIp}`);
+      throw Object.assign(err, { retryAfterSeconds: limit.retryAfterSeconds });
+    }
+    if (!body || typeof body !== "object" || Array.isArray(body)) {
+      throw new OAuthError("invalid_client_metadata", "registration body is not a JSON object");
+    }
+    const b = body as Params;
+    const uris = b.redirect_uris;
+    if (!Array.isArray(uris) || uris.length === 0 || uris.length > 10) {
+      throw new OAuthError("invalid_redirect_uri", "redirect_uris must be an array of 1..10 URLs");
+    }
+    for (const uri of uris) {
+      const problem = redirectUriProblem(uri, this.d.allowlist);
+      if (problem) throw new OAuthError("invalid_redirect_uri", `redirect_uri rejected: ${problem}`);
+    }
+    const clientName = typeof b.client_name === "string" ? b.client_name.slice(0, 200) : undefined;
+    const record: ClientRecord = {
+      redirect_uris: uris as string[],
+      client_id_issued_at: Math.floor(this.d.now() / 1000),
+      ...(clientName ? { client_name: clientName } : {}),
+    };
+    const clientId = await this.d.clients.register(record);
+    this.d.logger.info({ clientName, redirectUris: record.redirect_uris }, "client registered");
+    return {
+      client_id: clientId,
+      client_id_issued_at: record.client_id_issued_at,
+      redirect_uris: record.redirect_uris,
+      ...(clientName ? { client_name: clientName } : {}),
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+    };
+  }
+
+  async authorize(q: Params): Promise<AuthorizeOutcome> {
+    // Phase 1: nothing is redirected until the client and its redirect URI are known to be good.
+    const clientId = str(q.client_id);
+    const client = clientId ? await this.d.clients.get(clientId) : undefined;
+    if (!clientId || !client) {
+      return { type: "error", error: new OAuthError("invalid_client", "authorize: unknown client_id", 400) };
+    }
+    let redirectUri = str(q.redirect_uri);
+    if (redirectUri === undefined) {
+      if (client.redirect_uris.length !== 1) {
+        return {
+          type: "error",
+          error: new OAuthError("invalid_request", "authorize: redirect_uri required"),
+        };
+      }
+      redirectUri = client.redirect_uris[0]!;
+    } else if (!client.redirect_uris.some((r) => redirectUriMatches(redirectUri!, r))) {
+      return {
+        type: "error",
+        error: new OAuthError("invalid_request", "authorize: unregistered redirect_uri"),
+      };
+    }
+    // Phase 2: errors go back to the client's (now trusted) redirect URI.
+    const clientState = str(q.state);
+    const fail = (code: OAuthErrorCode, detail: string): AuthorizeOutcome => {
+      this.d.logger.info({ error: code, detail }, "authorize rejected");
+      return { type: "redirect", location: errorRedirect(redirectUri!, code, clientState) };
+    };
+    if (q.response_type !== "code") return fail("unsupported_response_type", "response_type is not code");
+    if (!isValidChallenge(q.code_challenge))
+      return fail("invalid_request", "PKCE code_challenge missing or malformed");
+    if (q.code_challenge_method !== "S256")
+      return fail("invalid_request", "code_challenge_method must be S256");
+    if (clientState !== undefined && clientState.length > 2048)
+      return fail("invalid_request", "state too long");
+    const scope = this.scopeFor(str(q.scope));
+
+    if (this.d.mode === "passthrough") {
+      const location = this.d.forge.authorizeUrl({
+        redirectUri,
+        state: clientState ?? "",
+        codeChallenge: q.code_challenge,
+        scope,
+      });
+      return {
+        type: "redirect",
+        location: clientState === undefined ? dropParam(location, "state") : location,
+      };
+    }
+
+    const proxy = newPkcePair();
+    const proxyState = await this.d.transactions.create({
+      clientId,
+      redirectUri,
+      clientState,
+      clientChallenge: q.code_challenge,
+      proxyVerifier: proxy.verifier,
+      scope,
+      createdAt: this.d.now(),
+    });
+    this.d.logger.info({ clientName: client.client_name, redirectUri }, "authorization started (proxy)");
+    if (!this.d.consentPage)
+      return { type: "redirect", location: this.forgeAuthorizeUrl(proxyState, proxy.verifier, scope) };
+    const { nonce, token } = this.d.consent.issue(proxyState);
+    const html = consentPage({
+      clientName: client.client_name,
+      redirectUri,
+      forgeHost: new URL(this.d.forgeRootUrl).host,
+      scope,
+      proxyState,
+      token,
+    });
+    return { type: "consent", html, nonce };
+  }
+
+  /** POST /authorize/consent: the user's answer on our consent page. */
+  async consent(form: Params, cookieNonce: string | undefined): Promise<AuthorizeOutcome> {
+    const proxyState = str(form.state);
+    if (!this.d.consent.check(cookieNonce, proxyState, form.consent_token)) {
+      return { type: "error", error: new OAuthError("invalid_request", "consent: CSRF check failed", 403) };
+    }
+    const txn = await this.d.transactions.peek(proxyState!);
+    if (!txn)
+      return {
+        type: "error",
+        error: new OAuthError("invalid_request", "consent: unknown or expired transaction"),
+      };
+    if (form.decision !== "approve") {
+      await this.d.transactions.take(proxyState!);
+      this.d.logger.info({ redirectUri: txn.redirectUri }, "authorization denied on consent page");
+      return { type: "redirect", location: errorRedirect(txn.redirectUri, "access_denied", txn.clientState) };
+    }
+    return { type: "redirect", location: this.forgeAuthorizeUrl(proxyState!, txn.proxyVerifier, txn.scope) };
+  }
+
+  /** GET /callback (proxy mode): the forge sends the user back here. */
+  async callback(q: Params): Promise<AuthorizeOutcome> {
+    const proxyState = str(q.state);
+    const txn = proxyState ? await this.d.transactions.take(proxyState) : undefined;
+    if (!txn) {
+      return {
+        type: "error",
+        error: new OAuthError("invalid_request", "callback: unknown, expired or already used state"),
+      };
+    }
+    const forgeError = str(q.error);
+    if (forgeError) {
+      const code = (RELAYED_AUTHORIZE_ERRORS.has(forgeError) ? forgeError : "server_error") as OAuthErrorCode;
+      this.d.logger.info({ forgeError }, "forge returned an authorization error");
+      return { type: "redirect", location: errorRedirect(txn.redirectUri, code, txn.clientState) };
+    }
+    const forgeCode = str(q.code);
+    if (!forgeCode)
+      return { type: "redirect", location: errorRedirect(txn.redirectUri, "server_error", txn.clientState) };
+    let tokens: ForgeTokens;
+    try {
+      tokens = await this.d.forge.exchangeCode(forgeCode, txn.proxyVerifier, this.callbackUrl);
+    } catch (err) {
+      this.d.logger.error({ err: (err as Error).message }, "callback: forge code exchange failed");
+      return { type: "redirect", location: errorRedirect(txn.redirectUri, "server_error", txn.clientState) };
+    }
+    const proxyCode = await this.d.codes.issue({
+      tokens: pickTokenFields(tokens),
+      clientId: txn.clientId,
+      redirectUri: txn.redirectUri,
+      clientChallenge: txn.clientChallenge,
+      createdAt: this.d.now(),
+    });
+    const u = new URL(txn.redirectUri);
+    u.searchParams.set("code", proxyCode);
+    if (txn.clientState !== undefined) u.searchParams.set("state", txn.clientState);
+    this.d.logger.info({ redirectUri: txn.redirectUri }, "callback: proxy code issued");
+    return { type: "redirect", location: u.href };
+  }
+
+  async token(form: Params, basicClientId?: string): Promise<Record<string, unknown>> {
+    const grantType = str(form.grant_type);
+    if (!grantType) throw new OAuthError("invalid_request", "token: grant_type missing");
+    if (grantType !== "authorization_code" && grantType !== "refresh_token") {
+      throw new OAuthError("unsupported_grant_type", `token: grant_type ${grantType}`);
+    }
+    const clientId = str(form.client_id) ?? basicClientId;
+    const client = clientId ? await this.d.clients.get(clientId) : undefined;
+    if (!clientId || !client) throw new OAuthError("invalid_client", "token: unknown client_id");
+
+    if (grantType === "refresh_token") {
+      const refreshToken = str(form.refresh_token);
+      if (!refreshToken) throw new OAuthError("invalid_request", "token: refresh_token missing");
+      const params: Record<string, string> = { grant_type: "refresh_token", refresh_token: refreshToken };
+      const scope = str(form.scope);
+      if (scope) params.scope = scope;
+      if (this.d.mode === "proxy") params.redirect_uri = this.callbackUrl;
+      return this.relayForgeToken(params);
+    }
+
+    const code = str(form.code);
+    if (!code) throw new OAuthError("invalid_request", "token: code missing");
+    const verifier = form.code_verifier;
+    if (verifier === undefined || verifier === "")
+      throw new OAuthError("invalid_request", "token: code_verifier missing");
+    const redirectUri = str(form.redirect_uri);
+
+    if (this.d.mode === "passthrough") {
+      const params: Record<string, string> = {
+        grant_type: "authorization_code",
+        code,
+        code_verifier: String(verifier),
+      };
+      const ru = redirectUri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
+      if (ru) params.redirect_uri = ru;
+      return this.relayForgeToken(params);
+    }
+
+    const record = await this.d.codes.peek(code);
+    if (!record) throw new OAuthError("invalid_grant", "token: proxy code unknown, expired or already used");
+    if (record.clientId !== clientId)
+      throw new OAuthError("invalid_grant", "token: proxy code issued to another client");
+    if (redirectUri !== undefined && redirectUri !== record.redirectUri) {
+      throw new OAuthError("invalid_grant", "token: redirect_uri differs from the authorization request");
+    }
+    if (this.d.now() - record.createdAt > PROXY_CODE_TTL_MS)
+      throw new OAuthError("invalid_grant", "token: proxy code expired");
+    if (!verifierMatches(verifier, record.clientChallenge)) {
+      throw new OAuthError("invalid_grant", "token: code_verifier does not match the code_challenge");
+    }
+    if (!(await this.d.codes.consume(code)))
+      throw new OAuthError("invalid_grant", "token: proxy code already used");
+    this.d.logger.info({ clientName: client.client_name }, "token: proxy code exchanged");
+    return tokenResponse(record.tokens);
+  }
+
+  async revoke(form: Params): Promise<void> {
+    const token = str(form.token);
+    if (!token) throw new OAuthError("invalid_request", "revoke: token missing");
+    try {
+      await this.d.forge.revoke(token, str(form.token_type_hint));
+    } catch (err) {
+      // RFC 7009: the client cannot act on a failure; log it and answer 200.
+      this.d.logger.error({ err: (err as Error).message }, "revoke: forge call failed");
+    }
+  }
+
+  private forgeAuthorizeUrl(proxyState: string, proxyVerifier: string, scope: string): string {
+    return this.d.forge.authorizeUrl({
+      redirectUri: this.callbackUrl,
+      state: proxyState,
+      codeChallenge: s256(proxyVerifier),
+      scope,
+    });
+  }
+
+  private scopeFor(requested: string | undefined): string {
+    const wanted = (requested ?? "").split(" ").filter((s) => this.d.scopes.includes(s));
+    return (wanted.length > 0 ? wanted : this.d.scopes).join(" ");
+  }
+
+  private async relayForgeToken(params: Record<string, string>): Promise<Record<string, unknown>> {
+    let r: { status: number; body: unknown };
+    try {
+      r = await this.d.forge.token(params);
+    } catch (err) {
+      throw new OAuthError("server_error", `token: forge unreachable: ${(err as Error).message}`);
+    }
+    if (r.status === 200 && isTokens(r.body)) return tokenResponse(r.body);
+    const forgeError = (r.body as { error?: unknown } | undefined)?.error;
+    const code = RELAYED_TOKEN_ERRORS.has(forgeError as OAuthErrorCode)
+      ? (forgeError as OAuthErrorCode)
+      : "server_error";
+    const status = code === "server_error" ? 502 : 400;
+    throw new OAuthError(code, `token: forge answered ${r.status} ${String(forgeError ?? "")}`, status);
+  }
+}
+
+function pickTokenFields(t: ForgeTokens): ForgeTokens {
+  const out: ForgeTokens = { access_token: t.access_token, token_type: t.token_type ?? "Bearer" };
+  if (t.refresh_token !== undefined) out.refresh_token = t.refresh_token;
+  if (t.expires_in !== undefined) out.expires_in = t.expires_in;
+  if (t.scope !== undefined) out.scope = t.scope;
+  if (t.created_at !== undefined) out.created_at = t.created_at;
+  return out;
+}
+
+function tokenResponse(t: ForgeTokens): Record<string, unknown> {
+  // Doorkeeper may answer "bearer"; RFC 6750 clients compare case-insensitively, some SDKs do not.
+  const out: Record<string, unknown> = { access_token: t.access_token, token_type: "Bearer" };
+  if (t.expires_in !== undefined) out.expires_in = t.expires_in;
+  if (t.refresh_token !== undefined) out.refresh_token = t.refresh_token;
+  if (t.scope !== undefined) out.scope = t.scope;
+  return out;
+}
+
+function errorRedirect(redirectUri: string, code: OAuthErrorCode, state: string | undefined): string {
+  const u = new URL(redirectUri);
+  const e = new OAuthError(code, "");
+  u.searchParams.set("error", code);
+  u.searchParams.set("error_description", e.message);
+  if (state !== undefined) u.searchParams.set("state", state);
+  return u.href;
+}
+
+function dropParam(url: string, name: string): string {
+  const u = new URL(url);
+  u.searchParams.delete(name);
+  return u.href;
+}

@@ -1,0 +1,177 @@
+import { randomUUID } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import { randomToken } from "./pkce.js";
+import type { Sealer } from "./seal.js";
+import type { OneTimeGuard } from "./shared-state.js";
+
+/**
+ * Where the OAuth state of proxy mode lives. Two implementations of one contract:
+ * - memory: one LRU of at most 1000 entries holding pending transactions and proxy code records
+ *   (spec §8); deleting an entry is what makes it single-use;
+ * - sealed (stateless mode): the record travels inside the opaque value itself (client_id, state,
+ *   code), so any replica holding the secret can serve any step; single use is enforced by a
+ *   OneTimeGuard (process-local, or exact across replicas with Redis) plus the short expiry.
+ */
+
+export const STORE_MAX_ENTRIES = 1000;
+export const PROXY_CODE_TTL_MS = 10 * 60 * 1000;
+export const TRANSACTION_TTL_MS = 10 * 60 * 1000;
+
+export interface ClientRecord {
+  redirect_uris: string[];
+  client_name?: string;
+  /** unix seconds */
+  client_id_issued_at: number;
+}
+
+export interface PendingTransaction {
+  clientId: string;
+  redirectUri: string;
+  clientState: string | undefined;
+  clientChallenge: string;
+  proxyVerifier: string;
+  scope: string;
+  createdAt: number;
+}
+
+export interface ForgeTokens {
+  access_token: string;
+  token_type: string;
+  refresh_token?: string;
+  expires_in?: number;
+  scope?: string;
+  created_at?: number;
+}
+
+export interface ProxyCodeRecord {
+  tokens: ForgeTokens;
+  clientId: string;
+  redirectUri: string;
+  clientChallenge: string;
+  createdAt: number;
+}
+
+export interface ClientRegistry {
+  register(record: ClientRecord): Promise<string>;
+  get(clientId: string): Promise<ClientRecord | undefined>;
+}
+
+export interface TransactionStore {
+  create(txn: PendingTransaction): Promise<string>;
+  /** Reads without consuming (consent page). */
+  peek(proxyState: string): Promise<PendingTransaction | undefined>;
+  /** Reads and deletes: a second take of the same state finds nothing. */
+  take(proxyState: string): Promise<PendingTransaction | undefined>;
+}
+
+export interface ProxyCodeStore {
+  issue(record: ProxyCodeRecord): Promise<string>;
+  peek(code: string): Promise<ProxyCodeRecord | undefined>;
+  /** Marks the code used; false when it already was (or is gone). */
+  consume(code: string): Promise<boolean>;
+}
+
+type Entry = { kind: "txn"; txn: PendingTransaction } | { kind: "code"; record: ProxyCodeRecord };
+
+export function memoryStores(now: () => number): {
+  clients: ClientRegistry;
+  transactions: TransactionStore;
+  codes: ProxyCodeStore;
+  lru: LRUCache<string, Entry>;
+} {
+  const lru = new LRUCache<string, Entry>({ max: STORE_MAX_ENTRIES });
+  // Registrations are not authorization state; they get their own, larger bound.
+  const clientMap = new LRUCache<string, ClientRecord>({ max: 50_000 });
+  const liveTxn = (state: string) => {
+    const e = lru.get(`txn:${state}`);
+    if (e?.kind !== "txn" || now() - e.txn.createdAt > TRANSACTION_TTL_MS) return undefined;
+    return e.txn;
+  };
+  return {
+    lru,
+    clients: {
+      async register(record) {
+        const id = randomUUID();
+        clientMap.set(id, record);
+        return id;
+      },
+      async get(id) {
+        return clientMap.get(id);
+      },
+    },
+    transactions: {
+      async create(txn) {
+        const state = randomToken();
+        lru.set(`txn:${state}`, { kind: "txn", txn });
+        return state;
+      },
+      async peek(state) {
+        return liveTxn(state);
+      },
+      async take(state) {
+        const txn = liveTxn(state);
+        lru.delete(`txn:${state}`);
+        return txn;
+      },
+    },
+    codes: {
+      async issue(record) {
+        const code = randomToken();
+        lru.set(`code:${code}`, { kind: "code", record });
+        return code;
+      },
+      async peek(code) {
+        const e = lru.get(`code:${code}`);
+        return e?.kind === "code" ? e.record : undefined;
+      },
+      async consume(code) {
+        return lru.delete(`code:${code}`);
+      },
+    },
+  };
+}
+
+/** Prefix that marks a sealed client id, so a UUID from a memory-mode deployment is never mistaken for one. */
+const SEALED_CLIENT_PREFIX = "fmcp1.";
+
+export function sealedStores(
+  sealer: Sealer,
+  guard: OneTimeGuard,
+): { clients: ClientRegistry; transactions: TransactionStore; codes: ProxyCodeStore } {
+  return {
+    clients: {
+      async register(record) {
+        return SEALED_CLIENT_PREFIX + sealer.seal("client", record, undefined);
+      },
+      async get(id) {
+        if (!id.startsWith(SEALED_CLIENT_PREFIX)) return undefined;
+        return sealer.open<ClientRecord>("client", id.slice(SEALED_CLIENT_PREFIX.length))?.data;
+      },
+    },
+    transactions: {
+      async create(txn) {
+        return sealer.seal("state", txn, TRANSACTION_TTL_MS);
+      },
+      async peek(state) {
+        return sealer.open<PendingTransaction>("state", state)?.data;
+      },
+      async take(state) {
+        const opened = sealer.open<PendingTransaction>("state", state);
+        if (!opened) return undefined;
+        return (await guard.claim("state", opened.jti, opened.expiresAt)) ? opened.data : undefined;
+      },
+    },
+    codes: {
+      async issue(record) {
+        return sealer.seal("code", record, PROXY_CODE_TTL_MS);
+      },
+      async peek(code) {
+        return sealer.open<ProxyCodeRecord>("code", code)?.data;
+      },
+      async consume(code) {
+        const opened = sealer.open<ProxyCodeRecord>("code", code);
+        return opened ? guard.claim("code", opened.jti, opened.expiresAt) : false;
+      },
+    },
+  };
+}

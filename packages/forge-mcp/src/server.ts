@@ -1,0 +1,221 @@
+import { hkdfSync, randomBytes } from "node:crypto";
+import type { Server } from "node:http";
+import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
+import { mcpAuthMetadataRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { OAuthMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
+import express, { type Express, type Request, type Response } from "express";
+import type { Logger } from "pino";
+import type { Config } from "./config.js";
+import { ForgeApi } from "./forge/api.js";
+import { ForgeOAuthClient } from "./forge/oauth-client.js";
+import { ForgeTokenVerifier } from "./forge/verify.js";
+import { createLogger } from "./logger.js";
+import { ConsentGuard } from "./oauth/consent.js";
+import { globToRegExp } from "./oauth/redirect-uris.js";
+import { oauthRouter } from "./oauth/routes.js";
+import { Sealer } from "./oauth/seal.js";
+import { OAuthService } from "./oauth/service.js";
+import { memorySharedState, redisSharedState, type SharedState } from "./oauth/shared-state.js";
+import { memoryStores, sealedStores } from "./oauth/stores.js";
+import { createMcpServer } from "./tools/index.js";
+
+const MAX_IDLE_SERVERS = 32;
+
+export interface ServerOptions {
+  logger?: Logger;
+  /** Injectable clock (ms) for expiry tests. */
+  now?: () => number;
+}
+
+export interface ForgeMcpServer {
+  app: Express;
+  verifier: ForgeTokenVerifier | undefined;
+  /** The in-memory OAuth store (memory mode only), exposed for eviction tests. */
+  memoryStore: ReturnType<typeof memoryStores>["lru"] | undefined;
+  close(): Promise<void>;
+}
+
+export async function createServer(config: Config, options: ServerOptions = {}): Promise<ForgeMcpServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const now = options.now ?? Date.now;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+  if (config.replicaName) {
+    const name = config.replicaName;
+    app.use((_req, res, next) => {
+      res.setHeader("x-replica", name);
+      next();
+    });
+  }
+  app.get("/healthz", (_req, res) => {
+    res.json({ ok: true });
+  });
+
+  let shared: SharedState | undefined;
+  let verifier: ForgeTokenVerifier | undefined;
+  let memoryStore: ForgeMcpServer["memoryStore"];
+  const toolOpts = { readOnly: config.readOnly, toolsets: config.toolsets };
+  const mcpPath = "/mcp";
+  const mcpHandlers: express.RequestHandler[] = [];
+
+  if (config.remoteOAuth) {
+    const appId = config.oauthAppId!;
+    shared = config.redisUrl
+      ? await redisSharedState(config.redisUrl, config.registerRateLimitPerHour, now)
+      : memorySharedState(config.registerRateLimitPerHour, now);
+    let stores: ReturnType<typeof sealedStores>;
+    let consentKey: Buffer;
+    if (config.stateless) {
+      stores = sealedStores(
+        new Sealer(config.statelessSecret!, config.statelessSecretPrevious, now),
+        shared.guard,
+      );
+      consentKey = Buffer.from(
+        hkdfSync("sha256", config.statelessSecret!, "forge-mcp/consent/v1", "consent-csrf", 32),
+      );
+    } else {
+      const mem = memoryStores(now);
+      memoryStore = mem.lru;
+      stores = mem;
+      consentKey = randomBytes(32);
+    }
+    const mode = config.callbackProxy ? "proxy" : "passthrough";
+    const service = new OAuthService({
+      mode,
+      consentPage: config.consentPage,
+      mcpServerUrl: config.mcpServerUrl,
+      forgeRootUrl: config.forgeRootUrl,
+      scopes: config.oauthScopes,
+      allowlist: config.redirectUriAllowlist.map(globToRegExp),
+      forge: new ForgeOAuthClient(config.forgeRootUrl, appId, config.forgeTimeoutMs),
+      ...stores,
+      registerLimiter: shared.registerLimiter,
+      consent: new ConsentGuard(consentKey),
+      logger,
+      now,
+    });
+    const resourceUrl = new URL(`${config.mcpServerUrl}${mcpPath}`);
+    const base = config.mcpServerUrl;
+    const metadata: OAuthMetadata = {
+      issuer: new URL(base).href,
+      authorization_endpoint: `${base}/authorize`,
+      token_endpoint: `${base}/token`,
+      registration_endpoint: `${base}/register`,
+      revocation_endpoint: `${base}/revoke`,
+      response_types_supported: ["code"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: ["none"],
+      revocation_endpoint_auth_methods_supported: ["none"],
+      scopes_supported: config.oauthScopes,
+    };
+    app.use(
+      mcpAuthMetadataRouter({
+        oauthMetadata: metadata,
+        resourceServerUrl: resourceUrl,
+        scopesSupported: config.oauthScopes,
+        resourceName: "forge-mcp",
+      }),
+    );
+    app.use(oauthRouter(service, { mode, secureCookies: base.startsWith("https:"), logger }));
+    verifier = new ForgeTokenVerifier({
+      rootUrl: config.forgeRootUrl,
+      appId,
+      acceptedScopes: config.readOnly ? ["api", "read_api"] : ["api"],
+      timeoutMs: config.forgeTimeoutMs,
+      logger,
+      now,
+    });
+    mcpHandlers.push(
+      requireBearerAuth({
+        verifier,
+        resourceMetadataUrl: `${base}/.well-known/oauth-protected-resource${mcpPath}`,
+      }),
+    );
+  } else if (!config.forgeToken) {
+    logger.warn(
+      "no FORGE_TOKEN and FORGE_MCP_OAUTH is off: /mcp tool calls will fail until a token is configured",
+    );
+  }
+
+  const apiFor = (extra: { authInfo?: { token: string } | undefined }) =>
+    new ForgeApi(config.forgeApiUrl, extra.authInfo?.token ?? config.forgeToken ?? "", config.forgeTimeoutMs);
+
+  // Stateless Streamable HTTP: a fresh transport per request, so any replica serves any call. The
+  // McpServer objects are pooled: building one (tool schemas, a JSON-schema validator) costs more
+  // than the rest of a request. Nothing user-specific lives in them (the token travels per request
+  // in extra.authInfo); only the last initialize's client info does, which no tool uses.
+  const idleServers: McpServer[] = [];
+  // Authenticate before reading the body: an anonymous caller never gets us to parse megabytes.
+  app.post(mcpPath, ...mcpHandlers, express.json({ limit: "4mb" }), async (req: Request, res: Response) => {
+    const server = idleServers.pop() ?? createMcpServer(toolOpts, apiFor);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on("close", () => {
+      void transport.close().then(() => {
+        if (idleServers.length < MAX_IDLE_SERVERS) idleServers.push(server);
+      });
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } catch (err) {
+      logger.error({ err: (err as Error).message }, "mcp request failed");
+      if (!res.headersSent)
+        res
+          .status(500)
+          .json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null });
+    }
+  });
+  const notAllowed = (_req: Request, res: Response) => {
+    res
+      .status(405)
+      .set("Allow", "POST")
+      .json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed" }, id: null });
+  };
+  app.get(mcpPath, notAllowed);
+  app.delete(mcpPath, notAllowed);
+
+  // Last stop for errors Express itself raises (malformed JSON or form bodies, oversized bodies):
+  // an RFC 6749-shaped answer with a generic message, never Express's default page with a stack.
+  app.use(
+    (
+      err: Error & { status?: number; type?: string },
+      _req: Request,
+      res: Response,
+      _next: express.NextFunction,
+    ) => {
+      const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 500;
+      logger.warn({ status, type: err.type ?? err.name }, "request rejected before reaching a handler");
+      if (res.headersSent) return;
+      res
+        .status(status)
+        .json(
+          status === 500
+            ? { error: "server_error", error_description: "Internal error." }
+            : { error: "invalid_request", error_description: "The request body could not be read." },
+        );
+    },
+  );
+
+  return {
+    app,
+    verifier,
+    memoryStore,
+    async close() {
+      await shared?.close();
+    },
+  };
+}
+
+/** Listens and resolves with the bound port (0 = ephemeral). */
+export function listen(app: Express, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
+  });
+}

@@ -1,0 +1,73 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { ApiResult, ForgeApi } from "../forge/api.js";
+import { ForgeHttpError } from "../forge/http.js";
+
+/**
+ * One declarative shape for every forge tool: a zod input, whether it writes, and a function from
+ * (api, args) to a forge call. Registration applies read-only mode; the wrapper turns forge errors
+ * into MCP tool errors carrying the forge's message (never a token).
+ */
+
+export type Toolset = "projects" | "issues" | "merge_requests" | "pipelines" | "repository" | "users";
+
+export interface ForgeTool<S extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  description: string;
+  write: boolean;
+  input: S;
+  run(api: ForgeApi, args: z.infer<z.ZodObject<S>>): Promise<ApiResult | string>;
+}
+
+export function tool<S extends z.ZodRawShape>(t: ForgeTool<S>): ForgeTool {
+  return t as unknown as ForgeTool;
+}
+
+export const projectId = z
+  .union([z.string().min(1), z.number().int()])
+  .describe("Project id or full path (group/project)");
+export const iid = z.number().int().positive();
+export const pagination = {
+  page: z.number().int().min(1).optional().describe("Page number, 1-based"),
+  per_page: z.number().int().min(1).max(100).optional().describe("Items per page (max 100, default 20)"),
+};
+
+export function toResult(r: ApiResult | string): CallToolResult {
+  if (typeof r === "string") return { content: [{ type: "text", text: r }] };
+  const payload = r.page ? { items: r.data, pagination: r.page } : r.data;
+  return { content: [{ type: "text", text: JSON.stringify(payload, null, 2) }] };
+}
+
+export function registerTools(
+  server: McpServer,
+  tools: ForgeTool[],
+  apiFor: (extra: { authInfo?: { token: string } | undefined }) => ForgeApi,
+  opts: { readOnly: boolean },
+): string[] {
+  const names: string[] = [];
+  for (const t of tools) {
+    if (t.write && opts.readOnly) continue;
+    names.push(t.name);
+    server.registerTool(
+      t.name,
+      {
+        description: t.description,
+        inputSchema: t.input,
+        annotations: { readOnlyHint: !t.write, destructiveHint: false, openWorldHint: true },
+      },
+      async (args: Record<string, unknown>, extra: { authInfo?: { token: string } | undefined }) => {
+        try {
+          return toResult(await t.run(apiFor(extra), args as never));
+        } catch (err) {
+          const message =
+            err instanceof ForgeHttpError
+              ? `Forge error${err.status ? ` ${err.status}` : ""}: ${err.message}`
+              : `Tool failed: ${(err as Error).message}`;
+          return { isError: true, content: [{ type: "text", text: message }] };
+        }
+      },
+    );
+  }
+  return names;
+}

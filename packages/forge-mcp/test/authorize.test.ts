@@ -1,0 +1,234 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getManual, postForm, type RunningForgeMcp, register, startForgeMcp } from "./helpers.js";
+
+const FORGE = "http://127.0.0.1:9";
+const env = {
+  FORGE_MCP_OAUTH: "true",
+  FORGE_OAUTH_APP_ID: "real-app-id",
+  FORGE_API_URL: `${FORGE}/api/v4`,
+  OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: "100000",
+};
+const CLIENT_CB = "http://127.0.0.1:4444/callback";
+const verifier = "v".repeat(50);
+const challenge = createHash("sha256").update(verifier).digest("base64url");
+
+function authorizeUrl(base: string, clientId: string, extra: Record<string, string> = {}) {
+  const u = new URL(`${base}/authorize`);
+  const p = {
+    client_id: clientId,
+    redirect_uri: CLIENT_CB,
+    response_type: "code",
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "client-state-1",
+    ...extra,
+  };
+  for (const [k, v] of Object.entries(p)) u.searchParams.set(k, v);
+  return u.href;
+}
+
+describe("GET /authorize, passthrough mode", () => {
+  let mcp: RunningForgeMcp;
+  let clientId: string;
+  beforeAll(async () => {
+    mcp = await startForgeMcp(env);
+    clientId = (await register(mcp.url, { redirect_uris: [CLIENT_CB] })).body.client_id;
+  });
+  afterAll(() => mcp.close());
+
+  it("redirects to the forge with the real app id and the client's own redirect_uri, challenge and state", async () => {
+    const r = await getManual(authorizeUrl(mcp.url, clientId));
+    expect(r.status).toBe(302);
+    const to = new URL(r.location!);
+    expect(to.origin + to.pathname).toBe(`${FORGE}/oauth/authorize`);
+    expect(Object.fromEntries(to.searchParams)).toMatchObject({
+      client_id: "real-app-id",
+      redirect_uri: CLIENT_CB,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "client-state-1",
+      response_type: "code",
+    });
+  });
+
+  it("has no /callback route", async () => {
+    expect((await getManual(`${mcp.url}/callback?state=x&code=y`)).status).toBe(404);
+  });
+});
+
+describe("GET /authorize, proxy mode", () => {
+  let mcp: RunningForgeMcp;
+  let direct: RunningForgeMcp;
+  let clientId: string;
+  let directClientId: string;
+  beforeAll(async () => {
+    mcp = await startForgeMcp({ ...env, FORGE_OAUTH_CALLBACK_PROXY: "true" });
+    direct = await startForgeMcp({
+      ...env,
+      FORGE_OAUTH_CALLBACK_PROXY: "true",
+      FORGE_OAUTH_CONSENT: "false",
+    });
+    clientId = (await register(mcp.url, { redirect_uris: [CLIENT_CB], client_name: "Editor <b>X</b>" })).body
+      .client_id;
+    directClientId = (await register(direct.url, { redirect_uris: [CLIENT_CB] })).body.client_id;
+  });
+  afterAll(async () => {
+    await mcp.close();
+    await direct.close();
+  });
+
+  it("none → pending transaction: redirects to the forge with the server callback, a proxy challenge and a proxy state", async () => {
+    const r = await getManual(authorizeUrl(direct.url, directClientId));
+    expect(r.status).toBe(302);
+    const q = new URL(r.location!).searchParams;
+    expect(q.get("client_id")).toBe("real-app-id");
+    expect(q.get("redirect_uri")).toBe(`${direct.url}/callback`);
+    expect(q.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(q.get("code_challenge")).not.toBe(challenge);
+    expect(q.get("state")).not.toBe("client-state-1");
+    expect(q.get("code_challenge_method")).toBe("S256");
+  });
+
+  it("shows a consent page naming the client and its redirect URI before going to the forge", async () => {
+    const r = await getManual(authorizeUrl(mcp.url, clientId));
+    expect(r.status).toBe(200);
+    expect(r.text).toContain("Editor &lt;b&gt;X&lt;/b&gt;");
+    expect(r.text).toContain(CLIENT_CB);
+    expect(r.headers.get("x-frame-options")).toBe("DENY");
+    expect(r.headers.get("set-cookie")).toMatch(/forge_mcp_consent=.*HttpOnly.*SameSite=Strict/i);
+  });
+
+  async function consentForm() {
+    const r = await getManual(authorizeUrl(mcp.url, clientId));
+    const field = (name: string) => r.text.match(new RegExp(`name="${name}" value="([^"]+)"`))![1]!;
+    const cookie = r.headers.get("set-cookie")!.split(";")[0]!;
+    return { state: field("state"), token: field("consent_token"), cookie };
+  }
+
+  it("approving the consent redirects to the forge with the server callback", async () => {
+    const f = await consentForm();
+    const r = await postForm(
+      `${mcp.url}/authorize/consent`,
+      { state: f.state, consent_token: f.token, decision: "approve" },
+      { cookie: f.cookie },
+    );
+    expect(r.status).toBe(302);
+    const to = new URL(r.headers.get("location")!);
+    expect(to.searchParams.get("redirect_uri")).toBe(`${mcp.url}/callback`);
+    expect(to.searchParams.get("state")).toBe(f.state);
+  });
+
+  it("denying sends access_denied with the client's state back to the client", async () => {
+    const f = await consentForm();
+    const r = await postForm(
+      `${mcp.url}/authorize/consent`,
+      { state: f.state, consent_token: f.token, decision: "deny" },
+      { cookie: f.cookie },
+    );
+    const to = new URL(r.headers.get("location")!);
+    expect(to.origin + to.pathname).toBe(CLIENT_CB);
+    expect(to.searchParams.get("error")).toBe("access_denied");
+    expect(to.searchParams.get("state")).toBe("client-state-1");
+  });
+
+  it("refuses a consent POST without the browser's cookie (cross-site request)", async () => {
+    const f = await consentForm();
+    const r = await postForm(`${mcp.url}/authorize/consent`, {
+      state: f.state,
+      consent_token: f.token,
+      decision: "approve",
+    });
+    expect(r.status).toBe(403);
+    expect(r.headers.get("location")).toBeNull();
+  });
+
+  it("refuses a consent token moved to another transaction", async () => {
+    const a = await consentForm();
+    const b = await consentForm();
+    const r = await postForm(
+      `${mcp.url}/authorize/consent`,
+      { state: b.state, consent_token: a.token, decision: "approve" },
+      { cookie: a.cookie },
+    );
+    expect(r.status).toBe(403);
+  });
+
+  it("does not process a /callback with an unknown state", async () => {
+    const r = await getManual(`${mcp.url}/callback?state=never-issued&code=abc`);
+    expect(r.status).toBe(400);
+    expect(r.location).toBeNull();
+    expect(JSON.parse(r.text).error).toBe("invalid_request");
+  });
+});
+
+describe("authorization request validation", () => {
+  let mcp: RunningForgeMcp;
+  let clientId: string;
+  beforeAll(async () => {
+    mcp = await startForgeMcp({ ...env, FORGE_OAUTH_CALLBACK_PROXY: "true", FORGE_OAUTH_CONSENT: "false" });
+    clientId = (await register(mcp.url, { redirect_uris: [CLIENT_CB] })).body.client_id;
+  });
+  afterAll(() => mcp.close());
+
+  it("a foreign redirect URI gets a 400 and no redirect", async () => {
+    const r = await getManual(
+      authorizeUrl(mcp.url, clientId, { redirect_uri: "https://attacker.example/cb" }),
+    );
+    expect(r.status).toBe(400);
+    expect(r.location).toBeNull();
+    expect(JSON.parse(r.text)).toEqual({ error: "invalid_request", error_description: expect.any(String) });
+  });
+
+  it("an unknown client gets a 400 and no redirect", async () => {
+    const r = await getManual(authorizeUrl(mcp.url, "00000000-0000-0000-0000-000000000000"));
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.text).error).toBe("invalid_client");
+  });
+
+  it("accepts the registered loopback redirect on another port (RFC 8252)", async () => {
+    const r = await getManual(
+      authorizeUrl(mcp.url, clientId, { redirect_uri: "http://127.0.0.1:5555/callback" }),
+    );
+    expect(r.status).toBe(302);
+    expect(new URL(r.location!).origin).toBe("http://127.0.0.1:9");
+  });
+
+  const pkceCases: Array<[string, Record<string, string>]> = [
+    ["empty code_challenge", { code_challenge: "" }],
+    ["short code_challenge", { code_challenge: "abc" }],
+    ["plain method", { code_challenge_method: "plain" }],
+    ["missing method", { code_challenge_method: "" }],
+  ];
+  it.each(pkceCases)(
+    "PKCE is mandatory: %s → invalid_request at the client with its state",
+    async (_n, extra) => {
+      const r = await getManual(authorizeUrl(mcp.url, clientId, extra));
+      expect(r.status).toBe(302);
+      const to = new URL(r.location!);
+      expect(to.origin + to.pathname).toBe(CLIENT_CB);
+      expect(to.searchParams.get("error")).toBe("invalid_request");
+      expect(to.searchParams.get("state")).toBe("client-state-1");
+    },
+  );
+
+  it("rejects response types other than code", async () => {
+    const r = await getManual(authorizeUrl(mcp.url, clientId, { response_type: "token" }));
+    expect(new URL(r.location!).searchParams.get("error")).toBe("unsupported_response_type");
+  });
+
+  it("evicts the least recently used entry when the store passes 1000 entries", async () => {
+    const states: string[] = [];
+    for (let i = 0; i < 1001; i++) {
+      const r = await getManual(authorizeUrl(mcp.url, clientId));
+      states.push(new URL(r.location!).searchParams.get("state")!);
+    }
+    const store = mcp.server.memoryStore!;
+    expect(store.size).toBe(1000);
+    expect(store.has(`txn:${states[0]}`)).toBe(false);
+    expect(store.has(`txn:${states[1000]}`)).toBe(true);
+    // the evicted transaction's callback is not processed
+    const r = await getManual(`${mcp.url}/callback?state=${encodeURIComponent(states[0]!)}&code=x`);
+    expect(r.status).toBe(400);
+  });
+});

@@ -1,0 +1,42 @@
+import { type RunningSim, startSim } from "@agents/sims";
+
+/** The forge simulator with an OAuth application of our own, seeded through its control API. */
+
+export const APP_ID = "forge-mcp-test-app";
+export const CLIENT_CB = "http://127.0.0.1:8765/callback";
+
+export interface Forge {
+  sim: RunningSim;
+  origin: string;
+  apiUrl: string;
+  seed(body: Record<string, unknown>): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startForge(): Promise<Forge> {
+  const sim = await startSim("forge", { port: 0 });
+  const origin = sim.url.replace(/\/api\/v4$/, "");
+  const seed = async (body: Record<string, unknown>) => {
+    const r = await fetch(`${origin}/_sim/seed`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!r.ok) throw new Error(`forge seed failed: ${r.status} ${await r.text()}`);
+  };
+  return { sim, origin, apiUrl: sim.url, seed, close: () => sim.close() };
+}
+
+/** Registers the forge application forge-mcp fronts, with the callbacks of the given servers. */
+export async function seedApp(
+  forge: Forge,
+  redirectUris: string[],
+  uid = APP_ID,
+  scopes = ["api", "read_api", "read_user"],
+) {
+  await forge.seed({
+    applications: [
+      { uid, name: "forge-mcp under test", confidential: false, redirect_uris: redirectUris, scopes },
+    ],
+  });
+}

@@ -1,0 +1,111 @@
+import { createServer as createHttpServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
+import { loadConfig } from "../src/config.js";
+import { createLogger } from "../src/logger.js";
+import { createServer, type ForgeMcpServer } from "../src/server.js";
+
+export const SECRET = Buffer.alloc(32, 7).toString("base64");
+export const OTHER_SECRET = Buffer.alloc(32, 9).toString("base64");
+
+export interface RunningForgeMcp {
+  url: string;
+  server: ForgeMcpServer;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** Starts forge-mcp on an ephemeral loopback port; MCP_SERVER_URL is the port it got. */
+export async function startForgeMcp(
+  env: Record<string, string>,
+  opts: { now?: () => number } = {},
+): Promise<RunningForgeMcp> {
+  const http: Server = createHttpServer();
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const config = loadConfig({ MCP_SERVER_URL: url, MCP_TRANSPORT: "http", ...env });
+  const server = await createServer(config, {
+    logger: createLogger("debug", sink),
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+  http.on("request", server.app);
+  return {
+    url,
+    server,
+    logs,
+    async close() {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await server.close();
+    },
+  };
+}
+
+/** A settable clock for expiry rules. */
+export function testClock(start = Date.now()) {
+  let t = start;
+  return {
+    now: () => t,
+    advance(ms: number) {
+      t += ms;
+    },
+  };
+}
+
+export async function register(
+  base: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(`${base}/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any>, headers: res.headers };
+}
+
+export async function postForm(
+  url: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(form).toString(),
+    redirect: "manual",
+  });
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  return { status: res.status, body, headers: res.headers };
+}
+
+export async function getManual(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { redirect: "manual", headers });
+  return {
+    status: res.status,
+    location: res.headers.get("location"),
+    headers: res.headers,
+    text: await res.text(),
+  };
+}
+
+/** A loopback port that was free a moment ago (for servers that cannot bind port 0 themselves). */
+export async function freePort(): Promise<number> {
+  const s = createHttpServer();
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,163 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APP_ID, type Forge, seedApp, startForge } from "./forge-sim.js";
+import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
+
+/** /mcp: bearer verification against the forge, the tools, read-only mode and toolsets. */
+
+type ToolResult = { isError?: boolean; content: Array<{ text: string }> };
+
+async function connect(base: string, token: string) {
+  const client = new Client({ name: "mcp-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+}
+
+const rpc = (base: string, token?: string) =>
+  fetch(`${base}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+  });
+
+describe("/mcp with forge OAuth tokens", () => {
+  let forge: Forge;
+  let mcp: RunningForgeMcp;
+  let readOnly: RunningForgeMcp;
+  let usersOnly: RunningForgeMcp;
+
+  beforeAll(async () => {
+    forge = await startForge();
+    const env = { FORGE_MCP_OAUTH: "true", FORGE_OAUTH_APP_ID: APP_ID, FORGE_API_URL: forge.apiUrl };
+    mcp = await startForgeMcp(env);
+    readOnly = await startForgeMcp({ ...env, FORGE_READ_ONLY: "true" });
+    usersOnly = await startForgeMcp({ ...env, FORGE_TOOLSETS: "users" });
+    await seedApp(forge, [`${mcp.url}/callback`]);
+    await forge.seed({
+      tokens: [
+        { token: "tok-good", application: APP_ID, user: "alice", scopes: ["api"] },
+        { token: "tok-read", application: APP_ID, user: "alice", scopes: ["read_api"] },
+        { token: "tok-foreign", application: "sim-forge-app", user: "alice", scopes: ["api"] },
+        { token: "tok-revoked", application: APP_ID, user: "alice", scopes: ["api"], revoked: true },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([mcp, readOnly, usersOnly].map((m) => m?.close()));
+    await forge?.close();
+  });
+
+  it("401 without a token, with WWW-Authenticate naming the protected-resource metadata", async () => {
+    const r = await rpc(mcp.url);
+    expect(r.status).toBe(401);
+    const www = r.headers.get("www-authenticate")!;
+    expect(www).toMatch(/^Bearer /);
+    expect(www).toContain(`resource_metadata="${mcp.url}/.well-known/oauth-protected-resource/mcp"`);
+    const prm = (await (await fetch(`${mcp.url}/.well-known/oauth-protected-resource/mcp`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(prm).toMatchObject({ resource: `${mcp.url}/mcp`, authorization_servers: [`${mcp.url}/`] });
+    const as = (await (await fetch(`${mcp.url}/.well-known/oauth-authorization-server`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(as).toMatchObject({
+      issuer: `${mcp.url}/`,
+      code_challenge_methods_supported: ["S256"],
+      registration_endpoint: `${mcp.url}/register`,
+    });
+  });
+
+  const rejected: Array<[string, string, number, string]> = [
+    ["a token issued to another forge application", "tok-foreign", 401, "invalid_token"],
+    ["a revoked token", "tok-revoked", 401, "invalid_token"],
+    ["an unknown token", "made-up", 401, "invalid_token"],
+    ["a token without the api scope", "tok-read", 403, "insufficient_scope"],
+  ];
+  it.each(rejected)("rejects %s", async (_n, token, status, error) => {
+    const r = await rpc(mcp.url, token);
+    expect(r.status).toBe(status);
+    expect(((await r.json()) as { error: string }).error).toBe(error);
+  });
+
+  it("calls tools with a verified token, verifying it at the forge once for many requests", async () => {
+    const before = mcp.server.verifier!.forgeCalls;
+    const client = await connect(mcp.url, "tok-good");
+    for (let i = 0; i < 5; i++) {
+      const r = (await client.callTool({ name: "get_current_user", arguments: {} })) as ToolResult;
+      expect(JSON.parse(r.content[0]!.text).username).toBe("alice");
+    }
+    expect(mcp.server.verifier!.forgeCalls - before).toBe(1);
+    await client.close();
+  });
+
+  it("paginates list tools with the forge's page headers", async () => {
+    const client = await connect(mcp.url, "tok-good");
+    const r = (await client.callTool({
+      name: "list_users",
+      arguments: { per_page: 1, page: 1 },
+    })) as ToolResult;
+    const body = JSON.parse(r.content[0]!.text);
+    expect(body.items).toHaveLength(1);
+    expect(body.pagination).toMatchObject({ page: 1, per_page: 1, next_page: 2 });
+    await client.close();
+  });
+
+  it("turns a forge error into a tool error with the forge's message and no token", async () => {
+    const client = await connect(mcp.url, "tok-good");
+    const r = (await client.callTool({
+      name: "get_project",
+      arguments: { project_id: "no/such-project" },
+    })) as ToolResult;
+    expect(r.isError).toBe(true);
+    expect(r.content[0]!.text).toMatch(/Forge error 404: 404/);
+    expect(r.content[0]!.text).not.toContain("tok-good");
+    await client.close();
+  });
+
+  it("rejects invalid tool input through the zod schema", async () => {
+    const client = await connect(mcp.url, "tok-good");
+    const r = (await client.callTool({ name: "list_users", arguments: { per_page: 1000 } })) as ToolResult;
+    expect(r.isError).toBe(true);
+    await client.close();
+  });
+
+  it("FORGE_READ_ONLY=true registers no write tools and accepts read_api tokens", async () => {
+    const client = await connect(readOnly.url, "tok-read");
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("list_issues");
+    expect(names).not.toContain("create_issue");
+    expect(names).not.toContain("approve_merge_request");
+    await client.close();
+    const full = await connect(mcp.url, "tok-good");
+    const all = (await full.listTools()).tools.map((t) => t.name);
+    expect(all).toContain("create_issue");
+    expect(all.length).toBeGreaterThan(names.length);
+    await full.close();
+  });
+
+  it("FORGE_TOOLSETS selects the tool areas", async () => {
+    const client = await connect(usersOnly.url, "tok-good");
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+      "get_current_user",
+      "list_users",
+    ]);
+    await client.close();
+  });
+
+  it("answers GET /mcp with 405 (stateless Streamable HTTP)", async () => {
+    expect((await fetch(`${mcp.url}/mcp`, { headers: { authorization: "Bearer tok-good" } })).status).toBe(
+      405,
+    );
+  });
+});

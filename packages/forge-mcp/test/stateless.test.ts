@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APP_ID, type Forge, seedApp, startForge } from "./forge-sim.js";
+import {
+  getManual,
+  OTHER_SECRET,
+  type RunningForgeMcp,
+  SECRET,
+  startForgeMcp,
+  testClock,
+} from "./helpers.js";
+import { authorizeToCode, forgeAuthorizeLocation, newClient, pkce, redeem } from "./oauth-client.js";
+import { startRedis } from "./redis.js";
+
+/**
+ * Stateless mode: every replica with the secret serves every step. All replicas share one public
+ * URL here (the first one's), as they would behind a load balancer; each test picks the replica
+ * per step by calling its own port.
+ */
+
+const NEW_SECRET = Buffer.alloc(32, 3).toString("base64");
+
+describe("stateless proxy mode", () => {
+  let forge: Forge;
+  let redis: Awaited<ReturnType<typeof startRedis>>;
+  const r: Record<string, RunningForgeMcp> = {};
+  const clock = testClock();
+  let publicUrl = "";
+
+  beforeAll(async () => {
+    forge = await startForge();
+    redis = await startRedis();
+    const env = (extra: Record<string, string>) => ({
+      FORGE_MCP_OAUTH: "true",
+      FORGE_OAUTH_CALLBACK_PROXY: "true",
+      FORGE_OAUTH_CONSENT: "false",
+      FORGE_OAUTH_APP_ID: APP_ID,
+      FORGE_API_URL: forge.apiUrl,
+      OAUTH_STATELESS_MODE: "true",
+      OAUTH_STATELESS_SECRET: SECRET,
+      OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: "1000",
+      ...extra,
+    });
+    r.a = await startForgeMcp(env({}), { now: clock.now });
+    publicUrl = r.a.url;
+    const shared = { MCP_SERVER_URL: publicUrl };
+    r.b = await startForgeMcp(env(shared), { now: clock.now });
+    r.foreign = await startForgeMcp(env({ ...shared, OAUTH_STATELESS_SECRET: OTHER_SECRET }), {
+      now: clock.now,
+    });
+    r.rotated = await startForgeMcp(
+      env({ ...shared, OAUTH_STATELESS_SECRET: NEW_SECRET, OAUTH_STATELESS_SECRET_PREVIOUS: SECRET }),
+    );
+    r.redis1 = await startForgeMcp(env({ ...shared, REDIS_URL: redis.url }));
+    r.redis2 = await startForgeMcp(env({ ...shared, REDIS_URL: redis.url }));
+    await seedApp(forge, [`${publicUrl}/callback`]);
+  });
+  afterAll(async () => {
+    await Promise.all(Object.values(r).map((x) => x.close()));
+    await redis?.stop();
+    await forge?.close();
+  });
+
+  /** register on `reg`, authorize on `auth`, callback on `cb`; returns the client id and the proxy code. */
+  async function codeVia(reg: RunningForgeMcp, auth: RunningForgeMcp, cb: RunningForgeMcp) {
+    const clientId = await newClient(reg.url);
+    const p = pkce();
+    const forgeUrl = await forgeAuthorizeLocation(auth.url, clientId, p.challenge, "st");
+    const atForge = await getManual(forgeUrl);
+    const callback = new URL(atForge.location!);
+    expect(callback.origin).toBe(publicUrl);
+    const back = await getManual(`${cb.url}${callback.pathname}${callback.search}`);
+    const to = new URL(back.location!);
+    expect(to.searchParams.get("state")).toBe("st");
+    return {
+      clientId,
+      p,
+      code: to.searchParams.get("code")!,
+      callbackPathAndQuery: callback.pathname + callback.search,
+    };
+  }
+
+  it("register, authorize, callback and token each on a different replica: tokens returned", async () => {
+    const { clientId, p, code } = await codeVia(r.a!, r.b!, r.a!);
+    expect(clientId.startsWith("fmcp1.")).toBe(true);
+    const t = await redeem(r.b!.url, clientId, code, p.verifier);
+    expect(t.status).toBe(200);
+    expect(t.body.access_token).toBeTruthy();
+  });
+
+  it("a tampered code yields no tokens", async () => {
+    const { clientId, p, code } = await codeVia(r.a!, r.a!, r.a!);
+    const tampered = code.slice(0, 20) + (code[20] === "A" ? "B" : "A") + code.slice(21);
+    const t = await redeem(r.b!.url, clientId, tampered, p.verifier);
+    expect(t.body.error).toBe("invalid_grant");
+  });
+
+  it("a tampered client id is an unknown client", async () => {
+    const clientId = await newClient(r.a!.url);
+    const t = await redeem(r.a!.url, `${clientId.slice(0, -3)}AAA`, "x", pkce().verifier);
+    expect(t.status).toBe(401);
+    expect(t.body.error).toBe("invalid_client");
+  });
+
+  it("values sealed with a foreign secret are refused (client id, state, code)", async () => {
+    const { clientId, p, code, callbackPathAndQuery } = await codeVia(r.a!, r.a!, r.a!);
+    expect((await redeem(r.foreign!.url, clientId, code, p.verifier)).body.error).toBe("invalid_client");
+    const foreignClient = await newClient(r.foreign!.url);
+    expect((await redeem(r.a!.url, foreignClient, code, p.verifier)).body.error).toBe("invalid_client");
+    expect((await getManual(`${r.foreign!.url}${callbackPathAndQuery}`)).status).toBe(400);
+  });
+
+  it("after a rotation, values sealed with the previous secret still work", async () => {
+    const { clientId, p, code } = await codeVia(r.a!, r.a!, r.a!);
+    const t = await redeem(r.rotated!.url, clientId, code, p.verifier);
+    expect(t.status).toBe(200);
+    // a replica that does not know the new secret yet refuses values sealed with it
+    const fresh = await newClient(r.rotated!.url);
+    expect((await getManual(`${r.a!.url}/authorize?client_id=${fresh}&response_type=code`)).status).toBe(400);
+  });
+
+  it("a replayed code on the same replica yields no tokens", async () => {
+    const { clientId, p, code } = await codeVia(r.a!, r.a!, r.a!);
+    expect((await redeem(r.a!.url, clientId, code, p.verifier)).status).toBe(200);
+    expect((await redeem(r.a!.url, clientId, code, p.verifier)).body.error).toBe("invalid_grant");
+  });
+
+  it("without Redis, one-time is per replica: a replay on another replica within 10 minutes is bounded only by expiry and PKCE", async () => {
+    const { clientId, p, code } = await codeVia(r.a!, r.a!, r.a!);
+    expect((await redeem(r.a!.url, clientId, code, p.verifier)).status).toBe(200);
+    // documented limitation (docs/forge-mcp.md): needs the verifier, which never crosses the browser
+    expect((await redeem(r.b!.url, clientId, code, pkce().verifier)).body.error).toBe("invalid_grant");
+    expect((await redeem(r.b!.url, clientId, code, p.verifier)).status).toBe(200);
+  });
+
+  it("with Redis, a code is used exactly once across replicas", async () => {
+    const { clientId, p, code } = await codeVia(r.redis1!, r.redis1!, r.redis1!);
+    expect((await redeem(r.redis2!.url, clientId, code, p.verifier)).status).toBe(200);
+    const replay = await redeem(r.redis1!.url, clientId, code, p.verifier);
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe("invalid_grant");
+  });
+
+  it("with Redis, a state is consumed exactly once across replicas", async () => {
+    const { callbackPathAndQuery } = await codeVia(r.redis1!, r.redis2!, r.redis1!);
+    expect((await getManual(`${r.redis2!.url}${callbackPathAndQuery}`)).status).toBe(400);
+  });
+
+  it("a sealed code older than 10 minutes yields no tokens", async () => {
+    const { clientId, p, code } = await codeVia(r.a!, r.a!, r.a!);
+    clock.advance(10 * 60 * 1000 + 1);
+    expect((await redeem(r.b!.url, clientId, code, p.verifier)).body.error).toBe("invalid_grant");
+  });
+
+  it("the full browser flow works across replicas (proxy code from authorizeToCode)", async () => {
+    const clientId = await newClient(r.b!.url);
+    const p = pkce();
+    const { code } = await authorizeToCode(r.a!.url, clientId, p.challenge);
+    expect((await redeem(r.b!.url, clientId, code!, p.verifier)).status).toBe(200);
+  });
+});

@@ -1,0 +1,78 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localOAuthLogin } from "../src/forge/local-oauth.js";
+import { type Forge, seedApp, startForge } from "./forge-sim.js";
+import { freePort } from "./helpers.js";
+
+const main = new URL("../dist/main.js", import.meta.url).pathname;
+
+describe("stdio transport and local OAuth", () => {
+  let forge: Forge;
+  beforeAll(async () => {
+    forge = await startForge();
+  });
+  afterAll(() => forge?.close());
+
+  it("serves the tools over stdio with a personal access token (GITLAB_ spelling)", async () => {
+    const client = new Client({ name: "stdio-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [main],
+        env: {
+          PATH: process.env.PATH ?? "",
+          GITLAB_PERSONAL_ACCESS_TOKEN: "sim-forge-pat",
+          GITLAB_API_URL: forge.apiUrl,
+        },
+        stderr: "pipe",
+      }),
+    );
+    const r = (await client.callTool({ name: "get_current_user", arguments: {} })) as {
+      content: Array<{ text: string }>;
+    };
+    expect(JSON.parse(r.content[0]!.text).username).toBe("alice");
+    await client.close();
+  });
+
+  it("FORGE_USE_OAUTH: browser login on the loopback FORGE_OAUTH_REDIRECT_URI with PKCE", async () => {
+    const port = await freePort();
+    const redirectUri = `http://127.0.0.1:${port}/callback`;
+    await seedApp(forge, [redirectUri], "local-app");
+    let shown = "";
+    const tokens = await localOAuthLogin({
+      rootUrl: forge.origin,
+      appId: "local-app",
+      redirectUri,
+      scopes: ["api"],
+      timeoutMs: 5000,
+      logger: pino({ level: "silent" }),
+      // the "browser": the forge approves at once and redirects to our loopback listener
+      open: (url) => {
+        shown = url;
+        void fetch(url, { redirect: "follow" });
+      },
+    });
+    expect(new URL(shown).searchParams.get("code_challenge_method")).toBe("S256");
+    const info = await fetch(`${forge.origin}/oauth/token/info`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(((await info.json()) as { application: { uid: string } }).application.uid).toBe("local-app");
+  });
+
+  it("stops with one clear line on invalid configuration", async () => {
+    const { execFile } = await import("node:child_process");
+    const out = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [main],
+        { env: { OAUTH_STATELESS_MODE: "true", OAUTH_STATELESS_SECRET: "dG9vIHNob3J0" } },
+        (err, _o, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
+      );
+    });
+    expect(out.code).toBe(1);
+    expect(out.stderr.trim().split("\n")).toHaveLength(1);
+    expect(out.stderr).toMatch(/OAUTH_STATELESS_SECRET must be 32 random bytes/);
+  });
+});

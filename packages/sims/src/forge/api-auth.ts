@@ -1,0 +1,104 @@
+import type { Express, NextFunction, Request, Response } from "express";
+import type { SimContext } from "../core/sim.js";
+import type { ForgeState, ForgeUser } from "./state.js";
+import { checkToken } from "./tokens.js";
+
+export const API = "/api/v4";
+
+/** Who is calling: null for an anonymous request (public resources only). */
+export interface ApiCaller {
+  user: ForgeUser;
+  scopes: string[];
+  kind: "oauth" | "pat";
+}
+
+export function caller(res: Response): ApiCaller | null {
+  return (res.locals.caller as ApiCaller | undefined) ?? null;
+}
+
+export function unauthorized(res: Response): void {
+  res.status(401).json({ message: "401 Unauthorized" });
+}
+
+export function forbidden(res: Response, message = "403 Forbidden"): void {
+  res.status(403).json({ message });
+}
+
+/** `404 Project Not Found`, `404 Issue Not Found`, ...; bare `404 Not Found` without a resource. */
+export function notFound(res: Response, resource?: string): void {
+  res.status(404).json({ message: resource ? `404 ${resource} Not Found` : "404 Not Found" });
+}
+
+/** Grape's parameter validation failure: `{"error":"title is missing"}`. */
+export function missing(res: Response, ...names: string[]): void {
+  res.status(400).json({ error: names.map((n) => `${n} is missing`).join(", ") });
+}
+
+export function badRequest(res: Response, message: unknown): void {
+  res.status(400).json({ message });
+}
+
+const EXPIRED = "Token is expired. You can either do re-authorization or token refresh.";
+const REVOKED = "Token was revoked. You have to re-authorize from the user.";
+
+function tokenFrom(req: Request): string | undefined {
+  const pat = req.headers["private-token"];
+  if (typeof pat === "string" && pat) return pat;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+  if (m?.[1]) return m[1];
+  const q = req.query as Record<string, unknown>;
+  for (const k of ["private_token", "access_token"])
+    if (typeof q[k] === "string" && q[k]) return q[k] as string;
+  return undefined;
+}
+
+/**
+ * The scopes that allow a request: reads take `read_api` (and `read_user` for the user endpoints),
+ * writes take `api`. GitLab answers a token with none of them 403 `insufficient_scope`.
+ */
+function allowedScopes(method: string, path: string): string[] {
+  const read = method === "GET" || method === "HEAD";
+  const userRead = read && (/^\/users?(\/|$)/.test(path) || path === "/version" || path === "/metadata");
+  if (userRead) return ["api", "read_api", "read_user"];
+  return read ? ["api", "read_api"] : ["api"];
+}
+
+export function apiAuth(app: Express, ctx: SimContext<ForgeState>): void {
+  app.use(API, (req: Request, res: Response, next: NextFunction) => {
+    const value = tokenFrom(req);
+    if (!value) return next();
+    const check = checkToken(ctx.state, value);
+    if (!check.ok) {
+      if (check.reason === "unknown") return unauthorized(res);
+      const description = check.reason === "expired" ? EXPIRED : REVOKED;
+      res.setHeader(
+        "WWW-Authenticate",
+        `Bearer realm="GitLab", error="invalid_token", error_description="${description}"`,
+      );
+      return void res.status(401).json({ error: "invalid_token", error_description: description });
+    }
+    const allowed = allowedScopes(req.method, req.path);
+    if (!check.scopes.some((s) => allowed.includes(s))) {
+      const description = "The request requires higher privileges than provided by the access token.";
+      res.setHeader(
+        "WWW-Authenticate",
+        `Bearer realm="GitLab", error="insufficient_scope", error_description="${description}", scope="${allowed.join(" ")}"`,
+      );
+      return void res
+        .status(403)
+        .json({ error: "insufficient_scope", error_description: description, scope: allowed.join(" ") });
+    }
+    res.locals.caller = { user: check.user, scopes: check.scopes, kind: check.kind } satisfies ApiCaller;
+    next();
+  });
+}
+
+/** Ends the request with 401 unless a user is authenticated; returns that user. */
+export function requireUser(res: Response): ForgeUser | null {
+  const c = caller(res);
+  if (!c) {
+    unauthorized(res);
+    return null;
+  }
+  return c.user;
+}

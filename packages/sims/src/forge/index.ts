@@ -1,0 +1,134 @@
+import { STATUS_CODES } from "node:http";
+import type { Express, NextFunction, Request, Response } from "express";
+import type { SimContext, SimDefinition } from "../core/sim.js";
+import { apiAuth } from "./api-auth.js";
+import { seedDefaultIdentities } from "./defaults.js";
+import { oauthRoutes } from "./oauth.js";
+import { userRoutes } from "./rest-users.js";
+import {
+  addOAuthTokenSeed,
+  addPatSeed,
+  applySettings,
+  check,
+  list,
+  upsertApplication,
+  upsertUser,
+} from "./seed-auth.js";
+import { emptyState, type ForgeState, userById } from "./state.js";
+import { oauthExpired } from "./tokens.js";
+
+/**
+ * Rack::Attack-style throttle on the simulated clock: one fixed window over all wire requests,
+ * answered like GitLab's throttle (plain-text body, RateLimit-* headers and Retry-After).
+ */
+function throttle(ctx: SimContext<ForgeState>) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    const rl = ctx.state.settings.rateLimit;
+    if (!rl) return next();
+    const now = ctx.clock.now();
+    const w = ctx.state.rateWindow;
+    const periodMs = rl.periodSeconds * 1000;
+    if (now >= w.startMs + periodMs) {
+      w.startMs = now;
+      w.count = 0;
+    }
+    w.count += 1;
+    if (w.count <= rl.limit) return next();
+    const resetMs = w.startMs + periodMs;
+    res.setHeader("RateLimit-Name", "throttle_authenticated_api");
+    res.setHeader("RateLimit-Limit", String(rl.limit));
+    res.setHeader("RateLimit-Observed", String(w.count));
+    res.setHeader("RateLimit-Remaining", "0");
+    res.setHeader("RateLimit-Reset", String(Math.ceil(resetMs / 1000)));
+    res.setHeader("RateLimit-ResetTime", new Date(resetMs).toUTCString());
+    res.setHeader("Retry-After", String(Math.max(1, Math.ceil((resetMs - now) / 1000))));
+    res.status(429).type("text/plain").send("Retry later\n");
+  };
+}
+
+const redacted = (value: string) => `${value.slice(0, 4)}…[redacted]`;
+
+export const definition: SimDefinition<ForgeState> = {
+  name: "forge",
+  basePath: "/api/v4",
+  createState({ ids, clock }) {
+    const state = emptyState(ids, clock);
+    seedDefaultIdentities(state);
+    return state;
+  },
+  routes(app: Express, ctx) {
+    app.use(throttle(ctx));
+    oauthRoutes(app, ctx);
+    apiAuth(app, ctx);
+    userRoutes(app, ctx);
+  },
+  errorBody(status, message) {
+    // GitLab's API answers unknown routes with {"error":"404 Not Found"} and other failures with
+    // {"message":"<status> <reason>"}; a control-API refusal keeps its explanation.
+    if (status === 404) return { error: "404 Not Found" };
+    if (status === 400) return { message };
+    return { message: `${status} ${STATUS_CODES[status] ?? "Error"}` };
+  },
+  seed(ctx, body) {
+    check(
+      typeof body === "object" && body !== null && !Array.isArray(body),
+      "the seed must be a JSON object",
+    );
+    const b = body as Record<string, unknown>;
+    const state = ctx.state;
+    for (const u of list(b, "users")) upsertUser(state, u);
+    for (const a of list(b, "applications")) upsertApplication(state, a);
+    for (const t of list(b, "tokens")) addOAuthTokenSeed(state, t);
+    for (const p of list(b, "personal_access_tokens")) addPatSeed(state, p);
+    applySettings(state, b);
+    return {
+      ok: true,
+      users: state.users.length,
+      applications: state.applications.length,
+      tokens: state.tokens.size,
+      personal_access_tokens: state.pats.size,
+    };
+  },
+  dump(ctx) {
+    const s = ctx.state;
+    const username = (id: number) => userById(s, id)?.username ?? null;
+    return {
+      settings: s.settings,
+      users: s.users,
+      applications: s.applications.map(({ secret, ...a }) => ({
+        ...a,
+        ...(secret ? { secret: redacted(secret) } : {}),
+      })),
+      grants: [...s.grants.values()].map((g) => ({
+        code: redacted(g.code),
+        application: g.app_uid,
+        user: username(g.user_id),
+        redirect_uri: g.redirect_uri,
+        scopes: g.scopes,
+        code_challenge_method: g.code_challenge_method ?? null,
+        expires_at: new Date(g.expires_at_ms).toISOString(),
+        used: g.used,
+      })),
+      tokens: [...s.tokens.values()].map((t) => ({
+        token: redacted(t.token),
+        application: t.app_uid,
+        user: username(t.user_id),
+        scopes: t.scopes,
+        created_at: Math.floor(t.created_at_ms / 1000),
+        expires_in: t.expires_in,
+        expired: oauthExpired(s, t),
+        revoked: t.revoked_at_ms !== undefined,
+        refreshed: t.refreshed,
+      })),
+      personal_access_tokens: [...s.pats.values()].map((p) => ({
+        id: p.id,
+        token: redacted(p.token),
+        user: username(p.user_id),
+        name: p.name,
+        scopes: p.scopes,
+        expires_at: p.expires_at,
+        revoked: p.revoked,
+      })),
+    };
+  },
+};

@@ -1,0 +1,438 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Express, NextFunction, Request, Response } from "express";
+import type { SimContext } from "../core/sim.js";
+import { consentPage, errorPage } from "./oauth-pages.js";
+import type { AccessGrant, ForgeState, OAuthApplication, OAuthToken } from "./state.js";
+import { secretValue, userById, userByName } from "./state.js";
+import {
+  CODE_TTL_MS,
+  DEFAULT_SCOPES,
+  issueToken,
+  KNOWN_SCOPES,
+  oauthExpired,
+  oauthSecondsLeft,
+  parseScopes,
+  tokenResponse,
+} from "./tokens.js";
+
+/** Doorkeeper's English error texts as GitLab ships them (GitLab overrides invalid_redirect_uri). */
+export const OAUTH_MESSAGES = {
+  invalid_client:
+    "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.",
+  invalid_redirect_uri: "The redirect URI included is not valid.",
+  invalid_grant:
+    "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.",
+  unsupported_grant_type: "The authorization grant type is not supported by the authorization server.",
+  unsupported_response_type: "The authorization server does not support this response type.",
+  invalid_scope: "The requested scope is invalid, unknown, or malformed.",
+  access_denied: "The resource owner or authorization server denied the request.",
+  code_challenge_required: "Code challenge is required.",
+  invalid_code_challenge_method: "The code challenge method must be plain or S256.",
+  token_unknown: "The access token is invalid",
+  token_expired: "The access token expired",
+  token_revoked: "The access token was revoked",
+  unauthorized_revoke: "You are not authorized to revoke this token",
+} as const;
+
+const missingParam = (name: string) => `Missing required parameter: ${name}.`;
+
+type Params = Record<string, string>;
+
+/** Keeps the string-valued parameters of a query or body (arrays and objects are not OAuth). */
+function stringParams(source: unknown): Params {
+  const out: Params = {};
+  if (source && typeof source === "object") {
+    for (const [k, v] of Object.entries(source)) if (typeof v === "string") out[k] = v;
+  }
+  return out;
+}
+
+interface PreAuthorization {
+  app: OAuthApplication;
+  redirectUri: string;
+  scopes: string[];
+  state: string | undefined;
+  codeChallenge: string | undefined;
+  codeChallengeMethod: "S256" | "plain" | undefined;
+  /** The validated parameters, carried through the consent form. */
+  params: Params;
+}
+
+type PreResult =
+  | { kind: "ok"; pre: PreAuthorization }
+  | { kind: "page"; status: number; error: string; description: string }
+  | { kind: "redirect"; location: string };
+
+export function errorRedirect(redirectUri: string, error: string, description: string, state?: string) {
+  const url = new URL(redirectUri);
+  url.searchParams.set("error", error);
+  url.searchParams.set("error_description", description);
+  if (state !== undefined) url.searchParams.set("state", state);
+  return url.toString();
+}
+
+/**
+ * Doorkeeper's pre-authorization, in its order: the client and the redirect URI are checked first
+ * and fail on an HTML page (never redirecting to an unverified URI); everything after that fails by
+ * redirecting to the now-trusted redirect URI.
+ */
+function preAuthorize(state: ForgeState, p: Params): PreResult {
+  const app = state.applications.find((a) => a.uid === p.client_id);
+  if (!app)
+    return { kind: "page", status: 401, error: "invalid_client", description: OAUTH_MESSAGES.invalid_client };
+  const redirectUri = p.redirect_uri;
+  if (!redirectUri || !app.redirect_uris.includes(redirectUri)) {
+    return {
+      kind: "page",
+      status: 400,
+      error: "invalid_redirect_uri",
+      description: OAUTH_MESSAGES.invalid_redirect_uri,
+    };
+  }
+  const fail = (error: string, description: string): PreResult => ({
+    kind: "redirect",
+    location: errorRedirect(redirectUri, error, description, p.state),
+  });
+  if (!p.response_type) return fail("invalid_request", missingParam("response_type"));
+  if (p.response_type !== "code")
+    return fail("unsupported_response_type", OAUTH_MESSAGES.unsupported_response_type);
+  const requested = p.scope === undefined ? DEFAULT_SCOPES : parseScopes(p.scope);
+  if (requested.length === 0 || requested.some((s) => !KNOWN_SCOPES.has(s) || !app.scopes.includes(s))) {
+    return fail("invalid_scope", OAUTH_MESSAGES.invalid_scope);
+  }
+  const challenge = p.code_challenge || undefined;
+  const method = challenge ? (p.code_challenge_method ?? "plain") : undefined;
+  if (!challenge && !app.confidential) return fail("invalid_request", OAUTH_MESSAGES.code_challenge_required);
+  if (method !== undefined && !(state.settings.pkceMethods as string[]).includes(method)) {
+    return fail("invalid_request", OAUTH_MESSAGES.invalid_code_challenge_method);
+  }
+  const carried: Params = {};
+  for (const k of [
+    "client_id",
+    "redirect_uri",
+    "response_type",
+    "scope",
+    "state",
+    "code_challenge",
+    "code_challenge_method",
+    "nonce",
+  ]) {
+    if (p[k] !== undefined) carried[k] = p[k];
+  }
+  return {
+    kind: "ok",
+    pre: {
+      app,
+      redirectUri,
+      scopes: requested,
+      state: p.state,
+      codeChallenge: challenge,
+      codeChallengeMethod: method as "S256" | "plain" | undefined,
+      params: carried,
+    },
+  };
+}
+
+function approve(state: ForgeState, pre: PreAuthorization, userId: number): string {
+  const now = state.clock.now();
+  const grant: AccessGrant = {
+    code: secretValue(state),
+    app_uid: pre.app.uid,
+    user_id: userId,
+    redirect_uri: pre.redirectUri,
+    scopes: pre.scopes,
+    ...(pre.codeChallenge ? { code_challenge: pre.codeChallenge } : {}),
+    ...(pre.codeChallengeMethod ? { code_challenge_method: pre.codeChallengeMethod } : {}),
+    created_at_ms: now,
+    expires_at_ms: now + CODE_TTL_MS,
+    used: false,
+  };
+  state.grants.set(grant.code, grant);
+  const url = new URL(pre.redirectUri);
+  url.searchParams.set("code", grant.code);
+  if (pre.state !== undefined) url.searchParams.set("state", pre.state);
+  return url.toString();
+}
+
+function renderPreFailure(res: Response, result: Exclude<PreResult, { kind: "ok" }>): void {
+  if (result.kind === "redirect") return void res.redirect(302, result.location);
+  res.status(result.status).type("html").send(errorPage(result.error, result.description));
+}
+
+function oauthError(res: Response, status: number, error: string, description: string): void {
+  if (status === 401) {
+    res.setHeader(
+      "WWW-Authenticate",
+      `Bearer realm="Doorkeeper", error="${error}", error_description="${description}"`,
+    );
+  }
+  res.status(status).setHeader("Cache-Control", "no-store").json({ error, error_description: description });
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Client authentication: HTTP Basic first (RFC 6749 §2.3.1), then body parameters. */
+function authenticateClient(state: ForgeState, req: Request, body: Params): OAuthApplication | null {
+  let uid = body.client_id;
+  let secret = body.client_secret;
+  const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? "");
+  if (basic?.[1]) {
+    const decoded = Buffer.from(basic[1], "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon < 0) return null;
+    try {
+      uid = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "));
+      secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " "));
+    } catch {
+      return null;
+    }
+  }
+  const app = state.applications.find((a) => a.uid === uid);
+  if (!app) return null;
+  if (app.confidential && !(secret && app.secret && sameSecret(secret, app.secret))) return null;
+  return app;
+}
+
+function pkceMatches(grant: AccessGrant, verifier: string | undefined): boolean {
+  if (!grant.code_challenge) return !verifier;
+  if (!verifier) return false;
+  const computed =
+    grant.code_challenge_method === "S256"
+      ? createHash("sha256").update(verifier).digest("base64url")
+      : verifier;
+  return sameSecret(computed, grant.code_challenge);
+}
+
+function exchangeCode(state: ForgeState, app: OAuthApplication, body: Params): OAuthToken | string {
+  if (!body.code) return "missing:code";
+  const grant = state.grants.get(body.code);
+  const now = state.clock.now();
+  if (
+    !grant ||
+    grant.used ||
+    now >= grant.expires_at_ms ||
+    grant.app_uid !== app.uid ||
+    grant.redirect_uri !== body.redirect_uri ||
+    !pkceMatches(grant, body.code_verifier)
+  ) {
+    return "invalid_grant";
+  }
+  // A failed attempt leaves the code usable (Doorkeeper revokes it only when tokens are issued).
+  grant.used = true;
+  return issueToken(state, app, grant.user_id, grant.scopes);
+}
+
+function refresh(state: ForgeState, app: OAuthApplication, body: Params): OAuthToken | string {
+  if (!body.refresh_token) return "missing:refresh_token";
+  const old = state.tokensByRefresh.get(body.refresh_token);
+  if (!old || old.revoked_at_ms !== undefined || old.refreshed || old.app_uid !== app.uid)
+    return "invalid_grant";
+  let scopes = old.scopes;
+  if (body.scope !== undefined) {
+    const wanted = parseScopes(body.scope);
+    if (wanted.length === 0 || wanted.some((s) => !old.scopes.includes(s))) return "invalid_scope";
+    scopes = wanted;
+  }
+  // Rotation: the whole old row (access and refresh token) is spent the moment it is refreshed.
+  old.refreshed = true;
+  old.revoked_at_ms = state.clock.now();
+  return issueToken(state, app, old.user_id, scopes);
+}
+
+function bearerValue(req: Request): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+  if (m?.[1]) return m[1];
+  const q = stringParams(req.query);
+  return q.access_token || q.bearer_token || undefined;
+}
+
+const CORS_PATHS = new Set(["/oauth/token", "/oauth/revoke", "/oauth/userinfo", "/oauth/token/info"]);
+
+export function oauthRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+  app.use("/oauth", (req: Request, res: Response, next: NextFunction) => {
+    if (ctx.state.settings.edgeCacheStripsAuthorization) delete req.headers.authorization;
+    const path = `/oauth${req.path}`;
+    if (CORS_PATHS.has(path)) {
+      res.setHeader("Access-Control-Allow-Origin", "*");
+      if (req.method === "OPTIONS") {
+        res.setHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+        res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type");
+        res.setHeader("Access-Control-Max-Age", "7200");
+        return void res.status(204).end();
+      }
+    }
+    next();
+  });
+
+  app.get("/oauth/authorize", (req, res) => {
+    const state = ctx.state;
+    const result = preAuthorize(state, stringParams(req.query));
+    if (result.kind !== "ok") return renderPreFailure(res, result);
+    const user = userByName(state, state.settings.signedInUser);
+    if (!user) return void res.redirect(302, `${ctx.origin}/users/sign_in`);
+    if (state.settings.autoApprove || result.pre.app.trusted) {
+      return void res.redirect(302, approve(state, result.pre, user.id));
+    }
+    res
+      .status(200)
+      .type("html")
+      .send(
+        consentPage({
+          appName: result.pre.app.name,
+          username: user.username,
+          scopes: result.pre.scopes,
+          params: result.pre.params,
+        }),
+      );
+  });
+
+  const decide = (req: Request, res: Response, deny: boolean) => {
+    const state = ctx.state;
+    const params = { ...stringParams(req.query), ...stringParams(req.body) };
+    const result = preAuthorize(state, params);
+    if (result.kind !== "ok") return renderPreFailure(res, result);
+    if (deny || params._method?.toLowerCase() === "delete" || params.decision === "deny") {
+      return void res.redirect(
+        302,
+        errorRedirect(
+          result.pre.redirectUri,
+          "access_denied",
+          OAUTH_MESSAGES.access_denied,
+          result.pre.state,
+        ),
+      );
+    }
+    const user = userByName(state, params.username ?? state.settings.signedInUser);
+    if (!user) return void res.redirect(302, `${ctx.origin}/users/sign_in`);
+    res.redirect(302, approve(state, result.pre, user.id));
+  };
+  app.post("/oauth/authorize", (req, res) => decide(req, res, false));
+  app.delete("/oauth/authorize", (req, res) => decide(req, res, true));
+
+  app.get("/users/sign_in", (_req, res) => {
+    res
+      .status(200)
+      .type("html")
+      .send("<!DOCTYPE html><title>Sign in · GitLab (simulated)</title><h1>Sign in</h1>");
+  });
+
+  app.post("/oauth/token", (req, res) => {
+    const state = ctx.state;
+    const body = stringParams(req.body);
+    res.setHeader("Pragma", "no-cache");
+    const grantType = body.grant_type;
+    if (!grantType) return oauthError(res, 400, "invalid_request", missingParam("grant_type"));
+    if (grantType !== "authorization_code" && grantType !== "refresh_token") {
+      return oauthError(res, 400, "unsupported_grant_type", OAUTH_MESSAGES.unsupported_grant_type);
+    }
+    const client = authenticateClient(state, req, body);
+    if (!client) return oauthError(res, 401, "invalid_client", OAUTH_MESSAGES.invalid_client);
+    const outcome =
+      grantType === "authorization_code" ? exchangeCode(state, client, body) : refresh(state, client, body);
+    if (typeof outcome === "string") {
+      if (outcome.startsWith("missing:"))
+        return oauthError(res, 400, "invalid_request", missingParam(outcome.slice(8)));
+      if (outcome === "invalid_scope")
+        return oauthError(res, 400, "invalid_scope", OAUTH_MESSAGES.invalid_scope);
+      return oauthError(res, 400, "invalid_grant", OAUTH_MESSAGES.invalid_grant);
+    }
+    res.status(200).setHeader("Cache-Control", "no-store").json(tokenResponse(outcome));
+  });
+
+  app.get("/oauth/token/info", (req, res) => {
+    const state = ctx.state;
+    const t = state.tokens.get(bearerValue(req) ?? "");
+    if (!t) return oauthError(res, 401, "invalid_token", OAUTH_MESSAGES.token_unknown);
+    if (t.revoked_at_ms !== undefined)
+      return oauthError(res, 401, "invalid_token", OAUTH_MESSAGES.token_revoked);
+    if (oauthExpired(state, t)) return oauthError(res, 401, "invalid_token", OAUTH_MESSAGES.token_expired);
+    const left = oauthSecondsLeft(state, t);
+    res.json({
+      resource_owner_id: t.user_id,
+      scope: t.scopes,
+      expires_in: left,
+      application: t.app_uid === null ? null : { uid: t.app_uid },
+      created_at: Math.floor(t.created_at_ms / 1000),
+      // Deprecated aliases GitLab still serves next to the Doorkeeper 5 names.
+      scopes: t.scopes,
+      expires_in_seconds: left,
+    });
+  });
+
+  app.post("/oauth/revoke", (req, res) => {
+    const state = ctx.state;
+    const body = stringParams(req.body);
+    const client = authenticateClient(state, req, body);
+    if (!client) return oauthError(res, 401, "invalid_client", OAUTH_MESSAGES.invalid_client);
+    if (!body.token) return oauthError(res, 400, "invalid_request", missingParam("token"));
+    const hint = body.token_type_hint;
+    const row =
+      hint === "refresh_token"
+        ? (state.tokensByRefresh.get(body.token) ?? state.tokens.get(body.token))
+        : (state.tokens.get(body.token) ?? state.tokensByRefresh.get(body.token));
+    // RFC 7009: an unknown token is not an error.
+    if (!row) return void res.status(200).json({});
+    if (row.app_uid !== client.uid) {
+      return void res
+        .status(403)
+        .json({ error: "unauthorized_client", error_description: OAUTH_MESSAGES.unauthorized_revoke });
+    }
+    row.revoked_at_ms ??= state.clock.now();
+    res.status(200).json({});
+  });
+
+  const userinfo = (req: Request, res: Response) => {
+    const state = ctx.state;
+    const t = state.tokens.get(bearerValue(req) ?? "");
+    if (!t || t.revoked_at_ms !== undefined || oauthExpired(state, t)) {
+      return oauthError(res, 401, "invalid_token", OAUTH_MESSAGES.token_unknown);
+    }
+    if (!t.scopes.includes("openid")) {
+      return void res.status(403).json({
+        error: "insufficient_scope",
+        error_description: "The request requires higher privileges than provided by the access token.",
+        scope: "openid",
+      });
+    }
+    const user = userById(state, t.user_id)!;
+    res.json({
+      sub: String(user.id),
+      name: user.name,
+      nickname: user.username,
+      preferred_username: user.username,
+      email: user.email,
+      email_verified: true,
+      profile: `${ctx.origin}/${user.username}`,
+      picture: `${ctx.origin}/uploads/-/system/user/avatar/${user.id}/avatar.png`,
+      groups: [],
+    });
+  };
+  app.get("/oauth/userinfo", userinfo);
+  app.post("/oauth/userinfo", userinfo);
+
+  const discovery = (_req: Request, res: Response) => {
+    const o = ctx.origin;
+    res.json({
+      issuer: o,
+      authorization_endpoint: `${o}/oauth/authorize`,
+      token_endpoint: `${o}/oauth/token`,
+      revocation_endpoint: `${o}/oauth/revoke`,
+      introspection_endpoint: `${o}/oauth/introspect`,
+      userinfo_endpoint: `${o}/oauth/userinfo`,
+      jwks_uri: `${o}/oauth/discovery/keys`,
+      scopes_supported: [...KNOWN_SCOPES],
+      response_types_supported: ["code"],
+      response_modes_supported: ["query", "fragment"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+      code_challenge_methods_supported: ctx.state.settings.pkceMethods,
+      subject_types_supported: ["public"],
+    });
+  };
+  app.get("/.well-known/openid-configuration", discovery);
+  app.get("/.well-known/oauth-authorization-server", discovery);
+}

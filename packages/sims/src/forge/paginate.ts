@@ -1,0 +1,55 @@
+import type { Request, Response } from "express";
+
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+/** Above this many rows GitLab stops counting: no x-total, x-total-pages or rel="last". */
+export const COUNT_LIMIT = 10_000;
+
+function positiveInt(v: unknown): number | undefined {
+  const n = typeof v === "string" ? Number(v) : Number.NaN;
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+export function pageParams(req: Request): { page: number; perPage: number } {
+  const q = req.query as Record<string, unknown>;
+  return {
+    page: positiveInt(q.page) ?? 1,
+    perPage: Math.min(positiveInt(q.per_page) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE),
+  };
+}
+
+/**
+ * Offset pagination as GitLab serves it: one page of `items`, the `x-*` headers and a `Link` header
+ * (prev, next, first, last) whose URLs repeat the request's own query with `page` replaced.
+ */
+export function paginate<T>(req: Request, res: Response, origin: string, items: readonly T[]): T[] {
+  const { page, perPage } = pageParams(req);
+  const total = items.length;
+  const totalPages = Math.max(1, Math.ceil(total / perPage));
+  const counted = total <= COUNT_LIMIT;
+  const next = page < totalPages ? page + 1 : null;
+  const prev = page > 1 ? Math.min(page - 1, totalPages) : null;
+
+  const base = new URL(req.originalUrl, origin);
+  const link = (p: number, rel: string) => {
+    base.searchParams.set("page", String(p));
+    base.searchParams.set("per_page", String(perPage));
+    return `<${base.toString()}>; rel="${rel}"`;
+  };
+  const links: string[] = [];
+  if (prev !== null) links.push(link(prev, "prev"));
+  if (next !== null) links.push(link(next, "next"));
+  links.push(link(1, "first"));
+  if (counted) links.push(link(totalPages, "last"));
+
+  res.setHeader("x-page", String(page));
+  res.setHeader("x-per-page", String(perPage));
+  res.setHeader("x-next-page", next === null ? "" : String(next));
+  res.setHeader("x-prev-page", prev === null ? "" : String(prev));
+  if (counted) {
+    res.setHeader("x-total", String(total));
+    res.setHeader("x-total-pages", String(totalPages));
+  }
+  res.setHeader("Link", links.join(", "));
+  return items.slice((page - 1) * perPage, page * perPage);
+}

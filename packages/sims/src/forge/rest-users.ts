@@ -1,0 +1,111 @@
+import type { Express } from "express";
+import type { SimContext } from "../core/sim.js";
+import { API, caller, notFound, requireUser } from "./api-auth.js";
+import { paginate } from "./paginate.js";
+import type { ForgeState, ForgeUser } from "./state.js";
+import { userById } from "./state.js";
+
+export const FORGE_VERSION = "17.6.2";
+
+export function basicUser(u: ForgeUser, origin: string) {
+  return {
+    id: u.id,
+    username: u.username,
+    name: u.name,
+    state: u.state,
+    locked: false,
+    avatar_url: `${origin}/uploads/-/system/user/avatar/${u.id}/avatar.png`,
+    web_url: `${origin}/${u.username}`,
+  };
+}
+
+export function userRef(state: ForgeState, id: number | null, origin: string) {
+  if (id === null) return null;
+  const u = userById(state, id);
+  return u ? basicUser(u, origin) : null;
+}
+
+function publicUser(u: ForgeUser, origin: string) {
+  return {
+    ...basicUser(u, origin),
+    created_at: u.created_at,
+    bio: u.bio,
+    location: "",
+    public_email: null,
+    linkedin: "",
+    twitter: "",
+    discord: "",
+    website_url: "",
+    organization: "",
+    job_title: "",
+    pronouns: null,
+    bot: false,
+    work_information: null,
+    followers: 0,
+    following: 0,
+    local_time: null,
+  };
+}
+
+/** `GET /user`: the public profile plus the fields only the owner sees. */
+function currentUser(u: ForgeUser, origin: string) {
+  return {
+    ...publicUser(u, origin),
+    last_sign_in_at: u.created_at,
+    confirmed_at: u.created_at,
+    last_activity_on: u.created_at.slice(0, 10),
+    email: u.email,
+    theme_id: 3,
+    color_scheme_id: 1,
+    projects_limit: 100000,
+    current_sign_in_at: u.created_at,
+    identities: [],
+    can_create_group: true,
+    can_create_project: true,
+    two_factor_enabled: false,
+    external: false,
+    private_profile: false,
+    commit_email: u.email,
+    is_admin: u.admin,
+  };
+}
+
+export function userRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+  app.get(`${API}/version`, (_req, res) => {
+    if (!requireUser(res)) return;
+    res.json({ version: FORGE_VERSION, revision: "5imf0rg3", kas: { enabled: false }, enterprise: false });
+  });
+
+  app.get(`${API}/user`, (_req, res) => {
+    const me = requireUser(res);
+    if (!me) return;
+    res.json(currentUser(me, ctx.origin));
+  });
+
+  app.get(`${API}/users`, (req, res) => {
+    const q = req.query as Record<string, unknown>;
+    let users = ctx.state.users;
+    if (typeof q.username === "string") {
+      const wanted = q.username.toLowerCase();
+      users = users.filter((u) => u.username.toLowerCase() === wanted);
+    }
+    if (typeof q.search === "string" && q.search) {
+      const term = q.search.toLowerCase();
+      users = users.filter(
+        (u) =>
+          u.username.toLowerCase().includes(term) ||
+          u.name.toLowerCase().includes(term) ||
+          (caller(res) !== null && u.email.toLowerCase() === term),
+      );
+    }
+    if (q.active === "true") users = users.filter((u) => u.state === "active");
+    if (q.blocked === "true") users = users.filter((u) => u.state === "blocked");
+    res.json(paginate(req, res, ctx.origin, users).map((u) => basicUser(u, ctx.origin)));
+  });
+
+  app.get(`${API}/users/:id`, (req, res) => {
+    const u = userById(ctx.state, Number(req.params.id));
+    if (!u) return notFound(res, "User");
+    res.json(publicUser(u, ctx.origin));
+  });
+}

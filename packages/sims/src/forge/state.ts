@@ -1,0 +1,317 @@
+import type { SimClock } from "../core/clock.js";
+import type { IdGenerator } from "../core/prng.js";
+
+/** Access levels as GitLab numbers them (members API, `min_access_level`). */
+export const ACCESS = { guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
+
+export interface ForgeUser {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  state: "active" | "blocked";
+  admin: boolean;
+  bio: string;
+  created_at: string;
+}
+
+export interface Member {
+  user_id: number;
+  access_level: number;
+}
+
+export interface OAuthApplication {
+  id: number;
+  uid: string;
+  /** Absent for public applications (PKCE replaces the secret). */
+  secret?: string;
+  name: string;
+  confidential: boolean;
+  /** Instance-wide trusted application: consent is skipped. */
+  trusted: boolean;
+  redirect_uris: string[];
+  scopes: string[];
+}
+
+export interface AccessGrant {
+  code: string;
+  app_uid: string;
+  user_id: number;
+  redirect_uri: string;
+  scopes: string[];
+  code_challenge?: string;
+  code_challenge_method?: "S256" | "plain";
+  created_at_ms: number;
+  expires_at_ms: number;
+  used: boolean;
+}
+
+/** One Doorkeeper token row: an access token and its refresh token live and die together. */
+export interface OAuthToken {
+  token: string;
+  refresh_token: string;
+  app_uid: string | null;
+  user_id: number;
+  scopes: string[];
+  created_at_ms: number;
+  expires_in: number;
+  revoked_at_ms?: number;
+  /** Set when this row was replaced by a refresh: its refresh token is spent. */
+  refreshed: boolean;
+}
+
+export interface PersonalAccessToken {
+  id: number;
+  token: string;
+  user_id: number;
+  name: string;
+  scopes: string[];
+  /** ISO date (YYYY-MM-DD) or null for no expiry. */
+  expires_at: string | null;
+  revoked: boolean;
+  created_at: string;
+}
+
+export interface RateLimitSetting {
+  limit: number;
+  periodSeconds: number;
+}
+
+export interface ForgeSettings {
+  /** Scripted sign-in: the user who is "logged in" at /oauth/authorize. */
+  signedInUser: string;
+  /** true: the signed-in user approves at once; false: a consent page is served. */
+  autoApprove: boolean;
+  /** PKCE methods accepted at /oauth/authorize (Doorkeeper accepts both unless restricted). */
+  pkceMethods: ("S256" | "plain")[];
+  /** Simulates an edge cache that drops the Authorization header on /oauth/*. */
+  edgeCacheStripsAuthorization: boolean;
+  /** Rack::Attack-style throttle over all wire requests; null = off. */
+  rateLimit: RateLimitSetting | null;
+}
+
+export interface Group {
+  id: number;
+  name: string;
+  path: string;
+  parent_id: number | null;
+  description: string;
+  visibility: Visibility;
+  members: Member[];
+  created_at: string;
+}
+
+export type Visibility = "public" | "internal" | "private";
+
+export interface Commit {
+  id: string;
+  title: string;
+  message: string;
+  author_name: string;
+  author_email: string;
+  created_at: string;
+  parent_ids: string[];
+  /** Full snapshot of the tree at this commit: path → UTF-8 content. */
+  files: Record<string, string>;
+}
+
+export interface Repository {
+  commits: Map<string, Commit>;
+  branches: Map<string, string>;
+  protected: Set<string>;
+}
+
+export interface Project {
+  id: number;
+  name: string;
+  path: string;
+  description: string;
+  /** Owning namespace: a group id, or a user's personal namespace. */
+  namespace: { kind: "group"; id: number } | { kind: "user"; id: number };
+  visibility: Visibility;
+  default_branch: string;
+  archived: boolean;
+  members: Member[];
+  creator_id: number;
+  created_at: string;
+  last_activity_at: string;
+  repository: Repository;
+}
+
+export interface Note {
+  id: number;
+  body: string;
+  author_id: number;
+  created_at: string;
+  updated_at: string;
+  system: boolean;
+  resolvable: boolean;
+  resolved: boolean;
+}
+
+export interface Discussion {
+  id: string;
+  individual_note: boolean;
+  notes: Note[];
+}
+
+export interface Issue {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string;
+  state: "opened" | "closed";
+  labels: string[];
+  author_id: number;
+  assignee_ids: number[];
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  closed_by_id: number | null;
+  confidential: boolean;
+  due_date: string | null;
+  discussions: Discussion[];
+}
+
+export interface MergeRequest {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string;
+  state: "opened" | "closed" | "merged";
+  source_branch: string;
+  target_branch: string;
+  labels: string[];
+  author_id: number;
+  assignee_ids: number[];
+  reviewer_ids: number[];
+  draft: boolean;
+  created_at: string;
+  updated_at: string;
+  merged_at: string | null;
+  merged_by_id: number | null;
+  closed_at: string | null;
+  merge_commit_sha: string | null;
+  /** Target head when the MR was opened or last rebased: the diff base. */
+  diff_base_sha: string;
+  approvals_required: number;
+  approved_by_ids: number[];
+  discussions: Discussion[];
+}
+
+export type JobStatus =
+  | "created"
+  | "pending"
+  | "running"
+  | "success"
+  | "failed"
+  | "canceled"
+  | "skipped"
+  | "manual";
+
+export interface Job {
+  id: number;
+  project_id: number;
+  pipeline_id: number;
+  name: string;
+  stage: string;
+  status: JobStatus;
+  ref: string;
+  sha: string;
+  user_id: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  allow_failure: boolean;
+  trace: string;
+  retried: boolean;
+}
+
+export interface Pipeline {
+  id: number;
+  iid: number;
+  project_id: number;
+  sha: string;
+  ref: string;
+  status: JobStatus;
+  source: string;
+  user_id: number;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  variables: { key: string; value: string }[];
+}
+
+export interface ForgeState {
+  settings: ForgeSettings;
+  users: ForgeUser[];
+  applications: OAuthApplication[];
+  grants: Map<string, AccessGrant>;
+  tokens: Map<string, OAuthToken>;
+  tokensByRefresh: Map<string, OAuthToken>;
+  pats: Map<string, PersonalAccessToken>;
+  groups: Group[];
+  projects: Project[];
+  issues: Issue[];
+  mergeRequests: MergeRequest[];
+  pipelines: Pipeline[];
+  jobs: Job[];
+  /** Next id per kind: GitLab ids are instance-wide integers. */
+  seq: Record<
+    "user" | "app" | "pat" | "group" | "project" | "issue" | "mr" | "note" | "pipeline" | "job",
+    number
+  >;
+  rateWindow: { startMs: number; count: number };
+  ids: IdGenerator;
+  clock: SimClock;
+}
+
+export function nextId(state: ForgeState, kind: keyof ForgeState["seq"]): number {
+  state.seq[kind] += 1;
+  return state.seq[kind];
+}
+
+export function emptyState(ids: IdGenerator, clock: SimClock): ForgeState {
+  return {
+    settings: {
+      signedInUser: "alice",
+      autoApprove: true,
+      pkceMethods: ["S256", "plain"],
+      edgeCacheStripsAuthorization: false,
+      rateLimit: null,
+    },
+    users: [],
+    applications: [],
+    grants: new Map(),
+    tokens: new Map(),
+    tokensByRefresh: new Map(),
+    pats: new Map(),
+    groups: [],
+    projects: [],
+    issues: [],
+    mergeRequests: [],
+    pipelines: [],
+    jobs: [],
+    seq: { user: 0, app: 0, pat: 0, group: 0, project: 0, issue: 0, mr: 0, note: 0, pipeline: 0, job: 0 },
+    rateWindow: { startMs: 0, count: 0 },
+    ids,
+    clock,
+  };
+}
+
+export function userById(state: ForgeState, id: number): ForgeUser | undefined {
+  return state.users.find((u) => u.id === id);
+}
+
+export function userByName(state: ForgeState, username: string): ForgeUser | undefined {
+  const lower = username.toLowerCase();
+  return state.users.find((u) => u.username.toLowerCase() === lower);
+}
+
+/** A 64-character token or code from the seeded stream (GitLab's are 64 hex characters). */
+export function secretValue(state: ForgeState, prefix = ""): string {
+  return prefix + state.ids.next("", 64 - prefix.length);
+}
