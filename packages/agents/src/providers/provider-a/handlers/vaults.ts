@@ -1,7 +1,8 @@
 // provider_a vaults. Credentials cannot be sent inline, so a vault is created first and each
-// credential added after it. A change is a replacement (create the new vault, then delete the
-// old), as the reference does; a retried create adopts our own vault and keeps only credentials
-// that match exactly (identity, metadata and injection policy).
+// credential added after it. A credential change is a replacement (create the new vault, then
+// delete the old), as the reference does; display name and metadata update in place. Adoption of
+// our own vault (a retried create, or the engine's adopt step through `update`) keeps only the
+// credentials that match exactly (identity, metadata and injection policy) and replaces the rest.
 import { isConflict } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName, ownerOf, sameOwner, userMetadata, withOwnership } from "../../common/ownership.js";
@@ -47,10 +48,16 @@ async function ensureCredentials(
   ctx: HandlerContext,
   vaultId: string,
   decls: CredentialDecl[],
+  pruneUndeclared = false,
 ): Promise<void> {
-  const existing = await collect(
-    walkPages<RemoteCredential>(ctx.http, `/vaults/${vaultId}/credentials`, {}, ctx.signal),
-  );
+  const existing = (
+    await collect(walkPages<RemoteCredential>(ctx.http, `/vaults/${vaultId}/credentials`, {}, ctx.signal))
+  ).filter((c) => !c.archived_at);
+  if (pruneUndeclared) {
+    for (const stale of existing.filter((r) => !decls.some((d) => d.name === r.display_name))) {
+      await removeTolerant(ctx.http, "DELETE", `/vaults/${vaultId}/credentials/${stale.id}`, ctx.signal);
+    }
+  }
   for (const decl of decls) {
     const body = credentialToWire(decl);
     const secret = (body.auth as { secret_value: string }).secret_value;
@@ -65,6 +72,7 @@ async function ensureCredentials(
 
 export const vaultHandler: KindHandler = {
   sensitive: ["credentials.*.secret_value", "credentials.*.access_token"],
+  replaceOn: ["credentials"],
   createBeforeDestroy: true,
   desired(spec) {
     const decl = spec as VaultDecl;
@@ -108,6 +116,20 @@ export const vaultHandler: KindHandler = {
     const wire = await getOrGone(ctx.http, `/vaults/${id}`, ctx.signal);
     if (wire === "gone" || isArchived(wire)) return "gone";
     return readVault(ctx, wire, prior);
+  },
+  async update(ctx, id, spec, prior) {
+    const decl = spec as VaultDecl;
+    for (const c of decl.credentials ?? []) credentialToWire(c);
+    const vault = await send(ctx, ctx.http, {
+      method: "POST",
+      path: `/vaults/${id}`,
+      json: {
+        display_name: decl.display_name ?? logicalName(ctx.owner),
+        metadata: withOwnership(decl.metadata, ctx.owner),
+      },
+    });
+    await ensureCredentials(ctx, id, decl.credentials ?? [], true);
+    return readVault(ctx, { ...vault, id }, prior);
   },
   async remove(ctx, id) {
     await removeTolerant(ctx.http, "DELETE", `/vaults/${id}`, ctx.signal);
