@@ -170,7 +170,7 @@ describe("provider_b Forward delivery", () => {
       specOf("agents", "concierge"),
       prior,
     );
-    const storeId = (updated.extra?.default_memory_store as { id: string }).id;
+    const storeId = (updated.extra!.default_memory_store as { id: string }).id;
     expect(storeId).toMatch(/^mem/);
     const store = await get(forward, `/memory_stores/${storeId}`);
     expect(store).toMatchObject({ name: "Concierge memory", description: "per-user memory" });
@@ -265,7 +265,7 @@ describe("provider_b Forward delivery", () => {
 
   it("delete_on_destroy true: id captured before archive, store deleted after the identity", async () => {
     const handler = h.handler("agents");
-    const storeId = (prior.extra?.default_memory_store as { id: string }).id;
+    const storeId = (prior.extra!.default_memory_store as { id: string }).id;
     await handler.preflightRemove!(h.ctx("agents", "concierge"), templateId, prior);
     expect(h.deferred).toEqual([
       expect.objectContaining({
