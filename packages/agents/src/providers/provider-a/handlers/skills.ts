@@ -9,7 +9,7 @@ import { packSkill } from "../../common/local-files.js";
 import { collect, walkPages } from "../../common/paging.js";
 import { pollUntil, retryWithDelays } from "../../common/wait.js";
 import { ProviderHttpError } from "../../http.js";
-import type { HandlerContext, KindHandler, RemoteObject } from "../../types.js";
+import type { HandlerContext, KindHandler, PriorState, RemoteObject } from "../../types.js";
 import { waitAvailable } from "./files.js";
 import type { ProviderAOptions } from "./options.js";
 
@@ -65,13 +65,24 @@ async function waitActive(
   });
 }
 
-function toRemote(wire: Wire, version: string | undefined): RemoteObject {
+function toRemote(wire: Wire, version: string | undefined, packageFiles?: string[]): RemoteObject {
   return {
     id: String(wire.id ?? wire.skill_id),
     spec: {},
     version,
-    extra: { version, name: wire.name, status: wire.status },
+    extra: {
+      version,
+      name: wire.name,
+      status: wire.status,
+      ...(packageFiles ? { package_files: packageFiles } : {}),
+    },
   };
+}
+
+/** The uploaded zips of every version: removed with the skill so no file is left behind. */
+function packageFilesOf(prior: PriorState | undefined): string[] {
+  const files = prior?.extra?.package_files;
+  return Array.isArray(files) ? files.filter((f): f is string => typeof f === "string") : [];
 }
 
 export function createSkillHandler(opts: ProviderAOptions): KindHandler {
@@ -99,9 +110,9 @@ export function createSkillHandler(opts: ProviderAOptions): KindHandler {
       );
       const version = String(skill.latest_version ?? "1");
       await waitActive(ctx, opts, String(skill.id), version);
-      return toRemote(skill, version);
+      return toRemote(skill, version, [fileId]);
     },
-    async update(ctx, id, spec) {
+    async update(ctx, id, spec, prior) {
       const decl = spec as unknown as SkillDecl;
       const { fileId } = await uploadPackage(ctx, opts, decl.source);
       const created = await retryWithDelays(
@@ -117,15 +128,19 @@ export function createSkillHandler(opts: ProviderAOptions): KindHandler {
       return toRemote(
         { ...(await send(ctx, ctx.http, { method: "GET", path: `/skills/${id}` })), id },
         version,
+        [...packageFilesOf(prior), fileId],
       );
     },
-    async read(ctx, id) {
+    async read(ctx, id, prior) {
       const wire = await getOrGone(ctx.http, `/skills/${id}`, ctx.signal);
       if (wire === "gone" || wire.status === "deleted") return "gone";
-      return toRemote(wire, str(wire.latest_version));
+      return toRemote(wire, str(wire.latest_version), packageFilesOf(prior));
     },
-    async remove(ctx, id) {
+    async remove(ctx, id, prior) {
       await removeTolerant(ctx.http, "DELETE", `/skills/${id}`, ctx.signal);
+      for (const fileId of packageFilesOf(prior)) {
+        await removeTolerant(ctx.http, "DELETE", `/files/${fileId}`, ctx.signal);
+      }
     },
   };
 }

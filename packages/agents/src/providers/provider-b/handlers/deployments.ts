@@ -4,7 +4,8 @@ import { UnsupportedError } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName, metadataPatch, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
 import { findFirst, walkPages } from "../../common/paging.js";
-import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
+import { deleteUploads, priorUploads, sourceDigests, Uploads } from "../../common/uploads.js";
+import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
 import { type DeploymentDecl, deploymentToWire } from "../mappers/deployment.js";
 import { client, uploadFile } from "./shared.js";
 
@@ -24,7 +25,7 @@ function toRemote(wire: Wire): RemoteObject {
   };
 }
 
-async function body(ctx: HandlerContext, spec: Spec, current: Wire | undefined) {
+async function body(ctx: HandlerContext, spec: Spec, current: Wire | undefined, uploads: Uploads) {
   const decl = spec as unknown as DeploymentDecl;
   const managed = client(ctx, "managed");
   const agentExtra = ctx.resolveExtra("agents", decl.agent);
@@ -69,35 +70,59 @@ async function body(ctx: HandlerContext, spec: Spec, current: Wire | undefined) 
   });
 }
 
+function uploader(ctx: HandlerContext, prior?: PriorState): Uploads {
+  const managed = client(ctx, "managed");
+  return new Uploads(
+    ctx,
+    priorUploads(prior),
+    async (source) => (await uploadFile(ctx, managed, source, "session_resource")).id,
+  );
+}
+
+function withUploads(remote: RemoteObject, uploads: Uploads["ledger"]): RemoteObject {
+  return { ...remote, extra: { ...remote.extra, uploads } };
+}
+
 export const deploymentHandler: KindHandler = {
   replaceOn: ["agent"],
+  async desired(spec, dctx) {
+    const decl = spec as unknown as DeploymentDecl;
+    const sources = [
+      ...(decl.resources ?? []).flatMap((r) =>
+        r.type === "file" && !r.file_id && r.source ? [r.source] : [],
+      ),
+      ...(decl.initial_events ?? []).flatMap((e) =>
+        e.type === "user.define_outcome" && e.rubric_file ? [e.rubric_file] : [],
+      ),
+    ];
+    return sources.length ? { ...spec, source_digests: await sourceDigests(dctx.configDir, sources) } : spec;
+  },
   async create(ctx, spec) {
-    return toRemote(
-      await send(ctx, client(ctx, "managed"), {
-        method: "POST",
-        path: "/deployments",
-        json: await body(ctx, spec, undefined),
-      }),
+    const uploads = uploader(ctx);
+    const json = await body(ctx, spec, undefined, uploads);
+    return withUploads(
+      toRemote(await send(ctx, client(ctx, "managed"), { method: "POST", path: "/deployments", json })),
+      uploads.ledger,
     );
   },
-  async read(ctx, id) {
+  async read(ctx, id, prior) {
     const wire = await getOrGone(client(ctx, "managed"), `/deployments/${id}`, ctx.signal);
     if (wire === "gone" || isArchived(wire)) return "gone";
-    return toRemote(wire);
+    return withUploads(toRemote(wire), priorUploads(prior));
   },
-  async update(ctx, id, spec) {
+  async update(ctx, id, spec, prior) {
     const managed = client(ctx, "managed");
+    const uploads = uploader(ctx, prior);
     const current = await send(ctx, managed, { method: "GET", path: `/deployments/${id}` });
-    return toRemote(
-      await send(ctx, managed, {
-        method: "POST",
-        path: `/deployments/${id}`,
-        json: await body(ctx, spec, current),
-      }),
-    );
+    const json = await body(ctx, spec, current, uploads);
+    const remote = toRemote(await send(ctx, managed, { method: "POST", path: `/deployments/${id}`, json }));
+    await uploads.pruneReplaced(managed);
+    return withUploads(remote, uploads.ledger);
   },
-  async remove(ctx, id) {
-    await removeTolerant(client(ctx, "managed"), "POST", `/deployments/${id}/archive`, ctx.signal);
+  async remove(ctx, id, prior) {
+    const managed = client(ctx, "managed");
+    await removeTolerant(managed, "POST", `/deployments/${id}/archive`, ctx.signal);
+    await deleteUploads(ctx, managed, priorUploads(prior));
   },
   async findOwned(ctx, owner) {
     // Deployment lists page with `page`/`next_page` (not after_id).

@@ -97,11 +97,25 @@ export function environmentToWire(
   };
 }
 
+/** Limited networking in one spelling: absent flags are the provider's default `false`. */
+function comparableNetworking(n: Record<string, unknown>): Record<string, unknown> {
+  if (n.type !== "limited") return { type: "unrestricted" };
+  return {
+    type: "limited",
+    allowed_hosts: Array.isArray(n.allowed_hosts) ? n.allowed_hosts : [],
+    allow_mcp_servers: n.allow_mcp_servers === true,
+    allow_package_managers: n.allow_package_managers === true,
+  };
+}
+
 export function environmentDesired(decl: EnvironmentDecl, domain: ApiDomain): Spec {
+  const config = environmentConfigToWire(decl, decl.name ?? "environment", domain);
+  if (config.networking)
+    config.networking = comparableNetworking(config.networking as Record<string, unknown>);
   return {
     ...(decl.name !== undefined ? { name: decl.name } : {}),
     ...(decl.description ? { description: decl.description } : {}),
-    config: environmentConfigToWire(decl, decl.name ?? "environment", domain),
+    config,
     metadata: { ...(decl.metadata ?? {}) } as Metadata,
   };
 }
@@ -118,7 +132,7 @@ export function environmentFromWire(
   if (type === "cloud") {
     if (domain === "managed") {
       const n = (config.networking ?? { type: "unrestricted" }) as Record<string, unknown>;
-      out.networking = n.type === "limited" ? { ...n } : { type: "unrestricted" };
+      out.networking = comparableNetworking(n);
     }
     const packages: Record<string, string[]> = {};
     const remotePackages = (config.packages ?? {}) as Record<string, unknown>;
