@@ -14,7 +14,11 @@ export function isSimName(name: string): name is SimName {
  */
 export async function loadDefinition(name: SimName): Promise<SimDefinition<any>> {
   const folder = name.replace("_", "-");
-  const mod = (await import(`./${folder}/index.js`)) as { definition?: SimDefinition<any> };
+  // @vite-ignore: vitest cannot expand this template into a glob (the sources are .ts), so it must
+  // leave the specifier to its runtime resolver, which maps .js to .ts like Node's build output does.
+  const mod = (await import(/* @vite-ignore */ `./${folder}/index.js`)) as {
+    definition?: SimDefinition<any>;
+  };
   if (!mod.definition) throw new Error(`simulator ${name} does not export a definition`);
   return mod.definition;
 }

@@ -301,7 +301,7 @@ function planRemoval(
     changes: [],
     warnings: [],
   };
-  const why = operation === "destroy" ? "destroy" : "no longer declared in the config";
+  const why = operation === "destroy" ? "agents destroy" : "no longer declared in the config";
   if (prior.external) {
     return {
       ...base,

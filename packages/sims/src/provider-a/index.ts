@@ -3,7 +3,7 @@ import type { SimDefinition } from "../core/sim.js";
 import { errorMiddleware } from "../kit/errors.js";
 import { agentRoutes } from "./agents.js";
 import { auth, BASE, errorBody } from "./common.js";
-import { deploymentRoutes } from "./deployments.js";
+import { deploymentRoutes, fireSchedules } from "./deployments.js";
 import { environmentRoutes, vaultRoutes } from "./environments.js";
 import { sessionRoutes } from "./sessions.js";
 import { type AState, createState, dumpState, seedState } from "./state.js";
@@ -17,6 +17,11 @@ export const definition: SimDefinition<AState> = {
   errorBody: (status, message) => errorBody(status, message),
   routes(app, ctx) {
     const api = express.Router();
+    // Schedules fire lazily, before anything that could show their runs is served.
+    api.use(["/deployments", "/sessions"], (_req, _res, next) => {
+      fireSchedules(ctx);
+      next();
+    });
     environmentRoutes(api, ctx);
     vaultRoutes(api, ctx);
     fileRoutes(api, ctx);

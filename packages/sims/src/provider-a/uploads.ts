@@ -117,8 +117,9 @@ function packageFrom(ctx: Ctx, fileId: unknown) {
   if (typeof fileId !== "string") throw bad("file_id is required");
   const f = ctx.state.objects.files.get(fileId);
   const bytes = ctx.state.blobs.get(fileId);
-  // A part labelled application/zip is stored where the skills service does not look.
-  if (!f || !bytes || fileStatus(ctx, f) !== "available" || f.mime_type === "application/zip") {
+  // A part labelled application/zip is stored where the skills service does not look. A lookup of
+  // a file still being audited counts as a poll, so a client retrying on this 500 gets through.
+  if (!f || !bytes || fileStatus(ctx, f, true) !== "available" || f.mime_type === "application/zip") {
     throw new WireError(500, "SKILL_FILE_NOT_FOUND", `skill file ${fileId} not found`);
   }
   const pkg = readSkillZip(bytes);

@@ -164,32 +164,47 @@ export function assertUnique(items: Iterable<Rec>, field: string, value: unknown
   }
 }
 
-/**
- * Forward creates honour `Idempotency-Key`: a repeat with the same body replays the first reply;
- * the same key with a different body is a 409.
- */
-export function idempotent(ctx: Ctx, req: Request, res: Response, create: () => unknown): void {
+function idempotencySlot(req: Request): string | undefined {
   const key = req.headers["idempotency-key"];
-  if (typeof key !== "string" || key === "" || !req.baseUrl.endsWith("/forward")) {
-    res.status(200).json(create());
-    return;
+  if (typeof key !== "string" || key === "" || !req.baseUrl.endsWith("/forward")) return undefined;
+  return `${req.method} ${req.baseUrl}${req.path} ${key}`;
+}
+
+const fingerprintOf = (source: unknown) => sha256(JSON.stringify(source ?? null));
+
+/**
+ * Forward creates honour `Idempotency-Key`. Called first in a create handler (before any check that
+ * depends on state, such as name uniqueness): a repeat with the same body replays the first reply;
+ * the same key with another body is a 409. `source` is what identifies the body (multipart
+ * handlers pass their parsed parts).
+ */
+export function replayIfSeen(ctx: Ctx, req: Request, res: Response, source: unknown = req.body): boolean {
+  const slot = idempotencySlot(req);
+  const prior = slot ? ctx.state.idempotency.get(slot) : undefined;
+  if (!prior) return false;
+  if (prior.fingerprint !== fingerprintOf(source)) {
+    throw conflict(
+      "Idempotency-Key was already used with a different request body",
+      "IDEMPOTENCY_KEY_REUSED",
+    );
   }
-  const slot = `${req.method} ${req.baseUrl}${req.path} ${key}`;
-  const fingerprint = sha256(JSON.stringify(req.body ?? null));
-  const prior = ctx.state.idempotency.get(slot);
-  if (prior) {
-    if (prior.fingerprint !== fingerprint) {
-      throw conflict(
-        "Idempotency-Key was already used with a different request body",
-        "IDEMPOTENCY_KEY_REUSED",
-      );
-    }
-    res.setHeader("idempotent-replayed", "true");
-    res.status(prior.status).json(prior.body);
-    return;
-  }
+  res.setHeader("idempotent-replayed", "true");
+  res.status(prior.status).json(prior.body);
+  return true;
+}
+
+/** Runs a create once per Forward `Idempotency-Key` and remembers its reply. */
+export function idempotent(
+  ctx: Ctx,
+  req: Request,
+  res: Response,
+  create: () => unknown,
+  source: unknown = req.body,
+): void {
+  if (replayIfSeen(ctx, req, res, source)) return;
   const out = create();
-  ctx.state.idempotency.set(slot, { fingerprint, status: 200, body: out });
+  const slot = idempotencySlot(req);
+  if (slot) ctx.state.idempotency.set(slot, { fingerprint: fingerprintOf(source), status: 200, body: out });
   res.status(200).json(out);
 }
 

@@ -1,6 +1,7 @@
 import type { Request, Router } from "express";
 import { h } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import { cronOf, dueSlots } from "../kit/schedule.js";
 import {
   bad,
   body,
@@ -73,14 +74,14 @@ function initialEvents(value: unknown): unknown[] {
 function schedule(value: unknown): unknown {
   if (!isObject(value) || value.type !== "cron")
     throw bad('schedule must be {type:"cron", expression, timezone}');
-  if (typeof value.expression !== "string" || value.expression.trim().split(/\s+/).length !== 5) {
-    throw bad("schedule.expression must be a 5-field cron expression");
-  }
   const tz = value.timezone ?? "UTC";
   try {
     new Intl.DateTimeFormat("en", { timeZone: String(tz) });
   } catch {
     throw bad(`schedule.timezone ${String(tz)} is not an IANA time zone`);
+  }
+  if (typeof value.expression !== "string" || !cronOf(value.expression, String(tz))) {
+    throw bad("schedule.expression must be a valid 5-field cron expression");
   }
   return { type: "cron", expression: value.expression, timezone: tz };
 }
@@ -198,32 +199,58 @@ export function deploymentRoutes(r: Router, ctx: Ctx): void {
       const rec = get(req);
       notArchived(rec, "deployment");
       if (rec.status === "paused") throw conflict(`deployment ${rec.id} is paused`, "DEPLOYMENT_PAUSED");
-      const run: Rec = {
-        id: ctx.ids.next("drun_"),
-        type: "deployment_run",
-        deployment_id: rec.id,
-        session_id: null,
-        status: "succeeded",
-        error: null,
-        ...stamp(ctx),
-      };
-      try {
-        const session = createManagedSession(ctx, {
-          agent: rec.agent,
-          environment_id: rec.environment_id,
-          vault_ids: rec.vault_ids,
-          resources: rec.resources,
-          metadata: { deployment_id: rec.id },
-        });
-        for (const e of rec.initial_events as Rec[]) appendEvent(ctx, session, { ...e });
-        run.session_id = session.id;
-      } catch (e) {
-        // The run is recorded either way; a broken reference shows up as the run's error.
-        Object.assign(run, { status: "failed", error: { message: (e as Error).message } });
-      }
-      put(ctx.state, "deployment_runs", run);
-      rec.last_run_at = run.created_at;
-      res.json(view(run));
+      res.json(view(runDeployment(ctx, rec, { type: "manual" })));
     }),
   );
+}
+
+/** One run: a managed session seeded with the initial events; a broken reference is the run's error. */
+function runDeployment(ctx: Ctx, rec: Rec, trigger: Record<string, unknown>): Rec {
+  const run: Rec = {
+    id: ctx.ids.next("drun_"),
+    type: "deployment_run",
+    deployment_id: rec.id,
+    session_id: null,
+    status: "succeeded",
+    error: null,
+    trigger_context: trigger,
+    ...stamp(ctx),
+  };
+  try {
+    const session = createManagedSession(ctx, {
+      agent: rec.agent,
+      environment_id: rec.environment_id,
+      vault_ids: rec.vault_ids,
+      resources: rec.resources,
+      metadata: { deployment_id: rec.id },
+    });
+    for (const e of rec.initial_events as Rec[]) appendEvent(ctx, session, { ...e });
+    run.session_id = session.id;
+  } catch (e) {
+    Object.assign(run, { status: "failed", error: { message: (e as Error).message } });
+  }
+  put(ctx.state, "deployment_runs", run);
+  rec.last_run_at = run.created_at;
+  return run;
+}
+
+/**
+ * Cron schedules fire on the simulated clock, lazily: before deployments or sessions are read, every
+ * slot passed since the last look becomes a run (at most 50 per deployment per look). Paused and
+ * archived deployments skip their slots.
+ */
+export function fireSchedules(ctx: Ctx): void {
+  const nowMs = ctx.clock.now();
+  for (const d of ctx.state.objects.deployments.values()) {
+    const sched = d.schedule as { expression: string; timezone: string } | null;
+    if (!sched) continue;
+    const from = (d._schedule_cursor_ms as number | undefined) ?? Date.parse(d.created_at as string);
+    d._schedule_cursor_ms = nowMs;
+    if (d.status !== "active" || d.archived_at) continue;
+    const cron = cronOf(sched.expression, sched.timezone);
+    if (!cron) continue;
+    for (const slot of dueSlots(cron, from, nowMs)) {
+      runDeployment(ctx, d, { type: "schedule", scheduled_at: new Date(slot).toISOString() });
+    }
+  }
 }

@@ -13,6 +13,7 @@ import {
   listAfterId,
   missing,
   notArchived,
+  replayIfSeen,
   stamp,
   str,
   view,
@@ -96,6 +97,7 @@ export function environmentRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   r.post(
     "/environments",
     h((req, res) => {
+      if (replayIfSeen(ctx, req, res)) return;
       const b = body(req);
       const name = str(b, "name", true)!;
       const config = environmentConfig(b.config, domain);
@@ -172,10 +174,15 @@ export function environmentRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   );
 }
 
-/** Sessions (not deleted) and live templates that still point at an environment. */
+/**
+ * Live sessions and templates that still point at an environment. Archived sessions do not count:
+ * they can no longer run, and session lists hide them, so a cascade could never find them.
+ */
 function environmentUsers(ctx: Ctx, envId: string): string[] {
   const users: string[] = [];
-  for (const s of ctx.state.objects.sessions.values()) if (s.environment_id === envId) users.push(s.id);
+  for (const s of ctx.state.objects.sessions.values()) {
+    if (s.environment_id === envId && !s.archived_at) users.push(s.id);
+  }
   for (const t of ctx.state.objects.templates.values()) {
     if (t.environment_id === envId && t.status !== "archived") users.push(t.id);
   }
@@ -186,6 +193,7 @@ export function vaultRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   r.post(
     "/vaults",
     h((req, res) => {
+      if (replayIfSeen(ctx, req, res)) return;
       const b = body(req);
       const metadata = checkMetadata(b.metadata);
       if (b.credentials !== undefined) throw bad("credentials are added with POST /vaults/{id}/credentials");
@@ -243,6 +251,7 @@ export function vaultRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   r.post(
     "/vaults/:id/credentials",
     h((req, res) => {
+      if (replayIfSeen(ctx, req, res)) return;
       const vault = find(ctx, "vaults", req.params.id as string, "vault", domain);
       notArchived(vault, "vault");
       const b = body(req);

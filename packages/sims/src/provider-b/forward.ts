@@ -11,11 +11,17 @@ import {
   idempotent,
   listAfterId,
   missing,
+  replayIfSeen,
   stamp,
   str,
   view,
 } from "./common.js";
 import { put, type Rec } from "./state.js";
+
+function boolField(v: unknown): boolean {
+  if (typeof v !== "boolean") throw bad("enabled must be a boolean");
+  return v;
+}
 
 /** Credential-based channel types and their keys; the first key is public, the second secret. */
 const CHANNEL_KEYS: Record<string, [string, string] | null> = {
@@ -32,6 +38,7 @@ export function identityRoutes(r: Router, ctx: Ctx): void {
   r.post(
     "/identities",
     h((req, res) => {
+      if (replayIfSeen(ctx, req, res)) return;
       const b = body(req);
       const externalId = str(b, "external_id", true)!;
       assertUnique(identities().values(), "external_id", externalId);
@@ -230,6 +237,7 @@ export function channelRoutes(r: Router, ctx: Ctx): void {
   r.post(
     "/channels",
     h((req, res) => {
+      if (replayIfSeen(ctx, req, res)) return;
       const b = body(req);
       const type = str(b, "channel_type", true)!;
       if (!(type in CHANNEL_KEYS))
@@ -246,7 +254,7 @@ export function channelRoutes(r: Router, ctx: Ctx): void {
             type: "channel",
             channel_type: type,
             name,
-            enabled: b.enabled ?? true,
+            enabled: b.enabled === undefined ? true : boolField(b.enabled),
             channel_config: stored,
             ...bound,
             ...stamp(ctx),
@@ -284,7 +292,7 @@ export function channelRoutes(r: Router, ctx: Ctx): void {
         assertUnique(channels().values(), "name", name, rec.id);
         rec.name = name;
       }
-      if (b.enabled !== undefined) rec.enabled = b.enabled === true;
+      if (b.enabled !== undefined) rec.enabled = boolField(b.enabled);
       if (b.channel_config !== undefined) {
         const { stored, publicKey } = channelConfig(rec.channel_type as string, b.channel_config);
         checkCredentialFree(rec.channel_type as string, publicKey, rec.id);

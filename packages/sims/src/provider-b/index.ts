@@ -3,7 +3,7 @@ import type { SimDefinition } from "../core/sim.js";
 import { errorMiddleware } from "../kit/errors.js";
 import { agentRoutes } from "./agents.js";
 import { auth, bodyLimit, errorBody, FORWARD_BASE, MANAGED_BASE } from "./common.js";
-import { deploymentRoutes } from "./deployments.js";
+import { deploymentRoutes, fireSchedules } from "./deployments.js";
 import { environmentRoutes, vaultRoutes } from "./environments.js";
 import { channelRoutes, identityRoutes, tunnelRoutes } from "./forward.js";
 import { memoryRoutes } from "./memory.js";
@@ -24,6 +24,11 @@ export const definition: SimDefinition<BState> = {
   routes(app, ctx) {
     const managed = express.Router();
     const forward = express.Router();
+    // Schedules fire lazily, before anything that could show their runs is served.
+    managed.use(["/deployments", "/sessions"], (_req, _res, next) => {
+      fireSchedules(ctx);
+      next();
+    });
     for (const [router, domain] of [
       [managed, "managed"],
       [forward, "forward"],
@@ -47,6 +52,6 @@ export const definition: SimDefinition<BState> = {
     app.use(FORWARD_BASE, auth(ctx), bodyLimit, forward);
     app.use(errorMiddleware((e) => errorBody(e.status, e.message, e.code)));
   },
-  seed: (ctx, body) => seedState(ctx.state, body),
+  seed: (ctx, body) => seedState(ctx.state, body, ctx.clock.iso()),
   dump: (ctx) => dumpState(ctx.state),
 };

@@ -117,7 +117,29 @@ export function dumpState(state: BState): Record<string, unknown> {
 }
 
 /** Adds (or replaces by id) objects given in the dump's shape; unknown keys are refused. */
-export function seedState(state: BState, body: unknown): Record<string, number> {
+const DOMAIN_SCOPED: readonly Collection[] = [
+  "environments",
+  "vaults",
+  "credentials",
+  "files",
+  "skills",
+  "memory_stores",
+  "sessions",
+];
+
+/**
+ * Hand-written seeds may omit bookkeeping: objects default to the cloud gateway (a session with a
+ * `template_id` to Forward), and a tunnel needs only its id.
+ */
+function withSeedDefaults(kind: Collection, rec: Rec, now: string): Rec {
+  if (kind === "tunnels") return { ...tunnelRecord(rec as { id: string }, now), ...rec };
+  if (DOMAIN_SCOPED.includes(kind) && rec._domain === undefined) {
+    return { ...rec, _domain: kind === "sessions" && rec.template_id ? "forward" : "managed" };
+  }
+  return rec;
+}
+
+export function seedState(state: BState, body: unknown, now: string): Record<string, number> {
   if (!isObject(body)) throw seedError("seed body must be an object");
   const counts: Record<string, number> = {};
   for (const [key, value] of Object.entries(body)) {
@@ -128,7 +150,7 @@ export function seedState(state: BState, body: unknown): Record<string, number> 
     } else if ((COLLECTIONS as readonly string[]).includes(key)) {
       for (const rec of asArray(value, key)) {
         if (!isObject(rec) || typeof rec.id !== "string") throw seedError(`${key}: every object needs an id`);
-        put(state, key as Collection, rec as Rec);
+        put(state, key as Collection, withSeedDefaults(key as Collection, rec as Rec, now));
       }
       counts[key] = state.objects[key as Collection].size;
     } else if (key === "mounts") {

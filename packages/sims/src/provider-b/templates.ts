@@ -13,6 +13,7 @@ import {
   includeArchived,
   listAfterId,
   liveIn,
+  replayIfSeen,
   stamp,
   str,
   view,
@@ -110,6 +111,7 @@ export function templateRoutes(r: Router, ctx: Ctx): void {
   r.post(
     "/templates",
     h((req, res) => {
+      if (replayIfSeen(ctx, req, res)) return;
       const b = body(req);
       const fields = templateFields(ctx, b);
       assertUnique(templates().values(), "name", fields.name);

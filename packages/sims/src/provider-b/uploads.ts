@@ -13,6 +13,7 @@ import {
   idempotent,
   listAfterId,
   missing,
+  replayIfSeen,
   stamp,
   view,
 } from "./common.js";
@@ -37,6 +38,15 @@ function field(form: FormData, name: string): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
+/** What identifies a multipart body for `Idempotency-Key`: its text fields and each file's hash. */
+async function formFingerprint(form: FormData): Promise<unknown> {
+  const out: unknown[] = [];
+  for (const [k, v] of form.entries()) {
+    out.push([k, typeof v === "string" ? v : sha256(new Uint8Array(await v.arrayBuffer()))]);
+  }
+  return out;
+}
+
 function signature(id: string, expires: number): string {
   return sha256(`provider_b-sim:${id}:${expires}`).slice(0, 32);
 }
@@ -46,6 +56,8 @@ export function fileRoutes(r: Router, ctx: Ctx, domain: Domain): void {
     "/files",
     h(async (req, res) => {
       const form = await readMultipart(req);
+      const source = await formFingerprint(form);
+      if (replayIfSeen(ctx, req, res, source)) return;
       const [part] = await fileBytes(form, "file");
       if (!part) throw bad("multipart field file is required");
       const purpose = field(form, "purpose");
@@ -53,25 +65,31 @@ export function fileRoutes(r: Router, ctx: Ctx, domain: Domain): void {
         throw bad(`purpose must be one of ${FORWARD_PURPOSES.join(", ")} on the Forward API`);
       }
       const filename = field(form, "name") || part.name || "upload.bin";
-      idempotent(ctx, req, res, () => {
-        const id = ctx.ids.next("file_");
-        ctx.state.blobs.set(id, part.bytes);
-        const rec = put(ctx.state, "files", {
-          id,
-          file_id: id,
-          type: "file",
-          filename,
-          mime_type: part.type || "application/octet-stream",
-          size_bytes: part.bytes.byteLength,
-          downloadable: true,
-          status: "available",
-          purpose: purpose ?? null,
-          created_at: ctx.clock.iso(),
-          _domain: domain,
-          _sha256: sha256(part.bytes),
-        });
-        return view(rec);
-      });
+      idempotent(
+        ctx,
+        req,
+        res,
+        () => {
+          const id = ctx.ids.next("file_");
+          ctx.state.blobs.set(id, part.bytes);
+          const rec = put(ctx.state, "files", {
+            id,
+            file_id: id,
+            type: "file",
+            filename,
+            mime_type: part.type || "application/octet-stream",
+            size_bytes: part.bytes.byteLength,
+            downloadable: true,
+            status: "available",
+            purpose: purpose ?? null,
+            created_at: ctx.clock.iso(),
+            _domain: domain,
+            _sha256: sha256(part.bytes),
+          });
+          return view(rec);
+        },
+        source,
+      );
     }),
   );
   r.get(
@@ -130,6 +148,8 @@ export function skillRoutes(r: Router, ctx: Ctx, domain: Domain): void {
     "/skills",
     h(async (req, res) => {
       const form = await readMultipart(req);
+      const source = await formFingerprint(form);
+      if (replayIfSeen(ctx, req, res, source)) return;
       const [part] = await fileBytes(form, "file");
       if (!part) throw bad("multipart field file is required (a zip archive)");
       const pkg = readSkillZip(part.bytes);
@@ -140,22 +160,28 @@ export function skillRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       if (!name) throw bad("name is required (form field or SKILL.md front matter)");
       assertUnique(domainItems(ctx, "skills", domain, req), "name", name);
       const description = field(form, "description") ?? pkg.description ?? "";
-      idempotent(ctx, req, res, () => {
-        const at = ctx.clock.iso();
-        const rec = put(ctx.state, "skills", {
-          id: ctx.ids.next("skill_"),
-          type: "skill",
-          name,
-          display_title: name,
-          description,
-          source: "custom",
-          latest_version: "1",
-          ...stamp(ctx),
-          _domain: domain,
-          _versions: [{ version: "1", files: pkg.files, created_at: at, _sha256: sha256(part.bytes) }],
-        });
-        return view(rec);
-      });
+      idempotent(
+        ctx,
+        req,
+        res,
+        () => {
+          const at = ctx.clock.iso();
+          const rec = put(ctx.state, "skills", {
+            id: ctx.ids.next("skill_"),
+            type: "skill",
+            name,
+            display_title: name,
+            description,
+            source: "custom",
+            latest_version: "1",
+            ...stamp(ctx),
+            _domain: domain,
+            _versions: [{ version: "1", files: pkg.files, created_at: at, _sha256: sha256(part.bytes) }],
+          });
+          return view(rec);
+        },
+        source,
+      );
     }),
   );
   r.get(

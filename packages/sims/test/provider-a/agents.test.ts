@@ -79,6 +79,13 @@ describe("provider_a skills (sheet §3.4)", () => {
     expect(r.body.error.code).toBe("SKILL_FILE_NOT_FOUND");
   });
 
+  it("lets a client that retries POST /skills on SKILL_FILE_NOT_FOUND through once the audit settles", async () => {
+    const f = await upload(t.api, "retry.zip", skillZip("retry"));
+    const first = await t.api("POST", "/skills", { file_id: f.id });
+    expect(first.body.error.code).toBe("SKILL_FILE_NOT_FOUND");
+    expect((await t.api("POST", "/skills", { file_id: f.id })).status).toBe(200);
+  });
+
   it("rejects a zip with a wrapping folder, and marks a package with malware unsafe", async () => {
     await t.control("POST", "/seed", { settings: { file_audit_polls: 0, skill_scan_polls: 0 } });
     const wrapped = await upload(t.api, "w.zip", skillZip("w", "w"));
@@ -245,6 +252,33 @@ describe("provider_a deployments (sheet §3.6)", () => {
     await t.api("POST", `/deployments/${d.id}/archive`, {});
     expect((await t.api("GET", "/deployments")).body).toEqual({ data: [], next_page: null });
     expect((await t.api("GET", "/deployments?include_archived=true")).body.data).toHaveLength(1);
+  });
+
+  it("fires cron slots on the simulated clock as runs, skipping paused time", async () => {
+    const d = (
+      await deployment({ schedule: { type: "cron", expression: "30 * * * *", timezone: "Asia/Shanghai" } })
+    ).body;
+    const runs = async () => (await t.control("GET", "/state")).body.deployment_runs;
+    await t.control("POST", "/clock", { advance_seconds: 2 * 3600 });
+    await t.api("GET", "/deployments");
+    const fired = await runs();
+    expect(fired.map((r: any) => r.trigger_context.type)).toEqual(["schedule", "schedule"]);
+    expect(fired[0].trigger_context.scheduled_at).toMatch(/:30:00\.000\+08:00$/);
+    await t.api("POST", `/deployments/${d.id}/pause`, {});
+    await t.control("POST", "/clock", { advance_seconds: 3600 });
+    await t.api("POST", `/deployments/${d.id}/unpause`, {});
+    expect(await runs()).toHaveLength(2);
+    expect(
+      (
+        await t.api("POST", "/deployments", {
+          name: "bad",
+          agent: { id: d.agent.id },
+          environment_id: d.environment_id,
+          initial_events: initial,
+          schedule: { type: "cron", expression: "61 * * * *" },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it.each([

@@ -246,10 +246,12 @@ describe("provider_b tunnels (sheet §5: reference only)", () => {
     });
     expect((await cloud("POST", "/tunnels", { name: "x" })).status).toBe(405);
     expect((await cloud("DELETE", "/tunnels/tnl_sim_primary")).status).toBe(405);
-    await control("POST", "/seed", {
-      tunnels: [{ id: "tnl_extra", type: "tunnel", name: "extra", status: "connected" }],
+    await control("POST", "/seed", { tunnels: [{ id: "tnl_extra" }] });
+    expect((await cloud("GET", "/tunnels/tnl_extra")).body).toMatchObject({
+      id: "tnl_extra",
+      type: "tunnel",
+      status: "connected",
     });
-    expect((await cloud("GET", "/tunnels/tnl_extra")).status).toBe(200);
   });
 });
 
@@ -346,6 +348,30 @@ describe("provider_b Forward sessions and the default memory store (sheet §4, s
     expect(
       (await fwd("POST", "/memory_stores", { name: "other" }, { "idempotency-key": "k-2" })).status,
     ).toBe(409);
+  });
+
+  it("replays before uniqueness checks (templates, identities) and fingerprints multipart uploads", async () => {
+    const env = await forwardEnv("idem");
+    const body = { name: "idem-tmpl", model: "auto", environment_id: env.id };
+    const t1 = await fwd("POST", "/templates", body, { "idempotency-key": "t-1" });
+    const t2 = await fwd("POST", "/templates", body, { "idempotency-key": "t-1" });
+    expect([t2.status, t2.body.id, t2.headers.get("idempotent-replayed")]).toEqual([200, t1.body.id, "true"]);
+    expect((await fwd("POST", "/templates", body, { "idempotency-key": "t-2" })).status).toBe(409);
+    const i1 = await fwd("POST", "/identities", { external_id: "x" }, { "idempotency-key": "i-1" });
+    expect(
+      (await fwd("POST", "/identities", { external_id: "x" }, { "idempotency-key": "i-1" })).body.id,
+    ).toBe(i1.body.id);
+    const upload = (bytes: number[]) =>
+      fwd(
+        "POST",
+        "/files",
+        form({ file: { name: "a.txt", bytes: new Uint8Array(bytes) }, purpose: "user_upload" }),
+        { "idempotency-key": "f-1" },
+      );
+    const f1 = await upload([1, 2]);
+    expect((await upload([1, 2])).body.id).toBe(f1.body.id);
+    expect((await upload([3])).status).toBe(409);
+    expect((await control("GET", "/state")).body.files).toHaveLength(1);
   });
 
   it("lists by template with after_id, sends events, resumes the stream with Last-Event-ID, archives instead of deleting", async () => {

@@ -100,6 +100,15 @@ describe("provider_b pagination (sheet §2)", () => {
     expect(empty.body.has_more).toBe(false);
   });
 
+  it("pages newest first with order=desc, the cursor moving backwards", async () => {
+    for (let i = 0; i < 3; i++) await env(`e${i}`);
+    const p1 = await api("GET", "/environments?order=desc&limit=2");
+    expect(p1.body.data.map((e: any) => e.name)).toEqual(["e2", "e1"]);
+    const p2 = await api("GET", `/environments?order=desc&limit=2&after_id=${p1.body.last_id}`);
+    expect(p2.body).toMatchObject({ data: [{ name: "e0" }], has_more: false });
+    expect((await api("GET", "/environments?order=sideways")).status).toBe(400);
+  });
+
   it.each([["0"], ["101"], ["x"]])("rejects limit=%s", async (limit) => {
     expect((await api("GET", `/environments?limit=${limit}`)).status).toBe(400);
   });
@@ -182,7 +191,10 @@ describe("provider_b environments (sheet §3.1)", () => {
     const blocked = await api("DELETE", `/environments/${e.id}`);
     expect(blocked.status).toBe(409);
     expect(blocked.body.error.message).toContain("in use");
+    expect((await api("GET", "/sessions")).body.data.map((x: any) => x.environment_id)).toEqual([e.id]);
     expect((await api("DELETE", `/sessions/${s.body.id}`)).status).toBe(200);
+    const archived = await api("POST", "/sessions", { agent: a.id, environment_id: e.id });
+    await api("POST", `/sessions/${archived.body.id}/archive`);
     expect((await api("DELETE", `/environments/${e.id}`)).status).toBe(200);
     expect((await api("GET", `/environments/${e.id}`)).status).toBe(404);
   });

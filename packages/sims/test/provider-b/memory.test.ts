@@ -147,5 +147,15 @@ describe("provider_b /_sim/state and /_sim/seed", () => {
     ).toBe(200);
     expect((await api("GET", `/agents/${a.id}`)).body.archived_at).toEqual(expect.any(String));
     expect((await control("POST", "/seed", { widgets: [] })).status).toBe(400);
+    // A hand-written seed may leave out the bookkeeping: it lands on the cloud gateway.
+    await control("POST", "/seed", {
+      environments: [{ id: "env_external", type: "environment", name: "ext", config: { type: "cloud" } }],
+    });
+    expect((await api("GET", "/environments/env_external")).body).toEqual({
+      id: "env_external",
+      type: "environment",
+      name: "ext",
+      config: { type: "cloud" },
+    });
   });
 });

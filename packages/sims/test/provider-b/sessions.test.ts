@@ -77,6 +77,27 @@ describe("provider_b deployments (sheet §3.7)", () => {
     expect((await api("GET", "/deployments?include_archived=true")).body.data).toHaveLength(1);
   });
 
+  it("fires cron slots on the simulated clock as runs with sessions, skipping paused time", async () => {
+    const d = (await deployment({ schedule: { type: "cron", expression: "0 * * * *", timezone: "UTC" } }))
+      .body;
+    const runs = async () => (await control("GET", "/state")).body.deployment_runs;
+    await control("POST", "/clock", { advance_seconds: 3 * 3600 });
+    expect((await api("GET", `/deployments/${d.id}`)).status).toBe(200);
+    expect((await runs()).map((r: any) => r.trigger_context.type)).toEqual([
+      "schedule",
+      "schedule",
+      "schedule",
+    ]);
+    expect((await api("GET", "/sessions")).body.data).toHaveLength(3);
+    await api("POST", `/deployments/${d.id}/pause`, {});
+    await control("POST", "/clock", { advance_seconds: 2 * 3600 });
+    await api("POST", `/deployments/${d.id}/unpause`, {});
+    expect(await runs()).toHaveLength(3);
+    await control("POST", "/clock", { advance_seconds: 3600 });
+    await api("GET", "/deployments");
+    expect(await runs()).toHaveLength(4);
+  });
+
   it("rejects a bad cron expression and time zone", async () => {
     expect(
       (await deployment({ schedule: { type: "cron", expression: "* * *", timezone: "UTC" } })).status,

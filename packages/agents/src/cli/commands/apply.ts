@@ -66,7 +66,7 @@ export async function runChange(
     parallelism,
     onPlan: (plan: Plan) => {
       for (const w of project.warnings) print(`${w}\n`);
-      print(renderPlan(plan).trimEnd());
+      print(`${renderPlan(plan).trimEnd()}\n`);
       printer = progressPrinter(print, plan);
     },
     confirm: async () => {
