@@ -230,7 +230,7 @@ describe("provider_a", () => {
     ]);
     expect(remote.initial_events).toHaveLength(2);
 
-    const uploaded = (dep.extra?.uploads as Record<string, { id: string }>)["report.csv"]!.id;
+    const uploaded = (dep.extra!.uploads as Record<string, { id: string }>)["report.csv"]!.id;
     const { schedule: _s, description: _d, resources: _r, ...manual } = spec;
     await handler.update!(h.ctx("deployments", "weekly"), dep.id, manual, {
       id: dep.id,

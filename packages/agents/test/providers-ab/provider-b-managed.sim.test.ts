@@ -250,11 +250,11 @@ describe("provider_b skills, agents and deployments", () => {
     ]);
     let prior = { id: created.id, spec: {}, extra: created.extra };
     const same = await handler.update!(h.ctx("deployments", "briefed"), created.id, spec, prior);
-    expect((same.extra?.uploads as Record<string, { id: string }>)["brief.md"]!.id).toBe(first);
+    expect((same.extra!.uploads as Record<string, { id: string }>)["brief.md"]!.id).toBe(first);
     await writeFile(join(h.configDir, "brief.md"), "v2");
     prior = { id: created.id, spec: {}, extra: same.extra };
     const edited = await handler.update!(h.ctx("deployments", "briefed"), created.id, spec, prior);
-    const second = (edited.extra?.uploads as Record<string, { id: string }>)["brief.md"]!.id;
+    const second = (edited.extra!.uploads as Record<string, { id: string }>)["brief.md"]!.id;
     expect(second).not.toBe(first);
     const gone = async (id: string) =>
       (await h.http.request({ method: "GET", path: `/files/${id}`, allowStatus: [404] })).status;
