@@ -201,6 +201,31 @@ describe("provider_b Forward delivery", () => {
     });
   });
 
+  it("a metadata key dropped from the file is removed from the Template (updates merge)", async () => {
+    const handler = h.handler("agents");
+    const withKey = { ...config.agents.concierge, metadata: { team: "support", tier: "gold" } };
+    await handler.update!(
+      h.ctx("agents", "concierge"),
+      templateId,
+      specOf("agents", "concierge", withKey),
+      prior,
+    );
+    expect((await get(forward, `/templates/${templateId}`)).metadata).toMatchObject({ tier: "gold" });
+    const dropped = { ...config.agents.concierge, metadata: { team: "support" } };
+    const updated = await handler.update!(
+      h.ctx("agents", "concierge"),
+      templateId,
+      specOf("agents", "concierge", dropped),
+      prior,
+    );
+    const metadata = (await get(forward, `/templates/${templateId}`)).metadata;
+    expect(metadata).not.toHaveProperty("tier");
+    expect(metadata).toMatchObject({ team: "support", "agents.resource": 'provider_b.agents["concierge"]' });
+    expect(updated.spec.metadata).toEqual({ team: "support" });
+    // Back to the declaration the later tests use.
+    await handler.update!(h.ctx("agents", "concierge"), templateId, specOf("agents", "concierge"), prior);
+  });
+
   it("removing multiagent clears the Template roster with an explicit null", async () => {
     const { multiagent: _omit, ...rest } = config.agents.concierge;
     await h.handler("agents").update!(

@@ -70,7 +70,7 @@ export function resolveSkillRef(
 
 interface CommonInput {
   name: string;
-  metadata: Record<string, string>;
+  metadata: Record<string, string | null>;
   skills: ResolvedSkill[];
   /** Remote ids of roster members; undefined when the declaration has no roster. */
   roster?: string[];
