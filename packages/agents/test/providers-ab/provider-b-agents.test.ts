@@ -120,6 +120,17 @@ describe("provider_b tools and agents", () => {
     expect(body).not.toHaveProperty("managed_tool_config");
   });
   it.each([
+    ["declared: sent as the Template's defaults", { A: "1" }, false, { A: "1" }],
+    ["dropped on update: an empty map clears the old defaults", undefined, true, {}],
+    ["absent on create: nothing is sent", undefined, false, undefined],
+  ])("environment_variables: %s", (_rule, vars, update, expected) => {
+    const body = templateToWire(
+      { model: "auto", instructions: "i", environment_variables: vars },
+      { ...template, update },
+    );
+    expect(body.environment_variables).toEqual(expected);
+  });
+  it.each([
     [
       "enabled_tools replaces the whole set",
       { enabled_tools: ["create_forward_schedule"] },

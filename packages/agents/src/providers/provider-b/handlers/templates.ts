@@ -225,6 +225,9 @@ export async function readTemplate(
   });
   if (res.status === 404 || !res.body || res.body.status === "archived") return "gone";
   const remote = toTemplateRemote(ctx, res.body);
+  // managed_tool_config left out of the file is not managed by us (spec: omitted = untouched),
+  // so whatever the Template has then is not drift.
+  if (prior && !("managed_tool_config" in prior.spec)) delete remote.spec.managed_tool_config;
   const identity = prior?.extra?.identity_id;
   const declared = prior?.spec.default_memory_store as DefaultStoreDecl | undefined;
   if (declared && typeof identity === "string") {
