@@ -131,7 +131,7 @@ try {
   mkdirSync(join(results, ".."), { recursive: true });
   appendFileSync(
     results,
-    `\n## ${new Date().toISOString()}\n\nmachine: ${os.cpus().length} cpus (nproc), ${os.cpus()[0]?.model ?? "unknown"}, node ${process.version}, ${os.platform()}\n\n` +
+    `\n## ${new Date().toISOString()}\n\nmachine: ${os.cpus().length} cpus (nproc), ${os.cpus()[0]?.model ?? "unknown"}, node ${process.version}, ${os.platform()}, load average ${os.loadavg()[0].toFixed(1)} (shared machine)\n\n` +
       figures.map((f) => `- ${f}`).join("\n") +
       "\n",
   );

@@ -171,9 +171,7 @@ class Step {
 
   private async create(): Promise<void> {
     const { address, kind, name, provider } = this.action;
-    await this.store.update((_resources, state) => {
-      state.pending![address] = { address, kind, name, provider, since: new Date().toISOString() };
-    });
+    await this.store.intend({ address, kind, name, provider, since: new Date().toISOString() });
     let remote: RemoteObject;
     try {
       remote = await this.handler.create(this.ctx, this.spec);

@@ -1,7 +1,9 @@
+import { isScalar } from "yaml";
 import type { z } from "zod";
 import type { Diagnostic } from "./diagnostics.js";
 import { UNKNOWN_KEYS_MARKER } from "./schema/helpers.js";
 import type { Path, YamlSource } from "./source.js";
+import { didYouMean } from "./suggest.js";
 
 type Issue = z.core.$ZodIssue;
 
@@ -65,9 +67,21 @@ function convert(issue: Issue, base: Path, source: YamlSource, out: Diagnostic[]
   out.push({
     code: "AGENTS1001",
     severity: "error",
-    message: `${describePath(path)}: ${plainMessage(issue)}`,
+    message: `${describePath(path)}: ${plainMessage(issue)}${enumSuggestion(issue, path, source)}`,
     ...where(path),
   });
+}
+
+/** For a mistyped enum value (`type: clod`), the closest allowed value. */
+function enumSuggestion(issue: Issue, path: Path, source: YamlSource): string {
+  if (issue.code !== "invalid_value") return "";
+  const { node } = source.nodeAt(path);
+  const written = isScalar(node) && typeof node.value === "string" ? node.value : undefined;
+  if (written === undefined) return "";
+  return didYouMean(
+    written,
+    issue.values.filter((v): v is string => typeof v === "string"),
+  );
 }
 
 /** For "string or object" unions, report the branch the user evidently meant. */

@@ -68,6 +68,7 @@ export function createRuntime(options: EngineOptions): ProviderRuntime {
     blocks: options.project.blocks,
     project: options.project.project,
     configDir: options.project.configDir,
+    secrets: options.project.secrets,
     baseUrls: options.baseUrls ?? baseUrlsFromEnv(options.env ?? process.env),
     http: { ...options.http, policy: { ...options.http?.policy } },
   });

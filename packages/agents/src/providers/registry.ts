@@ -26,6 +26,8 @@ export interface RuntimeOptions {
   blocks: Partial<Record<string, Record<string, unknown>>>;
   project: string;
   configDir: string;
+  /** Every resolved secret of the config: redacted from every HTTP error message. */
+  secrets?: string[];
   /** Per provider base-URL overrides (simulators, proxies). */
   baseUrls?: Partial<Record<string, string>>;
   http?: HttpEnvironment;
@@ -71,6 +73,7 @@ export class ProviderRuntime {
       if (!block)
         throw new Error(`${provider} is not configured: add a providers.${provider} block to agents.yaml`);
       session = adapter.connect(block, this.httpFactory, this.options.baseUrls?.[provider]);
+      for (const secret of this.options.secrets ?? []) session.http.addSecret(secret);
       this.sessions.set(provider, session);
     }
     return session;

@@ -79,6 +79,19 @@ describe("plan", () => {
     expect(text + JSON.stringify(plan)).not.toMatch(/rotated-token-value|s3cret-token-value/);
   });
 
+  it("updates a dependent whose dependency is replaced, so it references the new id", async () => {
+    const h = new Harness();
+    await h.apply([env, vault, agent("x")]);
+    const rotated = { ...vault, spec: { ...vault.spec, token: "rotated-token-value" } };
+    const plan = await h.plan([env, rotated, agent("x")]);
+    const dependent = plan.actions.find((a) => a.kind === "agents")!;
+    expect(dependent.action).toBe("update");
+    expect(dependent.reason).toBe(`${vault.address} gets a new id, which this resource must reference`);
+    const { result } = await h.apply([env, rotated, agent("x")]);
+    expect(result.ok).toBe(true);
+    expect(h.remote.calls.filter((c) => c.startsWith("update")).pop()).toBe(`update ${agent("").address}`);
+  });
+
   it("names the field that forces replacement", async () => {
     const h = new Harness();
     await h.apply([env, vault, agent("x")]);

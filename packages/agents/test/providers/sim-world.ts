@@ -22,7 +22,7 @@ export const KEYS = { provider_c: "sim-provider-c-key", provider_d: "sim-provide
 export type CdProvider = keyof typeof KEYS;
 
 /** Providers whose simulator has landed; the shared lifecycle tests run against each. */
-export const SIMULATED: CdProvider[] = ["provider_c"];
+export const SIMULATED: CdProvider[] = ["provider_c", "provider_d"];
 
 export const MODEL = { provider_c: "claude-sonnet-4-5", provider_d: "doubao-seed-1-6" } as const;
 
@@ -99,10 +99,13 @@ export class SimWorld {
     return handler.desired ? handler.desired(spec, { configDir: this.configDir }) : spec;
   }
 
-  /** Desired spec → create → recorded as applied; returns the prior state the engine would keep. */
+  /**
+   * As the engine does it: the handler creates from the declaration; state keeps the desired
+   * (comparable) form as the last-applied spec, which later reads receive as `prior`.
+   */
   async apply(kind: Kind, name: string, spec: Spec): Promise<PriorState & { remote: RemoteObject }> {
     const desired = await this.desired(kind, spec);
-    const remote = await this.handler(kind).create(this.ctx(kind, name), desired);
+    const remote = await this.handler(kind).create(this.ctx(kind, name), spec);
     this.applied.set(`${kind}/${name}`, { id: remote.id, extra: remote.extra });
     return { id: remote.id, spec: desired, ...(remote.extra ? { extra: remote.extra } : {}), remote };
   }

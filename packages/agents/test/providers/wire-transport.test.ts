@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { logicalNameOf } from "../../src/providers/managed-dialect/address.js";
 import { agentReverseRefs } from "../../src/providers/managed-dialect/agent.js";
 import { frontmatterName } from "../../src/providers/managed-dialect/local-files.js";
-import { parseProviderCError, providerCHeaders } from "../../src/providers/provider-c/client.js";
+import { betaFor, parseProviderCError, providerCHeaders } from "../../src/providers/provider-c/client.js";
+import { providerC } from "../../src/providers/provider-c/index.js";
 import { parseSkillOwnerTag, skillOwnerTag } from "../../src/providers/provider-c/wire-decisions.js";
 import { parseProviderDError } from "../../src/providers/provider-d/client.js";
 import {
@@ -12,6 +13,7 @@ import {
   normalizeEnvironmentName,
   suffixedName,
 } from "../../src/providers/provider-d/environment-names.js";
+import { providerD } from "../../src/providers/provider-d/index.js";
 import { ENVIRONMENT_NAME_PATTERN } from "../../src/providers/provider-d/wire-decisions.js";
 import { fakeResolver } from "./fixtures.js";
 
@@ -103,6 +105,21 @@ describe("provider_c headers", () => {
   });
 });
 
+describe("provider_c beta per API family", () => {
+  const base = "managed-agents-2026-04-01,skills-2025-10-02,files-api-2025-04-14";
+  const rows: Array<[string, string, string | undefined]> = [
+    ["/agents", base, undefined],
+    ["/memory_stores/memstore_1/memories", base, "agent-memory-2026-07-22"],
+    ["/memory_stores", "custom-1", "agent-memory-2026-07-22"],
+    ["/skills", base, undefined],
+    ["/skills", "managed-agents-2026-04-01", "managed-agents-2026-04-01,skills-2025-10-02"],
+    ["/files/file_1", "managed-agents-2026-04-01", "managed-agents-2026-04-01,files-api-2025-04-14"],
+  ];
+  it.each(rows)("%s with beta %s → %s (undefined = the session header as is)", (path, configured, beta) => {
+    expect(betaFor(path, configured)).toBe(beta);
+  });
+});
+
 describe("small facts", () => {
   it("logical names come from the engine address", () => {
     expect(logicalNameOf('provider_c.agents["writer"]')).toBe("writer");
@@ -128,5 +145,22 @@ describe("small facts", () => {
     };
     const reverse = agentReverseRefs({ skills: ["a", "later"] }, throwing);
     expect([...reverse.entries()]).toEqual([["id-skills-a", "a"]]);
+  });
+});
+
+describe("secret-bearing fields are declared sensitive", () => {
+  const rows: Array<[string, "vaults" | "agents" | "deployments", string]> = [
+    ["provider_c", "vaults", "credentials.*.access_token"],
+    ["provider_c", "vaults", "credentials.*.secret_value"],
+    ["provider_c", "agents", "resources.*.authorization_token"],
+    ["provider_c", "deployments", "resources.*.authorization_token"],
+    ["provider_d", "vaults", "credentials.*.access_token"],
+    ["provider_d", "vaults", "credentials.*.secret_value"],
+    ["provider_d", "agents", "resources.*.authorization_token"],
+    ["provider_d", "deployments", "resources.*.authorization_token"],
+  ];
+  it.each(rows)("%s %s: %s", (provider, kind, path) => {
+    const adapter = provider === "provider_c" ? providerC : providerD;
+    expect(adapter.kinds[kind]?.sensitive).toContain(path);
   });
 });

@@ -41,6 +41,8 @@ export interface AccessGrant {
   scopes: string[];
   code_challenge?: string;
   code_challenge_method?: "S256" | "plain";
+  /** OpenID Connect nonce from the authorization request, echoed in the id_token. */
+  nonce?: string;
   created_at_ms: number;
   expires_at_ms: number;
   used: boolean;
@@ -194,8 +196,12 @@ export interface MergeRequest {
   merged_by_id: number | null;
   closed_at: string | null;
   merge_commit_sha: string | null;
-  /** Target head when the MR was opened or last rebased: the diff base. */
+  /** Merge base of source and target, frozen when the MR is merged or closed. */
   diff_base_sha: string;
+  /** Source head, followed while the MR is open and frozen afterwards. */
+  head_sha: string;
+  should_remove_source_branch: boolean | null;
+  squash: boolean;
   approvals_required: number;
   approved_by_ids: number[];
   discussions: Discussion[];
@@ -225,8 +231,12 @@ export interface Job {
   started_at: string | null;
   finished_at: string | null;
   allow_failure: boolean;
-  trace: string;
+  /** A fixed log, or null to render one from the job's state. */
+  trace: string | null;
   retried: boolean;
+  /** Simulated run on the clock; null once the status is final or set by hand. */
+  schedule: { startMs: number; endMs: number; outcome: "success" | "failed" | "skipped" } | null;
+  failure_reason: string | null;
 }
 
 export interface Pipeline {

@@ -97,6 +97,11 @@ function refsWith(ctx: HandlerContext, uploads: Uploads): DeploymentRefs {
 
 function deploymentBody(ctx: HandlerContext, spec: Json, uploads: Uploads): Json {
   const refs = refsWith(ctx, uploads);
+  // Repository tokens travel in this body: keep them out of any error message.
+  for (const resource of records(spec.resources)) {
+    const token = str(resource.authorization_token);
+    if (token) ctx.http.addSecret(token);
+  }
   const agentName = str(spec.agent);
   if (!agentName) throw new WireMappingError("a deployment needs agent");
   const agentId = ctx.resolve("agents", agentName);
@@ -255,6 +260,21 @@ export const providerCDeploymentHandler: KindHandler = {
       await ignoreGone(() =>
         ctx.http.request({ method: "DELETE", path: `/files/${fileId}`, signal: ctx.signal }),
       );
+  },
+
+  async run(ctx, id) {
+    const response = await ctx.http.request<Json>({
+      method: "POST",
+      path: `/deployments/${id}/run`,
+      json: {},
+      signal: ctx.signal,
+    });
+    const run = response.body ?? {};
+    if (isRecord(run.error))
+      throw new WireMappingError(
+        `deployment run ${String(run.id)} failed: ${String(run.error.message ?? run.error.type)}`,
+      );
+    return compact({ run_id: str(run.id), session_id: str(run.session_id) });
   },
 
   async findOwned(ctx: HandlerContext, owner: Owner) {

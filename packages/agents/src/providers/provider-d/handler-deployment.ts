@@ -110,6 +110,8 @@ function record(ctx: HandlerContext, spec: Spec): RemoteObject {
 
 export const providerDDeploymentHandler: KindHandler = {
   localOnly: true,
+  // A declared repository token is dropped at run time, but it is still part of the spec kept in state.
+  sensitive: ["resources.*.authorization_token"],
   desired: (spec) => overlay(spec, canonicalDeployment(spec, MOUNT_ROOT), COMPARED),
   create: async (ctx, spec) => record(ctx, spec),
   update: async (ctx, _id, spec) => record(ctx, spec),
@@ -119,6 +121,11 @@ export const providerDDeploymentHandler: KindHandler = {
     ...(prior?.extra ? { extra: prior.extra } : {}),
   }),
   remove: async () => {},
+  run: async (ctx, _id, prior) => {
+    const plan = prior.extra?.run as unknown as EmulatedRunPlan | undefined;
+    if (!plan) throw new WireMappingError("this deployment has no recorded run plan; apply it first");
+    return runEmulatedDeployment(ctx.http, ctx.configDir, plan, ctx.signal);
+  },
 };
 
 /** One run of an emulated deployment; returns the session id (provider_d has no run id). */
