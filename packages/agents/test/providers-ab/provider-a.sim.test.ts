@@ -230,6 +230,10 @@ describe("provider_a", () => {
     ]);
     expect(remote.initial_events).toHaveLength(2);
 
+    // Run now: a deployment run that starts a session with the initial events.
+    const run = await handler.run!(h.ctx("deployments", "weekly"), dep.id, { id: dep.id, spec: {} });
+    expect(run.run_id).toMatch(/^drun_/);
+    expect(run.session_id).toMatch(/^sesn_/);
     const uploaded = (dep.extra!.uploads as Record<string, { id: string }>)["report.csv"]!.id;
     const { schedule: _s, description: _d, resources: _r, ...manual } = spec;
     await handler.update!(h.ctx("deployments", "weekly"), dep.id, manual, {

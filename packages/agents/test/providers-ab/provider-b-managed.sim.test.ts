@@ -220,6 +220,9 @@ describe("provider_b skills, agents and deployments", () => {
     const remote = await wire(`GET`, `/deployments/${created.id}`);
     expect(remote).not.toHaveProperty("tunnel_id");
     expect(remote.schedule).toMatchObject({ type: "cron", expression: "0 9 * * *" });
+    const run = await handler.run!(h.ctx("deployments", "daily"), created.id, { id: created.id, spec: {} });
+    expect(run.run_id).toBeTruthy();
+    expect(run.session_id).toMatch(/^sess_/);
     await handler.update!(
       h.ctx("deployments", "daily"),
       created.id,

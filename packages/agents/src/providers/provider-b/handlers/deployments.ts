@@ -4,6 +4,7 @@ import { UnsupportedError } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName, metadataPatch, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
 import { findFirst, walkPages } from "../../common/paging.js";
+import { runDeployment } from "../../common/run.js";
 import { deleteUploads, priorUploads, sourceDigests, Uploads } from "../../common/uploads.js";
 import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
 import { type DeploymentDecl, deploymentToWire } from "../mappers/deployment.js";
@@ -113,6 +114,7 @@ export const deploymentHandler: KindHandler = {
     await uploads.pruneReplaced(managed);
     return withUploads(remote, uploads.ledger);
   },
+  run: (ctx, id) => runDeployment(ctx, client(ctx, "managed"), id),
   async remove(ctx, id, prior) {
     const managed = client(ctx, "managed");
     await removeTolerant(managed, "POST", `/deployments/${id}/archive`, ctx.signal);
