@@ -111,6 +111,7 @@ try {
   const throughputBoundS = (applyCalls.length * latencyMs) / 1000 / parallelism;
   const lowerBoundS = Math.max(criticalPathS, throughputBoundS);
 
+  console.log(apply.stdout.trim().split("\n").pop());
   const plan = await agents(dir, "plan", "--detailed-exitcode");
   const planCalls = await log(sim);
   const destroy = await agents(dir, "destroy", "-y", "--parallelism", String(parallelism));

@@ -113,6 +113,14 @@ describe("GET /oauth/authorize (checklist 1)", () => {
     }
   });
 
+  it("grants the default scope (api) when scope is absent or blank", async () => {
+    for (const scope of [undefined, ""]) {
+      const c = await f.code({ scope });
+      const t = await exchange(c.code, c.verifier);
+      expect(t.body.scope).toBe("api");
+    }
+  });
+
   it("rejects a response_type other than code", async () => {
     const res = await f.authorize({ ...base().params, response_type: "token" });
     expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("unsupported_response_type");

@@ -50,6 +50,8 @@ describe("authentication and scopes", () => {
     ["read_api", "sim-forge-pat-read", "POST", "/projects/1/issues", 403],
     ["read_user", "sim-forge-pat-user", "GET", "/user", 200],
     ["read_user", "sim-forge-pat-user", "GET", "/projects", 403],
+    ["read_user", "sim-forge-pat-user", "GET", "/users/2", 200],
+    ["read_user", "sim-forge-pat-user", "GET", "/users/2/projects", 403],
     ["api", "sim-forge-pat", "POST", "/projects/1/issues", 201],
   ])("a %s token on %s %s answers %i", async (_scope, token, method, path, status) => {
     const res = await f.api(path, {
@@ -297,6 +299,35 @@ describe("issues and notes", () => {
     });
     expect(closed.body).toMatchObject({ state: "closed", closed_by: { username: "alice" } });
     expect(closed.body.labels).toEqual(["bug", "ui", "wontfix"]);
+  });
+
+  it("hides a confidential issue from non-members, but not from project developers", async () => {
+    const made = await f.api("/projects/1/issues", {
+      method: "POST",
+      body: JSON.stringify({ title: "Secret leak", confidential: true }),
+    });
+    const iid = made.body.iid;
+    const dave = { headers: { "private-token": "sim-forge-pat-dave" } };
+    expect((await f.api(`/projects/1/issues/${iid}`, dave)).status).toBe(404);
+    expect((await f.api(`/projects/1/issues/${iid}/notes`, dave)).status).toBe(404);
+    expect((await f.api("/projects/1/issues", dave)).body.map((i: any) => i.iid)).not.toContain(iid);
+    expect((await f.api("/search?scope=issues&search=leak", dave)).body).toEqual([]);
+    const bob = { headers: { "private-token": "sim-forge-pat-bob" } };
+    expect((await f.api(`/projects/1/issues/${iid}`, bob)).body.confidential).toBe(true);
+  });
+
+  it("keeps an archived project readable but refuses writes (403)", async () => {
+    await f.control("POST", "/seed", {
+      projects: [{ namespace: "alice", path: "old", archived: true, files: { "a.md": "a\n" } }],
+      issues: [{ project: "alice/old", title: "History" }],
+    });
+    expect((await f.api("/projects/alice%2Fold/issues")).body).toHaveLength(1);
+    const write = await f.api("/projects/alice%2Fold/issues", {
+      method: "POST",
+      body: JSON.stringify({ title: "x" }),
+    });
+    expect(write.status).toBe(403);
+    expect((await f.api("/projects?archived=true")).body.map((p: any) => p.path)).toEqual(["old"]);
   });
 
   it("answers 400 {error: 'title is missing'} without a title", async () => {

@@ -181,7 +181,13 @@ describe("pipelines and jobs", () => {
     expect((await f.api(`/projects/1/pipelines/${id}`)).body.status).toBe("failed");
     const retried = await f.api(`/projects/1/pipelines/${id}/retry`, { method: "POST" });
     expect(retried.status).toBe(201);
-    expect(["pending", "running"]).toContain(retried.body.status);
+    expect(retried.body.status).toBe("pending");
+    const again = (await f.api(`/projects/1/pipelines/${id}/jobs`)).body;
+    expect(Object.fromEntries(again.map((j: any) => [j.name, j.status]))).toEqual({
+      build: "pending",
+      test: "created",
+      lint: "created",
+    });
     const canceled = await f.api(`/projects/1/pipelines/${id}/cancel`, { method: "POST" });
     expect(canceled.body.status).toBe("canceled");
     const all = (await f.api(`/projects/1/pipelines/${id}/jobs?include_retried=true`)).body;
@@ -357,6 +363,27 @@ describe("repository", () => {
       }),
     );
     expect(bad.body).toEqual({ message: "A file with this name doesn't exist" });
+  });
+
+  it("lists, gets, creates and deletes tags; a tag resolves as a ref", async () => {
+    const tags = (await f.api("/projects/1/repository/tags")).body;
+    expect(tags.map((t: any) => [t.name, t.message])).toEqual([["v1.4.0", "Release 1.4.0"]]);
+    const made = await f.api(
+      "/projects/1/repository/tags",
+      post({ tag_name: "v1.5.0", ref: "feature/layout-cache" }),
+    );
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ name: "v1.5.0", message: "", created_at: null });
+    const again = await f.api("/projects/1/repository/tags", post({ tag_name: "v1.5.0", ref: "main" }));
+    expect(again.body).toEqual({ message: "Tag v1.5.0 already exists" });
+    const file = await f.api("/projects/1/repository/files/src%2Fcache.test.ts?ref=v1.5.0");
+    expect(file.status).toBe(200);
+    const byVersion = (await f.api("/projects/1/repository/tags?order_by=version&sort=asc")).body;
+    expect(byVersion.map((t: any) => t.name)).toEqual(["v1.4.0", "v1.5.0"]);
+    expect((await f.api("/projects/1/repository/tags/v1.5.0", { method: "DELETE" })).status).toBe(204);
+    expect((await f.api("/projects/1/repository/tags/v1.5.0")).body).toEqual({
+      message: "404 Tag Not Found",
+    });
   });
 
   it("gets a commit by sha, short sha or branch, and 404s an unknown one", async () => {

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { hasDeferred, preflightRemovals, runDeferred } from "../apply/deferred.js";
 import { type ApplyEvent, type ExecuteResult, executePlan } from "../apply/execute.js";
 import { configHash, createPlan, prepareDesired } from "../plan/planner.js";
+import { scopeDesired } from "../plan/scope.js";
 import { hasChanges, type Plan, PlanError } from "../plan/types.js";
 import type { HttpEnvironment } from "../providers/http.js";
 import { ProviderRuntime } from "../providers/registry.js";
@@ -121,11 +122,13 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
   const stateKey = options.stateKey ?? loadStateKey(options.env);
   return withState(options, async (store) => {
     if (store.upgradedFrom !== undefined) await store.persist();
-    const hashed = await prepareDesired(options.project.desired, runtime, stateKey);
+    const scope = options.savedPlan?.scope ?? { providers: options.providers, targets: options.targets };
+    const scoped = operation === "destroy" ? [] : scopeDesired(options.project.desired, scope);
+    const hashed = await prepareDesired(scoped, runtime, stateKey);
     let planned: Plan;
     if (options.savedPlan) {
       planned = options.savedPlan;
-      checkSavedPlan(planned, store, configHash(options.project.desired, hashed), operation);
+      checkSavedPlan(planned, store, configHash(scoped, hashed), operation);
     } else {
       planned = await planWith(store, runtime, { ...options, stateKey, operation });
     }

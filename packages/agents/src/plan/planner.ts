@@ -64,7 +64,8 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
   const scope = { providers: options.providers, targets: options.targets };
   const desired = operation === "destroy" ? [] : scopeDesired(options.desired, scope);
   const inState = scopeState(state, options.desired, scope, operation);
-  const hashed = await prepareDesired(options.desired, runtime, options.stateKey);
+  // Only what is in scope: a run scoped to one provider needs no adapter for the others.
+  const hashed = await prepareDesired(desired, runtime, options.stateKey);
   const desiredByAddress = new Map(desired.map((r) => [r.address, r]));
   const warnings: string[] = [];
 
@@ -156,7 +157,7 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
     createdAt: new Date().toISOString(),
     operation,
     state: { lineage: state.lineage, serial: state.serial },
-    configHash: configHash(options.desired, hashed),
+    configHash: configHash(desired, hashed),
     scope: {
       ...(options.providers ? { providers: options.providers } : {}),
       ...(options.targets ? { targets: options.targets } : {}),

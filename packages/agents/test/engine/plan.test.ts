@@ -149,6 +149,18 @@ describe("plan", () => {
     expect(scoped.actions.map((a) => a.action)).toEqual(["delete"]);
   });
 
+  it("--provider needs no adapter for the providers outside its scope", async () => {
+    const h = new Harness();
+    const elsewhere = {
+      ...res("environments", "d-env", { config: { type: "cloud" } }),
+      provider: "provider_d" as const,
+    };
+    elsewhere.address = 'provider_d.environments["d-env"]';
+    await expect(h.plan([env, elsewhere])).rejects.toThrow(/provider_d has no adapter/);
+    const scoped = await h.plan([env, elsewhere], { providers: ["provider_c"] });
+    expect(scoped.actions.map((a) => a.address)).toEqual([env.address]);
+  });
+
   it("--target selects the target and what it depends on", async () => {
     const h = new Harness();
     const other = res("environments", "other", { config: { type: "cloud" } });

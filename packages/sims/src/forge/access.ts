@@ -173,7 +173,8 @@ export function loadProject(state: ForgeState, req: Request, res: Response, minL
       unauthorized(res);
       return null;
     }
-    if (projectAccessLevel(state, user, p) < minLevel) {
+    // An archived project is read-only for everyone.
+    if (projectAccessLevel(state, user, p) < minLevel || p.archived) {
       forbidden(res);
       return null;
     }

@@ -38,10 +38,6 @@ export function missing(res: Response, ...names: string[]): void {
   res.status(400).json({ error: names.map((n) => `${n} is missing`).join(", ") });
 }
 
-export function badRequest(res: Response, message: unknown): void {
-  res.status(400).json({ message });
-}
-
 const EXPIRED = "Token is expired. You can either do re-authorization or token refresh.";
 const REVOKED = "Token was revoked. You have to re-authorize from the user.";
 
@@ -62,7 +58,8 @@ function tokenFrom(req: Request): string | undefined {
  */
 function allowedScopes(method: string, path: string): string[] {
   const read = method === "GET" || method === "HEAD";
-  const userRead = read && (/^\/users?(\/|$)/.test(path) || path === "/version" || path === "/metadata");
+  const userRead =
+    read && (/^\/user$|^\/users(\/[^/]+)?$/.test(path) || path === "/version" || path === "/metadata");
   if (userRead) return ["api", "read_api", "read_user"];
   return read ? ["api", "read_api"] : ["api"];
 }

@@ -56,6 +56,7 @@ function schedule(
           startMs: stageStart,
           endMs,
           outcome: failed ? "skipped" : spec.fail ? "failed" : "success",
+          first: stage === stages[0],
         },
         failure_reason: null,
       });
@@ -106,11 +107,11 @@ export function createPipeline(
   return pipeline;
 }
 
-function materialize(job: Job, now: number, stageIndexZero: boolean): void {
+function materialize(job: Job, now: number): void {
   const s = job.schedule;
   if (!s) return;
   if (now < s.startMs) {
-    job.status = stageIndexZero ? "pending" : "created";
+    job.status = s.first ? "pending" : "created";
     return;
   }
   if (s.outcome === "skipped") {
@@ -137,8 +138,7 @@ export function pipelineJobs(state: ForgeState, pipeline: Pipeline, includeRetri
 export function syncPipeline(state: ForgeState, pipeline: Pipeline): void {
   const now = state.clock.now();
   const jobs = pipelineJobs(state, pipeline);
-  const firstStage = jobs[0]?.stage;
-  for (const j of jobs) materialize(j, now, j.stage === firstStage || j.schedule?.startMs === undefined);
+  for (const j of jobs) materialize(j, now);
   const statuses = jobs.map((j) => j.status);
   const any = (s: JobStatus) => statuses.includes(s);
   const anyFinal = statuses.some(isFinal);

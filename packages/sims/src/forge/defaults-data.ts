@@ -121,6 +121,7 @@ export const DEFAULT_DATASET = {
         "docs/guide.md": "# Guide\n\nWidgets render into any element with an innerHTML property.\n",
         ".gitlab-ci.yml": CI,
       },
+      tags: { "v1.4.0": "Release 1.4.0" },
       branches: {
         "feature/layout-cache": {
           message: "Cache widget layouts\n\nLarge dashboards re-render the same widgets many times.",

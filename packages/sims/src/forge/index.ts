@@ -13,6 +13,7 @@ import { namespaceRoutes } from "./rest-namespaces.js";
 import { projectRoutes } from "./rest-projects.js";
 import { repoRoutes } from "./rest-repo.js";
 import { searchRoutes } from "./rest-search.js";
+import { tagRoutes } from "./rest-tags.js";
 import { userRoutes } from "./rest-users.js";
 import {
   addOAuthTokenSeed,
@@ -82,6 +83,7 @@ export const definition: SimDefinition<ForgeState> = {
     mrRoutes(app, ctx);
     ciRoutes(app, ctx);
     repoRoutes(app, ctx);
+    tagRoutes(app, ctx);
     searchRoutes(app, ctx);
     // A body the parsers refuse on an OAuth endpoint is an OAuth invalid_request, not a REST error.
     app.use("/oauth", (err: unknown, _req: Request, res: Response, next: NextFunction) => {
@@ -145,6 +147,15 @@ export const definition: SimDefinition<ForgeState> = {
         code_challenge_method: g.code_challenge_method ?? null,
         expires_at: new Date(g.expires_at_ms).toISOString(),
         used: g.used,
+      })),
+      devices: [...s.devices.values()].map((d) => ({
+        device_code: redacted(d.device_code),
+        user_code: d.user_code,
+        application: d.app_uid,
+        scopes: d.scopes,
+        status: d.status,
+        user: d.user_id === null ? null : username(d.user_id),
+        expires_at: new Date(d.expires_at_ms).toISOString(),
       })),
       tokens: [...s.tokens.values()].map((t) => ({
         token: redacted(t.token),

@@ -5,7 +5,7 @@ import { loadProject } from "./access.js";
 import { API, caller, forbidden, missing, notFound, requireUser } from "./api-auth.js";
 import { paginate } from "./paginate.js";
 import { userRef } from "./rest-users.js";
-import type { Discussion, ForgeState, Issue, MergeRequest, Note, Project } from "./state.js";
+import type { Discussion, ForgeState, ForgeUser, Issue, MergeRequest, Note, Project } from "./state.js";
 import { ACCESS, nextId } from "./state.js";
 
 /** Something notes hang off: an issue or a merge request. */
@@ -102,7 +102,7 @@ export function noteRoutes(
   app: Express,
   ctx: SimContext<ForgeState>,
   segment: "issues" | "merge_requests",
-  find: (state: ForgeState, project: Project, iid: number) => Noteable | undefined,
+  find: (state: ForgeState, project: Project, iid: number, user: ForgeUser | null) => Noteable | undefined,
 ): void {
   const base = `${API}/projects/:id/${segment}/:iid`;
   const label = segment === "issues" ? "Issue" : "Merge Request";
@@ -112,7 +112,7 @@ export function noteRoutes(
     const project = loadProject(state, req, res);
     if (!project) return null;
     if (writing && !requireUser(res)) return null;
-    const on = find(state, project, Number(req.params.iid));
+    const on = find(state, project, Number(req.params.iid), caller(res)?.user ?? null);
     if (!on) {
       notFound(res, label);
       return null;

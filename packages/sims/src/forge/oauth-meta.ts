@@ -49,7 +49,12 @@ export function oauthMetaRoutes(app: Express, ctx: SimContext<ForgeState>): void
       scopes_supported: [...KNOWN_SCOPES],
       response_types_supported: ["code"],
       response_modes_supported: ["query", "fragment"],
-      grant_types_supported: ["authorization_code", "refresh_token"],
+      grant_types_supported: [
+        "authorization_code",
+        "refresh_token",
+        "urn:ietf:params:oauth:grant-type:device_code",
+      ],
+      device_authorization_endpoint: `${o}/oauth/authorize_device`,
       token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
       code_challenge_methods_supported: ctx.state.settings.pkceMethods,
       subject_types_supported: ["public"],

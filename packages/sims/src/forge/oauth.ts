@@ -2,6 +2,7 @@ import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext } from "../core/sim.js";
 import { idToken } from "./id-token.js";
 import { authenticateClient, pkceMatches } from "./oauth-client.js";
+import { DEVICE_GRANT_TYPE, deviceRoutes, exchangeDevice } from "./oauth-device.js";
 import { oauthMetaRoutes } from "./oauth-meta.js";
 import { consentPage, errorPage } from "./oauth-pages.js";
 import type { AccessGrant, ForgeState, OAuthApplication, OAuthToken } from "./state.js";
@@ -97,7 +98,8 @@ function preAuthorize(state: ForgeState, p: Params): PreResult {
   if (!p.response_type) return fail("invalid_request", missingParam("response_type"));
   if (p.response_type !== "code")
     return fail("unsupported_response_type", OAUTH_MESSAGES.unsupported_response_type);
-  const requested = p.scope === undefined ? DEFAULT_SCOPES : parseScopes(p.scope);
+  // A blank scope means the default scope, as Doorkeeper reads it.
+  const requested = p.scope?.trim() ? parseScopes(p.scope) : DEFAULT_SCOPES;
   if (requested.length === 0 || requested.some((s) => !KNOWN_SCOPES.has(s) || !app.scopes.includes(s))) {
     return fail("invalid_scope", OAUTH_MESSAGES.invalid_scope);
   }
@@ -210,7 +212,7 @@ function refresh(state: ForgeState, app: OAuthApplication, body: Params): Issued
   if (!old || old.revoked_at_ms !== undefined || old.refreshed || old.app_uid !== app.uid)
     return "invalid_grant";
   let scopes = old.scopes;
-  if (body.scope !== undefined) {
+  if (body.scope?.trim()) {
     const wanted = parseScopes(body.scope);
     if (wanted.length === 0 || wanted.some((s) => !old.scopes.includes(s))) return "invalid_scope";
     scopes = wanted;
@@ -304,11 +306,20 @@ export function oauthRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.setHeader("Pragma", "no-cache");
     const grantType = body.grant_type;
     if (!grantType) return oauthError(res, 400, "invalid_request", missingParam("grant_type"));
-    if (grantType !== "authorization_code" && grantType !== "refresh_token") {
+    if (
+      grantType !== "authorization_code" &&
+      grantType !== "refresh_token" &&
+      grantType !== DEVICE_GRANT_TYPE
+    ) {
       return oauthError(res, 400, "unsupported_grant_type", OAUTH_MESSAGES.unsupported_grant_type);
     }
     const client = authenticateClient(state, req, body);
     if (!client) return oauthError(res, 401, "invalid_client", OAUTH_MESSAGES.invalid_client);
+    if (grantType === DEVICE_GRANT_TYPE) {
+      const polled = exchangeDevice(state, client, body);
+      if ("error" in polled) return oauthError(res, 400, polled.error, polled.description);
+      return void res.status(200).setHeader("Cache-Control", "no-store").json(tokenResponse(polled.token));
+    }
     const outcome =
       grantType === "authorization_code" ? exchangeCode(state, client, body) : refresh(state, client, body);
     if (typeof outcome === "string") {
@@ -375,4 +386,5 @@ export function oauthRoutes(app: Express, ctx: SimContext<ForgeState>): void {
   });
 
   oauthMetaRoutes(app, ctx);
+  deviceRoutes(app, ctx);
 }

@@ -9,7 +9,7 @@ export function blobId(content: string): string {
 }
 
 export function emptyRepository(): Repository {
-  return { commits: new Map(), branches: new Map(), protected: new Set() };
+  return { commits: new Map(), branches: new Map(), protected: new Set(), tags: new Map() };
 }
 
 export interface CommitInput {
@@ -43,7 +43,7 @@ export function addCommit(repo: Repository, input: CommitInput): Commit {
 export function resolveRef(repo: Repository, ref: string | undefined, fallback?: string): Commit | undefined {
   const name = ref ?? fallback;
   if (!name) return undefined;
-  const branchHead = repo.branches.get(name);
+  const branchHead = repo.branches.get(name) ?? repo.tags.get(name)?.target;
   if (branchHead) return repo.commits.get(branchHead);
   const exact = repo.commits.get(name);
   if (exact) return exact;

@@ -33,7 +33,8 @@ export function filterListables<T extends Listable>(
   const q = req.query as Record<string, unknown>;
   let out = rows.filter((r) => {
     const p = state.projects.find((x) => x.id === r.project_id);
-    return p !== undefined && canReadProject(state, user, p);
+    if (p === undefined || !canReadProject(state, user, p)) return false;
+    return "source_branch" in r || canSeeIssue(state, r, user);
   });
   const stateFilter = str(q.state);
   if (stateFilter && stateFilter !== "all") out = out.filter((r) => r.state === stateFilter);
@@ -146,8 +147,26 @@ export function issueJson(state: ForgeState, i: Issue, origin: string) {
   };
 }
 
-export function findIssue(state: ForgeState, project: Project, iid: number): Issue | undefined {
-  return state.issues.find((i) => i.project_id === project.id && i.iid === iid);
+/**
+ * A confidential issue is seen only by Reporters and up, its author and its assignees; to anyone
+ * else it does not exist.
+ */
+export function canSeeIssue(state: ForgeState, i: Issue, user: ForgeUser | null): boolean {
+  if (!i.confidential) return true;
+  if (!user) return false;
+  if (i.author_id === user.id || i.assignee_ids.includes(user.id)) return true;
+  const p = state.projects.find((x) => x.id === i.project_id);
+  return p !== undefined && projectAccessLevel(state, user, p) >= ACCESS.reporter;
+}
+
+export function findIssue(
+  state: ForgeState,
+  project: Project,
+  iid: number,
+  user: ForgeUser | null,
+): Issue | undefined {
+  const issue = state.issues.find((i) => i.project_id === project.id && i.iid === iid);
+  return issue && canSeeIssue(state, issue, user) ? issue : undefined;
 }
 
 function assigneeIds(state: ForgeState, p: Record<string, unknown>): number[] | undefined {
@@ -246,7 +265,7 @@ export function issueRoutes(app: Express, ctx: SimContext<ForgeState>): void {
   app.get(`${API}/projects/:id/issues/:iid`, (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
-    const issue = findIssue(ctx.state, p, Number(req.params.iid));
+    const issue = findIssue(ctx.state, p, Number(req.params.iid), caller(res)?.user ?? null);
     if (!issue) return notFound(res);
     res.json(issueJson(ctx.state, issue, ctx.origin));
   });
@@ -266,7 +285,7 @@ export function issueRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     if (!me) return;
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
-    const issue = findIssue(ctx.state, p, Number(req.params.iid));
+    const issue = findIssue(ctx.state, p, Number(req.params.iid), caller(res)?.user ?? null);
     if (!issue) return notFound(res);
     // Reporters and up edit any issue; the author may edit their own.
     const level = projectAccessLevel(ctx.state, me, p);
@@ -278,7 +297,7 @@ export function issueRoutes(app: Express, ctx: SimContext<ForgeState>): void {
   app.delete(`${API}/projects/:id/issues/:iid`, (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.owner);
     if (!p) return;
-    const issue = findIssue(ctx.state, p, Number(req.params.iid));
+    const issue = findIssue(ctx.state, p, Number(req.params.iid), caller(res)?.user ?? null);
     if (!issue) return notFound(res);
     ctx.state.issues = ctx.state.issues.filter((i) => i !== issue);
     res.status(204).end();

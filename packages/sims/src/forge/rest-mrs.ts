@@ -278,5 +278,5 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(201).json(approvalsJson(ctx.state, l.project, l.mr, ctx.origin, me));
   });
 
-  noteRoutes(app, ctx, "merge_requests", findMr);
+  noteRoutes(app, ctx, "merge_requests", (state, project, iid) => findMr(state, project, iid));
 }

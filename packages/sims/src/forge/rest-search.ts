@@ -6,7 +6,7 @@ import { mrJson } from "./mr-model.js";
 import { paginate } from "./paginate.js";
 import { str } from "./params.js";
 import { commitJson, history, resolveRef } from "./repo.js";
-import { issueJson } from "./rest-issues.js";
+import { canSeeIssue, issueJson } from "./rest-issues.js";
 import { projectJson } from "./rest-projects.js";
 import { basicUser } from "./rest-users.js";
 import type { ForgeState, Group, Project } from "./state.js";
@@ -104,7 +104,9 @@ function search(
       break;
     case "issues":
       rows = state.issues
-        .filter((i) => ids.has(i.project_id) && matches(i.title, i.description))
+        .filter(
+          (i) => ids.has(i.project_id) && canSeeIssue(state, i, user) && matches(i.title, i.description),
+        )
         .sort((a, b) => b.id - a.id)
         .map((i) => issueJson(state, i, ctx.origin));
       break;
@@ -132,7 +134,7 @@ function search(
       rows = state.users.filter((u) => matches(u.username, u.name)).map((u) => basicUser(u, ctx.origin));
       break;
     case "notes":
-      rows = [...state.issues, ...state.mergeRequests]
+      rows = [...state.issues.filter((i) => canSeeIssue(state, i, user)), ...state.mergeRequests]
         .filter((n) => ids.has(n.project_id))
         .flatMap((n) => n.discussions.flatMap((d) => d.notes.filter((x) => !x.system && matches(x.body))))
         .map((n) => ({ id: n.id, body: n.body, created_at: n.created_at, updated_at: n.updated_at }));

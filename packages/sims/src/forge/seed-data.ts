@@ -90,6 +90,18 @@ function seedRepository(state: ForgeState, project: Project, p: Record<string, a
       repo.branches.set(name, String(sha));
     }
     for (const name of p.repository.protected ?? []) repo.protected.add(String(name));
+    for (const t of list(p.repository, "tags")) {
+      check(
+        repo.commits.has(String(t.target)),
+        `project ${p.path}: tag ${t.name} points at an unknown commit`,
+      );
+      repo.tags.set(String(t.name), {
+        name: String(t.name),
+        target: String(t.target),
+        message: typeof t.message === "string" ? t.message : null,
+        created_at: String(t.created_at ?? state.clock.iso()),
+      });
+    }
     return;
   }
   if (p.files === undefined) return;
@@ -104,6 +116,14 @@ function seedRepository(state: ForgeState, project: Project, p: Record<string, a
   });
   repo.branches.set(project.default_branch, root.id);
   repo.protected.add(project.default_branch);
+  for (const [name, message] of Object.entries((p.tags ?? {}) as Record<string, unknown>)) {
+    repo.tags.set(name, {
+      name,
+      target: root.id,
+      message: typeof message === "string" ? message : null,
+      created_at: when,
+    });
+  }
   for (const [name, spec] of Object.entries((p.branches ?? {}) as Record<string, any>)) {
     const changes = files(spec?.files ?? {}, `project ${p.path} branch ${name} files`);
     const snapshot = { ...root.files };

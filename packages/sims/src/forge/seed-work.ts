@@ -210,6 +210,7 @@ export function dumpRest(state: ForgeState) {
         commits: [...p.repository.commits.values()],
         branches: Object.fromEntries(p.repository.branches),
         protected: [...p.repository.protected],
+        tags: [...p.repository.tags.values()],
       },
     })),
     issues: state.issues.map((i) => ({

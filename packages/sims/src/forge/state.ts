@@ -48,6 +48,20 @@ export interface AccessGrant {
   used: boolean;
 }
 
+/** A device authorization (RFC 8628): polled by the device, approved in a browser. */
+export interface DeviceGrant {
+  device_code: string;
+  user_code: string;
+  app_uid: string;
+  scopes: string[];
+  created_at_ms: number;
+  expires_at_ms: number;
+  interval: number;
+  last_poll_ms: number | null;
+  status: "pending" | "approved" | "denied" | "used";
+  user_id: number | null;
+}
+
 /** One Doorkeeper token row: an access token and its refresh token live and die together. */
 export interface OAuthToken {
   token: string;
@@ -117,10 +131,19 @@ export interface Commit {
   files: Record<string, string>;
 }
 
+export interface Tag {
+  name: string;
+  target: string;
+  /** Annotated tags carry a message; lightweight ones have null. */
+  message: string | null;
+  created_at: string;
+}
+
 export interface Repository {
   commits: Map<string, Commit>;
   branches: Map<string, string>;
   protected: Set<string>;
+  tags: Map<string, Tag>;
 }
 
 export interface Project {
@@ -235,7 +258,13 @@ export interface Job {
   trace: string | null;
   retried: boolean;
   /** Simulated run on the clock; null once the status is final or set by hand. */
-  schedule: { startMs: number; endMs: number; outcome: "success" | "failed" | "skipped" } | null;
+  schedule: {
+    startMs: number;
+    endMs: number;
+    outcome: "success" | "failed" | "skipped";
+    /** In the first stage of its run: waits as `pending` rather than `created`. */
+    first: boolean;
+  } | null;
   failure_reason: string | null;
 }
 
@@ -260,6 +289,7 @@ export interface ForgeState {
   users: ForgeUser[];
   applications: OAuthApplication[];
   grants: Map<string, AccessGrant>;
+  devices: Map<string, DeviceGrant>;
   tokens: Map<string, OAuthToken>;
   tokensByRefresh: Map<string, OAuthToken>;
   pats: Map<string, PersonalAccessToken>;
@@ -296,6 +326,7 @@ export function emptyState(ids: IdGenerator, clock: SimClock): ForgeState {
     users: [],
     applications: [],
     grants: new Map(),
+    devices: new Map(),
     tokens: new Map(),
     tokensByRefresh: new Map(),
     pats: new Map(),

@@ -64,7 +64,8 @@ export async function runChange(
   process.on("SIGINT", onSigint);
   let printer: ReturnType<typeof progressPrinter> | undefined;
   const started = performance.now();
-  const run = operation === "apply" ? apply : destroy;
+  // `agents plan --destroy --out f` then `agents apply f` applies that destroy, as reviewed.
+  const run = (savedPlan?.operation ?? operation) === "apply" ? apply : destroy;
   const outcome = await redactingErrors(project.secrets, () =>
     run({
       project,
