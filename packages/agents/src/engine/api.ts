@@ -2,6 +2,7 @@
 // project. Nothing here writes to the terminal; progress arrives as events.
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { hasDeferred, preflightRemovals, runDeferred } from "../apply/deferred.js";
 import { type ApplyEvent, type ExecuteResult, executePlan } from "../apply/execute.js";
 import { configHash, createPlan, prepareDesired } from "../plan/planner.js";
 import { scopeDesired } from "../plan/scope.js";
@@ -133,20 +134,32 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
     }
     options.onPlan?.(planned);
     const httpCalls = () => runtime.httpFactory.stats.calls;
-    if (!hasChanges(planned)) return { plan: planned, confirmed: true, httpCalls: httpCalls() };
+    // A destroy also resumes follow-up work an earlier one could not finish.
+    const resume = operation === "destroy" && hasDeferred(store);
+    if (!hasChanges(planned) && !resume) return { plan: planned, confirmed: true, httpCalls: httpCalls() };
     if (options.confirm && !(await options.confirm(planned))) {
       return { plan: planned, confirmed: false, httpCalls: httpCalls() };
     }
-    const result = await executePlan({
-      plan: planned,
-      desired: options.project.desired,
-      hashed,
-      store,
-      runtime,
-      parallelism: options.parallelism,
-      onEvent: options.onEvent,
-      signal: options.signal,
-    });
+    const signal = options.signal ?? new AbortController().signal;
+    const warn = (address: string, message: string) =>
+      options.onEvent?.({ type: "warning", address, message });
+    let result: ExecuteResult = { ok: true, done: [], failed: [], skipped: [] };
+    if (hasChanges(planned)) {
+      await preflightRemovals(planned, store, runtime, signal, warn);
+      result = await executePlan({
+        plan: planned,
+        desired: options.project.desired,
+        hashed,
+        store,
+        runtime,
+        parallelism: options.parallelism,
+        onEvent: options.onEvent,
+        signal: options.signal,
+      });
+    }
+    const deferred = await runDeferred(store, runtime, signal, warn);
+    if (deferred.failed.length > 0)
+      result = { ...result, ok: false, failed: [...result.failed, ...deferred.failed] };
     return { plan: planned, result, confirmed: true, httpCalls: httpCalls() };
   });
 }

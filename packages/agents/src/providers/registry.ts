@@ -3,6 +3,8 @@
 import { formatAddress } from "../model/address.js";
 import { createHttpClientFactory, type HttpClientFactory, type HttpEnvironment } from "./http.js";
 import type {
+  DeferredHandler,
+  DeferredTask,
   HandlerContext,
   Kind,
   KindHandler,
@@ -79,11 +81,17 @@ export class ProviderRuntime {
     return session;
   }
 
+  /** The runner of a deferred task type, when the provider's adapter has one. */
+  deferredHandler(provider: ProviderName, type: string): DeferredHandler | undefined {
+    return this.adapters.get(provider)?.deferred?.[type];
+  }
+
   context(
     resource: { address: string; provider: ProviderName },
     lookup: (address: string) => ResolvedRef | undefined,
     signal: AbortSignal,
     warn: (message: string) => void,
+    defer?: (task: DeferredTask) => Promise<void>,
   ): HandlerContext {
     const provider = resource.provider;
     const find = (kind: Kind, name: string) => lookup(resourceAddress(provider, kind, name));
@@ -102,6 +110,7 @@ export class ProviderRuntime {
       configDir: this.options.configDir,
       signal,
       warn,
+      ...(defer ? { defer } : {}),
     };
   }
 }
