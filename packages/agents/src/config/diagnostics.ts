@@ -95,7 +95,8 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1304: "`{agent_id}` members are not accepted by a Forward coordinator",
   AGENTS1305: "a roster member uses a different delivery type than its coordinator",
   AGENTS1306: "a roster lists one member twice",
-  AGENTS1400: "a mount path is not under the provider's mount root (absolute paths must already use it; relative ones may not climb out with ..)",
+  AGENTS1400:
+    "a mount path is not under the provider's mount root (absolute paths must already use it; relative ones may not climb out with ..)",
   AGENTS1500: "`initial_events` must have 1 to 50 entries",
   AGENTS1501: "`max_iterations` must be an integer from 1 to 20",
   AGENTS1502: "`rubric` and `rubric_file` are alternatives: give at most one",
