@@ -132,6 +132,26 @@ describe("simulator harness", () => {
     expect(first.some((s) => s === 200)).toBe(true);
   });
 
+  it("holds a matching request until released, then serves it", async () => {
+    await control("POST", "/reset");
+    await control("PUT", "/faults", { rules: [{ method: "POST", nth: 1, action: { type: "hold" } }] });
+    let answered = false;
+    const pending = fetch(`${sim.url}/things`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "held" }),
+    }).then((r) => {
+      answered = true;
+      return r.status;
+    });
+    while ((await control("GET", "/held")).body.held < 1) await new Promise((r) => setTimeout(r, 5));
+    expect(answered).toBe(false);
+    expect((await control("GET", "/state")).body.things).toHaveLength(0);
+    expect((await control("POST", "/release")).body).toEqual({ released: 1 });
+    expect(await pending).toBe(201);
+    expect((await control("GET", "/state")).body.things).toHaveLength(1);
+  });
+
   it("adds latency", async () => {
     await control("POST", "/reset");
     await control("PUT", "/faults", { latencyMs: 60 });

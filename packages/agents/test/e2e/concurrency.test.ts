@@ -15,8 +15,7 @@ let c: RunningSim;
 let dir: string;
 
 beforeAll(async () => {
-  // Slow answers keep the first apply running while the second one starts.
-  c = await startSim("provider_c", { quiet: true, faults: { latencyMs: 200 } });
+  c = await startSim("provider_c", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-concurrent-"));
   cpSync(fileURLToPath(new URL("./fixtures/crash-c", import.meta.url)), dir, { recursive: true });
   await fs.writeFile(
@@ -39,6 +38,13 @@ async function freshDir(): Promise<string> {
 }
 
 it("a second apply fails on the lock naming the holder; the first completes with state intact", async () => {
+  // The first apply's first create is parked in the simulator until the second apply has been
+  // refused, so the first is certainly holding the lock however slow this machine is.
+  await fetch(`${c.origin}/_sim/faults`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ rules: [{ method: "POST", nth: 1, action: { type: "hold" } }] }),
+  });
   const first = spawn(process.execPath, [CLI, "apply", "-y"], { cwd: dir, env: { ...process.env, ...env } });
   let firstOut = "";
   const running = new Promise<void>((resolve) => {
@@ -56,6 +62,7 @@ it("a second apply fails on the lock naming the holder; the first completes with
   expect(second.stderr).toContain(`pid ${first.pid}`);
   expect(second.stdout).not.toContain("creating...");
 
+  await fetch(`${c.origin}/_sim/release`, { method: "POST" });
   expect(await firstExit).toBe(0);
   const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
   expect(Object.keys(state.resources)).toHaveLength(5);

@@ -14,7 +14,12 @@ export type FaultAction =
    */
   | { type: "drop_response" }
   | { type: "rate_limit"; retryAfterSeconds?: number }
-  | { type: "delay"; ms: number };
+  | { type: "delay"; ms: number }
+  /**
+   * Parks the request until `POST /_sim/release` (or a reset or new fault configuration), then
+   * serves it: a test can keep a client's call in flight for exactly as long as it needs.
+   */
+  | { type: "hold" };
 
 export interface FaultRule {
   /** HTTP method to match; any when omitted. */
@@ -60,6 +65,7 @@ export class FaultInjector {
 
   set(config: FaultConfig): void {
     validateFaultConfig(config);
+    this.release();
     this.config = { ...config };
     this.prng = new Prng(config.seed ?? 1);
     this.rules = (config.rules ?? []).map((r) => ({
@@ -75,6 +81,26 @@ export class FaultInjector {
 
   clear(): void {
     this.set({});
+  }
+
+  private held: (() => void)[] = [];
+
+  /** Resolves when the held request may go on. */
+  hold(): Promise<void> {
+    return new Promise((resolve) => this.held.push(resolve));
+  }
+
+  /** Lets every held request go on; returns how many there were. */
+  release(): number {
+    const waiting = this.held;
+    this.held = [];
+    for (const go of waiting) go();
+    return waiting.length;
+  }
+
+  /** How many requests are parked right now. */
+  heldCount(): number {
+    return this.held.length;
   }
 
   /** Decides what happens to one request. Called once per non-control request, in arrival order. */
@@ -159,6 +185,9 @@ export function faultMiddleware(
         res.end = cut;
         return next();
       }
+      case "hold":
+        await injector.hold();
+        return next();
       case "rate_limit":
         res.setHeader("Retry-After", String(action.retryAfterSeconds ?? 1));
         res.status(429).json(errorBody(429, "rate limit exceeded (simulated)"));

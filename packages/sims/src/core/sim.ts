@@ -218,6 +218,12 @@ function controlRouter<S>(
     parts.faults.clear();
     res.json({ ok: true });
   });
+  r.get("/held", (_req, res) => {
+    res.json({ held: parts.faults.heldCount() });
+  });
+  r.post("/release", (_req, res) => {
+    res.json({ released: parts.faults.release() });
+  });
   r.get("/log", (req, res) => {
     res.json({ entries: parts.log.since(Number(req.query.since ?? 0)) });
   });
