@@ -13,6 +13,8 @@ export {
   loadConfigText,
 } from "./config/index.js";
 export { jsonSchema } from "./config/json-schema.js";
+export { normalizeToolName } from "./config/rules/agents.js";
+export { normalizeMountPath, repositoryMountPath } from "./config/rules/mounts.js";
 export type {
   AgentDecl,
   ChannelDecl,
@@ -46,6 +48,12 @@ export {
 } from "./model/graph.js";
 export { isKind, KINDS, type Kind } from "./model/kinds.js";
 export { capabilitiesOf, PROVIDER_NAMES, PROVIDERS, type ProviderName } from "./model/provider-catalog.js";
+export {
+  agentReferences,
+  channelReferences,
+  deploymentReferences,
+  type Reference,
+} from "./model/references.js";
 export { type Delivery, deliveryOf, targetsOf } from "./model/targets.js";
 export { renderPlan } from "./plan/render.js";
 export {

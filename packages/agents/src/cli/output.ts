@@ -3,7 +3,7 @@ import type { Diagnostic } from "../config/diagnostics.js";
 
 /** Compiler-style text: location, severity, code, message, the source line with a caret, hint. */
 export function formatDiagnostic(d: Diagnostic, lineText: string | undefined, cwd = process.cwd()): string {
-  const file = relative(cwd, d.file) || d.file;
+  const file = displayPath(d.file, cwd);
   const lines = [`${file}:${d.line}:${d.col} ${d.severity} ${d.code} ${d.message}`];
   if (lineText !== undefined && lineText.trim().length > 0) {
     const gutter = String(d.line);
@@ -19,4 +19,10 @@ export function formatDiagnostic(d: Diagnostic, lineText: string | undefined, cw
 export function summary(errors: number, warnings: number): string {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
   return `${plural(errors, "error")}, ${plural(warnings, "warning")}`;
+}
+
+/** Relative to the current folder when the file is inside it, else absolute. */
+export function displayPath(file: string, cwd = process.cwd()): string {
+  const rel = relative(cwd, file);
+  return rel && !rel.startsWith("..") ? rel : file;
 }

@@ -28,6 +28,8 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1004: '`version` must be the string "1"',
   AGENTS1005: "the file is empty or its top level is not a mapping",
   AGENTS1006: "the configuration file cannot be read",
+  AGENTS1007:
+    "a secret (api_key, access_token, secret_value, authorization_token, channel credentials) is written inline instead of as `${VAR}` (warning)",
   AGENTS1010: "`${VAR}` names a variable that is neither in the environment nor in .env",
   AGENTS1011: "malformed `${...}` reference (variable names are [A-Za-z_][A-Za-z0-9_]*)",
   AGENTS1020:

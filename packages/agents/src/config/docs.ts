@@ -137,7 +137,7 @@ function capabilityMatrix(): string {
 const INTRO = `# agents.yaml reference
 
 <!-- Generated from the zod schema and provider capability data by \`agents docs\`. Do not edit by hand:
-     run \`npm run build && node packages/agents/dist/cli/main.js docs --out docs/configuration.md\`. -->
+     run \`npm run build && node packages/agents/scripts/docs.mjs\`. -->
 
 \`agents.yaml\` declares providers and the resources to create on them. \`agents validate\` checks it;
 every finding names \`file:line:col\`, a stable code and a fix.
@@ -153,6 +153,22 @@ every finding names \`file:line:col\`, a stable code and a fix.
 
 The schema's \`$id\` is \`${SCHEMA_ID}\`.
 
+## YAML
+
+Standard YAML 1.2. Duplicate keys are errors. Anchors, aliases and \`<<: *anchor\` merge keys work;
+top-level keys starting with \`x-\` are extension fields that are not validated, a place to keep
+anchors:
+
+\`\`\`yaml
+x-agent-defaults: &agent-defaults
+  model: claude-sonnet-4-5
+  environment: default
+agents:
+  reviewer:
+    <<: *agent-defaults
+    instructions: prompts/reviewer.md
+\`\`\`
+
 ## Variables and secrets
 
 - \`\${NAME}\` inside any string value is replaced after the YAML is parsed, one scalar at a time. A
@@ -163,6 +179,8 @@ The schema's \`$id\` is \`${SCHEMA_ID}\`.
   filesystem root); a nearer \`.env\` wins over a farther one.
 - An unset variable is an error at its line and column (AGENTS1010) that names the variable and
   every place \`.env\` was looked for. Resolved values are never printed, not even in errors.
+- A substituted value is always a string (a secret such as \`0123\` keeps its leading zero); fields
+  that take numbers or booleans cannot be set from variables.
 - Inside a flow collection (\`{...}\` or \`[...]\`) quote the reference: \`{token: "\${TOKEN}"}\`.
 
 ## Local paths and instructions

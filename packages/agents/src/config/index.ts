@@ -2,13 +2,14 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { isMap } from "yaml";
 import { expand, type ResourceGraph } from "../model/graph.js";
+import { KINDS } from "../model/kinds.js";
 import { compareDiagnostics, type Diagnostic, redact } from "./diagnostics.js";
 import { loadDotenv } from "./dotenv.js";
 import { interpolate } from "./interpolate.js";
 import { issuesToDiagnostics } from "./issues.js";
 import { resolvePaths } from "./paths.js";
 import { runRules } from "./rules/index.js";
-import { type Config, configSchema } from "./schema/index.js";
+import { type Config, configSchema, RESOURCE_SCHEMAS } from "./schema/index.js";
 import { YamlSource } from "./source.js";
 
 export type { Diagnostic, SourcePos } from "./diagnostics.js";
@@ -110,13 +111,28 @@ export function loadConfigText(text: string, file: string, opts: LoadOptions = {
       .sort(compareDiagnostics),
   });
 
-  const parsed = configSchema.safeParse(source.doc.toJS({ maxAliasCount: 1000 }));
+  // A value whose variable could not be resolved still holds "${NAME}"; findings about that
+  // value would only repeat the unset-variable error, so they are dropped.
+  const unresolved = new Set(interpolationDiagnostics.map((d) => `${d.line}:${d.col}`));
+  const notAtUnresolved = (list: Diagnostic[]) => list.filter((d) => !unresolved.has(`${d.line}:${d.col}`));
+
+  const raw = withoutExtensions(source.doc.toJS({ maxAliasCount: 1000 }));
+  const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
-    return finish([...interpolationDiagnostics, ...issuesToDiagnostics(parsed.error.issues, source)]);
+    const schemaDiagnostics = issuesToDiagnostics(parsed.error.issues, source);
+    // Check what is valid anyway, so one pass shows every problem, not only the schema's.
+    const partial = validPart(raw);
+    const more = partial
+      ? [
+          ...resolvePaths(partial.config, dir, source),
+          ...runRules(partial.config, source, opts.provider, partial.invalid),
+        ]
+      : [];
+    return finish([...interpolationDiagnostics, ...notAtUnresolved([...schemaDiagnostics, ...more])]);
   }
   const config = parsed.data;
-  const diagnostics = [...interpolationDiagnostics, ...resolvePaths(config, dir, source)];
-  diagnostics.push(...runRules(config, source, opts.provider));
+  const checks = [...resolvePaths(config, dir, source), ...runRules(config, source, opts.provider)];
+  const diagnostics = [...interpolationDiagnostics, ...notAtUnresolved(checks)];
   const graph = expand(config, { pos: (path) => source.keyPos(path), provider: opts.provider });
   const hasError = diagnostics.some((d) => d.severity === "error");
   return finish(diagnostics, hasError ? { graph } : { config, graph });
@@ -136,4 +152,32 @@ function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
     seen.add(key);
     return true;
   });
+}
+
+/** Top-level `x-*` keys are extension fields (a home for YAML anchors) and are not validated. */
+function withoutExtensions(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !key.startsWith("x-")));
+}
+
+/**
+ * The file without the declarations that fail the schema, when the rest (version, providers,
+ * defaults) is valid; `invalid` names the declarations left out.
+ */
+function validPart(raw: unknown): { config: Config; invalid: Set<string> } | undefined {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
+  const invalid = new Set<string>();
+  const trimmed: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const kind of KINDS) {
+    const declarations = trimmed[kind];
+    if (declarations === null || typeof declarations !== "object" || Array.isArray(declarations)) continue;
+    const kept: Record<string, unknown> = {};
+    for (const [name, declaration] of Object.entries(declarations)) {
+      if (RESOURCE_SCHEMAS[kind].safeParse(declaration).success) kept[name] = declaration;
+      else invalid.add(`${kind}\u0000${name}`);
+    }
+    trimmed[kind] = kept;
+  }
+  const reparsed = configSchema.safeParse(trimmed);
+  return reparsed.success ? { config: reparsed.data, invalid } : undefined;
 }

@@ -1,4 +1,4 @@
-import { visit } from "yaml";
+import { isMap, isPair, isScalar, isSeq, type Scalar } from "yaml";
 import type { Diagnostic } from "./diagnostics.js";
 import type { YamlSource } from "./source.js";
 
@@ -24,44 +24,55 @@ export function interpolate(
 ): InterpolationResult {
   const diagnostics: Diagnostic[] = [];
   const secretValues = new Set<string>();
-  visit(source.doc, {
-    Scalar(key, node) {
-      if (key === "key" || typeof node.value !== "string" || !node.value.includes("$")) return;
-      const original = node.value;
-      const at = source.posAt(node.range?.[0] ?? 0);
-      let failed = false;
-      const replaced = original.replace(REFERENCE, (match, name: string | undefined) => {
-        if (match === "$${") return "${";
-        if (name === undefined || !VALID_NAME.test(name)) {
-          failed = true;
-          diagnostics.push({
-            code: "AGENTS1011",
-            severity: "error",
-            message: `malformed variable reference "${match}"`,
-            ...at,
-            hint: "write ${NAME} with NAME made of letters, digits and _; write $${ for a literal ${",
-          });
-          return match;
-        }
-        const value = lookup(name);
-        if (value === undefined) {
-          failed = true;
-          diagnostics.push({
-            code: "AGENTS1010",
-            severity: "error",
-            message: `variable ${name} is not set`,
-            ...at,
-            hint: `set ${name} in the environment or in a .env file (looked in: ${searched
-              .map((dir) => `${dir}/.env`)
-              .join(", ")})`,
-          });
-          return match;
-        }
-        if (value.length > 0) secretValues.add(value);
-        return value;
-      });
-      if (!failed && replaced !== original) node.value = replaced;
-    },
+  forEachValueScalar(source.doc.contents, (node) => {
+    if (typeof node.value !== "string" || !node.value.includes("$")) return;
+    const original = node.value;
+    const at = source.posAt(node.range?.[0] ?? 0);
+    let failed = false;
+    const replaced = original.replace(REFERENCE, (match, name: string | undefined) => {
+      if (match === "$${") return "${";
+      if (name === undefined || !VALID_NAME.test(name)) {
+        failed = true;
+        diagnostics.push({
+          code: "AGENTS1011",
+          severity: "error",
+          message: `malformed variable reference "${match}"`,
+          ...at,
+          hint: "write ${NAME} with NAME made of letters, digits and _; write $${ for a literal ${",
+        });
+        return match;
+      }
+      const value = lookup(name);
+      if (value === undefined) {
+        failed = true;
+        diagnostics.push({
+          code: "AGENTS1010",
+          severity: "error",
+          message: `variable ${name} is not set`,
+          ...at,
+          hint: `set ${name} in the environment or in a .env file (looked in: ${searched
+            .map((dir) => `${dir}/.env`)
+            .join(", ")})`,
+        });
+        return match;
+      }
+      if (value.length > 0) secretValues.add(value);
+      return value;
+    });
+    if (!failed && replaced !== original) node.value = replaced;
   });
   return { diagnostics, secretValues: [...secretValues] };
+}
+
+/**
+ * Every scalar in value position (mapping keys are skipped). A plain recursive walk: yaml's
+ * `visit` allocates a frozen ancestor path per node, which dominated large files.
+ */
+function forEachValueScalar(node: unknown, callback: (scalar: Scalar) => void): void {
+  if (isScalar(node)) callback(node);
+  else if (isMap(node)) {
+    for (const pair of node.items) if (isPair(pair)) forEachValueScalar(pair.value, callback);
+  } else if (isSeq(node)) {
+    for (const item of node.items) forEachValueScalar(item, callback);
+  }
 }

@@ -10,5 +10,6 @@ export function jsonSchema(): Record<string, unknown> {
     unrepresentable: "any",
     target: "draft-2020-12",
   });
-  return { ...schema, $id: SCHEMA_ID, title: "agents.yaml" };
+  // Top-level `x-*` keys are extension fields (anchors); the loader ignores them, so editors must too.
+  return { ...schema, $id: SCHEMA_ID, title: "agents.yaml", patternProperties: { "^x-": {} } };
 }

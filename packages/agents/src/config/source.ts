@@ -1,4 +1,15 @@
-import { type Document, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import {
+  type Document,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  type Pair,
+  parseDocument,
+  type YAMLMap,
+} from "yaml";
 import type { Diagnostic, SourcePos } from "./diagnostics.js";
 
 export type Path = readonly (string | number)[];
@@ -12,7 +23,13 @@ export class YamlSource {
     readonly file: string,
     readonly text: string,
   ) {
-    this.doc = parseDocument(text, { lineCounter: this.lineCounter, prettyErrors: false, uniqueKeys: true });
+    // `<<: *anchor` merge keys are accepted (as docker-compose users expect).
+    this.doc = parseDocument(text, {
+      lineCounter: this.lineCounter,
+      prettyErrors: false,
+      uniqueKeys: true,
+      merge: true,
+    });
   }
 
   posAt(offset: number): SourcePos {
@@ -37,7 +54,7 @@ export class YamlSource {
     for (let i = 0; i < path.length; i++) {
       const segment = path[i];
       if (isMap(current)) {
-        const pair = current.items.find((item) => isPair(item) && scalarKey(item.key) === String(segment));
+        const pair = this.pairsOf(current).get(String(segment));
         if (!pair) return { node: current as Node, exact: false };
         keyNode = pair.key as Node;
         current = pair.value ?? pair.key;
@@ -53,6 +70,22 @@ export class YamlSource {
     return { node: (current as Node) ?? null, exact: true, keyNode };
   }
 
+  /** Key lookup per mapping, built once: positions are asked for thousands of times in big files. */
+  private readonly pairIndex = new WeakMap<object, Map<string, Pair>>();
+
+  private pairsOf(map: YAMLMap): Map<string, Pair> {
+    let index = this.pairIndex.get(map);
+    if (!index) {
+      index = new Map();
+      for (const item of map.items) {
+        const key = isPair(item) ? scalarKey(item.key) : undefined;
+        if (key !== undefined && !index.has(key)) index.set(key, item as Pair);
+      }
+      this.pairIndex.set(map, index);
+    }
+    return index;
+  }
+
   /** Position of the value at `path`, or of its nearest existing ancestor. */
   pos(path: Path): SourcePos {
     const { node } = this.nodeAt(path);
@@ -64,6 +97,13 @@ export class YamlSource {
     const { node, exact, keyNode } = this.nodeAt(path);
     const target = exact && keyNode ? keyNode : node;
     return this.posAt(target?.range?.[0] ?? 0);
+  }
+
+  /** The source text of the value at `path`, exactly as written (before interpolation). */
+  rawText(path: Path): string | undefined {
+    const { node, exact } = this.nodeAt(path);
+    if (!exact || !node?.range) return undefined;
+    return this.text.slice(node.range[0], node.range[1]);
   }
 
   has(path: Path): boolean {

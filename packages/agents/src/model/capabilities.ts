@@ -21,6 +21,8 @@ export interface ProviderCapabilities {
   kinds: Record<Kind, Support>;
   /** Root under which relative mount paths are placed; absolute paths must already use it. */
   mountRoot: string;
+  /** Where a git repository is mounted when `mount_path` is omitted: `<root>/<repo name>`. */
+  repositoryMountRoot?: string;
   environments: {
     packageManagers: readonly PackageManager[];
     setupScript: Support;

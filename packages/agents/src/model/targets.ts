@@ -4,10 +4,16 @@ import type { Kind } from "./kinds.js";
 import { capabilitiesOf } from "./provider-catalog.js";
 
 /** The providers declared under `providers:`, in file order. */
+const declaredCache = new WeakMap<object, string[]>();
+
 export function declaredProviders(config: Pick<Config, "providers">): string[] {
-  return Object.keys(config.providers ?? {}).filter(
-    (name) => (config.providers as Record<string, unknown>)[name] !== undefined,
-  );
+  const providers = (config.providers ?? {}) as Record<string, unknown>;
+  let declared = declaredCache.get(providers);
+  if (!declared) {
+    declared = Object.keys(providers).filter((name) => providers[name] !== undefined);
+    declaredCache.set(providers, declared);
+  }
+  return declared;
 }
 
 /**

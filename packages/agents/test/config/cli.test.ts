@@ -76,9 +76,9 @@ describe("agents validate", () => {
   it("exits 0 on a valid file and 0 with only warnings", () => {
     const dir = project(
       "warn",
-      'version: "1"\nproviders:\n  provider_b:\n    api_key: k\nchannels:\n  g:\n    type: wechat\n    mode: pairing\n    agent: x\n',
+      'version: "1"\nproviders:\n  provider_b:\n    api_key: ${KEY}\nchannels:\n  g:\n    type: wechat\n    mode: pairing\n    agent: x\n',
     );
-    const { code, stdout } = run(["validate"], { cwd: dir });
+    const { code, stdout } = run(["validate"], { cwd: dir, env: { KEY: "k" } });
     expect(code).toBe(0);
     expect(stdout).toContain("warning AGENTS1602");
     expect(stdout.trimEnd().endsWith("valid (0 errors, 1 warning)")).toBe(true);
@@ -151,6 +151,35 @@ describe("agents init", () => {
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\n.env\nagents.state.json\n");
     // the default starter targets provider_c
     expect(readFileSync(join(dir, "agents.yaml"), "utf8")).toContain("provider_c:");
+  });
+
+  it("asks for the provider and agent on a terminal (driven through a pseudo-terminal by script(1))", () => {
+    const dir = join(tmp, "init-tty");
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} init --dir ${JSON.stringify(dir)}`;
+    const result = spawnSync("script", ["-qec", command, "/dev/null"], {
+      input: "provider_d\nresearcher\n",
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "" },
+      timeout: 20_000,
+    });
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      "provider (provider_a, provider_b, provider_c, provider_d) [provider_c]:",
+    );
+    expect(result.stdout).toContain("agent name [assistant]:");
+    const yaml = readFileSync(join(dir, "agents.yaml"), "utf8");
+    expect(yaml).toContain("  provider_d:");
+    expect(yaml).toContain("  researcher:");
+  });
+
+  it("prints a stack trace only with AGENTS_DEBUG=1", () => {
+    const dir = join(tmp, "init-debug");
+    expect(run(["init", "--dir", dir]).code).toBe(0);
+    const plain = run(["init", "--dir", dir]);
+    expect(plain.stderr).not.toMatch(/\n\s+at .+/);
+    const debug = run(["init", "--dir", dir], { env: { AGENTS_DEBUG: "1" } });
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toMatch(/refusing to overwrite[\s\S]*\n\s+at .+/);
   });
 
   it("rejects an unknown provider", () => {

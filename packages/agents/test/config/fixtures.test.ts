@@ -5,7 +5,7 @@ import { parseEnv } from "node:util";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/index.js";
 import { KINDS } from "../../src/model/kinds.js";
-import { render, TEST_ENV } from "./helpers.js";
+import { cfg, load, render, TEST_ENV } from "./helpers.js";
 
 const KIND_DIR = fileURLToPath(new URL("../fixtures/kinds/", import.meta.url));
 const EXAMPLES = fileURLToPath(new URL("../../../../examples/", import.meta.url));
@@ -34,10 +34,16 @@ describe("a fixture per resource kind validates clean and expands", () => {
     expect(reviewer.resources![0]!.authorization_token).toBe(TEST_ENV.TOKEN);
   });
 
-  it("coerces numeric secrets to strings", async () => {
-    const result = await loadConfig(join(KIND_DIR, "vaults.yaml"), { env: TEST_ENV });
-    const credential = result.config!.vaults!["all-credentials"]!.credentials![0]!;
+  it("coerces numeric secrets to strings, and warns that they are inline", () => {
+    const result = load(
+      cfg(
+        ["provider_c"],
+        "vaults:\n  v:\n    credentials:\n      - {name: n, type: static_bearer, mcp_server_url: u, access_token: 12345}",
+      ),
+    );
+    const credential = result.config!.vaults!.v!.credentials![0]!;
     expect(credential.type === "static_bearer" && credential.access_token).toBe("12345");
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["AGENTS1007"]);
   });
 
   it("records external ids on graph nodes", async () => {

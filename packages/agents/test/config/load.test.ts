@@ -51,6 +51,12 @@ describe("${VAR} interpolation", () => {
     expect(d.hint).toContain("/.env");
   });
 
+  it("reports only the unset variable, not the unresolved value's other problems", () => {
+    const text = 'version: "1"\nproviders:\n  provider_a:\n    api_key: k\n    workspace_id: ${UNSET_WS}';
+    const result = load(text, {});
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["AGENTS1010"]);
+  });
+
   it("searches .env upward to the project root; nearer files and the environment win", async () => {
     const root = join(tmp, "project");
     const sub = join(root, "deploy", "prod");
@@ -159,17 +165,58 @@ describe("file handling", () => {
   });
   it("restricts checks to one provider with the provider option", async () => {
     const path = join(tmp, "multi.yaml");
-    writeFileSync(
-      path,
-      cfg(["provider_a", "provider_c"], "memory_stores:\n  notes: {}", "  provider: all").replaceAll(
-        "${KEY}",
-        "k",
-      ),
-    );
-    const all = await loadConfig(path);
+    writeFileSync(path, cfg(["provider_a", "provider_c"], "memory_stores:\n  notes: {}", "  provider: all"));
+    const all = await loadConfig(path, { env: { KEY: "k" } });
     expect(all.diagnostics.map((d) => d.code)).toContain("AGENTS1050");
-    const onlyC = await loadConfig(path, { provider: "provider_c" });
+    const onlyC = await loadConfig(path, { provider: "provider_c", env: { KEY: "k" } });
     expect(onlyC.diagnostics).toEqual([]);
     expect(onlyC.graph!.nodes.every((n) => n.provider === "provider_c")).toBe(true);
+  });
+});
+
+describe("YAML conveniences", () => {
+  it("accepts merge keys and top-level x-* extension fields holding anchors", () => {
+    const text = cfg(
+      ["provider_c"],
+      "x-common: &common\n  model: m\n  instructions: shared\nagents:\n  a:\n    <<: *common\n    description: merged",
+    );
+    const result = load(text);
+    expect(result.diagnostics, render(result)).toEqual([]);
+    expect(result.config!.agents!.a).toMatchObject({
+      model: "m",
+      instructions: "shared",
+      description: "merged",
+    });
+  });
+
+  it("rejects duplicate keys at the second occurrence", () => {
+    const { text, line } = locateMark(
+      cfg(["provider_c"], "agents:\n  a: {model: m, instructions: x}\n@@  a: {model: n, instructions: y}"),
+    );
+    const result = load(text);
+    expect(result.diagnostics[0]).toMatchObject({ code: "AGENTS1000", line });
+    expect(result.diagnostics[0]!.message).toMatch(/unique/i);
+  });
+});
+
+describe("one pass shows every problem", () => {
+  it("runs the rules on the valid declarations when others fail the schema", () => {
+    const text = cfg(
+      ["provider_b"],
+      [
+        "identities:",
+        "  desk: {external_id: 5x, enabled: maybe}",
+        "environments:",
+        "  dev:",
+        "    config: {typ: cloud}",
+        "agents:",
+        "  a: {model: m, instructions: x, environment: dev, vault: nope}",
+      ].join("\n"),
+      "  identity: desk",
+    );
+    const codes = load(text).diagnostics.map((d) => d.code);
+    // schema errors of the two broken declarations, and the rule error of the valid agent; the
+    // references to the broken environment and identity are not reported as undeclared
+    expect(codes.sort()).toEqual(["AGENTS1001", "AGENTS1002", "AGENTS1003", "AGENTS1040"]);
   });
 });

@@ -48,7 +48,8 @@ const validConfig = fc
     const config: Record<string, any> = {
       version: "1",
       providers: {
-        [provider]: provider === "provider_a" ? { api_key: "k", workspace_id: "llm-x" } : { api_key: "k" },
+        [provider]:
+          provider === "provider_a" ? { api_key: "${KEY}", workspace_id: "llm-x" } : { api_key: "${KEY}" },
       },
       environments: Object.fromEntries(
         envNames.map((env, i) => [
@@ -67,7 +68,7 @@ const validConfig = fc
           vault,
           {
             credentials: [
-              { name: "c", type: "environment_variable", secret_name: "S", secret_value: seed[0] },
+              { name: "c", type: "environment_variable", secret_name: "S", secret_value: "${KEY}" },
             ],
           },
         ]),
@@ -117,7 +118,7 @@ describe("property: generated valid configs validate clean", () => {
   it("has no diagnostics", () => {
     fc.assert(
       fc.property(validConfig, (config) => {
-        const result = loadConfigText(stringify(config), FIXTURE_FILE, { env: {} });
+        const result = loadConfigText(stringify(config), FIXTURE_FILE, { env: { KEY: "k" } });
         expect(result.diagnostics, `${render(result)}\n---\n${stringify(config)}`).toEqual([]);
         expect(result.graph!.nodes.length).toBeGreaterThan(0);
       }),

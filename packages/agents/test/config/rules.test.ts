@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { DIAGNOSTIC_CODES } from "../../src/config/diagnostics.js";
 import { errorsOf, load, locateMark, render } from "./helpers.js";
-import { RULES } from "./rule-table.js";
+import { AGENTS_RULES } from "./rules-agents.js";
+import { CONFIG_RULES } from "./rules-config.js";
+import { RUNS_RULES } from "./rules-runs.js";
+
+const RULES = [...CONFIG_RULES, ...AGENTS_RULES, ...RUNS_RULES];
 
 describe("every rule, invalid and valid side", () => {
   it.each(RULES.map((row) => [`${row.code} ${row.rule}`, row] as const))("%s", (_title, row) => {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createInterface } from "node:readline/promises";
+import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { jsonSchema } from "../../config/json-schema.js";
 import {
@@ -68,17 +68,20 @@ async function askMissing(options: InitOptions): Promise<{ provider: string; age
   let agent = options.agent;
   if ((provider === undefined || agent === undefined) && process.stdin.isTTY && process.stdout.isTTY) {
     const rl = createInterface({ input: process.stdin, output: process.stdout });
+    // Lines are read through the iterator so that answers typed ahead are queued, not lost;
+    // end of input (Ctrl+D) accepts the defaults.
+    const lines = rl[Symbol.asyncIterator]();
+    const ask = async (question: string): Promise<string | undefined> => {
+      rl.setPrompt(question);
+      rl.prompt();
+      const next = await lines.next();
+      return next.done ? undefined : next.value.trim() || undefined;
+    };
     try {
       if (provider === undefined) {
-        const answer = await rl.question(
-          `provider (${PROVIDER_NAMES.join(", ")}) [${DEFAULT_STARTER_PROVIDER}]: `,
-        );
-        provider = answer.trim() || undefined;
+        provider = await ask(`provider (${PROVIDER_NAMES.join(", ")}) [${DEFAULT_STARTER_PROVIDER}]: `);
       }
-      if (agent === undefined) {
-        const answer = await rl.question("agent name [assistant]: ");
-        agent = answer.trim() || undefined;
-      }
+      if (agent === undefined) agent = await ask("agent name [assistant]: ");
     } finally {
       rl.close();
     }

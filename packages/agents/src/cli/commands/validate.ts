@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { loadConfig } from "../../config/index.js";
-import { formatDiagnostic, summary } from "../output.js";
+import { displayPath, formatDiagnostic, summary } from "../output.js";
 
 interface ValidateOptions {
   file: string;
@@ -34,7 +34,8 @@ export function register(program: Command): void {
           process.stdout.write(`${formatDiagnostic(d, line)}\n\n`);
         }
         const counts = summary(errors, warnings);
-        process.stdout.write(errors === 0 ? `${result.file}: valid (${counts})\n` : `${counts}\n`);
+        const shown = displayPath(result.file);
+        process.stdout.write(errors === 0 ? `${shown}: valid (${counts})\n` : `${counts}\n`);
       }
       if (errors > 0) process.exitCode = 1;
     });

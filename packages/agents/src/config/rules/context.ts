@@ -15,6 +15,11 @@ export class RuleContext {
     readonly source: YamlSource,
     /** `--provider`: check only this provider's view of the file. */
     readonly only?: string,
+    /**
+     * Declarations that failed the schema (`kind\u0000name`). They were left out of `config` so the
+     * rules can still check the rest; references to them are not "undeclared".
+     */
+    readonly invalid: ReadonlySet<string> = new Set(),
   ) {}
 
   report(
@@ -52,17 +57,28 @@ export class RuleContext {
 
   /** Target providers of one declaration, restricted by `--provider`, with their capabilities. */
   targets(spec: { provider?: string }, kind?: Kind): { provider: string; caps: ProviderCapabilities }[] {
-    return targetsOf(spec.provider, this.config, kind)
-      .filter((provider) => this.only === undefined || provider === this.only)
-      .flatMap((provider) => {
-        const caps = capabilitiesOf(provider);
-        return caps ? [{ provider, caps }] : [];
-      });
+    const key = `${kind === "tunnels" ? "tunnels" : "any"}\u0000${spec.provider ?? ""}`;
+    let targets = this.targetCache.get(key);
+    if (!targets) {
+      targets = targetsOf(spec.provider, this.config, kind)
+        .filter((provider) => this.only === undefined || provider === this.only)
+        .flatMap((provider) => {
+          const caps = capabilitiesOf(provider);
+          return caps ? [{ provider, caps }] : [];
+        });
+      this.targetCache.set(key, targets);
+    }
+    return targets;
   }
+
+  /** Targets depend only on the pin (and on tunnels having none), so they are computed once each. */
+  private readonly targetCache = new Map<string, { provider: string; caps: ProviderCapabilities }[]>();
 
   /** Whether `name` of `kind` is declared for `provider`. */
   declaredOn(kind: Kind, name: string, provider: string): boolean {
-    const spec = (this.config[kind] as Record<string, { provider?: string }> | undefined)?.[name];
-    return spec !== undefined && targetsOf(spec.provider, this.config, kind).includes(provider);
+    const declarations = this.config[kind] as Record<string, { provider?: string }> | undefined;
+    if (!declarations || !Object.hasOwn(declarations, name)) return false;
+    const spec = declarations[name]!;
+    return targetsOf(spec.provider, this.config, kind).includes(provider);
   }
 }

@@ -5,23 +5,38 @@ import { didYouMean } from "../suggest.js";
 import type { RuleContext } from "./context.js";
 import { checkMountPath } from "./mounts.js";
 
+/** Large files repeat a handful of schedules; parsing each distinct one once keeps validate fast. */
+const cronCache = new Map<string, boolean>();
+const zoneCache = new Map<string, boolean>();
+
 export function isValidCron(expression: string): boolean {
-  if (expression.trim().split(/\s+/).length !== 5) return false;
-  try {
-    new Cron(expression, { paused: true });
-    return true;
-  } catch {
-    return false;
+  let valid = cronCache.get(expression);
+  if (valid === undefined) {
+    valid = expression.trim().split(/\s+/).length === 5;
+    if (valid) {
+      try {
+        new Cron(expression, { paused: true });
+      } catch {
+        valid = false;
+      }
+    }
+    cronCache.set(expression, valid);
   }
+  return valid;
 }
 
 export function isValidTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+  let valid = zoneCache.get(zone);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: zone });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    zoneCache.set(zone, valid);
   }
+  return valid;
 }
 
 export function checkDeployments(ctx: RuleContext): void {

@@ -8,10 +8,16 @@ import { checkMultiagent } from "./multiagent.js";
 import { checkProviders } from "./providers.js";
 import { checkReferences } from "./references.js";
 import { checkEnvironments, checkIdentities, checkKindSupport, checkVaults } from "./resources.js";
+import { checkInlineSecrets } from "./secrets.js";
 
 /** Every local rule of the spec, over a config that already passed the schema. */
-export function runRules(config: Config, source: YamlSource, provider?: string): Diagnostic[] {
-  const ctx = new RuleContext(config, source, provider);
+export function runRules(
+  config: Config,
+  source: YamlSource,
+  provider?: string,
+  invalid: ReadonlySet<string> = new Set(),
+): Diagnostic[] {
+  const ctx = new RuleContext(config, source, provider, invalid);
   checkProviders(ctx);
   checkKindSupport(ctx);
   checkReferences(ctx);
@@ -22,5 +28,6 @@ export function runRules(config: Config, source: YamlSource, provider?: string):
   checkMultiagent(ctx);
   checkDeployments(ctx);
   checkChannels(ctx);
+  checkInlineSecrets(ctx);
   return ctx.diagnostics;
 }

@@ -9,9 +9,28 @@ import type { RuleContext } from "./context.js";
  */
 export function normalizeMountPath(value: string, caps: ProviderCapabilities): string | null {
   const root = caps.mountRoot;
-  if (!value.startsWith("/")) return posix.join(root, value);
-  const normalized = posix.normalize(value);
-  return normalized.startsWith(`${root}/`) ? value : null;
+  // A relative path that climbs out of the root with `..` is as wrong as a foreign absolute one.
+  if (!value.startsWith("/")) {
+    const joined = posix.join(root, value);
+    return joined.startsWith(`${root}/`) ? joined : null;
+  }
+  return posix.normalize(value).startsWith(`${root}/`) ? value : null;
+}
+
+/** The mount path of a git repository on a provider: the declared one, or `<repo root>/<repo name>`. */
+export function repositoryMountPath(
+  url: string,
+  mountPath: string | undefined,
+  caps: ProviderCapabilities,
+): string | null {
+  if (mountPath !== undefined) return normalizeMountPath(mountPath, caps);
+  const repoName =
+    url
+      .replace(/\/+$/, "")
+      .split("/")
+      .pop()
+      ?.replace(/\.git$/, "") || "repository";
+  return posix.join(caps.repositoryMountRoot ?? caps.mountRoot, repoName);
 }
 
 export function checkMountPath(

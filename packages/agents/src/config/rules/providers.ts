@@ -34,7 +34,11 @@ export function checkProviders(ctx: RuleContext): void {
     );
   }
   const identity = config.defaults?.identity;
-  if (identity !== undefined && config.identities?.[identity] === undefined) {
+  if (
+    identity !== undefined &&
+    config.identities?.[identity] === undefined &&
+    !ctx.invalid.has(`identities\u0000${identity}`)
+  ) {
     ctx.report(
       "AGENTS1034",
       `defaults.identity "${identity}" is not a declared identity${didYouMean(identity, Object.keys(config.identities ?? {}))}`,

@@ -25,8 +25,10 @@ export function checkReferences(ctx: RuleContext): void {
       const targets = ctx.targets(spec);
       for (const ref of refs) {
         const path = [kind, name, ...ref.path];
-        const declared = Object.keys(ctx.config[ref.kind] ?? {});
-        if (!declared.includes(ref.name)) {
+        const declarations = ctx.config[ref.kind] ?? {};
+        if (ctx.invalid.has(`${ref.kind}\u0000${ref.name}`)) continue; // its schema errors are reported
+        if (!Object.hasOwn(declarations, ref.name)) {
+          const declared = Object.keys(declarations);
           if (ref.role === "default identity") continue; // reported once, at defaults.identity
           ctx.report(
             "AGENTS1040",

@@ -49,6 +49,20 @@ export const configSchema = strict({
   deployments: resourceMap(deploymentSchema).optional().describe("repeatable run units"),
 });
 
+/** The schema of one declaration of each kind, for checking declarations one at a time. */
+export const RESOURCE_SCHEMAS = {
+  environments: environmentSchema,
+  tunnels: tunnelSchema,
+  vaults: vaultSchema,
+  memory_stores: memoryStoreSchema,
+  skills: skillSchema,
+  files: fileSchema,
+  identities: identitySchema,
+  agents: agentSchema,
+  channels: channelSchema,
+  deployments: deploymentSchema,
+} as const;
+
 export type Config = z.output<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;
 export type EnvironmentDecl = z.output<typeof environmentSchema>;

@@ -18,6 +18,7 @@ export const providerBCapabilities: ProviderCapabilities = {
     deployments: SUPPORTED,
   },
   mountRoot: "/data",
+  repositoryMountRoot: "/data/workspace",
   environments: {
     packageManagers: ["apt", "npm", "pip"],
     setupScript: SUPPORTED,

@@ -18,6 +18,7 @@ export const providerCCapabilities: ProviderCapabilities = {
     deployments: SUPPORTED,
   },
   mountRoot: "/workspace",
+  repositoryMountRoot: "/workspace",
   environments: {
     packageManagers: ["apt", "pip", "npm", "cargo", "gem", "go"],
     setupScript: unsupported("install what you need through `config.packages`"),

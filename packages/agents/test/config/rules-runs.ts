@@ -1,0 +1,245 @@
+import { cfg } from "./helpers.js";
+import { A, agent, B, C, D, forward, identity, type RuleRow } from "./rule-rows.js";
+
+/** Rule rows for mount paths, deployments and channels. */
+export const RUNS_RULES: RuleRow[] = [
+  {
+    code: "AGENTS1400",
+    rule: "absolute mount path under the provider root (provider_b: /data/)",
+    invalid: cfg(
+      B,
+      "agents:\n" +
+        agent(
+          "a",
+          "resources:",
+          "  - type: git_repository",
+          "    url: https://g/r",
+          "    mount_path: @@/workspace/r",
+        ),
+    ),
+    valid: cfg(
+      B,
+      "agents:\n" +
+        agent(
+          "a",
+          "resources:",
+          "  - type: git_repository",
+          "    url: https://g/r",
+          "    mount_path: /data/r",
+        ),
+    ),
+  },
+  {
+    code: "AGENTS1400",
+    rule: "absolute mount path under the provider root (provider_a: /mnt)",
+    invalid: cfg(
+      A,
+      "files:\n  data:\n    source: data.txt\nagents:\n" +
+        agent("a", "files:", "  - file: data", "    mount_path: @@/data/x.txt"),
+    ),
+    valid: cfg(
+      A,
+      "files:\n  data:\n    source: data.txt\nagents:\n" +
+        agent("a", "files:", "  - file: data", "    mount_path: inputs/x.txt"),
+    ),
+  },
+  {
+    code: "AGENTS1500",
+    rule: "initial_events 1 to 50",
+    invalid: cfg(
+      C,
+      "agents:\n" + agent("a") + "\ndeployments:\n  d:\n    agent: a\n    initial_events: @@[]",
+    ),
+    valid: cfg(
+      C,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]",
+    ),
+  },
+  {
+    code: "AGENTS1501",
+    rule: "max_iterations 1 to 20",
+    invalid: cfg(
+      C,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        max_iterations: @@21",
+    ),
+    valid: cfg(
+      C,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        max_iterations: 20",
+    ),
+  },
+  {
+    code: "AGENTS1502",
+    rule: "rubric and rubric_file are alternatives",
+    invalid: cfg(
+      C,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        rubric: be good\n        rubric_file: @@rubric.md",
+    ),
+    valid: cfg(
+      C,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        rubric_file: rubric.md",
+    ),
+  },
+  {
+    code: "AGENTS1503",
+    rule: "schedule.expression is 5-field cron",
+    invalid: cfg(
+      C,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    schedule:\n      expression: @@0 0 9 * * 1",
+    ),
+    valid: cfg(
+      C,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    schedule:\n      expression: 0 9 * * 1-5",
+    ),
+  },
+  {
+    code: "AGENTS1504",
+    rule: "schedule.timezone is an IANA zone",
+    invalid: cfg(
+      C,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    schedule:\n      expression: 0 9 * * *\n      timezone: @@Mars/Olympus",
+    ),
+    valid: cfg(
+      C,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    schedule:\n      expression: 0 9 * * *\n      timezone: Europe/Berlin",
+    ),
+  },
+  {
+    code: "AGENTS1505",
+    rule: "provider_b deployment with a tunnel: the tunnel is dropped (warning)",
+    severity: "warning",
+    invalid: cfg(
+      B,
+      "tunnels:\n  office:\n    tunnel_id: tnl_1\nagents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    tunnel: @@office",
+    ),
+    valid: cfg(
+      B,
+      "tunnels:\n  office:\n    tunnel_id: tnl_1\nagents:\n" +
+        agent("a", "tunnel: office") +
+        "\ndeployments:\n  d:\n    agent: a",
+    ),
+  },
+  {
+    code: "AGENTS1506",
+    rule: "provider_d runs no schedules (warning)",
+    severity: "warning",
+    invalid: cfg(
+      D,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    schedule: @@{expression: 0 9 * * *}",
+    ),
+    valid: cfg(
+      C,
+      "agents:\n" + agent("a") + "\ndeployments:\n  d:\n    agent: a\n    schedule: {expression: 0 9 * * *}",
+    ),
+  },
+  {
+    code: "AGENTS1507",
+    rule: "deployment file resource needs file_id or source",
+    invalid: cfg(
+      D,
+      "agents:\n" + agent("a") + "\ndeployments:\n  d:\n    agent: a\n    resources:\n      - @@type: file",
+    ),
+    valid: cfg(
+      D,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    resources:\n      - type: file\n        source: data.txt",
+    ),
+  },
+  {
+    code: "AGENTS1600",
+    rule: "fixed channel needs an agent",
+    invalid: cfg(B, `${identity}\nchannels:\n  @@ding:\n    type: wechat`, "  identity: alice"),
+    valid: cfg(
+      B,
+      `${identity}\nagents:\n` +
+        agent("a", ...forward) +
+        "\nchannels:\n  ding:\n    type: wechat\n    agent: a",
+      "  identity: alice",
+    ),
+  },
+  {
+    code: "AGENTS1601",
+    rule: "fixed channel needs an identity",
+    invalid: cfg(
+      B,
+      `${identity}\nagents:\n` +
+        agent("a", ...forward) +
+        "\nchannels:\n  @@ding:\n    type: wechat\n    agent: a",
+    ),
+    valid: cfg(
+      B,
+      `${identity}\nagents:\n` +
+        agent("a", ...forward) +
+        "\nchannels:\n  ding:\n    type: wechat\n    agent: a\n    identity: alice",
+    ),
+  },
+  {
+    code: "AGENTS1602",
+    rule: "pairing ignores agent and identity (warning)",
+    severity: "warning",
+    invalid: cfg(
+      B,
+      "agents:\n" + agent("a") + "\nchannels:\n  group:\n    type: wechat\n    mode: pairing\n    agent: @@a",
+    ),
+    valid: cfg(B, "channels:\n  group:\n    type: wechat\n    mode: pairing"),
+  },
+  {
+    code: "AGENTS1603",
+    rule: "provider_b fixed channel requires a Forward agent",
+    invalid: cfg(
+      B,
+      `${identity}\nagents:\n` + agent("a") + "\nchannels:\n  ding:\n    type: wechat\n    agent: @@a",
+      "  identity: alice",
+    ),
+    valid: cfg(
+      B,
+      `${identity}\nagents:\n` +
+        agent("a", ...forward) +
+        "\nchannels:\n  ding:\n    type: wechat\n    agent: a",
+      "  identity: alice",
+    ),
+  },
+  {
+    code: "AGENTS1604",
+    rule: "channel type offered by the provider",
+    invalid: cfg(B, "channels:\n  g:\n    type: @@slack\n    mode: pairing"),
+    valid: cfg(
+      B,
+      'channels:\n  g:\n    type: feishu\n    mode: pairing\n    credentials: {app_id: a, app_secret: "${TOKEN}"}',
+    ),
+  },
+  {
+    code: "AGENTS1605",
+    rule: "credential-based channel types need their keys",
+    invalid: cfg(
+      B,
+      "channels:\n  g:\n    type: dingtalk\n    mode: pairing\n    credentials: @@{client_id: a}",
+    ),
+    valid: cfg(
+      B,
+      'channels:\n  g:\n    type: dingtalk\n    mode: pairing\n    credentials: {client_id: a, client_secret: "${TOKEN}"}',
+    ),
+  },
+];
