@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Simulator CPU cost per simple GET, measured in a child process from /proc/<pid>/stat, so the figure
-// holds on a busy machine where req/s (bench/sims.mjs) mostly measures the neighbours. The implied
-// single-core capacity is 1 / (CPU seconds per request).
-// Usage: npm run build && node bench/sims-cpu.mjs [NAME ...] [--requests N]
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+// Simulator cost per request, measured as the CPU time the simulator's own process spends: on a
+// shared machine req/s swings with everyone else's load, CPU per request does not. Capacity per
+// core = 1 s / CPU per request. Usage: npm run build && node bench/sims-cpu.mjs [NAME ...] [--requests N]
+// Appends to bench/results/sims-<name>.md.
+import { fork } from "node:child_process";
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -12,50 +12,74 @@ import autocannon from "autocannon";
 const TARGETS = {
   provider_a: { path: "/environments", headers: { authorization: "Bearer sim-provider-a-key" } },
   provider_b: { path: "/environments", headers: { authorization: "Bearer sim-provider-b-key" } },
+  provider_c: {
+    path: "/environments",
+    headers: {
+      "x-api-key": "sim-provider-c-key",
+      "anthropic-version": "2023-06-01",
+      "anthropic-beta": "managed-agents-2026-04-01",
+    },
+  },
+  provider_d: { path: "/environments", headers: { authorization: "Bearer sim-provider-d-key" } },
 };
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { requests: { type: "string", default: "20000" } },
-});
-const names = positionals.length ? positionals : Object.keys(TARGETS);
-const amount = Number(values.requests);
-const ticks = 100; // USER_HZ on Linux
-
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / ticks; // utime + stime
-}
-
-for (const name of names) {
-  const child = spawn(process.execPath, ["packages/sims/dist/cli.js", name, "--port", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
+if (process.argv[2] === "--child") {
+  const { startSim } = await import("@agents/sims");
+  const sim = await startSim(process.argv[3], { quiet: true });
+  process.send({ url: sim.url });
+  process.on("message", (m) => {
+    if (m === "cpu") process.send({ cpu: process.cpuUsage() });
+    if (m === "stop") sim.close().then(() => process.exit(0));
   });
-  const url = await new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = new RegExp(`^${name} (\\S+)$`, "m").exec(out);
-      if (m && out.includes("ready")) resolve(m[1]);
-    });
-    child.once("exit", () => reject(new Error(`${name} exited early`)));
+} else {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { requests: { type: "string", default: "20000" } },
   });
-  const target = TARGETS[name];
-  // Warm up the JIT first, then measure.
-  await autocannon({ url: url + target.path, headers: target.headers, connections: 8, amount: 2000 });
-  const before = cpuSeconds(child.pid);
-  const started = performance.now();
-  const result = await autocannon({
-    url: url + target.path,
-    headers: target.headers,
-    connections: 8,
-    amount,
-  });
-  const wall = (performance.now() - started) / 1000;
-  const cpu = cpuSeconds(child.pid) - before;
-  child.kill("SIGTERM");
-  const perReq = (cpu / amount) * 1e6;
-  console.log(
-    `${name.padEnd(11)} ${amount} GET ${target.path}: ${perReq.toFixed(1)} µs CPU/request → ${Math.round(amount / cpu)} req/s per core; observed ${Math.round(amount / wall)} req/s (non-2xx ${result.non2xx}, load ${os.loadavg()[0].toFixed(1)})`,
-  );
+  const names = positionals.length ? positionals : Object.keys(TARGETS);
+  const amount = Number(values.requests);
+  for (const name of names) {
+    const target = TARGETS[name];
+    const child = fork(new URL(import.meta.url).pathname, ["--child", name]);
+    const ask = (msg, key) =>
+      new Promise((resolve) => {
+        const on = (m) => {
+          if (m[key] !== undefined) {
+            child.off("message", on);
+            resolve(m[key]);
+          }
+        };
+        child.on("message", on);
+        if (msg) child.send(msg);
+      });
+    const base = await ask(undefined, "url");
+    const url = base + target.path;
+    // Warm up (JIT), then measure a fixed number of requests.
+    await autocannon({ url, headers: target.headers, connections: 8, amount: 2000 });
+    const before = await ask("cpu", "cpu");
+    const started = performance.now();
+    const r = await autocannon({ url, headers: target.headers, connections: 16, amount });
+    const wallMs = performance.now() - started;
+    const after = await ask("cpu", "cpu");
+    child.send("stop");
+    const cpuUs = after.user + after.system - (before.user + before.system);
+    const perRequestUs = cpuUs / amount;
+    const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+    const row = {
+      name,
+      perRequestUs: perRequestUs.toFixed(1),
+      capacity: Math.round(1e6 / perRequestUs),
+      observed: Math.round((amount / wallMs) * 1000),
+      non2xx: r.non2xx + r.errors,
+    };
+    console.log(
+      `${name.padEnd(11)} ${row.perRequestUs} µs CPU/request → ${row.capacity} req/s per core (observed ${row.observed} req/s, load ${load}, non-2xx ${row.non2xx})`,
+    );
+    mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
+    appendFileSync(
+      new URL(`./results/sims-${name}.md`, import.meta.url),
+      `\n## ${new Date().toISOString().slice(0, 16)}Z — sims-cpu.mjs, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), node ${process.version}, load ${load}\n\n` +
+        `GET ${target.path}, ${amount} requests, 16 connections: ${row.perRequestUs} µs CPU per request in the simulator process → **${row.capacity} req/s per core**; observed wall-clock ${row.observed} req/s; non-2xx ${row.non2xx}.\n`,
+    );
+  }
 }

@@ -151,12 +151,20 @@ export function parseSkills(v: unknown, kit: Kit): JsonObject[] {
     if (seen.has(id)) throw invalid(`${w}.skill_id: duplicate skill ${JSON.stringify(id)}`);
     seen.add(id);
     const out: JsonObject = { type: s.type, skill_id: id };
+    if (kit.dialect.name === "provider_d") {
+      // provider_d skills have no versions: the reference is the id alone.
+      if (s.type === "custom" && !kit.state().skills.has(id)) {
+        throw invalid(`${w}.skill_id: skill ${JSON.stringify(id)} not found`);
+      }
+      if (s.version !== undefined) throw invalid(`${w}.version: Extra inputs are not permitted`);
+      return out;
+    }
     if (s.type === "custom") {
       const skill = kit.state().skills.get(id);
       if (!skill) throw invalid(`${w}.skill_id: skill ${JSON.stringify(id)} not found`);
       const version =
         s.version === undefined ? skill.latest_version_id : checkString(s.version, `${w}.version`);
-      if (kit.dialect.name === "provider_c" && !kit.state().skillVersions.has(`${id}@${version}`)) {
+      if (version !== "latest" && !kit.state().skillVersions.has(`${id}@${version}`)) {
         throw invalid(`${w}.version: skill ${id} has no version ${JSON.stringify(version)}`);
       }
       out.version = version ?? null;

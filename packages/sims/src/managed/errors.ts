@@ -48,3 +48,22 @@ export function typeForStatus(status: number): ErrorType {
   if (status === 529) return "overloaded_error";
   return "api_error";
 }
+
+/** provider_d's `error.code` for each error class (ResourceConflict is the documented one). */
+const D_CODES: Record<ErrorType, string> = {
+  invalid_request_error: "InvalidParameter",
+  authentication_error: "AuthenticationError",
+  permission_error: "AccessDenied",
+  not_found_error: "ResourceNotFound",
+  conflict_error: "ResourceConflict",
+  rate_limit_error: "RateLimitExceeded",
+  api_error: "InternalServiceError",
+  overloaded_error: "ServiceUnavailable",
+  memory_path_conflict_error: "ResourceConflict",
+  memory_precondition_failed_error: "ResourceConflict",
+};
+
+/** provider_d renders errors as `{error:{code, message}}`; this is the `code`. */
+export function providerDCode(err: ApiError): string {
+  return err.code ?? (err.status === 503 ? "ServiceUnavailable" : D_CODES[err.type]);
+}

@@ -168,6 +168,8 @@ export interface ApiMount {
   basePath: string;
   /** Throws an ApiError when the request may not proceed (credentials, version and beta headers). */
   authenticate(req: Request): void;
+  /** Runs first on every request (provider_c stamps a `request-id` header). */
+  onRequest?(req: Request, res: Response): void;
   render(err: ApiError, req: Request): unknown;
   routes(router: Router): void;
 }
@@ -178,7 +180,8 @@ export interface ApiMount {
  */
 export function mountApi(app: Express, mount: ApiMount): void {
   const router = express.Router({ mergeParams: true });
-  router.use((req, _res, next) => {
+  router.use((req, res, next) => {
+    mount.onRequest?.(req, res);
     mount.authenticate(req);
     next();
   });

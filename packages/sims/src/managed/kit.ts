@@ -4,7 +4,6 @@ import type { Dialect, Kit, State } from "./state.js";
 export function makeKit(dialect: Dialect, ctx: SimContext<State>): Kit {
   // Timestamps are strictly increasing (at least 1 ms apart), so "newest first" is a total order
   // even for objects created within one millisecond.
-  let last = 0;
   return {
     dialect,
     state: () => ctx.state,
@@ -12,8 +11,9 @@ export function makeKit(dialect: Dialect, ctx: SimContext<State>): Kit {
     ids: ctx.ids,
     newId: (kind) => ctx.ids.next(dialect.idPrefix[kind]),
     now: () => {
-      last = Math.max(ctx.clock.now(), last + 1);
-      return new Date(last).toISOString();
+      const s = ctx.state;
+      s.lastTimestamp = Math.max(ctx.clock.now(), s.lastTimestamp + 1);
+      return new Date(s.lastTimestamp).toISOString();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Request, Router } from "express";
 import { archive, assertNotArchived, deleted, listPage, lookup, param } from "./common.js";
-import { ApiError, invalid, notFound } from "./errors.js";
+import { ApiError, invalid, notFound, providerDCode } from "./errors.js";
 import { pageParams, paginate, queryInt, queryString } from "./http.js";
 import type { Kit, Obj } from "./state.js";
 import {
@@ -180,7 +180,7 @@ export function memoryRoutes(router: Router, kit: Kit): void {
     const b = body(req.body);
     allowOnly(b, ["path", "content"]);
     const path = checkPath(b.path);
-    const content = checkContent(b.content ?? "");
+    const content = checkContent(reqField(b, "content"));
     const clash = pathConflict(s.id, path);
     if (clash) throw clash;
     res.json(render(writeMemory(s.id, path, content), view(req, "full")));
@@ -203,7 +203,10 @@ export function memoryRoutes(router: Router, kit: Kit): void {
           const item = requireObject(raw, `items[${i}]`);
           allowOnly(item, ["path", "content"], `items[${i}]`);
           const path = checkPath(item.path, `items[${i}].path`);
-          const content = checkContent(item.content ?? "", `items[${i}].content`);
+          const content = checkContent(
+            reqField(item, "content", `items[${i}].content`),
+            `items[${i}].content`,
+          );
           const existing = [...kit.state().memories.values()].find(
             (m) => m.memory_store_id === s.id && m.path === path,
           );
@@ -220,7 +223,7 @@ export function memoryRoutes(router: Router, kit: Kit): void {
           return { path, memory: writeMemory(s.id, path, content) };
         } catch (e) {
           if (!(e instanceof ApiError)) throw e;
-          return { path: reported ?? null, error: { type: e.code ?? e.type, message: e.message } };
+          return { path: reported ?? null, error: { type: providerDCode(e), message: e.message } };
         }
       });
       res.json({ results });
@@ -348,4 +351,9 @@ function clampLimit(raw: unknown, max: number): unknown {
   if (typeof raw !== "string" || raw === "") return raw;
   const n = Number(raw);
   return Number.isInteger(n) && n > max ? String(max) : raw;
+}
+
+function reqField(o: JsonObject, key: string, where = key): unknown {
+  if (o[key] === undefined || o[key] === null) throw invalid(`${where}: Field required`);
+  return o[key];
 }

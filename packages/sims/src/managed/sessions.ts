@@ -1,9 +1,11 @@
-import type { Response, Router } from "express";
+import type { Router } from "express";
 import { archive, assertNotArchived, deleted, listPage, lookup, param } from "./common.js";
 import { invalid, notFound } from "./errors.js";
-import { pageParams, paginate, queryInt, queryList, queryString } from "./http.js";
+import { appendEvent, eventPage, streamEvents } from "./events.js";
+import { queryInt, queryList, queryString } from "./http.js";
 import { parseResources } from "./resources.js";
 import type { Kit, Obj } from "./state.js";
+import { createThreads, deleteThreads, playThreadTurns, threadRoutes } from "./threads.js";
 import {
   allowOnly,
   body,
@@ -16,8 +18,6 @@ import {
   requireObject,
   updateMetadata,
 } from "./validate.js";
-
-const HEARTBEAT_MS = 15_000;
 
 /** `agent` as a session or deployment names it: an id, or `{type:"agent", id, version}`. */
 export function agentRef(v: unknown, kit: Kit, where = "agent"): JsonObject {
@@ -104,9 +104,7 @@ export function createSession(kit: Kit, input: SessionInput, initialEvents: Json
     title: input.title,
     metadata: input.metadata,
     vault_ids: input.vault_ids,
-    resources: input.resources.map((r) =>
-      kit.dialect.name === "provider_c" ? { id: kit.newId("session_resource"), ...r } : r,
-    ),
+    resources: input.resources.map((r) => ({ id: kit.newId("session_resource"), ...r })),
     status: "idle",
     created_at: now,
     updated_at: now,
@@ -116,15 +114,13 @@ export function createSession(kit: Kit, input: SessionInput, initialEvents: Json
   const st = kit.state();
   st.sessions.set(s.id, s);
   st.sessionEvents.set(s.id, []);
+  createThreads(kit, s);
   if (initialEvents.length) sendEvents(kit, s, initialEvents);
   return s;
 }
 
 function emit(kit: Kit, session: Obj, type: string, fields: Record<string, Json>): Obj {
-  const e: Obj = { id: kit.newId("event"), type, ...fields, created_at: kit.now() };
-  kit.state().sessionEvents.get(session.id)?.push(e);
-  for (const listener of kit.state().streams.get(session.id) ?? []) listener(e);
-  return e;
+  return appendEvent(kit, kit.state().sessionEvents, session.id, type, fields);
 }
 
 /**
@@ -140,6 +136,7 @@ export function sendEvents(kit: Kit, session: Obj, events: JsonObject[]): Obj[] 
     const text = textContent(e.content, "content");
     session.status = "running";
     emit(kit, session, "session.status_running", {});
+    playThreadTurns(kit, session, text);
     emit(kit, session, "agent.message", {
       content: [{ type: "text", text: `(simulated) received: ${text}` }],
     });
@@ -148,10 +145,6 @@ export function sendEvents(kit: Kit, session: Obj, events: JsonObject[]): Obj[] 
   }
   session.updated_at = kit.now();
   return stored;
-}
-
-function writeSse(res: Response, e: Obj): void {
-  res.write(`id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
 }
 
 export function sessionRoutes(router: Router, kit: Kit): void {
@@ -200,19 +193,18 @@ export function sessionRoutes(router: Router, kit: Kit): void {
   router.get("/sessions/:id", (req, res) => {
     res.json(session(param(req, "id")));
   });
-
-  if (isC) {
-    router.post("/sessions/:id", (req, res) => {
-      const s = session(param(req, "id"));
-      assertNotArchived(s, "session");
-      const b = body(req.body);
-      allowOnly(b, ["title", "metadata", "vault_ids"]);
-      if (b.title !== undefined) s.title = optString(b, "title", { max: 512 }) ?? null;
-      if (b.vault_ids !== undefined) s.vault_ids = vaultIds(b.vault_ids, kit);
-      s.metadata = updateMetadata(s.metadata, b.metadata, kit.dialect.metadataUpdate);
-      s.updated_at = kit.now();
-      res.json(s);
-    });
+  router.post("/sessions/:id", (req, res) => {
+    const s = session(param(req, "id"));
+    assertNotArchived(s, "session");
+    const b = body(req.body);
+    allowOnly(b, ["title", "metadata", "vault_ids"]);
+    if (b.title !== undefined) s.title = optString(b, "title", { max: 512 }) ?? null;
+    if (b.vault_ids !== undefined) s.vault_ids = vaultIds(b.vault_ids, kit);
+    s.metadata = updateMetadata(s.metadata, b.metadata, kit.dialect.metadataUpdate);
+    s.updated_at = kit.now();
+    res.json(s);
+  });
+  if (archivable) {
     router.post("/sessions/:id/archive", (req, res) => {
       res.json(archive(kit, session(param(req, "id"))));
     });
@@ -223,6 +215,7 @@ export function sessionRoutes(router: Router, kit: Kit): void {
     const s = session(param(req, "id"));
     st.sessions.delete(s.id);
     st.sessionEvents.delete(s.id);
+    deleteThreads(kit, s.id);
     res.json(deleted(s.id, "session"));
   });
 
@@ -237,35 +230,17 @@ export function sessionRoutes(router: Router, kit: Kit): void {
   router.get("/sessions/:id/events", (req, res) => {
     const s = session(param(req, "id"));
     if (req.query.after_id !== undefined) throw invalid("after_id: not supported; use page");
-    const events = kit.state().sessionEvents.get(s.id) ?? [];
-    const index = new Map(events.map((e, i) => [e.id, i]));
-    res.json(
-      paginate(events, (e) => [index.get(e.id) ?? 0], pageParams(req.query, kit.dialect.limits, "asc")),
-    );
+    res.json(eventPage(kit, req, kit.state().sessionEvents.get(s.id) ?? []));
   });
 
   // Only events after the connection opens; no cursor (clients replay the list to resume).
   router.get("/sessions/:id/events/stream", (req, res) => {
-    const s = session(param(req, "id"));
-    res.writeHead(200, {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-    });
-    res.flushHeaders();
-    const streams = kit.state().streams;
-    const listeners = streams.get(s.id) ?? new Set();
-    streams.set(s.id, listeners);
-    const listener = (e: Obj) => writeSse(res, e);
-    listeners.add(listener);
-    const heartbeat = setInterval(() => res.write(": ping\n\n"), HEARTBEAT_MS);
-    req.on("close", () => {
-      clearInterval(heartbeat);
-      listeners.delete(listener);
-    });
+    streamEvents(kit, req, res, session(param(req, "id")).id);
   });
 
-  if (isC) {
+  threadRoutes(router, kit, session);
+
+  {
     const resource = (s: Obj, rid: string): Obj => {
       const r = (s.resources as Obj[]).find((x) => x.id === rid);
       if (!r) throw notFound("session resource", rid);

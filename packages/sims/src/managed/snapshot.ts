@@ -33,6 +33,10 @@ export function dumpState(s: State): Record<string, unknown> {
     deployments: [...s.deployments.values()],
     deployment_runs: [...s.deploymentRuns.values()],
     sessions: [...s.sessions.values()],
+    session_threads: [...s.sessionThreads.values()],
+    thread_events: [...s.threadEvents].flatMap(([threadId, events]) =>
+      events.map((e) => ({ thread_id: threadId, ...e })),
+    ),
     session_events: [...s.sessionEvents].flatMap(([sessionId, events]) =>
       events.map((e) => ({ session_id: sessionId, ...e })),
     ),
@@ -117,6 +121,17 @@ export function seedState(s: State, body: unknown): Record<string, number> {
     if (!s.sessionEvents.has(o.id)) s.sessionEvents.set(o.id, []);
     return o;
   });
+  put("session_threads", s.sessionThreads, (t) => {
+    if (!s.threadEvents.has(t.id)) s.threadEvents.set(t.id, []);
+    return t;
+  });
+  for (const e of objects(b.thread_events, "thread_events")) {
+    const { thread_id, ...rest } = e;
+    const list = s.threadEvents.get(String(thread_id)) ?? [];
+    list.push(rest as Obj);
+    s.threadEvents.set(String(thread_id), list);
+    counts.thread_events = (counts.thread_events ?? 0) + 1;
+  }
   for (const e of objects(b.session_events, "session_events")) {
     const { session_id, ...rest } = e;
     const list = s.sessionEvents.get(String(session_id)) ?? [];

@@ -19,6 +19,7 @@ export type IdKind =
   | "deployment_run"
   | "session"
   | "session_resource"
+  | "session_thread"
   | "event";
 
 /** What differs between the two providers speaking this wire family. */
@@ -77,10 +78,14 @@ export interface State {
   deploymentRuns: Map<string, Obj>;
   sessions: Map<string, Obj>;
   sessionEvents: Map<string, Obj[]>;
+  sessionThreads: Map<string, Obj>;
+  threadEvents: Map<string, Obj[]>;
   /** Live SSE subscribers per session; transient, never dumped. */
   streams: Map<string, Set<(event: Obj) => void>>;
   /** Per deployment: the simulated time up to which its cron schedule has been evaluated. */
   scheduleMarks: Map<string, number>;
+  /** The last timestamp handed out; kept in the state so a reset (which rewinds the clock) clears it. */
+  lastTimestamp: number;
   /** Monotonic counter that keeps skill version strings unique within one clock tick. */
   lastSkillVersion: number;
 }
@@ -108,9 +113,12 @@ export function createState(defaultKey: string): State {
     deploymentRuns: new Map(),
     sessions: new Map(),
     sessionEvents: new Map(),
+    sessionThreads: new Map(),
+    threadEvents: new Map(),
     streams: new Map(),
     scheduleMarks: new Map(),
     lastSkillVersion: 0,
+    lastTimestamp: 0,
   };
 }
 

@@ -41,6 +41,7 @@ export const dialect: Dialect = {
     deployment_run: "drun_",
     session: "sesn_",
     session_resource: "sesrsc_",
+    session_thread: "sthr_",
     event: "sevt_",
   },
   toolsetType: "agent_toolset_20260401",
@@ -53,6 +54,7 @@ export const dialect: Dialect = {
     "agent",
     "environment",
     "session",
+    "session_thread",
     "vault",
     "credential",
     "memory_store",
@@ -115,11 +117,15 @@ function authenticate(req: Request, keys: Set<string>): void {
   }
 }
 
-export function renderError(err: ApiError): unknown {
+const nextRequestId = () => `req_sim${(++requestCounter).toString().padStart(12, "0")}`;
+
+/** The error body; `request_id` repeats the response's `request-id` header when there is one. */
+export function renderError(err: ApiError, req?: Request): unknown {
+  const fromHeader = req?.res?.getHeader("request-id");
   return {
     type: "error",
     error: { type: err.type, message: err.message, ...err.extra },
-    request_id: `req_sim${(++requestCounter).toString().padStart(12, "0")}`,
+    request_id: typeof fromHeader === "string" ? fromHeader : nextRequestId(),
   };
 }
 
@@ -131,6 +137,9 @@ export const definition: SimDefinition<State> = {
     const kit = makeKit(dialect, ctx);
     mountApi(app, {
       basePath: "/v1",
+      onRequest: (_req, res) => {
+        res.setHeader("request-id", nextRequestId());
+      },
       authenticate: (req) => authenticate(req, ctx.state.apiKeys),
       render: renderError,
       routes(router) {

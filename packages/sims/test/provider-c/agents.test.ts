@@ -57,6 +57,13 @@ describe("provider_c §3.5 agent", () => {
     expect((await fixtures(w).agent()).model).toEqual({ id: "claude-sonnet-4-5", speed: "standard" });
   });
 
+  it("model: {id, speed, effort} is kept; an unknown speed → 400", async () => {
+    const model = { id: "claude-opus-4-5", speed: "standard", effort: "high" };
+    expect((await fixtures(w).agent("a", { model })).model).toEqual(model);
+    const r = await w.call("POST", "/agents", { json: { name: "b", model: { id: "m", speed: "turbo" } } });
+    expect(r.status).toBe(400);
+  });
+
   it("no tools configs: the toolset entry alone means all tools on", async () => {
     const a = await fixtures(w).agent("a", { tools: [{ type: TOOLSET }] });
     expect(a.tools).toEqual([
@@ -104,6 +111,20 @@ describe("provider_c §3.5 agent", () => {
       { type: "custom", skill_id: sk.id, version: sk.latest_version_id },
       { type: "anthropic", skill_id: "xlsx", version: "latest" },
     ]);
+  });
+
+  it("skills: a custom skill pinned to `latest` or to an existing version; an unknown version → 400", async () => {
+    const sk = await w.ok("POST", "/skills", { form: skillForm({ "pdfx/SKILL.md": skillMd("pdfx") }) });
+    const a = await fixtures(w).agent("a", {
+      skills: [{ type: "custom", skill_id: sk.id, version: "latest" }],
+    });
+    expect(a.skills[0].version).toBe("latest");
+    const pinned = { type: "custom", skill_id: sk.id, version: sk.latest_version_id };
+    expect((await fixtures(w).agent("b", { skills: [pinned] })).skills).toEqual([pinned]);
+    const bad = await w.call("POST", "/agents", {
+      json: { name: "c", model: "m", skills: [{ type: "custom", skill_id: sk.id, version: "1" }] },
+    });
+    expect(bad.status).toBe(400);
   });
 
   it("update: body carries the current version; the version increments", async () => {

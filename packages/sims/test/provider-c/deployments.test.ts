@@ -139,6 +139,10 @@ describe("provider_c §3.7 deployment", () => {
     expect(u).toMatchObject({ name: "nightly", schedule: null, description: "", metadata: { a: "1" } });
     expect(u.resources).toHaveLength(1);
     expect((await w.ok("POST", `/deployments/${d.id}`, { resources: [] })).resources).toEqual([]);
+    await w.ok("POST", `/deployments/${d.id}`, {
+      resources: [{ type: "memory_store", memory_store_id: store.id }],
+    });
+    expect((await w.ok("POST", `/deployments/${d.id}`, { resources: null })).resources).toEqual([]);
   });
 
   it("pause / unpause; status filter", async () => {

@@ -102,8 +102,9 @@ describe("provider_c §3.6 memories", () => {
     expect((await w.call("POST", mems(s.id), { json: { path, content: "x" } })).status).toBe(400);
   });
 
-  it("paths are NFC-normalised; content over 100 kB → 400", async () => {
+  it("paths are NFC-normalised; content over 100 kB or missing → 400", async () => {
     const s = await fixtures(w).store();
+    expect((await w.call("POST", mems(s.id), { json: { path: "/no-content.md" } })).status).toBe(400);
     const m = await w.ok("POST", mems(s.id), { path: "/cafe\u0301.md", content: "x" });
     expect(m.path).toBe("/caf\u00e9.md");
     expect(

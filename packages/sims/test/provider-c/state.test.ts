@@ -27,6 +27,8 @@ const KINDS = [
   "deployment_runs",
   "sessions",
   "session_events",
+  "session_threads",
+  "thread_events",
 ];
 
 /** Builds one of everything, archiving some, so the dump can be checked for completeness. */
@@ -101,6 +103,15 @@ describe("provider_c /_sim/state", () => {
       (await w.call("GET", `/skills/${o.skill.id}/versions/${o.skill.latest_version_id}/content`)).status,
     ).toBe(200);
     expect((await w.control("GET", "/state")).body).toEqual(dump);
+  });
+
+  it("reset rewinds the simulated clock: new objects get current timestamps again", async () => {
+    await w.control("POST", "/clock", { advance_seconds: 86_400 });
+    const future = await fixtures(w).env();
+    await w.control("POST", "/reset");
+    const now = await fixtures(w).env();
+    expect(Date.parse(future.created_at) - Date.now()).toBeGreaterThan(86_000_000);
+    expect(Math.abs(Date.parse(now.created_at) - Date.now())).toBeLessThan(60_000);
   });
 
   it("reset empties every kind", async () => {

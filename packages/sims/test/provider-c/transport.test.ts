@@ -93,6 +93,11 @@ describe("provider_c §1 transport", () => {
     expect(both.body.error.message).toContain("cannot be combined");
   });
 
+  it("workspace: an anthropic-workspace-id header is accepted (keys spanning workspaces send it)", async () => {
+    const r = await w.call("GET", "/agents", { extraHeaders: { "anthropic-workspace-id": "wrkspc_01abc" } });
+    expect(r.status).toBe(200);
+  });
+
   it("models need no beta header and use the has_more page shape", async () => {
     const r = await w.call("GET", "/models", { extraHeaders: { "anthropic-beta": "" } });
     expect(r.status).toBe(200);
@@ -225,10 +230,13 @@ describe("provider_c §2 common conventions", () => {
     expect((await w.ok("POST", `/deployments/${dep.id}/run`)).id).toMatch(/^drun_/);
   });
 
-  it("error body: {type:'error', error:{type, message}, request_id} for 404 on a missing object", async () => {
+  it("error body: {type:'error', error:{type, message}, request_id} for 404; request_id = request-id header", async () => {
     const r = await w.call("GET", "/agents/agent_missing");
     expect(r.status).toBe(404);
     expect(r.body).toEqual(errorShape("not_found_error"));
+    expect(r.headers.get("request-id")).toBe(r.body.request_id);
+    const ok = await w.call("GET", "/agents");
+    expect(ok.headers.get("request-id")).toMatch(/^req_/);
   });
 
   it.each([

@@ -1,0 +1,46 @@
+import type { Request, Response } from "express";
+import { pageParams, paginate } from "./http.js";
+import type { Kit, Obj } from "./state.js";
+import type { Json } from "./validate.js";
+
+const HEARTBEAT_MS = 15_000;
+
+/** Appends one event to a session's or thread's log and pushes it to that owner's live streams. */
+export function appendEvent(
+  kit: Kit,
+  log: Map<string, Obj[]>,
+  ownerId: string,
+  type: string,
+  fields: Record<string, Json>,
+): Obj {
+  const e: Obj = { id: kit.newId("event"), type, ...fields, created_at: kit.now() };
+  log.get(ownerId)?.push(e);
+  for (const listener of kit.state().streams.get(ownerId) ?? []) listener(e);
+  return e;
+}
+
+/** An event log page, oldest first unless `order=desc`; the cursor is the event's position. */
+export function eventPage(kit: Kit, req: Request, events: Obj[]) {
+  const index = new Map(events.map((e, i) => [e.id, i]));
+  return paginate(events, (e) => [index.get(e.id) ?? 0], pageParams(req.query, kit.dialect.limits, "asc"));
+}
+
+/** SSE of the events appended after the connection opens (no cursor: clients replay the list). */
+export function streamEvents(kit: Kit, req: Request, res: Response, ownerId: string): void {
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
+  res.flushHeaders();
+  const streams = kit.state().streams;
+  const listeners = streams.get(ownerId) ?? new Set();
+  streams.set(ownerId, listeners);
+  const listener = (e: Obj) => res.write(`id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
+  listeners.add(listener);
+  const heartbeat = setInterval(() => res.write(": ping\n\n"), HEARTBEAT_MS);
+  req.on("close", () => {
+    clearInterval(heartbeat);
+    listeners.delete(listener);
+  });
+}

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Wire } from "../support/wire.js";
+import { fixtures, KEY, openC } from "./setup.js";
+
+let w: Wire;
+beforeAll(async () => {
+  w = await openC();
+});
+afterAll(() => w.close());
+beforeEach(() => w.sim.reset());
+
+async function coordinatorSession() {
+  const f = fixtures(w);
+  const m1 = await f.agent("researcher");
+  const m2 = await f.agent("writer");
+  const lead = await f.agent("lead", {
+    multiagent: { type: "coordinator", agents: [m1.id, m2.id, { type: "self" }] },
+  });
+  const session = await w.ok("POST", "/sessions", { agent: lead.id, environment_id: (await f.env()).id });
+  return { m1, m2, lead, session };
+}
+
+describe("provider_c §3.8 session threads", () => {
+  it("a coordinator's session has one thread per roster agent: list / get", async () => {
+    const { m1, m2, session } = await coordinatorSession();
+    const list = await w.ok("GET", `/sessions/${session.id}/threads`);
+    expect(list.next_page).toBeNull();
+    expect(list.data.map((t: any) => t.agent.id).sort()).toEqual([m1.id, m2.id].sort());
+    const t = list.data[0];
+    expect(t).toMatchObject({
+      id: expect.stringMatching(/^sthr_/),
+      type: "session_thread",
+      session_id: session.id,
+      status: "idle",
+    });
+    expect(await w.ok("GET", `/sessions/${session.id}/threads/${t.id}`)).toEqual(t);
+  });
+
+  it("a session of a plain agent has no threads; a thread of another session → 404", async () => {
+    const { session } = await coordinatorSession();
+    const f = fixtures(w);
+    const plain = await w.ok("POST", "/sessions", {
+      agent: (await f.agent("solo")).id,
+      environment_id: (await f.env("e2")).id,
+    });
+    expect((await w.ok("GET", `/sessions/${plain.id}/threads`)).data).toEqual([]);
+    const [t] = (await w.ok("GET", `/sessions/${session.id}/threads`)).data;
+    expect((await w.call("GET", `/sessions/${plain.id}/threads/${t.id}`)).status).toBe(404);
+  });
+
+  it("thread events and thread stream carry the delegated turn", async () => {
+    const { session } = await coordinatorSession();
+    const [t] = (await w.ok("GET", `/sessions/${session.id}/threads`)).data;
+    const controller = new AbortController();
+    const res = await fetch(`${w.sim.url}/sessions/${session.id}/threads/${t.id}/stream`, {
+      headers: {
+        "x-api-key": KEY,
+        "anthropic-version": "2023-06-01",
+        "anthropic-beta": "managed-agents-2026-04-01",
+      },
+      signal: controller.signal,
+    });
+    await w.ok("POST", `/sessions/${session.id}/events`, {
+      events: [{ type: "user.message", content: [{ type: "text", text: "split the work" }] }],
+    });
+    const reader = res.body!.getReader();
+    let buffer = "";
+    while (!buffer.includes("session.status_idle")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    expect(buffer).toContain("handled: split the work");
+    const events = await w.ok("GET", `/sessions/${session.id}/threads/${t.id}/events`);
+    expect(events.data.map((e: any) => e.type)).toEqual([
+      "session.status_running",
+      "agent.message",
+      "session.status_idle",
+    ]);
+  });
+
+  it("archive a thread: it stays readable, leaves the default list and takes no more turns", async () => {
+    const { session } = await coordinatorSession();
+    const [t] = (await w.ok("GET", `/sessions/${session.id}/threads`)).data;
+    expect((await w.ok("POST", `/sessions/${session.id}/threads/${t.id}/archive`)).archived_at).toEqual(
+      expect.any(String),
+    );
+    expect((await w.ok("GET", `/sessions/${session.id}/threads`)).data.map((x: any) => x.id)).not.toContain(
+      t.id,
+    );
+    expect(
+      (await w.ok("GET", `/sessions/${session.id}/threads?include_archived=true`)).data.map((x: any) => x.id),
+    ).toContain(t.id);
+    await w.ok("POST", `/sessions/${session.id}/events`, {
+      events: [{ type: "user.message", content: [{ type: "text", text: "x" }] }],
+    });
+    expect((await w.ok("GET", `/sessions/${session.id}/threads/${t.id}/events`)).data).toEqual([]);
+  });
+
+  it("deleting the session deletes its threads (no orphans in /_sim/state)", async () => {
+    const { session } = await coordinatorSession();
+    await w.ok("DELETE", `/sessions/${session.id}`);
+    const state = (await w.control("GET", "/state")).body;
+    expect(state.session_threads).toEqual([]);
+    expect(state.thread_events).toEqual([]);
+  });
+});
