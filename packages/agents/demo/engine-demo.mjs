@@ -51,8 +51,8 @@ try {
   writeFileSync(
     join(dir, ".env"),
     [
-      "C_API_KEY=sk-c-demo-key-0001",
-      "D_API_KEY=sk-d-demo-key-0002",
+      "C_API_KEY=sim-provider-c-key",
+      "D_API_KEY=sim-provider-d-key",
       "GITHUB_TOKEN=ghp-demo-token-0003",
       "SEARCH_KEY=search-demo-key-0004",
       `C_BASE_URL=${c.url}`,

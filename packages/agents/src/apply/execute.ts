@@ -111,6 +111,17 @@ function dependenciesOf(
     .map((other) => other.address);
 }
 
+let createsSeen = 0;
+/**
+ * Failpoint for crash tests: `AGENTS_FAILPOINT=after-create:N` kills the process right after the
+ * N-th create returned and before its result is recorded (the worst moment for duplicates).
+ */
+function crashPoint(name: string): void {
+  const spec = process.env.AGENTS_FAILPOINT;
+  if (!spec?.startsWith(`${name}:`)) return;
+  if (++createsSeen === Number(spec.slice(name.length + 1))) process.kill(process.pid, "SIGKILL");
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -174,6 +185,7 @@ class Step {
       this.ctx.warn(`create conflicted; adopted ${found.id}, which this project already owns`);
       return this.adopt(found.id);
     }
+    crashPoint("after-create");
     await this.record(remote, false);
   }
 

@@ -1,5 +1,6 @@
-// Crash safety: fail each call of a representative apply in turn, or kill the CLI while a create
-// is in flight; the next apply must converge with no duplicate and no orphan on the simulator.
+// Crash safety: fail each call of a representative apply in turn, kill the CLI while each create
+// is in flight, or kill it right after each create returned; the next apply must converge with no
+// duplicate and no orphan on the simulator.
 import { spawn } from "node:child_process";
 import { cpSync, promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,6 +8,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadProject } from "../../src/cli/load-project.js";
+import { apply } from "../../src/engine/api.js";
+import { ALL_ADAPTERS } from "../../src/providers/adapters.js";
+import { forceUnlock } from "../../src/state/file-store.js";
 import { CLI, runCli } from "./cli.js";
 import { liveObjects, requestLog, SECRETS, setFaults, simState } from "./project.js";
 
@@ -36,23 +41,39 @@ async function freshProject(): Promise<string> {
   return dir;
 }
 
-/** Converged: state holds every resource, the plan is empty, and the remote holds exactly what state names. */
+/** The same apply the CLI runs, in-process (real HTTP, real state file), to keep 20+ runs fast. */
+async function applyInProcess(dir: string) {
+  const project = await loadProject({ file: join(dir, "agents.yaml"), env: { ...process.env, ...env } });
+  return apply({ project, adapters: ALL_ADAPTERS, env: { ...process.env, ...env } });
+}
+
+/** Converged: state holds every resource, a new plan is empty, the remote holds exactly what state names. */
 async function expectConverged(dir: string, label: string) {
   const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
   expect(Object.keys(state.resources), label).toHaveLength(RESOURCES);
   expect(state.pending ?? {}, label).toEqual({});
-  const plan = await runCli(["plan", "--detailed-exitcode"], { cwd: dir, env });
-  expect(plan.code, `${label}: ${plan.stdout}${plan.stderr}`).toBe(0);
+  const again = await applyInProcess(dir);
+  expect(
+    again.plan.actions.filter((a) => a.action !== "noop"),
+    `${label}: plan after convergence`,
+  ).toEqual([]);
   const owned = liveObjects(await simState(c)).filter((o) => o.metadata?.["agents.resource"]);
   const byAddress = new Map<string, string[]>();
   for (const o of owned) {
     const address = o.metadata!["agents.resource"]!;
     byAddress.set(address, [...(byAddress.get(address) ?? []), o.id]);
   }
+  expect(byAddress.size, `${label}: owned remote resources`).toBeGreaterThanOrEqual(RESOURCES - 1);
   for (const [address, ids] of byAddress) {
     expect(ids, `${label}: duplicates of ${address}`).toHaveLength(1);
     expect(state.resources[address]?.id, `${label}: orphan ${address}`).toBe(ids[0]);
   }
+}
+
+async function releaseDeadLock(dir: string): Promise<void> {
+  const statePath = join(dir, "agents.state.json");
+  const lock = JSON.parse(await fs.readFile(`${statePath}.lock`, "utf8")) as { id: string };
+  await forceUnlock(statePath, lock.id);
 }
 
 describe("crash safety on provider_c", () => {
@@ -66,12 +87,13 @@ describe("crash safety on provider_c", () => {
 
     for (let n = 1; n <= calls; n++) {
       const dir = await freshProject();
+      // A 500 on a create is not retried (not idempotent): the step fails, its dependents are skipped.
       await setFaults(c, { rules: [{ nth: n, action: { type: "status", status: 500 } }] });
-      const broken = await runCli(["apply", "-y"], { cwd: dir, env });
-      expect(broken.stderr, `call ${n}`).not.toMatch(/\s+at .+\.js:\d+/);
+      const broken = await applyInProcess(dir);
+      expect(broken.result, `call ${n}`).toBeDefined();
       await setFaults(c, {});
-      const again = await runCli(["apply", "-y"], { cwd: dir, env });
-      expect(again.code, `call ${n}: ${again.stdout}${again.stderr}`).toBe(0);
+      const again = await applyInProcess(dir);
+      expect(again.result?.ok ?? true, `call ${n}: ${JSON.stringify(again.result?.failed)}`).toBe(true);
       await expectConverged(dir, `fail call ${n}`);
     }
   }, 120_000);
@@ -79,20 +101,46 @@ describe("crash safety on provider_c", () => {
   it("converges after the CLI is killed while each create is in flight", async () => {
     for (let k = 1; k <= RESOURCES; k++) {
       const dir = await freshProject();
-      // The simulator answers slowly, so the kill lands while the request is being served.
+      // The simulator answers slowly, so the kill lands while the request is outstanding.
       await setFaults(c, { latencyMs: 150 });
       await killAtStart(dir, k);
       await setFaults(c, {});
-      // A killed run leaves its lock: the user sees who held it and releases it by id.
-      const lock = JSON.parse(await fs.readFile(join(dir, "agents.state.json.lock"), "utf8")) as {
-        id: string;
-      };
-      const blocked = await runCli(["plan"], { cwd: dir, env });
-      expect(blocked.stderr).toContain("is no longer running");
-      expect((await runCli(["force-unlock", lock.id], { cwd: dir, env })).code).toBe(0);
-      const again = await runCli(["apply", "-y"], { cwd: dir, env });
-      expect(again.code, `kill ${k}: ${again.stdout}${again.stderr}`).toBe(0);
+      if (k === 1) {
+        // A killed run leaves its lock: the user sees that its holder is gone and releases it by id.
+        const blocked = await runCli(["plan"], { cwd: dir, env });
+        expect(blocked.stderr).toContain("is no longer running");
+      }
+      await releaseDeadLock(dir);
+      const again = await applyInProcess(dir);
+      expect(again.result?.ok, `kill ${k}: ${JSON.stringify(again.result?.failed)}`).toBe(true);
       await expectConverged(dir, `kill at create ${k}`);
+    }
+  }, 120_000);
+
+  it("adopts instead of duplicating when the process dies after each create, before recording it", async () => {
+    for (let n = 1; n <= RESOURCES; n++) {
+      const dir = await freshProject();
+      const killed = await runCli(["apply", "-y"], {
+        cwd: dir,
+        env: { ...env, AGENTS_FAILPOINT: `after-create:${n}` },
+      });
+      expect(killed.code, `failpoint ${n}`).toBeNull();
+      const left = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
+      const owned = liveObjects(await simState(c)).filter((o) => o.metadata?.["agents.resource"]);
+      const addresses = owned
+        .map((o) => o.metadata!["agents.resource"]!)
+        .filter((address) => !left.resources[address])
+        .sort();
+      // The window really was hit: the remote holds resources the state does not, each journaled
+      // as pending (creates run in parallel, so the kill can catch more than one).
+      expect(addresses.length, `failpoint ${n}`).toBeGreaterThanOrEqual(1);
+      expect(Object.keys(left.pending), `failpoint ${n}`).toEqual(expect.arrayContaining(addresses));
+      await releaseDeadLock(dir);
+      const again = await applyInProcess(dir);
+      const adopted = again.plan.actions.filter((a) => a.action === "adopt").map((a) => a.address);
+      expect(adopted.sort(), `failpoint ${n}`).toEqual(addresses);
+      expect(again.result?.ok, `failpoint ${n}: ${JSON.stringify(again.result?.failed)}`).toBe(true);
+      await expectConverged(dir, `crash after create ${n}`);
     }
   }, 120_000);
 });
@@ -112,7 +160,7 @@ function killAtStart(dir: string, k: number): Promise<void> {
       buffer = lines.pop() ?? "";
       for (const line of lines) {
         if (/: creating\.\.\.$/.test(line) && ++seen === k) {
-          // Let the request reach the simulator, then die before its answer is recorded.
+          // Let the request leave, then die before its answer comes back.
           setTimeout(() => child.kill("SIGKILL"), 50);
         }
       }

@@ -8,8 +8,8 @@ import type { RunningSim } from "@agents/sims";
 export const FIXTURE = fileURLToPath(new URL("./fixtures/multi-cd", import.meta.url));
 
 export const SECRETS = {
-  C_API_KEY: "sk-c-e2e-key-0001",
-  D_API_KEY: "sk-d-e2e-key-0002",
+  C_API_KEY: "sim-provider-c-key",
+  D_API_KEY: "sim-provider-d-key",
   GITHUB_TOKEN: "ghp-e2e-token-0003",
   SEARCH_KEY: "search-e2e-key-0004",
 };
@@ -49,26 +49,34 @@ export interface LiveObject {
   metadata?: Record<string, string>;
 }
 
-/**
- * Every object in a state dump that still exists for a user: anything with an `id` that is not
- * archived or deleted. Nested children (memories, credentials, versions) count too.
- */
+/** Kinds of user-visible objects in a simulator dump (histories such as versions and runs excluded). */
+const OBJECT_ARRAYS = [
+  "environments",
+  "vaults",
+  "credentials",
+  "files",
+  "skills",
+  "agents",
+  "memory_stores",
+  "memories",
+  "deployments",
+  "sessions",
+];
+
+/** Every object in a state dump that still exists for a user: not archived, not deleted. */
 export function liveObjects(dump: unknown): LiveObject[] {
   const out: LiveObject[] = [];
-  const walk = (value: unknown) => {
-    if (Array.isArray(value)) return value.forEach(walk);
-    if (typeof value !== "object" || value === null) return;
-    const o = value as Record<string, unknown>;
-    if (typeof o.id === "string" && !o.archived_at && !o.deleted_at && o.archived !== true) {
+  const record = dump as Record<string, unknown>;
+  for (const key of OBJECT_ARRAYS) {
+    for (const o of (record[key] as Array<Record<string, unknown>> | undefined) ?? []) {
+      if (typeof o.id !== "string" || o.archived_at || o.deleted_at) continue;
       out.push({
         id: o.id,
-        type: o.type as string | undefined,
-        metadata: o.metadata as Record<string, string>,
+        type: (o.type as string | undefined) ?? key,
+        metadata: o.metadata as Record<string, string> | undefined,
       });
     }
-    for (const v of Object.values(o)) walk(v);
-  };
-  walk(dump);
+  }
   return out;
 }
 
