@@ -145,6 +145,23 @@ describe("provider_c deployments (native)", () => {
     expect(await w.handler("files").read(w.ctx("files", "x"), fileId)).toBe("gone");
   });
 
+  it("agent_version pins {type:'agent', id, version} and reads back; the agent's environment is inherited", async () => {
+    const spec = {
+      agent: "lead",
+      agent_version: 1,
+      initial_events: [{ type: "user.message", content: "Go." }],
+    };
+    const applied = await w.apply("deployments", "pinned", spec);
+    const remote = (
+      await w.http.request<Record<string, any>>({ method: "GET", path: `/deployments/${applied.id}` })
+    ).body;
+    expect(remote.agent).toMatchObject({ id: w.applied.get("agents/lead")?.id, version: 1 });
+    expect(remote.environment_id).toBe(w.applied.get("environments/dev")?.id);
+    const read = await w.handler("deployments").read(w.ctx("deployments", "pinned"), applied.id, applied);
+    expectNoDrift(read, applied.spec);
+    expect((read as RemoteObject).spec.agent_version).toBe(1);
+  });
+
   it("a deployment without initial events is refused with the fix", async () => {
     await expect(w.apply("deployments", "empty", { agent: "lead" })).rejects.toThrow(/initial_events/);
   });

@@ -103,3 +103,102 @@ describe("provider_c memory seeds keep what agents wrote", () => {
     expect(byPath).toEqual({ "/seed.md": "v2", "/agent/wrote.md": "mine" });
   });
 });
+
+describe("provider_c 409s", () => {
+  let w: SimWorld;
+  beforeAll(async () => {
+    w = await SimWorld.start("provider_c");
+  });
+  afterAll(() => w.close());
+
+  it("a stale agent version answers 409 conflict_error, which is not an 'already exists' conflict", async () => {
+    const agent = await w.apply("agents", "a", { model: "m-1", instructions: "x" });
+    const error = await w.http
+      .request({ method: "POST", path: `/agents/${agent.id}`, json: { version: 99, description: "late" } })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(ProviderHttpError);
+    expect(error).toMatchObject({ status: 409, code: "conflict_error", conflict: false });
+  });
+
+  it("an update that loses the version race re-reads the version and lands", async () => {
+    const agent = await w.apply("agents", "b", { model: "m-1", instructions: "x" });
+    w.sim.faults.set({
+      rules: [{ method: "POST", path: "/agents/[^/]+$", nth: 1, action: { type: "status", status: 409 } }],
+    });
+    const changed = await w.desired("agents", { model: "m-1", instructions: "y" });
+    const updated = await w.handler("agents").update!(w.ctx("agents", "b"), agent.id, changed, agent);
+    expect(updated.version).toBe(2);
+    const posts = w.sim.log
+      .since()
+      .filter((e) => e.method === "POST" && e.path.endsWith(`/agents/${agent.id}`));
+    expect(posts.map((e) => e.status)).toEqual([409, 200]);
+    w.sim.faults.set({});
+  });
+});
+
+for (const provider of SIMULATED) {
+  describe(`${provider} partial creates leave nothing behind`, () => {
+    let w: SimWorld;
+    beforeAll(async () => {
+      w = await SimWorld.start(provider);
+    });
+    afterAll(() => w.close());
+
+    it("a vault whose second credential fails is deleted, and the secret is not in the error", async () => {
+      w.sim.faults.set({
+        rules: [
+          {
+            method: "POST",
+            path: "/vaults/[^/]+/credentials$",
+            nth: 2,
+            action: { type: "status", status: 500 },
+          },
+        ],
+      });
+      const spec = await w.desired("vaults", {
+        credentials: [
+          {
+            name: "a",
+            type: "static_bearer",
+            mcp_server_url: "https://m/a",
+            access_token: "secret-token-aaaa",
+          },
+          {
+            name: "b",
+            type: "static_bearer",
+            mcp_server_url: "https://m/b",
+            access_token: "secret-token-bbbb",
+          },
+        ],
+      });
+      const ctx = w.ctx("vaults", "half");
+      const error = await w
+        .handler("vaults")
+        .create(ctx, spec)
+        .catch((e) => e);
+      w.sim.faults.set({});
+      expect(error).toBeInstanceOf(ProviderHttpError);
+      expect(error.status).toBe(500);
+      expect(String(error.message)).not.toMatch(/secret-token/);
+      expect(await w.handler("vaults").findOwned!(ctx, ctx.owner)).toBeUndefined();
+    });
+
+    it("a memory store whose seeding fails is deleted", async () => {
+      w.sim.faults.set({
+        rules: [
+          {
+            method: "POST",
+            path: "/memories(/batch_create)?$",
+            nth: 1,
+            action: { type: "status", status: 500 },
+          },
+        ],
+      });
+      const spec = await w.desired("memory_stores", { entries: [{ key: "a.md", content: "A" }] });
+      const ctx = w.ctx("memory_stores", "half");
+      await expect(w.handler("memory_stores").create(ctx, spec)).rejects.toThrow(/500/);
+      w.sim.faults.set({});
+      expect(await w.handler("memory_stores").findOwned!(ctx, ctx.owner)).toBeUndefined();
+    });
+  });
+}

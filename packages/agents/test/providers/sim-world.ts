@@ -22,7 +22,7 @@ export const KEYS = { provider_c: "sim-provider-c-key", provider_d: "sim-provide
 export type CdProvider = keyof typeof KEYS;
 
 /** Providers whose simulator has landed; the shared lifecycle tests run against each. */
-export const SIMULATED: CdProvider[] = ["provider_c"];
+export const SIMULATED: CdProvider[] = ["provider_c", "provider_d"];
 
 export const MODEL = { provider_c: "claude-sonnet-4-5", provider_d: "doubao-seed-1-6" } as const;
 

@@ -4,6 +4,7 @@ import { logicalNameOf } from "../../src/providers/managed-dialect/address.js";
 import { agentReverseRefs } from "../../src/providers/managed-dialect/agent.js";
 import { frontmatterName } from "../../src/providers/managed-dialect/local-files.js";
 import { parseProviderCError, providerCHeaders } from "../../src/providers/provider-c/client.js";
+import { providerC } from "../../src/providers/provider-c/index.js";
 import { parseSkillOwnerTag, skillOwnerTag } from "../../src/providers/provider-c/wire-decisions.js";
 import { parseProviderDError } from "../../src/providers/provider-d/client.js";
 import {
@@ -12,6 +13,7 @@ import {
   normalizeEnvironmentName,
   suffixedName,
 } from "../../src/providers/provider-d/environment-names.js";
+import { providerD } from "../../src/providers/provider-d/index.js";
 import { ENVIRONMENT_NAME_PATTERN } from "../../src/providers/provider-d/wire-decisions.js";
 import { fakeResolver } from "./fixtures.js";
 
@@ -128,5 +130,22 @@ describe("small facts", () => {
     };
     const reverse = agentReverseRefs({ skills: ["a", "later"] }, throwing);
     expect([...reverse.entries()]).toEqual([["id-skills-a", "a"]]);
+  });
+});
+
+describe("secret-bearing fields are declared sensitive", () => {
+  const rows: Array<[string, "vaults" | "agents" | "deployments", string]> = [
+    ["provider_c", "vaults", "credentials.*.access_token"],
+    ["provider_c", "vaults", "credentials.*.secret_value"],
+    ["provider_c", "agents", "resources.*.authorization_token"],
+    ["provider_c", "deployments", "resources.*.authorization_token"],
+    ["provider_d", "vaults", "credentials.*.access_token"],
+    ["provider_d", "vaults", "credentials.*.secret_value"],
+    ["provider_d", "agents", "resources.*.authorization_token"],
+    ["provider_d", "deployments", "resources.*.authorization_token"],
+  ];
+  it.each(rows)("%s %s: %s", (provider, kind, path) => {
+    const adapter = provider === "provider_c" ? providerC : providerD;
+    expect(adapter.kinds[kind]?.sensitive).toContain(path);
   });
 });

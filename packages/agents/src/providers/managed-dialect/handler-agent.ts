@@ -63,6 +63,8 @@ export function agentHandler(profile: DialectProfile): KindHandler {
   return {
     // The config loader has already replaced an instructions path with the file's text.
     desired: (spec) => overlay(spec, canonicalAgent(spec, dialect.provider), COMPARED),
+    // Session repositories may carry a token in the declaration; the engine masks and hashes it.
+    sensitive: ["resources.*.authorization_token"],
 
     async create(ctx, spec) {
       const { wire, session } = body(ctx, spec);

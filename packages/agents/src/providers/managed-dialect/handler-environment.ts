@@ -12,8 +12,8 @@ import { type Json, str, stringMap } from "./spec.js";
 export interface EnvironmentNaming {
   /** Names to try on create, in order (provider_d: base, base-1, base-2, …). */
   attempts(spec: Json, logicalName: string): string[];
-  /** The name update sends. */
-  updateName(spec: Json, logicalName: string): string;
+  /** The name update sends, given the name the remote object has now (from the last apply). */
+  updateName(spec: Json, logicalName: string, currentName: string | undefined): string;
   /** True when a remote name is what the adapter would have chosen for the declared name (not drift). */
   isDefault(remoteName: string, logicalName: string, declaredName: string | undefined): boolean;
 }
@@ -80,7 +80,7 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
       return toRemote(remote, logicalNameOf(ctx.owner.resource), prior?.spec);
     },
 
-    async update(ctx: HandlerContext, id: string, spec: Spec, _prior: PriorState): Promise<RemoteObject> {
+    async update(ctx: HandlerContext, id: string, spec: Spec, prior: PriorState): Promise<RemoteObject> {
       const logical = logicalNameOf(ctx.owner.resource);
       const declared = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
       let metadata: Record<string, string | null> = declared;
@@ -91,7 +91,10 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
       const response = await ctx.http.request<Json>({
         method: "POST",
         path: `/environments/${id}`,
-        json: { ...environmentToWire(spec, naming.updateName(spec, logical), declared), metadata },
+        json: {
+          ...environmentToWire(spec, naming.updateName(spec, logical, str(prior?.extra?.name)), declared),
+          metadata,
+        },
         signal: ctx.signal,
       });
       return toRemote(response.body, logical, spec);

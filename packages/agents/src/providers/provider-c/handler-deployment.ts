@@ -97,6 +97,11 @@ function refsWith(ctx: HandlerContext, uploads: Uploads): DeploymentRefs {
 
 function deploymentBody(ctx: HandlerContext, spec: Json, uploads: Uploads): Json {
   const refs = refsWith(ctx, uploads);
+  // Repository tokens travel in this body: keep them out of any error message.
+  for (const resource of records(spec.resources)) {
+    const token = str(resource.authorization_token);
+    if (token) ctx.http.addSecret(token);
+  }
   const agentName = str(spec.agent);
   if (!agentName) throw new WireMappingError("a deployment needs agent");
   const agentId = ctx.resolve("agents", agentName);

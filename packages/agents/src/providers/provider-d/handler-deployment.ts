@@ -110,6 +110,8 @@ function record(ctx: HandlerContext, spec: Spec): RemoteObject {
 
 export const providerDDeploymentHandler: KindHandler = {
   localOnly: true,
+  // A declared repository token is dropped at run time, but it is still part of the spec kept in state.
+  sensitive: ["resources.*.authorization_token"],
   desired: (spec) => overlay(spec, canonicalDeployment(spec, MOUNT_ROOT), COMPARED),
   create: async (ctx, spec) => record(ctx, spec),
   update: async (ctx, _id, spec) => record(ctx, spec),

@@ -39,6 +39,10 @@ const base = (declared: string | undefined, logical: string) => normalizeEnviron
 /** Strict names: normalized, and a taken name retries with `-1`, `-2`, … (update sends the base). */
 export const providerDEnvironmentNaming: EnvironmentNaming = {
   attempts: (spec, logical) => nameAttempts(base(str(spec.name), logical)),
-  updateName: (spec, logical) => base(str(spec.name), logical),
+  updateName: (spec, logical, current) => {
+    const wanted = base(str(spec.name), logical);
+    // Keep a suffix the create needed: renaming back to a taken name would only conflict again.
+    return current !== undefined && isOwnName(current, wanted) ? current : wanted;
+  },
   isDefault: (remote, logical, declared) => isOwnName(remote, base(declared, logical)),
 };

@@ -14,7 +14,12 @@ export const OFFICIAL_SKILL_TYPE = "official";
 export const ROSTER_FORM = "object" as const;
 export const MODEL_FORM = "object" as const;
 
-/** Environment names: `^[a-z0-9][a-z0-9-_.]{2,63}$`, 409 → retry with `-1`, `-2`, … up to 16 attempts in all. */
+/**
+ * Environment names: `^[a-z0-9][a-z0-9-_.]{2,63}$`, 409 → retry with `-1`, `-2`, … up to 16
+ * attempts in all. Update keeps a suffixed name the create needed (the reference sends the
+ * unsuffixed name, which conflicts again while the base name is taken); a changed declared
+ * name is sent normalized and unsuffixed.
+ */
 export const ENVIRONMENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-_.]{2,63}$/;
 export const ENVIRONMENT_NAME_ATTEMPTS = 16;
 
