@@ -4,6 +4,7 @@ import { basename } from "node:path";
 import { loadConfig } from "../config/index.js";
 import type { LoadedProject } from "../engine/project.js";
 import type { DesiredResource } from "../plan/types.js";
+import { ALL_ADAPTERS } from "../providers/adapters.js";
 import type { Kind, ProviderName, Spec } from "../providers/types.js";
 import { CliError } from "./errors.js";
 import { formatDiagnostic } from "./output.js";
@@ -19,6 +20,15 @@ export function projectName(configDir: string, env: NodeJS.ProcessEnv = process.
   return env.AGENTS_PROJECT?.trim() || basename(configDir);
 }
 
+/**
+ * Facts an adapter needs from outside one declaration (ProviderAdapter.derive, e.g. provider_b's
+ * API domain and default identity) are merged under `derived`, so plans show and compare them.
+ */
+function withDerived(spec: Spec, config: Spec, provider: string, kind: Kind, name: string): Spec {
+  const derived = ALL_ADAPTERS.find((a) => a.name === provider)?.derive?.(config, kind, name);
+  return derived ? { ...spec, derived } : spec;
+}
+
 export async function loadProject(options: LoadOptions): Promise<LoadedProject> {
   const env = options.env ?? process.env;
   const result = await loadConfig(options.file, { env });
@@ -29,12 +39,13 @@ export async function loadProject(options: LoadOptions): Promise<LoadedProject> 
       `${text}\n\n${errors.length} configuration error(s); fix them and run again (agents validate)`,
     );
   }
+  const config = result.config as unknown as Spec;
   const desired: DesiredResource[] = result.graph.nodes.map((node) => ({
     address: node.address,
     kind: node.kind as Kind,
     name: node.name,
     provider: node.provider as ProviderName,
-    spec: node.spec as Spec,
+    spec: withDerived(node.spec as Spec, config, node.provider, node.kind as Kind, node.name),
     ...(node.external ? { external: { id: node.external.id, field: node.external.field } } : {}),
     dependsOn: node.dependsOn,
   }));

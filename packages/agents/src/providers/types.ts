@@ -50,6 +50,30 @@ export interface HandlerContext {
   signal: AbortSignal;
   /** A non-fatal note for the user (printed with the resource's progress line). */
   warn(message: string): void;
+  /**
+   * PROPOSED (providers-ab, optional so existing engines still compile): records a follow-up
+   * task in state before it resolves, so it survives a crash. Used by provider_b's default
+   * memory store: its id is captured before the Template is archived and the Identity deleted,
+   * and the permanent delete runs after them (spec: Default memory store, destroy rules 1–3).
+   */
+  defer?(task: DeferredTask): Promise<void>;
+}
+
+/** PROPOSED: work a destroy must finish after the ordinary removals; kept in state until done. */
+export interface DeferredTask {
+  /** Key into `ProviderAdapter.deferred`. */
+  type: string;
+  /** Stable id, so deferring the same work twice keeps one record. */
+  key: string;
+  /** Plain JSON the task needs (remote ids only, never secrets). */
+  data: Record<string, unknown>;
+  /** One line for the partial-destroy report. */
+  description: string;
+}
+
+/** PROPOSED: runs a deferred task; throwing leaves it in state and reports a partial destroy. */
+export interface DeferredHandler {
+  run(ctx: HandlerContext, data: Record<string, unknown>): Promise<void>;
 }
 
 /** What a handler needs to compute a comparable desired spec (no network). */
@@ -81,6 +105,12 @@ export interface KindHandler {
   createBeforeDestroy?: boolean;
   /** Resources of this kind that exist only locally (emulated): no remote read is possible. */
   localOnly?: boolean;
+  /**
+   * PROPOSED (providers-ab): called for every resource a destroy will remove, before the first
+   * removal. A throw aborts the destroy with nothing deleted (spec: Default memory store, destroy
+   * rule 4); the handler may `ctx.defer` work that must outlive the resource.
+   */
+  preflightRemove?(ctx: HandlerContext, id: string, prior: PriorState): Promise<void>;
 }
 
 /** What the engine hands back to a handler about the last apply. */
@@ -104,4 +134,14 @@ export interface ProviderAdapter {
    */
   connect(block: Record<string, unknown>, http: HttpClientFactory, baseUrlOverride?: string): ProviderSession;
   kinds: Partial<Record<Kind, KindHandler>>;
+  /**
+   * PROPOSED (providers-ab): facts a handler needs from outside its own declaration, computed
+   * from the whole config without network (provider_b: the API domain of a resource used by a
+   * Forward agent, the default identity, the top-level Files a Template inherits). The engine
+   * merges the result into the node's spec under the key `derived` before `desired()` and every
+   * handler call, so a change of domain shows in the plan.
+   */
+  derive?(config: Spec, kind: Kind, name: string): Spec | undefined;
+  /** PROPOSED: runners of deferred tasks by `DeferredTask.type`; destroy resumes them. */
+  deferred?: Record<string, DeferredHandler>;
 }

@@ -1,0 +1,69 @@
+// Small request helpers every provider_a / provider_b handler shares: read that answers "gone"
+// on 404, removal where "already gone" is success, and multipart form building.
+import type { HttpClient, HttpRequest } from "../http.js";
+import type { HandlerContext } from "../types.js";
+import { isNotFound } from "./errors.js";
+
+export type Wire = Record<string, unknown>;
+
+export async function getOrGone(
+  http: HttpClient,
+  path: string,
+  signal?: AbortSignal,
+): Promise<Wire | "gone"> {
+  const res = await http.request<Wire>({ method: "GET", path, allowStatus: [404], signal });
+  if (res.status === 404 || !res.body || typeof res.body !== "object") return "gone";
+  return res.body;
+}
+
+/** DELETE or archive; a 404 means someone already removed it, which is what we wanted. */
+export async function removeTolerant(
+  http: HttpClient,
+  method: "DELETE" | "POST",
+  path: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  try {
+    await http.request({
+      method,
+      path,
+      allowStatus: [404],
+      signal,
+      ...(method === "POST" ? { json: {} } : {}),
+    });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}
+
+export async function send<T = Wire>(
+  ctx: Pick<HandlerContext, "signal">,
+  http: HttpClient,
+  req: Omit<HttpRequest, "signal">,
+): Promise<T> {
+  const res = await http.request<T>({ ...req, signal: ctx.signal });
+  return res.body;
+}
+
+export function isArchived(remote: Wire): boolean {
+  return (
+    (typeof remote.archived_at === "string" && remote.archived_at !== "") || remote.status === "archived"
+  );
+}
+
+export function multipartFile(
+  field: string,
+  bytes: Uint8Array,
+  filename: string,
+  mimeType: string,
+  extra: Record<string, string> = {},
+): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(extra)) form.append(k, v);
+  form.append(field, new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mimeType }), filename);
+  return form;
+}
+
+export function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}

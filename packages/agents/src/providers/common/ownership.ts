@@ -1,0 +1,64 @@
+// Ownership metadata shared by the provider_a and provider_b adapters: every resource the tool
+// creates carries `agents.project` / `agents.resource`, so a re-run after a crash can adopt it
+// instead of creating a duplicate. User keys win on collision (the reference engine's rule).
+import { OWNER_PROJECT_KEY, OWNER_RESOURCE_KEY, type Owner } from "../types.js";
+
+export type Metadata = Record<string, string>;
+
+export function withOwnership(user: unknown, owner: Owner): Metadata {
+  return { [OWNER_PROJECT_KEY]: owner.project, [OWNER_RESOURCE_KEY]: owner.resource, ...asMetadata(user) };
+}
+
+/** The owner recorded in remote metadata, when both keys are present. */
+export function ownerOf(metadata: unknown): Owner | undefined {
+  const m = asMetadata(metadata);
+  const project = m[OWNER_PROJECT_KEY];
+  const resource = m[OWNER_RESOURCE_KEY];
+  return project && resource ? { project, resource } : undefined;
+}
+
+export function sameOwner(a: Owner | undefined, b: Owner): boolean {
+  return a !== undefined && a.project === b.project && a.resource === b.resource;
+}
+
+/** Remote metadata as the user declared it: every `agents.*` key stripped. */
+export function userMetadata(metadata: unknown): Metadata {
+  const out: Metadata = {};
+  for (const [k, v] of Object.entries(asMetadata(metadata))) if (!k.startsWith("agents.")) out[k] = v;
+  return out;
+}
+
+/**
+ * Merge-patch tombstones: user keys the remote still has but the declaration dropped are sent as
+ * `null` so the provider removes them (`agents.*` keys are the tool's and are left alone).
+ */
+export function metadataPatch(
+  remote: unknown,
+  desired: Metadata,
+  tombstone: null | "" = null,
+): Record<string, string | null> {
+  const patch: Record<string, string | null> = { ...desired };
+  for (const k of Object.keys(asMetadata(remote))) {
+    if (!k.startsWith("agents.") && !(k in desired)) patch[k] = tombstone;
+  }
+  return patch;
+}
+
+export function asMetadata(value: unknown): Metadata {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+  const out: Metadata = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof v === "string") out[k] = v;
+    else if (typeof v === "number" || typeof v === "boolean") out[k] = String(v);
+  }
+  return out;
+}
+
+/**
+ * The logical name (the YAML map key) of a resource, read from its address
+ * (`provider_a.agents["writer"]` → `writer`); a bare address is returned as is.
+ */
+export function logicalName(owner: Owner): string {
+  const match = /\["((?:[^"\\]|\\.)*)"\]$/.exec(owner.resource);
+  return match ? match[1]!.replace(/\\(.)/g, "$1") : owner.resource;
+}

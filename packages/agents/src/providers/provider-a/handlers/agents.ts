@@ -1,0 +1,117 @@
+// provider_a agents: versioned (update sends the current version), archived on removal, adopted
+// by name after a conflict when the existing agent is ours.
+import { isConflict } from "../../common/errors.js";
+import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { logicalName, ownerOf, sameOwner, withOwnership } from "../../common/ownership.js";
+import { findFirst, walkPages } from "../../common/paging.js";
+import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
+import {
+  type AgentDecl,
+  agentDesired,
+  agentFromWire,
+  agentToWire,
+  type ResolvedSkillRef,
+} from "../mappers/agent.js";
+import { rosterFromWire } from "../undetermined.js";
+import { pickSkillVersion } from "./skills.js";
+
+function toRemote(ctx: HandlerContext, wire: Wire): RemoteObject {
+  const roster = rosterFromWire(wire.multiagent);
+  return {
+    id: String(wire.id),
+    spec: agentFromWire(wire, logicalName(ctx.owner)),
+    owner: ownerOf(wire.metadata),
+    version: typeof wire.version === "number" || typeof wire.version === "string" ? wire.version : undefined,
+    ...(roster ? { extra: { roster } } : {}),
+  };
+}
+
+export async function resolveSkills(ctx: HandlerContext, decl: AgentDecl): Promise<ResolvedSkillRef[]> {
+  const out: ResolvedSkillRef[] = [];
+  for (const ref of decl.skills ?? []) {
+    if (typeof ref === "string") {
+      const id = ctx.resolve("skills", ref);
+      const recorded = ctx.resolveExtra("skills", ref)?.version;
+      out.push({
+        type: "customer",
+        skill_id: id,
+        version: await pickSkillVersion(ctx, id, recorded as string | undefined),
+      });
+    } else {
+      const type = ref.type === "official" ? "official" : "customer";
+      const version =
+        type === "official" && ref.version
+          ? ref.version
+          : await pickSkillVersion(ctx, ref.skill_id, ref.version);
+      out.push({ type, skill_id: ref.skill_id, version });
+    }
+  }
+  return out;
+}
+
+export function resolveRoster(ctx: HandlerContext, decl: AgentDecl): string[] | undefined {
+  if (!decl.multiagent) return undefined;
+  return decl.multiagent.agents.map((m) => (typeof m === "string" ? ctx.resolve("agents", m) : m.agent_id));
+}
+
+async function body(ctx: HandlerContext, spec: Spec, update: boolean) {
+  const decl = spec as unknown as AgentDecl;
+  return agentToWire(decl, {
+    name: decl.name ?? logicalName(ctx.owner),
+    metadata: withOwnership(decl.metadata, ctx.owner),
+    skills: await resolveSkills(ctx, decl),
+    roster: resolveRoster(ctx, decl),
+    clearRoster: update,
+    warn: (m) => ctx.warn(m),
+  });
+}
+
+async function updateAgent(
+  ctx: HandlerContext,
+  id: string,
+  payload: Record<string, unknown>,
+): Promise<RemoteObject> {
+  const current = await send(ctx, ctx.http, { method: "GET", path: `/agents/${id}` });
+  const updated = await send(ctx, ctx.http, {
+    method: "POST",
+    path: `/agents/${id}`,
+    json: { ...payload, version: current.version },
+  });
+  return toRemote(ctx, updated);
+}
+
+export const agentHandler: KindHandler = {
+  desired: (spec) => agentDesired(spec as unknown as AgentDecl),
+  async create(ctx, spec) {
+    const payload = await body(ctx, spec, false);
+    try {
+      return toRemote(ctx, await send(ctx, ctx.http, { method: "POST", path: "/agents", json: payload }));
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      const existing = await findFirst(
+        walkPages<Wire>(ctx.http, "/agents", {}, ctx.signal),
+        (a) => a.name === payload.name && !isArchived(a),
+      );
+      if (!existing || !sameOwner(ownerOf(existing.metadata), ctx.owner)) throw error;
+      return updateAgent(ctx, String(existing.id), await body(ctx, spec, true));
+    }
+  },
+  async read(ctx, id) {
+    const wire = await getOrGone(ctx.http, `/agents/${id}`, ctx.signal);
+    if (wire === "gone" || isArchived(wire)) return "gone";
+    return toRemote(ctx, wire);
+  },
+  async update(ctx, id, spec, _prior: PriorState) {
+    return updateAgent(ctx, id, await body(ctx, spec, true));
+  },
+  async remove(ctx, id) {
+    await removeTolerant(ctx.http, "POST", `/agents/${id}/archive`, ctx.signal);
+  },
+  async findOwned(ctx, owner) {
+    const found = await findFirst(
+      walkPages<Wire>(ctx.http, "/agents", {}, ctx.signal),
+      (a) => !isArchived(a) && sameOwner(ownerOf(a.metadata), owner),
+    );
+    return found ? toRemote(ctx, found) : undefined;
+  },
+};

@@ -1,0 +1,101 @@
+// provider_a native deployments: created, updated in place (full replacement of lists, explicit
+// clears), archived on removal. Local `source` files of resources are uploaded and audited first.
+import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { logicalName, ownerOf, sameOwner, userMetadata, withOwnership } from "../../common/ownership.js";
+import { findFirst, walkPages } from "../../common/paging.js";
+import { deleteUploads, priorUploads, sourceDigests, Uploads } from "../../common/uploads.js";
+import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
+import { type DeploymentDecl, deploymentToWire } from "../mappers/deployment.js";
+import { uploadFile } from "./files.js";
+import type { ProviderAOptions } from "./options.js";
+
+function toRemote(wire: Wire): RemoteObject {
+  const schedule = wire.schedule as { expression?: string; timezone?: string } | null | undefined;
+  return {
+    id: String(wire.id),
+    spec: {
+      ...(schedule?.expression
+        ? { schedule: { expression: schedule.expression, timezone: schedule.timezone } }
+        : {}),
+      ...(typeof wire.description === "string" && wire.description ? { description: wire.description } : {}),
+      metadata: userMetadata(wire.metadata),
+    },
+    owner: ownerOf(wire.metadata),
+    extra: { status: wire.status },
+  };
+}
+
+export function createDeploymentHandler(opts: ProviderAOptions): KindHandler {
+  async function body(ctx: HandlerContext, spec: Spec, update: boolean, uploads: Uploads) {
+    const decl = spec as unknown as DeploymentDecl;
+    const fileIds: (string | undefined)[] = [];
+    for (const resource of decl.resources ?? []) {
+      if (resource.type !== "file") fileIds.push(undefined);
+      else if (resource.file_id) fileIds.push(resource.file_id);
+      else if (resource.source) fileIds.push(await uploads.idFor(resource.source));
+      else fileIds.push(undefined);
+    }
+    const environment = decl.environment ?? (decl as { environment_id?: string }).environment_id;
+    return deploymentToWire(decl, {
+      name: logicalName(ctx.owner),
+      agentId: ctx.resolve("agents", decl.agent),
+      environmentId: environment ? ctx.resolve("environments", environment) : "",
+      vaultIds: (decl.vaults ?? []).map((v) => ctx.resolve("vaults", v)),
+      fileIds,
+      metadata: withOwnership(decl.metadata, ctx.owner),
+      update,
+      warn: (m) => ctx.warn(m),
+    });
+  }
+  return {
+    replaceOn: ["agent"],
+    async desired(spec, dctx) {
+      const decl = spec as unknown as DeploymentDecl;
+      const sources = (decl.resources ?? []).flatMap((r) =>
+        r.type === "file" && !r.file_id && r.source ? [r.source] : [],
+      );
+      return {
+        ...spec,
+        ...(decl.schedule ? { schedule: decl.schedule } : {}),
+        metadata: { ...(decl.metadata ?? {}) },
+        ...(sources.length ? { source_digests: await sourceDigests(dctx.configDir, sources) } : {}),
+      };
+    },
+    async create(ctx, spec) {
+      const uploads = new Uploads(ctx, {}, async (source) =>
+        String((await uploadFile(ctx, opts, source)).id),
+      );
+      const json = await body(ctx, spec, false, uploads);
+      const remote = toRemote(await send(ctx, ctx.http, { method: "POST", path: "/deployments", json }));
+      return { ...remote, extra: { ...remote.extra, uploads: uploads.ledger } };
+    },
+    async read(ctx, id, prior) {
+      const wire = await getOrGone(ctx.http, `/deployments/${id}`, ctx.signal);
+      if (wire === "gone" || isArchived(wire)) return "gone";
+      const remote = toRemote(wire);
+      return { ...remote, extra: { ...remote.extra, uploads: priorUploads(prior) } };
+    },
+    async update(ctx, id, spec, prior) {
+      const uploads = new Uploads(ctx, priorUploads(prior), async (source) =>
+        String((await uploadFile(ctx, opts, source)).id),
+      );
+      const json = await body(ctx, spec, true, uploads);
+      const remote = toRemote(
+        await send(ctx, ctx.http, { method: "POST", path: `/deployments/${id}`, json }),
+      );
+      await uploads.pruneReplaced(ctx.http);
+      return { ...remote, extra: { ...remote.extra, uploads: uploads.ledger } };
+    },
+    async remove(ctx, id, prior) {
+      await removeTolerant(ctx.http, "POST", `/deployments/${id}/archive`, ctx.signal);
+      await deleteUploads(ctx, ctx.http, priorUploads(prior));
+    },
+    async findOwned(ctx, owner) {
+      const found = await findFirst(
+        walkPages<Wire>(ctx.http, "/deployments", {}, ctx.signal),
+        (d) => !isArchived(d) && sameOwner(ownerOf(d.metadata), owner),
+      );
+      return found ? toRemote(found) : undefined;
+    },
+  };
+}

@@ -1,0 +1,151 @@
+// provider_a vaults. Credentials cannot be sent inline, so a vault is created first and each
+// credential added after it. A credential change is a replacement (create the new vault, then
+// delete the old), as the reference does; display name and metadata update in place. Adoption of
+// our own vault (a retried create, or the engine's adopt step through `update`) keeps only the
+// credentials that match exactly (identity, metadata and injection policy) and replaces the rest.
+import { isConflict } from "../../common/errors.js";
+import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { logicalName, ownerOf, sameOwner, userMetadata, withOwnership } from "../../common/ownership.js";
+import { collect, findFirst, walkPages } from "../../common/paging.js";
+import { carryPriorSecrets } from "../../common/secrets.js";
+import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
+import {
+  type CredentialDecl,
+  credentialFromWire,
+  credentialToWire,
+  isExactCredentialMatch,
+  type RemoteCredential,
+  resolvePolicy,
+} from "../mappers/credential.js";
+
+interface VaultDecl {
+  display_name?: string;
+  credentials?: CredentialDecl[];
+  metadata?: Record<string, string>;
+}
+
+async function readVault(ctx: HandlerContext, wire: Wire, prior?: PriorState): Promise<RemoteObject> {
+  const id = String(wire.id);
+  const creds = (
+    await collect(walkPages<RemoteCredential>(ctx.http, `/vaults/${id}/credentials`, {}, ctx.signal))
+  ).filter((c) => !c.archived_at);
+  return {
+    id,
+    spec: {
+      ...(wire.display_name && wire.display_name !== logicalName(ctx.owner)
+        ? { display_name: wire.display_name }
+        : {}),
+      credentials: carryPriorSecrets(creds.map(credentialFromWire) as Record<string, unknown>[], prior),
+      metadata: userMetadata(wire.metadata),
+    },
+    owner: ownerOf(wire.metadata),
+    extra: { credential_ids: Object.fromEntries(creds.map((c) => [c.display_name ?? c.id, c.id])) },
+  };
+}
+
+/** Adds declared credentials; on an adopted vault keeps exact matches and replaces the rest. */
+async function ensureCredentials(
+  ctx: HandlerContext,
+  vaultId: string,
+  decls: CredentialDecl[],
+  pruneUndeclared = false,
+): Promise<void> {
+  const existing = (
+    await collect(walkPages<RemoteCredential>(ctx.http, `/vaults/${vaultId}/credentials`, {}, ctx.signal))
+  ).filter((c) => !c.archived_at);
+  if (pruneUndeclared) {
+    for (const stale of existing.filter((r) => !decls.some((d) => d.name === r.display_name))) {
+      await removeTolerant(ctx.http, "DELETE", `/vaults/${vaultId}/credentials/${stale.id}`, ctx.signal);
+    }
+  }
+  for (const decl of decls) {
+    const body = credentialToWire(decl);
+    const secret = (body.auth as { secret_value: string }).secret_value;
+    ctx.http.addSecret(secret);
+    if (existing.some((remote) => isExactCredentialMatch(decl, remote))) continue;
+    for (const stale of existing.filter((r) => r.display_name === decl.name && !r.archived_at)) {
+      await removeTolerant(ctx.http, "DELETE", `/vaults/${vaultId}/credentials/${stale.id}`, ctx.signal);
+    }
+    await send(ctx, ctx.http, { method: "POST", path: `/vaults/${vaultId}/credentials`, json: body });
+  }
+}
+
+export const vaultHandler: KindHandler = {
+  sensitive: ["credentials.*.secret_value", "credentials.*.access_token"],
+  replaceOn: ["credentials"],
+  createBeforeDestroy: true,
+  desired(spec) {
+    const decl = spec as VaultDecl;
+    return {
+      ...(decl.display_name !== undefined ? { display_name: decl.display_name } : {}),
+      credentials: (decl.credentials ?? []).map((c) => {
+        const policy = resolvePolicy(c);
+        return {
+          name: c.name,
+          type: c.type,
+          secret_name: c.secret_name,
+          secret_value: c.secret_value === undefined ? undefined : String(c.secret_value),
+          networking: { allowed_hosts: policy.allowedHosts },
+          injection_location: { header: policy.header, body: policy.body },
+        };
+      }),
+      metadata: { ...(decl.metadata ?? {}) },
+    };
+  },
+  async create(ctx, spec) {
+    const decl = spec as VaultDecl;
+    // Validate every credential before the first request, so bad input creates nothing.
+    for (const c of decl.credentials ?? []) credentialToWire(c);
+    const payload = {
+      display_name: decl.display_name ?? logicalName(ctx.owner),
+      metadata: withOwnership(decl.metadata, ctx.owner),
+    };
+    let vault: Wire;
+    try {
+      vault = await send(ctx, ctx.http, { method: "POST", path: "/vaults", json: payload });
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      const mine = await findOwnedVault(ctx);
+      if (!mine) throw error;
+      vault = mine;
+    }
+    await ensureCredentials(ctx, String(vault.id), decl.credentials ?? []);
+    return readVault(ctx, vault);
+  },
+  async read(ctx, id, prior) {
+    const wire = await getOrGone(ctx.http, `/vaults/${id}`, ctx.signal);
+    if (wire === "gone" || isArchived(wire)) return "gone";
+    return readVault(ctx, wire, prior);
+  },
+  async update(ctx, id, spec, prior) {
+    const decl = spec as VaultDecl;
+    for (const c of decl.credentials ?? []) credentialToWire(c);
+    const vault = await send(ctx, ctx.http, {
+      method: "POST",
+      path: `/vaults/${id}`,
+      json: {
+        display_name: decl.display_name ?? logicalName(ctx.owner),
+        metadata: withOwnership(decl.metadata, ctx.owner),
+      },
+    });
+    await ensureCredentials(ctx, id, decl.credentials ?? [], true);
+    return readVault(ctx, { ...vault, id }, prior);
+  },
+  async remove(ctx, id) {
+    await removeTolerant(ctx.http, "DELETE", `/vaults/${id}`, ctx.signal);
+  },
+  async findOwned(ctx) {
+    const wire = await findOwnedVault(ctx);
+    if (!wire) return undefined;
+    return readVault(ctx, wire);
+  },
+};
+
+function findOwnedVault(ctx: HandlerContext): Promise<Wire | undefined> {
+  return findFirst(
+    walkPages<Wire>(ctx.http, "/vaults", {}, ctx.signal),
+    (v) => !isArchived(v) && sameOwner(ownerOf(v.metadata), ctx.owner),
+  );
+}
+
+export type { Spec };

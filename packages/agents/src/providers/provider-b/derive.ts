@@ -1,0 +1,78 @@
+// What provider_b handlers need from the rest of agents.yaml (the adapter's `derive` hook):
+// the API domain of every resource a Forward agent uses (spec: Forward environments and
+// resources, rules 1–3), the default identity, and the top-level Files a Template inherits.
+import type { ApiDomain } from "./client.js";
+
+type Decl = Record<string, unknown>;
+type Config = {
+  defaults?: { identity?: string };
+  agents?: Record<string, Decl>;
+  files?: Record<string, Decl>;
+} & Record<string, unknown>;
+
+export interface Derived {
+  domain?: ApiDomain;
+  /** Set when Managed and Forward agents share one declaration (rule 3): create refuses it. */
+  domain_conflict?: string;
+  identity?: string;
+  files?: { name: string; source: string }[];
+}
+
+function isForwardAgent(agent: Decl): boolean {
+  return (agent.delivery as { provider_b?: { type?: string } } | undefined)?.provider_b?.type === "forward";
+}
+
+function usedNames(agent: Decl, kind: string): string[] {
+  switch (kind) {
+    case "environments":
+      return typeof agent.environment === "string" ? [agent.environment] : [];
+    case "vaults":
+      return typeof agent.vault === "string" ? [agent.vault] : [];
+    case "memory_stores":
+      return Array.isArray(agent.memory_stores) ? (agent.memory_stores as string[]) : [];
+    case "skills":
+      return Array.isArray(agent.skills)
+        ? (agent.skills as unknown[]).filter((s): s is string => typeof s === "string")
+        : [];
+    default:
+      return [];
+  }
+}
+
+export function deriveProviderB(config: Decl, kind: string, name: string): Derived | undefined {
+  const cfg = config as Config;
+  const agents = Object.entries(cfg.agents ?? {}).filter(([, a]) => {
+    const pin = a.provider;
+    return pin === undefined || pin === "provider_b";
+  });
+  if (kind === "agents") {
+    const agent = cfg.agents?.[name];
+    if (!agent || !isForwardAgent(agent)) return { domain: "managed" };
+    const files = (Array.isArray(agent.files) ? (agent.files as unknown[]) : [])
+      .filter((f): f is string => typeof f === "string")
+      .map((f) => ({ name: f, source: String(cfg.files?.[f]?.source ?? "") }));
+    return { domain: "forward", identity: cfg.defaults?.identity, files };
+  }
+  if (kind === "channels") {
+    const channel = (cfg.channels as Record<string, Decl> | undefined)?.[name];
+    return { identity: (channel?.identity as string | undefined) ?? cfg.defaults?.identity };
+  }
+  if (!["environments", "vaults", "memory_stores", "skills"].includes(kind)) return undefined;
+  const users = agents.filter(([, a]) => usedNames(a, kind).includes(name));
+  const forward = users.filter(([, a]) => isForwardAgent(a)).map(([n]) => n);
+  const managed = users.filter(([, a]) => !isForwardAgent(a)).map(([n]) => n);
+  const out: Derived = { domain: forward.length ? "forward" : "managed" };
+  if (forward.length && managed.length) {
+    out.domain_conflict = `${kind} "${name}" is used by Managed agent(s) ${managed.join(", ")} and Forward agent(s) ${forward.join(", ")}; declare one per API domain`;
+  }
+  if (kind === "memory_stores" && forward.length) out.identity = cfg.defaults?.identity;
+  return out;
+}
+
+export function derivedOf(spec: Record<string, unknown>): Derived {
+  return (spec.derived as Derived | undefined) ?? {};
+}
+
+export function domainOf(spec: Record<string, unknown>): ApiDomain {
+  return derivedOf(spec).domain ?? "managed";
+}

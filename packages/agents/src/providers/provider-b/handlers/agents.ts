@@ -1,0 +1,104 @@
+// provider_b agents: Managed delivery → Managed Agent (PUT with the current version on update,
+// DELETE on removal); Forward delivery → Forward Template (templates.ts). The delivery type is
+// fixed for a resource's life: changing it replaces the resource.
+import { isConflict } from "../../common/errors.js";
+import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { logicalName, ownerOf, withOwnership } from "../../common/ownership.js";
+import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
+import {
+  type AgentDecl,
+  agentDesired,
+  agentFromWire,
+  isForward,
+  managedAgentToWire,
+  resolveSkillRef,
+} from "../mappers/agent.js";
+import { rosterIdsFromWire } from "../undetermined.js";
+import { captureForDestroy } from "./default-store.js";
+import { client, findOwnedIn } from "./shared.js";
+import {
+  createTemplate,
+  readTemplate,
+  removeTemplate,
+  toTemplateRemote,
+  updateTemplate,
+} from "./templates.js";
+
+function toRemote(ctx: HandlerContext, wire: Wire): RemoteObject {
+  const roster = rosterIdsFromWire(wire.multiagent);
+  return {
+    id: String(wire.id),
+    spec: agentFromWire(wire, logicalName(ctx.owner), false),
+    owner: ownerOf(wire.metadata),
+    version: typeof wire.version === "number" || typeof wire.version === "string" ? wire.version : undefined,
+    extra: { delivery: "managed", ...(roster ? { roster } : {}) },
+  };
+}
+
+function managedBody(ctx: HandlerContext, spec: Spec, update: boolean) {
+  const decl = spec as unknown as AgentDecl;
+  return managedAgentToWire(decl, {
+    name: decl.name ?? logicalName(ctx.owner),
+    metadata: withOwnership(decl.metadata, ctx.owner),
+    skills: (decl.skills ?? []).map((s) => resolveSkillRef(s, (n) => ctx.resolve("skills", n))),
+    roster: decl.multiagent?.agents.map((m) =>
+      typeof m === "string" ? ctx.resolve("agents", m) : m.agent_id,
+    ),
+    update,
+  });
+}
+
+async function updateManaged(ctx: HandlerContext, id: string, spec: Spec): Promise<RemoteObject> {
+  const http = client(ctx, "managed");
+  const current = await send(ctx, http, { method: "GET", path: `/agents/${id}` });
+  const updated = await send(ctx, http, {
+    method: "PUT",
+    path: `/agents/${id}`,
+    json: { ...managedBody(ctx, spec, true), version: current.version },
+  });
+  return toRemote(ctx, updated);
+}
+
+function forwardPrior(prior: { extra?: Record<string, unknown> } | undefined): boolean {
+  return prior?.extra?.delivery === "forward";
+}
+
+export const agentHandler: KindHandler = {
+  replaceOn: ["delivery"],
+  desired: (spec) => agentDesired(spec as unknown as AgentDecl),
+  async create(ctx, spec) {
+    if (isForward(spec as unknown as AgentDecl)) return createTemplate(ctx, spec);
+    const http = client(ctx, "managed");
+    const payload = managedBody(ctx, spec, false);
+    try {
+      return toRemote(ctx, await send(ctx, http, { method: "POST", path: "/agents", json: payload }));
+    } catch (error) {
+      const mine = isConflict(error) ? await findOwnedIn(ctx, http, "/agents", ctx.owner) : undefined;
+      if (!mine) throw error;
+      return updateManaged(ctx, String(mine.id), spec);
+    }
+  },
+  async read(ctx, id, prior) {
+    if (forwardPrior(prior) || id.startsWith("tmpl_")) return readTemplate(ctx, id, prior);
+    const wire = await getOrGone(client(ctx, "managed"), `/agents/${id}`, ctx.signal);
+    if (wire === "gone" || isArchived(wire)) return "gone";
+    return toRemote(ctx, wire);
+  },
+  async update(ctx, id, spec, prior) {
+    if (isForward(spec as unknown as AgentDecl)) return updateTemplate(ctx, id, spec, prior);
+    return updateManaged(ctx, id, spec);
+  },
+  async remove(ctx, id, prior) {
+    if (forwardPrior(prior) || id.startsWith("tmpl_")) return removeTemplate(ctx, id, prior);
+    await removeTolerant(client(ctx, "managed"), "DELETE", `/agents/${id}`, ctx.signal);
+  },
+  async preflightRemove(ctx, id, prior) {
+    if (forwardPrior(prior) || id.startsWith("tmpl_")) await captureForDestroy(ctx, id, prior);
+  },
+  async findOwned(ctx, owner) {
+    const managed = await findOwnedIn(ctx, client(ctx, "managed"), "/agents", owner);
+    if (managed) return toRemote(ctx, managed);
+    const template = await findOwnedIn(ctx, client(ctx, "forward"), "/templates", owner);
+    return template ? toTemplateRemote(ctx, template) : undefined;
+  },
+};

@@ -1,0 +1,72 @@
+// provider_b Channels (Forward API): `fixed` binds one Identity and Template, `pairing` is
+// transport only. Type or mode changes replace the channel (update omits both on the wire).
+import { isConflict } from "../../common/errors.js";
+import { getOrGone, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { logicalName } from "../../common/ownership.js";
+import { findFirst, walkAfterId } from "../../common/paging.js";
+import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
+import { derivedOf } from "../derive.js";
+import { type ChannelDecl, channelDesired, channelFromWire, channelToWire } from "../mappers/forward.js";
+import { client } from "./shared.js";
+
+function toRemote(ctx: HandlerContext, wire: Wire): RemoteObject {
+  return { id: String(wire.id), spec: channelFromWire(wire, logicalName(ctx.owner)) };
+}
+
+function body(ctx: HandlerContext, spec: Spec, update: boolean) {
+  const decl = spec as unknown as ChannelDecl;
+  const fixed = (decl.mode ?? "fixed") === "fixed";
+  const identity = decl.identity ?? derivedOf(spec).identity;
+  const payload = channelToWire(decl, {
+    name: logicalName(ctx.owner),
+    identityId: fixed && identity ? ctx.resolve("identities", identity) : undefined,
+    templateId: fixed && decl.agent ? ctx.resolve("agents", decl.agent) : undefined,
+    update,
+  });
+  const credentials = (payload.channel_config as { credentials: Record<string, string> }).credentials;
+  for (const value of Object.values(credentials)) ctx.http.addSecret(value);
+  for (const value of Object.values(credentials)) client(ctx, "forward").addSecret(value);
+  return payload;
+}
+
+export const channelHandler: KindHandler = {
+  replaceOn: ["type", "mode"],
+  sensitive: ["credentials.*"],
+  desired: (spec) => channelDesired(spec as unknown as ChannelDecl),
+  async create(ctx, spec) {
+    const forward = client(ctx, "forward");
+    const payload = body(ctx, spec, false);
+    try {
+      return toRemote(ctx, await send(ctx, forward, { method: "POST", path: "/channels", json: payload }));
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      const existing = await findFirst(
+        walkAfterId<Wire>(forward, "/channels", {}, ctx.signal),
+        (c) => c.name === payload.name,
+      );
+      if (!existing || existing.channel_type !== payload.channel_type) throw error;
+      const updated = await send(ctx, forward, {
+        method: "POST",
+        path: `/channels/${existing.id}`,
+        json: body(ctx, spec, true),
+      });
+      return toRemote(ctx, { ...existing, ...updated });
+    }
+  },
+  async read(ctx, id) {
+    const wire = await getOrGone(client(ctx, "forward"), `/channels/${id}`, ctx.signal);
+    return wire === "gone" ? "gone" : toRemote(ctx, wire);
+  },
+  async update(ctx, id, spec) {
+    const forward = client(ctx, "forward");
+    const updated = await send(ctx, forward, {
+      method: "POST",
+      path: `/channels/${id}`,
+      json: body(ctx, spec, true),
+    });
+    return toRemote(ctx, { ...updated, id });
+  },
+  async remove(ctx, id) {
+    await removeTolerant(client(ctx, "forward"), "DELETE", `/channels/${id}`, ctx.signal);
+  },
+};

@@ -1,0 +1,138 @@
+// provider_b deployments (Managed API only): tunnels dropped with a warning, lists replaced on
+// update, user metadata tombstoned, archived on removal.
+import { UnsupportedError } from "../../common/errors.js";
+import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { logicalName, metadataPatch, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
+import { findFirst, walkPages } from "../../common/paging.js";
+import { deleteUploads, priorUploads, sourceDigests, Uploads } from "../../common/uploads.js";
+import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
+import { type DeploymentDecl, deploymentToWire } from "../mappers/deployment.js";
+import { client, uploadFile } from "./shared.js";
+
+function toRemote(wire: Wire): RemoteObject {
+  const schedule = wire.schedule as { expression?: string; timezone?: string } | null | undefined;
+  return {
+    id: String(wire.id),
+    spec: {
+      ...(schedule?.expression
+        ? { schedule: { expression: schedule.expression, timezone: schedule.timezone } }
+        : {}),
+      ...(typeof wire.description === "string" && wire.description ? { description: wire.description } : {}),
+      metadata: userMetadata(wire.metadata),
+    },
+    owner: ownerOf(wire.metadata),
+    extra: { status: wire.status },
+  };
+}
+
+async function body(ctx: HandlerContext, spec: Spec, current: Wire | undefined, uploads: Uploads) {
+  const decl = spec as unknown as DeploymentDecl;
+  const managed = client(ctx, "managed");
+  const agentExtra = ctx.resolveExtra("agents", decl.agent);
+  if (agentExtra?.delivery === "forward") {
+    throw new UnsupportedError(
+      `deployment "${logicalName(ctx.owner)}": agent ${decl.agent} uses Forward delivery, which cannot be deployed`,
+    );
+  }
+  const resourceIds: (string | undefined)[] = [];
+  for (const r of decl.resources ?? []) {
+    if (r.type === "file") {
+      resourceIds.push(
+        r.file_id ??
+          (r.source ? (await uploadFile(ctx, managed, r.source, "session_resource")).id : undefined),
+      );
+    } else if (r.type === "memory_store") resourceIds.push(ctx.resolve("memory_stores", r.memory_store));
+    else resourceIds.push(undefined);
+  }
+  const rubricFileIds: (string | undefined)[] = [];
+  for (const e of decl.initial_events ?? []) {
+    rubricFileIds.push(
+      e.type === "user.define_outcome" && e.rubric_file
+        ? (await uploadFile(ctx, managed, e.rubric_file, "session_resource")).id
+        : undefined,
+    );
+  }
+  const metadata = current
+    ? { ...withOwnership({}, ctx.owner), ...metadataPatch(current.metadata, decl.metadata ?? {}) }
+    : withOwnership(decl.metadata, ctx.owner);
+  return deploymentToWire(decl, {
+    name: logicalName(ctx.owner),
+    agentId: ctx.resolve("agents", decl.agent),
+    environmentId: decl.environment ? ctx.resolve("environments", decl.environment) : undefined,
+    vaultIds: (decl.vaults ?? []).map((v) => ctx.resolve("vaults", v)),
+    resourceIds,
+    memoryStoreIds: (decl.memory_stores ?? []).map((m) => ctx.resolve("memory_stores", m)),
+    rubricFileIds,
+    metadata,
+    update: current !== undefined,
+    remoteHasSchedule: Boolean((current?.schedule as { expression?: string } | null | undefined)?.expression),
+    warn: (m) => ctx.warn(m),
+  });
+}
+
+function uploader(ctx: HandlerContext, prior?: PriorState): Uploads {
+  const managed = client(ctx, "managed");
+  return new Uploads(
+    ctx,
+    priorUploads(prior),
+    async (source) => (await uploadFile(ctx, managed, source, "session_resource")).id,
+  );
+}
+
+function withUploads(remote: RemoteObject, uploads: Uploads["ledger"]): RemoteObject {
+  return { ...remote, extra: { ...remote.extra, uploads } };
+}
+
+export const deploymentHandler: KindHandler = {
+  replaceOn: ["agent"],
+  async desired(spec, dctx) {
+    const decl = spec as unknown as DeploymentDecl;
+    const sources = [
+      ...(decl.resources ?? []).flatMap((r) =>
+        r.type === "file" && !r.file_id && r.source ? [r.source] : [],
+      ),
+      ...(decl.initial_events ?? []).flatMap((e) =>
+        e.type === "user.define_outcome" && e.rubric_file ? [e.rubric_file] : [],
+      ),
+    ];
+    return sources.length ? { ...spec, source_digests: await sourceDigests(dctx.configDir, sources) } : spec;
+  },
+  async create(ctx, spec) {
+    const uploads = uploader(ctx);
+    const json = await body(ctx, spec, undefined, uploads);
+    return withUploads(
+      toRemote(await send(ctx, client(ctx, "managed"), { method: "POST", path: "/deployments", json })),
+      uploads.ledger,
+    );
+  },
+  async read(ctx, id, prior) {
+    const wire = await getOrGone(client(ctx, "managed"), `/deployments/${id}`, ctx.signal);
+    if (wire === "gone" || isArchived(wire)) return "gone";
+    return withUploads(toRemote(wire), priorUploads(prior));
+  },
+  async update(ctx, id, spec, prior) {
+    const managed = client(ctx, "managed");
+    const uploads = uploader(ctx, prior);
+    const current = await send(ctx, managed, { method: "GET", path: `/deployments/${id}` });
+    const json = await body(ctx, spec, current, uploads);
+    const remote = toRemote(await send(ctx, managed, { method: "POST", path: `/deployments/${id}`, json }));
+    await uploads.pruneReplaced(managed);
+    return withUploads(remote, uploads.ledger);
+  },
+  async remove(ctx, id, prior) {
+    const managed = client(ctx, "managed");
+    await removeTolerant(managed, "POST", `/deployments/${id}/archive`, ctx.signal);
+    await deleteUploads(ctx, managed, priorUploads(prior));
+  },
+  async findOwned(ctx, owner) {
+    // Deployment lists page with `page`/`next_page` (not after_id).
+    const found = await findFirst(
+      walkPages<Wire>(client(ctx, "managed"), "/deployments", {}, ctx.signal),
+      (d) => {
+        const o = ownerOf(d.metadata);
+        return !isArchived(d) && o?.project === owner.project && o.resource === owner.resource;
+      },
+    );
+    return found ? toRemote(found) : undefined;
+  },
+};

@@ -1,0 +1,108 @@
+// provider_b environments on either API domain. Update sends the complete config and tombstones
+// dropped user metadata keys; a delete refused because Sessions still use it names them.
+import { isConflict } from "../../common/errors.js";
+import { removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { logicalName, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
+import { collect, walkAfterId, walkPages } from "../../common/paging.js";
+import { ProviderHttpError } from "../../http.js";
+import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
+import type { ApiDomain } from "../client.js";
+import {
+  type EnvironmentDecl,
+  environmentDesired,
+  environmentFromWire,
+  environmentToWire,
+} from "../mappers/environment.js";
+import { client, findOwnedIn, readEither, requireOneDomain, specDomain } from "./shared.js";
+
+function toRemote(ctx: HandlerContext, wire: Wire, domain: ApiDomain): RemoteObject {
+  return {
+    id: String(wire.id),
+    spec: { ...environmentFromWire(wire, logicalName(ctx.owner), domain), derived: { domain } },
+    owner: ownerOf(wire.metadata),
+    extra: { domain },
+  };
+}
+
+export const environmentHandler: KindHandler = {
+  replaceOn: ["derived.domain", "config.type"],
+  desired(spec) {
+    const domain = requireOneDomain(spec, "environment");
+    return { ...environmentDesired(spec as EnvironmentDecl, domain), derived: { domain } };
+  },
+  async create(ctx, spec) {
+    const domain = requireOneDomain(spec, logicalName(ctx.owner));
+    const http = client(ctx, domain);
+    const decl = spec as EnvironmentDecl;
+    const body = environmentToWire(
+      decl,
+      logicalName(ctx.owner),
+      withOwnership(decl.metadata, ctx.owner),
+      domain,
+    );
+    try {
+      return toRemote(
+        ctx,
+        await send(ctx, http, { method: "POST", path: "/environments", json: body }),
+        domain,
+      );
+    } catch (error) {
+      if (!isConflict(error)) throw error;
+      const mine = await findOwnedIn(ctx, http, "/environments", ctx.owner);
+      if (!mine) throw error;
+      return toRemote(
+        ctx,
+        await send(ctx, http, { method: "POST", path: `/environments/${mine.id}`, json: body }),
+        domain,
+      );
+    }
+  },
+  async read(ctx, id, prior) {
+    const found = await readEither(ctx, `/environments/${id}`, specDomain(prior?.spec));
+    if (found === "gone" || found.wire.archived_at) return "gone";
+    return toRemote(ctx, found.wire, found.domain);
+  },
+  async update(ctx, id, spec) {
+    const domain = requireOneDomain(spec, logicalName(ctx.owner));
+    const http = client(ctx, domain);
+    const decl = spec as EnvironmentDecl;
+    const current = await send(ctx, http, { method: "GET", path: `/environments/${id}` });
+    const metadata = {
+      ...withOwnership({}, ctx.owner),
+      ...metadataPatch(current.metadata, decl.metadata ?? {}),
+    };
+    const body = environmentToWire(decl, logicalName(ctx.owner), metadata, domain);
+    return toRemote(
+      ctx,
+      await send(ctx, http, { method: "POST", path: `/environments/${id}`, json: body }),
+      domain,
+    );
+  },
+  async remove(ctx, id, prior) {
+    const domain = specDomain(prior?.spec) ?? "managed";
+    const http = client(ctx, domain);
+    try {
+      await removeTolerant(http, "DELETE", `/environments/${id}`, ctx.signal);
+    } catch (error) {
+      if (!(error instanceof ProviderHttpError && error.status === 409)) throw error;
+      // Managed session lists page with `page`/`next_page`; Forward ones with `after_id`.
+      const pages =
+        domain === "managed"
+          ? walkPages<Wire>(http, "/sessions", {}, ctx.signal)
+          : walkAfterId<Wire>(http, "/sessions", {}, ctx.signal);
+      const sessions = (await collect(pages)).filter((s) => s.environment_id === id && !s.archived_at);
+      throw new Error(
+        `environment ${id} is still used by ${sessions.length} session(s)${sessions.length ? ` (${sessions.map((s) => s.id).join(", ")})` : ""}; end them and run destroy again`,
+      );
+    }
+  },
+  async findOwned(ctx, owner) {
+    for (const domain of ["managed", "forward"] as const) {
+      const found = await findOwnedIn(ctx, client(ctx, domain), "/environments", owner);
+      if (found) return toRemote(ctx, found, domain);
+    }
+    return undefined;
+  },
+};
+
+export type { Spec };

@@ -1,0 +1,163 @@
+import { randomUUID } from "node:crypto";
+// provider_b memory stores (both domains; permanent delete always on the cloud domain). Declared
+// entries are managed seeds: created when missing, updated when their content changed (with the
+// remote sha256 as precondition), and every other memory is left as the agents wrote it.
+import { send, type Wire } from "../../common/handler-kit.js";
+import { logicalName, metadataPatch, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
+import { collect, walkAfterId } from "../../common/paging.js";
+import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
+import type { ApiDomain } from "../client.js";
+import {
+  type MemoryStoreDecl,
+  memoryPath,
+  planSeeds,
+  type RemoteMemory,
+  seedDigests,
+} from "../mappers/memory-store.js";
+import {
+  client,
+  DEFAULT_PROVIDER_B_OPTIONS,
+  deleteMemoryStorePermanently,
+  findOwnedIn,
+  type ProviderBOptions,
+  readEither,
+  requireOneDomain,
+  specDomain,
+} from "./shared.js";
+
+async function listMemories(
+  ctx: HandlerContext,
+  domain: ApiDomain,
+  storeId: string,
+): Promise<RemoteMemory[]> {
+  return collect(
+    walkAfterId<RemoteMemory>(client(ctx, domain), `/memory_stores/${storeId}/memories`, {}, ctx.signal),
+  );
+}
+
+async function applySeeds(
+  ctx: HandlerContext,
+  domain: ApiDomain,
+  storeId: string,
+  decl: MemoryStoreDecl,
+): Promise<void> {
+  const http = client(ctx, domain);
+  const actions = planSeeds(
+    decl.entries,
+    decl.entries?.length ? await listMemories(ctx, domain, storeId) : [],
+  );
+  for (const a of actions) {
+    if (a.action === "create") {
+      await send(ctx, http, {
+        method: "POST",
+        path: `/memory_stores/${storeId}/memories`,
+        json: { path: a.path, content: a.content },
+      });
+    } else {
+      await send(ctx, http, {
+        method: "POST",
+        path: `/memory_stores/${storeId}/memories/${a.id}`,
+        json: { content: a.content, ...(a.expectedSha256 ? { content_sha256: a.expectedSha256 } : {}) },
+      });
+    }
+  }
+}
+
+async function toRemote(
+  ctx: HandlerContext,
+  wire: Wire,
+  domain: ApiDomain,
+  declaredPaths?: string[],
+): Promise<RemoteObject> {
+  const id = String(wire.id);
+  const spec: Spec = {
+    ...(typeof wire.description === "string" && wire.description ? { description: wire.description } : {}),
+    metadata: userMetadata(wire.metadata),
+    derived: { domain },
+  };
+  if (declaredPaths) {
+    // Only the declared seeds are compared; memories the agents wrote are theirs.
+    const remote = new Map(
+      (await listMemories(ctx, domain, id)).map((m) => [m.path.replace(/^\/+/, ""), m.content_sha256]),
+    );
+    spec.entries = Object.fromEntries(declaredPaths.map((p) => [p, remote.get(p) ?? null]));
+  }
+  return { id, spec, owner: ownerOf(wire.metadata), extra: { domain, name: wire.name } };
+}
+
+function declaredPaths(prior: PriorState | undefined): string[] | undefined {
+  const entries = prior?.spec.entries;
+  return entries && typeof entries === "object" ? Object.keys(entries) : undefined;
+}
+
+export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVIDER_B_OPTIONS): KindHandler {
+  return {
+    replaceOn: ["derived.domain"],
+    desired(spec) {
+      const decl = spec as MemoryStoreDecl;
+      return {
+        ...(decl.description ? { description: decl.description } : {}),
+        metadata: { ...(decl.metadata ?? {}) },
+        ...(decl.entries?.length ? { entries: seedDigests(decl.entries) } : {}),
+        derived: { domain: requireOneDomain(spec, "memory store") },
+      };
+    },
+    async create(ctx, spec) {
+      const domain = requireOneDomain(spec, logicalName(ctx.owner));
+      const decl = spec as MemoryStoreDecl;
+      for (const e of decl.entries ?? []) memoryPath(e.key);
+      const store = await send(ctx, client(ctx, domain), {
+        method: "POST",
+        path: "/memory_stores",
+        json: {
+          name: logicalName(ctx.owner),
+          description: decl.description ?? "",
+          // Ownership keys (REF omits them here) make a store from an interrupted run adoptable.
+          metadata: withOwnership(decl.metadata, ctx.owner),
+        },
+        ...(domain === "forward" ? { headers: { "idempotency-key": randomUUID() }, idempotent: true } : {}),
+      });
+      try {
+        await applySeeds(ctx, domain, String(store.id), decl);
+      } catch (error) {
+        // As the reference does: a store whose seeds failed is removed, so a re-run starts clean.
+        await deleteMemoryStorePermanently(ctx, { ...opts, storeDeleteRetryMs: [] }, String(store.id)).catch(
+          () => {},
+        );
+        throw error;
+      }
+      return toRemote(ctx, store, domain, Object.keys(seedDigests(decl.entries)));
+    },
+    async read(ctx, id, prior) {
+      const found = await readEither(ctx, `/memory_stores/${id}`, specDomain(prior?.spec));
+      if (found === "gone" || found.wire.archived_at) return "gone";
+      return toRemote(ctx, found.wire, found.domain, declaredPaths(prior));
+    },
+    async update(ctx, id, spec) {
+      const domain = requireOneDomain(spec, logicalName(ctx.owner));
+      const http = client(ctx, domain);
+      const decl = spec as MemoryStoreDecl;
+      const current = await send(ctx, http, { method: "GET", path: `/memory_stores/${id}` });
+      const updated = await send(ctx, http, {
+        method: "POST",
+        path: `/memory_stores/${id}`,
+        json: {
+          description: decl.description ?? "",
+          metadata: metadataPatch(current.metadata, decl.metadata ?? {}),
+        },
+      });
+      await applySeeds(ctx, domain, id, decl);
+      return toRemote(ctx, { ...current, ...updated, id }, domain, Object.keys(seedDigests(decl.entries)));
+    },
+    async remove(ctx, id) {
+      await deleteMemoryStorePermanently(ctx, opts, id);
+    },
+    async findOwned(ctx, owner) {
+      for (const domain of ["managed", "forward"] as const) {
+        const found = await findOwnedIn(ctx, client(ctx, domain), "/memory_stores", owner);
+        if (found) return toRemote(ctx, found, domain);
+      }
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// Helpers the provider_b handlers share: the client of a resource's API domain, adoption by
+// owner, uploads, and the bounded retry used by memory-store deletes.
+import { getOrGone, isArchived, multipartFile, send, type Wire } from "../../common/handler-kit.js";
+import { readLocalFile } from "../../common/local-files.js";
+import { ownerOf, sameOwner } from "../../common/ownership.js";
+import { findFirst, walkAfterId } from "../../common/paging.js";
+import { delay } from "../../common/wait.js";
+import { type HttpClient, ProviderHttpError } from "../../http.js";
+import type { HandlerContext, Owner, Spec } from "../../types.js";
+import { type ApiDomain, domainClient } from "../client.js";
+import { derivedOf, domainOf } from "../derive.js";
+
+export interface ProviderBOptions {
+  /** Waits between retries of a memory-store delete that is still mounted (1, 2, 4, 8 s). */
+  storeDeleteRetryMs: number[];
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const DEFAULT_PROVIDER_B_OPTIONS: ProviderBOptions = {
+  storeDeleteRetryMs: [1_000, 2_000, 4_000, 8_000],
+  sleep: delay,
+};
+
+export function client(ctx: HandlerContext, domain: ApiDomain): HttpClient {
+  return domainClient(ctx.http, domain);
+}
+
+/** The domain of a resource: from its spec, else from what was recorded last time. */
+export function specDomain(spec: Spec | undefined): ApiDomain | undefined {
+  return spec ? derivedOf(spec).domain : undefined;
+}
+
+export function requireOneDomain(spec: Spec, what: string): ApiDomain {
+  const conflict = derivedOf(spec).domain_conflict;
+  if (conflict) throw new Error(`${what}: ${conflict}`);
+  return domainOf(spec);
+}
+
+export function findOwnedIn(
+  ctx: HandlerContext,
+  http: HttpClient,
+  path: string,
+  owner: Owner,
+): Promise<Wire | undefined> {
+  return findFirst(
+    walkAfterId<Wire>(http, path, {}, ctx.signal),
+    (item) => !isArchived(item) && sameOwner(ownerOf(item.metadata), owner),
+  );
+}
+
+/** GET on the recorded domain; an unknown domain (external ids) tries managed, then Forward. */
+export async function readEither(
+  ctx: HandlerContext,
+  path: string,
+  domain: ApiDomain | undefined,
+): Promise<{ wire: Wire; domain: ApiDomain } | "gone"> {
+  for (const d of domain ? [domain] : (["managed", "forward"] as const)) {
+    const wire = await getOrGone(client(ctx, d), path, ctx.signal);
+    if (wire !== "gone") return { wire, domain: d };
+  }
+  return "gone";
+}
+
+export async function uploadFile(
+  ctx: HandlerContext,
+  http: HttpClient,
+  source: string,
+  purpose: string,
+): Promise<{ id: string; sha256: string }> {
+  const local = await readLocalFile(ctx.configDir, source);
+  const form = multipartFile("file", local.bytes, local.filename, local.mimeType, {
+    name: local.filename,
+    purpose,
+  });
+  const created = await send(ctx, http, { method: "POST", path: "/files", body: form });
+  return { id: String(created.file_id ?? created.id), sha256: local.sha256 };
+}
+
+const RETRY_DELETE_STATUSES = new Set([409, 429, 500, 502, 503]);
+
+/**
+ * Permanent memory-store delete (always on the cloud domain). "Still mounted" / "already
+ * archived" conflicts and 429/5xx are retried after each configured delay; if it still fails,
+ * archive followed by delete is tried. Authentication, permission and validation errors fail at once.
+ */
+export async function deleteMemoryStorePermanently(
+  ctx: HandlerContext,
+  opts: ProviderBOptions,
+  storeId: string,
+): Promise<void> {
+  const managed = client(ctx, "managed");
+  const attempt = async () => {
+    await managed.request({
+      method: "DELETE",
+      path: `/memory_stores/${storeId}`,
+      allowStatus: [404],
+      signal: ctx.signal,
+    });
+  };
+  const retryable = (e: unknown) => e instanceof ProviderHttpError && RETRY_DELETE_STATUSES.has(e.status);
+  for (let i = 0; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!retryable(error)) throw error;
+      const wait = opts.storeDeleteRetryMs[i];
+      if (wait === undefined) break;
+      await opts.sleep(wait, ctx.signal);
+    }
+  }
+  await managed.request({
+    method: "POST",
+    path: `/memory_stores/${storeId}/archive`,
+    json: {},
+    allowStatus: [404, 409],
+    signal: ctx.signal,
+  });
+  await attempt();
+}

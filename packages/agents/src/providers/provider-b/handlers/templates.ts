@@ -1,0 +1,256 @@
+// Forward delivery: an agent becomes a Forward Template. Its Files are uploaded through the
+// Forward File API, explicit Forward memory stores are mounted read-only to (defaults.identity,
+// Template), and the default memory store is reconciled after every save.
+import { UnsupportedError } from "../../common/errors.js";
+import { send, type Wire } from "../../common/handler-kit.js";
+import { readLocalFile } from "../../common/local-files.js";
+import { logicalName, ownerOf, withOwnership } from "../../common/ownership.js";
+import type { HandlerContext, PriorState, RemoteObject, Spec } from "../../types.js";
+import { derivedOf } from "../derive.js";
+import { type AgentDecl, agentFromWire, resolveSkillRef, templateToWire } from "../mappers/agent.js";
+import { EXPLICIT_FORWARD_MOUNT_ACCESS, FORWARD_FILE_PURPOSE } from "../undetermined.js";
+import {
+  type DefaultStoreDecl,
+  listMounts,
+  observeDefaultStore,
+  reconcileDefaultStore,
+} from "./default-store.js";
+import { client, uploadFile } from "./shared.js";
+
+type FileRecord = Record<string, { id: string; sha256: string }>;
+
+function identityId(ctx: HandlerContext, spec: Spec, needed: string): string | undefined {
+  const identity = derivedOf(spec).identity;
+  if (!identity) {
+    if (needed)
+      throw new UnsupportedError(`agent "${logicalName(ctx.owner)}": ${needed} needs defaults.identity`);
+    return undefined;
+  }
+  return ctx.resolve("identities", identity);
+}
+
+async function syncFiles(
+  ctx: HandlerContext,
+  spec: Spec,
+  prior: FileRecord,
+): Promise<{ files: FileRecord; stale: string[] }> {
+  const forward = client(ctx, "forward");
+  const files: FileRecord = {};
+  for (const f of derivedOf(spec).files ?? []) {
+    if (!f.source)
+      throw new UnsupportedError(
+        `agent "${logicalName(ctx.owner)}": file "${f.name}" is not declared under files`,
+      );
+    const local = await readLocalFile(ctx.configDir, f.source);
+    const known = prior[f.name];
+    files[f.name] =
+      known && known.sha256 === local.sha256
+        ? known
+        : await uploadFile(ctx, forward, f.source, FORWARD_FILE_PURPOSE);
+  }
+  const keep = new Set(Object.values(files).map((f) => f.id));
+  return {
+    files,
+    stale: Object.values(prior)
+      .map((f) => f.id)
+      .filter((id) => !keep.has(id)),
+  };
+}
+
+async function body(ctx: HandlerContext, spec: Spec, files: FileRecord, update: boolean) {
+  const decl = spec as unknown as AgentDecl;
+  const name = logicalName(ctx.owner);
+  if (!decl.environment)
+    throw new UnsupportedError(`agent "${name}": a Forward Template needs an environment`);
+  const roster = decl.multiagent?.agents.map((m) => {
+    if (typeof m !== "string") {
+      throw new UnsupportedError(
+        `agent "${name}": a Forward coordinator takes only project agents (its roster needs template ids), not {agent_id}`,
+      );
+    }
+    return ctx.resolve("agents", m);
+  });
+  return templateToWire(decl, {
+    name: decl.name ?? name,
+    metadata: withOwnership(decl.metadata, ctx.owner),
+    skills: (decl.skills ?? []).map((s) => resolveSkillRef(s, (n) => ctx.resolve("skills", n))),
+    roster,
+    update,
+    environmentId: ctx.resolve("environments", decl.environment),
+    vaultIds: decl.vault ? [ctx.resolve("vaults", decl.vault)] : [],
+    fileIds: Object.values(files).map((f) => f.id),
+    tunnelId: decl.tunnel ? ctx.resolve("tunnels", decl.tunnel) : undefined,
+  });
+}
+
+/** Mounts declared explicit stores read-only; detaches the ones this project mounted before and dropped. */
+async function syncMounts(
+  ctx: HandlerContext,
+  spec: Spec,
+  templateId: string,
+  identity: string | undefined,
+  before: string[],
+) {
+  const decl = spec as unknown as AgentDecl;
+  const wanted = (decl.memory_stores ?? []).map((s) => ctx.resolve("memory_stores", s));
+  if (!identity) return [];
+  const forward = client(ctx, "forward");
+  const mounted = new Set((await listMounts(ctx, identity, templateId)).map((m) => m.memory_store_id));
+  for (const id of wanted) {
+    if (mounted.has(id)) continue;
+    await send(ctx, forward, {
+      method: "POST",
+      path: `/identities/${identity}/templates/${templateId}/memory_stores`,
+      json: { memory_store_id: id, access: EXPLICIT_FORWARD_MOUNT_ACCESS },
+    });
+  }
+  for (const id of before.filter((b) => !wanted.includes(b))) {
+    await forward.request({
+      method: "DELETE",
+      path: `/identities/${identity}/templates/${templateId}/memory_stores/${id}`,
+      allowStatus: [404],
+      signal: ctx.signal,
+    });
+  }
+  return wanted;
+}
+
+async function finish(
+  ctx: HandlerContext,
+  spec: Spec,
+  wire: Wire,
+  files: FileRecord,
+  mountsBefore: string[],
+): Promise<RemoteObject> {
+  const decl = spec as unknown as AgentDecl;
+  const templateId = String(wire.id);
+  const identity = identityId(
+    ctx,
+    spec,
+    decl.memory_stores?.length
+      ? "mounting memory stores"
+      : decl.default_memory_store
+        ? "default_memory_store"
+        : "",
+  );
+  const mounts = await syncMounts(ctx, spec, templateId, identity, mountsBefore);
+  const remote = toTemplateRemote(ctx, wire);
+  let store: Record<string, unknown> | undefined;
+  if (decl.default_memory_store && identity) {
+    const status = await reconcileDefaultStore(ctx, identity, templateId, decl.default_memory_store);
+    store = status.status === "pending" ? { pending: true } : { ...status };
+    remote.spec.default_memory_store =
+      status.status === "pending" ? { pending: true } : { ...desiredStore(decl.default_memory_store) };
+  }
+  remote.extra = {
+    ...remote.extra,
+    files,
+    mounts,
+    ...(identity ? { identity_id: identity } : {}),
+    ...(store ? { default_memory_store: store } : {}),
+  };
+  return remote;
+}
+
+function desiredStore(d: DefaultStoreDecl): Record<string, unknown> {
+  return {
+    name: d.name,
+    ...(d.description !== undefined ? { description: d.description } : {}),
+    ...(d.delete_on_destroy !== undefined ? { delete_on_destroy: d.delete_on_destroy } : {}),
+  };
+}
+
+export function toTemplateRemote(ctx: HandlerContext, wire: Wire): RemoteObject {
+  return {
+    id: String(wire.id),
+    spec: agentFromWire(wire, logicalName(ctx.owner), true),
+    owner: ownerOf(wire.metadata),
+    extra: { delivery: "forward" },
+  };
+}
+
+export async function createTemplate(ctx: HandlerContext, spec: Spec): Promise<RemoteObject> {
+  const { files } = await syncFiles(ctx, spec, {});
+  const wire = await send(ctx, client(ctx, "forward"), {
+    method: "POST",
+    path: "/templates",
+    json: await body(ctx, spec, files, false),
+  });
+  return finish(ctx, spec, wire, files, []);
+}
+
+export async function updateTemplate(
+  ctx: HandlerContext,
+  id: string,
+  spec: Spec,
+  prior?: PriorState,
+): Promise<RemoteObject> {
+  const { files, stale } = await syncFiles(ctx, spec, (prior?.extra?.files as FileRecord | undefined) ?? {});
+  const forward = client(ctx, "forward");
+  const wire = await send(ctx, forward, {
+    method: "POST",
+    path: `/templates/${id}`,
+    json: await body(ctx, spec, files, true),
+  });
+  for (const fileId of stale)
+    await forward.request({
+      method: "DELETE",
+      path: `/files/${fileId}`,
+      allowStatus: [404],
+      signal: ctx.signal,
+    });
+  return finish(ctx, spec, { ...wire, id }, files, (prior?.extra?.mounts as string[] | undefined) ?? []);
+}
+
+export async function readTemplate(
+  ctx: HandlerContext,
+  id: string,
+  prior?: PriorState,
+): Promise<RemoteObject | "gone"> {
+  const res = await client(ctx, "forward").request<Wire>({
+    method: "GET",
+    path: `/templates/${id}`,
+    allowStatus: [404],
+    signal: ctx.signal,
+  });
+  if (res.status === 404 || !res.body || res.body.status === "archived") return "gone";
+  const remote = toTemplateRemote(ctx, res.body);
+  const identity = prior?.extra?.identity_id;
+  const declared = prior?.spec.default_memory_store as DefaultStoreDecl | undefined;
+  if (declared && typeof identity === "string") {
+    remote.spec.default_memory_store = await observeDefaultStore(ctx, identity, id, declared);
+  }
+  remote.extra = { ...prior?.extra, ...remote.extra };
+  return remote;
+}
+
+export async function removeTemplate(ctx: HandlerContext, id: string, prior?: PriorState): Promise<void> {
+  const forward = client(ctx, "forward");
+  const identity = prior?.extra?.identity_id;
+  // Owned explicit mounts are detached first; the system store mount is left to its policy.
+  if (typeof identity === "string") {
+    for (const storeId of (prior?.extra?.mounts as string[] | undefined) ?? []) {
+      await forward.request({
+        method: "DELETE",
+        path: `/identities/${identity}/templates/${id}/memory_stores/${storeId}`,
+        allowStatus: [404],
+        signal: ctx.signal,
+      });
+    }
+  }
+  await forward.request({
+    method: "POST",
+    path: `/templates/${id}/archive`,
+    json: {},
+    allowStatus: [404],
+    signal: ctx.signal,
+  });
+  for (const file of Object.values((prior?.extra?.files as FileRecord | undefined) ?? {})) {
+    await forward.request({
+      method: "DELETE",
+      path: `/files/${file.id}`,
+      allowStatus: [404],
+      signal: ctx.signal,
+    });
+  }
+}

@@ -1,0 +1,131 @@
+// provider_b vaults (both domains): the vault first, then one call per credential. A change is a
+// replacement (new vault + credentials, then the old vault deleted), as the reference applies it.
+import { isConflict } from "../../common/errors.js";
+import { removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { logicalName, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
+import { collect, walkAfterId } from "../../common/paging.js";
+import { carryPriorSecrets } from "../../common/secrets.js";
+import type { HandlerContext, KindHandler, PriorState, RemoteObject } from "../../types.js";
+import type { ApiDomain } from "../client.js";
+import {
+  type CredentialDecl,
+  credentialDesired,
+  credentialFromWire,
+  credentialToWire,
+  secretOf,
+} from "../mappers/credential.js";
+import { client, findOwnedIn, readEither, requireOneDomain, specDomain } from "./shared.js";
+
+interface VaultDecl {
+  display_name?: string;
+  credentials?: CredentialDecl[];
+  metadata?: Record<string, string>;
+}
+
+async function toRemote(
+  ctx: HandlerContext,
+  wire: Wire,
+  domain: ApiDomain,
+  prior?: PriorState,
+): Promise<RemoteObject> {
+  const id = String(wire.id);
+  const creds = (
+    await collect(
+      walkAfterId<Wire & { id: string }>(client(ctx, domain), `/vaults/${id}/credentials`, {}, ctx.signal),
+    )
+  ).filter((c) => !c.archived_at);
+  return {
+    id,
+    spec: {
+      ...(wire.display_name && wire.display_name !== logicalName(ctx.owner)
+        ? { display_name: wire.display_name }
+        : {}),
+      credentials: carryPriorSecrets(
+        creds.map((c) => credentialFromWire(c as never)),
+        prior,
+      ),
+      metadata: userMetadata(wire.metadata),
+      derived: { domain },
+    },
+    owner: ownerOf(wire.metadata),
+    extra: {
+      domain,
+      credential_ids: Object.fromEntries(creds.map((c) => [String(c.display_name ?? c.id), c.id])),
+    },
+  };
+}
+
+export const vaultHandler: KindHandler = {
+  sensitive: ["credentials.*.secret_value", "credentials.*.access_token"],
+  createBeforeDestroy: true,
+  desired(spec) {
+    const decl = spec as VaultDecl;
+    return {
+      ...(decl.display_name !== undefined ? { display_name: decl.display_name } : {}),
+      credentials: (decl.credentials ?? []).map(credentialDesired),
+      metadata: { ...(decl.metadata ?? {}) },
+      derived: { domain: requireOneDomain(spec, "vault") },
+    };
+  },
+  async create(ctx, spec) {
+    const domain = requireOneDomain(spec, logicalName(ctx.owner));
+    const http = client(ctx, domain);
+    const decl = spec as VaultDecl;
+    const credentials = (decl.credentials ?? []).map(credentialToWire);
+    for (const c of credentials) {
+      for (const h of [ctx.http, http]) h.addSecret(secretOf(c.auth));
+    }
+    const body = {
+      display_name: decl.display_name ?? logicalName(ctx.owner),
+      metadata: withOwnership(decl.metadata, ctx.owner),
+    };
+    let vault: Wire;
+    let adopted = false;
+    try {
+      vault = await send(ctx, http, { method: "POST", path: "/vaults", json: body });
+    } catch (error) {
+      const mine = isConflict(error) ? await findOwnedIn(ctx, http, "/vaults", ctx.owner) : undefined;
+      if (!mine) throw error;
+      vault = mine;
+      adopted = true;
+    }
+    const vaultId = String(vault.id);
+    try {
+      const existing = adopted
+        ? await collect(walkAfterId<Wire>(http, `/vaults/${vaultId}/credentials`, {}, ctx.signal))
+        : [];
+      for (const credential of credentials) {
+        // On an adopted vault a same-named credential is replaced: its secret cannot be compared.
+        for (const stale of existing.filter((c) => c.display_name === credential.display_name)) {
+          await removeTolerant(http, "DELETE", `/vaults/${vaultId}/credentials/${stale.id}`, ctx.signal);
+        }
+        await send(ctx, http, { method: "POST", path: `/vaults/${vaultId}/credentials`, json: credential });
+      }
+    } catch (error) {
+      // A half-made vault would be adopted later with missing credentials: remove it.
+      if (!adopted) await removeTolerant(http, "DELETE", `/vaults/${vaultId}`, ctx.signal).catch(() => {});
+      throw error;
+    }
+    return toRemote(ctx, vault, domain);
+  },
+  async read(ctx, id, prior) {
+    const found = await readEither(ctx, `/vaults/${id}`, specDomain(prior?.spec));
+    if (found === "gone" || found.wire.archived_at) return "gone";
+    return toRemote(ctx, found.wire, found.domain, prior);
+  },
+  async remove(ctx, id, prior) {
+    await removeTolerant(
+      client(ctx, specDomain(prior?.spec) ?? "managed"),
+      "DELETE",
+      `/vaults/${id}`,
+      ctx.signal,
+    );
+  },
+  async findOwned(ctx, owner) {
+    for (const domain of ["managed", "forward"] as const) {
+      const found = await findOwnedIn(ctx, client(ctx, domain), "/vaults", owner);
+      if (found) return toRemote(ctx, found, domain);
+    }
+    return undefined;
+  },
+};

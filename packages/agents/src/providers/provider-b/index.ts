@@ -1,0 +1,57 @@
+// The provider_b adapter: Managed API (agents, deployments, sessions) and Forward API
+// (Templates, Identities, Channels) over one token; shared kinds live on either domain.
+import type { KindHandler, ProviderAdapter } from "../types.js";
+import { connectProviderB } from "./client.js";
+import { deriveProviderB } from "./derive.js";
+import { agentHandler } from "./handlers/agents.js";
+import { channelHandler } from "./handlers/channels.js";
+import { DEFAULT_STORE_CLEANUP, defaultStoreCleanup } from "./handlers/default-store.js";
+import { deploymentHandler } from "./handlers/deployments.js";
+import { environmentHandler } from "./handlers/environments.js";
+import { identityHandler } from "./handlers/identities.js";
+import { createMemoryStoreHandler } from "./handlers/memory-stores.js";
+import { DEFAULT_PROVIDER_B_OPTIONS, type ProviderBOptions } from "./handlers/shared.js";
+import { skillHandler } from "./handlers/skills.js";
+import { vaultHandler } from "./handlers/vaults.js";
+
+/** Tunnels are references to existing BYOC tunnels: never created, updated or deleted. */
+const tunnelHandler: KindHandler = {
+  localOnly: true,
+  async create(_ctx, spec) {
+    const id = spec.tunnel_id;
+    if (typeof id !== "string" || !id.startsWith("tnl_"))
+      throw new Error("a tunnel needs tunnel_id (prefix tnl_)");
+    return { id, spec: {} };
+  },
+  async read(_ctx, id) {
+    return { id, spec: {} };
+  },
+  async remove() {},
+};
+
+export function createProviderB(overrides: Partial<ProviderBOptions> = {}): ProviderAdapter {
+  const opts = { ...DEFAULT_PROVIDER_B_OPTIONS, ...overrides };
+  return {
+    name: "provider_b",
+    connect: (block, http, baseUrlOverride) => ({
+      http: connectProviderB(block, http, baseUrlOverride).managed,
+    }),
+    kinds: {
+      environments: environmentHandler,
+      tunnels: tunnelHandler,
+      vaults: vaultHandler,
+      memory_stores: createMemoryStoreHandler(opts),
+      skills: skillHandler,
+      identities: identityHandler,
+      agents: agentHandler,
+      channels: channelHandler,
+      deployments: deploymentHandler,
+    },
+    derive: (config, kind, name) =>
+      deriveProviderB(config, kind, name) as Record<string, unknown> | undefined,
+    deferred: { [DEFAULT_STORE_CLEANUP]: defaultStoreCleanup(opts) },
+  };
+}
+
+export const providerB = createProviderB();
+export type { ProviderBOptions };

@@ -1,0 +1,45 @@
+// `environment_variables` wire forms (spec Agent table): managed Sessions take one
+// `KEY=VALUE;KEY2=VALUE2` string; Templates, Forward Sessions and deployments take the map.
+import { UnsupportedError } from "../../common/errors.js";
+
+const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Keys must be shell identifiers. A value containing `;` cannot be expressed in the managed
+ * string (the wire has no escape) and is rejected instead of being silently split.
+ */
+export function envVarsToManagedString(vars: Record<string, string>): string {
+  return Object.entries(vars)
+    .map(([key, value]) => {
+      if (!KEY.test(key))
+        throw new UnsupportedError(`environment variable name "${key}" is not a valid identifier`);
+      if (value.includes(";")) {
+        throw new UnsupportedError(
+          `environment variable ${key}: provider_b's managed session form cannot carry ";" in a value`,
+        );
+      }
+      return `${key}=${value}`;
+    })
+    .join(";");
+}
+
+/** Parses the managed string back; the first `=` separates key and value. */
+export function envVarsFromManagedString(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of text.split(";")) {
+    if (part === "") continue;
+    const eq = part.indexOf("=");
+    if (eq <= 0) throw new UnsupportedError(`environment variable entry "${part}" has no KEY=`);
+    out[part.slice(0, eq)] = part.slice(eq + 1);
+  }
+  return out;
+}
+
+export function envVarsMap(vars: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!vars) return undefined;
+  for (const key of Object.keys(vars)) {
+    if (!KEY.test(key))
+      throw new UnsupportedError(`environment variable name "${key}" is not a valid identifier`);
+  }
+  return { ...vars };
+}

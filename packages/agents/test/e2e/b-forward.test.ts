@@ -1,0 +1,109 @@
+// provider_b Forward delivery through the real CLI: the Template and its Forward resources are
+// applied, the default memory store stays pending until a Forward Session exists, is then
+// renamed, and is retained on destroy (delete_on_destroy omitted).
+import { cpSync, promises as fs, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./cli.js";
+import { simState } from "./project.js";
+
+const FIXTURE = fileURLToPath(new URL("./fixtures/forward-b", import.meta.url));
+const SECRETS = {
+  B_API_KEY: "sim-provider-b-key",
+  DESK_CLIENT_ID: "desk-client-1",
+  DESK_CLIENT_SECRET: "desk-secret-forward-9",
+};
+
+let b: RunningSim;
+let dir: string;
+const run = (...args: string[]) =>
+  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "b-forward-key" }, timeoutMs: 60_000 });
+
+type Dump = Record<string, Record<string, any>[]>;
+const dump = async () => (await simState(b)) as Dump;
+
+beforeAll(async () => {
+  b = await startSim("provider_b", { quiet: true });
+  dir = mkdtempSync(join(tmpdir(), "agents-b-forward-"));
+  cpSync(FIXTURE, dir, { recursive: true });
+  const env = { ...SECRETS, B_GATEWAY: b.url };
+  await fs.writeFile(
+    join(dir, ".env"),
+    Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n"),
+  );
+});
+afterAll(async () => {
+  await b?.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe("provider_b Forward delivery end to end", () => {
+  it("applies the Template and its Forward resources; the default store is pending", async () => {
+    const apply = await run("apply", "-y");
+    expect(apply.code).toBe(0);
+    expect(apply.stdout + apply.stderr).toMatch(/default memory store pending/);
+    expect(apply.stdout + apply.stderr).not.toContain(SECRETS.DESK_CLIENT_SECRET);
+    const state = await dump();
+    const template = state.templates!.find((t) => t.name === "concierge")!;
+    expect(template).toMatchObject({
+      environment_variables: { REGION: "cn" },
+      managed_tool_config: {
+        enabled_tools: ["create_forward_schedule", "list_forward_schedules", "delete_forward_schedule"],
+      },
+    });
+    // Environment and explicit store were created through the Forward API, the store mounted read-only.
+    expect(state.environments!.find((e) => e.id === template.environment_id)?._domain).toBe("forward");
+    const store = state.memory_stores!.find((m) => m.name === "policies")!;
+    expect(store._domain).toBe("forward");
+    expect(state.mounts).toEqual([
+      expect.objectContaining({ memory_store_id: store.id, template_id: template.id, access: "read_only" }),
+    ]);
+    expect(state.channels).toEqual([
+      expect.objectContaining({ template_id: template.id, channel_type: "dingtalk" }),
+    ]);
+  });
+
+  it("keeps planning the default store as pending until a Session creates it", async () => {
+    const plan = await run("plan", "--detailed-exitcode");
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain("default_memory_store");
+  });
+
+  it("after the first Forward Session, apply renames the store and the plan is clean", async () => {
+    const state = await dump();
+    const template = state.templates!.find((t) => t.name === "concierge")!;
+    const identity = state.identities!.find((i) => i.external_id === "user-1")!;
+    const session = await fetch(`${b.origin}/api/v1/forward/sessions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${SECRETS.B_API_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ identity_id: identity.id, template_id: template.id }),
+    });
+    expect(session.ok).toBe(true);
+    const apply = await run("apply", "-y");
+    expect(apply.code).toBe(0);
+    const renamed = (await dump()).memory_stores!.find((m) => m.system_managed);
+    expect(renamed).toMatchObject({
+      name: "Concierge memory",
+      description: "What the concierge learned about this user",
+    });
+    const plan = await run("plan", "--detailed-exitcode");
+    expect(plan.stdout).toContain("No changes.");
+    expect(plan.code).toBe(0);
+  });
+
+  it("destroy removes the project's resources and retains the default store", async () => {
+    const destroy = await run("destroy", "-y");
+    expect(destroy.code).toBe(0);
+    const state = await dump();
+    expect(state.templates!.every((t) => t.status === "archived")).toBe(true);
+    expect(state.identities ?? []).toEqual([]);
+    expect((state.channels ?? []).filter((c) => !c.deleted_at)).toEqual([]);
+    const liveStores = state.memory_stores!.filter((m) => !m.archived_at);
+    expect(liveStores.map((m) => m.name)).toEqual(["Concierge memory"]);
+  });
+});

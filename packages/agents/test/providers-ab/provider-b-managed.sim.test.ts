@@ -1,0 +1,240 @@
+// provider_b Managed API against the simulator over real sockets: create → read (no drift) →
+// update → findOwned → remove, per kind.
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createProviderB } from "../../src/providers/provider-b/index.js";
+import { desiredOf, drift, type Harness, makeHarness, writeSkill } from "./harness.js";
+
+let sim: RunningSim;
+let h: Harness;
+const adapter = createProviderB({ storeDeleteRetryMs: [1, 1], sleep: async () => {} });
+
+beforeAll(async () => {
+  sim = await startSim("provider_b", { port: 0, quiet: true });
+  h = await makeHarness(adapter, { api_key: "sim-provider-b-key" }, sim.url);
+});
+afterAll(async () => {
+  await sim?.close();
+});
+
+async function wire<T = Record<string, unknown>>(
+  method: "GET" | "POST",
+  path: string,
+  json?: unknown,
+): Promise<T> {
+  return (await h.http.request<T>({ method, path, json })).body;
+}
+
+describe("provider_b environments", () => {
+  it("cloud: create → read without drift → update tombstones metadata → findOwned → remove", async () => {
+    const handler = h.handler("environments");
+    const spec = {
+      config: { type: "cloud", packages: { pip: ["requests"] } },
+      metadata: { team: "a", old: "x" },
+    };
+    const created = await h.create("environments", "dev", spec);
+    expect(created.id).toMatch(/^env_/);
+    const read = await handler.read(h.ctx("environments", "dev"), created.id);
+    expect(read).not.toBe("gone");
+    const desired = await desiredOf(handler, spec, h.configDir);
+    expect(drift(handler, desired, (read as { spec: Record<string, unknown> }).spec)).toEqual([]);
+
+    const next = {
+      config: { type: "cloud", packages: { pip: ["requests"], npm: ["left-pad"] } },
+      metadata: { team: "b" },
+    };
+    await handler.update!(h.ctx("environments", "dev"), created.id, next, { id: created.id, spec: desired });
+    const remote = await wire(`GET`, `/environments/${created.id}`);
+    expect(remote.metadata).toEqual({
+      team: "b",
+      "agents.project": "ab-test",
+      "agents.resource": 'provider_b.environments["dev"]',
+    });
+    expect((remote.config as { packages: unknown }).packages).toMatchObject({
+      pip: ["requests"],
+      npm: ["left-pad"],
+    });
+
+    const owned = await handler.findOwned!(h.ctx("environments", "dev"), h.ctx("environments", "dev").owner);
+    expect(owned?.id).toBe(created.id);
+    await handler.remove(h.ctx("environments", "dev"), created.id);
+    expect(await handler.read(h.ctx("environments", "dev"), created.id)).toBe("gone");
+    await handler.remove(h.ctx("environments", "dev"), created.id); // already gone is success
+  });
+
+  it("self_hosted BYOC: a setup_script dropped from the file disappears remotely", async () => {
+    const handler = h.handler("environments");
+    const created = await h.create("environments", "byoc", {
+      config: { type: "self_hosted", setup_script: "apt-get install -y jq" },
+    });
+    expect((await wire(`GET`, `/environments/${created.id}`)).config).toEqual({
+      type: "self_hosted",
+      setup_script: "apt-get install -y jq",
+    });
+    await handler.update!(
+      h.ctx("environments", "byoc"),
+      created.id,
+      { config: { type: "self_hosted" } },
+      { id: created.id, spec: {} },
+    );
+    expect((await wire(`GET`, `/environments/${created.id}`)).config).toEqual({ type: "self_hosted" });
+  });
+
+  it("a second create of the same name adopts our own environment", async () => {
+    const spec = { config: { type: "cloud" } };
+    const first = await h.create("environments", "twice", spec);
+    const second = await h.handler("environments").create(h.ctx("environments", "twice"), spec);
+    expect(second.id).toBe(first.id);
+  });
+});
+
+describe("provider_b vaults", () => {
+  it("creates credentials one by one, never reads a secret back, and removes the vault", async () => {
+    const handler = h.handler("vaults");
+    const spec = {
+      credentials: [
+        {
+          name: "forge",
+          type: "static_bearer",
+          mcp_server_url: "https://forge.example/mcp",
+          access_token: "tok-123456",
+        },
+        { name: "gh", type: "environment_variable", secret_name: "GH_TOKEN", secret_value: "ghp-abcdef" },
+      ],
+    };
+    const created = await h.create("vaults", "keys", spec);
+    const read = await handler.read(h.ctx("vaults", "keys"), created.id);
+    expect(JSON.stringify(read)).not.toMatch(/tok-123456|ghp-abcdef/);
+    const desired = await desiredOf(handler, spec, h.configDir);
+    const observed = await handler.read(h.ctx("vaults", "keys"), created.id, {
+      id: created.id,
+      spec: desired,
+    });
+    expect(drift(handler, desired, (observed as { spec: Record<string, unknown> }).spec)).toEqual([]);
+    await handler.remove(h.ctx("vaults", "keys"), created.id);
+    expect(await handler.read(h.ctx("vaults", "keys"), created.id)).toBe("gone");
+  });
+});
+
+describe("provider_b memory stores: entries are managed seeds", () => {
+  it("creates seeds, updates changed ones, keeps what agents wrote, deletes permanently", async () => {
+    const handler = h.handler("memory_stores");
+    const spec = {
+      description: "team notes",
+      entries: [
+        { key: "/style.md", content: "be brief" },
+        { key: "facts.md", content: "v1" },
+      ],
+    };
+    const created = await h.create("memory_stores", "notes", spec);
+    const storeId = created.id;
+    // An agent writes its own memory.
+    await wire("POST", `/memory_stores/${storeId}/memories`, { path: "agent/learned.md", content: "mine" });
+    const desired = await desiredOf(handler, spec, h.configDir);
+    const read = await handler.read(h.ctx("memory_stores", "notes"), storeId, { id: storeId, spec: desired });
+    expect(drift(handler, desired, (read as { spec: Record<string, unknown> }).spec)).toEqual([]);
+
+    const next = {
+      description: "team notes",
+      entries: [
+        { key: "style.md", content: "be brief" },
+        { key: "facts.md", content: "v2" },
+      ],
+    };
+    await handler.update!(h.ctx("memory_stores", "notes"), storeId, next, { id: storeId, spec: desired });
+    const memories = (
+      await wire<{ data: { path: string; id: string }[] }>("GET", `/memory_stores/${storeId}/memories`)
+    ).data;
+    expect(memories.map((m) => m.path).sort()).toEqual(["agent/learned.md", "facts.md", "style.md"]);
+    const facts = memories.find((m) => m.path === "facts.md")!;
+    expect((await wire("GET", `/memory_stores/${storeId}/memories/${facts.id}`)).content).toBe("v2");
+
+    await handler.remove(h.ctx("memory_stores", "notes"), storeId);
+    expect(await handler.read(h.ctx("memory_stores", "notes"), storeId)).toBe("gone");
+  });
+});
+
+describe("provider_b skills, agents and deployments", () => {
+  it("skill: zip create, new version, delete", async () => {
+    const handler = h.handler("skills");
+    const source = await writeSkill(h.configDir, "summarize");
+    const created = await h.create("skills", "summarize", { source });
+    expect(created.extra?.name).toBe("summarize");
+    const updated = await handler.update!(
+      h.ctx("skills", "summarize"),
+      created.id,
+      { source },
+      { id: created.id, spec: {} },
+    );
+    expect(String(updated.version)).not.toBe(String(created.version));
+  });
+
+  it("agent: tools with permissions, skill, roster by id; removing multiagent clears the roster with null", async () => {
+    const handler = h.handler("agents");
+    await h.create("agents", "helper", { model: "auto", instructions: "help" });
+    const spec = {
+      model: { provider_b: "ultimate" },
+      instructions: "coordinate",
+      tools: { builtin: ["bash", "web_fetch"], default_permission: "ask", permissions: { bash: "allow" } },
+      skills: ["summarize"],
+      multiagent: { type: "coordinator", agents: ["helper"] },
+      metadata: { team: "x" },
+    };
+    const created = await h.create("agents", "lead", spec);
+    const remote = await wire(`GET`, `/agents/${created.id}`);
+    expect(remote.multiagent).toMatchObject({
+      type: "coordinator",
+      agents: [{ id: h.refs.get("agents/helper")!.id }],
+    });
+    const desired = await desiredOf(handler, spec, h.configDir);
+    const read = await handler.read(h.ctx("agents", "lead"), created.id);
+    expect(drift(handler, desired, (read as { spec: Record<string, unknown> }).spec)).toEqual([]);
+
+    const { multiagent: _dropped, ...withoutRoster } = spec;
+    await handler.update!(h.ctx("agents", "lead"), created.id, withoutRoster, {
+      id: created.id,
+      spec: desired,
+    });
+    const after = await wire(`GET`, `/agents/${created.id}`);
+    expect(after.multiagent ?? null).toBeNull();
+    expect(Number(after.version)).toBeGreaterThan(Number(remote.version));
+    expect((await handler.findOwned!(h.ctx("agents", "lead"), h.ctx("agents", "lead").owner))?.id).toBe(
+      created.id,
+    );
+  });
+
+  it("deployment: tunnel dropped with a warning, update replaces lists, archive on remove", async () => {
+    const handler = h.handler("deployments");
+    await h.create("environments", "deploy-env", { config: { type: "cloud" } });
+    h.warnings.length = 0;
+    const spec = {
+      agent: "helper",
+      environment: "deploy-env",
+      tunnel: "t",
+      initial_events: [{ type: "user.message", content: "daily report" }],
+      schedule: { expression: "0 9 * * *", timezone: "Asia/Shanghai" },
+      environment_variables: { REGION: "cn" },
+    };
+    const created = await h.create("deployments", "daily", spec);
+    expect(h.warnings.join()).toMatch(/no tunnel/);
+    const remote = await wire(`GET`, `/deployments/${created.id}`);
+    expect(remote).not.toHaveProperty("tunnel_id");
+    expect(remote.schedule).toMatchObject({ type: "cron", expression: "0 9 * * *" });
+    await handler.update!(
+      h.ctx("deployments", "daily"),
+      created.id,
+      { ...spec, description: "reports" },
+      { id: created.id, spec: {} },
+    );
+    expect((await wire(`GET`, `/deployments/${created.id}`)).description).toBe("reports");
+    await handler.remove(h.ctx("deployments", "daily"), created.id);
+    expect(await handler.read(h.ctx("deployments", "daily"), created.id)).toBe("gone");
+  });
+
+  it("agent removal deletes the managed agent", async () => {
+    const handler = h.handler("agents");
+    const id = h.refs.get("agents/lead")!.id;
+    await handler.remove(h.ctx("agents", "lead"), id);
+    expect(await handler.read(h.ctx("agents", "lead"), id)).toBe("gone");
+  });
+});
