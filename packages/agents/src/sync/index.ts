@@ -30,6 +30,11 @@ export interface SyncResult {
   /** New `${VAR}` placeholders for secrets; the user sets them in .env before the next plan. */
   variables: string[];
   warnings: string[];
+  /**
+   * Project-owned remote objects the state does not record under their address (e.g. added to
+   * the file by this sync): `agents import` makes the next plan treat them as applied.
+   */
+  imports: Array<{ address: string; id: string }>;
 }
 
 /** Sync refused: every reason is listed and the file was left as it was. */
@@ -72,6 +77,7 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
   const declared = new Map(project.desired.map((r) => [r.address, r]));
   const edits: Edit[] = [];
   const variables: string[] = [];
+  const imports: SyncResult["imports"] = [];
   for (const [address, item] of [...claims.owned].sort(([a], [b]) => a.localeCompare(b))) {
     const yamlPath = [item.kind, nameOf(item, address)];
     const resource = declared.get(address);
@@ -95,6 +101,7 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
     });
     edits.push(...result.edits);
     variables.push(...result.variables);
+    if (state.resources[address]?.id !== item.remote.id) imports.push({ address, id: item.remote.id });
   }
   for (const resource of project.desired) {
     if (resource.external || claims.owned.has(resource.address)) continue;
@@ -113,7 +120,14 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
   applyEdits(doc, edits);
   const after = edits.length > 0 ? printDocument(doc) : before;
   validateResult(after, project.configPath, variables, options.env ?? process.env);
-  return { before, after, changes: edits.map(describeEdit), variables: [...new Set(variables)], warnings };
+  return {
+    before,
+    after,
+    changes: edits.map(describeEdit),
+    variables: [...new Set(variables)],
+    warnings,
+    imports,
+  };
 }
 
 /**

@@ -22,9 +22,10 @@ function lineOps(a: string[], b: string[]): Op[] {
   let j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && a[i] === b[j]) ops.push({ kind: " ", line: a[i++]!, a: i, b: ++j });
-    else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!))
-      ops.push({ kind: "+", line: b[j++]!, a: i, b: j });
-    else ops.push({ kind: "-", line: a[i++]!, a: i, b: j });
+    // On a tie the removal goes first, as `diff -u` prints a replaced line.
+    else if (i < n && (j === m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!))
+      ops.push({ kind: "-", line: a[i++]!, a: i, b: j });
+    else ops.push({ kind: "+", line: b[j++]!, a: i, b: j });
   }
   return ops;
 }

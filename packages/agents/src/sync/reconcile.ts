@@ -47,7 +47,7 @@ export function reconcile(input: ReconcileInput): ReconcileResult {
   const result: ReconcileResult = { edits: [], variables: [] };
   const remote = withoutOwnershipMetadata(input.remote);
   if (!input.raw || !input.declared) {
-    const value = withSecrets(remote, undefined, [], input, result);
+    const value = withSecrets(withoutEmpty(remote), undefined, [], input, result);
     result.edits.push({ path: input.at, op: "set", value: { provider: input.provider, ...(value as Spec) } });
     return result;
   }
@@ -195,6 +195,11 @@ function placeholderName(path: EditPath, item: Record<string, unknown>): string 
     .toUpperCase()
     .replace(/[^A-Z0-9]+/g, "_")
     .replace(/^_+|_+$/g, "");
+}
+
+/** A new declaration leaves out what the remote holds as empty (`tools: {builtin: []}`). */
+function withoutEmpty(spec: Spec): Spec {
+  return Object.fromEntries(Object.entries(spec).filter(([, v]) => !isEmptyValue(v)));
 }
 
 function withoutOwnershipMetadata(spec: Spec): Spec {

@@ -45,6 +45,7 @@ function expectNoSecret(text: string) {
 
 describe("agents sync: remote changes come back into agents.yaml", () => {
   let externalId: string;
+  let reviewerId: string;
 
   it("applies the project, and a second project with the same logical names", async () => {
     const apply = await run("apply", "-y");
@@ -76,6 +77,14 @@ describe("agents sync: remote changes come back into agents.yaml", () => {
     await consoleC.updateAgent(String(lead.id), {
       multiagent: { type: "coordinator", agents: [researcher.id, externalId] },
     });
+    // An agent created elsewhere but stamped as this project's joins the file under its name.
+    const reviewer = await consoleC.post("/agents", {
+      name: "reviewer-c",
+      model: "claude-sonnet-4-5",
+      system: "Review the draft.",
+      metadata: { "agents.project": PROJECT, "agents.resource": 'provider_c.agents["reviewer-c"]' },
+    });
+    reviewerId = String(reviewer.id);
     const writer = await consoleD.agentOf(PROJECT, "writer-d");
     await consoleD.updateAgent(String(writer.id), { description: "Writes final copy" });
   });
@@ -112,12 +121,16 @@ describe("agents sync: remote changes come back into agents.yaml", () => {
       "        allowed_hosts: [api.github.com] # only what the researcher needs",
       "        access_token: ${GITHUB_TOKEN} # never written anywhere else",
       "  # The researcher digs; the lead delegates.",
-      "    instructions: 'Split the task and delegate.'",
+      '    instructions: "Split the task and delegate."',
       "    instructions: Write the draft.",
     ])
       expect(after).toContain(line);
     expect(after).toContain("instructions: Research the question; cite primary sources.");
     expect(after).toContain("description: Writes final copy");
+    expect(after).toContain(
+      "  reviewer-c:\n    provider: provider_c\n    model: claude-sonnet-4-5\n    instructions: Review the draft.\n",
+    );
+    expect(sync.stdout).toContain(`agents import 'provider_c.agents["reviewer-c"]' ${reviewerId}`);
     // Roster: the project's member by logical name, the outsider as {agent_id}.
     expect(after).toContain(
       `      agents: [researcher-c, {agent_id: ${externalId}}] # members by logical name`,
@@ -130,7 +143,9 @@ describe("agents sync: remote changes come back into agents.yaml", () => {
     ]);
   });
 
-  it("after sync, plan shows no changes and a second sync none", async () => {
+  it("after sync (and importing the new agent), plan shows no changes and a second sync none", async () => {
+    const imported = await run("import", 'provider_c.agents["reviewer-c"]', reviewerId);
+    expect(imported.code).toBe(0);
     const plan = await run("plan", "--detailed-exitcode");
     expect(plan.stdout).toContain("No changes.");
     expect(plan.code).toBe(0);

@@ -66,6 +66,11 @@ export function register(program: Command): void {
           `\nSecrets are never read back from the providers. Set these variables (e.g. in .env) before the next plan:\n` +
             result.variables.map((v) => `  ${v}`).join("\n"),
         );
+      if (result.imports.length > 0)
+        out(
+          "\nThese project-owned resources are not recorded in the state; record them so the next plan " +
+            `treats them as applied:\n${result.imports.map((i) => `  agents import '${i.address}' ${i.id}`).join("\n")}`,
+        );
       if (options.detailedExitcode && changed) process.exitCode = 2;
     });
 }
