@@ -202,7 +202,10 @@ async function comparableSpec(
   handler: { desired?: (spec: Spec, ctx: { configDir: string }) => Promise<Spec> | Spec },
   configDir: string,
 ): Promise<Spec> {
-  return (await handler.desired?.(resource.spec, { configDir })) ?? resource.spec;
+  // Where the handler's comparable form leaves a key out (e.g. a roster compared through refs),
+  // the declaration as written is what the remote value is compared with.
+  const comparable = (await handler.desired?.(resource.spec, { configDir })) ?? resource.spec;
+  return { ...resource.spec, ...comparable };
 }
 
 /** One declaration serving several providers cannot take two different remote values. */

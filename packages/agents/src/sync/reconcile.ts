@@ -91,7 +91,7 @@ function walk(
     Array.isArray(declared) &&
     declared.length === raw.length
   ) {
-    if (walkNamedItems(path, declared, remote, raw, input, out)) return;
+    if (walkListItems(path, declared, remote, raw, input, out)) return;
   }
   if (
     Array.isArray(remote) &&
@@ -108,15 +108,21 @@ function walk(
   out.edits.push({ path: at, op: "set", value: withSecrets(remote, raw, path, input, out) });
 }
 
-const itemName = (item: unknown) =>
-  isPlainObject(item) && typeof item.name === "string" ? item.name : undefined;
+/** What identifies a list item across the file and the remote: its value, name or agent id. */
+function itemKey(item: unknown): string | undefined {
+  if (item === null || typeof item !== "object") return `value:${JSON.stringify(item)}`;
+  if (isPlainObject(item) && typeof item.name === "string") return `name:${item.name}`;
+  if (isPlainObject(item) && typeof item.agent_id === "string") return `agent:${item.agent_id}`;
+  return undefined;
+}
 
 /**
- * Lists of named items (vault credentials, MCP servers) are matched by name, so an item added
- * or removed remotely leaves the other items' lines and comments alone. False when the items
- * are not all uniquely named (the caller then replaces the list).
+ * Lists whose items can be told apart (credentials and servers by name, roster members and
+ * plain values by value) are edited item by item: an item added remotely is appended and one
+ * removed is deleted, so the other items keep their lines and comments. False when the items
+ * are not uniquely identifiable or were reordered (the caller then replaces the list).
  */
-function walkNamedItems(
+function walkListItems(
   path: EditPath,
   declared: unknown[],
   remote: unknown[],
@@ -124,21 +130,26 @@ function walkNamedItems(
   input: ReconcileInput,
   out: ReconcileResult,
 ): boolean {
-  const rawNames = raw.map(itemName);
-  const remoteNames = remote.map(itemName);
-  const unique = (names: (string | undefined)[]) =>
-    names.every((n) => n !== undefined) && new Set(names).size === names.length;
-  if (!unique(rawNames) || !unique(remoteNames)) return false;
+  const fileKeys = declared.map(itemKey);
+  const remoteKeys = remote.map(itemKey);
+  const unique = (keys: (string | undefined)[]) =>
+    keys.every((k) => k !== undefined) && new Set(keys).size === keys.length;
+  if (!unique(fileKeys) || !unique(remoteKeys)) return false;
+  const kept = fileKeys.map((key) => remoteKeys.indexOf(key)).filter((j) => j >= 0);
+  const lastKept = kept.length > 0 ? Math.max(...kept) : -1;
+  const inOrder = kept.every((j, n) => n === 0 || j > kept[n - 1]!);
+  const appendsOnly = remoteKeys.every((key, j) => fileKeys.includes(key) || j > lastKept);
+  if (!inOrder || !appendsOnly) return false;
   const at = [...input.at, ...path];
   const removed: number[] = [];
-  rawNames.forEach((name, i) => {
-    const j = remoteNames.indexOf(name);
+  fileKeys.forEach((key, i) => {
+    const j = remoteKeys.indexOf(key);
     if (j < 0) removed.push(i);
     else walk([...path, i], declared[i], remote[j], raw[i], input, out);
   });
   for (const i of removed.reverse()) out.edits.push({ path: [...at, i], op: "delete" });
   remote.forEach((item, j) => {
-    if (rawNames.includes(remoteNames[j])) return;
+    if (fileKeys.includes(remoteKeys[j])) return;
     out.edits.push({ path: at, op: "append", value: withSecrets(item, undefined, [...path, j], input, out) });
   });
   return true;

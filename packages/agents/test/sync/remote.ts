@@ -7,12 +7,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RunningSim } from "@agents/sims";
 import { createHttpClientFactory, type HttpClient } from "../../src/providers/http.js";
+import { providerA } from "../../src/providers/provider-a/index.js";
 import { providerC } from "../../src/providers/provider-c/index.js";
 import { providerD } from "../../src/providers/provider-d/index.js";
 
 export const FIXTURE = fileURLToPath(new URL("./fixtures/roster-cd", import.meta.url));
+export const FIXTURE_A = fileURLToPath(new URL("./fixtures/roster-a", import.meta.url));
 
 export const SECRETS = {
+  A_API_KEY: "sim-provider-a-key",
   C_API_KEY: "sim-provider-c-key",
   D_API_KEY: "sim-provider-d-key",
   GITHUB_TOKEN: "ghp-sync-e2e-token-7781",
@@ -20,13 +23,17 @@ export const SECRETS = {
 
 export type Json = Record<string, unknown>;
 
-export async function makeProject(sims: { c: RunningSim; d: RunningSim }): Promise<string> {
+export async function makeProject(
+  sims: { a?: RunningSim; c?: RunningSim; d?: RunningSim },
+  fixture = FIXTURE,
+): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "agents-sync-"));
-  cpSync(FIXTURE, dir, { recursive: true });
-  const env = { ...SECRETS, C_BASE_URL: sims.c.url, D_BASE_URL: sims.d.url };
+  cpSync(fixture, dir, { recursive: true });
+  const env = { ...SECRETS, A_BASE_URL: sims.a?.url, C_BASE_URL: sims.c?.url, D_BASE_URL: sims.d?.url };
   await fs.writeFile(
     join(dir, ".env"),
     `${Object.entries(env)
+      .filter(([, v]) => v !== undefined)
       .map(([k, v]) => `${k}=${v}`)
       .join("\n")}\n`,
   );
@@ -42,14 +49,15 @@ export async function fileHash(path: string): Promise<string> {
 /** A raw client for one simulator, through the same transport the adapter uses. */
 export class Console {
   readonly http: HttpClient;
-  constructor(provider: "provider_c" | "provider_d", sim: RunningSim) {
-    const adapter = provider === "provider_c" ? providerC : providerD;
+  constructor(provider: "provider_a" | "provider_c" | "provider_d", sim: RunningSim) {
+    const adapter = { provider_a: providerA, provider_c: providerC, provider_d: providerD }[provider];
+    const key = {
+      provider_a: SECRETS.A_API_KEY,
+      provider_c: SECRETS.C_API_KEY,
+      provider_d: SECRETS.D_API_KEY,
+    }[provider];
     const factory = createHttpClientFactory({ policy: { maxRetries: 0 } });
-    this.http = adapter.connect(
-      { api_key: SECRETS[provider === "provider_c" ? "C_API_KEY" : "D_API_KEY"] },
-      factory,
-      sim.url,
-    ).http;
+    this.http = adapter.connect({ api_key: key, workspace_id: "llm-sync" }, factory, sim.url).http;
   }
 
   async get(path: string): Promise<Json> {
