@@ -244,6 +244,14 @@ describe("agents sync fails closed, leaving agents.yaml byte-identical", () => {
     await expectRefused(`roster member ${writer.id} is missing from the provider_d agent listing`);
   });
 
+  it("a typo in --provider is an error, not an empty sync", async () => {
+    const before = await fileHash(yamlPath());
+    const result = await run("sync", "--provider", "provider_x");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("--provider provider_x: unknown provider");
+    expect(await fileHash(yamlPath())).toBe(before);
+  });
+
   it("a project-owned member is archived", async () => {
     const researcher = await consoleC.agentOf(PROJECT, "researcher-c");
     await consoleC.post(`/agents/${researcher.id}/archive`, {});

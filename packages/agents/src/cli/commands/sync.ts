@@ -4,7 +4,7 @@ import { ALL_ADAPTERS } from "../../providers/adapters.js";
 import { syncProject, unifiedDiff, writeSynced } from "../../sync/index.js";
 import { redactor } from "../engine-output.js";
 import { loadProject } from "../load-project.js";
-import { collect } from "./scope-options.js";
+import { collect, scopeOf } from "./scope-options.js";
 
 interface SyncOptions {
   file: string;
@@ -32,11 +32,12 @@ export function register(program: Command): void {
     .action(async (options: SyncOptions) => {
       const project = await loadProject({ file: options.file });
       const redact = redactor(project.secrets);
+      const scope = scopeOf({ provider: options.provider, target: [] }, project);
       const result = await syncProject({
         project,
         adapters: ALL_ADAPTERS,
         command: "agents sync",
-        ...(options.provider.length ? { providers: options.provider } : {}),
+        ...(scope.providers ? { providers: scope.providers } : {}),
       });
       const out = (line: string) => process.stdout.write(`${redact(line)}\n`);
       for (const warning of result.warnings) out(`warning: ${warning}`);
