@@ -1,13 +1,37 @@
 // Applies sync's edits to the parsed agents.yaml in place (the `yaml` Document API), so every
 // node sync does not touch keeps its comments, key order, quoting and flow style.
-import { type Document, isCollection, isMap, isNode, isScalar, type Node, parseDocument } from "yaml";
+import { type Document, isCollection, isMap, isNode, isScalar, type Node, parseDocument, visit } from "yaml";
 import type { Edit, EditPath } from "./reconcile.js";
 
 /** How the file is printed back: flow lists stay `[a, b]`, long strings are never refolded. */
 const PRINT_OPTIONS = { flowCollectionPadding: false, lineWidth: 0 } as const;
 
 export function parseForEdit(text: string): Document {
-  return parseDocument(text, { keepSourceTokens: false });
+  const doc = parseDocument(text);
+  keepKeyLineComments(doc, text);
+  return doc;
+}
+
+/**
+ * `name: # note` above a block map or list parses as a comment *before the value*, which the
+ * printer puts on its own line under the key. Moving that first comment line to the key keeps
+ * it where the author wrote it, for every block sync reprints (not only the edited ones).
+ */
+function keepKeyLineComments(doc: Document, text: string): void {
+  visit(doc, {
+    Pair(_, pair) {
+      const value = pair.value;
+      if (!isCollection(value) || !value.commentBefore || !isScalar(pair.key)) return;
+      const keyEnd = pair.key.range?.[1];
+      const valueStart = value.range?.[0];
+      if (keyEnd === undefined || valueStart === undefined) return;
+      const sameLine = text.slice(keyEnd, valueStart).split("\n")[0] ?? "";
+      if (!sameLine.includes("#")) return;
+      const [first, ...rest] = value.commentBefore.split("\n");
+      pair.key.comment = first;
+      value.commentBefore = rest.length > 0 ? rest.join("\n") : undefined;
+    },
+  });
 }
 
 export function printDocument(doc: Document): string {

@@ -1,5 +1,8 @@
 // The pure parts of sync: which places of a declaration change, how secrets are carried, how
 // the YAML document is edited, and the unified diff `--dry-run` prints.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { unifiedDiff } from "../../src/sync/line-diff.js";
 import { type ReconcileInput, reconcile } from "../../src/sync/reconcile.js";
@@ -126,6 +129,42 @@ describe("reconcile: what sync writes into one declaration", () => {
     );
   });
 });
+
+describe("printing the edited document", () => {
+  it("keeps a comment on a key line above a block map or list where it was written", () => {
+    const text =
+      "vaults:\n  v0: # vault 0\n    # more\n    provider: c\n  v1:\n    # own line\n    provider: d\nlist: # the list\n  - a\n";
+    const doc = parseForEdit(text);
+    expect(printDocument(doc)).toBe(text);
+    applyEdits(doc, [{ path: ["vaults", "v0", "provider"], op: "set", value: "e" }]);
+    expect(printDocument(doc)).toBe(text.replace("provider: c", "provider: e"));
+  });
+
+  it("reprints every fixture of the repository byte for byte when nothing is edited", () => {
+    for (const file of fixtures()) {
+      const text = readFileSync(file, "utf8");
+      expect(printDocument(parseForEdit(text)), file).toBe(text);
+    }
+  });
+});
+
+function fixtures(): string[] {
+  const root = fileURLToPath(new URL("../../../../", import.meta.url));
+  const dirs = ["examples", "packages/agents/test/e2e/fixtures", "packages/agents/test/sync/fixtures"];
+  const out: string[] = [];
+  for (const dir of dirs) {
+    const walk = (d: string) => {
+      for (const entry of readdirSync(d, { withFileTypes: true })) {
+        const path = join(d, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/agents.*\.ya?ml$/.test(entry.name)) out.push(path);
+      }
+    };
+    if (existsSync(join(root, dir))) walk(join(root, dir));
+  }
+  expect(out.length).toBeGreaterThan(3);
+  return out;
+}
 
 describe("unifiedDiff", () => {
   it("is empty for equal texts", () => {
