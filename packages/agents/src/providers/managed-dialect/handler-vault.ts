@@ -26,6 +26,7 @@ import {
 } from "./vault.js";
 
 const COMPARED = ["display_name", "metadata", "credentials"] as const;
+const LIST_CONCURRENCY = 8;
 
 /** Secrets cannot be read back; a credential that still exists keeps the last-applied (hashed) values. */
 function withPriorSecrets(spec: Json, prior: Json | undefined): Json {
@@ -104,15 +105,19 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
       pageSize: profile.pageSize,
       signal: ctx.signal,
     });
+    const live = vaults.filter((v) => !isArchived(v));
     const out: RemoteObject[] = [];
-    for (const vault of vaults) {
-      if (isArchived(vault)) continue;
-      const owner = listedOwner(vault.metadata);
-      const credentials =
-        owner?.project === project ? await credentialsOf(ctx.http, idOf(vault), ctx.signal) : [];
-      const logical = owner?.resource ? logicalNameOf(owner.resource) : (str(vault.display_name) ?? "");
-      const listed = toRemote(vault, credentials, logical);
-      out.push(owner ? { ...listed, owner } : listed);
+    // A few credential lists in flight at once: one round trip per owned vault is the cost.
+    for (let start = 0; start < live.length; start += LIST_CONCURRENCY) {
+      const batch = live.slice(start, start + LIST_CONCURRENCY).map(async (vault) => {
+        const owner = listedOwner(vault.metadata);
+        const credentials =
+          owner?.project === project ? await credentialsOf(ctx.http, idOf(vault), ctx.signal) : [];
+        const logical = owner?.resource ? logicalNameOf(owner.resource) : (str(vault.display_name) ?? "");
+        const listed = toRemote(vault, credentials, logical);
+        return owner ? { ...listed, owner } : listed;
+      });
+      out.push(...(await Promise.all(batch)));
     }
     return out;
   }
