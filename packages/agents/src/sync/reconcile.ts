@@ -67,6 +67,11 @@ function walk(
   out: ReconcileResult,
 ): void {
   if (matchesAny(input.sensitive, path)) return;
+  // Inside an object the remote shows, an absent key is what a canonical form leaves out (a
+  // default, e.g. injection_location {header: true, body: false}): the file's explicit value is
+  // kept (spec: explicit host lists and booleans are preserved through sync). An explicit
+  // null or empty value does clear it.
+  if (remote === undefined && path.length > 1) return;
   const hide = (v: unknown) => mapSensitive(v, input.sensitive, () => undefined, path);
   if (sameValue(hide(declared), hide(remote))) return;
   const at = [...input.at, ...path];

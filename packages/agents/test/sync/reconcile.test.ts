@@ -97,6 +97,36 @@ describe("reconcile: what sync writes into one declaration", () => {
     expect(out.text).not.toContain("resolved-secret");
   });
 
+  it("keeps explicit host lists and injection booleans a canonical remote form leaves out", () => {
+    const text =
+      "vaults:\n  v:\n    credentials:\n      - name: env\n        type: environment_variable\n        secret_name: K\n        secret_value: ${K}\n        networking:\n          type: limited\n          allowed_hosts: [api.example.com]\n        injection_location: {header: true, body: false}\n";
+    const declared = {
+      credentials: [
+        {
+          name: "env",
+          type: "environment_variable",
+          secret_name: "K",
+          secret_value: "v",
+          networking: { type: "limited", allowed_hosts: ["api.example.com"] },
+          injection_location: { header: true, body: false },
+        },
+      ],
+    };
+    // The remote renamed the secret; its canonical form omits the default injection location.
+    const remote = {
+      credentials: [
+        {
+          name: "env",
+          type: "environment_variable",
+          secret_name: "K2",
+          networking: { type: "limited", allowed_hosts: ["api.example.com"] },
+        },
+      ],
+    };
+    const out = syncText(text, ["vaults", "v"], declared, remote);
+    expect(out.text).toBe(text.replace("secret_name: K\n", "secret_name: K2\n"));
+  });
+
   it("a credential removed remotely is removed from the list, the others untouched", () => {
     const text =
       "vaults:\n  v:\n    credentials:\n      - name: a\n        type: static_bearer\n        mcp_server_url: https://a\n        access_token: ${A}\n      - name: b # second\n        type: static_bearer\n        mcp_server_url: https://b\n        access_token: ${B}\n";
