@@ -103,13 +103,20 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
     variables.push(...result.variables);
     if (state.resources[address]?.id !== item.remote.id) imports.push({ address, id: item.remote.id });
   }
+  const unlisted = new Set<string>();
   for (const resource of project.desired) {
     if (resource.external || claims.owned.has(resource.address)) continue;
-    if (!listedKinds.has(kindKey(resource.provider, resource.kind))) continue;
+    if (!scoped.includes(resource.provider)) continue;
+    if (!listedKinds.has(kindKey(resource.provider, resource.kind))) {
+      unlisted.add(`${resource.provider} ${resource.kind}`);
+      continue;
+    }
     warnings.push(
       `${resource.address}: nothing owned by project "${project.project}" found remotely; the declaration is kept (apply would create it)`,
     );
   }
+  for (const what of unlisted)
+    warnings.push(`${what}: this build cannot list them, so their declarations are left as they are`);
   for (const item of claims.unnamed)
     warnings.push(
       `${item.provider} ${item.kind} ${item.remote.id} belongs to project "${project.project}" but has no usable agents.resource; not synced`,
