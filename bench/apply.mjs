@@ -3,7 +3,7 @@
 // latency per call, through the real CLI. Reports wall time against the dependency-graph lower
 // bound, and the HTTP calls of the no-change plan that follows (goal: at most one per resource).
 // Usage: npm run build && node bench/apply.mjs [--per-kind N] [--latency MS] [--parallelism N]
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
@@ -56,21 +56,30 @@ function config(baseUrl) {
   return `${lines.join("\n")}\n`;
 }
 
+// Async on purpose: the simulator runs in this process, so a blocking spawn would starve it.
 function agents(dir, ...args) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [cli, ...args], {
-    cwd: dir,
-    env: { ...process.env, AGENTS_STATE_KEY: "bench-key", C_API_KEY: "sim-provider-c-key" },
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: dir,
+      env: { ...process.env, AGENTS_STATE_KEY: "bench-key", C_API_KEY: "sim-provider-c-key" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (status) => {
+      const seconds = (performance.now() - started) / 1000;
+      if (status !== 0 && !(args.includes("--detailed-exitcode") && status === 2)) {
+        reject(new Error(`agents ${args.join(" ")} exited ${status}:\n${stderr}\n${stdout.slice(-2000)}`));
+      } else resolve({ seconds, stdout, status });
+    });
   });
-  const seconds = (performance.now() - started) / 1000;
-  if (result.status !== 0 && !(args.includes("--detailed-exitcode") && result.status === 2)) {
-    throw new Error(
-      `agents ${args.join(" ")} exited ${result.status}:\n${result.stderr}\n${result.stdout.slice(-2000)}`,
-    );
-  }
-  return { seconds, stdout: result.stdout, status: result.status };
 }
 
 async function log(sim) {
@@ -88,7 +97,7 @@ try {
   writeFileSync(join(dir, "agents.yaml"), config(sim.url));
   const total = perKind * 5;
   await log(sim);
-  const apply = agents(dir, "apply", "-y", "--parallelism", String(parallelism));
+  const apply = await agents(dir, "apply", "-y", "--parallelism", String(parallelism));
   const applyCalls = await log(sim);
   const perResource = {};
   for (const e of applyCalls) perResource[kindOf(e.path)] = (perResource[kindOf(e.path)] ?? 0) + 1 / perKind;
@@ -102,9 +111,10 @@ try {
   const throughputBoundS = (applyCalls.length * latencyMs) / 1000 / parallelism;
   const lowerBoundS = Math.max(criticalPathS, throughputBoundS);
 
-  const plan = agents(dir, "plan", "--detailed-exitcode");
+  console.log(apply.stdout.trim().split("\n").pop());
+  const plan = await agents(dir, "plan", "--detailed-exitcode");
   const planCalls = await log(sim);
-  const destroy = agents(dir, "destroy", "-y", "--parallelism", String(parallelism));
+  const destroy = await agents(dir, "destroy", "-y", "--parallelism", String(parallelism));
   await log(sim);
 
   const figures = [
@@ -122,7 +132,7 @@ try {
   mkdirSync(join(results, ".."), { recursive: true });
   appendFileSync(
     results,
-    `\n## ${new Date().toISOString()}\n\nmachine: ${os.cpus().length} cpus (nproc), ${os.cpus()[0]?.model ?? "unknown"}, node ${process.version}, ${os.platform()}\n\n` +
+    `\n## ${new Date().toISOString()}\n\nmachine: ${os.cpus().length} cpus (nproc), ${os.cpus()[0]?.model ?? "unknown"}, node ${process.version}, ${os.platform()}, load average ${os.loadavg()[0].toFixed(1)} (shared machine)\n\n` +
       figures.map((f) => `- ${f}`).join("\n") +
       "\n",
   );

@@ -16,7 +16,9 @@ import { startSim } from "@agents/sims";
 import autocannon from "autocannon";
 import { createLogger, createServer, loadConfig } from "../packages/forge-mcp/dist/index.js";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "5" }, concurrency: { type: "string", default: "4" } } });
+const { values } = parseArgs({
+  options: { seconds: { type: "string", default: "5" }, concurrency: { type: "string", default: "4" } },
+});
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
 const APP_ID = "bench-app";
@@ -38,7 +40,9 @@ async function startMcp(extra) {
     OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: "1000000",
     ...extra,
   });
-  const server = await createServer(config, { logger: createLogger("silent", new Writable({ write: (_c, _e, cb) => cb() })) });
+  const server = await createServer(config, {
+    logger: createLogger("silent", new Writable({ write: (_c, _e, cb) => cb() })),
+  });
   http.on("request", server.app);
   return {
     url,
@@ -51,13 +55,21 @@ async function startMcp(extra) {
 }
 
 const memory = await startMcp({});
-const stateless = await startMcp({ OAUTH_STATELESS_MODE: "true", OAUTH_STATELESS_SECRET: randomBytes(32).toString("base64") });
+const stateless = await startMcp({
+  OAUTH_STATELESS_MODE: "true",
+  OAUTH_STATELESS_SECRET: randomBytes(32).toString("base64"),
+});
 await fetch(`${forgeOrigin}/_sim/seed`, {
   method: "POST",
   headers: { "content-type": "application/json" },
   body: JSON.stringify({
     applications: [
-      { uid: APP_ID, confidential: false, redirect_uris: [`${memory.url}/callback`, `${stateless.url}/callback`], scopes: ["api", "read_api", "read_user"] },
+      {
+        uid: APP_ID,
+        confidential: false,
+        redirect_uris: [`${memory.url}/callback`, `${stateless.url}/callback`],
+        scopes: ["api", "read_api", "read_user"],
+      },
     ],
   }),
 });
@@ -74,7 +86,15 @@ async function flow(base) {
   const { client_id } = await reg.json();
   const verifier = randomBytes(32).toString("base64url");
   const challenge = createHash("sha256").update(verifier).digest("base64url");
-  const q = new URLSearchParams({ client_id, redirect_uri: CB, response_type: "code", code_challenge: challenge, code_challenge_method: "S256", state: "s", scope: "api" });
+  const q = new URLSearchParams({
+    client_id,
+    redirect_uri: CB,
+    response_type: "code",
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "s",
+    scope: "api",
+  });
   const page = await fetch(`${base}/authorize?${q}`, { redirect: "manual" });
   const html = await page.text();
   const cookie = page.headers.get("set-cookie").split(";")[0];
@@ -83,7 +103,11 @@ async function flow(base) {
     method: "POST",
     redirect: "manual",
     headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ state: field("state"), consent_token: field("consent_token"), decision: "approve" }),
+    body: new URLSearchParams({
+      state: field("state"),
+      consent_token: field("consent_token"),
+      decision: "approve",
+    }),
   });
   const atForge = await fetch(loc(consent), { redirect: "manual" });
   const back = await fetch(loc(atForge), { redirect: "manual" });
@@ -91,7 +115,13 @@ async function flow(base) {
   const tok = await fetch(`${base}/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "authorization_code", client_id, code, code_verifier: verifier, redirect_uri: CB }),
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      client_id,
+      code,
+      code_verifier: verifier,
+      redirect_uri: CB,
+    }),
   });
   if (tok.status !== 200) throw new Error(`flow failed at /token: ${tok.status}`);
   return (await tok.json()).access_token;
@@ -112,42 +142,74 @@ async function flowsPerSecond(base) {
   );
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))].toFixed(1);
-  return { flows: latencies.length, perSecond: (latencies.length / seconds).toFixed(1), p50: pct(0.5), p99: pct(0.99), token };
+  return {
+    flows: latencies.length,
+    perSecond: (latencies.length / seconds).toFixed(1),
+    p50: pct(0.5),
+    p99: pct(0.99),
+    token,
+  };
 }
 
 const rows = [];
 let token;
-for (const [name, m] of [["memory", memory], ["stateless", stateless]]) {
+for (const [name, m] of [
+  ["memory", memory],
+  ["stateless", stateless],
+]) {
   await flow(m.url); // warm-up
   const r = await flowsPerSecond(m.url);
   token = r.token;
-  rows.push(`| proxy-mode OAuth flows, ${name} store | ${r.perSecond} flows/s | p50 ${r.p50} ms, p99 ${r.p99} ms (${r.flows} flows, concurrency ${concurrency}) |`);
+  rows.push(
+    `| proxy-mode OAuth flows, ${name} store | ${r.perSecond} flows/s | p50 ${r.p50} ms, p99 ${r.p99} ms (${r.flows} flows, concurrency ${concurrency}) |`,
+  );
   console.log(`flows (${name}): ${r.perSecond}/s  p50 ${r.p50} ms  p99 ${r.p99} ms`);
 }
 
 function cannon(opts) {
-  return new Promise((resolve, reject) => autocannon({ connections: concurrency, duration: seconds, ...opts }, (e, r) => (e ? reject(e) : resolve(r))));
+  return new Promise((resolve, reject) =>
+    // One connection: the difference of means is then per-request work, not queueing.
+    autocannon({ connections: 1, duration: seconds, ...opts }, (e, r) => (e ? reject(e) : resolve(r))),
+  );
 }
 const direct = await cannon({ url: `${forge.url}/user`, headers: { authorization: `Bearer ${token}` } });
-const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_current_user", arguments: {} } });
+const call = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "get_current_user", arguments: {} },
+});
 const viaMcp = await cannon({
   url: `${memory.url}/mcp`,
   method: "POST",
-  headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+  headers: {
+    authorization: `Bearer ${token}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  },
   body: call,
 });
-if (viaMcp.non2xx > 0 || direct.non2xx > 0) throw new Error(`non-2xx answers: mcp ${viaMcp.non2xx}, forge ${direct.non2xx}`);
+if (viaMcp.non2xx > 0 || direct.non2xx > 0)
+  throw new Error(`non-2xx answers: mcp ${viaMcp.non2xx}, forge ${direct.non2xx}`);
 const added = (viaMcp.latency.average - direct.latency.average).toFixed(2);
-rows.push(`| forge GET /api/v4/user, direct | ${direct.requests.average} req/s | mean ${direct.latency.average} ms, p99 ${direct.latency.p99} ms |`);
-rows.push(`| tools/call get_current_user via /mcp | ${viaMcp.requests.average} req/s | mean ${viaMcp.latency.average} ms, p99 ${viaMcp.latency.p99} ms |`);
-rows.push(`| added latency of a tools/call over its forge call | ${added} ms | mean difference, token verification cached |`);
+rows.push(
+  `| forge GET /api/v4/user, direct | ${direct.requests.average} req/s | mean ${direct.latency.average} ms, p99 ${direct.latency.p99} ms |`,
+);
+rows.push(
+  `| tools/call get_current_user via /mcp | ${viaMcp.requests.average} req/s | mean ${viaMcp.latency.average} ms, p99 ${viaMcp.latency.p99} ms |`,
+);
+rows.push(
+  `| added latency of a tools/call over its forge call | ${added} ms | mean difference over one connection each, token verification cached |`,
+);
 console.log(`forge direct: ${direct.requests.average} req/s, mean ${direct.latency.average} ms`);
-console.log(`tools/call:   ${viaMcp.requests.average} req/s, mean ${viaMcp.latency.average} ms  → added ${added} ms`);
+console.log(
+  `tools/call:   ${viaMcp.requests.average} req/s, mean ${viaMcp.latency.average} ms  → added ${added} ms`,
+);
 
 mkdirSync("bench/results", { recursive: true });
 appendFileSync(
   "bench/results/forge-mcp.md",
-  `\n## ${new Date().toISOString()}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}; ${seconds} s per figure, concurrency ${concurrency}; forge simulator and forge-mcp in one process on loopback.\n\n| Measure | Rate | Latency |\n|---|---|---|\n${rows.join("\n")}\n`,
+  `\n## ${new Date().toISOString()}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}, load average ${os.loadavg()[0].toFixed(1)} at start (machine shared with other jobs); ${seconds} s per figure, concurrency ${concurrency}; forge simulator and forge-mcp in one process on loopback.\n\n| Measure | Rate | Latency |\n|---|---|---|\n${rows.join("\n")}\n`,
 );
 await memory.close();
 await stateless.close();

@@ -21,11 +21,27 @@ const TARGETS = {
     },
   },
   provider_d: { path: "/environments", headers: { authorization: "Bearer sim-provider-d-key" } },
+  // The harness alone (control API, request log, fault injector, Express) with one trivial route: the
+  // floor every simulator stands on, measured in the same conditions.
+  harness: { path: "/list", headers: {} },
 };
 
 if (process.argv[2] === "--child") {
-  const { startSim } = await import("@agents/sims");
-  const sim = await startSim(process.argv[3], { quiet: true });
+  const { createSim, startSim } = await import("@agents/sims");
+  const sim =
+    process.argv[3] === "harness"
+      ? await createSim(
+          {
+            name: "harness",
+            basePath: "/v1",
+            createState: () => ({}),
+            routes: (app) => app.get("/v1/list", (_req, res) => res.json({ data: [], next_page: null })),
+            errorBody: (status, message) => ({ status, message }),
+            dump: () => ({}),
+          },
+          { quiet: true },
+        )
+      : await startSim(process.argv[3], { quiet: true });
   process.send({ url: sim.url });
   process.on("message", (m) => {
     if (m === "cpu") process.send({ cpu: process.cpuUsage() });
@@ -36,7 +52,7 @@ if (process.argv[2] === "--child") {
     allowPositionals: true,
     options: { requests: { type: "string", default: "20000" } },
   });
-  const names = positionals.length ? positionals : Object.keys(TARGETS);
+  const names = positionals.length ? positionals : ["harness", "provider_c", "provider_d"];
   const amount = Number(values.requests);
   for (const name of names) {
     const target = TARGETS[name];

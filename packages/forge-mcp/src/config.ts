@@ -23,6 +23,7 @@ export interface Config {
   /** Instance root where /oauth/* lives (forgeApiUrl without /api/v4). */
   forgeRootUrl: string;
   forgeTimeoutMs: number;
+  tokenInfoQueryFallback: boolean;
   readOnly: boolean;
   toolsets: string[] | undefined;
   /** Personal access token for stdio mode. */
@@ -144,6 +145,7 @@ const EnvSchema = z.object({
   FORGE_OAUTH_REDIRECT_URI: url("FORGE_OAUTH_REDIRECT_URI"),
   FORGE_API_URL: url("FORGE_API_URL"),
   FORGE_TIMEOUT_MS: int("FORGE_TIMEOUT_MS", 100, 600_000),
+  FORGE_TOKEN_INFO_QUERY_FALLBACK: bool("FORGE_TOKEN_INFO_QUERY_FALLBACK"),
   FORGE_TOKEN: z.string().optional(),
   FORGE_READ_ONLY: bool("FORGE_READ_ONLY"),
   FORGE_TOOLSETS: z.string().optional(),
@@ -188,6 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     FORGE_OAUTH_REDIRECT_URI: pick(env, "FORGE_OAUTH_REDIRECT_URI"),
     FORGE_API_URL: pick(env, "FORGE_API_URL"),
     FORGE_TIMEOUT_MS: pick(env, "FORGE_TIMEOUT_MS"),
+    FORGE_TOKEN_INFO_QUERY_FALLBACK: pick(env, "FORGE_TOKEN_INFO_QUERY_FALLBACK"),
     FORGE_TOKEN: pick(env, "FORGE_TOKEN", "GITLAB_PERSONAL_ACCESS_TOKEN"),
     FORGE_READ_ONLY: pick(env, "FORGE_READ_ONLY", "GITLAB_READ_ONLY_MODE"),
     FORGE_TOOLSETS: pick(env, "FORGE_TOOLSETS"),
@@ -258,6 +261,7 @@ export function loadConfig(env: Env = process.env): Config {
     forgeApiUrl,
     forgeRootUrl,
     forgeTimeoutMs: e.FORGE_TIMEOUT_MS ?? 15_000,
+    tokenInfoQueryFallback: e.FORGE_TOKEN_INFO_QUERY_FALLBACK ?? false,
     readOnly: e.FORGE_READ_ONLY ?? false,
     toolsets,
     forgeToken: e.FORGE_TOKEN,

@@ -2,7 +2,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
-import { localOAuthLogin } from "./forge/local-oauth.js";
+import { localOAuthLogin, refreshingToken } from "./forge/local-oauth.js";
 import { createLogger } from "./logger.js";
 import { createServer, listen } from "./server.js";
 import { createMcpServer } from "./tools/index.js";
@@ -34,6 +34,12 @@ async function main(): Promise<void> {
       },
       "forge-mcp listening",
     );
+    if (!config.remoteOAuth && !["127.0.0.1", "localhost", "::1"].includes(config.host)) {
+      logger.warn(
+        { host: config.host },
+        "FORGE_MCP_OAUTH is off: anyone who can reach /mcp acts with FORGE_TOKEN; bind to loopback or enable OAuth",
+      );
+    }
     const stop = () => {
       server.close();
       void close();
@@ -43,7 +49,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  let token = config.forgeToken;
+  let token: string | (() => Promise<string>) | undefined = config.forgeToken;
   if (config.localOAuth) {
     if (!config.oauthAppId) {
       process.stderr.write(
@@ -51,15 +57,15 @@ async function main(): Promise<void> {
       );
       process.exit(1);
     }
-    const tokens = await localOAuthLogin({
+    const login = {
       rootUrl: config.forgeRootUrl,
       appId: config.oauthAppId,
       redirectUri: config.localOAuthRedirectUri,
       scopes: config.oauthScopes,
       timeoutMs: config.forgeTimeoutMs,
       logger,
-    });
-    token = tokens.access_token;
+    };
+    token = refreshingToken(await localOAuthLogin(login), login);
   }
   if (!token) {
     process.stderr.write(

@@ -67,20 +67,22 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       ? await redisSharedState(config.redisUrl, config.registerRateLimitPerHour, now)
       : memorySharedState(config.registerRateLimitPerHour, now);
     let stores: ReturnType<typeof sealedStores>;
-    let consentKey: Buffer;
+    let consentKeys: Buffer[];
     if (config.stateless) {
       stores = sealedStores(
         new Sealer(config.statelessSecret!, config.statelessSecretPrevious, now),
         shared.guard,
       );
-      consentKey = Buffer.from(
-        hkdfSync("sha256", config.statelessSecret!, "forge-mcp/consent/v1", "consent-csrf", 32),
-      );
+      const derive = (secret: Buffer) =>
+        Buffer.from(hkdfSync("sha256", secret, "forge-mcp/consent/v1", "consent-csrf", 32));
+      consentKeys = [config.statelessSecret!, config.statelessSecretPrevious]
+        .filter((s): s is Buffer => s !== undefined)
+        .map(derive);
     } else {
       const mem = memoryStores(now);
       memoryStore = mem.lru;
       stores = mem;
-      consentKey = randomBytes(32);
+      consentKeys = [randomBytes(32)];
     }
     const mode = config.callbackProxy ? "proxy" : "passthrough";
     const service = new OAuthService({
@@ -93,7 +95,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       forge: new ForgeOAuthClient(config.forgeRootUrl, appId, config.forgeTimeoutMs),
       ...stores,
       registerLimiter: shared.registerLimiter,
-      consent: new ConsentGuard(consentKey),
+      consent: new ConsentGuard(consentKeys),
       logger,
       now,
     });
@@ -111,6 +113,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       token_endpoint_auth_methods_supported: ["none"],
       revocation_endpoint_auth_methods_supported: ["none"],
       scopes_supported: config.oauthScopes,
+      ...(mode === "proxy" ? { authorization_response_iss_parameter_supported: true } : {}),
     };
     app.use(
       mcpAuthMetadataRouter({
@@ -120,12 +123,23 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         resourceName: "forge-mcp",
       }),
     );
+    // Clients that probe the root form (RFC 9728 §3.1 without the resource path) get the same document.
+    app.get("/.well-known/oauth-protected-resource", (_req, res) => {
+      res.setHeader("Access-Control-Allow-Origin", "*");
+      res.json({
+        resource: resourceUrl.href,
+        authorization_servers: [metadata.issuer],
+        scopes_supported: config.oauthScopes,
+        resource_name: "forge-mcp",
+      });
+    });
     app.use(oauthRouter(service, { mode, secureCookies: base.startsWith("https:"), logger }));
     verifier = new ForgeTokenVerifier({
       rootUrl: config.forgeRootUrl,
       appId,
       acceptedScopes: config.readOnly ? ["api", "read_api"] : ["api"],
       timeoutMs: config.forgeTimeoutMs,
+      queryFallback: config.tokenInfoQueryFallback,
       logger,
       now,
     });

@@ -96,7 +96,7 @@ describe("GET /authorize, proxy mode", () => {
     expect(r.text).toContain("Editor &lt;b&gt;X&lt;/b&gt;");
     expect(r.text).toContain(CLIENT_CB);
     expect(r.headers.get("x-frame-options")).toBe("DENY");
-    expect(r.headers.get("set-cookie")).toMatch(/forge_mcp_consent=.*HttpOnly.*SameSite=Strict/i);
+    expect(r.headers.get("set-cookie")).toMatch(/forge_mcp_consent_[\w-]{16}=.*HttpOnly.*SameSite=Strict/i);
   });
 
   async function consentForm() {
@@ -141,6 +141,20 @@ describe("GET /authorize, proxy mode", () => {
     });
     expect(r.status).toBe(403);
     expect(r.headers.get("location")).toBeNull();
+  });
+
+  it("two authorizations in two tabs of one browser both go through", async () => {
+    const a = await consentForm();
+    const b = await consentForm();
+    const jar = `${a.cookie}; ${b.cookie}`;
+    for (const f of [b, a]) {
+      const r = await postForm(
+        `${mcp.url}/authorize/consent`,
+        { state: f.state, consent_token: f.token, decision: "approve" },
+        { cookie: jar },
+      );
+      expect(r.status).toBe(302);
+    }
   });
 
   it("refuses a consent token moved to another transaction", async () => {

@@ -42,8 +42,8 @@ export async function browse(
       const field = (name: string) => text.match(new RegExp(`name="${name}" value="([^"]*)"`))![1]!;
       const action = text.match(/<form method="post" action="([^"]+)"/)![1]!;
       body = new URLSearchParams({
-        state: unescape(field("state")),
-        consent_token: unescape(field("consent_token")),
+        state: decodeEntities(field("state")),
+        consent_token: decodeEntities(field("consent_token")),
         decision: opts.decision ?? "approve",
       }).toString();
       url = new URL(action, url);
@@ -55,7 +55,7 @@ export async function browse(
   throw new Error("too many redirects");
 }
 
-const unescape = (s: string) =>
+const decodeEntities = (s: string) =>
   s
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")

@@ -67,6 +67,11 @@ describe("/mcp with forge OAuth tokens", () => {
       unknown
     >;
     expect(prm).toMatchObject({ resource: `${mcp.url}/mcp`, authorization_servers: [`${mcp.url}/`] });
+    const root = (await (await fetch(`${mcp.url}/.well-known/oauth-protected-resource`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(root).toEqual(prm);
     const as = (await (await fetch(`${mcp.url}/.well-known/oauth-authorization-server`)).json()) as Record<
       string,
       unknown
@@ -159,5 +164,33 @@ describe("/mcp with forge OAuth tokens", () => {
     expect((await fetch(`${mcp.url}/mcp`, { headers: { authorization: "Bearer tok-good" } })).status).toBe(
       405,
     );
+  });
+});
+
+describe("an edge cache that strips Authorization on /oauth/*", () => {
+  let forge: Forge;
+  let plain: RunningForgeMcp;
+  let fallback: RunningForgeMcp;
+  beforeAll(async () => {
+    forge = await startForge();
+    const env = { FORGE_MCP_OAUTH: "true", FORGE_OAUTH_APP_ID: APP_ID, FORGE_API_URL: forge.apiUrl };
+    plain = await startForgeMcp(env);
+    fallback = await startForgeMcp({ ...env, FORGE_TOKEN_INFO_QUERY_FALLBACK: "true" });
+    await seedApp(forge, [`${plain.url}/callback`]);
+    await forge.seed({
+      edgeCache: true,
+      tokens: [{ token: "tok-edge", application: APP_ID, user: "alice", scopes: ["api"] }],
+    });
+  });
+  afterAll(async () => {
+    await plain?.close();
+    await fallback?.close();
+    await forge?.close();
+  });
+
+  it("rejects valid tokens by default, and accepts them with FORGE_TOKEN_INFO_QUERY_FALLBACK=true", async () => {
+    expect((await rpc(plain.url, "tok-edge")).status).toBe(401);
+    expect((await rpc(fallback.url, "tok-edge")).status).toBe(200);
+    expect((await rpc(fallback.url, "tok-unknown")).status).toBe(401);
   });
 });

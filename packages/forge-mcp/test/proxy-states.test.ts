@@ -46,6 +46,7 @@ describe("proxy mode states and transitions", () => {
     expect(r.error).toBeNull();
     expect(r.state).toBe("client-state-42");
     expect(r.code).toBeTruthy();
+    expect(r.url.searchParams.get("iss")).toBe(`${mcp.url}/`); // RFC 9207
     expect(r.hops.map((h) => h.replace(/http:\/\/127\.0\.0\.1:\d+/, ""))).toEqual([
       "GET /authorize",
       "GET /oauth/authorize",
@@ -114,6 +115,15 @@ describe("proxy mode states and transitions", () => {
     expect(again.body.access_token).toBeUndefined();
   });
 
+  it("used → of five concurrent redemptions of one code, exactly one gets tokens", async () => {
+    const p = pkce();
+    const { code } = await authorizeToCode(mcp.url, clientId, p.challenge);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => redeem(mcp.url, clientId, code!, p.verifier)),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400]);
+  });
+
   it("issued → wrong verifier: invalid_grant, record unchanged (the right verifier still works)", async () => {
     const p = pkce();
     const { code } = await authorizeToCode(mcp.url, clientId, p.challenge);
@@ -163,6 +173,16 @@ describe("proxy mode states and transitions", () => {
     const r = await redeem(mcp.url, clientId, code!, p.verifier, {
       redirect_uri: "http://127.0.0.1:8765/other",
     });
+    expect(r.body.error).toBe("invalid_grant");
+  });
+
+  it("any stored entry → a proxy code pushed out by 1000 newer entries yields no tokens", async () => {
+    const p = pkce();
+    const { code } = await authorizeToCode(mcp.url, clientId, p.challenge);
+    for (let i = 0; i < 1000; i++)
+      await forgeAuthorizeLocation(mcp.url, clientId, pkce().challenge, `flood-${i}`);
+    const r = await redeem(mcp.url, clientId, code!, p.verifier);
+    expect(r.status).toBe(400);
     expect(r.body.error).toBe("invalid_grant");
   });
 

@@ -14,7 +14,7 @@ describe("POST /register", () => {
     mcp = await startForgeMcp({
       ...oauthEnv,
       OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: "1000",
-      OAUTH_REDIRECT_URI_ALLOWLIST: "https://*.trusted.example/*,http://127.0.0.1:*",
+      OAUTH_REDIRECT_URI_ALLOWLIST: "https://*.trusted.example/*,http://127.0.0.1:*/*",
     });
   });
   afterAll(() => mcp.close());
@@ -23,6 +23,8 @@ describe("POST /register", () => {
     ["https on the allow-list", "https://app.trusted.example/cb", 201],
     ["loopback http", "http://127.0.0.1:4567/callback", 201],
     ["https off the allow-list", "https://evil.example/cb", 400],
+    ["the allow-listed host smuggled into the path", "https://evil.example/.trusted.example/cb", 400],
+    ["the allow-listed host as a prefix of another host", "https://a.trusted.example.evil.example/cb", 400],
     ["plain http, not loopback", "http://app.trusted.example/cb", 400],
     ["a fragment", "https://app.trusted.example/cb#x", 400],
     ["a javascript: URI", "javascript:alert(1)", 400],

@@ -22,6 +22,7 @@ class MemoryProvider {
   verifier = "";
   discovery: any;
   code: string | undefined;
+  callbackParams = new URLSearchParams();
   readonly steps: string[] = [];
   get redirectUrl() {
     return CLIENT_CB;
@@ -65,6 +66,7 @@ class MemoryProvider {
     const error = back.searchParams.get("error");
     if (error) throw new Error(`authorization failed: ${error}`);
     this.code = back.searchParams.get("code") ?? undefined;
+    this.callbackParams = back.searchParams;
   }
 }
 
@@ -96,7 +98,8 @@ export async function connectV2(mcpUrl: string) {
     if (!(err instanceof UnauthorizedV2)) throw err;
   }
   const pending = new TransportV2(url, { authProvider: provider as unknown as ProviderV2 });
-  await pending.finishAuth(provider.code!);
+  // v2 takes the whole callback query so it can check RFC 9207 `iss` (proxy mode sends it)
+  await pending.finishAuth(provider.callbackParams);
   const authed = new ClientV2({ name: "v2-test", version: "1.0.0" });
   await authed.connect(new TransportV2(url, { authProvider: provider as unknown as ProviderV2 }));
   return { client: authed, provider };

@@ -3,12 +3,20 @@ import { APP_ID, type Forge, seedApp, startForge } from "./forge-sim.js";
 import {
   getManual,
   OTHER_SECRET,
+  postForm,
   type RunningForgeMcp,
   SECRET,
   startForgeMcp,
   testClock,
 } from "./helpers.js";
-import { authorizeToCode, forgeAuthorizeLocation, newClient, pkce, redeem } from "./oauth-client.js";
+import {
+  authorizeToCode,
+  authorizeUrl,
+  forgeAuthorizeLocation,
+  newClient,
+  pkce,
+  redeem,
+} from "./oauth-client.js";
 import { startRedis } from "./redis.js";
 
 /**
@@ -52,6 +60,8 @@ describe("stateless proxy mode", () => {
     );
     r.redis1 = await startForgeMcp(env({ ...shared, REDIS_URL: redis.url }));
     r.redis2 = await startForgeMcp(env({ ...shared, REDIS_URL: redis.url }));
+    r.consent1 = await startForgeMcp(env({ ...shared, FORGE_OAUTH_CONSENT: "true" }));
+    r.consent2 = await startForgeMcp(env({ ...shared, FORGE_OAUTH_CONSENT: "true" }));
     await seedApp(forge, [`${publicUrl}/callback`]);
   });
   afterAll(async () => {
@@ -140,9 +150,37 @@ describe("stateless proxy mode", () => {
     expect(replay.body.error).toBe("invalid_grant");
   });
 
+  it("with Redis, concurrent redemptions on both replicas: exactly one gets tokens", async () => {
+    const { clientId, p, code } = await codeVia(r.redis1!, r.redis1!, r.redis1!);
+    const results = await Promise.all(
+      [r.redis1!, r.redis2!, r.redis1!, r.redis2!].map((x) => redeem(x.url, clientId, code, p.verifier)),
+    );
+    expect(results.map((x) => x.status).sort()).toEqual([200, 400, 400, 400]);
+  });
+
   it("with Redis, a state is consumed exactly once across replicas", async () => {
     const { callbackPathAndQuery } = await codeVia(r.redis1!, r.redis2!, r.redis1!);
     expect((await getManual(`${r.redis2!.url}${callbackPathAndQuery}`)).status).toBe(400);
+  });
+
+  it("the consent page of one replica is accepted by another, and its CSRF check still holds", async () => {
+    const clientId = await newClient(r.consent1!.url, "Consent across replicas");
+    const p = pkce();
+    const page = await getManual(authorizeUrl(r.consent1!.url, clientId, p.challenge, "cs"));
+    expect(page.status).toBe(200);
+    const field = (n: string) => page.text.match(new RegExp(`name="${n}" value="([^"]+)"`))![1]!;
+    const cookie = page.headers.get("set-cookie")!.split(";")[0]!;
+    const form = { state: field("state"), consent_token: field("consent_token"), decision: "approve" };
+    expect((await postForm(`${r.consent2!.url}/authorize/consent`, form)).status).toBe(403);
+    const approved = await postForm(`${r.consent2!.url}/authorize/consent`, form, { cookie });
+    expect(approved.status).toBe(302);
+    expect(new URL(approved.headers.get("location")!).searchParams.get("redirect_uri")).toBe(
+      `${publicUrl}/callback`,
+    );
+    // a replica rotated to a new secret still accepts a consent page issued under the previous one
+    expect((await postForm(`${r.rotated!.url}/authorize/consent`, form, { cookie })).status).toBe(302);
+    // a replica with another secret cannot check the token
+    expect((await postForm(`${r.foreign!.url}/authorize/consent`, form, { cookie })).status).toBe(403);
   });
 
   it("a sealed code older than 10 minutes yields no tokens", async () => {

@@ -2,7 +2,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { localOAuthLogin } from "../src/forge/local-oauth.js";
+import { ForgeApi } from "../src/forge/api.js";
+import { localOAuthLogin, refreshingToken } from "../src/forge/local-oauth.js";
 import { type Forge, seedApp, startForge } from "./forge-sim.js";
 import { freePort } from "./helpers.js";
 
@@ -59,6 +60,20 @@ describe("stdio transport and local OAuth", () => {
       headers: { authorization: `Bearer ${tokens.access_token}` },
     });
     expect(((await info.json()) as { application: { uid: string } }).application.uid).toBe("local-app");
+
+    // a long session: shortly before the two hours are up, the token source refreshes
+    let t = Date.now();
+    const source = refreshingToken(
+      tokens,
+      { rootUrl: forge.origin, appId: "local-app", redirectUri, timeoutMs: 5000 },
+      () => t,
+    );
+    expect(await source()).toBe(tokens.access_token);
+    t += (tokens.expires_in ?? 7200) * 1000 - 30_000;
+    const fresh = await source();
+    expect(fresh).not.toBe(tokens.access_token);
+    const api = new ForgeApi(forge.apiUrl, source, 5000);
+    expect(((await api.get("/user")).data as { username: string }).username).toBe("alice");
   });
 
   it("stops with one clear line on invalid configuration", async () => {

@@ -84,7 +84,7 @@ const cases: Array<[string, Record<string, unknown>, string, string]> = [
   ["list_repository_tree", { project_id: "group/sub/proj", path: "src" }, "GET", `${P}/repository/tree`],
   [
     "get_file",
-    { project_id: "group/sub/proj", file_path: "src/a b.ts" },
+    { project_id: "group/sub/proj", file_path: "src/a b.ts", ref: "main" },
     "GET",
     `${P}/repository/files/src%2Fa%20b.ts`,
   ],
@@ -123,6 +123,13 @@ const cases: Array<[string, Record<string, unknown>, string, string]> = [
   ],
   ["list_commits", { project_id: "group/sub/proj", ref_name: "main" }, "GET", `${P}/repository/commits`],
   ["get_commit", { project_id: "group/sub/proj", sha: "abc123" }, "GET", `${P}/repository/commits/abc123`],
+  ["list_groups", { search: "acme" }, "GET", "/api/v4/groups"],
+  [
+    "merge_merge_request",
+    { project_id: "group/sub/proj", merge_request_iid: 9, squash: true },
+    "PUT",
+    `${P}/merge_requests/9/merge`,
+  ],
   ["get_current_user", {}, "GET", "/api/v4/user"],
   ["list_users", { search: "al" }, "GET", "/api/v4/users"],
 ];

@@ -33,7 +33,26 @@ export function runDag(
     for (const d of deps) dependents.set(d, [...(dependents.get(d) ?? []), task.id]);
   }
   const result: DagResult = { done: [], failed: [], skipped: [] };
-  const ready = tasks.filter((t) => waitingOn.get(t.id)!.size === 0).map((t) => t.id);
+  // Critical-path first: among ready tasks, start the one with the longest chain of dependents.
+  const height = new Map<string, number>();
+  const heightOf = (id: string, path = new Set<string>()): number => {
+    const known = height.get(id);
+    if (known !== undefined) return known;
+    if (path.has(id)) return 0;
+    path.add(id);
+    const h = 1 + Math.max(0, ...(dependents.get(id) ?? []).map((d) => heightOf(d, path)));
+    path.delete(id);
+    height.set(id, h);
+    return h;
+  };
+  const ready: string[] = [];
+  const enqueue = (id: string) => {
+    const h = heightOf(id);
+    let i = ready.length;
+    while (i > 0 && heightOf(ready[i - 1]!) < h) i--;
+    ready.splice(i, 0, id);
+  };
+  for (const t of tasks) if (waitingOn.get(t.id)!.size === 0) enqueue(t.id);
   const settled = new Set<string>();
   let running = 0;
   const emit = options.onEvent ?? (() => {});
@@ -75,7 +94,7 @@ export function runDag(
             for (const next of dependents.get(id) ?? []) {
               const deps = waitingOn.get(next)!;
               deps.delete(id);
-              if (deps.size === 0 && !settled.has(next)) ready.push(next);
+              if (deps.size === 0 && !settled.has(next)) enqueue(next);
             }
             pump();
           },

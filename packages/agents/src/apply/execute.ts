@@ -25,6 +25,7 @@ export interface ExecuteOptions {
   runtime: ProviderRuntime;
   parallelism?: number;
   onEvent?: (event: ApplyEvent) => void;
+  /** Stops starting new steps; steps already running finish and are recorded. */
   signal?: AbortSignal;
 }
 
@@ -39,6 +40,9 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   const { plan, store, runtime } = options;
   const emit = options.onEvent ?? (() => {});
   const signal = options.signal ?? new AbortController().signal;
+  // Requests in flight are not cut by an interrupt: a half-sent create is what the journal is
+  // for, but a finished one is better.
+  const requestSignal = new AbortController().signal;
   const desiredByAddress = new Map(options.desired.map((r) => [r.address, r]));
   const actions = plan.actions.filter((a) => a.action !== "noop");
   const actionByAddress = new Map(actions.map((a) => [a.address, a]));
@@ -55,7 +59,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
     deps: dependenciesOf(action, actions, store.state.resources),
     run: async () => {
       const warn = (message: string) => emit({ type: "warning", address: action.address, message });
-      const ctx = runtime.context(action, lookup, signal, warn);
+      const ctx = runtime.context(action, lookup, requestSignal, warn);
       const step = new Step(
         action,
         desiredByAddress.get(action.address),
@@ -171,9 +175,7 @@ class Step {
 
   private async create(): Promise<void> {
     const { address, kind, name, provider } = this.action;
-    await this.store.update((_resources, state) => {
-      state.pending![address] = { address, kind, name, provider, since: new Date().toISOString() };
-    });
+    await this.store.intend({ address, kind, name, provider, since: new Date().toISOString() });
     let remote: RemoteObject;
     try {
       remote = await this.handler.create(this.ctx, this.spec);

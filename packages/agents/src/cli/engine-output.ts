@@ -2,6 +2,7 @@
 import { createInterface } from "node:readline/promises";
 import type { ApplyEvent, ExecuteResult } from "../apply/execute.js";
 import type { Plan } from "../plan/types.js";
+import { CliError } from "./errors.js";
 
 const PAST: Record<string, string> = {
   create: "created",
@@ -28,6 +29,20 @@ export type Printer = (line: string) => void;
 export function redactor(secrets: string[]): (text: string) => string {
   const values = secrets.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
   return (text) => values.reduce((out, s) => out.split(s).join("[redacted]"), text);
+}
+
+/** Runs a command body and re-raises any error with every resolved secret value redacted. */
+export async function redactingErrors<T>(secrets: string[], body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    const redact = redactor(secrets);
+    const message = error instanceof Error ? error.message : String(error);
+    const exitCode = error instanceof CliError ? error.exitCode : 1;
+    const clean = new CliError(redact(message), exitCode);
+    if (error instanceof Error && error.stack) clean.stack = redact(error.stack);
+    throw clean;
+  }
 }
 
 export function progressPrinter(print: Printer, plan: Plan): (event: ApplyEvent) => void {

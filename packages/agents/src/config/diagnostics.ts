@@ -83,7 +83,7 @@ export const DIAGNOSTIC_CODES = {
     "`delete_on_destroy: true` requires an identity managed by the tool (not an external `identity_id`)",
   AGENTS1214: "`default_memory_store.name` must be 1 to 255 characters",
   AGENTS1215: "`default_memory_store.description` must be at most 1024 characters",
-  AGENTS1216: "Forward delivery is not supported by the target provider",
+  AGENTS1216: "`delivery.<provider>` names a provider the agent does not target; it is ignored (warning)",
   AGENTS1217: "agent `environment_variables` are not supported by the target provider",
   AGENTS1218: "explicit memory stores of a Forward agent require `defaults.identity`",
   AGENTS1219: "one locally managed resource is shared by Managed and Forward agents of a provider",
@@ -95,7 +95,8 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1304: "`{agent_id}` members are not accepted by a Forward coordinator",
   AGENTS1305: "a roster member uses a different delivery type than its coordinator",
   AGENTS1306: "a roster lists one member twice",
-  AGENTS1400: "an absolute mount path is not under the provider's mount root",
+  AGENTS1400:
+    "a mount path is not under the provider's mount root (absolute paths must already use it; relative ones may not climb out with ..)",
   AGENTS1500: "`initial_events` must have 1 to 50 entries",
   AGENTS1501: "`max_iterations` must be an integer from 1 to 20",
   AGENTS1502: "`rubric` and `rubric_file` are alternatives: give at most one",

@@ -116,7 +116,23 @@ export function loadConfigText(text: string, file: string, opts: LoadOptions = {
   const unresolved = new Set(interpolationDiagnostics.map((d) => `${d.line}:${d.col}`));
   const notAtUnresolved = (list: Diagnostic[]) => list.filter((d) => !unresolved.has(`${d.line}:${d.col}`));
 
-  const raw = withoutExtensions(source.doc.toJS({ maxAliasCount: 1000 }));
+  let raw: unknown;
+  try {
+    raw = withoutExtensions(source.doc.toJS({ maxAliasCount: 1000 }));
+  } catch (error) {
+    // An alias "billion laughs" expansion is refused by the yaml library, not by us.
+    const message = error instanceof Error ? error.message : String(error);
+    return finish([
+      ...interpolationDiagnostics,
+      {
+        code: "AGENTS1000",
+        severity: "error",
+        message: `YAML cannot be expanded: ${message}`,
+        ...source.pos([]),
+        hint: "reduce the number of aliases (*name) that expand other aliases",
+      },
+    ]);
+  }
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const schemaDiagnostics = issuesToDiagnostics(parsed.error.issues, source);

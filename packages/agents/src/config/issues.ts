@@ -1,11 +1,26 @@
+import { isScalar } from "yaml";
 import type { z } from "zod";
 import type { Diagnostic } from "./diagnostics.js";
 import { UNKNOWN_KEYS_MARKER } from "./schema/helpers.js";
 import type { Path, YamlSource } from "./source.js";
+import { didYouMean } from "./suggest.js";
 
 type Issue = z.core.$ZodIssue;
 
 const CODED = /^\[(AGENTS\d{4})\] ([\s\S]*)$/;
+
+/** The fix for each schema-level coded finding. */
+const SCHEMA_HINTS: Record<string, string> = {
+  AGENTS1004: 'write version: "1" (with the quotes)',
+  AGENTS1035: "copy the workspace id from the provider console; it looks like llm-xxxxxxxx",
+  AGENTS1121: "use the id of an existing identity (idn_...), or use external_id to let the tool manage one",
+  AGENTS1125: "use the id of an existing provider_b BYOC tunnel (tnl_...)",
+  AGENTS1205: "keep one spelling; mcp_server_name and default_config are the canonical ones",
+  AGENTS1214: "give the store a display name of 1 to 255 characters",
+  AGENTS1215: "shorten the description to at most 1024 characters",
+  AGENTS1500: "list between 1 and 50 initial events, or leave initial_events out",
+  AGENTS1501: "use a whole number from 1 to 20",
+};
 
 /** Turn zod issues into positioned diagnostics, one per problem a user has to fix. */
 export function issuesToDiagnostics(issues: readonly Issue[], source: YamlSource): Diagnostic[] {
@@ -45,7 +60,14 @@ function convert(issue: Issue, base: Path, source: YamlSource, out: Diagnostic[]
 
   const coded = CODED.exec(issue.message);
   if (coded) {
-    out.push({ code: coded[1]!, severity: "error", message: coded[2]!, ...where(path) });
+    const hint = SCHEMA_HINTS[coded[1]!];
+    out.push({
+      code: coded[1]!,
+      severity: "error",
+      message: coded[2]!,
+      ...where(path),
+      ...(hint ? { hint } : {}),
+    });
     return;
   }
 
@@ -65,9 +87,21 @@ function convert(issue: Issue, base: Path, source: YamlSource, out: Diagnostic[]
   out.push({
     code: "AGENTS1001",
     severity: "error",
-    message: `${describePath(path)}: ${plainMessage(issue)}`,
+    message: `${describePath(path)}: ${plainMessage(issue)}${enumSuggestion(issue, path, source)}`,
     ...where(path),
   });
+}
+
+/** For a mistyped enum value (`type: clod`), the closest allowed value. */
+function enumSuggestion(issue: Issue, path: Path, source: YamlSource): string {
+  if (issue.code !== "invalid_value") return "";
+  const { node } = source.nodeAt(path);
+  const written = isScalar(node) && typeof node.value === "string" ? node.value : undefined;
+  if (written === undefined) return "";
+  return didYouMean(
+    written,
+    issue.values.filter((v): v is string => typeof v === "string"),
+  );
 }
 
 /** For "string or object" unions, report the branch the user evidently meant. */

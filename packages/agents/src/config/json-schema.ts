@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { configSchema } from "./schema/index.js";
 
-export const SCHEMA_ID = "https://agents.dev/schema/agents.schema.json";
+export const SCHEMA_ID = "urn:agents:agents.yaml:schema:1";
 
 /** The JSON Schema of what a user writes (zod's input side), for editors and docs. */
 export function jsonSchema(): Record<string, unknown> {

@@ -27,7 +27,9 @@ export class YamlSource {
     this.doc = parseDocument(text, {
       lineCounter: this.lineCounter,
       prettyErrors: false,
-      uniqueKeys: true,
+      // Duplicate keys are found by duplicateKeys() in one linear pass (the library compares every
+      // pair of keys of a mapping) and reported with our code and a fix.
+      uniqueKeys: false,
       merge: true,
     });
   }
@@ -38,13 +40,44 @@ export class YamlSource {
   }
 
   syntaxDiagnostics(): Diagnostic[] {
-    return this.doc.errors.map((error) => ({
+    const syntax = this.doc.errors.map((error) => ({
       code: "AGENTS1000",
       severity: "error" as const,
       message: `YAML syntax error: ${firstLine(error.message)}`,
       ...this.posAt(error.pos[0]),
       hint: "fix the YAML syntax; indentation and unquoted `:` or `#` are common causes",
     }));
+    return syntax.length > 0 ? syntax : this.duplicateKeys();
+  }
+
+  /** A key repeated in one mapping, reported at its second occurrence. */
+  private duplicateKeys(): Diagnostic[] {
+    const found: Diagnostic[] = [];
+    const walk = (node: unknown): void => {
+      if (isMap(node)) {
+        const seen = new Set<string>();
+        for (const pair of node.items) {
+          const key = isPair(pair) ? scalarKey(pair.key) : undefined;
+          if (key !== undefined && key !== "<<") {
+            if (seen.has(key)) {
+              found.push({
+                code: "AGENTS1000",
+                severity: "error",
+                message: `YAML syntax error: duplicate key "${key}"; map keys must be unique`,
+                ...this.posAt((pair.key as Node).range?.[0] ?? 0),
+                hint: "remove or rename one of the two entries",
+              });
+            }
+            seen.add(key);
+          }
+          if (isPair(pair)) walk(pair.value);
+        }
+      } else if (isSeq(node)) {
+        for (const item of node.items) walk(item);
+      }
+    };
+    walk(this.doc.contents);
+    return found;
   }
 
   /** The deepest node that exists along `path`, and whether the whole path exists. */

@@ -2,8 +2,10 @@
 // project. Nothing here writes to the terminal; progress arrives as events.
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { hasDeferred, preflightRemovals, runDeferred } from "../apply/deferred.js";
 import { type ApplyEvent, type ExecuteResult, executePlan } from "../apply/execute.js";
 import { configHash, createPlan, prepareDesired } from "../plan/planner.js";
+import { scopeDesired } from "../plan/scope.js";
 import { hasChanges, type Plan, PlanError } from "../plan/types.js";
 import type { HttpEnvironment } from "../providers/http.js";
 import { ProviderRuntime } from "../providers/registry.js";
@@ -68,6 +70,7 @@ export function createRuntime(options: EngineOptions): ProviderRuntime {
     blocks: options.project.blocks,
     project: options.project.project,
     configDir: options.project.configDir,
+    secrets: options.project.secrets,
     baseUrls: options.baseUrls ?? baseUrlsFromEnv(options.env ?? process.env),
     http: { ...options.http, policy: { ...options.http?.policy } },
   });
@@ -119,30 +122,44 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
   const stateKey = options.stateKey ?? loadStateKey(options.env);
   return withState(options, async (store) => {
     if (store.upgradedFrom !== undefined) await store.persist();
-    const hashed = await prepareDesired(options.project.desired, runtime, stateKey);
+    const scope = options.savedPlan?.scope ?? { providers: options.providers, targets: options.targets };
+    const scoped = operation === "destroy" ? [] : scopeDesired(options.project.desired, scope);
+    const hashed = await prepareDesired(scoped, runtime, stateKey);
     let planned: Plan;
     if (options.savedPlan) {
       planned = options.savedPlan;
-      checkSavedPlan(planned, store, configHash(options.project.desired, hashed), operation);
+      checkSavedPlan(planned, store, configHash(scoped, hashed), operation);
     } else {
       planned = await planWith(store, runtime, { ...options, stateKey, operation });
     }
     options.onPlan?.(planned);
     const httpCalls = () => runtime.httpFactory.stats.calls;
-    if (!hasChanges(planned)) return { plan: planned, confirmed: true, httpCalls: httpCalls() };
+    // A destroy also resumes follow-up work an earlier one could not finish.
+    const resume = operation === "destroy" && hasDeferred(store);
+    if (!hasChanges(planned) && !resume) return { plan: planned, confirmed: true, httpCalls: httpCalls() };
     if (options.confirm && !(await options.confirm(planned))) {
       return { plan: planned, confirmed: false, httpCalls: httpCalls() };
     }
-    const result = await executePlan({
-      plan: planned,
-      desired: options.project.desired,
-      hashed,
-      store,
-      runtime,
-      parallelism: options.parallelism,
-      onEvent: options.onEvent,
-      signal: options.signal,
-    });
+    const signal = options.signal ?? new AbortController().signal;
+    const warn = (address: string, message: string) =>
+      options.onEvent?.({ type: "warning", address, message });
+    let result: ExecuteResult = { ok: true, done: [], failed: [], skipped: [] };
+    if (hasChanges(planned)) {
+      await preflightRemovals(planned, store, runtime, signal, warn);
+      result = await executePlan({
+        plan: planned,
+        desired: options.project.desired,
+        hashed,
+        store,
+        runtime,
+        parallelism: options.parallelism,
+        onEvent: options.onEvent,
+        signal: options.signal,
+      });
+    }
+    const deferred = await runDeferred(store, runtime, signal, warn);
+    if (deferred.failed.length > 0)
+      result = { ...result, ok: false, failed: [...result.failed, ...deferred.failed] };
     return { plan: planned, result, confirmed: true, httpCalls: httpCalls() };
   });
 }

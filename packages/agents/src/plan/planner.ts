@@ -64,7 +64,8 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
   const scope = { providers: options.providers, targets: options.targets };
   const desired = operation === "destroy" ? [] : scopeDesired(options.desired, scope);
   const inState = scopeState(state, options.desired, scope, operation);
-  const hashed = await prepareDesired(options.desired, runtime, options.stateKey);
+  // Only what is in scope: a run scoped to one provider needs no adapter for the others.
+  const hashed = await prepareDesired(desired, runtime, options.stateKey);
   const desiredByAddress = new Map(desired.map((r) => [r.address, r]));
   const warnings: string[] = [];
 
@@ -132,7 +133,11 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
       warnings: [],
     });
   }
+  propagateNewIds(actions, state, runtime);
   for (const [address, result] of refreshed) {
+    if (result.status === "found" && result.warnings) {
+      actions.find((a) => a.address === address)?.warnings.push(...result.warnings);
+    }
     if (result.status === "error") {
       const action = actions.find((a) => a.address === address);
       const note = `could not refresh (${result.message}); planned from the last-applied state`;
@@ -152,7 +157,7 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
     createdAt: new Date().toISOString(),
     operation,
     state: { lineage: state.lineage, serial: state.serial },
-    configHash: configHash(options.desired, hashed),
+    configHash: configHash(desired, hashed),
     scope: {
       ...(options.providers ? { providers: options.providers } : {}),
       ...(options.targets ? { targets: options.targets } : {}),
@@ -301,7 +306,7 @@ function planRemoval(
     changes: [],
     warnings: [],
   };
-  const why = operation === "destroy" ? "destroy" : "no longer declared in the config";
+  const why = operation === "destroy" ? "agents destroy" : "no longer declared in the config";
   if (prior.external) {
     return {
       ...base,
@@ -327,6 +332,31 @@ async function findOwned(
   const ctx = runtime.context(resource, lookup, signal, () => {});
   const found = await handler.findOwned(ctx, ctx.owner);
   return found && !found.archived ? found : undefined;
+}
+
+/**
+ * A resource whose dependency gets a new remote id (replaced, or recreated after it vanished)
+ * must be updated to reference the new id even though its own declaration did not change.
+ */
+function propagateNewIds(actions: PlannedAction[], state: State, runtime: ProviderRuntime): void {
+  const byAddress = new Map(actions.map((a) => [a.address, a]));
+  const renewed = (a: PlannedAction | undefined) =>
+    a !== undefined &&
+    (a.action === "replace" || (a.action === "create" && state.resources[a.address] !== undefined));
+  for (const action of topoSort(actions.filter((a) => a.action !== "delete"))) {
+    if (action.action !== "noop" || action.external) continue;
+    const changed = action.dependsOn.filter((dep) => renewed(byAddress.get(dep)));
+    if (changed.length === 0) continue;
+    const handler = runtime.requireHandler(action.provider, action.kind, action.address);
+    const why = `${changed.join(", ")} ${changed.length === 1 ? "gets" : "get"} a new id, which this resource must reference`;
+    if (handler.update) Object.assign(action, { action: "update", reason: why });
+    else
+      Object.assign(action, {
+        action: "replace",
+        createBeforeDestroy: handler.createBeforeDestroy ?? false,
+        reason: `${why} (${action.kind} cannot be updated in place)`,
+      });
+  }
 }
 
 /** Stable display order: forward actions in dependency order, then deletes in reverse. */

@@ -6,7 +6,7 @@ import type { ResourceState } from "../state/types.js";
 import { mapBounded } from "./bounded.js";
 
 export type RefreshResult =
-  | { status: "found"; remote: RemoteObject }
+  | { status: "found"; remote: RemoteObject; warnings?: string[] }
   | { status: "gone" }
   | { status: "local" }
   | { status: "error"; message: string };
@@ -42,7 +42,8 @@ async function readOne(
   if (!handler) return { status: "error", message: `${target.provider} does not support ${target.kind}` };
   if (handler.localOnly) return { status: "local" };
   try {
-    const ctx = runtime.context(target, lookup, signal, () => {});
+    const warnings: string[] = [];
+    const ctx = runtime.context(target, lookup, signal, (message) => warnings.push(message));
     const prior = target.prior
       ? {
           id: target.prior.id,
@@ -53,7 +54,7 @@ async function readOne(
       : undefined;
     const remote = await handler.read(ctx, target.id, prior);
     if (remote === "gone" || remote.archived) return { status: "gone" };
-    return { status: "found", remote };
+    return { status: "found", remote, ...(warnings.length ? { warnings } : {}) };
   } catch (error) {
     return { status: "error", message: (error as Error).message };
   }

@@ -3,6 +3,8 @@
 import { formatAddress } from "../model/address.js";
 import { createHttpClientFactory, type HttpClientFactory, type HttpEnvironment } from "./http.js";
 import type {
+  DeferredHandler,
+  DeferredTask,
   HandlerContext,
   Kind,
   KindHandler,
@@ -26,6 +28,8 @@ export interface RuntimeOptions {
   blocks: Partial<Record<string, Record<string, unknown>>>;
   project: string;
   configDir: string;
+  /** Every resolved secret of the config: redacted from every HTTP error message. */
+  secrets?: string[];
   /** Per provider base-URL overrides (simulators, proxies). */
   baseUrls?: Partial<Record<string, string>>;
   http?: HttpEnvironment;
@@ -71,9 +75,15 @@ export class ProviderRuntime {
       if (!block)
         throw new Error(`${provider} is not configured: add a providers.${provider} block to agents.yaml`);
       session = adapter.connect(block, this.httpFactory, this.options.baseUrls?.[provider]);
+      for (const secret of this.options.secrets ?? []) session.http.addSecret(secret);
       this.sessions.set(provider, session);
     }
     return session;
+  }
+
+  /** The runner of a deferred task type, when the provider's adapter has one. */
+  deferredHandler(provider: ProviderName, type: string): DeferredHandler | undefined {
+    return this.adapters.get(provider)?.deferred?.[type];
   }
 
   context(
@@ -81,6 +91,7 @@ export class ProviderRuntime {
     lookup: (address: string) => ResolvedRef | undefined,
     signal: AbortSignal,
     warn: (message: string) => void,
+    defer?: (task: DeferredTask) => Promise<void>,
   ): HandlerContext {
     const provider = resource.provider;
     const find = (kind: Kind, name: string) => lookup(resourceAddress(provider, kind, name));
@@ -99,6 +110,7 @@ export class ProviderRuntime {
       configDir: this.options.configDir,
       signal,
       warn,
+      ...(defer ? { defer } : {}),
     };
   }
 }

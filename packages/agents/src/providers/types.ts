@@ -122,6 +122,14 @@ export interface KindHandler {
    * rule 4); the handler may `ctx.defer` work that must outlive the resource.
    */
   preflightRemove?(ctx: HandlerContext, id: string, prior: PriorState): Promise<void>;
+  /** Deployments: start one run now (native run, or the session an emulated deployment sends). */
+  run?(ctx: HandlerContext, id: string, prior: PriorState): Promise<RunResult>;
+}
+
+/** What a deployment run reports: a run id where the provider has runs, and the session it started. */
+export interface RunResult {
+  run_id?: string;
+  session_id?: string;
 }
 
 /** What the engine hands back to a handler about the last apply. */

@@ -1,11 +1,13 @@
 // The file backend: agents.state.json beside the config, written atomically (temp file, fsync,
 // rename, fsync of the folder) with mode 0600, under a lock file held for the whole run.
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import { hostname } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { dirname } from "node:path";
+import { IntentJournal, livePending, readJournal } from "./journal.js";
 import {
   type LockInfo,
+  type PendingCreate,
   type ResourceState,
   STATE_VERSION,
   type State,
@@ -13,6 +15,9 @@ import {
   StateLockedError,
 } from "./types.js";
 import { upgradeState } from "./upgrade.js";
+import { writeAtomically } from "./write.js";
+
+export { writeAtomically } from "./write.js";
 
 export const STATE_FILE_NAME = "agents.state.json";
 
@@ -32,8 +37,11 @@ export async function readState(
   try {
     text = await fs.readFile(statePath, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { state: emptyState(), exists: false };
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    const state = emptyState();
+    const pending = await readJournal(statePath);
+    if (Object.keys(pending).length > 0) state.pending = pending;
+    return { state, exists: false };
   }
   let raw: unknown;
   try {
@@ -43,7 +51,14 @@ export async function readState(
       `${statePath}: not valid JSON (${(error as Error).message}); restore it from a backup`,
     );
   }
-  return { ...upgradeState(raw, statePath), exists: true };
+  const upgraded = upgradeState(raw, statePath);
+  const pending = livePending(
+    { ...upgraded.state.pending, ...(await readJournal(statePath)) },
+    upgraded.state.resources,
+  );
+  upgraded.state.pending = pending;
+  if (Object.keys(pending).length === 0) delete upgraded.state.pending;
+  return { ...upgraded, exists: true };
 }
 
 export async function readLock(statePath: string): Promise<LockInfo | undefined> {
@@ -80,6 +95,11 @@ export class LockedStateFile {
     [];
   private flushing: Promise<void> | undefined;
   private released = false;
+  private readonly journal: IntentJournal;
+  /** Journaled creates not yet recorded; shared by every view of the state (never cloned). */
+  private readonly intents: Record<string, PendingCreate>;
+  /** Whether this run wrote anything (a read-only run such as plan must leave every file alone). */
+  private wrote = false;
   /** Number of state files written (for benchmarks). */
   writes = 0;
 
@@ -89,7 +109,11 @@ export class LockedStateFile {
     private current: State,
     readonly existed: boolean,
     readonly upgradedFrom: number | undefined,
-  ) {}
+  ) {
+    this.journal = new IntentJournal(path);
+    this.intents = current.pending ?? {};
+    this.current = { ...current, pending: this.intents };
+  }
 
   static async open(statePath: string, command: string): Promise<LockedStateFile> {
     const lock: LockInfo = {
@@ -137,6 +161,7 @@ export class LockedStateFile {
   /** Applies `change` to the state and resolves once it is durably written. */
   update(change: StateChange): Promise<State> {
     if (this.released) return Promise.reject(new StateError("state file already released"));
+    this.wrote = true;
     const done = new Promise<State>((resolve, reject) => this.batch.push({ change, resolve, reject }));
     this.flushing ??= this.flush();
     return done;
@@ -145,8 +170,8 @@ export class LockedStateFile {
   private async flush(): Promise<void> {
     while (this.batch.length > 0) {
       const items = this.batch.splice(0);
-      const next: State = structuredClone(this.current);
-      next.pending ??= {};
+      const { pending: _shared, ...durable } = this.current;
+      const next: State = { ...structuredClone(durable), pending: this.intents };
       const applied: typeof items = [];
       for (const item of items) {
         try {
@@ -156,7 +181,6 @@ export class LockedStateFile {
           item.reject(error);
         }
       }
-      if (Object.keys(next.pending).length === 0) delete next.pending;
       next.serial = this.current.serial + 1;
       try {
         await writeAtomically(this.path, serialize(next));
@@ -171,6 +195,16 @@ export class LockedStateFile {
     this.flushing = undefined;
   }
 
+  /**
+   * Journals a create before its request is sent (see journal.ts). The entry is settled by the
+   * state write that records the resource, and dropped from the journal when the run ends.
+   */
+  async intend(entry: PendingCreate): Promise<void> {
+    this.wrote = true;
+    await this.journal.append({ op: "create", ...entry });
+    this.intents[entry.address] = entry;
+  }
+
   /** Writes the state as-is (e.g. after an upgrade) with a new serial. */
   persist(): Promise<State> {
     return this.update(() => {});
@@ -180,6 +214,7 @@ export class LockedStateFile {
     if (this.released) return;
     await this.flushing;
     this.released = true;
+    if (this.wrote) await this.journal.compact(livePending(this.intents, this.current.resources));
     const holder = await readLock(this.path).catch(() => undefined);
     if (holder?.id === this.lock.id) await fs.rm(lockPathFor(this.path), { force: true });
   }
@@ -187,33 +222,10 @@ export class LockedStateFile {
 
 export type StateChange = (resources: Record<string, ResourceState>, state: State) => void;
 
+/** The state file's text; pending creates live in the journal, not here. */
 export function serialize(state: State): string {
   const resources: Record<string, ResourceState> = {};
   for (const address of Object.keys(state.resources).sort()) resources[address] = state.resources[address]!;
-  return `${JSON.stringify({ ...state, resources }, null, 2)}\n`;
-}
-
-export async function writeAtomically(path: string, content: string): Promise<void> {
-  const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  const handle = await fs.open(temp, "wx", 0o600);
-  try {
-    await handle.writeFile(content, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(temp, path);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
-  await fs.chmod(path, 0o600);
-  const dirHandle = await fs.open(dir, "r");
-  try {
-    await dirHandle.sync();
-  } finally {
-    await dirHandle.close();
-  }
+  const { pending: _pending, ...rest } = state;
+  return `${JSON.stringify({ ...rest, resources }, null, 2)}\n`;
 }

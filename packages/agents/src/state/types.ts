@@ -36,6 +36,23 @@ export interface State {
    * resource up by its ownership metadata and adopt it instead of creating a duplicate.
    */
   pending?: Record<string, PendingCreate>;
+  /**
+   * Follow-up work a removal handed over (HandlerContext.defer), keyed by the task's key: kept
+   * until it succeeds, so a partial destroy is visible and the next destroy resumes it even when
+   * no ordinary resource is left (provider_b default memory store, spec destroy rules 1–3).
+   */
+  deferred?: Record<string, DeferredRecord>;
+}
+
+export interface DeferredRecord {
+  key: string;
+  type: string;
+  provider: ProviderName;
+  /** The resource whose removal deferred it; the task runs once that resource is gone from state. */
+  address: string;
+  data: Record<string, unknown>;
+  description: string;
+  since: string;
 }
 
 export interface PendingCreate {

@@ -141,8 +141,11 @@ describe("agents init", () => {
     const dir = join(tmp, "init-gitignore");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, ".gitignore"), "node_modules/\n.env");
+    writeFileSync(join(dir, ".env.example"), "OTHER=1\nPROVIDER_C_API_KEY=keep-me");
     expect(run(["init"], { cwd: dir }).code).toBe(0);
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\n.env\nagents.state.json\n");
+    // an existing .env.example is kept; only variables it lacks would be appended
+    expect(readFileSync(join(dir, ".env.example"), "utf8")).toBe("OTHER=1\nPROVIDER_C_API_KEY=keep-me");
     const again = run(["init"], { cwd: dir });
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already exists; refusing to overwrite/);
@@ -170,6 +173,16 @@ describe("agents init", () => {
     const yaml = readFileSync(join(dir, "agents.yaml"), "utf8");
     expect(yaml).toContain("  provider_d:");
     expect(yaml).toContain("  researcher:");
+  });
+
+  it("appends the starter's variables that an existing .env.example lacks", () => {
+    const dir = join(tmp, "init-env-example");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, ".env.example"), "OTHER=1\nPROVIDER_A_API_KEY=mine");
+    expect(run(["init", "--provider", "provider_a"], { cwd: dir }).code).toBe(0);
+    expect(readFileSync(join(dir, ".env.example"), "utf8")).toBe(
+      "OTHER=1\nPROVIDER_A_API_KEY=mine\nPROVIDER_A_WORKSPACE_ID=llm-replace-me\n",
+    );
   });
 
   it("prints a stack trace only with AGENTS_DEBUG=1", () => {

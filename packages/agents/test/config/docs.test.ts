@@ -1,16 +1,14 @@
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { formatMarkdown } from "../../scripts/format-markdown.mjs";
 import { DIAGNOSTIC_CODES } from "../../src/config/diagnostics.js";
 import { configurationReference } from "../../src/config/docs.js";
 
 const DOC = fileURLToPath(new URL("../../../../docs/configuration.md", import.meta.url));
 
 describe("docs/configuration.md", () => {
-  it("is the generated reference, Biome-formatted (regenerate: node packages/agents/scripts/docs.mjs)", () => {
-    expect(readFileSync(DOC, "utf8")).toBe(formatMarkdown(configurationReference(), spawnSync));
+  it("is the generated reference (regenerate: node packages/agents/scripts/docs.mjs)", () => {
+    expect(readFileSync(DOC, "utf8")).toBe(configurationReference());
   });
 
   it("documents every field kind and every diagnostic code", () => {

@@ -158,6 +158,15 @@ describe("unknown keys", () => {
   });
 });
 
+describe("mistyped values", () => {
+  it("suggests the closest allowed enum value", () => {
+    const result = load(cfg(["provider_c"], "environments:\n  e:\n    config:\n      type: clod"));
+    expect(result.diagnostics[0]!.message).toBe(
+      'environments.e.config.type: must be one of "cloud", "self_hosted" (did you mean "cloud"?)',
+    );
+  });
+});
+
 describe("file handling", () => {
   it("reports a missing config file without throwing", async () => {
     const result = await loadConfig(join(tmp, "nope.yaml"));
@@ -218,5 +227,19 @@ describe("one pass shows every problem", () => {
     // schema errors of the two broken declarations, and the rule error of the valid agent; the
     // references to the broken environment and identity are not reported as undeclared
     expect(codes.sort()).toEqual(["AGENTS1001", "AGENTS1002", "AGENTS1003", "AGENTS1040"]);
+  });
+});
+
+describe("hostile YAML", () => {
+  it("refuses an alias expansion bomb with a diagnostic instead of throwing", () => {
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 8; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const next = String.fromCharCode(97 + i);
+      levels.push(`${next}: &${next} [${Array(10).fill(`*${prev}`).join(", ")}]`);
+    }
+    const result = load(`version: "1"\n${levels.join("\n")}\n`);
+    expect(result.diagnostics.map((d) => d.code)).toContain("AGENTS1000");
+    expect(result.config).toBeUndefined();
   });
 });

@@ -127,6 +127,90 @@ describe("property: generated valid configs validate clean", () => {
   });
 });
 
+const PROVIDER_KEYS = Object.keys(PROVIDERS) as (keyof typeof PROVIDERS)[];
+
+/** Several providers with `defaults.provider: all`: only what every one of them supports. */
+const multiProviderConfig = fc
+  .record({
+    providers: fc.subarray(PROVIDER_KEYS, { minLength: 2 }),
+    agentNames: fc.uniqueArray(name, { minLength: 1, maxLength: 5 }),
+    withStore: fc.boolean(),
+  })
+  .map(({ providers, agentNames, withStore }) => {
+    const caps = providers.map((p) => PROVIDERS[p].capabilities);
+    const tools = caps[0]!.agents.builtinTools.filter((tool) =>
+      caps.every((c) => c.agents.builtinTools.includes(tool)),
+    );
+    const storeHost = caps.find((c) => c.kinds.memory_stores.supported)?.name;
+    const config: Record<string, any> = {
+      version: "1",
+      providers: Object.fromEntries(
+        providers.map((p) => [
+          p,
+          p === "provider_a" ? { api_key: "${KEY}", workspace_id: "llm-x" } : { api_key: "${KEY}" },
+        ]),
+      ),
+      defaults: { provider: "all" },
+      environments: { shared: { config: { type: "cloud", packages: { pip: ["httpx"] } } } },
+      vaults: {
+        keys: {
+          credentials: [
+            { name: "k", type: "environment_variable", secret_name: "K", secret_value: "${KEY}" },
+          ],
+        },
+      },
+      agents: Object.fromEntries(
+        agentNames.map((agent, i) => [
+          agent,
+          {
+            model: Object.fromEntries(providers.map((p) => [p, `model-${p}`])),
+            instructions: "Work.",
+            environment: "shared",
+            vault: "keys",
+            tools: { builtin: tools.slice(0, 1 + (i % tools.length)) },
+            ...(i === 0 && agentNames.length > 1 ? { multiagent: { agents: agentNames.slice(1) } } : {}),
+          },
+        ]),
+      ),
+      deployments: {
+        run: {
+          agent: agentNames[0],
+          vaults: ["keys"],
+          initial_events: [{ type: "user.message", content: "go" }],
+          ...(caps.every((c) => c.deployments.schedule === "native")
+            ? { schedule: { expression: "0 9 * * *" } }
+            : {}),
+        },
+      },
+    };
+    if (withStore && storeHost) {
+      config.memory_stores = { notes: { provider: storeHost } };
+      config.agents.Keeper = {
+        provider: storeHost,
+        model: "m",
+        instructions: "Keep notes.",
+        memory_stores: ["notes"],
+      };
+    }
+    return { config, providers };
+  });
+
+describe("property: generated multi-provider configs validate clean and expand per provider", () => {
+  it("has one node per declaration and provider", () => {
+    fc.assert(
+      fc.property(multiProviderConfig, ({ config, providers }) => {
+        const result = loadConfigText(stringify(config), FIXTURE_FILE, { env: { KEY: "k" } });
+        expect(result.diagnostics, `${render(result)}\n---\n${stringify(config)}`).toEqual([]);
+        const agents = result.graph!.nodes.filter((n) => n.kind === "agents" && n.name !== "Keeper");
+        expect(agents.length).toBe(
+          Object.keys(config.agents).filter((a) => a !== "Keeper").length * providers.length,
+        );
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
 function assertWellFormed(text: string): void {
   let result: ReturnType<typeof loadConfigText> | undefined;
   expect(() => {

@@ -17,6 +17,8 @@ describe("every rule, invalid and valid side", () => {
     expect(marked.line, "the row marks the expected position with @@").toBeDefined();
     expect({ line: hit!.line, col: hit!.col }, render(bad)).toEqual({ line: marked.line, col: marked.col });
     expect(hit!.file.endsWith("agents.yaml")).toBe(true);
+    // every finding says how to fix it (a type mismatch's message already names the type)
+    if (row.code !== "AGENTS1001") expect(hit!.hint, `${row.code} has a hint`).toBeTruthy();
 
     const good = load(row.valid);
     expect(errorsOf(good), render(good)).toEqual([]);

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
-import { simState } from "./project.js";
+import { editConfig, setFaults, simState } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/forward-b", import.meta.url));
 const SECRETS = {
@@ -105,5 +105,52 @@ describe("provider_b Forward delivery end to end", () => {
     expect((state.channels ?? []).filter((c) => !c.deleted_at)).toEqual([]);
     const liveStores = state.memory_stores!.filter((m) => !m.archived_at);
     expect(liveStores.map((m) => m.name)).toEqual(["Concierge memory"]);
+  });
+});
+
+describe("provider_b default memory store with delete_on_destroy: true", () => {
+  it("captures the store before the Template goes, reports a partial destroy, and the next destroy resumes it", async () => {
+    await fetch(`${b.origin}/_sim/reset`, { method: "POST" });
+    await fs.rm(join(dir, "agents.state.json"), { force: true });
+    await editConfig(
+      dir,
+      "      description: What the concierge learned about this user\n",
+      "      description: What the concierge learned about this user\n      delete_on_destroy: true\n",
+    );
+    expect((await run("apply", "-y")).code).toBe(0);
+    const before = await dump();
+    const template = before.templates!.find((t) => t.name === "concierge")!;
+    const identity = before.identities!.find((i) => i.external_id === "user-1")!;
+    await fetch(`${b.origin}/api/v1/forward/sessions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${SECRETS.B_API_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ identity_id: identity.id, template_id: template.id }),
+    });
+    expect((await run("apply", "-y")).code).toBe(0);
+    const store = (await dump()).memory_stores!.find((m) => m.system_managed)!;
+
+    // The permanent delete is refused (a permission error fails at once, no retry loop).
+    await setFaults(b, {
+      rules: [
+        { method: "DELETE", path: `/memory_stores/${store.id}$`, action: { type: "status", status: 403 } },
+      ],
+    });
+    const partial = await run("destroy", "-y");
+    expect(partial.code).toBe(1);
+    expect(partial.stdout).toContain("partial destroy");
+    const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
+    expect(Object.keys(state.resources)).toEqual([]);
+    expect(Object.values(state.deferred)).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ store_id: store.id }) }),
+    ]);
+    expect((await dump()).memory_stores!.find((m) => m.id === store.id)?.archived_at ?? null).toBeNull();
+
+    await setFaults(b, {});
+    const resumed = await run("destroy", "-y");
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    const after = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
+    expect(after.deferred).toBeUndefined();
+    const gone = (await dump()).memory_stores!.find((m) => m.id === store.id);
+    expect(gone === undefined || Boolean(gone.archived_at) || Boolean(gone.deleted_at)).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadProject } from "../../src/cli/load-project.js";
 import { apply } from "../../src/engine/api.js";
 import { ALL_ADAPTERS } from "../../src/providers/adapters.js";
-import { forceUnlock } from "../../src/state/file-store.js";
+import { forceUnlock, readState } from "../../src/state/file-store.js";
 import { CLI, runCli } from "./cli.js";
 import { liveObjects, requestLog, SECRETS, setFaults, simState } from "./project.js";
 
@@ -49,9 +49,10 @@ async function applyInProcess(dir: string) {
 
 /** Converged: state holds every resource, a new plan is empty, the remote holds exactly what state names. */
 async function expectConverged(dir: string, label: string) {
-  const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
+  const { state } = await readState(join(dir, "agents.state.json"));
   expect(Object.keys(state.resources), label).toHaveLength(RESOURCES);
   expect(state.pending ?? {}, label).toEqual({});
+  await expect(fs.stat(join(dir, "agents.state.json.journal")), `${label}: journal left`).rejects.toThrow();
   const again = await applyInProcess(dir);
   expect(
     again.plan.actions.filter((a) => a.action !== "noop"),
@@ -125,7 +126,7 @@ describe("crash safety on provider_c", () => {
         env: { ...env, AGENTS_FAILPOINT: `after-create:${n}` },
       });
       expect(killed.code, `failpoint ${n}`).toBeNull();
-      const left = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
+      const { state: left } = await readState(join(dir, "agents.state.json"));
       const owned = liveObjects(await simState(c)).filter((o) => o.metadata?.["agents.resource"]);
       const addresses = owned
         .map((o) => o.metadata!["agents.resource"]!)
@@ -134,7 +135,7 @@ describe("crash safety on provider_c", () => {
       // The window really was hit: the remote holds resources the state does not, each journaled
       // as pending (creates run in parallel, so the kill can catch more than one).
       expect(addresses.length, `failpoint ${n}`).toBeGreaterThanOrEqual(1);
-      expect(Object.keys(left.pending), `failpoint ${n}`).toEqual(expect.arrayContaining(addresses));
+      expect(Object.keys(left.pending ?? {}), `failpoint ${n}`).toEqual(expect.arrayContaining(addresses));
       await releaseDeadLock(dir);
       const again = await applyInProcess(dir);
       const adopted = again.plan.actions.filter((a) => a.action === "adopt").map((a) => a.address);

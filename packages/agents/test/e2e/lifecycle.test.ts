@@ -143,8 +143,10 @@ describe("engine end to end on provider_c and provider_d", () => {
     expect(stale.stderr).toMatch(/the state changed since the plan was saved \(serial \d+ → \d+\)/);
   });
 
-  it("destroy removes everything agents created", async () => {
-    const destroy = await run("destroy", "-y");
+  it("destroy removes everything agents created (a saved destroy plan, applied as reviewed)", async () => {
+    const out = join(dir, "destroy.plan.json");
+    expect((await run("plan", "--destroy", "--out", out)).code).toBe(0);
+    const destroy = await run("apply", out);
     expect(destroy.stderr).toBe("");
     expect(destroy.code).toBe(0);
     expect(destroy.stdout).toMatch(new RegExp(`Destroy complete in [\\d.]+s: ${RESOURCES} destroyed`));

@@ -25,6 +25,13 @@ describe("DAG walk", () => {
     expect(result.done.sort()).toEqual(["afterFast", "fast", "slow"]);
   });
 
+  it("starts the task heading the longest chain first", async () => {
+    const order: string[] = [];
+    const t = (id: string, deps: string[] = []) => ({ id, deps, run: async () => void order.push(id) });
+    await runDag([t("lone"), t("other"), t("c1"), t("c2", ["c1"]), t("c3", ["c2"])], { parallelism: 1 });
+    expect(order[0]).toBe("c1");
+  });
+
   it("never exceeds the parallelism bound", async () => {
     let inFlight = 0;
     let peak = 0;

@@ -79,6 +79,19 @@ describe("plan", () => {
     expect(text + JSON.stringify(plan)).not.toMatch(/rotated-token-value|s3cret-token-value/);
   });
 
+  it("updates a dependent whose dependency is replaced, so it references the new id", async () => {
+    const h = new Harness();
+    await h.apply([env, vault, agent("x")]);
+    const rotated = { ...vault, spec: { ...vault.spec, token: "rotated-token-value" } };
+    const plan = await h.plan([env, rotated, agent("x")]);
+    const dependent = plan.actions.find((a) => a.kind === "agents")!;
+    expect(dependent.action).toBe("update");
+    expect(dependent.reason).toBe(`${vault.address} gets a new id, which this resource must reference`);
+    const { result } = await h.apply([env, rotated, agent("x")]);
+    expect(result.ok).toBe(true);
+    expect(h.remote.calls.filter((c) => c.startsWith("update")).pop()).toBe(`update ${agent("").address}`);
+  });
+
   it("names the field that forces replacement", async () => {
     const h = new Harness();
     await h.apply([env, vault, agent("x")]);
@@ -134,6 +147,18 @@ describe("plan", () => {
     expect(plan.actions).toEqual([]);
     const scoped = await h.plan([], { providers: ["provider_c"] });
     expect(scoped.actions.map((a) => a.action)).toEqual(["delete"]);
+  });
+
+  it("--provider needs no adapter for the providers outside its scope", async () => {
+    const h = new Harness();
+    const elsewhere = {
+      ...res("environments", "d-env", { config: { type: "cloud" } }),
+      provider: "provider_d" as const,
+    };
+    elsewhere.address = 'provider_d.environments["d-env"]';
+    await expect(h.plan([env, elsewhere])).rejects.toThrow(/provider_d has no adapter/);
+    const scoped = await h.plan([env, elsewhere], { providers: ["provider_c"] });
+    expect(scoped.actions.map((a) => a.address)).toEqual([env.address]);
   });
 
   it("--target selects the target and what it depends on", async () => {

@@ -120,6 +120,50 @@ describe("state file", () => {
   });
 });
 
+describe("intent journal", () => {
+  const intent = (name: string, since: string) => ({
+    address: entry(name).address,
+    kind: "agents" as const,
+    name,
+    provider: "provider_c" as const,
+    since,
+  });
+
+  it("keeps an unrecorded create pending across runs, settles a recorded one, ignores a torn line", async () => {
+    const store = await LockedStateFile.open(statePath, "apply");
+    await store.intend(intent("a", "2026-01-01T00:00:00.000Z"));
+    await store.intend(intent("b", "2026-01-01T00:00:00.000Z"));
+    // b is recorded after its intent; a's process dies before recording it.
+    await store.update((r) => {
+      r[entry("b").address] = { ...entry("b"), updatedAt: "2026-01-01T00:00:01.000Z" };
+    });
+    await fs.appendFile(join(dir, "agents.state.json.journal"), '{"op":"create","addr');
+    const { state } = await readState(statePath);
+    expect(Object.keys(state.pending ?? {})).toEqual([entry("a").address]);
+    expect(await fs.readFile(statePath, "utf8")).not.toContain("pending");
+    await forceUnlock(statePath, store.lock.id);
+  });
+
+  it("a read-only run leaves the journal alone; a writing run compacts it away when settled", async () => {
+    const writer = await LockedStateFile.open(statePath, "apply");
+    await writer.intend(intent("a", "2026-01-01T00:00:00.000Z"));
+    await forceUnlock(statePath, writer.lock.id);
+    const journal = join(dir, "agents.state.json.journal");
+    const before = await fs.readFile(journal, "utf8");
+    const reader = await LockedStateFile.open(statePath, "plan");
+    expect(Object.keys(reader.state.pending ?? {})).toEqual([entry("a").address]);
+    await reader.release();
+    expect(await fs.readFile(journal, "utf8")).toBe(before);
+    const settle = await LockedStateFile.open(statePath, "apply");
+    await settle.update((r, s) => {
+      r[entry("a").address] = entry("a");
+      delete s.pending![entry("a").address];
+    });
+    await settle.release();
+    await expect(fs.stat(journal)).rejects.toThrow();
+  });
+});
+
 describe("secrets in state", () => {
   it("stores a keyed hash that is not the plain hash and depends on the key", () => {
     const secret = "sk-live-123456";

@@ -230,8 +230,21 @@ describe("provider_a", () => {
     ]);
     expect(remote.initial_events).toHaveLength(2);
 
+    // Run now: a deployment run that starts a session with the initial events.
+    const run = await handler.run!(h.ctx("deployments", "weekly"), dep.id, { id: dep.id, spec: {} });
+    expect(run.run_id).toMatch(/^drun_/);
+    expect(run.session_id).toMatch(/^sesn_/);
+    const uploaded = (dep.extra!.uploads as Record<string, { id: string }>)["report.csv"]!.id;
     const { schedule: _s, description: _d, resources: _r, ...manual } = spec;
-    await handler.update!(h.ctx("deployments", "weekly"), dep.id, manual, { id: dep.id, spec: {} });
+    await handler.update!(h.ctx("deployments", "weekly"), dep.id, manual, {
+      id: dep.id,
+      spec: {},
+      extra: dep.extra,
+    });
+    // The upload the deployment no longer uses is deleted, not left behind.
+    expect(
+      (await h.http.request({ method: "GET", path: `/files/${uploaded}`, allowStatus: [404] })).status,
+    ).toBe(404);
     const after = await wire(`/deployments/${dep.id}`);
     expect(after.schedule ?? null).toBeNull();
     expect(after.description ?? "").toBe("");

@@ -180,13 +180,18 @@ describe("provider_b Forward delivery", () => {
   });
 
   it.each([
-    ["an empty enabled_tools turns every managed tool off", { enabled_tools: [] }, []],
-    ["omitting managed_tool_config leaves the remote set as it is (updates merge)", undefined, []],
+    // Rows run in order: each starts from the set the previous one left.
     [
       "a new list replaces the whole set",
       { enabled_tools: ["delete_forward_schedule"] },
       ["delete_forward_schedule"],
     ],
+    [
+      "omitting managed_tool_config leaves the remote set as it is (updates merge)",
+      undefined,
+      ["delete_forward_schedule"],
+    ],
+    ["an empty enabled_tools turns every managed tool off", { enabled_tools: [] }, []],
   ])("managed_tool_config: %s", async (_rule, mtc, expected) => {
     const { managed_tool_config: _omit, ...rest } = config.agents.concierge;
     const decl = mtc ? { ...rest, managed_tool_config: mtc } : rest;
@@ -199,6 +204,41 @@ describe("provider_b Forward delivery", () => {
     expect((await get(forward, `/templates/${templateId}`)).managed_tool_config).toEqual({
       enabled_tools: expected,
     });
+    if (!mtc) {
+      // Not declared = not managed: whatever the Template holds is not drift.
+      const handler = h.handler("agents");
+      const lastApplied = await desiredOf(handler, specOf("agents", "concierge", decl), h.configDir);
+      const read = await handler.read(h.ctx("agents", "concierge"), templateId, {
+        ...prior,
+        spec: lastApplied,
+      });
+      expect(drift(handler, lastApplied, (read as { spec: Spec }).spec)).toEqual([]);
+    }
+  });
+
+  it("a metadata key dropped from the file is removed from the Template (updates merge)", async () => {
+    const handler = h.handler("agents");
+    const withKey = { ...config.agents.concierge, metadata: { team: "support", tier: "gold" } };
+    await handler.update!(
+      h.ctx("agents", "concierge"),
+      templateId,
+      specOf("agents", "concierge", withKey),
+      prior,
+    );
+    expect((await get(forward, `/templates/${templateId}`)).metadata).toMatchObject({ tier: "gold" });
+    const dropped = { ...config.agents.concierge, metadata: { team: "support" } };
+    const updated = await handler.update!(
+      h.ctx("agents", "concierge"),
+      templateId,
+      specOf("agents", "concierge", dropped),
+      prior,
+    );
+    const metadata = (await get(forward, `/templates/${templateId}`)).metadata;
+    expect(metadata).not.toHaveProperty("tier");
+    expect(metadata).toMatchObject({ team: "support", "agents.resource": 'provider_b.agents["concierge"]' });
+    expect(updated.spec.metadata).toEqual({ team: "support" });
+    // Back to the declaration the later tests use.
+    await handler.update!(h.ctx("agents", "concierge"), templateId, specOf("agents", "concierge"), prior);
   });
 
   it("removing multiagent clears the Template roster with an explicit null", async () => {

@@ -220,6 +220,9 @@ describe("provider_b skills, agents and deployments", () => {
     const remote = await wire(`GET`, `/deployments/${created.id}`);
     expect(remote).not.toHaveProperty("tunnel_id");
     expect(remote.schedule).toMatchObject({ type: "cron", expression: "0 9 * * *" });
+    const run = await handler.run!(h.ctx("deployments", "daily"), created.id, { id: created.id, spec: {} });
+    expect(run.run_id).toBeTruthy();
+    expect(run.session_id).toMatch(/^sess_/);
     await handler.update!(
       h.ctx("deployments", "daily"),
       created.id,
@@ -229,6 +232,42 @@ describe("provider_b skills, agents and deployments", () => {
     expect((await wire(`GET`, `/deployments/${created.id}`)).description).toBe("reports");
     await handler.remove(h.ctx("deployments", "daily"), created.id);
     expect(await handler.read(h.ctx("deployments", "daily"), created.id)).toBe("gone");
+  });
+
+  it("deployment files from a local source: uploaded once, re-uploaded when edited, cleaned up", async () => {
+    const handler = h.handler("deployments");
+    const { writeFile } = await import("node:fs/promises");
+    const { join } = await import("node:path");
+    await writeFile(join(h.configDir, "brief.md"), "v1");
+    const spec = {
+      agent: "helper",
+      environment: "deploy-env",
+      initial_events: [{ type: "user.message", content: "go" }],
+      resources: [{ type: "file", source: "brief.md", mount_path: "in/brief.md" }],
+    };
+    const created = await h.create("deployments", "briefed", spec);
+    const ledger = () => created.extra?.uploads as Record<string, { id: string }>;
+    const first = ledger()["brief.md"]!.id;
+    expect((await wire(`GET`, `/deployments/${created.id}`)).resources).toEqual([
+      expect.objectContaining({ type: "file", file_id: first, mount_path: "/data/in/brief.md" }),
+    ]);
+    let prior = { id: created.id, spec: {}, extra: created.extra };
+    const same = await handler.update!(h.ctx("deployments", "briefed"), created.id, spec, prior);
+    expect((same.extra!.uploads as Record<string, { id: string }>)["brief.md"]!.id).toBe(first);
+    await writeFile(join(h.configDir, "brief.md"), "v2");
+    prior = { id: created.id, spec: {}, extra: same.extra };
+    const edited = await handler.update!(h.ctx("deployments", "briefed"), created.id, spec, prior);
+    const second = (edited.extra!.uploads as Record<string, { id: string }>)["brief.md"]!.id;
+    expect(second).not.toBe(first);
+    const gone = async (id: string) =>
+      (await h.http.request({ method: "GET", path: `/files/${id}`, allowStatus: [404] })).status;
+    expect(await gone(first)).toBe(404);
+    await handler.remove(h.ctx("deployments", "briefed"), created.id, {
+      id: created.id,
+      spec: {},
+      extra: edited.extra,
+    });
+    expect(await gone(second)).toBe(404);
   });
 
   it("agent removal deletes the managed agent", async () => {

@@ -44,13 +44,14 @@ for (const provider of SIMULATED) {
       });
       expectNoDrift(await handler.read(ctx, first.id, first), first.spec);
 
-      const changed = await w.desired("agents", {
+      const declared = {
         ...coordinator(),
         instructions: "Delegate less.",
         tools: { builtin: ["bash"], permissions: { bash: "ask" } },
         multiagent: undefined,
-      });
-      const updated = await handler.update!(ctx, first.id, changed, first);
+      };
+      const changed = await w.desired("agents", declared);
+      const updated = await handler.update!(ctx, first.id, declared, first);
       expect(updated.version).toBe(2);
       const read = (await handler.read(ctx, first.id, { id: first.id, spec: changed })) as RemoteObject;
       expectNoDrift(read, changed);
@@ -66,7 +67,7 @@ for (const provider of SIMULATED) {
         path: `/agents/${first.id}`,
         json: { version: current.version, description: "edited by hand" },
       });
-      const again = await handler.update!(ctx, first.id, changed, first);
+      const again = await handler.update!(ctx, first.id, declared, first);
       expect(again.version).toBe(4);
 
       expect((await handler.findOwned!(ctx, ctx.owner))?.id).toBe(first.id);
@@ -80,7 +81,7 @@ for (const provider of SIMULATED) {
       const handler = w.handler("agents");
       const ctx = w.ctx("agents", "steady");
       const first = await w.apply("agents", "steady", { model: MODEL, instructions: "Same." });
-      const updated = await handler.update!(ctx, first.id, first.spec, first);
+      const updated = await handler.update!(ctx, first.id, { model: MODEL, instructions: "Same." }, first);
       expect(updated.version).toBe(first.remote.version);
     });
   });
@@ -128,12 +129,13 @@ describe("provider_c deployments (native)", () => {
     expect(Object.keys(uploads)).toHaveLength(1);
     expectNoDrift(await handler.read(ctx, first.id, first), first.spec);
 
-    const changed = await w.desired("deployments", {
+    const declared = {
       ...spec,
       schedule: { expression: "0 10 * * *", timezone: "UTC" },
       description: "daily",
-    });
-    await handler.update!(ctx, first.id, changed, first);
+    };
+    const changed = await w.desired("deployments", declared);
+    await handler.update!(ctx, first.id, declared, first);
     const read = await handler.read(ctx, first.id, { ...first, spec: changed });
     expectNoDrift(read, changed);
     expect((read as RemoteObject).spec.schedule).toEqual({ expression: "0 10 * * *", timezone: "UTC" });
@@ -160,6 +162,23 @@ describe("provider_c deployments (native)", () => {
     const read = await w.handler("deployments").read(w.ctx("deployments", "pinned"), applied.id, applied);
     expectNoDrift(read, applied.spec);
     expect((read as RemoteObject).spec.agent_version).toBe(1);
+  });
+
+  it("run starts a native run that names its session", async () => {
+    const applied = await w.apply("deployments", "manual", {
+      agent: "lead",
+      initial_events: [{ type: "user.message", content: "Go." }],
+    });
+    const result = await w.handler("deployments").run!(w.ctx("deployments", "manual"), applied.id, applied);
+    expect(result.run_id).toMatch(/^drun_/);
+    const run = (
+      await w.http.request<Record<string, unknown>>({
+        method: "GET",
+        path: `/deployment_runs/${result.run_id}`,
+      })
+    ).body;
+    expect(run.deployment_id).toBe(applied.id);
+    expect(run.session_id ?? null).toBe(result.session_id ?? null);
   });
 
   it("a deployment without initial events is refused with the fix", async () => {

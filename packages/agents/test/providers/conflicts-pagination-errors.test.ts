@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpClientFactory, ProviderHttpError } from "../../src/providers/http.js";
 import { listAll } from "../../src/providers/managed-dialect/pagination.js";
-import { SIMULATED, SimWorld } from "./sim-world.js";
+import { KEYS, SIMULATED, SimWorld } from "./sim-world.js";
 
 for (const provider of SIMULATED) {
   describe(`${provider} adoption, pagination and errors`, () => {
@@ -42,10 +42,8 @@ for (const provider of SIMULATED) {
       for (const kind of ["vaults", "memory_stores", "agents"] as const) {
         const name = `crash-${kind}`;
         const ctx = w.ctx(kind, name);
-        const spec = await w.desired(
-          kind,
-          kind === "agents" ? { model: "m-1", instructions: "x" } : kind === "vaults" ? {} : { entries: [] },
-        );
+        const spec =
+          kind === "agents" ? { model: "m-1", instructions: "x" } : kind === "vaults" ? {} : { entries: [] };
         const created = await w.handler(kind).create(ctx, spec);
         const adopted = await w.handler(kind).findOwned!(ctx, ctx.owner);
         expect(adopted?.id, kind).toBe(created.id);
@@ -92,8 +90,8 @@ describe("provider_c memory seeds keep what agents wrote", () => {
       json: { path: "/agent/wrote.md", content: "mine" },
       headers,
     });
-    const desired = await w.desired("memory_stores", { entries: [{ key: "seed.md", content: "v2" }] });
-    await w.handler("memory_stores").update!(w.ctx("memory_stores", "kb"), first.id, desired, first);
+    const declared = { entries: [{ key: "seed.md", content: "v2" }] };
+    await w.handler("memory_stores").update!(w.ctx("memory_stores", "kb"), first.id, declared, first);
     const memories = await listAll<Record<string, unknown>>(w.http, `/memory_stores/${first.id}/memories`, {
       headers,
       query: { view: "full" },
@@ -125,8 +123,12 @@ describe("provider_c 409s", () => {
     w.sim.faults.set({
       rules: [{ method: "POST", path: "/agents/[^/]+$", nth: 1, action: { type: "status", status: 409 } }],
     });
-    const changed = await w.desired("agents", { model: "m-1", instructions: "y" });
-    const updated = await w.handler("agents").update!(w.ctx("agents", "b"), agent.id, changed, agent);
+    const updated = await w.handler("agents").update!(
+      w.ctx("agents", "b"),
+      agent.id,
+      { model: "m-1", instructions: "y" },
+      agent,
+    );
     expect(updated.version).toBe(2);
     const posts = w.sim.log
       .since()
@@ -155,7 +157,7 @@ for (const provider of SIMULATED) {
           },
         ],
       });
-      const spec = await w.desired("vaults", {
+      const spec = {
         credentials: [
           {
             name: "a",
@@ -170,7 +172,7 @@ for (const provider of SIMULATED) {
             access_token: "secret-token-bbbb",
           },
         ],
-      });
+      };
       const ctx = w.ctx("vaults", "half");
       const error = await w
         .handler("vaults")
@@ -194,7 +196,7 @@ for (const provider of SIMULATED) {
           },
         ],
       });
-      const spec = await w.desired("memory_stores", { entries: [{ key: "a.md", content: "A" }] });
+      const spec = { entries: [{ key: "a.md", content: "A" }] };
       const ctx = w.ctx("memory_stores", "half");
       await expect(w.handler("memory_stores").create(ctx, spec)).rejects.toThrow(/500/);
       w.sim.faults.set({});
@@ -202,3 +204,31 @@ for (const provider of SIMULATED) {
     });
   });
 }
+
+describe("provider_c with a custom beta value", () => {
+  let w: SimWorld;
+  beforeAll(async () => {
+    w = await SimWorld.start("provider_c");
+  });
+  afterAll(() => w.close());
+
+  it("skills, files and memory stores still get the beta their endpoints require", async () => {
+    const factory = createHttpClientFactory({ policy: { maxRetries: 0 } });
+    const http = w.adapter.connect(
+      { api_key: KEYS.provider_c, beta: "managed-agents-2026-04-01" },
+      factory,
+      w.sim.url,
+    ).http;
+    await w.writeFile("s/SKILL.md", "---\nname: s\n---\nx\n");
+    await w.writeFile("f.txt", "x");
+    for (const [kind, spec] of [
+      ["skills", { source: "s" }],
+      ["files", { source: "f.txt" }],
+      ["memory_stores", { entries: [{ key: "a", content: "A" }] }],
+      ["environments", { config: { type: "cloud" } }],
+    ] as const) {
+      const created = await w.handler(kind).create(w.ctx(kind, "custom-beta", http), spec);
+      expect(created.id, kind).toBeTruthy();
+    }
+  });
+});

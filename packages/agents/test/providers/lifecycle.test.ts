@@ -128,15 +128,16 @@ for (const provider of SIMULATED) {
         const first = await w.apply(c.kind, c.name, await c.spec(w));
         expectNoDrift(await handler.read(ctx, first.id, first), first.spec);
 
-        const desired2 = await w.desired(c.kind, await c.changed(w));
+        const declared2 = await c.changed(w);
+        const desired2 = await w.desired(c.kind, declared2);
         let current: PriorState;
         if (handler.update) {
-          const updated = await handler.update(ctx, first.id, desired2, first);
+          const updated = await handler.update(ctx, first.id, declared2, first);
           expect(updated.id).toBe(first.id);
           current = { id: first.id, spec: desired2, ...(updated.extra ? { extra: updated.extra } : {}) };
         } else {
           // No in-place update: the engine replaces (new first when createBeforeDestroy).
-          const replacement = await handler.create(ctx, desired2);
+          const replacement = await handler.create(ctx, declared2);
           expect(replacement.id).not.toBe(first.id);
           await handler.remove(ctx, first.id, first);
           current = {
@@ -166,3 +167,28 @@ for (const provider of SIMULATED) {
     }
   });
 }
+
+describe("skills and files: only what reaches the provider decides a change", () => {
+  let w: SimWorld;
+  beforeAll(async () => {
+    w = await SimWorld.start("provider_d");
+  });
+  afterAll(() => w.close());
+
+  it("a moved directory or a new description/label is no change; an edited byte is", async () => {
+    await w.writeFile("a/pdf/SKILL.md", "---\nname: pdf-tools\n---\nx\n");
+    await w.writeFile("b/pdf/SKILL.md", "---\nname: pdf-tools\n---\nx\n");
+    const first = await w.desired("skills", { source: "a/pdf" });
+    expect(await w.desired("skills", { source: "b/pdf", description: "new words", version: "2" })).toEqual(
+      first,
+    );
+    await w.writeFile("b/pdf/SKILL.md", "---\nname: pdf-tools\n---\ny\n");
+    expect(await w.desired("skills", { source: "b/pdf" })).not.toEqual(first);
+
+    await w.writeFile("one/data.csv", "1");
+    await w.writeFile("two/data.csv", "1");
+    const file = await w.desired("files", { source: "one/data.csv" });
+    expect(await w.desired("files", { source: "two/data.csv", name: "label" })).toEqual(file);
+    expect(await w.desired("files", { source: "two/data.csv", purpose: "user_data" })).not.toEqual(file);
+  });
+});

@@ -19,9 +19,6 @@ const refs = fakeResolver({ "skills/official-one": { origin: "official" } });
 function wireC(spec: Json): Json {
   return agentToWire(spec, "writer", withOwnerMetadata(undefined, OWNER), providerCProfile.agent, refs);
 }
-function wireD(spec: Json): Json {
-  return agentToWire(spec, "writer", withOwnerMetadata(undefined, OWNER), providerDProfile.agent, refs);
-}
 
 const toolsetC = "agent_toolset_20260401";
 const toolsetD = "agent_toolset_20260701";
@@ -171,7 +168,39 @@ describe("provider_c agent mapping (sheet §3.5)", () => {
 
 describe("provider_d agent mapping (differences, sheet §2 and §3.5)", () => {
   const rows: Array<{ row: string; spec: Json; field: string; wire: unknown }> = [
+    { row: "key / name → name", spec: base, field: "name", wire: "writer" },
     { row: "model is always {id}", spec: base, field: "model", wire: { id: "m-1" } },
+    {
+      row: "model map → {id} of provider_d's entry",
+      spec: { ...base, model: { provider_c: "m-c", provider_d: "m-d" } },
+      field: "model",
+      wire: { id: "m-d" },
+    },
+    { row: "instructions → system", spec: base, field: "system", wire: "Be brief." },
+    {
+      row: "tools.builtin + permissions → 20260701 toolset configs",
+      spec: { ...base, tools: { builtin: ["grep"], default_permission: "ask" } },
+      field: "tools",
+      wire: [
+        {
+          type: toolsetD,
+          default_config: { enabled: false },
+          configs: [{ name: "grep", enabled: true, permission_policy: { type: "always_ask" } }],
+        },
+      ],
+    },
+    {
+      row: "mcp_servers → url servers + one mcp_toolset each",
+      spec: { ...base, mcp_servers: [{ name: "forge", url: "https://mcp.example/mcp" }] },
+      field: "tools",
+      wire: [{ type: toolsetD }, { type: "mcp_toolset", mcp_server_name: "forge" }],
+    },
+    {
+      row: "metadata + ownership keys",
+      spec: { ...base, metadata: { team: "a" } },
+      field: "metadata",
+      wire: { ...OWNER_KEYS, team: "a" },
+    },
     { row: "no tools → all-on 20260701 toolset", spec: base, field: "tools", wire: [{ type: toolsetD }] },
     {
       row: "roster entries are {type:'agent', id}",
@@ -193,7 +222,8 @@ describe("provider_d agent mapping (differences, sheet §2 and §3.5)", () => {
     },
   ];
   it.each(rows)("$row", ({ spec, field, wire }) => {
-    expect(wireD(spec)[field]).toEqual(wire);
+    const metadata = withOwnerMetadata(spec.metadata as Record<string, string> | undefined, OWNER);
+    expect(agentToWire(spec, "writer", metadata, providerDProfile.agent, refs)[field]).toEqual(wire);
   });
 });
 

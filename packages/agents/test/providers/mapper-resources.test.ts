@@ -258,6 +258,20 @@ describe("memory stores (provider_c §3.6, provider_d §3.6)", () => {
   });
 });
 
+describe("metadata limits (16 pairs, key ≤ 64, value ≤ 512)", () => {
+  const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, "v"]));
+  it("14 user keys + 2 ownership keys fit", () => {
+    expect(Object.keys(withOwnerMetadata(many(14), OWNER))).toHaveLength(16);
+  });
+  it("15 user keys do not, and the error says how many to remove", () => {
+    expect(() => withOwnerMetadata(many(15), OWNER)).toThrow(/17 keys.*remove 1/);
+  });
+  it("an overlong key or value is refused", () => {
+    expect(() => withOwnerMetadata({ ["k".repeat(65)]: "v" }, OWNER)).toThrow(/longer than 64/);
+    expect(() => withOwnerMetadata({ k: "v".repeat(513) }, OWNER)).toThrow(/longer than 512/);
+  });
+});
+
 describe("metadata update semantics", () => {
   it("patch: declared keys upserted, dropped keys sent as null (provider_c)", () => {
     expect(metadataPatch({ a: "1" }, { a: "0", b: "2" })).toEqual({ a: "1", b: null });

@@ -1,10 +1,7 @@
 // provider_d only: strict environment names (409 → suffix retry, reservations) and the
 // emulated deployment (nothing remote at apply; a run creates a session), over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type EmulatedRunPlan,
-  runEmulatedDeployment,
-} from "../../src/providers/provider-d/handler-deployment.js";
+import type { EmulatedRunPlan } from "../../src/providers/provider-d/handler-deployment.js";
 import { applyDependencies, MODEL, SimWorld } from "./sim-world.js";
 
 describe("provider_d environment names", () => {
@@ -41,11 +38,8 @@ describe("provider_d environment names", () => {
       spec: { config: { type: "cloud" } },
       ...(created.extra ? { extra: created.extra } : {}),
     };
-    const changed = await w.desired("environments", {
-      description: "now described",
-      config: { type: "cloud" },
-    });
-    const updated = await handler.update!(ctx, created.id, changed, prior);
+    const declared = { description: "now described", config: { type: "cloud" } };
+    const updated = await handler.update!(ctx, created.id, declared, prior);
     expect(updated.extra?.name).toBe("build-1");
     expect(updated.spec.description).toBe("now described");
   });
@@ -104,7 +98,10 @@ describe("provider_d deployments (emulated, nothing remote)", () => {
     });
     expect(plan.events.map((e) => e.type)).toEqual(["user.message", "user.message"]);
 
-    const { session_id } = await runEmulatedDeployment(w.http, w.configDir, plan);
+    const handler = w.handler("deployments");
+    const { session_id } = (await handler.run!(w.ctx("deployments", "weekly"), applied.id, applied)) as {
+      session_id: string;
+    };
     const session = (
       await w.http.request<Record<string, unknown>>({ method: "GET", path: `/sessions/${session_id}` })
     ).body;
@@ -112,7 +109,14 @@ describe("provider_d deployments (emulated, nothing remote)", () => {
     const resources = session.resources as Array<Record<string, unknown>>;
     expect(resources.map((r) => r.type).sort()).toEqual(["file", "memory_store"]);
     expect(resources.find((r) => r.type === "file")?.mount_path).toBe("/mnt/brief.txt");
-    const handler = w.handler("deployments");
+    const events = (
+      await w.http.request<{ data: Array<Record<string, any>> }>({
+        method: "GET",
+        path: `/sessions/${session_id}/events`,
+      })
+    ).body.data;
+    const sent = events.filter((e) => e.type === "user.message").map((e) => e.content?.[0]?.text);
+    expect(sent).toEqual(["Context.", "Start."]);
     expect(handler.localOnly).toBe(true);
     await handler.remove(w.ctx("deployments", "weekly"), applied.id);
   });

@@ -99,10 +99,13 @@ export class SimWorld {
     return handler.desired ? handler.desired(spec, { configDir: this.configDir }) : spec;
   }
 
-  /** Desired spec → create → recorded as applied; returns the prior state the engine would keep. */
+  /**
+   * As the engine does it: the handler creates from the declaration; state keeps the desired
+   * (comparable) form as the last-applied spec, which later reads receive as `prior`.
+   */
   async apply(kind: Kind, name: string, spec: Spec): Promise<PriorState & { remote: RemoteObject }> {
     const desired = await this.desired(kind, spec);
-    const remote = await this.handler(kind).create(this.ctx(kind, name), desired);
+    const remote = await this.handler(kind).create(this.ctx(kind, name), spec);
     this.applied.set(`${kind}/${name}`, { id: remote.id, extra: remote.extra });
     return { id: remote.id, spec: desired, ...(remote.extra ? { extra: remote.extra } : {}), remote };
   }

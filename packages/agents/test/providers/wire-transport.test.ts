@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { logicalNameOf } from "../../src/providers/managed-dialect/address.js";
 import { agentReverseRefs } from "../../src/providers/managed-dialect/agent.js";
 import { frontmatterName } from "../../src/providers/managed-dialect/local-files.js";
-import { parseProviderCError, providerCHeaders } from "../../src/providers/provider-c/client.js";
+import { betaFor, parseProviderCError, providerCHeaders } from "../../src/providers/provider-c/client.js";
 import { providerC } from "../../src/providers/provider-c/index.js";
 import { parseSkillOwnerTag, skillOwnerTag } from "../../src/providers/provider-c/wire-decisions.js";
 import { parseProviderDError } from "../../src/providers/provider-d/client.js";
@@ -102,6 +102,21 @@ describe("provider_c headers", () => {
   });
   it("config beta replaces the whole value", () => {
     expect(providerCHeaders({ api_key: "k", beta: "x-1" })["anthropic-beta"]).toBe("x-1");
+  });
+});
+
+describe("provider_c beta per API family", () => {
+  const base = "managed-agents-2026-04-01,skills-2025-10-02,files-api-2025-04-14";
+  const rows: Array<[string, string, string | undefined]> = [
+    ["/agents", base, undefined],
+    ["/memory_stores/memstore_1/memories", base, "agent-memory-2026-07-22"],
+    ["/memory_stores", "custom-1", "agent-memory-2026-07-22"],
+    ["/skills", base, undefined],
+    ["/skills", "managed-agents-2026-04-01", "managed-agents-2026-04-01,skills-2025-10-02"],
+    ["/files/file_1", "managed-agents-2026-04-01", "managed-agents-2026-04-01,files-api-2025-04-14"],
+  ];
+  it.each(rows)("%s with beta %s → %s (undefined = the session header as is)", (path, configured, beta) => {
+    expect(betaFor(path, configured)).toBe(beta);
   });
 });
 

@@ -25,7 +25,8 @@ export const enc = (v: string | number) => encodeURIComponent(String(v));
 export class ForgeApi {
   constructor(
     private readonly apiUrl: string,
-    private readonly token: string,
+    /** A fixed token, or a source that may refresh it (local OAuth). */
+    private readonly token: string | (() => Promise<string>),
     private readonly timeoutMs: number,
   ) {}
 
@@ -47,7 +48,8 @@ export class ForgeApi {
   ): Promise<ApiResult> {
     const u = new URL(this.apiUrl + path);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { authorization: `Bearer ${this.token}` };
+    const token = typeof this.token === "string" ? this.token : await this.token();
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     const init: Parameters<typeof forgeFetch>[1] = { method, headers, timeoutMs: this.timeoutMs };
     if (body) {
       headers["content-type"] = "application/json";

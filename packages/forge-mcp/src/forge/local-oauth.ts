@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { Logger } from "pino";
 import { newPkcePair, randomToken } from "../oauth/pkce.js";
 import type { ForgeTokens } from "../oauth/stores.js";
-import { ForgeOAuthClient } from "./oauth-client.js";
+import { ForgeOAuthClient, isTokens } from "./oauth-client.js";
 
 /**
  * Local (stdio) OAuth: FORGE_USE_OAUTH=true. Opens the user's browser on the forge's authorize
@@ -90,4 +90,38 @@ function openBrowser(url: string): void {
   } catch {
     // printed above
   }
+}
+
+/**
+ * Keeps a local OAuth login usable for a long stdio session: forge tokens expire after two hours,
+ * so the access token is refreshed (refresh tokens rotate) shortly before it runs out.
+ */
+export function refreshingToken(
+  initial: ForgeTokens,
+  o: Pick<LocalOAuthOptions, "rootUrl" | "appId" | "redirectUri" | "timeoutMs">,
+  now: () => number = Date.now,
+): () => Promise<string> {
+  const client = new ForgeOAuthClient(o.rootUrl, o.appId, o.timeoutMs);
+  let tokens = initial;
+  let expiresAt = now() + (initial.expires_in ?? 7200) * 1000;
+  let pending: Promise<void> | undefined;
+  return async () => {
+    if (tokens.refresh_token && now() > expiresAt - 60_000) {
+      pending ??= (async () => {
+        const r = await client.token({
+          grant_type: "refresh_token",
+          refresh_token: tokens.refresh_token!,
+          redirect_uri: o.redirectUri,
+        });
+        if (r.status === 200 && isTokens(r.body)) {
+          tokens = r.body;
+          expiresAt = now() + (r.body.expires_in ?? 7200) * 1000;
+        }
+      })().finally(() => {
+        pending = undefined;
+      });
+      await pending;
+    }
+    return tokens.access_token;
+  };
 }

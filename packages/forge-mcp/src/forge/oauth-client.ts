@@ -80,11 +80,19 @@ export async function fetchTokenInfo(
   rootUrl: string,
   token: string,
   timeoutMs: number,
+  queryFallback = false,
 ): Promise<TokenInfo | undefined> {
-  const r = await forgeFetch(`${rootUrl}/oauth/token/info`, {
+  let r = await forgeFetch(`${rootUrl}/oauth/token/info`, {
     headers: { authorization: `Bearer ${token}` },
     timeoutMs,
   });
+  // Some edge caches strip Authorization on /oauth/*; the forge then sees no token at all.
+  // Opt-in because a token in a query string may be written to intermediaries' access logs.
+  if (r.status === 401 && queryFallback) {
+    r = await forgeFetch(`${rootUrl}/oauth/token/info?access_token=${encodeURIComponent(token)}`, {
+      timeoutMs,
+    });
+  }
   if (r.status === 401 || r.status === 404) return undefined;
   if (r.status !== 200 || !r.body || typeof r.body !== "object") {
     throw new ForgeHttpError(

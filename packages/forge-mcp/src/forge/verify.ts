@@ -26,6 +26,8 @@ export interface VerifierOptions {
   /** The token needs at least one of these scopes. */
   acceptedScopes: string[];
   timeoutMs: number;
+  /** Retry token info with ?access_token= when the Authorization header was stripped. */
+  queryFallback?: boolean;
   logger: Logger;
   now?: () => number;
 }
@@ -45,7 +47,7 @@ export class ForgeTokenVerifier implements OAuthTokenVerifier {
     this.forgeCalls += 1;
     let info: Awaited<ReturnType<typeof fetchTokenInfo>>;
     try {
-      info = await fetchTokenInfo(this.opts.rootUrl, token, this.opts.timeoutMs);
+      info = await fetchTokenInfo(this.opts.rootUrl, token, this.opts.timeoutMs, this.opts.queryFallback);
     } catch (err) {
       this.opts.logger.error({ err: (err as Error).message }, "token verification: forge call failed");
       throw new ServerError("Token verification is unavailable");

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { randomToken } from "./pkce.js";
 
 /**
@@ -10,27 +10,35 @@ import { randomToken } from "./pkce.js";
  * replica can check it.
  */
 
-export const CONSENT_COOKIE = "forge_mcp_consent";
+const CONSENT_COOKIE_PREFIX = "forge_mcp_consent_";
+
+/** One cookie per transaction, so two authorizations in two tabs do not overwrite each other. */
+export function consentCookieName(proxyState: string): string {
+  return CONSENT_COOKIE_PREFIX + createHash("sha256").update(proxyState).digest("base64url").slice(0, 16);
+}
 
 export class ConsentGuard {
-  constructor(private readonly key: Buffer) {}
+  /** keys[0] signs; every key verifies (the previous stateless secret during a rotation). */
+  constructor(private readonly keys: Buffer[]) {}
 
   issue(proxyState: string): { nonce: string; token: string } {
     const nonce = randomToken(24);
-    return { nonce, token: this.mac(nonce, proxyState) };
+    return { nonce, token: this.mac(this.keys[0]!, nonce, proxyState) };
   }
 
   check(nonce: unknown, proxyState: unknown, token: unknown): boolean {
     if (typeof nonce !== "string" || typeof proxyState !== "string" || typeof token !== "string")
       return false;
     if (nonce.length === 0) return false;
-    const expected = Buffer.from(this.mac(nonce, proxyState));
     const given = Buffer.from(token);
-    return expected.length === given.length && timingSafeEqual(expected, given);
+    return this.keys.some((key) => {
+      const expected = Buffer.from(this.mac(key, nonce, proxyState));
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    });
   }
 
-  private mac(nonce: string, proxyState: string): string {
-    return createHmac("sha256", this.key).update(`consent\n${nonce}\n${proxyState}`).digest("base64url");
+  private mac(key: Buffer, nonce: string, proxyState: string): string {
+    return createHmac("sha256", key).update(`consent\n${nonce}\n${proxyState}`).digest("base64url");
   }
 }
 

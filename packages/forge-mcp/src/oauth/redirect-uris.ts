@@ -2,7 +2,8 @@
  * Which redirect URIs a client may register, and whether a requested one matches a registered one.
  * Registration accepts https URIs and http loopback URIs (RFC 8252 §7.3), never fragments or
  * userinfo, and - when OAUTH_REDIRECT_URI_ALLOWLIST is set - only URIs matching one of its
- * patterns (`*` matches any run of characters, everything else is literal).
+ * patterns (`*` matches any run of characters within the part it is in: inside the host and
+ * port it never crosses into the path; everything else is literal).
  */
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -12,8 +13,19 @@ export function isLoopbackUri(u: URL): boolean {
 }
 
 export function globToRegExp(pattern: string): RegExp {
-  const escaped = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, "\\$&"));
-  return new RegExp(`^${escaped.join(".*")}$`);
+  // In the scheme and authority, `*` stays inside the authority (no `/`, `?`, `#` or `@`), so
+  // `https://*.example.com/*` cannot be satisfied by `https://evil.test/.example.com/`.
+  // In the path and query, `*` matches anything.
+  const schemeEnd = pattern.indexOf("://");
+  const pathStart = schemeEnd < 0 ? -1 : pattern.indexOf("/", schemeEnd + 3);
+  const authority = pathStart < 0 ? pattern : pattern.slice(0, pathStart);
+  const rest = pathStart < 0 ? "" : pattern.slice(pathStart);
+  const part = (text: string, star: string) =>
+    text
+      .split("*")
+      .map((piece) => piece.replace(/[.+?^${}()|[\]\\/]/g, "\\$&"))
+      .join(star);
+  return new RegExp(`^${part(authority, "[^/?#@]*")}${part(rest, ".*")}$`);
 }
 
 /** Returns a reason when the URI is not acceptable, undefined when it is. */

@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from "express";
 import type { Logger } from "pino";
-import { CONSENT_COOKIE } from "./consent.js";
+import { consentCookieName } from "./consent.js";
 import { OAuthError } from "./errors.js";
 import type { AuthorizeOutcome, OAuthService } from "./service.js";
 
@@ -39,7 +39,7 @@ export function oauthRouter(
       "Content-Security-Policy",
       "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
     );
-    res.cookie(CONSENT_COOKIE, outcome.nonce, {
+    res.cookie(consentCookieName(outcome.proxyState), outcome.nonce, {
       httpOnly: true,
       sameSite: "strict",
       secure: opts.secureCookies,
@@ -79,7 +79,14 @@ export function oauthRouter(
   if (opts.mode === "proxy") {
     r.post("/authorize/consent", form, async (req, res) => {
       try {
-        answer(res, await service.consent(req.body ?? {}, readCookie(req, CONSENT_COOKIE)), "consent");
+        answer(
+          res,
+          await service.consent(
+            req.body ?? {},
+            readCookie(req, consentCookieName(String(req.body?.state ?? ""))),
+          ),
+          "consent",
+        );
       } catch (err) {
         fail(res, err, "consent");
       }

@@ -25,7 +25,7 @@ export type Params = Record<string, unknown>;
 
 export type AuthorizeOutcome =
   | { type: "redirect"; location: string }
-  | { type: "consent"; html: string; nonce: string }
+  | { type: "consent"; html: string; nonce: string; proxyState: string }
   | { type: "error"; error: OAuthError };
 
 export interface OAuthServiceDeps {
@@ -60,6 +60,15 @@ const RELAYED_TOKEN_ERRORS = new Set<OAuthErrorCode>([
 
 export class OAuthService {
   constructor(private readonly d: OAuthServiceDeps) {}
+
+  /**
+   * RFC 9207 issuer identification, proxy mode only: there every authorization response reaching
+   * the client comes from us. In passthrough mode the forge answers the client directly, so we
+   * neither send nor advertise it.
+   */
+  get iss(): string | undefined {
+    return this.d.mode === "proxy" ? new URL(this.d.mcpServerUrl).href : undefined;
+  }
 
   get callbackUrl(): string {
     return `${this.d.mcpServerUrl}/callback`;
@@ -128,7 +137,7 @@ export class OAuthService {
     const clientState = str(q.state);
     const fail = (code: OAuthErrorCode, detail: string): AuthorizeOutcome => {
       this.d.logger.info({ error: code, detail }, "authorize rejected");
-      return { type: "redirect", location: errorRedirect(redirectUri!, code, clientState) };
+      return { type: "redirect", location: errorRedirect(redirectUri!, code, clientState, this.iss) };
     };
     if (q.response_type !== "code") return fail("unsupported_response_type", "response_type is not code");
     if (!isValidChallenge(q.code_challenge))
@@ -174,7 +183,7 @@ export class OAuthService {
       proxyState,
       token,
     });
-    return { type: "consent", html, nonce };
+    return { type: "consent", html, nonce, proxyState };
   }
 
   /** POST /authorize/consent: the user's answer on our consent page. */
@@ -192,7 +201,10 @@ export class OAuthService {
     if (form.decision !== "approve") {
       await this.d.transactions.take(proxyState!);
       this.d.logger.info({ redirectUri: txn.redirectUri }, "authorization denied on consent page");
-      return { type: "redirect", location: errorRedirect(txn.redirectUri, "access_denied", txn.clientState) };
+      return {
+        type: "redirect",
+        location: errorRedirect(txn.redirectUri, "access_denied", txn.clientState, this.iss),
+      };
     }
     return { type: "redirect", location: this.forgeAuthorizeUrl(proxyState!, txn.proxyVerifier, txn.scope) };
   }
@@ -211,17 +223,23 @@ export class OAuthService {
     if (forgeError) {
       const code = (RELAYED_AUTHORIZE_ERRORS.has(forgeError) ? forgeError : "server_error") as OAuthErrorCode;
       this.d.logger.info({ forgeError }, "forge returned an authorization error");
-      return { type: "redirect", location: errorRedirect(txn.redirectUri, code, txn.clientState) };
+      return { type: "redirect", location: errorRedirect(txn.redirectUri, code, txn.clientState, this.iss) };
     }
     const forgeCode = str(q.code);
     if (!forgeCode)
-      return { type: "redirect", location: errorRedirect(txn.redirectUri, "server_error", txn.clientState) };
+      return {
+        type: "redirect",
+        location: errorRedirect(txn.redirectUri, "server_error", txn.clientState, this.iss),
+      };
     let tokens: ForgeTokens;
     try {
       tokens = await this.d.forge.exchangeCode(forgeCode, txn.proxyVerifier, this.callbackUrl);
     } catch (err) {
       this.d.logger.error({ err: (err as Error).message }, "callback: forge code exchange failed");
-      return { type: "redirect", location: errorRedirect(txn.redirectUri, "server_error", txn.clientState) };
+      return {
+        type: "redirect",
+        location: errorRedirect(txn.redirectUri, "server_error", txn.clientState, this.iss),
+      };
     }
     const proxyCode = await this.d.codes.issue({
       tokens: pickTokenFields(tokens),
@@ -233,6 +251,7 @@ export class OAuthService {
     const u = new URL(txn.redirectUri);
     u.searchParams.set("code", proxyCode);
     if (txn.clientState !== undefined) u.searchParams.set("state", txn.clientState);
+    if (this.iss !== undefined) u.searchParams.set("iss", this.iss);
     this.d.logger.info({ redirectUri: txn.redirectUri }, "callback: proxy code issued");
     return { type: "redirect", location: u.href };
   }
@@ -353,12 +372,18 @@ function tokenResponse(t: ForgeTokens): Record<string, unknown> {
   return out;
 }
 
-function errorRedirect(redirectUri: string, code: OAuthErrorCode, state: string | undefined): string {
+function errorRedirect(
+  redirectUri: string,
+  code: OAuthErrorCode,
+  state: string | undefined,
+  iss: string | undefined,
+): string {
   const u = new URL(redirectUri);
   const e = new OAuthError(code, "");
   u.searchParams.set("error", code);
   u.searchParams.set("error_description", e.message);
   if (state !== undefined) u.searchParams.set("state", state);
+  if (iss !== undefined) u.searchParams.set("iss", iss);
   return u.href;
 }
 

@@ -1,5 +1,4 @@
 import { LRUCache } from "lru-cache";
-import { createClient } from "redis";
 
 /**
  * State that must be shared for exactness across replicas: one-time use of sealed values and the
@@ -59,6 +58,8 @@ export async function redisSharedState(
   limitPerHour: number,
   now: () => number,
 ): Promise<SharedState> {
+  // Loaded only when REDIS_URL is set: most deployments never need the client.
+  const { createClient } = await import("redis");
   const client = createClient({
     url,
     socket: { connectTimeout: 5000, reconnectStrategy: (n) => Math.min(n * 100, 2000) },

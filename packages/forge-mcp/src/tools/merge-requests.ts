@@ -87,4 +87,18 @@ export const mergeRequestTools = [
     input: { project_id: projectId, merge_request_iid: iid },
     run: (api, a) => api.post(`${mr(a.project_id, a.merge_request_iid)}/approve`),
   }),
+  tool({
+    name: "merge_merge_request",
+    description: "Merge a merge request (optionally squashing, or when its pipeline succeeds).",
+    write: true,
+    input: {
+      project_id: projectId,
+      merge_request_iid: iid,
+      squash: z.boolean().optional(),
+      should_remove_source_branch: z.boolean().optional(),
+      merge_when_pipeline_succeeds: z.boolean().optional(),
+    },
+    run: (api, { project_id, merge_request_iid, ...body }) =>
+      api.put(`${mr(project_id, merge_request_iid)}/merge`, body),
+  }),
 ];

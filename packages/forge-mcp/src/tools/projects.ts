@@ -52,4 +52,20 @@ export const projectTools = [
       return api.get("/search", q);
     },
   }),
+  tool({
+    name: "list_groups",
+    description:
+      "List groups the user can see (each with its full path), optionally filtered by a search term.",
+    write: false,
+    input: {
+      search: z.string().optional(),
+      min_access_level: z
+        .number()
+        .int()
+        .optional()
+        .describe("10 guest, 20 reporter, 30 developer, 40 maintainer, 50 owner"),
+      ...pagination,
+    },
+    run: (api, q) => api.get("/groups", q),
+  }),
 ];

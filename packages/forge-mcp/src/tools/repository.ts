@@ -24,7 +24,12 @@ export const repositoryTools = [
     write: false,
     input: { project_id: projectId, file_path: z.string().min(1), ref: z.string().optional() },
     run: async (api, a) => {
-      const r = await api.get(`${repo(a.project_id)}/files/${enc(a.file_path)}`, { ref: a.ref ?? "HEAD" });
+      // The files API requires a ref; without one, read the project's default branch.
+      const ref =
+        a.ref ??
+        ((await api.get(`/projects/${enc(a.project_id)}`)).data as { default_branch?: string })
+          .default_branch;
+      const r = await api.get(`${repo(a.project_id)}/files/${enc(a.file_path)}`, { ref: ref ?? "HEAD" });
       const f = r.data as { content?: string; encoding?: string } & Record<string, unknown>;
       if (f && f.encoding === "base64" && typeof f.content === "string") {
         return {

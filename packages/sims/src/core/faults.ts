@@ -8,6 +8,11 @@ import { Prng } from "./prng.js";
 export type FaultAction =
   | { type: "status"; status: number; body?: unknown; headers?: Record<string, string> }
   | { type: "reset" }
+  /**
+   * Serves the request (the provider really creates or changes the object) and then cuts the
+   * connection instead of answering: the crash case where a client cannot know its write landed.
+   */
+  | { type: "drop_response" }
   | { type: "rate_limit"; retryAfterSeconds?: number }
   | { type: "delay"; ms: number };
 
@@ -143,6 +148,17 @@ export function faultMiddleware(
       case "reset":
         req.socket.destroy();
         return;
+      case "drop_response": {
+        // Whatever the handler answers, the bytes never leave: the socket is cut at the first write.
+        const cut = (): never => {
+          req.socket.destroy();
+          return undefined as never;
+        };
+        res.writeHead = cut;
+        res.write = cut;
+        res.end = cut;
+        return next();
+      }
       case "rate_limit":
         res.setHeader("Retry-After", String(action.retryAfterSeconds ?? 1));
         res.status(429).json(errorBody(429, "rate limit exceeded (simulated)"));

@@ -1,6 +1,6 @@
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext } from "../core/sim.js";
-import type { ForgeState, ForgeUser } from "./state.js";
+import type { ForgeState, ForgeUser, PersonalAccessToken } from "./state.js";
 import { checkToken } from "./tokens.js";
 
 export const API = "/api/v4";
@@ -10,6 +10,7 @@ export interface ApiCaller {
   user: ForgeUser;
   scopes: string[];
   kind: "oauth" | "pat";
+  pat?: PersonalAccessToken;
 }
 
 export function caller(res: Response): ApiCaller | null {
@@ -24,18 +25,17 @@ export function forbidden(res: Response, message = "403 Forbidden"): void {
   res.status(403).json({ message });
 }
 
-/** `404 Project Not Found`, `404 Issue Not Found`, ...; bare `404 Not Found` without a resource. */
+/**
+ * `404 Project Not Found`, `404 File Not Found`, ... for GitLab's named lookups; without a resource,
+ * the text GitLab's API gives any record it cannot find by id or iid: `404 Not found` (lower-case f).
+ */
 export function notFound(res: Response, resource?: string): void {
-  res.status(404).json({ message: resource ? `404 ${resource} Not Found` : "404 Not Found" });
+  res.status(404).json({ message: resource ? `404 ${resource} Not Found` : "404 Not found" });
 }
 
 /** Grape's parameter validation failure: `{"error":"title is missing"}`. */
 export function missing(res: Response, ...names: string[]): void {
   res.status(400).json({ error: names.map((n) => `${n} is missing`).join(", ") });
-}
-
-export function badRequest(res: Response, message: unknown): void {
-  res.status(400).json({ message });
 }
 
 const EXPIRED = "Token is expired. You can either do re-authorization or token refresh.";
@@ -58,7 +58,8 @@ function tokenFrom(req: Request): string | undefined {
  */
 function allowedScopes(method: string, path: string): string[] {
   const read = method === "GET" || method === "HEAD";
-  const userRead = read && (/^\/users?(\/|$)/.test(path) || path === "/version" || path === "/metadata");
+  const userRead =
+    read && (/^\/user$|^\/users(\/[^/]+)?$/.test(path) || path === "/version" || path === "/metadata");
   if (userRead) return ["api", "read_api", "read_user"];
   return read ? ["api", "read_api"] : ["api"];
 }
@@ -88,7 +89,12 @@ export function apiAuth(app: Express, ctx: SimContext<ForgeState>): void {
         .status(403)
         .json({ error: "insufficient_scope", error_description: description, scope: allowed.join(" ") });
     }
-    res.locals.caller = { user: check.user, scopes: check.scopes, kind: check.kind } satisfies ApiCaller;
+    res.locals.caller = {
+      user: check.user,
+      scopes: check.scopes,
+      kind: check.kind,
+      ...(check.kind === "pat" ? { pat: check.pat } : {}),
+    } satisfies ApiCaller;
     next();
   });
 }

@@ -32,6 +32,12 @@ export function seedDefaultIdentities(state: ForgeState): void {
   });
   upsertUser(state, { username: "bob", name: "Bob Builder", email: "bob@example.test" });
   upsertUser(state, { username: "carol", name: "Carol Danvers", email: "carol@example.test" });
+  upsertUser(state, {
+    username: "dave",
+    name: "Dave Outsider",
+    email: "dave@example.test",
+    bio: "Member of nothing",
+  });
   upsertUser(state, { username: "root", name: "Administrator", email: "admin@example.test", admin: true });
 
   upsertApplication(state, {
@@ -55,4 +61,6 @@ export function seedDefaultIdentities(state: ForgeState): void {
   addPatSeed(state, { token: "sim-forge-pat-user", user: "alice", name: "profile", scopes: ["read_user"] });
   addPatSeed(state, { token: "sim-forge-pat-bob", user: "bob", name: "default", scopes: ["api"] });
   addPatSeed(state, { token: "sim-forge-pat-carol", user: "carol", name: "default", scopes: ["api"] });
+  addPatSeed(state, { token: "sim-forge-pat-dave", user: "dave", name: "default", scopes: ["api"] });
+  addPatSeed(state, { token: "sim-forge-pat-root", user: "root", name: "admin", scopes: ["api"] });
 }

@@ -3,7 +3,17 @@ import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext, SimDefinition } from "../core/sim.js";
 import { apiAuth } from "./api-auth.js";
 import { seedDefaultIdentities } from "./defaults.js";
+import { DEFAULT_DATASET } from "./defaults-data.js";
 import { oauthRoutes } from "./oauth.js";
+import { ciRoutes } from "./rest-ci.js";
+import { groupRoutes } from "./rest-groups.js";
+import { issueRoutes } from "./rest-issues.js";
+import { mrRoutes } from "./rest-mrs.js";
+import { namespaceRoutes } from "./rest-namespaces.js";
+import { projectRoutes } from "./rest-projects.js";
+import { repoRoutes } from "./rest-repo.js";
+import { searchRoutes } from "./rest-search.js";
+import { tagRoutes } from "./rest-tags.js";
 import { userRoutes } from "./rest-users.js";
 import {
   addOAuthTokenSeed,
@@ -14,6 +24,7 @@ import {
   upsertApplication,
   upsertUser,
 } from "./seed-auth.js";
+import { dumpRest, seedRest } from "./seed-work.js";
 import { emptyState, type ForgeState, userById } from "./state.js";
 import { oauthExpired } from "./tokens.js";
 
@@ -46,6 +57,9 @@ function throttle(ctx: SimContext<ForgeState>) {
   };
 }
 
+const OAUTH_MALFORMED =
+  "The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed.";
+
 const redacted = (value: string) => `${value.slice(0, 4)}…[redacted]`;
 
 export const definition: SimDefinition<ForgeState> = {
@@ -54,6 +68,7 @@ export const definition: SimDefinition<ForgeState> = {
   createState({ ids, clock }) {
     const state = emptyState(ids, clock);
     seedDefaultIdentities(state);
+    seedRest(state, DEFAULT_DATASET);
     return state;
   },
   routes(app: Express, ctx) {
@@ -61,6 +76,21 @@ export const definition: SimDefinition<ForgeState> = {
     oauthRoutes(app, ctx);
     apiAuth(app, ctx);
     userRoutes(app, ctx);
+    projectRoutes(app, ctx);
+    namespaceRoutes(app, ctx);
+    groupRoutes(app, ctx);
+    issueRoutes(app, ctx);
+    mrRoutes(app, ctx);
+    ciRoutes(app, ctx);
+    repoRoutes(app, ctx);
+    tagRoutes(app, ctx);
+    searchRoutes(app, ctx);
+    // A body the parsers refuse on an OAuth endpoint is an OAuth invalid_request, not a REST error.
+    app.use("/oauth", (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+      const status = (err as { status?: unknown }).status;
+      if (typeof status !== "number" || status >= 500 || res.headersSent) return next(err);
+      res.status(400).json({ error: "invalid_request", error_description: OAUTH_MALFORMED });
+    });
   },
   errorBody(status, message) {
     // GitLab's API answers unknown routes with {"error":"404 Not Found"} and other failures with
@@ -75,18 +105,27 @@ export const definition: SimDefinition<ForgeState> = {
       "the seed must be a JSON object",
     );
     const b = body as Record<string, unknown>;
-    const state = ctx.state;
+    // Applied to a copy first: a seed refused half-way (400) leaves the simulator as it was.
+    const { ids, clock, ...data } = ctx.state;
+    const state: ForgeState = { ...structuredClone(data), ids, clock };
     for (const u of list(b, "users")) upsertUser(state, u);
     for (const a of list(b, "applications")) upsertApplication(state, a);
     for (const t of list(b, "tokens")) addOAuthTokenSeed(state, t);
     for (const p of list(b, "personal_access_tokens")) addPatSeed(state, p);
     applySettings(state, b);
+    seedRest(state, b);
+    Object.assign(ctx.state, state);
     return {
       ok: true,
       users: state.users.length,
       applications: state.applications.length,
       tokens: state.tokens.size,
       personal_access_tokens: state.pats.size,
+      groups: state.groups.length,
+      projects: state.projects.length,
+      issues: state.issues.length,
+      merge_requests: state.mergeRequests.length,
+      pipelines: state.pipelines.length,
     };
   },
   dump(ctx) {
@@ -109,6 +148,15 @@ export const definition: SimDefinition<ForgeState> = {
         expires_at: new Date(g.expires_at_ms).toISOString(),
         used: g.used,
       })),
+      devices: [...s.devices.values()].map((d) => ({
+        device_code: redacted(d.device_code),
+        user_code: d.user_code,
+        application: d.app_uid,
+        scopes: d.scopes,
+        status: d.status,
+        user: d.user_id === null ? null : username(d.user_id),
+        expires_at: new Date(d.expires_at_ms).toISOString(),
+      })),
       tokens: [...s.tokens.values()].map((t) => ({
         token: redacted(t.token),
         application: t.app_uid,
@@ -129,6 +177,7 @@ export const definition: SimDefinition<ForgeState> = {
         expires_at: p.expires_at,
         revoked: p.revoked,
       })),
+      ...dumpRest(s),
     };
   },
 };

@@ -1,6 +1,9 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext } from "../core/sim.js";
+import { idToken } from "./id-token.js";
+import { authenticateClient, pkceMatches } from "./oauth-client.js";
+import { DEVICE_GRANT_TYPE, deviceRoutes, exchangeDevice } from "./oauth-device.js";
+import { oauthMetaRoutes } from "./oauth-meta.js";
 import { consentPage, errorPage } from "./oauth-pages.js";
 import type { AccessGrant, ForgeState, OAuthApplication, OAuthToken } from "./state.js";
 import { secretValue, userById, userByName } from "./state.js";
@@ -27,7 +30,6 @@ export const OAUTH_MESSAGES = {
   invalid_scope: "The requested scope is invalid, unknown, or malformed.",
   access_denied: "The resource owner or authorization server denied the request.",
   code_challenge_required: "Code challenge is required.",
-  invalid_code_challenge_method: "The code challenge method must be plain or S256.",
   token_unknown: "The access token is invalid",
   token_expired: "The access token expired",
   token_revoked: "The access token was revoked",
@@ -96,15 +98,19 @@ function preAuthorize(state: ForgeState, p: Params): PreResult {
   if (!p.response_type) return fail("invalid_request", missingParam("response_type"));
   if (p.response_type !== "code")
     return fail("unsupported_response_type", OAUTH_MESSAGES.unsupported_response_type);
-  const requested = p.scope === undefined ? DEFAULT_SCOPES : parseScopes(p.scope);
+  // A blank scope means the default scope, as Doorkeeper reads it.
+  const requested = p.scope?.trim() ? parseScopes(p.scope) : DEFAULT_SCOPES;
   if (requested.length === 0 || requested.some((s) => !KNOWN_SCOPES.has(s) || !app.scopes.includes(s))) {
     return fail("invalid_scope", OAUTH_MESSAGES.invalid_scope);
   }
   const challenge = p.code_challenge || undefined;
   const method = challenge ? (p.code_challenge_method ?? "plain") : undefined;
   if (!challenge && !app.confidential) return fail("invalid_request", OAUTH_MESSAGES.code_challenge_required);
-  if (method !== undefined && !(state.settings.pkceMethods as string[]).includes(method)) {
-    return fail("invalid_request", OAUTH_MESSAGES.invalid_code_challenge_method);
+  const methods = state.settings.pkceMethods;
+  if (method !== undefined && !(methods as string[]).includes(method)) {
+    // Doorkeeper names the configured methods: "must be plain or S256", or "must be S256".
+    const names = [...methods].sort((a, b) => (a === "plain" ? -1 : b === "plain" ? 1 : 0)).join(" or ");
+    return fail("invalid_request", `The code challenge method must be ${names}.`);
   }
   const carried: Params = {};
   for (const k of [
@@ -143,6 +149,7 @@ function approve(state: ForgeState, pre: PreAuthorization, userId: number): stri
     scopes: pre.scopes,
     ...(pre.codeChallenge ? { code_challenge: pre.codeChallenge } : {}),
     ...(pre.codeChallengeMethod ? { code_challenge_method: pre.codeChallengeMethod } : {}),
+    ...(pre.params.nonce ? { nonce: pre.params.nonce } : {}),
     created_at_ms: now,
     expires_at_ms: now + CODE_TTL_MS,
     used: false,
@@ -159,7 +166,7 @@ function renderPreFailure(res: Response, result: Exclude<PreResult, { kind: "ok"
   res.status(result.status).type("html").send(errorPage(result.error, result.description));
 }
 
-function oauthError(res: Response, status: number, error: string, description: string): void {
+export function oauthError(res: Response, status: number, error: string, description: string): void {
   if (status === 401) {
     res.setHeader(
       "WWW-Authenticate",
@@ -169,47 +176,17 @@ function oauthError(res: Response, status: number, error: string, description: s
   res.status(status).setHeader("Cache-Control", "no-store").json({ error, error_description: description });
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+interface Issued {
+  token: OAuthToken;
+  nonce?: string;
 }
 
-/** Client authentication: HTTP Basic first (RFC 6749 §2.3.1), then body parameters. */
-function authenticateClient(state: ForgeState, req: Request, body: Params): OAuthApplication | null {
-  let uid = body.client_id;
-  let secret = body.client_secret;
-  const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? "");
-  if (basic?.[1]) {
-    const decoded = Buffer.from(basic[1], "base64").toString("utf8");
-    const colon = decoded.indexOf(":");
-    if (colon < 0) return null;
-    try {
-      uid = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "));
-      secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " "));
-    } catch {
-      return null;
-    }
-  }
-  const app = state.applications.find((a) => a.uid === uid);
-  if (!app) return null;
-  if (app.confidential && !(secret && app.secret && sameSecret(secret, app.secret))) return null;
-  return app;
-}
-
-function pkceMatches(grant: AccessGrant, verifier: string | undefined): boolean {
-  if (!grant.code_challenge) return !verifier;
-  if (!verifier) return false;
-  const computed =
-    grant.code_challenge_method === "S256"
-      ? createHash("sha256").update(verifier).digest("base64url")
-      : verifier;
-  return sameSecret(computed, grant.code_challenge);
-}
-
-function exchangeCode(state: ForgeState, app: OAuthApplication, body: Params): OAuthToken | string {
+function exchangeCode(state: ForgeState, app: OAuthApplication, body: Params): Issued | string {
   if (!body.code) return "missing:code";
   const grant = state.grants.get(body.code);
+  // Doorkeeper reports absent parameters before judging the grant.
+  if (grant?.code_challenge && !body.code_verifier) return "missing:code_verifier";
+  if (!body.redirect_uri) return "missing:redirect_uri";
   const now = state.clock.now();
   if (
     !grant ||
@@ -223,16 +200,19 @@ function exchangeCode(state: ForgeState, app: OAuthApplication, body: Params): O
   }
   // A failed attempt leaves the code usable (Doorkeeper revokes it only when tokens are issued).
   grant.used = true;
-  return issueToken(state, app, grant.user_id, grant.scopes);
+  return {
+    token: issueToken(state, app, grant.user_id, grant.scopes),
+    ...(grant.nonce ? { nonce: grant.nonce } : {}),
+  };
 }
 
-function refresh(state: ForgeState, app: OAuthApplication, body: Params): OAuthToken | string {
+function refresh(state: ForgeState, app: OAuthApplication, body: Params): Issued | string {
   if (!body.refresh_token) return "missing:refresh_token";
   const old = state.tokensByRefresh.get(body.refresh_token);
   if (!old || old.revoked_at_ms !== undefined || old.refreshed || old.app_uid !== app.uid)
     return "invalid_grant";
   let scopes = old.scopes;
-  if (body.scope !== undefined) {
+  if (body.scope?.trim()) {
     const wanted = parseScopes(body.scope);
     if (wanted.length === 0 || wanted.some((s) => !old.scopes.includes(s))) return "invalid_scope";
     scopes = wanted;
@@ -240,10 +220,10 @@ function refresh(state: ForgeState, app: OAuthApplication, body: Params): OAuthT
   // Rotation: the whole old row (access and refresh token) is spent the moment it is refreshed.
   old.refreshed = true;
   old.revoked_at_ms = state.clock.now();
-  return issueToken(state, app, old.user_id, scopes);
+  return { token: issueToken(state, app, old.user_id, scopes) };
 }
 
-function bearerValue(req: Request): string | undefined {
+export function bearerValue(req: Request): string | undefined {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
   if (m?.[1]) return m[1];
   const q = stringParams(req.query);
@@ -326,11 +306,20 @@ export function oauthRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.setHeader("Pragma", "no-cache");
     const grantType = body.grant_type;
     if (!grantType) return oauthError(res, 400, "invalid_request", missingParam("grant_type"));
-    if (grantType !== "authorization_code" && grantType !== "refresh_token") {
+    if (
+      grantType !== "authorization_code" &&
+      grantType !== "refresh_token" &&
+      grantType !== DEVICE_GRANT_TYPE
+    ) {
       return oauthError(res, 400, "unsupported_grant_type", OAUTH_MESSAGES.unsupported_grant_type);
     }
     const client = authenticateClient(state, req, body);
     if (!client) return oauthError(res, 401, "invalid_client", OAUTH_MESSAGES.invalid_client);
+    if (grantType === DEVICE_GRANT_TYPE) {
+      const polled = exchangeDevice(state, client, body);
+      if ("error" in polled) return oauthError(res, 400, polled.error, polled.description);
+      return void res.status(200).setHeader("Cache-Control", "no-store").json(tokenResponse(polled.token));
+    }
     const outcome =
       grantType === "authorization_code" ? exchangeCode(state, client, body) : refresh(state, client, body);
     if (typeof outcome === "string") {
@@ -340,7 +329,18 @@ export function oauthRoutes(app: Express, ctx: SimContext<ForgeState>): void {
         return oauthError(res, 400, "invalid_scope", OAUTH_MESSAGES.invalid_scope);
       return oauthError(res, 400, "invalid_grant", OAUTH_MESSAGES.invalid_grant);
     }
-    res.status(200).setHeader("Cache-Control", "no-store").json(tokenResponse(outcome));
+    const answer: Record<string, unknown> = tokenResponse(outcome.token);
+    if (outcome.token.scopes.includes("openid")) {
+      answer.id_token = idToken({
+        issuer: ctx.origin,
+        clientId: client.uid,
+        user: userById(state, outcome.token.user_id)!,
+        nowSeconds: state.clock.nowSeconds(),
+        scopes: outcome.token.scopes,
+        ...(outcome.nonce ? { nonce: outcome.nonce } : {}),
+      });
+    }
+    res.status(200).setHeader("Cache-Control", "no-store").json(answer);
   });
 
   app.get("/oauth/token/info", (req, res) => {
@@ -385,54 +385,6 @@ export function oauthRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(200).json({});
   });
 
-  const userinfo = (req: Request, res: Response) => {
-    const state = ctx.state;
-    const t = state.tokens.get(bearerValue(req) ?? "");
-    if (!t || t.revoked_at_ms !== undefined || oauthExpired(state, t)) {
-      return oauthError(res, 401, "invalid_token", OAUTH_MESSAGES.token_unknown);
-    }
-    if (!t.scopes.includes("openid")) {
-      return void res.status(403).json({
-        error: "insufficient_scope",
-        error_description: "The request requires higher privileges than provided by the access token.",
-        scope: "openid",
-      });
-    }
-    const user = userById(state, t.user_id)!;
-    res.json({
-      sub: String(user.id),
-      name: user.name,
-      nickname: user.username,
-      preferred_username: user.username,
-      email: user.email,
-      email_verified: true,
-      profile: `${ctx.origin}/${user.username}`,
-      picture: `${ctx.origin}/uploads/-/system/user/avatar/${user.id}/avatar.png`,
-      groups: [],
-    });
-  };
-  app.get("/oauth/userinfo", userinfo);
-  app.post("/oauth/userinfo", userinfo);
-
-  const discovery = (_req: Request, res: Response) => {
-    const o = ctx.origin;
-    res.json({
-      issuer: o,
-      authorization_endpoint: `${o}/oauth/authorize`,
-      token_endpoint: `${o}/oauth/token`,
-      revocation_endpoint: `${o}/oauth/revoke`,
-      introspection_endpoint: `${o}/oauth/introspect`,
-      userinfo_endpoint: `${o}/oauth/userinfo`,
-      jwks_uri: `${o}/oauth/discovery/keys`,
-      scopes_supported: [...KNOWN_SCOPES],
-      response_types_supported: ["code"],
-      response_modes_supported: ["query", "fragment"],
-      grant_types_supported: ["authorization_code", "refresh_token"],
-      token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
-      code_challenge_methods_supported: ctx.state.settings.pkceMethods,
-      subject_types_supported: ["public"],
-    });
-  };
-  app.get("/.well-known/openid-configuration", discovery);
-  app.get("/.well-known/oauth-authorization-server", discovery);
+  oauthMetaRoutes(app, ctx);
+  deviceRoutes(app, ctx);
 }

@@ -53,3 +53,44 @@ export function paginate<T>(req: Request, res: Response, origin: string, items: 
   res.setHeader("Link", links.join(", "));
   return items.slice((page - 1) * perPage, page * perPage);
 }
+
+/** Whether the request asks for keyset pagination (`pagination=keyset`). */
+export function wantsKeyset(req: Request): boolean {
+  return (req.query as Record<string, unknown>).pagination === "keyset";
+}
+
+export function keysetUnavailable(res: Response): void {
+  res.status(405).json({ message: "Keyset pagination is not yet available for this type of request" });
+}
+
+/**
+ * Keyset pagination: `items` are already in order; the page starts after the row whose cursor is
+ * `after` (the `cursorParam` of the request). The only navigation is a `Link rel="next"` whose URL
+ * carries the last row's cursor; there are no totals and no page numbers.
+ */
+export function keysetPaginate<T>(
+  req: Request,
+  res: Response,
+  origin: string,
+  items: readonly T[],
+  cursorParam: string,
+  cursorOf: (item: T) => string,
+): T[] {
+  const { perPage } = pageParams(req);
+  const after = (req.query as Record<string, unknown>)[cursorParam];
+  let start = 0;
+  if (typeof after === "string" && after) {
+    const at = items.findIndex((x) => cursorOf(x) === after);
+    start = at < 0 ? items.length : at + 1;
+  }
+  const page = items.slice(start, start + perPage);
+  res.setHeader("x-per-page", String(perPage));
+  const last = page.at(-1);
+  if (last !== undefined && start + perPage < items.length) {
+    const next = new URL(req.originalUrl, origin);
+    next.searchParams.set(cursorParam, cursorOf(last));
+    next.searchParams.set("per_page", String(perPage));
+    res.setHeader("Link", `<${next.toString()}>; rel="next"`);
+  }
+  return page;
+}

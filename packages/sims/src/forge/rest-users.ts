@@ -82,6 +82,26 @@ export function userRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(currentUser(me, ctx.origin));
   });
 
+  // How a client validates a personal access token (OAuth tokens use /oauth/token/info instead).
+  app.get(`${API}/personal_access_tokens/self`, (_req, res) => {
+    const me = requireUser(res);
+    if (!me) return;
+    const pat = caller(res)?.pat;
+    if (!pat) return notFound(res);
+    res.json({
+      id: pat.id,
+      name: pat.name,
+      revoked: pat.revoked,
+      created_at: pat.created_at,
+      description: null,
+      scopes: pat.scopes,
+      user_id: pat.user_id,
+      last_used_at: ctx.clock.iso(),
+      active: true,
+      expires_at: pat.expires_at,
+    });
+  });
+
   app.get(`${API}/users`, (req, res) => {
     const q = req.query as Record<string, unknown>;
     let users = ctx.state.users;

@@ -41,9 +41,25 @@ export interface AccessGrant {
   scopes: string[];
   code_challenge?: string;
   code_challenge_method?: "S256" | "plain";
+  /** OpenID Connect nonce from the authorization request, echoed in the id_token. */
+  nonce?: string;
   created_at_ms: number;
   expires_at_ms: number;
   used: boolean;
+}
+
+/** A device authorization (RFC 8628): polled by the device, approved in a browser. */
+export interface DeviceGrant {
+  device_code: string;
+  user_code: string;
+  app_uid: string;
+  scopes: string[];
+  created_at_ms: number;
+  expires_at_ms: number;
+  interval: number;
+  last_poll_ms: number | null;
+  status: "pending" | "approved" | "denied" | "used";
+  user_id: number | null;
 }
 
 /** One Doorkeeper token row: an access token and its refresh token live and die together. */
@@ -115,10 +131,19 @@ export interface Commit {
   files: Record<string, string>;
 }
 
+export interface Tag {
+  name: string;
+  target: string;
+  /** Annotated tags carry a message; lightweight ones have null. */
+  message: string | null;
+  created_at: string;
+}
+
 export interface Repository {
   commits: Map<string, Commit>;
   branches: Map<string, string>;
   protected: Set<string>;
+  tags: Map<string, Tag>;
 }
 
 export interface Project {
@@ -194,8 +219,12 @@ export interface MergeRequest {
   merged_by_id: number | null;
   closed_at: string | null;
   merge_commit_sha: string | null;
-  /** Target head when the MR was opened or last rebased: the diff base. */
+  /** Merge base of source and target, frozen when the MR is merged or closed. */
   diff_base_sha: string;
+  /** Source head, followed while the MR is open and frozen afterwards. */
+  head_sha: string;
+  should_remove_source_branch: boolean | null;
+  squash: boolean;
   approvals_required: number;
   approved_by_ids: number[];
   discussions: Discussion[];
@@ -225,8 +254,18 @@ export interface Job {
   started_at: string | null;
   finished_at: string | null;
   allow_failure: boolean;
-  trace: string;
+  /** A fixed log, or null to render one from the job's state. */
+  trace: string | null;
   retried: boolean;
+  /** Simulated run on the clock; null once the status is final or set by hand. */
+  schedule: {
+    startMs: number;
+    endMs: number;
+    outcome: "success" | "failed" | "skipped";
+    /** In the first stage of its run: waits as `pending` rather than `created`. */
+    first: boolean;
+  } | null;
+  failure_reason: string | null;
 }
 
 export interface Pipeline {
@@ -250,6 +289,7 @@ export interface ForgeState {
   users: ForgeUser[];
   applications: OAuthApplication[];
   grants: Map<string, AccessGrant>;
+  devices: Map<string, DeviceGrant>;
   tokens: Map<string, OAuthToken>;
   tokensByRefresh: Map<string, OAuthToken>;
   pats: Map<string, PersonalAccessToken>;
@@ -286,6 +326,7 @@ export function emptyState(ids: IdGenerator, clock: SimClock): ForgeState {
     users: [],
     applications: [],
     grants: new Map(),
+    devices: new Map(),
     tokens: new Map(),
     tokensByRefresh: new Map(),
     pats: new Map(),

@@ -25,11 +25,10 @@ const FIELDS = [
   "multiagent",
   "metadata",
 ];
-/** Fields whose change makes a new agent version. */
-const VERSIONED = FIELDS;
 
+/** Any change to a body field makes a new agent version; a no-op update does not. */
 function sameConfig(a: Obj, b: Obj): boolean {
-  return VERSIONED.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
+  return FIELDS.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]));
 }
 
 export function agentRoutes(router: Router, kit: Kit): void {

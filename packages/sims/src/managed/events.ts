@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { pageParams, paginate } from "./http.js";
-import type { Kit, Obj } from "./state.js";
+import type { EventStream, Kit, Obj } from "./state.js";
 import type { Json } from "./validate.js";
 
 const HEARTBEAT_MS = 15_000;
@@ -15,7 +15,7 @@ export function appendEvent(
 ): Obj {
   const e: Obj = { id: kit.newId("event"), type, ...fields, created_at: kit.now() };
   log.get(ownerId)?.push(e);
-  for (const listener of kit.state().streams.get(ownerId) ?? []) listener(e);
+  for (const stream of kit.state().streams.get(ownerId) ?? []) stream.push(e);
   return e;
 }
 
@@ -26,7 +26,7 @@ export function eventPage(kit: Kit, req: Request, events: Obj[]) {
 }
 
 /** SSE of the events appended after the connection opens (no cursor: clients replay the list). */
-export function streamEvents(kit: Kit, req: Request, res: Response, ownerId: string): void {
+export function streamEvents(kit: Kit, _req: Request, res: Response, ownerId: string): void {
   res.writeHead(200, {
     "content-type": "text/event-stream",
     "cache-control": "no-cache",
@@ -34,13 +34,24 @@ export function streamEvents(kit: Kit, req: Request, res: Response, ownerId: str
   });
   res.flushHeaders();
   const streams = kit.state().streams;
-  const listeners = streams.get(ownerId) ?? new Set();
-  streams.set(ownerId, listeners);
-  const listener = (e: Obj) => res.write(`id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
-  listeners.add(listener);
+  const open = streams.get(ownerId) ?? new Set();
+  streams.set(ownerId, open);
   const heartbeat = setInterval(() => res.write(": ping\n\n"), HEARTBEAT_MS);
-  req.on("close", () => {
+  const stream: EventStream = {
+    push: (e) => res.write(`id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`),
+    close: () => res.end(),
+  };
+  open.add(stream);
+  // The response closes when the client goes away or when the owner is deleted (closeStreams).
+  res.on("close", () => {
     clearInterval(heartbeat);
-    listeners.delete(listener);
+    open.delete(stream);
   });
+}
+
+/** Ends the live streams of a deleted session or thread, so no client waits forever on a dead owner. */
+export function closeStreams(kit: Kit, ownerId: string): void {
+  const streams = kit.state().streams;
+  for (const stream of streams.get(ownerId) ?? []) stream.close();
+  streams.delete(ownerId);
 }

@@ -1,7 +1,7 @@
 import type { Router } from "express";
 import { archive, assertNotArchived, deleted, listPage, lookup, param } from "./common.js";
 import { invalid, notFound } from "./errors.js";
-import { appendEvent, eventPage, streamEvents } from "./events.js";
+import { appendEvent, closeStreams, eventPage, streamEvents } from "./events.js";
 import { queryInt, queryList, queryString } from "./http.js";
 import { parseResources } from "./resources.js";
 import type { Kit, Obj } from "./state.js";
@@ -216,6 +216,7 @@ export function sessionRoutes(router: Router, kit: Kit): void {
     st.sessions.delete(s.id);
     st.sessionEvents.delete(s.id);
     deleteThreads(kit, s.id);
+    closeStreams(kit, s.id);
     res.json(deleted(s.id, "session"));
   });
 

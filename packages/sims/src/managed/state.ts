@@ -46,6 +46,11 @@ export interface Dialect {
   mountRoot: string;
 }
 
+export interface EventStream {
+  push(event: Obj): void;
+  close(): void;
+}
+
 export interface SkillFile {
   path: string;
   content_base64: string;
@@ -81,7 +86,7 @@ export interface State {
   sessionThreads: Map<string, Obj>;
   threadEvents: Map<string, Obj[]>;
   /** Live SSE subscribers per session; transient, never dumped. */
-  streams: Map<string, Set<(event: Obj) => void>>;
+  streams: Map<string, Set<EventStream>>;
   /** Per deployment: the simulated time up to which its cron schedule has been evaluated. */
   scheduleMarks: Map<string, number>;
   /** The last timestamp handed out; kept in the state so a reset (which rewinds the clock) clears it. */

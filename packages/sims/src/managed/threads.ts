@@ -1,7 +1,7 @@
 import type { Router } from "express";
 import { archive, listPage, param } from "./common.js";
 import { notFound } from "./errors.js";
-import { appendEvent, eventPage, streamEvents } from "./events.js";
+import { appendEvent, closeStreams, eventPage, streamEvents } from "./events.js";
 import type { Kit, Obj } from "./state.js";
 
 /**
@@ -52,6 +52,7 @@ export function deleteThreads(kit: Kit, sessionId: string): void {
     if (t.session_id !== sessionId) continue;
     s.sessionThreads.delete(t.id);
     s.threadEvents.delete(t.id);
+    closeStreams(kit, t.id);
   }
 }
 

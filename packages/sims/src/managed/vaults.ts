@@ -18,13 +18,6 @@ import {
   updateMetadata,
 } from "./validate.js";
 
-/** Fields of each credential type that are write-only secrets. */
-const SECRET_FIELDS: Record<string, readonly string[]> = {
-  static_bearer: ["token"],
-  environment_variable: ["secret_value"],
-  mcp_oauth: ["access_token", "refresh_token"],
-};
-
 const HOST = /^(\*\.)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i;
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -114,8 +107,6 @@ export function fingerprintSecrets(secrets: Record<string, string> | undefined):
     out[`${k}_sha256`] = createHash("sha256").update(v).digest("hex");
   return out;
 }
-
-export { SECRET_FIELDS };
 
 export function vaultRoutes(router: Router, kit: Kit): void {
   const archivable = kit.dialect.archivable.has("vault");

@@ -70,10 +70,10 @@ let requestCounter = 0;
 
 function betaFor(path: string): readonly string[] | null {
   const top = path.split("/")[1] ?? "";
-  if (top === "models") return null;
+  // The SDK sends no beta header for skills, files and models unless the caller asks for one, so
+  // those endpoints take requests with or without one (any values).
+  if (top === "models" || top === "skills" || top === "files") return null;
   if (top === "memory_stores") return [BETA.memory, BETA.managedAgents];
-  if (top === "skills") return [BETA.skills];
-  if (top === "files") return [BETA.files];
   return [BETA.managedAgents];
 }
 

@@ -344,6 +344,23 @@ describe("provider_c §3.8 session and events", () => {
     expect(frames[0]).toMatch(/^id: sevt_/);
   });
 
+  it("stream: deleting the session ends its open streams", async () => {
+    const b = await basics();
+    const s = await w.ok("POST", "/sessions", { agent: b.agent.id, environment_id: b.env.id });
+    const res = await fetch(`${w.sim.url}/sessions/${s.id}/events/stream`, {
+      headers: {
+        "x-api-key": KEY,
+        "anthropic-version": "2023-06-01",
+        "anthropic-beta": "managed-agents-2026-04-01",
+      },
+    });
+    await w.ok("DELETE", `/sessions/${s.id}`);
+    const reader = res.body!.getReader();
+    let done = false;
+    while (!done) done = (await reader.read()).done;
+    expect(done).toBe(true);
+  });
+
   it("session resources: list / add / get / update / delete", async () => {
     const b = await basics();
     const s = await w.ok("POST", "/sessions", { agent: b.agent.id, environment_id: b.env.id });

@@ -61,8 +61,6 @@ describe("provider_c §1 transport", () => {
     ["/deployments", MANAGED],
     ["/deployment_runs", MANAGED],
     ["/memory_stores", MEMORY],
-    ["/skills", SKILLS],
-    ["/files", FILES],
   ])("beta header: GET %s needs %s (missing → 400 naming it)", async (path, beta) => {
     const missing = await w.call("GET", path, { extraHeaders: { "anthropic-beta": "" } });
     expect(missing.status).toBe(400);
@@ -71,6 +69,20 @@ describe("provider_c §1 transport", () => {
     const ok = await w.call("GET", path, { extraHeaders: { "anthropic-beta": `${beta},some-other-beta` } });
     expect(ok.status).toBe(200);
   });
+
+  it.each([
+    ["/skills", SKILLS],
+    ["/files", FILES],
+    ["/models", "none"],
+  ])(
+    "beta header: GET %s works without one (the SDK sends none by default), with %s, or with another",
+    async (path, beta) => {
+      expect((await w.call("GET", path, { extraHeaders: { "anthropic-beta": "" } })).status).toBe(200);
+      if (beta !== "none")
+        expect((await w.call("GET", path, { extraHeaders: { "anthropic-beta": beta } })).status).toBe(200);
+      expect((await w.call("GET", path, { extraHeaders: { "anthropic-beta": MANAGED } })).status).toBe(200);
+    },
+  );
 
   it("beta header: REF's combined default list works for every managed-agents family", async () => {
     const combined = `${MANAGED},${SKILLS},${FILES}`;

@@ -28,7 +28,7 @@ export interface Wire {
 
 /**
  * Starts one simulator on an ephemeral loopback port and speaks its wire over real HTTP. Takes the
- * definition itself: the registry's on-demand import resolves compiled files, which vitest does not serve.
+ * definition itself, so a suite depends on the simulator it tests and nothing else.
  */
 export async function openWire(
   definition: SimDefinition<any>,

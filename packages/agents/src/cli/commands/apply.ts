@@ -3,7 +3,14 @@ import { apply, destroy, readPlanFile } from "../../engine/api.js";
 import { renderPlan } from "../../plan/render.js";
 import type { Plan } from "../../plan/types.js";
 import { ALL_ADAPTERS } from "../../providers/adapters.js";
-import { askYes, isInteractive, progressPrinter, redactor, resultSummary } from "../engine-output.js";
+import {
+  askYes,
+  isInteractive,
+  progressPrinter,
+  redactingErrors,
+  redactor,
+  resultSummary,
+} from "../engine-output.js";
 import { CliError } from "../errors.js";
 import { loadProject } from "../load-project.js";
 import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
@@ -57,30 +64,33 @@ export async function runChange(
   process.on("SIGINT", onSigint);
   let printer: ReturnType<typeof progressPrinter> | undefined;
   const started = performance.now();
-  const run = operation === "apply" ? apply : destroy;
-  const outcome = await run({
-    project,
-    signal: interrupt.signal,
-    adapters: ALL_ADAPTERS,
-    ...(savedPlan ? { savedPlan } : scopeOf(options, project)),
-    parallelism,
-    onPlan: (plan: Plan) => {
-      for (const w of project.warnings) print(`${w}\n`);
-      print(renderPlan(plan).trimEnd());
-      printer = progressPrinter(print, plan);
-    },
-    confirm: async () => {
-      // A saved plan was reviewed when it was made; -y skips the question.
-      if (savedPlan || options.autoApprove) return true;
-      if (!isInteractive()) {
-        throw new CliError(
-          `refusing to ${operation} without confirmation: no terminal to ask on. Review the plan above and pass -y (--auto-approve)`,
-        );
-      }
-      return askYes(`\nDo you want to ${operation} these changes?`);
-    },
-    onEvent: (event) => printer?.(event),
-  }).finally(() => process.off("SIGINT", onSigint));
+  // `agents plan --destroy --out f` then `agents apply f` applies that destroy, as reviewed.
+  const run = (savedPlan?.operation ?? operation) === "apply" ? apply : destroy;
+  const outcome = await redactingErrors(project.secrets, () =>
+    run({
+      project,
+      signal: interrupt.signal,
+      adapters: ALL_ADAPTERS,
+      ...(savedPlan ? { savedPlan } : scopeOf(options, project)),
+      parallelism,
+      onPlan: (plan: Plan) => {
+        for (const w of project.warnings) print(`${w}\n`);
+        print(`${renderPlan(plan).trimEnd()}\n`);
+        printer = progressPrinter(print, plan);
+      },
+      confirm: async () => {
+        // A saved plan was reviewed when it was made; -y skips the question.
+        if (savedPlan || options.autoApprove) return true;
+        if (!isInteractive()) {
+          throw new CliError(
+            `refusing to ${operation} without confirmation: no terminal to ask on. Review the plan above and pass -y (--auto-approve)`,
+          );
+        }
+        return askYes(`\nDo you want to ${operation} these changes?`);
+      },
+      onEvent: (event) => printer?.(event),
+    }),
+  ).finally(() => process.off("SIGINT", onSigint));
   if (!outcome.confirmed) {
     print(`\n${operation === "apply" ? "Apply" : "Destroy"} cancelled; nothing was changed.`);
     process.exitCode = 1;

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { importResource } from "../../engine/state-ops.js";
 import { ALL_ADAPTERS } from "../../providers/adapters.js";
+import { redactingErrors } from "../engine-output.js";
 import { loadProject } from "../load-project.js";
 
 export function register(program: Command): void {
@@ -10,10 +11,8 @@ export function register(program: Command): void {
     .option("-f, --file <FILE>", "configuration file", "agents.yaml")
     .action(async (address: string, remoteId: string, options: { file: string }) => {
       const project = await loadProject({ file: options.file });
-      const entry = await importResource(
-        { project, adapters: ALL_ADAPTERS, command: "agents import" },
-        address,
-        remoteId,
+      const entry = await redactingErrors(project.secrets, () =>
+        importResource({ project, adapters: ALL_ADAPTERS, command: "agents import" }, address, remoteId),
       );
       process.stdout.write(
         `Imported ${address} as ${entry.id}. Run agents plan to see how it differs from the file.\n`,

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { parseEnv } from "node:util";
 import type { Command } from "commander";
 import { jsonSchema } from "../../config/json-schema.js";
 import {
@@ -52,6 +53,8 @@ export function register(program: Command): void {
       if (!existsSync(envPath)) {
         writeFileSync(envPath, envExample);
         written.push(envPath);
+      } else if (appendMissingVariables(envPath, envExample).length > 0) {
+        written.push(`${envPath} (appended)`);
       }
       const schemaPath = join(dir, "agents.schema.json");
       writeFileSync(schemaPath, `${JSON.stringify(jsonSchema(), null, 2)}\n`);
@@ -94,6 +97,19 @@ export function appendGitignore(path: string): string[] {
   const existing = existsSync(path) ? readFileSync(path, "utf8") : "";
   const lines = new Set(existing.split(/\r?\n/).map((line) => line.trim()));
   const missing = IGNORED.filter((entry) => !lines.has(entry) && !lines.has(`/${entry}`));
+  if (missing.length === 0) return [];
+  const prefix = existing.length > 0 && !existing.endsWith("\n") ? "\n" : "";
+  writeFileSync(path, `${existing}${prefix}${missing.join("\n")}\n`);
+  return missing;
+}
+
+/** Add the starter's variables that an existing .env.example does not mention yet. */
+function appendMissingVariables(path: string, example: string): string[] {
+  const existing = readFileSync(path, "utf8");
+  const known = new Set(Object.keys(parseEnv(existing)));
+  const missing = example
+    .split("\n")
+    .filter((line) => /^[A-Za-z_]\w*=/.test(line) && !known.has(line.split("=")[0]!));
   if (missing.length === 0) return [];
   const prefix = existing.length > 0 && !existing.endsWith("\n") ? "\n" : "";
   writeFileSync(path, `${existing}${prefix}${missing.join("\n")}\n`);

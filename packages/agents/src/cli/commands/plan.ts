@@ -4,7 +4,7 @@ import { plan } from "../../engine/api.js";
 import { renderPlan } from "../../plan/render.js";
 import { hasChanges } from "../../plan/types.js";
 import { ALL_ADAPTERS } from "../../providers/adapters.js";
-import { redactor } from "../engine-output.js";
+import { redactingErrors, redactor } from "../engine-output.js";
 import { loadProject } from "../load-project.js";
 import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
 
@@ -30,12 +30,14 @@ export function register(program: Command): void {
     .action(async (options: PlanOptions) => {
       const project = await loadProject({ file: options.file });
       const redact = redactor(project.secrets);
-      const result = await plan({
-        project,
-        adapters: ALL_ADAPTERS,
-        ...scopeOf(options, project),
-        operation: options.destroy ? "destroy" : "apply",
-      });
+      const result = await redactingErrors(project.secrets, () =>
+        plan({
+          project,
+          adapters: ALL_ADAPTERS,
+          ...scopeOf(options, project),
+          operation: options.destroy ? "destroy" : "apply",
+        }),
+      );
       if (options.out) await writeFile(options.out, `${JSON.stringify(result, null, 2)}\n`, { mode: 0o600 });
       if (options.json) {
         process.stdout.write(redact(`${JSON.stringify(result, null, 2)}\n`));

@@ -192,10 +192,12 @@ function checkMcpServers(ctx: RuleContext, name: string, agent: AgentDecl): void
   agent.mcp_servers?.forEach((server, i) => {
     const path = [...base, "mcp_servers", i];
     if (names.has(server.name)) {
-      ctx.report("AGENTS1208", `agents.${name}: MCP server "${server.name}" is listed twice`, [
-        ...path,
-        "name",
-      ]);
+      ctx.report(
+        "AGENTS1208",
+        `agents.${name}: MCP server "${server.name}" is listed twice`,
+        [...path, "name"],
+        "give each MCP server of an agent its own name",
+      );
     }
     names.add(server.name);
     if (server.type === "url" && server.url === undefined) {
@@ -237,6 +239,7 @@ function checkDeliveryKeys(ctx: RuleContext, name: string, agent: AgentDecl): vo
         message: `agents.${name}: delivery.${key} is ignored: the agent does not target ${key}`,
         ...ctx.source.keyPos(["agents", name, "delivery", key]),
         path: ["agents", name, "delivery", key],
+        hint: `remove delivery.${key}, or make the agent target ${key}`,
       });
     }
   }

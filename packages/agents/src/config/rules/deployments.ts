@@ -77,11 +77,12 @@ export function checkDeployments(ctx: RuleContext): void {
     }
     deployment.resources?.forEach((resource, index) => {
       if (resource.type === "file" && resource.file_id === undefined && resource.source === undefined) {
-        ctx.report("AGENTS1507", `deployments.${name}: a file resource needs \`file_id\` or \`source\``, [
-          ...base,
-          "resources",
-          index,
-        ]);
+        ctx.report(
+          "AGENTS1507",
+          `deployments.${name}: a file resource needs \`file_id\` or \`source\``,
+          [...base, "resources", index],
+          "give `source:` (a local file, uploaded at apply) or `file_id:` (an already uploaded file)",
+        );
       }
     });
     for (const { provider, caps } of ctx.targets(deployment)) {

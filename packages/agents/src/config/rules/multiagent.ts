@@ -36,6 +36,7 @@ export function checkMultiagent(ctx: RuleContext): void {
         "AGENTS1300",
         `agents.${name}: the roster has ${roster.length} members; at most ${MAX_ROSTER} are allowed`,
         base,
+        "split the work between several coordinators, each with its own roster",
       );
     }
     const seen = new Set<string>();
@@ -46,6 +47,7 @@ export function checkMultiagent(ctx: RuleContext): void {
           "AGENTS1306",
           `agents.${name}: roster member ${typeof member === "string" ? `"${member}"` : `{agent_id: ${member.agent_id}}`} is listed twice`,
           [...base, index],
+          "remove the repeated entry",
         );
       }
       seen.add(key);

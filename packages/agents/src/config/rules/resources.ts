@@ -159,6 +159,7 @@ export function checkIdentities(ctx: RuleContext): void {
         "AGENTS1120",
         `identities.${name}: give \`external_id\` (managed identity) or \`identity_id\` (existing identity)`,
         ["identities", name],
+        "external_id is your product's stable user id; identity_id (idn_...) references an identity that already exists",
       );
     }
   }

@@ -27,11 +27,13 @@ export function fileHandler(profile: FileProfile): KindHandler {
   });
 
   return {
+    // Only what reaches the provider: the uploaded name (basename of source), purpose and bytes.
     async desired(spec, ctx) {
-      const { bytes } = await readLocalFile(ctx.configDir, str(spec.source) ?? "");
-      return { ...spec, content_digest: digestBytes(bytes) };
+      const { name, bytes } = await readLocalFile(ctx.configDir, str(spec.source) ?? "");
+      const purpose = purposeOf(spec);
+      return { filename: name, ...(purpose ? { purpose } : {}), content_digest: digestBytes(bytes) };
     },
-    replaceOn: ["source", "purpose", "content_digest"],
+    replaceOn: ["filename", "purpose", "content_digest"],
 
     async create(ctx: HandlerContext, spec: Spec) {
       const { name, bytes } = await readLocalFile(ctx.configDir, str(spec.source) ?? "");

@@ -27,12 +27,10 @@ interface RemoteMemory {
 }
 
 export function memoryStoreHandler(profile: DialectProfile): KindHandler {
-  const headers = profile.memoryHeaders ?? {};
   const base = (id: string) => `/memory_stores/${id}`;
 
   async function memoriesByPath(ctx: HandlerContext, storeId: string): Promise<Map<string, RemoteMemory>> {
     const items = await listAll<Json>(ctx.http, `${base(storeId)}/memories`, {
-      headers,
       pageSize: profile.pageSize,
       signal: ctx.signal,
       ...(profile.memoryListView ? { query: { view: "basic" } } : {}),
@@ -54,7 +52,6 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
     if (memory.content !== undefined) return memory.content;
     const remote = await getOrGone(ctx.http, {
       path: `${base(storeId)}/memories/${memory.id}`,
-      headers,
       signal: ctx.signal,
       ...(profile.memoryListView ? { query: { view: "full" } } : {}),
     });
@@ -72,7 +69,6 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
         method: "POST",
         path: `${base(storeId)}/memories/batch_create`,
         json: { items, on_conflict: "overwrite" },
-        headers,
         signal: ctx.signal,
       });
       const failed = records(response.body?.results).filter((r) => isRecord(r.error));
@@ -91,7 +87,6 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
         method: "POST",
         path: `${base(storeId)}/memories`,
         json: { path: entry.path, content: entry.content },
-        headers,
         signal: ctx.signal,
       });
     for (const entry of plan.rewrite) {
@@ -105,7 +100,6 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
               ? { precondition: { type: "content_sha256", content_sha256: entry.remoteSha } }
               : {}),
           },
-          headers,
           signal: ctx.signal,
         });
       } catch (error) {
@@ -154,7 +148,7 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
       ctx.http,
       "/memory_stores",
       (s) => isOwnedBy(s.metadata, owner) && !isArchived(s),
-      { headers, pageSize: profile.pageSize, signal: ctx.signal },
+      { pageSize: profile.pageSize, signal: ctx.signal },
     );
     return hit ? toRemote(ctx, hit, undefined) : undefined;
   }
@@ -169,7 +163,6 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
         method: "POST",
         path: "/memory_stores",
         json: memoryStoreToWire(spec, logical, withOwnerMetadata(stringMap(spec.metadata), ctx.owner)),
-        headers,
         signal: ctx.signal,
       });
       const id = idOf(response.body);
@@ -177,16 +170,14 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
         await writeSeeds(ctx, id, entries);
       } catch (error) {
         // A store without its seeds would be adopted as if complete: remove it, then report.
-        await ignoreGone(() => ctx.http.request({ method: "DELETE", path: base(id), headers })).catch(
-          () => {},
-        );
+        await ignoreGone(() => ctx.http.request({ method: "DELETE", path: base(id) })).catch(() => {});
         throw error;
       }
       return toRemote(ctx, response.body, spec);
     },
 
     async read(ctx: HandlerContext, id: string, prior?: PriorState): Promise<RemoteObject | "gone"> {
-      const remote = await getOrGone(ctx.http, { path: base(id), headers, signal: ctx.signal });
+      const remote = await getOrGone(ctx.http, { path: base(id), signal: ctx.signal });
       if (remote === "gone" || isArchived(remote)) return "gone";
       return toRemote(ctx, remote, prior?.spec);
     },
@@ -195,14 +186,13 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
       const declared = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
       let metadata: Record<string, string | null> = declared;
       if (profile.metadataUpdate === "patch") {
-        const current = await getOrGone(ctx.http, { path: base(id), headers, signal: ctx.signal });
+        const current = await getOrGone(ctx.http, { path: base(id), signal: ctx.signal });
         if (current !== "gone") metadata = metadataPatch(declared, current.metadata);
       }
       const response = await ctx.http.request<Json>({
         method: "POST",
         path: base(id),
         json: { description: str(spec.description) ?? "", metadata },
-        headers,
         signal: ctx.signal,
       });
       await writeSeeds(ctx, id, seedEntries(spec));
@@ -210,9 +200,7 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
     },
 
     async remove(ctx: HandlerContext, id: string): Promise<void> {
-      await ignoreGone(() =>
-        ctx.http.request({ method: "DELETE", path: base(id), headers, signal: ctx.signal }),
-      );
+      await ignoreGone(() => ctx.http.request({ method: "DELETE", path: base(id), signal: ctx.signal }));
     },
 
     findOwned,

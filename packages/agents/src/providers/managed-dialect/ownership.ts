@@ -1,11 +1,39 @@
 // Ownership keys let the engine adopt what a crashed run created instead of duplicating it.
 import { OWNER_PROJECT_KEY, OWNER_RESOURCE_KEY, type Owner } from "../types.js";
+import { WireMappingError } from "./spec.js";
 
 export type StringMap = Record<string, string>;
 
-/** User metadata plus the two ownership keys; a key the user set explicitly wins. */
+/** The providers' metadata limits: at most 16 pairs, keys ≤ 64 and values ≤ 512 characters. */
+export const METADATA_LIMITS = { pairs: 16, keyLength: 64, valueLength: 512 } as const;
+
+/**
+ * User metadata plus the two ownership keys; a key the user set explicitly wins. Over-limit maps
+ * fail here, naming the fix, instead of as a provider 400.
+ */
 export function withOwnerMetadata(user: StringMap | undefined, owner: Owner): StringMap {
-  return { [OWNER_PROJECT_KEY]: owner.project, [OWNER_RESOURCE_KEY]: owner.resource, ...(user ?? {}) };
+  const merged = {
+    [OWNER_PROJECT_KEY]: owner.project,
+    [OWNER_RESOURCE_KEY]: owner.resource,
+    ...(user ?? {}),
+  };
+  const pairs = Object.keys(merged).length;
+  if (pairs > METADATA_LIMITS.pairs)
+    throw new WireMappingError(
+      `metadata has ${pairs} keys with the two ownership keys; the provider allows ${METADATA_LIMITS.pairs}: ` +
+        `remove ${pairs - METADATA_LIMITS.pairs}`,
+    );
+  for (const [key, value] of Object.entries(merged)) {
+    if (key.length > METADATA_LIMITS.keyLength)
+      throw new WireMappingError(
+        `metadata key "${key.slice(0, 20)}…" is longer than ${METADATA_LIMITS.keyLength} characters`,
+      );
+    if (value.length > METADATA_LIMITS.valueLength)
+      throw new WireMappingError(
+        `metadata "${key}" is longer than ${METADATA_LIMITS.valueLength} characters`,
+      );
+  }
+  return merged;
 }
 
 export function ownerFromMetadata(metadata: unknown): Owner | undefined {

@@ -8,8 +8,6 @@ export interface DialectProfile {
   /** "patch": upsert + null for dropped keys; "replace": send the full declared map. */
   metadataUpdate: "patch" | "replace";
   agentRemoval: "archive" | "delete";
-  /** Extra headers per API family (provider_c's memory beta). */
-  memoryHeaders?: Record<string, string>;
   memoryPreconditions: boolean;
   memoryBatchCreate: boolean;
   /** Memory lists accept `view=basic|full`. */

@@ -3,12 +3,16 @@ import type { DesiredContext } from "../types.js";
 import { readSkill } from "./local-files.js";
 import { type Json, str, WireMappingError } from "./spec.js";
 
-/** The declaration plus what decides a re-upload: the folder name and a digest of every file. */
+/**
+ * What decides a re-upload, and nothing else: the folder name, a digest of every file and the
+ * origin agents reference it by. The path, description and version label change nothing remote
+ * (on provider_d a needless re-upload would even strand the old skill, which cannot be deleted).
+ */
 export async function skillDesired(spec: Json, ctx: DesiredContext): Promise<Json> {
   const source = str(spec.source);
   if (!source) throw new WireMappingError("a skill needs source (the skill directory)");
   const bundle = await readSkill(ctx.configDir, source);
-  return { ...spec, skill_name: bundle.name, content_digest: bundle.digest };
+  return { skill_name: bundle.name, content_digest: bundle.digest, origin: skillOrigin(spec) };
 }
 
 export function skillOrigin(spec: Json): "custom" | "official" {

@@ -1,9 +1,16 @@
 // provider_c transport: base URL, `x-api-key` + version + beta headers, and the error body
 // `{type:"error", error:{type, message}, request_id}`.
-import type { ErrorParser, HttpClientFactory } from "../http.js";
+import type { ErrorParser, HttpClient, HttpClientFactory } from "../http.js";
 import { isRecord, str } from "../managed-dialect/spec.js";
 import type { ProviderSession } from "../types.js";
-import { ANTHROPIC_VERSION, DEFAULT_BASE_URL, DEFAULT_BETA, MEMORY_BETA } from "./wire-decisions.js";
+import {
+  ANTHROPIC_VERSION,
+  DEFAULT_BASE_URL,
+  DEFAULT_BETA,
+  FILES_BETA,
+  MEMORY_BETA,
+  SKILLS_BETA,
+} from "./wire-decisions.js";
 
 /** Names are not unique on provider_c: a 409 is never "already exists" (memory 409s are preconditions). */
 export const parseProviderCError: ErrorParser = (status, body) => {
@@ -27,21 +34,47 @@ export function providerCHeaders(block: Record<string, unknown>): Record<string,
   };
 }
 
+/**
+ * The beta header each API family needs. Memory endpoints take only their own value (the
+ * combined value was observed to be rejected); skills and files get their family value added
+ * to whatever `beta` configures, so a custom `beta` cannot silently break uploads.
+ */
+export function betaFor(path: string, configured: string): string | undefined {
+  const family = path.split("/")[1] ?? "";
+  if (family === "memory_stores") return MEMORY_BETA;
+  const needed = family === "skills" ? SKILLS_BETA : family === "files" ? FILES_BETA : undefined;
+  if (!needed) return undefined;
+  const values = configured
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
+  return values.includes(needed) ? undefined : [...values, needed].join(",");
+}
+
+/** Puts the per-family beta on each request; everything else goes through unchanged. */
+function withFamilyBetas(http: HttpClient, configured: string): HttpClient {
+  return {
+    addSecret: (value) => http.addSecret(value),
+    request: (req) => {
+      const beta = betaFor(req.path, configured);
+      return http.request(beta ? { ...req, headers: { ...req.headers, "anthropic-beta": beta } } : req);
+    },
+  };
+}
+
 export function connectProviderC(
   block: Record<string, unknown>,
   factory: HttpClientFactory,
   baseUrlOverride?: string,
 ): ProviderSession {
   const apiKey = str(block.api_key) ?? "";
+  const headers = providerCHeaders(block);
   const http = factory({
     provider: "provider_c",
     baseUrl: baseUrlOverride ?? str(block.base_url) ?? DEFAULT_BASE_URL,
-    headers: providerCHeaders(block),
+    headers,
     parseError: parseProviderCError,
     secrets: [apiKey],
   });
-  return { http };
+  return { http: withFamilyBetas(http, headers["anthropic-beta"] ?? DEFAULT_BETA) };
 }
-
-/** Memory endpoints take their own beta value instead of the managed-agents set. */
-export const MEMORY_HEADERS = { "anthropic-beta": MEMORY_BETA };

@@ -262,6 +262,21 @@ export const providerCDeploymentHandler: KindHandler = {
       );
   },
 
+  async run(ctx, id) {
+    const response = await ctx.http.request<Json>({
+      method: "POST",
+      path: `/deployments/${id}/run`,
+      json: {},
+      signal: ctx.signal,
+    });
+    const run = response.body ?? {};
+    if (isRecord(run.error))
+      throw new WireMappingError(
+        `deployment run ${String(run.id)} failed: ${String(run.error.message ?? run.error.type)}`,
+      );
+    return compact({ run_id: str(run.id), session_id: str(run.session_id) });
+  },
+
   async findOwned(ctx: HandlerContext, owner: Owner) {
     const hit = await findFirst<Json>(
       ctx.http,

@@ -2,7 +2,6 @@
 import type { EnvironmentNaming } from "../managed-dialect/handler-environment.js";
 import type { DialectProfile } from "../managed-dialect/profile.js";
 import { str } from "../managed-dialect/spec.js";
-import { MEMORY_HEADERS } from "./client.js";
 import {
   AGENT_VERSION_RETRIES,
   BUILTIN_TOOLSET_TYPE,
@@ -27,7 +26,6 @@ export const providerCProfile: DialectProfile = {
   pageSize: PAGE_SIZE,
   metadataUpdate: METADATA_UPDATE,
   agentRemoval: "archive",
-  memoryHeaders: MEMORY_HEADERS,
   memoryPreconditions: true,
   memoryBatchCreate: false,
   memoryListView: true,

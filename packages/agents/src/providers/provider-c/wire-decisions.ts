@@ -4,8 +4,17 @@
 export const DEFAULT_BASE_URL = "https://api.anthropic.com/v1";
 export const ANTHROPIC_VERSION = "2023-06-01";
 
+export const SKILLS_BETA = "skills-2025-10-02";
+export const FILES_BETA = "files-api-2025-04-14";
+
 /** Sent unless the provider block's `beta` replaces it (the reference tool's default set). */
-export const DEFAULT_BETA = "managed-agents-2026-04-01,skills-2025-10-02,files-api-2025-04-14";
+export const DEFAULT_BETA = `managed-agents-2026-04-01,${SKILLS_BETA},${FILES_BETA}`;
+
+/**
+ * Choice: `beta` replaces the default value (as the reference tool does), but skills and files
+ * requests always carry their own family value too, added when `beta` lacks it.
+ */
+export const FAMILY_BETAS_ALWAYS_SENT = true;
 
 /**
  * UNDETERMINED: which beta value memory endpoints accept. Chosen: exactly the memory value

@@ -121,6 +121,11 @@ export const providerDDeploymentHandler: KindHandler = {
     ...(prior?.extra ? { extra: prior.extra } : {}),
   }),
   remove: async () => {},
+  run: async (ctx, _id, prior) => {
+    const plan = prior.extra?.run as unknown as EmulatedRunPlan | undefined;
+    if (!plan) throw new WireMappingError("this deployment has no recorded run plan; apply it first");
+    return runEmulatedDeployment(ctx.http, ctx.configDir, plan, ctx.signal);
+  },
 };
 
 /** One run of an emulated deployment; returns the session id (provider_d has no run id). */

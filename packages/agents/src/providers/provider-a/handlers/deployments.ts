@@ -3,6 +3,7 @@
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName, ownerOf, sameOwner, userMetadata, withOwnership } from "../../common/ownership.js";
 import { findFirst, walkPages } from "../../common/paging.js";
+import { runDeployment } from "../../common/run.js";
 import { deleteUploads, priorUploads, sourceDigests, Uploads } from "../../common/uploads.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
 import { type DeploymentDecl, deploymentToWire } from "../mappers/deployment.js";
@@ -86,6 +87,7 @@ export function createDeploymentHandler(opts: ProviderAOptions): KindHandler {
       await uploads.pruneReplaced(ctx.http);
       return { ...remote, extra: { ...remote.extra, uploads: uploads.ledger } };
     },
+    run: (ctx, id) => runDeployment(ctx, ctx.http, id),
     async remove(ctx, id, prior) {
       await removeTolerant(ctx.http, "POST", `/deployments/${id}/archive`, ctx.signal);
       await deleteUploads(ctx, ctx.http, priorUploads(prior));

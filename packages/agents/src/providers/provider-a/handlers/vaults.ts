@@ -24,11 +24,21 @@ interface VaultDecl {
   metadata?: Record<string, string>;
 }
 
-async function readVault(ctx: HandlerContext, wire: Wire, prior?: PriorState): Promise<RemoteObject> {
-  const id = String(wire.id);
-  const creds = (
-    await collect(walkPages<RemoteCredential>(ctx.http, `/vaults/${id}/credentials`, {}, ctx.signal))
+async function listCredentials(ctx: HandlerContext, vaultId: string): Promise<RemoteCredential[]> {
+  return (
+    await collect(walkPages<RemoteCredential>(ctx.http, `/vaults/${vaultId}/credentials`, {}, ctx.signal))
   ).filter((c) => !c.archived_at);
+}
+
+/** The vault as the engine records it; `known` spares a list call when we just wrote them all. */
+async function readVault(
+  ctx: HandlerContext,
+  wire: Wire,
+  prior?: PriorState,
+  known?: RemoteCredential[],
+): Promise<RemoteObject> {
+  const id = String(wire.id);
+  const creds = known ?? (await listCredentials(ctx, id));
   return {
     id,
     spec: {
@@ -43,16 +53,19 @@ async function readVault(ctx: HandlerContext, wire: Wire, prior?: PriorState): P
   };
 }
 
-/** Adds declared credentials; on an adopted vault keeps exact matches and replaces the rest. */
+/**
+ * Adds declared credentials; on an adopted vault keeps exact matches and replaces the rest.
+ * Returns the credentials the vault now holds (`fresh`: a vault we just created, nothing to list).
+ */
 async function ensureCredentials(
   ctx: HandlerContext,
   vaultId: string,
   decls: CredentialDecl[],
-  pruneUndeclared = false,
-): Promise<void> {
-  const existing = (
-    await collect(walkPages<RemoteCredential>(ctx.http, `/vaults/${vaultId}/credentials`, {}, ctx.signal))
-  ).filter((c) => !c.archived_at);
+  mode: "fresh" | "adopt" | "reconcile",
+): Promise<RemoteCredential[]> {
+  const existing = mode === "fresh" ? [] : await listCredentials(ctx, vaultId);
+  const pruneUndeclared = mode === "reconcile";
+  const result: RemoteCredential[] = [];
   if (pruneUndeclared) {
     for (const stale of existing.filter((r) => !decls.some((d) => d.name === r.display_name))) {
       await removeTolerant(ctx.http, "DELETE", `/vaults/${vaultId}/credentials/${stale.id}`, ctx.signal);
@@ -62,12 +75,31 @@ async function ensureCredentials(
     const body = credentialToWire(decl);
     const secret = (body.auth as { secret_value: string }).secret_value;
     ctx.http.addSecret(secret);
-    if (existing.some((remote) => isExactCredentialMatch(decl, remote))) continue;
+    const kept = existing.find((remote) => isExactCredentialMatch(decl, remote));
+    if (kept) {
+      result.push(kept);
+      continue;
+    }
     for (const stale of existing.filter((r) => r.display_name === decl.name && !r.archived_at)) {
       await removeTolerant(ctx.http, "DELETE", `/vaults/${vaultId}/credentials/${stale.id}`, ctx.signal);
     }
-    await send(ctx, ctx.http, { method: "POST", path: `/vaults/${vaultId}/credentials`, json: body });
+    result.push(
+      await send<RemoteCredential>(ctx, ctx.http, {
+        method: "POST",
+        path: `/vaults/${vaultId}/credentials`,
+        json: body,
+      }),
+    );
   }
+  // Undeclared credentials of an adopted (not reconciled) vault stay and are shown as they are.
+  return mode === "adopt"
+    ? [
+        ...result,
+        ...existing.filter(
+          (r) => !result.some((x) => x.id === r.id) && !decls.some((d) => d.name === r.display_name),
+        ),
+      ]
+    : result;
 }
 
 export const vaultHandler: KindHandler = {
@@ -101,6 +133,7 @@ export const vaultHandler: KindHandler = {
       metadata: withOwnership(decl.metadata, ctx.owner),
     };
     let vault: Wire;
+    let mode: "fresh" | "adopt" = "fresh";
     try {
       vault = await send(ctx, ctx.http, { method: "POST", path: "/vaults", json: payload });
     } catch (error) {
@@ -108,9 +141,10 @@ export const vaultHandler: KindHandler = {
       const mine = await findOwnedVault(ctx);
       if (!mine) throw error;
       vault = mine;
+      mode = "adopt";
     }
-    await ensureCredentials(ctx, String(vault.id), decl.credentials ?? []);
-    return readVault(ctx, vault);
+    const credentials = await ensureCredentials(ctx, String(vault.id), decl.credentials ?? [], mode);
+    return readVault(ctx, vault, undefined, credentials);
   },
   async read(ctx, id, prior) {
     const wire = await getOrGone(ctx.http, `/vaults/${id}`, ctx.signal);
@@ -128,8 +162,8 @@ export const vaultHandler: KindHandler = {
         metadata: withOwnership(decl.metadata, ctx.owner),
       },
     });
-    await ensureCredentials(ctx, id, decl.credentials ?? [], true);
-    return readVault(ctx, { ...vault, id }, prior);
+    const credentials = await ensureCredentials(ctx, id, decl.credentials ?? [], "reconcile");
+    return readVault(ctx, { ...vault, id }, prior, credentials);
   },
   async remove(ctx, id) {
     await removeTolerant(ctx.http, "DELETE", `/vaults/${id}`, ctx.signal);

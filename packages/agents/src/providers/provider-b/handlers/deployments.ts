@@ -4,6 +4,7 @@ import { UnsupportedError } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName, metadataPatch, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
 import { findFirst, walkPages } from "../../common/paging.js";
+import { runDeployment } from "../../common/run.js";
 import { deleteUploads, priorUploads, sourceDigests, Uploads } from "../../common/uploads.js";
 import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
 import { type DeploymentDecl, deploymentToWire } from "../mappers/deployment.js";
@@ -27,7 +28,6 @@ function toRemote(wire: Wire): RemoteObject {
 
 async function body(ctx: HandlerContext, spec: Spec, current: Wire | undefined, uploads: Uploads) {
   const decl = spec as unknown as DeploymentDecl;
-  const managed = client(ctx, "managed");
   const agentExtra = ctx.resolveExtra("agents", decl.agent);
   if (agentExtra?.delivery === "forward") {
     throw new UnsupportedError(
@@ -37,19 +37,14 @@ async function body(ctx: HandlerContext, spec: Spec, current: Wire | undefined, 
   const resourceIds: (string | undefined)[] = [];
   for (const r of decl.resources ?? []) {
     if (r.type === "file") {
-      resourceIds.push(
-        r.file_id ??
-          (r.source ? (await uploadFile(ctx, managed, r.source, "session_resource")).id : undefined),
-      );
+      resourceIds.push(r.file_id ?? (r.source ? await uploads.idFor(r.source) : undefined));
     } else if (r.type === "memory_store") resourceIds.push(ctx.resolve("memory_stores", r.memory_store));
     else resourceIds.push(undefined);
   }
   const rubricFileIds: (string | undefined)[] = [];
   for (const e of decl.initial_events ?? []) {
     rubricFileIds.push(
-      e.type === "user.define_outcome" && e.rubric_file
-        ? (await uploadFile(ctx, managed, e.rubric_file, "session_resource")).id
-        : undefined,
+      e.type === "user.define_outcome" && e.rubric_file ? await uploads.idFor(e.rubric_file) : undefined,
     );
   }
   const metadata = current
@@ -119,6 +114,7 @@ export const deploymentHandler: KindHandler = {
     await uploads.pruneReplaced(managed);
     return withUploads(remote, uploads.ledger);
   },
+  run: (ctx, id) => runDeployment(ctx, client(ctx, "managed"), id),
   async remove(ctx, id, prior) {
     const managed = client(ctx, "managed");
     await removeTolerant(managed, "POST", `/deployments/${id}/archive`, ctx.signal);

@@ -40,12 +40,12 @@ async function applySeeds(
   domain: ApiDomain,
   storeId: string,
   decl: MemoryStoreDecl,
+  fresh: boolean,
 ): Promise<void> {
   const http = client(ctx, domain);
-  const actions = planSeeds(
-    decl.entries,
-    decl.entries?.length ? await listMemories(ctx, domain, storeId) : [],
-  );
+  // A store we just created holds nothing yet: no list call needed.
+  const remote = fresh || !decl.entries?.length ? [] : await listMemories(ctx, domain, storeId);
+  const actions = planSeeds(decl.entries, remote);
   for (const a of actions) {
     if (a.action === "create") {
       await send(ctx, http, {
@@ -85,6 +85,12 @@ async function toRemote(
   return { id, spec, owner: ownerOf(wire.metadata), extra: { domain, name: wire.name } };
 }
 
+/** Right after seeding, every declared path holds exactly the declared content. */
+function withSeeds(remote: RemoteObject, decl: MemoryStoreDecl): RemoteObject {
+  if (decl.entries?.length) remote.spec.entries = seedDigests(decl.entries);
+  return remote;
+}
+
 function declaredPaths(prior: PriorState | undefined): string[] | undefined {
   const entries = prior?.spec.entries;
   return entries && typeof entries === "object" ? Object.keys(entries) : undefined;
@@ -118,7 +124,7 @@ export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVID
         ...(domain === "forward" ? { headers: { "idempotency-key": randomUUID() }, idempotent: true } : {}),
       });
       try {
-        await applySeeds(ctx, domain, String(store.id), decl);
+        await applySeeds(ctx, domain, String(store.id), decl, true);
       } catch (error) {
         // As the reference does: a store whose seeds failed is removed, so a re-run starts clean.
         await deleteMemoryStorePermanently(ctx, { ...opts, storeDeleteRetryMs: [] }, String(store.id)).catch(
@@ -126,7 +132,7 @@ export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVID
         );
         throw error;
       }
-      return toRemote(ctx, store, domain, Object.keys(seedDigests(decl.entries)));
+      return withSeeds(await toRemote(ctx, store, domain), decl);
     },
     async read(ctx, id, prior) {
       const found = await readEither(ctx, `/memory_stores/${id}`, specDomain(prior?.spec));
@@ -146,8 +152,8 @@ export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVID
           metadata: metadataPatch(current.metadata, decl.metadata ?? {}),
         },
       });
-      await applySeeds(ctx, domain, id, decl);
-      return toRemote(ctx, { ...current, ...updated, id }, domain, Object.keys(seedDigests(decl.entries)));
+      await applySeeds(ctx, domain, id, decl, false);
+      return withSeeds(await toRemote(ctx, { ...current, ...updated, id }, domain), decl);
     },
     async remove(ctx, id) {
       await deleteMemoryStorePermanently(ctx, opts, id);

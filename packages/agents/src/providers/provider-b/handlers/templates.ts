@@ -4,7 +4,7 @@
 import { UnsupportedError } from "../../common/errors.js";
 import { send, type Wire } from "../../common/handler-kit.js";
 import { readLocalFile } from "../../common/local-files.js";
-import { logicalName, ownerOf, withOwnership } from "../../common/ownership.js";
+import { logicalName, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
 import type { HandlerContext, PriorState, RemoteObject, Spec } from "../../types.js";
 import { derivedOf } from "../derive.js";
 import { type AgentDecl, agentFromWire, resolveSkillRef, templateToWire } from "../mappers/agent.js";
@@ -57,7 +57,13 @@ async function syncFiles(
   };
 }
 
-async function body(ctx: HandlerContext, spec: Spec, files: FileRecord, update: boolean) {
+async function body(
+  ctx: HandlerContext,
+  spec: Spec,
+  files: FileRecord,
+  update: boolean,
+  remoteMetadata?: unknown,
+) {
   const decl = spec as unknown as AgentDecl;
   const name = logicalName(ctx.owner);
   if (!decl.environment)
@@ -72,7 +78,10 @@ async function body(ctx: HandlerContext, spec: Spec, files: FileRecord, update: 
   });
   return templateToWire(decl, {
     name: decl.name ?? name,
-    metadata: withOwnership(decl.metadata, ctx.owner),
+    // Template updates merge metadata: a key dropped from the file is removed with null.
+    metadata: update
+      ? { ...withOwnership({}, ctx.owner), ...metadataPatch(remoteMetadata, decl.metadata ?? {}) }
+      : withOwnership(decl.metadata, ctx.owner),
     skills: (decl.skills ?? []).map((s) => resolveSkillRef(s, (n) => ctx.resolve("skills", n))),
     roster,
     update,
@@ -187,10 +196,11 @@ export async function updateTemplate(
 ): Promise<RemoteObject> {
   const { files, stale } = await syncFiles(ctx, spec, (prior?.extra?.files as FileRecord | undefined) ?? {});
   const forward = client(ctx, "forward");
+  const current = await send(ctx, forward, { method: "GET", path: `/templates/${id}` });
   const wire = await send(ctx, forward, {
     method: "POST",
     path: `/templates/${id}`,
-    json: await body(ctx, spec, files, true),
+    json: await body(ctx, spec, files, true, current.metadata),
   });
   for (const fileId of stale)
     await forward.request({
@@ -215,6 +225,9 @@ export async function readTemplate(
   });
   if (res.status === 404 || !res.body || res.body.status === "archived") return "gone";
   const remote = toTemplateRemote(ctx, res.body);
+  // managed_tool_config left out of the file is not managed by us (spec: omitted = untouched),
+  // so whatever the Template has then is not drift.
+  if (prior && !("managed_tool_config" in prior.spec)) delete remote.spec.managed_tool_config;
   const identity = prior?.extra?.identity_id;
   const declared = prior?.spec.default_memory_store as DefaultStoreDecl | undefined;
   if (declared && typeof identity === "string") {

@@ -27,13 +27,17 @@ async function toRemote(
   wire: Wire,
   domain: ApiDomain,
   prior?: PriorState,
+  known?: (Wire & { id: string })[],
 ): Promise<RemoteObject> {
   const id = String(wire.id);
-  const creds = (
-    await collect(
-      walkAfterId<Wire & { id: string }>(client(ctx, domain), `/vaults/${id}/credentials`, {}, ctx.signal),
-    )
-  ).filter((c) => !c.archived_at);
+  // `known`: the credentials we just wrote, which spares a list call after a create.
+  const creds =
+    known ??
+    (
+      await collect(
+        walkAfterId<Wire & { id: string }>(client(ctx, domain), `/vaults/${id}/credentials`, {}, ctx.signal),
+      )
+    ).filter((c) => !c.archived_at);
   return {
     id,
     spec: {
@@ -90,6 +94,7 @@ export const vaultHandler: KindHandler = {
       adopted = true;
     }
     const vaultId = String(vault.id);
+    const written: (Wire & { id: string })[] = [];
     try {
       const existing = adopted
         ? await collect(walkAfterId<Wire>(http, `/vaults/${vaultId}/credentials`, {}, ctx.signal))
@@ -99,14 +104,20 @@ export const vaultHandler: KindHandler = {
         for (const stale of existing.filter((c) => c.display_name === credential.display_name)) {
           await removeTolerant(http, "DELETE", `/vaults/${vaultId}/credentials/${stale.id}`, ctx.signal);
         }
-        await send(ctx, http, { method: "POST", path: `/vaults/${vaultId}/credentials`, json: credential });
+        written.push(
+          await send<Wire & { id: string }>(ctx, http, {
+            method: "POST",
+            path: `/vaults/${vaultId}/credentials`,
+            json: credential,
+          }),
+        );
       }
     } catch (error) {
       // A half-made vault would be adopted later with missing credentials: remove it.
       if (!adopted) await removeTolerant(http, "DELETE", `/vaults/${vaultId}`, ctx.signal).catch(() => {});
       throw error;
     }
-    return toRemote(ctx, vault, domain);
+    return toRemote(ctx, vault, domain, undefined, adopted ? undefined : written);
   },
   async read(ctx, id, prior) {
     const found = await readEither(ctx, `/vaults/${id}`, specDomain(prior?.spec));

@@ -70,7 +70,7 @@ export function resolveSkillRef(
 
 interface CommonInput {
   name: string;
-  metadata: Record<string, string>;
+  metadata: Record<string, string | null>;
   skills: ResolvedSkill[];
   /** Remote ids of roster members; undefined when the declaration has no roster. */
   roster?: string[];
@@ -131,7 +131,9 @@ export function templateToWire(decl: AgentDecl, input: TemplateInput): Record<st
   if (input.tunnelId) body.tunnel_id = input.tunnelId;
   else if (input.update) body.tunnel_id = null;
   const vars = envVarsMap(decl.environment_variables);
+  // On update an empty map clears defaults the file no longer declares.
   if (vars) body.environment_variables = vars;
+  else if (input.update) body.environment_variables = {};
   // Replaces the whole enabled set ([] turns everything off); omitted = untouched (updates merge).
   if (decl.managed_tool_config)
     body.managed_tool_config = { enabled_tools: [...decl.managed_tool_config.enabled_tools] };

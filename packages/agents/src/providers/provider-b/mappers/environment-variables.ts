@@ -1,6 +1,7 @@
 // `environment_variables` wire forms (spec Agent table): managed Sessions take one
 // `KEY=VALUE;KEY2=VALUE2` string; Templates, Forward Sessions and deployments take the map.
 import { UnsupportedError } from "../../common/errors.js";
+import { MANAGED_ENV_VALUE_FORBIDDEN } from "../undetermined.js";
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -13,7 +14,7 @@ export function envVarsToManagedString(vars: Record<string, string>): string {
     .map(([key, value]) => {
       if (!KEY.test(key))
         throw new UnsupportedError(`environment variable name "${key}" is not a valid identifier`);
-      if (value.includes(";")) {
+      if (value.includes(MANAGED_ENV_VALUE_FORBIDDEN)) {
         throw new UnsupportedError(
           `environment variable ${key}: provider_b's managed session form cannot carry ";" in a value`,
         );

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// `npm run bench`: the headline benchmarks, one after the other so they do not compete for the
+// two cores. Each script prints its figures and appends them to bench/results/.
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+for (const script of ["validate.mjs", "sims.mjs", "apply.mjs", "forge-mcp.mjs"]) {
+  console.log(`\n━━━ bench/${script}`);
+  const run = spawnSync(process.execPath, [`${here}${script}`], { stdio: "inherit" });
+  if (run.status !== 0) {
+    console.error(`bench/${script} failed (exit ${run.status ?? run.signal})`);
+    process.exit(1);
+  }
+}

@@ -1,2 +1,0 @@
-import type { spawnSync } from "node:child_process";
-export function formatMarkdown(text: string, spawn: typeof spawnSync): string;

@@ -1,0 +1,187 @@
+import type { Express } from "express";
+import type { SimContext } from "../core/sim.js";
+import {
+  findGroup,
+  findProject,
+  groupAccessLevel,
+  groupById,
+  groupFullName,
+  groupFullPath,
+  USER_NAMESPACE_OFFSET,
+} from "./access.js";
+import { API, forbidden, notFound, requireUser } from "./api-auth.js";
+import { paginate } from "./paginate.js";
+import { boolParam, params, str } from "./params.js";
+import { addCommit, emptyRepository } from "./repo.js";
+import { projectJson } from "./rest-projects.js";
+import type { ForgeState, ForgeUser, Group, Project, Visibility } from "./state.js";
+import { ACCESS, nextId, userById } from "./state.js";
+
+type Namespace = { kind: "user"; user: ForgeUser } | { kind: "group"; group: Group };
+
+function namespaceJson(state: ForgeState, ns: Namespace, origin: string) {
+  if (ns.kind === "user") {
+    const u = ns.user;
+    return {
+      id: USER_NAMESPACE_OFFSET + u.id,
+      name: u.name,
+      path: u.username,
+      kind: "user",
+      full_path: u.username,
+      parent_id: null,
+      avatar_url: null,
+      web_url: `${origin}/${u.username}`,
+      billable_members_count: 1,
+      plan: "free",
+      trial_ends_on: null,
+      trial: false,
+    };
+  }
+  const g = ns.group;
+  const full = groupFullPath(state, g);
+  return {
+    id: g.id,
+    name: g.name,
+    path: g.path,
+    kind: "group",
+    full_path: full,
+    parent_id: g.parent_id,
+    avatar_url: null,
+    web_url: `${origin}/groups/${full}`,
+    members_count_with_descendants: g.members.length,
+    billable_members_count: g.members.length,
+    plan: "free",
+    trial_ends_on: null,
+    trial: false,
+  };
+}
+
+/** Namespaces a user may act in: their own, and every group they belong to (directly or by inheritance). */
+function namespacesOf(state: ForgeState, user: ForgeUser): Namespace[] {
+  const asMember = { ...user, admin: false };
+  const groups = user.admin
+    ? state.groups
+    : state.groups.filter((g) => groupAccessLevel(state, asMember, g) > 0);
+  return [{ kind: "user", user }, ...groups.map((group) => ({ kind: "group" as const, group }))];
+}
+
+function findNamespace(state: ForgeState, ref: string): Namespace | undefined {
+  if (/^\d+$/.test(ref)) {
+    const id = Number(ref);
+    if (id > USER_NAMESPACE_OFFSET) {
+      const user = userById(state, id - USER_NAMESPACE_OFFSET);
+      return user ? { kind: "user", user } : undefined;
+    }
+    const group = groupById(state, id);
+    return group ? { kind: "group", group } : undefined;
+  }
+  const group = findGroup(state, ref);
+  if (group) return { kind: "group", group };
+  const user = state.users.find((u) => u.username.toLowerCase() === ref.toLowerCase());
+  return user ? { kind: "user", user } : undefined;
+}
+
+export function namespaceRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+  app.get(`${API}/namespaces`, (req, res) => {
+    const me = requireUser(res);
+    if (!me) return;
+    const q = req.query as Record<string, unknown>;
+    let rows = namespacesOf(ctx.state, me);
+    if (boolParam(q.owned_only)) {
+      rows = rows.filter(
+        (n) => n.kind === "user" || groupAccessLevel(ctx.state, me, n.group) >= ACCESS.owner,
+      );
+    }
+    const search = str(q.search)?.toLowerCase();
+    if (search) {
+      rows = rows.filter((n) =>
+        (n.kind === "user"
+          ? `${n.user.username} ${n.user.name}`
+          : `${groupFullPath(ctx.state, n.group)} ${groupFullName(ctx.state, n.group)}`
+        )
+          .toLowerCase()
+          .includes(search),
+      );
+    }
+    res.json(paginate(req, res, ctx.origin, rows).map((n) => namespaceJson(ctx.state, n, ctx.origin)));
+  });
+
+  app.get(`${API}/namespaces/:id`, (req, res) => {
+    const me = requireUser(res);
+    if (!me) return;
+    const ns = findNamespace(ctx.state, String(req.params.id));
+    const mine =
+      ns &&
+      namespacesOf(ctx.state, me).some(
+        (n) => (n.kind === "user" ? n.user : n.group) === (ns.kind === "user" ? ns.user : ns.group),
+      );
+    if (!ns || !mine) return notFound(res, "Namespace");
+    res.json(namespaceJson(ctx.state, ns, ctx.origin));
+  });
+
+  app.post(`${API}/projects`, (req, res) => {
+    const me = requireUser(res);
+    if (!me) return;
+    const p = params(req);
+    const name = str(p.name);
+    const path = str(p.path) ?? name?.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-");
+    if (!name && !str(p.path)) {
+      return void res
+        .status(400)
+        .json({ error: "name, path are missing, at least one parameter must be provided" });
+    }
+    const state = ctx.state;
+    const nsRef = str(p.namespace_id) ?? str(p.namespace_path);
+    const ns: Namespace | undefined = nsRef ? findNamespace(state, nsRef) : { kind: "user", user: me };
+    if (!ns) return notFound(res, "Namespace");
+    if (
+      ns.kind === "user"
+        ? ns.user.id !== me.id && !me.admin
+        : groupAccessLevel(state, me, ns.group) < ACCESS.developer
+    ) {
+      return forbidden(res);
+    }
+    const visibility = (str(p.visibility) ?? "private") as Visibility;
+    if (!["public", "internal", "private"].includes(visibility)) {
+      return void res.status(400).json({ error: "visibility does not have a valid value" });
+    }
+    const nsPath = ns.kind === "user" ? ns.user.username : groupFullPath(state, ns.group);
+    if (!path || !/^[\w.-]+$/.test(path))
+      return void res.status(400).json({ message: { path: ["is invalid"] } });
+    if (findProject(state, `${nsPath}/${path}`)) {
+      return void res
+        .status(400)
+        .json({ message: { path: ["has already been taken"], name: ["has already been taken"] } });
+    }
+    const now = state.clock.iso();
+    const project: Project = {
+      id: nextId(state, "project"),
+      name: name ?? path,
+      path,
+      description: str(p.description) ?? "",
+      namespace: ns.kind === "user" ? { kind: "user", id: ns.user.id } : { kind: "group", id: ns.group.id },
+      visibility,
+      default_branch: str(p.default_branch) ?? "main",
+      archived: false,
+      members: [],
+      creator_id: me.id,
+      created_at: now,
+      last_activity_at: now,
+      repository: emptyRepository(),
+    };
+    if (boolParam(p.initialize_with_readme)) {
+      const readme = addCommit(project.repository, {
+        parents: [],
+        message: "Initial commit",
+        author_name: me.name,
+        author_email: me.email,
+        files: { "README.md": `# ${project.name}\n\n${project.description}\n` },
+        created_at: now,
+      });
+      project.repository.branches.set(project.default_branch, readme.id);
+      project.repository.protected.add(project.default_branch);
+    }
+    state.projects.push(project);
+    res.status(201).json(projectJson(state, project, ctx.origin, me));
+  });
+}

@@ -1,0 +1,261 @@
+import { createHash } from "node:crypto";
+import type { Express, Request, Response } from "express";
+import type { SimContext } from "../core/sim.js";
+import {
+  canReadProject,
+  groupAccessLevel,
+  groupById,
+  loadProject,
+  namespaceOf,
+  projectAccessLevel,
+  projectFullName,
+  projectFullPath,
+} from "./access.js";
+import { API, caller } from "./api-auth.js";
+import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "./paginate.js";
+import { basicUser } from "./rest-users.js";
+import type { ForgeState, ForgeUser, Member, Project } from "./state.js";
+import { userById } from "./state.js";
+
+export function projectWebUrl(state: ForgeState, p: Project, origin: string): string {
+  return `${origin}/${projectFullPath(state, p)}`;
+}
+
+function simpleProject(state: ForgeState, p: Project, origin: string) {
+  const full = projectFullPath(state, p);
+  const host = new URL(origin).host;
+  return {
+    id: p.id,
+    description: p.description,
+    name: p.name,
+    name_with_namespace: projectFullName(state, p),
+    path: p.path,
+    path_with_namespace: full,
+    created_at: p.created_at,
+    default_branch: p.repository.branches.size ? p.default_branch : null,
+    tag_list: [],
+    topics: [],
+    ssh_url_to_repo: `git@${host.split(":")[0]}:${full}.git`,
+    http_url_to_repo: `${origin}/${full}.git`,
+    web_url: `${origin}/${full}`,
+    readme_url: p.repository.branches.size ? `${origin}/${full}/-/blob/${p.default_branch}/README.md` : null,
+    forks_count: 0,
+    avatar_url: null,
+    star_count: 0,
+    last_activity_at: p.last_activity_at,
+    visibility: p.visibility,
+    namespace: namespaceOf(state, p, origin),
+  };
+}
+
+export function projectJson(state: ForgeState, p: Project, origin: string, user: ForgeUser | null) {
+  const web = projectWebUrl(state, p, origin);
+  const api = `${origin}/api/v4/projects/${p.id}`;
+  const direct = user ? (p.members.find((m) => m.user_id === user.id)?.access_level ?? null) : null;
+  const group = p.namespace.kind === "group" ? groupById(state, p.namespace.id) : undefined;
+  const groupLevel = user && group ? groupAccessLevel(state, user, group) : 0;
+  return {
+    ...simpleProject(state, p, origin),
+    _links: {
+      self: api,
+      issues: `${api}/issues`,
+      merge_requests: `${api}/merge_requests`,
+      repo_branches: `${api}/repository/branches`,
+      labels: `${api}/labels`,
+      events: `${api}/events`,
+      members: `${api}/members`,
+      cluster_agents: `${api}/cluster_agents`,
+    },
+    empty_repo: p.repository.branches.size === 0,
+    archived: p.archived,
+    owner: p.namespace.kind === "user" ? basicUser(userById(state, p.namespace.id)!, origin) : undefined,
+    resolve_outdated_diff_discussions: false,
+    issues_enabled: true,
+    merge_requests_enabled: true,
+    wiki_enabled: true,
+    jobs_enabled: true,
+    snippets_enabled: true,
+    container_registry_enabled: false,
+    issues_access_level: "enabled",
+    repository_access_level: "enabled",
+    merge_requests_access_level: "enabled",
+    builds_access_level: "enabled",
+    creator_id: p.creator_id,
+    open_issues_count: state.issues.filter((i) => i.project_id === p.id && i.state === "opened").length,
+    ci_default_git_depth: 20,
+    ci_config_path: null,
+    shared_runners_enabled: true,
+    public_jobs: true,
+    only_allow_merge_if_pipeline_succeeds: false,
+    only_allow_merge_if_all_discussions_are_resolved: false,
+    remove_source_branch_after_merge: true,
+    request_access_enabled: true,
+    merge_method: "merge",
+    squash_option: "default_off",
+    web_url: web,
+    permissions: {
+      project_access: direct === null ? null : { access_level: direct, notification_level: 3 },
+      group_access: groupLevel ? { access_level: groupLevel, notification_level: 3 } : null,
+    },
+  };
+}
+
+const ORDERABLE = new Set(["id", "name", "path", "created_at", "updated_at", "last_activity_at"]);
+
+function sortProjects(list: Project[], req: Request): Project[] {
+  const q = req.query as Record<string, unknown>;
+  const by = typeof q.order_by === "string" && ORDERABLE.has(q.order_by) ? q.order_by : "created_at";
+  const dir = q.sort === "asc" ? 1 : -1;
+  const key = (p: Project): string | number =>
+    by === "id"
+      ? p.id
+      : by === "name"
+        ? p.name.toLowerCase()
+        : by === "path"
+          ? p.path
+          : by === "last_activity_at" || by === "updated_at"
+            ? p.last_activity_at
+            : p.created_at;
+  return [...list].sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    return (x < y ? -1 : x > y ? 1 : a.id - b.id) * dir;
+  });
+}
+
+/** The filters GitLab's project lists share (`/projects`, `/groups/:id/projects`, `/users/:id/projects`). */
+export function filterProjects(state: ForgeState, list: Project[], req: Request, res: Response): Project[] {
+  const q = req.query as Record<string, unknown>;
+  const user = caller(res)?.user ?? null;
+  let out = list.filter((p) => canReadProject(state, user, p));
+  if (q.archived === "true") out = out.filter((p) => p.archived);
+  if (q.archived === "false") out = out.filter((p) => !p.archived);
+  if (typeof q.visibility === "string") out = out.filter((p) => p.visibility === q.visibility);
+  if (typeof q.search === "string" && q.search) {
+    const term = q.search.toLowerCase();
+    const inNamespace = q.search_namespaces === "true";
+    out = out.filter(
+      (p) =>
+        p.name.toLowerCase().includes(term) ||
+        p.path.toLowerCase().includes(term) ||
+        p.description.toLowerCase().includes(term) ||
+        (inNamespace && projectFullPath(state, p).toLowerCase().includes(term)),
+    );
+  }
+  if (user && (q.membership === "true" || q.min_access_level !== undefined)) {
+    // Membership means real membership: an admin sees everything but is not a member of everything.
+    const min = Number(q.min_access_level ?? 10) || 10;
+    out = out.filter((p) => memberLevel(state, user, p) >= min);
+  }
+  if (user && q.owned === "true")
+    out = out.filter((p) => p.namespace.kind === "user" && p.namespace.id === user.id);
+  if (q.starred === "true") out = [];
+  return sortProjects(out, req);
+}
+
+function memberLevel(state: ForgeState, user: ForgeUser, p: Project): number {
+  return projectAccessLevel(state, { ...user, admin: false }, p);
+}
+
+export function renderProjects(ctx: SimContext<ForgeState>, req: Request, res: Response, list: Project[]) {
+  let page: Project[];
+  if (wantsKeyset(req)) {
+    // GitLab's keyset pagination of projects orders by id only, and moves with id_after/id_before.
+    const q = req.query as Record<string, unknown>;
+    if (q.order_by !== "id") return keysetUnavailable(res);
+    const desc = q.sort === "desc";
+    const param = desc ? "id_before" : "id_after";
+    page = keysetPaginate(req, res, ctx.origin, list, param, (p) => String(p.id));
+  } else {
+    page = paginate(req, res, ctx.origin, list);
+  }
+  const user = caller(res)?.user ?? null;
+  const simple = (req.query as Record<string, unknown>).simple === "true";
+  res.json(
+    page.map((p) =>
+      simple ? simpleProject(ctx.state, p, ctx.origin) : projectJson(ctx.state, p, ctx.origin, user),
+    ),
+  );
+}
+
+export function memberJson(state: ForgeState, m: Member, origin: string) {
+  const u = userById(state, m.user_id);
+  return u
+    ? { ...basicUser(u, origin), access_level: m.access_level, created_at: u.created_at, expires_at: null }
+    : null;
+}
+
+export function projectRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+  app.get(`${API}/projects`, (req, res) => {
+    renderProjects(ctx, req, res, filterProjects(ctx.state, ctx.state.projects, req, res));
+  });
+
+  app.get(`${API}/projects/:id`, (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
+  });
+
+  // Labels exist here only as used by issues and merge requests (no separate label objects).
+  app.get(`${API}/projects/:id/labels`, (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const issues = ctx.state.issues.filter((i) => i.project_id === p.id);
+    const mrs = ctx.state.mergeRequests.filter((m) => m.project_id === p.id);
+    const names = [...new Set([...issues, ...mrs].flatMap((x) => x.labels))].sort();
+    const rows = names.map((name) => {
+      const hue = [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 0xffffff, 7);
+      return {
+        id: createHash("sha1").update(`${p.id}/${name}`).digest().readUInt32BE(0) % 1_000_000,
+        name,
+        color: `#${hue.toString(16).padStart(6, "0")}`,
+        text_color: "#FFFFFF",
+        description: null,
+        description_html: "",
+        open_issues_count: issues.filter((i) => i.state === "opened" && i.labels.includes(name)).length,
+        closed_issues_count: issues.filter((i) => i.state === "closed" && i.labels.includes(name)).length,
+        open_merge_requests_count: mrs.filter((m) => m.state === "opened" && m.labels.includes(name)).length,
+        subscribed: false,
+        priority: null,
+        is_project_label: true,
+      };
+    });
+    res.json(paginate(req, res, ctx.origin, rows));
+  });
+
+  app.get(`${API}/users/:user_id/projects`, (req, res) => {
+    const ref = String(req.params.user_id);
+    const u = /^\d+$/.test(ref)
+      ? userById(ctx.state, Number(ref))
+      : ctx.state.users.find((x) => x.username === ref);
+    if (!u) return void res.status(404).json({ message: "404 User Not Found" });
+    const owned = ctx.state.projects.filter((p) => p.namespace.kind === "user" && p.namespace.id === u.id);
+    renderProjects(ctx, req, res, filterProjects(ctx.state, owned, req, res));
+  });
+
+  for (const path of [`${API}/projects/:id/members`, `${API}/projects/:id/members/all`]) {
+    app.get(path, (req, res) => {
+      const p = loadProject(ctx.state, req, res);
+      if (!p) return;
+      const all = path.endsWith("/all");
+      const members = new Map<number, Member>();
+      if (all && p.namespace.kind === "group") {
+        const g = groupById(ctx.state, p.namespace.id);
+        if (g) {
+          for (const u of ctx.state.users) {
+            const level = groupAccessLevel(ctx.state, { ...u, admin: false }, g);
+            if (level) members.set(u.id, { user_id: u.id, access_level: level });
+          }
+        }
+      }
+      for (const m of p.members) {
+        const prev = members.get(m.user_id);
+        if (!prev || prev.access_level < m.access_level) members.set(m.user_id, m);
+      }
+      const rows = [...members.values()]
+        .map((m) => memberJson(ctx.state, m, ctx.origin))
+        .filter((x) => x !== null);
+      res.json(paginate(req, res, ctx.origin, rows));
+    });
+  }
+}

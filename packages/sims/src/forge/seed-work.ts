@@ -1,0 +1,286 @@
+import { groupById, groupFullPath, projectFullPath } from "./access.js";
+import { syncPipeline } from "./ci.js";
+import { createMr, mergeMr, syncMr } from "./mr-model.js";
+import { resolveRef } from "./repo.js";
+import { check, list } from "./seed-auth.js";
+import { projectOf, seedGroup, seedIssue, seedNotes, seedProject, user, users } from "./seed-data.js";
+import type { Discussion, ForgeState, Job, JobStatus, Pipeline } from "./state.js";
+import { nextId, userById } from "./state.js";
+
+const JOB_STATUSES = new Set([
+  "created",
+  "pending",
+  "running",
+  "success",
+  "failed",
+  "canceled",
+  "skipped",
+  "manual",
+]);
+const FINAL = new Set(["success", "failed", "canceled"]);
+
+function seedMergeRequest(state: ForgeState, m: Record<string, any>): void {
+  const project = projectOf(state, m.project, "merge_requests[]");
+  const where = `merge request ${m.title}`;
+  check(typeof m.title === "string" && m.title, "merge_requests[].title is required");
+  check(typeof m.source_branch === "string", `${where}: source_branch is required`);
+  const target = typeof m.target_branch === "string" ? m.target_branch : project.default_branch;
+  const frozen = typeof m.head_sha === "string" && project.repository.commits.has(m.head_sha);
+  check(
+    frozen || project.repository.branches.has(m.source_branch),
+    `${where}: unknown source branch ${m.source_branch}`,
+  );
+  check(project.repository.branches.has(target), `${where}: unknown target branch ${target}`);
+  const author = userById(state, user(state, m.author, where, "alice"))!;
+  const mr = createMr(
+    state,
+    project,
+    author,
+    { ...m, target_branch: target },
+    {
+      assignees: users(state, m.assignees, `${where}.assignees`),
+      reviewers: users(state, m.reviewers, `${where}.reviewers`),
+    },
+  );
+  if (typeof m.iid === "number") mr.iid = m.iid;
+  if (frozen) {
+    mr.head_sha = m.head_sha;
+    if (typeof m.diff_base_sha === "string") mr.diff_base_sha = m.diff_base_sha;
+  }
+  mr.approvals_required = typeof m.approvals_required === "number" ? m.approvals_required : 0;
+  mr.approved_by_ids = users(state, m.approved_by, `${where}.approved_by`);
+  if (typeof m.created_at === "string") mr.created_at = mr.updated_at = m.created_at;
+  seedNotes(state, mr, m, where);
+  if (m.state === "closed") {
+    mr.state = "closed";
+    mr.closed_at = typeof m.closed_at === "string" ? m.closed_at : mr.updated_at;
+  } else if (m.state === "merged") {
+    if (typeof m.merge_commit_sha === "string" && project.repository.commits.has(m.merge_commit_sha)) {
+      mr.state = "merged";
+      mr.merge_commit_sha = m.merge_commit_sha;
+      mr.merged_at = typeof m.merged_at === "string" ? m.merged_at : mr.updated_at;
+      mr.merged_by_id = user(state, m.merged_by, where, author.username);
+    } else {
+      mergeMr(state, project, mr, userById(state, user(state, m.merged_by, where, author.username))!);
+    }
+  }
+  if (typeof m.updated_at === "string") mr.updated_at = m.updated_at;
+}
+
+function seedPipeline(state: ForgeState, pl: Record<string, any>): void {
+  const project = projectOf(state, pl.project, "pipelines[]");
+  const ref = typeof pl.ref === "string" ? pl.ref : project.default_branch;
+  const commit = resolveRef(project.repository, typeof pl.sha === "string" ? pl.sha : ref);
+  check(commit, `pipeline on ${ref}: unknown ref or sha`);
+  const created = typeof pl.created_at === "string" ? pl.created_at : state.clock.iso();
+  const userId = user(state, pl.user, "pipelines[]", "alice");
+  const pipeline: Pipeline = {
+    id: typeof pl.id === "number" ? pl.id : nextId(state, "pipeline"),
+    iid: Math.max(0, ...state.pipelines.filter((p) => p.project_id === project.id).map((p) => p.iid)) + 1,
+    project_id: project.id,
+    sha: commit.id,
+    ref,
+    status: "created",
+    source: typeof pl.source === "string" ? pl.source : "push",
+    user_id: userId,
+    created_at: created,
+    updated_at: created,
+    started_at: null,
+    finished_at: null,
+    variables: [],
+  };
+  state.seq.pipeline = Math.max(state.seq.pipeline, pipeline.id);
+  const fallback = typeof pl.status === "string" ? pl.status : "success";
+  const specs = pl.jobs
+    ? list(pl, "jobs")
+    : [
+        { name: "build", stage: "build" },
+        { name: "test", stage: "test" },
+      ];
+  let clock = Date.parse(created) + 1000;
+  for (const j of specs) {
+    const status = (j.status ?? fallback) as JobStatus;
+    check(JOB_STATUSES.has(status), `pipeline on ${ref}: job ${j.name} has an unknown status ${status}`);
+    const started = status === "running" || FINAL.has(status) ? new Date(clock).toISOString() : null;
+    if (FINAL.has(status)) clock += 30_000;
+    const job: Job = {
+      id: typeof j.id === "number" ? j.id : nextId(state, "job"),
+      project_id: project.id,
+      pipeline_id: pipeline.id,
+      name: String(j.name ?? "job"),
+      stage: String(j.stage ?? "test"),
+      status,
+      ref,
+      sha: commit.id,
+      user_id: userId,
+      created_at: created,
+      started_at: typeof j.started_at === "string" ? j.started_at : started,
+      finished_at:
+        typeof j.finished_at === "string"
+          ? j.finished_at
+          : FINAL.has(status)
+            ? new Date(clock).toISOString()
+            : null,
+      allow_failure: j.allow_failure === true,
+      trace: typeof j.trace === "string" ? j.trace : null,
+      retried: j.retried === true,
+      schedule: null,
+      failure_reason: status === "failed" ? "script_failure" : null,
+    };
+    state.seq.job = Math.max(state.seq.job, job.id);
+    state.jobs.push(job);
+  }
+  state.pipelines.push(pipeline);
+  syncPipeline(state, pipeline);
+  pipeline.updated_at = pipeline.finished_at ?? created;
+}
+
+/** Applies the REST part of a seed; `replace: true` first empties groups, projects and their work. */
+export function seedRest(state: ForgeState, body: Record<string, unknown>): void {
+  if (body.replace === true) {
+    Object.assign(state, {
+      groups: [],
+      projects: [],
+      issues: [],
+      mergeRequests: [],
+      pipelines: [],
+      jobs: [],
+    });
+  }
+  for (const g of list(body, "groups")) seedGroup(state, g);
+  for (const p of list(body, "projects")) seedProject(state, p);
+  // Seeded work is history: it does not count as new activity on its project.
+  const activity = new Map(state.projects.map((p) => [p, p.last_activity_at]));
+  for (const i of list(body, "issues")) seedIssue(state, i);
+  for (const m of list(body, "merge_requests")) seedMergeRequest(state, m);
+  for (const p of list(body, "pipelines")) seedPipeline(state, p);
+  for (const [p, at] of activity) p.last_activity_at = at;
+}
+
+function dumpNotes(state: ForgeState, discussions: Discussion[]) {
+  const name = (id: number) => userById(state, id)?.username ?? null;
+  const note = (n: Discussion["notes"][number]) => ({
+    author: name(n.author_id),
+    body: n.body,
+    system: n.system,
+  });
+  return {
+    notes: discussions.filter((d) => d.individual_note).flatMap((d) => d.notes.map(note)),
+    discussions: discussions
+      .filter((d) => !d.individual_note)
+      .map((d) => ({
+        notes: d.notes.map(note),
+        resolved: d.notes.some((n) => n.resolvable) && d.notes.every((n) => !n.resolvable || n.resolved),
+      })),
+  };
+}
+
+/** The REST world in the shape `seedRest` reads. */
+export function dumpRest(state: ForgeState) {
+  const name = (id: number | null) => (id === null ? null : (userById(state, id)?.username ?? null));
+  const projectPath = (id: number) => projectFullPath(state, state.projects.find((p) => p.id === id)!);
+  const memberList = (ms: { user_id: number; access_level: number }[]) =>
+    ms.map((m) => ({ user: name(m.user_id), access_level: m.access_level }));
+  for (const p of state.pipelines) syncPipeline(state, p);
+  return {
+    groups: state.groups.map((g) => ({
+      id: g.id,
+      path: g.path,
+      name: g.name,
+      parent: g.parent_id === null ? null : groupFullPath(state, groupById(state, g.parent_id)!),
+      description: g.description,
+      visibility: g.visibility,
+      members: memberList(g.members),
+      created_at: g.created_at,
+    })),
+    projects: state.projects.map((p) => ({
+      id: p.id,
+      namespace: projectFullPath(state, p).split("/").slice(0, -1).join("/"),
+      path: p.path,
+      name: p.name,
+      description: p.description,
+      visibility: p.visibility,
+      default_branch: p.default_branch,
+      archived: p.archived,
+      members: memberList(p.members),
+      creator: name(p.creator_id),
+      created_at: p.created_at,
+      last_activity_at: p.last_activity_at,
+      repository: {
+        commits: [...p.repository.commits.values()],
+        branches: Object.fromEntries(p.repository.branches),
+        protected: [...p.repository.protected],
+        tags: [...p.repository.tags.values()],
+      },
+    })),
+    issues: state.issues.map((i) => ({
+      project: projectPath(i.project_id),
+      iid: i.iid,
+      title: i.title,
+      description: i.description,
+      state: i.state,
+      labels: i.labels,
+      author: name(i.author_id),
+      assignees: i.assignee_ids.map(name),
+      created_at: i.created_at,
+      updated_at: i.updated_at,
+      closed_at: i.closed_at,
+      closed_by: name(i.closed_by_id),
+      confidential: i.confidential,
+      due_date: i.due_date,
+      ...dumpNotes(state, i.discussions),
+    })),
+    merge_requests: state.mergeRequests.map((m) => {
+      const project = state.projects.find((p) => p.id === m.project_id)!;
+      syncMr(project, m);
+      return {
+        project: projectPath(m.project_id),
+        iid: m.iid,
+        title: m.title,
+        description: m.description,
+        state: m.state,
+        source_branch: m.source_branch,
+        target_branch: m.target_branch,
+        labels: m.labels,
+        author: name(m.author_id),
+        assignees: m.assignee_ids.map(name),
+        reviewers: m.reviewer_ids.map(name),
+        draft: m.draft,
+        approvals_required: m.approvals_required,
+        approved_by: m.approved_by_ids.map(name),
+        created_at: m.created_at,
+        updated_at: m.updated_at,
+        merged_at: m.merged_at,
+        merged_by: name(m.merged_by_id),
+        closed_at: m.closed_at,
+        merge_commit_sha: m.merge_commit_sha,
+        head_sha: m.head_sha,
+        diff_base_sha: m.diff_base_sha,
+        ...dumpNotes(state, m.discussions),
+      };
+    }),
+    pipelines: state.pipelines.map((p) => ({
+      id: p.id,
+      project: projectPath(p.project_id),
+      ref: p.ref,
+      sha: p.sha,
+      status: p.status,
+      source: p.source,
+      user: name(p.user_id),
+      created_at: p.created_at,
+      jobs: state.jobs
+        .filter((j) => j.pipeline_id === p.id)
+        .map((j) => ({
+          id: j.id,
+          name: j.name,
+          stage: j.stage,
+          status: j.status,
+          started_at: j.started_at,
+          finished_at: j.finished_at,
+          allow_failure: j.allow_failure,
+          retried: j.retried,
+          ...(j.trace !== null ? { trace: j.trace } : {}),
+        })),
+    })),
+  };
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// `npm run demo`: the main job, end to end, against the embedded simulators on loopback.
+// Each product ships its own demo script; this runs them in order and stops at the first failure.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const parts = [
+  [
+    "agents: validate, plan, apply, drift, destroy on provider_c and provider_d",
+    "packages/agents/demo/engine-demo.mjs",
+  ],
+  [
+    "forge-mcp: OAuth callback proxy with the official MCP client, then a tool call",
+    "packages/forge-mcp/demo/demo.mjs",
+  ],
+];
+
+for (const [title, script] of parts) {
+  const path = `${root}/${script}`;
+  if (!existsSync(path)) {
+    console.error(`demo: ${script} is missing`);
+    process.exit(1);
+  }
+  console.log(`\n━━━ ${title}\n`);
+  const run = spawnSync(process.execPath, [path], { stdio: "inherit", cwd: root });
+  if (run.status !== 0) {
+    console.error(`\ndemo: ${script} failed (exit ${run.status ?? run.signal})`);
+    process.exit(1);
+  }
+}
+console.log("\n━━━ demo finished");
