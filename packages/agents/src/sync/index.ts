@@ -13,6 +13,7 @@ import type { DesiredResource } from "../plan/types.js";
 import type { ProviderName, Spec } from "../providers/types.js";
 import { readState } from "../state/file-store.js";
 import { indexClaims, kindKey, type Listed, listAccount } from "./claims.js";
+import { conflictingEdits, type ProviderEdits } from "./conflicts.js";
 import { type Edit, reconcile } from "./reconcile.js";
 import { mapAgentReferences } from "./references.js";
 import { applyEdits, parseForEdit, printDocument, rawValue } from "./yaml-edit.js";
@@ -75,7 +76,7 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
 
   const { state } = await readState(statePathFor(options));
   const declared = new Map(project.desired.map((r) => [r.address, r]));
-  const edits: Edit[] = [];
+  const perProvider: ProviderEdits[] = [];
   const variables: string[] = [];
   const imports: SyncResult["imports"] = [];
   for (const [address, item] of [...claims.owned].sort(([a], [b]) => a.localeCompare(b))) {
@@ -99,7 +100,7 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
       sensitive: handler.sensitive ?? [],
       provider: item.provider,
     });
-    edits.push(...result.edits);
+    perProvider.push({ provider: item.provider, node: formatPath(yamlPath), edits: result.edits });
     variables.push(...result.variables);
     if (state.resources[address]?.id !== item.remote.id) imports.push({ address, id: item.remote.id });
   }
@@ -121,9 +122,10 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
     warnings.push(
       `${item.provider} ${item.kind} ${item.remote.id} belongs to project "${project.project}" but has no usable agents.resource; not synced`,
     );
-  problems.push(...conflictingEdits(edits));
+  problems.push(...conflictingEdits(perProvider));
   if (problems.length > 0) throw new SyncError(problems);
 
+  const edits = dedupe(perProvider.flatMap((r) => r.edits));
   applyEdits(doc, edits);
   const after = edits.length > 0 ? printDocument(doc) : before;
   validateResult(after, project.configPath, variables, options.env ?? process.env);
@@ -215,21 +217,15 @@ async function comparableSpec(
   return { ...resource.spec, ...comparable };
 }
 
-/** One declaration serving several providers cannot take two different remote values. */
-function conflictingEdits(edits: Edit[]): string[] {
-  const seen = new Map<string, string>();
-  const problems: string[] = [];
-  for (const edit of edits) {
-    const key = formatPath(edit.path);
-    const value = edit.op === "delete" ? "<deleted>" : JSON.stringify(edit.value);
-    const previous = seen.get(key);
-    if (previous !== undefined && previous !== value)
-      problems.push(
-        `${key}: the providers this declaration targets hold different values; pin the declaration to one provider or make them agree, then run sync again`,
-      );
-    seen.set(key, value);
-  }
-  return problems;
+/** Providers that agree ask for the same edit once each; apply it once. */
+function dedupe(edits: Edit[]): Edit[] {
+  const seen = new Set<string>();
+  return edits.filter((edit) => {
+    const key = JSON.stringify(edit);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function validateResult(text: string, file: string, variables: string[], env: NodeJS.ProcessEnv): void {
