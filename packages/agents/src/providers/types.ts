@@ -76,6 +76,9 @@ export interface DeferredHandler {
   run(ctx: HandlerContext, data: Record<string, unknown>): Promise<void>;
 }
 
+/** What `list` gets: the provider session and nothing about any one declared resource. */
+export type ListContext = Pick<HandlerContext, "http" | "signal" | "warn" | "configDir">;
+
 /** What a handler needs to compute a comparable desired spec (no network). */
 export interface DesiredContext {
   configDir: string;
@@ -92,6 +95,14 @@ export interface KindHandler {
   remove(ctx: HandlerContext, id: string, prior?: PriorState): Promise<void>;
   /** Finds a resource this project already owns (adoption after a crash or a conflict). */
   findOwned?(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined>;
+  /**
+   * Every object of this kind the account lists, owned by any project or by none, archived ones
+   * included where the provider can list them (`agents sync` reverse-maps from this). Objects
+   * owned by `project` carry their full spec; others may carry less (no per-object detail reads).
+   * `owner.resource` is "" when an object has `agents.project` but no `agents.resource`.
+   * Without it the kind is left out of sync.
+   */
+  list?(ctx: ListContext, project: string): Promise<RemoteObject[]>;
   /**
    * Turns a declared spec into the spec the engine compares and records, e.g. adds a content
    * digest of a local file so an edited file shows as a change. Pure apart from reading files.

@@ -8,6 +8,7 @@ import * as init from "./init.js";
 import * as plan from "./plan.js";
 import * as schema from "./schema.js";
 import * as state from "./state.js";
+import * as sync from "./sync.js";
 import * as validate from "./validate.js";
 
 /** Every command module exports `register(program)`; the order here is the order in --help. */
@@ -17,6 +18,7 @@ const commands: { register(program: Command): void }[] = [
   plan,
   apply,
   destroy,
+  sync,
   importCommand,
   state,
   forceUnlock,

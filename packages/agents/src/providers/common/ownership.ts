@@ -17,6 +17,16 @@ export function ownerOf(metadata: unknown): Owner | undefined {
   return project && resource ? { project, resource } : undefined;
 }
 
+/**
+ * The owner as `list` reports it: `agents.project` alone still marks the object as a project's
+ * (with an empty `resource`), so sync can refuse an owned object that lost its logical name.
+ */
+export function listedOwnerOf(metadata: unknown): Owner | undefined {
+  const m = asMetadata(metadata);
+  const project = m[OWNER_PROJECT_KEY];
+  return project ? { project, resource: m[OWNER_RESOURCE_KEY] ?? "" } : undefined;
+}
+
 export function sameOwner(a: Owner | undefined, b: Owner): boolean {
   return a !== undefined && a.project === b.project && a.resource === b.resource;
 }

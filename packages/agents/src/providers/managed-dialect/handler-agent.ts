@@ -1,10 +1,18 @@
 // Agents: versioned objects. Update carries the current `version` (optimistic lock; a stale
 // version is re-read and retried); removal archives (provider_c) or deletes (provider_d).
-import type { HandlerContext, KindHandler, Owner, PriorState, RemoteObject, Spec } from "../types.js";
+import type {
+  HandlerContext,
+  KindHandler,
+  ListContext,
+  Owner,
+  PriorState,
+  RemoteObject,
+  Spec,
+} from "../types.js";
 import { logicalNameOf } from "./address.js";
 import { agentFromWire, agentReverseRefs, agentToWire, canonicalAgent, sessionDefaults } from "./agent.js";
-import { isOwnedBy, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
-import { findFirst } from "./pagination.js";
+import { isOwnedBy, listedOwner, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
+import { findFirst, listAll } from "./pagination.js";
 import type { DialectProfile } from "./profile.js";
 import { getOrGone, idOf, ignoreGone, isArchived, isStatus, overlay } from "./remote.js";
 import { type Json, stringMap } from "./spec.js";
@@ -24,7 +32,7 @@ export function agentHandler(profile: DialectProfile): KindHandler {
   const dialect = profile.agent;
 
   const toRemote = (
-    ctx: HandlerContext,
+    ctx: Pick<HandlerContext, "resolve" | "resolveExtra"> | ListContext,
     remote: Json,
     declared: Json | undefined,
     session?: Json,
@@ -33,7 +41,11 @@ export function agentHandler(profile: DialectProfile): KindHandler {
     const version = remote.version;
     return {
       id: idOf(remote),
-      spec: agentFromWire(remote, dialect, declared ? agentReverseRefs(declared, ctx) : new Map()),
+      spec: agentFromWire(
+        remote,
+        dialect,
+        declared && "resolve" in ctx ? agentReverseRefs(declared, ctx) : new Map(),
+      ),
       ...(owner ? { owner } : {}),
       archived: isArchived(remote),
       ...(typeof version === "number" || typeof version === "string" ? { version } : {}),
@@ -58,6 +70,22 @@ export function agentHandler(profile: DialectProfile): KindHandler {
       },
     );
     return hit ? toRemote(ctx, hit, undefined) : undefined;
+  }
+
+  // Same walker as findOwned, over the whole account; archived agents are asked for where the
+  // provider archives (sync must see an archived roster member to refuse it).
+  async function list(ctx: ListContext): Promise<RemoteObject[]> {
+    const query = profile.agentRemoval === "archive" ? { include_archived: true } : undefined;
+    const all = await listAll<Json>(ctx.http, "/agents", {
+      pageSize: profile.pageSize,
+      signal: ctx.signal,
+      ...(query ? { query } : {}),
+    });
+    return all.map((remote) => {
+      const listed = toRemote(ctx, remote, undefined);
+      const owner = listedOwner(remote.metadata);
+      return owner ? { ...listed, owner } : listed;
+    });
   }
 
   return {
@@ -131,5 +159,6 @@ export function agentHandler(profile: DialectProfile): KindHandler {
     },
 
     findOwned,
+    list,
   };
 }

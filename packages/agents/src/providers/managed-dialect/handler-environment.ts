@@ -1,10 +1,18 @@
 // Environments on the Managed-Agents dialect. Naming is the one difference between providers
 // (provider_d normalizes names and retries a taken name with a suffix), passed in as data.
-import type { HandlerContext, KindHandler, Owner, PriorState, RemoteObject, Spec } from "../types.js";
+import type {
+  HandlerContext,
+  KindHandler,
+  ListContext,
+  Owner,
+  PriorState,
+  RemoteObject,
+  Spec,
+} from "../types.js";
 import { logicalNameOf } from "./address.js";
 import { canonicalEnvironment, environmentFromWire, environmentToWire } from "./environment.js";
-import { isOwnedBy, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
-import { findFirst } from "./pagination.js";
+import { isOwnedBy, listedOwner, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
+import { findFirst, listAll } from "./pagination.js";
 import type { DialectProfile } from "./profile.js";
 import { getOrGone, idOf, ignoreGone, isArchived, overlay } from "./remote.js";
 import { type Json, str, stringMap } from "./spec.js";
@@ -41,6 +49,22 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
       { pageSize: profile.pageSize, signal: ctx.signal },
     );
     return hit ? toRemote(hit, logicalNameOf(owner.resource)) : undefined;
+  }
+
+  // The walker findOwned uses, over the whole account; archived environments are left out.
+  async function list(ctx: ListContext): Promise<RemoteObject[]> {
+    const all = await listAll<Json>(ctx.http, "/environments", {
+      pageSize: profile.pageSize,
+      signal: ctx.signal,
+    });
+    return all
+      .filter((e) => !isArchived(e))
+      .map((remote) => {
+        const owner = listedOwner(remote.metadata);
+        const logical = owner?.resource ? logicalNameOf(owner.resource) : (str(remote.name) ?? "");
+        const listed = toRemote(remote, logical);
+        return owner ? { ...listed, owner } : listed;
+      });
   }
 
   return {
@@ -107,5 +131,6 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
     },
 
     findOwned,
+    list,
   };
 }

@@ -1,9 +1,17 @@
 // Vaults and credentials. provider_c updates a vault in place and reconciles its credentials
 // by name; provider_d has no usable update, so any change replaces the vault (new one first).
 import type { HttpClient } from "../http.js";
-import type { HandlerContext, KindHandler, Owner, PriorState, RemoteObject, Spec } from "../types.js";
+import type {
+  HandlerContext,
+  KindHandler,
+  ListContext,
+  Owner,
+  PriorState,
+  RemoteObject,
+  Spec,
+} from "../types.js";
 import { logicalNameOf } from "./address.js";
-import { isOwnedBy, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
+import { isOwnedBy, listedOwner, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
 import { findFirst, listAll } from "./pagination.js";
 import type { DialectProfile } from "./profile.js";
 import { getOrGone, idOf, ignoreGone, isArchived, overlay } from "./remote.js";
@@ -18,6 +26,7 @@ import {
 } from "./vault.js";
 
 const COMPARED = ["display_name", "metadata", "credentials"] as const;
+const LIST_CONCURRENCY = 8;
 
 /** Secrets cannot be read back; a credential that still exists keeps the last-applied (hashed) values. */
 function withPriorSecrets(spec: Json, prior: Json | undefined): Json {
@@ -89,6 +98,30 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
     return toRemote(hit, await credentialsOf(ctx.http, id, ctx.signal), logicalNameOf(owner.resource));
   }
 
+  // The vault walker findOwned uses, over the whole account. Credentials are read only for the
+  // project's own vaults (one list per vault); other vaults come back with their metadata only.
+  async function list(ctx: ListContext, project: string): Promise<RemoteObject[]> {
+    const vaults = await listAll<Json>(ctx.http, "/vaults", {
+      pageSize: profile.pageSize,
+      signal: ctx.signal,
+    });
+    const live = vaults.filter((v) => !isArchived(v));
+    const out: RemoteObject[] = [];
+    // A few credential lists in flight at once: one round trip per owned vault is the cost.
+    for (let start = 0; start < live.length; start += LIST_CONCURRENCY) {
+      const batch = live.slice(start, start + LIST_CONCURRENCY).map(async (vault) => {
+        const owner = listedOwner(vault.metadata);
+        const credentials =
+          owner?.project === project ? await credentialsOf(ctx.http, idOf(vault), ctx.signal) : [];
+        const logical = owner?.resource ? logicalNameOf(owner.resource) : (str(vault.display_name) ?? "");
+        const listed = toRemote(vault, credentials, logical);
+        return owner ? { ...listed, owner } : listed;
+      });
+      out.push(...(await Promise.all(batch)));
+    }
+    return out;
+  }
+
   const handler: KindHandler = {
     desired: (spec) =>
       overlay(spec, { ...canonicalVault(spec, options), credentials: spec.credentials }, COMPARED),
@@ -130,6 +163,7 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
     },
 
     findOwned,
+    list,
   };
 
   if (!profile.vaultInPlaceUpdate) return { ...handler, createBeforeDestroy: true };

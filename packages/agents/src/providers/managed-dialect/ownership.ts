@@ -45,6 +45,19 @@ export function ownerFromMetadata(metadata: unknown): Owner | undefined {
   return { project, resource };
 }
 
+/**
+ * The owner as `list` reports it: `agents.project` alone still marks the object as a project's,
+ * with an empty `resource`, so sync can refuse an owned object that lost its logical name.
+ */
+export function listedOwner(metadata: unknown): Owner | undefined {
+  if (!metadata || typeof metadata !== "object") return undefined;
+  const m = metadata as Record<string, unknown>;
+  const project = m[OWNER_PROJECT_KEY];
+  if (typeof project !== "string") return undefined;
+  const resource = m[OWNER_RESOURCE_KEY];
+  return { project, resource: typeof resource === "string" ? resource : "" };
+}
+
 export function isOwnedBy(metadata: unknown, owner: Owner): boolean {
   const found = ownerFromMetadata(metadata);
   return found?.project === owner.project && found.resource === owner.resource;

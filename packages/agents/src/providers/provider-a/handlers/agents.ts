@@ -2,8 +2,8 @@
 // by name after a conflict when the existing agent is ours.
 import { isConflict } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
-import { logicalName, ownerOf, sameOwner, withOwnership } from "../../common/ownership.js";
-import { findFirst, walkPages } from "../../common/paging.js";
+import { listedOwnerOf, logicalName, ownerOf, sameOwner, withOwnership } from "../../common/ownership.js";
+import { collect, findFirst, walkPages } from "../../common/paging.js";
 import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
 import {
   type AgentDecl,
@@ -113,5 +113,27 @@ export const agentHandler: KindHandler = {
       (a) => !isArchived(a) && sameOwner(ownerOf(a.metadata), owner),
     );
     return found ? toRemote(ctx, found) : undefined;
+  },
+  // The walker findOwned uses, over the whole account with archived agents (sync refuses an
+  // archived roster member). The roster, which drift leaves to the engine's refs, is shown here
+  // as `{agent_id}` members so sync can map them back to logical names.
+  async list(ctx) {
+    const all = await collect(walkPages<Wire>(ctx.http, "/agents", { include_archived: true }, ctx.signal));
+    return all.map((wire) => {
+      const owner = listedOwnerOf(wire.metadata);
+      const logical = owner?.resource ? logicalName(owner) : String(wire.name ?? "");
+      const roster = rosterFromWire(wire.multiagent);
+      return {
+        id: String(wire.id),
+        spec: {
+          ...agentFromWire(wire, logical),
+          ...(roster
+            ? { multiagent: { type: "coordinator", agents: roster.map((id) => ({ agent_id: id })) } }
+            : {}),
+        },
+        ...(owner ? { owner } : {}),
+        archived: isArchived(wire),
+      };
+    });
   },
 };

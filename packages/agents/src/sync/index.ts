@@ -1,0 +1,254 @@
+// `agents sync`: reverse-maps what the providers hold for this project back into agents.yaml.
+// The whole result is computed in memory first; any ambiguity (an archived, missing, unnamed or
+// doubly claimed project object) stops the sync before the file is touched (fail closed).
+import { createHash } from "node:crypto";
+import { promises as fs } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { loadConfigText } from "../config/index.js";
+import { createRuntime, type EngineOptions, statePathFor } from "../engine/api.js";
+import { parseAddress } from "../model/address.js";
+import { formatPath, isPlainObject } from "../model/field-path.js";
+import { KINDS } from "../model/kinds.js";
+import type { DesiredResource } from "../plan/types.js";
+import type { ProviderName, Spec } from "../providers/types.js";
+import { readState } from "../state/file-store.js";
+import { indexClaims, kindKey, type Listed, listAccount } from "./claims.js";
+import { conflictingEdits, type ProviderEdits } from "./conflicts.js";
+import { type Edit, reconcile } from "./reconcile.js";
+import { mapAgentReferences } from "./references.js";
+import { applyEdits, parseForEdit, printDocument, rawValue } from "./yaml-edit.js";
+
+export { unifiedDiff } from "./line-diff.js";
+
+export type SyncOptions = Omit<EngineOptions, "targets" | "stateKey" | "refreshConcurrency">;
+
+export interface SyncResult {
+  /** The file as read, and as sync would write it (equal when nothing changed). */
+  before: string;
+  after: string;
+  /** One line per edited place, e.g. `~ agents.writer.instructions`. */
+  changes: string[];
+  /** New `${VAR}` placeholders for secrets; the user sets them in .env before the next plan. */
+  variables: string[];
+  warnings: string[];
+  /**
+   * Project-owned remote objects the state does not record under their address (e.g. added to
+   * the file by this sync): `agents import` makes the next plan treat them as applied.
+   */
+  imports: Array<{ address: string; id: string }>;
+}
+
+/** Sync refused: every reason is listed and the file was left as it was. */
+export class SyncError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`sync refused, agents.yaml left unchanged:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "SyncError";
+  }
+}
+
+export async function syncProject(options: SyncOptions): Promise<SyncResult> {
+  const { project } = options;
+  const before = await fs.readFile(project.configPath, "utf8");
+  const doc = parseForEdit(before);
+  const runtime = createRuntime(options);
+  const signal = options.signal ?? new AbortController().signal;
+  const warnings: string[] = [];
+  const providers = Object.keys(project.blocks).filter(
+    (p) => runtime.handler(p as ProviderName, "agents") !== undefined || hasAnyList(runtime, p),
+  ) as ProviderName[];
+  const scoped = options.providers?.length
+    ? providers.filter((p) => options.providers!.includes(p))
+    : providers;
+
+  const listedKinds = new Set<string>();
+  for (const provider of scoped)
+    for (const kind of KINDS)
+      if (runtime.handler(provider, kind)?.list) listedKinds.add(kindKey(provider, kind));
+  const listed = await listAccount(runtime, scoped, KINDS, signal, (m) => warnings.push(m));
+  const claims = indexClaims(project.project, listed, listedKinds);
+  const problems: string[] = [];
+  for (const [address, items] of claims.duplicates)
+    problems.push(
+      `${items.length} remote ${items[0]!.kind} claim the same logical name ${address} ` +
+        `(${items.map((i) => i.remote.id).join(", ")}); archive or delete the extra one, or correct its ` +
+        "agents.resource metadata, and run sync again",
+    );
+
+  const { state } = await readState(statePathFor(options));
+  const declared = new Map(project.desired.map((r) => [r.address, r]));
+  const perProvider: ProviderEdits[] = [];
+  const variables: string[] = [];
+  const imports: SyncResult["imports"] = [];
+  for (const [address, item] of [...claims.owned].sort(([a], [b]) => a.localeCompare(b))) {
+    const yamlPath = [item.kind, nameOf(item, address)];
+    const resource = declared.get(address);
+    if (!resource && rawValue(doc, yamlPath) !== undefined) {
+      warnings.push(
+        `${address} is owned by project "${project.project}" but ${item.kind}.${yamlPath[1]} is declared for another provider; not synced`,
+      );
+      continue;
+    }
+    if (resource?.external) continue;
+    const remote = referencesMapped(item, address, doc, yamlPath, state.resources, claims, problems);
+    const handler = runtime.requireHandler(item.provider, item.kind, address);
+    const comparable = resource ? await comparableSpec(resource, handler, runtime.configDir) : undefined;
+    const result = reconcile({
+      at: yamlPath,
+      declared: comparable,
+      remote,
+      raw: resource ? (rawValue(doc, yamlPath) as Record<string, unknown>) : undefined,
+      sensitive: handler.sensitive ?? [],
+      provider: item.provider,
+    });
+    perProvider.push({ provider: item.provider, node: formatPath(yamlPath), edits: result.edits });
+    variables.push(...result.variables);
+    if (state.resources[address]?.id !== item.remote.id) imports.push({ address, id: item.remote.id });
+  }
+  const unlisted = new Set<string>();
+  for (const resource of project.desired) {
+    if (resource.external || claims.owned.has(resource.address)) continue;
+    if (!scoped.includes(resource.provider)) continue;
+    if (!listedKinds.has(kindKey(resource.provider, resource.kind))) {
+      unlisted.add(`${resource.provider} ${resource.kind}`);
+      continue;
+    }
+    warnings.push(
+      `${resource.address}: nothing owned by project "${project.project}" found remotely; the declaration is kept (apply would create it)`,
+    );
+  }
+  for (const what of unlisted)
+    warnings.push(`${what}: this build cannot list them, so their declarations are left as they are`);
+  for (const item of claims.unnamed)
+    warnings.push(
+      `${item.provider} ${item.kind} ${item.remote.id} belongs to project "${project.project}" but has no usable agents.resource; not synced`,
+    );
+  problems.push(...conflictingEdits(perProvider));
+  if (problems.length > 0) throw new SyncError(problems);
+
+  const edits = dedupe(perProvider.flatMap((r) => r.edits));
+  applyEdits(doc, edits);
+  const after = edits.length > 0 ? printDocument(doc) : before;
+  validateResult(after, project.configPath, variables, options.env ?? process.env);
+  return {
+    before,
+    after,
+    changes: edits.map(describeEdit),
+    variables: [...new Set(variables)],
+    warnings,
+    imports,
+  };
+}
+
+/**
+ * Writes the synced text atomically (temp file, fsync, rename; the file's mode kept). Writing
+ * over the synced file itself is refused when it changed since sync read it.
+ */
+export async function writeSynced(path: string, result: SyncResult, isSource: boolean): Promise<void> {
+  if (isSource) {
+    const now = await fs.readFile(path, "utf8").catch(() => undefined);
+    if (now !== undefined && digest(now) !== digest(result.before))
+      throw new SyncError([`${path} changed while sync was running; run sync again`]);
+  }
+  const mode = await fs
+    .stat(path)
+    .then((s) => s.mode & 0o777)
+    .catch(() => 0o644);
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.sync.tmp`);
+  const handle = await fs.open(temp, "w", mode);
+  try {
+    await handle.writeFile(result.after, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.rename(temp, path);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+function hasAnyList(runtime: ReturnType<typeof createRuntime>, provider: string): boolean {
+  return KINDS.some((kind) => runtime.handler(provider as ProviderName, kind)?.list);
+}
+
+function nameOf(item: Listed, address: string): string {
+  const parsed = parseAddress(address);
+  return parsed.ok ? parsed.value.name : item.remote.id;
+}
+
+function referencesMapped(
+  item: Listed,
+  address: string,
+  doc: ReturnType<typeof parseForEdit>,
+  yamlPath: string[],
+  resources: Record<string, { kind: string; provider: string; id: string; name: string }>,
+  claims: ReturnType<typeof indexClaims>,
+  problems: string[],
+): Spec {
+  if (item.kind !== "agents") return item.remote.spec;
+  const raw = rawValue(doc, yamlPath);
+  const roster = isPlainObject(raw) && isPlainObject(raw.multiagent) ? raw.multiagent.agents : undefined;
+  const declaredExternal = new Set<string>();
+  for (const m of Array.isArray(roster) ? roster : [])
+    if (isPlainObject(m) && typeof m.agent_id === "string") declaredExternal.add(m.agent_id);
+  const skillNames = new Map<string, string>();
+  for (const r of Object.values(resources))
+    if (r.kind === "skills" && r.provider === item.provider) skillNames.set(r.id, r.name);
+  return mapAgentReferences(item.remote.spec, {
+    claims,
+    provider: item.provider,
+    holder: address,
+    declaredExternal,
+    skillNames,
+    problems,
+  });
+}
+
+async function comparableSpec(
+  resource: DesiredResource,
+  handler: { desired?: (spec: Spec, ctx: { configDir: string }) => Promise<Spec> | Spec },
+  configDir: string,
+): Promise<Spec> {
+  // Where the handler's comparable form leaves a key out (e.g. a roster compared through refs),
+  // the declaration as written is what the remote value is compared with.
+  const comparable = (await handler.desired?.(resource.spec, { configDir })) ?? resource.spec;
+  return { ...resource.spec, ...comparable };
+}
+
+/** Providers that agree ask for the same edit once each; apply it once. */
+function dedupe(edits: Edit[]): Edit[] {
+  const seen = new Set<string>();
+  return edits.filter((edit) => {
+    const key = JSON.stringify(edit);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function validateResult(text: string, file: string, variables: string[], env: NodeJS.ProcessEnv): void {
+  const placeholders = Object.fromEntries(variables.map((v) => [v, "sync-placeholder"]));
+  const result = loadConfigText(text, file, { env: { ...env, ...placeholders } });
+  const errors = result.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0)
+    throw new SyncError(
+      errors.map((d) => `the synced file would not validate: line ${d.line}: ${d.code} ${d.message}`),
+    );
+}
+
+function describeEdit(edit: Edit): string {
+  const where = formatPath(edit.path);
+  if (edit.op === "delete") return `- ${where}`;
+  if (edit.op === "append") return `+ ${where}[] (${itemName(edit.value)})`;
+  return edit.path.length === 2 ? `+ ${where}` : `~ ${where}`;
+}
+
+function itemName(value: unknown): string {
+  return isPlainObject(value) && typeof value.name === "string" ? value.name : "new item";
+}
+
+function digest(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}

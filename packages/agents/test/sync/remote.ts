@@ -1,0 +1,106 @@
+// Changes made "outside agents": direct calls to a simulator's wire API, as a user of the
+// provider's console or SDK would make them, plus a project folder wired to the simulators.
+import { createHash } from "node:crypto";
+import { cpSync, promises as fs, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { RunningSim } from "@agents/sims";
+import { createHttpClientFactory, type HttpClient } from "../../src/providers/http.js";
+import { providerA } from "../../src/providers/provider-a/index.js";
+import { providerC } from "../../src/providers/provider-c/index.js";
+import { providerD } from "../../src/providers/provider-d/index.js";
+
+export const FIXTURE = fileURLToPath(new URL("./fixtures/roster-cd", import.meta.url));
+export const FIXTURE_A = fileURLToPath(new URL("./fixtures/roster-a", import.meta.url));
+
+export const SECRETS = {
+  A_API_KEY: "sim-provider-a-key",
+  C_API_KEY: "sim-provider-c-key",
+  D_API_KEY: "sim-provider-d-key",
+  GITHUB_TOKEN: "ghp-sync-e2e-token-7781",
+};
+
+export type Json = Record<string, unknown>;
+
+export async function makeProject(
+  sims: { a?: RunningSim; c?: RunningSim; d?: RunningSim },
+  fixture = FIXTURE,
+): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "agents-sync-"));
+  cpSync(fixture, dir, { recursive: true });
+  const env = { ...SECRETS, A_BASE_URL: sims.a?.url, C_BASE_URL: sims.c?.url, D_BASE_URL: sims.d?.url };
+  await fs.writeFile(
+    join(dir, ".env"),
+    `${Object.entries(env)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n")}\n`,
+  );
+  return dir;
+}
+
+export async function fileHash(path: string): Promise<string> {
+  return createHash("sha256")
+    .update(await fs.readFile(path))
+    .digest("hex");
+}
+
+/** A raw client for one simulator, through the same transport the adapter uses. */
+export class Console {
+  readonly http: HttpClient;
+  constructor(provider: "provider_a" | "provider_c" | "provider_d", sim: RunningSim) {
+    const adapter = { provider_a: providerA, provider_c: providerC, provider_d: providerD }[provider];
+    const key = {
+      provider_a: SECRETS.A_API_KEY,
+      provider_c: SECRETS.C_API_KEY,
+      provider_d: SECRETS.D_API_KEY,
+    }[provider];
+    const factory = createHttpClientFactory({ policy: { maxRetries: 0 } });
+    this.http = adapter.connect({ api_key: key, workspace_id: "llm-sync" }, factory, sim.url).http;
+  }
+
+  async get(path: string): Promise<Json> {
+    return (await this.http.request<Json>({ method: "GET", path })).body;
+  }
+
+  async post(path: string, json: Json): Promise<Json> {
+    return (await this.http.request<Json>({ method: "POST", path, json })).body;
+  }
+
+  async delete(path: string): Promise<void> {
+    await this.http.request({ method: "DELETE", path });
+  }
+
+  /** Every agent of the account (archived too), newest last. */
+  async agents(): Promise<Json[]> {
+    const all: Json[] = [];
+    let page: string | undefined;
+    do {
+      const res = await this.http.request<{ data: Json[]; next_page?: string | null }>({
+        method: "GET",
+        path: "/agents",
+        query: { limit: 100, page },
+      });
+      all.push(...res.body.data);
+      page = res.body.next_page ?? undefined;
+    } while (page);
+    return all;
+  }
+
+  /** The agent a project created for a logical name. */
+  async agentOf(project: string, name: string): Promise<Json> {
+    const hit = (await this.agents()).find((a) => {
+      const m = a.metadata as Record<string, string> | undefined;
+      return m?.["agents.project"] === project && m["agents.resource"]?.endsWith(`["${name}"]`);
+    });
+    if (!hit) throw new Error(`no agent ${name} of project ${project}`);
+    return hit;
+  }
+
+  /** An update as the console makes it: read the current version, send it with the change. */
+  async updateAgent(id: string, change: Json): Promise<Json> {
+    const current = await this.get(`/agents/${id}`);
+    return this.post(`/agents/${id}`, { ...change, version: current.version });
+  }
+}
