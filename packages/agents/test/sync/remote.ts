@@ -73,13 +73,18 @@ export class Console {
   }
 
   /** Every agent of the account (archived too), newest last. */
-  async agents(): Promise<Json[]> {
+  agents(): Promise<Json[]> {
+    return this.all("/agents");
+  }
+
+  /** Every object a collection lists (one page cursor style for a/c/d). */
+  async all(path: string): Promise<Json[]> {
     const all: Json[] = [];
     let page: string | undefined;
     do {
       const res = await this.http.request<{ data: Json[]; next_page?: string | null }>({
         method: "GET",
-        path: "/agents",
+        path,
         query: { limit: 100, page },
       });
       all.push(...res.body.data);
@@ -89,12 +94,17 @@ export class Console {
   }
 
   /** The agent a project created for a logical name. */
-  async agentOf(project: string, name: string): Promise<Json> {
-    const hit = (await this.agents()).find((a) => {
+  agentOf(project: string, name: string): Promise<Json> {
+    return this.ownedOf("/agents", project, name);
+  }
+
+  /** The object of a collection a project created for a logical name. */
+  async ownedOf(path: string, project: string, name: string): Promise<Json> {
+    const hit = (await this.all(path)).find((a) => {
       const m = a.metadata as Record<string, string> | undefined;
       return m?.["agents.project"] === project && m["agents.resource"]?.endsWith(`["${name}"]`);
     });
-    if (!hit) throw new Error(`no agent ${name} of project ${project}`);
+    if (!hit) throw new Error(`no ${path} ${name} of project ${project}`);
     return hit;
   }
 

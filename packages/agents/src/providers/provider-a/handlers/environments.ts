@@ -1,7 +1,7 @@
 import { isConflict } from "../../common/errors.js";
-import { getOrGone, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
-import { logicalName, ownerOf, sameOwner, withOwnership } from "../../common/ownership.js";
-import { findFirst, walkPages } from "../../common/paging.js";
+import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { listedOwnerOf, logicalName, ownerOf, sameOwner, withOwnership } from "../../common/ownership.js";
+import { collect, findFirst, walkPages } from "../../common/paging.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
 import {
   type EnvironmentDecl,
@@ -65,5 +65,21 @@ export const environmentHandler: KindHandler = {
       sameOwner(ownerOf(e.metadata), owner),
     );
     return found ? toRemote(ctx, found) : undefined;
+  }, // The walker findOwned uses, over the whole account with archived environments (sync must see
+  // an archived project object as such, not as missing).
+  async list(ctx) {
+    const all = await collect(
+      walkPages<Wire>(ctx.http, "/environments", { include_archived: true }, ctx.signal),
+    );
+    return all.map((wire) => {
+      const owner = listedOwnerOf(wire.metadata);
+      const logical = owner?.resource ? logicalName(owner) : String(wire.name ?? "");
+      return {
+        id: String(wire.id),
+        spec: environmentFromWire(wire, logical),
+        ...(owner ? { owner } : {}),
+        archived: isArchived(wire),
+      };
+    });
   },
 };

@@ -5,10 +5,24 @@
 // credentials that match exactly (identity, metadata and injection policy) and replaces the rest.
 import { isConflict } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
-import { logicalName, ownerOf, sameOwner, userMetadata, withOwnership } from "../../common/ownership.js";
+import {
+  listedOwnerOf,
+  logicalName,
+  ownerOf,
+  sameOwner,
+  userMetadata,
+  withOwnership,
+} from "../../common/ownership.js";
 import { collect, findFirst, walkPages } from "../../common/paging.js";
 import { carryPriorSecrets } from "../../common/secrets.js";
-import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
+import type {
+  HandlerContext,
+  KindHandler,
+  ListContext,
+  PriorState,
+  RemoteObject,
+  Spec,
+} from "../../types.js";
 import {
   type CredentialDecl,
   credentialFromWire,
@@ -24,7 +38,10 @@ interface VaultDecl {
   metadata?: Record<string, string>;
 }
 
-async function listCredentials(ctx: HandlerContext, vaultId: string): Promise<RemoteCredential[]> {
+async function listCredentials(
+  ctx: Pick<HandlerContext, "http" | "signal">,
+  vaultId: string,
+): Promise<RemoteCredential[]> {
   return (
     await collect(walkPages<RemoteCredential>(ctx.http, `/vaults/${vaultId}/credentials`, {}, ctx.signal))
   ).filter((c) => !c.archived_at);
@@ -173,7 +190,37 @@ export const vaultHandler: KindHandler = {
     if (!wire) return undefined;
     return readVault(ctx, wire);
   },
+  list: listVaults,
 };
+
+/**
+ * Every vault of the account (archived ones flagged, their credentials not read), each live one
+ * with its credentials in declaration shape: explicit host lists and injection booleans as the
+ * provider holds them, so sync writes them back as they are (spec, provider_a vault rules).
+ */
+async function listVaults(ctx: ListContext): Promise<RemoteObject[]> {
+  const all = await collect(walkPages<Wire>(ctx.http, "/vaults", { include_archived: true }, ctx.signal));
+  const out: RemoteObject[] = [];
+  // One credential walk at a time: an account with many vaults must not open as many requests.
+  for (const wire of all) {
+    const id = String(wire.id);
+    const owner = listedOwnerOf(wire.metadata);
+    const logical = owner?.resource ? logicalName(owner) : "";
+    const archived = isArchived(wire);
+    const creds = archived ? [] : await listCredentials(ctx, id);
+    out.push({
+      id,
+      spec: {
+        ...(wire.display_name && wire.display_name !== logical ? { display_name: wire.display_name } : {}),
+        credentials: creds.map(credentialFromWire),
+        metadata: userMetadata(wire.metadata),
+      },
+      ...(owner ? { owner } : {}),
+      archived,
+    });
+  }
+  return out;
+}
 
 function findOwnedVault(ctx: HandlerContext): Promise<Wire | undefined> {
   return findFirst(
