@@ -13,6 +13,7 @@ import type { DesiredResource } from "../plan/types.js";
 import type { ProviderName, Spec } from "../providers/types.js";
 import { readState } from "../state/file-store.js";
 import { indexClaims, kindKey, type Listed, listAccount } from "./claims.js";
+import { withoutComparableAgreement } from "./comparable.js";
 import { conflictingEdits, type ProviderEdits } from "./conflicts.js";
 import { type Edit, reconcile } from "./reconcile.js";
 import { mapAgentReferences } from "./references.js";
@@ -95,7 +96,9 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
     const result = reconcile({
       at: yamlPath,
       declared: comparable,
-      remote,
+      remote: resource
+        ? await withoutComparableAgreement(resource.spec, remote, handler.desired, runtime.configDir)
+        : remote,
       raw: resource ? (rawValue(doc, yamlPath) as Record<string, unknown>) : undefined,
       sensitive: handler.sensitive ?? [],
       provider: item.provider,

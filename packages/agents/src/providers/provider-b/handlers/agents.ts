@@ -5,6 +5,7 @@ import { isConflict } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName, ownerOf, withOwnership } from "../../common/ownership.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
+import { listAgents } from "../listing.js";
 import {
   type AgentDecl,
   agentDesired,
@@ -64,6 +65,7 @@ function forwardPrior(prior: { extra?: Record<string, unknown> } | undefined): b
 }
 
 export const agentHandler: KindHandler = {
+  list: listAgents,
   replaceOn: ["delivery"],
   desired: (spec) => agentDesired(spec as unknown as AgentDecl),
   async create(ctx, spec) {

@@ -7,6 +7,7 @@ import { collect, walkAfterId, walkPages } from "../../common/paging.js";
 import { ProviderHttpError } from "../../http.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
 import type { ApiDomain } from "../client.js";
+import { listEnvironments } from "../listing.js";
 import {
   type EnvironmentDecl,
   environmentDesired,
@@ -25,6 +26,7 @@ function toRemote(ctx: HandlerContext, wire: Wire, domain: ApiDomain): RemoteObj
 }
 
 export const environmentHandler: KindHandler = {
+  list: listEnvironments,
   replaceOn: ["derived.domain", "config.type"],
   desired(spec) {
     const domain = requireOneDomain(spec, "environment");

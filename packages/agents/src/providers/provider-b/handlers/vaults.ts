@@ -7,6 +7,7 @@ import { collect, walkAfterId } from "../../common/paging.js";
 import { carryPriorSecrets } from "../../common/secrets.js";
 import type { HandlerContext, KindHandler, PriorState, RemoteObject } from "../../types.js";
 import type { ApiDomain } from "../client.js";
+import { listVaults } from "../listing.js";
 import {
   type CredentialDecl,
   credentialDesired,
@@ -60,6 +61,7 @@ async function toRemote(
 }
 
 export const vaultHandler: KindHandler = {
+  list: listVaults,
   sensitive: ["credentials.*.secret_value", "credentials.*.access_token"],
   createBeforeDestroy: true,
   desired(spec) {

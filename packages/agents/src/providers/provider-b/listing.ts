@@ -1,0 +1,121 @@
+// `list` for provider_b (`agents sync`): every object of a kind on both API domains, archived ones
+// flagged, each spec in the shape agents.yaml declares it (the handlers' read-back is a compared
+// form: `tools: {builtin, ask}`, `delivery: "forward"`, `derived`, which the config schema does
+// not accept). Sync compares through the handlers' `desired`, so both shapes agree where nothing
+// changed. Walks reuse the adapter's `walkAfterId`; nothing here writes.
+import { isArchived, type Wire } from "../common/handler-kit.js";
+import { listedOwnerOf, logicalName, type Metadata, userMetadata } from "../common/ownership.js";
+import { collect, walkAfterId } from "../common/paging.js";
+import type { HttpClient } from "../http.js";
+import type { ListContext, RemoteObject, Spec } from "../types.js";
+import { type ApiDomain, domainClient } from "./client.js";
+import { credentialFromWire } from "./mappers/credential.js";
+import { environmentFromWire } from "./mappers/environment.js";
+import { builtinFromWire } from "./mappers/tools.js";
+import { rosterIdsFromWire } from "./undetermined.js";
+
+const DOMAINS: readonly ApiDomain[] = ["managed", "forward"];
+
+function walkAll(ctx: ListContext, http: HttpClient, path: string): Promise<Wire[]> {
+  return collect(walkAfterId<Wire>(http, path, { include_archived: true }, ctx.signal));
+}
+
+/** The common fields of every listed object; `logical` is the name the file would use. */
+function listed(wire: Wire, spec: (logical: string) => Spec): RemoteObject {
+  const owner = listedOwnerOf(wire.metadata);
+  const logical = owner?.resource ? logicalName(owner) : "";
+  return {
+    id: String(wire.id),
+    spec: spec(logical),
+    ...(owner ? { owner } : {}),
+    archived: isArchived(wire),
+  };
+}
+
+export async function listEnvironments(ctx: ListContext): Promise<RemoteObject[]> {
+  const out: RemoteObject[] = [];
+  for (const domain of DOMAINS)
+    for (const wire of await walkAll(ctx, domainClient(ctx.http, domain), "/environments"))
+      out.push(listed(wire, (logical) => environmentFromWire(wire, logical, domain)));
+  return out;
+}
+
+/** Vaults with their live credentials, secrets never (the provider does not return them). */
+export async function listVaults(ctx: ListContext): Promise<RemoteObject[]> {
+  const out: RemoteObject[] = [];
+  for (const domain of DOMAINS) {
+    const http = domainClient(ctx.http, domain);
+    // One credential walk at a time: an account with many vaults must not open as many requests.
+    for (const wire of await walkAll(ctx, http, "/vaults")) {
+      const credentials = isArchived(wire)
+        ? []
+        : (await collect(walkAfterId<Wire>(http, `/vaults/${wire.id}/credentials`, {}, ctx.signal)))
+            .filter((c) => !c.archived_at)
+            .map((c) => credentialFromWire(c as never));
+      out.push(
+        listed(wire, (logical) => ({
+          ...(wire.display_name && wire.display_name !== logical ? { display_name: wire.display_name } : {}),
+          credentials,
+          metadata: userMetadata(wire.metadata),
+        })),
+      );
+    }
+  }
+  return out;
+}
+
+/** Managed Agents and Forward Templates, both as `agents` (a Template has `delivery` forward). */
+export async function listAgents(ctx: ListContext): Promise<RemoteObject[]> {
+  const managed = await walkAll(ctx, domainClient(ctx.http, "managed"), "/agents");
+  const templates = await walkAll(ctx, domainClient(ctx.http, "forward"), "/templates");
+  return [
+    ...managed.map((wire) => listed(wire, (logical) => agentDeclFromWire(wire, logical, false))),
+    ...templates.map((wire) => listed(wire, (logical) => agentDeclFromWire(wire, logical, true))),
+  ];
+}
+
+/**
+ * A Managed Agent or Forward Template as agents.yaml declares it. Roster members come back as
+ * `{agent_id}` and custom skills as `{type: custom, skill_id}`; sync maps both to logical names
+ * by ownership and state. What the wire holds only as ids of other objects (a Template's
+ * environment, vaults, files) is not shown, so the file's own references are kept.
+ */
+export function agentDeclFromWire(wire: Wire, logical: string, forward: boolean): Spec {
+  const { builtin, ask } = builtinFromWire(wire.tools);
+  const spec: Spec = {
+    ...(wire.name !== logical ? { name: wire.name } : {}),
+    ...(typeof wire.description === "string" && wire.description ? { description: wire.description } : {}),
+    model: wire.model,
+    instructions: wire.system,
+    ...(builtin
+      ? {
+          tools: {
+            builtin,
+            ...(ask.length ? { permissions: Object.fromEntries(ask.map((n) => [n, "ask"])) } : {}),
+          },
+        }
+      : {}),
+    mcp_servers: ((wire.mcp_servers ?? []) as { name: string; url?: string }[]).map((s) => ({
+      name: s.name,
+      url: s.url,
+    })),
+    skills: ((wire.skills ?? []) as { type?: string; skill_id: string; version?: string }[]).map((s) =>
+      s.type === "qoder"
+        ? { type: "official", skill_id: s.skill_id, ...(s.version ? { version: s.version } : {}) }
+        : { type: "custom", skill_id: s.skill_id },
+    ),
+    metadata: userMetadata(wire.metadata) as Metadata,
+  };
+  const roster = rosterIdsFromWire(wire.multiagent);
+  if (roster?.length)
+    spec.multiagent = { type: "coordinator", agents: roster.map((id) => ({ agent_id: id })) };
+  if (forward) {
+    const vars = wire.environment_variables;
+    if (vars && typeof vars === "object" && Object.keys(vars).length)
+      spec.environment_variables = { ...(vars as object) };
+    const tools = wire.managed_tool_config as { enabled_tools?: string[] } | undefined;
+    if (tools?.enabled_tools) spec.managed_tool_config = { enabled_tools: [...tools.enabled_tools] };
+    spec.delivery = { provider_b: { type: "forward" } };
+  }
+  return spec;
+}

@@ -1,0 +1,232 @@
+// `agents sync` on provider_b through the real CLI: Managed agents, Forward Templates (agents with
+// Forward delivery), environments and vaults. One apply, one remote change per (provider, kind)
+// row through the provider's Managed and Forward APIs, then dry run → sync → plan, each checking
+// every row; then Multi-agent rule 12 fails closed for an archived project-owned Template member.
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHttpClientFactory, type HttpClient } from "../../src/providers/http.js";
+import { connectProviderB } from "../../src/providers/provider-b/client.js";
+import { runCli } from "../e2e/cli.js";
+import { fileHash, type Json, makeProject } from "./remote.js";
+
+const PROJECT = "sync-kinds-b";
+const FIXTURE = new URL("./fixtures/kinds-b", import.meta.url).pathname;
+const SECRETS = { B_API_KEY: "sim-provider-b-key", SEARCH_TOKEN: "search-token-b-6620" };
+const REMOTE_SECRET = "deploy-secret-b-3307";
+const PLACEHOLDER = "VAULTS_KEYS_B_CREDENTIALS_DEPLOY_SECRET_VALUE";
+
+let b: RunningSim;
+let dir: string;
+let api: { managed: HttpClient; forward: HttpClient };
+let externalId: string;
+const run = (...args: string[]) =>
+  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "sync-kinds-b-key", AGENTS_PROJECT: PROJECT } });
+const yamlPath = () => join(dir, "agents.yaml");
+
+async function call(domain: "managed" | "forward", method: string, path: string, json?: Json) {
+  return (await api[domain].request<Json>({ method: method as "GET", path, ...(json ? { json } : {}) })).body;
+}
+
+/** The object of a collection the project created for a logical name (live ones only). */
+async function owned(domain: "managed" | "forward", path: string, name: string): Promise<Json> {
+  const page = await call(domain, "GET", `${path}?limit=100`);
+  const hit = (page.data as Json[]).find((o) => {
+    const m = o.metadata as Record<string, string>;
+    return m["agents.project"] === PROJECT && m["agents.resource"]?.endsWith(`["${name}"]`);
+  });
+  if (!hit) throw new Error(`no ${path} ${name}`);
+  return hit;
+}
+
+interface Row {
+  kind: string;
+  change(): Promise<void>;
+  /** Lines the dry-run diff adds. */
+  added: string[];
+  /** Lines of the original file that must survive sync byte for byte. */
+  kept: string[];
+  /** Text the synced file must contain. */
+  synced: string[];
+}
+
+const ROWS: Row[] = [
+  {
+    kind: "provider_b environments",
+    async change() {
+      const env = await owned("managed", "/environments", "lab-env");
+      const config = env.config as Json;
+      await call("managed", "POST", `/environments/${env.id}`, {
+        description: "Lab sandbox with wheels",
+        config: {
+          ...config,
+          networking: { type: "limited", allowed_hosts: ["pypi.org", "files.pythonhosted.org"] },
+        },
+      });
+    },
+    added: [
+      "+    description: Lab sandbox with wheels",
+      "+        allowed_hosts: [pypi.org, files.pythonhosted.org] # only the index",
+    ],
+    kept: ["  # Used by the Forward agents, so it lives on the Forward API.", "        pip: [httpx]"],
+    synced: [
+      "        type: limited\n        allowed_hosts: [pypi.org, files.pythonhosted.org] # only the index",
+    ],
+  },
+  {
+    kind: "provider_b vaults",
+    async change() {
+      const vault = await owned("managed", "/vaults", "keys-b");
+      await call("managed", "POST", `/vaults/${vault.id}/credentials`, {
+        display_name: "deploy",
+        auth: {
+          type: "environment_variable",
+          secret_name: "DEPLOY_KEY",
+          secret_value: REMOTE_SECRET,
+          networking: { type: "limited", allowed_hosts: ["deploy.example.com"] },
+        },
+      });
+    },
+    added: ["+      - name: deploy"],
+    kept: ["        secret_value: ${SEARCH_TOKEN} # never written anywhere else"],
+    synced: [
+      "      - name: deploy\n        type: environment_variable\n        secret_name: DEPLOY_KEY\n",
+      `        secret_value: \${${PLACEHOLDER}}`,
+      "            - deploy.example.com",
+    ],
+  },
+  {
+    kind: "provider_b agents (Managed)",
+    async change() {
+      const helper = await owned("managed", "/agents", "helper-b");
+      const lead = await owned("managed", "/agents", "lead-b");
+      const outside = await call("managed", "POST", "/agents", {
+        name: "outside-b",
+        model: "auto",
+        system: "Hi.",
+      });
+      externalId = String(outside.id);
+      await call("managed", "PUT", `/agents/${helper.id}`, {
+        ...pick(helper, ["name", "model", "tools", "metadata"]),
+        system: "Look things up; cite sources.",
+        version: helper.version,
+      });
+      await call("managed", "PUT", `/agents/${lead.id}`, {
+        ...pick(lead, ["name", "model", "system", "tools", "metadata"]),
+        multiagent: {
+          type: "coordinator",
+          agents: [
+            { type: "agent", id: helper.id },
+            { type: "agent", id: externalId },
+          ],
+        },
+        version: lead.version,
+      });
+    },
+    added: ["+    instructions: Look things up; cite sources."],
+    kept: ["      builtin: [bash, web_fetch]", "        bash: ask", "  lead-b:"],
+    synced: ["      agents: [helper-b, {agent_id: "],
+  },
+  {
+    kind: "provider_b agents (Forward Template)",
+    async change() {
+      const desk = await owned("forward", "/templates", "desk-f");
+      await call("forward", "POST", `/templates/${desk.id}`, {
+        system: "Answer at the desk, politely.",
+        environment_variables: { REGION: "eu" },
+      });
+    },
+    added: ["+    instructions: Answer at the desk, politely.", "+      REGION: eu"],
+    kept: ["    delivery:\n      provider_b:\n        type: forward", "      agents: [clerk-f]"],
+    synced: ["    instructions: Answer at the desk, politely.\n    environment: desk-env\n"],
+  },
+];
+
+function pick(o: Json, keys: string[]): Json {
+  return Object.fromEntries(keys.filter((k) => o[k] !== undefined && o[k] !== null).map((k) => [k, o[k]]));
+}
+
+beforeAll(async () => {
+  b = await startSim("provider_b", { quiet: true });
+  dir = await makeProject({}, FIXTURE);
+  await fs.appendFile(
+    join(dir, ".env"),
+    `${Object.entries({ ...SECRETS, B_GATEWAY: b.url })
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n")}\n`,
+  );
+  api = connectProviderB(
+    { api_key: SECRETS.B_API_KEY },
+    createHttpClientFactory({ policy: { maxRetries: 0 } }),
+    b.url,
+  );
+});
+afterAll(async () => {
+  await b?.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+function expectNoSecret(text: string) {
+  for (const secret of [...Object.values(SECRETS), REMOTE_SECRET]) expect(text).not.toContain(secret);
+}
+
+describe("agents sync on provider_b", () => {
+  it("applies, and an unchanged account syncs to no changes", async () => {
+    const apply = await run("apply", "-y");
+    expect(apply.stderr).toBe("");
+    expect(apply.code).toBe(0);
+    const clean = await run("sync", "--dry-run", "--detailed-exitcode");
+    expect(clean.stderr).toBe("");
+    expect(clean.stdout).toContain("No changes");
+    expect(clean.code).toBe(0);
+  });
+
+  it("remote changes of every row show in the dry run, and nothing is written", async () => {
+    for (const row of ROWS) await row.change();
+    const before = await fileHash(yamlPath());
+    const dry = await run("sync", "--dry-run", "--detailed-exitcode");
+    expect(dry.code).toBe(2);
+    for (const row of ROWS) for (const line of row.added) expect(dry.stdout, row.kind).toContain(line);
+    expectNoSecret(dry.stdout + dry.stderr);
+    expect(await fileHash(yamlPath())).toBe(before);
+  });
+
+  it("sync writes every row, keeping comments and untouched lines", async () => {
+    const sync = await run("sync");
+    expect(sync.stderr).toBe("");
+    expect(sync.code).toBe(0);
+    expect(sync.stdout).toContain(PLACEHOLDER);
+    const after = await fs.readFile(yamlPath(), "utf8");
+    expectNoSecret(sync.stdout + after);
+    for (const row of ROWS) {
+      for (const line of row.kept) expect(after, row.kind).toContain(`${line}\n`);
+      for (const text of row.synced) expect(after, row.kind).toContain(text);
+    }
+    expect(after).toContain(`      agents: [helper-b, {agent_id: ${externalId}}] # by logical name\n`);
+  });
+
+  it("plan then shows only the secret sync could not read, and a second sync nothing", async () => {
+    await fs.appendFile(join(dir, ".env"), `${PLACEHOLDER}=${REMOTE_SECRET}\n`);
+    const plan = await run("plan");
+    expectNoSecret(plan.stdout);
+    expect(plan.stdout).toContain("secret_value: (sensitive)");
+    expect(plan.stdout).not.toMatch(/(agents|environments)\[/);
+    const again = await run("sync", "--dry-run", "--detailed-exitcode");
+    expect(again.stdout).toContain("No changes");
+    expect(again.code).toBe(0);
+  });
+
+  it("refuses when a project-owned Template member is archived, leaving the file as it was", async () => {
+    const clerk = await owned("forward", "/templates", "clerk-f");
+    await call("forward", "POST", `/templates/${clerk.id}/archive`, {});
+    const before = await fileHash(yamlPath());
+    const sync = await run("sync");
+    expect(sync.code).toBe(1);
+    expect(sync.stderr).toContain(
+      `roster member ${clerk.id} belongs to project "${PROJECT}" but is archived`,
+    );
+    expect(sync.stderr).not.toContain("    at ");
+    expect(await fileHash(yamlPath())).toBe(before);
+  });
+});
