@@ -1,7 +1,15 @@
 // Memory stores with declared entries as managed seeds: create or rewrite the declared paths,
 // never touch other memories. provider_c guards rewrites with a content_sha256 precondition;
 // provider_d has none (last write wins) but can batch-create.
-import type { HandlerContext, KindHandler, Owner, PriorState, RemoteObject, Spec } from "../types.js";
+import type {
+  HandlerContext,
+  KindHandler,
+  ListContext,
+  Owner,
+  PriorState,
+  RemoteObject,
+  Spec,
+} from "../types.js";
 import { logicalNameOf } from "./address.js";
 import {
   canonicalMemoryStore,
@@ -12,7 +20,7 @@ import {
   type SeedEntry,
   seedEntries,
 } from "./memory.js";
-import { isOwnedBy, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
+import { isOwnedBy, listedOwner, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
 import { findFirst, listAll } from "./pagination.js";
 import type { DialectProfile } from "./profile.js";
 import { getOrGone, idOf, ignoreGone, isArchived, isStatus, overlay } from "./remote.js";
@@ -153,8 +161,28 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
     return hit ? toRemote(ctx, hit, undefined) : undefined;
   }
 
+  // Every store of the account with its description and metadata only: the memories in it are
+  // the agents' own (sync must never import them), and the declared seeds are apply's to write,
+  // so `entries` is left out and the file keeps its seeds as declared.
+  async function list(ctx: ListContext): Promise<RemoteObject[]> {
+    const all = await listAll<Json>(ctx.http, "/memory_stores", {
+      pageSize: profile.pageSize,
+      signal: ctx.signal,
+    });
+    return all.map((remote) => {
+      const owner = listedOwner(remote.metadata);
+      return {
+        id: idOf(remote),
+        spec: memoryStoreFromWire(remote, [], new Map()),
+        ...(owner ? { owner } : {}),
+        archived: isArchived(remote),
+      };
+    });
+  }
+
   return {
     desired: (spec) => overlay(spec, canonicalMemoryStore(spec), COMPARED),
+    list,
 
     async create(ctx: HandlerContext, spec: Spec): Promise<RemoteObject> {
       const entries = seedEntries(spec);

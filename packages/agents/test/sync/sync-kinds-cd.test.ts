@@ -1,0 +1,102 @@
+// `agents sync` for memory stores on provider_c and provider_d through the real CLI: description
+// and metadata come back; the memories the agents wrote are never imported, and the declared
+// seeds stay as declared (docs/cli.md, "What sync covers"). One apply, one row per
+// (provider, kind), then dry run → sync → plan.
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../e2e/cli.js";
+import { Console, fileHash, makeProject } from "./remote.js";
+
+const PROJECT = "sync-kinds-cd";
+const FIXTURE = new URL("./fixtures/kinds-cd", import.meta.url).pathname;
+const AGENT_MEMORY = "the user prefers tables";
+
+let c: RunningSim;
+let d: RunningSim;
+let dir: string;
+let consoles: { c: Console; d: Console };
+const run = (...args: string[]) =>
+  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "sync-kinds-cd-key", AGENTS_PROJECT: PROJECT } });
+const yamlPath = () => join(dir, "agents.yaml");
+
+interface Row {
+  kind: string;
+  change(): Promise<void>;
+  added: string[];
+  kept: string[];
+}
+
+/** The remote store changes its description and an agent writes a memory of its own into it. */
+function storeRow(provider: "c" | "d", name: string, description: string, kept: string[]): Row {
+  return {
+    kind: `provider_${provider} memory_stores`,
+    async change() {
+      const remote = consoles[provider];
+      const store = await remote.ownedOf("/memory_stores", PROJECT, name);
+      await remote.post(`/memory_stores/${store.id}`, { description });
+      await remote.post(`/memory_stores/${store.id}/memories`, {
+        path: "/learned.md",
+        content: AGENT_MEMORY,
+      });
+    },
+    added: [`+    description: ${description}`],
+    kept,
+  };
+}
+
+const ROWS: Row[] = [
+  storeRow("c", "notes-c", "House style, short form", ["        content: Be brief. # the seed apply writes"]),
+  storeRow("d", "notes-d", "Glossary of terms", [
+    "      team: docs",
+    "        content: Agent means a configured model.",
+  ]),
+];
+
+beforeAll(async () => {
+  [c, d] = await Promise.all([
+    startSim("provider_c", { quiet: true }),
+    startSim("provider_d", { quiet: true }),
+  ]);
+  consoles = { c: new Console("provider_c", c), d: new Console("provider_d", d) };
+  dir = await makeProject({ c, d }, FIXTURE);
+});
+afterAll(async () => {
+  await Promise.all([c?.close(), d?.close()]);
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe("agents sync: memory stores on provider_c and provider_d", () => {
+  it("applies, and an unchanged account syncs to no changes", async () => {
+    const apply = await run("apply", "-y");
+    expect(apply.stderr).toBe("");
+    expect(apply.code).toBe(0);
+    const clean = await run("sync", "--dry-run", "--detailed-exitcode");
+    expect(clean.stdout).toContain("No changes");
+    expect(clean.code).toBe(0);
+  });
+
+  it("dry run shows every row's change and writes nothing; sync writes it, never the agents' memories", async () => {
+    for (const row of ROWS) await row.change();
+    const before = await fileHash(yamlPath());
+    const dry = await run("sync", "--dry-run", "--detailed-exitcode");
+    expect(dry.code).toBe(2);
+    for (const row of ROWS) for (const line of row.added) expect(dry.stdout, row.kind).toContain(line);
+    expect(await fileHash(yamlPath())).toBe(before);
+
+    const sync = await run("sync");
+    expect(sync.stderr).toBe("");
+    expect(sync.code).toBe(0);
+    const after = await fs.readFile(yamlPath(), "utf8");
+    expect(after).not.toContain(AGENT_MEMORY);
+    expect(after).not.toContain("learned.md");
+    for (const row of ROWS) {
+      for (const line of row.added) expect(after, row.kind).toContain(`${line.slice(1)}\n`);
+      for (const line of row.kept) expect(after, row.kind).toContain(`${line}\n`);
+    }
+    const plan = await run("plan", "--detailed-exitcode");
+    expect(plan.stdout).toContain("No changes.");
+    expect(plan.code).toBe(0);
+  });
+});
