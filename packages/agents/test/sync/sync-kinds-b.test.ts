@@ -16,6 +16,7 @@ const FIXTURE = new URL("./fixtures/kinds-b", import.meta.url).pathname;
 const SECRETS = { B_API_KEY: "sim-provider-b-key", SEARCH_TOKEN: "search-token-b-6620" };
 const REMOTE_SECRET = "deploy-secret-b-3307";
 const PLACEHOLDER = "VAULTS_KEYS_B_CREDENTIALS_DEPLOY_SECRET_VALUE";
+const AGENT_MEMORY = "the user prefers tables";
 
 let b: RunningSim;
 let dir: string;
@@ -95,6 +96,20 @@ const ROWS: Row[] = [
       `        secret_value: \${${PLACEHOLDER}}`,
       "            - deploy.example.com",
     ],
+  },
+  {
+    kind: "provider_b memory_stores",
+    async change() {
+      const store = await owned("managed", "/memory_stores", "notes-b");
+      await call("managed", "POST", `/memory_stores/${store.id}`, { description: "Team notes, curated" });
+      await call("managed", "POST", `/memory_stores/${store.id}/memories`, {
+        path: "learned.md",
+        content: AGENT_MEMORY,
+      });
+    },
+    added: ["+    description: Team notes, curated"],
+    kept: ["        content: Be brief. # a seed: kept as declared"],
+    synced: ["    description: Team notes, curated\n    entries:\n"],
   },
   {
     kind: "provider_b agents (Managed)",
@@ -199,6 +214,7 @@ describe("agents sync on provider_b", () => {
     expect(sync.stdout).toContain(PLACEHOLDER);
     const after = await fs.readFile(yamlPath(), "utf8");
     expectNoSecret(sync.stdout + after);
+    expect(after).not.toContain(AGENT_MEMORY);
     for (const row of ROWS) {
       for (const line of row.kept) expect(after, row.kind).toContain(`${line}\n`);
       for (const text of row.synced) expect(after, row.kind).toContain(text);

@@ -64,6 +64,25 @@ export async function listVaults(ctx: ListContext): Promise<RemoteObject[]> {
   return out;
 }
 
+/**
+ * Stores with description and metadata only: their memories are the agents' own (never imported)
+ * and the declared seeds are apply's to write, so the file keeps `entries` as declared.
+ */
+export async function listMemoryStores(ctx: ListContext): Promise<RemoteObject[]> {
+  const out: RemoteObject[] = [];
+  for (const domain of DOMAINS)
+    for (const wire of await walkAll(ctx, domainClient(ctx.http, domain), "/memory_stores"))
+      out.push(
+        listed(wire, () => ({
+          ...(typeof wire.description === "string" && wire.description
+            ? { description: wire.description }
+            : {}),
+          metadata: userMetadata(wire.metadata),
+        })),
+      );
+  return out;
+}
+
 /** Managed Agents and Forward Templates, both as `agents` (a Template has `delivery` forward). */
 export async function listAgents(ctx: ListContext): Promise<RemoteObject[]> {
   const managed = await walkAll(ctx, domainClient(ctx.http, "managed"), "/agents");
