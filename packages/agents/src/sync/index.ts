@@ -17,6 +17,7 @@ import { withoutComparableAgreement } from "./comparable.js";
 import { conflictingEdits, type ProviderEdits } from "./conflicts.js";
 import { type Edit, reconcile } from "./reconcile.js";
 import { mapAgentReferences } from "./references.js";
+import { claimUnstampedFromState } from "./state-claims.js";
 import { applyEdits, parseForEdit, printDocument, rawValue } from "./yaml-edit.js";
 
 export { unifiedDiff } from "./line-diff.js";
@@ -65,7 +66,12 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
   for (const provider of scoped)
     for (const kind of KINDS)
       if (runtime.handler(provider, kind)?.list) listedKinds.add(kindKey(provider, kind));
-  const listed = await listAccount(runtime, scoped, KINDS, signal, (m) => warnings.push(m));
+  const { state } = await readState(statePathFor(options));
+  const listed = claimUnstampedFromState(
+    await listAccount(runtime, scoped, KINDS, signal, (m) => warnings.push(m)),
+    project.project,
+    state.resources,
+  );
   const claims = indexClaims(project.project, listed, listedKinds);
   const problems: string[] = [];
   for (const [address, items] of claims.duplicates)
@@ -75,7 +81,6 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
         "agents.resource metadata, and run sync again",
     );
 
-  const { state } = await readState(statePathFor(options));
   const declared = new Map(project.desired.map((r) => [r.address, r]));
   const perProvider: ProviderEdits[] = [];
   const variables: string[] = [];

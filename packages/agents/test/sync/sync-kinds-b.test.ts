@@ -13,7 +13,12 @@ import { fileHash, type Json, makeProject } from "./remote.js";
 
 const PROJECT = "sync-kinds-b";
 const FIXTURE = new URL("./fixtures/kinds-b", import.meta.url).pathname;
-const SECRETS = { B_API_KEY: "sim-provider-b-key", SEARCH_TOKEN: "search-token-b-6620" };
+const SECRETS = {
+  B_API_KEY: "sim-provider-b-key",
+  SEARCH_TOKEN: "search-token-b-6620",
+  DESK_CLIENT_ID: "desk-client-b-1",
+  DESK_CLIENT_SECRET: "desk-secret-b-8841",
+};
 const REMOTE_SECRET = "deploy-secret-b-3307";
 const PLACEHOLDER = "VAULTS_KEYS_B_CREDENTIALS_DEPLOY_SECRET_VALUE";
 const AGENT_MEMORY = "the user prefers tables";
@@ -96,6 +101,28 @@ const ROWS: Row[] = [
       `        secret_value: \${${PLACEHOLDER}}`,
       "            - deploy.example.com",
     ],
+  },
+  {
+    kind: "provider_b identities",
+    async change() {
+      const page = await call("forward", "GET", "/identities?external_id=user-1");
+      const alice = (page.data as Json[])[0]!;
+      await call("forward", "POST", `/identities/${alice.id}`, { name: "Alice Chen" });
+    },
+    added: ["+    name: Alice Chen"],
+    kept: ["    external_id: user-1"],
+    synced: ["  alice:\n    external_id: user-1\n    name: Alice Chen\n"],
+  },
+  {
+    kind: "provider_b channels",
+    async change() {
+      const page = await call("forward", "GET", "/channels?limit=100");
+      const desk = (page.data as Json[]).find((ch) => ch.name === "desk")!;
+      await call("forward", "POST", `/channels/${desk.id}`, { enabled: false });
+    },
+    added: ["+    enabled: false"],
+    kept: ["      client_secret: ${DESK_CLIENT_SECRET} # a secret: never read back", "    agent: desk-f"],
+    synced: ["      client_secret: ${DESK_CLIENT_SECRET} # a secret: never read back\n    enabled: false\n"],
   },
   {
     kind: "provider_b memory_stores",

@@ -11,6 +11,7 @@ import type { ListContext, RemoteObject, Spec } from "../types.js";
 import { type ApiDomain, domainClient } from "./client.js";
 import { credentialFromWire } from "./mappers/credential.js";
 import { environmentFromWire } from "./mappers/environment.js";
+import { channelFromWire, identityFromWire } from "./mappers/forward.js";
 import { builtinFromWire } from "./mappers/tools.js";
 import { rosterIdsFromWire } from "./undetermined.js";
 
@@ -81,6 +82,29 @@ export async function listMemoryStores(ctx: ListContext): Promise<RemoteObject[]
         })),
       );
   return out;
+}
+
+/**
+ * Identities and Channels (Forward API). Neither carries `agents.*` metadata on the wire (an
+ * Identity's metadata is the integrating product's, a Channel has none), so no owner is reported:
+ * sync claims them through the ids the state records. A Channel's credentials never come back.
+ */
+export async function listIdentities(ctx: ListContext): Promise<RemoteObject[]> {
+  const all = await walkAll(ctx, domainClient(ctx.http, "forward"), "/identities");
+  return all.map((wire) => ({
+    id: String(wire.id),
+    spec: identityFromWire(wire, ""),
+    archived: isArchived(wire),
+  }));
+}
+
+export async function listChannels(ctx: ListContext): Promise<RemoteObject[]> {
+  const all = await walkAll(ctx, domainClient(ctx.http, "forward"), "/channels");
+  return all.map((wire) => ({
+    id: String(wire.id),
+    spec: channelFromWire(wire, ""),
+    archived: isArchived(wire),
+  }));
 }
 
 /** Managed Agents and Forward Templates, both as `agents` (a Template has `delivery` forward). */

@@ -6,6 +6,7 @@ import { logicalName } from "../../common/ownership.js";
 import { findFirst, walkAfterId } from "../../common/paging.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
 import { derivedOf } from "../derive.js";
+import { listChannels } from "../listing.js";
 import { type ChannelDecl, channelDesired, channelFromWire, channelToWire } from "../mappers/forward.js";
 import { client } from "./shared.js";
 
@@ -30,6 +31,7 @@ function body(ctx: HandlerContext, spec: Spec, update: boolean) {
 }
 
 export const channelHandler: KindHandler = {
+  list: listChannels,
   replaceOn: ["type", "mode"],
   sensitive: ["credentials.*"],
   desired: (spec) => channelDesired(spec as unknown as ChannelDecl),

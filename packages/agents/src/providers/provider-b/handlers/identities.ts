@@ -4,6 +4,7 @@ import { isConflict } from "../../common/errors.js";
 import { getOrGone, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName } from "../../common/ownership.js";
 import type { HandlerContext, KindHandler, RemoteObject } from "../../types.js";
+import { listIdentities } from "../listing.js";
 import { type IdentityDecl, identityDesired, identityFromWire, identityToWire } from "../mappers/forward.js";
 import { client } from "./shared.js";
 
@@ -21,6 +22,7 @@ async function byExternalId(ctx: HandlerContext, externalId: string): Promise<Wi
 }
 
 export const identityHandler: KindHandler = {
+  list: listIdentities,
   replaceOn: ["external_id"],
   desired: (spec) => identityDesired(spec as IdentityDecl),
   async create(ctx, spec) {
