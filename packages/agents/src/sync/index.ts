@@ -15,6 +15,7 @@ import { readState } from "../state/file-store.js";
 import { indexClaims, kindKey, type Listed, listAccount } from "./claims.js";
 import { withoutComparableAgreement } from "./comparable.js";
 import { conflictingEdits, type ProviderEdits } from "./conflicts.js";
+import { keptAsDeclared } from "./coverage.js";
 import { type Edit, reconcile } from "./reconcile.js";
 import { mapAgentReferences } from "./references.js";
 import { claimUnstampedFromState } from "./state-claims.js";
@@ -112,20 +113,26 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
     variables.push(...result.variables);
     if (state.resources[address]?.id !== item.remote.id) imports.push({ address, id: item.remote.id });
   }
-  const unlisted = new Set<string>();
+  const unlisted = new Map<string, string>();
   for (const resource of project.desired) {
     if (resource.external || claims.owned.has(resource.address)) continue;
     if (!scoped.includes(resource.provider)) continue;
     if (!listedKinds.has(kindKey(resource.provider, resource.kind))) {
-      unlisted.add(`${resource.provider} ${resource.kind}`);
+      unlisted.set(
+        kindKey(resource.provider, resource.kind),
+        keptAsDeclared(
+          resource.provider,
+          resource.kind,
+          runtime.handler(resource.provider, resource.kind)?.localOnly === true,
+        ),
+      );
       continue;
     }
     warnings.push(
       `${resource.address}: nothing owned by project "${project.project}" found remotely; the declaration is kept (apply would create it)`,
     );
   }
-  for (const what of unlisted)
-    warnings.push(`${what}: this build cannot list them, so their declarations are left as they are`);
+  warnings.push(...unlisted.values());
   for (const item of claims.unnamed)
     warnings.push(
       `${item.provider} ${item.kind} ${item.remote.id} belongs to project "${project.project}" but has no usable agents.resource; not synced`,

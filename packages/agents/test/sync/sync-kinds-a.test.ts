@@ -104,7 +104,7 @@ describe("agents sync on provider_a: environments and vaults", () => {
     expect(apply.code).toBe(0);
     const clean = await run("sync", "--dry-run", "--detailed-exitcode");
     expect(clean.stdout).toContain("No changes");
-    expect(clean.stdout).not.toContain("cannot list");
+    expect(clean.stdout + clean.stderr).not.toContain("kept as declared");
     expect(clean.code).toBe(0);
   });
 

@@ -75,6 +75,9 @@ describe("agents sync: memory stores on provider_c and provider_d", () => {
     const clean = await run("sync", "--dry-run", "--detailed-exitcode");
     expect(clean.stdout).toContain("No changes");
     expect(clean.code).toBe(0);
+    // Two declared files, one line saying why the kind is not synced.
+    const kept = "provider_d files: kept as declared, not synced (a file is uploaded bytes from a local path";
+    expect((clean.stdout + clean.stderr).split(kept).length - 1).toBe(1);
   });
 
   it("dry run shows every row's change and writes nothing; sync writes it, never the agents' memories", async () => {
