@@ -104,6 +104,12 @@ export interface KindHandler {
    */
   list?(ctx: ListContext, project: string): Promise<RemoteObject[]>;
   /**
+   * PROPOSED (sync): what only the declaration can select on one listed object, in declared shape
+   * (a memory store's seeds: each declared key with the content the provider now holds there).
+   * Sync lays it over the listed spec; the agents' own memories are never part of it.
+   */
+  readDeclared?(ctx: ListContext, id: string, declared: Spec): Promise<Spec>;
+  /**
    * Turns a declared spec into the spec the engine compares and records, e.g. adds a content
    * digest of a local file so an edited file shows as a change. Pure apart from reading files.
    */

@@ -96,8 +96,18 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
       continue;
     }
     if (resource?.external) continue;
-    const remote = referencesMapped(item, address, doc, yamlPath, state.resources, claims, problems);
+    const mapped = referencesMapped(item, address, doc, yamlPath, state.resources, claims, problems);
     const handler = runtime.requireHandler(item.provider, item.kind, address);
+    const listCtx = {
+      http: runtime.session(item.provider).http,
+      signal,
+      warn: (m: string) => warnings.push(m),
+      configDir: runtime.configDir,
+    };
+    const remote =
+      resource && handler.readDeclared
+        ? { ...mapped, ...(await handler.readDeclared(listCtx, item.remote.id, resource.spec)) }
+        : mapped;
     const comparable = resource ? await comparableSpec(resource, handler, runtime.configDir) : undefined;
     const result = reconcile({
       at: yamlPath,

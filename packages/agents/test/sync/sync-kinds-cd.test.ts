@@ -1,7 +1,7 @@
-// `agents sync` for memory stores on provider_c and provider_d through the real CLI: description
-// and metadata come back; the memories the agents wrote are never imported, and the declared
-// seeds stay as declared (docs/cli.md, "What sync covers"). One apply, one row per
-// (provider, kind), then dry run → sync → plan.
+// `agents sync` for memory stores on provider_c and provider_d through the real CLI: description,
+// metadata and the content of the declared seeds come back; the memories the agents wrote are
+// never imported (docs/cli.md, "What sync covers"). One apply, one row per (provider, kind), then
+// dry run → sync → plan.
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
@@ -28,8 +28,17 @@ interface Row {
   kept: string[];
 }
 
-/** The remote store changes its description and an agent writes a memory of its own into it. */
-function storeRow(provider: "c" | "d", name: string, description: string, kept: string[]): Row {
+/**
+ * The remote store changes its description, someone rewrites a declared seed, and an agent writes
+ * a memory of its own: the first two come back, the agent's memory never does.
+ */
+function storeRow(
+  provider: "c" | "d",
+  name: string,
+  description: string,
+  seed: { path: string; now: string },
+  kept: string[],
+): Row {
   return {
     kind: `provider_${provider} memory_stores`,
     async change() {
@@ -40,18 +49,27 @@ function storeRow(provider: "c" | "d", name: string, description: string, kept: 
         path: "/learned.md",
         content: AGENT_MEMORY,
       });
+      const memories = await remote.all(`/memory_stores/${store.id}/memories`);
+      const memory = memories.find((m) => m.path === seed.path)!;
+      await remote.post(`/memory_stores/${store.id}/memories/${memory.id}`, { content: seed.now });
     },
-    added: [`+    description: ${description}`],
+    added: [`+    description: ${description}`, `+        content: ${seed.now}`],
     kept,
   };
 }
 
 const ROWS: Row[] = [
-  storeRow("c", "notes-c", "House style, short form", ["        content: Be brief. # the seed apply writes"]),
-  storeRow("d", "notes-d", "Glossary of terms", [
-    "      team: docs",
-    "        content: Agent means a configured model.",
+  storeRow("c", "notes-c", "House style, short form", { path: "/style.md", now: "Be brief and kind." }, [
+    "      - key: style.md",
+    "        content: Be brief and kind. # the seed apply writes",
   ]),
+  storeRow(
+    "d",
+    "notes-d",
+    "Glossary of terms",
+    { path: "/glossary.md", now: "An agent is a configured model." },
+    ["      team: docs", "      - key: glossary.md"],
+  ),
 ];
 
 beforeAll(async () => {
@@ -95,7 +113,7 @@ describe("agents sync: memory stores on provider_c and provider_d", () => {
     expect(after).not.toContain(AGENT_MEMORY);
     expect(after).not.toContain("learned.md");
     for (const row of ROWS) {
-      for (const line of row.added) expect(after, row.kind).toContain(`${line.slice(1)}\n`);
+      for (const line of row.added) expect(after, row.kind).toContain(line.slice(1));
       for (const line of row.kept) expect(after, row.kind).toContain(`${line}\n`);
     }
     const plan = await run("plan", "--detailed-exitcode");

@@ -14,6 +14,7 @@ import { logicalNameOf } from "./address.js";
 import {
   canonicalMemoryStore,
   contentSha256,
+  memoryPath,
   memoryStoreFromWire,
   memoryStoreToWire,
   planSeeds,
@@ -37,7 +38,10 @@ interface RemoteMemory {
 export function memoryStoreHandler(profile: DialectProfile): KindHandler {
   const base = (id: string) => `/memory_stores/${id}`;
 
-  async function memoriesByPath(ctx: HandlerContext, storeId: string): Promise<Map<string, RemoteMemory>> {
+  async function memoriesByPath(
+    ctx: Pick<HandlerContext, "http" | "signal">,
+    storeId: string,
+  ): Promise<Map<string, RemoteMemory>> {
     const items = await listAll<Json>(ctx.http, `${base(storeId)}/memories`, {
       pageSize: profile.pageSize,
       signal: ctx.signal,
@@ -53,7 +57,7 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
   }
 
   async function memoryContent(
-    ctx: HandlerContext,
+    ctx: Pick<HandlerContext, "http" | "signal">,
     storeId: string,
     memory: RemoteMemory,
   ): Promise<string | undefined> {
@@ -180,9 +184,27 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
     });
   }
 
+  // The declared seeds as the provider now holds them; a seed that is gone remotely keeps its
+  // declared content (apply writes it again), and no other memory is read.
+  async function readDeclared(ctx: ListContext, id: string, declared: Spec): Promise<Spec> {
+    const entries = records(declared.entries);
+    if (entries.length === 0) return {};
+    const memories = await memoriesByPath(ctx, id);
+    const out: Json[] = [];
+    for (const entry of entries) {
+      const key = str(entry.key) ?? "";
+      const content = str(entry.content) ?? "";
+      const memory = memories.get(memoryPath(key));
+      const changed = memory && memory.content_sha256 !== contentSha256(content);
+      out.push({ key, content: (changed ? await memoryContent(ctx, id, memory) : undefined) ?? content });
+    }
+    return { entries: out };
+  }
+
   return {
     desired: (spec) => overlay(spec, canonicalMemoryStore(spec), COMPARED),
     list,
+    readDeclared,
 
     async create(ctx: HandlerContext, spec: Spec): Promise<RemoteObject> {
       const entries = seedEntries(spec);
