@@ -104,11 +104,19 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
       warn: (m: string) => warnings.push(m),
       configDir: runtime.configDir,
     };
-    const remote =
+    const selected =
       resource && handler.readDeclared
-        ? { ...mapped, ...(await handler.readDeclared(listCtx, item.remote.id, resource.spec)) }
-        : mapped;
-    const comparable = resource ? await comparableSpec(resource, handler, runtime.configDir) : undefined;
+        ? await handler.readDeclared(listCtx, item.remote.id, resource.spec)
+        : {};
+    const remote = { ...mapped, ...selected };
+    // What readDeclared returns is in declared shape: it is compared with the declaration as
+    // written, not with the handler's comparable form (seed digests).
+    const comparable = resource
+      ? {
+          ...(await comparableSpec(resource, handler, runtime.configDir)),
+          ...Object.fromEntries(Object.keys(selected).map((k) => [k, resource.spec[k]])),
+        }
+      : undefined;
     const result = reconcile({
       at: yamlPath,
       declared: comparable,

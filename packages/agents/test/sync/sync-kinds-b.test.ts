@@ -133,9 +133,17 @@ const ROWS: Row[] = [
         path: "learned.md",
         content: AGENT_MEMORY,
       });
+      const memories = await call("managed", "GET", `/memory_stores/${store.id}/memories?limit=100`);
+      const seed = (memories.data as Json[]).find((m) => String(m.path).replace(/^\//, "") === "style.md")!;
+      await call("managed", "POST", `/memory_stores/${store.id}/memories/${seed.id}`, {
+        content: "Be brief and cite.",
+      });
     },
-    added: ["+    description: Team notes, curated"],
-    kept: ["        content: Be brief. # a seed: kept as declared"],
+    added: [
+      "+    description: Team notes, curated",
+      "+        content: Be brief and cite. # a declared seed",
+    ],
+    kept: ["        content: Be brief and cite. # a declared seed"],
     synced: ["    description: Team notes, curated\n    entries:\n"],
   },
   {

@@ -4,14 +4,17 @@
 // not accept). Sync compares through the handlers' `desired`, so both shapes agree where nothing
 // changed. Walks reuse the adapter's `walkAfterId`; nothing here writes.
 import { isArchived, type Wire } from "../common/handler-kit.js";
+import { sha256 } from "../common/local-files.js";
 import { listedOwnerOf, logicalName, type Metadata, userMetadata } from "../common/ownership.js";
 import { collect, walkAfterId } from "../common/paging.js";
 import type { HttpClient } from "../http.js";
 import type { ListContext, RemoteObject, Spec } from "../types.js";
 import { type ApiDomain, domainClient } from "./client.js";
+import { domainOf } from "./derive.js";
 import { credentialFromWire } from "./mappers/credential.js";
 import { environmentFromWire } from "./mappers/environment.js";
 import { channelFromWire, identityFromWire } from "./mappers/forward.js";
+import { memoryPath, type RemoteMemory } from "./mappers/memory-store.js";
 import { builtinFromWire } from "./mappers/tools.js";
 import { rosterIdsFromWire } from "./undetermined.js";
 
@@ -82,6 +85,41 @@ export async function listMemoryStores(ctx: ListContext): Promise<RemoteObject[]
         })),
       );
   return out;
+}
+
+/**
+ * The declared seeds of one store as the provider now holds them, read by their keys only: a
+ * changed seed comes back with the remote content, a deleted one keeps its declared content
+ * (apply writes it again). The store's other memories are never read.
+ */
+export async function readMemorySeeds(ctx: ListContext, id: string, declared: Spec): Promise<Spec> {
+  const entries = Array.isArray(declared.entries)
+    ? (declared.entries as { key: string; content: string }[])
+    : [];
+  if (entries.length === 0) return {};
+  const http = domainClient(ctx.http, domainOf(declared));
+  const memories = await collect(
+    walkAfterId<RemoteMemory>(http, `/memory_stores/${id}/memories`, {}, ctx.signal),
+  );
+  const byPath = new Map(
+    memories.filter((m) => m.type !== "memory_prefix").map((m) => [m.path.replace(/^\/+/, ""), m]),
+  );
+  const out: { key: string; content: string }[] = [];
+  for (const entry of entries) {
+    const memory = byPath.get(memoryPath(entry.key));
+    let content = entry.content;
+    if (memory && memory.content_sha256 !== sha256(entry.content)) {
+      const full = await http.request<{ content?: unknown }>({
+        method: "GET",
+        path: `/memory_stores/${id}/memories/${memory.id}`,
+        allowStatus: [404],
+        signal: ctx.signal,
+      });
+      if (typeof full.body?.content === "string") content = full.body.content;
+    }
+    out.push({ key: entry.key, content });
+  }
+  return { entries: out };
 }
 
 /**

@@ -7,7 +7,7 @@ import { logicalName, metadataPatch, ownerOf, userMetadata, withOwnership } from
 import { collect, walkAfterId } from "../../common/paging.js";
 import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
 import type { ApiDomain } from "../client.js";
-import { listMemoryStores } from "../listing.js";
+import { listMemoryStores, readMemorySeeds } from "../listing.js";
 import {
   type MemoryStoreDecl,
   memoryPath,
@@ -100,6 +100,7 @@ function declaredPaths(prior: PriorState | undefined): string[] | undefined {
 export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVIDER_B_OPTIONS): KindHandler {
   return {
     list: listMemoryStores,
+    readDeclared: readMemorySeeds,
     replaceOn: ["derived.domain"],
     desired(spec) {
       const decl = spec as MemoryStoreDecl;
