@@ -27,6 +27,7 @@ let b: RunningSim;
 let dir: string;
 let api: { managed: HttpClient; forward: HttpClient };
 let externalId: string;
+let reviewerId: string;
 const run = (...args: string[]) =>
   runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "sync-kinds-b-key", AGENTS_PROJECT: PROJECT } });
 const yamlPath = () => join(dir, "agents.yaml");
@@ -157,6 +158,23 @@ const ROWS: Row[] = [
         system: "Hi.",
       });
       externalId = String(outside.id);
+      // Created elsewhere but stamped as this project's: added to the file in declared shape.
+      const reviewer = await call("managed", "POST", "/agents", {
+        name: "reviewer-b",
+        model: "auto",
+        system: "Review the answer.",
+        tools: [
+          {
+            type: "agent_toolset_20260401",
+            configs: [
+              { name: "Read", enabled: true, permission_policy: { type: "always_allow" } },
+              { name: "WebFetch", enabled: true, permission_policy: { type: "always_ask" } },
+            ],
+          },
+        ],
+        metadata: { "agents.project": PROJECT, "agents.resource": 'provider_b.agents["reviewer-b"]' },
+      });
+      reviewerId = String(reviewer.id);
       await call("managed", "PUT", `/agents/${helper.id}`, {
         ...pick(helper, ["name", "model", "tools", "metadata"]),
         system: "Look things up; cite sources.",
@@ -250,6 +268,11 @@ describe("agents sync on provider_b", () => {
     const after = await fs.readFile(yamlPath(), "utf8");
     expectNoSecret(sync.stdout + after);
     expect(after).not.toContain(AGENT_MEMORY);
+    expect(after).toContain(
+      "  reviewer-b:\n    provider: provider_b\n    model: auto\n    instructions: Review the answer.\n" +
+        "    tools:\n      builtin:\n        - read\n        - web_fetch\n      permissions:\n        web_fetch: ask\n",
+    );
+    expect(sync.stdout).toContain(`agents import 'provider_b.agents["reviewer-b"]' ${reviewerId}`);
     for (const row of ROWS) {
       for (const line of row.kept) expect(after, row.kind).toContain(`${line}\n`);
       for (const text of row.synced) expect(after, row.kind).toContain(text);
@@ -259,6 +282,7 @@ describe("agents sync on provider_b", () => {
 
   it("plan then shows only the secret sync could not read, and a second sync nothing", async () => {
     await fs.appendFile(join(dir, ".env"), `${PLACEHOLDER}=${REMOTE_SECRET}\n`);
+    expect((await run("import", 'provider_b.agents["reviewer-b"]', reviewerId)).code).toBe(0);
     const plan = await run("plan");
     expectNoSecret(plan.stdout);
     expect(plan.stdout).toContain("secret_value: (sensitive)");
