@@ -16,6 +16,7 @@ import { indexClaims, kindKey, type Listed, listAccount } from "./claims.js";
 import { withoutComparableAgreement } from "./comparable.js";
 import { conflictingEdits, type ProviderEdits } from "./conflicts.js";
 import { keptAsDeclared } from "./coverage.js";
+import { mapIdReferences, syncRefsOf } from "./id-references.js";
 import { type Edit, reconcile } from "./reconcile.js";
 import { mapAgentReferences } from "./references.js";
 import { claimUnstampedFromState } from "./state-claims.js";
@@ -96,7 +97,12 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
       continue;
     }
     if (resource?.external) continue;
-    const mapped = referencesMapped(item, address, doc, yamlPath, state.resources, claims, problems);
+    const mapped = mapIdReferences(
+      referencesMapped(item, address, doc, yamlPath, state.resources, claims, problems),
+      syncRefsOf(item.remote.extra),
+      resource?.spec,
+      { claims, provider: item.provider, holder: address, warn: (m) => warnings.push(m) },
+    );
     const handler = runtime.requireHandler(item.provider, item.kind, address);
     const listCtx = {
       http: runtime.session(item.provider).http,

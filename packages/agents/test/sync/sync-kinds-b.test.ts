@@ -28,6 +28,7 @@ let dir: string;
 let api: { managed: HttpClient; forward: HttpClient };
 let externalId: string;
 let reviewerId: string;
+let porterId: string;
 const run = (...args: string[]) =>
   runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "sync-kinds-b-key", AGENTS_PROJECT: PROJECT } });
 const yamlPath = () => join(dir, "agents.yaml");
@@ -204,6 +205,15 @@ const ROWS: Row[] = [
         system: "Answer at the desk, politely.",
         environment_variables: { REGION: "eu" },
       });
+      // A Template stamped as this project's: added with its environment by logical name.
+      const template = await call("forward", "POST", "/templates", {
+        name: "porter-f",
+        model: "auto",
+        system: "Carry the requests.",
+        environment_id: desk.environment_id,
+        metadata: { "agents.project": PROJECT, "agents.resource": 'provider_b.agents["porter-f"]' },
+      });
+      porterId = String(template.id);
     },
     added: ["+    instructions: Answer at the desk, politely.", "+      REGION: eu"],
     kept: ["    delivery:\n      provider_b:\n        type: forward", "      agents: [clerk-f]"],
@@ -273,6 +283,10 @@ describe("agents sync on provider_b", () => {
         "    tools:\n      builtin:\n        - read\n        - web_fetch\n      permissions:\n        web_fetch: ask\n",
     );
     expect(sync.stdout).toContain(`agents import 'provider_b.agents["reviewer-b"]' ${reviewerId}`);
+    expect(after).toContain(
+      "  porter-f:\n    provider: provider_b\n    model: auto\n    instructions: Carry the requests.\n" +
+        "    delivery:\n      provider_b:\n        type: forward\n    environment: desk-env\n",
+    );
     for (const row of ROWS) {
       for (const line of row.kept) expect(after, row.kind).toContain(`${line}\n`);
       for (const text of row.synced) expect(after, row.kind).toContain(text);
@@ -283,6 +297,7 @@ describe("agents sync on provider_b", () => {
   it("plan then shows only the secret sync could not read, and a second sync nothing", async () => {
     await fs.appendFile(join(dir, ".env"), `${PLACEHOLDER}=${REMOTE_SECRET}\n`);
     expect((await run("import", 'provider_b.agents["reviewer-b"]', reviewerId)).code).toBe(0);
+    expect((await run("import", 'provider_b.agents["porter-f"]', porterId)).code).toBe(0);
     const plan = await run("plan");
     expectNoSecret(plan.stdout);
     expect(plan.stdout).toContain("secret_value: (sensitive)");

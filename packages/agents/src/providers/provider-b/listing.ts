@@ -151,7 +151,21 @@ export async function listAgents(ctx: ListContext): Promise<RemoteObject[]> {
   const templates = await walkAll(ctx, domainClient(ctx.http, "forward"), "/templates");
   return [
     ...managed.map((wire) => listed(wire, (logical) => agentDeclFromWire(wire, logical, false))),
-    ...templates.map((wire) => listed(wire, (logical) => agentDeclFromWire(wire, logical, true))),
+    ...templates.map((wire) => ({
+      ...listed(wire, (logical) => agentDeclFromWire(wire, logical, true)),
+      extra: { sync_refs: templateRefs(wire) },
+    })),
+  ];
+}
+
+/** A Template names its environment and vaults by id; sync maps them to the project's names. */
+function templateRefs(wire: Wire) {
+  const vaults = Array.isArray(wire.vault_ids) ? (wire.vault_ids as unknown[]).map(String) : [];
+  return [
+    ...(typeof wire.environment_id === "string" && wire.environment_id
+      ? [{ field: "environment", kind: "environments", ids: [wire.environment_id], list: false }]
+      : []),
+    ...(vaults.length === 1 ? [{ field: "vault", kind: "vaults", ids: vaults, list: false }] : []),
   ];
 }
 
