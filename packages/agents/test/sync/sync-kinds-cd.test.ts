@@ -59,6 +59,22 @@ function storeRow(
 }
 
 const ROWS: Row[] = [
+  {
+    kind: "provider_c deployments",
+    async change() {
+      const deployment = await consoles.c.ownedOf("/deployments", PROJECT, "nightly-c");
+      await consoles.c.post(`/deployments/${deployment.id}`, {
+        schedule: { type: "cron", expression: "0 6 * * *", timezone: "Europe/Berlin" },
+        description: "Nightly summary",
+      });
+    },
+    added: ['+      expression: "0 6 * * *"', "+    description: Nightly summary"],
+    kept: [
+      "    agent: writer-c # by logical name",
+      "    environment: box-c",
+      "        content: Summarize today.",
+    ],
+  },
   storeRow("c", "notes-c", "House style, short form", { path: "/style.md", now: "Be brief and kind." }, [
     "      - key: style.md",
     "        content: Be brief and kind. # the seed apply writes",

@@ -34,6 +34,7 @@ import {
   WireMappingError,
 } from "../managed-dialect/spec.js";
 import type { HandlerContext, KindHandler, Owner, PriorState, RemoteObject, Spec } from "../types.js";
+import { listDeployments } from "./listing.js";
 import { MOUNT_ROOT, PAGE_SIZE } from "./wire-decisions.js";
 
 const COMPARED = [
@@ -208,6 +209,7 @@ const uploadsOf = (prior?: PriorState): Uploads =>
   isRecord(prior?.extra?.uploads) ? (prior.extra.uploads as Uploads) : {};
 
 export const providerCDeploymentHandler: KindHandler = {
+  list: listDeployments,
   desired: async (spec, ctx) => {
     const withRubrics = await readRubrics(spec, ctx.configDir);
     return overlay(withRubrics, canonicalDeployment(withRubrics, MOUNT_ROOT), COMPARED);
