@@ -4,7 +4,8 @@
 const WHY_KEPT: Record<string, string> = {
   skills: "a skill's content is uploaded from local files, which the provider cannot give back as a path",
   files: "a file is uploaded bytes from a local path, which the provider cannot give back",
-  deployments: "a deployment names its agent and environment by remote id; not reverse-mapped on this provider yet",
+  deployments:
+    "a deployment names its agent and environment by remote id; not reverse-mapped on this provider yet",
   tunnels: "a tunnel is a reference to an existing BYOC tunnel, never managed remotely",
 };
 
