@@ -88,7 +88,7 @@ describe("destroy of an environment sessions still use", () => {
     expect(d.sessions!.find((s) => s.id === managedSession.id)?.archived_at).toEqual(expect.any(String));
     expect(d.environments!.filter((e) => !e.archived_at).map((e) => e.id)).toEqual([]);
     expect(Object.keys((await readState()).resources)).toEqual([]);
-    // delete_on_destroy is omitted: --cascade does not turn it into a delete.
+    // delete_on_destroy is false: --cascade does not turn it into a delete (rule 5).
     const kept = d.memory_stores!.find((m) => m.id === store.id);
     expect(kept).toBeDefined();
     expect(kept!.archived_at ?? null).toBeNull();
