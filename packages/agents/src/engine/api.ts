@@ -164,7 +164,9 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
         signal: options.signal,
       });
     }
-    const deferred = await runDeferred(store, runtime, signal, warn);
+    const deferred = await runDeferred(store, runtime, signal, warn, (address, ms) =>
+      options.onEvent?.({ type: "done", address, action: "delete", ms }),
+    );
     if (deferred.failed.length > 0)
       result = { ...result, ok: false, failed: [...result.failed, ...deferred.failed] };
     return { plan: planned, result, confirmed: true, httpCalls: httpCalls() };
