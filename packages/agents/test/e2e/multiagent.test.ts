@@ -252,10 +252,10 @@ describe("removing multiagent from every coordinator", () => {
     before = {};
     for (const row of ROWS) before[row.provider] = find(await dump(row.sim), row, ids[address(row, "lead")])!;
     for (const members of [
-      "member-a, { agent_id: EXTERNAL_A }",
-      "member-b, { agent_id: EXTERNAL_B }",
-      "member-c, { agent_id: EXTERNAL_C }",
-      "member-d, { agent_id: EXTERNAL_D }",
+      "member-a, {agent_id: EXTERNAL_A}",
+      "member-b, {agent_id: EXTERNAL_B}",
+      "member-c, {agent_id: EXTERNAL_C}",
+      "member-d, {agent_id: EXTERNAL_D}",
       "member-fwd",
     ]) {
       const real = members.replace(/EXTERNAL_([A-D])/, (_, s: string) =>
