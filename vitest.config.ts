@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "packages/*/src/**/*.test.ts"],
     globalSetup: ["./scripts/vitest-global-setup.ts"],
-    testTimeout: 30_000,
+    testTimeout: 90_000,
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,

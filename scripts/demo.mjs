@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const parts = [
   [
-    "agents: validate, plan, apply, drift, destroy on provider_c and provider_d",
+    "agents: validate, plan, apply, edit, destroy on provider_c and provider_d, then a provider_b Forward agent with an identity, a channel and its default memory store",
     "packages/agents/demo/engine-demo.mjs",
   ],
   [

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The engine demo: starts the provider_c and provider_d simulators on loopback, writes a temporary
 // project with agents, environments, vaults, memory stores, skills, files and deployments across
-// both, and runs the real CLI through a full life cycle, printing what a user sees.
+// both, and runs the real CLI through a full life cycle, printing what a user sees. Then the
+// same for examples/provider-b-forward against the provider_b simulator: a Forward Template with
+// a default identity, a fixed DingTalk channel and a default memory store.
 // Run after `npm run build`: node packages/agents/demo/engine-demo.mjs
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,11 +14,16 @@ import { startSim } from "@agents/sims";
 
 const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const fixture = fileURLToPath(new URL("../test/e2e/fixtures/multi-cd", import.meta.url));
+const forwardExample = fileURLToPath(new URL("../../../examples/provider-b-forward", import.meta.url));
 const started = performance.now();
 
 const c = await startSim("provider_c", { quiet: true });
 const d = await startSim("provider_d", { quiet: true });
-const dir = mkdtempSync(join(tmpdir(), "agents-demo-"));
+const b = await startSim("provider_b", { quiet: true });
+let dir = mkdtempSync(join(tmpdir(), "agents-demo-"));
+const forwardDir = mkdtempSync(join(tmpdir(), "agents-demo-forward-"));
+// The example names no gateway (users get the public one); the demo points it at the simulator.
+let extraEnv = {};
 let failed = false;
 
 function agents(...args) {
@@ -25,7 +32,7 @@ function agents(...args) {
     const child = spawn(process.execPath, [cli, ...args], {
       cwd: dir,
       // The demo's own state key, so it never creates ~/.config/agents/state-key.
-      env: { ...process.env, AGENTS_STATE_KEY: "engine-demo-key", AGENTS_DEBUG: "" },
+      env: { ...process.env, AGENTS_STATE_KEY: "engine-demo-key", AGENTS_DEBUG: "", ...extraEnv },
       stdio: ["ignore", "inherit", "inherit"],
     });
     const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
@@ -78,13 +85,49 @@ try {
   await step([0], "apply", "-y");
   await step([0], "state", "list");
   await step([0], "destroy", "-y");
+  await forwardDemo();
 } catch (error) {
   failed = true;
   console.error(`\ndemo failed: ${error.message}`);
 } finally {
-  await Promise.all([c.close(), d.close()]);
+  await Promise.all([c.close(), d.close(), b.close()]);
   rmSync(dir, { recursive: true, force: true });
+  rmSync(forwardDir, { recursive: true, force: true });
 }
+/** examples/provider-b-forward: apply, first Forward Session, apply again, no changes, destroy. */
+async function forwardDemo() {
+  rmSync(dir, { recursive: true, force: true });
+  dir = forwardDir;
+  extraEnv = { AGENTS_BASE_URL_PROVIDER_B: b.url };
+  cpSync(forwardExample, dir, { recursive: true });
+  writeFileSync(
+    join(dir, ".env"),
+    readFileSync(join(dir, ".env.example"), "utf8")
+      .replace("PROVIDER_B_API_KEY=replace-me", "PROVIDER_B_API_KEY=sim-provider-b-key")
+      .replace("DINGTALK_CLIENT_ID=replace-me", "DINGTALK_CLIENT_ID=demo-client-1")
+      .replace("DINGTALK_CLIENT_SECRET=replace-me", "DINGTALK_CLIENT_SECRET=demo-secret-1"),
+  );
+  console.log(`\n# examples/provider-b-forward against the provider_b simulator: ${b.url}\nproject: ${dir}`);
+  await step([0], "apply", "-y");
+  // An end user talks to the agent: the platform creates the default memory store with the
+  // first Forward Session of the (identity, template) pair.
+  const sim = await (await fetch(`${b.origin}/_sim/state`)).json();
+  const template = sim.templates.find((t) => t.name === "support");
+  const identity = sim.identities.find((i) => i.external_id === "helpdesk-cn");
+  const session = await fetch(`${b.origin}/api/v1/forward/sessions`, {
+    method: "POST",
+    headers: { authorization: "Bearer sim-provider-b-key", "content-type": "application/json" },
+    body: JSON.stringify({ identity_id: identity.id, template_id: template.id }),
+  });
+  if (!session.ok) throw new Error(`creating the Forward Session failed: ${await session.text()}`);
+  console.log(
+    `\n# an end user opened Forward Session ${(await session.json()).id}; the default store now exists`,
+  );
+  await step([0], "apply", "-y");
+  await step([0], "plan", "--detailed-exitcode");
+  await step([0], "destroy", "-y");
+}
+
 console.log(
   `\nengine demo ${failed ? "FAILED" : "finished"} in ${((performance.now() - started) / 1000).toFixed(1)}s`,
 );

@@ -70,6 +70,8 @@ export async function runDeferred(
   runtime: ProviderRuntime,
   signal: AbortSignal,
   warn: (address: string, message: string) => void,
+  /** Told of each finished task, so the user sees the follow-up work, not only its failures. */
+  onDone?: (label: string, ms: number) => void,
 ): Promise<DeferredOutcome> {
   const outcome: DeferredOutcome = { done: [], failed: [] };
   for (const record of Object.values(store.state.deferred ?? {})) {
@@ -84,6 +86,7 @@ export async function runDeferred(
       continue;
     }
     const ctx = runtime.context(record, lookupIn(store), signal, (m) => warn(record.address, m));
+    const started = performance.now();
     try {
       await runner.run(ctx, record.data);
       await store.update((_resources, state) => {
@@ -91,6 +94,7 @@ export async function runDeferred(
         if (state.deferred && Object.keys(state.deferred).length === 0) delete state.deferred;
       });
       outcome.done.push(label);
+      onDone?.(label, performance.now() - started);
     } catch (error) {
       outcome.failed.push({
         address: label,

@@ -41,6 +41,11 @@ export interface ApplyOptions extends EngineOptions {
   confirm?: (plan: Plan) => Promise<boolean>;
   onPlan?: (plan: Plan) => void;
   onEvent?: (event: ApplyEvent) => void;
+  /**
+   * Destroy only: let handlers end provider-side dependents the project does not declare (e.g.
+   * sessions holding an environment) when they block a removal. See docs/engine.md.
+   */
+  cascade?: boolean;
 }
 
 export interface ApplyOutcome {
@@ -64,7 +69,7 @@ export function baseUrlsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<string, 
   return out;
 }
 
-export function createRuntime(options: EngineOptions): ProviderRuntime {
+export function createRuntime(options: EngineOptions & { cascade?: boolean }): ProviderRuntime {
   return new ProviderRuntime({
     adapters: options.adapters,
     blocks: options.project.blocks,
@@ -73,6 +78,7 @@ export function createRuntime(options: EngineOptions): ProviderRuntime {
     secrets: options.project.secrets,
     baseUrls: options.baseUrls ?? baseUrlsFromEnv(options.env ?? process.env),
     http: { ...options.http, policy: { ...options.http?.policy } },
+    ...(options.cascade ? { cascade: true } : {}),
   });
 }
 
@@ -118,7 +124,8 @@ export function destroy(options: ApplyOptions): Promise<ApplyOutcome> {
 }
 
 async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promise<ApplyOutcome> {
-  const runtime = createRuntime(options);
+  // --cascade widens what a destroy may end; an apply never gets it.
+  const runtime = createRuntime({ ...options, cascade: operation === "destroy" && options.cascade === true });
   const stateKey = options.stateKey ?? loadStateKey(options.env);
   return withState(options, async (store) => {
     if (store.upgradedFrom !== undefined) await store.persist();
@@ -157,7 +164,9 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
         signal: options.signal,
       });
     }
-    const deferred = await runDeferred(store, runtime, signal, warn);
+    const deferred = await runDeferred(store, runtime, signal, warn, (address, ms) =>
+      options.onEvent?.({ type: "done", address, action: "delete", ms }),
+    );
     if (deferred.failed.length > 0)
       result = { ...result, ok: false, failed: [...result.failed, ...deferred.failed] };
     return { plan: planned, result, confirmed: true, httpCalls: httpCalls() };

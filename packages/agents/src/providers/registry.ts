@@ -33,6 +33,8 @@ export interface RuntimeOptions {
   /** Per provider base-URL overrides (simulators, proxies). */
   baseUrls?: Partial<Record<string, string>>;
   http?: HttpEnvironment;
+  /** `agents destroy --cascade`, handed to every handler as `HandlerContext.cascade`. */
+  cascade?: boolean;
 }
 
 export class ProviderRuntime {
@@ -110,6 +112,7 @@ export class ProviderRuntime {
       configDir: this.options.configDir,
       signal,
       warn,
+      ...(this.options.cascade ? { cascade: true } : {}),
       ...(defer ? { defer } : {}),
     };
   }

@@ -51,6 +51,14 @@ export interface HandlerContext {
   /** A non-fatal note for the user (printed with the resource's progress line). */
   warn(message: string): void;
   /**
+   * `agents destroy --cascade`: a removal the provider refuses because runtime objects the
+   * project does not declare still hold the resource (sessions using an environment) may end
+   * those first. Unset, the removal fails and names them. Never widens what the config decides:
+   * it does not override `default_memory_store.delete_on_destroy`, and it never touches other
+   * declared or external resources.
+   */
+  cascade?: boolean;
+  /**
    * PROPOSED (providers-ab, optional so existing engines still compile): records a follow-up
    * task in state before it resolves, so it survives a crash. Used by provider_b's default
    * memory store: its id is captured before the Template is archived and the Identity deleted,

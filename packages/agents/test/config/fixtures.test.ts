@@ -64,7 +64,15 @@ describe("every example validates clean with its .env.example", () => {
   const dirs = readdirSync(EXAMPLES, { withFileTypes: true }).filter((d) => d.isDirectory());
   it("has the examples the docs promise", () => {
     expect(dirs.map((d) => d.name).sort()).toEqual(
-      ["forge-mcp", "multi-provider", "provider-a", "provider-b", "provider-c", "provider-d"].sort(),
+      [
+        "forge-mcp",
+        "multi-provider",
+        "provider-a",
+        "provider-b",
+        "provider-b-forward",
+        "provider-c",
+        "provider-d",
+      ].sort(),
     );
   });
   it.each(dirs.map((d) => [d.name]))("%s", async (name) => {

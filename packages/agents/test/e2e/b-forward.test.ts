@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
-import { editConfig, setFaults, simState } from "./project.js";
+import { editConfig, requestLog, setFaults, simState } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/forward-b", import.meta.url));
 const SECRETS = {
@@ -138,6 +138,12 @@ describe("provider_b default memory store with delete_on_destroy: true", () => {
     const partial = await run("destroy", "-y");
     expect(partial.code).toBe(1);
     expect(partial.stdout).toContain("partial destroy");
+    // Rule 4: a permission error fails at once: one attempt, no retry, no archive fallback.
+    const storeCalls = (await requestLog(b)).filter((e) =>
+      new RegExp(`^(/api/v1/cloud)?/memory_stores/${store.id}(/archive)?$`).test(e.path),
+    );
+    const writes = storeCalls.filter((e) => e.method === "DELETE" || e.path.endsWith("/archive"));
+    expect(writes.map((e) => `${e.method} ${e.status}`)).toEqual(["DELETE 403"]);
     const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
     expect(Object.keys(state.resources)).toEqual([]);
     expect(Object.values(state.deferred)).toEqual([

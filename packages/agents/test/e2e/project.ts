@@ -91,8 +91,11 @@ export async function setFaults(sim: RunningSim, config: unknown): Promise<void>
 
 export async function requestLog(
   sim: RunningSim,
-): Promise<Array<{ method: string; path: string; status: number }>> {
+): Promise<Array<{ seq: number; method: string; path: string; status: number }>> {
   const response = await fetch(`${sim.origin}/_sim/log`);
-  return ((await response.json()) as { entries: Array<{ method: string; path: string; status: number }> })
-    .entries;
+  return (
+    (await response.json()) as {
+      entries: Array<{ seq: number; method: string; path: string; status: number }>;
+    }
+  ).entries;
 }

@@ -351,3 +351,57 @@ describe("provider_b Forward delivery", () => {
     }
   });
 });
+
+describe("provider_b default store cleanup when the mount never clears (destroy rule 2)", () => {
+  it("retries the still-mounted conflict a bounded number of times, then archives and deletes", async () => {
+    const created = await h.http.request<{ id: string }>({
+      method: "POST",
+      path: "/memory_stores",
+      json: { name: "stubborn" },
+    });
+    const storeId = created.body.id;
+    const stillMounted = {
+      type: "status",
+      status: 409,
+      body: {
+        error: { type: "conflict_error", code: "MEMORY_STORE_STILL_MOUNTED", message: "still mounted" },
+      },
+    };
+    // A fired rule ends the search, so three "first match" rules answer the first three deletes.
+    const rule = { method: "DELETE", path: `/cloud/memory_stores/${storeId}$`, nth: 1, action: stillMounted };
+    const setFaults = (body: unknown) =>
+      fetch(`${sim.origin}/_sim/faults`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const before = (
+      (await (await fetch(`${sim.origin}/_sim/log`)).json()) as { entries: { seq: number }[] }
+    ).entries.at(-1)!.seq;
+    await setFaults({ rules: [rule, rule, rule] });
+    try {
+      await adapter.deferred![DEFAULT_STORE_CLEANUP]!.run(h.ctx("agents", "concierge"), {
+        store_id: storeId,
+        identity_id: "idn_gone",
+        template_id: "tmpl_gone",
+      });
+    } finally {
+      await setFaults({});
+    }
+    const log = (
+      (await (await fetch(`${sim.origin}/_sim/log`)).json()) as {
+        entries: { seq: number; method: string; path: string; status: number }[];
+      }
+    ).entries.filter(
+      (e) => e.seq > before && new RegExp(`^(/api/v1/cloud)?/memory_stores/${storeId}`).test(e.path),
+    );
+    // One try plus the two configured retries, then archive, then the delete that succeeds.
+    expect(log.map((e) => `${e.method} ${e.path.replace(/^\/api\/v1\/cloud/, "")} ${e.status}`)).toEqual([
+      `DELETE /memory_stores/${storeId} 409`,
+      `DELETE /memory_stores/${storeId} 409`,
+      `DELETE /memory_stores/${storeId} 409`,
+      `POST /memory_stores/${storeId}/archive 200`,
+      `DELETE /memory_stores/${storeId} 200`,
+    ]);
+  });
+});

@@ -187,7 +187,8 @@ describe("provider_b skills, agents and deployments", () => {
       agents: [{ id: h.refs.get("agents/helper")!.id }],
     });
     const desired = await desiredOf(handler, spec, h.configDir);
-    const read = await handler.read(h.ctx("agents", "lead"), created.id);
+    // The engine reads with the last-applied spec, whose member names map the remote ids back.
+    const read = await handler.read(h.ctx("agents", "lead"), created.id, { id: created.id, spec: desired });
     expect(drift(handler, desired, (read as { spec: Record<string, unknown> }).spec)).toEqual([]);
 
     const { multiagent: _dropped, ...withoutRoster } = spec;

@@ -73,6 +73,7 @@ export async function runChange(
       adapters: ALL_ADAPTERS,
       ...(savedPlan ? { savedPlan } : scopeOf(options, project)),
       parallelism,
+      cascade: options.cascade === true,
       onPlan: (plan: Plan) => {
         for (const w of project.warnings) print(`${w}\n`);
         print(`${renderPlan(plan).trimEnd()}\n`);

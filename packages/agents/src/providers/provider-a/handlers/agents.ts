@@ -4,6 +4,7 @@ import { isConflict } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { listedOwnerOf, logicalName, ownerOf, sameOwner, withOwnership } from "../../common/ownership.js";
 import { collect, findFirst, walkPages } from "../../common/paging.js";
+import { rosterObserved, withRoster } from "../../common/roster.js";
 import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
 import {
   type AgentDecl,
@@ -15,11 +16,11 @@ import {
 import { rosterFromWire } from "../undetermined.js";
 import { pickSkillVersion } from "./skills.js";
 
-function toRemote(ctx: HandlerContext, wire: Wire): RemoteObject {
+function toRemote(ctx: HandlerContext, wire: Wire, declared?: Spec): RemoteObject {
   const roster = rosterFromWire(wire.multiagent);
   return {
     id: String(wire.id),
-    spec: agentFromWire(wire, logicalName(ctx.owner)),
+    spec: withRoster(agentFromWire(wire, logicalName(ctx.owner)), rosterObserved(ctx, roster, declared)),
     owner: ownerOf(wire.metadata),
     version: typeof wire.version === "number" || typeof wire.version === "string" ? wire.version : undefined,
     ...(roster ? { extra: { roster } } : {}),
@@ -70,6 +71,7 @@ async function updateAgent(
   ctx: HandlerContext,
   id: string,
   payload: Record<string, unknown>,
+  spec: Spec,
 ): Promise<RemoteObject> {
   const current = await send(ctx, ctx.http, { method: "GET", path: `/agents/${id}` });
   const updated = await send(ctx, ctx.http, {
@@ -77,7 +79,7 @@ async function updateAgent(
     path: `/agents/${id}`,
     json: { ...payload, version: current.version },
   });
-  return toRemote(ctx, updated);
+  return toRemote(ctx, updated, spec);
 }
 
 export const agentHandler: KindHandler = {
@@ -85,7 +87,11 @@ export const agentHandler: KindHandler = {
   async create(ctx, spec) {
     const payload = await body(ctx, spec, false);
     try {
-      return toRemote(ctx, await send(ctx, ctx.http, { method: "POST", path: "/agents", json: payload }));
+      return toRemote(
+        ctx,
+        await send(ctx, ctx.http, { method: "POST", path: "/agents", json: payload }),
+        spec,
+      );
     } catch (error) {
       if (!isConflict(error)) throw error;
       const existing = await findFirst(
@@ -93,16 +99,16 @@ export const agentHandler: KindHandler = {
         (a) => a.name === payload.name && !isArchived(a),
       );
       if (!existing || !sameOwner(ownerOf(existing.metadata), ctx.owner)) throw error;
-      return updateAgent(ctx, String(existing.id), await body(ctx, spec, true));
+      return updateAgent(ctx, String(existing.id), await body(ctx, spec, true), spec);
     }
   },
-  async read(ctx, id) {
+  async read(ctx, id, prior) {
     const wire = await getOrGone(ctx.http, `/agents/${id}`, ctx.signal);
     if (wire === "gone" || isArchived(wire)) return "gone";
-    return toRemote(ctx, wire);
+    return toRemote(ctx, wire, prior?.spec);
   },
   async update(ctx, id, spec, _prior: PriorState) {
-    return updateAgent(ctx, id, await body(ctx, spec, true));
+    return updateAgent(ctx, id, await body(ctx, spec, true), spec);
   },
   async remove(ctx, id) {
     await removeTolerant(ctx.http, "POST", `/agents/${id}/archive`, ctx.signal);

@@ -2,6 +2,7 @@
 // MCP toolkits, official MCP servers by name, versioned skill references, roster ids).
 import { UnsupportedError } from "../../common/errors.js";
 import { type Metadata, userMetadata } from "../../common/ownership.js";
+import { rosterDesired } from "../../common/roster.js";
 import type { Spec } from "../../types.js";
 import { providerACapabilities } from "../capabilities.js";
 import { CLEARED_ROSTER, rosterToWire } from "../undetermined.js";
@@ -135,10 +136,11 @@ export function agentDesired(decl: AgentDecl): Spec {
     },
     mcp_servers: (decl.mcp_servers ?? []).map((s) => s.name).sort(),
     metadata: { ...(decl.metadata ?? {}) },
+    ...(decl.multiagent ? { multiagent: rosterDesired(decl) } : {}),
   };
 }
 
-/** Remote agent in the comparable shape of agentDesired (skills and roster are compared by the engine via refs). */
+/** Remote agent in the comparable shape of agentDesired; the handler adds the roster (it needs state). */
 export function agentFromWire(remote: Record<string, unknown>, logicalName: string): Spec {
   const tools = Array.isArray(remote.tools) ? (remote.tools as Record<string, unknown>[]) : [];
   const builtin = tools.find((t) => t.type === "builtin_toolkit");

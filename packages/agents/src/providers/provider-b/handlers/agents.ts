@@ -4,6 +4,7 @@
 import { isConflict } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName, ownerOf, withOwnership } from "../../common/ownership.js";
+import { rosterObserved, withRoster } from "../../common/roster.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
 import { listAgents } from "../listing.js";
 import {
@@ -25,11 +26,14 @@ import {
   updateTemplate,
 } from "./templates.js";
 
-function toRemote(ctx: HandlerContext, wire: Wire): RemoteObject {
+function toRemote(ctx: HandlerContext, wire: Wire, declared?: Spec): RemoteObject {
   const roster = rosterIdsFromWire(wire.multiagent);
   return {
     id: String(wire.id),
-    spec: agentFromWire(wire, logicalName(ctx.owner), false),
+    spec: withRoster(
+      agentFromWire(wire, logicalName(ctx.owner), false),
+      rosterObserved(ctx, roster, declared),
+    ),
     owner: ownerOf(wire.metadata),
     version: typeof wire.version === "number" || typeof wire.version === "string" ? wire.version : undefined,
     extra: { delivery: "managed", ...(roster ? { roster } : {}) },
@@ -57,7 +61,7 @@ async function updateManaged(ctx: HandlerContext, id: string, spec: Spec): Promi
     path: `/agents/${id}`,
     json: { ...managedBody(ctx, spec, true), version: current.version },
   });
-  return toRemote(ctx, updated);
+  return toRemote(ctx, updated, spec);
 }
 
 function forwardPrior(prior: { extra?: Record<string, unknown> } | undefined): boolean {
@@ -73,7 +77,7 @@ export const agentHandler: KindHandler = {
     const http = client(ctx, "managed");
     const payload = managedBody(ctx, spec, false);
     try {
-      return toRemote(ctx, await send(ctx, http, { method: "POST", path: "/agents", json: payload }));
+      return toRemote(ctx, await send(ctx, http, { method: "POST", path: "/agents", json: payload }), spec);
     } catch (error) {
       const mine = isConflict(error) ? await findOwnedIn(ctx, http, "/agents", ctx.owner) : undefined;
       if (!mine) throw error;
@@ -84,7 +88,7 @@ export const agentHandler: KindHandler = {
     if (forwardPrior(prior) || id.startsWith("tmpl_")) return readTemplate(ctx, id, prior);
     const wire = await getOrGone(client(ctx, "managed"), `/agents/${id}`, ctx.signal);
     if (wire === "gone" || isArchived(wire)) return "gone";
-    return toRemote(ctx, wire);
+    return toRemote(ctx, wire, prior?.spec);
   },
   async update(ctx, id, spec, prior) {
     if (isForward(spec as unknown as AgentDecl)) return updateTemplate(ctx, id, spec, prior);

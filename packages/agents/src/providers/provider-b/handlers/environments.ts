@@ -4,7 +4,7 @@ import { isConflict } from "../../common/errors.js";
 import { removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
 import { collect, walkAfterId, walkPages } from "../../common/paging.js";
-import { ProviderHttpError } from "../../http.js";
+import { type HttpClient, ProviderHttpError } from "../../http.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
 import type { ApiDomain } from "../client.js";
 import { listEnvironments } from "../listing.js";
@@ -85,18 +85,25 @@ export const environmentHandler: KindHandler = {
     const http = client(ctx, domain);
     try {
       await removeTolerant(http, "DELETE", `/environments/${id}`, ctx.signal);
+      return;
     } catch (error) {
       if (!(error instanceof ProviderHttpError && error.status === 409)) throw error;
-      // Managed session lists page with `page`/`next_page`; Forward ones with `after_id`.
-      const pages =
-        domain === "managed"
-          ? walkPages<Wire>(http, "/sessions", {}, ctx.signal)
-          : walkAfterId<Wire>(http, "/sessions", {}, ctx.signal);
-      const sessions = (await collect(pages)).filter((s) => s.environment_id === id && !s.archived_at);
-      throw new Error(
-        `environment ${id} is still used by ${sessions.length} session(s)${sessions.length ? ` (${sessions.map((s) => s.id).join(", ")})` : ""}; end them and run destroy again`,
+      const sessions = await sessionsUsing(ctx, http, domain, id);
+      if (!ctx.cascade || sessions.length === 0) {
+        const which = sessions.length ? ` (${sessions.map((s) => s.id).join(", ")})` : "";
+        const fix = sessions.length
+          ? "end them, or run agents destroy --cascade to archive them first"
+          : "end whatever still uses it and run destroy again";
+        throw new Error(`environment ${id} is still used by ${sessions.length} session(s)${which}; ${fix}`);
+      }
+      // Archived, not deleted: the sessions stop holding the environment, their transcripts stay.
+      for (const s of sessions)
+        await removeTolerant(http, "POST", `/sessions/${String(s.id)}/archive`, ctx.signal);
+      ctx.warn(
+        `--cascade: archived ${sessions.length} session(s) that still used environment ${id}: ${sessions.map((s) => s.id).join(", ")}`,
       );
     }
+    await removeTolerant(http, "DELETE", `/environments/${id}`, ctx.signal);
   },
   async findOwned(ctx, owner) {
     for (const domain of ["managed", "forward"] as const) {
@@ -106,5 +113,19 @@ export const environmentHandler: KindHandler = {
     return undefined;
   },
 };
+
+/** Live sessions of the environment's API domain that run in it (Forward ones through their Template). */
+async function sessionsUsing(ctx: HandlerContext, http: HttpClient, domain: ApiDomain, envId: string) {
+  // Managed session lists page with `page`/`next_page`; Forward ones with `after_id`.
+  const pages =
+    domain === "managed"
+      ? walkPages<Wire>(http, "/sessions", {}, ctx.signal)
+      : walkAfterId<Wire>(http, "/sessions", {}, ctx.signal);
+  return (await collect(pages)).filter(
+    (s) =>
+      !s.archived_at &&
+      (s.environment_id === envId || (s.template as Wire | undefined)?.environment_id === envId),
+  );
+}
 
 export type { Spec };

@@ -5,10 +5,11 @@ import { UnsupportedError } from "../../common/errors.js";
 import { send, type Wire } from "../../common/handler-kit.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { logicalName, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
+import { rosterObserved, withRoster } from "../../common/roster.js";
 import type { HandlerContext, PriorState, RemoteObject, Spec } from "../../types.js";
 import { derivedOf } from "../derive.js";
 import { type AgentDecl, agentFromWire, resolveSkillRef, templateToWire } from "../mappers/agent.js";
-import { EXPLICIT_FORWARD_MOUNT_ACCESS, FORWARD_FILE_PURPOSE } from "../undetermined.js";
+import { EXPLICIT_FORWARD_MOUNT_ACCESS, FORWARD_FILE_PURPOSE, rosterIdsFromWire } from "../undetermined.js";
 import {
   type DefaultStoreDecl,
   listMounts,
@@ -143,7 +144,7 @@ async function finish(
         : "",
   );
   const mounts = await syncMounts(ctx, spec, templateId, identity, mountsBefore);
-  const remote = toTemplateRemote(ctx, wire);
+  const remote = toTemplateRemote(ctx, wire, spec);
   let store: Record<string, unknown> | undefined;
   if (decl.default_memory_store && identity) {
     const status = await reconcileDefaultStore(ctx, identity, templateId, decl.default_memory_store);
@@ -169,10 +170,11 @@ function desiredStore(d: DefaultStoreDecl): Record<string, unknown> {
   };
 }
 
-export function toTemplateRemote(ctx: HandlerContext, wire: Wire): RemoteObject {
+export function toTemplateRemote(ctx: HandlerContext, wire: Wire, declared?: Spec): RemoteObject {
+  const roster = rosterObserved(ctx, rosterIdsFromWire(wire.multiagent), declared);
   return {
     id: String(wire.id),
-    spec: agentFromWire(wire, logicalName(ctx.owner), true),
+    spec: withRoster(agentFromWire(wire, logicalName(ctx.owner), true), roster),
     owner: ownerOf(wire.metadata),
     extra: { delivery: "forward" },
   };
@@ -224,7 +226,7 @@ export async function readTemplate(
     signal: ctx.signal,
   });
   if (res.status === 404 || !res.body || res.body.status === "archived") return "gone";
-  const remote = toTemplateRemote(ctx, res.body);
+  const remote = toTemplateRemote(ctx, res.body, prior?.spec);
   // managed_tool_config left out of the file is not managed by us (spec: omitted = untouched),
   // so whatever the Template has then is not drift.
   if (prior && !("managed_tool_config" in prior.spec)) delete remote.spec.managed_tool_config;

@@ -3,6 +3,7 @@
 // environment variables and managed tool config.
 import { UnsupportedError } from "../../common/errors.js";
 import { userMetadata } from "../../common/ownership.js";
+import { rosterDesired } from "../../common/roster.js";
 import type { Spec } from "../../types.js";
 import { forwardRosterToWire, managedRosterToWire, rosterIdsFromWire } from "../undetermined.js";
 import { envVarsMap, envVarsToManagedString } from "./environment-variables.js";
@@ -157,6 +158,7 @@ export function agentDesired(decl: AgentDecl): Spec {
     mcp_servers: (decl.mcp_servers ?? []).map((s) => ({ name: s.name, url: s.url })),
     metadata: { ...(decl.metadata ?? {}) },
     delivery: isForward(decl) ? "forward" : "managed",
+    ...(decl.multiagent ? { multiagent: rosterDesired(decl) } : {}),
   };
   if (isForward(decl)) {
     if (decl.environment_variables) out.environment_variables = { ...decl.environment_variables };
