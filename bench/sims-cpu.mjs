@@ -21,6 +21,7 @@ const TARGETS = {
     },
   },
   provider_d: { path: "/environments", headers: { authorization: "Bearer sim-provider-d-key" } },
+  forge: { path: "/user", headers: { "private-token": "sim-forge-pat" } },
   // The harness alone (control API, request log, fault injector, Express) with one trivial route: the
   // floor every simulator stands on, measured in the same conditions.
   harness: { path: "/list", headers: {} },
