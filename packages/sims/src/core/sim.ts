@@ -5,7 +5,7 @@ import { SimClock } from "./clock.js";
 import { createExpressServer } from "./express-server.js";
 import { type FaultConfig, FaultInjector, faultMiddleware } from "./faults.js";
 import { IdGenerator, Prng } from "./prng.js";
-import { RequestLog, redactHeaders } from "./request-log.js";
+import { RequestLog } from "./request-log.js";
 
 /** What a simulator hands to its routes. `state` is read at request time: a reset replaces it. */
 export interface SimContext<S> {
@@ -94,24 +94,24 @@ export async function createSim<S>(def: SimDefinition<S>, opts: SimOptions = {})
     const started = performance.now();
     res.on("finish", () => {
       log.add({
-        at: clock.iso(),
+        atMs: clock.now(),
         method: req.method,
         path: req.path,
         status: res.statusCode,
         durationMs: Math.round(performance.now() - started),
-        headers: redactHeaders(req.headers),
+        headers: req.headers,
         ...(res.locals.fault ? { fault: res.locals.fault as string } : {}),
       });
     });
     res.on("close", () => {
       if (!res.writableFinished && res.locals.fault) {
         log.add({
-          at: clock.iso(),
+          atMs: clock.now(),
           method: req.method,
           path: req.path,
           status: 0,
           durationMs: Math.round(performance.now() - started),
-          headers: redactHeaders(req.headers),
+          headers: req.headers,
           fault: res.locals.fault as string,
         });
       }
