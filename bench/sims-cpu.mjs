@@ -90,7 +90,7 @@ if (process.argv[2] === "--child") {
       non2xx: r.non2xx + r.errors,
     };
     console.log(
-      `${name.padEnd(11)} ${row.perRequestUs} µs CPU/request → ${row.capacity} req/s per core (observed ${row.observed} req/s, load ${load}, non-2xx ${row.non2xx})`,
+      `${name.padEnd(11)} ${row.perRequestUs} µs CPU/request (user ${((after.user - before.user) / amount).toFixed(1)}, system ${((after.system - before.system) / amount).toFixed(1)}) → ${row.capacity} req/s per core (observed ${row.observed} req/s, load ${load}, non-2xx ${row.non2xx})`,
     );
     mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
     appendFileSync(
