@@ -21,6 +21,7 @@ const TARGETS = {
     },
   },
   provider_d: { path: "/environments", headers: { authorization: "Bearer sim-provider-d-key" } },
+  forge: { path: "/user", headers: { "private-token": "sim-forge-pat" } },
   // The harness alone (control API, request log, fault injector, Express) with one trivial route: the
   // floor every simulator stands on, measured in the same conditions.
   harness: { path: "/list", headers: {} },
@@ -89,7 +90,7 @@ if (process.argv[2] === "--child") {
       non2xx: r.non2xx + r.errors,
     };
     console.log(
-      `${name.padEnd(11)} ${row.perRequestUs} µs CPU/request → ${row.capacity} req/s per core (observed ${row.observed} req/s, load ${load}, non-2xx ${row.non2xx})`,
+      `${name.padEnd(11)} ${row.perRequestUs} µs CPU/request (user ${((after.user - before.user) / amount).toFixed(1)}, system ${((after.system - before.system) / amount).toFixed(1)}) → ${row.capacity} req/s per core (observed ${row.observed} req/s, load ${load}, non-2xx ${row.non2xx})`,
     );
     mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
     appendFileSync(

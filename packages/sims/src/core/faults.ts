@@ -164,11 +164,23 @@ export function faultMiddleware(
   errorBody: (status: number, message: string) => unknown,
   onFault: (req: Request, label: string) => void,
 ) {
-  return async (req: Request, res: Response, next: NextFunction) => {
+  // Synchronous unless a delay is due: an async middleware costs every request a promise that
+  // Express then has to watch.
+  return (req: Request, res: Response, next: NextFunction) => {
     const decision = injector.decide(req.method, req.path);
-    if (decision.delayMs > 0) await new Promise((r) => setTimeout(r, decision.delayMs));
+    if (decision.delayMs <= 0) return void apply(decision, req, res, next);
+    setTimeout(() => {
+      try {
+        apply(decision, req, res, next);
+      } catch (err) {
+        next(err);
+      }
+    }, decision.delayMs);
+  };
+
+  function apply(decision: FaultDecision, req: Request, res: Response, next: NextFunction): void {
     const action = decision.action;
-    if (!action) return next();
+    if (!action) return void next();
     onFault(req, decision.label ?? action.type);
     switch (action.type) {
       case "reset":
@@ -183,7 +195,7 @@ export function faultMiddleware(
         res.writeHead = cut;
         res.write = cut;
         res.end = cut;
-        return next();
+        return void next();
       }
       case "hold":
         await injector.hold();
@@ -197,7 +209,7 @@ export function faultMiddleware(
         res.status(action.status).json(action.body ?? errorBody(action.status, "simulated failure"));
         return;
       default:
-        return next();
+        return void next();
     }
-  };
+  }
 }

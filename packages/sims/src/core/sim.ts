@@ -2,9 +2,10 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from "express";
 import { SimClock } from "./clock.js";
+import { createExpressServer } from "./express-server.js";
 import { type FaultConfig, FaultInjector, faultMiddleware } from "./faults.js";
 import { IdGenerator, Prng } from "./prng.js";
-import { RequestLog, redactHeaders } from "./request-log.js";
+import { RequestLog } from "./request-log.js";
 
 /** What a simulator hands to its routes. `state` is read at request time: a reset replaces it. */
 export interface SimContext<S> {
@@ -93,24 +94,24 @@ export async function createSim<S>(def: SimDefinition<S>, opts: SimOptions = {})
     const started = performance.now();
     res.on("finish", () => {
       log.add({
-        at: clock.iso(),
+        atMs: clock.now(),
         method: req.method,
         path: req.path,
         status: res.statusCode,
         durationMs: Math.round(performance.now() - started),
-        headers: redactHeaders(req.headers),
+        headers: req.headers,
         ...(res.locals.fault ? { fault: res.locals.fault as string } : {}),
       });
     });
     res.on("close", () => {
       if (!res.writableFinished && res.locals.fault) {
         log.add({
-          at: clock.iso(),
+          atMs: clock.now(),
           method: req.method,
           path: req.path,
           status: 0,
           durationMs: Math.round(performance.now() - started),
-          headers: redactHeaders(req.headers),
+          headers: req.headers,
           fault: res.locals.fault as string,
         });
       }
@@ -153,11 +154,13 @@ export async function createSim<S>(def: SimDefinition<S>, opts: SimOptions = {})
     clock.reset();
   }
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", (err?: Error) =>
-      err ? reject(err) : resolve(s),
-    );
-    s.once("error", reject);
+  const server: Server = createExpressServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   server.keepAliveTimeout = 5_000;
   const address = server.address() as AddressInfo;

@@ -25,9 +25,11 @@ export function userRef(state: ForgeState, id: number | null, origin: string) {
   return u ? basicUser(u, origin) : null;
 }
 
+// Object.assign rather than `{ ...basicUser(), more }`: on Node 20's V8 every field written after a
+// spread cost ~1.5 µs, which made GET /user spend ~40 µs here (bench/results/sims.md). Same fields,
+// same order.
 function publicUser(u: ForgeUser, origin: string) {
-  return {
-    ...basicUser(u, origin),
+  return Object.assign(basicUser(u, origin), {
     created_at: u.created_at,
     bio: u.bio,
     location: "",
@@ -44,13 +46,12 @@ function publicUser(u: ForgeUser, origin: string) {
     followers: 0,
     following: 0,
     local_time: null,
-  };
+  });
 }
 
 /** `GET /user`: the public profile plus the fields only the owner sees. */
 function currentUser(u: ForgeUser, origin: string) {
-  return {
-    ...publicUser(u, origin),
+  return Object.assign(publicUser(u, origin), {
     last_sign_in_at: u.created_at,
     confirmed_at: u.created_at,
     last_activity_on: u.created_at.slice(0, 10),
@@ -67,7 +68,7 @@ function currentUser(u: ForgeUser, origin: string) {
     private_profile: false,
     commit_email: u.email,
     is_admin: u.admin,
-  };
+  });
 }
 
 export function userRoutes(app: Express, ctx: SimContext<ForgeState>): void {

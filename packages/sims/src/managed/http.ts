@@ -179,7 +179,10 @@ export interface ApiMount {
  * every failure (ours, body parsers', multipart's) into the provider's own error body.
  */
 export function mountApi(app: Express, mount: ApiMount): void {
-  const router = express.Router({ mergeParams: true });
+  // No `mergeParams`: every base path is static, so there is nothing to merge, and on Node 20 the
+  // merge kept Express's router in a deoptimise/re-optimise loop that cost ~20% of each request's
+  // CPU (bench/results/sims.md).
+  const router = express.Router();
   router.use((req, res, next) => {
     mount.onRequest?.(req, res);
     mount.authenticate(req);
