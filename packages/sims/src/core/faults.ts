@@ -198,8 +198,8 @@ export function faultMiddleware(
         return void next();
       }
       case "hold":
-        await injector.hold();
-        return next();
+        void injector.hold().then(() => next());
+        return;
       case "rate_limit":
         res.setHeader("Retry-After", String(action.retryAfterSeconds ?? 1));
         res.status(429).json(errorBody(429, "rate limit exceeded (simulated)"));
