@@ -1,3 +1,4 @@
+import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSim, type RunningSim, type SimDefinition } from "../src/index.js";
 
@@ -21,6 +22,11 @@ const things: SimDefinition<{ things: Thing[] }> = {
       ctx.state.things.push(thing);
       res.status(201).json(thing);
     });
+    const mounted = express.Router();
+    mounted.get("/inner", (_req, res) => {
+      res.json({ ok: true });
+    });
+    app.use("/v1/mounted", mounted);
     app.get("/v1/now", (_req, res) => {
       res.json({ now: ctx.clock.now() });
     });
@@ -77,6 +83,13 @@ describe("simulator harness", () => {
     expect(entries[0].headers.authorization).toBe("[redacted]");
     expect(JSON.stringify(entries)).not.toContain("secret-token");
     expect(JSON.stringify(entries)).not.toContain("k-123");
+  });
+
+  it("logs the full path of a request served by a mounted router", async () => {
+    await control("POST", "/reset");
+    await fetch(`${sim.url}/mounted/inner`);
+    const { entries } = (await control("GET", "/log")).body;
+    expect(entries.map((e: { path: string }) => e.path)).toEqual(["/v1/mounted/inner"]);
   });
 
   it("fails exactly the nth call matching a route, and only that one", async () => {

@@ -92,11 +92,13 @@ export async function createSim<S>(def: SimDefinition<S>, opts: SimOptions = {})
   // Log every wire request with its final status, and run it through the fault injector first.
   app.use((req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
+    // Read now: once a mounted router has the request, req.path is relative to its mount point.
+    const path = req.path;
     res.on("finish", () => {
       log.add({
         atMs: clock.now(),
         method: req.method,
-        path: req.path,
+        path,
         status: res.statusCode,
         durationMs: Math.round(performance.now() - started),
         headers: req.headers,
@@ -108,7 +110,7 @@ export async function createSim<S>(def: SimDefinition<S>, opts: SimOptions = {})
         log.add({
           atMs: clock.now(),
           method: req.method,
-          path: req.path,
+          path,
           status: 0,
           durationMs: Math.round(performance.now() - started),
           headers: req.headers,
