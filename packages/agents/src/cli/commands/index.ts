@@ -6,6 +6,7 @@ import * as forceUnlock from "./force-unlock.js";
 import * as importCommand from "./import.js";
 import * as init from "./init.js";
 import * as plan from "./plan.js";
+import * as run from "./run.js";
 import * as schema from "./schema.js";
 import * as state from "./state.js";
 import * as sync from "./sync.js";
@@ -18,6 +19,7 @@ const commands: { register(program: Command): void }[] = [
   plan,
   apply,
   destroy,
+  run,
   sync,
   importCommand,
   state,
