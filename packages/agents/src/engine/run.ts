@@ -25,7 +25,13 @@ export async function runDeployment(options: EngineOptions, target: string): Pro
   const store = await LockedStateFile.open(statePathFor(options), options.command ?? "agents run");
   try {
     const resources = store.state.resources;
-    const entry = findDeployment(options, resources, target);
+    const entry = findApplied(
+      options,
+      resources,
+      target,
+      "deployments",
+      "agents run starts deployments only",
+    );
     const handler = runtime.requireHandler(entry.provider, entry.kind, entry.address);
     if (!handler.run)
       throw new StateError(`${entry.address}: ${entry.provider} cannot start a deployment run`);
@@ -52,34 +58,44 @@ export async function runDeployment(options: EngineOptions, target: string): Pro
   }
 }
 
-function findDeployment(
+/**
+ * The state entry of kind `kind` that `target` names: a full address or a logical name. Fails
+ * with the fix when it is declared but not applied, or lists what is applied when it is unknown.
+ */
+export function findApplied(
   options: EngineOptions,
   resources: Record<string, ResourceState>,
   target: string,
+  kind: RunnableKind,
+  onlyWhat: string,
 ): ResourceState {
   const byAddress = target.includes("[");
   if (byAddress) {
     const parsed = parseAddress(target);
     if (!parsed.ok) throw new StateError(parsed.error);
-    if (parsed.value.kind !== "deployments")
-      throw new StateError(`${target} is not a deployment; agents run starts deployments only`);
+    if (parsed.value.kind !== kind) throw new StateError(`${target} is not ${KIND_NOUN[kind]}; ${onlyWhat}`);
   }
   const matches = (r: { address: string; kind: string; name: string }) =>
-    r.kind === "deployments" && (byAddress ? r.address === target : r.name === target);
+    r.kind === kind && (byAddress ? r.address === target : r.name === target);
   const entry = Object.values(resources).find(matches);
   if (entry) return entry;
   const declared = options.project.desired.find(matches);
+  const command = options.command ?? "agents run";
   if (declared)
     throw new StateError(
-      `${declared.address} is declared but not applied yet; run agents apply first, then agents run`,
+      `${declared.address} is declared but not applied yet; run agents apply first, then ${command}`,
     );
   const known = Object.values(resources)
-    .filter((r) => r.kind === "deployments")
+    .filter((r) => r.kind === kind)
     .map((r) => r.address)
     .sort();
+  const singular = kind === "deployments" ? "deployment" : "agent";
   throw new StateError(
-    `no deployment ${target} in ${options.project.configPath} or its state${
-      known.length ? ` (applied deployments: ${known.join(", ")})` : " (no deployment has been applied)"
+    `no ${singular} ${target} in ${options.project.configPath} or its state${
+      known.length ? ` (applied ${kind}: ${known.join(", ")})` : ` (no ${singular} has been applied)`
     }`,
   );
 }
+
+export type RunnableKind = "deployments" | "agents";
+const KIND_NOUN: Record<RunnableKind, string> = { deployments: "a deployment", agents: "an agent" };

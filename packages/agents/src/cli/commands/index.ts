@@ -8,6 +8,7 @@ import * as init from "./init.js";
 import * as plan from "./plan.js";
 import * as run from "./run.js";
 import * as schema from "./schema.js";
+import * as session from "./session.js";
 import * as state from "./state.js";
 import * as sync from "./sync.js";
 import * as validate from "./validate.js";
@@ -20,6 +21,7 @@ const commands: { register(program: Command): void }[] = [
   apply,
   destroy,
   run,
+  session,
   sync,
   importCommand,
   state,
