@@ -138,6 +138,34 @@ export interface KindHandler {
   preflightRemove?(ctx: HandlerContext, id: string, prior: PriorState): Promise<void>;
   /** Deployments: start one run now (native run, or the session an emulated deployment sends). */
   run?(ctx: HandlerContext, id: string, prior: PriorState): Promise<RunResult>;
+  /**
+   * PROPOSED (run): agents whose provider has sessions the tool can start directly (provider_b
+   * Managed agents): creates one session of the applied agent `id`, sending `input.message` first.
+   */
+  startSession?(
+    ctx: HandlerContext,
+    id: string,
+    prior: PriorState,
+    input: SessionInput,
+  ): Promise<SessionStart>;
+}
+
+/** What `agents session start` hands a handler. */
+export interface SessionInput {
+  /**
+   * The agent as declared, `${VAR}`s resolved: environment variables and repository tokens are
+   * held in state only as keyed hashes, so a session is built from the declaration. Never stored.
+   */
+  spec: Spec;
+  /** First user message, sent once the session exists. */
+  message?: string;
+  title?: string;
+}
+
+/** A started session, and the id of the first message's event when one was sent. */
+export interface SessionStart {
+  session_id: string;
+  event_id?: string;
 }
 
 /** What a deployment run reports: a run id where the provider has runs, and the session it started. */

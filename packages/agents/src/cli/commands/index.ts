@@ -6,7 +6,9 @@ import * as forceUnlock from "./force-unlock.js";
 import * as importCommand from "./import.js";
 import * as init from "./init.js";
 import * as plan from "./plan.js";
+import * as run from "./run.js";
 import * as schema from "./schema.js";
+import * as session from "./session.js";
 import * as state from "./state.js";
 import * as sync from "./sync.js";
 import * as validate from "./validate.js";
@@ -18,6 +20,8 @@ const commands: { register(program: Command): void }[] = [
   plan,
   apply,
   destroy,
+  run,
+  session,
   sync,
   importCommand,
   state,

@@ -17,6 +17,7 @@ import {
 } from "../mappers/agent.js";
 import { rosterIdsFromWire } from "../undetermined.js";
 import { captureForDestroy } from "./default-store.js";
+import { startManagedSession } from "./sessions.js";
 import { client, findOwnedIn } from "./shared.js";
 import {
   createTemplate,
@@ -101,6 +102,7 @@ export const agentHandler: KindHandler = {
   async preflightRemove(ctx, id, prior) {
     if (forwardPrior(prior) || id.startsWith("tmpl_")) await captureForDestroy(ctx, id, prior);
   },
+  startSession: startManagedSession,
   async findOwned(ctx, owner) {
     const managed = await findOwnedIn(ctx, client(ctx, "managed"), "/agents", owner);
     if (managed) return toRemote(ctx, managed);

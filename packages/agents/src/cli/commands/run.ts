@@ -1,0 +1,29 @@
+import type { Command } from "commander";
+import { runDeployment } from "../../engine/run.js";
+import { ALL_ADAPTERS } from "../../providers/adapters.js";
+import { redactingErrors } from "../engine-output.js";
+import { loadProject } from "../load-project.js";
+
+export function register(program: Command): void {
+  program
+    .command("run <DEPLOYMENT>")
+    .description(
+      'start one run of an applied deployment now (DEPLOYMENT: its name, or an address like provider_c.deployments["nightly"])',
+    )
+    .option("-f, --file <FILE>", "configuration file", "agents.yaml")
+    .option("--json", "print the run as one JSON document")
+    .action(async (target: string, options: { file: string; json?: boolean }) => {
+      const project = await loadProject({ file: options.file });
+      const run = await redactingErrors(project.secrets, () =>
+        runDeployment({ project, adapters: ALL_ADAPTERS, command: "agents run" }, target),
+      );
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
+        return;
+      }
+      const lines = [`Started ${run.address}.`];
+      lines.push(`  run:     ${run.run_id ?? "(none: this provider has no deployment runs)"}`);
+      lines.push(`  session: ${run.session_id ?? "(not reported by the provider)"}`);
+      process.stdout.write(`${lines.join("\n")}\n`);
+    });
+}
