@@ -1,6 +1,6 @@
-import type { NextFunction, Request, Response } from "express";
+import type { NextFunction, Request, Response, Router } from "express";
 import type { SimContext } from "../core/sim.js";
-import { WireError } from "../kit/errors.js";
+import { h, WireError } from "../kit/errors.js";
 import { decodePageToken, encodePageToken, parseLimit, slicePage } from "../kit/paging.js";
 import { isObject, publicView, sha256 } from "../kit/records.js";
 import type { BState, Collection, Domain, Rec } from "./state.js";
@@ -224,4 +224,23 @@ export function checkMountPath(path: unknown, field = "mount_path"): void {
 /** A live (non-archived) object created through the given gateway. */
 export function liveIn(rec: Rec | undefined, domain: Domain): rec is Rec {
   return rec !== undefined && rec._domain === domain && !rec.archived_at;
+}
+
+/**
+ * `GET /{kind}` (this gateway's objects, paged by `after_id`) and `GET /{kind}/:id`: the two reads
+ * every gateway-scoped kind answers the same way.
+ */
+export function listAndGetRoutes(r: Router, ctx: Ctx, kind: Collection, what: string, domain: Domain): void {
+  r.get(
+    `/${kind}`,
+    h((req, res) => {
+      res.json(listAfterId(ctx, req, domainItems(ctx, kind, domain, req)));
+    }),
+  );
+  r.get(
+    `/${kind}/:id`,
+    h((req, res) => {
+      res.json(view(find(ctx, kind, req.params.id as string, what, domain)));
+    }),
+  );
 }

@@ -11,6 +11,7 @@ import {
   find,
   idempotent,
   listAfterId,
+  listAndGetRoutes,
   missing,
   notArchived,
   replayIfSeen,
@@ -119,18 +120,7 @@ export function environmentRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       });
     }),
   );
-  r.get(
-    "/environments",
-    h((req, res) => {
-      res.json(listAfterId(ctx, req, domainItems(ctx, "environments", domain, req)));
-    }),
-  );
-  r.get(
-    "/environments/:id",
-    h((req, res) => {
-      res.json(view(find(ctx, "environments", req.params.id as string, "environment", domain)));
-    }),
-  );
+  listAndGetRoutes(r, ctx, "environments", "environment", domain);
   r.post(
     "/environments/:id",
     h((req, res) => {
@@ -212,18 +202,7 @@ export function vaultRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       );
     }),
   );
-  r.get(
-    "/vaults",
-    h((req, res) => {
-      res.json(listAfterId(ctx, req, domainItems(ctx, "vaults", domain, req)));
-    }),
-  );
-  r.get(
-    "/vaults/:id",
-    h((req, res) => {
-      res.json(view(find(ctx, "vaults", req.params.id as string, "vault", domain)));
-    }),
-  );
+  listAndGetRoutes(r, ctx, "vaults", "vault", domain);
   r.post(
     "/vaults/:id",
     h((req, res) => {

@@ -12,6 +12,7 @@ import {
   find,
   idempotent,
   listAfterId,
+  listAndGetRoutes,
   missing,
   replayIfSeen,
   stamp,
@@ -92,18 +93,7 @@ export function fileRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       );
     }),
   );
-  r.get(
-    "/files",
-    h((req, res) => {
-      res.json(listAfterId(ctx, req, domainItems(ctx, "files", domain, req)));
-    }),
-  );
-  r.get(
-    "/files/:id",
-    h((req, res) => {
-      res.json(view(find(ctx, "files", req.params.id as string, "file", domain)));
-    }),
-  );
+  listAndGetRoutes(r, ctx, "files", "file", domain);
   r.delete(
     "/files/:id",
     h((req, res) => {
