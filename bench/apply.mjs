@@ -1,15 +1,15 @@
 #!/usr/bin/env node
-// Apply throughput of the engine: 500 resources on provider_c's simulator with 50 ms injected
-// latency per call, through the real CLI. Reports wall time against the dependency-graph lower
-// bound, and the HTTP calls of the no-change plan that follows (goal: at most one per resource).
-// Usage: npm run build && node bench/apply.mjs [--per-kind N] [--latency MS] [--parallelism N]
-import { spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
+// Apply throughput of the engine: 500 resources on provider_c's simulator with 50 ms injected
+// latency per call, through the real CLI. Reports wall time against the dependency-graph lower
+// bound, and the HTTP calls of the no-change plan that follows (goal: at most one per resource).
+// Usage: npm run build && node bench/apply.mjs [--per-kind N] [--latency MS] [--parallelism N]
+import { drainLog, runAgents } from "./lib.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -21,7 +21,6 @@ const { values } = parseArgs({
 const perKind = Number(values["per-kind"]);
 const latencyMs = Number(values.latency);
 const parallelism = Number(values.parallelism);
-const cli = fileURLToPath(new URL("../packages/agents/dist/cli/main.js", import.meta.url));
 const results = fileURLToPath(new URL("./results/apply.md", import.meta.url));
 
 // Five kinds, `perKind` each: deployment i → agent i → (vault i, memory store i), deployment i → environment i.
@@ -57,36 +56,8 @@ function config(baseUrl) {
 }
 
 // Async on purpose: the simulator runs in this process, so a blocking spawn would starve it.
-function agents(dir, ...args) {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd: dir,
-      env: { ...process.env, AGENTS_STATE_KEY: "bench-key", C_API_KEY: "sim-provider-c-key" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (status) => {
-      const seconds = (performance.now() - started) / 1000;
-      if (status !== 0 && !(args.includes("--detailed-exitcode") && status === 2)) {
-        reject(new Error(`agents ${args.join(" ")} exited ${status}:\n${stderr}\n${stdout.slice(-2000)}`));
-      } else resolve({ seconds, stdout, status });
-    });
-  });
-}
 
-async function log(sim) {
-  const entries = (await (await fetch(`${sim.origin}/_sim/log`)).json()).entries;
-  await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
-  return entries;
-}
+const agents = (dir, ...args) => runAgents(dir, args, { env: { C_API_KEY: "sim-provider-c-key" } });
 
 const kindOf = (path) =>
   /\/(environments|vaults|memory_stores|agents|deployments)\b/.exec(path)?.[1] ?? "other";
@@ -96,9 +67,9 @@ const dir = mkdtempSync(join(os.tmpdir(), "agents-bench-"));
 try {
   writeFileSync(join(dir, "agents.yaml"), config(sim.url));
   const total = perKind * 5;
-  await log(sim);
+  await drainLog(sim);
   const apply = await agents(dir, "apply", "-y", "--parallelism", String(parallelism));
-  const applyCalls = await log(sim);
+  const applyCalls = await drainLog(sim);
   const perResource = {};
   for (const e of applyCalls) perResource[kindOf(e.path)] = (perResource[kindOf(e.path)] ?? 0) + 1 / perKind;
   const calls = (k) => perResource[k] ?? 0;
@@ -113,9 +84,9 @@ try {
 
   console.log(apply.stdout.trim().split("\n").pop());
   const plan = await agents(dir, "plan", "--detailed-exitcode");
-  const planCalls = await log(sim);
+  const planCalls = await drainLog(sim);
   const destroy = await agents(dir, "destroy", "-y", "--parallelism", String(parallelism));
-  await log(sim);
+  await drainLog(sim);
 
   const figures = [
     `resources: ${total} on provider_c (${perKind} each of environments, vaults, memory stores, agents, deployments)`,

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// The provider_a and provider_b adapters through the real CLI on their simulators, with injected
-// latency: apply wall time, HTTP calls per resource and kind during apply, and the calls of the
-// no-change plan that follows (the engine's goal is one read per resource; some kinds of these
-// providers need more, and this says how many).
-// Usage: npm run build && node bench/providers-ab.mjs [--per-kind N] [--latency MS] [--parallelism N]
-import { spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
+// The provider_a and provider_b adapters through the real CLI on their simulators, with injected
+// latency: apply wall time, HTTP calls per resource and kind during apply, and the calls of the
+// no-change plan that follows (the engine's goal is one read per resource; some kinds of these
+// providers need more, and this says how many).
+// Usage: npm run build && node bench/providers-ab.mjs [--per-kind N] [--latency MS] [--parallelism N]
+import { drainLog, runAgents } from "./lib.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -22,7 +22,6 @@ const { values } = parseArgs({
 const perKind = Number(values["per-kind"]);
 const latencyMs = Number(values.latency);
 const parallelism = Number(values.parallelism);
-const cli = fileURLToPath(new URL("../packages/agents/dist/cli/main.js", import.meta.url));
 const results = fileURLToPath(new URL("./results/providers-ab.md", import.meta.url));
 
 // Per provider: environment i, vault i (two credentials), agent i (→ vault/store), deployment i
@@ -82,36 +81,7 @@ function config(aUrl, bUrl) {
   return `${lines.join("\n")}\n`;
 }
 
-function agents(dir, ...args) {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd: dir,
-      env: { ...process.env, AGENTS_STATE_KEY: "bench-key" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (status) => {
-      const seconds = (performance.now() - started) / 1000;
-      if (status !== 0 && !(args.includes("--detailed-exitcode") && status === 2)) {
-        reject(new Error(`agents ${args.join(" ")} exited ${status}:\n${stderr}\n${stdout.slice(-2000)}`));
-      } else resolve({ seconds, stdout, status });
-    });
-  });
-}
-
-async function log(sim) {
-  const entries = (await (await fetch(`${sim.origin}/_sim/log`)).json()).entries;
-  await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
-  return entries;
-}
+const agents = (dir, ...args) => runAgents(dir, args);
 
 const kindOf = (path) =>
   /\/(environments|vaults|memory_stores|agents|deployments)\b/.exec(path)?.[1] ?? "other";
@@ -132,11 +102,11 @@ const dir = mkdtempSync(join(os.tmpdir(), "agents-bench-ab-"));
 try {
   writeFileSync(join(dir, "agents.yaml"), config(a.url, b.url));
   const total = { provider_a: perKind * 4, provider_b: perKind * 5 };
-  await Promise.all([log(a), log(b)]);
+  await Promise.all([drainLog(a), drainLog(b)]);
   const apply = await agents(dir, "apply", "-y", "--parallelism", String(parallelism));
-  const applyCalls = { provider_a: await log(a), provider_b: await log(b) };
+  const applyCalls = { provider_a: await drainLog(a), provider_b: await drainLog(b) };
   const plan = await agents(dir, "plan", "--detailed-exitcode");
-  const planCalls = { provider_a: await log(a), provider_b: await log(b) };
+  const planCalls = { provider_a: await drainLog(a), provider_b: await drainLog(b) };
   const destroy = await agents(dir, "destroy", "-y", "--parallelism", String(parallelism));
 
   const figures = [

@@ -1,25 +1,27 @@
 #!/usr/bin/env node
-// Cost of `agents sync` on provider_c's simulator: N agents (every 20 of them in one
-// coordinator's roster) and N/4 vaults, plus the same number of agents owned by another project
-// that sync must list and skip. Every agent's instructions are changed remotely, then the real
-// CLI runs `sync --dry-run` and `sync`. Reports wall time, HTTP calls and the size of the diff.
-// Usage: npm run build && node bench/sync.mjs [--agents N] [--latency MS]
-import { spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
+// Cost of `agents sync` on provider_c's simulator: N agents (every 20 of them in one
+// coordinator's roster) and N/4 vaults, plus the same number of agents owned by another project
+// that sync must list and skip. Every agent's instructions are changed remotely, then the real
+// CLI runs `sync --dry-run` and `sync`. Reports wall time, HTTP calls and the size of the diff.
+// Usage: npm run build && node bench/sync.mjs [--agents N] [--latency MS]
+import { drainLog, runAgents } from "./lib.mjs";
 
 const { values } = parseArgs({
   options: { agents: { type: "string", default: "200" }, latency: { type: "string", default: "0" } },
 });
 const count = Number(values.agents);
 const latencyMs = Number(values.latency);
-const cli = fileURLToPath(new URL("../packages/agents/dist/cli/main.js", import.meta.url));
 const results = fileURLToPath(new URL("./results/sync.md", import.meta.url));
 const KEY = "sim-provider-c-key";
+
+const agents = (dir, project, ...args) =>
+  runAgents(dir, args, { env: { AGENTS_PROJECT: project, C_API_KEY: KEY }, accept: [0, 2] });
 
 function config(baseUrl) {
   const lines = [
@@ -47,37 +49,6 @@ function config(baseUrl) {
     }
   }
   return `${lines.join("\n")}\n`;
-}
-
-// Async spawn: the simulator runs in this process, so a synchronous spawn would starve it.
-function agents(dir, project, ...args) {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd: dir,
-      env: { ...process.env, AGENTS_STATE_KEY: "bench-key", AGENTS_PROJECT: project, C_API_KEY: KEY },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0 && code !== 2) reject(new Error(`agents ${args.join(" ")} exited ${code}:\n${stderr}`));
-      else resolve({ seconds: (performance.now() - started) / 1000, stdout });
-    });
-  });
-}
-
-async function drainLog(sim) {
-  const entries = (await (await fetch(`${sim.origin}/_sim/log`)).json()).entries;
-  await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
-  return entries;
 }
 
 const headers = {
