@@ -6,7 +6,9 @@ import { existsSync } from "node:fs";
 
 const program = new URL("../dist/main.js", import.meta.url);
 if (!existsSync(program)) {
-  process.stderr.write("forge-mcp: the compiled program is missing (dist/main.js): run `npm run build` first\n");
+  process.stderr.write(
+    "forge-mcp: the compiled program is missing (dist/main.js): run `npm run build` first\n",
+  );
   process.exit(1);
 }
 await import(program.href);
