@@ -2,6 +2,7 @@ import { STATUS_CODES } from "node:http";
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext, SimDefinition } from "../core/sim.js";
 import { apiAuth } from "./api-auth.js";
+import { dailyRoutes } from "./daily/index.js";
 import { seedDefaultIdentities } from "./defaults.js";
 import { DEFAULT_DATASET } from "./defaults-data.js";
 import { oauthRoutes } from "./oauth.js";
@@ -76,6 +77,7 @@ export const definition: SimDefinition<ForgeState> = {
     oauthRoutes(app, ctx);
     apiAuth(app, ctx);
     userRoutes(app, ctx);
+    dailyRoutes(app, ctx);
     projectRoutes(app, ctx);
     namespaceRoutes(app, ctx);
     groupRoutes(app, ctx);
