@@ -55,7 +55,8 @@ describe("labels and milestones", () => {
       personal_access_tokens: [{ token: "pat-gus-guest", user: "gus", scopes: ["api"] }],
     });
     expect(
-      (await f.api(`${P}/labels`, post({ name: "x", color: "red" }, { "private-token": "pat-gus-guest" }))).status,
+      (await f.api(`${P}/labels`, post({ name: "x", color: "red" }, { "private-token": "pat-gus-guest" })))
+        .status,
     ).toBe(403);
     await f.api(`${P}/labels`, post({ name: "x", color: "red" }));
     expect((await f.api(`${P}/labels/x`, put({}))).status).toBe(400);
@@ -131,7 +132,8 @@ describe("issue links, to-dos and events", () => {
       (await f.api(`${P}/issues/1/links`, post({ target_project_id: 1, target_issue_iid: 1 }))).status,
     ).toBe(400);
     expect(
-      (await f.api(`${P}/issues/1/links`, post({ target_project_id: "no/such", target_issue_iid: 1 }))).status,
+      (await f.api(`${P}/issues/1/links`, post({ target_project_id: "no/such", target_issue_iid: 1 })))
+        .status,
     ).toBe(404);
     const back = (await f.api(`${P}/issues/2/links`)).body;
     expect(back).toMatchObject([{ iid: 1, link_type: "is_blocked_by" }]);
