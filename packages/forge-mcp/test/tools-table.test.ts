@@ -639,6 +639,15 @@ const rows: Row[] = [
   ),
   // search and GraphQL
   r("search", { scope: "issues", search: "render" }, "GET", `${A}/search`, { expect: /render slowly/ }),
+  r(
+    "search",
+    { scope: "merge_requests", search: "cache", group_id: "acme" },
+    "GET",
+    `${A}/groups/acme/search`,
+    {
+      expect: /Cache widget layouts/,
+    },
+  ),
   r("search", { scope: "blobs", search: "innerHTML", project_id: 1 }, "GET", `${P}/search`, {
     expect: /widget/,
   }),
