@@ -96,6 +96,14 @@ describe("GET /authorize, proxy mode", () => {
     expect(r.text).toContain("Editor &lt;b&gt;X&lt;/b&gt;");
     expect(r.text).toContain(CLIENT_CB);
     expect(r.headers.get("x-frame-options")).toBe("DENY");
+    // form-action: the form's redirect chain may reach us, the forge and the client, nothing else
+    const csp = r.headers.get("content-security-policy")!;
+    const formAction = csp.split("; ").find((d) => d.startsWith("form-action "));
+    expect(formAction).toBe(
+      `form-action 'self' ${new URL(env.FORGE_API_URL).origin} ${new URL(CLIENT_CB).origin}`,
+    );
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
     expect(r.headers.get("set-cookie")).toMatch(/forge_mcp_consent_[\w-]{16}=.*HttpOnly.*SameSite=Strict/i);
   });
 

@@ -42,6 +42,26 @@ export class ConsentGuard {
   }
 }
 
+/** The page's only style, allowed by its hash: the CSP allows no other inline style or script. */
+const STYLE = "body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}";
+const STYLE_HASH = createHash("sha256").update(STYLE).digest("base64");
+
+/**
+ * The consent page's Content-Security-Policy. `formTargets` are the origins the form's navigation
+ * reaches through redirects (the forge, and the client's redirect URI on deny or on a forge that
+ * answers at once): Chromium checks form-action on each redirect after the POST, so listing only
+ * 'self' would block sign-in; anything beyond those origins stays blocked.
+ */
+export function consentCsp(formTargets: string[]): string {
+  return [
+    "default-src 'none'",
+    `style-src 'sha256-${STYLE_HASH}'`,
+    `form-action 'self' ${formTargets.join(" ")}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join("; ");
+}
+
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
@@ -56,8 +76,8 @@ export function consentPage(v: {
   const name = escapeHtml(v.clientName ?? "An unnamed application");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Authorize ${name}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="font-family: system-ui, sans-serif; max-width: 36rem; margin: 3rem auto;">
+<meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>
+<body>
 <h1>Authorize ${name}?</h1>
 <p><strong>${name}</strong> wants to use your <strong>${escapeHtml(v.forgeHost)}</strong> account
 through this MCP server, with scope <code>${escapeHtml(v.scope)}</code>.</p>

@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from "express";
 import type { Logger } from "pino";
-import { consentCookieName } from "./consent.js";
+import { consentCookieName, consentCsp } from "./consent.js";
 import { OAuthError } from "./errors.js";
 import type { AuthorizeOutcome, OAuthService } from "./service.js";
 
@@ -35,10 +35,7 @@ export function oauthRouter(
     if (outcome.type === "redirect") return res.redirect(302, outcome.location);
     if (outcome.type === "error") return fail(res, outcome.error, where);
     res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader(
-      "Content-Security-Policy",
-      "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
-    );
+    res.setHeader("Content-Security-Policy", consentCsp(outcome.formTargets));
     res.cookie(consentCookieName(outcome.proxyState), outcome.nonce, {
       httpOnly: true,
       sameSite: "strict",

@@ -25,7 +25,7 @@ export type Params = Record<string, unknown>;
 
 export type AuthorizeOutcome =
   | { type: "redirect"; location: string }
-  | { type: "consent"; html: string; nonce: string; proxyState: string }
+  | { type: "consent"; html: string; nonce: string; proxyState: string; formTargets: string[] }
   | { type: "error"; error: OAuthError };
 
 export interface OAuthServiceDeps {
@@ -46,6 +46,12 @@ export interface OAuthServiceDeps {
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+/** A CSP source expression for a URL: its origin, or its scheme alone for a non-http(s) URI. */
+function cspSource(uri: string): string {
+  const u = new URL(uri);
+  return u.protocol === "http:" || u.protocol === "https:" ? u.origin : u.protocol;
+}
 
 /** Forge errors we pass on by name at /callback; anything else becomes server_error. */
 const RELAYED_AUTHORIZE_ERRORS = new Set(["access_denied", "invalid_scope", "temporarily_unavailable"]);
@@ -183,7 +189,11 @@ export class OAuthService {
       proxyState,
       token,
     });
-    return { type: "consent", html, nonce, proxyState };
+    // Where the form's navigation may go: Chromium applies the page's CSP form-action to every
+    // redirect that follows the POST (approve: us, then the forge, then the client; deny: the
+    // client), so each of those origins must be allowed, and nothing else.
+    const formTargets = [cspSource(this.d.forgeRootUrl), cspSource(redirectUri)];
+    return { type: "consent", html, nonce, proxyState, formTargets };
   }
 
   /** POST /authorize/consent: the user's answer on our consent page. */
