@@ -202,6 +202,19 @@ describe("authorization request validation", () => {
     expect(JSON.parse(r.text)).toEqual({ error: "invalid_request", error_description: expect.any(String) });
   });
 
+  it.each([
+    ["userinfo on the loopback host", "http://evil@127.0.0.1:8765/callback"],
+    ["a fragment", "http://127.0.0.1:8765/callback#frag"],
+    ["a backslash", "http://127.0.0.1:8765\\callback"],
+  ])(
+    "a requested redirect URI that registration would refuse (%s) gets a 400 and no redirect",
+    async (_n, uri) => {
+      const r = await getManual(authorizeUrl(mcp.url, clientId, { redirect_uri: uri }));
+      expect(r.status).toBe(400);
+      expect(r.location).toBeNull();
+    },
+  );
+
   it("an unknown client gets a 400 and no redirect", async () => {
     const r = await getManual(authorizeUrl(mcp.url, "00000000-0000-0000-0000-000000000000"));
     expect(r.status).toBe(400);

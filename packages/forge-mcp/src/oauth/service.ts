@@ -133,7 +133,11 @@ export class OAuthService {
         };
       }
       redirectUri = client.redirect_uris[0]!;
-    } else if (!client.redirect_uris.some((r) => redirectUriMatches(redirectUri!, r))) {
+    } else if (
+      // the registration rules again: a loopback URI with userinfo or a fragment must not match
+      redirectUriProblem(redirectUri, this.d.allowlist) !== undefined ||
+      !client.redirect_uris.some((r) => redirectUriMatches(redirectUri!, r))
+    ) {
       return {
         type: "error",
         error: new OAuthError("invalid_request", "authorize: unregistered redirect_uri"),
