@@ -235,12 +235,19 @@ describe("authorization request validation", () => {
     ["plain method", { code_challenge_method: "plain" }],
     ["missing method", { code_challenge_method: "" }],
   ];
+  /** The RFC 9700 §4.11 page: status 400, no Location, and a link back to the client with the error. */
+  async function errorPage(extra: Record<string, string>, cookie?: string) {
+    const r = await getManual(authorizeUrl(mcp.url, clientId, extra), cookie ? { cookie } : {});
+    expect(r.status).toBe(400);
+    expect(r.location).toBeNull();
+    const href = r.text.match(/<a id="back" href="([^"]+)"/)![1]!.replace(/&amp;/g, "&");
+    return new URL(href);
+  }
+
   it.each(pkceCases)(
-    "PKCE is mandatory: %s → invalid_request at the client with its state",
+    "PKCE is mandatory: %s → invalid_request, offered to the client with its state on a page",
     async (_n, extra) => {
-      const r = await getManual(authorizeUrl(mcp.url, clientId, extra));
-      expect(r.status).toBe(302);
-      const to = new URL(r.location!);
+      const to = await errorPage(extra);
       expect(to.origin + to.pathname).toBe(CLIENT_CB);
       expect(to.searchParams.get("error")).toBe("invalid_request");
       expect(to.searchParams.get("state")).toBe("client-state-1");
@@ -248,8 +255,44 @@ describe("authorization request validation", () => {
   );
 
   it("rejects response types other than code", async () => {
-    const r = await getManual(authorizeUrl(mcp.url, clientId, { response_type: "token" }));
-    expect(new URL(r.location!).searchParams.get("error")).toBe("unsupported_response_type");
+    const to = await errorPage({ response_type: "token" });
+    expect(to.searchParams.get("error")).toBe("unsupported_response_type");
+  });
+
+  it("RFC 9700 §4.11: errors redirect automatically only after this browser's user approved the client once", async () => {
+    const consenting = await startForgeMcp({ ...env, FORGE_OAUTH_CALLBACK_PROXY: "true" });
+    try {
+      const id = (await register(consenting.url, { redirect_uris: [CLIENT_CB], client_name: "Once" })).body
+        .client_id as string;
+      const bad = authorizeUrl(consenting.url, id, { response_type: "token" });
+      expect((await getManual(bad)).status).toBe(400);
+      // approve once on the consent page
+      const page = await getManual(authorizeUrl(consenting.url, id));
+      const field = (n: string) => page.text.match(new RegExp(`name="${n}" value="([^"]+)"`))![1]!;
+      const approved = await postForm(
+        `${consenting.url}/authorize/consent`,
+        { state: field("state"), consent_token: field("consent_token"), decision: "approve" },
+        { cookie: page.headers.get("set-cookie")!.split(";")[0]! },
+      );
+      expect(approved.status).toBe(302);
+      const trust = approved.headers.get("set-cookie")!;
+      expect(trust).toMatch(/^forge_mcp_trusted_[\w-]{16}=[\w-]+;.*HttpOnly.*SameSite=Lax/i);
+      const cookie = trust.split(";")[0]!;
+      const r = await getManual(bad, { cookie });
+      expect(r.status).toBe(302);
+      expect(new URL(r.location!).searchParams.get("error")).toBe("unsupported_response_type");
+      // the mark is bound to its client: another client with the same cookie still gets the page
+      const other = (await register(consenting.url, { redirect_uris: [CLIENT_CB] })).body.client_id as string;
+      const name = cookie.split("=")[0]!;
+      const forged = `${name.replace(/.$/, (c) => (c === "A" ? "B" : "A"))}=${cookie.split("=")[1]}`;
+      for (const c of [cookie, forged])
+        expect(
+          (await getManual(authorizeUrl(consenting.url, other, { response_type: "token" }), { cookie: c }))
+            .status,
+        ).toBe(400);
+    } finally {
+      await consenting.close();
+    }
   });
 
   it("evicts the least recently used entry when the store passes 1000 entries", async () => {

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { ForgeOAuthClient } from "../forge/oauth-client.js";
 import { isTokens } from "../forge/oauth-client.js";
-import { type ConsentGuard, consentPage } from "./consent.js";
+import { authorizeErrorPage, type ConsentGuard, consentPage, trustCookieName } from "./consent.js";
 import { OAuthError, type OAuthErrorCode } from "./errors.js";
 import { isValidChallenge, newPkcePair, s256, verifierMatches } from "./pkce.js";
 import { redirectUriMatches, redirectUriProblem } from "./redirect-uris.js";
@@ -24,7 +24,8 @@ import {
 export type Params = Record<string, unknown>;
 
 export type AuthorizeOutcome =
-  | { type: "redirect"; location: string }
+  | { type: "redirect"; location: string; trustCookie?: { name: string; value: string } }
+  | { type: "error_page"; html: string }
   | { type: "consent"; html: string; nonce: string; proxyState: string; formTargets: string[] }
   | { type: "error"; error: OAuthError };
 
@@ -117,7 +118,11 @@ export class OAuthService {
     };
   }
 
-  async authorize(q: Params): Promise<AuthorizeOutcome> {
+  /** `cookie` reads the browser's cookies (the per-client trust mark of RFC 9700 §4.11). */
+  async authorize(
+    q: Params,
+    cookie: (name: string) => string | undefined = () => undefined,
+  ): Promise<AuthorizeOutcome> {
     // Phase 1: nothing is redirected until the client and its redirect URI are known to be good.
     const clientId = str(q.client_id);
     const client = clientId ? await this.d.clients.get(clientId) : undefined;
@@ -143,11 +148,15 @@ export class OAuthService {
         error: new OAuthError("invalid_request", "authorize: unregistered redirect_uri"),
       };
     }
-    // Phase 2: errors go back to the client's (now trusted) redirect URI.
+    // Phase 2: errors go back to the client's registered redirect URI - automatically only once
+    // this browser's user has approved the client; before that, on a page, by the user's click.
     const clientState = str(q.state);
+    const trusted = this.d.consent.isTrusted(clientId, cookie(trustCookieName(clientId)));
     const fail = (code: OAuthErrorCode, detail: string): AuthorizeOutcome => {
-      this.d.logger.info({ error: code, detail }, "authorize rejected");
-      return { type: "redirect", location: errorRedirect(redirectUri!, code, clientState, this.iss) };
+      this.d.logger.info({ error: code, detail, trusted }, "authorize rejected");
+      const back = errorRedirect(redirectUri!, code, clientState, this.iss);
+      if (trusted) return { type: "redirect", location: back };
+      return { type: "error_page", html: authorizeErrorPage({ clientName: client.client_name, code, back }) };
     };
     if (q.response_type !== "code") return fail("unsupported_response_type", "response_type is not code");
     if (!isValidChallenge(q.code_challenge))
@@ -220,7 +229,11 @@ export class OAuthService {
         location: errorRedirect(txn.redirectUri, "access_denied", txn.clientState, this.iss),
       };
     }
-    return { type: "redirect", location: this.forgeAuthorizeUrl(proxyState!, txn.proxyVerifier, txn.scope) };
+    return {
+      type: "redirect",
+      location: this.forgeAuthorizeUrl(proxyState!, txn.proxyVerifier, txn.scope),
+      trustCookie: { name: trustCookieName(txn.clientId), value: this.d.consent.trustMark(txn.clientId) },
+    };
   }
 
   /** GET /callback (proxy mode): the forge sends the user back here. */
