@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 // the real CLI use the build output, which `npm test` produces first (globalSetup checks it).
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "packages/*/src/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "packages/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
     globalSetup: ["./scripts/vitest-global-setup.ts"],
     testTimeout: 90_000,
     hookTimeout: 60_000,

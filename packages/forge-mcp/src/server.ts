@@ -50,7 +50,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       next();
     });
   }
-  app.get("/healthz", (_req, res) => {
+  // /health is what container healthchecks and load balancers ask by default; /healthz stays
+  app.get(["/health", "/healthz"], (_req, res) => {
     res.json({ ok: true });
   });
 

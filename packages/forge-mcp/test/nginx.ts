@@ -1,14 +1,15 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { servicePath } from "../../../scripts/test-services.js";
 
 /** A throwaway nginx (Debian package) on loopback: round-robin over the given upstream ports. */
 
 function nginxPath(): string {
-  for (const p of ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx", "/usr/local/bin/nginx"])
-    if (existsSync(p)) return p;
-  throw new Error("nginx is not installed: run `apt-get install -y nginx` (.ci/run does)");
+  const path = servicePath("nginx");
+  if (!path) throw new Error("nginx is not installed (Debian package nginx)");
+  return path;
 }
 
 export async function startNginx(

@@ -1,21 +1,13 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import { servicePath } from "../../../scripts/test-services.js";
 import { freePort } from "./helpers.js";
 
 /** A throwaway redis-server on a loopback port (no persistence), for the exact one-time tests. */
 
 function redisServerPath(): string {
-  for (const p of [
-    "redis-server",
-    "/usr/bin/redis-server",
-    "/usr/sbin/redis-server",
-    "/usr/local/bin/redis-server",
-  ]) {
-    try {
-      execFileSync(p, ["--version"], { stdio: "ignore" });
-      return p;
-    } catch {}
-  }
-  throw new Error("redis-server is not installed: run `apt-get install -y redis-server` (.ci/run does)");
+  const path = servicePath("redis-server");
+  if (!path) throw new Error("redis-server is not installed (Debian package redis-server)");
+  return path;
 }
 
 export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeWith } from "../../../scripts/test-services.js";
 import { type RunningForgeMcp, register, SECRET, startForgeMcp } from "./helpers.js";
 import { startRedis } from "./redis.js";
 
@@ -109,7 +110,7 @@ describe("registration rate limit (per client IP)", () => {
   });
 });
 
-describe("shared rate limit across replicas (Redis)", () => {
+describeWith("redis-server")("shared rate limit across replicas (Redis)", () => {
   let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
   const replicas: RunningForgeMcp[] = [];
 

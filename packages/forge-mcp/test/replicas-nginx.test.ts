@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeWith } from "../../../scripts/test-services.js";
 import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "./forge-sim.js";
 import {
   freePort,
@@ -16,7 +17,7 @@ import { authorizeUrl, pkce } from "./oauth-client.js";
 
 /** Two stateless replicas behind nginx (round robin): every OAuth step lands on the other replica. */
 
-describe("two stateless replicas behind nginx", () => {
+describeWith("nginx")("two stateless replicas behind nginx", () => {
   let forge: Forge;
   let nginx: Awaited<ReturnType<typeof startNginx>>;
   const replicas: RunningForgeMcp[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_ID, type Forge, seedApp, startForge } from "./forge-sim.js";
+import { type Forge, seedApp, startForge } from "./forge-sim.js";
 import {
   getManual,
   OTHER_SECRET,
@@ -9,15 +9,8 @@ import {
   startForgeMcp,
   testClock,
 } from "./helpers.js";
-import {
-  authorizeToCode,
-  authorizeUrl,
-  forgeAuthorizeLocation,
-  newClient,
-  pkce,
-  redeem,
-} from "./oauth-client.js";
-import { startRedis } from "./redis.js";
+import { authorizeToCode, authorizeUrl, newClient, pkce, redeem } from "./oauth-client.js";
+import { proxyCodeVia, statelessEnv } from "./stateless-helpers.js";
 
 /**
  * Stateless mode: every replica with the secret serves every step. All replicas share one public
@@ -29,25 +22,13 @@ const NEW_SECRET = Buffer.alloc(32, 3).toString("base64");
 
 describe("stateless proxy mode", () => {
   let forge: Forge;
-  let redis: Awaited<ReturnType<typeof startRedis>>;
   const r: Record<string, RunningForgeMcp> = {};
   const clock = testClock();
   let publicUrl = "";
 
   beforeAll(async () => {
     forge = await startForge();
-    redis = await startRedis();
-    const env = (extra: Record<string, string>) => ({
-      FORGE_MCP_OAUTH: "true",
-      FORGE_OAUTH_CALLBACK_PROXY: "true",
-      FORGE_OAUTH_CONSENT: "false",
-      FORGE_OAUTH_APP_ID: APP_ID,
-      FORGE_API_URL: forge.apiUrl,
-      OAUTH_STATELESS_MODE: "true",
-      OAUTH_STATELESS_SECRET: SECRET,
-      OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: "1000",
-      ...extra,
-    });
+    const env = (extra: Record<string, string>) => statelessEnv(forge.apiUrl, extra);
     r.a = await startForgeMcp(env({}), { now: clock.now });
     publicUrl = r.a.url;
     const shared = { MCP_SERVER_URL: publicUrl };
@@ -58,36 +39,17 @@ describe("stateless proxy mode", () => {
     r.rotated = await startForgeMcp(
       env({ ...shared, OAUTH_STATELESS_SECRET: NEW_SECRET, OAUTH_STATELESS_SECRET_PREVIOUS: SECRET }),
     );
-    r.redis1 = await startForgeMcp(env({ ...shared, REDIS_URL: redis.url }));
-    r.redis2 = await startForgeMcp(env({ ...shared, REDIS_URL: redis.url }));
     r.consent1 = await startForgeMcp(env({ ...shared, FORGE_OAUTH_CONSENT: "true" }));
     r.consent2 = await startForgeMcp(env({ ...shared, FORGE_OAUTH_CONSENT: "true" }));
     await seedApp(forge, [`${publicUrl}/callback`]);
   });
   afterAll(async () => {
     await Promise.all(Object.values(r).map((x) => x.close()));
-    await redis?.stop();
     await forge?.close();
   });
 
-  /** register on `reg`, authorize on `auth`, callback on `cb`; returns the client id and the proxy code. */
-  async function codeVia(reg: RunningForgeMcp, auth: RunningForgeMcp, cb: RunningForgeMcp) {
-    const clientId = await newClient(reg.url);
-    const p = pkce();
-    const forgeUrl = await forgeAuthorizeLocation(auth.url, clientId, p.challenge, "st");
-    const atForge = await getManual(forgeUrl);
-    const callback = new URL(atForge.location!);
-    expect(callback.origin).toBe(publicUrl);
-    const back = await getManual(`${cb.url}${callback.pathname}${callback.search}`);
-    const to = new URL(back.location!);
-    expect(to.searchParams.get("state")).toBe("st");
-    return {
-      clientId,
-      p,
-      code: to.searchParams.get("code")!,
-      callbackPathAndQuery: callback.pathname + callback.search,
-    };
-  }
+  const codeVia = (reg: RunningForgeMcp, auth: RunningForgeMcp, cb: RunningForgeMcp) =>
+    proxyCodeVia(publicUrl, reg, auth, cb);
 
   it("register, authorize, callback and token each on a different replica: tokens returned", async () => {
     const { clientId, p, code } = await codeVia(r.a!, r.b!, r.a!);
@@ -140,27 +102,6 @@ describe("stateless proxy mode", () => {
     // documented limitation (docs/forge-mcp.md): needs the verifier, which never crosses the browser
     expect((await redeem(r.b!.url, clientId, code, pkce().verifier)).body.error).toBe("invalid_grant");
     expect((await redeem(r.b!.url, clientId, code, p.verifier)).status).toBe(200);
-  });
-
-  it("with Redis, a code is used exactly once across replicas", async () => {
-    const { clientId, p, code } = await codeVia(r.redis1!, r.redis1!, r.redis1!);
-    expect((await redeem(r.redis2!.url, clientId, code, p.verifier)).status).toBe(200);
-    const replay = await redeem(r.redis1!.url, clientId, code, p.verifier);
-    expect(replay.status).toBe(400);
-    expect(replay.body.error).toBe("invalid_grant");
-  });
-
-  it("with Redis, concurrent redemptions on both replicas: exactly one gets tokens", async () => {
-    const { clientId, p, code } = await codeVia(r.redis1!, r.redis1!, r.redis1!);
-    const results = await Promise.all(
-      [r.redis1!, r.redis2!, r.redis1!, r.redis2!].map((x) => redeem(x.url, clientId, code, p.verifier)),
-    );
-    expect(results.map((x) => x.status).sort()).toEqual([200, 400, 400, 400]);
-  });
-
-  it("with Redis, a state is consumed exactly once across replicas", async () => {
-    const { callbackPathAndQuery } = await codeVia(r.redis1!, r.redis2!, r.redis1!);
-    expect((await getManual(`${r.redis2!.url}${callbackPathAndQuery}`)).status).toBe(400);
   });
 
   it("the consent page of one replica is accepted by another, and its CSRF check still holds", async () => {

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeWith } from "../../../scripts/test-services.js";
+import { type Forge, seedApp, startForge } from "./forge-sim.js";
+import { getManual, type RunningForgeMcp, startForgeMcp } from "./helpers.js";
+import { redeem } from "./oauth-client.js";
+import { startRedis } from "./redis.js";
+import { proxyCodeVia, statelessEnv } from "./stateless-helpers.js";
+
+/** Stateless replicas sharing one Redis: one-time codes and states are exact across replicas. */
+
+describeWith("redis-server")("stateless proxy mode with Redis", () => {
+  let forge: Forge;
+  let redis: Awaited<ReturnType<typeof startRedis>>;
+  const r: Record<string, RunningForgeMcp> = {};
+  let publicUrl = "";
+
+  beforeAll(async () => {
+    forge = await startForge();
+    redis = await startRedis();
+    r.redis1 = await startForgeMcp(statelessEnv(forge.apiUrl, { REDIS_URL: redis.url }));
+    publicUrl = r.redis1.url;
+    r.redis2 = await startForgeMcp(
+      statelessEnv(forge.apiUrl, { REDIS_URL: redis.url, MCP_SERVER_URL: publicUrl }),
+    );
+    await seedApp(forge, [`${publicUrl}/callback`]);
+  });
+  afterAll(async () => {
+    await Promise.all(Object.values(r).map((x) => x.close()));
+    await redis?.stop();
+    await forge?.close();
+  });
+
+  const codeVia = (reg: RunningForgeMcp, auth: RunningForgeMcp, cb: RunningForgeMcp) =>
+    proxyCodeVia(publicUrl, reg, auth, cb);
+
+  it("with Redis, a code is used exactly once across replicas", async () => {
+    const { clientId, p, code } = await codeVia(r.redis1!, r.redis1!, r.redis1!);
+    expect((await redeem(r.redis2!.url, clientId, code, p.verifier)).status).toBe(200);
+    const replay = await redeem(r.redis1!.url, clientId, code, p.verifier);
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe("invalid_grant");
+  });
+
+  it("with Redis, concurrent redemptions on both replicas: exactly one gets tokens", async () => {
+    const { clientId, p, code } = await codeVia(r.redis1!, r.redis1!, r.redis1!);
+    const results = await Promise.all(
+      [r.redis1!, r.redis2!, r.redis1!, r.redis2!].map((x) => redeem(x.url, clientId, code, p.verifier)),
+    );
+    expect(results.map((x) => x.status).sort()).toEqual([200, 400, 400, 400]);
+  });
+
+  it("with Redis, a state is consumed exactly once across replicas", async () => {
+    const { callbackPathAndQuery } = await codeVia(r.redis1!, r.redis2!, r.redis1!);
+    expect((await getManual(`${r.redis2!.url}${callbackPathAndQuery}`)).status).toBe(400);
+  });
+});

@@ -1,0 +1,58 @@
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { notRunLine } from "./vitest-global-setup.js";
+
+/**
+ * The mechanism behind "npm test does all the set-up": a suite that needs a missing service is
+ * named in one closing line outside CI, and fails in CI. Runs a real suite that needs nginx in a
+ * nested vitest, on a machine made to look as if nginx were missing and could not be installed.
+ */
+function runNginxSuite(ci: boolean) {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    AGENTS_TEST_PRETEND_MISSING: "nginx",
+    AGENTS_TEST_INSTALL: "0",
+    SKIP_BUILD: "1",
+    NO_COLOR: "1",
+  };
+  delete env.CI;
+  delete env.VITEST;
+  delete env.VITEST_POOL_ID;
+  delete env.VITEST_WORKER_ID;
+  if (ci) env.CI = "true";
+  const r = spawnSync("npx", ["vitest", "run", "packages/forge-mcp/test/replicas-nginx.test.ts"], {
+    env,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
+}
+
+describe("tests that need a Debian service", () => {
+  it("outside CI, a missing service: the suite is not run, the run passes and names it in one line", () => {
+    const r = runNginxSuite(false);
+    expect(r.status).toBe(0);
+    const lines = r.out.split("\n").filter((l) => l.startsWith("Not run here"));
+    expect(lines).toEqual([
+      'Not run here, 1 suite(s) need a service that is not installed (could not install: AGENTS_TEST_INSTALL=0; apt-get install nginx): nginx ("two stateless replicas behind nginx")',
+    ]);
+  });
+
+  it("in CI, a missing service fails the run", () => {
+    const r = runNginxSuite(true);
+    expect(r.status).not.toBe(0);
+    expect(r.out).toContain("needs nginx");
+    expect(r.out).toContain("nginx is not installed (Debian package nginx); CI must install it");
+  });
+
+  it("the closing line groups suites by service and names the packages to install", () => {
+    const lines = [
+      JSON.stringify({ service: "redis-server", name: "a" }),
+      JSON.stringify({ service: "nginx", name: "b" }),
+      JSON.stringify({ service: "redis-server", name: "c" }),
+    ];
+    expect(notRunLine(lines, ["nginx", "redis-server"], "not root")).toBe(
+      'Not run here, 3 suite(s) need a service that is not installed (could not install: not root; apt-get install nginx redis-server): redis-server ("a", "c"); nginx ("b")',
+    );
+  });
+});
