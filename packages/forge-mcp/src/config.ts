@@ -26,6 +26,8 @@ export interface Config {
   tokenInfoQueryFallback: boolean;
   readOnly: boolean;
   toolsets: string[] | undefined;
+  /** FORGE_TOOLSETS names we do not serve (warned about at start-up). */
+  unknownToolsets: string[];
   /** Personal access token for stdio mode. */
   forgeToken: string | undefined;
   remoteOAuth: boolean;
@@ -46,7 +48,53 @@ export interface Config {
   logLevel: string;
 }
 
-export const TOOLSETS = ["projects", "issues", "merge_requests", "pipelines", "repository", "users"] as const;
+export const TOOLSETS = [
+  "projects",
+  "issues",
+  "merge_requests",
+  "pipelines",
+  "repository",
+  "users",
+  "groups",
+  "labels",
+  "milestones",
+  "tags",
+  "releases",
+  "wiki",
+  "search",
+  "graphql",
+] as const;
+
+/** gitlab-mcp's toolset names that map onto one of ours, so its GITLAB_TOOLSETS values carry over. */
+export const TOOLSET_ALIASES: Record<string, (typeof TOOLSETS)[number]> = {
+  repositories: "repository",
+  branches: "repository",
+  ci: "pipelines",
+};
+
+/**
+ * FORGE_TOOLSETS → our toolset names (gitlab-mcp's names accepted, `all` = every toolset including
+ * graphql) and the names we do not serve, which are warned about rather than refused: a
+ * gitlab-mcp configuration naming `workitems` must still start.
+ */
+export function parseToolsets(raw: string | undefined): {
+  toolsets: string[] | undefined;
+  unknown: string[];
+} {
+  if (raw === undefined) return { toolsets: undefined, unknown: [] };
+  const out = new Set<string>();
+  const unknown: string[] = [];
+  for (const name of raw
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
+    if (name === "all") for (const t of TOOLSETS) out.add(t);
+    else if ((TOOLSETS as readonly string[]).includes(name)) out.add(name);
+    else if (TOOLSET_ALIASES[name]) out.add(TOOLSET_ALIASES[name]);
+    else unknown.push(name);
+  }
+  return { toolsets: [...out], unknown };
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -241,14 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
       "OAUTH_STATELESS_MODE=true needs OAUTH_STATELESS_SECRET (32 random bytes, base64; generate with: openssl rand -base64 32)",
     );
   }
-  const toolsets = e.FORGE_TOOLSETS?.split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const t of toolsets ?? []) {
-    if (!(TOOLSETS as readonly string[]).includes(t)) {
-      throw new ConfigError(`FORGE_TOOLSETS: unknown toolset "${t}" (known: ${TOOLSETS.join(", ")})`);
-    }
-  }
+  const { toolsets, unknown: unknownToolsets } = parseToolsets(e.FORGE_TOOLSETS);
   const allowlist = (e.OAUTH_REDIRECT_URI_ALLOWLIST ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -264,6 +305,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenInfoQueryFallback: e.FORGE_TOKEN_INFO_QUERY_FALLBACK ?? false,
     readOnly: e.FORGE_READ_ONLY ?? false,
     toolsets,
+    unknownToolsets,
     forgeToken: e.FORGE_TOKEN,
     remoteOAuth,
     callbackProxy: e.FORGE_OAUTH_CALLBACK_PROXY ?? false,

@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOOLSETS } from "../src/tools/index.js";
 import { APP_ID, type Forge, seedApp, startForge } from "./forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
 
@@ -153,10 +154,9 @@ describe("/mcp with forge OAuth tokens", () => {
 
   it("FORGE_TOOLSETS selects the tool areas", async () => {
     const client = await connect(usersOnly.url, "tok-good");
-    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
-      "get_current_user",
-      "list_users",
-    ]);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(
+      TOOLSETS.users.map((t) => t.name).sort(),
+    );
     await client.close();
   });
 
