@@ -37,6 +37,8 @@ export interface Config {
   oauthAppId: string | undefined;
   oauthScopes: string[];
   registerRateLimitPerHour: number;
+  /** Per client IP: forge token-info calls for tokens in neither cache, per minute. */
+  verifyRateLimitPerMinute: number;
   redirectUriAllowlist: string[];
   stateless: boolean;
   statelessSecret: Buffer | undefined;
@@ -178,6 +180,7 @@ const EnvSchema = z.object({
   FORGE_OAUTH_APP_ID: z.string().optional(),
   FORGE_OAUTH_SCOPES: z.string().optional(),
   OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: int("OAUTH_REGISTER_RATE_LIMIT_PER_HOUR", 1, 1_000_000),
+  MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: int("MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE", 1, 1_000_000),
   OAUTH_REDIRECT_URI_ALLOWLIST: z.string().optional(),
   OAUTH_STATELESS_MODE: bool("OAUTH_STATELESS_MODE"),
   OAUTH_STATELESS_SECRET: secret("OAUTH_STATELESS_SECRET"),
@@ -213,7 +216,9 @@ const EnvSchema = z.object({
 
 function parseTrustProxy(v: string | undefined): boolean | number | string {
   if (v === undefined || v === "false") return false;
-  if (v === "true") return true;
+  // Express's `true` takes the LEFTMOST X-Forwarded-For entry, which the client writes itself;
+  // `true` here means one proxy hop: the address that proxy saw, the rightmost entry.
+  if (v === "true") return 1;
   if (/^\d+$/.test(v)) return Number(v);
   return v; // express understands "loopback", CIDR lists, ...
 }
@@ -229,6 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
     FORGE_OAUTH_APP_ID: pick(env, "FORGE_OAUTH_APP_ID", "GITLAB_OAUTH_CLIENT_ID"),
     FORGE_OAUTH_SCOPES: pick(env, "FORGE_OAUTH_SCOPES"),
     OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: pick(env, "OAUTH_REGISTER_RATE_LIMIT_PER_HOUR"),
+    MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: pick(env, "MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE"),
     OAUTH_REDIRECT_URI_ALLOWLIST: pick(env, "OAUTH_REDIRECT_URI_ALLOWLIST"),
     OAUTH_STATELESS_MODE: pick(env, "OAUTH_STATELESS_MODE"),
     OAUTH_STATELESS_SECRET: pick(env, "OAUTH_STATELESS_SECRET"),
@@ -314,6 +320,7 @@ export function loadConfig(env: Env = process.env): Config {
     oauthAppId: e.FORGE_OAUTH_APP_ID,
     oauthScopes: (e.FORGE_OAUTH_SCOPES ?? "api").split(/[\s,]+/).filter(Boolean),
     registerRateLimitPerHour: e.OAUTH_REGISTER_RATE_LIMIT_PER_HOUR ?? 20,
+    verifyRateLimitPerMinute: e.MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE ?? 60,
     redirectUriAllowlist: allowlist,
     stateless,
     statelessSecret: e.OAUTH_STATELESS_SECRET,

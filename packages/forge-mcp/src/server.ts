@@ -6,6 +6,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { OAuthMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import express, { type Express, type Request, type Response } from "express";
+import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
@@ -145,6 +146,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       now,
     });
     mcpHandlers.push(
+      verifyBudget(verifier, config.verifyRateLimitPerMinute, now),
       requireBearerAuth({
         verifier,
         resourceMetadataUrl: `${base}/.well-known/oauth-protected-resource${mcpPath}`,
@@ -233,4 +235,34 @@ export function listen(app: Express, host: string, port: number): Promise<Server
   return new Promise((resolve, reject) => {
     const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
+}
+
+/**
+ * Bounds the forge token-info calls one client IP can cause: a bearer that is in neither of the
+ * verifier's caches costs a forge call, so random tokens from one source would otherwise spend
+ * the forge's rate limit that real users share. Over the budget the request gets 429 with
+ * Retry-After, without a forge call; cached tokens (good or bad) never count.
+ */
+function verifyBudget(
+  verifier: ForgeTokenVerifier,
+  perMinute: number,
+  now: () => number,
+): express.RequestHandler {
+  const windows = new LRUCache<string, { start: number; count: number }>({ max: 100_000 });
+  return (req, res, next) => {
+    const header = req.headers.authorization;
+    if (!header?.startsWith("Bearer ")) return next();
+    if (!verifier.needsForgeCall(header.slice(7).trim())) return next();
+    const ip = req.ip ?? "unknown";
+    const t = now();
+    let w = windows.get(ip);
+    if (!w || t - w.start >= 60_000) w = { start: t, count: 0 };
+    w.count += 1;
+    windows.set(ip, w);
+    if (w.count <= perMinute) return next();
+    res.setHeader("Retry-After", String(Math.max(1, Math.ceil((w.start + 60_000 - t) / 1000))));
+    res
+      .status(429)
+      .json({ error: "too_many_requests", error_description: "Too many token checks; retry later" });
+  };
 }

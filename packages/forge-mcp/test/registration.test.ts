@@ -148,6 +148,26 @@ describe("registration rate limit (per client IP)", () => {
   });
 });
 
+describe("MCP_TRUST_PROXY=true: the client address is the one the proxy saw (rightmost), not one the client wrote", () => {
+  let mcp: RunningForgeMcp;
+  beforeAll(async () => {
+    mcp = await startForgeMcp({
+      ...oauthEnv,
+      OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: "2",
+      MCP_TRUST_PROXY: "true",
+    });
+  });
+  afterAll(() => mcp.close());
+
+  it("a client cycling spoofed leftmost X-Forwarded-For entries still meets the limit", async () => {
+    const via = (spoofed: string) => ({ "x-forwarded-for": `${spoofed}, 203.0.113.9` });
+    const body = { redirect_uris: ["http://127.0.0.1:1/cb"] };
+    expect((await register(mcp.url, body, via("6.6.6.1"))).status).toBe(201);
+    expect((await register(mcp.url, body, via("6.6.6.2"))).status).toBe(201);
+    expect((await register(mcp.url, body, via("6.6.6.3"))).status).toBe(429);
+  });
+});
+
 describeWith("redis-server")("shared rate limit across replicas (Redis)", () => {
   let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
   const replicas: RunningForgeMcp[] = [];
