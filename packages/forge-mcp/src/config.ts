@@ -39,6 +39,9 @@ export interface Config {
   registerRateLimitPerHour: number;
   /** Per client IP: forge token-info calls for tokens in neither cache, per minute. */
   verifyRateLimitPerMinute: number;
+  /** MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS: DNS-rebinding allow-lists beyond the defaults. */
+  allowedHosts: string[];
+  allowedOrigins: string[];
   redirectUriAllowlist: string[];
   stateless: boolean;
   statelessSecret: Buffer | undefined;
@@ -181,6 +184,8 @@ const EnvSchema = z.object({
   FORGE_OAUTH_SCOPES: z.string().optional(),
   OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: int("OAUTH_REGISTER_RATE_LIMIT_PER_HOUR", 1, 1_000_000),
   MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: int("MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE", 1, 1_000_000),
+  MCP_ALLOWED_HOSTS: z.string().optional(),
+  MCP_ALLOWED_ORIGINS: z.string().optional(),
   OAUTH_REDIRECT_URI_ALLOWLIST: z.string().optional(),
   OAUTH_STATELESS_MODE: bool("OAUTH_STATELESS_MODE"),
   OAUTH_STATELESS_SECRET: secret("OAUTH_STATELESS_SECRET"),
@@ -214,6 +219,12 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.string().optional(),
 });
 
+const list = (v: string | undefined): string[] =>
+  (v ?? "")
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
+
 function parseTrustProxy(v: string | undefined): boolean | number | string {
   if (v === undefined || v === "false") return false;
   // Express's `true` takes the LEFTMOST X-Forwarded-For entry, which the client writes itself;
@@ -235,6 +246,8 @@ export function loadConfig(env: Env = process.env): Config {
     FORGE_OAUTH_SCOPES: pick(env, "FORGE_OAUTH_SCOPES"),
     OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: pick(env, "OAUTH_REGISTER_RATE_LIMIT_PER_HOUR"),
     MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: pick(env, "MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE"),
+    MCP_ALLOWED_HOSTS: pick(env, "MCP_ALLOWED_HOSTS"),
+    MCP_ALLOWED_ORIGINS: pick(env, "MCP_ALLOWED_ORIGINS"),
     OAUTH_REDIRECT_URI_ALLOWLIST: pick(env, "OAUTH_REDIRECT_URI_ALLOWLIST"),
     OAUTH_STATELESS_MODE: pick(env, "OAUTH_STATELESS_MODE"),
     OAUTH_STATELESS_SECRET: pick(env, "OAUTH_STATELESS_SECRET"),
@@ -321,6 +334,8 @@ export function loadConfig(env: Env = process.env): Config {
     oauthScopes: (e.FORGE_OAUTH_SCOPES ?? "api").split(/[\s,]+/).filter(Boolean),
     registerRateLimitPerHour: e.OAUTH_REGISTER_RATE_LIMIT_PER_HOUR ?? 20,
     verifyRateLimitPerMinute: e.MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE ?? 60,
+    allowedHosts: list(e.MCP_ALLOWED_HOSTS),
+    allowedOrigins: list(e.MCP_ALLOWED_ORIGINS),
     redirectUriAllowlist: allowlist,
     stateless,
     statelessSecret: e.OAUTH_STATELESS_SECRET,

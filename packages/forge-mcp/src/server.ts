@@ -20,6 +20,7 @@ import { Sealer } from "./oauth/seal.js";
 import { OAuthService } from "./oauth/service.js";
 import { memorySharedState, redisSharedState, type SharedState } from "./oauth/shared-state.js";
 import { memoryStores, sealedStores } from "./oauth/stores.js";
+import { originGuard } from "./origin-guard.js";
 import { createMcpServer } from "./tools/index.js";
 
 const MAX_IDLE_SERVERS = 32;
@@ -166,6 +167,15 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   // than the rest of a request. Nothing user-specific lives in them (the token travels per request
   // in extra.authInfo); only the last initialize's client info does, which no tool uses.
   const idleServers: McpServer[] = [];
+  app.use(
+    mcpPath,
+    originGuard({
+      mcpServerUrl: config.mcpServerUrl,
+      remoteOAuth: config.remoteOAuth,
+      allowedHosts: config.allowedHosts,
+      allowedOrigins: config.allowedOrigins,
+    }),
+  );
   // Authenticate before reading the body: an anonymous caller never gets us to parse megabytes.
   app.post(mcpPath, ...mcpHandlers, express.json({ limit: "4mb" }), async (req: Request, res: Response) => {
     const server = idleServers.pop() ?? createMcpServer(toolOpts, apiFor);
