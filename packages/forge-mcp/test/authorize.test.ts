@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PENDING_PER_SOURCE } from "../src/oauth/stores.js";
 import { getManual, postForm, type RunningForgeMcp, register, startForgeMcp } from "./helpers.js";
 
 const FORGE = "http://127.0.0.1:9";
@@ -295,18 +296,51 @@ describe("authorization request validation", () => {
     }
   });
 
-  it("evicts the least recently used entry when the store passes 1000 entries", async () => {
-    const states: string[] = [];
-    for (let i = 0; i < 1001; i++) {
-      const r = await getManual(authorizeUrl(mcp.url, clientId));
-      states.push(new URL(r.location!).searchParams.get("state")!);
+  it("evicts the least recently used entry when the store passes 1000 entries (1001 sources)", async () => {
+    const spread = await startForgeMcp({
+      ...env,
+      FORGE_OAUTH_CALLBACK_PROXY: "true",
+      FORGE_OAUTH_CONSENT: "false",
+      MCP_TRUST_PROXY: "loopback",
+    });
+    try {
+      const id = (await register(spread.url, { redirect_uris: [CLIENT_CB] })).body.client_id as string;
+      const states: string[] = [];
+      for (let i = 0; i < 1001; i++) {
+        const from = { "x-forwarded-for": `198.51.${Math.floor(i / 250)}.${i % 250}` };
+        const r = await getManual(authorizeUrl(spread.url, id), from);
+        states.push(new URL(r.location!).searchParams.get("state")!);
+      }
+      const store = spread.server.memoryStore!;
+      expect(store.size).toBe(1000);
+      expect(store.has(`txn:${states[0]}`)).toBe(false);
+      expect(store.has(`txn:${states[1000]}`)).toBe(true);
+      // the evicted transaction's callback is not processed
+      const r = await getManual(`${spread.url}/callback?state=${encodeURIComponent(states[0]!)}&code=x`);
+      expect(r.status).toBe(400);
+    } finally {
+      await spread.close();
     }
-    const store = mcp.server.memoryStore!;
-    expect(store.size).toBe(1000);
-    expect(store.has(`txn:${states[0]}`)).toBe(false);
-    expect(store.has(`txn:${states[1000]}`)).toBe(true);
-    // the evicted transaction's callback is not processed
-    const r = await getManual(`${mcp.url}/callback?state=${encodeURIComponent(states[0]!)}&code=x`);
-    expect(r.status).toBe(400);
+  });
+
+  it("one source cannot flush the store: 1000 anonymous /authorize calls from one address evict only its own", async () => {
+    const server = await startForgeMcp({
+      ...env,
+      FORGE_OAUTH_CALLBACK_PROXY: "true",
+      FORGE_OAUTH_CONSENT: "false",
+      MCP_TRUST_PROXY: "loopback",
+    });
+    try {
+      const id = (await register(server.url, { redirect_uris: [CLIENT_CB] })).body.client_id as string;
+      const victim = await getManual(authorizeUrl(server.url, id), { "x-forwarded-for": "203.0.113.1" });
+      const victimState = new URL(victim.location!).searchParams.get("state")!;
+      const flood = { "x-forwarded-for": "198.51.100.9" };
+      for (let i = 0; i < 1000; i++) await getManual(authorizeUrl(server.url, id), flood);
+      const store = server.server.memoryStore!;
+      expect(store.has(`txn:${victimState}`)).toBe(true);
+      expect(store.size).toBe(1 + PENDING_PER_SOURCE);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -86,7 +86,11 @@ export function oauthRouter(
     try {
       answer(
         res,
-        await service.authorize(req.query as Record<string, unknown>, (name) => readCookie(req, name)),
+        await service.authorize(
+          req.query as Record<string, unknown>,
+          (name) => readCookie(req, name),
+          req.ip ?? "unknown",
+        ),
         "authorize",
       );
     } catch (err) {

@@ -122,6 +122,7 @@ export class OAuthService {
   async authorize(
     q: Params,
     cookie: (name: string) => string | undefined = () => undefined,
+    source?: string,
   ): Promise<AuthorizeOutcome> {
     // Phase 1: nothing is redirected until the client and its redirect URI are known to be good.
     const clientId = str(q.client_id);
@@ -181,15 +182,18 @@ export class OAuthService {
     }
 
     const proxy = newPkcePair();
-    const proxyState = await this.d.transactions.create({
-      clientId,
-      redirectUri,
-      clientState,
-      clientChallenge: q.code_challenge,
-      proxyVerifier: proxy.verifier,
-      scope,
-      createdAt: this.d.now(),
-    });
+    const proxyState = await this.d.transactions.create(
+      {
+        clientId,
+        redirectUri,
+        clientState,
+        clientChallenge: q.code_challenge,
+        proxyVerifier: proxy.verifier,
+        scope,
+        createdAt: this.d.now(),
+      },
+      source,
+    );
     this.d.logger.info({ clientName: client.client_name, redirectUri }, "authorization started (proxy)");
     if (!this.d.consentPage)
       return { type: "redirect", location: this.forgeAuthorizeUrl(proxyState, proxy.verifier, scope) };
