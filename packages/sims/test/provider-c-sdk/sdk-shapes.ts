@@ -51,6 +51,20 @@ export const cloudConfigKeys: KeyTable<Anthropic.Beta.BetaCloudConfig> = {
   packages: true,
   type: true,
 };
+export const limitedNetworkKeys: KeyTable<Anthropic.Beta.BetaLimitedNetwork> = {
+  allow_mcp_servers: true,
+  allow_package_managers: true,
+  allowed_hosts: true,
+  type: true,
+};
+export const packagesKeys: KeyTable<Anthropic.Beta.BetaPackages> = {
+  apt: true,
+  cargo: true,
+  gem: true,
+  go: true,
+  npm: true,
+  pip: true,
+};
 export const vaultKeys: KeyTable<Anthropic.Beta.Vaults.BetaManagedAgentsVault> = {
   id: true,
   archived_at: true,

@@ -16,11 +16,13 @@ import {
   expectSdkShape,
   fileKeys,
   fileResourceKeys,
+  limitedNetworkKeys,
   memoryKeys,
   memoryPrefixKeys,
   memoryStoreKeys,
   memoryVersionKeys,
   modelConfigKeys,
+  packagesKeys,
   sessionAgentKeys,
   sessionKeys,
   skillKeys,
@@ -109,6 +111,9 @@ describe("provider_c with the official SDK: environments", () => {
     });
     expectSdkShape(env, environmentKeys, "environment");
     expectSdkShape(env.config, cloudConfigKeys, "cloud");
+    if (env.config.type !== "cloud") throw new Error("not a cloud config");
+    expectSdkShape(env.config.networking, limitedNetworkKeys, "limited");
+    expectSdkShape(env.config.packages, packagesKeys);
     expect((await client.beta.environments.retrieve(env.id)).name).toBe("sdk-env");
     const updated = await client.beta.environments.update(env.id, { description: "changed" });
     expect(updated.description).toBe("changed");
@@ -381,6 +386,18 @@ describe("provider_c with the official SDK: deployments", () => {
     const runs: string[] = [];
     for await (const r of client.beta.deploymentRuns.list({ deployment_id: dep.id })) runs.push(r.id);
     expect(runs).toEqual([run.id]);
+    expect(run.trigger_context).toEqual({ type: "manual" });
+    // A day on the simulated clock: the 03:00 Paris slot fires once, as a schedule-triggered run.
+    await fetch(`${sim.origin}/_sim/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ advance_seconds: 86_400 }),
+    });
+    const scheduled = [];
+    for await (const r of client.beta.deploymentRuns.list({ deployment_id: dep.id })) {
+      if (r.trigger_context.type === "schedule") scheduled.push(r.trigger_context.scheduled_at);
+    }
+    expect(scheduled).toHaveLength(1);
     expect((await client.beta.deployments.list()).data.map((d) => d.id)).toEqual([dep.id]);
     expect((await client.beta.deployments.archive(dep.id)).archived_at).toEqual(expect.any(String));
   });
@@ -404,5 +421,41 @@ describe("provider_c with the official SDK: the event stream", () => {
       }
     }
     expect(types).toEqual(["user.message", "session.status_running", "agent.message", "session.status_idle"]);
+  });
+});
+
+describe("provider_c with the official SDK: runs that cannot start", () => {
+  type RunErrorType = NonNullable<Anthropic.Beta.BetaManagedAgentsDeploymentRun["error"]>["type"];
+  it.each<[string, RunErrorType, (ids: { env: string; agent: string; vault: string }) => Promise<unknown>]>([
+    [
+      "its environment archived",
+      "environment_archived_error",
+      ({ env }) => client.beta.environments.archive(env),
+    ],
+    [
+      "its environment deleted",
+      "environment_not_found_error",
+      ({ env }) => client.beta.environments.delete(env),
+    ],
+    ["its agent archived", "agent_archived_error", ({ agent }) => client.beta.agents.archive(agent)],
+    ["its vault archived", "vault_archived_error", ({ vault }) => client.beta.vaults.archive(vault)],
+    ["its vault deleted", "vault_not_found_error", ({ vault }) => client.beta.vaults.delete(vault)],
+  ])("with %s records the SDK's %s and no session", async (_n, errorType, breakIt) => {
+    const env = await newEnvironment();
+    const agent = await newAgent();
+    const vault = await client.beta.vaults.create({ display_name: "v" });
+    const dep = await client.beta.deployments.create({
+      name: "fragile",
+      agent: agent.id,
+      environment_id: env.id,
+      vault_ids: [vault.id],
+      initial_events: [{ type: "user.message", content: [{ type: "text", text: "go" }] }],
+    });
+    await breakIt({ env: env.id, agent: agent.id, vault: vault.id });
+    const run = await client.beta.deployments.run(dep.id);
+    expectSdkShape(run, deploymentRunKeys, "deployment_run");
+    expect(run.session_id).toBeNull();
+    expect(run.error?.type).toBe(errorType);
+    expect(run.error?.message).toEqual(expect.any(String));
   });
 });
