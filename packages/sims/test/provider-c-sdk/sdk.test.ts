@@ -5,6 +5,7 @@ import { definition } from "../../src/provider-c/index.js";
 import {
   agentKeys,
   agentMessageEventKeys,
+  agentRefKeys,
   cloudConfigKeys,
   credentialKeys,
   cronScheduleKeys,
@@ -17,6 +18,8 @@ import {
   fileKeys,
   fileResourceKeys,
   limitedNetworkKeys,
+  mcpServerKeys,
+  mcpToolsetKeys,
   memoryKeys,
   memoryPrefixKeys,
   memoryStoreKeys,
@@ -26,10 +29,13 @@ import {
   sessionAgentKeys,
   sessionKeys,
   skillKeys,
+  skillRefKeys,
   skillVersionKeys,
   staticBearerAuthKeys,
   statusIdleEventKeys,
   statusRunningEventKeys,
+  threadAgentKeys,
+  threadKeys,
   toolsetKeys,
   userMessageEventKeys,
   vaultKeys,
@@ -457,5 +463,90 @@ describe("provider_c with the official SDK: runs that cannot start", () => {
     expect(run.session_id).toBeNull();
     expect(run.error?.type).toBe(errorType);
     expect(run.error?.message).toEqual(expect.any(String));
+  });
+});
+
+describe("provider_c with the official SDK: agent features, session resources and threads", () => {
+  it("an agent with an MCP server and toolset, an anthropic and a custom skill, read back in SDK shapes", async () => {
+    const skill = await client.beta.skills.create({
+      files: [await toFile(Buffer.from("---\nname: helper\ndescription: helps\n---\n"), "helper/SKILL.md")],
+    });
+    const agent = await client.beta.agents.create({
+      name: "featured",
+      model: { id: "claude-sonnet-4-5", speed: "standard" },
+      mcp_servers: [{ name: "docs", type: "url", url: "https://mcp.example.com/mcp" }],
+      tools: [
+        {
+          type: "agent_toolset_20260401",
+          default_config: { enabled: false },
+          configs: [{ name: "bash", enabled: true }],
+        },
+        { type: "mcp_toolset", mcp_server_name: "docs" },
+      ],
+      skills: [
+        { type: "anthropic", skill_id: "pptx" },
+        { type: "custom", skill_id: skill.id },
+      ],
+    });
+    expectSdkShape(agent, agentKeys, "agent");
+    expectSdkShape(agent.mcp_servers[0], mcpServerKeys, "url");
+    expectSdkShape(agent.tools[0], toolsetKeys, "agent_toolset_20260401");
+    expectSdkShape(agent.tools[1], mcpToolsetKeys, "mcp_toolset");
+    expectSdkShape(agent.skills[0], skillRefKeys, "anthropic");
+    expectSdkShape(agent.skills[1], skillRefKeys, "custom");
+  });
+
+  it("session resources: add a file, list, retrieve, delete", async () => {
+    const env = await newEnvironment();
+    const agent = await newAgent();
+    const session = await client.beta.sessions.create({ agent: agent.id, environment_id: env.id });
+    const file = await client.beta.files.upload({ file: await toFile(Buffer.from("x"), "x.txt") });
+    const added = await client.beta.sessions.resources.add(session.id, { type: "file", file_id: file.id });
+    expectSdkShape(added, fileResourceKeys, "file");
+    const listed = [];
+    for await (const r of client.beta.sessions.resources.list(session.id))
+      listed.push(r.type === "file" ? r.id : r.type);
+    expect(listed).toEqual([added.id]);
+    expectSdkShape(
+      await client.beta.sessions.resources.retrieve(added.id, { session_id: session.id }),
+      fileResourceKeys,
+      "file",
+    );
+    expectSdkShape(
+      await client.beta.sessions.resources.delete(added.id, { session_id: session.id }),
+      deletedKeys,
+      "session_resource_deleted",
+    );
+  });
+
+  it("a coordinator's session has one thread per roster agent, in the SDK's thread shape", async () => {
+    const env = await newEnvironment();
+    const member = await newAgent("member");
+    const coordinator = await client.beta.agents.create({
+      name: "coordinator",
+      model: "claude-sonnet-4-5",
+      multiagent: { type: "coordinator", agents: [member.id] },
+    });
+    if (!coordinator.multiagent || coordinator.multiagent.type !== "coordinator")
+      throw new Error("no roster");
+    expectSdkShape(coordinator.multiagent.agents[0], agentRefKeys, "agent");
+    const session = await client.beta.sessions.create({ agent: coordinator.id, environment_id: env.id });
+    const threads = [];
+    for await (const t of client.beta.sessions.threads.list(session.id)) {
+      expectSdkShape(t, threadKeys, "session_thread");
+      threads.push(t);
+    }
+    expect(threads).toHaveLength(1);
+    const first = threads[0];
+    if (!first) throw new Error("no thread");
+    expectSdkShape(first.agent, threadAgentKeys, "agent");
+    expect(first.agent).not.toHaveProperty("multiagent");
+    const got = await client.beta.sessions.threads.retrieve(first.id, { session_id: session.id });
+    expect(got.id).toBe(first.id);
+    expectSdkShape(
+      await client.beta.sessions.threads.archive(first.id, { session_id: session.id }),
+      threadKeys,
+      "session_thread",
+    );
   });
 });
