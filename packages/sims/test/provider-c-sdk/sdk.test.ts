@@ -527,8 +527,7 @@ describe("provider_c with the official SDK: agent features, session resources an
       model: "claude-sonnet-4-5",
       multiagent: { type: "coordinator", agents: [member.id] },
     });
-    if (!coordinator.multiagent || coordinator.multiagent.type !== "coordinator")
-      throw new Error("no roster");
+    if (coordinator.multiagent?.type !== "coordinator") throw new Error("no roster");
     expectSdkShape(coordinator.multiagent.agents[0], agentRefKeys, "agent");
     const session = await client.beta.sessions.create({ agent: coordinator.id, environment_id: env.id });
     const threads = [];
