@@ -1,4 +1,5 @@
 import type { Router } from "express";
+import { agentSnapshot } from "./agent-snapshot.js";
 import { archive, assertNotArchived, deleted, listPage, lookup, param } from "./common.js";
 import { invalid, notFound } from "./errors.js";
 import { appendEvent, closeStreams, eventPage, streamEvents } from "./events.js";
@@ -93,34 +94,6 @@ export interface SessionInput {
   resources: JsonObject[];
   deployment_id?: string;
   budget?: Json;
-}
-
-/** Agent fields a provider_c session snapshots (SDK 1.12 `BetaManagedAgentsSessionAgent`). */
-const SNAPSHOT_FIELDS = [
-  "name",
-  "description",
-  "model",
-  "system",
-  "tools",
-  "mcp_servers",
-  "skills",
-  "multiagent",
-];
-
-/**
- * provider_c reads a session's `agent` back as the resolved agent definition at the version the
- * session runs (the SDK types it as `BetaManagedAgentsSessionAgent`), not as the bare reference.
- */
-function agentSnapshot(kit: Kit, ref: JsonObject): JsonObject {
-  const st = kit.state();
-  const id = String(ref.id);
-  const history = st.agentVersions.get(id) ?? [];
-  const at = history.find((v) => v.version === ref.version) ?? st.agents.get(id);
-  if (!at) return ref;
-  const snap: JsonObject = { type: "agent", id, version: ref.version as Json };
-  for (const f of SNAPSHOT_FIELDS) snap[f] = (at[f] ?? null) as Json;
-  snap.execution_identity = (at.execution_identity ?? { type: "service_account" }) as Json;
-  return snap;
 }
 
 /** A session resource as provider_c reads it back: with its own id and timestamps. */

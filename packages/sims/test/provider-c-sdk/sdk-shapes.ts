@@ -51,6 +51,20 @@ export const cloudConfigKeys: KeyTable<Anthropic.Beta.BetaCloudConfig> = {
   packages: true,
   type: true,
 };
+export const limitedNetworkKeys: KeyTable<Anthropic.Beta.BetaLimitedNetwork> = {
+  allow_mcp_servers: true,
+  allow_package_managers: true,
+  allowed_hosts: true,
+  type: true,
+};
+export const packagesKeys: KeyTable<Anthropic.Beta.BetaPackages> = {
+  apt: true,
+  cargo: true,
+  gem: true,
+  go: true,
+  npm: true,
+  pip: true,
+};
 export const vaultKeys: KeyTable<Anthropic.Beta.Vaults.BetaManagedAgentsVault> = {
   id: true,
   archived_at: true,
@@ -176,6 +190,54 @@ export const statusIdleEventKeys: KeyTable<Anthropic.Beta.Sessions.BetaManagedAg
   };
 export const statusRunningEventKeys: KeyTable<Anthropic.Beta.Sessions.BetaManagedAgentsSessionStatusRunningEvent> =
   { id: true, processed_at: true, type: true };
+export const threadKeys: KeyTable<Anthropic.Beta.Sessions.BetaManagedAgentsSessionThread> = {
+  id: true,
+  agent: true,
+  archived_at: true,
+  created_at: true,
+  parent_thread_id: true,
+  session_id: true,
+  stats: true,
+  status: true,
+  type: true,
+  updated_at: true,
+  usage: true,
+  workflow_run_id: true,
+};
+export const threadAgentKeys: KeyTable<Anthropic.Beta.BetaManagedAgentsSessionThreadAgent> = {
+  id: true,
+  description: true,
+  execution_identity: true,
+  mcp_servers: true,
+  model: true,
+  name: true,
+  skills: true,
+  system: true,
+  tools: true,
+  type: true,
+  version: true,
+};
+export const mcpToolsetKeys: KeyTable<Anthropic.Beta.BetaManagedAgentsMCPToolset> = {
+  configs: true,
+  default_config: true,
+  mcp_server_name: true,
+  type: true,
+};
+export const mcpServerKeys: KeyTable<Anthropic.Beta.BetaManagedAgentsMCPServerURLDefinition> = {
+  name: true,
+  type: true,
+  url: true,
+};
+export const skillRefKeys: KeyTable<Anthropic.Beta.BetaManagedAgentsCustomSkill> = {
+  skill_id: true,
+  type: true,
+  version: true,
+};
+export const agentRefKeys: KeyTable<Anthropic.Beta.BetaManagedAgentsAgentReference> = {
+  id: true,
+  type: true,
+  version: true,
+};
 export const skillKeys: KeyTable<Anthropic.Beta.BetaSkill> = {
   id: true,
   created_at: true,

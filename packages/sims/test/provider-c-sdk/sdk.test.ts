@@ -5,6 +5,7 @@ import { definition } from "../../src/provider-c/index.js";
 import {
   agentKeys,
   agentMessageEventKeys,
+  agentRefKeys,
   cloudConfigKeys,
   credentialKeys,
   cronScheduleKeys,
@@ -16,18 +17,25 @@ import {
   expectSdkShape,
   fileKeys,
   fileResourceKeys,
+  limitedNetworkKeys,
+  mcpServerKeys,
+  mcpToolsetKeys,
   memoryKeys,
   memoryPrefixKeys,
   memoryStoreKeys,
   memoryVersionKeys,
   modelConfigKeys,
+  packagesKeys,
   sessionAgentKeys,
   sessionKeys,
   skillKeys,
+  skillRefKeys,
   skillVersionKeys,
   staticBearerAuthKeys,
   statusIdleEventKeys,
   statusRunningEventKeys,
+  threadAgentKeys,
+  threadKeys,
   toolsetKeys,
   userMessageEventKeys,
   vaultKeys,
@@ -109,6 +117,9 @@ describe("provider_c with the official SDK: environments", () => {
     });
     expectSdkShape(env, environmentKeys, "environment");
     expectSdkShape(env.config, cloudConfigKeys, "cloud");
+    if (env.config.type !== "cloud") throw new Error("not a cloud config");
+    expectSdkShape(env.config.networking, limitedNetworkKeys, "limited");
+    expectSdkShape(env.config.packages, packagesKeys);
     expect((await client.beta.environments.retrieve(env.id)).name).toBe("sdk-env");
     const updated = await client.beta.environments.update(env.id, { description: "changed" });
     expect(updated.description).toBe("changed");
@@ -381,6 +392,18 @@ describe("provider_c with the official SDK: deployments", () => {
     const runs: string[] = [];
     for await (const r of client.beta.deploymentRuns.list({ deployment_id: dep.id })) runs.push(r.id);
     expect(runs).toEqual([run.id]);
+    expect(run.trigger_context).toEqual({ type: "manual" });
+    // A day on the simulated clock: the 03:00 Paris slot fires once, as a schedule-triggered run.
+    await fetch(`${sim.origin}/_sim/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ advance_seconds: 86_400 }),
+    });
+    const scheduled = [];
+    for await (const r of client.beta.deploymentRuns.list({ deployment_id: dep.id })) {
+      if (r.trigger_context.type === "schedule") scheduled.push(r.trigger_context.scheduled_at);
+    }
+    expect(scheduled).toHaveLength(1);
     expect((await client.beta.deployments.list()).data.map((d) => d.id)).toEqual([dep.id]);
     expect((await client.beta.deployments.archive(dep.id)).archived_at).toEqual(expect.any(String));
   });
@@ -404,5 +427,125 @@ describe("provider_c with the official SDK: the event stream", () => {
       }
     }
     expect(types).toEqual(["user.message", "session.status_running", "agent.message", "session.status_idle"]);
+  });
+});
+
+describe("provider_c with the official SDK: runs that cannot start", () => {
+  type RunErrorType = NonNullable<Anthropic.Beta.BetaManagedAgentsDeploymentRun["error"]>["type"];
+  it.each<[string, RunErrorType, (ids: { env: string; agent: string; vault: string }) => Promise<unknown>]>([
+    [
+      "its environment archived",
+      "environment_archived_error",
+      ({ env }) => client.beta.environments.archive(env),
+    ],
+    [
+      "its environment deleted",
+      "environment_not_found_error",
+      ({ env }) => client.beta.environments.delete(env),
+    ],
+    ["its agent archived", "agent_archived_error", ({ agent }) => client.beta.agents.archive(agent)],
+    ["its vault archived", "vault_archived_error", ({ vault }) => client.beta.vaults.archive(vault)],
+    ["its vault deleted", "vault_not_found_error", ({ vault }) => client.beta.vaults.delete(vault)],
+  ])("with %s records the SDK's %s and no session", async (_n, errorType, breakIt) => {
+    const env = await newEnvironment();
+    const agent = await newAgent();
+    const vault = await client.beta.vaults.create({ display_name: "v" });
+    const dep = await client.beta.deployments.create({
+      name: "fragile",
+      agent: agent.id,
+      environment_id: env.id,
+      vault_ids: [vault.id],
+      initial_events: [{ type: "user.message", content: [{ type: "text", text: "go" }] }],
+    });
+    await breakIt({ env: env.id, agent: agent.id, vault: vault.id });
+    const run = await client.beta.deployments.run(dep.id);
+    expectSdkShape(run, deploymentRunKeys, "deployment_run");
+    expect(run.session_id).toBeNull();
+    expect(run.error?.type).toBe(errorType);
+    expect(run.error?.message).toEqual(expect.any(String));
+  });
+});
+
+describe("provider_c with the official SDK: agent features, session resources and threads", () => {
+  it("an agent with an MCP server and toolset, an anthropic and a custom skill, read back in SDK shapes", async () => {
+    const skill = await client.beta.skills.create({
+      files: [await toFile(Buffer.from("---\nname: helper\ndescription: helps\n---\n"), "helper/SKILL.md")],
+    });
+    const agent = await client.beta.agents.create({
+      name: "featured",
+      model: { id: "claude-sonnet-4-5", speed: "standard" },
+      mcp_servers: [{ name: "docs", type: "url", url: "https://mcp.example.com/mcp" }],
+      tools: [
+        {
+          type: "agent_toolset_20260401",
+          default_config: { enabled: false },
+          configs: [{ name: "bash", enabled: true }],
+        },
+        { type: "mcp_toolset", mcp_server_name: "docs" },
+      ],
+      skills: [
+        { type: "anthropic", skill_id: "pptx" },
+        { type: "custom", skill_id: skill.id },
+      ],
+    });
+    expectSdkShape(agent, agentKeys, "agent");
+    expectSdkShape(agent.mcp_servers[0], mcpServerKeys, "url");
+    expectSdkShape(agent.tools[0], toolsetKeys, "agent_toolset_20260401");
+    expectSdkShape(agent.tools[1], mcpToolsetKeys, "mcp_toolset");
+    expectSdkShape(agent.skills[0], skillRefKeys, "anthropic");
+    expectSdkShape(agent.skills[1], skillRefKeys, "custom");
+  });
+
+  it("session resources: add a file, list, retrieve, delete", async () => {
+    const env = await newEnvironment();
+    const agent = await newAgent();
+    const session = await client.beta.sessions.create({ agent: agent.id, environment_id: env.id });
+    const file = await client.beta.files.upload({ file: await toFile(Buffer.from("x"), "x.txt") });
+    const added = await client.beta.sessions.resources.add(session.id, { type: "file", file_id: file.id });
+    expectSdkShape(added, fileResourceKeys, "file");
+    const listed = [];
+    for await (const r of client.beta.sessions.resources.list(session.id))
+      listed.push(r.type === "file" ? r.id : r.type);
+    expect(listed).toEqual([added.id]);
+    expectSdkShape(
+      await client.beta.sessions.resources.retrieve(added.id, { session_id: session.id }),
+      fileResourceKeys,
+      "file",
+    );
+    expectSdkShape(
+      await client.beta.sessions.resources.delete(added.id, { session_id: session.id }),
+      deletedKeys,
+      "session_resource_deleted",
+    );
+  });
+
+  it("a coordinator's session has one thread per roster agent, in the SDK's thread shape", async () => {
+    const env = await newEnvironment();
+    const member = await newAgent("member");
+    const coordinator = await client.beta.agents.create({
+      name: "coordinator",
+      model: "claude-sonnet-4-5",
+      multiagent: { type: "coordinator", agents: [member.id] },
+    });
+    if (coordinator.multiagent?.type !== "coordinator") throw new Error("no roster");
+    expectSdkShape(coordinator.multiagent.agents[0], agentRefKeys, "agent");
+    const session = await client.beta.sessions.create({ agent: coordinator.id, environment_id: env.id });
+    const threads = [];
+    for await (const t of client.beta.sessions.threads.list(session.id)) {
+      expectSdkShape(t, threadKeys, "session_thread");
+      threads.push(t);
+    }
+    expect(threads).toHaveLength(1);
+    const first = threads[0];
+    if (!first) throw new Error("no thread");
+    expectSdkShape(first.agent, threadAgentKeys, "agent");
+    expect(first.agent).not.toHaveProperty("multiagent");
+    const got = await client.beta.sessions.threads.retrieve(first.id, { session_id: session.id });
+    expect(got.id).toBe(first.id);
+    expectSdkShape(
+      await client.beta.sessions.threads.archive(first.id, { session_id: session.id }),
+      threadKeys,
+      "session_thread",
+    );
   });
 });
