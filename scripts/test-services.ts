@@ -20,6 +20,10 @@ export const TEST_SERVICES = {
     debian: "redis-server",
     paths: ["/usr/bin/redis-server", "/usr/sbin/redis-server", "/usr/local/bin/redis-server"],
   },
+  chromium: {
+    debian: "chromium",
+    paths: ["/usr/bin/chromium"],
+  },
 } satisfies Record<string, { debian: string; paths: string[] }>;
 
 export type TestService = keyof typeof TEST_SERVICES;

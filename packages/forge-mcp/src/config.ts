@@ -26,6 +26,8 @@ export interface Config {
   tokenInfoQueryFallback: boolean;
   readOnly: boolean;
   toolsets: string[] | undefined;
+  /** FORGE_TOOLSETS names we do not serve (warned about at start-up). */
+  unknownToolsets: string[];
   /** Personal access token for stdio mode. */
   forgeToken: string | undefined;
   remoteOAuth: boolean;
@@ -35,6 +37,11 @@ export interface Config {
   oauthAppId: string | undefined;
   oauthScopes: string[];
   registerRateLimitPerHour: number;
+  /** Per client IP: forge token-info calls for tokens in neither cache, per minute. */
+  verifyRateLimitPerMinute: number;
+  /** MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS: DNS-rebinding allow-lists beyond the defaults. */
+  allowedHosts: string[];
+  allowedOrigins: string[];
   redirectUriAllowlist: string[];
   stateless: boolean;
   statelessSecret: Buffer | undefined;
@@ -46,7 +53,53 @@ export interface Config {
   logLevel: string;
 }
 
-export const TOOLSETS = ["projects", "issues", "merge_requests", "pipelines", "repository", "users"] as const;
+export const TOOLSETS = [
+  "projects",
+  "issues",
+  "merge_requests",
+  "pipelines",
+  "repository",
+  "users",
+  "groups",
+  "labels",
+  "milestones",
+  "tags",
+  "releases",
+  "wiki",
+  "search",
+  "graphql",
+] as const;
+
+/** gitlab-mcp's toolset names that map onto one of ours, so its GITLAB_TOOLSETS values carry over. */
+export const TOOLSET_ALIASES: Record<string, (typeof TOOLSETS)[number]> = {
+  repositories: "repository",
+  branches: "repository",
+  ci: "pipelines",
+};
+
+/**
+ * FORGE_TOOLSETS → our toolset names (gitlab-mcp's names accepted, `all` = every toolset including
+ * graphql) and the names we do not serve, which are warned about rather than refused: a
+ * gitlab-mcp configuration naming `workitems` must still start.
+ */
+export function parseToolsets(raw: string | undefined): {
+  toolsets: string[] | undefined;
+  unknown: string[];
+} {
+  if (raw === undefined) return { toolsets: undefined, unknown: [] };
+  const out = new Set<string>();
+  const unknown: string[] = [];
+  for (const name of raw
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
+    if (name === "all") for (const t of TOOLSETS) out.add(t);
+    else if ((TOOLSETS as readonly string[]).includes(name)) out.add(name);
+    else if (TOOLSET_ALIASES[name]) out.add(TOOLSET_ALIASES[name]);
+    else unknown.push(name);
+  }
+  return { toolsets: [...out], unknown };
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -130,6 +183,9 @@ const EnvSchema = z.object({
   FORGE_OAUTH_APP_ID: z.string().optional(),
   FORGE_OAUTH_SCOPES: z.string().optional(),
   OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: int("OAUTH_REGISTER_RATE_LIMIT_PER_HOUR", 1, 1_000_000),
+  MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: int("MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE", 1, 1_000_000),
+  MCP_ALLOWED_HOSTS: z.string().optional(),
+  MCP_ALLOWED_ORIGINS: z.string().optional(),
   OAUTH_REDIRECT_URI_ALLOWLIST: z.string().optional(),
   OAUTH_STATELESS_MODE: bool("OAUTH_STATELESS_MODE"),
   OAUTH_STATELESS_SECRET: secret("OAUTH_STATELESS_SECRET"),
@@ -163,9 +219,17 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.string().optional(),
 });
 
+const list = (v: string | undefined): string[] =>
+  (v ?? "")
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
+
 function parseTrustProxy(v: string | undefined): boolean | number | string {
   if (v === undefined || v === "false") return false;
-  if (v === "true") return true;
+  // Express's `true` takes the LEFTMOST X-Forwarded-For entry, which the client writes itself;
+  // `true` here means one proxy hop: the address that proxy saw, the rightmost entry.
+  if (v === "true") return 1;
   if (/^\d+$/.test(v)) return Number(v);
   return v; // express understands "loopback", CIDR lists, ...
 }
@@ -181,6 +245,9 @@ export function loadConfig(env: Env = process.env): Config {
     FORGE_OAUTH_APP_ID: pick(env, "FORGE_OAUTH_APP_ID", "GITLAB_OAUTH_CLIENT_ID"),
     FORGE_OAUTH_SCOPES: pick(env, "FORGE_OAUTH_SCOPES"),
     OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: pick(env, "OAUTH_REGISTER_RATE_LIMIT_PER_HOUR"),
+    MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: pick(env, "MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE"),
+    MCP_ALLOWED_HOSTS: pick(env, "MCP_ALLOWED_HOSTS"),
+    MCP_ALLOWED_ORIGINS: pick(env, "MCP_ALLOWED_ORIGINS"),
     OAUTH_REDIRECT_URI_ALLOWLIST: pick(env, "OAUTH_REDIRECT_URI_ALLOWLIST"),
     OAUTH_STATELESS_MODE: pick(env, "OAUTH_STATELESS_MODE"),
     OAUTH_STATELESS_SECRET: pick(env, "OAUTH_STATELESS_SECRET"),
@@ -241,14 +308,7 @@ export function loadConfig(env: Env = process.env): Config {
       "OAUTH_STATELESS_MODE=true needs OAUTH_STATELESS_SECRET (32 random bytes, base64; generate with: openssl rand -base64 32)",
     );
   }
-  const toolsets = e.FORGE_TOOLSETS?.split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const t of toolsets ?? []) {
-    if (!(TOOLSETS as readonly string[]).includes(t)) {
-      throw new ConfigError(`FORGE_TOOLSETS: unknown toolset "${t}" (known: ${TOOLSETS.join(", ")})`);
-    }
-  }
+  const { toolsets, unknown: unknownToolsets } = parseToolsets(e.FORGE_TOOLSETS);
   const allowlist = (e.OAUTH_REDIRECT_URI_ALLOWLIST ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -264,6 +324,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenInfoQueryFallback: e.FORGE_TOKEN_INFO_QUERY_FALLBACK ?? false,
     readOnly: e.FORGE_READ_ONLY ?? false,
     toolsets,
+    unknownToolsets,
     forgeToken: e.FORGE_TOKEN,
     remoteOAuth,
     callbackProxy: e.FORGE_OAUTH_CALLBACK_PROXY ?? false,
@@ -272,6 +333,9 @@ export function loadConfig(env: Env = process.env): Config {
     oauthAppId: e.FORGE_OAUTH_APP_ID,
     oauthScopes: (e.FORGE_OAUTH_SCOPES ?? "api").split(/[\s,]+/).filter(Boolean),
     registerRateLimitPerHour: e.OAUTH_REGISTER_RATE_LIMIT_PER_HOUR ?? 20,
+    verifyRateLimitPerMinute: e.MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE ?? 60,
+    allowedHosts: list(e.MCP_ALLOWED_HOSTS),
+    allowedOrigins: list(e.MCP_ALLOWED_ORIGINS),
     redirectUriAllowlist: allowlist,
     stateless,
     statelessSecret: e.OAUTH_STATELESS_SECRET,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { ConfigError, loadConfig } from "./config.js";
+import { ConfigError, loadConfig, TOOLSETS } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
 import { localOAuthLogin, refreshingToken } from "./forge/local-oauth.js";
 import { createLogger } from "./logger.js";
@@ -19,6 +19,12 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel);
+  if (config.unknownToolsets.length > 0) {
+    logger.warn(
+      { toolsets: config.unknownToolsets },
+      `FORGE_TOOLSETS names toolsets forge-mcp does not have (ignored): ${config.unknownToolsets.join(", ")}; known: ${TOOLSETS.join(", ")}`,
+    );
+  }
 
   if (config.transport === "http") {
     const { app, close } = await createServer(config, { logger });

@@ -6,6 +6,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { OAuthMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import express, { type Express, type Request, type Response } from "express";
+import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
@@ -19,6 +20,7 @@ import { Sealer } from "./oauth/seal.js";
 import { OAuthService } from "./oauth/service.js";
 import { memorySharedState, redisSharedState, type SharedState } from "./oauth/shared-state.js";
 import { memoryStores, sealedStores } from "./oauth/stores.js";
+import { originGuard } from "./origin-guard.js";
 import { createMcpServer } from "./tools/index.js";
 
 const MAX_IDLE_SERVERS = 32;
@@ -145,6 +147,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       now,
     });
     mcpHandlers.push(
+      verifyBudget(verifier, config.verifyRateLimitPerMinute, now),
       requireBearerAuth({
         verifier,
         resourceMetadataUrl: `${base}/.well-known/oauth-protected-resource${mcpPath}`,
@@ -164,6 +167,15 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   // than the rest of a request. Nothing user-specific lives in them (the token travels per request
   // in extra.authInfo); only the last initialize's client info does, which no tool uses.
   const idleServers: McpServer[] = [];
+  app.use(
+    mcpPath,
+    originGuard({
+      mcpServerUrl: config.mcpServerUrl,
+      remoteOAuth: config.remoteOAuth,
+      allowedHosts: config.allowedHosts,
+      allowedOrigins: config.allowedOrigins,
+    }),
+  );
   // Authenticate before reading the body: an anonymous caller never gets us to parse megabytes.
   app.post(mcpPath, ...mcpHandlers, express.json({ limit: "4mb" }), async (req: Request, res: Response) => {
     const server = idleServers.pop() ?? createMcpServer(toolOpts, apiFor);
@@ -233,4 +245,34 @@ export function listen(app: Express, host: string, port: number): Promise<Server
   return new Promise((resolve, reject) => {
     const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
+}
+
+/**
+ * Bounds the forge token-info calls one client IP can cause: a bearer that is in neither of the
+ * verifier's caches costs a forge call, so random tokens from one source would otherwise spend
+ * the forge's rate limit that real users share. Over the budget the request gets 429 with
+ * Retry-After, without a forge call; cached tokens (good or bad) never count.
+ */
+function verifyBudget(
+  verifier: ForgeTokenVerifier,
+  perMinute: number,
+  now: () => number,
+): express.RequestHandler {
+  const windows = new LRUCache<string, { start: number; count: number }>({ max: 100_000 });
+  return (req, res, next) => {
+    const header = req.headers.authorization;
+    if (!header?.startsWith("Bearer ")) return next();
+    if (!verifier.needsForgeCall(header.slice(7).trim())) return next();
+    const ip = req.ip ?? "unknown";
+    const t = now();
+    let w = windows.get(ip);
+    if (!w || t - w.start >= 60_000) w = { start: t, count: 0 };
+    w.count += 1;
+    windows.set(ip, w);
+    if (w.count <= perMinute) return next();
+    res.setHeader("Retry-After", String(Math.max(1, Math.ceil((w.start + 60_000 - t) / 1000))));
+    res
+      .status(429)
+      .json({ error: "too_many_requests", error_description: "Too many token checks; retry later" });
+  };
 }

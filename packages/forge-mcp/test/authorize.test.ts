@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PENDING_PER_SOURCE } from "../src/oauth/stores.js";
 import { getManual, postForm, type RunningForgeMcp, register, startForgeMcp } from "./helpers.js";
 
 const FORGE = "http://127.0.0.1:9";
@@ -96,6 +97,14 @@ describe("GET /authorize, proxy mode", () => {
     expect(r.text).toContain("Editor &lt;b&gt;X&lt;/b&gt;");
     expect(r.text).toContain(CLIENT_CB);
     expect(r.headers.get("x-frame-options")).toBe("DENY");
+    // form-action: the form's redirect chain may reach us, the forge and the client, nothing else
+    const csp = r.headers.get("content-security-policy")!;
+    const formAction = csp.split("; ").find((d) => d.startsWith("form-action "));
+    expect(formAction).toBe(
+      `form-action 'self' ${new URL(env.FORGE_API_URL).origin} ${new URL(CLIENT_CB).origin}`,
+    );
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
     expect(r.headers.get("set-cookie")).toMatch(/forge_mcp_consent_[\w-]{16}=.*HttpOnly.*SameSite=Strict/i);
   });
 
@@ -194,6 +203,19 @@ describe("authorization request validation", () => {
     expect(JSON.parse(r.text)).toEqual({ error: "invalid_request", error_description: expect.any(String) });
   });
 
+  it.each([
+    ["userinfo on the loopback host", "http://evil@127.0.0.1:8765/callback"],
+    ["a fragment", "http://127.0.0.1:8765/callback#frag"],
+    ["a backslash", "http://127.0.0.1:8765\\callback"],
+  ])(
+    "a requested redirect URI that registration would refuse (%s) gets a 400 and no redirect",
+    async (_n, uri) => {
+      const r = await getManual(authorizeUrl(mcp.url, clientId, { redirect_uri: uri }));
+      expect(r.status).toBe(400);
+      expect(r.location).toBeNull();
+    },
+  );
+
   it("an unknown client gets a 400 and no redirect", async () => {
     const r = await getManual(authorizeUrl(mcp.url, "00000000-0000-0000-0000-000000000000"));
     expect(r.status).toBe(400);
@@ -214,12 +236,19 @@ describe("authorization request validation", () => {
     ["plain method", { code_challenge_method: "plain" }],
     ["missing method", { code_challenge_method: "" }],
   ];
+  /** The RFC 9700 §4.11 page: status 400, no Location, and a link back to the client with the error. */
+  async function errorPage(extra: Record<string, string>, cookie?: string) {
+    const r = await getManual(authorizeUrl(mcp.url, clientId, extra), cookie ? { cookie } : {});
+    expect(r.status).toBe(400);
+    expect(r.location).toBeNull();
+    const href = r.text.match(/<a id="back" href="([^"]+)"/)![1]!.replace(/&amp;/g, "&");
+    return new URL(href);
+  }
+
   it.each(pkceCases)(
-    "PKCE is mandatory: %s → invalid_request at the client with its state",
+    "PKCE is mandatory: %s → invalid_request, offered to the client with its state on a page",
     async (_n, extra) => {
-      const r = await getManual(authorizeUrl(mcp.url, clientId, extra));
-      expect(r.status).toBe(302);
-      const to = new URL(r.location!);
+      const to = await errorPage(extra);
       expect(to.origin + to.pathname).toBe(CLIENT_CB);
       expect(to.searchParams.get("error")).toBe("invalid_request");
       expect(to.searchParams.get("state")).toBe("client-state-1");
@@ -227,22 +256,91 @@ describe("authorization request validation", () => {
   );
 
   it("rejects response types other than code", async () => {
-    const r = await getManual(authorizeUrl(mcp.url, clientId, { response_type: "token" }));
-    expect(new URL(r.location!).searchParams.get("error")).toBe("unsupported_response_type");
+    const to = await errorPage({ response_type: "token" });
+    expect(to.searchParams.get("error")).toBe("unsupported_response_type");
   });
 
-  it("evicts the least recently used entry when the store passes 1000 entries", async () => {
-    const states: string[] = [];
-    for (let i = 0; i < 1001; i++) {
-      const r = await getManual(authorizeUrl(mcp.url, clientId));
-      states.push(new URL(r.location!).searchParams.get("state")!);
+  it("RFC 9700 §4.11: errors redirect automatically only after this browser's user approved the client once", async () => {
+    const consenting = await startForgeMcp({ ...env, FORGE_OAUTH_CALLBACK_PROXY: "true" });
+    try {
+      const id = (await register(consenting.url, { redirect_uris: [CLIENT_CB], client_name: "Once" })).body
+        .client_id as string;
+      const bad = authorizeUrl(consenting.url, id, { response_type: "token" });
+      expect((await getManual(bad)).status).toBe(400);
+      // approve once on the consent page
+      const page = await getManual(authorizeUrl(consenting.url, id));
+      const field = (n: string) => page.text.match(new RegExp(`name="${n}" value="([^"]+)"`))![1]!;
+      const approved = await postForm(
+        `${consenting.url}/authorize/consent`,
+        { state: field("state"), consent_token: field("consent_token"), decision: "approve" },
+        { cookie: page.headers.get("set-cookie")!.split(";")[0]! },
+      );
+      expect(approved.status).toBe(302);
+      const trust = approved.headers.get("set-cookie")!;
+      expect(trust).toMatch(/^forge_mcp_trusted_[\w-]{16}=[\w-]+;.*HttpOnly.*SameSite=Lax/i);
+      const cookie = trust.split(";")[0]!;
+      const r = await getManual(bad, { cookie });
+      expect(r.status).toBe(302);
+      expect(new URL(r.location!).searchParams.get("error")).toBe("unsupported_response_type");
+      // the mark is bound to its client: another client with the same cookie still gets the page
+      const other = (await register(consenting.url, { redirect_uris: [CLIENT_CB] })).body.client_id as string;
+      const name = cookie.split("=")[0]!;
+      const forged = `${name.replace(/.$/, (c) => (c === "A" ? "B" : "A"))}=${cookie.split("=")[1]}`;
+      for (const c of [cookie, forged])
+        expect(
+          (await getManual(authorizeUrl(consenting.url, other, { response_type: "token" }), { cookie: c }))
+            .status,
+        ).toBe(400);
+    } finally {
+      await consenting.close();
     }
-    const store = mcp.server.memoryStore!;
-    expect(store.size).toBe(1000);
-    expect(store.has(`txn:${states[0]}`)).toBe(false);
-    expect(store.has(`txn:${states[1000]}`)).toBe(true);
-    // the evicted transaction's callback is not processed
-    const r = await getManual(`${mcp.url}/callback?state=${encodeURIComponent(states[0]!)}&code=x`);
-    expect(r.status).toBe(400);
+  });
+
+  it("evicts the least recently used entry when the store passes 1000 entries (1001 sources)", async () => {
+    const spread = await startForgeMcp({
+      ...env,
+      FORGE_OAUTH_CALLBACK_PROXY: "true",
+      FORGE_OAUTH_CONSENT: "false",
+      MCP_TRUST_PROXY: "loopback",
+    });
+    try {
+      const id = (await register(spread.url, { redirect_uris: [CLIENT_CB] })).body.client_id as string;
+      const states: string[] = [];
+      for (let i = 0; i < 1001; i++) {
+        const from = { "x-forwarded-for": `198.51.${Math.floor(i / 250)}.${i % 250}` };
+        const r = await getManual(authorizeUrl(spread.url, id), from);
+        states.push(new URL(r.location!).searchParams.get("state")!);
+      }
+      const store = spread.server.memoryStore!;
+      expect(store.size).toBe(1000);
+      expect(store.has(`txn:${states[0]}`)).toBe(false);
+      expect(store.has(`txn:${states[1000]}`)).toBe(true);
+      // the evicted transaction's callback is not processed
+      const r = await getManual(`${spread.url}/callback?state=${encodeURIComponent(states[0]!)}&code=x`);
+      expect(r.status).toBe(400);
+    } finally {
+      await spread.close();
+    }
+  });
+
+  it("one source cannot flush the store: 1000 anonymous /authorize calls from one address evict only its own", async () => {
+    const server = await startForgeMcp({
+      ...env,
+      FORGE_OAUTH_CALLBACK_PROXY: "true",
+      FORGE_OAUTH_CONSENT: "false",
+      MCP_TRUST_PROXY: "loopback",
+    });
+    try {
+      const id = (await register(server.url, { redirect_uris: [CLIENT_CB] })).body.client_id as string;
+      const victim = await getManual(authorizeUrl(server.url, id), { "x-forwarded-for": "203.0.113.1" });
+      const victimState = new URL(victim.location!).searchParams.get("state")!;
+      const flood = { "x-forwarded-for": "198.51.100.9" };
+      for (let i = 0; i < 1000; i++) await getManual(authorizeUrl(server.url, id), flood);
+      const store = server.server.memoryStore!;
+      expect(store.has(`txn:${victimState}`)).toBe(true);
+      expect(store.size).toBe(1 + PENDING_PER_SOURCE);
+    } finally {
+      await server.close();
+    }
   });
 });

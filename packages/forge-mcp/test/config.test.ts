@@ -84,7 +84,6 @@ describe("configuration", () => {
       { OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: "-1" },
       /OAUTH_REGISTER_RATE_LIMIT_PER_HOUR must be an integer/,
     ],
-    ["unknown toolset", { FORGE_TOOLSETS: "projects,wiki" }, /unknown toolset "wiki"/],
     ["bad transport", { MCP_TRANSPORT: "sse" }, /MCP_TRANSPORT must be/],
     ["oauth over stdio", { ...base, MCP_TRANSPORT: "stdio" }, /needs MCP_TRANSPORT=http/],
   ];

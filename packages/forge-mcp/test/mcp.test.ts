@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TOOLSETS } from "../src/tools/index.js";
 import { APP_ID, type Forge, seedApp, startForge } from "./forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
 
@@ -95,6 +96,42 @@ describe("/mcp with forge OAuth tokens", () => {
     expect(((await r.json()) as { error: string }).error).toBe(error);
   });
 
+  it("remembers a rejected token briefly: repeating it costs the forge one call", async () => {
+    const before = mcp.server.verifier!.forgeCalls;
+    for (let i = 0; i < 4; i++) expect((await rpc(mcp.url, "made-up-repeated")).status).toBe(401);
+    expect((await rpc(mcp.url, "tok-foreign")).status).toBe(401);
+    expect(mcp.server.verifier!.forgeCalls - before).toBe(1);
+  });
+
+  it("bounds the forge calls one source can cause with unknown tokens (429, Retry-After), not the cached ones", async () => {
+    const env = {
+      FORGE_MCP_OAUTH: "true",
+      FORGE_OAUTH_APP_ID: APP_ID,
+      FORGE_API_URL: forge.apiUrl,
+      MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: "3",
+    };
+    const bounded = await startForgeMcp(env);
+    try {
+      expect((await rpc(bounded.url, "tok-good")).status).toBe(200);
+      const before = bounded.server.verifier!.forgeCalls;
+      const statuses: number[] = [];
+      let retryAfter: string | null = null;
+      for (let i = 0; i < 5; i++) {
+        const r = await rpc(bounded.url, `random-${i}`);
+        statuses.push(r.status);
+        if (r.status === 429) retryAfter = r.headers.get("retry-after");
+      }
+      expect(statuses).toEqual([401, 401, 429, 429, 429]);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+      expect(bounded.server.verifier!.forgeCalls - before).toBe(2);
+      // a token verified before, and one rejected before, still answer from the caches
+      expect((await rpc(bounded.url, "tok-good")).status).toBe(200);
+      expect((await rpc(bounded.url, "random-0")).status).toBe(401);
+    } finally {
+      await bounded.close();
+    }
+  });
+
   it("calls tools with a verified token, verifying it at the forge once for many requests", async () => {
     const before = mcp.server.verifier!.forgeCalls;
     const client = await connect(mcp.url, "tok-good");
@@ -153,10 +190,9 @@ describe("/mcp with forge OAuth tokens", () => {
 
   it("FORGE_TOOLSETS selects the tool areas", async () => {
     const client = await connect(usersOnly.url, "tok-good");
-    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
-      "get_current_user",
-      "list_users",
-    ]);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(
+      TOOLSETS.users.map((t) => t.name).sort(),
+    );
     await client.close();
   });
 

@@ -29,6 +29,7 @@ describe("proxy mode states and transitions", () => {
         FORGE_OAUTH_APP_ID: APP_ID,
         FORGE_API_URL: forge.apiUrl,
         OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: "1000",
+        MCP_TRUST_PROXY: "loopback",
       },
       { now: clock.now },
     );
@@ -179,8 +180,12 @@ describe("proxy mode states and transitions", () => {
   it("any stored entry → a proxy code pushed out by 1000 newer entries yields no tokens", async () => {
     const p = pkce();
     const { code } = await authorizeToCode(mcp.url, clientId, p.challenge);
-    for (let i = 0; i < 1000; i++)
-      await forgeAuthorizeLocation(mcp.url, clientId, pkce().challenge, `flood-${i}`);
+    // from 1000 addresses: one address alone only replaces its own pending entries
+    for (let i = 0; i < 1000; i++) {
+      const from = { "x-forwarded-for": `198.51.${Math.floor(i / 250)}.${i % 250}` };
+      const r = await getManual(authorizeUrl(mcp.url, clientId, pkce().challenge, `flood-${i}`), from);
+      expect(r.status).toBe(302);
+    }
     const r = await redeem(mcp.url, clientId, code!, p.verifier);
     expect(r.status).toBe(400);
     expect(r.body.error).toBe("invalid_grant");

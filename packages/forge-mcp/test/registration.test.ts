@@ -31,8 +31,13 @@ describe("POST /register", () => {
     ["a javascript: URI", "javascript:alert(1)", 400],
     ["userinfo", "https://user:pw@app.trusted.example/cb", 400],
     ["not a URL", "not a url", 400],
+    // WHATWG URL reads the backslash as a slash: the browser would go to https://evil.test/...
+    ["a backslash before the allow-listed suffix", "https://evil.test\\.trusted.example/cb", 400],
+    ["a backslash in the path", "https://app.trusted.example\\cb", 400],
+    ["upper case in the host (not the parsed form)", "https://APP.trusted.example/cb", 400],
+    ["a native app's scheme, not on the allow-list", "cursor://anysphere.cursor-retrieval/oauth/cb", 400],
   ];
-  it.each(cases)("%s → %i", async (_name, uri, status) => {
+  it.each(cases)("%s: %s → %i", async (_name, uri, status) => {
     const r = await register(mcp.url, { redirect_uris: [uri], client_name: "t" });
     expect(r.status).toBe(status);
     if (status === 201) {
@@ -82,6 +87,39 @@ describe("POST /register", () => {
   });
 });
 
+describe("POST /register without an allow-list: native and loopback clients (RFC 8252)", () => {
+  let mcp: RunningForgeMcp;
+  beforeAll(async () => {
+    mcp = await startForgeMcp({ ...oauthEnv, OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: "1000" });
+  });
+  afterAll(() => mcp.close());
+
+  const cases: Array<[string, string, number]> = [
+    ["Cursor's private-use scheme", "cursor://anysphere.cursor-retrieval/oauth/user-callback", 201],
+    ["VS Code's private-use scheme", "vscode://vscode.github-authentication/did-authenticate", 201],
+    ["a reverse-DNS scheme (RFC 8252 §7.1)", "com.example.app:/oauth2redirect", 201],
+    ["http 127.0.0.1 without a port", "http://127.0.0.1/callback", 201],
+    ["http 127.0.0.1 with a port", "http://127.0.0.1:33418/callback", 201],
+    ["http [::1] with a port", "http://[::1]:8080/callback", 201],
+    ["http localhost", "http://localhost:6274/oauth/callback", 201],
+    ["https anywhere", "https://client.example.org/cb", 201],
+    ["javascript:", "javascript:alert(1)", 400],
+    ["data:", "data:text/html,hi", 400],
+    ["file:", "file:///etc/passwd", 400],
+    ["vbscript:", "vbscript:msgbox(1)", 400],
+    ["a backslash that moves the host", "https://evil.test\\.example.com/cb", 400],
+    ["loopback with userinfo", "http://evil@127.0.0.1:8080/cb", 400],
+    ["a private-use scheme with a fragment", "cursor://cb#x", 400],
+    ["plain http elsewhere", "http://client.example.org/cb", 400],
+  ];
+  it.each(cases)("%s: %s → %i", async (_name, uri, status) => {
+    const r = await register(mcp.url, { redirect_uris: [uri], client_name: "native" });
+    expect(r.status).toBe(status);
+    if (status === 201) expect(r.body.redirect_uris).toEqual([uri]);
+    else expect(r.body.error).toBe("invalid_redirect_uri");
+  });
+});
+
 describe("registration rate limit (per client IP)", () => {
   let mcp: RunningForgeMcp;
   beforeAll(async () => {
@@ -107,6 +145,26 @@ describe("registration rate limit (per client IP)", () => {
       { "x-forwarded-for": "203.0.113.8" },
     );
     expect(otherIp.status).toBe(201);
+  });
+});
+
+describe("MCP_TRUST_PROXY=true: the client address is the one the proxy saw (rightmost), not one the client wrote", () => {
+  let mcp: RunningForgeMcp;
+  beforeAll(async () => {
+    mcp = await startForgeMcp({
+      ...oauthEnv,
+      OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: "2",
+      MCP_TRUST_PROXY: "true",
+    });
+  });
+  afterAll(() => mcp.close());
+
+  it("a client cycling spoofed leftmost X-Forwarded-For entries still meets the limit", async () => {
+    const via = (spoofed: string) => ({ "x-forwarded-for": `${spoofed}, 203.0.113.9` });
+    const body = { redirect_uris: ["http://127.0.0.1:1/cb"] };
+    expect((await register(mcp.url, body, via("6.6.6.1"))).status).toBe(201);
+    expect((await register(mcp.url, body, via("6.6.6.2"))).status).toBe(201);
+    expect((await register(mcp.url, body, via("6.6.6.3"))).status).toBe(429);
   });
 });
 

@@ -155,9 +155,9 @@ describe("tools → forge requests", () => {
     await forge?.close();
   });
 
-  it("covers every registered tool", async () => {
-    const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect([...new Set(cases.map((c) => c[0]))].sort()).toEqual(names);
+  it("every case names a registered tool (tools-table.test.ts covers all of them)", async () => {
+    const names = new Set((await client.listTools()).tools.map((t) => t.name));
+    for (const [name] of cases) expect(names.has(name), name).toBe(true);
   });
 
   it.each(cases)("%s %j → %s %s", async (name, args, method, path) => {

@@ -8,6 +8,8 @@ export interface Page {
   next_page: number | null;
   total: number | null;
   total_pages: number | null;
+  /** Keyset pagination (no x-page): the cursor of the next page, from `Link rel="next"`. */
+  next_page_token?: string;
 }
 
 export interface ApiResult {
@@ -16,6 +18,22 @@ export interface ApiResult {
 }
 
 type Query = Record<string, string | number | boolean | undefined>;
+
+/** A keyset answer has no x-page; its only navigation is the `page_token` of `Link rel="next"`. */
+function keysetPage(h: Headers): Page | undefined {
+  const next = /<([^>]+)>;\s*rel="next"/.exec(h.get("link") ?? "")?.[1];
+  const token = next ? new URL(next).searchParams.get("page_token") : null;
+  if (!token) return undefined;
+  const perPage = h.get("x-per-page");
+  return {
+    page: null,
+    per_page: perPage ? Number(perPage) : null,
+    next_page: null,
+    total: null,
+    total_pages: null,
+    next_page_token: token,
+  };
+}
 
 const num = (v: string | null) => (v === null || v === "" ? null : Number(v));
 
@@ -39,14 +57,28 @@ export class ForgeApi {
   put(path: string, body?: Record<string, unknown>): Promise<ApiResult> {
     return this.call("PUT", path, undefined, body);
   }
+  delete(path: string, query?: Query): Promise<ApiResult> {
+    return this.call("DELETE", path, query);
+  }
+  /** GitLab's GraphQL endpoint lives at the instance root: `/api/graphql`, next to `/api/v4`. */
+  graphql(query: string, variables?: Record<string, unknown>): Promise<ApiResult> {
+    return this.call(
+      "POST",
+      "",
+      undefined,
+      { query, variables },
+      this.apiUrl.replace(/\/v4\/?$/, "/graphql"),
+    );
+  }
 
   private async call(
     method: string,
     path: string,
     query?: Query,
     body?: Record<string, unknown>,
+    base = this.apiUrl,
   ): Promise<ApiResult> {
-    const u = new URL(this.apiUrl + path);
+    const u = new URL(base + path);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
     const token = typeof this.token === "string" ? this.token : await this.token();
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
@@ -67,7 +99,7 @@ export class ForgeApi {
           total: num(h.get("x-total")),
           total_pages: num(h.get("x-total-pages")),
         }
-      : undefined;
+      : keysetPage(h);
     return { data: r.body, page };
   }
 }

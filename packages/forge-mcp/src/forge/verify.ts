@@ -19,6 +19,12 @@ import { fetchTokenInfo } from "./oauth-client.js";
 
 const CACHE_TTL_MS = 60_000;
 const CACHE_MAX = 10_000;
+/**
+ * Rejected tokens are remembered briefly (by hash), so a client repeating a bad token - or a
+ * flood of the same one - costs the forge one call, not one per request. A forge failure is
+ * never remembered: the next request asks again.
+ */
+const NEGATIVE_TTL_MS = 30_000;
 
 export interface VerifierOptions {
   rootUrl: string;
@@ -34,15 +40,43 @@ export interface VerifierOptions {
 
 export class ForgeTokenVerifier implements OAuthTokenVerifier {
   private readonly cache = new LRUCache<string, AuthInfo>({ max: CACHE_MAX, ttl: CACHE_TTL_MS });
+  private readonly rejected = new LRUCache<string, InvalidTokenError | InsufficientScopeError>({
+    max: CACHE_MAX,
+    ttl: NEGATIVE_TTL_MS,
+  });
   forgeCalls = 0;
 
   constructor(private readonly opts: VerifierOptions) {}
 
-  async verifyAccessToken(token: string): Promise<AuthInfo> {
+  private key(token: string): string {
+    return createHash("sha256").update(token).digest("base64url");
+  }
+
+  /** True when checking this token would cost a forge call (it is in neither cache). */
+  needsForgeCall(token: string): boolean {
+    const key = this.key(token);
+    const cached = this.cache.get(key);
     const now = this.opts.now ?? Date.now;
-    const key = createHash("sha256").update(token).digest("base64url");
+    return !(cached && (cached.expiresAt ?? 0) * 1000 > now()) && !this.rejected.has(key);
+  }
+
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    const key = this.key(token);
+    try {
+      return await this.verify(token, key);
+    } catch (err) {
+      if (err instanceof InvalidTokenError || err instanceof InsufficientScopeError)
+        this.rejected.set(key, err);
+      throw err;
+    }
+  }
+
+  private async verify(token: string, key: string): Promise<AuthInfo> {
+    const now = this.opts.now ?? Date.now;
     const cached = this.cache.get(key);
     if (cached && (cached.expiresAt ?? 0) * 1000 > now()) return { ...cached, token };
+    const known = this.rejected.get(key);
+    if (known) throw known;
 
     this.forgeCalls += 1;
     let info: Awaited<ReturnType<typeof fetchTokenInfo>>;

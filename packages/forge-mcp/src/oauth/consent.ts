@@ -17,6 +17,13 @@ export function consentCookieName(proxyState: string): string {
   return CONSENT_COOKIE_PREFIX + createHash("sha256").update(proxyState).digest("base64url").slice(0, 16);
 }
 
+const TRUST_COOKIE_PREFIX = "forge_mcp_trusted_";
+
+/** One cookie per client: this browser's user approved that client on our consent page once. */
+export function trustCookieName(clientId: string): string {
+  return TRUST_COOKIE_PREFIX + createHash("sha256").update(clientId).digest("base64url").slice(0, 16);
+}
+
 export class ConsentGuard {
   /** keys[0] signs; every key verifies (the previous stateless secret during a rotation). */
   constructor(private readonly keys: Buffer[]) {}
@@ -37,9 +44,70 @@ export class ConsentGuard {
     });
   }
 
+  /** The value of the trust cookie for a client: an HMAC, so no one else can mint it. */
+  trustMark(clientId: string): string {
+    return this.trustMac(this.keys[0]!, clientId);
+  }
+
+  isTrusted(clientId: string, mark: string | undefined): boolean {
+    if (!mark) return false;
+    const given = Buffer.from(mark);
+    return this.keys.some((key) => {
+      const expected = Buffer.from(this.trustMac(key, clientId));
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    });
+  }
+
+  /** Its own label, so a trust mark can never stand in for a consent token or the reverse. */
+  private trustMac(key: Buffer, clientId: string): string {
+    return createHmac("sha256", key).update(`trusted-client\n${clientId}`).digest("base64url");
+  }
+
   private mac(key: Buffer, nonce: string, proxyState: string): string {
     return createHmac("sha256", key).update(`consent\n${nonce}\n${proxyState}`).digest("base64url");
   }
+}
+
+/** The page's only style, allowed by its hash: the CSP allows no other inline style or script. */
+const STYLE = "body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}";
+const STYLE_HASH = createHash("sha256").update(STYLE).digest("base64");
+
+/**
+ * The consent page's Content-Security-Policy. `formTargets` are the origins the form's navigation
+ * reaches through redirects (the forge, and the client's redirect URI on deny or on a forge that
+ * answers at once): Chromium checks form-action on each redirect after the POST, so listing only
+ * 'self' would block sign-in; anything beyond those origins stays blocked.
+ */
+export function consentCsp(formTargets: string[]): string {
+  return [
+    "default-src 'none'",
+    `style-src 'sha256-${STYLE_HASH}'`,
+    `form-action 'self' ${formTargets.join(" ")}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join("; ");
+}
+
+/**
+ * RFC 9700 §4.11: an authorization error is not redirected to a dynamically registered client
+ * before its user has approved it once; this page names the error and lets the user choose to
+ * go back to the application (a click, not an automatic redirect).
+ */
+export function authorizeErrorPage(v: {
+  clientName: string | undefined;
+  code: string;
+  back: string;
+}): string {
+  const name = escapeHtml(v.clientName ?? "An unnamed application");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Authorization error</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>
+<body>
+<h1>This authorization request cannot be completed</h1>
+<p><strong>${name}</strong> sent a request this server refuses (<code>${escapeHtml(v.code)}</code>).</p>
+<p><a id="back" href="${escapeHtml(v.back)}">Return to the application</a> and tell it about the error,
+or close this page.</p>
+</body></html>`;
 }
 
 const escapeHtml = (s: string) =>
@@ -56,8 +124,8 @@ export function consentPage(v: {
   const name = escapeHtml(v.clientName ?? "An unnamed application");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Authorize ${name}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="font-family: system-ui, sans-serif; max-width: 36rem; margin: 3rem auto;">
+<meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>
+<body>
 <h1>Authorize ${name}?</h1>
 <p><strong>${name}</strong> wants to use your <strong>${escapeHtml(v.forgeHost)}</strong> account
 through this MCP server, with scope <code>${escapeHtml(v.scope)}</code>.</p>

@@ -1,9 +1,14 @@
 /**
  * Which redirect URIs a client may register, and whether a requested one matches a registered one.
- * Registration accepts https URIs and http loopback URIs (RFC 8252 §7.3), never fragments or
- * userinfo, and - when OAUTH_REDIRECT_URI_ALLOWLIST is set - only URIs matching one of its
- * patterns (`*` matches any run of characters within the part it is in: inside the host and
- * port it never crosses into the path; everything else is literal).
+ * A URI is judged by its WHATWG-parsed form, and only when that form is exactly the string sent:
+ * a string the parser rewrites (a backslash read as a slash, a host with upper case, a default
+ * port) could be read one way by a pattern and another by the browser that follows it. Accepted:
+ * https URIs, http loopback URIs on any port (RFC 8252 §7.3), and private-use scheme URIs of native
+ * clients (`cursor://…`, `vscode://…`, `com.example.app:/cb`, RFC 8252 §7.1); never fragments or
+ * userinfo, never schemes that run or read something in the browser itself. When
+ * OAUTH_REDIRECT_URI_ALLOWLIST is set, only URIs matching one of its patterns (`*` matches any
+ * run of characters within the part it is in: inside the host and port it never crosses into the
+ * path; everything else is literal). The same rules hold at registration and at /authorize.
  */
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -28,16 +33,35 @@ export function globToRegExp(pattern: string): RegExp {
   return new RegExp(`^${part(authority, "[^/?#@]*")}${part(rest, ".*")}$`);
 }
 
+/** Schemes a browser handles itself (or that are not redirect targets at all): never accepted. */
+const BROWSER_SCHEMES = new Set([
+  "javascript:",
+  "data:",
+  "vbscript:",
+  "file:",
+  "blob:",
+  "about:",
+  "filesystem:",
+  "view-source:",
+  "ftp:",
+  "ws:",
+  "wss:",
+]);
+
 /** Returns a reason when the URI is not acceptable, undefined when it is. */
 export function redirectUriProblem(uri: unknown, allowlist: RegExp[]): string | undefined {
   if (typeof uri !== "string" || uri.length > 2000 || !URL.canParse(uri)) return "not a URL";
   const u = new URL(uri);
-  if (u.hash) return "has a fragment";
-  if (u.username || u.password) return "carries userinfo";
-  if (u.protocol !== "https:" && !(u.protocol === "http:" && isLoopbackUri(u))) {
-    return "must be https or an http loopback URI";
+  if (u.hash || uri.includes("#")) return "has a fragment";
+  if (u.username || u.password || (u.host === "" && uri.includes("@"))) return "carries userinfo";
+  if (u.href !== uri) return `is not in its canonical form (${u.href})`;
+  if (u.protocol === "http:") {
+    if (!isLoopbackUri(u)) return "plain http is accepted only for loopback URIs";
+  } else if (u.protocol !== "https:") {
+    if (BROWSER_SCHEMES.has(u.protocol)) return `the ${u.protocol} scheme is not a redirect target`;
+    if (!/^[a-z][a-z0-9+.-]*:$/.test(u.protocol)) return "not a usable scheme";
   }
-  if (allowlist.length > 0 && !allowlist.some((re) => re.test(uri))) return "not on the allow-list";
+  if (allowlist.length > 0 && !allowlist.some((re) => re.test(u.href))) return "not on the allow-list";
   return undefined;
 }
 

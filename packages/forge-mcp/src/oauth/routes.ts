@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from "express";
 import type { Logger } from "pino";
-import { consentCookieName } from "./consent.js";
+import { consentCookieName, consentCsp } from "./consent.js";
 import { OAuthError } from "./errors.js";
 import type { AuthorizeOutcome, OAuthService } from "./service.js";
 
@@ -32,13 +32,27 @@ export function oauthRouter(
 
   const answer = (res: Response, outcome: AuthorizeOutcome, where: string) => {
     res.setHeader("Cache-Control", "no-store");
-    if (outcome.type === "redirect") return res.redirect(302, outcome.location);
+    if (outcome.type === "redirect") {
+      if (outcome.trustCookie) {
+        // Lax: it must come along on the client's top-level GET /authorize from another site
+        res.cookie(outcome.trustCookie.name, outcome.trustCookie.value, {
+          httpOnly: true,
+          sameSite: "lax",
+          secure: opts.secureCookies,
+          path: "/",
+          maxAge: 30 * 24 * 3600 * 1000,
+        });
+      }
+      return res.redirect(302, outcome.location);
+    }
     if (outcome.type === "error") return fail(res, outcome.error, where);
+    if (outcome.type === "error_page") {
+      res.setHeader("X-Frame-Options", "DENY");
+      res.setHeader("Content-Security-Policy", consentCsp([]));
+      return res.status(400).type("html").send(outcome.html);
+    }
     res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader(
-      "Content-Security-Policy",
-      "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
-    );
+    res.setHeader("Content-Security-Policy", consentCsp(outcome.formTargets));
     res.cookie(consentCookieName(outcome.proxyState), outcome.nonce, {
       httpOnly: true,
       sameSite: "strict",
@@ -70,7 +84,15 @@ export function oauthRouter(
 
   r.get("/authorize", async (req, res) => {
     try {
-      answer(res, await service.authorize(req.query as Record<string, unknown>), "authorize");
+      answer(
+        res,
+        await service.authorize(
+          req.query as Record<string, unknown>,
+          (name) => readCookie(req, name),
+          req.ip ?? "unknown",
+        ),
+        "authorize",
+      );
     } catch (err) {
       fail(res, err, "authorize");
     }

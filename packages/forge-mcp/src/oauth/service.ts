@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { ForgeOAuthClient } from "../forge/oauth-client.js";
 import { isTokens } from "../forge/oauth-client.js";
-import { type ConsentGuard, consentPage } from "./consent.js";
+import { authorizeErrorPage, type ConsentGuard, consentPage, trustCookieName } from "./consent.js";
 import { OAuthError, type OAuthErrorCode } from "./errors.js";
 import { isValidChallenge, newPkcePair, s256, verifierMatches } from "./pkce.js";
 import { redirectUriMatches, redirectUriProblem } from "./redirect-uris.js";
@@ -24,8 +24,9 @@ import {
 export type Params = Record<string, unknown>;
 
 export type AuthorizeOutcome =
-  | { type: "redirect"; location: string }
-  | { type: "consent"; html: string; nonce: string; proxyState: string }
+  | { type: "redirect"; location: string; trustCookie?: { name: string; value: string } }
+  | { type: "error_page"; html: string }
+  | { type: "consent"; html: string; nonce: string; proxyState: string; formTargets: string[] }
   | { type: "error"; error: OAuthError };
 
 export interface OAuthServiceDeps {
@@ -46,6 +47,12 @@ export interface OAuthServiceDeps {
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+/** A CSP source expression for a URL: its origin, or its scheme alone for a non-http(s) URI. */
+function cspSource(uri: string): string {
+  const u = new URL(uri);
+  return u.protocol === "http:" || u.protocol === "https:" ? u.origin : u.protocol;
+}
 
 /** Forge errors we pass on by name at /callback; anything else becomes server_error. */
 const RELAYED_AUTHORIZE_ERRORS = new Set(["access_denied", "invalid_scope", "temporarily_unavailable"]);
@@ -111,7 +118,12 @@ export class OAuthService {
     };
   }
 
-  async authorize(q: Params): Promise<AuthorizeOutcome> {
+  /** `cookie` reads the browser's cookies (the per-client trust mark of RFC 9700 §4.11). */
+  async authorize(
+    q: Params,
+    cookie: (name: string) => string | undefined = () => undefined,
+    source?: string,
+  ): Promise<AuthorizeOutcome> {
     // Phase 1: nothing is redirected until the client and its redirect URI are known to be good.
     const clientId = str(q.client_id);
     const client = clientId ? await this.d.clients.get(clientId) : undefined;
@@ -127,17 +139,25 @@ export class OAuthService {
         };
       }
       redirectUri = client.redirect_uris[0]!;
-    } else if (!client.redirect_uris.some((r) => redirectUriMatches(redirectUri!, r))) {
+    } else if (
+      // the registration rules again: a loopback URI with userinfo or a fragment must not match
+      redirectUriProblem(redirectUri, this.d.allowlist) !== undefined ||
+      !client.redirect_uris.some((r) => redirectUriMatches(redirectUri!, r))
+    ) {
       return {
         type: "error",
         error: new OAuthError("invalid_request", "authorize: unregistered redirect_uri"),
       };
     }
-    // Phase 2: errors go back to the client's (now trusted) redirect URI.
+    // Phase 2: errors go back to the client's registered redirect URI - automatically only once
+    // this browser's user has approved the client; before that, on a page, by the user's click.
     const clientState = str(q.state);
+    const trusted = this.d.consent.isTrusted(clientId, cookie(trustCookieName(clientId)));
     const fail = (code: OAuthErrorCode, detail: string): AuthorizeOutcome => {
-      this.d.logger.info({ error: code, detail }, "authorize rejected");
-      return { type: "redirect", location: errorRedirect(redirectUri!, code, clientState, this.iss) };
+      this.d.logger.info({ error: code, detail, trusted }, "authorize rejected");
+      const back = errorRedirect(redirectUri!, code, clientState, this.iss);
+      if (trusted) return { type: "redirect", location: back };
+      return { type: "error_page", html: authorizeErrorPage({ clientName: client.client_name, code, back }) };
     };
     if (q.response_type !== "code") return fail("unsupported_response_type", "response_type is not code");
     if (!isValidChallenge(q.code_challenge))
@@ -162,15 +182,18 @@ export class OAuthService {
     }
 
     const proxy = newPkcePair();
-    const proxyState = await this.d.transactions.create({
-      clientId,
-      redirectUri,
-      clientState,
-      clientChallenge: q.code_challenge,
-      proxyVerifier: proxy.verifier,
-      scope,
-      createdAt: this.d.now(),
-    });
+    const proxyState = await this.d.transactions.create(
+      {
+        clientId,
+        redirectUri,
+        clientState,
+        clientChallenge: q.code_challenge,
+        proxyVerifier: proxy.verifier,
+        scope,
+        createdAt: this.d.now(),
+      },
+      source,
+    );
     this.d.logger.info({ clientName: client.client_name, redirectUri }, "authorization started (proxy)");
     if (!this.d.consentPage)
       return { type: "redirect", location: this.forgeAuthorizeUrl(proxyState, proxy.verifier, scope) };
@@ -183,7 +206,11 @@ export class OAuthService {
       proxyState,
       token,
     });
-    return { type: "consent", html, nonce, proxyState };
+    // Where the form's navigation may go: Chromium applies the page's CSP form-action to every
+    // redirect that follows the POST (approve: us, then the forge, then the client; deny: the
+    // client), so each of those origins must be allowed, and nothing else.
+    const formTargets = [cspSource(this.d.forgeRootUrl), cspSource(redirectUri)];
+    return { type: "consent", html, nonce, proxyState, formTargets };
   }
 
   /** POST /authorize/consent: the user's answer on our consent page. */
@@ -206,7 +233,11 @@ export class OAuthService {
         location: errorRedirect(txn.redirectUri, "access_denied", txn.clientState, this.iss),
       };
     }
-    return { type: "redirect", location: this.forgeAuthorizeUrl(proxyState!, txn.proxyVerifier, txn.scope) };
+    return {
+      type: "redirect",
+      location: this.forgeAuthorizeUrl(proxyState!, txn.proxyVerifier, txn.scope),
+      trustCookie: { name: trustCookieName(txn.clientId), value: this.d.consent.trustMark(txn.clientId) },
+    };
   }
 
   /** GET /callback (proxy mode): the forge sends the user back here. */

@@ -57,7 +57,8 @@ export interface ClientRegistry {
 }
 
 export interface TransactionStore {
-  create(txn: PendingTransaction): Promise<string>;
+  /** `source` is the requesting client's address; the memory store bounds its pending entries. */
+  create(txn: PendingTransaction, source?: string): Promise<string>;
   /** Reads without consuming (consent page). */
   peek(proxyState: string): Promise<PendingTransaction | undefined>;
   /** Reads and deletes: a second take of the same state finds nothing. */
@@ -71,6 +72,9 @@ export interface ProxyCodeStore {
   consume(code: string): Promise<boolean>;
 }
 
+/** Pending authorizations one client address may hold at once in memory mode. */
+export const PENDING_PER_SOURCE = 20;
+
 type Entry = { kind: "txn"; txn: PendingTransaction } | { kind: "code"; record: ProxyCodeRecord };
 
 export function memoryStores(now: () => number): {
@@ -80,6 +84,10 @@ export function memoryStores(now: () => number): {
   lru: LRUCache<string, Entry>;
 } {
   const lru = new LRUCache<string, Entry>({ max: STORE_MAX_ENTRIES });
+  // One source holds at most PENDING_PER_SOURCE pending transactions: past that, its own oldest
+  // goes, so anonymous /authorize calls from one address churn their own entries instead of
+  // pushing other users' sign-ins out of the shared LRU.
+  const bySource = new LRUCache<string, string[]>({ max: STORE_MAX_ENTRIES });
   // Registrations are not authorization state; they get their own, larger bound.
   const clientMap = new LRUCache<string, ClientRecord>({ max: 50_000 });
   const liveTxn = (state: string) => {
@@ -100,8 +108,14 @@ export function memoryStores(now: () => number): {
       },
     },
     transactions: {
-      async create(txn) {
+      async create(txn, source) {
         const state = randomToken();
+        if (source !== undefined) {
+          const mine = (bySource.get(source) ?? []).filter((s) => lru.has(`txn:${s}`));
+          while (mine.length >= PENDING_PER_SOURCE) lru.delete(`txn:${mine.shift()!}`);
+          mine.push(state);
+          bySource.set(source, mine);
+        }
         lru.set(`txn:${state}`, { kind: "txn", txn });
         return state;
       },

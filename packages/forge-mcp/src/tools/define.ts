@@ -5,17 +5,36 @@ import type { ApiResult, ForgeApi } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
 
 /**
- * One declarative shape for every forge tool: a zod input, whether it writes, and a function from
- * (api, args) to a forge call. Registration applies read-only mode; the wrapper turns forge errors
- * into MCP tool errors carrying the forge's message (never a token).
+ * One declarative shape for every forge tool: a zod input, whether it writes (and whether that
+ * write destroys something), the forge endpoint it calls, and a function from (api, args) to that
+ * one forge call. Registration applies read-only mode; the wrapper turns forge errors into MCP tool
+ * errors carrying the forge's message (never a token).
  */
 
-export type Toolset = "projects" | "issues" | "merge_requests" | "pipelines" | "repository" | "users";
+export type Toolset =
+  | "projects"
+  | "issues"
+  | "merge_requests"
+  | "pipelines"
+  | "repository"
+  | "users"
+  | "groups"
+  | "labels"
+  | "milestones"
+  | "tags"
+  | "releases"
+  | "wiki"
+  | "search"
+  | "graphql";
 
 export interface ForgeTool<S extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
   description: string;
   write: boolean;
+  /** A write that deletes or cannot be undone (MCP destructiveHint). */
+  destructive?: boolean;
+  /** The forge request, for the docs table: `GET /projects/:id/labels`. */
+  endpoint: string;
   input: S;
   run(api: ForgeApi, args: z.infer<z.ZodObject<S>>): Promise<ApiResult | string>;
 }
@@ -27,7 +46,11 @@ export function tool<S extends z.ZodRawShape>(t: ForgeTool<S>): ForgeTool {
 export const projectId = z
   .union([z.string().min(1), z.number().int()])
   .describe("Project id or full path (group/project)");
+export const groupId = z
+  .union([z.string().min(1), z.number().int()])
+  .describe("Group id or full path (group/subgroup)");
 export const iid = z.number().int().positive();
+export const id = z.number().int().positive();
 export const pagination = {
   page: z.number().int().min(1).optional().describe("Page number, 1-based"),
   per_page: z.number().int().min(1).max(100).optional().describe("Items per page (max 100, default 20)"),
@@ -36,7 +59,18 @@ export const pagination = {
 export function toResult(r: ApiResult | string): CallToolResult {
   if (typeof r === "string") return { content: [{ type: "text", text: r }] };
   const payload = r.page ? { items: r.data, pagination: r.page } : r.data;
-  return { content: [{ type: "text", text: JSON.stringify(payload, null, 2) }] };
+  // A 204 (deletions) has no body: say what happened rather than print an empty string.
+  const text = payload === "" || payload === undefined ? "Done." : JSON.stringify(payload, null, 2);
+  return { content: [{ type: "text", text }] };
+}
+
+export function annotations(t: ForgeTool) {
+  return {
+    readOnlyHint: !t.write,
+    destructiveHint: t.write && (t.destructive ?? false),
+    idempotentHint: !t.write,
+    openWorldHint: true,
+  };
 }
 
 export function registerTools(
@@ -51,11 +85,7 @@ export function registerTools(
     names.push(t.name);
     server.registerTool(
       t.name,
-      {
-        description: t.description,
-        inputSchema: t.input,
-        annotations: { readOnlyHint: !t.write, destructiveHint: false, openWorldHint: true },
-      },
+      { description: t.description, inputSchema: t.input, annotations: annotations(t) },
       async (args: Record<string, unknown>, extra: { authInfo?: { token: string } | undefined }) => {
         try {
           return toResult(await t.run(apiFor(extra), args as never));

@@ -1,25 +1,51 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ForgeApi } from "../forge/api.js";
 import { type ForgeTool, registerTools, type Toolset } from "./define.js";
+import { graphqlTools } from "./graphql.js";
+import { groupTools } from "./groups.js";
 import { issueTools } from "./issues.js";
+import { labelTools } from "./labels.js";
 import { mergeRequestTools } from "./merge-requests.js";
+import { milestoneTools } from "./milestones.js";
+import { mrDiscussionTools } from "./mr-discussions.js";
 import { pipelineTools } from "./pipelines.js";
 import { projectTools } from "./projects.js";
 import { repositoryTools } from "./repository.js";
+import { searchTools } from "./search.js";
+import { releaseTools, tagTools } from "./tags-releases.js";
 import { userTools } from "./users.js";
+import { wikiTools } from "./wiki.js";
 
+/** Every tool, by toolset, in the order tools/list shows them. */
 export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
   projects: projectTools,
   issues: issueTools,
-  merge_requests: mergeRequestTools,
+  merge_requests: [...mergeRequestTools, ...mrDiscussionTools],
   pipelines: pipelineTools,
   repository: repositoryTools,
   users: userTools,
+  groups: groupTools,
+  labels: labelTools,
+  milestones: milestoneTools,
+  tags: tagTools,
+  releases: releaseTools,
+  wiki: wikiTools,
+  search: searchTools,
+  graphql: graphqlTools,
 };
+
+/** Toolsets served when FORGE_TOOLSETS is unset: everything but GraphQL, which is opt-in. */
+export const DEFAULT_TOOLSETS = (Object.keys(TOOLSETS) as Toolset[]).filter((t) => t !== "graphql");
 
 export interface ToolOptions {
   readOnly: boolean;
   toolsets: string[] | undefined;
+}
+
+/** The tools a configuration serves, in tools/list order (read-only mode drops the writers). */
+export function selectTools(opts: ToolOptions): ForgeTool[] {
+  const selected = (opts.toolsets ?? DEFAULT_TOOLSETS).filter((t): t is Toolset => t in TOOLSETS);
+  return selected.flatMap((t) => TOOLSETS[t]).filter((t) => !(opts.readOnly && t.write));
 }
 
 /** A fresh MCP server with the selected forge tools; apiFor maps a request's auth to a forge client. */
@@ -29,12 +55,6 @@ export function createMcpServer(
   version = "0.1.0",
 ): McpServer {
   const server = new McpServer({ name: "forge-mcp", version });
-  const selected = (opts.toolsets ?? Object.keys(TOOLSETS)) as Toolset[];
-  registerTools(
-    server,
-    selected.flatMap((t) => TOOLSETS[t]),
-    apiFor,
-    opts,
-  );
+  registerTools(server, selectTools(opts), apiFor, opts);
   return server;
 }

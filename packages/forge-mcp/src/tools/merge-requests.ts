@@ -2,19 +2,23 @@ import { z } from "zod";
 import { enc } from "../forge/api.js";
 import { iid, pagination, projectId, tool } from "./define.js";
 
-const mr = (p: string | number, i: number) => `/projects/${enc(p)}/merge_requests/${i}`;
+export const mr = (p: string | number, i: number) => `/projects/${enc(p)}/merge_requests/${i}`;
+const MR = "/projects/:id/merge_requests/:iid";
+const ids = z.array(z.number().int().positive());
 
 export const mergeRequestTools = [
   tool({
     name: "list_merge_requests",
     description: "List merge requests of a project, or across projects when project_id is omitted.",
     write: false,
+    endpoint: "GET /projects/:id/merge_requests (GET /merge_requests)",
     input: {
       project_id: projectId.optional(),
       state: z.enum(["opened", "closed", "locked", "merged", "all"]).optional(),
       scope: z.enum(["created_by_me", "assigned_to_me", "all"]).optional(),
       source_branch: z.string().optional(),
       target_branch: z.string().optional(),
+      labels: z.string().optional().describe("Comma-separated label names"),
       search: z.string().optional(),
       ...pagination,
     },
@@ -28,28 +32,71 @@ export const mergeRequestTools = [
     name: "get_merge_request",
     description: "Get one merge request by its project and iid.",
     write: false,
+    endpoint: `GET ${MR}`,
     input: { project_id: projectId, merge_request_iid: iid },
     run: (api, a) => api.get(mr(a.project_id, a.merge_request_iid)),
   }),
   tool({
     name: "get_merge_request_diffs",
-    description: "List the file changes (diffs) of a merge request.",
+    description: "List the file changes (diffs) of a merge request, one page at a time.",
     write: false,
+    endpoint: `GET ${MR}/diffs`,
     input: { project_id: projectId, merge_request_iid: iid, ...pagination },
     run: (api, { project_id, merge_request_iid, ...q }) =>
       api.get(`${mr(project_id, merge_request_iid)}/diffs`, q),
   }),
   tool({
+    name: "get_merge_request_changes",
+    description:
+      "Get a merge request with all its file changes in one answer (unpaged; prefer diffs for big MRs).",
+    write: false,
+    endpoint: `GET ${MR}/changes`,
+    input: { project_id: projectId, merge_request_iid: iid },
+    run: (api, a) => api.get(`${mr(a.project_id, a.merge_request_iid)}/changes`),
+  }),
+  tool({
+    name: "list_merge_request_commits",
+    description: "List the commits of a merge request.",
+    write: false,
+    endpoint: `GET ${MR}/commits`,
+    input: { project_id: projectId, merge_request_iid: iid, ...pagination },
+    run: (api, { project_id, merge_request_iid, ...q }) =>
+      api.get(`${mr(project_id, merge_request_iid)}/commits`, q),
+  }),
+  tool({
+    name: "list_merge_request_pipelines",
+    description: "List the pipelines that ran for a merge request.",
+    write: false,
+    endpoint: `GET ${MR}/pipelines`,
+    input: { project_id: projectId, merge_request_iid: iid, ...pagination },
+    run: (api, { project_id, merge_request_iid, ...q }) =>
+      api.get(`${mr(project_id, merge_request_iid)}/pipelines`, q),
+  }),
+  tool({
+    name: "get_merge_request_conflicts",
+    description: "List the merge conflicts of a merge request (files with their conflicting sections).",
+    write: false,
+    endpoint: `GET ${MR}/conflicts`,
+    input: { project_id: projectId, merge_request_iid: iid },
+    run: (api, a) => api.get(`${mr(a.project_id, a.merge_request_iid)}/conflicts`),
+  }),
+  tool({
     name: "create_merge_request",
     description: "Open a merge request from source_branch into target_branch.",
     write: true,
+    endpoint: "POST /projects/:id/merge_requests",
     input: {
       project_id: projectId,
       source_branch: z.string().min(1),
       target_branch: z.string().min(1),
       title: z.string().min(1),
       description: z.string().optional(),
+      labels: z.string().optional(),
+      assignee_ids: ids.optional(),
+      reviewer_ids: ids.optional(),
       draft: z.boolean().optional(),
+      remove_source_branch: z.boolean().optional(),
+      squash: z.boolean().optional(),
     },
     run: (api, { project_id, draft, title, ...body }) =>
       api.post(`/projects/${enc(project_id)}/merge_requests`, {
@@ -58,45 +105,71 @@ export const mergeRequestTools = [
       }),
   }),
   tool({
-    name: "list_merge_request_discussions",
-    description: "List the discussion threads of a merge request (review comments with their replies).",
-    write: false,
-    input: { project_id: projectId, merge_request_iid: iid, ...pagination },
-    run: (api, { project_id, merge_request_iid, ...q }) =>
-      api.get(`${mr(project_id, merge_request_iid)}/discussions`, q),
-  }),
-  tool({
-    name: "create_merge_request_note",
-    description: "Add a comment to a merge request.",
+    name: "update_merge_request",
+    description:
+      "Update a merge request: title, description, target branch, labels (set, add or remove), assignees, reviewers, draft, or close/reopen it.",
     write: true,
-    input: { project_id: projectId, merge_request_iid: iid, body: z.string().min(1) },
-    run: (api, { project_id, merge_request_iid, body }) =>
-      api.post(`${mr(project_id, merge_request_iid)}/notes`, { body }),
+    endpoint: `PUT ${MR}`,
+    input: {
+      project_id: projectId,
+      merge_request_iid: iid,
+      title: z.string().min(1).optional(),
+      description: z.string().optional(),
+      target_branch: z.string().optional(),
+      labels: z.string().optional().describe("Comma-separated; replaces all labels"),
+      add_labels: z.string().optional(),
+      remove_labels: z.string().optional(),
+      assignee_ids: ids.optional().describe("Replaces the assignees; [] unassigns everyone"),
+      reviewer_ids: ids.optional().describe("Replaces the reviewers; [] removes them"),
+      draft: z.boolean().optional(),
+      squash: z.boolean().optional(),
+      remove_source_branch: z.boolean().optional(),
+      state_event: z.enum(["close", "reopen"]).optional(),
+    },
+    run: (api, { project_id, merge_request_iid, ...body }) =>
+      api.put(mr(project_id, merge_request_iid), body),
   }),
   tool({
     name: "get_merge_request_approvals",
     description: "Show the approval state of a merge request.",
     write: false,
+    endpoint: `GET ${MR}/approvals`,
     input: { project_id: projectId, merge_request_iid: iid },
     run: (api, a) => api.get(`${mr(a.project_id, a.merge_request_iid)}/approvals`),
   }),
   tool({
     name: "approve_merge_request",
-    description: "Approve a merge request as the current user.",
+    description: "Approve a merge request as the current user (optionally only if its head is sha).",
     write: true,
+    endpoint: `POST ${MR}/approve`,
+    input: { project_id: projectId, merge_request_iid: iid, sha: z.string().optional() },
+    run: (api, { project_id, merge_request_iid, ...body }) =>
+      api.post(`${mr(project_id, merge_request_iid)}/approve`, body),
+  }),
+  tool({
+    name: "unapprove_merge_request",
+    description: "Withdraw the current user's approval of a merge request.",
+    write: true,
+    endpoint: `POST ${MR}/unapprove`,
     input: { project_id: projectId, merge_request_iid: iid },
-    run: (api, a) => api.post(`${mr(a.project_id, a.merge_request_iid)}/approve`),
+    run: (api, a) => api.post(`${mr(a.project_id, a.merge_request_iid)}/unapprove`),
   }),
   tool({
     name: "merge_merge_request",
-    description: "Merge a merge request (optionally squashing, or when its pipeline succeeds).",
+    description:
+      "Merge a merge request: optionally squash, remove the source branch, set the commit messages, require the head sha, or merge when its pipeline succeeds.",
     write: true,
+    endpoint: `PUT ${MR}/merge`,
     input: {
       project_id: projectId,
       merge_request_iid: iid,
       squash: z.boolean().optional(),
       should_remove_source_branch: z.boolean().optional(),
       merge_when_pipeline_succeeds: z.boolean().optional(),
+      auto_merge: z.boolean().optional().describe("Merge once the pipeline succeeds (GitLab 17+)"),
+      merge_commit_message: z.string().optional(),
+      squash_commit_message: z.string().optional(),
+      sha: z.string().optional().describe("Refuse (409) unless the source head is this sha"),
     },
     run: (api, { project_id, merge_request_iid, ...body }) =>
       api.put(`${mr(project_id, merge_request_iid)}/merge`, body),

@@ -1,68 +1,208 @@
 import { z } from "zod";
 import { enc } from "../forge/api.js";
-import { pagination, projectId, tool } from "./define.js";
+import { id, pagination, projectId, tool } from "./define.js";
 
-/** Job logs can be megabytes; the tail is what a reader wants. */
-const LOG_TAIL_BYTES = 64 * 1024;
+const P = "/projects/:id";
+const proj = (p: string | number) => `/projects/${enc(p)}`;
+
+/** Job logs and artifact files can be megabytes: the caller bounds what comes back. */
+export const MAX_TEXT_BYTES = 1024 * 1024;
+const maxBytes = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_TEXT_BYTES)
+  .default(64 * 1024)
+  .describe(`Keep at most this many bytes (default 64 KiB, max ${MAX_TEXT_BYTES})`);
+
+/** The last `maxBytes` bytes (on a character boundary) of a text, saying when it was cut. */
+export function boundText(text: string, max: number, where: "head" | "tail", what: string): string {
+  const buf = Buffer.from(text, "utf8");
+  if (buf.length <= max) return text;
+  const cut = where === "tail" ? buf.subarray(buf.length - max) : buf.subarray(0, max);
+  // A multibyte character split by the cut decodes as U+FFFD; drop it.
+  const s = cut.toString("utf8").replace(where === "tail" ? /^\uFFFD+/ : /\uFFFD+$/, "");
+  return where === "tail"
+    ? `[${what} cut to its last ${max} of ${buf.length} bytes]\n${s}`
+    : `${s}\n[${what} cut to its first ${max} of ${buf.length} bytes]`;
+}
+
+const asText = (data: unknown) => (typeof data === "string" ? data : JSON.stringify(data));
+
+const jobStatus = z.enum([
+  "created",
+  "pending",
+  "running",
+  "success",
+  "failed",
+  "canceled",
+  "skipped",
+  "manual",
+  "scheduled",
+]);
 
 export const pipelineTools = [
   tool({
     name: "list_pipelines",
     description: "List CI pipelines of a project, newest first.",
     write: false,
+    endpoint: `GET ${P}/pipelines`,
     input: {
       project_id: projectId,
-      status: z
-        .enum([
-          "created",
-          "pending",
-          "running",
-          "success",
-          "failed",
-          "canceled",
-          "skipped",
-          "manual",
-          "scheduled",
-        ])
-        .optional(),
+      status: jobStatus.optional(),
       ref: z.string().optional(),
+      sha: z.string().optional(),
+      source: z.string().optional(),
       ...pagination,
     },
-    run: (api, { project_id, ...q }) => api.get(`/projects/${enc(project_id)}/pipelines`, q),
+    run: (api, { project_id, ...q }) => api.get(`${proj(project_id)}/pipelines`, q),
   }),
   tool({
     name: "get_pipeline",
     description: "Get one pipeline.",
     write: false,
-    input: { project_id: projectId, pipeline_id: z.number().int().positive() },
-    run: (api, a) => api.get(`/projects/${enc(a.project_id)}/pipelines/${a.pipeline_id}`),
+    endpoint: `GET ${P}/pipelines/:pipeline_id`,
+    input: { project_id: projectId, pipeline_id: id },
+    run: (api, a) => api.get(`${proj(a.project_id)}/pipelines/${a.pipeline_id}`),
   }),
   tool({
     name: "list_pipeline_jobs",
     description: "List the jobs of a pipeline.",
     write: false,
-    input: { project_id: projectId, pipeline_id: z.number().int().positive(), ...pagination },
+    endpoint: `GET ${P}/pipelines/:pipeline_id/jobs`,
+    input: { project_id: projectId, pipeline_id: id, scope: jobStatus.optional(), ...pagination },
     run: (api, { project_id, pipeline_id, ...q }) =>
-      api.get(`/projects/${enc(project_id)}/pipelines/${pipeline_id}/jobs`, q),
+      api.get(`${proj(project_id)}/pipelines/${pipeline_id}/jobs`, q),
   }),
   tool({
-    name: "get_job_log",
-    description: "Get the log (trace) of a CI job; long logs are cut to their last 64 KiB.",
-    write: false,
-    input: { project_id: projectId, job_id: z.number().int().positive() },
-    run: async (api, a) => {
-      const r = await api.get(`/projects/${enc(a.project_id)}/jobs/${a.job_id}/trace`);
-      const text = typeof r.data === "string" ? r.data : JSON.stringify(r.data);
-      return text.length > LOG_TAIL_BYTES
-        ? `[log cut to its last ${LOG_TAIL_BYTES} bytes]\n${text.slice(-LOG_TAIL_BYTES)}`
-        : text;
+    name: "create_pipeline",
+    description: "Run a new pipeline on a branch or tag, optionally with CI variables.",
+    write: true,
+    endpoint: `POST ${P}/pipeline`,
+    input: {
+      project_id: projectId,
+      ref: z.string().min(1),
+      variables: z
+        .array(
+          z.object({
+            key: z.string().min(1),
+            value: z.string(),
+            variable_type: z.enum(["env_var", "file"]).optional(),
+          }),
+        )
+        .optional(),
     },
+    run: (api, { project_id, ...body }) => api.post(`${proj(project_id)}/pipeline`, body),
   }),
   tool({
     name: "retry_pipeline",
     description: "Retry the failed jobs of a pipeline.",
     write: true,
-    input: { project_id: projectId, pipeline_id: z.number().int().positive() },
-    run: (api, a) => api.post(`/projects/${enc(a.project_id)}/pipelines/${a.pipeline_id}/retry`),
+    endpoint: `POST ${P}/pipelines/:pipeline_id/retry`,
+    input: { project_id: projectId, pipeline_id: id },
+    run: (api, a) => api.post(`${proj(a.project_id)}/pipelines/${a.pipeline_id}/retry`),
+  }),
+  tool({
+    name: "cancel_pipeline",
+    description: "Cancel the running and pending jobs of a pipeline.",
+    write: true,
+    endpoint: `POST ${P}/pipelines/:pipeline_id/cancel`,
+    input: { project_id: projectId, pipeline_id: id },
+    run: (api, a) => api.post(`${proj(a.project_id)}/pipelines/${a.pipeline_id}/cancel`),
+  }),
+  tool({
+    name: "get_job",
+    description: "Get one CI job (status, stage, timings, artifacts).",
+    write: false,
+    endpoint: `GET ${P}/jobs/:job_id`,
+    input: { project_id: projectId, job_id: id },
+    run: (api, a) => api.get(`${proj(a.project_id)}/jobs/${a.job_id}`),
+  }),
+  tool({
+    name: "get_job_log",
+    description:
+      "Get the log (trace) of a CI job. Long logs keep their end: at most max_bytes, and with tail_lines only the last lines.",
+    write: false,
+    endpoint: `GET ${P}/jobs/:job_id/trace`,
+    input: {
+      project_id: projectId,
+      job_id: id,
+      tail_lines: z.number().int().min(1).max(100_000).optional().describe("Only the last N lines"),
+      max_bytes: maxBytes,
+    },
+    run: async (api, a) => {
+      let text = asText((await api.get(`${proj(a.project_id)}/jobs/${a.job_id}/trace`)).data);
+      if (a.tail_lines !== undefined) {
+        const lines = text.replace(/\n$/, "").split("\n");
+        if (lines.length > a.tail_lines) text = `${lines.slice(-a.tail_lines).join("\n")}\n`;
+      }
+      return boundText(text, a.max_bytes, "tail", "log");
+    },
+  }),
+  tool({
+    name: "retry_job",
+    description: "Retry one CI job (a new job is created).",
+    write: true,
+    endpoint: `POST ${P}/jobs/:job_id/retry`,
+    input: { project_id: projectId, job_id: id },
+    run: (api, a) => api.post(`${proj(a.project_id)}/jobs/${a.job_id}/retry`),
+  }),
+  tool({
+    name: "cancel_job",
+    description: "Cancel one CI job.",
+    write: true,
+    endpoint: `POST ${P}/jobs/:job_id/cancel`,
+    input: { project_id: projectId, job_id: id },
+    run: (api, a) => api.post(`${proj(a.project_id)}/jobs/${a.job_id}/cancel`),
+  }),
+  tool({
+    name: "play_job",
+    description: "Start a manual CI job, optionally with job variables.",
+    write: true,
+    endpoint: `POST ${P}/jobs/:job_id/play`,
+    input: {
+      project_id: projectId,
+      job_id: id,
+      job_variables_attributes: z.array(z.object({ key: z.string().min(1), value: z.string() })).optional(),
+    },
+    run: (api, { project_id, job_id, ...body }) => api.post(`${proj(project_id)}/jobs/${job_id}/play`, body),
+  }),
+  tool({
+    name: "list_job_artifacts",
+    description:
+      "List the artifacts of a CI job (archive, reports, trace) with their sizes, and when the archive expires.",
+    write: false,
+    endpoint: `GET ${P}/jobs/:job_id`,
+    input: { project_id: projectId, job_id: id },
+    run: async (api, a) => {
+      const r = await api.get(`${proj(a.project_id)}/jobs/${a.job_id}`);
+      const j = (r.data ?? {}) as Record<string, unknown>;
+      return {
+        data: {
+          job_id: j.id,
+          artifacts: j.artifacts ?? [],
+          artifacts_file: j.artifacts_file ?? null,
+          artifacts_expire_at: j.artifacts_expire_at ?? null,
+        },
+        page: undefined,
+      };
+    },
+  }),
+  tool({
+    name: "get_job_artifact_file",
+    description: "Read one file out of a job's artifacts archive (text; at most max_bytes, from its start).",
+    write: false,
+    endpoint: `GET ${P}/jobs/:job_id/artifacts/*artifact_path`,
+    input: {
+      project_id: projectId,
+      job_id: id,
+      artifact_path: z.string().min(1).describe("Path inside the archive, e.g. coverage/summary.txt"),
+      max_bytes: maxBytes,
+    },
+    run: async (api, a) => {
+      const path = a.artifact_path.replace(/^\/+/, "").split("/").map(encodeURIComponent).join("/");
+      const r = await api.get(`${proj(a.project_id)}/jobs/${a.job_id}/artifacts/${path}`);
+      return boundText(asText(r.data), a.max_bytes, "head", "artifact");
+    },
   }),
 ];

@@ -5,6 +5,7 @@ import { pagination, projectId, tool } from "./define.js";
 export const projectTools = [
   tool({
     name: "list_projects",
+    endpoint: "GET /projects",
     description: "List projects visible to the user, optionally filtered by a search term or membership.",
     write: false,
     input: {
@@ -19,41 +20,15 @@ export const projectTools = [
   }),
   tool({
     name: "get_project",
+    endpoint: "GET /projects/:id",
     description: "Get one project by id or full path.",
     write: false,
     input: { project_id: projectId },
     run: (api, a) => api.get(`/projects/${enc(a.project_id)}`),
   }),
   tool({
-    name: "search",
-    description:
-      "Search the forge globally, in a group, or in a project (projects, issues, merge requests, code, commits, ...).",
-    write: false,
-    input: {
-      scope: z.enum([
-        "projects",
-        "issues",
-        "merge_requests",
-        "milestones",
-        "users",
-        "blobs",
-        "commits",
-        "notes",
-        "wiki_blobs",
-      ]),
-      search: z.string().min(1),
-      project_id: projectId.optional(),
-      group_id: z.union([z.string(), z.number().int()]).optional(),
-      ...pagination,
-    },
-    run: (api, { project_id, group_id, ...q }) => {
-      if (project_id !== undefined) return api.get(`/projects/${enc(project_id)}/search`, q);
-      if (group_id !== undefined) return api.get(`/groups/${enc(group_id)}/search`, q);
-      return api.get("/search", q);
-    },
-  }),
-  tool({
     name: "list_groups",
+    endpoint: "GET /groups",
     description:
       "List groups the user can see (each with its full path), optionally filtered by a search term.",
     write: false,
@@ -67,5 +42,39 @@ export const projectTools = [
       ...pagination,
     },
     run: (api, q) => api.get("/groups", q),
+  }),
+  tool({
+    name: "create_project",
+    description: "Create a project (a repository) in the user's namespace or in a group (namespace_id).",
+    write: true,
+    endpoint: "POST /projects",
+    input: {
+      name: z.string().min(1),
+      path: z.string().optional(),
+      namespace_id: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe("Group or namespace id (list_namespaces)"),
+      description: z.string().optional(),
+      visibility: z.enum(["private", "internal", "public"]).optional(),
+      initialize_with_readme: z.boolean().optional(),
+      default_branch: z.string().optional(),
+    },
+    run: (api, body) => api.post("/projects", body),
+  }),
+  tool({
+    name: "fork_repository",
+    description: "Fork a project into the user's namespace or another namespace.",
+    write: true,
+    endpoint: "POST /projects/:id/fork",
+    input: {
+      project_id: projectId,
+      namespace_path: z.string().optional().describe("Target namespace full path (default: your own)"),
+      name: z.string().optional(),
+      path: z.string().optional(),
+    },
+    run: (api, { project_id, ...body }) => api.post(`/projects/${enc(project_id)}/fork`, body),
   }),
 ];

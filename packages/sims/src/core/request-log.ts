@@ -17,6 +17,8 @@ export interface LogEntry {
   status: number;
   durationMs: number;
   fault?: string;
+  /** The response never finished: the client went away (an SSE reader closing) or a fault cut it. */
+  aborted?: true;
   headers: Record<string, string>;
 }
 
@@ -44,6 +46,7 @@ export interface RawLogEntry {
   status: number;
   durationMs: number;
   fault?: string;
+  aborted?: true;
   headers: Record<string, string | string[] | undefined>;
 }
 
@@ -74,6 +77,7 @@ export class RequestLog {
         durationMs: e.durationMs,
         headers: redactHeaders(e.headers),
         ...(e.fault === undefined ? {} : { fault: e.fault }),
+        ...(e.aborted ? { aborted: true as const } : {}),
       });
     }
     return out;

@@ -105,18 +105,22 @@ export async function createSim<S>(def: SimDefinition<S>, opts: SimOptions = {})
         ...(res.locals.fault ? { fault: res.locals.fault as string } : {}),
       });
     });
+    // A response that never finished (the client went away mid-stream, as SSE readers do, or a fault
+    // cut the connection) is logged too, marked aborted: status is what was sent (0 when nothing was,
+    // and for fault cuts, which the client never sees an answer to).
     res.on("close", () => {
-      if (!res.writableFinished && res.locals.fault) {
-        log.add({
-          atMs: clock.now(),
-          method: req.method,
-          path,
-          status: 0,
-          durationMs: Math.round(performance.now() - started),
-          headers: req.headers,
-          fault: res.locals.fault as string,
-        });
-      }
+      if (res.writableFinished) return;
+      const fault = res.locals.fault as string | undefined;
+      log.add({
+        atMs: clock.now(),
+        method: req.method,
+        path,
+        status: fault || !res.headersSent ? 0 : res.statusCode,
+        durationMs: Math.round(performance.now() - started),
+        headers: req.headers,
+        aborted: true,
+        ...(fault ? { fault } : {}),
+      });
     });
     next();
   });

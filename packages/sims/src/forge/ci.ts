@@ -1,4 +1,5 @@
 import { projectFullPath } from "./access.js";
+import { jobArtifactsJson } from "./daily/model.js";
 import { commitJson } from "./repo.js";
 import { userRef } from "./rest-users.js";
 import type { ForgeState, Job, JobStatus, Pipeline, Project } from "./state.js";
@@ -248,6 +249,7 @@ export function jobJson(state: ForgeState, j: Job, origin: string) {
   const pipeline = state.pipelines.find((x) => x.id === j.pipeline_id)!;
   const full = projectFullPath(state, project);
   const commit = project.repository.commits.get(j.sha);
+  const arts = jobArtifactsJson(state.daily, j, Buffer.byteLength(renderTrace(j)));
   return {
     id: j.id,
     status: j.status,
@@ -268,7 +270,8 @@ export function jobJson(state: ForgeState, j: Job, origin: string) {
     pipeline: pipelineJson(state, pipeline, origin),
     web_url: `${origin}/${full}/-/jobs/${j.id}`,
     project: { ci_job_token_scope_enabled: false },
-    artifacts: [],
+    artifacts: arts.artifacts,
+    ...(arts.archive ? { artifacts_file: arts.archive } : {}),
     runner: null,
     runner_manager: null,
     artifacts_expire_at: null,

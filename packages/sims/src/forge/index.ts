@@ -2,6 +2,8 @@ import { STATUS_CODES } from "node:http";
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext, SimDefinition } from "../core/sim.js";
 import { apiAuth } from "./api-auth.js";
+import { dailyRoutes } from "./daily/index.js";
+import { dumpDaily, seedDaily } from "./daily/seed.js";
 import { seedDefaultIdentities } from "./defaults.js";
 import { DEFAULT_DATASET } from "./defaults-data.js";
 import { oauthRoutes } from "./oauth.js";
@@ -76,6 +78,7 @@ export const definition: SimDefinition<ForgeState> = {
     oauthRoutes(app, ctx);
     apiAuth(app, ctx);
     userRoutes(app, ctx);
+    dailyRoutes(app, ctx);
     projectRoutes(app, ctx);
     namespaceRoutes(app, ctx);
     groupRoutes(app, ctx);
@@ -114,6 +117,7 @@ export const definition: SimDefinition<ForgeState> = {
     for (const p of list(b, "personal_access_tokens")) addPatSeed(state, p);
     applySettings(state, b);
     seedRest(state, b);
+    seedDaily(state, b);
     Object.assign(ctx.state, state);
     return {
       ok: true,
@@ -178,6 +182,7 @@ export const definition: SimDefinition<ForgeState> = {
         revoked: p.revoked,
       })),
       ...dumpRest(s),
+      ...dumpDaily(s),
     };
   },
 };

@@ -16,7 +16,7 @@ const noteableType = (on: Noteable) => ("source_branch" in on ? "MergeRequest" :
 export function noteJson(state: ForgeState, n: Note, d: Discussion, on: Noteable, origin: string) {
   return {
     id: n.id,
-    type: d.individual_note ? null : "DiscussionNote",
+    type: n.position ? "DiffNote" : d.individual_note ? null : "DiscussionNote",
     body: n.body,
     attachment: null,
     author: userRef(state, n.author_id, origin),
@@ -34,6 +34,7 @@ export function noteJson(state: ForgeState, n: Note, d: Discussion, on: Noteable
     imported_from: "none",
     noteable_iid: on.iid,
     commands_changes: {},
+    ...(n.position ? { position: n.position } : {}),
   };
 }
 
@@ -92,6 +93,23 @@ function bodyOf(req: Request): string | undefined {
   const q = req.query as Record<string, unknown>;
   const v = b.body ?? q.body;
   return typeof v === "string" && v.trim() ? v : undefined;
+}
+
+/**
+ * A diff position must name the merge request's diff (base, start and head shas) and a line:
+ * GitLab refuses a note whose position does not match the diff with 400.
+ */
+function diffPositionError(on: Noteable, position: unknown): string | undefined {
+  if (!("source_branch" in on)) return "position is only valid on merge requests";
+  if (typeof position !== "object" || position === null) return "position must be an object";
+  const p = position as Record<string, unknown>;
+  for (const k of ["base_sha", "start_sha", "head_sha"])
+    if (typeof p[k] !== "string") return `position[${k}] is missing`;
+  if (p.head_sha !== on.head_sha) return "position[head_sha] does not match the merge request's head";
+  if (p.new_line === undefined && p.old_line === undefined) return "position needs new_line or old_line";
+  if (typeof p.new_path !== "string" && typeof p.old_path !== "string")
+    return "position needs new_path or old_path";
+  return undefined;
 }
 
 /**
@@ -202,10 +220,18 @@ export function noteRoutes(
     if (!l) return;
     const body = bodyOf(req);
     if (!body) return missing(res, "body");
+    const position = ((req.body ?? {}) as Record<string, unknown>).position;
+    let pos: Record<string, unknown> | undefined;
+    if (position !== undefined) {
+      const bad = diffPositionError(l.on, position);
+      if (bad) return void res.status(400).json({ message: `400 Bad request - ${bad}` });
+      pos = position as Record<string, unknown>;
+    }
     const { discussion } = addNote(l.state, l.on, caller(res)!.user.id, body, {
       individual: false,
       resolvable: segment === "merge_requests",
     });
+    if (pos) discussion.notes[0]!.position = { position_type: "text", ...pos };
     res.status(201).json(discussionJson(l.state, discussion, l.on, ctx.origin));
   });
 

@@ -10,6 +10,7 @@ import {
   projectFullPath,
 } from "./access.js";
 import { API, caller, forbidden, missing, notFound, requireUser } from "./api-auth.js";
+import { issueMilestone, setIssueMilestone } from "./daily/activity.js";
 import { noteRoutes, userNotesCount } from "./notes.js";
 import { paginate } from "./paginate.js";
 import { boolParam, compareBy, idsParam, labelsParam, params, str } from "./params.js";
@@ -111,7 +112,7 @@ export function issueJson(state: ForgeState, i: Issue, origin: string) {
     closed_at: i.closed_at,
     closed_by: userRef(state, i.closed_by_id, origin),
     labels: i.labels,
-    milestone: null,
+    milestone: issueMilestone(state, i, origin),
     assignees,
     author: userRef(state, i.author_id, origin),
     type: "ISSUE",
@@ -277,7 +278,9 @@ export function issueRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     if (!p) return;
     const body = params(req);
     if (typeof body.title !== "string" || !body.title.trim()) return missing(res, "title");
-    res.status(201).json(issueJson(ctx.state, createIssue(ctx.state, p, me.id, body), ctx.origin));
+    const issue = createIssue(ctx.state, p, me.id, body);
+    setIssueMilestone(ctx.state, issue, body.milestone_id);
+    res.status(201).json(issueJson(ctx.state, issue, ctx.origin));
   });
 
   app.put(`${API}/projects/:id/issues/:iid`, (req, res) => {
@@ -290,7 +293,10 @@ export function issueRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     // Reporters and up edit any issue; the author may edit their own.
     const level = projectAccessLevel(ctx.state, me, p);
     if (level < ACCESS.reporter && issue.author_id !== me.id) return forbidden(res);
-    updateIssue(ctx.state, issue, me, params(req));
+    const body = params(req);
+    updateIssue(ctx.state, issue, me, body);
+    const bad = setIssueMilestone(ctx.state, issue, body.milestone_id);
+    if (bad) return void res.status(400).json({ message: bad });
     res.json(issueJson(ctx.state, issue, ctx.origin));
   });
 

@@ -65,7 +65,7 @@ function namespacesOf(state: ForgeState, user: ForgeUser): Namespace[] {
   return [{ kind: "user", user }, ...groups.map((group) => ({ kind: "group" as const, group }))];
 }
 
-function findNamespace(state: ForgeState, ref: string): Namespace | undefined {
+export function findNamespace(state: ForgeState, ref: string): Namespace | undefined {
   if (/^\d+$/.test(ref)) {
     const id = Number(ref);
     if (id > USER_NAMESPACE_OFFSET) {

@@ -12,6 +12,7 @@ import {
   projectFullPath,
 } from "./access.js";
 import { API, caller } from "./api-auth.js";
+import { labelJson } from "./daily/labels-milestones.js";
 import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "./paginate.js";
 import { basicUser } from "./rest-users.js";
 import type { ForgeState, ForgeUser, Member, Project } from "./state.js";
@@ -196,14 +197,23 @@ export function projectRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
   });
 
-  // Labels exist here only as used by issues and merge requests (no separate label objects).
+  // Labels created through the API (daily/), plus names used by issues and merge requests.
   app.get(`${API}/projects/:id/labels`, (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const issues = ctx.state.issues.filter((i) => i.project_id === p.id);
     const mrs = ctx.state.mergeRequests.filter((m) => m.project_id === p.id);
-    const names = [...new Set([...issues, ...mrs].flatMap((x) => x.labels))].sort();
+    const stored = ctx.state.daily.labels.filter((l) => l.project_id === p.id);
+    const names = [
+      ...new Set([
+        ...stored.map((l) => l.name),
+        ...issues.flatMap((x) => x.labels),
+        ...mrs.flatMap((x) => x.labels),
+      ]),
+    ].sort();
     const rows = names.map((name) => {
+      const own = stored.find((l) => l.name === name);
+      if (own) return labelJson(ctx.state, p, own);
       const hue = [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 0xffffff, 7);
       return {
         id: createHash("sha1").update(`${p.id}/${name}`).digest().readUInt32BE(0) % 1_000_000,

@@ -7,10 +7,12 @@ import type { Kit, Obj } from "./state.js";
 import {
   allowOnly,
   body,
+  checkString,
   createMetadata,
   type JsonObject,
   optString,
   reqString,
+  requireObject,
   updateMetadata,
 } from "./validate.js";
 
@@ -24,7 +26,32 @@ const FIELDS = [
   "skills",
   "multiagent",
   "metadata",
+  "execution_identity",
 ];
+
+/**
+ * `execution_identity` (provider_c; SDK 1.12 declares it required on every agent): the run principal,
+ * `{type:"service_account"}` by default or `{type:"aws_role", role_arn}`.
+ */
+function parseExecutionIdentity(v: unknown): JsonObject {
+  if (v === undefined || v === null) return { type: "service_account" };
+  const e = requireObject(v, "execution_identity");
+  if (e.type === "service_account") {
+    allowOnly(e, ["type"], "execution_identity");
+    return { type: "service_account" };
+  }
+  if (e.type === "aws_role") {
+    allowOnly(e, ["type", "role_arn"], "execution_identity");
+    const arn = checkString(e.role_arn, "execution_identity.role_arn", { min: 1 });
+    if (!/^arn:aws[a-z-]*:iam::\d{12}:role\/.+$/.test(arn)) {
+      throw invalid(
+        "execution_identity.role_arn: expected an IAM role ARN (arn:aws:iam::<account>:role/<name>)",
+      );
+    }
+    return { type: "aws_role", role_arn: arn };
+  }
+  throw invalid('execution_identity.type: must be "service_account" or "aws_role"');
+}
 
 /** Any change to a body field makes a new agent version; a no-op update does not. */
 function sameConfig(a: Obj, b: Obj): boolean {
@@ -33,6 +60,8 @@ function sameConfig(a: Obj, b: Obj): boolean {
 
 export function agentRoutes(router: Router, kit: Kit): void {
   const archivable = kit.dialect.archivable.has("agent");
+  const withIdentity = kit.dialect.name === "provider_c";
+  const fields = withIdentity ? FIELDS : FIELDS.filter((f) => f !== "execution_identity");
   const agent = (id: string) => lookup(kit.state().agents, id, "agent");
 
   function record(a: Obj): void {
@@ -45,7 +74,7 @@ export function agentRoutes(router: Router, kit: Kit): void {
 
   router.post("/agents", (req, res) => {
     const b = body(req.body);
-    allowOnly(b, FIELDS);
+    allowOnly(b, fields);
     const mcpServers = parseMcpServers(b.mcp_servers);
     const now = kit.now();
     const a: Obj = {
@@ -60,6 +89,7 @@ export function agentRoutes(router: Router, kit: Kit): void {
       skills: parseSkills(b.skills, kit),
       multiagent: parseMultiagent(b.multiagent, kit),
       metadata: createMetadata(b.metadata),
+      ...(withIdentity ? { execution_identity: parseExecutionIdentity(b.execution_identity) } : {}),
       version: 1,
       created_at: now,
       updated_at: now,
@@ -93,7 +123,7 @@ export function agentRoutes(router: Router, kit: Kit): void {
     const a = agent(param(req, "id"));
     assertNotArchived(a, "agent");
     const b = body(req.body);
-    allowOnly(b, [...FIELDS, "version"]);
+    allowOnly(b, [...fields, "version"]);
     if (b.version === undefined || b.version === null) throw invalid("version: Field required");
     if (!Number.isInteger(b.version)) throw invalid("version: expected an integer");
     if (b.version !== a.version) {
@@ -120,6 +150,8 @@ export function agentRoutes(router: Router, kit: Kit): void {
     }
     if (b.skills !== undefined) next.skills = parseSkills(b.skills, kit);
     if (b.multiagent !== undefined) next.multiagent = parseMultiagent(b.multiagent, kit, a.id);
+    if (withIdentity && b.execution_identity !== undefined)
+      next.execution_identity = parseExecutionIdentity(b.execution_identity);
     next.metadata = updateMetadata(a.metadata, b.metadata, kit.dialect.metadataUpdate);
     if (sameConfig(a, next)) return void res.json(a);
     next.version = a.version + 1;

@@ -13,7 +13,14 @@ export function appendEvent(
   type: string,
   fields: Record<string, Json>,
 ): Obj {
-  const e: Obj = { id: kit.newId("event"), type, ...fields, created_at: kit.now() };
+  const now = kit.now();
+  const e: Obj = { id: kit.newId("event"), type, ...fields, created_at: now };
+  // SDK 1.12 types every server-side event with `processed_at` (required on agent and status events);
+  // a status_idle event also carries `stop_details` (null unless the turn was refused).
+  if (kit.dialect.name === "provider_c") {
+    e.processed_at = now;
+    if (type.endsWith("status_idle") && e.stop_details === undefined) e.stop_details = null;
+  }
   log.get(ownerId)?.push(e);
   for (const stream of kit.state().streams.get(ownerId) ?? []) stream.push(e);
   return e;
@@ -36,9 +43,12 @@ export function streamEvents(kit: Kit, _req: Request, res: Response, ownerId: st
   const streams = kit.state().streams;
   const open = streams.get(ownerId) ?? new Set();
   streams.set(ownerId, open);
+  // provider_c names every frame (`event: <type>`): SDK 1.12's SSE reader drops frames without an
+  // event name, so unnamed frames would never reach an SDK client.
+  const named = kit.dialect.name === "provider_c";
   const heartbeat = setInterval(() => res.write(": ping\n\n"), HEARTBEAT_MS);
   const stream: EventStream = {
-    push: (e) => res.write(`id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`),
+    push: (e) => res.write(`id: ${e.id}\n${named ? `event: ${e.type}\n` : ""}data: ${JSON.stringify(e)}\n\n`),
     close: () => res.end(),
   };
   open.add(stream);

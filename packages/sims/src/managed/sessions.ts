@@ -1,4 +1,5 @@
 import type { Router } from "express";
+import { agentSnapshot } from "./agent-snapshot.js";
 import { archive, assertNotArchived, deleted, listPage, lookup, param } from "./common.js";
 import { invalid, notFound } from "./errors.js";
 import { appendEvent, closeStreams, eventPage, streamEvents } from "./events.js";
@@ -92,24 +93,45 @@ export interface SessionInput {
   vault_ids: string[];
   resources: JsonObject[];
   deployment_id?: string;
+  budget?: Json;
+}
+
+/** A session resource as provider_c reads it back: with its own id and timestamps. */
+export function sessionResource(kit: Kit, r: JsonObject): Obj {
+  const out = { id: kit.newId("session_resource"), ...r } as Obj;
+  if (kit.dialect.name === "provider_c") {
+    const now = kit.now();
+    out.created_at = now;
+    out.updated_at = now;
+  }
+  return out;
 }
 
 export function createSession(kit: Kit, input: SessionInput, initialEvents: JsonObject[] = []): Obj {
+  const isC = kit.dialect.name === "provider_c";
+  const resources = input.resources.map((r) => sessionResource(kit, r));
   const now = kit.now();
   const s: Obj = {
     id: kit.newId("session"),
     type: "session",
-    agent: input.agent,
+    agent: isC ? agentSnapshot(kit, input.agent) : input.agent,
     environment_id: input.environment_id,
     title: input.title,
     metadata: input.metadata,
     vault_ids: input.vault_ids,
-    resources: input.resources.map((r) => ({ id: kit.newId("session_resource"), ...r })),
+    resources,
     status: "idle",
     created_at: now,
     updated_at: now,
   };
-  if (kit.dialect.name === "provider_c") s.deployment_id = input.deployment_id ?? null;
+  if (isC) {
+    s.deployment_id = input.deployment_id ?? null;
+    // Declared required by SDK 1.12's BetaManagedAgentsSession; the simulator spends nothing.
+    s.budget = input.budget ?? null;
+    s.outcome_evaluations = [];
+    s.stats = { active_seconds: 0, duration_seconds: 0 };
+    s.usage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0 };
+  }
   if (kit.dialect.archivable.has("session")) s.archived_at = null;
   const st = kit.state();
   st.sessions.set(s.id, s);
@@ -163,6 +185,9 @@ export function sessionRoutes(router: Router, kit: Kit): void {
       metadata: createMetadata(b.metadata),
       vault_ids: vaultIds(b.vault_ids, kit),
       resources: parseResources(b.resources, kit),
+      ...(isC && b.budget !== undefined && b.budget !== null
+        ? { budget: requireObject(b.budget, "budget") }
+        : {}),
     };
     const initial =
       b.initial_events === undefined ? [] : parseUserEvents(b.initial_events, kit, "initial_events");
@@ -255,7 +280,7 @@ export function sessionRoutes(router: Router, kit: Kit): void {
       const s = session(param(req, "id"));
       assertNotArchived(s, "session");
       const [r] = parseResources([req.body], kit, "body");
-      const added = { id: kit.newId("session_resource"), ...r };
+      const added = sessionResource(kit, r as JsonObject);
       s.resources.push(added);
       res.json(added);
     });
@@ -265,10 +290,12 @@ export function sessionRoutes(router: Router, kit: Kit): void {
     router.post("/sessions/:id/resources/:rid", (req, res) => {
       const s = session(param(req, "id"));
       const r = resource(s, param(req, "rid"));
-      const merged = stripId({ ...r, ...body(req.body) });
+      const { created_at, updated_at: _updated, ...current } = r;
+      const merged = stripId({ ...current, ...body(req.body) });
       if (merged.type === "memory_store") delete merged.mount_path;
       const [next] = parseResources([merged], kit, "body");
       Object.assign(r, next);
+      if (created_at !== undefined) r.updated_at = kit.now();
       res.json(r);
     });
     router.delete("/sessions/:id/resources/:rid", (req, res) => {

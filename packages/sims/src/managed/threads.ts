@@ -1,4 +1,5 @@
 import type { Router } from "express";
+import { agentSnapshot } from "./agent-snapshot.js";
 import { archive, listPage, param } from "./common.js";
 import { notFound } from "./errors.js";
 import { appendEvent, closeStreams, eventPage, streamEvents } from "./events.js";
@@ -24,6 +25,14 @@ export function createThreads(kit: Kit, session: Obj): void {
       created_at: now,
       updated_at: now,
     };
+    if (kit.dialect.name === "provider_c") {
+      // SDK 1.12's BetaManagedAgentsSessionThread: the resolved agent and these fields are required.
+      thread.agent = agentSnapshot(kit, thread.agent, false);
+      thread.parent_thread_id = null;
+      thread.workflow_run_id = null;
+      thread.stats = { active_seconds: 0, duration_seconds: 0 };
+      thread.usage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0 };
+    }
     if (kit.dialect.archivable.has("session_thread")) thread.archived_at = null;
     s.sessionThreads.set(thread.id, thread);
     s.threadEvents.set(thread.id, []);

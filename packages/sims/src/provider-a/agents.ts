@@ -86,20 +86,27 @@ function tools(value: unknown, servers: Array<{ name: string }>): unknown[] {
   });
 }
 
-/** Skill references need an explicit version that has passed its scan (AGENT_010 otherwise). */
+/**
+ * Skill references. Custom (`customer`) skills need an explicit version that has passed its scan
+ * (AGENT_010 otherwise). Official skills are referenced by catalog id (`skill_…`) or by catalog name
+ * (`pptx`; the sheet's capability matrix: "official skills by name: yes"); their version is optional
+ * (the catalog's current one) and the reference is echoed back exactly as sent.
+ */
 function skills(ctx: Ctx, value: unknown): unknown[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw bad("skills must be an array");
   return value.map((s, i) => {
     const at = `skills[${i}]`;
-    if (!isObject(s) || typeof s.skill_id !== "string") throw bad(`${at}.skill_id is required`);
+    if (!isObject(s) || typeof s.skill_id !== "string" || s.skill_id === "")
+      throw bad(`${at}.skill_id is required`);
     if (s.type !== "customer" && s.type !== "official")
       throw bad(`${at}.type must be "customer" or "official"`);
-    if (typeof s.version !== "string" || s.version === "") throw bad(`${at}.version is required`);
-    const official = OFFICIAL_SKILLS.some((o) => o.id === s.skill_id);
-    if ((s.type === "official") !== official)
+    const official = OFFICIAL_SKILLS.find((o) => o.id === s.skill_id || o.name === s.skill_id);
+    if ((s.type === "official") !== (official !== undefined))
       throw bad(`${at}: skill ${s.skill_id} is not a ${s.type} skill`);
-    const status = skillVersionStatus(ctx, s.skill_id, s.version);
+    if (official && s.version === undefined) return { type: s.type, skill_id: s.skill_id };
+    if (typeof s.version !== "string" || s.version === "") throw bad(`${at}.version is required`);
+    const status = skillVersionStatus(ctx, official ? official.id : s.skill_id, s.version);
     if (status === undefined) throw bad(`${at}: skill ${s.skill_id} has no version ${s.version}`);
     if (status !== "active") {
       throw bad(`${at}: skill ${s.skill_id} version ${s.version} is ${status}, not active`, "AGENT_010");

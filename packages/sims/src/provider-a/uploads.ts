@@ -6,8 +6,11 @@ import { readSkillZip } from "../kit/skillzip.js";
 import { assertFreeName, bad, body, type Ctx, find, listPage, missing, now, stamp, view } from "./common.js";
 import { put, type Rec } from "./state.js";
 
-/** The provider's own skills (`?source=official`), referenced as `{type:"official"}`. */
-export const OFFICIAL_SKILLS: Rec[] = ["pdf", "docx", "xlsx"].map((name) => ({
+/**
+ * The provider's own skills (`?source=official`), referenced as `{type:"official"}` by id or by
+ * catalog name.
+ */
+export const OFFICIAL_SKILLS: Rec[] = ["pdf", "docx", "xlsx", "pptx"].map((name) => ({
   id: `skill_${Buffer.from(`official-${name}`).toString("base64url")}`,
   type: "skill",
   name,

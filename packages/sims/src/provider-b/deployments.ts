@@ -15,7 +15,7 @@ import {
   str,
   view,
 } from "./common.js";
-import { envVarMap, sessionResources } from "./resources.js";
+import { envVarMapOrString, sessionResources } from "./resources.js";
 import { appendEvent, createManagedSession, vaultIds } from "./sessions.js";
 import { put, type Rec } from "./state.js";
 
@@ -108,7 +108,7 @@ function deploymentFields(ctx: Ctx, b: Record<string, unknown>, creating: boolea
     out.schedule = b.schedule === undefined || b.schedule === null ? null : schedule(b.schedule);
   if (has("description")) out.description = str(b, "description") ?? "";
   if (has("environment_variables"))
-    out.environment_variables = envVarMap(b.environment_variables, "environment_variables");
+    out.environment_variables = envVarMapOrString(b.environment_variables, "environment_variables");
   if (creating) out.metadata = checkMetadata(b.metadata);
   return out;
 }

@@ -140,8 +140,14 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       created_at: ctx.clock.iso(),
       redacted_at: null,
     });
+  // Memory objects carry `size` and `store_id` too (the names a client written elsewhere reads),
+  // alongside the sheet's `size_bytes` and `memory_store_id`; derived here so seeded records get them.
   const memoryView = (m: Rec, withContent: boolean) => {
     const v = view(m);
+    if (v.type === "memory") {
+      v.store_id = m.memory_store_id;
+      v.size = m.size_bytes;
+    }
     if (!withContent) delete v.content;
     return v;
   };

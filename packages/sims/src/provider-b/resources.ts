@@ -81,6 +81,23 @@ export function envVarString(value: unknown): string[] {
   });
 }
 
+/**
+ * Deployments take them as a string map or, like managed sessions, as one `KEY=VALUE;KEY2=VALUE2`
+ * string; both read back as the map (the value is everything after the first `=`).
+ */
+export function envVarMapOrString(value: unknown, field: string): Record<string, string> | null {
+  if (typeof value !== "string") return envVarMap(value, field);
+  const out: Record<string, string> = {};
+  if (value === "") return out;
+  for (const pair of value.split(";")) {
+    if (pair === "") continue;
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(pair);
+    if (!m) throw bad(`${field} must be an object or a KEY=VALUE;... string`);
+    out[m[1]!] = m[2]!;
+  }
+  return out;
+}
+
 /** Forward templates/sessions and deployments take them as a string map. */
 export function envVarMap(value: unknown, field: string): Record<string, string> | null {
   if (value === undefined || value === null) return null;

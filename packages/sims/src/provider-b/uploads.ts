@@ -61,7 +61,8 @@ export function fileRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       if (replayIfSeen(ctx, req, res, source)) return;
       const [part] = await fileBytes(form, "file");
       if (!part) throw bad("multipart field file is required");
-      const purpose = field(form, "purpose");
+      // A Forward upload without `purpose` is a user upload (what a client that omits it means).
+      const purpose = field(form, "purpose") || (domain === "forward" ? "user_upload" : undefined);
       if (domain === "forward" && !FORWARD_PURPOSES.includes(purpose ?? "")) {
         throw bad(`purpose must be one of ${FORWARD_PURPOSES.join(", ")} on the Forward API`);
       }

@@ -105,15 +105,26 @@ export function startRun(kit: Kit, d: Obj, trigger: JsonObject): Obj {
     created_at: kit.now(),
   };
   const env = s.environments.get(d.environment_id);
-  const missingVault = (d.vault_ids as string[]).find((id) => !s.vaults.has(id));
+  const vaults = (d.vault_ids as string[]).map((id) => [id, s.vaults.get(id)] as const);
+  const missingVault = vaults.find(([, v]) => !v)?.[0];
+  const archivedVault = vaults.find(([, v]) => v?.archived_at)?.[0];
+  // Error `type`s are SDK 1.12's run error objects (`deployment-runs.d.ts`).
   if (!agent || agent.archived_at)
-    run.error = { type: "agent_unavailable", message: `agent ${d.agent.id} is archived or gone` };
-  else if (!env || env.archived_at)
+    run.error = { type: "agent_archived_error", message: `agent ${d.agent.id} is archived` };
+  else if (!env)
     run.error = {
-      type: "environment_unavailable",
-      message: `environment ${d.environment_id} is archived or gone`,
+      type: "environment_not_found_error",
+      message: `environment ${d.environment_id} was not found`,
     };
-  else if (missingVault) run.error = { type: "vault_unavailable", message: `vault ${missingVault} is gone` };
+  else if (env.archived_at)
+    run.error = {
+      type: "environment_archived_error",
+      message: `environment ${d.environment_id} is archived`,
+    };
+  else if (missingVault)
+    run.error = { type: "vault_not_found_error", message: `vault ${missingVault} was not found` };
+  else if (archivedVault)
+    run.error = { type: "vault_archived_error", message: `vault ${archivedVault} is archived` };
   else {
     const session = createSession(kit, {
       agent: run.agent,

@@ -17,7 +17,12 @@ import { skillRoutes } from "./skills.js";
 
 /** The well-known test key every provider_c simulator accepts (more can be seeded as `api_keys`). */
 export const DEFAULT_KEY = "sim-provider-c-key";
+/**
+ * Versions the simulator takes: the sheet's `2023-06-01` (what REF sends) and `2026-10-21`, the value
+ * the official SDK 1.12.0 sends on every request (`client.js` buildHeaders). The SDK wins over the sheet.
+ */
 export const API_VERSION = "2023-06-01";
+export const API_VERSIONS: readonly string[] = [API_VERSION, "2026-10-21"];
 export const BETA = {
   managedAgents: "managed-agents-2026-04-01",
   memory: "agent-memory-2026-07-22",
@@ -77,17 +82,37 @@ function betaFor(path: string): readonly string[] | null {
   return [BETA.managedAgents];
 }
 
-/** `x-api-key`, then `anthropic-version`, then the beta header the route family needs. */
-function authenticate(req: Request, keys: Set<string>): void {
-  const key = req.headers["x-api-key"];
-  if (typeof key !== "string" || key === "") {
-    throw new ApiError(401, "authentication_error", "x-api-key header is required");
+/**
+ * The caller's key: `x-api-key` (the sheet, REF) or `Authorization: Bearer <key>` (what the official
+ * SDK 1.12.0 sends for an `apiKey`). When both are present both must be valid keys.
+ */
+function presentedKeys(req: Request): string[] {
+  const keys: string[] = [];
+  const apiKey = req.headers["x-api-key"];
+  if (typeof apiKey === "string" && apiKey !== "") keys.push(apiKey);
+  const authorization = req.headers.authorization;
+  if (typeof authorization === "string" && authorization !== "") {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match?.[1]) {
+      throw new ApiError(401, "authentication_error", "Authorization header must be 'Bearer <api key>'");
+    }
+    keys.push(match[1]);
   }
-  if (!keys.has(key)) throw new ApiError(401, "authentication_error", "invalid x-api-key");
+  return keys;
+}
+
+/** The key (x-api-key or Bearer), then `anthropic-version`, then the beta header the route family needs. */
+function authenticate(req: Request, keys: Set<string>): void {
+  const presented = presentedKeys(req);
+  if (presented.length === 0) {
+    throw new ApiError(401, "authentication_error", "x-api-key or Authorization: Bearer header is required");
+  }
+  if (!presented.every((k) => keys.has(k)))
+    throw new ApiError(401, "authentication_error", "invalid x-api-key");
   const version = req.headers["anthropic-version"];
   if (version === undefined)
     throw new ApiError(400, "invalid_request_error", "anthropic-version: header is required");
-  if (version !== API_VERSION) {
+  if (typeof version !== "string" || !API_VERSIONS.includes(version)) {
     throw new ApiError(
       400,
       "invalid_request_error",

@@ -178,6 +178,30 @@ describe("provider_a agents (sheet §3.5)", () => {
     expect(a.tools[1]).toMatchObject({ default_config: { enabled: false } });
   });
 
+  it.each([
+    ["catalog name, no version", { type: "official", skill_id: "pptx" }],
+    ["catalog name with the catalog version", { type: "official", skill_id: "docx", version: "1.0" }],
+  ])("accepts an official skill referenced by %s and echoes it back as sent", async (_n, ref) => {
+    const a = await agent(`by-name-${ref.skill_id}`, { skills: [ref] });
+    expect(a.skills).toEqual([ref]);
+    expect((await t.api("GET", `/agents/${a.id}`)).body.skills).toEqual([ref]);
+  });
+
+  it("accepts an official skill referenced by catalog id without a version (echoed as sent)", async () => {
+    const official = (await t.api("GET", "/skills?source=official")).body.data[0];
+    const a = await agent("by-id", { skills: [{ type: "official", skill_id: official.id }] });
+    expect(a.skills).toEqual([{ type: "official", skill_id: official.id }]);
+  });
+
+  it.each([
+    ["an unknown catalog name", { type: "official", skill_id: "no-such-skill" }],
+    ["a catalog name marked customer", { type: "customer", skill_id: "pptx", version: "1.0" }],
+    ["a catalog version that does not exist", { type: "official", skill_id: "pptx", version: "9.0" }],
+  ])("refuses %s (400)", async (_n, ref) => {
+    const r = await t.api("POST", "/agents", { name: "bad-skill", model: { id: "m" }, skills: [ref] });
+    expect(r.status).toBe(400);
+  });
+
   it("keeps a roster of member ids (no versions, at most 20) and clears it with an empty array", async () => {
     const m = await agent("member");
     const c = await agent("coord", {

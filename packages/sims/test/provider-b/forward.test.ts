@@ -88,6 +88,15 @@ describe("provider_b Forward environments and uploads (sheet §4)", () => {
   });
 });
 
+describe("provider_b Forward files without purpose", () => {
+  it("accepts POST /files without purpose and reads it back as user_upload", async () => {
+    const r = await fwd("POST", "/files", form({ file: { name: "a.txt", bytes: new Uint8Array([65]) } }));
+    expect(r.status).toBe(200);
+    expect(r.body.purpose).toBe("user_upload");
+    expect((await fwd("GET", `/files/${r.body.id}`)).body.purpose).toBe("user_upload");
+  });
+});
+
 describe("provider_b templates (sheet §4)", () => {
   it("creates with tmpl_ ids, merges updates, archives with status archived", async () => {
     const t = await template("helper", {

@@ -122,6 +122,38 @@ describe("provider_b pagination (sheet §2)", () => {
     expect(r.body.data.map((e: any) => e.name)).toEqual(["b"]);
   });
 
+  it.each([
+    ["an object", { A: "1", B: "x=y" }],
+    ["a KEY=VALUE;… string", "A=1;B=x=y"],
+  ])("deployment environment_variables as %s read back as the map", async (_n, vars) => {
+    const e = await env();
+    const a = await agent();
+    const r = await api("POST", "/deployments", {
+      name: "vars",
+      agent: a.id,
+      environment_id: e.id,
+      initial_events: [{ type: "user.message", content: [{ type: "text", text: "hi" }] }],
+      environment_variables: vars,
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.environment_variables).toEqual({ A: "1", B: "x=y" });
+    const updated = await api("POST", `/deployments/${r.body.id}`, { environment_variables: "C=3" });
+    expect(updated.body.environment_variables).toEqual({ C: "3" });
+  });
+
+  it.each([["A"], ["1A=2"], [7]])("deployment environment_variables %j → 400", async (vars) => {
+    const e = await env();
+    const a = await agent();
+    const r = await api("POST", "/deployments", {
+      name: "bad-vars",
+      agent: a.id,
+      environment_id: e.id,
+      initial_events: [{ type: "user.message", content: [{ type: "text", text: "hi" }] }],
+      environment_variables: vars,
+    });
+    expect(r.status).toBe(400);
+  });
+
   it("pages deployments with page → {data, has_more, next_page}", async () => {
     const e = await env();
     const a = await agent();

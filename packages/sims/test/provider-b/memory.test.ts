@@ -57,6 +57,18 @@ describe("provider_b memory stores (sheet §3.6)", () => {
     );
   });
 
+  it("memory objects carry size and store_id alongside size_bytes and memory_store_id", async () => {
+    const s = await store();
+    const created = (await api("POST", `/memory_stores/${s.id}/memories`, { path: "a.md", content: "héllo" }))
+      .body;
+    const both = { size_bytes: 6, size: 6, memory_store_id: s.id, store_id: s.id };
+    expect(created).toMatchObject(both);
+    expect((await api("GET", `/memory_stores/${s.id}/memories/${created.id}`)).body).toMatchObject(both);
+    expect((await api("GET", `/memory_stores/${s.id}/memories`)).body.data[0]).toMatchObject(both);
+    const updated = await api("POST", `/memory_stores/${s.id}/memories/${created.id}`, { content: "hi" });
+    expect(updated.body).toMatchObject({ size_bytes: 2, size: 2, store_id: s.id });
+  });
+
   it("stores content_sha256, enforces it as a precondition, and records versions", async () => {
     const s = await store();
     const m = (await api("POST", `/memory_stores/${s.id}/memories`, { path: "a.md", content: "one" })).body;

@@ -21,14 +21,27 @@ describe("provider_c §1 transport", () => {
   });
 
   it.each([
-    ["missing x-api-key", { "anthropic-version": "2023-06-01", "anthropic-beta": MANAGED }],
+    ["missing key", { "anthropic-version": "2023-06-01", "anthropic-beta": MANAGED }],
     [
       "wrong x-api-key",
       { "x-api-key": "nope", "anthropic-version": "2023-06-01", "anthropic-beta": MANAGED },
     ],
     [
-      "Bearer instead of x-api-key",
-      { authorization: `Bearer ${KEY}`, "anthropic-version": "2023-06-01", "anthropic-beta": MANAGED },
+      "wrong Bearer key",
+      { authorization: "Bearer nope", "anthropic-version": "2023-06-01", "anthropic-beta": MANAGED },
+    ],
+    [
+      "Basic instead of Bearer",
+      { authorization: `Basic ${KEY}`, "anthropic-version": "2023-06-01", "anthropic-beta": MANAGED },
+    ],
+    [
+      "a good x-api-key with a wrong Bearer",
+      {
+        "x-api-key": KEY,
+        authorization: "Bearer nope",
+        "anthropic-version": "2023-06-01",
+        "anthropic-beta": MANAGED,
+      },
     ],
   ])("auth: %s → 401 authentication_error", async (_name, headers) => {
     const r = await w.call("GET", "/agents", { headers });
@@ -36,11 +49,30 @@ describe("provider_c §1 transport", () => {
     expect(r.body).toEqual(errorShape("authentication_error"));
   });
 
+  it.each([
+    ["x-api-key (the sheet, REF)", { "x-api-key": KEY }],
+    ["Authorization: Bearer (what SDK 1.12 sends for apiKey)", { authorization: `Bearer ${KEY}` }],
+    ["both", { "x-api-key": KEY, authorization: `Bearer ${KEY}` }],
+  ])("auth: the key as %s → 200", async (_name, auth) => {
+    const r = await w.call("GET", "/agents", {
+      headers: { ...auth, "anthropic-version": "2023-06-01", "anthropic-beta": MANAGED },
+    });
+    expect(r.status).toBe(200);
+  });
+
   it("auth: a key seeded through /_sim/seed is accepted, the default one keeps working", async () => {
     await w.control("POST", "/seed", { api_keys: ["seeded-key"] });
     const seeded = await w.call("GET", "/agents", { extraHeaders: { "x-api-key": "seeded-key" } });
     expect(seeded.status).toBe(200);
     expect((await w.call("GET", "/agents")).status).toBe(200);
+  });
+
+  it.each([
+    ["2023-06-01", "the sheet, REF"],
+    ["2026-10-21", "SDK 1.12 default"],
+  ])("version header %s (%s) → 200", async (version) => {
+    const r = await w.call("GET", "/agents", { extraHeaders: { "anthropic-version": version } });
+    expect(r.status).toBe(200);
   });
 
   it.each([

@@ -1,0 +1,271 @@
+import type { Express } from "express";
+import type { SimContext } from "../../core/sim.js";
+import {
+  canReadProject,
+  canSeeGroup,
+  findGroup,
+  findProject,
+  groupFullPath,
+  projectFullPath,
+} from "../access.js";
+import { canSeeIssue } from "../rest-issues.js";
+import { FORGE_VERSION } from "../rest-users.js";
+import type { ForgeState, ForgeUser } from "../state.js";
+import { checkToken } from "../tokens.js";
+
+/**
+ * A minimal GitLab GraphQL endpoint (`POST /api/graphql`, `{query, variables}`): queries only, no
+ * fragments. Root fields: `currentUser`, `metadata`, `project(fullPath:)` (with `issues` and
+ * `mergeRequests` connections taking `state` and `first`), `group(fullPath:)`. Answers
+ * `{data}` or, for a document it cannot run, `{errors: [{message}]}` with status 200 as GitLab does.
+ */
+
+type Args = Record<string, unknown>;
+type Value = unknown;
+interface Field {
+  alias: string;
+  name: string;
+  args: Args;
+  selection: Field[] | null;
+}
+
+class GqlError extends Error {}
+
+/** Tokenizes and parses one operation: `[query [Name] [($v: T = d, …)]] { selection }`. */
+function parse(doc: string, variables: Args): Field[] {
+  const tokens =
+    doc.match(/"(?:[^"\\]|\\.)*"|\.\.\.|[{}():,$!=[\]@]|-?\d+(?:\.\d+)?|[A-Za-z_][A-Za-z0-9_]*|#[^\n]*/g) ??
+    [];
+  // Commas are insignificant in GraphQL, like white space.
+  const t = tokens.filter((x) => !x.startsWith("#") && x !== ",");
+  let i = 0;
+  const peek = () => t[i];
+  const take = (want?: string) => {
+    const x = t[i++];
+    if (x === undefined || (want !== undefined && x !== want))
+      throw new GqlError(`Parse error: expected ${want ?? "a token"}, got ${x ?? "end of document"}`);
+    return x;
+  };
+  const defaults: Args = {};
+  if (peek() === "mutation" || peek() === "subscription")
+    throw new GqlError(`This GraphQL simulator answers queries only (got a ${peek()})`);
+  if (peek() === "query") {
+    take();
+    if (peek() !== "{" && peek() !== "(") take();
+    if (peek() === "(") {
+      take("(");
+      while (peek() !== ")") {
+        take("$");
+        const name = take();
+        take(":");
+        while (![")", "$", "="].includes(peek() ?? ")")) take();
+        if (peek() === "=") {
+          take("=");
+          defaults[name] = value();
+        }
+      }
+      take(")");
+    }
+  }
+  const vars = { ...defaults, ...variables };
+  function value(): Value {
+    const x = take();
+    if (x === "$") {
+      const n = take();
+      if (!(n in vars)) throw new GqlError(`Variable $${n} is used but not given`);
+      return vars[n];
+    }
+    if (x.startsWith('"')) return JSON.parse(x);
+    if (/^-?\d/.test(x)) return Number(x);
+    if (x === "true" || x === "false") return x === "true";
+    if (x === "null") return null;
+    if (x === "[") {
+      const out: Value[] = [];
+      while (peek() !== "]") out.push(value());
+      take("]");
+      return out;
+    }
+    return x; // an enum value
+  }
+  function selection(): Field[] {
+    take("{");
+    const out: Field[] = [];
+    while (peek() !== "}") {
+      if (peek() === "...") throw new GqlError("Fragments are not supported by this simulator");
+      let name = take();
+      let alias = name;
+      if (peek() === ":") {
+        take(":");
+        name = take();
+      }
+      const args: Args = {};
+      if (peek() === "(") {
+        take("(");
+        while (peek() !== ")") {
+          const k = take();
+          take(":");
+          args[k] = value();
+        }
+        take(")");
+      }
+      out.push({ alias, name, args, selection: peek() === "{" ? selection() : null });
+      alias = "";
+    }
+    take("}");
+    return out;
+  }
+  const root = selection();
+  if (i < t.length) throw new GqlError("Only one operation per document is supported");
+  return root;
+}
+
+/** An object type: its name and field resolvers. */
+type Obj = { __typename: string; [field: string]: Value | ((args: Args) => Value) };
+
+function resolve(obj: Obj, fields: Field[]): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const f of fields) {
+    if (!(f.name in obj)) throw new GqlError(`Field '${f.name}' doesn't exist on type '${obj.__typename}'`);
+    const raw = obj[f.name];
+    const v = typeof raw === "function" ? (raw as (a: Args) => Value)(f.args) : raw;
+    out[f.alias] = shape(v, f);
+  }
+  return out;
+}
+
+function shape(v: Value, f: Field): Value {
+  if (v === null || v === undefined) return null;
+  if (Array.isArray(v)) return v.map((x) => shape(x, f));
+  if (typeof v === "object") {
+    if (!f.selection)
+      throw new GqlError(
+        `Field '${f.name}' of type '${(v as Obj).__typename}' must have a selection of subfields`,
+      );
+    return resolve(v as Obj, f.selection);
+  }
+  if (f.selection) throw new GqlError(`Selections can't be made on scalars (field '${f.name}')`);
+  return v;
+}
+
+function connection<T>(rows: T[], args: Args, node: (x: T) => Obj, type: string): Obj {
+  const first = typeof args.first === "number" ? Math.min(args.first, 100) : 100;
+  const page = rows.slice(0, first);
+  return {
+    __typename: `${type}Connection`,
+    count: rows.length,
+    nodes: page.map(node),
+    pageInfo: {
+      __typename: "PageInfo",
+      hasNextPage: rows.length > first,
+      endCursor: page.length ? String(page.length) : null,
+    },
+  };
+}
+
+export function graphqlRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+  app.post("/api/graphql", (req, res) => {
+    const s = ctx.state;
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+    let me: ForgeUser | null = null;
+    if (m?.[1]) {
+      const check = checkToken(s, m[1]);
+      if (!check.ok) return void res.status(401).json({ errors: [{ message: "Invalid token" }] });
+      if (!check.scopes.some((x) => x === "api" || x === "read_api"))
+        return void res.status(403).json({ errors: [{ message: "insufficient_scope" }] });
+      me = check.user;
+    }
+    const body = (req.body ?? {}) as { query?: unknown; variables?: unknown };
+    if (typeof body.query !== "string")
+      return void res.json({ errors: [{ message: "No query string was present" }] });
+    const gid = (type: string, id: number) => `gid://gitlab/${type}/${id}`;
+    const userObj = (u: ForgeUser): Obj => ({
+      __typename: "UserCore",
+      id: gid("User", u.id),
+      username: u.username,
+      name: u.name,
+      state: u.state,
+      webUrl: `${ctx.origin}/${u.username}`,
+    });
+    const root: Obj = {
+      __typename: "Query",
+      currentUser: me ? userObj(me) : null,
+      metadata: { __typename: "Metadata", version: FORGE_VERSION, revision: "sim" },
+      project: (a: Args) => {
+        const p = typeof a.fullPath === "string" ? findProject(s, a.fullPath) : undefined;
+        if (!p || !canReadProject(s, me, p)) return null;
+        const full = projectFullPath(s, p);
+        const state = (a2: Args) => (x: { state: string }) =>
+          typeof a2.state === "string" ? x.state === a2.state : true;
+        return {
+          __typename: "Project",
+          id: gid("Project", p.id),
+          name: p.name,
+          fullPath: full,
+          description: p.description,
+          visibility: p.visibility,
+          archived: p.archived,
+          webUrl: `${ctx.origin}/${full}`,
+          issues: (a2: Args) =>
+            connection(
+              s.issues
+                .filter((i) => i.project_id === p.id && canSeeIssue(s, i, me))
+                .filter(state(a2))
+                .sort((x, y) => y.iid - x.iid),
+              a2,
+              (i) => ({
+                __typename: "Issue",
+                id: gid("Issue", i.id),
+                iid: String(i.iid),
+                title: i.title,
+                state: i.state,
+                confidential: i.confidential,
+                webUrl: `${ctx.origin}/${full}/-/issues/${i.iid}`,
+              }),
+              "Issue",
+            ),
+          mergeRequests: (a2: Args) =>
+            connection(
+              s.mergeRequests
+                .filter((x) => x.project_id === p.id)
+                .filter(state(a2))
+                .sort((x, y) => y.iid - x.iid),
+              a2,
+              (x) => ({
+                __typename: "MergeRequest",
+                id: gid("MergeRequest", x.id),
+                iid: String(x.iid),
+                title: x.title,
+                state: x.state,
+                draft: x.draft,
+                sourceBranch: x.source_branch,
+                targetBranch: x.target_branch,
+                webUrl: `${ctx.origin}/${full}/-/merge_requests/${x.iid}`,
+              }),
+              "MergeRequest",
+            ),
+        } satisfies Obj;
+      },
+      group: (a: Args) => {
+        const g = typeof a.fullPath === "string" ? findGroup(s, a.fullPath) : undefined;
+        if (!g || !canSeeGroup(s, me, g)) return null;
+        const full = groupFullPath(s, g);
+        return {
+          __typename: "Group",
+          id: gid("Group", g.id),
+          name: g.name,
+          fullPath: full,
+          description: g.description,
+          visibility: g.visibility,
+          webUrl: `${ctx.origin}/groups/${full}`,
+        } satisfies Obj;
+      },
+    };
+    try {
+      const vars = body.variables && typeof body.variables === "object" ? (body.variables as Args) : {};
+      res.json({ data: resolve(root, parse(body.query, vars)) });
+    } catch (err) {
+      if (!(err instanceof GqlError)) throw err;
+      res.json({ errors: [{ message: err.message }] });
+    }
+  });
+}

@@ -1,0 +1,212 @@
+import type { Express } from "express";
+import type { SimContext } from "../../core/sim.js";
+import { loadProject } from "../access.js";
+import { API, missing, notFound } from "../api-auth.js";
+import { paginate } from "../paginate.js";
+import { params, str } from "../params.js";
+import { ACCESS, type ForgeState, type Project } from "../state.js";
+import type { LabelRow, MilestoneRow } from "./model.js";
+
+/** GitLab's label colours: #RRGGBB or a CSS colour name. */
+const COLOR = /^#[0-9A-Fa-f]{6}$|^[a-z]+$/;
+
+export function labelJson(state: ForgeState, p: Project, l: LabelRow) {
+  const issues = state.issues.filter((i) => i.project_id === p.id && i.labels.includes(l.name));
+  const mrs = state.mergeRequests.filter((m) => m.project_id === p.id && m.labels.includes(l.name));
+  return {
+    id: l.id,
+    name: l.name,
+    color: l.color,
+    text_color: "#FFFFFF",
+    description: l.description,
+    description_html: l.description ?? "",
+    open_issues_count: issues.filter((i) => i.state === "opened").length,
+    closed_issues_count: issues.filter((i) => i.state === "closed").length,
+    open_merge_requests_count: mrs.filter((m) => m.state === "opened").length,
+    subscribed: false,
+    priority: l.priority,
+    is_project_label: true,
+  };
+}
+
+export function milestoneJson(m: MilestoneRow, origin: string, web: string) {
+  return {
+    id: m.id,
+    iid: m.iid,
+    project_id: m.project_id,
+    title: m.title,
+    description: m.description,
+    state: m.state,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+    due_date: m.due_date,
+    start_date: m.start_date,
+    expired: false,
+    web_url: `${origin}/${web}/-/milestones/${m.iid}`,
+  };
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function labelMilestoneRoutes(
+  app: Express,
+  ctx: SimContext<ForgeState>,
+  fullPath: (p: Project) => string,
+): void {
+  const d = () => ctx.state.daily;
+  const findLabel = (p: Project, ref: string) =>
+    d().labels.find((l) => l.project_id === p.id && (String(l.id) === ref || l.name === ref));
+
+  app.get(`${API}/projects/:id/labels/:label_id`, (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const l = findLabel(p, String(req.params.label_id));
+    if (!l) return notFound(res, "Label");
+    res.json(labelJson(ctx.state, p, l));
+  });
+
+  app.post(`${API}/projects/:id/labels`, (req, res) => {
+    const p = loadProject(ctx.state, req, res, ACCESS.developer);
+    if (!p) return;
+    const b = params(req);
+    const name = str(b.name)?.trim();
+    const color = str(b.color);
+    if (!name || !color) return missing(res, ...(!name ? ["name"] : []), ...(!color ? ["color"] : []));
+    if (!COLOR.test(color))
+      return void res.status(400).json({ message: { color: ["must be a valid color code"] } });
+    if (findLabel(p, name)) return void res.status(409).json({ message: "Label already exists" });
+    const row: LabelRow = {
+      id: ++d().seq,
+      project_id: p.id,
+      name,
+      color,
+      description: str(b.description) ?? null,
+      priority: b.priority === undefined || b.priority === null ? null : Number(b.priority),
+    };
+    d().labels.push(row);
+    res.status(201).json(labelJson(ctx.state, p, row));
+  });
+
+  app.put(`${API}/projects/:id/labels/:label_id`, (req, res) => {
+    const p = loadProject(ctx.state, req, res, ACCESS.developer);
+    if (!p) return;
+    const l = findLabel(p, String(req.params.label_id));
+    if (!l) return notFound(res, "Label");
+    const b = params(req);
+    if (
+      b.new_name === undefined &&
+      b.color === undefined &&
+      b.description === undefined &&
+      b.priority === undefined
+    )
+      return void res.status(400).json({
+        error: "new_name, color, description, priority are missing, at least one parameter must be provided",
+      });
+    if (b.color !== undefined && !COLOR.test(String(b.color)))
+      return void res.status(400).json({ message: { color: ["must be a valid color code"] } });
+    const newName = str(b.new_name);
+    if (newName && newName !== l.name) {
+      if (findLabel(p, newName)) return void res.status(409).json({ message: "Label already exists" });
+      // Renaming a label renames it wherever it is used.
+      for (const x of [...ctx.state.issues, ...ctx.state.mergeRequests])
+        if (x.project_id === p.id) x.labels = x.labels.map((n) => (n === l.name ? newName : n));
+      l.name = newName;
+    }
+    if (b.color !== undefined) l.color = String(b.color);
+    if (b.description !== undefined) l.description = str(b.description) ?? null;
+    if (b.priority !== undefined) l.priority = b.priority === null ? null : Number(b.priority);
+    res.json(labelJson(ctx.state, p, l));
+  });
+
+  app.delete(`${API}/projects/:id/labels/:label_id`, (req, res) => {
+    const p = loadProject(ctx.state, req, res, ACCESS.developer);
+    if (!p) return;
+    const l = findLabel(p, String(req.params.label_id));
+    if (!l) return notFound(res, "Label");
+    d().labels = d().labels.filter((x) => x !== l);
+    for (const x of [...ctx.state.issues, ...ctx.state.mergeRequests])
+      if (x.project_id === p.id) x.labels = x.labels.filter((n) => n !== l.name);
+    res.status(204).end();
+  });
+
+  const M = `${API}/projects/:id/milestones`;
+  const findMs = (p: Project, id: string) =>
+    d().milestones.find((m) => m.project_id === p.id && String(m.id) === id);
+
+  app.get(M, (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const q = req.query as Record<string, unknown>;
+    const search = str(q.search)?.toLowerCase();
+    const rows = d()
+      .milestones.filter((m) => m.project_id === p.id)
+      .filter((m) => (q.state === "active" || q.state === "closed" ? m.state === q.state : true))
+      .filter((m) => (typeof q.title === "string" ? m.title === q.title : true))
+      .filter((m) => (search ? `${m.title} ${m.description}`.toLowerCase().includes(search) : true))
+      .sort((a, b) => b.id - a.id);
+    res.json(paginate(req, res, ctx.origin, rows).map((m) => milestoneJson(m, ctx.origin, fullPath(p))));
+  });
+
+  app.get(`${M}/:milestone_id`, (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const m = findMs(p, String(req.params.milestone_id));
+    if (!m) return notFound(res, "Milestone");
+    res.json(milestoneJson(m, ctx.origin, fullPath(p)));
+  });
+
+  app.post(M, (req, res) => {
+    const p = loadProject(ctx.state, req, res, ACCESS.reporter);
+    if (!p) return;
+    const b = params(req);
+    const title = str(b.title)?.trim();
+    if (!title) return missing(res, "title");
+    for (const k of ["start_date", "due_date"])
+      if (b[k] !== undefined && !DATE.test(String(b[k])))
+        return void res.status(400).json({ error: `${k} is invalid` });
+    if (d().milestones.some((m) => m.project_id === p.id && m.title === title))
+      return void res.status(400).json({
+        message:
+          "Failed to create milestone! Title already being used for another group or project milestone.",
+      });
+    const now = ctx.state.clock.iso();
+    const m: MilestoneRow = {
+      id: ++d().seq,
+      iid: d().milestones.filter((x) => x.project_id === p.id).length + 1,
+      project_id: p.id,
+      title,
+      description: str(b.description) ?? "",
+      state: "active",
+      start_date: str(b.start_date) ?? null,
+      due_date: str(b.due_date) ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    d().milestones.push(m);
+    res.status(201).json(milestoneJson(m, ctx.origin, fullPath(p)));
+  });
+
+  app.put(`${M}/:milestone_id`, (req, res) => {
+    const p = loadProject(ctx.state, req, res, ACCESS.reporter);
+    if (!p) return;
+    const m = findMs(p, String(req.params.milestone_id));
+    if (!m) return notFound(res, "Milestone");
+    const b = params(req);
+    if (typeof b.title === "string" && b.title.trim()) m.title = b.title.trim();
+    if (typeof b.description === "string") m.description = b.description;
+    for (const k of ["start_date", "due_date"] as const) if (typeof b[k] === "string") m[k] = b[k] as string;
+    if (b.state_event === "close") m.state = "closed";
+    if (b.state_event === "activate") m.state = "active";
+    m.updated_at = ctx.state.clock.iso();
+    res.json(milestoneJson(m, ctx.origin, fullPath(p)));
+  });
+
+  app.delete(`${M}/:milestone_id`, (req, res) => {
+    const p = loadProject(ctx.state, req, res, ACCESS.reporter);
+    if (!p) return;
+    const m = findMs(p, String(req.params.milestone_id));
+    if (!m) return notFound(res, "Milestone");
+    d().milestones = d().milestones.filter((x) => x !== m);
+    res.status(204).end();
+  });
+}

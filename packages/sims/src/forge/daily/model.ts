@@ -1,0 +1,119 @@
+/**
+ * State of the "daily surface" areas the simulator added for forge-mcp's tools: project labels,
+ * milestones, releases, wiki pages, issue links, to-do items marked done and job artifacts. It
+ * hangs off ForgeState.daily so seeds (structuredClone) and resets carry it like the rest.
+ */
+
+export interface LabelRow {
+  id: number;
+  project_id: number;
+  name: string;
+  color: string;
+  description: string | null;
+  priority: number | null;
+}
+
+export interface MilestoneRow {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string;
+  state: "active" | "closed";
+  start_date: string | null;
+  due_date: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReleaseRow {
+  project_id: number;
+  tag_name: string;
+  name: string;
+  description: string;
+  author_id: number;
+  milestones: string[];
+  created_at: string;
+  released_at: string;
+}
+
+export interface WikiRow {
+  project_id: number;
+  slug: string;
+  title: string;
+  content: string;
+  format: string;
+}
+
+export interface IssueLinkRow {
+  id: number;
+  source_issue_id: number;
+  target_issue_id: number;
+  link_type: "relates_to" | "blocks" | "is_blocked_by";
+  created_at: string;
+}
+
+export interface DailyState {
+  seq: number;
+  labels: LabelRow[];
+  milestones: MilestoneRow[];
+  releases: ReleaseRow[];
+  wiki: WikiRow[];
+  links: IssueLinkRow[];
+  todosDone: number[];
+  /** Issue id → milestone id. */
+  issueMilestones: Record<number, number>;
+  /** Job id → artifact archive contents (path → text), set by seeding; see jobArtifactFiles. */
+  artifacts: Record<number, Record<string, string>>;
+  /** Fork project id → the project it was forked from. */
+  forks: Record<number, number>;
+}
+
+export function emptyDaily(): DailyState {
+  return {
+    seq: 0,
+    labels: [],
+    milestones: [],
+    releases: [],
+    wiki: [],
+    links: [],
+    todosDone: [],
+    issueMilestones: {},
+    artifacts: {},
+    forks: {},
+  };
+}
+
+/** Wiki slugs as GitLab derives them from titles: spaces become dashes, the rest kept. */
+export function wikiSlug(title: string): string {
+  return title.trim().replace(/\s+/g, "-");
+}
+
+/**
+ * The files in a job's artifacts archive: seeded ones, or for a successful job a summary file
+ * `<job name>/summary.txt` (so every finished pipeline has something to download).
+ */
+export function jobArtifactFiles(
+  daily: DailyState,
+  job: { id: number; name: string; status: string; sha: string },
+): Record<string, string> {
+  const seeded = daily.artifacts[job.id];
+  if (seeded) return seeded;
+  if (job.status !== "success") return {};
+  return { [`${job.name}/summary.txt`]: `job ${job.name} (${job.id}) at ${job.sha}: success\n` };
+}
+
+/** The `artifacts` entries of a job: the zip archive and the job log, as GitLab lists them. */
+export function jobArtifactsJson(
+  daily: DailyState,
+  job: { id: number; name: string; status: string; sha: string },
+  traceSize: number,
+) {
+  const files = jobArtifactFiles(daily, job);
+  const size = Object.entries(files).reduce((n, [p, c]) => n + p.length + Buffer.byteLength(c) + 100, 22);
+  const out: Array<{ file_type: string; size: number; filename: string; file_format: string | null }> = [];
+  if (Object.keys(files).length)
+    out.push({ file_type: "archive", size, filename: "artifacts.zip", file_format: "zip" });
+  out.push({ file_type: "trace", size: traceSize, filename: "job.log", file_format: null });
+  return { artifacts: out, archive: Object.keys(files).length ? { filename: "artifacts.zip", size } : null };
+}
