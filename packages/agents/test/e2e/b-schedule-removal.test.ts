@@ -29,6 +29,10 @@ deployments:
     provider: provider_b
     agent: writer
     environment: sandbox
+    resources:
+      - type: git_repository
+        url: https://github.com/example/notes
+        authorization_token: \${GIT_TOKEN}
     initial_events:
       - type: user.message
         content: Daily summary.
@@ -37,6 +41,7 @@ deployments:
       timezone: UTC
 `;
 
+const GIT_TOKEN = "ghp-schedule-test-secret-77";
 let b: RunningSim;
 let dir: string;
 const run = (...args: string[]) =>
@@ -46,7 +51,10 @@ beforeAll(async () => {
   b = await startSim("provider_b", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-b-sched-"));
   await fs.writeFile(join(dir, "agents.yaml"), CONFIG);
-  await fs.writeFile(join(dir, ".env"), `B_API_KEY=sim-provider-b-key\nB_GATEWAY=${b.url}\n`);
+  await fs.writeFile(
+    join(dir, ".env"),
+    `B_API_KEY=sim-provider-b-key\nB_GATEWAY=${b.url}\nGIT_TOKEN=${GIT_TOKEN}\n`,
+  );
 });
 afterAll(async () => {
   await b?.close();
@@ -56,6 +64,13 @@ afterAll(async () => {
 describe("removing a provider_b deployment schedule", () => {
   it("is planned as a replacement and converges", async () => {
     expect((await run("apply", "-y")).code).toBe(0);
+    // The git token is a secret: the state holds a keyed hash, never the value.
+    const state = await fs.readFile(join(dir, "agents.state.json"), "utf8");
+    expect(state).not.toContain(GIT_TOKEN);
+    expect(state).toContain("hmac-sha256:");
+    const show = await run("state", "show", 'provider_b.deployments["daily"]');
+    expect(show.code).toBe(0);
+    expect(show.stdout).not.toContain(GIT_TOKEN);
     await editConfig(dir, `    schedule:\n      expression: "0 9 * * *"\n      timezone: UTC\n`, "");
     const plan = await run("plan", "--detailed-exitcode");
     expect(plan.code).toBe(2);

@@ -110,6 +110,34 @@ describe("a refresh failure on an applied project", () => {
     }
   });
 
+  it("stops an update whose resource vanished since the plan, instead of creating it unreviewed", async () => {
+    await editConfig(dir, "description: Research sandbox", "description: Research sandbox v2");
+    const saved = await run("plan", "--out", "update.json");
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toContain('provider_c.environments["research-c"]');
+    const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
+    const id = state.resources['provider_c.environments["research-c"]'].id as string;
+    const gone = await fetch(`${c.url}/environments/${id}`, {
+      method: "DELETE",
+      headers: {
+        "x-api-key": "sim-provider-c-key",
+        "anthropic-version": "2023-06-01",
+        "anthropic-beta": "managed-agents-2026-04-01",
+      },
+    });
+    expect(gone.ok).toBe(true);
+    const apply = await run("apply", "update.json");
+    expect(apply.code).toBe(1);
+    expect(apply.stdout + apply.stderr).toContain("changed since the plan");
+    expect(apply.stdout + apply.stderr).toContain("Run agents plan again");
+    const replan = await run("plan");
+    expect(replan.stdout).toMatch(
+      /\+ provider_c\.environments\["research-c"\]: create, .*deleted outside agents/,
+    );
+    expect((await run("apply", "-y")).code).toBe(0);
+    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+  });
+
   it("destroys cleanly at the end", async () => {
     expect((await run("destroy", "-y")).code).toBe(0);
   });
