@@ -45,6 +45,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
+  // no answer of ours is ever to be sniffed into another content type (an error as HTML, say)
+  app.use((_req, res, next) => {
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    next();
+  });
   if (config.replicaName) {
     const name = config.replicaName;
     app.use((_req, res, next) => {
