@@ -43,6 +43,8 @@ export interface Config {
   verifyRateLimitPerMinute: number;
   /** MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS: DNS-rebinding allow-lists beyond the defaults. */
   allowedHosts: string[];
+  /** REDIS_CONNECT_TIMEOUT_MS: how long start-up waits for Redis before it stops with an error. */
+  redisConnectTimeoutMs: number;
   allowedOrigins: string[];
   redirectUriAllowlist: string[];
   stateless: boolean;
@@ -230,6 +232,7 @@ const EnvSchema = z.object({
   OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: int("OAUTH_REGISTER_RATE_LIMIT_PER_HOUR", 1, 1_000_000),
   MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: int("MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE", 1, 1_000_000),
   MCP_ALLOWED_HOSTS: z.string().optional(),
+  REDIS_CONNECT_TIMEOUT_MS: int("REDIS_CONNECT_TIMEOUT_MS", 100, 600_000),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   OAUTH_REDIRECT_URI_ALLOWLIST: z.string().optional(),
   OAUTH_STATELESS_MODE: bool("OAUTH_STATELESS_MODE"),
@@ -292,6 +295,7 @@ export function loadConfig(env: Env = process.env): Config {
     OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: pick(env, "OAUTH_REGISTER_RATE_LIMIT_PER_HOUR"),
     MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: pick(env, "MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE"),
     MCP_ALLOWED_HOSTS: pick(env, "MCP_ALLOWED_HOSTS"),
+    REDIS_CONNECT_TIMEOUT_MS: pick(env, "REDIS_CONNECT_TIMEOUT_MS"),
     MCP_ALLOWED_ORIGINS: pick(env, "MCP_ALLOWED_ORIGINS"),
     OAUTH_REDIRECT_URI_ALLOWLIST: pick(env, "OAUTH_REDIRECT_URI_ALLOWLIST"),
     OAUTH_STATELESS_MODE: pick(env, "OAUTH_STATELESS_MODE"),
@@ -386,6 +390,7 @@ export function loadConfig(env: Env = process.env): Config {
     registerRateLimitPerHour: e.OAUTH_REGISTER_RATE_LIMIT_PER_HOUR ?? 20,
     verifyRateLimitPerMinute: e.MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE ?? 60,
     allowedHosts: list(e.MCP_ALLOWED_HOSTS),
+    redisConnectTimeoutMs: e.REDIS_CONNECT_TIMEOUT_MS ?? 10_000,
     allowedOrigins: list(e.MCP_ALLOWED_ORIGINS),
     redirectUriAllowlist: allowlist,
     stateless,

@@ -72,7 +72,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   if (config.remoteOAuth) {
     const appId = config.oauthAppId!;
     shared = config.redisUrl
-      ? await redisSharedState(config.redisUrl, config.registerRateLimitPerHour, now)
+      ? await redisSharedState(
+          config.redisUrl,
+          config.registerRateLimitPerHour,
+          now,
+          config.redisConnectTimeoutMs,
+        )
       : memorySharedState(config.registerRateLimitPerHour, now);
     let stores: ReturnType<typeof sealedStores>;
     let consentKeys: Buffer[];
