@@ -12,6 +12,7 @@ import {
   type ForgeTokens,
   PROXY_CODE_TTL_MS,
   type ProxyCodeStore,
+  type RefreshBinding,
   type TransactionStore,
 } from "./stores.js";
 
@@ -40,6 +41,7 @@ export interface OAuthServiceDeps {
   clients: ClientRegistry;
   transactions: TransactionStore;
   codes: ProxyCodeStore;
+  refresh: RefreshBinding;
   registerLimiter: RateLimiter;
   consent: ConsentGuard;
   logger: Logger;
@@ -298,13 +300,16 @@ export class OAuthService {
     if (!clientId || !client) throw new OAuthError("invalid_client", "token: unknown client_id");
 
     if (grantType === "refresh_token") {
-      const refreshToken = str(form.refresh_token);
-      if (!refreshToken) throw new OAuthError("invalid_request", "token: refresh_token missing");
+      const presented = str(form.refresh_token);
+      if (!presented) throw new OAuthError("invalid_request", "token: refresh_token missing");
+      const refreshToken = this.d.refresh.open(presented, clientId);
+      if (!refreshToken)
+        throw new OAuthError("invalid_grant", "token: refresh token issued to another client (or not ours)");
       const params: Record<string, string> = { grant_type: "refresh_token", refresh_token: refreshToken };
       const scope = str(form.scope);
       if (scope) params.scope = scope;
       if (this.d.mode === "proxy") params.redirect_uri = this.callbackUrl;
-      return this.relayForgeToken(params);
+      return this.bound(await this.relayForgeToken(params), clientId);
     }
 
     const code = str(form.code);
@@ -322,7 +327,7 @@ export class OAuthService {
       };
       const ru = redirectUri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
       if (ru) params.redirect_uri = ru;
-      return this.relayForgeToken(params);
+      return this.bound(await this.relayForgeToken(params), clientId);
     }
 
     const record = await this.d.codes.peek(code);
@@ -340,12 +345,21 @@ export class OAuthService {
     if (!(await this.d.codes.consume(code)))
       throw new OAuthError("invalid_grant", "token: proxy code already used");
     this.d.logger.info({ clientName: client.client_name }, "token: proxy code exchanged");
-    return tokenResponse(record.tokens);
+    return this.bound(tokenResponse(record.tokens), clientId);
+  }
+
+  /** The token response with its refresh token bound to the client that obtained it. */
+  private bound(response: Record<string, unknown>, clientId: string): Record<string, unknown> {
+    if (typeof response.refresh_token !== "string") return response;
+    return { ...response, refresh_token: this.d.refresh.bind(response.refresh_token, clientId) };
   }
 
   async revoke(form: Params): Promise<void> {
-    const token = str(form.token);
-    if (!token) throw new OAuthError("invalid_request", "revoke: token missing");
+    const presented = str(form.token);
+    if (!presented) throw new OAuthError("invalid_request", "revoke: token missing");
+    // a sealed refresh token is revoked as the forge token inside it; RFC 7009 asks no client proof
+    const token = this.d.refresh.open(presented, undefined);
+    if (!token) return;
     try {
       await this.d.forge.revoke(token, str(form.token_type_hint));
     } catch (err) {
