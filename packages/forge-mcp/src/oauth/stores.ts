@@ -196,11 +196,14 @@ export function sealedStores(
           "refresh",
           presented.slice(SEALED_REFRESH_PREFIX.length),
         );
-        if (!opened || (clientId !== undefined && opened.data.c !== clientId)) return undefined;
+        if (!opened || (clientId !== undefined && opened.data.c !== tokenHash(clientId))) return undefined;
         return opened.data.t;
       },
       bind(token, clientId) {
-        return SEALED_REFRESH_PREFIX + sealer.seal("refresh", { t: token, c: clientId }, undefined);
+        // the client id's hash: a stateless client id is itself a sealed registration, and long
+        return (
+          SEALED_REFRESH_PREFIX + sealer.seal("refresh", { t: token, c: tokenHash(clientId) }, undefined)
+        );
       },
     },
     clients: {
