@@ -115,6 +115,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       mode,
       consentPage: config.consentPage,
       mcpServerUrl: config.mcpServerUrl,
+      resources: [`${config.mcpServerUrl}${mcpPath}`, config.mcpServerUrl, `${config.mcpServerUrl}/`],
       forgeRootUrl: config.forgeRootUrl,
       scopes: config.oauthScopes,
       allowlist: config.redirectUriAllowlist.map(globToRegExp),
