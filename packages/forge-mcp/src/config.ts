@@ -28,6 +28,8 @@ export interface Config {
   toolsets: string[] | undefined;
   /** FORGE_TOOLSETS names we do not serve (warned about at start-up). */
   unknownToolsets: string[];
+  /** Start-up warnings (gitlab-mcp variables that have no effect here), logged by main. */
+  warnings: string[];
   /** Personal access token for stdio mode. */
   forgeToken: string | undefined;
   remoteOAuth: boolean;
@@ -41,6 +43,8 @@ export interface Config {
   verifyRateLimitPerMinute: number;
   /** MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS: DNS-rebinding allow-lists beyond the defaults. */
   allowedHosts: string[];
+  /** REDIS_CONNECT_TIMEOUT_MS: how long start-up waits for Redis before it stops with an error. */
+  redisConnectTimeoutMs: number;
   allowedOrigins: string[];
   redirectUriAllowlist: string[];
   stateless: boolean;
@@ -102,6 +106,49 @@ export function parseToolsets(raw: string | undefined): {
 }
 
 type Env = Record<string, string | undefined>;
+
+const truthy = (v: string | undefined) =>
+  v !== undefined && ["true", "1", "yes"].includes(v.trim().toLowerCase());
+
+/** gitlab-mcp's legacy switches that turn a toolset on. */
+const LEGACY_TOOLSET_FLAGS: Record<string, string> = {
+  USE_GITLAB_WIKI: "wiki",
+  USE_MILESTONE: "milestones",
+  USE_PIPELINE: "pipelines",
+};
+/** gitlab-mcp variables that narrow access, which forge-mcp cannot honour: refused, never ignored. */
+const REFUSED_NARROWING = ["GITLAB_ALLOWED_PROJECT_IDS", "GITLAB_TOOLS"];
+/** gitlab-mcp variables with no effect here: named in a start-up warning. */
+const IGNORED = ["GITLAB_PROJECT_ID", "SSE_AUTH_TOKEN", "GITLAB_JOB_TOKEN", "GITLAB_AUTH_COOKIE_PATH"];
+
+/**
+ * A gitlab-mcp environment, read so that moving over keeps working: STREAMABLE_HTTP=true (and
+ * SSE=true, with a warning: only Streamable HTTP is served) select HTTP, the USE_* flags add
+ * their toolsets, restrictions we cannot honour stop start-up, and the rest is named as ignored.
+ */
+function gitlabMcpCompat(env: Env): { http: boolean; toolsets: string[]; warnings: string[] } {
+  const refused = REFUSED_NARROWING.filter((n) => env[n]?.trim());
+  if (refused.length > 0) {
+    throw new ConfigError(
+      `${refused.join(", ")} (gitlab-mcp) would narrow access and forge-mcp cannot honour ${refused.length > 1 ? "them" : "it"}: remove ${refused.length > 1 ? "them" : "it"} and narrow with FORGE_TOOLSETS, FORGE_READ_ONLY or a token with fewer projects and scopes`,
+    );
+  }
+  const warnings: string[] = [];
+  if (truthy(env.SSE))
+    warnings.push(
+      "SSE=true (gitlab-mcp): the legacy SSE transport is not served; clients use Streamable HTTP at /mcp",
+    );
+  const ignored = IGNORED.filter((n) => env[n]?.trim());
+  if (ignored.length > 0)
+    warnings.push(`gitlab-mcp variables with no effect in forge-mcp (ignored): ${ignored.join(", ")}`);
+  return {
+    http: truthy(env.STREAMABLE_HTTP) || truthy(env.SSE),
+    toolsets: Object.entries(LEGACY_TOOLSET_FLAGS)
+      .filter(([flag]) => truthy(env[flag]))
+      .map(([, t]) => t),
+    warnings,
+  };
+}
 
 /** Reads FORGE_X, falling back to GITLAB_X and then to any extra legacy names. */
 function pick(env: Env, name: string, ...aliases: string[]): string | undefined {
@@ -185,6 +232,7 @@ const EnvSchema = z.object({
   OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: int("OAUTH_REGISTER_RATE_LIMIT_PER_HOUR", 1, 1_000_000),
   MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: int("MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE", 1, 1_000_000),
   MCP_ALLOWED_HOSTS: z.string().optional(),
+  REDIS_CONNECT_TIMEOUT_MS: int("REDIS_CONNECT_TIMEOUT_MS", 100, 600_000),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   OAUTH_REDIRECT_URI_ALLOWLIST: z.string().optional(),
   OAUTH_STATELESS_MODE: bool("OAUTH_STATELESS_MODE"),
@@ -247,6 +295,7 @@ export function loadConfig(env: Env = process.env): Config {
     OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: pick(env, "OAUTH_REGISTER_RATE_LIMIT_PER_HOUR"),
     MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: pick(env, "MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE"),
     MCP_ALLOWED_HOSTS: pick(env, "MCP_ALLOWED_HOSTS"),
+    REDIS_CONNECT_TIMEOUT_MS: pick(env, "REDIS_CONNECT_TIMEOUT_MS"),
     MCP_ALLOWED_ORIGINS: pick(env, "MCP_ALLOWED_ORIGINS"),
     OAUTH_REDIRECT_URI_ALLOWLIST: pick(env, "OAUTH_REDIRECT_URI_ALLOWLIST"),
     OAUTH_STATELESS_MODE: pick(env, "OAUTH_STATELESS_MODE"),
@@ -275,7 +324,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const e = parsed.data;
   const remoteOAuth = e.FORGE_MCP_OAUTH ?? false;
-  const transport: Transport = (e.MCP_TRANSPORT as Transport | undefined) ?? (remoteOAuth ? "http" : "stdio");
+  const compat = gitlabMcpCompat(env);
+  const transport: Transport =
+    (e.MCP_TRANSPORT as Transport | undefined) ?? (remoteOAuth || compat.http ? "http" : "stdio");
   if (remoteOAuth && transport === "stdio") {
     throw new ConfigError("FORGE_MCP_OAUTH=true needs MCP_TRANSPORT=http (remote OAuth is served over HTTP)");
   }
@@ -308,7 +359,10 @@ export function loadConfig(env: Env = process.env): Config {
       "OAUTH_STATELESS_MODE=true needs OAUTH_STATELESS_SECRET (32 random bytes, base64; generate with: openssl rand -base64 32)",
     );
   }
-  const { toolsets, unknown: unknownToolsets } = parseToolsets(e.FORGE_TOOLSETS);
+  const named = parseToolsets(e.FORGE_TOOLSETS);
+  const { unknown: unknownToolsets } = named;
+  // the USE_* flags add to an explicit list; without one every default toolset is served anyway
+  const toolsets = named.toolsets && [...new Set([...named.toolsets, ...compat.toolsets])];
   const allowlist = (e.OAUTH_REDIRECT_URI_ALLOWLIST ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -325,6 +379,7 @@ export function loadConfig(env: Env = process.env): Config {
     readOnly: e.FORGE_READ_ONLY ?? false,
     toolsets,
     unknownToolsets,
+    warnings: compat.warnings,
     forgeToken: e.FORGE_TOKEN,
     remoteOAuth,
     callbackProxy: e.FORGE_OAUTH_CALLBACK_PROXY ?? false,
@@ -335,6 +390,7 @@ export function loadConfig(env: Env = process.env): Config {
     registerRateLimitPerHour: e.OAUTH_REGISTER_RATE_LIMIT_PER_HOUR ?? 20,
     verifyRateLimitPerMinute: e.MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE ?? 60,
     allowedHosts: list(e.MCP_ALLOWED_HOSTS),
+    redisConnectTimeoutMs: e.REDIS_CONNECT_TIMEOUT_MS ?? 10_000,
     allowedOrigins: list(e.MCP_ALLOWED_ORIGINS),
     redirectUriAllowlist: allowlist,
     stateless,

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel);
+  for (const warning of config.warnings) logger.warn(warning);
   if (config.unknownToolsets.length > 0) {
     logger.warn(
       { toolsets: config.unknownToolsets },

@@ -1,7 +1,10 @@
 import { hkdfSync, randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
-import { mcpAuthMetadataRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import {
+  getOAuthProtectedResourceMetadataUrl,
+  mcpAuthMetadataRouter,
+} from "@modelcontextprotocol/sdk/server/auth/router.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { OAuthMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
@@ -45,6 +48,21 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
+  // MCP_SERVER_URL may carry a path prefix (https://host/gitlab): every route answers under it as
+  // well as at the root, whether the proxy in front forwards the prefix or strips it.
+  const prefix = new URL(config.mcpServerUrl).pathname.replace(/\/+$/, "");
+  if (prefix) {
+    app.use((req, _res, next) => {
+      if (req.url === prefix || req.url.startsWith(`${prefix}/`) || req.url.startsWith(`${prefix}?`))
+        req.url = req.url.slice(prefix.length) || "/";
+      next();
+    });
+  }
+  // no answer of ours is ever to be sniffed into another content type (an error as HTML, say)
+  app.use((_req, res, next) => {
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    next();
+  });
   if (config.replicaName) {
     const name = config.replicaName;
     app.use((_req, res, next) => {
@@ -67,7 +85,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   if (config.remoteOAuth) {
     const appId = config.oauthAppId!;
     shared = config.redisUrl
-      ? await redisSharedState(config.redisUrl, config.registerRateLimitPerHour, now)
+      ? await redisSharedState(
+          config.redisUrl,
+          config.registerRateLimitPerHour,
+          now,
+          config.redisConnectTimeoutMs,
+        )
       : memorySharedState(config.registerRateLimitPerHour, now);
     let stores: ReturnType<typeof sealedStores>;
     let consentKeys: Buffer[];
@@ -92,6 +115,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       mode,
       consentPage: config.consentPage,
       mcpServerUrl: config.mcpServerUrl,
+      resources: [`${config.mcpServerUrl}${mcpPath}`, config.mcpServerUrl, `${config.mcpServerUrl}/`],
       forgeRootUrl: config.forgeRootUrl,
       scopes: config.oauthScopes,
       allowlist: config.redirectUriAllowlist.map(globToRegExp),
@@ -126,6 +150,13 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         resourceName: "forge-mcp",
       }),
     );
+    // RFC 8414 §3.1: an issuer with a path has its metadata at the well-known segment + that path.
+    if (prefix) {
+      app.get(`/.well-known/oauth-authorization-server${prefix}`, (_req, res) => {
+        res.setHeader("Access-Control-Allow-Origin", "*");
+        res.json(metadata);
+      });
+    }
     // Clients that probe the root form (RFC 9728 §3.1 without the resource path) get the same document.
     app.get("/.well-known/oauth-protected-resource", (_req, res) => {
       res.setHeader("Access-Control-Allow-Origin", "*");
@@ -150,7 +181,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       verifyBudget(verifier, config.verifyRateLimitPerMinute, now),
       requireBearerAuth({
         verifier,
-        resourceMetadataUrl: `${base}/.well-known/oauth-protected-resource${mcpPath}`,
+        // RFC 9728 §3.1: the well-known segment goes between the origin and the resource's path
+        resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resourceUrl),
       }),
     );
   } else if (!config.forgeToken) {

@@ -255,6 +255,29 @@ describe("authorization request validation", () => {
     },
   );
 
+  it.each([
+    ["this server's /mcp URL", 302, (u: string) => `${u}/mcp`],
+    ["this server's base URL", 302, (u: string) => u],
+    ["another server", 400, () => "https://other.example/mcp"],
+    ["not a URL", 400, () => "mcp"],
+  ] as const)("RFC 8707: resource naming %s → %i", async (_n, status, resource) => {
+    const r = await getManual(authorizeUrl(mcp.url, clientId, { resource: resource(mcp.url) }));
+    expect(r.status).toBe(status);
+    if (status === 400) expect(r.text).toContain("<code>invalid_target</code>");
+  });
+
+  it("RFC 8707 at /token: a resource naming another server is invalid_target", async () => {
+    const t = await postForm(`${mcp.url}/token`, {
+      grant_type: "authorization_code",
+      client_id: clientId,
+      code: "x",
+      code_verifier: "v".repeat(43),
+      resource: "https://other.example/mcp",
+    });
+    expect(t.status).toBe(400);
+    expect(t.body.error).toBe("invalid_target");
+  });
+
   it("rejects response types other than code", async () => {
     const to = await errorPage({ response_type: "token" });
     expect(to.searchParams.get("error")).toBe("unsupported_response_type");

@@ -112,3 +112,47 @@ describe("configuration", () => {
     expect(c.statelessSecretPrevious?.[0]).toBe(2);
   });
 });
+
+describe("a gitlab-mcp environment carries over", () => {
+  const pat = { GITLAB_PERSONAL_ACCESS_TOKEN: "t", GITLAB_API_URL: "https://gitlab.example.com/api/v4" };
+
+  it("STREAMABLE_HTTP=true selects the HTTP transport (stdio otherwise)", () => {
+    expect(loadConfig(pat).transport).toBe("stdio");
+    expect(loadConfig({ ...pat, STREAMABLE_HTTP: "true" }).transport).toBe("http");
+  });
+
+  it("SSE=true serves HTTP and warns that only Streamable HTTP is served", () => {
+    const c = loadConfig({ ...pat, SSE: "true" });
+    expect(c.transport).toBe("http");
+    expect(c.warnings).toEqual([
+      "SSE=true (gitlab-mcp): the legacy SSE transport is not served; clients use Streamable HTTP at /mcp",
+    ]);
+  });
+
+  it("USE_GITLAB_WIKI, USE_MILESTONE, USE_PIPELINE add their toolsets to an explicit list", () => {
+    const c = loadConfig({
+      ...pat,
+      GITLAB_TOOLSETS: "issues",
+      USE_GITLAB_WIKI: "true",
+      USE_MILESTONE: "true",
+      USE_PIPELINE: "false",
+    });
+    expect(c.toolsets).toEqual(["issues", "wiki", "milestones"]);
+    expect(loadConfig({ ...pat, USE_PIPELINE: "true" }).toolsets).toBeUndefined(); // all defaults already
+  });
+
+  it.each(["GITLAB_ALLOWED_PROJECT_IDS", "GITLAB_TOOLS"])(
+    "%s, a restriction forge-mcp cannot honour, stops start-up instead of being ignored",
+    (name) => {
+      expect(() => loadConfig({ ...pat, [name]: "1,2" })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...pat, [name]: "1,2" })).toThrow(/would narrow access/);
+    },
+  );
+
+  it("variables without effect here are named in one warning", () => {
+    const c = loadConfig({ ...pat, GITLAB_PROJECT_ID: "5", SSE_AUTH_TOKEN: "x" });
+    expect(c.warnings).toEqual([
+      "gitlab-mcp variables with no effect in forge-mcp (ignored): GITLAB_PROJECT_ID, SSE_AUTH_TOKEN",
+    ]);
+  });
+});

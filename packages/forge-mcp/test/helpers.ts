@@ -18,7 +18,7 @@ export interface RunningForgeMcp {
 /** Starts forge-mcp on an ephemeral loopback port; MCP_SERVER_URL is the port it got. */
 export async function startForgeMcp(
   env: Record<string, string>,
-  opts: { now?: () => number } = {},
+  opts: { now?: () => number /** a path prefix of MCP_SERVER_URL, e.g. "/gitlab" */; prefix?: string } = {},
 ): Promise<RunningForgeMcp> {
   const http: Server = createHttpServer();
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -30,7 +30,7 @@ export async function startForgeMcp(
       cb();
     },
   });
-  const config = loadConfig({ MCP_SERVER_URL: url, MCP_TRANSPORT: "http", ...env });
+  const config = loadConfig({ MCP_SERVER_URL: url + (opts.prefix ?? ""), MCP_TRANSPORT: "http", ...env });
   const server = await createServer(config, {
     logger: createLogger("debug", sink),
     ...(opts.now ? { now: opts.now } : {}),

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import { type AddressInfo, createServer, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./helpers.js";
 
 const main = new URL("../dist/main.js", import.meta.url).pathname;
@@ -42,5 +43,56 @@ describe("the forge-mcp binary over HTTP", () => {
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
+  });
+});
+
+describe("forge-mcp start-up with an unreachable REDIS_URL", () => {
+  const sockets = new Set<Socket>();
+  const silent = createServer((socket) => {
+    // accepts, never answers
+    sockets.add(socket);
+    socket.on("error", () => {});
+  });
+  beforeAll(() => new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve)));
+  afterAll(() => {
+    for (const s of sockets) s.destroy();
+    return new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+
+  const rows: Array<[string, () => Promise<number>]> = [
+    ["nothing listens on the port", () => freePort()],
+    ["a peer that accepts and never answers", async () => (silent.address() as AddressInfo).port],
+  ];
+  it.each(rows)("%s: exits 1 with one line naming Redis, not the password", async (_n, redisPort) => {
+    const port = await freePort();
+    const rport = await redisPort();
+    const child = spawn(process.execPath, [main], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        FORGE_MCP_OAUTH: "true",
+        FORGE_OAUTH_CALLBACK_PROXY: "true",
+        FORGE_OAUTH_APP_ID: "app",
+        FORGE_API_URL: "https://gitlab.example.com/api/v4",
+        MCP_SERVER_URL: `http://127.0.0.1:${port}`,
+        PORT: String(port),
+        OAUTH_STATELESS_MODE: "true",
+        OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString("base64"),
+        REDIS_URL: `redis://default:s3cret-pw@127.0.0.1:${rport}`,
+        REDIS_CONNECT_TIMEOUT_MS: "1500",
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+    expect(code).toBe(1);
+    const lines = stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(`^forge-mcp: cannot reach Redis at 127\\.0\\.0\\.1:${rport} \\(REDIS_URL\\)`),
+    );
+    expect(stderr).not.toContain("s3cret-pw");
   });
 });

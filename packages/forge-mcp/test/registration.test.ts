@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../scripts/test-services.js";
+import { MAX_CLIENT_ID_LENGTH } from "../src/oauth/service.js";
 import { type RunningForgeMcp, register, SECRET, startForgeMcp } from "./helpers.js";
 import { startRedis } from "./redis.js";
 
@@ -194,5 +195,31 @@ describeWith("redis-server")("shared rate limit across replicas (Redis)", () => 
     expect((await register(replicas[1]!.url, body)).status).toBe(201);
     expect((await register(replicas[0]!.url, body)).status).toBe(429);
     expect((await register(replicas[1]!.url, body)).status).toBe(429);
+  });
+});
+
+describe("stateless registration: the sealed client id stays small enough to travel", () => {
+  let mcp: RunningForgeMcp;
+  beforeAll(async () => {
+    mcp = await startForgeMcp({
+      ...oauthEnv,
+      OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: "1000",
+      OAUTH_STATELESS_MODE: "true",
+      OAUTH_STATELESS_SECRET: SECRET,
+    });
+  });
+  afterAll(() => mcp.close());
+
+  it("a registration whose sealed client id would pass the limit is refused, not issued to fail later", async () => {
+    const long = Array.from({ length: 10 }, (_, i) => `https://app.example/${"p".repeat(900)}/${i}`);
+    const r = await register(mcp.url, { redirect_uris: long, client_name: "big" });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe("invalid_client_metadata");
+  });
+
+  it("an ordinary registration is well under it and works at /authorize", async () => {
+    const r = await register(mcp.url, { redirect_uris: ["http://127.0.0.1:9/cb"], client_name: "small" });
+    expect(r.status).toBe(201);
+    expect((r.body.client_id as string).length).toBeLessThan(MAX_CLIENT_ID_LENGTH);
   });
 });

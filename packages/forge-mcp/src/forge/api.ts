@@ -37,8 +37,16 @@ function keysetPage(h: Headers): Page | undefined {
 
 const num = (v: string | null) => (v === null || v === "" ? null : Number(v));
 
-/** Project ids are numbers or full paths; paths travel URL-encoded as one segment. */
-export const enc = (v: string | number) => encodeURIComponent(String(v));
+/**
+ * Project ids are numbers or full paths; paths travel URL-encoded as one segment. "." and ".."
+ * (also as %2E) are refused: URL resolution removes them as dot segments, so `project_id: ".."`
+ * would reach another API path. No forge object is named that way.
+ */
+export const enc = (v: string | number) => {
+  const s = String(v);
+  if (/^(\.|%2e){1,2}$/i.test(s)) throw new Error(`${JSON.stringify(s)} is not a valid id or path`);
+  return encodeURIComponent(s);
+};
 
 export class ForgeApi {
   constructor(

@@ -98,7 +98,7 @@ export function authorizeErrorPage(v: {
   code: string;
   back: string;
 }): string {
-  const name = escapeHtml(v.clientName ?? "An unnamed application");
+  const name = escapeHtml(visibleName(v.clientName ?? "An unnamed application"));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Authorization error</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>
@@ -109,6 +109,16 @@ export function authorizeErrorPage(v: {
 or close this page.</p>
 </body></html>`;
 }
+
+/**
+ * A client chooses its own name: bidirectional controls (which can make "evil.example" read as
+ * "elpmaxe.live") and other invisible format characters are shown as visible code points.
+ */
+export const visibleName = (s: string) =>
+  s.replace(
+    /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g,
+    (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}]`,
+  );
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -121,7 +131,7 @@ export function consentPage(v: {
   proxyState: string;
   token: string;
 }): string {
-  const name = escapeHtml(v.clientName ?? "An unnamed application");
+  const name = escapeHtml(visibleName(v.clientName ?? "An unnamed application"));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Authorize ${name}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>

@@ -10,6 +10,7 @@ export type OAuthErrorCode =
   | "unsupported_grant_type"
   | "unsupported_response_type"
   | "invalid_scope"
+  | "invalid_target"
   | "access_denied"
   | "server_error"
   | "temporarily_unavailable"
@@ -26,6 +27,7 @@ const GENERIC: Record<OAuthErrorCode, string> = {
   unsupported_grant_type: "The grant type is not supported.",
   unsupported_response_type: "The response type is not supported.",
   invalid_scope: "The requested scope is invalid.",
+  invalid_target: "The requested resource is not served by this server.",
   access_denied: "The resource owner denied the request.",
   server_error: "The authorization server encountered an error.",
   temporarily_unavailable: "The authorization server is temporarily unavailable.",

@@ -12,6 +12,7 @@ import {
   type ForgeTokens,
   PROXY_CODE_TTL_MS,
   type ProxyCodeStore,
+  type RefreshBinding,
   type TransactionStore,
 } from "./stores.js";
 
@@ -33,6 +34,8 @@ export interface OAuthServiceDeps {
   mode: "passthrough" | "proxy";
   consentPage: boolean;
   mcpServerUrl: string;
+  /** RFC 8707: the resource indicators that name this server (its /mcp URL and its base URL). */
+  resources: string[];
   forgeRootUrl: string;
   scopes: string[];
   allowlist: RegExp[];
@@ -40,6 +43,7 @@ export interface OAuthServiceDeps {
   clients: ClientRegistry;
   transactions: TransactionStore;
   codes: ProxyCodeStore;
+  refresh: RefreshBinding;
   registerLimiter: RateLimiter;
   consent: ConsentGuard;
   logger: Logger;
@@ -53,6 +57,9 @@ function cspSource(uri: string): string {
   const u = new URL(uri);
   return u.protocol === "http:" || u.protocol === "https:" ? u.origin : u.protocol;
 }
+
+/** The longest client_id we hand out: it travels in /authorize URLs and /token bodies. */
+export const MAX_CLIENT_ID_LENGTH = 4096;
 
 /** Forge errors we pass on by name at /callback; anything else becomes server_error. */
 const RELAYED_AUTHORIZE_ERRORS = new Set(["access_denied", "invalid_scope", "temporarily_unavailable"]);
@@ -106,6 +113,14 @@ export class OAuthService {
       ...(clientName ? { client_name: clientName } : {}),
     };
     const clientId = await this.d.clients.register(record);
+    // A stateless client id is the sealed registration: past this size it would overflow the
+    // request lines and headers it travels in (431/414 at /authorize), so it is refused here.
+    if (clientId.length > MAX_CLIENT_ID_LENGTH) {
+      throw new OAuthError(
+        "invalid_client_metadata",
+        `registration too large: client_id would be ${clientId.length} chars`,
+      );
+    }
     this.d.logger.info({ clientName, redirectUris: record.redirect_uris }, "client registered");
     return {
       client_id: clientId,
@@ -166,6 +181,7 @@ export class OAuthService {
       return fail("invalid_request", "code_challenge_method must be S256");
     if (clientState !== undefined && clientState.length > 2048)
       return fail("invalid_request", "state too long");
+    if (!this.servesResource(q.resource)) return fail("invalid_target", "resource names another server");
     const scope = this.scopeFor(str(q.scope));
 
     if (this.d.mode === "passthrough") {
@@ -296,15 +312,20 @@ export class OAuthService {
     const clientId = str(form.client_id) ?? basicClientId;
     const client = clientId ? await this.d.clients.get(clientId) : undefined;
     if (!clientId || !client) throw new OAuthError("invalid_client", "token: unknown client_id");
+    if (!this.servesResource(form.resource))
+      throw new OAuthError("invalid_target", "token: resource names another server");
 
     if (grantType === "refresh_token") {
-      const refreshToken = str(form.refresh_token);
-      if (!refreshToken) throw new OAuthError("invalid_request", "token: refresh_token missing");
+      const presented = str(form.refresh_token);
+      if (!presented) throw new OAuthError("invalid_request", "token: refresh_token missing");
+      const refreshToken = this.d.refresh.open(presented, clientId);
+      if (!refreshToken)
+        throw new OAuthError("invalid_grant", "token: refresh token issued to another client (or not ours)");
       const params: Record<string, string> = { grant_type: "refresh_token", refresh_token: refreshToken };
       const scope = str(form.scope);
       if (scope) params.scope = scope;
       if (this.d.mode === "proxy") params.redirect_uri = this.callbackUrl;
-      return this.relayForgeToken(params);
+      return this.bound(await this.relayForgeToken(params), clientId);
     }
 
     const code = str(form.code);
@@ -322,7 +343,7 @@ export class OAuthService {
       };
       const ru = redirectUri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
       if (ru) params.redirect_uri = ru;
-      return this.relayForgeToken(params);
+      return this.bound(await this.relayForgeToken(params), clientId);
     }
 
     const record = await this.d.codes.peek(code);
@@ -340,12 +361,29 @@ export class OAuthService {
     if (!(await this.d.codes.consume(code)))
       throw new OAuthError("invalid_grant", "token: proxy code already used");
     this.d.logger.info({ clientName: client.client_name }, "token: proxy code exchanged");
-    return tokenResponse(record.tokens);
+    return this.bound(tokenResponse(record.tokens), clientId);
+  }
+
+  /** RFC 8707: absent, or one (or several, all) of the URLs that name this server. */
+  private servesResource(resource: unknown): boolean {
+    if (resource === undefined || resource === "") return true;
+    const given = Array.isArray(resource) ? resource : [resource];
+    const ours = new Set(this.d.resources.map((r) => new URL(r).href));
+    return given.every((r) => typeof r === "string" && URL.canParse(r) && ours.has(new URL(r).href));
+  }
+
+  /** The token response with its refresh token bound to the client that obtained it. */
+  private bound(response: Record<string, unknown>, clientId: string): Record<string, unknown> {
+    if (typeof response.refresh_token !== "string") return response;
+    return { ...response, refresh_token: this.d.refresh.bind(response.refresh_token, clientId) };
   }
 
   async revoke(form: Params): Promise<void> {
-    const token = str(form.token);
-    if (!token) throw new OAuthError("invalid_request", "revoke: token missing");
+    const presented = str(form.token);
+    if (!presented) throw new OAuthError("invalid_request", "revoke: token missing");
+    // a sealed refresh token is revoked as the forge token inside it; RFC 7009 asks no client proof
+    const token = this.d.refresh.open(presented, undefined);
+    if (!token) return;
     try {
       await this.d.forge.revoke(token, str(form.token_type_hint));
     } catch (err) {

@@ -57,16 +57,50 @@ export async function redisSharedState(
   url: string,
   limitPerHour: number,
   now: () => number,
+  connectTimeoutMs = 10_000,
 ): Promise<SharedState> {
   // Loaded only when REDIS_URL is set: most deployments never need the client.
   const { createClient } = await import("redis");
+  let connected = false;
   const client = createClient({
     url,
-    socket: { connectTimeout: 5000, reconnectStrategy: (n) => Math.min(n * 100, 2000) },
+    socket: {
+      connectTimeout: Math.min(5000, connectTimeoutMs),
+      // Before the first connection a failure is final (start-up must not wait forever); after
+      // it, reconnect with a short backoff.
+      reconnectStrategy: (n, cause) => (connected ? Math.min(n * 100, 2000) : cause),
+    },
   });
   // Errors are reported per call (rejected promises); the event only keeps the process alive.
   client.on("error", () => {});
-  await client.connect();
+  const where = (() => {
+    try {
+      const u = new URL(url);
+      return `${u.hostname}:${u.port || 6379}`; // never the password
+    } catch {
+      return "REDIS_URL";
+    }
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect(),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${connectTimeoutMs} ms`)),
+          connectTimeoutMs,
+        );
+      }),
+    ]);
+    connected = true;
+  } catch (err) {
+    try {
+      client.destroy();
+    } catch {} // already closed by the failed connect
+    throw new Error(`cannot reach Redis at ${where} (REDIS_URL): ${(err as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
   return {
     guard: {
       async claim(purpose, jti, expiresAt) {

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { randomToken } from "./pkce.js";
 import type { Sealer } from "./seal.js";
@@ -65,6 +65,22 @@ export interface TransactionStore {
   take(proxyState: string): Promise<PendingTransaction | undefined>;
 }
 
+/**
+ * Refresh tokens are bound to the client that obtained them: another client presenting one gets
+ * invalid_grant. Stateless mode hands the client a sealed wrapper (the forge's refresh token and
+ * the client id, under the shared secret), so the binding holds on every replica and the client
+ * never sees the forge's token. Memory mode remembers hash → client id; a token it has not seen
+ * (issued before a restart) is bound again at its first use.
+ */
+export interface RefreshBinding {
+  /** The forge refresh token behind what a client presents; undefined when it is bound elsewhere. */
+  open(presented: string, clientId: string | undefined): string | undefined;
+  /** What the client receives for a forge refresh token it obtained. */
+  bind(forgeRefreshToken: string, clientId: string): string;
+}
+
+const tokenHash = (t: string) => createHash("sha256").update(t).digest("base64url");
+
 export interface ProxyCodeStore {
   issue(record: ProxyCodeRecord): Promise<string>;
   peek(code: string): Promise<ProxyCodeRecord | undefined>;
@@ -81,8 +97,10 @@ export function memoryStores(now: () => number): {
   clients: ClientRegistry;
   transactions: TransactionStore;
   codes: ProxyCodeStore;
+  refresh: RefreshBinding;
   lru: LRUCache<string, Entry>;
 } {
+  const boundTo = new LRUCache<string, string>({ max: 100_000 });
   const lru = new LRUCache<string, Entry>({ max: STORE_MAX_ENTRIES });
   // One source holds at most PENDING_PER_SOURCE pending transactions: past that, its own oldest
   // goes, so anonymous /authorize calls from one address churn their own entries instead of
@@ -97,6 +115,16 @@ export function memoryStores(now: () => number): {
   };
   return {
     lru,
+    refresh: {
+      open(presented, clientId) {
+        const owner = boundTo.get(tokenHash(presented));
+        return owner !== undefined && clientId !== undefined && owner !== clientId ? undefined : presented;
+      },
+      bind(token, clientId) {
+        boundTo.set(tokenHash(token), clientId);
+        return token;
+      },
+    },
     clients: {
       async register(record) {
         const id = randomUUID();
@@ -147,12 +175,37 @@ export function memoryStores(now: () => number): {
 
 /** Prefix that marks a sealed client id, so a UUID from a memory-mode deployment is never mistaken for one. */
 const SEALED_CLIENT_PREFIX = "fmcp1.";
+/** Prefix of a sealed refresh token (stateless mode). */
+const SEALED_REFRESH_PREFIX = "fmcprt1.";
 
 export function sealedStores(
   sealer: Sealer,
   guard: OneTimeGuard,
-): { clients: ClientRegistry; transactions: TransactionStore; codes: ProxyCodeStore } {
+): {
+  clients: ClientRegistry;
+  transactions: TransactionStore;
+  codes: ProxyCodeStore;
+  refresh: RefreshBinding;
+} {
   return {
+    refresh: {
+      open(presented, clientId) {
+        // a token from before sealing (or a raw forge token) is bound again at its first use
+        if (!presented.startsWith(SEALED_REFRESH_PREFIX)) return presented;
+        const opened = sealer.open<{ t: string; c: string }>(
+          "refresh",
+          presented.slice(SEALED_REFRESH_PREFIX.length),
+        );
+        if (!opened || (clientId !== undefined && opened.data.c !== tokenHash(clientId))) return undefined;
+        return opened.data.t;
+      },
+      bind(token, clientId) {
+        // the client id's hash: a stateless client id is itself a sealed registration, and long
+        return (
+          SEALED_REFRESH_PREFIX + sealer.seal("refresh", { t: token, c: tokenHash(clientId) }, undefined)
+        );
+      },
+    },
     clients: {
       async register(record) {
         return SEALED_CLIENT_PREFIX + sealer.seal("client", record, undefined);

@@ -138,7 +138,7 @@ export const issueTools = [
       body: z.string().min(1),
     },
     run: (api, { project_id, issue_iid, discussion_id, body }) =>
-      api.post(`${issue(project_id, issue_iid)}/discussions/${encodeURIComponent(discussion_id)}/notes`, {
+      api.post(`${issue(project_id, issue_iid)}/discussions/${enc(discussion_id)}/notes`, {
         body,
       }),
   }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { enc } from "../forge/api.js";
 import { iid, pagination, projectId, tool } from "./define.js";
 import { mr } from "./merge-requests.js";
 
@@ -82,12 +83,9 @@ export const mrDiscussionTools = [
       body: z.string().min(1),
     },
     run: (api, { project_id, merge_request_iid, discussion_id, body }) =>
-      api.post(
-        `${mr(project_id, merge_request_iid)}/discussions/${encodeURIComponent(discussion_id)}/notes`,
-        {
-          body,
-        },
-      ),
+      api.post(`${mr(project_id, merge_request_iid)}/discussions/${enc(discussion_id)}/notes`, {
+        body,
+      }),
   }),
   tool({
     name: "resolve_merge_request_thread",
@@ -101,7 +99,7 @@ export const mrDiscussionTools = [
       resolved: z.boolean().default(true),
     },
     run: (api, { project_id, merge_request_iid, discussion_id, resolved }) =>
-      api.put(`${mr(project_id, merge_request_iid)}/discussions/${encodeURIComponent(discussion_id)}`, {
+      api.put(`${mr(project_id, merge_request_iid)}/discussions/${enc(discussion_id)}`, {
         resolved,
       }),
   }),

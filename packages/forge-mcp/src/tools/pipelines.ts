@@ -200,7 +200,7 @@ export const pipelineTools = [
       max_bytes: maxBytes,
     },
     run: async (api, a) => {
-      const path = a.artifact_path.replace(/^\/+/, "").split("/").map(encodeURIComponent).join("/");
+      const path = a.artifact_path.replace(/^\/+/, "").split("/").map(enc).join("/");
       const r = await api.get(`${proj(a.project_id)}/jobs/${a.job_id}/artifacts/${path}`);
       return boundText(asText(r.data), a.max_bytes, "head", "artifact");
     },
