@@ -2,6 +2,7 @@
 import { createInterface } from "node:readline/promises";
 import type { ApplyEvent, ExecuteResult } from "../apply/execute.js";
 import type { Plan } from "../plan/types.js";
+import type { RetryNotice } from "../providers/http.js";
 import { CliError } from "./errors.js";
 
 const PAST: Record<string, string> = {
@@ -43,6 +44,11 @@ export async function redactingErrors<T>(secrets: string[], body: () => Promise<
     if (error instanceof Error && error.stack) clean.stack = redact(error.stack);
     throw clean;
   }
+}
+
+/** `provider_c: 503 on GET /agents/agent_1, retrying in 4.0s (attempt 3/5)` */
+export function retryLine(n: RetryNotice): string {
+  return `${n.provider}: ${n.cause} on ${n.method} ${n.path}, retrying in ${(n.waitMs / 1000).toFixed(1)}s (attempt ${n.attempt}/${n.maxAttempts})`;
 }
 
 export function progressPrinter(print: Printer, plan: Plan): (event: ApplyEvent) => void {

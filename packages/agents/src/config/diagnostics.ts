@@ -103,6 +103,7 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1400:
     "a mount path is not under the provider's mount root (absolute paths must already use it; relative ones may not climb out with ..)",
   AGENTS1508: "`user.define_outcome` without `description` on a provider whose API requires it",
+  AGENTS1509: "a deployment `file` resource without `mount_path` on a provider whose API requires it",
   AGENTS1500: "`initial_events` must have 1 to 50 entries",
   AGENTS1501: "`max_iterations` must be an integer from 1 to 20",
   AGENTS1502: "`rubric` and `rubric_file` are alternatives: give at most one",

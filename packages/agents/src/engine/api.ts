@@ -7,7 +7,7 @@ import { type ApplyEvent, type ExecuteResult, executePlan } from "../apply/execu
 import { configHash, createPlan, prepareDesired } from "../plan/planner.js";
 import { scopeDesired } from "../plan/scope.js";
 import { hasChanges, incompleteMessage, type Plan, PlanError, refreshErrors } from "../plan/types.js";
-import type { HttpEnvironment } from "../providers/http.js";
+import type { HttpEnvironment, RetryNotice } from "../providers/http.js";
 import { ProviderRuntime } from "../providers/registry.js";
 import type { ProviderAdapter } from "../providers/types.js";
 import { LockedStateFile, STATE_FILE_NAME } from "../state/file-store.js";
@@ -27,6 +27,8 @@ export interface EngineOptions {
   /** Per provider base-URL overrides; defaults from AGENTS_BASE_URL_<PROVIDER> variables. */
   baseUrls?: Partial<Record<string, string>>;
   http?: HttpEnvironment;
+  /** Each HTTP retry about to wait (the CLI prints it: a long retry loop is never silent). */
+  onRetry?: (notice: RetryNotice) => void;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   /** Label written into the lock file. */
@@ -77,7 +79,11 @@ export function createRuntime(options: EngineOptions & { cascade?: boolean }): P
     configDir: options.project.configDir,
     secrets: options.project.secrets,
     baseUrls: options.baseUrls ?? baseUrlsFromEnv(options.env ?? process.env),
-    http: { ...options.http, policy: { ...options.http?.policy } },
+    http: {
+      ...options.http,
+      policy: { ...options.http?.policy },
+      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    },
     ...(options.cascade ? { cascade: true } : {}),
   });
 }

@@ -56,6 +56,8 @@ export interface ProviderCapabilities {
     /** "dropped": the API takes no tunnel, it is removed with a warning. */
     tunnel: "supported" | "dropped" | "unsupported";
     schedule: "native" | "not_enforced";
+    /** A `file` resource of a deployment needs `mount_path` on the wire. */
+    fileMountPathRequired: boolean;
     /** `user.define_outcome` initial events need `description` on the wire. */
     outcomeDescriptionRequired: boolean;
   };

@@ -105,7 +105,9 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
     const handler = runtime.requireHandler(resource.provider, resource.kind, resource.address);
     const prior = state.resources[resource.address];
     const spec = hashed.get(resource.address)!;
-    actions.push(planDeclared(resource, prior, spec, handler, refreshed.get(resource.address)));
+    actions.push(
+      planDeclared(runtime.project, resource, prior, spec, handler, refreshed.get(resource.address)),
+    );
   }
   for (const prior of inState) {
     if (desiredByAddress.has(prior.address)) continue;
@@ -196,6 +198,7 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
 }
 
 function planDeclared(
+  project: string,
   resource: DesiredResource,
   prior: ResourceState | undefined,
   spec: Spec,
@@ -263,6 +266,19 @@ function planDeclared(
   }
   const observed = result?.status === "found" ? result.remote.spec : undefined;
   const changes = fieldChanges(prior.spec, observed, spec, handler, false);
+  // After `agents state mv` the remote still names the old address as its owner: an update
+  // re-stamps it, so sync and adoption find it under its new name (never a duplicate).
+  const owner = result?.status === "found" ? result.remote.owner : undefined;
+  if (owner && owner.project === project && owner.resource !== resource.address && handler.update) {
+    changes.push({
+      path: "metadata.agents.resource",
+      before: owner.resource,
+      after: resource.address,
+      sensitive: false,
+      forcesReplacement: false,
+      source: "drift",
+    });
+  }
   const withId = { ...base, remoteId: prior.id, changes };
   if (changes.length === 0) return { ...withId, action: "noop", reason: "up to date" };
   const forcing = changes.filter((c) => c.forcesReplacement).map((c) => c.path);

@@ -98,8 +98,22 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE"]);
 const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504, 529]);
 const AUTH_HEADER_NAMES = /^(authorization|x-api-key|api-key|cookie|proxy-authorization)$/i;
 
+/** One retry about to wait: shown by the CLI so a long retry loop is never silent. */
+export interface RetryNotice {
+  provider: string;
+  method: string;
+  path: string;
+  /** The HTTP status, or the network failure ("connection reset", "timed out", ...). */
+  cause: string;
+  waitMs: number;
+  /** The attempt about to be made (2 = first retry) and the most there will be. */
+  attempt: number;
+  maxAttempts: number;
+}
+
 export interface HttpEnvironment {
   policy?: Partial<RetryPolicy>;
+  onRetry?: (notice: RetryNotice) => void;
   stats?: HttpStats;
   /** Injected for tests; defaults to a real timer. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -139,6 +153,16 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
     return out;
   };
   const base = options.baseUrl.replace(/\/+$/, "");
+  const notify = (req: HttpRequest, cause: string, waitMs: number, attempt: number) =>
+    env.onRetry?.({
+      provider: options.provider,
+      method: req.method,
+      path: req.path,
+      cause: redact(cause),
+      waitMs,
+      attempt: attempt + 2,
+      maxAttempts: policy.maxRetries + 1,
+    });
 
   async function request<T>(req: HttpRequest): Promise<HttpResponse<T>> {
     const url = buildUrl(base, req.path, req.query);
@@ -164,7 +188,9 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
         const reason = describeNetworkError(error);
         if (retryable && attempt < policy.maxRetries) {
           stats.retries++;
-          await sleep(backoff(attempt, policy, random), req.signal);
+          const wait = backoff(attempt, policy, random);
+          notify(req, reason, wait, attempt);
+          await sleep(wait, req.signal);
           continue;
         }
         throw new ProviderHttpError(
@@ -188,6 +214,7 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
       if (retryable && RETRY_STATUSES.has(response.status) && attempt < policy.maxRetries) {
         stats.retries++;
         const wait = retryAfterMs(response.headers, policy) ?? backoff(attempt, policy, random);
+        notify(req, String(response.status), wait, attempt);
         await sleep(wait, req.signal);
         continue;
       }

@@ -60,6 +60,22 @@ export const RUNS_RULES: RuleRow[] = [
     ),
   },
   {
+    code: "AGENTS1509",
+    rule: "provider_a needs mount_path on a deployment file resource",
+    invalid: cfg(
+      A,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    resources:\n      - @@type: file\n        file_id: file_1\n    initial_events: [{type: user.message, content: hi}]",
+    ),
+    valid: cfg(
+      A,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    resources:\n      - type: file\n        file_id: file_1\n        mount_path: inputs/x.md\n    initial_events: [{type: user.message, content: hi}]",
+    ),
+  },
+  {
     code: "AGENTS1500",
     rule: "initial_events 1 to 50",
     invalid: cfg(

@@ -10,6 +10,7 @@ import {
   redactingErrors,
   redactor,
   resultSummary,
+  retryLine,
 } from "../engine-output.js";
 import { CliError } from "../errors.js";
 import { loadProject } from "../load-project.js";
@@ -90,6 +91,7 @@ export async function runChange(
         return askYes(`\nDo you want to ${operation} these changes?`);
       },
       onEvent: (event) => printer?.(event),
+      onRetry: (notice) => print(retryLine(notice)),
     }),
   ).finally(() => process.off("SIGINT", onSigint));
   if (!outcome.confirmed) {

@@ -4,7 +4,7 @@ import { plan } from "../../engine/api.js";
 import { renderPlan } from "../../plan/render.js";
 import { hasChanges, refreshErrors } from "../../plan/types.js";
 import { ALL_ADAPTERS } from "../../providers/adapters.js";
-import { redactingErrors, redactor } from "../engine-output.js";
+import { redactingErrors, redactor, retryLine } from "../engine-output.js";
 import { loadProject } from "../load-project.js";
 import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
 
@@ -36,6 +36,8 @@ export function register(program: Command): void {
           adapters: ALL_ADAPTERS,
           ...scopeOf(options, project),
           operation: options.destroy ? "destroy" : "apply",
+          // stderr: stdout may be the JSON plan.
+          onRetry: (notice) => process.stderr.write(`${redact(retryLine(notice))}\n`),
         }),
       );
       const incomplete = refreshErrors(result).length > 0;

@@ -87,6 +87,17 @@ export function checkDeployments(ctx: RuleContext): void {
       }
     }
     deployment.resources?.forEach((resource, index) => {
+      if (resource.type === "file" && resource.mount_path === undefined) {
+        for (const { provider, caps } of ctx.targets(deployment)) {
+          if (!caps.deployments.fileMountPathRequired) continue;
+          ctx.report(
+            "AGENTS1509",
+            `deployments.${name}: ${provider} requires \`mount_path\` on a file resource`,
+            [...base, "resources", index],
+            `add \`mount_path:\` (relative paths are placed under ${caps.mountRoot})`,
+          );
+        }
+      }
       if (resource.type === "file" && resource.file_id === undefined && resource.source === undefined) {
         ctx.report(
           "AGENTS1507",

@@ -32,6 +32,19 @@ export class Uploads {
     return id;
   }
 
+  /**
+   * Deletes what this attempt uploaded that no earlier save recorded: call when the save failed,
+   * so a failed create or update never leaves an orphan upload behind. Best effort: the save's
+   * own error is what the user needs to see.
+   */
+  async discardNew(http: HttpClient): Promise<void> {
+    const known = new Set(Object.values(this.before).map((u) => u.id));
+    for (const u of Object.values(this.ledger)) {
+      if (known.has(u.id)) continue;
+      await removeTolerant(http, "DELETE", `/files/${u.id}`, this.ctx.signal).catch(() => {});
+    }
+  }
+
   /** Deletes earlier uploads that the new version no longer uses (call after the save). */
   async pruneReplaced(http: HttpClient): Promise<void> {
     const keep = new Set(Object.values(this.ledger).map((u) => u.id));

@@ -42,6 +42,11 @@ export const providerACapabilities: ProviderCapabilities = {
     sessionResources: unsupported("mount files with the agent's `files` entries instead"),
     forwardAcceptsExternalMembers: true,
   },
-  deployments: { tunnel: "unsupported", schedule: "native", outcomeDescriptionRequired: false },
+  deployments: {
+    tunnel: "unsupported",
+    schedule: "native",
+    fileMountPathRequired: true,
+    outcomeDescriptionRequired: false,
+  },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };

@@ -43,7 +43,12 @@ export const providerBCapabilities: ProviderCapabilities = {
     // A Forward roster needs template ids; external Forward Templates are not exposed.
     forwardAcceptsExternalMembers: false,
   },
-  deployments: { tunnel: "dropped", schedule: "native", outcomeDescriptionRequired: false },
+  deployments: {
+    tunnel: "dropped",
+    schedule: "native",
+    fileMountPathRequired: false,
+    outcomeDescriptionRequired: false,
+  },
   channels: {
     fixedModeRequiresForwardAgent: true,
     types: {

@@ -40,6 +40,11 @@ export const providerCCapabilities: ProviderCapabilities = {
     sessionResources: SUPPORTED,
     forwardAcceptsExternalMembers: true,
   },
-  deployments: { tunnel: "unsupported", schedule: "native", outcomeDescriptionRequired: true },
+  deployments: {
+    tunnel: "unsupported",
+    schedule: "native",
+    fileMountPathRequired: false,
+    outcomeDescriptionRequired: true,
+  },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };

@@ -38,6 +38,11 @@ export const providerDCapabilities: ProviderCapabilities = {
     forwardAcceptsExternalMembers: true,
   },
   // Deployments are emulated by a session at run time: nothing runs a cron schedule remotely.
-  deployments: { tunnel: "unsupported", schedule: "not_enforced", outcomeDescriptionRequired: false },
+  deployments: {
+    tunnel: "unsupported",
+    schedule: "not_enforced",
+    fileMountPathRequired: false,
+    outcomeDescriptionRequired: false,
+  },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };

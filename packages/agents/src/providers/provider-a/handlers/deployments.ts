@@ -68,8 +68,14 @@ export function createDeploymentHandler(opts: ProviderAOptions): KindHandler {
       const uploads = new Uploads(ctx, {}, async (source) =>
         String((await uploadFile(ctx, opts, source)).id),
       );
-      const json = await body(ctx, spec, false, uploads);
-      const remote = toRemote(await send(ctx, ctx.http, { method: "POST", path: "/deployments", json }));
+      let remote: RemoteObject;
+      try {
+        const json = await body(ctx, spec, false, uploads);
+        remote = toRemote(await send(ctx, ctx.http, { method: "POST", path: "/deployments", json }));
+      } catch (error) {
+        await uploads.discardNew(ctx.http);
+        throw error;
+      }
       return { ...remote, extra: { ...remote.extra, uploads: uploads.ledger } };
     },
     async read(ctx, id, prior) {
@@ -82,10 +88,14 @@ export function createDeploymentHandler(opts: ProviderAOptions): KindHandler {
       const uploads = new Uploads(ctx, priorUploads(prior), async (source) =>
         String((await uploadFile(ctx, opts, source)).id),
       );
-      const json = await body(ctx, spec, true, uploads);
-      const remote = toRemote(
-        await send(ctx, ctx.http, { method: "POST", path: `/deployments/${id}`, json }),
-      );
+      let remote: RemoteObject;
+      try {
+        const json = await body(ctx, spec, true, uploads);
+        remote = toRemote(await send(ctx, ctx.http, { method: "POST", path: `/deployments/${id}`, json }));
+      } catch (error) {
+        await uploads.discardNew(ctx.http);
+        throw error;
+      }
       await uploads.pruneReplaced(ctx.http);
       return { ...remote, extra: { ...remote.extra, uploads: uploads.ledger } };
     },

@@ -1,0 +1,90 @@
+// Issue 10: a provider_a deployment whose save fails after its local file was uploaded must not
+// leave the upload behind; the next apply converges and destroy leaves nothing.
+import { promises as fs, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./cli.js";
+import { liveObjects, setFaults, simState } from "./project.js";
+
+const CONFIG = `version: "1"
+providers:
+  provider_a:
+    api_key: \${A_API_KEY}
+    workspace_id: llm-e2e
+    base_url: \${A_BASE_URL}
+environments:
+  sandbox:
+    provider: provider_a
+    config:
+      type: cloud
+agents:
+  analyst:
+    provider: provider_a
+    model: qwen-max
+    instructions: Analyse.
+deployments:
+  weekly:
+    provider: provider_a
+    agent: analyst
+    environment: sandbox
+    resources:
+      - type: file
+        source: data/glossary.md
+        mount_path: inputs/glossary.md
+    initial_events:
+      - type: user.message
+        content: Weekly numbers, please.
+`;
+
+let a: RunningSim;
+let dir: string;
+const run = (...args: string[]) =>
+  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "upload-key" }, timeoutMs: 60_000 });
+const liveFiles = async () =>
+  liveObjects(await simState(a)).filter((o) => o.type === "files" || o.type === "file");
+
+beforeAll(async () => {
+  a = await startSim("provider_a", { quiet: true });
+  await fetch(`${a.origin}/_sim/seed`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      settings: { file_audit_polls: 0, file_audit_ms: 0, skill_scan_polls: 0, skill_scan_ms: 0 },
+    }),
+  });
+  dir = mkdtempSync(join(tmpdir(), "agents-a-upload-"));
+  await fs.mkdir(join(dir, "data"));
+  await fs.writeFile(join(dir, "data", "glossary.md"), "# Glossary\n");
+  await fs.writeFile(join(dir, "agents.yaml"), CONFIG);
+  await fs.writeFile(join(dir, ".env"), `A_API_KEY=sim-provider-a-key\nA_BASE_URL=${a.url}\n`);
+});
+afterAll(async () => {
+  await a?.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe("provider_a deployment file uploads", () => {
+  it("a failed deployment save leaves no uploaded file behind", async () => {
+    await setFaults(a, {
+      rules: [{ method: "POST", path: "/deployments$", action: { type: "status", status: 400 } }],
+    });
+    try {
+      const apply = await run("apply", "-y");
+      expect(apply.code).toBe(1);
+      expect(apply.stdout).toContain('provider_a.deployments["weekly"]: create FAILED');
+    } finally {
+      await setFaults(a, {});
+    }
+    expect(await liveFiles()).toEqual([]);
+  });
+
+  it("the next apply converges and destroy leaves nothing", async () => {
+    expect((await run("apply", "-y")).code).toBe(0);
+    expect((await liveFiles()).length).toBe(1);
+    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+    expect((await run("destroy", "-y")).code).toBe(0);
+    expect(await liveFiles()).toEqual([]);
+  });
+});
