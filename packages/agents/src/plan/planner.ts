@@ -410,10 +410,33 @@ function propagateNewIds(actions: PlannedAction[], state: State, runtime: Provid
     a !== undefined &&
     (a.action === "replace" || (a.action === "create" && state.resources[a.address] !== undefined));
   for (const action of topoSort(actions.filter((a) => a.action !== "delete"))) {
-    if (action.action !== "noop" || action.external) continue;
+    if (action.external) continue;
+    const handler = runtime.requireHandler(action.provider, action.kind, action.address);
+    // A dependency updated in place gets a new version this resource pins: follow it.
+    const versioned = action.dependsOn.filter((dep) => {
+      const d = byAddress.get(dep);
+      return d?.action === "update" && (handler.followsUpdatesOf ?? []).includes(d.kind);
+    });
+    if (versioned.length > 0 && handler.update && (action.action === "noop" || action.action === "update")) {
+      for (const dep of versioned) {
+        const prior = state.resources[dep]?.extra?.version ?? state.resources[dep]?.version;
+        action.changes.push({
+          path: `${byAddress.get(dep)!.kind}.${byAddress.get(dep)!.name}.version`,
+          before: prior,
+          after: "(new version, known after apply)",
+          sensitive: false,
+          forcesReplacement: false,
+          source: "config",
+        });
+      }
+      if (action.action === "noop") {
+        const why = `${versioned.join(", ")} ${versioned.length === 1 ? "gets" : "get"} a new version, which this resource pins`;
+        Object.assign(action, { action: "update", reason: why });
+      }
+    }
+    if (action.action !== "noop") continue;
     const changed = action.dependsOn.filter((dep) => renewed(byAddress.get(dep)));
     if (changed.length === 0) continue;
-    const handler = runtime.requireHandler(action.provider, action.kind, action.address);
     const why = `${changed.join(", ")} ${changed.length === 1 ? "gets" : "get"} a new id, which this resource must reference`;
     if (handler.update) Object.assign(action, { action: "update", reason: why });
     else

@@ -123,6 +123,11 @@ export interface KindHandler {
    */
   desired?(spec: Spec, ctx: DesiredContext): Promise<Spec> | Spec;
   /**
+   * Kinds whose in-place update this resource must follow with an update of its own, because it
+   * pins their version (provider_a agents pin each custom skill's version): plan shows it.
+   */
+  followsUpdatesOf?: Kind[];
+  /**
    * Top-level fields whose removal (a value declared before, none now) cannot be sent as an
    * update and so forces replacement, while changing their value stays in place.
    */

@@ -40,10 +40,13 @@ export async function resolveSkills(ctx: HandlerContext, decl: AgentDecl): Promi
       });
     } else {
       const type = ref.type === "official" ? "official" : "customer";
-      const version =
-        type === "official" && ref.version
-          ? ref.version
-          : await pickSkillVersion(ctx, ref.skill_id, ref.version);
+      // Official catalog skills have no versions list to pick from: without an explicit version
+      // the reference goes out without one and the provider uses its current catalog version.
+      if (type === "official") {
+        out.push({ type, skill_id: ref.skill_id, ...(ref.version ? { version: ref.version } : {}) });
+        continue;
+      }
+      const version = await pickSkillVersion(ctx, ref.skill_id, ref.version);
       out.push({ type, skill_id: ref.skill_id, version });
     }
   }
@@ -83,6 +86,9 @@ async function updateAgent(
 }
 
 export const agentHandler: KindHandler = {
+  // An agent pins the version of each custom skill it references: a new skill version (an edited
+  // SKILL.md) must be followed by an agent update, or the agent keeps running the old one.
+  followsUpdatesOf: ["skills"],
   // Git tokens are secrets: kept in state only as keyed hashes (provider_a drops session resources today).
   sensitive: ["resources.*.authorization_token"],
   desired: (spec) => agentDesired(spec as unknown as AgentDecl),

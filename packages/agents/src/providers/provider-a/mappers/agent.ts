@@ -36,11 +36,14 @@ export interface AgentDecl {
   metadata?: Record<string, string>;
 }
 
-/** A skill reference after the handler resolved ids and the mandatory version. */
+/**
+ * A skill reference after the handler resolved ids and versions. Custom skills always carry a
+ * version; an official skill declared without one is sent without it (the catalog's current one).
+ */
 export interface ResolvedSkillRef {
   type: "customer" | "official";
   skill_id: string;
-  version: string;
+  version?: string;
 }
 
 export function modelFor(model: AgentDecl["model"], provider: string, agent: string): string {
@@ -116,7 +119,10 @@ export function agentToWire(decl: AgentDecl, input: AgentWireInput): Record<stri
   };
   if (decl.description !== undefined) body.description = decl.description;
   if (mcpServers.length) body.mcp_servers = mcpServers;
-  if (input.skills.length) body.skills = input.skills;
+  if (input.skills.length)
+    body.skills = input.skills.map((s) =>
+      s.version === undefined ? { type: s.type, skill_id: s.skill_id } : s,
+    );
   if (input.roster) body.multiagent = rosterToWire(input.roster);
   else if (input.clearRoster) body.multiagent = CLEARED_ROSTER;
   return body;

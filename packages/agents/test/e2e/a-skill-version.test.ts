@@ -1,0 +1,99 @@
+// Issue 10, provider_a: an edited SKILL.md publishes a new skill version and the agents that use
+// the skill follow it (plan shows the agent's update); an official skill declared without a
+// version validates and applies alike.
+import { promises as fs, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./cli.js";
+import { simState } from "./project.js";
+
+const CONFIG = `version: "1"
+providers:
+  provider_a:
+    api_key: \${A_API_KEY}
+    workspace_id: llm-e2e
+    base_url: \${A_BASE_URL}
+skills:
+  charts:
+    provider: provider_a
+    source: skills/charts
+agents:
+  analyst:
+    provider: provider_a
+    model: qwen-max
+    instructions: Analyse.
+    skills:
+      - charts
+      - type: official
+        skill_id: pdf
+`;
+
+const SKILL = "---\nname: charts\ndescription: Draws charts\n---\nRead the CSV and draw it.\n";
+
+let a: RunningSim;
+let dir: string;
+const run = (...args: string[]) =>
+  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "skill-key" }, timeoutMs: 60_000 });
+
+interface SimAgent {
+  id: string;
+  skills?: Array<{ type: string; skill_id: string; version?: string }>;
+  archived_at?: string;
+}
+
+async function pinnedVersion(skillId: string): Promise<string | undefined> {
+  const dump = (await simState(a)) as { agents: SimAgent[] };
+  const agent = dump.agents.find((x) => !x.archived_at);
+  return agent?.skills?.find((s) => s.skill_id === skillId)?.version;
+}
+
+beforeAll(async () => {
+  a = await startSim("provider_a", { quiet: true });
+  await fetch(`${a.origin}/_sim/seed`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      settings: { file_audit_polls: 0, file_audit_ms: 0, skill_scan_polls: 0, skill_scan_ms: 0 },
+    }),
+  });
+  dir = mkdtempSync(join(tmpdir(), "agents-a-skill-"));
+  await fs.mkdir(join(dir, "skills", "charts"), { recursive: true });
+  await fs.writeFile(join(dir, "skills", "charts", "SKILL.md"), SKILL);
+  await fs.writeFile(join(dir, "agents.yaml"), CONFIG);
+  await fs.writeFile(join(dir, ".env"), `A_API_KEY=sim-provider-a-key\nA_BASE_URL=${a.url}\n`);
+});
+afterAll(async () => {
+  await a?.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe("provider_a skill versions", () => {
+  it("applies an official skill without a version, as validate accepted it", async () => {
+    expect((await run("validate")).code).toBe(0);
+    const apply = await run("apply", "-y");
+    expect(apply.stderr).toBe("");
+    expect(apply.code).toBe(0);
+    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+  });
+
+  it("an edited SKILL.md moves the agent to the new version", async () => {
+    const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
+    const skill = state.resources['provider_a.skills["charts"]'];
+    const first = await pinnedVersion(skill.id);
+    expect(first).toBeDefined();
+    await fs.writeFile(join(dir, "skills", "charts", "SKILL.md"), `${SKILL}Label both axes.\n`);
+    const plan = await run("plan", "--detailed-exitcode");
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toMatch(/provider_a\.skills\["charts"\] \([^)]+\): update/);
+    expect(plan.stdout).toMatch(/provider_a\.agents\["analyst"\] \([^)]+\): update, .*new version/);
+    expect(plan.stdout).toContain("~ skills.charts.version:");
+    expect((await run("apply", "-y")).code).toBe(0);
+    const second = await pinnedVersion(skill.id);
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+    expect((await run("destroy", "-y")).code).toBe(0);
+  });
+});
