@@ -212,8 +212,11 @@ class Step {
       await this.record(await this.handler.update!(this.ctx, prior.id, this.spec, prior), false);
     } catch (error) {
       if (!(error instanceof ProviderHttpError && error.status === 404)) throw error;
-      this.ctx.warn(`${prior.id} disappeared during update; creating it again`);
-      await this.create();
+      // The plan said update; a create now would do something nobody reviewed.
+      throw new Error(
+        `${this.action.address}: changed since the plan: ${prior.id} no longer exists remotely, so it cannot be updated; ` +
+          "nothing was created. Run agents plan again (it will show a create)",
+      );
     }
   }
 

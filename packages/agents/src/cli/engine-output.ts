@@ -78,13 +78,18 @@ export function progressPrinter(print: Printer, plan: Plan): (event: ApplyEvent)
 
 export function resultSummary(plan: Plan, result: ExecuteResult, seconds: number): string[] {
   const done = new Set(result.done);
-  const count = (action: string) =>
-    plan.actions.filter((a) => a.action === action && done.has(a.address)).length;
+  // Externals are only released from state, never deleted: they are counted apart.
+  const count = (action: string, external = false) =>
+    plan.actions.filter(
+      (a) =>
+        a.action === action && done.has(a.address) && (a.action !== "delete" || !!a.external === external),
+    ).length;
+  const released = count("delete", true) ? `, ${count("delete", true)} released from state` : "";
   const word = plan.operation === "destroy" ? "Destroy" : "Apply";
   const counts =
     plan.operation === "destroy"
-      ? `${count("delete")} destroyed`
-      : `${count("create")} created, ${count("update")} updated, ${count("replace")} replaced, ${count("delete")} deleted` +
+      ? `${count("delete")} destroyed${released}`
+      : `${count("create")} created, ${count("update")} updated, ${count("replace")} replaced, ${count("delete")} deleted${released}` +
         (count("adopt") ? `, ${count("adopt")} adopted` : "") +
         (count("read") ? `, ${count("read")} external verified` : "");
   if (result.ok) return [`${word} complete in ${seconds.toFixed(1)}s: ${counts}.`];

@@ -30,6 +30,8 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1006: "the configuration file cannot be read",
   AGENTS1007:
     "a secret (api_key, access_token, secret_value, authorization_token, channel credentials) is written inline instead of as `${VAR}` (warning)",
+  AGENTS1008:
+    "a git repository `authorization_token` is written inline instead of as `${VAR}` (its value is never written in the file)",
   AGENTS1010: "`${VAR}` names a variable that is neither in the environment nor in .env",
   AGENTS1011: "malformed `${...}` reference (variable names are [A-Za-z_][A-Za-z0-9_]*)",
   AGENTS1020:
@@ -61,6 +63,7 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1111:
     "a credential with `limited` networking must list `allowed_hosts` (it is never widened implicitly)",
   AGENTS1112: "two credentials of one vault share a name",
+  AGENTS1113: "`protocol` on a static_bearer credential of a provider whose wire has no transport field",
   AGENTS1120:
     "an identity mixes the managed form (external_id, name, enabled, metadata) with the external form (identity_id), or has neither",
   AGENTS1121: "`identity_id` must begin with `idn_`",
@@ -87,6 +90,8 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1217: "agent `environment_variables` are not supported by the target provider",
   AGENTS1218: "explicit memory stores of a Forward agent require `defaults.identity`",
   AGENTS1219: "one locally managed resource is shared by Managed and Forward agents of a provider",
+  AGENTS1221:
+    "`networking: limited` on an environment used by a Forward agent of a provider whose Forward environments take no networking policy",
   AGENTS1220: "session resources (`git_repository`) are not supported by the target provider",
   AGENTS1300: "a multi-agent roster has more than 20 members",
   AGENTS1301: "a coordinator lists itself as a member",
@@ -97,6 +102,7 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1306: "a roster lists one member twice",
   AGENTS1400:
     "a mount path is not under the provider's mount root (absolute paths must already use it; relative ones may not climb out with ..)",
+  AGENTS1508: "`user.define_outcome` without `description` on a provider whose API requires it",
   AGENTS1500: "`initial_events` must have 1 to 50 entries",
   AGENTS1501: "`max_iterations` must be an integer from 1 to 20",
   AGENTS1502: "`rubric` and `rubric_file` are alternatives: give at most one",

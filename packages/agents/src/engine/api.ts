@@ -6,7 +6,7 @@ import { hasDeferred, preflightRemovals, runDeferred } from "../apply/deferred.j
 import { type ApplyEvent, type ExecuteResult, executePlan } from "../apply/execute.js";
 import { configHash, createPlan, prepareDesired } from "../plan/planner.js";
 import { scopeDesired } from "../plan/scope.js";
-import { hasChanges, type Plan, PlanError } from "../plan/types.js";
+import { hasChanges, incompleteMessage, type Plan, PlanError, refreshErrors } from "../plan/types.js";
 import type { HttpEnvironment } from "../providers/http.js";
 import { ProviderRuntime } from "../providers/registry.js";
 import type { ProviderAdapter } from "../providers/types.js";
@@ -140,6 +140,9 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
       planned = await planWith(store, runtime, { ...options, stateKey, operation });
     }
     options.onPlan?.(planned);
+    // Never act on a plan that could not read part of the remote (it may be wrong anywhere).
+    if (refreshErrors(planned).length > 0)
+      throw new PlanError(`nothing was changed: ${incompleteMessage(planned)}`, "refresh_failed");
     const httpCalls = () => runtime.httpFactory.stats.calls;
     // A destroy also resumes follow-up work an earlier one could not finish.
     const resume = operation === "destroy" && hasDeferred(store);

@@ -32,7 +32,14 @@ export interface ProviderCapabilities {
     limitedNetworking: Support;
   };
   credentialTypes: Record<CredentialType, Support>;
+  /** Whether a `static_bearer` credential's `protocol` (MCP transport) is carried on the wire. */
+  credentialProtocol: Support;
   agents: {
+    /**
+     * Whether the environment of a Forward agent keeps its `networking` policy. Unsupported:
+     * `networking: limited` is refused rather than silently loosened.
+     */
+    forwardEnvironmentNetworking: Support;
     /** Builtin tool names in their canonical lowercase form. */
     builtinTools: readonly string[];
     askPermission: Support;
@@ -49,6 +56,8 @@ export interface ProviderCapabilities {
     /** "dropped": the API takes no tunnel, it is removed with a warning. */
     tunnel: "supported" | "dropped" | "unsupported";
     schedule: "native" | "not_enforced";
+    /** `user.define_outcome` initial events need `description` on the wire. */
+    outcomeDescriptionRequired: boolean;
   };
   channels: {
     fixedModeRequiresForwardAgent: boolean;

@@ -1,13 +1,14 @@
 // Builds a Plan from the desired resources, the state and a refresh of the remote. Read-only:
 // it never writes state and never changes a remote resource.
 import { createHash } from "node:crypto";
+import { closest } from "../config/suggest.js";
 import { matchesAny } from "../model/field-path.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { KindHandler, RemoteObject, Spec } from "../providers/types.js";
 import { hashSecrets } from "../state/secrets.js";
 import type { ResourceState, State } from "../state/types.js";
 import { mapBounded } from "./bounded.js";
-import { diffValues, sameValue } from "./diff.js";
+import { diffValues, isEmptyValue, sameValue } from "./diff.js";
 import { type RefreshResult, type RefreshTarget, refresh } from "./refresh.js";
 import { scopeDesired, scopeState } from "./scope.js";
 import {
@@ -18,6 +19,7 @@ import {
   type Plan,
   PlanError,
   type PlannedAction,
+  type RefreshError,
 } from "./types.js";
 
 export interface PlanOptions {
@@ -62,6 +64,7 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
   const signal = options.signal ?? new AbortController().signal;
   const concurrency = options.concurrency ?? 10;
   const scope = { providers: options.providers, targets: options.targets };
+  checkTargets(options.targets, options.desired, state);
   const desired = operation === "destroy" ? [] : scopeDesired(options.desired, scope);
   const inState = scopeState(state, options.desired, scope, operation);
   // Only what is in scope: a run scoped to one provider needs no adapter for the others.
@@ -84,6 +87,18 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
     }
   }
   const refreshed = await refresh(runtime, targets, lookup, { concurrency, signal });
+  // A provider the refresh did not read at all (a fresh state): one cheap authenticated read, so
+  // a wrong key or an unreachable base URL is reported by plan, not discovered by apply.
+  const read = new Set(targets.map((t) => t.provider));
+  const unread = [...new Set(desired.map((r) => r.provider))].filter((p) => !read.has(p)).sort();
+  const probeErrors: RefreshError[] = [];
+  await mapBounded(unread, concurrency, async (provider) => {
+    try {
+      await runtime.probe(provider, signal);
+    } catch (error) {
+      probeErrors.push({ target: provider, message: (error as Error).message });
+    }
+  });
 
   const actions: PlannedAction[] = [];
   for (const resource of desired) {
@@ -146,6 +161,13 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
     }
   }
 
+  const refreshErrors: RefreshError[] = [
+    ...probeErrors,
+    ...[...refreshed]
+      .filter(([, r]) => r.status === "error")
+      .map(([address, r]) => ({ target: address, message: (r as { message: string }).message }))
+      .sort((a, b) => a.target.localeCompare(b.target)),
+  ];
   const summary = Object.fromEntries(
     (["create", "update", "replace", "delete", "adopt", "read", "noop"] as ActionType[]).map((t) => [
       t,
@@ -168,6 +190,7 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
     refresh: {
       reads: targets.length,
       failed: [...refreshed.values()].filter((r) => r.status === "error").length,
+      ...(refreshErrors.length ? { errors: refreshErrors } : {}),
     },
   };
 }
@@ -269,7 +292,7 @@ export function fieldChanges(
   lastApplied: Spec,
   observed: Spec | undefined,
   desired: Spec,
-  handler: Pick<KindHandler, "sensitive" | "replaceOn">,
+  handler: Pick<KindHandler, "sensitive" | "replaceOn" | "replaceOnRemoval">,
   adopting: boolean,
 ): FieldChange[] {
   const current: Spec = { ...lastApplied };
@@ -285,7 +308,11 @@ export function fieldChanges(
       path: d.path,
       ...(sensitive ? {} : { before: d.before, after: d.after }),
       sensitive,
-      forcesReplacement: matchesAny(handler.replaceOn, d.segments),
+      forcesReplacement:
+        matchesAny(handler.replaceOn, d.segments) ||
+        ((handler.replaceOnRemoval ?? []).includes(top) &&
+          !isEmptyValue(current[top]) &&
+          isEmptyValue(desired[top])),
       source: drifted.has(top) ? "drift" : "config",
     };
   });
@@ -319,6 +346,29 @@ function planRemoval(
     return { ...base, action: "delete", reason: `${why}; already gone remotely, so only removed from state` };
   }
   return { ...base, action: "delete", reason: why };
+}
+
+/** A --target that names nothing declared or recorded is a typo, never an empty plan. */
+function checkTargets(targets: string[] | undefined, desired: DesiredResource[], state: State): void {
+  if (!targets?.length) return;
+  const known = new Set([
+    ...desired.map((r) => r.address),
+    ...Object.keys(state.resources),
+    ...Object.keys(state.pending ?? {}),
+  ]);
+  for (const target of targets) {
+    if (known.has(target)) continue;
+    const match =
+      closest(target, known) ??
+      [...known].find((address) => address.endsWith(`["${target}"]`) || address.endsWith(`[${target}]`));
+    throw new PlanError(
+      `--target ${target}: no resource with this address in the configuration or the state` +
+        (match ? ` (did you mean ${match}?)` : "") +
+        '; addresses are <provider>.<kind>["<name>"], see agents state list',
+      "unknown_target",
+      target,
+    );
+  }
 }
 
 async function findOwned(

@@ -1,6 +1,13 @@
 // Text rendering of a plan (the CLI prints it; the library returns it as a string).
 import { isEmptyValue } from "./diff.js";
-import type { ActionType, FieldChange, Plan, PlannedAction } from "./types.js";
+import {
+  type ActionType,
+  type FieldChange,
+  incompleteMessage,
+  type Plan,
+  type PlannedAction,
+  refreshErrors,
+} from "./types.js";
 
 const SYMBOL: Record<ActionType, string> = {
   create: "+",
@@ -57,6 +64,13 @@ export function renderPlan(plan: Plan, options: { showNoop?: boolean } = {}): st
   const lines: string[] = [];
   for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
   const shown = plan.actions.filter((a) => options.showNoop || a.action !== "noop" || a.warnings.length > 0);
+  if (refreshErrors(plan).length > 0) {
+    // A plan that could not read the remote never says it matches.
+    for (const a of shown) lines.push(...renderAction(a));
+    if (plan.actions.some((a) => a.action !== "noop")) lines.push("", renderSummary(plan));
+    lines.push("", `Error: ${incompleteMessage(plan)}`);
+    return `${lines.join("\n")}\n`;
+  }
   if (plan.actions.every((a) => a.action === "noop")) {
     for (const a of shown) lines.push(...renderAction(a));
     lines.push(

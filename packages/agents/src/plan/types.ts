@@ -61,8 +61,32 @@ export interface Plan {
   actions: PlannedAction[];
   summary: Record<ActionType, number>;
   warnings: string[];
-  /** Refresh statistics: remote reads made and how many failed transiently. */
-  refresh: { reads: number; failed: number };
+  /**
+   * Refresh statistics: remote reads made and how many failed. `errors` names each read that
+   * failed (a resource address, or a provider whose credential check failed): such a plan is
+   * incomplete, `agents plan` exits 1 and apply refuses it.
+   */
+  refresh: { reads: number; failed: number; errors?: RefreshError[] };
+}
+
+export interface RefreshError {
+  /** A resource address, or a provider name for the credential check of a fresh state. */
+  target: string;
+  message: string;
+}
+
+/** The plan could not read part of the remote: it must never be taken for "no changes". */
+export function refreshErrors(plan: Plan): RefreshError[] {
+  return plan.refresh?.errors ?? [];
+}
+
+export function incompleteMessage(plan: Plan): string {
+  const errors = refreshErrors(plan);
+  return (
+    `the plan is incomplete: could not read the remote for ${errors.length} ${errors.length === 1 ? "resource" : "resources"}:\n` +
+    errors.map((e) => `  ${e.target}: ${e.message}`).join("\n") +
+    "\nNothing was compared for these, so the plan cannot say whether they match. Fix the cause (credentials, base URL, provider outage) and run the command again."
+  );
 }
 
 export class PlanError extends Error {

@@ -83,6 +83,16 @@ export class ProviderRuntime {
     return session;
   }
 
+  /**
+   * One cheap authenticated read proving the credentials and base URL of a provider work
+   * (the adapter's `probe`); a provider without one is not checked.
+   */
+  async probe(provider: ProviderName, signal: AbortSignal): Promise<void> {
+    const adapter = this.adapters.get(provider);
+    if (!adapter?.probe) return;
+    await adapter.probe(this.session(provider).http, signal);
+  }
+
   /** The runner of a deferred task type, when the provider's adapter has one. */
   deferredHandler(provider: ProviderName, type: string): DeferredHandler | undefined {
     return this.adapters.get(provider)?.deferred?.[type];

@@ -122,6 +122,11 @@ export interface KindHandler {
    * digest of a local file so an edited file shows as a change. Pure apart from reading files.
    */
   desired?(spec: Spec, ctx: DesiredContext): Promise<Spec> | Spec;
+  /**
+   * Top-level fields whose removal (a value declared before, none now) cannot be sent as an
+   * update and so forces replacement, while changing their value stays in place.
+   */
+  replaceOnRemoval?: string[];
   /** Field paths (dot-separated, `*` for any key or array index) whose change forces replacement. */
   replaceOn?: string[];
   /** Field paths holding secrets: masked in plans, stored only as keyed hashes in state. */
@@ -203,6 +208,11 @@ export interface ProviderAdapter {
    * handler call, so a change of domain shows in the plan.
    */
   derive?(config: Spec, kind: Kind, name: string): Spec | undefined;
+  /**
+   * One cheap authenticated read (e.g. list one agent) that fails when the key is wrong or the
+   * base URL unreachable. Plan runs it for a provider it would otherwise not read at all.
+   */
+  probe?(http: HttpClient, signal: AbortSignal): Promise<void>;
   /** PROPOSED: runners of deferred tasks by `DeferredTask.type`; destroy resumes them. */
   deferred?: Record<string, DeferredHandler>;
 }

@@ -104,7 +104,7 @@ const validConfig = fc
         initial_events: Array.from({ length: eventCount }, (_, i) =>
           i % 2 === 0
             ? { type: "user.message", content: text }
-            : { type: "user.define_outcome", max_iterations: 1 + (i % 20) },
+            : { type: "user.define_outcome", description: "the outcome", max_iterations: 1 + (i % 20) },
         ),
         ...(caps.deployments.schedule === "native"
           ? { schedule: { expression: pick(CRONS, 3), timezone: pick(ZONES, 4) } }

@@ -240,6 +240,20 @@ export const AGENTS_RULES: RuleRow[] = [
     ),
   },
   {
+    code: "AGENTS1221",
+    rule: "limited networking is not silently dropped for a Forward agent",
+    invalid: cfg(
+      B,
+      "environments:\n  e:\n    config:\n      type: cloud\n      networking:\n        type: @@limited\n        allowed_hosts: [a.example]\nagents:\n" +
+        agent("a", ...forward, "environment: e"),
+    ),
+    valid: cfg(
+      B,
+      "environments:\n  e:\n    config:\n      type: cloud\n      networking:\n        type: limited\n        allowed_hosts: [a.example]\nagents:\n" +
+        agent("a", "environment: e"),
+    ),
+  },
+  {
     code: "AGENTS1219",
     rule: "a local resource is not shared by Managed and Forward agents",
     invalid: cfg(

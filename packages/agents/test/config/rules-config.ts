@@ -47,6 +47,32 @@ export const CONFIG_RULES: RuleRow[] = [
     valid: 'version: "1"\nproviders:\n  provider_c:\n    api_key: ${KEY}',
   },
   {
+    code: "AGENTS1008",
+    rule: "a git token is never written in the file (error)",
+    invalid: cfg(
+      C,
+      "agents:\n" +
+        agent(
+          "a",
+          "resources:",
+          "  - type: git_repository",
+          "    url: https://g/r",
+          "    authorization_token: @@ghp_literal123",
+        ),
+    ),
+    valid: cfg(
+      C,
+      "agents:\n" +
+        agent(
+          "a",
+          "resources:",
+          "  - type: git_repository",
+          "    url: https://g/r",
+          "    authorization_token: ${TOKEN}",
+        ),
+    ),
+  },
+  {
     code: "AGENTS1010",
     rule: "unset variable",
     invalid: 'version: "1"\nproviders:\n  provider_c:\n    api_key: @@${NOT_SET_ANYWHERE_123}',
@@ -245,6 +271,18 @@ export const CONFIG_RULES: RuleRow[] = [
     valid: cfg(
       C,
       "vaults:\n  v:\n    credentials:\n      - name: t\n        type: static_bearer\n        mcp_server_url: https://m\n        access_token: ${TOKEN}",
+    ),
+  },
+  {
+    code: "AGENTS1113",
+    rule: "static_bearer protocol only where the wire carries it",
+    invalid: cfg(
+      C,
+      "vaults:\n  v:\n    credentials:\n      - name: t\n        type: static_bearer\n        mcp_server_url: https://m\n        access_token: ${TOKEN}\n        protocol: @@sse",
+    ),
+    valid: cfg(
+      B,
+      "vaults:\n  v:\n    credentials:\n      - name: t\n        type: static_bearer\n        mcp_server_url: https://m\n        access_token: ${TOKEN}\n        protocol: sse",
     ),
   },
   {

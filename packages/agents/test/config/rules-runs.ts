@@ -44,6 +44,22 @@ export const RUNS_RULES: RuleRow[] = [
     ),
   },
   {
+    code: "AGENTS1508",
+    rule: "provider_c needs description on user.define_outcome",
+    invalid: cfg(
+      C,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - @@type: user.define_outcome\n        rubric: Good work.",
+    ),
+    valid: cfg(
+      C,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: A report\n        rubric: Good work.",
+    ),
+  },
+  {
     code: "AGENTS1500",
     rule: "initial_events 1 to 50",
     invalid: cfg(
@@ -64,13 +80,13 @@ export const RUNS_RULES: RuleRow[] = [
       C,
       "agents:\n" +
         agent("a") +
-        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        max_iterations: @@21",
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: d\n        max_iterations: @@21",
     ),
     valid: cfg(
       C,
       "agents:\n" +
         agent("a") +
-        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        max_iterations: 20",
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: d\n        max_iterations: 20",
     ),
   },
   {
@@ -80,13 +96,13 @@ export const RUNS_RULES: RuleRow[] = [
       C,
       "agents:\n" +
         agent("a") +
-        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        rubric: be good\n        rubric_file: @@rubric.md",
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: d\n        rubric: be good\n        rubric_file: @@rubric.md",
     ),
     valid: cfg(
       C,
       "agents:\n" +
         agent("a") +
-        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        rubric_file: rubric.md",
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: d\n        rubric_file: rubric.md",
     ),
   },
   {

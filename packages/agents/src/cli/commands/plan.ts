@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { plan } from "../../engine/api.js";
 import { renderPlan } from "../../plan/render.js";
-import { hasChanges } from "../../plan/types.js";
+import { hasChanges, refreshErrors } from "../../plan/types.js";
 import { ALL_ADAPTERS } from "../../providers/adapters.js";
 import { redactingErrors, redactor } from "../engine-output.js";
 import { loadProject } from "../load-project.js";
@@ -38,17 +38,21 @@ export function register(program: Command): void {
           operation: options.destroy ? "destroy" : "apply",
         }),
       );
-      if (options.out) await writeFile(options.out, `${JSON.stringify(result, null, 2)}\n`, { mode: 0o600 });
+      const incomplete = refreshErrors(result).length > 0;
+      // An incomplete plan is never saved: applying it would act on what was not read.
+      if (options.out && !incomplete)
+        await writeFile(options.out, `${JSON.stringify(result, null, 2)}\n`, { mode: 0o600 });
       if (options.json) {
         process.stdout.write(redact(`${JSON.stringify(result, null, 2)}\n`));
       } else {
         for (const w of project.warnings) process.stdout.write(`${redact(w)}\n\n`);
         process.stdout.write(redact(renderPlan(result)));
-        if (options.out)
+        if (options.out && !incomplete)
           process.stdout.write(
             `\nSaved the plan to ${options.out}; apply it with: agents apply ${options.out}\n`,
           );
       }
-      if (options.detailedExitcode && hasChanges(result)) process.exitCode = 2;
+      if (incomplete) process.exitCode = 1;
+      else if (options.detailedExitcode && hasChanges(result)) process.exitCode = 2;
     });
 }

@@ -23,7 +23,11 @@ export function scopeOf(
   }
   for (const t of options.target) {
     if (!project.desired.some((r) => r.address === t) && !/^[a-z_]+\.[a-z_]+\["/.test(t)) {
-      throw new CliError(`--target ${t}: not a resource address; expected <provider>.<kind>["<name>"]`);
+      const named = project.desired.find((r) => r.address.endsWith(`["${t}"]`));
+      throw new CliError(
+        `--target ${t}: not a resource address; expected <provider>.<kind>["<name>"]` +
+          (named ? ` (did you mean ${named.address}?)` : ""),
+      );
     }
   }
   return {

@@ -77,6 +77,23 @@ export function checkAgents(ctx: RuleContext): void {
         );
       }
       checkDefaultMemoryStore(ctx, name, agent, provider, delivery, caps.agents.deliveryKey);
+      const envName = agent.environment;
+      const env = envName !== undefined ? ctx.config.environments?.[envName] : undefined;
+      if (
+        delivery === "forward" &&
+        env !== undefined &&
+        env.environment_id === undefined &&
+        env.config?.networking?.type === "limited" &&
+        !caps.agents.forwardEnvironmentNetworking.supported
+      ) {
+        // The Forward API has no networking field: sending the rest would silently widen egress.
+        ctx.report(
+          "AGENTS1221",
+          `environments.${envName}: \`networking: limited\` cannot be kept, because Forward agent "${name}" uses this environment on ${provider}, whose Forward environments take no networking policy (egress would be unrestricted)`,
+          ["environments", envName!, "config", "networking", "type"],
+          caps.agents.forwardEnvironmentNetworking.alternative,
+        );
+      }
       if (
         delivery === "forward" &&
         (agent.memory_stores ?? []).length > 0 &&

@@ -43,6 +43,17 @@ export function checkDeployments(ctx: RuleContext): void {
   for (const [name, deployment] of ctx.declarations<DeploymentDecl>("deployments")) {
     const base = ["deployments", name];
     deployment.initial_events?.forEach((event, index) => {
+      if (event.type === "user.define_outcome" && event.description === undefined) {
+        for (const { provider, caps } of ctx.targets(deployment)) {
+          if (!caps.deployments.outcomeDescriptionRequired) continue;
+          ctx.report(
+            "AGENTS1508",
+            `deployments.${name}: ${provider} requires \`description\` on a user.define_outcome event`,
+            [...base, "initial_events", index],
+            "add `description:` saying what the outcome is",
+          );
+        }
+      }
       if (
         event.type === "user.define_outcome" &&
         event.rubric !== undefined &&

@@ -136,6 +136,18 @@ export function checkVaults(ctx: RuleContext): void {
             [...path, "type"],
             support.alternative,
           );
+        } else if (
+          credential.type === "static_bearer" &&
+          credential.protocol !== undefined &&
+          !caps.credentialProtocol.supported
+        ) {
+          // Not on the wire: it could never be read back, so every plan would flap.
+          ctx.report(
+            "AGENTS1113",
+            `vaults.${name}: ${provider} does not carry a static_bearer credential's \`protocol\``,
+            [...path, "protocol"],
+            caps.credentialProtocol.alternative,
+          );
         }
       }
     });

@@ -34,6 +34,16 @@ export function checkInlineSecrets(ctx: RuleContext): void {
     const raw = ctx.source.rawText(path);
     if (raw === undefined || raw.includes("${")) continue;
     const field = path.filter((segment) => typeof segment === "string").join(".");
+    if (path[path.length - 1] === "authorization_token") {
+      // The spec: a git token's value is never written in the file — an error, not a warning.
+      ctx.report(
+        "AGENTS1008",
+        `${field} is a git token written inline; its value is never written in agents.yaml`,
+        path,
+        `write it as \${GIT_TOKEN} and put GIT_TOKEN=... in .env (git-ignored)`,
+      );
+      continue;
+    }
     ctx.warn(
       "AGENTS1007",
       `${field} is written inline; secrets belong in .env`,

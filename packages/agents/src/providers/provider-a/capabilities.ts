@@ -31,7 +31,9 @@ export const providerACapabilities: ProviderCapabilities = {
     ),
     environment_variable: SUPPORTED,
   },
+  credentialProtocol: unsupported("provider_a rejects static_bearer credentials altogether"),
   agents: {
+    forwardEnvironmentNetworking: SUPPORTED,
     builtinTools: ["bash", "read", "write", "edit", "glob", "grep", "download_file"],
     askPermission: unsupported("provider_a cannot enforce `ask`; use `allow` or leave the tool out"),
     mcpServerForms: ["official"],
@@ -40,6 +42,6 @@ export const providerACapabilities: ProviderCapabilities = {
     sessionResources: unsupported("mount files with the agent's `files` entries instead"),
     forwardAcceptsExternalMembers: true,
   },
-  deployments: { tunnel: "unsupported", schedule: "native" },
+  deployments: { tunnel: "unsupported", schedule: "native", outcomeDescriptionRequired: false },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };

@@ -1,5 +1,6 @@
 // The provider_a adapter: AgentStudio managed agents. Kinds it cannot hold (memory stores,
 // identities, channels, tunnels) are absent; capabilities.ts (config helper) explains why.
+import { probeByListingAgents } from "../common/probe.js";
 import type { ProviderAdapter } from "../types.js";
 import { connectProviderA } from "./client.js";
 import { agentHandler } from "./handlers/agents.js";
@@ -15,6 +16,7 @@ export function createProviderA(overrides: Partial<ProviderAOptions> = {}): Prov
   return {
     name: "provider_a",
     connect: (block, http, baseUrlOverride) => ({ http: connectProviderA(block, http, baseUrlOverride) }),
+    probe: probeByListingAgents,
     kinds: {
       environments: environmentHandler,
       vaults: vaultHandler,

@@ -27,7 +27,11 @@ export const providerBCapabilities: ProviderCapabilities = {
     limitedNetworking: SUPPORTED,
   },
   credentialTypes: { static_bearer: SUPPORTED, environment_variable: SUPPORTED },
+  credentialProtocol: SUPPORTED,
   agents: {
+    forwardEnvironmentNetworking: unsupported(
+      "provider_b Forward environments take no networking policy: use a Managed agent for limited egress, or declare `networking: unrestricted`",
+    ),
     // The wire form is PascalCase (web_fetch -> WebFetch); the file uses lowercase snake names.
     builtinTools: ["bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search"],
     askPermission: SUPPORTED,
@@ -39,7 +43,7 @@ export const providerBCapabilities: ProviderCapabilities = {
     // A Forward roster needs template ids; external Forward Templates are not exposed.
     forwardAcceptsExternalMembers: false,
   },
-  deployments: { tunnel: "dropped", schedule: "native" },
+  deployments: { tunnel: "dropped", schedule: "native", outcomeDescriptionRequired: false },
   channels: {
     fixedModeRequiresForwardAgent: true,
     types: {

@@ -1,5 +1,6 @@
 // The provider_b adapter: Managed API (agents, deployments, sessions) and Forward API
 // (Templates, Identities, Channels) over one token; shared kinds live on either domain.
+import { probeByListingAgents } from "../common/probe.js";
 import type { KindHandler, ProviderAdapter } from "../types.js";
 import { connectProviderB } from "./client.js";
 import { deriveProviderB } from "./derive.js";
@@ -36,6 +37,7 @@ export function createProviderB(overrides: Partial<ProviderBOptions> = {}): Prov
     connect: (block, http, baseUrlOverride) => ({
       http: connectProviderB(block, http, baseUrlOverride).managed,
     }),
+    probe: probeByListingAgents,
     kinds: {
       environments: environmentHandler,
       tunnels: tunnelHandler,

@@ -27,7 +27,11 @@ export const providerCCapabilities: ProviderCapabilities = {
     limitedNetworking: SUPPORTED,
   },
   credentialTypes: { static_bearer: SUPPORTED, environment_variable: SUPPORTED },
+  credentialProtocol: unsupported(
+    "remove `protocol`: provider_c's static_bearer credential is `{type, token, mcp_server_url}` with no transport field; the server URL decides",
+  ),
   agents: {
+    forwardEnvironmentNetworking: SUPPORTED,
     builtinTools: ["bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search"],
     askPermission: SUPPORTED,
     mcpServerForms: ["url"],
@@ -36,6 +40,6 @@ export const providerCCapabilities: ProviderCapabilities = {
     sessionResources: SUPPORTED,
     forwardAcceptsExternalMembers: true,
   },
-  deployments: { tunnel: "unsupported", schedule: "native" },
+  deployments: { tunnel: "unsupported", schedule: "native", outcomeDescriptionRequired: true },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };

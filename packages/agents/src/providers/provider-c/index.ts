@@ -1,4 +1,6 @@
 // provider_c adapter: every kind the provider supports, over the shared Managed-Agents dialect.
+
+import { probeByListingAgents } from "../common/probe.js";
 import { agentHandler } from "../managed-dialect/handler-agent.js";
 import { environmentHandler } from "../managed-dialect/handler-environment.js";
 import { fileHandler } from "../managed-dialect/handler-file.js";
@@ -13,6 +15,7 @@ import { providerCEnvironmentNaming, providerCProfile } from "./profile.js";
 export const providerC: ProviderAdapter = {
   name: "provider_c",
   connect: connectProviderC,
+  probe: probeByListingAgents,
   kinds: {
     environments: environmentHandler(providerCProfile, providerCEnvironmentNaming),
     vaults: vaultHandler(providerCProfile),

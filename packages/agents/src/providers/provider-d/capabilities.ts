@@ -24,7 +24,11 @@ export const providerDCapabilities: ProviderCapabilities = {
     limitedNetworking: SUPPORTED,
   },
   credentialTypes: { static_bearer: SUPPORTED, environment_variable: SUPPORTED },
+  credentialProtocol: unsupported(
+    "remove `protocol`: provider_d's static_bearer credential is `{type, token, mcp_server_url}` with no transport field; the server URL decides",
+  ),
   agents: {
+    forwardEnvironmentNetworking: SUPPORTED,
     builtinTools: ["bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search"],
     askPermission: SUPPORTED,
     mcpServerForms: ["url"],
@@ -34,6 +38,6 @@ export const providerDCapabilities: ProviderCapabilities = {
     forwardAcceptsExternalMembers: true,
   },
   // Deployments are emulated by a session at run time: nothing runs a cron schedule remotely.
-  deployments: { tunnel: "unsupported", schedule: "not_enforced" },
+  deployments: { tunnel: "unsupported", schedule: "not_enforced", outcomeDescriptionRequired: false },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };

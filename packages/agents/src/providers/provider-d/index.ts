@@ -1,5 +1,7 @@
 // provider_d adapter: every kind the provider supports, over the shared Managed-Agents dialect;
 // deployments are emulated locally (the provider has none).
+
+import { probeByListingAgents } from "../common/probe.js";
 import { agentHandler } from "../managed-dialect/handler-agent.js";
 import { environmentHandler } from "../managed-dialect/handler-environment.js";
 import { fileHandler } from "../managed-dialect/handler-file.js";
@@ -15,6 +17,7 @@ import { DEFAULT_FILE_PURPOSE } from "./wire-decisions.js";
 export const providerD: ProviderAdapter = {
   name: "provider_d",
   connect: connectProviderD,
+  probe: probeByListingAgents,
   kinds: {
     environments: environmentHandler(providerDProfile, providerDEnvironmentNaming),
     vaults: vaultHandler(providerDProfile),

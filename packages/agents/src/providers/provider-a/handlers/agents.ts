@@ -83,6 +83,8 @@ async function updateAgent(
 }
 
 export const agentHandler: KindHandler = {
+  // Git tokens are secrets: kept in state only as keyed hashes (provider_a drops session resources today).
+  sensitive: ["resources.*.authorization_token"],
   desired: (spec) => agentDesired(spec as unknown as AgentDecl),
   async create(ctx, spec) {
     const payload = await body(ctx, spec, false);

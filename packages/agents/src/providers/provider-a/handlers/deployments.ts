@@ -50,6 +50,8 @@ export function createDeploymentHandler(opts: ProviderAOptions): KindHandler {
   }
   return {
     replaceOn: ["agent"],
+    // Git tokens are secrets: kept in state only as keyed hashes.
+    sensitive: ["resources.*.authorization_token"],
     async desired(spec, dctx) {
       const decl = spec as unknown as DeploymentDecl;
       const sources = (decl.resources ?? []).flatMap((r) =>

@@ -72,6 +72,8 @@ function forwardPrior(prior: { extra?: Record<string, unknown> } | undefined): b
 export const agentHandler: KindHandler = {
   list: listAgents,
   replaceOn: ["delivery"],
+  // Git tokens are secrets: kept in state only as keyed hashes.
+  sensitive: ["resources.*.authorization_token"],
   desired: (spec) => agentDesired(spec as unknown as AgentDecl),
   async create(ctx, spec) {
     if (isForward(spec as unknown as AgentDecl)) return createTemplate(ctx, spec);

@@ -80,6 +80,10 @@ function withUploads(remote: RemoteObject, uploads: Uploads["ledger"]): RemoteOb
 
 export const deploymentHandler: KindHandler = {
   replaceOn: ["agent"],
+  // Git tokens are secrets: kept in state only as keyed hashes.
+  sensitive: ["resources.*.authorization_token"],
+  // The wire cannot clear a schedule in an update (provider sheet 3.7): archive and recreate.
+  replaceOnRemoval: ["schedule"],
   async desired(spec, dctx) {
     const decl = spec as unknown as DeploymentDecl;
     const sources = [

@@ -65,7 +65,7 @@ export function deploymentToWire(decl: DeploymentDecl, input: DeploymentInput): 
   }
   if (input.update && input.remoteHasSchedule && !decl.schedule) {
     throw new UnsupportedError(
-      `deployment "${name}": provider_b cannot remove a schedule in place; delete the deployment (agents destroy -target) and apply again`,
+      `deployment "${name}": provider_b cannot remove a schedule in place; run agents plan again: it plans this removal as a replacement`,
     );
   }
   const resources: Record<string, unknown>[] = [];
