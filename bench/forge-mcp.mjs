@@ -3,9 +3,13 @@
 //  1. complete proxy-mode OAuth flows per second (register → authorize → consent → forge →
 //     callback → token), in memory mode and in stateless mode;
 //  2. the latency a tools/call adds over the forge call it makes (autocannon, same request rate
-//     shape: GET /api/v4/user direct vs tools/call get_current_user through /mcp).
+//     shape: GET /api/v4/user direct vs tools/call get_current_user through /mcp);
+//  3. a read tool and a write tool with the forge answering in 20 ms, 16 closed-loop clients:
+//     throughput against the closed-loop bound (16 / 20 ms = 800 calls/s) and against the same
+//     forge request sent directly, and the latency each tools/call adds.
 // Usage: npm run build && node bench/forge-mcp.mjs [--seconds N] [--concurrency C]
 // Appends the figures to bench/results/forge-mcp.md with the date and the machine.
+import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
@@ -206,10 +210,117 @@ console.log(
   `tools/call:   ${viaMcp.requests.average} req/s, mean ${viaMcp.latency.average} ms  → added ${added} ms`,
 );
 
+// 3. At 20 ms forge latency, 16 closed-loop clients: a read tool and a write tool. The forge
+// simulator and forge-mcp each run in a process of their own (the real binaries), so the load
+// generator here does not share an event loop with either.
+const FORGE_LATENCY_MS = 20;
+const CLIENTS = 16;
+const bound = CLIENTS / (FORGE_LATENCY_MS / 1000);
+
+function spawnUntil(args, env, stream, pattern) {
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child[stream].on("data", (d) => {
+      out += d.toString();
+      const m = out.match(pattern);
+      if (m) resolve({ child, match: m });
+    });
+    child.once("exit", (code) => reject(new Error(`${args[0]} exited with ${code}: ${out.slice(-500)}`)));
+  });
+}
+const simProc = await spawnUntil(
+  ["packages/sims/dist/cli.js", "forge", "--port", "0"],
+  {},
+  "stdout",
+  /forge (\S+)\n[\s\S]*ready/,
+);
+const forgeApi = simProc.match[1];
+const forgeRoot = forgeApi.replace(/\/api\/v4$/, "");
+const mcpPort = await new Promise((resolve) => {
+  const probe = createHttpServer().listen(0, "127.0.0.1", () => {
+    const p = probe.address().port;
+    probe.close(() => resolve(p));
+  });
+});
+const mcpProc = spawn(process.execPath, ["packages/forge-mcp/dist/main.js"], {
+  env: {
+    PATH: process.env.PATH,
+    MCP_TRANSPORT: "http",
+    FORGE_TOKEN: "sim-forge-pat",
+    FORGE_API_URL: forgeApi,
+    PORT: String(mcpPort),
+    LOG_LEVEL: "warn",
+  },
+  stdio: "ignore",
+});
+// forge-mcp logs "listening" at info; with LOG_LEVEL=warn it is silent, so wait for the port
+for (let i = 0; i < 100; i++) {
+  const ok = await fetch(`http://127.0.0.1:${mcpPort}/health`).then(
+    (r) => r.ok,
+    () => false,
+  );
+  if (ok) break;
+  await new Promise((r) => setTimeout(r, 50));
+}
+await fetch(`${forgeRoot}/_sim/faults`, {
+  method: "PUT",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ latencyMs: FORGE_LATENCY_MS }),
+});
+const pat = { "private-token": "sim-forge-pat" };
+const mcpHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const tools = [
+  { kind: "read", tool: "get_current_user", args: {}, direct: { url: `${forgeApi}/user`, headers: pat } },
+  {
+    kind: "write",
+    tool: "create_issue_note",
+    args: { project_id: "acme/widgets", issue_iid: 1, body: "bench note" },
+    direct: {
+      url: `${forgeApi}/projects/acme%2Fwidgets/issues/1/notes`,
+      method: "POST",
+      headers: { ...pat, "content-type": "application/json" },
+      body: JSON.stringify({ body: "bench note" }),
+    },
+  },
+];
+for (const t of tools) {
+  const forgeDirect = await cannon({ ...t.direct, connections: CLIENTS });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: t.tool, arguments: t.args },
+  });
+  const via = await cannon({
+    url: `http://127.0.0.1:${mcpPort}/mcp`,
+    method: "POST",
+    headers: mcpHeaders,
+    body,
+    connections: CLIENTS,
+  });
+  if (via.non2xx > 0 || forgeDirect.non2xx > 0)
+    throw new Error(`${t.tool}: non-2xx answers: mcp ${via.non2xx}, forge ${forgeDirect.non2xx}`);
+  const share = ((100 * via.requests.average) / bound).toFixed(1);
+  const ofDirect = ((100 * via.requests.average) / forgeDirect.requests.average).toFixed(1);
+  const addedMs = (via.latency.average - forgeDirect.latency.average).toFixed(2);
+  rows.push(
+    `| tools/call ${t.tool} (${t.kind}), forge at ${FORGE_LATENCY_MS} ms, ${CLIENTS} clients, separate processes | ${via.requests.average} req/s = ${share}% of the ${bound}/s closed-loop bound, ${ofDirect}% of the forge called directly (${forgeDirect.requests.average} req/s) | mean ${via.latency.average} ms (direct ${forgeDirect.latency.average} ms): +${addedMs} ms per call, p99 ${via.latency.p99} ms |`,
+  );
+  console.log(
+    `${t.kind} ${t.tool} at ${FORGE_LATENCY_MS} ms x ${CLIENTS}: ${via.requests.average} req/s (${share}% of bound, ${ofDirect}% of direct ${forgeDirect.requests.average}), +${addedMs} ms`,
+  );
+}
+mcpProc.kill();
+simProc.child.kill();
+
 mkdirSync("bench/results", { recursive: true });
 appendFileSync(
   "bench/results/forge-mcp.md",
-  `\n## ${new Date().toISOString()}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}, load average ${os.loadavg()[0].toFixed(1)} at start (machine shared with other jobs); ${seconds} s per figure, concurrency ${concurrency}; forge simulator and forge-mcp in one process on loopback.\n\n| Measure | Rate | Latency |\n|---|---|---|\n${rows.join("\n")}\n`,
+  `\n## ${new Date().toISOString()}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}, load average ${os.loadavg()[0].toFixed(1)} at start (machine shared with other jobs); ${seconds} s per figure, concurrency ${concurrency}; flows and one-connection rows: forge simulator and forge-mcp in one process on loopback; 20 ms rows: each in its own process.\n\n| Measure | Rate | Latency |\n|---|---|---|\n${rows.join("\n")}\n`,
 );
 await memory.close();
 await stateless.close();
