@@ -12,6 +12,41 @@ function sources(dir: string): string[] {
 }
 
 const core = [...sources("config"), ...sources("model")];
+/** Every folder of the engine core that must stay provider-agnostic. */
+const engineCore = ["config", "model", "plan", "apply", "state", "sync", "engine"].flatMap(sources);
+const all = sources(".");
+const rel = (f: string) => relative(SRC, f);
+
+describe("rules of the house that hold today, guarded", () => {
+  it("scans the sources it guards", () => {
+    expect(engineCore.length).toBeGreaterThan(40);
+    expect(all.length).toBeGreaterThan(engineCore.length);
+  });
+
+  it("no folder of the core (config, model, plan, apply, state, sync, engine) branches on a provider name", () => {
+    const branch =
+      /(===|!==|==|!=|case)\s*["'`]provider_[a-z0-9]+["'`]|["'`]provider_[a-z0-9]+["'`]\s*(===|!==|==|!=)/;
+    expect(engineCore.filter((f) => branch.test(readFileSync(f, "utf8"))).map(rel)).toEqual([]);
+  });
+
+  it("only providers/http.ts calls fetch", () => {
+    const calls = /(^|[^\w.])fetch\s*\(/m;
+    const offenders = all
+      .filter((f) => rel(f) !== join("providers", "http.ts"))
+      .filter((f) => calls.test(readFileSync(f, "utf8").replace(/\/\/.*$/gm, "")))
+      .map(rel);
+    expect(offenders).toEqual([]);
+  });
+
+  it("only cli/ writes to the terminal", () => {
+    const writes = /process\.(stdout|stderr)\.write|console\.(log|error|warn|info|debug)\s*\(/;
+    const offenders = all
+      .filter((f) => !rel(f).startsWith(`cli${"/"}`))
+      .filter((f) => writes.test(readFileSync(f, "utf8")))
+      .map(rel);
+    expect(offenders).toEqual([]);
+  });
+});
 
 describe("the validation core reads provider facts as data", () => {
   it("never compares against a provider name in config/ or model/", () => {
