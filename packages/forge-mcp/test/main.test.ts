@@ -5,29 +5,39 @@ import { freePort } from "./helpers.js";
 
 const main = new URL("../dist/main.js", import.meta.url).pathname;
 
+/** The binary in callback-proxy mode on `port`, with `extra` variables; stderr is collected. */
+function spawnProxyMode(port: number, extra: Record<string, string>, prefix: "FORGE" | "GITLAB" = "FORGE") {
+  const child = spawn(process.execPath, [main], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      [`${prefix}_MCP_OAUTH`]: "true",
+      [`${prefix}_OAUTH_CALLBACK_PROXY`]: "true",
+      [`${prefix}_OAUTH_APP_ID`]: "app",
+      [`${prefix}_API_URL`]: "https://gitlab.example.com/api/v4",
+      MCP_SERVER_URL: `http://127.0.0.1:${port}`,
+      PORT: String(port),
+      ...extra,
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const out = { stderr: "" };
+  child.stderr!.on("data", (d: Buffer) => {
+    out.stderr += d.toString();
+  });
+  return { child, out };
+}
+
 describe("the forge-mcp binary over HTTP", () => {
   it("starts from the environment (GITLAB_ spellings), serves the metadata, and stops on SIGTERM", async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [main], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        GITLAB_MCP_OAUTH: "true",
-        GITLAB_OAUTH_CALLBACK_PROXY: "true",
-        GITLAB_OAUTH_APP_ID: "app",
-        GITLAB_API_URL: "https://gitlab.example.com/api/v4",
-        MCP_SERVER_URL: `http://127.0.0.1:${port}`,
-        PORT: String(port),
-      },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
+    const { child, out } = spawnProxyMode(port, {}, "GITLAB");
     await new Promise<void>((resolve, reject) => {
-      child.stderr!.on("data", (d: Buffer) => {
-        stderr += d.toString();
-        if (stderr.includes("forge-mcp listening")) resolve();
+      child.stderr!.on("data", () => {
+        if (out.stderr.includes("forge-mcp listening")) resolve();
       });
-      child.on("exit", (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+      child.on("exit", (code) => reject(new Error(`exited with ${code}: ${out.stderr}`)));
     });
+    const stderr = out.stderr;
     const listening = JSON.parse(stderr.split("\n").find((l) => l.includes("forge-mcp listening"))!);
     expect(listening).toMatchObject({ oauth: "proxy", stateless: false, port });
     const as = (await (
@@ -66,27 +76,14 @@ describe("forge-mcp start-up with an unreachable REDIS_URL", () => {
   it.each(rows)("%s: exits 1 with one line naming Redis, not the password", async (_n, redisPort) => {
     const port = await freePort();
     const rport = await redisPort();
-    const child = spawn(process.execPath, [main], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        FORGE_MCP_OAUTH: "true",
-        FORGE_OAUTH_CALLBACK_PROXY: "true",
-        FORGE_OAUTH_APP_ID: "app",
-        FORGE_API_URL: "https://gitlab.example.com/api/v4",
-        MCP_SERVER_URL: `http://127.0.0.1:${port}`,
-        PORT: String(port),
-        OAUTH_STATELESS_MODE: "true",
-        OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString("base64"),
-        REDIS_URL: `redis://default:s3cret-pw@127.0.0.1:${rport}`,
-        REDIS_CONNECT_TIMEOUT_MS: "1500",
-      },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr!.on("data", (d: Buffer) => {
-      stderr += d.toString();
+    const { child, out } = spawnProxyMode(port, {
+      OAUTH_STATELESS_MODE: "true",
+      OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString("base64"),
+      REDIS_URL: `redis://default:s3cret-pw@127.0.0.1:${rport}`,
+      REDIS_CONNECT_TIMEOUT_MS: "1500",
     });
     const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+    const stderr = out.stderr;
     expect(code).toBe(1);
     const lines = stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
