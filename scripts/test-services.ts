@@ -24,6 +24,10 @@ export const TEST_SERVICES = {
     debian: "chromium",
     paths: ["/usr/bin/chromium"],
   },
+  postgresql: {
+    debian: "postgresql",
+    paths: ["/usr/lib/postgresql/*/bin/postgres", "/usr/local/pgsql/bin/postgres"],
+  },
 } satisfies Record<string, { debian: string; paths: string[] }>;
 
 export type TestService = keyof typeof TEST_SERVICES;

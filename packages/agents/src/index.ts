@@ -28,15 +28,29 @@ export {
   type ApplyOptions,
   type ApplyOutcome,
   apply,
+  backendFor,
   checkSavedPlan,
   destroy,
   type EngineOptions,
   plan,
   readPlanFile,
+  readProjectState,
   statePathFor,
+  withState,
 } from "./engine/api.js";
-export type { LoadedProject } from "./engine/project.js";
-export { importResource, listState, moveInState, removeFromState, showState } from "./engine/state-ops.js";
+export { type LoadedProject, projectName } from "./engine/project.js";
+export { stateBackendForConfig, stateSettingsForConfig } from "./engine/state-config.js";
+export {
+  importResource,
+  listState,
+  migrateState,
+  moveInState,
+  pullState,
+  pushState,
+  removeFromState,
+  showState,
+  type TransferResult,
+} from "./engine/state-ops.js";
 export { type AddressParts, formatAddress, type ParsedAddress, parseAddress } from "./model/address.js";
 export type { ProviderCapabilities, Support } from "./model/capabilities.js";
 export {
@@ -74,7 +88,15 @@ export {
   ProviderHttpError,
 } from "./providers/http.js";
 export type * from "./providers/types.js";
-export { forceUnlock, readState, STATE_FILE_NAME } from "./state/file-store.js";
+export {
+  LockedState,
+  type StateBackend,
+  StateConflictError,
+  type StateRead,
+} from "./state/backend.js";
+export { FileBackend, forceUnlock, readState, STATE_FILE_NAME } from "./state/file-store.js";
+export { PostgresBackend } from "./state/postgres-store.js";
+export { openBackend, type StateSettings } from "./state/settings.js";
 export type { LockInfo, ResourceState, State } from "./state/types.js";
 export { StateError, StateLockedError } from "./state/types.js";
 

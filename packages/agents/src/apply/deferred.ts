@@ -6,9 +6,9 @@
 import type { Plan } from "../plan/types.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { DeferredTask } from "../providers/types.js";
-import type { LockedStateFile } from "../state/file-store.js";
+import type { LockedState } from "../state/backend.js";
 
-function lookupIn(store: LockedStateFile) {
+function lookupIn(store: LockedState) {
   return (address: string) => {
     const recorded = store.state.resources[address];
     return recorded ? { id: recorded.id, extra: recorded.extra } : undefined;
@@ -21,7 +21,7 @@ function lookupIn(store: LockedStateFile) {
  */
 export async function preflightRemovals(
   plan: Plan,
-  store: LockedStateFile,
+  store: LockedState,
   runtime: ProviderRuntime,
   signal: AbortSignal,
   warn: (address: string, message: string) => void,
@@ -66,7 +66,7 @@ export interface DeferredOutcome {
 
 /** Runs every recorded task whose originating resource is gone from state; failures stay recorded. */
 export async function runDeferred(
-  store: LockedStateFile,
+  store: LockedState,
   runtime: ProviderRuntime,
   signal: AbortSignal,
   warn: (address: string, message: string) => void,
@@ -105,6 +105,6 @@ export async function runDeferred(
   return outcome;
 }
 
-export function hasDeferred(store: LockedStateFile): boolean {
+export function hasDeferred(store: LockedState): boolean {
   return Object.keys(store.state.deferred ?? {}).length > 0;
 }

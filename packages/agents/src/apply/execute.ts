@@ -5,7 +5,7 @@ import type { DesiredResource, Plan, PlannedAction } from "../plan/types.js";
 import { ProviderHttpError } from "../providers/http.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { KindHandler, PriorState, RemoteObject, Spec } from "../providers/types.js";
-import type { LockedStateFile } from "../state/file-store.js";
+import type { LockedState } from "../state/backend.js";
 import type { ResourceState } from "../state/types.js";
 import { runDag } from "./dag.js";
 
@@ -21,7 +21,7 @@ export interface ExecuteOptions {
   desired: DesiredResource[];
   /** Comparable desired specs (secrets keyed-hashed): what state records as last-applied. */
   hashed: Map<string, Spec>;
-  store: LockedStateFile;
+  store: LockedState;
   runtime: ProviderRuntime;
   parallelism?: number;
   onEvent?: (event: ApplyEvent) => void;
@@ -135,7 +135,7 @@ class Step {
     private readonly action: PlannedAction,
     private readonly desired: DesiredResource | undefined,
     private readonly hashed: Map<string, Spec>,
-    private readonly store: LockedStateFile,
+    private readonly store: LockedState,
     private readonly runtime: ProviderRuntime,
     private readonly ctx: import("../providers/types.js").HandlerContext,
   ) {}

@@ -1,8 +1,8 @@
 // Bridges the config loader to the engine: loads, validates and expands agents.yaml, and turns
 // the resource graph into the engine's desired resources. Any config error stops here.
-import { basename } from "node:path";
 import { loadConfig } from "../config/index.js";
-import type { LoadedProject } from "../engine/project.js";
+import { type LoadedProject, projectName } from "../engine/project.js";
+import { stateSettingsOf } from "../engine/state-config.js";
 import type { DesiredResource } from "../plan/types.js";
 import { ALL_ADAPTERS } from "../providers/adapters.js";
 import type { Kind, ProviderName, Spec } from "../providers/types.js";
@@ -13,11 +13,6 @@ export interface LoadOptions {
   file: string;
   provider?: string;
   env?: NodeJS.ProcessEnv;
-}
-
-/** Project label for ownership metadata: AGENTS_PROJECT, else the config folder's name. */
-export function projectName(configDir: string, env: NodeJS.ProcessEnv = process.env): string {
-  return env.AGENTS_PROJECT?.trim() || basename(configDir);
 }
 
 /**
@@ -49,13 +44,16 @@ export async function loadProject(options: LoadOptions): Promise<LoadedProject> 
     ...(node.external ? { external: { id: node.external.id, field: node.external.field } } : {}),
     dependsOn: node.dependsOn,
   }));
+  const project = projectName(result.dir, env);
+  const state = stateSettingsOf(result.config.state, result.dir, project, env);
   return {
     configPath: result.file,
     configDir: result.dir,
-    project: projectName(result.dir, env),
+    project,
+    state: state.settings,
     desired,
     blocks: (result.config.providers ?? {}) as LoadedProject["blocks"],
-    secrets: result.secretValues,
+    secrets: [...result.secretValues, ...state.secrets],
     warnings: result.diagnostics
       .filter((d) => d.severity !== "error")
       .map((d) => formatDiagnostic(d, result.source?.lineText(d.line))),

@@ -52,6 +52,11 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1050: "the resource kind is not supported by the target provider (the message names the alternative)",
   AGENTS1051: "a feature is not supported by the target provider (the message names the alternative)",
   AGENTS1052: "a per-provider `model` map has no entry for a target provider",
+  AGENTS1060: "`state.backend: postgres` needs `url` (write it as `${VAR}`)",
+  AGENTS1061:
+    "a `state` field that belongs to the other backend (`path` is for file; `url`, `workspace`, `schema` for postgres)",
+  AGENTS1062: "`state.url` is written inline with a password instead of as `${VAR}`",
+  AGENTS1063: "`state.url` is not a postgres:// or postgresql:// URL",
   AGENTS1100: "provider_b accepts only apt, npm and pip packages (non-empty cargo/gem/go rejected)",
   AGENTS1101: "`setup_script` is only supported by provider_b",
   AGENTS1102: "`setup_script` exceeds 64 KB of UTF-8",

@@ -218,7 +218,7 @@ export function configurationReference(): string {
   const sections: string[] = [INTRO, capabilityMatrix(), ""];
   const top: Row[] = [];
   const props = schema.properties as Json;
-  for (const key of ["version", "providers", "defaults"]) {
+  for (const key of ["version", "providers", "state", "defaults"]) {
     top.push({
       field: key,
       type: typeOf(props[key]),

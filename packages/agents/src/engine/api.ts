@@ -10,15 +10,19 @@ import { hasChanges, incompleteMessage, type Plan, PlanError, refreshErrors } fr
 import type { HttpEnvironment, RetryNotice } from "../providers/http.js";
 import { ProviderRuntime } from "../providers/registry.js";
 import type { ProviderAdapter } from "../providers/types.js";
-import { LockedStateFile, STATE_FILE_NAME } from "../state/file-store.js";
+import { LockedState, type StateBackend } from "../state/backend.js";
+import { FileBackend, STATE_FILE_NAME } from "../state/file-store.js";
 import { loadStateKey } from "../state/secrets.js";
+import { openBackend } from "../state/settings.js";
 import type { LoadedProject } from "./project.js";
 
 export interface EngineOptions {
   project: LoadedProject;
   adapters: ProviderAdapter[];
-  /** Defaults to agents.state.json beside the config. */
+  /** A state file to use instead of the project's state settings (`project.state`). */
   statePath?: string;
+  /** An open backend to use (the caller closes it); wins over statePath and project.state. */
+  backend?: StateBackend;
   stateKey?: Buffer;
   providers?: string[];
   targets?: string[];
@@ -88,12 +92,43 @@ export function createRuntime(options: EngineOptions & { cascade?: boolean }): P
   });
 }
 
-async function withState<T>(options: EngineOptions, run: (store: LockedStateFile) => Promise<T>): Promise<T> {
-  const store = await LockedStateFile.open(statePathFor(options), options.command ?? "agents");
+/** The backend the options name: an explicit one, a state file path, or the project's settings. */
+export function backendFor(options: Pick<EngineOptions, "backend" | "statePath" | "project">): {
+  backend: StateBackend;
+  owned: boolean;
+} {
+  if (options.backend) return { backend: options.backend, owned: false };
+  if (options.statePath || !options.project.state)
+    return { backend: new FileBackend(statePathFor(options)), owned: true };
+  return { backend: openBackend(options.project.state), owned: true };
+}
+
+/** Reads the state without locking it. */
+export async function readProjectState(options: Pick<EngineOptions, "backend" | "statePath" | "project">) {
+  const { backend, owned } = backendFor(options);
   try {
-    return await run(store);
+    return await backend.read();
   } finally {
-    await store.release();
+    if (owned) await backend.close();
+  }
+}
+
+/** Runs `run` holding the state lock; releases it (and closes a backend opened here) afterwards. */
+export async function withState<T>(
+  options: Pick<EngineOptions, "backend" | "statePath" | "project" | "command">,
+  run: (store: LockedState) => Promise<T>,
+  command = options.command ?? "agents",
+): Promise<T> {
+  const { backend, owned } = backendFor(options);
+  try {
+    const store = await LockedState.open(backend, command);
+    try {
+      return await run(store);
+    } finally {
+      await store.release();
+    }
+  } finally {
+    if (owned) await backend.close();
   }
 }
 
@@ -104,7 +139,7 @@ export async function plan(options: EngineOptions & { operation?: "apply" | "des
 }
 
 function planWith(
-  store: LockedStateFile,
+  store: LockedState,
   runtime: ProviderRuntime,
   options: EngineOptions & { operation?: "apply" | "destroy" },
 ) {
@@ -182,7 +217,7 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
   });
 }
 
-export function checkSavedPlan(saved: Plan, store: LockedStateFile, hash: string, operation: string): void {
+export function checkSavedPlan(saved: Plan, store: LockedState, hash: string, operation: string): void {
   if (saved.operation !== operation) {
     throw new PlanError(`the saved plan is a ${saved.operation} plan, not ${operation}`, "stale_plan");
   }

@@ -3,9 +3,8 @@
 // Nothing here writes to the terminal.
 import { parseAddress } from "../model/address.js";
 import type { RunResult } from "../providers/types.js";
-import { LockedStateFile } from "../state/file-store.js";
 import { type ResourceState, StateError } from "../state/types.js";
-import { createRuntime, type EngineOptions, statePathFor } from "./api.js";
+import { createRuntime, type EngineOptions, withState } from "./api.js";
 
 export interface DeploymentRun extends RunResult {
   address: string;
@@ -22,40 +21,41 @@ export interface DeploymentRun extends RunResult {
  */
 export async function runDeployment(options: EngineOptions, target: string): Promise<DeploymentRun> {
   const runtime = createRuntime(options);
-  const store = await LockedStateFile.open(statePathFor(options), options.command ?? "agents run");
-  try {
-    const resources = store.state.resources;
-    const entry = findApplied(
-      options,
-      resources,
-      target,
-      "deployments",
-      "agents run starts deployments only",
-    );
-    const handler = runtime.requireHandler(entry.provider, entry.kind, entry.address);
-    if (!handler.run)
-      throw new StateError(`${entry.address}: ${entry.provider} cannot start a deployment run`);
-    const lookup = (address: string) => {
-      const r = resources[address];
-      return r ? { id: r.id, extra: r.extra } : undefined;
-    };
-    const ctx = runtime.context(entry, lookup, options.signal ?? new AbortController().signal, () => {});
-    const result = await handler.run(ctx, entry.id, {
-      id: entry.id,
-      spec: entry.spec,
-      ...(entry.extra ? { extra: entry.extra } : {}),
-      ...(entry.version !== undefined ? { version: entry.version } : {}),
-    });
-    return {
-      address: entry.address,
-      provider: entry.provider,
-      deployment_id: entry.id,
-      ...(result.run_id ? { run_id: result.run_id } : {}),
-      ...(result.session_id ? { session_id: result.session_id } : {}),
-    };
-  } finally {
-    await store.release();
-  }
+  return withState(
+    options,
+    async (store) => {
+      const resources = store.state.resources;
+      const entry = findApplied(
+        options,
+        resources,
+        target,
+        "deployments",
+        "agents run starts deployments only",
+      );
+      const handler = runtime.requireHandler(entry.provider, entry.kind, entry.address);
+      if (!handler.run)
+        throw new StateError(`${entry.address}: ${entry.provider} cannot start a deployment run`);
+      const lookup = (address: string) => {
+        const r = resources[address];
+        return r ? { id: r.id, extra: r.extra } : undefined;
+      };
+      const ctx = runtime.context(entry, lookup, options.signal ?? new AbortController().signal, () => {});
+      const result = await handler.run(ctx, entry.id, {
+        id: entry.id,
+        spec: entry.spec,
+        ...(entry.extra ? { extra: entry.extra } : {}),
+        ...(entry.version !== undefined ? { version: entry.version } : {}),
+      });
+      return {
+        address: entry.address,
+        provider: entry.provider,
+        deployment_id: entry.id,
+        ...(result.run_id ? { run_id: result.run_id } : {}),
+        ...(result.session_id ? { session_id: result.session_id } : {}),
+      };
+    },
+    options.command ?? "agents run",
+  );
 }
 
 /**

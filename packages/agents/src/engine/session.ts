@@ -1,9 +1,8 @@
 // `agents session start`: one session of an applied agent, through its handler's
 // `startSession` hook (provider_b Managed agents). Nothing here writes to the terminal.
 import type { SessionStart } from "../providers/types.js";
-import { LockedStateFile } from "../state/file-store.js";
 import { StateError } from "../state/types.js";
-import { createRuntime, type EngineOptions, statePathFor } from "./api.js";
+import { createRuntime, type EngineOptions, withState } from "./api.js";
 import { findApplied } from "./run.js";
 
 export interface StartedSession extends SessionStart {
@@ -25,48 +24,49 @@ export async function startSession(
 ): Promise<StartedSession> {
   const runtime = createRuntime(options);
   const command = options.command ?? "agents session start";
-  const store = await LockedStateFile.open(statePathFor(options), command);
-  try {
-    const resources = store.state.resources;
-    const entry = findApplied(
-      { ...options, command },
-      resources,
-      target,
-      "agents",
-      "agents session start starts agent sessions only",
-    );
-    const declared = options.project.desired.find((r) => r.address === entry.address);
-    if (!declared)
-      throw new StateError(
-        `${entry.address} is in state but no longer declared in ${options.project.configPath}; a session is built from the declaration`,
+  return withState(
+    options,
+    async (store) => {
+      const resources = store.state.resources;
+      const entry = findApplied(
+        { ...options, command },
+        resources,
+        target,
+        "agents",
+        "agents session start starts agent sessions only",
       );
-    const handler = runtime.requireHandler(entry.provider, entry.kind, entry.address);
-    if (!handler.startSession)
-      throw new StateError(
-        `${entry.address}: agents session start supports provider_b Managed agents; ${entry.provider} sessions start from a deployment (agents run)`,
+      const declared = options.project.desired.find((r) => r.address === entry.address);
+      if (!declared)
+        throw new StateError(
+          `${entry.address} is in state but no longer declared in ${options.project.configPath}; a session is built from the declaration`,
+        );
+      const handler = runtime.requireHandler(entry.provider, entry.kind, entry.address);
+      if (!handler.startSession)
+        throw new StateError(
+          `${entry.address}: agents session start supports provider_b Managed agents; ${entry.provider} sessions start from a deployment (agents run)`,
+        );
+      const lookup = (address: string) => {
+        const r = resources[address];
+        return r ? { id: r.id, extra: r.extra } : undefined;
+      };
+      const ctx = runtime.context(entry, lookup, options.signal ?? new AbortController().signal, () => {});
+      const started = await handler.startSession(
+        ctx,
+        entry.id,
+        {
+          id: entry.id,
+          spec: entry.spec,
+          ...(entry.extra ? { extra: entry.extra } : {}),
+          ...(entry.version !== undefined ? { version: entry.version } : {}),
+        },
+        {
+          spec: declared.spec,
+          ...(input.message ? { message: input.message } : {}),
+          ...(input.title ? { title: input.title } : {}),
+        },
       );
-    const lookup = (address: string) => {
-      const r = resources[address];
-      return r ? { id: r.id, extra: r.extra } : undefined;
-    };
-    const ctx = runtime.context(entry, lookup, options.signal ?? new AbortController().signal, () => {});
-    const started = await handler.startSession(
-      ctx,
-      entry.id,
-      {
-        id: entry.id,
-        spec: entry.spec,
-        ...(entry.extra ? { extra: entry.extra } : {}),
-        ...(entry.version !== undefined ? { version: entry.version } : {}),
-      },
-      {
-        spec: declared.spec,
-        ...(input.message ? { message: input.message } : {}),
-        ...(input.title ? { title: input.title } : {}),
-      },
-    );
-    return { address: entry.address, provider: entry.provider, agent_id: entry.id, ...started };
-  } finally {
-    await store.release();
-  }
+      return { address: entry.address, provider: entry.provider, agent_id: entry.id, ...started };
+    },
+    command,
+  );
 }

@@ -2,17 +2,18 @@
 
 import { formatAddress, parseAddress } from "../model/address.js";
 import type { ProviderRuntime } from "../providers/registry.js";
-import { LockedStateFile, readState } from "../state/file-store.js";
-import { type ResourceState, StateError } from "../state/types.js";
-import { createRuntime, type EngineOptions, statePathFor } from "./api.js";
+import { canonicalJson, LockedState, type StateBackend, serialize } from "../state/backend.js";
+import { type ResourceState, type State, StateError } from "../state/types.js";
+import { upgradeState } from "../state/upgrade.js";
+import { createRuntime, type EngineOptions, withState } from "./api.js";
 
-export async function listState(statePath: string): Promise<ResourceState[]> {
-  const { state } = await readState(statePath);
+export async function listState(backend: StateBackend): Promise<ResourceState[]> {
+  const { state } = await backend.read();
   return Object.values(state.resources).sort((a, b) => a.address.localeCompare(b.address));
 }
 
-export async function showState(statePath: string, address: string): Promise<ResourceState> {
-  const { state } = await readState(statePath);
+export async function showState(backend: StateBackend, address: string): Promise<ResourceState> {
+  const { state } = await backend.read();
   const entry = state.resources[address];
   if (!entry) throw new StateError(notInState(address, Object.keys(state.resources)));
   return entry;
@@ -20,11 +21,11 @@ export async function showState(statePath: string, address: string): Promise<Res
 
 /** Forgets a resource without touching the remote (how an external resource is released). */
 export async function removeFromState(
-  statePath: string,
+  backend: StateBackend,
   address: string,
   command = "agents state rm",
 ): Promise<ResourceState> {
-  const store = await LockedStateFile.open(statePath, command);
+  const store = await LockedState.open(backend, command);
   try {
     const entry = store.state.resources[address];
     if (!entry) throw new StateError(notInState(address, Object.keys(store.state.resources)));
@@ -37,7 +38,7 @@ export async function removeFromState(
   }
 }
 
-export async function moveInState(statePath: string, from: string, to: string): Promise<ResourceState> {
+export async function moveInState(backend: StateBackend, from: string, to: string): Promise<ResourceState> {
   const target = parsed(to);
   const source = parsed(from);
   if (target.provider !== source.provider || target.kind !== source.kind) {
@@ -45,7 +46,7 @@ export async function moveInState(statePath: string, from: string, to: string): 
       `state mv renames within one provider and kind: ${from} → ${to} changes ${target.provider !== source.provider ? "the provider" : "the kind"}`,
     );
   }
-  const store = await LockedStateFile.open(statePath, "agents state mv");
+  const store = await LockedState.open(backend, "agents state mv");
   try {
     const entry = store.state.resources[from];
     if (!entry) throw new StateError(notInState(from, Object.keys(store.state.resources)));
@@ -83,45 +84,46 @@ export async function importResource(
   }
   const runtime: ProviderRuntime = createRuntime(options);
   const handler = runtime.requireHandler(declared.provider, declared.kind, address);
-  const store = await LockedStateFile.open(statePathFor(options), "agents import");
-  try {
-    const existing = store.state.resources[address];
-    if (existing)
-      throw new StateError(
-        `${address} is already managed as ${existing.id}; release it first with agents state rm '${address}'`,
-      );
-    const lookup = (a: string) => {
-      const r = store.state.resources[a];
-      return r ? { id: r.id, extra: r.extra } : undefined;
-    };
-    const ctx = runtime.context(declared, lookup, options.signal ?? new AbortController().signal, () => {});
-    const remote = await handler.read(ctx, remoteId);
-    if (remote === "gone" || remote.archived) {
-      throw new StateError(
-        `${declared.provider} has no ${declared.kind} with id ${remoteId} (or it is archived)`,
-      );
-    }
-    const entry: ResourceState = {
-      address,
-      kind: declared.kind,
-      name: declared.name,
-      provider: declared.provider,
-      id: remote.id,
-      external: false,
-      // What the remote shows becomes last-applied: the next plan lists what differs from the file.
-      spec: remote.spec,
-      ...(remote.extra ? { extra: remote.extra } : {}),
-      ...(remote.version !== undefined ? { version: remote.version } : {}),
-      dependsOn: [...declared.dependsOn].sort(),
-      updatedAt: new Date().toISOString(),
-    };
-    await store.update((resources) => {
-      resources[address] = entry;
-    });
-    return entry;
-  } finally {
-    await store.release();
-  }
+  return withState(
+    options,
+    async (store) => {
+      const existing = store.state.resources[address];
+      if (existing)
+        throw new StateError(
+          `${address} is already managed as ${existing.id}; release it first with agents state rm '${address}'`,
+        );
+      const lookup = (a: string) => {
+        const r = store.state.resources[a];
+        return r ? { id: r.id, extra: r.extra } : undefined;
+      };
+      const ctx = runtime.context(declared, lookup, options.signal ?? new AbortController().signal, () => {});
+      const remote = await handler.read(ctx, remoteId);
+      if (remote === "gone" || remote.archived) {
+        throw new StateError(
+          `${declared.provider} has no ${declared.kind} with id ${remoteId} (or it is archived)`,
+        );
+      }
+      const entry: ResourceState = {
+        address,
+        kind: declared.kind,
+        name: declared.name,
+        provider: declared.provider,
+        id: remote.id,
+        external: false,
+        // What the remote shows becomes last-applied: the next plan lists what differs from the file.
+        spec: remote.spec,
+        ...(remote.extra ? { extra: remote.extra } : {}),
+        ...(remote.version !== undefined ? { version: remote.version } : {}),
+        dependsOn: [...declared.dependsOn].sort(),
+        updatedAt: new Date().toISOString(),
+      };
+      await store.update((resources) => {
+        resources[address] = entry;
+      });
+      return entry;
+    },
+    "agents import",
+  );
 }
 
 function notInState(address: string, known: string[]): string {
@@ -135,4 +137,128 @@ function parsed(address: string) {
   const result = parseAddress(address);
   if (!result.ok) throw new StateError(result.error);
   return result.value;
+}
+
+/** The stored state as JSON text (`agents state pull`); creates still in flight are kept under `pending`. */
+export async function pullState(backend: StateBackend): Promise<string> {
+  const { state } = await backend.read();
+  const text = serialize(state);
+  if (!state.pending || Object.keys(state.pending).length === 0) return text;
+  return `${JSON.stringify({ ...JSON.parse(text), pending: state.pending }, null, 2)}\n`;
+}
+
+/** Parses and upgrades a state document (a pulled state, or a state file). */
+export function parseStateText(text: string, label: string): State {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new StateError(`${label}: not valid JSON (${(error as Error).message})`);
+  }
+  const { state } = upgradeState(raw, label);
+  if (typeof state.lineage !== "string" || typeof state.serial !== "number" || !state.resources)
+    throw new StateError(`${label}: not an agents state (lineage, serial and resources are required)`);
+  return state;
+}
+
+export interface TransferResult {
+  resources: number;
+  serial: number;
+  lineage: string;
+  /** False when the target already held exactly this state. */
+  changed: boolean;
+}
+
+/**
+ * Writes `incoming` over the state `store` holds, refusing what would lose work: a different
+ * lineage (an unrelated state), an older serial, or a same-serial state that differs (diverged
+ * copies). `force` overrides those refusals, never the lock.
+ */
+async function replaceChecked(
+  store: LockedState,
+  incoming: State,
+  what: string,
+  force: boolean,
+): Promise<TransferResult> {
+  const current = store.state;
+  const summary = (s: State, changed: boolean): TransferResult => ({
+    resources: Object.keys(s.resources).length,
+    serial: s.serial,
+    lineage: s.lineage,
+    changed,
+  });
+  if (store.existed && !force) {
+    if (current.lineage !== incoming.lineage) {
+      throw new StateError(
+        `lineage mismatch: ${what} is lineage ${incoming.lineage}, but ${store.location} holds lineage ${current.lineage} (an unrelated state); nothing was written. Use --force only if you mean to replace it`,
+      );
+    }
+    if (incoming.serial < current.serial) {
+      throw new StateError(
+        `${what} is older (serial ${incoming.serial}) than ${store.location} (serial ${current.serial}); nothing was written. Use --force only if you mean to roll back`,
+      );
+    }
+    if (incoming.serial === current.serial) {
+      if (sameContent(incoming, current)) return summary(current, false);
+      throw new StateError(
+        `${what} and ${store.location} both have serial ${current.serial} but differ (diverged copies); nothing was written`,
+      );
+    }
+  }
+  // Creates in flight on either side stay journaled: dropping one could duplicate a resource.
+  const pending = { ...current.pending, ...incoming.pending };
+  const written = await store.replace({ ...incoming, pending });
+  return summary(written, true);
+}
+
+function sameContent(a: State, b: State): boolean {
+  const strip = ({ pending: _p, ...s }: State) => canonicalJson({ ...s, serial: 0 });
+  return strip(a) === strip(b);
+}
+
+/** `agents state push`: replaces the stored state with a state document, under the lock. */
+export async function pushState(
+  backend: StateBackend,
+  text: string,
+  label: string,
+  options: { force?: boolean } = {},
+): Promise<TransferResult> {
+  const incoming = parseStateText(text, label);
+  const store = await LockedState.open(backend, "agents state push");
+  try {
+    return await replaceChecked(store, incoming, label, options.force === true);
+  } finally {
+    await store.release();
+  }
+}
+
+/**
+ * `agents state migrate`: copies the state (and its journal) from one backend to another, holding
+ * both locks, then reads the target back to check it. The source is left as it was.
+ */
+export async function migrateState(
+  from: StateBackend,
+  to: StateBackend,
+  options: { force?: boolean } = {},
+): Promise<TransferResult> {
+  if (from.kind === to.kind && from.location === to.location)
+    throw new StateError(`the source and the target are the same state (${from.location})`);
+  const source = await LockedState.open(from, "agents state migrate");
+  try {
+    if (!source.existed && Object.keys(source.state.pending ?? {}).length === 0)
+      throw new StateError(`there is no state to migrate at ${from.location}`);
+    const target = await LockedState.open(to, "agents state migrate");
+    let result: TransferResult;
+    try {
+      result = await replaceChecked(target, source.state, from.location, options.force === true);
+    } finally {
+      await target.release();
+    }
+    const check = await to.read();
+    if (!sameContent(check.state, { ...source.state, serial: check.state.serial }))
+      throw new StateError(`the state read back from ${to.location} differs from ${from.location}`);
+    return result;
+  } finally {
+    await source.release();
+  }
 }

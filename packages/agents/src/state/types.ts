@@ -87,16 +87,23 @@ function holderIsGone(holder: LockInfo): boolean {
 }
 
 export class StateLockedError extends StateError {
+  /**
+   * `where` says where the state lives (safe to print). `sessionLock`: the backend's lock ends
+   * with its holder's connection (PostgreSQL), so a dead holder never needs a manual unlock.
+   */
   constructor(
     readonly holder: LockInfo,
-    lockPath: string,
+    where: string,
+    sessionLock = false,
   ) {
     super(
       `state is locked by "${holder.command}" (pid ${holder.pid} on ${holder.host}, since ${holder.since}, lock id ${holder.id}); ` +
-        (holderIsGone(holder)
-          ? `that process is no longer running: check the state, then release the lock with: agents force-unlock ${holder.id}`
-          : `wait for it to finish, or if that process is gone run: agents force-unlock ${holder.id}`) +
-        `  [${lockPath}]`,
+        (sessionLock
+          ? `wait for it to finish (PostgreSQL frees the lock by itself when that process's connection ends); to end a hung holder's connection run: agents force-unlock ${holder.id}`
+          : holderIsGone(holder)
+            ? `that process is no longer running: check the state, then release the lock with: agents force-unlock ${holder.id}`
+            : `wait for it to finish, or if that process is gone run: agents force-unlock ${holder.id}`) +
+        `  [${where}]`,
     );
   }
 }

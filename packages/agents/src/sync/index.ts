@@ -5,13 +5,12 @@ import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { loadConfigText } from "../config/index.js";
-import { createRuntime, type EngineOptions, statePathFor } from "../engine/api.js";
+import { createRuntime, type EngineOptions, readProjectState } from "../engine/api.js";
 import { parseAddress } from "../model/address.js";
 import { formatPath, isPlainObject } from "../model/field-path.js";
 import { KINDS } from "../model/kinds.js";
 import type { DesiredResource } from "../plan/types.js";
 import type { ProviderName, Spec } from "../providers/types.js";
-import { readState } from "../state/file-store.js";
 import { indexClaims, kindKey, type Listed, listAccount } from "./claims.js";
 import { withoutComparableAgreement } from "./comparable.js";
 import { conflictingEdits, type ProviderEdits } from "./conflicts.js";
@@ -68,7 +67,7 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
   for (const provider of scoped)
     for (const kind of KINDS)
       if (runtime.handler(provider, kind)?.list) listedKinds.add(kindKey(provider, kind));
-  const { state } = await readState(statePathFor(options));
+  const { state } = await readProjectState(options);
   const listed = claimUnstampedFromState(
     await listAccount(runtime, scoped, KINDS, signal, (m) => warnings.push(m)),
     project.project,

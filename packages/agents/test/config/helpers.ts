@@ -3,7 +3,11 @@ import { type LoadResult, loadConfigText } from "../../src/config/index.js";
 
 export const FIXTURE_DIR = fileURLToPath(new URL("../fixtures/files/", import.meta.url));
 export const FIXTURE_FILE = `${FIXTURE_DIR}agents.yaml`;
-export const TEST_ENV = { KEY: "key-value-for-tests", TOKEN: "token-value-for-tests" };
+export const TEST_ENV = {
+  KEY: "key-value-for-tests",
+  TOKEN: "token-value-for-tests",
+  STATE_URL: "postgres://agents:state-pw-for-tests@127.0.0.1:5432/agents",
+};
 
 const MARK = "@@";
 

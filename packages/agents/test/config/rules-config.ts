@@ -205,6 +205,36 @@ export const CONFIG_RULES: RuleRow[] = [
     ),
   },
   {
+    code: "AGENTS1060",
+    rule: "a postgres state needs url",
+    invalid: cfg(C, "state:\n  @@backend: postgres"),
+    valid: cfg(C, "state:\n  backend: postgres\n  url: ${STATE_URL}"),
+  },
+  {
+    code: "AGENTS1061",
+    rule: "state fields belong to their backend",
+    invalid: cfg(C, "state:\n  path: states/dev.json\n  url: @@${STATE_URL}"),
+    valid: cfg(C, "state:\n  path: states/dev.json"),
+  },
+  {
+    code: "AGENTS1062",
+    rule: "a state URL with a password is never written in the file",
+    invalid: cfg(
+      C,
+      "state:\n  backend: postgres\n  url: @@postgres://agents:literal-pw@db.internal:5432/agents",
+    ),
+    valid: cfg(
+      C,
+      "state:\n  backend: postgres\n  url: postgres://agents@db.internal:5432/agents\n  workspace: prod",
+    ),
+  },
+  {
+    code: "AGENTS1063",
+    rule: "the state URL is a postgres URL",
+    invalid: cfg(C, "state:\n  backend: postgres\n  url: @@mysql://db.internal/agents"),
+    valid: cfg(C, "state:\n  backend: postgres\n  url: ${STATE_URL}\n  schema: team_state"),
+  },
+  {
     code: "AGENTS1100",
     rule: "provider_b packages apt/npm/pip only",
     invalid: cfg(

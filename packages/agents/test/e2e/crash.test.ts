@@ -1,23 +1,30 @@
 // Crash safety: fail each call of a representative apply in turn, kill the CLI while each create
 // is in flight, or kill it right after each create returned; the next apply must converge with no
-// duplicate and no orphan on the simulator.
+// duplicate and no orphan on the simulator. Every case runs on both state backends: the file
+// beside agents.yaml, and a real PostgreSQL (AGENTS_STATE_URL, one workspace per project).
 import { spawn } from "node:child_process";
 import { cpSync, promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeWith } from "../../../../scripts/test-services.js";
 import { loadProject } from "../../src/cli/load-project.js";
 import { apply } from "../../src/engine/api.js";
+import { stateBackendForConfig } from "../../src/engine/state-config.js";
 import { ALL_ADAPTERS } from "../../src/providers/adapters.js";
-import { forceUnlock, readState } from "../../src/state/file-store.js";
+import type { StateRead } from "../../src/state/backend.js";
+import { forceUnlock } from "../../src/state/file-store.js";
+import { type PgServer, startPostgres } from "../state/pg-server.js";
 import { CLI, runCli } from "./cli.js";
 import { liveObjects, requestLog, SECRETS, setFaults, simState } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/crash-c", import.meta.url));
 const RESOURCES = 5;
-const env = { AGENTS_STATE_KEY: "crash-key" };
+let env: Record<string, string> = { AGENTS_STATE_KEY: "crash-key" };
+let backend: "file" | "postgres" = "file";
 let c: RunningSim;
 const dirs: string[] = [];
 
@@ -28,6 +35,38 @@ afterAll(async () => {
   await c?.close();
   await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
 });
+
+/** The project's state through its backend (the journal merged in, as a run sees it). */
+async function readStored(dir: string): Promise<StateRead> {
+  const { backend: store } = await stateBackendForConfig(join(dir, "agents.yaml"), {
+    ...process.env,
+    ...env,
+  });
+  try {
+    return await store.read();
+  } finally {
+    await store.close();
+  }
+}
+
+/** Journal entries left for the project: the file's journal lines, or the workspace's rows. */
+async function journalLeft(dir: string): Promise<number> {
+  if (backend === "file") {
+    const text = await fs.readFile(join(dir, "agents.state.json.journal"), "utf8").catch(() => undefined);
+    return text === undefined ? 0 : text.split("\n").filter(Boolean).length || 1;
+  }
+  const client = new pg.Client({ connectionString: env.AGENTS_STATE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM agents_state.journal WHERE workspace = $1",
+      [basename(dir)],
+    );
+    return rows[0]!.n;
+  } finally {
+    await client.end();
+  }
+}
 
 async function freshProject(): Promise<string> {
   await fetch(`${c.origin}/_sim/reset`, { method: "POST" });
@@ -49,10 +88,10 @@ async function applyInProcess(dir: string) {
 
 /** Converged: state holds every resource, a new plan is empty, the remote holds exactly what state names. */
 async function expectConverged(dir: string, label: string) {
-  const { state } = await readState(join(dir, "agents.state.json"));
+  const { state } = await readStored(dir);
   expect(Object.keys(state.resources), label).toHaveLength(RESOURCES);
   expect(state.pending ?? {}, label).toEqual({});
-  await expect(fs.stat(join(dir, "agents.state.json.journal")), `${label}: journal left`).rejects.toThrow();
+  expect(await journalLeft(dir), `${label}: journal left`).toBe(0);
   const again = await applyInProcess(dir);
   expect(
     again.plan.actions.filter((a) => a.action !== "noop"),
@@ -71,80 +110,108 @@ async function expectConverged(dir: string, label: string) {
   }
 }
 
+/** File: a dead holder's lock stays until released by id. PostgreSQL released it with the connection. */
 async function releaseDeadLock(dir: string): Promise<void> {
+  if (backend === "postgres") return;
   const statePath = join(dir, "agents.state.json");
   const lock = JSON.parse(await fs.readFile(`${statePath}.lock`, "utf8")) as { id: string };
   await forceUnlock(statePath, lock.id);
 }
 
-describe("crash safety on provider_c", () => {
-  it("converges after any single call of the apply fails", async () => {
-    const clean = await freshProject();
-    await fetch(`${c.origin}/_sim/log`, { method: "DELETE" });
-    expect((await runCli(["apply", "-y"], { cwd: clean, env })).code).toBe(0);
-    const calls = (await requestLog(c)).length;
-    expect(calls).toBeGreaterThanOrEqual(RESOURCES);
-    await expectConverged(clean, "clean run");
-
-    for (let n = 1; n <= calls; n++) {
-      const dir = await freshProject();
-      // A 500 on a create is not retried (not idempotent): the step fails, its dependents are skipped.
-      await setFaults(c, { rules: [{ nth: n, action: { type: "status", status: 500 } }] });
-      const broken = await applyInProcess(dir);
-      expect(broken.result, `call ${n}`).toBeDefined();
-      await setFaults(c, {});
-      const again = await applyInProcess(dir);
-      expect(again.result?.ok ?? true, `call ${n}: ${JSON.stringify(again.result?.failed)}`).toBe(true);
-      await expectConverged(dir, `fail call ${n}`);
-    }
-  }, 120_000);
-
-  it("converges after the CLI is killed while each create is in flight", async () => {
-    for (let k = 1; k <= RESOURCES; k++) {
-      const dir = await freshProject();
-      // The simulator answers slowly, so the kill lands while the request is outstanding.
-      await setFaults(c, { latencyMs: 150 });
-      await killAtStart(dir, k);
-      await setFaults(c, {});
-      if (k === 1) {
-        // A killed run leaves its lock: the user sees that its holder is gone and releases it by id.
-        const blocked = await runCli(["plan"], { cwd: dir, env });
-        expect(blocked.stderr).toContain("is no longer running");
-      }
-      await releaseDeadLock(dir);
-      const again = await applyInProcess(dir);
-      expect(again.result?.ok, `kill ${k}: ${JSON.stringify(again.result?.failed)}`).toBe(true);
-      await expectConverged(dir, `kill at create ${k}`);
-    }
-  }, 120_000);
-
-  it("adopts instead of duplicating when the process dies after each create, before recording it", async () => {
-    for (let n = 1; n <= RESOURCES; n++) {
-      const dir = await freshProject();
-      const killed = await runCli(["apply", "-y"], {
-        cwd: dir,
-        env: { ...env, AGENTS_FAILPOINT: `after-create:${n}` },
+for (const kind of ["file", "postgres"] as const) {
+  (kind === "postgres" ? describeWith("postgresql") : describe)(
+    `crash safety on provider_c (${kind} state)`,
+    () => {
+      let server: PgServer | undefined;
+      beforeAll(async () => {
+        backend = kind;
+        env = { AGENTS_STATE_KEY: "crash-key" };
+        if (kind === "postgres") {
+          server = await startPostgres();
+          env.AGENTS_STATE_URL = server.url;
+        }
+      }, 60_000);
+      afterAll(async () => {
+        await server?.stop();
       });
-      expect(killed.code, `failpoint ${n}`).toBeNull();
-      const { state: left } = await readState(join(dir, "agents.state.json"));
-      const owned = liveObjects(await simState(c)).filter((o) => o.metadata?.["agents.resource"]);
-      const addresses = owned
-        .map((o) => o.metadata!["agents.resource"]!)
-        .filter((address) => !left.resources[address])
-        .sort();
-      // The window really was hit: the remote holds resources the state does not, each journaled
-      // as pending (creates run in parallel, so the kill can catch more than one).
-      expect(addresses.length, `failpoint ${n}`).toBeGreaterThanOrEqual(1);
-      expect(Object.keys(left.pending ?? {}), `failpoint ${n}`).toEqual(expect.arrayContaining(addresses));
-      await releaseDeadLock(dir);
-      const again = await applyInProcess(dir);
-      const adopted = again.plan.actions.filter((a) => a.action === "adopt").map((a) => a.address);
-      expect(adopted.sort(), `failpoint ${n}`).toEqual(addresses);
-      expect(again.result?.ok, `failpoint ${n}: ${JSON.stringify(again.result?.failed)}`).toBe(true);
-      await expectConverged(dir, `crash after create ${n}`);
-    }
-  }, 120_000);
-});
+
+      it("converges after any single call of the apply fails", async () => {
+        const clean = await freshProject();
+        await fetch(`${c.origin}/_sim/log`, { method: "DELETE" });
+        expect((await runCli(["apply", "-y"], { cwd: clean, env })).code).toBe(0);
+        const calls = (await requestLog(c)).length;
+        expect(calls).toBeGreaterThanOrEqual(RESOURCES);
+        await expectConverged(clean, "clean run");
+
+        for (let n = 1; n <= calls; n++) {
+          const dir = await freshProject();
+          // A 500 on a create is not retried (not idempotent): the step fails, its dependents are skipped.
+          await setFaults(c, { rules: [{ nth: n, action: { type: "status", status: 500 } }] });
+          const broken = await applyInProcess(dir);
+          expect(broken.result, `call ${n}`).toBeDefined();
+          await setFaults(c, {});
+          const again = await applyInProcess(dir);
+          expect(again.result?.ok ?? true, `call ${n}: ${JSON.stringify(again.result?.failed)}`).toBe(true);
+          await expectConverged(dir, `fail call ${n}`);
+        }
+      }, 120_000);
+
+      it("converges after the CLI is killed while each create is in flight", async () => {
+        for (let k = 1; k <= RESOURCES; k++) {
+          const dir = await freshProject();
+          // The simulator answers slowly, so the kill lands while the request is outstanding.
+          await setFaults(c, { latencyMs: 150 });
+          await killAtStart(dir, k);
+          await setFaults(c, {});
+          if (k === 1 && backend === "file") {
+            // A killed run leaves its lock file: the user sees that its holder is gone and releases it by id.
+            const blocked = await runCli(["plan"], { cwd: dir, env });
+            expect(blocked.stderr).toContain("is no longer running");
+          }
+          if (k === 1 && backend === "postgres") {
+            // PostgreSQL ended the killed holder's session and its advisory lock with it: no unlock needed.
+            const next = await runCli(["plan"], { cwd: dir, env });
+            expect(next.stderr).not.toContain("locked");
+            expect(next.code, next.stderr).toBe(0);
+          }
+          await releaseDeadLock(dir);
+          const again = await applyInProcess(dir);
+          expect(again.result?.ok, `kill ${k}: ${JSON.stringify(again.result?.failed)}`).toBe(true);
+          await expectConverged(dir, `kill at create ${k}`);
+        }
+      }, 120_000);
+
+      it("adopts instead of duplicating when the process dies after each create, before recording it", async () => {
+        for (let n = 1; n <= RESOURCES; n++) {
+          const dir = await freshProject();
+          const killed = await runCli(["apply", "-y"], {
+            cwd: dir,
+            env: { ...env, AGENTS_FAILPOINT: `after-create:${n}` },
+          });
+          expect(killed.code, `failpoint ${n}`).toBeNull();
+          const { state: left } = await readStored(dir);
+          const owned = liveObjects(await simState(c)).filter((o) => o.metadata?.["agents.resource"]);
+          const addresses = owned
+            .map((o) => o.metadata!["agents.resource"]!)
+            .filter((address) => !left.resources[address])
+            .sort();
+          // The window really was hit: the remote holds resources the state does not, each journaled
+          // as pending (creates run in parallel, so the kill can catch more than one).
+          expect(addresses.length, `failpoint ${n}`).toBeGreaterThanOrEqual(1);
+          expect(Object.keys(left.pending ?? {}), `failpoint ${n}`).toEqual(
+            expect.arrayContaining(addresses),
+          );
+          await releaseDeadLock(dir);
+          const again = await applyInProcess(dir);
+          const adopted = again.plan.actions.filter((a) => a.action === "adopt").map((a) => a.address);
+          expect(adopted.sort(), `failpoint ${n}`).toEqual(addresses);
+          expect(again.result?.ok, `failpoint ${n}: ${JSON.stringify(again.result?.failed)}`).toBe(true);
+          await expectConverged(dir, `crash after create ${n}`);
+        }
+      }, 120_000);
+    },
+  );
+}
 
 /** Runs apply and SIGKILLs it as soon as the k-th "creating..." progress line appears. */
 function killAtStart(dir: string, k: number): Promise<void> {

@@ -3,7 +3,7 @@ import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LockedStateFile, readState } from "../../src/state/file-store.js";
+import { openStateFile, readState } from "../../src/state/file-store.js";
 import { runCli } from "./cli.js";
 
 let dir: string;
@@ -30,7 +30,7 @@ beforeEach(async () => {
 afterEach(() => fs.rm(dir, { recursive: true, force: true }));
 
 async function seedState() {
-  const store = await LockedStateFile.open(join(dir, "agents.state.json"), "seed");
+  const store = await openStateFile(join(dir, "agents.state.json"), "seed");
   const entry = (name: string, external: boolean) => ({
     address: `provider_c.environments["${name}"]`,
     kind: "environments" as const,
@@ -85,7 +85,7 @@ describe("agents state", () => {
 
 describe("the state lock", () => {
   it("a second run fails at once naming the holder; force-unlock releases it", async () => {
-    const holder = await LockedStateFile.open(join(dir, "agents.state.json"), "agents apply");
+    const holder = await openStateFile(join(dir, "agents.state.json"), "agents apply");
     const started = Date.now();
     const blocked = await runCli(["plan"], { cwd: dir, env });
     expect(Date.now() - started).toBeLessThan(10_000);

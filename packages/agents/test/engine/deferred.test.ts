@@ -9,10 +9,11 @@ import { hasDeferred, preflightRemovals, runDeferred } from "../../src/apply/def
 import type { Plan, PlannedAction } from "../../src/plan/types.js";
 import { ProviderRuntime } from "../../src/providers/registry.js";
 import type { ProviderAdapter } from "../../src/providers/types.js";
-import { LockedStateFile } from "../../src/state/file-store.js";
+import type { LockedState } from "../../src/state/backend.js";
+import { openStateFile } from "../../src/state/file-store.js";
 
 const ADDRESS = 'provider_c.agents["concierge"]';
-let store: LockedStateFile | undefined;
+let store: LockedState | undefined;
 afterEach(async () => {
   await store?.release();
   store = undefined;
@@ -83,8 +84,8 @@ const deleteAction: PlannedAction = {
 };
 const plan = { actions: [deleteAction] } as unknown as Plan;
 
-async function withResource(statePath: string): Promise<LockedStateFile> {
-  const s = await LockedStateFile.open(statePath, "test");
+async function withResource(statePath: string): Promise<LockedState> {
+  const s = await openStateFile(statePath, "test");
   await s.update((resources) => {
     resources[ADDRESS] = {
       address: ADDRESS,

@@ -7,7 +7,7 @@ import { createPlan, prepareDesired } from "../../src/plan/planner.js";
 import type { DesiredResource } from "../../src/plan/types.js";
 import { ProviderRuntime } from "../../src/providers/registry.js";
 import type { Kind, Spec } from "../../src/providers/types.js";
-import { LockedStateFile, readState } from "../../src/state/file-store.js";
+import { openStateFile, readState } from "../../src/state/file-store.js";
 import { FakeRemote } from "./fake-adapter.js";
 
 export const KEY = Buffer.from("test-state-key");
@@ -43,7 +43,7 @@ export class Harness {
     desired: DesiredResource[],
     extra: { providers?: string[]; targets?: string[]; operation?: "destroy"; parallelism?: number } = {},
   ) {
-    const store = await LockedStateFile.open(this.statePath, "test apply");
+    const store = await openStateFile(this.statePath, "test apply");
     try {
       const plan = await createPlan({
         desired,

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   forceUnlock,
-  LockedStateFile,
   lockPathFor,
+  openStateFile,
   readState,
   STATE_FILE_NAME,
 } from "../../src/state/file-store.js";
@@ -36,7 +36,7 @@ const entry = (name: string) => ({
 
 describe("state file", () => {
   it("writes atomically with mode 0600, bumping serial and keeping lineage", async () => {
-    const store = await LockedStateFile.open(statePath, "apply");
+    const store = await openStateFile(statePath, "apply");
     const lineage = store.state.lineage;
     await store.update((r) => {
       r[entry("a").address] = entry("a");
@@ -55,7 +55,7 @@ describe("state file", () => {
   });
 
   it("commits concurrent updates in groups so none is lost", async () => {
-    const store = await LockedStateFile.open(statePath, "apply");
+    const store = await openStateFile(statePath, "apply");
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         store.update((r) => {
@@ -72,8 +72,8 @@ describe("state file", () => {
   });
 
   it("refuses a second holder, naming the first, and force-unlock needs the right id", async () => {
-    const first = await LockedStateFile.open(statePath, "agents apply");
-    const error = await LockedStateFile.open(statePath, "agents plan").catch((e: unknown) => e);
+    const first = await openStateFile(statePath, "agents apply");
+    const error = await openStateFile(statePath, "agents plan").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StateLockedError);
     expect((error as Error).message).toContain('locked by "agents apply"');
     expect((error as Error).message).toContain(`pid ${process.pid}`);
@@ -81,10 +81,10 @@ describe("state file", () => {
     await expect(forceUnlock(statePath, "wrong-id")).rejects.toThrow(/lock id mismatch/);
     const holder = await forceUnlock(statePath, first.lock.id);
     expect(holder.command).toBe("agents apply");
-    const second = await LockedStateFile.open(statePath, "agents plan");
+    const second = await openStateFile(statePath, "agents plan");
     await second.release();
     // The first holder must not delete a lock it no longer owns.
-    const third = await LockedStateFile.open(statePath, "agents apply");
+    const third = await openStateFile(statePath, "agents apply");
     await first.release();
     await expect(fs.stat(lockPathFor(statePath))).resolves.toBeTruthy();
     await third.release();
@@ -114,7 +114,7 @@ describe("state file", () => {
 
   it("refuses corrupt JSON without touching it", async () => {
     await fs.writeFile(statePath, "{not json");
-    await expect(LockedStateFile.open(statePath, "apply")).rejects.toThrow(/not valid JSON/);
+    await expect(openStateFile(statePath, "apply")).rejects.toThrow(/not valid JSON/);
     await expect(fs.readFile(statePath, "utf8")).resolves.toBe("{not json");
     await expect(fs.stat(lockPathFor(statePath))).rejects.toThrow();
   });
@@ -130,7 +130,7 @@ describe("intent journal", () => {
   });
 
   it("keeps an unrecorded create pending across runs, settles a recorded one, ignores a torn line", async () => {
-    const store = await LockedStateFile.open(statePath, "apply");
+    const store = await openStateFile(statePath, "apply");
     await store.intend(intent("a", "2026-01-01T00:00:00.000Z"));
     await store.intend(intent("b", "2026-01-01T00:00:00.000Z"));
     // b is recorded after its intent; a's process dies before recording it.
@@ -145,16 +145,16 @@ describe("intent journal", () => {
   });
 
   it("a read-only run leaves the journal alone; a writing run compacts it away when settled", async () => {
-    const writer = await LockedStateFile.open(statePath, "apply");
+    const writer = await openStateFile(statePath, "apply");
     await writer.intend(intent("a", "2026-01-01T00:00:00.000Z"));
     await forceUnlock(statePath, writer.lock.id);
     const journal = join(dir, "agents.state.json.journal");
     const before = await fs.readFile(journal, "utf8");
-    const reader = await LockedStateFile.open(statePath, "plan");
+    const reader = await openStateFile(statePath, "plan");
     expect(Object.keys(reader.state.pending ?? {})).toEqual([entry("a").address]);
     await reader.release();
     expect(await fs.readFile(journal, "utf8")).toBe(before);
-    const settle = await LockedStateFile.open(statePath, "apply");
+    const settle = await openStateFile(statePath, "apply");
     await settle.update((r, s) => {
       r[entry("a").address] = entry("a");
       delete s.pending![entry("a").address];

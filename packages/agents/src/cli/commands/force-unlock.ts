@@ -1,14 +1,19 @@
 import type { Command } from "commander";
-import { forceUnlock } from "../../state/file-store.js";
-import { statePathOf } from "./state.js";
+import { withConfiguredState } from "./state.js";
 
 export function register(program: Command): void {
   program
     .command("force-unlock <LOCK_ID>")
-    .description("remove a state lock left by a process that is gone (the id must match the lock)")
-    .option("-f, --file <FILE>", "configuration file (the state sits beside it)", "agents.yaml")
+    .description(
+      "release a state lock left by a process that is gone (file), or end a hung holder's connection (PostgreSQL); the id must match the lock",
+    )
+    .option(
+      "-f, --file <FILE>",
+      "configuration file (its state: block says where the state lives)",
+      "agents.yaml",
+    )
     .action(async (lockId: string, options: { file: string }) => {
-      const holder = await forceUnlock(statePathOf(options.file), lockId);
+      const holder = await withConfiguredState(options.file, (backend) => backend.forceUnlock(lockId));
       process.stdout.write(
         `Removed the lock held by "${holder.command}" (pid ${holder.pid} on ${holder.host}, since ${holder.since}).\n`,
       );

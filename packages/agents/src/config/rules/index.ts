@@ -9,6 +9,7 @@ import { checkProviders } from "./providers.js";
 import { checkReferences } from "./references.js";
 import { checkEnvironments, checkIdentities, checkKindSupport, checkVaults } from "./resources.js";
 import { checkInlineSecrets } from "./secrets.js";
+import { checkState } from "./state.js";
 
 /** Every local rule of the spec, over a config that already passed the schema. */
 export function runRules(
@@ -29,5 +30,6 @@ export function runRules(
   checkDeployments(ctx);
   checkChannels(ctx);
   checkInlineSecrets(ctx);
+  checkState(ctx);
   return ctx.diagnostics;
 }

@@ -20,6 +20,40 @@ const providersShape = Object.fromEntries(
   Object.entries(PROVIDERS).map(([name, entry]) => [name, entry.config.optional()]),
 ) as { [K in keyof typeof PROVIDERS]: z.ZodOptional<(typeof PROVIDERS)[K]["config"]> };
 
+/** Where the state lives (docs/state.md). Which fields go with which backend is a rule (rules/state.ts). */
+export const stateSchema = strict({
+  backend: z
+    .enum(["file", "postgres"])
+    .optional()
+    .describe(
+      "`file` (default): a state file beside agents.yaml; `postgres`: one row per workspace in PostgreSQL",
+    ),
+  path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("file backend: the state file, relative to agents.yaml (default agents.state.json)"),
+  url: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "postgres backend: connection URL, postgres://user:password@host:port/db (write it as `${VAR}`)",
+    ),
+  workspace: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/)
+    .optional()
+    .describe("postgres backend: the state's name in the database (default: the project name)"),
+  schema: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/)
+    .optional()
+    .describe(
+      "postgres backend: schema holding the state tables, created when missing (default agents_state)",
+    ),
+});
+
 /** The whole agents.yaml file. */
 export const configSchema = strict({
   version: z
@@ -31,6 +65,7 @@ export const configSchema = strict({
     })
     .describe('schema version; currently the string "1"'),
   providers: strict(providersShape).describe("one block per provider, holding its credentials"),
+  state: stateSchema.optional().describe("where the state lives: a file (default) or PostgreSQL"),
   defaults: strict({
     provider: z.string().optional().describe("default target: a declared provider name, or `all`"),
     identity: z.string().optional().describe("the default declared identity"),
@@ -64,6 +99,7 @@ export const RESOURCE_SCHEMAS = {
 } as const;
 
 export type Config = z.output<typeof configSchema>;
+export type StateBlock = z.output<typeof stateSchema>;
 export type ConfigInput = z.input<typeof configSchema>;
 export type EnvironmentDecl = z.output<typeof environmentSchema>;
 export type VaultDecl = z.output<typeof vaultSchema>;

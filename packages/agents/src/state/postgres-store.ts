@@ -1,0 +1,428 @@
+// The PostgreSQL backend: one row per workspace holding the same JSON a state file holds, a
+// journal table for creates in flight, and a session advisory lock plus a row naming its holder.
+//
+//   <schema>.states  (workspace PK, serial, lineage, state jsonb, updated_at)
+//   <schema>.journal (workspace, seq, entry jsonb)      -- the intent journal, one row per entry
+//   <schema>.locks   (workspace PK, lock_id, pid, host, command, since, backend_pid)
+//
+// The lock is `pg_try_advisory_lock` on a dedicated connection: when the holder dies (even by
+// kill -9) its connection ends and PostgreSQL releases the lock itself. Every state write is a
+// compare-and-set on `serial` (and `lineage`) inside a transaction, so a writer whose lock was
+// lost with its connection cannot overwrite what the next holder wrote.
+import { createHash } from "node:crypto";
+import type { Client as PgClient, Pool, PoolClient } from "pg";
+import {
+  emptyState,
+  type JournalEntry,
+  type LockedStorage,
+  replayJournal,
+  type StateBackend,
+  StateConflictError,
+  type StateRead,
+  withJournal,
+} from "./backend.js";
+import { type LockInfo, type PendingCreate, type State, StateError, StateLockedError } from "./types.js";
+import { upgradeState } from "./upgrade.js";
+
+export interface PostgresSettings {
+  /** postgres:// or postgresql:// connection URL (credentials included; never printed). */
+  url: string;
+  /** One state per workspace: the project name unless given. */
+  workspace: string;
+  /** Schema holding the tables (created when missing). */
+  schema: string;
+}
+
+export const DEFAULT_PG_SCHEMA = "agents_state";
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** How long to wait for a lock whose holder's connection is already gone (the server is ending it). */
+const DEAD_HOLDER_WAIT_MS = 3000;
+
+/** host:port/database of a connection URL: what may be printed about it. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const db = decodeURIComponent(parsed.pathname.replace(/^\//, "")) || "(default database)";
+    return `${parsed.hostname || "localhost"}${parsed.port ? `:${parsed.port}` : ""}/${db}`;
+  } catch {
+    return "(unparsable URL)";
+  }
+}
+
+/** The secrets a connection URL carries, for redaction from anything printed. */
+export function urlSecrets(url: string): string[] {
+  const out = [url];
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) out.push(parsed.password, decodeURIComponent(parsed.password));
+    for (const [key, value] of parsed.searchParams)
+      if (/pass|secret|key/i.test(key) && value) out.push(value);
+  } catch {}
+  return out.filter((s) => s.length >= 4);
+}
+
+/** The advisory lock key of a workspace: 64 bits of a hash, as PostgreSQL's signed bigint. */
+export function advisoryKey(schema: string, workspace: string): string {
+  const digest = createHash("sha256").update(`agents-state\u0000${schema}\u0000${workspace}`).digest();
+  return digest.readBigInt64BE(0).toString();
+}
+
+type PgModule = typeof import("pg");
+let pgModule: Promise<PgModule> | undefined;
+/** Loaded on first use, so file-backend runs never pay for it. */
+function loadPg(): Promise<PgModule> {
+  pgModule ??= import("pg").then((m) => ((m as unknown as { default?: PgModule }).default ?? m) as PgModule);
+  return pgModule;
+}
+
+export class PostgresBackend implements StateBackend {
+  readonly kind = "postgres";
+  readonly location: string;
+  private pool: Pool | undefined;
+  private ready: Promise<void> | undefined;
+  private readonly q: { states: string; journal: string; locks: string; schema: string };
+  private readonly secrets: string[];
+
+  constructor(private readonly settings: PostgresSettings) {
+    if (!IDENTIFIER.test(settings.schema)) {
+      throw new StateError(
+        `state schema "${settings.schema}" is not a plain PostgreSQL name (lower-case letters, digits and _)`,
+      );
+    }
+    if (!settings.workspace) throw new StateError("the PostgreSQL state needs a workspace name");
+    this.location = `postgres ${describePostgresUrl(settings.url)} schema ${settings.schema} workspace "${settings.workspace}"`;
+    const schema = `"${settings.schema}"`;
+    this.q = {
+      schema,
+      states: `${schema}.states`,
+      journal: `${schema}.journal`,
+      locks: `${schema}.locks`,
+    };
+    this.secrets = urlSecrets(settings.url);
+  }
+
+  get workspace(): string {
+    return this.settings.workspace;
+  }
+
+  /** A driver error as a StateError that names where, never the URL or its password. */
+  private failure(doing: string, error: unknown): StateError {
+    if (error instanceof StateError) return error;
+    let message = error instanceof Error ? error.message : String(error);
+    for (const secret of this.secrets) message = message.split(secret).join("***");
+    return new StateError(`${doing} (${this.location}): ${message}`);
+  }
+
+  private async connectPool(): Promise<Pool> {
+    if (!this.pool) {
+      const { Pool } = await loadPg();
+      this.pool = new Pool({
+        connectionString: this.settings.url,
+        max: 2,
+        connectionTimeoutMillis: 10_000,
+        idleTimeoutMillis: 5_000,
+        application_name: "agents",
+      });
+      // An idle client's error (server restart) must not crash the process; the next query reports it.
+      this.pool.on("error", () => {});
+    }
+    this.ready ??= this.createTables(this.pool).catch((error) => {
+      this.ready = undefined;
+      throw error;
+    });
+    await this.ready;
+    return this.pool;
+  }
+
+  private async createTables(pool: Pool): Promise<void> {
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (VALUES (to_regclass($1)), (to_regclass($2)), (to_regclass($3))) t(c) WHERE c IS NOT NULL`,
+      [this.q.states, this.q.journal, this.q.locks],
+    );
+    if (rows[0]?.n === 3) return;
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      // Two first runs at once must not race on CREATE ... IF NOT EXISTS.
+      await client.query("SELECT pg_advisory_xact_lock($1::bigint)", [advisoryKey("", "create-tables")]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.q.schema}`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${this.q.states} (
+        workspace text PRIMARY KEY,
+        serial bigint NOT NULL,
+        lineage text NOT NULL,
+        state jsonb NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now())`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${this.q.journal} (
+        workspace text NOT NULL,
+        seq bigserial,
+        entry jsonb NOT NULL,
+        PRIMARY KEY (workspace, seq))`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${this.q.locks} (
+        workspace text PRIMARY KEY,
+        lock_id text NOT NULL,
+        pid integer NOT NULL,
+        host text NOT NULL,
+        command text NOT NULL,
+        since text NOT NULL,
+        backend_pid integer NOT NULL)`);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async readWith(db: Pool | PoolClient | PgClient): Promise<StateRead> {
+    const { rows } = await db.query<{ state: unknown }>(
+      `SELECT state FROM ${this.q.states} WHERE workspace = $1`,
+      [this.settings.workspace],
+    );
+    const journal = await this.readJournal(db);
+    if (rows.length === 0) return withJournal({ state: emptyState(), exists: false }, journal);
+    const upgraded = upgradeState(rows[0]!.state, this.location);
+    return withJournal({ ...upgraded, exists: true }, journal);
+  }
+
+  private async readJournal(db: Pool | PoolClient | PgClient): Promise<Record<string, PendingCreate>> {
+    const { rows } = await db.query<{ entry: JournalEntry }>(
+      `SELECT entry FROM ${this.q.journal} WHERE workspace = $1 ORDER BY seq`,
+      [this.settings.workspace],
+    );
+    return replayJournal(rows.map((r) => r.entry));
+  }
+
+  async read(): Promise<StateRead> {
+    try {
+      return await this.readWith(await this.connectPool());
+    } catch (error) {
+      throw this.failure("cannot read the state", error);
+    }
+  }
+
+  async readLock(): Promise<LockInfo | undefined> {
+    try {
+      return (await this.lockRow(await this.connectPool()))?.info;
+    } catch (error) {
+      throw this.failure("cannot read the state lock", error);
+    }
+  }
+
+  private async lockRow(db: Pool | PgClient): Promise<{ info: LockInfo; backendPid: number } | undefined> {
+    const { rows } = await db.query<{
+      lock_id: string;
+      pid: number;
+      host: string;
+      command: string;
+      since: string;
+      backend_pid: number;
+    }>(`SELECT lock_id, pid, host, command, since, backend_pid FROM ${this.q.locks} WHERE workspace = $1`, [
+      this.settings.workspace,
+    ]);
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      info: { id: row.lock_id, pid: row.pid, host: row.host, command: row.command, since: row.since },
+      backendPid: row.backend_pid,
+    };
+  }
+
+  private async backendAlive(db: Pool | PgClient, backendPid: number): Promise<boolean> {
+    const { rows } = await db.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1", [backendPid]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Ends the holder's connection when it still holds the lock (PostgreSQL then releases it) and
+   * removes the lock row. Needs the right to signal that backend (same role, or pg_signal_backend).
+   */
+  async forceUnlock(lockId: string): Promise<LockInfo> {
+    try {
+      const pool = await this.connectPool();
+      const holder = await this.lockRow(pool);
+      if (!holder) throw new StateError(`no lock is held on ${this.location}`);
+      if (holder.info.id !== lockId)
+        throw new StateError(
+          `lock id mismatch: the lock on ${this.location} is ${holder.info.id}, not ${lockId}`,
+        );
+      if (await this.backendAlive(pool, holder.backendPid)) {
+        const { rows } = await pool.query<{ ended: boolean }>("SELECT pg_terminate_backend($1) AS ended", [
+          holder.backendPid,
+        ]);
+        if (!rows[0]?.ended)
+          throw new StateError(`could not end the lock holder's connection (backend ${holder.backendPid})`);
+      }
+      await pool.query(`DELETE FROM ${this.q.locks} WHERE workspace = $1 AND lock_id = $2`, [
+        this.settings.workspace,
+        lockId,
+      ]);
+      return holder.info;
+    } catch (error) {
+      throw this.failure("cannot force-unlock the state", error);
+    }
+  }
+
+  async lock(info: LockInfo): Promise<LockedStorage> {
+    const pool = await this.connectPool().catch((error) => {
+      throw this.failure("cannot reach the state database", error);
+    });
+    const { Client } = await loadPg();
+    const lockClient = new Client({
+      connectionString: this.settings.url,
+      connectionTimeoutMillis: 10_000,
+      application_name: `agents lock ${info.id}`,
+    });
+    let lost: string | undefined;
+    lockClient.on("error", (error) => {
+      lost ??= error.message;
+    });
+    lockClient.on("end", () => {
+      lost ??= "the connection ended";
+    });
+    const key = advisoryKey(this.settings.schema, this.settings.workspace);
+    try {
+      await lockClient.connect();
+      const deadline = Date.now() + DEAD_HOLDER_WAIT_MS;
+      for (;;) {
+        const { rows } = await lockClient.query<{ ok: boolean }>(
+          "SELECT pg_try_advisory_lock($1::bigint) AS ok",
+          [key],
+        );
+        if (rows[0]?.ok) break;
+        const holder = await this.lockRow(lockClient);
+        // A holder whose connection is already gone is being cleaned up by the server: wait briefly.
+        const dying = holder !== undefined && !(await this.backendAlive(lockClient, holder.backendPid));
+        if (!dying || Date.now() > deadline) {
+          throw new StateLockedError(
+            holder?.info ?? { id: "unknown", pid: 0, host: "unknown", command: "unknown", since: "unknown" },
+            this.location,
+            true,
+          );
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // The advisory lock is ours: any row left is a dead holder's; replace it with ours.
+      await lockClient.query(
+        `INSERT INTO ${this.q.locks} (workspace, lock_id, pid, host, command, since, backend_pid)
+         VALUES ($1, $2, $3, $4, $5, $6, pg_backend_pid())
+         ON CONFLICT (workspace) DO UPDATE SET lock_id = EXCLUDED.lock_id, pid = EXCLUDED.pid,
+           host = EXCLUDED.host, command = EXCLUDED.command, since = EXCLUDED.since,
+           backend_pid = EXCLUDED.backend_pid`,
+        [this.settings.workspace, info.id, info.pid, info.host, info.command, info.since],
+      );
+    } catch (error) {
+      await lockClient.end().catch(() => {});
+      throw this.failure("cannot lock the state", error);
+    }
+    let initial: StateRead;
+    try {
+      initial = await this.readWith(pool);
+    } catch (error) {
+      await this.unlockWith(lockClient, info.id, key);
+      throw this.failure("cannot read the state", error);
+    }
+    let stored = initial.exists;
+    let lineage = initial.state.lineage;
+    const guard = () => {
+      if (lost)
+        throw new StateConflictError(
+          `lost the state lock on ${this.location}: ${lost}; nothing more was written`,
+        );
+    };
+    const write = async (next: State, previousSerial: number) => {
+      guard();
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const { rows } = await client.query<{ serial: string; lineage: string }>(
+          `SELECT serial, lineage FROM ${this.q.states} WHERE workspace = $1 FOR UPDATE`,
+          [this.settings.workspace],
+        );
+        const row = rows[0];
+        const found = row ? Number(row.serial) : undefined;
+        if (stored ? found !== previousSerial || row?.lineage !== lineage : row !== undefined) {
+          throw new StateConflictError(
+            `the state on ${this.location} changed under this run (expected serial ${stored ? previousSerial : "none"}, found ${found ?? "none"}); another writer holds it now: run plan again`,
+          );
+        }
+        const { pending: _pending, ...durable } = next;
+        await client.query(
+          `INSERT INTO ${this.q.states} (workspace, serial, lineage, state, updated_at) VALUES ($1, $2, $3, $4, now())
+           ON CONFLICT (workspace) DO UPDATE SET serial = EXCLUDED.serial, lineage = EXCLUDED.lineage,
+             state = EXCLUDED.state, updated_at = now()`,
+          [this.settings.workspace, next.serial, next.lineage, JSON.stringify(durable)],
+        );
+        guard();
+        await client.query("COMMIT");
+        stored = true;
+        lineage = next.lineage;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw this.failure("cannot write the state", error);
+      } finally {
+        client.release();
+      }
+    };
+    const appendJournal = async (entries: JournalEntry[]) => {
+      guard();
+      try {
+        await pool.query(
+          `INSERT INTO ${this.q.journal} (workspace, entry) SELECT $1, e FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`,
+          [this.settings.workspace, JSON.stringify(entries)],
+        );
+      } catch (error) {
+        throw this.failure("cannot write the state journal", error);
+      }
+    };
+    const compactJournal = async (pending: PendingCreate[]) => {
+      guard();
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        await client.query(`DELETE FROM ${this.q.journal} WHERE workspace = $1`, [this.settings.workspace]);
+        if (pending.length > 0) {
+          await client.query(
+            `INSERT INTO ${this.q.journal} (workspace, entry) SELECT $1, e FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`,
+            [this.settings.workspace, JSON.stringify(pending.map((p) => ({ op: "create", ...p })))],
+          );
+        }
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw this.failure("cannot write the state journal", error);
+      } finally {
+        client.release();
+      }
+    };
+    return {
+      initial,
+      write,
+      appendJournal,
+      compactJournal,
+      unlock: () => this.unlockWith(lockClient, info.id, key),
+    };
+  }
+
+  private async unlockWith(client: PgClient, lockId: string, key: string): Promise<void> {
+    try {
+      await client.query(`DELETE FROM ${this.q.locks} WHERE workspace = $1 AND lock_id = $2`, [
+        this.settings.workspace,
+        lockId,
+      ]);
+      await client.query("SELECT pg_advisory_unlock($1::bigint)", [key]);
+    } catch {
+      // The connection is gone: PostgreSQL released the advisory lock with it.
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    this.ready = undefined;
+    await pool?.end().catch(() => {});
+  }
+}

@@ -1,0 +1,104 @@
+// A throwaway PostgreSQL server for tests and benchmarks: its own data folder, a random loopback
+// port, password authentication (so tests can prove the password never leaks), stopped and
+// removed at the end. As root it runs as the `postgres` system user (the server refuses root).
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chownSync, mkdtempSync, promises as fs, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import pg from "pg";
+import { servicePath } from "../../../../scripts/test-services.js";
+
+export interface PgServer {
+  /** postgres://agents:<password>@127.0.0.1:<port>/agents */
+  url: string;
+  password: string;
+  port: number;
+  /** A URL for another database name on the same server. */
+  urlFor(database: string): string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function runAs(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+  const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+  return { uid, gid };
+}
+
+/**
+ * Starts a server. `durable: false` (tests) turns fsync off for speed: the tests kill clients,
+ * never the server. Benchmarks keep the defaults so commits cost what they cost in production.
+ */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<PgServer> {
+  const postgres = servicePath("postgresql");
+  if (!postgres) throw new Error("PostgreSQL is not installed (Debian package postgresql)");
+  const bin = dirname(postgres);
+  const root = mkdtempSync(join(tmpdir(), "agents-pg-"));
+  const data = join(root, "data");
+  const password = `pw-${randomBytes(9).toString("hex")}`;
+  const pwfile = join(root, "pw");
+  writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+  const user = runAs();
+  if (user) {
+    chownSync(root, user.uid, user.gid);
+    chownSync(pwfile, user.uid, user.gid);
+  }
+  const asUser = user ? { uid: user.uid, gid: user.gid } : {};
+  execFileSync(
+    join(bin, "initdb"),
+    ["-D", data, "-U", "agents", `--pwfile=${pwfile}`, "-A", "scram-sha-256", "-E", "UTF8", "--no-sync"],
+    { ...asUser, stdio: "pipe", env: { ...process.env, LC_ALL: "C" } },
+  );
+  const port = await freePort();
+  const args = ["-D", data, "-p", String(port), "-k", root, "-c", "listen_addresses=127.0.0.1"];
+  if (options.durable === false || options.durable === undefined)
+    args.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+  const child = spawn(join(bin, "postgres"), args, { ...asUser, stdio: ["ignore", "ignore", "pipe"] });
+  let log = "";
+  child.stderr.on("data", (chunk) => {
+    log = (log + chunk).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const urlFor = (database: string) => `postgres://agents:${password}@127.0.0.1:${port}/${database}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const client = new pg.Client({ connectionString: urlFor("postgres") });
+    try {
+      await client.connect();
+      await client.query("CREATE DATABASE agents");
+      await client.end();
+      break;
+    } catch (error) {
+      await client.end().catch(() => {});
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url: urlFor("agents"),
+    password,
+    port,
+    urlFor,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGINT");
+        await exited;
+      }
+      await fs.rm(root, { recursive: true, force: true });
+    },
+  };
+}
