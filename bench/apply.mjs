@@ -9,6 +9,7 @@ import { startSim } from "@agents/sims";
 // latency per call, through the real CLI. Reports wall time against the dependency-graph lower
 // bound, and the HTTP calls of the no-change plan that follows (goal: at most one per resource).
 // Usage: npm run build && node bench/apply.mjs [--per-kind N] [--latency MS] [--parallelism N]
+import { applyConfig } from "./apply-config.mjs";
 import { drainLog, runAgents } from "./lib.mjs";
 
 const { values } = parseArgs({
@@ -23,38 +24,6 @@ const latencyMs = Number(values.latency);
 const parallelism = Number(values.parallelism);
 const results = fileURLToPath(new URL("./results/apply.md", import.meta.url));
 
-// Five kinds, `perKind` each: deployment i → agent i → (vault i, memory store i), deployment i → environment i.
-function config(baseUrl) {
-  const lines = [
-    'version: "1"',
-    "providers:",
-    "  provider_c:",
-    "    api_key: ${C_API_KEY}",
-    `    base_url: ${baseUrl}`,
-  ];
-  const section = (kind, body) => {
-    lines.push(`${kind}:`);
-    for (let i = 0; i < perKind; i++) lines.push(`  r${i}:`, "    provider: provider_c", ...body(i));
-  };
-  section("environments", () => ["    config:", "      type: cloud"]);
-  section("vaults", (i) => [`    display_name: Vault ${i}`]);
-  section("memory_stores", (i) => [`    description: Store ${i}`]);
-  section("agents", (i) => [
-    "    model: claude-sonnet-4-5",
-    `    instructions: Agent number ${i}.`,
-    `    vault: r${i}`,
-    `    memory_stores: [r${i}]`,
-  ]);
-  section("deployments", (i) => [
-    `    agent: r${i}`,
-    `    environment: r${i}`,
-    "    initial_events:",
-    "      - type: user.message",
-    `        content: Run ${i}.`,
-  ]);
-  return `${lines.join("\n")}\n`;
-}
-
 // Async on purpose: the simulator runs in this process, so a blocking spawn would starve it.
 
 const agents = (dir, ...args) => runAgents(dir, args, { env: { C_API_KEY: "sim-provider-c-key" } });
@@ -65,7 +34,7 @@ const kindOf = (path) =>
 const sim = await startSim("provider_c", { quiet: true, faults: { latencyMs } });
 const dir = mkdtempSync(join(os.tmpdir(), "agents-bench-"));
 try {
-  writeFileSync(join(dir, "agents.yaml"), config(sim.url));
+  writeFileSync(join(dir, "agents.yaml"), applyConfig(sim.url, perKind));
   const total = perKind * 5;
   await drainLog(sim);
   const apply = await agents(dir, "apply", "-y", "--parallelism", String(parallelism));

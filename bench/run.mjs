@@ -5,9 +5,10 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
-for (const script of ["validate.mjs", "sims.mjs", "apply.mjs", "forge-mcp.mjs"]) {
+for (const script of ["validate.mjs", "sims.mjs", "apply.mjs", "state-postgres.mjs", "forge-mcp.mjs"]) {
   console.log(`\n━━━ bench/${script}`);
-  const run = spawnSync(process.execPath, [`${here}${script}`], { stdio: "inherit" });
+  // tsx: state-postgres.mjs starts its server with the tests' TypeScript helper.
+  const run = spawnSync(process.execPath, ["--import", "tsx", `${here}${script}`], { stdio: "inherit" });
   if (run.status !== 0) {
     console.error(`bench/${script} failed (exit ${run.status ?? run.signal})`);
     process.exit(1);

@@ -48,6 +48,13 @@ export async function stateSettingsForConfig(
   if (!existsSync(file)) return stateSettingsOf(undefined, dir, project, env);
   const result = await loadConfig(file, { env });
   if (result.config) return stateSettingsOf(result.config.state, dir, project, env);
+  const syntax = result.diagnostics.filter((d) => d.code === "AGENTS1000" || d.code === "AGENTS1005");
+  if (syntax.length > 0) {
+    throw new StateConfigError(
+      `${file} cannot be parsed, so its state block cannot be read: ${syntax.map((d) => `${d.line}:${d.col} ${d.message}`).join("; ")}`,
+      syntax,
+    );
+  }
   const root = result.source?.doc.contents;
   const pair = isMap(root) ? root.items.find((p) => isScalar(p.key) && p.key.value === "state") : undefined;
   if (!pair || !result.source) return stateSettingsOf(undefined, dir, project, env);

@@ -83,6 +83,8 @@ export class PostgresBackend implements StateBackend {
   private ready: Promise<void> | undefined;
   private readonly q: { states: string; journal: string; locks: string; schema: string };
   private readonly secrets: string[];
+  /** Lock connections still open: close() ends them (their locks end with them). */
+  private readonly lockClients = new Set<PgClient>();
 
   constructor(private readonly settings: PostgresSettings) {
     if (!IDENTIFIER.test(settings.schema)) {
@@ -274,6 +276,8 @@ export class PostgresBackend implements StateBackend {
       connectionTimeoutMillis: 10_000,
       application_name: `agents lock ${info.id}`,
     });
+    this.lockClients.add(lockClient);
+    lockClient.once("end", () => this.lockClients.delete(lockClient));
     let lost: string | undefined;
     lockClient.on("error", (error) => {
       lost ??= error.message;
@@ -377,7 +381,8 @@ export class PostgresBackend implements StateBackend {
       }
     };
     const compactJournal = async (pending: PendingCreate[]) => {
-      guard();
+      // With the lock lost, the journal is the next holder's to settle: leave it as it is.
+      if (lost) return;
       const client = await pool.connect();
       try {
         await client.query("BEGIN");
@@ -423,6 +428,7 @@ export class PostgresBackend implements StateBackend {
     const pool = this.pool;
     this.pool = undefined;
     this.ready = undefined;
+    await Promise.all([...this.lockClients].map((client) => client.end().catch(() => {})));
     await pool?.end().catch(() => {});
   }
 }

@@ -3,7 +3,7 @@
 // removed at the end. As root it runs as the `postgres` system user (the server refuses root).
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chownSync, mkdtempSync, promises as fs, writeFileSync } from "node:fs";
+import { chownSync, promises as fs, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
