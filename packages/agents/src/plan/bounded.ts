@@ -15,3 +15,25 @@ export async function mapBounded<T, R>(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
   return results;
 }
+
+/**
+ * A counting semaphore: `run(fn)` starts `fn` once fewer than `limit` runs are in flight. Unlike
+ * mapBounded, work may be added from anywhere (a read that first waits for a listing holds no slot
+ * while it waits).
+ */
+export function limiter(limit: number): <R>(fn: () => Promise<R>) => Promise<R> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (fn) => {
+    if (active < Math.max(1, limit)) active++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      // The slot passes straight to the next waiter, so `active` counts it still.
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}

@@ -79,18 +79,23 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
     return external ? { id: external.id } : undefined;
   };
 
-  // One read per resource: state entries, plus externals not yet recorded.
-  const targets: RefreshTarget[] = inState.map((r) => ({ ...r, prior: r }));
+  // One read per resource: state entries, plus externals not yet recorded. A destroy reads
+  // nothing: it removes what state records, and removing what is already gone succeeds.
+  const targets: RefreshTarget[] = operation === "destroy" ? [] : inState.map((r) => ({ ...r, prior: r }));
   for (const r of desired) {
     if (r.external && state.resources[r.address]?.id !== r.external.id) {
       targets.push({ address: r.address, kind: r.kind, provider: r.provider, id: r.external.id });
     }
   }
   const refreshed = await refresh(runtime, targets, lookup, { concurrency, signal });
-  // A provider the refresh did not read at all (a fresh state): one cheap authenticated read, so
-  // a wrong key or an unreachable base URL is reported by plan, not discovered by apply.
+  // A provider the refresh did not read at all (a fresh state, a destroy): one cheap authenticated
+  // read, so a wrong key or an unreachable base URL is reported by plan, not discovered midway.
   const read = new Set(targets.map((t) => t.provider));
-  const unread = [...new Set(desired.map((r) => r.provider))].filter((p) => !read.has(p)).sort();
+  const touched = [
+    ...desired.map((r) => r.provider),
+    ...inState.filter((r) => !r.external).map((r) => r.provider),
+  ];
+  const unread = [...new Set(touched)].filter((p) => !read.has(p)).sort();
   const probeErrors: RefreshError[] = [];
   await mapBounded(unread, concurrency, async (provider) => {
     try {

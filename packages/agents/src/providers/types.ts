@@ -95,8 +95,20 @@ export interface DesiredContext {
 export interface KindHandler {
   /** Creates the resource, carrying ownership metadata. */
   create(ctx: HandlerContext, spec: Spec): Promise<RemoteObject>;
-  /** Reads the resource; resolves "gone" on 404 or archived, never throws for that. */
-  read(ctx: HandlerContext, id: string, prior?: PriorState): Promise<RemoteObject | "gone">;
+  /**
+   * Reads the resource; resolves "gone" on 404 or archived, never throws for that. `listed` is the
+   * object `listForRead` returned for this id, when refresh listed the kind: read maps it instead
+   * of fetching it again (it still makes the calls the list cannot answer).
+   */
+  read(ctx: HandlerContext, id: string, prior?: PriorState, listed?: unknown): Promise<RemoteObject | "gone">;
+  /**
+   * Plan from lists: the objects with these ids, walked from the kind's list endpoint (paged,
+   * stopping once every id is seen), each exactly as a GET returns it. Refresh uses it when it
+   * reads several resources of one kind, so a wide plan costs a few pages instead of one GET per
+   * resource. An id it does not return is read with `read` alone (that is what decides "gone").
+   * Leave it out where the list shows less than a GET.
+   */
+  listForRead?(ctx: ListContext, ids: ReadonlySet<string>): Promise<ReadonlyMap<string, unknown>>;
   /** In-place update. Without it every change is a replacement. */
   update?(ctx: HandlerContext, id: string, spec: Spec, prior: PriorState): Promise<RemoteObject>;
   /** Deletes or archives. Already gone counts as success. */

@@ -12,9 +12,9 @@ import type {
 import { logicalNameOf } from "./address.js";
 import { agentFromWire, agentReverseRefs, agentToWire, canonicalAgent, sessionDefaults } from "./agent.js";
 import { isOwnedBy, listedOwner, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
-import { findFirst, listAll } from "./pagination.js";
+import { findFirst, listAll, listReader } from "./pagination.js";
 import type { DialectProfile } from "./profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, isStatus, overlay } from "./remote.js";
+import { getOrGone, idOf, ignoreGone, isArchived, isStatus, listedOrGet, overlay } from "./remote.js";
 import { type Json, stringMap } from "./spec.js";
 
 const COMPARED = [
@@ -106,8 +106,10 @@ export function agentHandler(profile: DialectProfile): KindHandler {
       return toRemote(ctx, response.body, spec, session);
     },
 
-    async read(ctx, id, prior) {
-      const remote = await getOrGone(ctx.http, { path: `/agents/${id}`, signal: ctx.signal });
+    ...listReader(profile, "/agents"),
+
+    async read(ctx, id, prior, listed) {
+      const remote = await listedOrGet(ctx.http, listed, { path: `/agents/${id}`, signal: ctx.signal });
       if (remote === "gone" || isArchived(remote)) return "gone";
       return toRemote(ctx, remote, prior?.spec, prior?.extra?.session as Json | undefined);
     },

@@ -12,9 +12,9 @@ import type {
 import { logicalNameOf } from "./address.js";
 import { canonicalEnvironment, environmentFromWire, environmentToWire } from "./environment.js";
 import { isOwnedBy, listedOwner, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
-import { findFirst, listAll } from "./pagination.js";
+import { findFirst, listAll, listReader } from "./pagination.js";
 import type { DialectProfile } from "./profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, overlay } from "./remote.js";
+import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "./remote.js";
 import { type Json, str, stringMap } from "./spec.js";
 
 export interface EnvironmentNaming {
@@ -98,8 +98,10 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
       throw lastError;
     },
 
-    async read(ctx: HandlerContext, id: string, prior?: PriorState): Promise<RemoteObject | "gone"> {
-      const remote = await getOrGone(ctx.http, { path: `/environments/${id}`, signal: ctx.signal });
+    ...listReader(profile, "/environments"),
+
+    async read(ctx: HandlerContext, id: string, prior?: PriorState, listed?: unknown) {
+      const remote = await listedOrGet(ctx.http, listed, { path: `/environments/${id}`, signal: ctx.signal });
       if (remote === "gone" || isArchived(remote)) return "gone";
       return toRemote(remote, logicalNameOf(ctx.owner.resource), prior?.spec);
     },

@@ -22,9 +22,9 @@ import {
   seedEntries,
 } from "./memory.js";
 import { isOwnedBy, listedOwner, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
-import { findFirst, listAll } from "./pagination.js";
+import { findFirst, listAll, listReader } from "./pagination.js";
 import type { DialectProfile } from "./profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, isStatus, overlay } from "./remote.js";
+import { getOrGone, idOf, ignoreGone, isArchived, isStatus, listedOrGet, overlay } from "./remote.js";
 import { isRecord, type Json, records, str, stringMap, WireMappingError } from "./spec.js";
 
 const COMPARED = ["description", "metadata", "entries"] as const;
@@ -226,8 +226,10 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
       return toRemote(ctx, response.body, spec);
     },
 
-    async read(ctx: HandlerContext, id: string, prior?: PriorState): Promise<RemoteObject | "gone"> {
-      const remote = await getOrGone(ctx.http, { path: base(id), signal: ctx.signal });
+    ...listReader(profile, "/memory_stores"),
+
+    async read(ctx: HandlerContext, id: string, prior?: PriorState, listed?: unknown) {
+      const remote = await listedOrGet(ctx.http, listed, { path: base(id), signal: ctx.signal });
       if (remote === "gone" || isArchived(remote)) return "gone";
       return toRemote(ctx, remote, prior?.spec);
     },

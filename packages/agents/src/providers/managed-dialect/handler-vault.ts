@@ -12,9 +12,9 @@ import type {
 } from "../types.js";
 import { logicalNameOf } from "./address.js";
 import { isOwnedBy, listedOwner, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
-import { findFirst, listAll } from "./pagination.js";
+import { findFirst, listAll, listReader } from "./pagination.js";
 import type { DialectProfile } from "./profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, overlay } from "./remote.js";
+import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "./remote.js";
 import { isRecord, type Json, records, str, stringMap } from "./spec.js";
 import {
   type CredentialWire,
@@ -149,8 +149,10 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
       return toRemote(response.body, await credentialsOf(ctx.http, vaultId, ctx.signal), logical, spec);
     },
 
-    async read(ctx, id, prior) {
-      const remote = await getOrGone(ctx.http, { path: `/vaults/${id}`, signal: ctx.signal });
+    ...listReader(profile, "/vaults"),
+
+    async read(ctx, id, prior, listed) {
+      const remote = await listedOrGet(ctx.http, listed, { path: `/vaults/${id}`, signal: ctx.signal });
       if (remote === "gone" || isArchived(remote)) return "gone";
       const credentials = await credentialsOf(ctx.http, id, ctx.signal);
       return toRemote(remote, credentials, logicalNameOf(ctx.owner.resource), prior?.spec);

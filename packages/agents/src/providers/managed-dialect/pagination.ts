@@ -1,6 +1,7 @@
 // Both providers page with `limit` + `page` and answer `{data, next_page}`; a non-null
 // `next_page` is the cursor of the next page (there is no `has_more` on most lists).
 import type { HttpClient } from "../http.js";
+import type { KindHandler } from "../types.js";
 
 export interface ListOptions {
   query?: Record<string, string | number | boolean | undefined>;
@@ -53,4 +54,34 @@ export async function findFirst<T>(
     if (hit !== undefined) return hit;
   }
   return undefined;
+}
+
+/**
+ * The listed objects whose id is in `ids`, walking pages only until every id has been seen
+ * (plan from lists). Ids the list does not show are simply absent from the result.
+ */
+export async function listByIds<T extends { id?: unknown }>(
+  http: HttpClient,
+  path: string,
+  ids: ReadonlySet<string>,
+  options: ListOptions = {},
+): Promise<Map<string, T>> {
+  const found = new Map<string, T>();
+  for await (const page of listPages<T>(http, path, options)) {
+    for (const item of page) if (typeof item.id === "string" && ids.has(item.id)) found.set(item.id, item);
+    if (found.size === ids.size) break;
+  }
+  return found;
+}
+
+/** A handler's `listForRead` over `path`, when the provider's lists show whole objects. */
+export function listReader(
+  profile: { pageSize: number; listsShowFullObjects: boolean },
+  path: string,
+): Pick<KindHandler, "listForRead"> {
+  if (!profile.listsShowFullObjects) return {};
+  return {
+    listForRead: (ctx, ids) =>
+      listByIds(ctx.http, path, ids, { pageSize: profile.pageSize, signal: ctx.signal }),
+  };
 }

@@ -5,6 +5,11 @@ import type { AgentDialect } from "./agent.js";
 export interface DialectProfile {
   agent: AgentDialect;
   pageSize: number;
+  /**
+   * The list endpoints of environments, vaults, memory stores, agents and deployments return the
+   * same objects as their GETs, so refresh may read many resources from a few pages.
+   */
+  listsShowFullObjects: boolean;
   /** "patch": upsert + null for dropped keys; "replace": send the full declared map. */
   metadataUpdate: "patch" | "replace";
   agentRemoval: "archive" | "delete";

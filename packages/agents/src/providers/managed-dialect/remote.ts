@@ -4,6 +4,15 @@ import type { HttpClient, HttpRequest } from "../http.js";
 import { ProviderHttpError } from "../http.js";
 import { isRecord, type Json, str } from "./spec.js";
 
+/** The object refresh already listed for this id, else a GET (404 as "gone"). */
+export async function listedOrGet(
+  http: HttpClient,
+  listed: unknown,
+  req: Omit<HttpRequest, "method">,
+): Promise<Json | "gone"> {
+  return isRecord(listed) ? listed : getOrGone(http, req);
+}
+
 export async function getOrGone(http: HttpClient, req: Omit<HttpRequest, "method">): Promise<Json | "gone"> {
   const response = await http.request<Json>({ ...req, method: "GET", allowStatus: [404] });
   if (response.status === 404) return "gone";

@@ -20,8 +20,8 @@ import {
   userMetadata,
   withOwnerMetadata,
 } from "../managed-dialect/ownership.js";
-import { findFirst } from "../managed-dialect/pagination.js";
-import { getOrGone, idOf, ignoreGone, isArchived, overlay } from "../managed-dialect/remote.js";
+import { findFirst, listReader } from "../managed-dialect/pagination.js";
+import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "../managed-dialect/remote.js";
 import {
   compact,
   isRecord,
@@ -35,6 +35,7 @@ import {
 } from "../managed-dialect/spec.js";
 import type { HandlerContext, KindHandler, Owner, PriorState, RemoteObject, Spec } from "../types.js";
 import { listDeployments } from "./listing.js";
+import { providerCProfile } from "./profile.js";
 import { MOUNT_ROOT, PAGE_SIZE } from "./wire-decisions.js";
 
 const COMPARED = [
@@ -231,8 +232,10 @@ export const providerCDeploymentHandler: KindHandler = {
     return toRemote(ctx, response.body, declared, uploads);
   },
 
-  async read(ctx, id, prior) {
-    const remote = await getOrGone(ctx.http, { path: `/deployments/${id}`, signal: ctx.signal });
+  ...listReader(providerCProfile, "/deployments"),
+
+  async read(ctx, id, prior, listed) {
+    const remote = await listedOrGet(ctx.http, listed, { path: `/deployments/${id}`, signal: ctx.signal });
     if (remote === "gone" || isArchived(remote)) return "gone";
     return toRemote(ctx, remote, prior?.spec, uploadsOf(prior));
   },

@@ -5,6 +5,7 @@ import { str } from "../managed-dialect/spec.js";
 import {
   AGENT_VERSION_RETRIES,
   BUILTIN_TOOLSET_TYPE,
+  LISTS_SHOW_FULL_OBJECTS,
   METADATA_UPDATE,
   MODEL_FORM,
   MOUNT_ROOT,
@@ -24,6 +25,7 @@ export const providerCProfile: DialectProfile = {
     gitRepositories: true,
   },
   pageSize: PAGE_SIZE,
+  listsShowFullObjects: LISTS_SHOW_FULL_OBJECTS,
   metadataUpdate: METADATA_UPDATE,
   agentRemoval: "archive",
   memoryPreconditions: true,

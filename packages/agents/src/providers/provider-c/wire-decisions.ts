@@ -78,3 +78,10 @@ export const DEPLOYMENT_UPLOADS_SOURCES = true;
 
 /** Page size for every list walk (the reference's value). */
 export const PAGE_SIZE = 100;
+
+/**
+ * UNDETERMINED: whether a list item is the whole object. The sheet gives list and GET the same
+ * object type (the SDK's list pages are pages of that type), so a plan reads many resources of a
+ * kind from its list pages and GETs only what the list did not show.
+ */
+export const LISTS_SHOW_FULL_OBJECTS = true;

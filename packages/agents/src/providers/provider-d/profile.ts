@@ -5,6 +5,7 @@ import { str } from "../managed-dialect/spec.js";
 import { isOwnName, nameAttempts, normalizeEnvironmentName } from "./environment-names.js";
 import {
   BUILTIN_TOOLSET_TYPE,
+  LISTS_SHOW_FULL_OBJECTS,
   METADATA_UPDATE,
   MODEL_FORM,
   MOUNT_ROOT,
@@ -24,6 +25,7 @@ export const providerDProfile: DialectProfile = {
     gitRepositories: false,
   },
   pageSize: PAGE_SIZE,
+  listsShowFullObjects: LISTS_SHOW_FULL_OBJECTS,
   metadataUpdate: METADATA_UPDATE,
   agentRemoval: "delete",
   memoryPreconditions: false,

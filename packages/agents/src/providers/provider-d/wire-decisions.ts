@@ -6,6 +6,13 @@ export const BUILTIN_TOOLSET_TYPE = "agent_toolset_20260701";
 export const MOUNT_ROOT = "/mnt";
 export const PAGE_SIZE = 100;
 
+/**
+ * UNDETERMINED: whether a list item is the whole object. The sheet gives list and GET the same
+ * object type (the SDK's list pages are pages of that type), so a plan reads many resources of a
+ * kind from its list pages and GETs only what the list did not show.
+ */
+export const LISTS_SHOW_FULL_OBJECTS = true;
+
 /** UNDETERMINED: id formats. Ids are opaque strings; nothing parses or checks a prefix. */
 export const IDS_ARE_OPAQUE = true;
 

@@ -1,0 +1,18 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { startSim } from "@agents/sims";
+import { applyConfig } from "./apply-config.mjs";
+import { cli } from "./lib.mjs";
+const latencyMs = Number(process.env.LAT ?? 0);
+const sim = await startSim("provider_c", { quiet: true, faults: { latencyMs } });
+const dir = mkdtempSync(join(os.tmpdir(), "agents-prof-"));
+writeFileSync(join(dir, "agents.yaml"), applyConfig(sim.url, 100));
+const run = (args) => new Promise((res) => { const t = performance.now(); const c = spawn(process.execPath, ["--cpu-prof", "--cpu-prof-dir=/tmp/prof", cli, ...args], { cwd: dir, env: { ...process.env, AGENTS_STATE_KEY: "k", C_API_KEY: "sim-provider-c-key" }, stdio: ["ignore", "ignore", "inherit"] }); c.on("close", (s) => { console.log(args[0], s, ((performance.now()-t)/1000).toFixed(2)); res(); }); });
+const cpu0 = process.cpuUsage();
+await run(["apply", "-y"]);
+console.log("sim cpu during apply (s)", (process.cpuUsage(cpu0).user + process.cpuUsage(cpu0).system) / 1e6);
+await run(["plan"]);
+await run(["destroy", "-y"]);
+await sim.close();

@@ -1,0 +1,176 @@
+// Plan from lists and destroy without a refresh, through the real CLI on provider_c's simulator:
+// a wide no-change plan reads each kind from its list pages instead of one GET per resource, yet
+// still sees drift, a resource removed behind its back, and survives a list endpoint that fails;
+// a destroy reads nothing but one probe, and removing what is already gone succeeds.
+import { promises as fs, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./cli.js";
+import { liveObjects, requestLog, setFaults, simState } from "./project.js";
+
+// More than LIST_REFRESH_MIN of each kind, so every kind is refreshed from its list.
+const PER_KIND = 10;
+const KINDS = ["environments", "vaults", "memory_stores", "agents", "deployments"] as const;
+const KEY = "sim-provider-c-key";
+const HEADERS = {
+  "x-api-key": KEY,
+  "anthropic-version": "2023-06-01",
+  "anthropic-beta": "managed-agents-2026-04-01",
+  "content-type": "application/json",
+};
+
+let sim: RunningSim;
+let dir: string;
+const run = (...args: string[]) =>
+  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "lists-key", C_API_KEY: KEY }, timeoutMs: 60_000 });
+
+function config(baseUrl: string): string {
+  const lines = [
+    'version: "1"',
+    "providers:",
+    "  provider_c:",
+    "    api_key: ${C_API_KEY}",
+    `    base_url: ${baseUrl}`,
+  ];
+  const section = (kind: string, body: (i: number) => string[]) => {
+    lines.push(`${kind}:`);
+    for (let i = 0; i < PER_KIND; i++) lines.push(`  r${i}:`, "    provider: provider_c", ...body(i));
+  };
+  section("environments", (i) => ["    config:", "      type: cloud", `    description: Env ${i}`]);
+  section("vaults", (i) => [`    display_name: Vault ${i}`]);
+  section("memory_stores", (i) => [`    description: Store ${i}`]);
+  section("agents", (i) => [
+    "    model: claude-sonnet-4-5",
+    `    instructions: Agent ${i}.`,
+    `    vault: r${i}`,
+    `    memory_stores: [r${i}]`,
+  ]);
+  section("deployments", (i) => [
+    `    agent: r${i}`,
+    `    environment: r${i}`,
+    "    initial_events:",
+    "      - type: user.message",
+    `        content: Run ${i}.`,
+  ]);
+  return `${lines.join("\n")}\n`;
+}
+
+async function clearLog(): Promise<void> {
+  await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
+}
+
+async function stateIds(): Promise<Record<string, string>> {
+  const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8")) as {
+    resources: Record<string, { id: string }>;
+  };
+  return Object.fromEntries(Object.entries(state.resources).map(([address, r]) => [address, r.id]));
+}
+
+/** A GET of one object of a top-level kind (`/environments/env_…`), not a list or a sub-list. */
+const singleGet = (path: string) =>
+  /\/(environments|vaults|memory_stores|agents|deployments)\/[^/]+$/.test(path);
+
+beforeAll(async () => {
+  sim = await startSim("provider_c", { quiet: true });
+  dir = mkdtempSync(join(tmpdir(), "agents-lists-"));
+  await fs.writeFile(join(dir, "agents.yaml"), config(sim.url));
+  const apply = await run("apply", "-y");
+  expect(apply.stderr).toBe("");
+  expect(apply.code).toBe(0);
+});
+afterAll(async () => {
+  await sim?.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe("plan from lists", () => {
+  it("a no-change plan lists each kind instead of reading each resource", async () => {
+    await clearLog();
+    const plan = await run("plan", "--detailed-exitcode");
+    expect(plan.stdout).toContain("No changes.");
+    expect(plan.code).toBe(0);
+    const calls = await requestLog(sim);
+    expect(calls.every((c) => c.method === "GET")).toBe(true);
+    expect(calls.filter((c) => singleGet(c.path))).toEqual([]);
+    // One page per kind, plus each vault's credentials (the list cannot show them).
+    expect(calls.filter((c) => /\/vaults\/[^/]+\/credentials$/.test(c.path))).toHaveLength(PER_KIND);
+    expect(calls.length).toBe(KINDS.length + PER_KIND);
+  });
+
+  it("still sees a field changed remotely", async () => {
+    const id = (await stateIds())['provider_c.environments["r3"]']!;
+    const edited = await fetch(`${sim.url}/environments/${id}`, {
+      method: "POST",
+      headers: HEADERS,
+      body: JSON.stringify({ description: "Edited in the console." }),
+    });
+    expect(edited.ok).toBe(true);
+    const plan = await run("plan", "--detailed-exitcode");
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain(
+      '~ description: "Edited in the console." → "Env 3"  (changed outside agents)',
+    );
+    expect(plan.stdout).toContain("Plan (apply): 0 to create, 1 to update, 0 to replace, 0 to delete.");
+    expect((await run("apply", "-y")).code).toBe(0);
+  });
+
+  it("reads a resource the list no longer shows on its own, and plans it as gone", async () => {
+    const id = (await stateIds())['provider_c.memory_stores["r5"]']!;
+    // Archived: the list leaves it out, a GET still answers it (archived is gone to the engine).
+    const archived = await fetch(`${sim.url}/memory_stores/${id}/archive`, {
+      method: "POST",
+      headers: HEADERS,
+    });
+    expect(archived.ok).toBe(true);
+    await clearLog();
+    const plan = await run("plan", "--detailed-exitcode");
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toMatch(/\+ provider_c\.memory_stores\["r5"\]/);
+    const gets = (await requestLog(sim)).filter((c) => singleGet(c.path)).map((c) => c.path);
+    expect(gets).toEqual([expect.stringMatching(new RegExp(`/memory_stores/${id}$`))]);
+    expect((await run("apply", "-y")).code).toBe(0);
+    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+  });
+
+  it("falls back to one read per resource when a list endpoint fails", async () => {
+    await setFaults(sim, {
+      rules: [{ method: "GET", path: "/agents$", repeat: true, action: { type: "status", status: 503 } }],
+    });
+    try {
+      await clearLog();
+      const plan = await run("plan", "--detailed-exitcode");
+      expect(plan.stdout).toContain("No changes.");
+      expect(plan.code).toBe(0);
+      const agentGets = (await requestLog(sim)).filter((c) => /\/agents\/[^/]+$/.test(c.path));
+      expect(agentGets).toHaveLength(PER_KIND);
+    } finally {
+      await setFaults(sim, {});
+    }
+  });
+});
+
+describe("destroy without a refresh", () => {
+  it("reads nothing but one probe, and a resource already gone counts as removed", async () => {
+    const id = (await stateIds())['provider_c.environments["r7"]']!;
+    const deleted = await fetch(`${sim.url}/environments/${id}`, { method: "DELETE", headers: HEADERS });
+    // Deployments hold the environment: end the one that uses it first, as a user would.
+    if (!deleted.ok) {
+      const deployment = (await stateIds())['provider_c.deployments["r7"]']!;
+      await fetch(`${sim.url}/deployments/${deployment}/archive`, { method: "POST", headers: HEADERS });
+      const again = await fetch(`${sim.url}/environments/${id}`, { method: "DELETE", headers: HEADERS });
+      expect(again.ok).toBe(true);
+    }
+    await clearLog();
+    const destroy = await run("destroy", "-y");
+    expect(destroy.stderr).toBe("");
+    expect(destroy.code).toBe(0);
+    expect(destroy.stdout).toMatch(/Destroy complete in [\d.]+s: 50 destroyed/);
+    const calls = await requestLog(sim);
+    expect(calls.filter((c) => c.method === "GET" && !/\/agents$/.test(c.path))).toEqual([]);
+    expect(calls.filter((c) => c.method === "GET")).toHaveLength(1);
+    expect(liveObjects(await simState(sim))).toEqual([]);
+    expect(Object.keys(await stateIds())).toEqual([]);
+  });
+});
