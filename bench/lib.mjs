@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-export const cli = fileURLToPath(new URL("../packages/agents/dist/cli/main.js", import.meta.url));
+export const cli = fileURLToPath(new URL("../packages/agents/dist/agents.mjs", import.meta.url));
 
 /**
  * Runs the built CLI and resolves { seconds, stdout, status }. The spawn is asynchronous because the

@@ -15,9 +15,7 @@ import {
 function build(): void {
   const marker = "packages/agents/dist/.tsbuildinfo";
   if (process.env.SKIP_BUILD === "1" && existsSync(marker) && statSync(marker).size > 0) return;
-  execFileSync("npx", ["tsc", "-b", "packages/sims", "packages/agents", "packages/forge-mcp"], {
-    stdio: "inherit",
-  });
+  execFileSync("npm", ["run", "build", "--silent"], { stdio: "inherit" });
 }
 
 /** One line naming what could not run here, grouped by the service it needs. */

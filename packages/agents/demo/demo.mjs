@@ -7,7 +7,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseEnv } from "node:util";
 
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/agents.mjs", import.meta.url));
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const EXAMPLES = join(REPO, "examples");
 

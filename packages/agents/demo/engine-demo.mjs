@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSim } from "@agents/sims";
 
-const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/agents.mjs", import.meta.url));
 const fixture = fileURLToPath(new URL("../test/e2e/fixtures/multi-cd", import.meta.url));
 const forwardExample = fileURLToPath(new URL("../../../examples/provider-b-forward", import.meta.url));
 const started = performance.now();

@@ -2,6 +2,13 @@
 // `parallelism` in flight. A failed task skips everything that depends on it, transitively;
 // independent branches carry on.
 
+/** Thrown by a task that stopped before doing anything because the run was interrupted. */
+export class Interrupted extends Error {
+  constructor() {
+    super("interrupted");
+  }
+}
+
 export interface DagTask {
   id: string;
   deps: string[];
@@ -100,6 +107,11 @@ export function runDag(
           },
           (error: unknown) => {
             running--;
+            if (error instanceof Interrupted) {
+              skip(id, "interrupted");
+              pump();
+              return;
+            }
             settled.add(id);
             result.failed.push({ id, error });
             emit({ type: "failed", id, ms: performance.now() - started, error });

@@ -1,13 +1,15 @@
 // Executes a plan: one DAG task per action, each finished step journaled into state before the
 // task counts as done. Creates are journaled as intents first so a crash is recoverable by
 // adoption (see state/types.ts `pending`).
+
+import { limiter } from "../plan/bounded.js";
 import type { DesiredResource, Plan, PlannedAction } from "../plan/types.js";
 import { ProviderHttpError } from "../providers/http.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { KindHandler, PriorState, RemoteObject, Spec } from "../providers/types.js";
 import type { LockedState } from "../state/backend.js";
 import type { ResourceState } from "../state/types.js";
-import { runDag } from "./dag.js";
+import { Interrupted, runDag } from "./dag.js";
 
 export type ApplyEvent =
   | { type: "start"; address: string; action: PlannedAction["action"] }
@@ -54,6 +56,17 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
     return external ? { id: external.id } : undefined;
   };
 
+  // `--parallelism` bounds the remote calls in flight, not the steps: a step journals its intent
+  // and records its result outside its slot, so the state writes of some steps overlap the calls
+  // of others and the walk runs at the pace of the provider, not of fsync.
+  const parallelism = Math.max(1, options.parallelism ?? 10);
+  const slot = limiter(parallelism);
+  const remote = <R>(call: () => Promise<R>): Promise<R> =>
+    slot(async () => {
+      if (signal.aborted) throw new Interrupted();
+      return call();
+    });
+
   const tasks = actions.map((action) => ({
     id: action.address,
     deps: dependenciesOf(action, actions, store.state.resources),
@@ -67,13 +80,15 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
         store,
         runtime,
         ctx,
+        remote,
       );
       await step.run();
     },
   }));
 
   const result = await runDag(tasks, {
-    parallelism: options.parallelism ?? 10,
+    // One step waiting for a slot per step in a call: enough to keep every slot busy.
+    parallelism: parallelism * 2,
     signal,
     onEvent: (event) => {
       const action = actionByAddress.get(event.id)!.action;
@@ -138,6 +153,8 @@ class Step {
     private readonly store: LockedState,
     private readonly runtime: ProviderRuntime,
     private readonly ctx: import("../providers/types.js").HandlerContext,
+    /** Runs a call to the provider in one of the `--parallelism` slots. */
+    private readonly remote: <R>(call: () => Promise<R>) => Promise<R>,
   ) {}
 
   private get handler(): KindHandler {
@@ -178,11 +195,12 @@ class Step {
     await this.store.intend({ address, kind, name, provider, since: new Date().toISOString() });
     let remote: RemoteObject;
     try {
-      remote = await this.handler.create(this.ctx, this.spec);
+      remote = await this.remote(() => this.handler.create(this.ctx, this.spec));
     } catch (error) {
       // A conflict may be our own resource from an earlier, interrupted run: adopt it.
       if (!(error instanceof ProviderHttpError && error.conflict && this.handler.findOwned)) throw error;
-      const found = await this.handler.findOwned(this.ctx, this.ctx.owner);
+      const findOwned = this.handler.findOwned.bind(this.handler);
+      const found = await this.remote(() => findOwned(this.ctx, this.ctx.owner));
       if (!found || found.archived) throw error;
       this.ctx.warn(`create conflicted; adopted ${found.id}, which this project already owns`);
       return this.adopt(found.id);
@@ -193,13 +211,14 @@ class Step {
 
   private async adopt(id: string): Promise<void> {
     const handler = this.handler;
-    const current = await handler.read(this.ctx, id);
+    const current = await this.remote(() => handler.read(this.ctx, id));
     if (current === "gone" || current.archived)
       throw new Error(`${this.action.address}: ${id} vanished before adoption`);
     const prior: PriorState = { id, spec: current.spec, extra: current.extra, version: current.version };
     const needsUpdate = this.action.changes.length > 0 || this.action.action === "create";
     if (needsUpdate && handler.update) {
-      await this.record(await handler.update(this.ctx, id, this.spec, prior), false);
+      const update = handler.update.bind(handler);
+      await this.record(await this.remote(() => update(this.ctx, id, this.spec, prior)), false);
     } else {
       await this.record(current, false);
     }
@@ -209,7 +228,11 @@ class Step {
     const prior = this.prior;
     if (!prior) throw new Error(`${this.action.address}: not in state`);
     try {
-      await this.record(await this.handler.update!(this.ctx, prior.id, this.spec, prior), false);
+      const handler = this.handler;
+      await this.record(
+        await this.remote(() => handler.update!(this.ctx, prior.id, this.spec, prior)),
+        false,
+      );
     } catch (error) {
       if (!(error instanceof ProviderHttpError && error.status === 404)) throw error;
       // The plan said update; a create now would do something nobody reviewed.
@@ -226,7 +249,7 @@ class Step {
     if (this.action.createBeforeDestroy) {
       await this.create();
       try {
-        await this.handler.remove(this.ctx, prior.id, prior);
+        await this.remote(() => this.handler.remove(this.ctx, prior.id, prior));
       } catch (error) {
         throw new Error(
           `${this.action.address}: replacement ${this.store.state.resources[this.action.address]?.id} is recorded, ` +
@@ -235,7 +258,7 @@ class Step {
       }
       return;
     }
-    await this.handler.remove(this.ctx, prior.id, prior);
+    await this.remote(() => this.handler.remove(this.ctx, prior.id, prior));
     await this.store.update((resources) => {
       delete resources[this.action.address];
     });
@@ -246,7 +269,8 @@ class Step {
     const { address } = this.action;
     const prior = this.prior;
     if (!this.action.external && this.action.remoteId) {
-      await this.handler.remove(this.ctx, this.action.remoteId, prior);
+      const remoteId = this.action.remoteId;
+      await this.remote(() => this.handler.remove(this.ctx, remoteId, prior));
     }
     await this.store.update((resources, state) => {
       delete resources[address];

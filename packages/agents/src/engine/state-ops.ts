@@ -1,6 +1,7 @@
 // `agents import` and `agents state list|show|rm|mv`. Every write holds the state lock.
 
 import { formatAddress, parseAddress } from "../model/address.js";
+import { compareText } from "../plan/order.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import { canonicalJson, LockedState, type StateBackend, serialize } from "../state/backend.js";
 import { type ResourceState, type State, StateError } from "../state/types.js";
@@ -9,7 +10,7 @@ import { createRuntime, type EngineOptions, withState } from "./api.js";
 
 export async function listState(backend: StateBackend): Promise<ResourceState[]> {
   const { state } = await backend.read();
-  return Object.values(state.resources).sort((a, b) => a.address.localeCompare(b.address));
+  return Object.values(state.resources).sort((a, b) => compareText(a.address, b.address));
 }
 
 export async function showState(backend: StateBackend, address: string): Promise<ResourceState> {
@@ -56,8 +57,10 @@ export async function moveInState(backend: StateBackend, from: string, to: strin
     await store.update((resources) => {
       delete resources[from];
       resources[moved.address] = moved;
-      for (const r of Object.values(resources))
-        r.dependsOn = r.dependsOn.map((d) => (d === from ? moved.address : d));
+      // Entries are replaced, never changed in place (a write that fails leaves state as it was).
+      for (const [address, r] of Object.entries(resources))
+        if (r.dependsOn.includes(from))
+          resources[address] = { ...r, dependsOn: r.dependsOn.map((d) => (d === from ? moved.address : d)) };
     });
     return moved;
   } finally {

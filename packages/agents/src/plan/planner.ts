@@ -9,6 +9,7 @@ import { hashSecrets } from "../state/secrets.js";
 import type { ResourceState, State } from "../state/types.js";
 import { mapBounded } from "./bounded.js";
 import { diffValues, isEmptyValue, sameValue } from "./diff.js";
+import { compareText } from "./order.js";
 import { type RefreshResult, type RefreshTarget, refresh } from "./refresh.js";
 import { scopeDesired, scopeState } from "./scope.js";
 import {
@@ -53,7 +54,7 @@ export async function prepareDesired(
 
 export function configHash(desired: DesiredResource[], hashed: Map<string, Spec>): string {
   const canonical = [...desired]
-    .sort((a, b) => a.address.localeCompare(b.address))
+    .sort((a, b) => compareText(a.address, b.address))
     .map((r) => [r.address, hashed.get(r.address), r.external?.id ?? null, [...r.dependsOn].sort()]);
   return `sha256:${createHash("sha256").update(JSON.stringify(canonical)).digest("hex")}`;
 }
@@ -173,7 +174,7 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
     ...[...refreshed]
       .filter(([, r]) => r.status === "error")
       .map(([address, r]) => ({ target: address, message: (r as { message: string }).message }))
-      .sort((a, b) => a.target.localeCompare(b.target)),
+      .sort((a, b) => compareText(a.target, b.target)),
   ];
   const summary = Object.fromEntries(
     (["create", "update", "replace", "delete", "adopt", "read", "noop"] as ActionType[]).map((t) => [
@@ -474,6 +475,6 @@ function topoSort(actions: PlannedAction[]): PlannedAction[] {
     done.add(a.address);
     out.push(a);
   };
-  for (const a of [...actions].sort((x, y) => x.address.localeCompare(y.address))) visit(a, new Set());
+  for (const a of [...actions].sort((x, y) => compareText(x.address, y.address))) visit(a, new Set());
   return out;
 }

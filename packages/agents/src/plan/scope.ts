@@ -1,6 +1,7 @@
 // --provider and --target narrow a run. A scoped run never touches a resource outside its scope,
 // deletes included.
 import type { ResourceState, State } from "../state/types.js";
+import { compareText } from "./order.js";
 import type { DesiredResource } from "./types.js";
 
 export interface Scope {
@@ -52,5 +53,5 @@ export function scopeState(
     }
     out = out.filter((r) => keep.has(r.address));
   }
-  return out.sort((a, b) => a.address.localeCompare(b.address));
+  return out.sort((a, b) => compareText(a.address, b.address));
 }

@@ -67,12 +67,36 @@ export function newLockInfo(command: string): LockInfo {
   return { id: randomUUID(), pid: process.pid, host: hostname(), command, since: new Date().toISOString() };
 }
 
-/** The stored text of a state (the same JSON in a file and in a database row): sorted, no journal. */
+/**
+ * Each entry's text as it sits in the stored JSON (indented under `resources`). Entries are never
+ * changed in place (a change replaces the object), so a wide apply serializes each entry once
+ * instead of the whole state on every write.
+ */
+const entryText = new WeakMap<ResourceState, string>();
+
+function resourceText(entry: ResourceState): string {
+  let text = entryText.get(entry);
+  if (text === undefined) {
+    text = JSON.stringify(entry, null, 2).replaceAll("\n", "\n    ");
+    entryText.set(entry, text);
+  }
+  return text;
+}
+
+/**
+ * The stored text of a state (the same JSON in a file and in a database row): sorted, no journal.
+ * Exactly `JSON.stringify({version, serial, lineage, resources, ...rest}, null, 2)` with the
+ * resources sorted by address, built from the cached text of each entry.
+ */
 export function serialize(state: State): string {
-  const resources: Record<string, ResourceState> = {};
-  for (const address of Object.keys(state.resources).sort()) resources[address] = state.resources[address]!;
-  const { pending: _pending, version, serial, lineage, resources: _r, ...rest } = state;
-  return `${JSON.stringify({ version, serial, lineage, resources, ...rest }, null, 2)}\n`;
+  const { pending: _pending, version, serial, lineage, resources, ...rest } = state;
+  const addresses = Object.keys(resources).sort();
+  const body = addresses.length
+    ? `{\n${addresses.map((a) => `    ${JSON.stringify(a)}: ${resourceText(resources[a]!)}`).join(",\n")}\n  }`
+    : "{}";
+  const tail = JSON.stringify(rest, null, 2);
+  const extra = tail === "{}" ? "" : `,\n${tail.slice(2, -2)}`;
+  return `{\n  "version": ${JSON.stringify(version)},\n  "serial": ${JSON.stringify(serial)},\n  "lineage": ${JSON.stringify(lineage)},\n  "resources": ${body}${extra}\n}\n`;
 }
 
 /** JSON with every object's keys sorted: equal states give equal text whatever stored them (jsonb reorders keys). */
@@ -120,6 +144,10 @@ export function replayJournal(entries: Iterable<JournalEntry>): Record<string, P
   return pending;
 }
 
+/**
+ * A change to the state: it may add, replace or delete entries of `resources` and of
+ * `state.deferred`, and set top-level fields, but never edits an entry object in place.
+ */
 export type StateChange = (resources: Record<string, ResourceState>, state: State) => void;
 
 /**
@@ -182,10 +210,19 @@ export class LockedState {
   }
 
   private async flush(): Promise<void> {
+    // Let the steps finishing in this turn of the event loop join the first write.
+    await new Promise((resolve) => setImmediate(resolve));
     while (this.batch.length > 0) {
       const items = this.batch.splice(0);
-      const { pending: _shared, ...durable } = this.current;
-      const next: State = { ...structuredClone(durable), pending: this.intents };
+      // Copy on write: the changes replace or delete entries (never edit one in place), so a
+      // shallow copy of the maps keeps the current state intact if the write fails.
+      const { pending: _shared, resources, deferred, ...durable } = this.current;
+      const next: State = {
+        ...durable,
+        resources: { ...resources },
+        ...(deferred ? { deferred: { ...deferred } } : {}),
+        pending: this.intents,
+      };
       const applied: typeof items = [];
       for (const item of items) {
         try {
@@ -225,6 +262,7 @@ export class LockedState {
   }
 
   private async flushJournal(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
     while (this.journalBatch.length > 0) {
       const items = this.journalBatch.splice(0);
       try {

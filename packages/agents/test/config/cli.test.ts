@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parseEnv } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 
-const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../../dist/agents.mjs", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "agents-cli-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -1,6 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { runDag } from "../../src/apply/dag.js";
-import { Harness, res } from "./harness.js";
+import { executePlan } from "../../src/apply/execute.js";
+import { createPlan, prepareDesired } from "../../src/plan/planner.js";
+import { LockedState, type StateBackend } from "../../src/state/backend.js";
+import { FileBackend } from "../../src/state/file-store.js";
+import { Harness, KEY, res } from "./harness.js";
 
 describe("DAG walk", () => {
   it("starts a task as soon as its own dependencies finish (not by layers)", async () => {
@@ -172,6 +176,61 @@ describe("apply", () => {
     ]);
     expect(h.remote.objects.size).toBe(0);
     expect((await h.state()).resources).toEqual({});
+  });
+
+  it("a step records its result outside its --parallelism slot", async () => {
+    const h = new Harness();
+    // Every state write waits for the gate: with the slot held through the write, the second
+    // create could never start while the first one's record is blocked.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const file = new FileBackend(h.statePath);
+    const backend: StateBackend = {
+      kind: "file",
+      location: file.location,
+      read: () => file.read(),
+      readLock: () => file.readLock(),
+      forceUnlock: (id) => file.forceUnlock(id),
+      close: () => file.close(),
+      async lock(info) {
+        const storage = await file.lock(info);
+        return {
+          initial: storage.initial,
+          write: async (next, previous) => {
+            await gate;
+            return storage.write(next, previous);
+          },
+          appendJournal: (entries) => storage.appendJournal(entries),
+          compactJournal: (pending) => storage.compactJournal(pending),
+          unlock: () => storage.unlock(),
+        };
+      },
+    };
+    const store = await LockedState.open(backend, "test apply");
+    try {
+      const many = ["a", "b", "c"].map((n) => res("environments", n, { config: { type: "cloud" } }));
+      const plan = await createPlan({ desired: many, state: store.state, runtime: h.runtime, stateKey: KEY });
+      const run = executePlan({
+        plan,
+        desired: many,
+        hashed: await prepareDesired(many, h.runtime, KEY),
+        store,
+        runtime: h.runtime,
+        parallelism: 1,
+      });
+      // The second step's create runs while the first step's record waits (the walk keeps one
+      // step per slot beside the steps in a call, so the third waits for a step to finish).
+      await vi.waitFor(() => expect(h.remote.calls.filter((c) => c.startsWith("create"))).toHaveLength(2));
+      expect(h.remote.maxInFlight).toBe(1);
+      open();
+      expect((await run).ok).toBe(true);
+      expect(Object.keys(store.state.resources)).toHaveLength(3);
+    } finally {
+      open();
+      await store.release();
+    }
   });
 
   it("runs independent resources in parallel up to --parallelism", async () => {

@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { promises as fs, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { serialize } from "../../src/state/backend.js";
 import {
   forceUnlock,
   lockPathFor,
@@ -11,7 +13,7 @@ import {
   STATE_FILE_NAME,
 } from "../../src/state/file-store.js";
 import { hashSecrets, keyedHash, loadStateKey } from "../../src/state/secrets.js";
-import { StateLockedError } from "../../src/state/types.js";
+import { type ResourceState, type State, StateLockedError } from "../../src/state/types.js";
 import { upgradeState } from "../../src/state/upgrade.js";
 
 let dir: string;
@@ -189,5 +191,61 @@ describe("secrets in state", () => {
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     expect(loadStateKey(env).equals(first)).toBe(true);
     expect(loadStateKey({ AGENTS_STATE_KEY: "explicit" }).toString()).toBe("explicit");
+  });
+});
+
+describe("state text", () => {
+  // The reference: the whole state through JSON.stringify, resources sorted by address.
+  const reference = (state: State) => {
+    const resources: Record<string, ResourceState> = {};
+    for (const address of Object.keys(state.resources).sort()) resources[address] = state.resources[address]!;
+    const { pending: _p, version, serial, lineage, resources: _r, ...rest } = state;
+    return `${JSON.stringify({ version, serial, lineage, resources, ...rest }, null, 2)}\n`;
+  };
+  const entry = fc.record({
+    address: fc.string(),
+    kind: fc.constant("agents" as const),
+    name: fc.string(),
+    provider: fc.constant("provider_c" as const),
+    id: fc.string(),
+    external: fc.boolean(),
+    spec: fc.dictionary(fc.string(), fc.jsonValue()),
+    extra: fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: undefined }),
+    dependsOn: fc.array(fc.string()),
+    updatedAt: fc.string(),
+  });
+
+  it("is the sorted JSON of the whole state, whatever it holds", () => {
+    fc.assert(
+      fc.property(
+        // Keys as addresses are: never integer-like (JavaScript would order those first).
+        fc.dictionary(
+          fc.string().map((name) => `provider_c.agents[${JSON.stringify(name)}]`),
+          entry,
+        ),
+        fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: undefined }),
+        fc.nat(),
+        (resources, deferred, serial) => {
+          const state = {
+            version: 2,
+            serial,
+            lineage: "l",
+            resources,
+            ...(deferred ? { deferred } : {}),
+          } as unknown as State;
+          // Twice: the second pass comes from the per-entry cache.
+          expect(serialize(state)).toBe(reference(state));
+          expect(serialize(state)).toBe(reference(state));
+        },
+      ),
+    );
+  });
+
+  it("a replaced entry is written anew, not from the cache", () => {
+    const first = { address: "a", id: "1", spec: { x: 1 }, dependsOn: [] } as unknown as ResourceState;
+    const state = { version: 2, serial: 1, lineage: "l", resources: { a: first } } as unknown as State;
+    expect(serialize(state)).toContain('"x": 1');
+    state.resources.a = { ...first, spec: { x: 2 } };
+    expect(serialize(state)).toContain('"x": 2');
   });
 });

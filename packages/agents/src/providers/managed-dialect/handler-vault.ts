@@ -64,7 +64,7 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
       json: credential.body,
       signal: ctx.signal,
     });
-    return idOf(response.body);
+    return response.body;
   };
 
   const toRemote = (remote: Json, credentials: Json[], logical: string, prior?: Json): RemoteObject => {
@@ -137,8 +137,10 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
         signal: ctx.signal,
       });
       const vaultId = idOf(response.body);
+      // The created credentials are what the vault holds: no list needed to read them back.
+      const added: Json[] = [];
       try {
-        for (const credential of credentials) await addCredential(ctx, vaultId, credential);
+        for (const credential of credentials) added.push(await addCredential(ctx, vaultId, credential));
       } catch (error) {
         // Half a vault is worse than none: remove it so a retry starts clean.
         await ignoreGone(() => ctx.http.request({ method: "DELETE", path: `/vaults/${vaultId}` })).catch(
@@ -146,7 +148,7 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
         );
         throw error;
       }
-      return toRemote(response.body, await credentialsOf(ctx.http, vaultId, ctx.signal), logical, spec);
+      return toRemote(response.body, added, logical, spec);
     },
 
     ...listReader(profile, "/vaults"),
