@@ -10,7 +10,7 @@ import { startSim } from "@agents/sims";
 // bound, and the HTTP calls of the no-change plan that follows (goal: at most one per resource).
 // Usage: npm run build && node bench/apply.mjs [--per-kind N] [--latency MS] [--parallelism N]
 import { applyConfig } from "./apply-config.mjs";
-import { drainLog, runAgents } from "./lib.mjs";
+import { drainLog, headline, runAgents } from "./lib.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -55,7 +55,13 @@ try {
   const plan = await agents(dir, "plan", "--detailed-exitcode");
   const planCalls = await drainLog(sim);
   const destroy = await agents(dir, "destroy", "-y", "--parallelism", String(parallelism));
-  await drainLog(sim);
+  const destroyCalls = await drainLog(sim);
+  // Deletes run in reverse along the same chains: deployment → agent → vault or memory store.
+  const destroyChainS = (3 * latencyMs) / 1000;
+  const destroyBoundS = Math.max(destroyChainS, (destroyCalls.length * latencyMs) / 1000 / parallelism);
+  const applyRatio = apply.seconds / lowerBoundS;
+  const destroyRatio = destroy.seconds / destroyBoundS;
+  const planPerResource = planCalls.length / total;
 
   const figures = [
     `resources: ${total} on provider_c (${perKind} each of environments, vaults, memory stores, agents, deployments)`,
@@ -66,8 +72,26 @@ try {
     `lower bound: ${lowerBoundS.toFixed(1)} s = max(critical path ${chainCalls.toFixed(1)} calls × ${latencyMs} ms = ${criticalPathS.toFixed(2)} s, ` +
       `${applyCalls.length} calls × ${latencyMs} ms ÷ ${parallelism} = ${throughputBoundS.toFixed(1)} s); apply/bound = ${(apply.seconds / lowerBoundS).toFixed(2)}`,
     `no-change plan: ${plan.seconds.toFixed(1)} s, ${planCalls.length} HTTP calls for ${total} resources (${(planCalls.length / total).toFixed(2)} per resource; exit ${plan.status})`,
-    `destroy: ${destroy.seconds.toFixed(1)} s`,
+    `destroy: ${destroy.seconds.toFixed(1)} s wall, ${destroyCalls.length} HTTP calls; bound ${destroyBoundS.toFixed(1)} s = max(chain 3 calls × ${latencyMs} ms, ` +
+      `${destroyCalls.length} calls × ${latencyMs} ms ÷ ${parallelism}); destroy/bound = ${destroyRatio.toFixed(2)}`,
   ];
+  const where = `${total} resources, ${latencyMs} ms/call, parallelism ${parallelism}`;
+  headline(
+    "apply",
+    `apply wall / graph bound (${where}, start-up included)`,
+    applyRatio.toFixed(2),
+    "≤ 1.15",
+    applyRatio <= 1.15,
+  );
+  headline(
+    "apply",
+    "no-change plan: HTTP calls per resource",
+    planPerResource.toFixed(2),
+    "≤ 0.3",
+    planPerResource <= 0.3,
+  );
+  headline("apply", "no-change plan: wall seconds", plan.seconds.toFixed(2), "≤ 1 s", plan.seconds <= 1);
+  headline("apply", "destroy wall / bound", destroyRatio.toFixed(2), "≤ 1.2", destroyRatio <= 1.2);
   for (const line of figures) console.log(line);
   mkdirSync(join(results, ".."), { recursive: true });
   appendFileSync(

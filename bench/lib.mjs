@@ -1,5 +1,6 @@
 // Shared by the benchmarks that drive the real CLI against in-process simulators.
 import { spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 export const cli = fileURLToPath(new URL("../packages/agents/dist/agents.mjs", import.meta.url));
@@ -41,4 +42,15 @@ export async function drainLog(sim) {
   const entries = (await (await fetch(`${sim.origin}/_sim/log`)).json()).entries;
   await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
   return entries;
+}
+
+/**
+ * Records a headline figure for `npm run bench`'s one table (bench/run.mjs sets BENCH_HEADLINES to
+ * a file; run alone, a bench prints its figures and records nothing here). `goal` is the text of
+ * the target, `met` whether the figure reaches it (undefined when there is no target).
+ */
+export function headline(bench, measure, value, goal = "", met = undefined) {
+  const file = process.env.BENCH_HEADLINES;
+  if (!file) return;
+  appendFileSync(file, `${JSON.stringify({ bench, measure, value, goal, met })}\n`);
 }

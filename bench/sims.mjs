@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SIM_NAMES } from "@agents/sims";
 import autocannon from "autocannon";
+import { headline } from "./lib.mjs";
 
 // One cheap authenticated GET per simulator: a list or a lookup its clients call all the time.
 // Each simulator's folder documents its default test key (docs/sims.md).
@@ -79,6 +80,7 @@ for (const name of names) {
     errors: result.errors + result.non2xx,
   };
   rows.push(row);
+  headline("sims", `${name} GET ${target.path}, 16 connections: req/s`, String(row.rps));
   console.log(
     `${name.padEnd(11)} ${String(row.rps).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  (probe ${row.status}, non-2xx/errors ${row.errors})`,
   );

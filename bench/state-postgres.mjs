@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
 import { startPostgres } from "../packages/agents/test/state/pg-server.ts";
 import { applyConfig } from "./apply-config.mjs";
-import { drainLog, runAgents } from "./lib.mjs";
+import { drainLog, headline, runAgents } from "./lib.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -71,6 +71,13 @@ const figures = [
   `postgres / file = ${(postgres / file).toFixed(3)} (goal ≤ 1.10)`,
 ];
 for (const line of figures) console.log(line);
+headline(
+  "state-postgres",
+  `apply on the PostgreSQL state / on the file state (${perKind * 5} resources)`,
+  (postgres / file).toFixed(3),
+  "≤ 1.10",
+  postgres / file <= 1.1,
+);
 mkdirSync(join(results, ".."), { recursive: true });
 appendFileSync(
   results,

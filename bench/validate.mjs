@@ -8,6 +8,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
 import { loadConfig } from "../packages/agents/dist/index.js";
+import { headline } from "./lib.mjs";
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf("--runs") + 1]) || 15;
@@ -99,6 +100,13 @@ try {
       cpuMedian: cpuTimes[Math.floor(cpuTimes.length / 2)],
     };
     results.push(row);
+    headline(
+      "validate",
+      `validate 2,000 resources (${row.label}): median wall ms`,
+      row.median.toFixed(0),
+      "< 300 ms",
+      row.median < 300,
+    );
     console.log(
       `${row.label}: 2000 resources, ${row.nodes} graph nodes, ${(row.bytes / 1024).toFixed(0)} KiB — ` +
         `loadConfig wall min ${row.min.toFixed(1)} ms, median ${row.median.toFixed(1)} ms, max ${row.max.toFixed(1)} ms; ` +

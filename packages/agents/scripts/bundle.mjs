@@ -19,5 +19,7 @@ await build({
     js: "import { createRequire as __agentsRequire } from 'node:module';\nconst require = __agentsRequire(import.meta.url);",
   },
   legalComments: "none",
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: "warning",
 });
