@@ -291,7 +291,7 @@ const tools = [
 for (const t of tools) {
   // Steady state, not start-up: an unmeasured run first warms both paths (JIT, connection pools,
   // forge-mcp's pool of McpServer objects).
-  const warm = { duration: 2, connections: CLIENTS };
+  const warm = { duration: 5, connections: CLIENTS };
   await cannon({ ...t.direct, ...warm });
   await cannon({
     url: `http://127.0.0.1:${mcpPort}/mcp`,
