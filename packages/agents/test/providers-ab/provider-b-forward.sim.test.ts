@@ -151,9 +151,11 @@ describe("provider_b Forward delivery", () => {
     desired = await desiredOf(handler, specOf("agents", "concierge"), h.configDir);
     prior = { id: templateId, spec: desired, extra: created.extra };
     const read = await handler.read(h.ctx("agents", "concierge"), templateId, prior);
-    // Until a Session creates the store the plan keeps showing the reconciliation as pending.
-    expect((read as { spec: Spec }).spec.default_memory_store).toEqual({ pending: true });
-    expect(drift(handler, desired, (read as { spec: Spec }).spec)).toContain("default_memory_store.name");
+    // Until a Session creates the store there is nothing to compare: pending is a known state,
+    // said as a warning, never drift (a plan right after apply says "No changes").
+    expect((read as { spec: Spec }).spec).not.toHaveProperty("default_memory_store");
+    expect(drift(handler, desired, (read as { spec: Spec }).spec)).not.toContain("default_memory_store");
+    expect(h.warnings).toContainEqual(expect.stringContaining("default memory store pending"));
   });
 
   it("after the first Forward Session, apply renames the default store idempotently", async () => {

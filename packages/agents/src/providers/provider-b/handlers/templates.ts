@@ -233,7 +233,14 @@ export async function readTemplate(
   const identity = prior?.extra?.identity_id;
   const declared = prior?.spec.default_memory_store as DefaultStoreDecl | undefined;
   if (declared && typeof identity === "string") {
-    remote.spec.default_memory_store = await observeDefaultStore(ctx, identity, id, declared);
+    const store = await observeDefaultStore(ctx, identity, id, declared);
+    // Pending is a known state, not drift: the provider creates the store with the first Forward
+    // Session, so until then there is nothing to compare (and nothing apply could do about it).
+    if (store.pending === true)
+      ctx.warn(
+        "default memory store pending: the provider creates it with the first Forward Session of this identity and template",
+      );
+    else remote.spec.default_memory_store = store;
   }
   remote.extra = { ...prior?.extra, ...remote.extra };
   return remote;
