@@ -46,9 +46,11 @@ export function rosterObserved(
   };
 }
 
-/** Sets or drops `multiagent` on a comparable spec. */
+/**
+ * Sets `multiagent` on a comparable spec. No roster is an observation too (`null`): a roster
+ * cleared remotely is drift, and an agent that never declared one compares null with nothing.
+ */
 export function withRoster(spec: Spec, roster: RosterSpec | undefined): Spec {
-  if (roster) spec.multiagent = roster;
-  else delete spec.multiagent;
+  spec.multiagent = roster ?? null;
   return spec;
 }

@@ -159,7 +159,7 @@ export function agentFromWire(remote: Json, dialect: AgentDialect, reverse: Reve
   const model = isRecord(remote.model) ? str(remote.model.id) : str(remote.model);
   const roster = isRecord(remote.multiagent) ? remote.multiagent : undefined;
   const members = Array.isArray(roster?.agents) ? roster.agents : [];
-  return compact({
+  const spec: Json = compact({
     description: nonEmpty(str(remote.description)),
     model,
     instructions: str(remote.system),
@@ -185,6 +185,11 @@ export function agentFromWire(remote: Json, dialect: AgentDialect, reverse: Reve
       : undefined,
     metadata: userMetadata(remote.metadata),
   });
+  // The wire always shows the roster, so "none" is an observation too: a coordinator whose roster
+  // was cleared remotely (`multiagent: null`) is drift, while an agent that never declared one
+  // compares null with nothing and stays unchanged.
+  if (!roster) spec.multiagent = null;
+  return spec;
 }
 
 /** Remote ids of everything an agent declaration names logically, for mapping read-backs. */

@@ -1,0 +1,123 @@
+// Edits made to an agent behind the tool's back, on provider_c's simulator through the real CLI:
+// each is seen by plan as exactly that drift, written back by sync as exactly that change, and
+// restored by apply, after which plan is clean again. One case per edit.
+import { promises as fs, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./cli.js";
+
+const HEADERS = {
+  "x-api-key": "sim-provider-c-key",
+  "anthropic-version": "2023-06-01",
+  "anthropic-beta": "managed-agents-2026-04-01",
+  "content-type": "application/json",
+};
+
+const CONFIG = (baseUrl: string) => `version: "1"
+providers:
+  provider_c:
+    api_key: \${C_API_KEY}
+    base_url: ${baseUrl}
+agents:
+  lead:
+    model: claude-sonnet-4-5
+    instructions: Lead.
+    tools:
+      builtin: [bash, read, write, web_search]
+    multiagent:
+      type: coordinator
+      agents: [m1, m2]
+  m1:
+    model: claude-sonnet-4-5
+    instructions: M1.
+  m2:
+    model: claude-sonnet-4-5
+    instructions: M2.
+`;
+
+type Wire = Record<string, unknown> & { version: number; tools: Array<Record<string, unknown>> };
+
+const EDITS: Array<{
+  name: string;
+  edit: (agent: Wire) => Record<string, unknown>;
+  drift: string[];
+  synced: { from: string; to: string };
+}> = [
+  {
+    name: "a coordinator roster cleared (multiagent: null)",
+    edit: () => ({ multiagent: null }),
+    drift: [
+      '+ multiagent.agents[0]: "m1"',
+      '+ multiagent.agents[1]: "m2"',
+      '+ multiagent.type: "coordinator"',
+    ],
+    synced: { from: "    multiagent:\n      type: coordinator\n      agents: [m1, m2]\n", to: "" },
+  },
+  {
+    name: "one builtin tool removed",
+    edit: (agent) => ({
+      tools: agent.tools.map((toolset) => ({
+        ...toolset,
+        configs: (toolset.configs as Array<{ name: string }>).filter((c) => c.name !== "read"),
+      })),
+    }),
+    drift: ['~ tools.builtin: ["bash","web_search","write"] → ["bash","read","web_search","write"]'],
+    synced: { from: "builtin: [bash, read, write, web_search]", to: "builtin: [bash, write, web_search]" },
+  },
+];
+
+let sim: RunningSim;
+let dir: string;
+const run = (...args: string[]) =>
+  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "remote-edits", C_API_KEY: "sim-provider-c-key" } });
+
+async function leadId(): Promise<string> {
+  const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
+  return state.resources['provider_c.agents["lead"]'].id;
+}
+
+beforeAll(async () => {
+  sim = await startSim("provider_c", { quiet: true });
+  dir = mkdtempSync(join(tmpdir(), "agents-remote-edits-"));
+  await fs.writeFile(join(dir, "agents.yaml"), CONFIG(sim.url));
+  expect((await run("apply", "-y")).code).toBe(0);
+});
+afterAll(async () => {
+  await sim?.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe.each(EDITS)("$name", ({ edit, drift, synced }) => {
+  it("plan shows exactly that drift; sync writes exactly that change; apply restores it", async () => {
+    const id = await leadId();
+    const agent = (await (await fetch(`${sim.url}/agents/${id}`, { headers: HEADERS })).json()) as Wire;
+    const saved = await fetch(`${sim.url}/agents/${id}`, {
+      method: "POST",
+      headers: HEADERS,
+      body: JSON.stringify({ version: agent.version, ...edit(agent) }),
+    });
+    expect(saved.ok).toBe(true);
+
+    const plan = await run("plan", "--detailed-exitcode");
+    expect(plan.code).toBe(2);
+    const changes = plan.stdout
+      .split("\n")
+      .filter((line) => line.includes("(changed outside agents)"))
+      .map((line) => line.trim().replace(/\s+\(changed outside agents\)$/, ""));
+    expect(changes).toEqual(drift);
+
+    const before = await fs.readFile(join(dir, "agents.yaml"), "utf8");
+    expect(before).toContain(synced.from);
+    const sync = await run("sync");
+    expect(sync.code).toBe(0);
+    expect(await fs.readFile(join(dir, "agents.yaml"), "utf8")).toBe(before.replace(synced.from, synced.to));
+
+    // Back to the declaration, then the remote is restored by apply and everything is clean.
+    await fs.writeFile(join(dir, "agents.yaml"), before);
+    expect((await run("apply", "-y")).code).toBe(0);
+    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+    expect((await run("sync", "--dry-run")).stdout).toContain("No changes");
+  });
+});
