@@ -24,7 +24,7 @@ function body(ctx: HandlerContext, spec: Spec, update: boolean) {
     templateId: fixed && decl.agent ? ctx.resolve("agents", decl.agent) : undefined,
     update,
   });
-  const credentials = (payload.channel_config as { credentials: Record<string, string> }).credentials;
+  const credentials = (payload.channel_config as { credentials?: Record<string, string> }).credentials ?? {};
   for (const value of Object.values(credentials)) ctx.http.addSecret(value);
   for (const value of Object.values(credentials)) client(ctx, "forward").addSecret(value);
   return payload;

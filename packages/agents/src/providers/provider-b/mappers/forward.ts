@@ -90,7 +90,9 @@ export function channelToWire(decl: ChannelDecl, input: ChannelInput): Record<st
     name: decl.name ?? input.name,
     enabled: decl.enabled ?? true,
     channel_config: {
-      credentials,
+      // A QR-only type (wechat) is connected by scanning a code: it takes no credentials at all,
+      // and the provider refuses even an empty object.
+      ...(keys.length > 0 ? { credentials } : {}),
       response_options: { include_tool_calls: false, include_thinking: false, ...(decl.options ?? {}) },
     },
   };
