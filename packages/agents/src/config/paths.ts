@@ -83,6 +83,13 @@ export function resolvePaths(config: Config, dir: string, source: YamlSource): D
     }
     agent.instructions = readFileSync(candidate.path, "utf8");
   }
+  for (const [name, agent] of Object.entries(config.agents ?? {})) {
+    // The string form (a file a Forward Template inherits) stays relative in the config, so state
+    // and plans read the same on every checkout; only its existence is checked here.
+    agent.files?.forEach((file, index) => {
+      if (typeof file === "string") need(file, ["agents", name, "files", index], "file", "agent file");
+    });
+  }
   for (const [name, skill] of Object.entries(config.skills ?? {})) {
     skill.source = need(skill.source, ["skills", name, "source"], "directory", "skill source");
   }

@@ -27,8 +27,9 @@ export function agentReferences(agent: AgentDecl): Reference[] {
     refs.push({ kind: "memory_stores", name: store, path: ["memory_stores", i], role: "memory store" });
   });
   agent.files?.forEach((file, i) => {
-    if (typeof file === "string") refs.push({ kind: "files", name: file, path: ["files", i], role: "file" });
-    else refs.push({ kind: "files", name: file.file, path: ["files", i, "file"], role: "file" });
+    // A string is a local path a Forward Template inherits, not a reference to a declared File.
+    if (typeof file !== "string")
+      refs.push({ kind: "files", name: file.file, path: ["files", i, "file"], role: "file" });
   });
   agent.multiagent?.agents.forEach((member, i) => {
     if (typeof member === "string")

@@ -254,6 +254,12 @@ export const AGENTS_RULES: RuleRow[] = [
     ),
   },
   {
+    code: "AGENTS1222",
+    rule: "a file by path is inherited only by a Forward agent",
+    invalid: cfg(B, "agents:\n" + agent("a", "files: [@@data.txt]")),
+    valid: cfg(B, "agents:\n" + agent("a", ...forward, "files: [data.txt]")),
+  },
+  {
     code: "AGENTS1219",
     rule: "a local resource is not shared by Managed and Forward agents",
     invalid: cfg(

@@ -316,14 +316,13 @@ describe("provider_b identities and channels", () => {
 describe("provider_b derive: Forward domains (spec: Forward environments and resources)", () => {
   const config = {
     defaults: { identity: "alice" },
-    files: { guide: { source: "guide.md" } },
     agents: {
       fwd: {
         environment: "fenv",
         vault: "fv",
         skills: ["s"],
         memory_stores: ["m"],
-        files: ["guide"],
+        files: ["guide.md"],
         delivery: { provider_b: { type: "forward" } },
       },
       mgd: { environment: "menv", skills: ["s"] },
@@ -349,7 +348,7 @@ describe("provider_b derive: Forward domains (spec: Forward environments and res
     expect(deriveProviderB(config, "agents", "fwd")).toEqual({
       domain: "forward",
       identity: "alice",
-      files: [{ name: "guide", source: "guide.md" }],
+      files: [{ name: "guide.md", source: "guide.md" }],
     });
   });
 });

@@ -32,7 +32,6 @@ const config: Record<string, any> = {
   memory_stores: {
     kb: { description: "shared facts", entries: [{ key: "facts.md", content: "the sky is blue" }] },
   },
-  files: { guide: { source: "guide.md" } },
   skills: { fskill: { source: "fskill" } },
   agents: {
     member: {
@@ -48,7 +47,8 @@ const config: Record<string, any> = {
       vault: "fv",
       skills: ["fskill"],
       memory_stores: ["kb"],
-      files: ["guide"],
+      // The string form: a local file by path, inherited by the Template.
+      files: ["guide.md"],
       environment_variables: { REGION: "cn" },
       managed_tool_config: { enabled_tools: ["create_forward_schedule", "list_forward_schedules"] },
       multiagent: { type: "coordinator", agents: ["member"] },

@@ -120,6 +120,13 @@ export function checkAgents(ctx: RuleContext): void {
       agent.files?.forEach((file, i) => {
         if (typeof file !== "string")
           checkMountPath(ctx, file.mount_path, [...base, "files", i, "mount_path"], provider, caps);
+        else if (delivery !== "forward")
+          ctx.report(
+            "AGENTS1222",
+            `agents.${name}: a file given as a path ("${file}") is inherited only by a Forward agent, but this agent uses ${delivery} delivery on ${provider}`,
+            [...base, "files", i],
+            "declare the file under `files:` and mount it with {file, mount_path}, or use Forward delivery",
+          );
       });
     }
   }

@@ -1,6 +1,7 @@
 // What provider_b handlers need from the rest of agents.yaml (the adapter's `derive` hook):
 // the API domain of every resource a Forward agent uses (spec: Forward environments and
-// resources, rules 1–3), the default identity, and the top-level Files a Template inherits.
+// resources, rules 1–3), the default identity, and the local files a Template inherits (the
+// string form of an agent's `files`: paths relative to agents.yaml).
 import type { ApiDomain } from "./client.js";
 
 type Decl = Record<string, unknown>;
@@ -50,7 +51,7 @@ export function deriveProviderB(config: Decl, kind: string, name: string): Deriv
     if (!agent || !isForwardAgent(agent)) return { domain: "managed" };
     const files = (Array.isArray(agent.files) ? (agent.files as unknown[]) : [])
       .filter((f): f is string => typeof f === "string")
-      .map((f) => ({ name: f, source: String(cfg.files?.[f]?.source ?? "") }));
+      .map((f) => ({ name: f, source: f }));
     return { domain: "forward", identity: cfg.defaults?.identity, files };
   }
   if (kind === "channels") {

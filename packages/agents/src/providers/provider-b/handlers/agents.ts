@@ -3,6 +3,7 @@
 // fixed for a resource's life: changing it replaces the resource.
 import { isConflict } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { readLocalFile } from "../../common/local-files.js";
 import { logicalName, ownerOf, withOwnership } from "../../common/ownership.js";
 import { rosterObserved, withRoster } from "../../common/roster.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
@@ -74,7 +75,20 @@ export const agentHandler: KindHandler = {
   replaceOn: ["delivery"],
   // Git tokens are secrets: kept in state only as keyed hashes.
   sensitive: ["resources.*.authorization_token"],
-  desired: (spec) => agentDesired(spec as unknown as AgentDecl),
+  async desired(spec, { configDir }) {
+    const out = agentDesired(spec as unknown as AgentDecl);
+    // A Forward Template's inherited files by path, each with the digest of its content: an edited
+    // file plans an update (the read cannot show file bytes back, so this never reads as drift).
+    const files = (spec.files as unknown[] | undefined)?.filter((f): f is string => typeof f === "string");
+    if (isForward(spec as unknown as AgentDecl) && files?.length) {
+      out.files = Object.fromEntries(
+        await Promise.all(
+          files.map(async (path) => [path, `sha256:${(await readLocalFile(configDir, path)).sha256}`]),
+        ),
+      );
+    }
+    return out;
+  },
   async create(ctx, spec) {
     if (isForward(spec as unknown as AgentDecl)) return createTemplate(ctx, spec);
     const http = client(ctx, "managed");

@@ -1,0 +1,90 @@
+// The string form of an agent's `files` (spec: "inherited by provider_b Forward Templates, created
+// through the Forward File API"), through the real CLI on provider_b's simulator: a local file by
+// path is uploaded and attached to the Template, an edit of its content plans and applies an
+// update that replaces the upload, and destroy leaves no file behind.
+import { promises as fs, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./cli.js";
+import { simState } from "./project.js";
+
+type Obj = Record<string, unknown>;
+let b: RunningSim;
+let dir: string;
+const run = (...args: string[]) =>
+  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "b-files", B_API_KEY: "sim-provider-b-key" } });
+const dump = async () => (await simState(b)) as Record<string, Obj[]>;
+const liveFiles = async () => ((await dump()).files ?? []).filter((f) => !f.deleted_at);
+
+beforeAll(async () => {
+  b = await startSim("provider_b", { quiet: true });
+  dir = mkdtempSync(join(tmpdir(), "agents-b-files-"));
+  await fs.mkdir(join(dir, "docs"));
+  await fs.writeFile(join(dir, "docs", "guide.md"), "# Guide\n\nVersion one.\n");
+  await fs.writeFile(
+    join(dir, "agents.yaml"),
+    `version: "1"
+providers:
+  provider_b:
+    api_key: \${B_API_KEY}
+    gateway: ${b.url}
+defaults:
+  identity: alice
+identities:
+  alice:
+    external_id: user-1
+environments:
+  desk:
+    config:
+      type: cloud
+agents:
+  concierge:
+    model: auto
+    instructions: Help.
+    environment: desk
+    files:
+      - docs/guide.md
+    delivery:
+      provider_b:
+        type: forward
+`,
+  );
+});
+afterAll(async () => {
+  await b?.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe("a Forward Template's files by path", () => {
+  it("validates, uploads the file, attaches it and plans clean", async () => {
+    expect((await run("validate")).code).toBe(0);
+    const apply = await run("apply", "-y");
+    expect(apply.stderr).toBe("");
+    expect(apply.code).toBe(0);
+    const files = await liveFiles();
+    expect(files.map((f) => f.filename)).toEqual(["guide.md"]);
+    const template = (await dump()).templates!.find((t) => t.name === "concierge")!;
+    expect(Object.keys(template.files as Obj)).toEqual([files[0]!.id]);
+    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+  });
+
+  it("an edited file plans an update of the agent and replaces the upload", async () => {
+    const before = (await liveFiles())[0]!.id;
+    await fs.writeFile(join(dir, "docs", "guide.md"), "# Guide\n\nVersion two.\n");
+    const plan = await run("plan", "--detailed-exitcode");
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toMatch(/~ files\.docs\/guide\.md: "sha256:[0-9a-f]{64}" → "sha256:[0-9a-f]{64}"/);
+    expect((await run("apply", "-y")).code).toBe(0);
+    const files = await liveFiles();
+    expect(files).toHaveLength(1);
+    expect(files[0]!.id).not.toBe(before);
+    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+  });
+
+  it("destroy leaves no uploaded file", async () => {
+    expect((await run("destroy", "-y")).code).toBe(0);
+    expect(await liveFiles()).toEqual([]);
+  });
+});
