@@ -96,7 +96,7 @@ describe.each(examples)("examples/%s", (name) => {
     expect(validate.code).toBe(0);
   });
 
-  it("applies, then plans no changes", async () => {
+  it("applies, then plans no changes, and sync leaves the file as it is", async () => {
     const apply = await run("apply", "-y");
     expect(apply.stderr).toBe("");
     expect({ code: apply.code, out: apply.code === 0 ? "" : apply.stdout }).toEqual({ code: 0, out: "" });
@@ -110,6 +110,12 @@ describe.each(examples)("examples/%s", (name) => {
     const plan = await run("plan", "--detailed-exitcode");
     expect(plan.stdout).toContain("No changes.");
     expect(plan.code).toBe(0);
+    // Sync right after apply leaves agents.yaml byte-identical.
+    const yaml = await fs.readFile(join(dir, "agents.yaml"), "utf8");
+    const sync = await run("sync");
+    expect({ code: sync.code, stderr: sync.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(sync.stdout).toContain("No changes");
+    expect(await fs.readFile(join(dir, "agents.yaml"), "utf8")).toBe(yaml);
     const state = await fs.readFile(join(dir, "agents.state.json"), "utf8");
     for (const secret of secrets) {
       expect(state).not.toContain(secret);
