@@ -98,7 +98,8 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1221:
     "`networking: limited` on an environment used by a Forward agent of a provider whose Forward environments take no networking policy",
   AGENTS1220: "session resources (`git_repository`) are not supported by the target provider",
-  AGENTS1222: "an agent file given as a path (the string form of `files`) on an agent without Forward delivery",
+  AGENTS1222:
+    "an agent file given as a path (the string form of `files`) on an agent without Forward delivery",
   AGENTS1300: "a multi-agent roster has more than 20 members",
   AGENTS1301: "a coordinator lists itself as a member",
   AGENTS1302: "a roster member is itself a coordinator (nested coordinators are not allowed)",

@@ -163,7 +163,9 @@ for (const provider of ["provider_b", "provider_c", "provider_d"] as const) {
       provider,
       kind: "vaults",
       form: "static_bearer credential for an MCP server",
-      yaml: `vaults:\n  v:\n    credentials:\n      - name: issues\n        type: static_bearer\n        mcp_server_url: https://issues.example.com/mcp\n        access_token: \${SECRET}\n`,
+      // `protocol` where the provider carries it (provider_b); provider_c/d refuse it at validate
+      // (AGENTS1113) rather than drop it and flap.
+      yaml: `vaults:\n  v:\n    credentials:\n      - name: issues\n        type: static_bearer\n        mcp_server_url: https://issues.example.com/mcp\n        access_token: \${SECRET}\n${provider === "provider_b" ? "        protocol: streamable_http\n" : ""}`,
     },
     {
       provider,
