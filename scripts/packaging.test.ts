@@ -119,7 +119,13 @@ describe("installed from the packed tarballs", () => {
   it("agents validate on a shipped example", () => {
     const project = join(dir, "project");
     cpSync(join(root, "examples", "provider-c"), project, { recursive: true });
-    const env = { PROVIDER_C_API_KEY: "k", ISSUES_TOKEN: "t", REGISTRY_TOKEN: "t", GIT_TOKEN: "t" };
+    const env = {
+      PROVIDER_C_API_KEY: "k",
+      ISSUES_TOKEN: "t",
+      REGISTRY_TOKEN: "t",
+      GIT_TOKEN: "t",
+      EXTERNAL_REVIEWER_AGENT_ID: "agent_external",
+    };
     const r = run(bin("agents"), ["validate"], project, env);
     expect(r).toEqual({ status: 0, out: "agents.yaml: valid (0 errors, 0 warnings)\n" });
   });
