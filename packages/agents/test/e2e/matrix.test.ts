@@ -214,44 +214,35 @@ ROWS.push(
   },
   {
     provider: "provider_b",
-    kind: "channels",
-    form: "dingtalk with credentials (fixed mode)",
-    yaml: `${IDENTITY}${env("fe")}agents:\n${agent("front", "auto", `    environment: fe\n${FORWARD}`)}channels:\n  ding:\n    type: dingtalk\n    agent: front\n    credentials:\n      client_id: matrix-client\n      client_secret: \${SECRET}\n`,
-  },
-  {
-    provider: "provider_b",
-    kind: "channels",
-    form: "wechat, QR-only (no credentials)",
-    yaml: `${IDENTITY}${env("fe")}agents:\n${agent("front", "auto", `    environment: fe\n${FORWARD}`)}channels:\n  chat:\n    type: wechat\n    agent: front\n`,
-  },
-  {
-    provider: "provider_b",
     kind: "tunnels",
     form: "an existing tunnel by id, used by an agent",
     yaml: `tunnels:\n  office:\n    tunnel_id: tnl_matrix0001\nenvironments:\n  byoc:\n    config:\n      type: self_hosted\nagents:\n${agent("inside", "auto", "    environment: byoc\n    tunnel: office\n")}`,
   },
 );
 
+// provider_b channels: every type, with the credential keys it takes (wechat is QR-only: none),
+// bound to a Forward agent, plus a transport-only pairing channel.
+const CHANNELS: Array<{ type: string; credentials: string; mode?: "pairing" }> = [
+  { type: "dingtalk", credentials: "client_id: matrix-client\n      client_secret: ${SECRET}" },
+  { type: "feishu", credentials: "app_id: matrix-app\n      app_secret: ${SECRET}" },
+  { type: "wecom", credentials: "bot_id: matrix-bot\n      secret: ${SECRET}" },
+  { type: "wechat", credentials: "" },
+  { type: "wechat", credentials: "", mode: "pairing" },
+];
+for (const { type, credentials, mode } of CHANNELS) {
+  const body = mode
+    ? "    mode: pairing\n"
+    : `    agent: front\n${credentials ? `    credentials:\n      ${credentials}\n` : ""}`;
+  ROWS.push({
+    provider: "provider_b",
+    kind: "channels",
+    form: `${type}${mode ? ", pairing mode (transport only)" : credentials ? " with credentials" : ", QR-only (no credentials)"}`,
+    yaml: `${IDENTITY}${env("fe")}agents:\n${agent("front", "auto", `    environment: fe\n${FORWARD}`)}channels:\n  ch:\n    type: ${type}\n${body}`,
+  });
+}
+
 // Forms beyond the common rows, where a provider offers them.
 ROWS.push(
-  {
-    provider: "provider_b",
-    kind: "channels",
-    form: "feishu with credentials",
-    yaml: `${IDENTITY}${env("fe")}agents:\n${agent("front", "auto", `    environment: fe\n${FORWARD}`)}channels:\n  fs:\n    type: feishu\n    agent: front\n    credentials:\n      app_id: matrix-app\n      app_secret: \${SECRET}\n`,
-  },
-  {
-    provider: "provider_b",
-    kind: "channels",
-    form: "wecom with credentials",
-    yaml: `${IDENTITY}${env("fe")}agents:\n${agent("front", "auto", `    environment: fe\n${FORWARD}`)}channels:\n  wc:\n    type: wecom\n    agent: front\n    credentials:\n      bot_id: matrix-bot\n      secret: \${SECRET}\n`,
-  },
-  {
-    provider: "provider_b",
-    kind: "channels",
-    form: "pairing mode (transport only)",
-    yaml: `${IDENTITY}${env("fe")}agents:\n${agent("front", "auto", `    environment: fe\n${FORWARD}`)}channels:\n  broadcast:\n    type: wechat\n    mode: pairing\n`,
-  },
   {
     provider: "provider_c",
     kind: "environments",

@@ -7,10 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyConfig } from "../../../../bench/apply-config.mjs";
 import { runCli } from "./cli.js";
 import { liveObjects, requestLog, setFaults, simState } from "./project.js";
 
-// More than LIST_REFRESH_MIN of each kind, so every kind is refreshed from its list.
+// The benches' wide project (bench/apply-config.mjs), with more than LIST_REFRESH_MIN of each kind,
+// so every kind is refreshed from its list.
 const PER_KIND = 10;
 const KINDS = ["environments", "vaults", "memory_stores", "agents", "deployments"] as const;
 const KEY = "sim-provider-c-key";
@@ -25,37 +27,6 @@ let sim: RunningSim;
 let dir: string;
 const run = (...args: string[]) =>
   runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "lists-key", C_API_KEY: KEY }, timeoutMs: 60_000 });
-
-function config(baseUrl: string): string {
-  const lines = [
-    'version: "1"',
-    "providers:",
-    "  provider_c:",
-    "    api_key: ${C_API_KEY}",
-    `    base_url: ${baseUrl}`,
-  ];
-  const section = (kind: string, body: (i: number) => string[]) => {
-    lines.push(`${kind}:`);
-    for (let i = 0; i < PER_KIND; i++) lines.push(`  r${i}:`, "    provider: provider_c", ...body(i));
-  };
-  section("environments", (i) => ["    config:", "      type: cloud", `    description: Env ${i}`]);
-  section("vaults", (i) => [`    display_name: Vault ${i}`]);
-  section("memory_stores", (i) => [`    description: Store ${i}`]);
-  section("agents", (i) => [
-    "    model: claude-sonnet-4-5",
-    `    instructions: Agent ${i}.`,
-    `    vault: r${i}`,
-    `    memory_stores: [r${i}]`,
-  ]);
-  section("deployments", (i) => [
-    `    agent: r${i}`,
-    `    environment: r${i}`,
-    "    initial_events:",
-    "      - type: user.message",
-    `        content: Run ${i}.`,
-  ]);
-  return `${lines.join("\n")}\n`;
-}
 
 async function clearLog(): Promise<void> {
   await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
@@ -75,7 +46,7 @@ const singleGet = (path: string) =>
 beforeAll(async () => {
   sim = await startSim("provider_c", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-lists-"));
-  await fs.writeFile(join(dir, "agents.yaml"), config(sim.url));
+  await fs.writeFile(join(dir, "agents.yaml"), applyConfig(sim.url, PER_KIND));
   const apply = await run("apply", "-y");
   expect(apply.stderr).toBe("");
   expect(apply.code).toBe(0);
@@ -100,8 +71,8 @@ describe("plan from lists", () => {
   });
 
   it("still sees a field changed remotely", async () => {
-    const id = (await stateIds())['provider_c.environments["r3"]']!;
-    const edited = await fetch(`${sim.url}/environments/${id}`, {
+    const id = (await stateIds())['provider_c.memory_stores["r3"]']!;
+    const edited = await fetch(`${sim.url}/memory_stores/${id}`, {
       method: "POST",
       headers: HEADERS,
       body: JSON.stringify({ description: "Edited in the console." }),
@@ -110,7 +81,7 @@ describe("plan from lists", () => {
     const plan = await run("plan", "--detailed-exitcode");
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain(
-      '~ description: "Edited in the console." → "Env 3"  (changed outside agents)',
+      '~ description: "Edited in the console." → "Store 3"  (changed outside agents)',
     );
     expect(plan.stdout).toContain("Plan (apply): 0 to create, 1 to update, 0 to replace, 0 to delete.");
     expect((await run("apply", "-y")).code).toBe(0);
