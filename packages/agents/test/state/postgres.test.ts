@@ -202,7 +202,9 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
     const dir = await project();
     const env = { ...KEY, AGENTS_STATE_URL: server.url };
     await fetch(`${c.origin}/_sim/reset`, { method: "POST" });
-    await setFaults(c, { latencyMs: 200 });
+    // The first apply's first create is parked in the simulator until the second apply has been
+    // refused, so the first certainly holds the lock however fast it would otherwise finish.
+    await setFaults(c, { rules: [{ method: "POST", nth: 1, action: { type: "hold" } }] });
     try {
       const first = spawn(process.execPath, [CLI, "apply", "-y"], {
         cwd: dir,
@@ -226,6 +228,7 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
       expect(second.stderr).toContain(`workspace "${basename(dir)}"`);
       expect(second.stderr).not.toMatch(/\n\s+at /);
       expectNoSecret(second, "second apply");
+      await fetch(`${c.origin}/_sim/release`, { method: "POST" });
       expect(await done, out).toBe(0);
       expectNoSecret(out, "first apply");
     } finally {
