@@ -549,3 +549,42 @@ describe("provider_c with the official SDK: agent features, session resources an
     );
   });
 });
+
+describe("provider_c with the official SDK: list items are whole objects", () => {
+  // agents' plan reads many resources of a kind from their list pages instead of one GET each
+  // (LISTS_SHOW_FULL_OBJECTS in the provider_c adapter): the SDK types a list page as pages of
+  // the very object retrieve returns, and the simulator must serve exactly that.
+  it("environments, vaults, memory stores, agents and deployments list as they retrieve", async () => {
+    const env = await newEnvironment();
+    const agent = await newAgent();
+    const vault = await client.beta.vaults.create({ display_name: "v", metadata: { a: "1" } });
+    const store = await client.beta.memoryStores.create({ name: "notes", description: "sdk" });
+    const deployment = await client.beta.deployments.create({
+      name: "nightly",
+      agent: agent.id,
+      environment_id: env.id,
+      initial_events: [{ type: "user.message", content: [{ type: "text", text: "report" }] }],
+    });
+    const pairs: Array<[string, unknown[], unknown]> = [
+      [
+        "environment",
+        (await client.beta.environments.list()).data,
+        await client.beta.environments.retrieve(env.id),
+      ],
+      ["vault", (await client.beta.vaults.list()).data, await client.beta.vaults.retrieve(vault.id)],
+      [
+        "memory store",
+        (await client.beta.memoryStores.list()).data,
+        await client.beta.memoryStores.retrieve(store.id),
+      ],
+      ["agent", (await client.beta.agents.list()).data, await client.beta.agents.retrieve(agent.id)],
+      [
+        "deployment",
+        (await client.beta.deployments.list()).data,
+        await client.beta.deployments.retrieve(deployment.id),
+      ],
+    ];
+    for (const [kind, listed, retrieved] of pairs)
+      expect({ kind, listed }).toEqual({ kind, listed: [retrieved] });
+  });
+});
