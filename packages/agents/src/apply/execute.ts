@@ -61,11 +61,17 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   // of others and the walk runs at the pace of the provider, not of fsync.
   const parallelism = Math.max(1, options.parallelism ?? 10);
   const slot = limiter(parallelism);
-  const remote = <R>(call: () => Promise<R>): Promise<R> =>
-    slot(async () => {
-      if (signal.aborted) throw new Interrupted();
-      return call();
-    });
+  // An interrupt stops a step only before its first call: a step that has called the provider
+  // finishes (a replacement that created its new resource still removes the old one).
+  const remoteFor = () => {
+    let started = false;
+    return <R>(call: () => Promise<R>): Promise<R> =>
+      slot(async () => {
+        if (!started && signal.aborted) throw new Interrupted();
+        started = true;
+        return call();
+      });
+  };
 
   const tasks = actions.map((action) => ({
     id: action.address,
@@ -80,7 +86,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
         store,
         runtime,
         ctx,
-        remote,
+        remoteFor(),
       );
       await step.run();
     },

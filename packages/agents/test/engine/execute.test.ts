@@ -3,7 +3,7 @@ import { runDag } from "../../src/apply/dag.js";
 import { executePlan } from "../../src/apply/execute.js";
 import { createPlan, prepareDesired } from "../../src/plan/planner.js";
 import { LockedState, type StateBackend } from "../../src/state/backend.js";
-import { FileBackend } from "../../src/state/file-store.js";
+import { FileBackend, openStateFile } from "../../src/state/file-store.js";
 import { Harness, KEY, res } from "./harness.js";
 
 describe("DAG walk", () => {
@@ -176,6 +176,51 @@ describe("apply", () => {
     ]);
     expect(h.remote.objects.size).toBe(0);
     expect((await h.state()).resources).toEqual({});
+  });
+
+  it("an interrupt stops steps before their first call, never between a step's calls", async () => {
+    const h = new Harness();
+    const skill = res("skills", "s", { source: "a" });
+    const other = res("environments", "later", { config: { type: "cloud" } });
+    // Something after the skill makes its chain the longest, so the skill's step starts first.
+    const user = res("agents", "user", { model: "m" }, [skill.address]);
+    await h.apply([skill]);
+    h.remote.calls = [];
+    // Ctrl-C lands while the replacement's create is in flight: the step still removes the old
+    // skill (else it would be orphaned), and the steps that had not called anything are skipped.
+    const controller = new AbortController();
+    const call = h.remote.call.bind(h.remote);
+    h.remote.call = (label, fn) => {
+      if (label === `create ${skill.address}`) controller.abort();
+      return call(label, fn);
+    };
+    const desired = [{ ...skill, spec: { source: "b" } }, other, user];
+    const store = await openStateFile(h.statePath, "test apply");
+    try {
+      const plan = await createPlan({ desired, state: store.state, runtime: h.runtime, stateKey: KEY });
+      const result = await executePlan({
+        plan,
+        desired,
+        hashed: await prepareDesired(desired, h.runtime, KEY),
+        store,
+        runtime: h.runtime,
+        // One slot: the environment's create waits behind the skill's calls.
+        parallelism: 1,
+        signal: controller.signal,
+      });
+      // The environment's step had started and was waiting for the slot; the agent's never started.
+      expect(result.skipped.map((x) => [x.address, x.because]).sort()).toEqual([
+        [user.address, "interrupted"],
+        [other.address, "interrupted"],
+      ]);
+    } finally {
+      await store.release();
+    }
+    expect(h.remote.calls.filter((c) => !c.startsWith("read"))).toEqual([
+      `create ${skill.address}`,
+      `remove ${skill.address}`,
+    ]);
+    expect(h.remote.objects.size).toBe(1);
   });
 
   it("a step records its result outside its --parallelism slot", async () => {
