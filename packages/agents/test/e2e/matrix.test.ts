@@ -111,16 +111,15 @@ for (const provider of ["provider_a", "provider_b", "provider_c", "provider_d"] 
       kind: "agents",
       form: "minimal",
       yaml: `agents:\n${agent("solo", m)}`,
-      ...(provider === "provider_c" || provider === "provider_d"
-        ? {
-            drift: {
-              address: `${provider}.agents["solo"]`,
-              path: (id: string) => `/agents/${id}`,
-              body: (current: Record<string, unknown>) => ({ version: current.version, system: "Edited." }),
-              line: '~ instructions: "Edited." → "Be brief."',
-            },
-          }
-        : {}),
+      // The system prompt edited in the console: an update with the current version on every
+      // provider (provider_b's managed agents update with PUT).
+      drift: {
+        address: `${provider}.agents["solo"]`,
+        path: (id: string) => `/agents/${id}`,
+        method: provider === "provider_b" ? "PUT" : "POST",
+        body: (current: Record<string, unknown>) => ({ version: current.version, system: "Edited." }),
+        line: '~ instructions: "Edited." → "Be brief."',
+      },
     },
     {
       provider,
@@ -166,7 +165,17 @@ for (const provider of ["provider_b", "provider_c", "provider_d"] as const) {
       form: "static_bearer credential for an MCP server",
       // `protocol` where the provider carries it (provider_b); provider_c/d refuse it at validate
       // (AGENTS1113) rather than drop it and flap.
-      yaml: `vaults:\n  v:\n    credentials:\n      - name: issues\n        type: static_bearer\n        mcp_server_url: https://issues.example.com/mcp\n        access_token: \${SECRET}\n${provider === "provider_b" ? "        protocol: streamable_http\n" : ""}`,
+      yaml: `vaults:\n  v:\n    display_name: Declared vault\n    credentials:\n      - name: issues\n        type: static_bearer\n        mcp_server_url: https://issues.example.com/mcp\n        access_token: \${SECRET}\n${provider === "provider_b" ? "        protocol: streamable_http\n" : ""}`,
+      ...(provider === "provider_b"
+        ? {}
+        : {
+            drift: {
+              address: `${provider}.vaults["v"]`,
+              path: (id: string) => `/vaults/${id}`,
+              body: () => ({ display_name: "Edited vault" }),
+              line: '~ display_name: "Edited vault" → "Declared vault"',
+            },
+          }),
     },
     {
       provider,
