@@ -185,8 +185,9 @@ agents:
 
 ## Local paths and instructions
 
-Paths (\`skills.*.source\`, \`files.*.source\`, deployment \`file\` resource \`source\`, \`rubric_file\`)
-are relative to the folder of \`agents.yaml\` and must exist (AGENTS1020/AGENTS1021).
+Paths (\`skills.*.source\`, \`files.*.source\`, an agent's \`files\` given as strings, deployment
+\`file\` resource \`source\`, \`rubric_file\`) are relative to the folder of \`agents.yaml\` and must
+exist (AGENTS1020/AGENTS1021).
 
 \`instructions\` is a file path when the value is one line without whitespace and either ends in
 \`.md\`, \`.markdown\` or \`.txt\` or starts with \`./\` or \`../\` (then the file must exist), or contains

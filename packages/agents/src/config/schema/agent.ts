@@ -82,7 +82,10 @@ const skillRef = z.union([
 ]);
 
 const agentFileRef = z.union([
-  z.string().min(1).describe("a declared file name"),
+  z
+    .string()
+    .min(1)
+    .describe("a local file path (relative to agents.yaml) that a provider_b Forward Template inherits"),
   strict({
     file: z.string().min(1).describe("a declared file name"),
     mount_path: z.string().min(1).describe("relative paths go under the provider's mount root"),
