@@ -54,13 +54,13 @@ describe("forge faults", () => {
   it("a hanging forge at /token (refresh) answers server_error after FORGE_TIMEOUT_MS", async () => {
     const clientId = await newClient(mcp.url);
     await faults({ rules: [{ path: "^/oauth/token$", action: { type: "delay", ms: 3000 } }] });
-    const t0 = Date.now();
     const r = await postForm(`${mcp.url}/token`, {
       grant_type: "refresh_token",
       client_id: clientId,
       refresh_token: "r",
     });
-    expect(Date.now() - t0).toBeLessThan(2500);
+    // Waited out, the forge would answer this unknown refresh token with invalid_grant (400):
+    // server_error is the timeout's answer.
     expect(r.status).toBe(500);
     expect(r.body).toEqual({ error: "server_error", error_description: expect.any(String) });
   });
