@@ -1,21 +1,3 @@
-/** Maps `items` through `fn` with at most `limit` calls in flight; results keep input order. */
-export async function mapBounded<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
-}
-
 /**
  * A counting semaphore: `run(fn)` starts `fn` once fewer than `limit` runs are in flight. Unlike
  * mapBounded, work may be added from anywhere (a read that first waits for a listing holds no slot
@@ -36,4 +18,14 @@ export function limiter(limit: number): <R>(fn: () => Promise<R>) => Promise<R> 
       else active--;
     }
   };
+}
+
+/** Maps `items` through `fn` with at most `limit` calls in flight; results keep input order. */
+export function mapBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const slot = limiter(limit);
+  return Promise.all(items.map((item) => slot(() => fn(item))));
 }

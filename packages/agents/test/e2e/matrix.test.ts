@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KINDS, type Kind } from "../../src/model/kinds.js";
 import { PROVIDERS } from "../../src/model/provider-catalog.js";
 import { runCli } from "./cli.js";
-import { liveObjects, simState } from "./project.js";
+import { driftLines, liveObjects, simState } from "./project.js";
 
 type Provider = "provider_a" | "provider_b" | "provider_c" | "provider_d";
 
@@ -80,6 +80,23 @@ const MODEL: Record<Provider, string> = {
   provider_c: "claude-sonnet-4-5",
   provider_d: "doubao-seed-1-6",
 };
+
+/** One field of a kind POSTed remotely, planned as one drift line (provider_c/d update shape). */
+function fieldDrift(
+  provider: Provider,
+  kind: Kind,
+  name: string,
+  field: string,
+  edited: string,
+  declared: string,
+): Row["drift"] {
+  return {
+    address: `${provider}.${kind}["${name}"]`,
+    path: (id) => `/${kind}/${id}`,
+    body: () => ({ [field]: edited }),
+    line: `~ ${field}: "${edited}" → "${declared}"`,
+  };
+}
 
 /** An environment description changed remotely: each provider's own update shape. */
 function envDrift(provider: Provider): Row["drift"] {
@@ -168,14 +185,7 @@ for (const provider of ["provider_b", "provider_c", "provider_d"] as const) {
       yaml: `vaults:\n  v:\n    display_name: Declared vault\n    credentials:\n      - name: issues\n        type: static_bearer\n        mcp_server_url: https://issues.example.com/mcp\n        access_token: \${SECRET}\n${provider === "provider_b" ? "        protocol: streamable_http\n" : ""}`,
       ...(provider === "provider_b"
         ? {}
-        : {
-            drift: {
-              address: `${provider}.vaults["v"]`,
-              path: (id: string) => `/vaults/${id}`,
-              body: () => ({ display_name: "Edited vault" }),
-              line: '~ display_name: "Edited vault" → "Declared vault"',
-            },
-          }),
+        : { drift: fieldDrift(provider, "vaults", "v", "display_name", "Edited vault", "Declared vault") }),
     },
     {
       provider,
@@ -185,12 +195,14 @@ for (const provider of ["provider_b", "provider_c", "provider_d"] as const) {
       ...(provider === "provider_b"
         ? {}
         : {
-            drift: {
-              address: `${provider}.memory_stores["notes"]`,
-              path: (id: string) => `/memory_stores/${id}`,
-              body: () => ({ description: "Edited notes" }),
-              line: '~ description: "Edited notes" → "Shared notes"',
-            },
+            drift: fieldDrift(
+              provider,
+              "memory_stores",
+              "notes",
+              "description",
+              "Edited notes",
+              "Shared notes",
+            ),
           }),
     },
   );
@@ -396,10 +408,7 @@ describe.each(ROWS.map((r) => [`${r.provider} ${r.kind}: ${r.form}`, r] as const
       });
       const plan = await run("plan", "--detailed-exitcode");
       expect(plan.code).toBe(2);
-      const changes = plan.stdout
-        .split("\n")
-        .filter((l) => l.includes("(changed outside agents)"))
-        .map((l) => l.trim().replace(/\s+\(changed outside agents\)$/, ""));
+      const changes = driftLines(plan.stdout);
       expect(changes).toEqual(drift.lines ?? [drift.line]);
       expect((await run("apply", "-y")).code).toBe(0);
       expect((await run("plan", "--detailed-exitcode")).code).toBe(0);

@@ -99,3 +99,11 @@ export async function requestLog(
     }
   ).entries;
 }
+
+/** The drift lines of a plan, each without its "(changed outside agents)" tag. */
+export function driftLines(planOutput: string): string[] {
+  return planOutput
+    .split("\n")
+    .filter((line) => line.includes("(changed outside agents)"))
+    .map((line) => line.trim().replace(/\s+\(changed outside agents\)$/, ""));
+}

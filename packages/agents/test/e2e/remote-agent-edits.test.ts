@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
+import { driftLines } from "./project.js";
 
 const HEADERS = {
   "x-api-key": "sim-provider-c-key",
@@ -102,10 +103,7 @@ describe.each(EDITS)("$name", ({ edit, drift, synced }) => {
 
     const plan = await run("plan", "--detailed-exitcode");
     expect(plan.code).toBe(2);
-    const changes = plan.stdout
-      .split("\n")
-      .filter((line) => line.includes("(changed outside agents)"))
-      .map((line) => line.trim().replace(/\s+\(changed outside agents\)$/, ""));
+    const changes = driftLines(plan.stdout);
     expect(changes).toEqual(drift);
 
     const before = await fs.readFile(join(dir, "agents.yaml"), "utf8");
