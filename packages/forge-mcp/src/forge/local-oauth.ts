@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { Logger } from "pino";
-import { newPkcePair, randomToken } from "../oauth/pkce.js";
-import type { ForgeTokens } from "../oauth/stores.js";
+import { newPkcePair, randomToken } from "../pkce.js";
+import type { ForgeTokens } from "./oauth-client.js";
 import { ForgeOAuthClient, isTokens } from "./oauth-client.js";
 
 /**

@@ -1,5 +1,14 @@
-import type { ForgeTokens } from "../oauth/stores.js";
 import { ForgeHttpError, forgeFetch, forgeMessage } from "./http.js";
+
+/** The forge's token response (Doorkeeper), as the server keeps it. */
+export interface ForgeTokens {
+  access_token: string;
+  token_type: string;
+  refresh_token?: string;
+  expires_in?: number;
+  scope?: string;
+  created_at?: number;
+}
 
 /** The forge's Doorkeeper endpoints (instance root + /oauth/*), as used by the server itself. */
 

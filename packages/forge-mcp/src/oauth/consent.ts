@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { randomToken } from "./pkce.js";
+import { randomToken } from "../pkce.js";
 
 /**
  * CSRF protection of the consent page. GET /authorize sets a random nonce in a SameSite=Strict,

@@ -1,9 +1,9 @@
 import type { Logger } from "pino";
 import type { ForgeOAuthClient } from "../forge/oauth-client.js";
 import { isTokens } from "../forge/oauth-client.js";
+import { isValidChallenge, newPkcePair, s256, verifierMatches } from "../pkce.js";
 import { authorizeErrorPage, type ConsentGuard, consentPage, trustCookieName } from "./consent.js";
 import { OAuthError, type OAuthErrorCode } from "./errors.js";
-import { isValidChallenge, newPkcePair, s256, verifierMatches } from "./pkce.js";
 import { redirectUriMatches, redirectUriProblem } from "./redirect-uris.js";
 import type { RateLimiter } from "./shared-state.js";
 import {

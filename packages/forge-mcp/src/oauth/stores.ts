@@ -1,8 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { randomToken } from "./pkce.js";
+import type { ForgeTokens } from "../forge/oauth-client.js";
+import { randomToken } from "../pkce.js";
 import type { Sealer } from "./seal.js";
 import type { OneTimeGuard } from "./shared-state.js";
+
+export type { ForgeTokens };
 
 /**
  * Where the OAuth state of proxy mode lives. Two implementations of one contract:
@@ -32,15 +35,6 @@ export interface PendingTransaction {
   proxyVerifier: string;
   scope: string;
   createdAt: number;
-}
-
-export interface ForgeTokens {
-  access_token: string;
-  token_type: string;
-  refresh_token?: string;
-  expires_in?: number;
-  scope?: string;
-  created_at?: number;
 }
 
 export interface ProxyCodeRecord {
