@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
 import { createHttpClientFactory, newHttpStats } from "../packages/agents/dist/providers/http.js";
-import { providerC } from "../packages/agents/dist/providers/provider-c/index.js";
-import { providerD } from "../packages/agents/dist/providers/provider-d/index.js";
+import { providerC } from "../packages/agents/dist/providers/provider-c/definition.js";
+import { providerD } from "../packages/agents/dist/providers/provider-d/definition.js";
 
 const { values } = parseArgs({ options: { sizes: { type: "string", default: "100,1000,3000" } } });
 const sizes = values.sizes.split(",").map(Number);

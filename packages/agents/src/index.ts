@@ -5,6 +5,15 @@
 // The engine: plan, apply, destroy, import and state, over a loaded project.
 export type { ApplyEvent, ExecuteResult } from "./apply/execute.js";
 export { DIAGNOSTIC_CODES, type Diagnostic, redact, type SourcePos } from "./config/diagnostics.js";
+export { configurationReference } from "./config/docs.js";
+export { displayPath, formatDiagnostic, summary } from "./config/format.js";
+export {
+  type ExternalRef,
+  expand,
+  type ResourceGraph,
+  type ResourceNode,
+  topologicalOrder,
+} from "./config/graph.js";
 export {
   type Config,
   type LoadOptions,
@@ -13,6 +22,12 @@ export {
   loadConfigText,
 } from "./config/index.js";
 export { jsonSchema } from "./config/json-schema.js";
+export {
+  agentReferences,
+  channelReferences,
+  deploymentReferences,
+  type Reference,
+} from "./config/references.js";
 export { normalizeToolName } from "./config/rules/agents.js";
 export { normalizeMountPath, repositoryMountPath } from "./config/rules/mounts.js";
 export type {
@@ -24,6 +39,8 @@ export type {
   VaultDecl,
 } from "./config/schema/index.js";
 export { configSchema } from "./config/schema/index.js";
+export { DEFAULT_STARTER_PROVIDER, isPlainName, isStarterProvider, starterFiles } from "./config/starter.js";
+export { type Delivery, deliveryOf, targetsOf } from "./config/targets.js";
 export {
   type ApplyOptions,
   type ApplyOutcome,
@@ -38,7 +55,10 @@ export {
   statePathFor,
   withState,
 } from "./engine/api.js";
+export { type LoadOptions as ProjectLoadOptions, loadProject } from "./engine/load-project.js";
 export { type LoadedProject, projectName } from "./engine/project.js";
+export { runDeployment } from "./engine/run.js";
+export { startSession } from "./engine/session.js";
 export { stateBackendForConfig, stateSettingsForConfig } from "./engine/state-config.js";
 export {
   importResource,
@@ -53,22 +73,7 @@ export {
 } from "./engine/state-ops.js";
 export { type AddressParts, formatAddress, type ParsedAddress, parseAddress } from "./model/address.js";
 export type { ProviderCapabilities, Support } from "./model/capabilities.js";
-export {
-  type ExternalRef,
-  expand,
-  type ResourceGraph,
-  type ResourceNode,
-  topologicalOrder,
-} from "./model/graph.js";
 export { isKind, KINDS, type Kind } from "./model/kinds.js";
-export { capabilitiesOf, PROVIDER_NAMES, PROVIDERS, type ProviderName } from "./model/provider-catalog.js";
-export {
-  agentReferences,
-  channelReferences,
-  deploymentReferences,
-  type Reference,
-} from "./model/references.js";
-export { type Delivery, deliveryOf, targetsOf } from "./model/targets.js";
 export { renderPlan } from "./plan/render.js";
 export {
   type ActionType,
@@ -78,14 +83,22 @@ export {
   type Plan,
   PlanError,
   type PlannedAction,
+  refreshErrors,
 } from "./plan/types.js";
-export { ALL_ADAPTERS } from "./providers/adapters.js";
+export {
+  ALL_ADAPTERS,
+  capabilitiesOf,
+  PROVIDER_NAMES,
+  PROVIDERS,
+  type ProviderName,
+} from "./providers/catalog.js";
 export {
   createHttpClient,
   createHttpClientFactory,
   type HttpClient,
   type HttpRequest,
   ProviderHttpError,
+  type RetryNotice,
 } from "./providers/http.js";
 export type * from "./providers/types.js";
 export {
@@ -99,5 +112,7 @@ export { PostgresBackend } from "./state/postgres-store.js";
 export { openBackend, type StateSettings } from "./state/settings.js";
 export type { LockInfo, ResourceState, State } from "./state/types.js";
 export { StateError, StateLockedError } from "./state/types.js";
+
+export { syncProject, unifiedDiff, writeSynced } from "./sync/index.js";
 
 export const packageName = "agents";

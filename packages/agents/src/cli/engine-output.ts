@@ -1,8 +1,6 @@
 // Terminal output for plan/apply/destroy: progress lines, summaries, confirmation.
 import { createInterface } from "node:readline/promises";
-import type { ApplyEvent, ExecuteResult } from "../apply/execute.js";
-import type { Plan } from "../plan/types.js";
-import type { RetryNotice } from "../providers/http.js";
+import type { ApplyEvent, ExecuteResult, Plan, RetryNotice } from "../index.js";
 import { CliError } from "./errors.js";
 
 const PAST: Record<string, string> = {

@@ -10,6 +10,17 @@ export interface Diagnostic {
   path?: (string | number)[];
 }
 
+/** The configuration has errors: the message lists them, formatted; the diagnostics are the data. */
+export class ConfigError extends Error {
+  constructor(
+    message: string,
+    readonly diagnostics: readonly Diagnostic[],
+  ) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
 export interface SourcePos {
   file: string;
   line: number;

@@ -1,5 +1,5 @@
 import { KINDS } from "../model/kinds.js";
-import { PROVIDER_NAMES, PROVIDERS } from "../model/provider-catalog.js";
+import { PROVIDER_NAMES, PROVIDERS } from "../providers/catalog.js";
 import { DIAGNOSTIC_CODES } from "./diagnostics.js";
 import { jsonSchema, SCHEMA_ID } from "./json-schema.js";
 

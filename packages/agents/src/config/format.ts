@@ -1,5 +1,5 @@
 import { relative } from "node:path";
-import type { Diagnostic } from "../config/diagnostics.js";
+import type { Diagnostic } from "./diagnostics.js";
 
 /** Compiler-style text: location, severity, code, message, the source line with a caret, hint. */
 export function formatDiagnostic(d: Diagnostic, lineText: string | undefined, cwd = process.cwd()): string {

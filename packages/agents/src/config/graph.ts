@@ -1,9 +1,9 @@
-import type { SourcePos } from "../config/diagnostics.js";
-import type { Config } from "../config/schema/index.js";
-import { formatAddress } from "./address.js";
-import { KINDS, type Kind } from "./kinds.js";
-import { capabilitiesOf } from "./provider-catalog.js";
+import { formatAddress } from "../model/address.js";
+import { KINDS, type Kind } from "../model/kinds.js";
+import { capabilitiesOf } from "../providers/catalog.js";
+import type { SourcePos } from "./diagnostics.js";
 import { referencesOf } from "./references.js";
+import type { Config } from "./schema/index.js";
 import { deliveryOf, targetsOf } from "./targets.js";
 
 export interface ExternalRef {

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { isMap } from "yaml";
-import { expand, type ResourceGraph } from "../model/graph.js";
 import { KINDS } from "../model/kinds.js";
 import { compareDiagnostics, type Diagnostic, redact } from "./diagnostics.js";
 import { loadDotenv } from "./dotenv.js";
+import { expand, type ResourceGraph } from "./graph.js";
 import { interpolate } from "./interpolate.js";
 import { issuesToDiagnostics } from "./issues.js";
 import { resolvePaths } from "./paths.js";

@@ -1,9 +1,9 @@
 import { isScalar } from "yaml";
 import type { z } from "zod";
+import { UNKNOWN_KEYS_MARKER } from "../model/schema-helpers.js";
+import { didYouMean } from "../model/suggest.js";
 import type { Diagnostic } from "./diagnostics.js";
-import { UNKNOWN_KEYS_MARKER } from "./schema/helpers.js";
 import type { Path, YamlSource } from "./source.js";
-import { didYouMean } from "./suggest.js";
 
 type Issue = z.core.$ZodIssue;
 

@@ -1,5 +1,5 @@
-import type { AgentDecl, ChannelDecl, Config, DeploymentDecl } from "../config/schema/index.js";
-import type { Kind } from "./kinds.js";
+import type { Kind } from "../model/kinds.js";
+import type { AgentDecl, ChannelDecl, Config, DeploymentDecl } from "./schema/index.js";
 
 /** One logical reference from a declaration to another declared resource. */
 export interface Reference {

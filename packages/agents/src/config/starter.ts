@@ -1,40 +1,9 @@
-import { PROVIDER_NAMES, PROVIDERS } from "../model/provider-catalog.js";
-
-interface ProviderStarter {
-  /** Lines under `providers.<name>:` */
-  block: string[];
-  /** `.env.example` lines. */
-  env: string[];
-  model: string;
-}
-
-const STARTERS: Record<string, ProviderStarter> = {
-  provider_a: {
-    block: ["api_key: ${PROVIDER_A_API_KEY}", "workspace_id: ${PROVIDER_A_WORKSPACE_ID}"],
-    env: ["PROVIDER_A_API_KEY=replace-me", "PROVIDER_A_WORKSPACE_ID=llm-replace-me"],
-    model: "qwen-plus",
-  },
-  provider_b: {
-    block: ["api_key: ${PROVIDER_B_API_KEY}"],
-    env: ["PROVIDER_B_API_KEY=replace-me"],
-    model: "auto",
-  },
-  provider_c: {
-    block: ["api_key: ${PROVIDER_C_API_KEY}"],
-    env: ["PROVIDER_C_API_KEY=replace-me"],
-    model: "claude-sonnet-4-5",
-  },
-  provider_d: {
-    block: ["api_key: ${PROVIDER_D_API_KEY}"],
-    env: ["PROVIDER_D_API_KEY=replace-me"],
-    model: "doubao-seed-1-6",
-  },
-};
+import { isProviderName, PROVIDERS } from "../providers/catalog.js";
 
 export const DEFAULT_STARTER_PROVIDER = "provider_c";
 
 export function isStarterProvider(name: string): boolean {
-  return Object.hasOwn(STARTERS, name) && (PROVIDER_NAMES as string[]).includes(name);
+  return isProviderName(name);
 }
 
 /** Agent names become YAML keys; keep them plain so the starter needs no quoting. */
@@ -44,10 +13,10 @@ export function isPlainName(name: string): boolean {
 
 /** The starter agents.yaml and .env.example written by `agents init`; it validates clean. */
 export function starterFiles(provider: string, agent: string): { yaml: string; envExample: string } {
-  const starter = STARTERS[provider];
-  if (!starter) throw new Error(`no starter for provider ${provider}`);
-  const tools = PROVIDERS[provider as keyof typeof PROVIDERS].capabilities.agents.builtinTools.filter(
-    (tool) => ["bash", "read", "write", "edit", "glob", "grep"].includes(tool),
+  if (!isProviderName(provider)) throw new Error(`no starter for provider ${provider}`);
+  const { starter, capabilities } = PROVIDERS[provider];
+  const tools = capabilities.agents.builtinTools.filter((tool) =>
+    ["bash", "read", "write", "edit", "glob", "grep"].includes(tool),
   );
   const yaml = [
     "# yaml-language-server: $schema=./agents.schema.json",

@@ -1,7 +1,7 @@
-import type { Config } from "../config/schema/index.js";
-import type { ProviderCapabilities } from "./capabilities.js";
-import type { Kind } from "./kinds.js";
-import { capabilitiesOf } from "./provider-catalog.js";
+import type { ProviderCapabilities } from "../model/capabilities.js";
+import type { Kind } from "../model/kinds.js";
+import { capabilitiesOf } from "../providers/catalog.js";
+import type { Config } from "./schema/index.js";
 
 /** The providers declared under `providers:`, in file order. */
 const declaredCache = new WeakMap<object, string[]>();

@@ -1,37 +1,52 @@
 // Bridges the config loader to the engine: loads, validates and expands agents.yaml, and turns
 // the resource graph into the engine's desired resources. Any config error stops here.
+
+import { ConfigError } from "../config/diagnostics.js";
+import { formatDiagnostic } from "../config/format.js";
 import { loadConfig } from "../config/index.js";
-import { type LoadedProject, projectName } from "../engine/project.js";
-import { stateSettingsOf } from "../engine/state-config.js";
 import type { DesiredResource } from "../plan/types.js";
-import { ALL_ADAPTERS } from "../providers/adapters.js";
-import type { Kind, ProviderName, Spec } from "../providers/types.js";
-import { CliError } from "./errors.js";
-import { formatDiagnostic } from "./output.js";
+import { ALL_ADAPTERS } from "../providers/catalog.js";
+import type { Kind, ProviderAdapter, ProviderName, Spec } from "../providers/types.js";
+import { type LoadedProject, projectName } from "./project.js";
+import { stateSettingsOf } from "./state-config.js";
 
 export interface LoadOptions {
   file: string;
   provider?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * The adapters whose `derive` supplies facts from outside a declaration; pass the list you give
+   * the engine (`EngineOptions.adapters`). Default: every adapter in the catalog.
+   */
+  adapters?: readonly ProviderAdapter[];
 }
 
 /**
  * Facts an adapter needs from outside one declaration (ProviderAdapter.derive, e.g. provider_b's
  * API domain and default identity) are merged under `derived`, so plans show and compare them.
  */
-function withDerived(spec: Spec, config: Spec, provider: string, kind: Kind, name: string): Spec {
-  const derived = ALL_ADAPTERS.find((a) => a.name === provider)?.derive?.(config, kind, name);
+function withDerived(
+  adapters: readonly ProviderAdapter[],
+  spec: Spec,
+  config: Spec,
+  provider: string,
+  kind: Kind,
+  name: string,
+): Spec {
+  const derived = adapters.find((a) => a.name === provider)?.derive?.(config, kind, name);
   return derived ? { ...spec, derived } : spec;
 }
 
 export async function loadProject(options: LoadOptions): Promise<LoadedProject> {
   const env = options.env ?? process.env;
+  const adapters = options.adapters ?? ALL_ADAPTERS;
   const result = await loadConfig(options.file, { env });
   const errors = result.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0 || !result.config || !result.graph) {
     const text = errors.map((d) => formatDiagnostic(d, result.source?.lineText(d.line))).join("\n\n");
-    throw new CliError(
+    throw new ConfigError(
       `${text}\n\n${errors.length} configuration error(s); fix them and run again (agents validate)`,
+      errors,
     );
   }
   const config = result.config as unknown as Spec;
@@ -40,7 +55,7 @@ export async function loadProject(options: LoadOptions): Promise<LoadedProject> 
     kind: node.kind as Kind,
     name: node.name,
     provider: node.provider as ProviderName,
-    spec: withDerived(node.spec as Spec, config, node.provider, node.kind as Kind, node.name),
+    spec: withDerived(adapters, node.spec as Spec, config, node.provider, node.kind as Kind, node.name),
     ...(node.external ? { external: { id: node.external.id, field: node.external.field } } : {}),
     dependsOn: node.dependsOn,
   }));

@@ -1,5 +1,5 @@
 import { isKind, type Kind } from "./kinds.js";
-import { isProviderName } from "./provider-catalog.js";
+import { isProviderName } from "./provider-names.js";
 
 export interface AddressParts {
   provider: string;

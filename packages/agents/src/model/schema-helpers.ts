@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { closest } from "../suggest.js";
+import { closest } from "./suggest.js";
 
 /** Marker that lets the issue converter recover per-key suggestions from an unrecognized_keys issue. */
 export const UNKNOWN_KEYS_MARKER = "\u0000unknown-keys:";

@@ -1,8 +1,8 @@
 // Builds a Plan from the desired resources, the state and a refresh of the remote. Read-only:
 // it never writes state and never changes a remote resource.
 import { createHash } from "node:crypto";
-import { closest } from "../config/suggest.js";
 import { matchesAny } from "../model/field-path.js";
+import { closest } from "../model/suggest.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { KindHandler, RemoteObject, Spec } from "../providers/types.js";
 import { hashSecrets } from "../state/secrets.js";

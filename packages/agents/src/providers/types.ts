@@ -3,12 +3,14 @@
 // never through a branch on the provider's name.
 import type { HttpClient, HttpClientFactory } from "./http.js";
 
-// One list of providers and kinds for the whole package (the config model owns them).
+// One list of providers and kinds for the whole package (the model owns them).
 export { KINDS, type Kind } from "../model/kinds.js";
-export { PROVIDER_NAMES, type ProviderName } from "../model/provider-catalog.js";
+export { PROVIDER_NAMES, type ProviderName } from "../model/provider-names.js";
 
+import type { z } from "zod";
+import type { ProviderCapabilities } from "../model/capabilities.js";
 import type { Kind } from "../model/kinds.js";
-import type { ProviderName } from "../model/provider-catalog.js";
+import type { ProviderName } from "../model/provider-names.js";
 
 export type Spec = Record<string, unknown>;
 
@@ -232,4 +234,26 @@ export interface ProviderAdapter {
   probe?(http: HttpClient, signal: AbortSignal): Promise<void>;
   /** PROPOSED: runners of deferred tasks by `DeferredTask.type`; destroy resumes them. */
   deferred?: Record<string, DeferredHandler>;
+}
+
+/** What `agents init` writes for a provider: its block, its `.env.example` lines, a model. */
+export interface ProviderStarter {
+  /** Lines under `providers.<name>:` */
+  block: string[];
+  /** `.env.example` lines. */
+  env: string[];
+  model: string;
+}
+
+/**
+ * Everything the build knows about one provider, in one place (`providers/<p>/definition.ts`):
+ * the schema of its `providers.<name>` block, its capabilities (data the validator and the
+ * engine read), the starter `agents init` writes, and the adapter that talks to it.
+ */
+export interface ProviderDefinition {
+  name: ProviderName;
+  config: z.ZodType;
+  capabilities: ProviderCapabilities;
+  starter: ProviderStarter;
+  adapter: ProviderAdapter;
 }

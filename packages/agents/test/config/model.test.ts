@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { topologicalOrder } from "../../src/config/graph.js";
 import { normalizeMountPath, repositoryMountPath } from "../../src/config/rules/mounts.js";
 import { type AddressParts, formatAddress, parseAddress } from "../../src/model/address.js";
-import { topologicalOrder } from "../../src/model/graph.js";
-import { PROVIDERS } from "../../src/model/provider-catalog.js";
+import { PROVIDERS } from "../../src/providers/catalog.js";
 import { cfg, load, render } from "./helpers.js";
 
 describe("addresses", () => {

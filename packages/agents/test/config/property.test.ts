@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { loadConfigText } from "../../src/config/index.js";
-import { PROVIDERS } from "../../src/model/provider-catalog.js";
+import { PROVIDERS } from "../../src/providers/catalog.js";
 import { FIXTURE_FILE, render } from "./helpers.js";
 
 const RUNS = 200;

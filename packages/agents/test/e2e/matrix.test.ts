@@ -14,7 +14,7 @@ import { basename, dirname, join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KINDS, type Kind } from "../../src/model/kinds.js";
-import { PROVIDERS } from "../../src/model/provider-catalog.js";
+import { PROVIDERS } from "../../src/providers/catalog.js";
 import { runCli } from "./cli.js";
 import { driftLines, liveObjects, simState } from "./project.js";
 

@@ -3,7 +3,7 @@
 // was stored verbatim). One row per kind and secret field, checked on every provider.
 import { describe, expect, it } from "vitest";
 import { matchesAny } from "../../src/model/field-path.js";
-import { ALL_ADAPTERS } from "../../src/providers/adapters.js";
+import { ALL_ADAPTERS } from "../../src/providers/catalog.js";
 import type { Kind } from "../../src/providers/types.js";
 
 const SECRET_FIELDS: Array<[Kind, Array<string | number>]> = [

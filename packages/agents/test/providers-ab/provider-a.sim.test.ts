@@ -5,7 +5,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProviderA } from "../../src/providers/provider-a/index.js";
+import { createProviderA } from "../../src/providers/provider-a/definition.js";
 import type { Spec } from "../../src/providers/types.js";
 import { desiredOf, drift, type Harness, makeHarness, writeSkill } from "./harness.js";
 

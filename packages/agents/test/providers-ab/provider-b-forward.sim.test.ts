@@ -7,9 +7,9 @@ import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HttpClient } from "../../src/providers/http.js";
 import { domainClient } from "../../src/providers/provider-b/client.js";
+import { createProviderB } from "../../src/providers/provider-b/definition.js";
 import { deriveProviderB } from "../../src/providers/provider-b/derive.js";
 import { DEFAULT_STORE_CLEANUP } from "../../src/providers/provider-b/handlers/default-store.js";
-import { createProviderB } from "../../src/providers/provider-b/index.js";
 import type { Kind, PriorState, Spec } from "../../src/providers/types.js";
 import { desiredOf, drift, type Harness, makeHarness, writeSkill } from "./harness.js";
 

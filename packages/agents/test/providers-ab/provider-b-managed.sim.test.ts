@@ -2,7 +2,7 @@
 // update → findOwned → remove, per kind.
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProviderB } from "../../src/providers/provider-b/index.js";
+import { createProviderB } from "../../src/providers/provider-b/definition.js";
 import { desiredOf, drift, type Harness, makeHarness, writeSkill } from "./harness.js";
 
 let sim: RunningSim;

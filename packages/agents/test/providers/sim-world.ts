@@ -7,8 +7,8 @@ import { type RunningSim, startSim } from "@agents/sims";
 import { expect } from "vitest";
 import { sameValue } from "../../src/plan/diff.js";
 import { createHttpClientFactory, type HttpClient, newHttpStats } from "../../src/providers/http.js";
-import { providerC } from "../../src/providers/provider-c/index.js";
-import { providerD } from "../../src/providers/provider-d/index.js";
+import { providerC } from "../../src/providers/provider-c/definition.js";
+import { providerD } from "../../src/providers/provider-d/definition.js";
 import type {
   HandlerContext,
   Kind,

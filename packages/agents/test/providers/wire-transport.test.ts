@@ -4,16 +4,16 @@ import { logicalNameOf } from "../../src/providers/managed-dialect/address.js";
 import { agentReverseRefs } from "../../src/providers/managed-dialect/agent.js";
 import { frontmatterName } from "../../src/providers/managed-dialect/local-files.js";
 import { betaFor, parseProviderCError, providerCHeaders } from "../../src/providers/provider-c/client.js";
-import { providerC } from "../../src/providers/provider-c/index.js";
+import { providerC } from "../../src/providers/provider-c/definition.js";
 import { parseSkillOwnerTag, skillOwnerTag } from "../../src/providers/provider-c/wire-decisions.js";
 import { parseProviderDError } from "../../src/providers/provider-d/client.js";
+import { providerD } from "../../src/providers/provider-d/definition.js";
 import {
   isOwnName,
   nameAttempts,
   normalizeEnvironmentName,
   suffixedName,
 } from "../../src/providers/provider-d/environment-names.js";
-import { providerD } from "../../src/providers/provider-d/index.js";
 import { ENVIRONMENT_NAME_PATTERN } from "../../src/providers/provider-d/wire-decisions.js";
 import { fakeResolver } from "./fixtures.js";
 

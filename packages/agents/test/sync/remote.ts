@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RunningSim } from "@agents/sims";
 import { createHttpClientFactory, type HttpClient } from "../../src/providers/http.js";
-import { providerA } from "../../src/providers/provider-a/index.js";
-import { providerC } from "../../src/providers/provider-c/index.js";
-import { providerD } from "../../src/providers/provider-d/index.js";
+import { providerA } from "../../src/providers/provider-a/definition.js";
+import { providerC } from "../../src/providers/provider-c/definition.js";
+import { providerD } from "../../src/providers/provider-d/definition.js";
 
 export const FIXTURE = fileURLToPath(new URL("./fixtures/roster-cd", import.meta.url));
 export const FIXTURE_A = fileURLToPath(new URL("./fixtures/roster-a", import.meta.url));

@@ -1,8 +1,13 @@
 import type { Command } from "commander";
-import { apply, destroy, readPlanFile } from "../../engine/api.js";
-import { renderPlan } from "../../plan/render.js";
-import type { Plan } from "../../plan/types.js";
-import { ALL_ADAPTERS } from "../../providers/adapters.js";
+import {
+  ALL_ADAPTERS,
+  apply,
+  destroy,
+  loadProject,
+  type Plan,
+  readPlanFile,
+  renderPlan,
+} from "../../index.js";
 import {
   askYes,
   isInteractive,
@@ -13,7 +18,6 @@ import {
   retryLine,
 } from "../engine-output.js";
 import { CliError } from "../errors.js";
-import { loadProject } from "../load-project.js";
 import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
 
 export interface RunOptions extends ScopeOptions {

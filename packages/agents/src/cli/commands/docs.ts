@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import { configurationReference } from "../../config/docs.js";
+import { configurationReference } from "../../index.js";
 
 export function register(program: Command): void {
   program

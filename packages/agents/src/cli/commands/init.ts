@@ -3,14 +3,14 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { parseEnv } from "node:util";
 import type { Command } from "commander";
-import { jsonSchema } from "../../config/json-schema.js";
 import {
   DEFAULT_STARTER_PROVIDER,
   isPlainName,
   isStarterProvider,
+  jsonSchema,
+  PROVIDER_NAMES,
   starterFiles,
-} from "../../config/starter.js";
-import { PROVIDER_NAMES } from "../../model/provider-catalog.js";
+} from "../../index.js";
 import { CliError } from "../errors.js";
 
 interface InitOptions {

@@ -1,11 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { plan } from "../../engine/api.js";
-import { renderPlan } from "../../plan/render.js";
-import { hasChanges, refreshErrors } from "../../plan/types.js";
-import { ALL_ADAPTERS } from "../../providers/adapters.js";
+import { ALL_ADAPTERS, hasChanges, loadProject, plan, refreshErrors, renderPlan } from "../../index.js";
 import { redactingErrors, redactor, retryLine } from "../engine-output.js";
-import { loadProject } from "../load-project.js";
 import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
 
 interface PlanOptions extends ScopeOptions {

@@ -1,8 +1,6 @@
 import type { Command } from "commander";
-import { runDeployment } from "../../engine/run.js";
-import { ALL_ADAPTERS } from "../../providers/adapters.js";
+import { ALL_ADAPTERS, loadProject, runDeployment } from "../../index.js";
 import { redactingErrors } from "../engine-output.js";
-import { loadProject } from "../load-project.js";
 
 export function register(program: Command): void {
   program

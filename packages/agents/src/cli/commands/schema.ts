@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { jsonSchema } from "../../config/json-schema.js";
+import { jsonSchema } from "../../index.js";
 
 export function register(program: Command): void {
   program

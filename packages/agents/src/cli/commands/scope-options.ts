@@ -1,5 +1,4 @@
-import type { LoadedProject } from "../../engine/project.js";
-import { PROVIDER_NAMES } from "../../providers/types.js";
+import { type LoadedProject, PROVIDER_NAMES } from "../../index.js";
 import { CliError } from "../errors.js";
 
 export interface ScopeOptions {

@@ -1,8 +1,6 @@
 import type { Command } from "commander";
-import { startSession } from "../../engine/session.js";
-import { ALL_ADAPTERS } from "../../providers/adapters.js";
+import { ALL_ADAPTERS, loadProject, startSession } from "../../index.js";
 import { redactingErrors } from "../engine-output.js";
-import { loadProject } from "../load-project.js";
 
 interface StartOptions {
   file: string;

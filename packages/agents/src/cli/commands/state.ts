@@ -1,19 +1,20 @@
 import { promises as fs } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
-import { stateBackendForConfig } from "../../engine/state-config.js";
 import {
+  FileBackend,
   listState,
   migrateState,
   moveInState,
   pullState,
   pushState,
   removeFromState,
+  STATE_FILE_NAME,
+  type StateBackend,
   showState,
+  stateBackendForConfig,
   type TransferResult,
-} from "../../engine/state-ops.js";
-import type { StateBackend } from "../../state/backend.js";
-import { FileBackend, STATE_FILE_NAME } from "../../state/file-store.js";
+} from "../../index.js";
 import { CliError } from "../errors.js";
 
 interface StateOptions {

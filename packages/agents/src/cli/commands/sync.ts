@@ -1,9 +1,7 @@
 import { relative, resolve } from "node:path";
 import type { Command } from "commander";
-import { ALL_ADAPTERS } from "../../providers/adapters.js";
-import { syncProject, unifiedDiff, writeSynced } from "../../sync/index.js";
+import { ALL_ADAPTERS, loadProject, syncProject, unifiedDiff, writeSynced } from "../../index.js";
 import { redactor } from "../engine-output.js";
-import { loadProject } from "../load-project.js";
 import { collect, scopeOf } from "./scope-options.js";
 
 interface SyncOptions {

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { loadConfig } from "../../config/index.js";
-import { displayPath, formatDiagnostic, summary } from "../output.js";
+import { displayPath, formatDiagnostic, loadConfig, summary } from "../../index.js";
 
 interface ValidateOptions {
   file: string;

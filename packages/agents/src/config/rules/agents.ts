@@ -1,8 +1,8 @@
 import type { Kind } from "../../model/kinds.js";
-import { agentReferences } from "../../model/references.js";
-import { type Delivery, deliveryOf } from "../../model/targets.js";
+import { didYouMean } from "../../model/suggest.js";
+import { agentReferences } from "../references.js";
 import type { AgentDecl } from "../schema/index.js";
-import { didYouMean } from "../suggest.js";
+import { type Delivery, deliveryOf } from "../targets.js";
 import type { RuleContext } from "./context.js";
 import { checkMountPath } from "./mounts.js";
 

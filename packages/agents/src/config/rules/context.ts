@@ -1,10 +1,10 @@
 import type { ProviderCapabilities } from "../../model/capabilities.js";
 import type { Kind } from "../../model/kinds.js";
-import { capabilitiesOf } from "../../model/provider-catalog.js";
-import { targetsOf } from "../../model/targets.js";
+import { capabilitiesOf } from "../../providers/catalog.js";
 import type { Diagnostic, DiagnosticCode } from "../diagnostics.js";
 import type { Config } from "../schema/index.js";
 import type { Path, YamlSource } from "../source.js";
+import { targetsOf } from "../targets.js";
 
 /** What every rule gets: the typed config, positions, and the target providers of a resource. */
 export class RuleContext {

@@ -1,7 +1,7 @@
 import { Cron } from "croner";
-import { deliveryOf } from "../../model/targets.js";
+import { didYouMean } from "../../model/suggest.js";
 import type { ChannelDecl, DeploymentDecl } from "../schema/index.js";
-import { didYouMean } from "../suggest.js";
+import { deliveryOf } from "../targets.js";
 import type { RuleContext } from "./context.js";
 import { checkMountPath } from "./mounts.js";
 

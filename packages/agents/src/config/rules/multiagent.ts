@@ -1,5 +1,5 @@
-import { deliveryOf } from "../../model/targets.js";
 import type { AgentDecl } from "../schema/index.js";
+import { deliveryOf } from "../targets.js";
 import type { RuleContext } from "./context.js";
 
 const MAX_ROSTER = 20;

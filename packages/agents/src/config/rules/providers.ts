@@ -1,6 +1,6 @@
 import { KINDS } from "../../model/kinds.js";
-import { declaredProviders } from "../../model/targets.js";
-import { didYouMean } from "../suggest.js";
+import { didYouMean } from "../../model/suggest.js";
+import { declaredProviders } from "../targets.js";
 import type { RuleContext } from "./context.js";
 
 /** `providers`, `defaults`, `provider:` pins, and whether every resource has a target. */

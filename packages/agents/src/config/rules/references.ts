@@ -1,6 +1,6 @@
 import { KINDS, type Kind } from "../../model/kinds.js";
-import { referencesOf } from "../../model/references.js";
-import { didYouMean } from "../suggest.js";
+import { didYouMean } from "../../model/suggest.js";
+import { referencesOf } from "../references.js";
 import type { RuleContext } from "./context.js";
 
 const SINGULAR: Record<Kind, string> = {

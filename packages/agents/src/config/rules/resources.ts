@@ -1,5 +1,5 @@
 import { KINDS } from "../../model/kinds.js";
-import { PROVIDER_NAMES, PROVIDERS } from "../../model/provider-catalog.js";
+import { PROVIDER_NAMES, PROVIDERS } from "../../providers/catalog.js";
 import type { EnvironmentDecl, IdentityDecl, VaultDecl } from "../schema/index.js";
 import type { RuleContext } from "./context.js";
 

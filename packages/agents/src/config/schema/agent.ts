@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { PROVIDERS } from "../../model/provider-catalog.js";
-import { coded, metadata, providerPin, strict, stringMap } from "./helpers.js";
+import { coded, metadata, providerPin, strict, stringMap } from "../../model/schema-helpers.js";
+import { PROVIDERS } from "../../providers/catalog.js";
 
 const permission = z.enum(["allow", "ask"]);
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { coded, metadata, providerPin, strict } from "../../model/schema-helpers.js";
 import { gitCheckoutSchema } from "./agent.js";
-import { coded, metadata, providerPin, strict } from "./helpers.js";
 
 const maxIterations = z
   .number()

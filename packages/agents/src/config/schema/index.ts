@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { PROVIDERS } from "../../model/provider-catalog.js";
+import { coded, strict } from "../../model/schema-helpers.js";
+import { PROVIDERS } from "../../providers/catalog.js";
 import { agentSchema } from "./agent.js";
 import { channelSchema, deploymentSchema } from "./deployment.js";
-import { coded, strict } from "./helpers.js";
 import {
   environmentSchema,
   fileSchema,

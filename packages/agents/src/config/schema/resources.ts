@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { coded, metadata, providerPin, strict, stringMap, stringOrNumber } from "./helpers.js";
+import {
+  coded,
+  metadata,
+  providerPin,
+  strict,
+  stringMap,
+  stringOrNumber,
+} from "../../model/schema-helpers.js";
 
 const stringList = z.array(z.string());
 

@@ -1,7 +1,11 @@
 // The provider_b adapter: Managed API (agents, deployments, sessions) and Forward API
 // (Templates, Identities, Channels) over one token; shared kinds live on either domain.
+
+import { z } from "zod";
+import { strict } from "../../model/schema-helpers.js";
 import { probeByListingAgents } from "../common/probe.js";
-import type { KindHandler, ProviderAdapter } from "../types.js";
+import type { KindHandler, ProviderAdapter, ProviderDefinition } from "../types.js";
+import { providerBCapabilities } from "./capabilities.js";
 import { connectProviderB } from "./client.js";
 import { deriveProviderB } from "./derive.js";
 import { agentHandler } from "./handlers/agents.js";
@@ -14,6 +18,15 @@ import { createMemoryStoreHandler } from "./handlers/memory-stores.js";
 import { DEFAULT_PROVIDER_B_OPTIONS, type ProviderBOptions } from "./handlers/shared.js";
 import { skillHandler } from "./handlers/skills.js";
 import { vaultHandler } from "./handlers/vaults.js";
+
+/** `providers.provider_b`: a personal access token and an optional gateway. */
+export const providerBConfig = strict({
+  api_key: z.string().min(1).describe("personal access token (write it as `${VAR}`)"),
+  gateway: z
+    .url()
+    .optional()
+    .describe("cloud gateway base URL; default is the provider's public cloud gateway"),
+}).describe("provider_b: BYOC tunnels, Forward delivery, identities and channels");
 
 /** Tunnels are references to existing BYOC tunnels: never created, updated or deleted. */
 const tunnelHandler: KindHandler = {
@@ -57,3 +70,16 @@ export function createProviderB(overrides: Partial<ProviderBOptions> = {}): Prov
 
 export const providerB = createProviderB();
 export type { ProviderBOptions };
+
+/** provider_b, whole: the block schema, capabilities, the `agents init` starter and the adapter. */
+export const providerBDefinition = {
+  name: "provider_b",
+  config: providerBConfig,
+  capabilities: providerBCapabilities,
+  starter: {
+    block: ["api_key: ${PROVIDER_B_API_KEY}"],
+    env: ["PROVIDER_B_API_KEY=replace-me"],
+    model: "auto",
+  },
+  adapter: providerB,
+} as const satisfies ProviderDefinition;

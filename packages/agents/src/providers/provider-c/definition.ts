@@ -1,16 +1,29 @@
 // provider_c adapter: every kind the provider supports, over the shared Managed-Agents dialect.
 
+import { z } from "zod";
+import { strict } from "../../model/schema-helpers.js";
 import { probeByListingAgents } from "../common/probe.js";
 import { agentHandler } from "../managed-dialect/handler-agent.js";
 import { environmentHandler } from "../managed-dialect/handler-environment.js";
 import { fileHandler } from "../managed-dialect/handler-file.js";
 import { memoryStoreHandler } from "../managed-dialect/handler-memory.js";
 import { vaultHandler } from "../managed-dialect/handler-vault.js";
-import type { ProviderAdapter } from "../types.js";
+import type { ProviderAdapter, ProviderDefinition } from "../types.js";
+import { providerCCapabilities } from "./capabilities.js";
 import { connectProviderC } from "./client.js";
 import { providerCDeploymentHandler } from "./handler-deployment.js";
 import { providerCSkillHandler } from "./handler-skill.js";
 import { providerCEnvironmentNaming, providerCProfile } from "./profile.js";
+
+/** `providers.provider_c`: an API key and an optional beta header value. */
+export const providerCConfig = strict({
+  api_key: z.string().min(1).describe("API key (write it as `${VAR}`)"),
+  beta: z.string().optional().describe("value of the provider's beta-feature request header"),
+  base_url: z
+    .url()
+    .optional()
+    .describe("extension: overrides the public API endpoint (e.g. a local simulator)"),
+}).describe("provider_c: beta memory stores");
 
 export const providerC: ProviderAdapter = {
   name: "provider_c",
@@ -26,3 +39,16 @@ export const providerC: ProviderAdapter = {
     deployments: providerCDeploymentHandler,
   },
 };
+
+/** provider_c, whole: the block schema, capabilities, the `agents init` starter and the adapter. */
+export const providerCDefinition = {
+  name: "provider_c",
+  config: providerCConfig,
+  capabilities: providerCCapabilities,
+  starter: {
+    block: ["api_key: ${PROVIDER_C_API_KEY}"],
+    env: ["PROVIDER_C_API_KEY=replace-me"],
+    model: "claude-sonnet-4-5",
+  },
+  adapter: providerC,
+} as const satisfies ProviderDefinition;

@@ -1,18 +1,30 @@
 // provider_d adapter: every kind the provider supports, over the shared Managed-Agents dialect;
 // deployments are emulated locally (the provider has none).
 
+import { z } from "zod";
+import { strict } from "../../model/schema-helpers.js";
 import { probeByListingAgents } from "../common/probe.js";
 import { agentHandler } from "../managed-dialect/handler-agent.js";
 import { environmentHandler } from "../managed-dialect/handler-environment.js";
 import { fileHandler } from "../managed-dialect/handler-file.js";
 import { memoryStoreHandler } from "../managed-dialect/handler-memory.js";
 import { vaultHandler } from "../managed-dialect/handler-vault.js";
-import type { ProviderAdapter } from "../types.js";
+import type { ProviderAdapter, ProviderDefinition } from "../types.js";
+import { providerDCapabilities } from "./capabilities.js";
 import { connectProviderD } from "./client.js";
 import { providerDDeploymentHandler } from "./handler-deployment.js";
 import { providerDSkillHandler } from "./handler-skill.js";
 import { providerDEnvironmentNaming, providerDProfile } from "./profile.js";
 import { DEFAULT_FILE_PURPOSE } from "./wire-decisions.js";
+
+/** `providers.provider_d`: an API key. */
+export const providerDConfig = strict({
+  api_key: z.string().min(1).describe("API key (write it as `${VAR}`)"),
+  base_url: z
+    .url()
+    .optional()
+    .describe("extension: overrides the public API endpoint (e.g. a local simulator)"),
+}).describe("provider_d");
 
 export const providerD: ProviderAdapter = {
   name: "provider_d",
@@ -31,3 +43,16 @@ export const providerD: ProviderAdapter = {
     deployments: providerDDeploymentHandler,
   },
 };
+
+/** provider_d, whole: the block schema, capabilities, the `agents init` starter and the adapter. */
+export const providerDDefinition = {
+  name: "provider_d",
+  config: providerDConfig,
+  capabilities: providerDCapabilities,
+  starter: {
+    block: ["api_key: ${PROVIDER_D_API_KEY}"],
+    env: ["PROVIDER_D_API_KEY=replace-me"],
+    model: "doubao-seed-1-6",
+  },
+  adapter: providerD,
+} as const satisfies ProviderDefinition;
