@@ -32,7 +32,7 @@ export async function runDeployment(options: EngineOptions, target: string): Pro
         "deployments",
         "agents run starts deployments only",
       );
-      const handler = runtime.requireHandler(entry.provider, entry.kind, entry.address);
+      const handler = runtime.requireHandler(entry.provider, "deployments", entry.address);
       if (!handler.run)
         throw new StateError(`${entry.address}: ${entry.provider} cannot start a deployment run`);
       const lookup = (address: string) => {

@@ -40,7 +40,7 @@ export async function startSession(
         throw new StateError(
           `${entry.address} is in state but no longer declared in ${options.project.configPath}; a session is built from the declaration`,
         );
-      const handler = runtime.requireHandler(entry.provider, entry.kind, entry.address);
+      const handler = runtime.requireHandler(entry.provider, "agents", entry.address);
       if (!handler.startSession)
         throw new StateError(
           `${entry.address}: agents session start supports provider_b Managed agents; ${entry.provider} sessions start from a deployment (agents run)`,

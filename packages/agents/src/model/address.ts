@@ -68,3 +68,21 @@ function unique(kind: string, name: string, known: readonly AddressParts[], inpu
     error: `"${input}" is ambiguous: it exists on several providers (${options}); name one`,
   };
 }
+
+/**
+ * The logical name (the YAML map key) inside an address: `provider_c.agents["code.reviewer"]` →
+ * `code.reviewer`. Handlers name remote objects after it without the core passing extra data. A
+ * bare address falls back to what follows its last dot.
+ */
+export function logicalNameOf(address: string): string {
+  const bracket = /\["((?:[^"\\]|\\.)*)"\]$/.exec(address);
+  if (bracket?.[1] !== undefined) {
+    try {
+      return JSON.parse(`"${bracket[1]}"`) as string;
+    } catch {
+      return bracket[1];
+    }
+  }
+  const dot = address.lastIndexOf(".");
+  return dot >= 0 ? address.slice(dot + 1) : address;
+}

@@ -134,7 +134,7 @@ export function createHttpClientFactory(env: HttpEnvironment = {}): HttpClientFa
 export function createHttpClient(options: HttpClientOptions, env: HttpEnvironment = {}): HttpClient {
   const policy = { ...DEFAULT_RETRY_POLICY, ...env.policy };
   const stats = env.stats ?? newHttpStats();
-  const sleep = env.sleep ?? abortableSleep;
+  const sleep = env.sleep ?? delay;
   const random = env.random ?? Math.random;
   const secrets = new Set<string>();
   const addSecret = (value: string) => {
@@ -314,7 +314,8 @@ export function retryAfterMs(headers: Headers, policy: RetryPolicy, now = Date.n
   return Math.min(Math.max(0, date - now), policy.maxRetryAfterMs);
 }
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts: every wait in the providers. */
+export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {

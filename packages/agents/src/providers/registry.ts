@@ -6,8 +6,9 @@ import type {
   DeferredHandler,
   DeferredTask,
   HandlerContext,
+  HandlerOf,
   Kind,
-  KindHandler,
+  ListContext,
   ProviderAdapter,
   ProviderName,
   ProviderSession,
@@ -55,11 +56,11 @@ export class ProviderRuntime {
   }
 
   /** The handler for a kind, or undefined when the provider does not implement it. */
-  handler(provider: ProviderName, kind: Kind): KindHandler | undefined {
-    return this.adapters.get(provider)?.kinds[kind];
+  handler<K extends Kind>(provider: ProviderName, kind: K): HandlerOf<K> | undefined {
+    return this.adapters.get(provider)?.kinds[kind] as HandlerOf<K> | undefined;
   }
 
-  requireHandler(provider: ProviderName, kind: Kind, address: string): KindHandler {
+  requireHandler<K extends Kind>(provider: ProviderName, kind: K, address: string): HandlerOf<K> {
     const handler = this.handler(provider, kind);
     if (!handler) {
       const why = this.adapters.has(provider) ? `does not support ${kind}` : "has no adapter in this build";
@@ -77,7 +78,8 @@ export class ProviderRuntime {
       if (!block)
         throw new Error(`${provider} is not configured: add a providers.${provider} block to agents.yaml`);
       session = adapter.connect(block, this.httpFactory, this.options.baseUrls?.[provider]);
-      for (const secret of this.options.secrets ?? []) session.http.addSecret(secret);
+      for (const client of [session.http, ...Object.values(session.apis ?? {})])
+        for (const secret of this.options.secrets ?? []) client.addSecret(secret);
       this.sessions.set(provider, session);
     }
     return session;
@@ -98,17 +100,35 @@ export class ProviderRuntime {
     return this.adapters.get(provider)?.deferred?.[type];
   }
 
+  /** What a kind's `list` (and `readDeclared`) gets: the provider's clients, nothing about one resource. */
+  listContext(provider: ProviderName, signal: AbortSignal, warn: (message: string) => void): ListContext {
+    const session = this.session(provider);
+    return {
+      http: session.http,
+      ...(session.apis ? { apis: session.apis } : {}),
+      signal,
+      warn,
+      configDir: this.options.configDir,
+    };
+  }
+
   context(
     resource: { address: string; provider: ProviderName },
     lookup: (address: string) => ResolvedRef | undefined,
     signal: AbortSignal,
     warn: (message: string) => void,
-    defer?: (task: DeferredTask) => Promise<void>,
+    defer: (task: DeferredTask) => Promise<void> = async (task) => {
+      throw new Error(
+        `${resource.address}: ${task.description}: work can be deferred only while a destroy runs`,
+      );
+    },
   ): HandlerContext {
     const provider = resource.provider;
+    const session = this.session(provider);
     const find = (kind: Kind, name: string) => lookup(resourceAddress(provider, kind, name));
     return {
-      http: this.session(provider).http,
+      http: session.http,
+      ...(session.apis ? { apis: session.apis } : {}),
       owner: { project: this.options.project, resource: resource.address },
       resolve: (kind, name) => {
         const ref = find(kind, name);
@@ -123,7 +143,7 @@ export class ProviderRuntime {
       signal,
       warn,
       ...(this.options.cascade ? { cascade: true } : {}),
-      ...(defer ? { defer } : {}),
+      defer,
     };
   }
 }

@@ -61,15 +61,20 @@ export interface HandlerContext {
    */
   cascade?: boolean;
   /**
-   * PROPOSED (providers-ab, optional so existing engines still compile): records a follow-up
-   * task in state before it resolves, so it survives a crash. Used by provider_b's default
-   * memory store: its id is captured before the Template is archived and the Identity deleted,
-   * and the permanent delete runs after them (spec: Default memory store, destroy rules 1–3).
+   * Records a follow-up task in state before it resolves, so it survives a crash. Used by
+   * provider_b's default memory store: its id is captured before the Template is archived and the
+   * Identity deleted, and the permanent delete runs after them (spec: Default memory store,
+   * destroy rules 1–3). Only a destroy's preflight can defer; anywhere else it rejects.
    */
-  defer?(task: DeferredTask): Promise<void>;
+  defer(task: DeferredTask): Promise<void>;
+  /**
+   * Further API roots of the same provider under the same credential, by name (provider_b:
+   * `forward`, beside the Managed API that `http` speaks to). Absent for one-root providers.
+   */
+  apis?: Readonly<Record<string, HttpClient>>;
 }
 
-/** PROPOSED: work a destroy must finish after the ordinary removals; kept in state until done. */
+/** Work a destroy must finish after the ordinary removals; kept in state until done. */
 export interface DeferredTask {
   /** Key into `ProviderAdapter.deferred`. */
   type: string;
@@ -81,13 +86,13 @@ export interface DeferredTask {
   description: string;
 }
 
-/** PROPOSED: runs a deferred task; throwing leaves it in state and reports a partial destroy. */
+/** Runs a deferred task; throwing leaves it in state and reports a partial destroy. */
 export interface DeferredHandler {
   run(ctx: HandlerContext, data: Record<string, unknown>): Promise<void>;
 }
 
 /** What `list` gets: the provider session and nothing about any one declared resource. */
-export type ListContext = Pick<HandlerContext, "http" | "signal" | "warn" | "configDir">;
+export type ListContext = Pick<HandlerContext, "http" | "apis" | "signal" | "warn" | "configDir">;
 
 /** What a handler needs to compute a comparable desired spec (no network). */
 export interface DesiredContext {
@@ -126,7 +131,7 @@ export interface KindHandler {
    */
   list?(ctx: ListContext, project: string): Promise<RemoteObject[]>;
   /**
-   * PROPOSED (sync): what only the declaration can select on one listed object, in declared shape
+   * What only the declaration can select on one listed object, in declared shape
    * (a memory store's seeds: each declared key with the content the provider now holds there).
    * Sync lays it over the listed spec; the agents' own memories are never part of it.
    */
@@ -155,16 +160,18 @@ export interface KindHandler {
   /** Resources of this kind that exist only locally (emulated): no remote read is possible. */
   localOnly?: boolean;
   /**
-   * PROPOSED (providers-ab): called for every resource a destroy will remove, before the first
+   * Called for every resource a destroy will remove, before the first
    * removal. A throw aborts the destroy with nothing deleted (spec: Default memory store, destroy
    * rule 4); the handler may `ctx.defer` work that must outlive the resource.
    */
   preflightRemove?(ctx: HandlerContext, id: string, prior: PriorState): Promise<void>;
-  /** Deployments: start one run now (native run, or the session an emulated deployment sends). */
-  run?(ctx: HandlerContext, id: string, prior: PriorState): Promise<RunResult>;
+}
+
+/** The handler of `agents`: the kind handler, plus sessions where the provider lets the tool start them. */
+export interface AgentHandler extends KindHandler {
   /**
-   * PROPOSED (run): agents whose provider has sessions the tool can start directly (provider_b
-   * Managed agents): creates one session of the applied agent `id`, sending `input.message` first.
+   * Agents whose provider has sessions the tool can start directly (provider_b Managed agents):
+   * creates one session of the applied agent `id`, sending `input.message` first.
    */
   startSession?(
     ctx: HandlerContext,
@@ -173,6 +180,21 @@ export interface KindHandler {
     input: SessionInput,
   ): Promise<SessionStart>;
 }
+
+/** The handler of `deployments`: the kind handler, plus starting a run now (`agents run`). */
+export interface DeploymentHandler extends KindHandler {
+  /** Starts one run now (native run, or the session an emulated deployment sends). */
+  run?(ctx: HandlerContext, id: string, prior: PriorState): Promise<RunResult>;
+}
+
+/** The handler type of each kind: the kinds with a verb of their own have their own type. */
+export type HandlerOf<K extends Kind> = K extends "agents"
+  ? AgentHandler
+  : K extends "deployments"
+    ? DeploymentHandler
+    : KindHandler;
+
+export type KindHandlers = { [K in Kind]?: HandlerOf<K> };
 
 /** What `agents session start` hands a handler. */
 export interface SessionInput {
@@ -209,6 +231,8 @@ export interface PriorState {
 
 export interface ProviderSession {
   http: HttpClient;
+  /** Further API roots under the same credential (see `HandlerContext.apis`). */
+  apis?: Readonly<Record<string, HttpClient>>;
 }
 
 export interface ProviderAdapter {
@@ -218,9 +242,9 @@ export interface ProviderAdapter {
    * `baseUrlOverride` lets tests and demos point the adapter at a simulator.
    */
   connect(block: Record<string, unknown>, http: HttpClientFactory, baseUrlOverride?: string): ProviderSession;
-  kinds: Partial<Record<Kind, KindHandler>>;
+  kinds: KindHandlers;
   /**
-   * PROPOSED (providers-ab): facts a handler needs from outside its own declaration, computed
+   * Facts a handler needs from outside its own declaration, computed
    * from the whole config without network (provider_b: the API domain of a resource used by a
    * Forward agent, the default identity, the top-level Files a Template inherits). The engine
    * merges the result into the node's spec under the key `derived` before `desired()` and every
@@ -232,7 +256,7 @@ export interface ProviderAdapter {
    * base URL unreachable. Plan runs it for a provider it would otherwise not read at all.
    */
   probe?(http: HttpClient, signal: AbortSignal): Promise<void>;
-  /** PROPOSED: runners of deferred tasks by `DeferredTask.type`; destroy resumes them. */
+  /** Runners of deferred tasks by `DeferredTask.type`; destroy resumes them. */
   deferred?: Record<string, DeferredHandler>;
 }
 

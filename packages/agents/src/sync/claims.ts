@@ -41,7 +41,7 @@ export async function listAccount(
     for (const kind of kinds) {
       const handler = runtime.handler(provider, kind);
       if (!handler?.list) continue;
-      const ctx = { http: runtime.session(provider).http, signal, warn, configDir: runtime.configDir };
+      const ctx = runtime.listContext(provider, signal, warn);
       jobs.push(
         handler
           .list(ctx, runtime.project)

@@ -3,7 +3,6 @@
 // doubly claimed project object) stops the sync before the file is touched (fail closed).
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
-import { basename, dirname, join } from "node:path";
 import { loadConfigText } from "../config/index.js";
 import { createRuntime, type EngineOptions, readProjectState } from "../engine/api.js";
 import { parseAddress } from "../model/address.js";
@@ -11,6 +10,7 @@ import { formatPath, isPlainObject } from "../model/field-path.js";
 import { KINDS } from "../model/kinds.js";
 import type { DesiredResource } from "../plan/types.js";
 import type { ProviderName, Spec } from "../providers/types.js";
+import { writeAtomically } from "../state/write.js";
 import { indexClaims, kindKey, type Listed, listAccount } from "./claims.js";
 import { withoutComparableAgreement } from "./comparable.js";
 import { conflictingEdits, type ProviderEdits } from "./conflicts.js";
@@ -103,12 +103,7 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
       { claims, provider: item.provider, holder: address, warn: (m) => warnings.push(m) },
     );
     const handler = runtime.requireHandler(item.provider, item.kind, address);
-    const listCtx = {
-      http: runtime.session(item.provider).http,
-      signal,
-      warn: (m: string) => warnings.push(m),
-      configDir: runtime.configDir,
-    };
+    const listCtx = runtime.listContext(item.provider, signal, (m: string) => warnings.push(m));
     const selected =
       resource && handler.readDeclared
         ? await handler.readDeclared(listCtx, item.remote.id, resource.spec)
@@ -178,8 +173,9 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
 }
 
 /**
- * Writes the synced text atomically (temp file, fsync, rename; the file's mode kept). Writing
- * over the synced file itself is refused when it changed since sync read it.
+ * Writes the synced text atomically (the one writer, state/write.ts: unique temp file, fsync,
+ * rename, folder fsync), keeping the file's mode. Writing over the synced file itself is refused
+ * when it changed since sync read it.
  */
 export async function writeSynced(path: string, result: SyncResult, isSource: boolean): Promise<void> {
   if (isSource) {
@@ -191,20 +187,7 @@ export async function writeSynced(path: string, result: SyncResult, isSource: bo
     .stat(path)
     .then((s) => s.mode & 0o777)
     .catch(() => 0o644);
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.sync.tmp`);
-  const handle = await fs.open(temp, "w", mode);
-  try {
-    await handle.writeFile(result.after, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(temp, path);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
+  await writeAtomically(path, result.after, mode);
 }
 
 function hasAnyList(runtime: ReturnType<typeof createRuntime>, provider: string): boolean {

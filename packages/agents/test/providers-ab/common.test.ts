@@ -1,11 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  MountPathError,
-  normalizeMountPath,
-  repositoryMountPath,
-} from "../../src/providers/common/mount-paths.js";
+import { DeclarationError } from "../../src/providers/common/errors.js";
+import { normalizeMountPath, repositoryMountPath } from "../../src/providers/common/mount-paths.js";
 import {
   logicalName,
   metadataPatch,
@@ -31,7 +28,7 @@ describe("mount paths (spec: Session resources)", () => {
     ["a relative path may not escape the root", "/data", "../etc"],
     ["a prefix that only looks like the root", "/data", "/database/x"],
   ])("%s", (_rule, root, path) => {
-    expect(() => normalizeMountPath(root, path)).toThrow(MountPathError);
+    expect(() => normalizeMountPath(root, path)).toThrow(DeclarationError);
   });
   it.each([
     ["https URL with .git", "https://github.com/acme/widgets.git", "/data/workspace/widgets"],
@@ -92,6 +89,8 @@ describe("pagination walkers over a real socket", () => {
         );
       } else if (url.pathname === "/loop") {
         res.end(JSON.stringify({ data: [{ id: "same" }], next_page: "again" }));
+      } else if (url.pathname === "/loop-after") {
+        res.end(JSON.stringify({ data: [{ id: "same" }], has_more: true, last_id: "same" }));
       }
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -107,9 +106,15 @@ describe("pagination walkers over a real socket", () => {
   it("after_id/has_more/last_id walks every page", async () => {
     expect((await collect(walkAfterId<{ id: string }>(http(), "/after"))).length).toBe(250);
   });
-  it("a repeated cursor ends the walk", async () => {
-    expect((await collect(walkPages(http(), "/loop"))).length).toBe(2);
-  });
+  it.each([
+    ["page/next_page", () => walkPages(http(), "/loop")],
+    ["after_id/last_id", () => walkAfterId(http(), "/loop-after")],
+  ])(
+    "%s: a repeated cursor is an error naming the list, never a silently short result",
+    async (_style, walk) => {
+      await expect(collect(walk())).rejects.toThrow(/\/loop.*returned the page cursor "(again|same)" twice/);
+    },
+  );
 });
 
 describe("bounded, visible waits", () => {

@@ -9,6 +9,7 @@ import { createHttpClientFactory, type HttpClient } from "../../src/providers/ht
 import type {
   DeferredTask,
   HandlerContext,
+  HandlerOf,
   Kind,
   KindHandler,
   ProviderAdapter,
@@ -18,11 +19,12 @@ import type {
 
 export interface Harness {
   http: HttpClient;
+  apis?: Readonly<Record<string, HttpClient>>;
   warnings: string[];
   deferred: DeferredTask[];
   refs: Map<string, RemoteObject>;
   ctx(kind: Kind, name: string): HandlerContext;
-  handler(kind: Kind): KindHandler;
+  handler<K extends Kind>(kind: K): HandlerOf<K>;
   /** create + record, like the engine's create step. */
   create(kind: Kind, name: string, spec: Spec): Promise<RemoteObject>;
   configDir: string;
@@ -42,6 +44,7 @@ export async function makeHarness(
   const key = (kind: string, name: string) => `${kind}/${name}`;
   const h: Harness = {
     http: session.http,
+    ...(session.apis ? { apis: session.apis } : {}),
     warnings,
     deferred,
     refs,
@@ -49,6 +52,7 @@ export async function makeHarness(
     ctx(kind, name) {
       return {
         http: session.http,
+        ...(session.apis ? { apis: session.apis } : {}),
         owner: { project: "ab-test", resource: `${adapter.name}.${kind}["${name}"]` },
         resolve(k, n) {
           const ref = refs.get(key(k, n));
@@ -64,8 +68,8 @@ export async function makeHarness(
         },
       };
     },
-    handler(kind) {
-      const handler = adapter.kinds[kind];
+    handler<K extends Kind>(kind: K) {
+      const handler = adapter.kinds[kind] as HandlerOf<K> | undefined;
       if (!handler) throw new Error(`${adapter.name} has no ${kind} handler`);
       return handler;
     },

@@ -1,6 +1,6 @@
 // One row per provider_a credential rule of the spec (Vault, provider_a rules).
 import { describe, expect, it } from "vitest";
-import { UnsupportedError } from "../../src/providers/common/errors.js";
+import { DeclarationError } from "../../src/providers/common/errors.js";
 import {
   type CredentialDecl,
   credentialFromWire,
@@ -73,7 +73,7 @@ describe("provider_a credential injection policy (spec rules)", () => {
   it.each(rows)("%s", (_rule, patch, expected) => {
     const decl = { ...base, ...patch };
     if (expected instanceof RegExp) {
-      expect(() => resolvePolicy(decl)).toThrow(UnsupportedError);
+      expect(() => resolvePolicy(decl)).toThrow(DeclarationError);
       expect(() => resolvePolicy(decl)).toThrow(expected);
     } else {
       expect(resolvePolicy(decl)).toEqual(expected);

@@ -84,7 +84,7 @@ async function get<T = Record<string, any>>(client: HttpClient, path: string): P
 beforeAll(async () => {
   sim = await startSim("provider_b", { port: 0, quiet: true });
   h = await makeHarness(adapter, { api_key: "sim-provider-b-key" }, sim.url);
-  forward = domainClient(h.http, "forward");
+  forward = domainClient(h, "forward");
   await writeFile(join(h.configDir, "guide.md"), "# Guide\nBe kind.\n");
   await writeSkill(h.configDir, "fskill");
 });

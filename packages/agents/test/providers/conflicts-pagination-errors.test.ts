@@ -1,8 +1,8 @@
 // Adoption after a crash, provider_d's name conflicts and reservations, list walks over more
 // than one page, and the error bodies (401, 404, 409) — against the simulators over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listAll } from "../../src/providers/common/paging.js";
 import { createHttpClientFactory, ProviderHttpError } from "../../src/providers/http.js";
-import { listAll } from "../../src/providers/managed-dialect/pagination.js";
 import { KEYS, SIMULATED, SimWorld } from "./sim-world.js";
 
 for (const provider of SIMULATED) {

@@ -1,6 +1,7 @@
 // One case per row of the environment, vault, memory and deployment tables of the provider_c
 // and provider_d fact sheets.
 import { describe, expect, it } from "vitest";
+import { metadataPatch } from "../../src/providers/common/ownership.js";
 import {
   canonicalDeployment,
   deploymentResources,
@@ -21,7 +22,7 @@ import {
   planSeeds,
   seedEntries,
 } from "../../src/providers/managed-dialect/memory.js";
-import { metadataPatch, withOwnerMetadata } from "../../src/providers/managed-dialect/ownership.js";
+import { withOwnerMetadata } from "../../src/providers/managed-dialect/ownership.js";
 import type { Json } from "../../src/providers/managed-dialect/spec.js";
 import {
   canonicalVault,
@@ -274,7 +275,7 @@ describe("metadata limits (16 pairs, key ≤ 64, value ≤ 512)", () => {
 
 describe("metadata update semantics", () => {
   it("patch: declared keys upserted, dropped keys sent as null (provider_c)", () => {
-    expect(metadataPatch({ a: "1" }, { a: "0", b: "2" })).toEqual({ a: "1", b: null });
+    expect(metadataPatch({ a: "0", b: "2" }, { a: "1" })).toEqual({ a: "1", b: null });
   });
 });
 

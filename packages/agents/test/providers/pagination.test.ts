@@ -2,8 +2,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findFirst, listAll } from "../../src/providers/common/paging.js";
 import { createHttpClient } from "../../src/providers/http.js";
-import { findFirst, listAll } from "../../src/providers/managed-dialect/pagination.js";
 
 let server: Server;
 let base: string;

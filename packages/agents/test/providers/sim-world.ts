@@ -11,8 +11,8 @@ import { providerC } from "../../src/providers/provider-c/definition.js";
 import { providerD } from "../../src/providers/provider-d/definition.js";
 import type {
   HandlerContext,
+  HandlerOf,
   Kind,
-  KindHandler,
   PriorState,
   ProviderAdapter,
   RemoteObject,
@@ -69,8 +69,8 @@ export class SimWorld {
     await rm(this.configDir, { recursive: true, force: true });
   }
 
-  handler(kind: Kind): KindHandler {
-    const handler = this.adapter.kinds[kind];
+  handler<K extends Kind>(kind: K): HandlerOf<K> {
+    const handler = this.adapter.kinds[kind] as HandlerOf<K> | undefined;
     if (!handler) throw new Error(`${this.provider} has no ${kind} handler`);
     return handler;
   }
@@ -92,6 +92,9 @@ export class SimWorld {
       configDir: this.configDir,
       signal: new AbortController().signal,
       warn: (message) => this.warnings.push(message),
+      defer: async () => {
+        throw new Error("work can be deferred only while a destroy runs");
+      },
     };
   }
 

@@ -1,8 +1,8 @@
 // Error bodies, conflict detection, environment names and headers of provider_c and provider_d.
 import { describe, expect, it } from "vitest";
-import { logicalNameOf } from "../../src/providers/managed-dialect/address.js";
+import { logicalNameOf } from "../../src/model/address.js";
+import { parseFrontmatter } from "../../src/providers/common/local-files.js";
 import { agentReverseRefs } from "../../src/providers/managed-dialect/agent.js";
-import { frontmatterName } from "../../src/providers/managed-dialect/local-files.js";
 import { betaFor, parseProviderCError, providerCHeaders } from "../../src/providers/provider-c/client.js";
 import { providerC } from "../../src/providers/provider-c/definition.js";
 import { parseSkillOwnerTag, skillOwnerTag } from "../../src/providers/provider-c/wire-decisions.js";
@@ -131,8 +131,8 @@ describe("small facts", () => {
     expect(parseSkillOwnerTag("someone else's skill")).toBeUndefined();
   });
   it("SKILL.md frontmatter name", () => {
-    expect(frontmatterName("---\nname: pdf-tools\ndescription: x\n---\n# Body")).toBe("pdf-tools");
-    expect(frontmatterName("# no frontmatter")).toBeUndefined();
+    expect(parseFrontmatter("---\nname: pdf-tools\ndescription: x\n---\n# Body").name).toBe("pdf-tools");
+    expect(parseFrontmatter("# no frontmatter").name).toBeUndefined();
   });
   it("reverse references skip names that are not applied yet", () => {
     const refs = fakeResolver();

@@ -14,7 +14,20 @@ export function errorText(body: unknown): string {
   return (typeof body === "string" ? body : JSON.stringify(body)).toLowerCase();
 }
 
-/** A declaration the provider cannot honour; raised before any request is sent. */
-export class UnsupportedError extends Error {
-  override readonly name = "UnsupportedError";
+/**
+ * Why a declaration cannot be sent: the provider has no such feature (`unsupported`), its wire
+ * cannot carry the value (`invalid`: limits, shapes), a local source cannot be read
+ * (`unreadable`), or a mount path leaves the provider's mount root (`mount_path`). Raised before
+ * any request is sent; the message names the fix. The one error type of every adapter for this.
+ */
+export type DeclarationErrorCode = "unsupported" | "invalid" | "unreadable" | "mount_path";
+
+export class DeclarationError extends Error {
+  override readonly name = "DeclarationError";
+  constructor(
+    readonly code: DeclarationErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
 }

@@ -1,18 +1,24 @@
-// Local inputs of uploads: a file's bytes and name, a skill directory zipped with fflate, and
-// content digests so an edited file or skill shows up as a change in the plan.
+// Local inputs of uploads, for every adapter: a file's bytes, name and type; a skill directory
+// (zipped with fflate for provider_a/b, as a file list for provider_c/d); and the content digests
+// that make an edited file or skill show up as a change in the plan. Every path is read relative
+// to agents.yaml, and an unreadable source is a DeclarationError naming it.
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { basename, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { zipSync } from "fflate";
+import { parse as parseYaml } from "yaml";
+import { DeclarationError } from "./errors.js";
 
 export function resolveSource(configDir: string, source: string): string {
   return isAbsolute(source) ? source : resolve(configDir, source);
 }
 
 export interface LocalFile {
+  /** The uploaded filename: the basename of `source`, extension preserved (spec: File). */
   filename: string;
   bytes: Uint8Array;
   mimeType: string;
+  /** Hex SHA-256 of the bytes. */
   sha256: string;
 }
 
@@ -30,10 +36,20 @@ const MIME: Record<string, string> = {
   ".yml": "application/yaml",
 };
 
-/** The uploaded filename is the basename of `source`, extension preserved (spec: File). */
+const unreadable = (what: string, error: unknown) =>
+  new DeclarationError(
+    "unreadable",
+    `cannot read ${what} (${(error as NodeJS.ErrnoException).code ?? error})`,
+  );
+
 export async function readLocalFile(configDir: string, source: string): Promise<LocalFile> {
   const path = resolveSource(configDir, source);
-  const bytes = new Uint8Array(await readFile(path));
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(path));
+  } catch (error) {
+    throw unreadable(`file source "${source}"`, error);
+  }
   return {
     filename: basename(path),
     bytes,
@@ -46,66 +62,116 @@ export function sha256(data: Uint8Array | string): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join("/"))
-    .filter(
-      (p) => !p.split("/").some((part) => part === ".git" || part === "node_modules" || part === ".DS_Store"),
-    )
-    .sort();
+/** `sha256:<hex>` of some bytes (the form provider_c/d record for an uploaded file). */
+export function digestBytes(bytes: Uint8Array): string {
+  return `sha256:${sha256(bytes)}`;
+}
+
+/** A file inside a skill directory. */
+export interface DirectoryEntry {
+  /** Path relative to the directory, `/`-separated. */
+  path: string;
+  bytes: Uint8Array;
+}
+
+const SKIPPED = new Set([".git", "node_modules", ".DS_Store"]);
+
+/** Every regular file under `dir` (VCS folders, node_modules and .DS_Store left out), sorted by path. */
+export async function readDirectory(dir: string): Promise<DirectoryEntry[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+    const paths = entries
+      .filter((e) => e.isFile())
+      .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join("/"))
+      .filter((p) => !p.split("/").some((part) => SKIPPED.has(part)))
+      .sort();
+    return await Promise.all(
+      paths.map(async (path) => ({ path, bytes: new Uint8Array(await readFile(join(dir, path))) })),
+    );
+  } catch (error) {
+    throw unreadable(`skill directory "${dir}"`, error);
+  }
+}
+
+/** The `name` and `description` of a SKILL.md frontmatter block. */
+export function parseFrontmatter(text: string): { name?: string; description?: string } {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  if (!match?.[1]) return {};
+  const out: { name?: string; description?: string } = {};
+  try {
+    const data = parseYaml(match[1]) as Record<string, unknown> | null;
+    for (const key of ["name", "description"] as const)
+      if (typeof data?.[key] === "string") out[key] = data[key] as string;
+    return out;
+  } catch {
+    // Not valid YAML (e.g. an unquoted colon in a description): read plain `key: value` lines.
+    for (const line of match[1].split(/\r?\n/)) {
+      const kv = /^(name|description)\s*:\s*(.*)$/.exec(line);
+      if (kv) out[kv[1] as "name" | "description"] = kv[2]!.trim().replace(/^["']|["']$/g, "");
+    }
+    return out;
+  }
+}
+
+async function readSkillDirectory(configDir: string, source: string) {
+  const dir = resolveSource(configDir, source);
+  const files = await readDirectory(dir);
+  const skillMd = files.find((f) => f.path === "SKILL.md");
+  if (!skillMd) throw new DeclarationError("invalid", `skill "${source}" has no SKILL.md at its root`);
+  return { dir, files, front: parseFrontmatter(new TextDecoder().decode(skillMd.bytes)) };
 }
 
 export interface SkillPackage {
-  /** Name from the SKILL.md frontmatter (the provider reads it from there too). */
+  /** Name from the SKILL.md frontmatter (the provider reads it from there too), else the folder's. */
   name: string;
   description?: string;
   zip: Uint8Array;
-  /** Digest over paths and contents: stable across runs, changes when any file changes. */
+  /** Hex digest over paths and contents: stable across runs, changes when any file changes. */
   digest: string;
 }
 
 /**
- * Zips a skill directory. Entries sit at the archive root unless `folder` is given (provider_b's
- * version upload wants them under one top-level folder). A fixed mtime keeps the bytes stable.
+ * A skill directory zipped (provider_a/b). Entries sit at the archive root unless `folder` is
+ * given (provider_b's version upload wants them under one top-level folder). A fixed mtime keeps
+ * the bytes stable.
  */
 export async function packSkill(configDir: string, source: string, folder?: string): Promise<SkillPackage> {
-  const dir = resolveSource(configDir, source);
-  const files = await listFiles(dir);
-  if (!files.includes("SKILL.md")) throw new Error(`skill directory ${source} has no SKILL.md at its root`);
+  const { dir, files, front } = await readSkillDirectory(configDir, source);
   const hash = createHash("sha256");
   const entries: Record<string, [Uint8Array, { mtime: Date }]> = {};
   const mtime = new Date("2000-01-01T00:00:00Z");
-  let skillMd = "";
-  for (const rel of files) {
-    const bytes = new Uint8Array(await readFile(join(dir, rel)));
-    if (rel === "SKILL.md") skillMd = new TextDecoder().decode(bytes);
-    hash.update(rel).update("\0").update(bytes).update("\0");
-    entries[folder ? `${folder}/${rel}` : rel] = [bytes, { mtime }];
+  for (const file of files) {
+    hash.update(file.path).update("\0").update(file.bytes).update("\0");
+    entries[folder ? `${folder}/${file.path}` : file.path] = [file.bytes, { mtime }];
   }
-  const front = parseFrontmatter(skillMd);
-  const name = front.name ?? basename(dir);
   return {
-    name,
+    name: front.name ?? basename(dir),
     description: front.description,
     zip: zipSync(entries, { level: 6 }),
     digest: hash.digest("hex"),
   };
 }
 
-/** The `name` and `description` of a SKILL.md frontmatter block (simple `key: value` lines). */
-export function parseFrontmatter(text: string): { name?: string; description?: string } {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  if (!match) return {};
-  const out: { name?: string; description?: string } = {};
-  for (const line of match[1]!.split(/\r?\n/)) {
-    const kv = /^(name|description)\s*:\s*(.*)$/.exec(line);
-    if (kv) out[kv[1] as "name" | "description"] = kv[2]!.trim().replace(/^["']|["']$/g, "");
-  }
-  return out;
+export interface SkillBundle {
+  /** SKILL.md frontmatter `name`: the single top-level folder the providers require. */
+  name: string;
+  files: DirectoryEntry[];
+  /** `sha256:<hex>` over paths, sizes and contents. */
+  digest: string;
 }
 
-export function fileDigest(bytes: Uint8Array): string {
-  return sha256(bytes);
+/** A skill directory as a file list (provider_c/d upload the files, under the frontmatter name). */
+export async function readSkill(configDir: string, source: string): Promise<SkillBundle> {
+  const { files, front } = await readSkillDirectory(configDir, source);
+  if (!front.name)
+    throw new DeclarationError("invalid", `skill "${source}": SKILL.md frontmatter has no name`);
+  return { name: front.name, files, digest: digestFiles(files) };
+}
+
+export function digestFiles(files: DirectoryEntry[]): string {
+  const hash = createHash("sha256");
+  for (const file of files) {
+    hash.update(file.path).update("\0").update(String(file.bytes.byteLength)).update("\0").update(file.bytes);
+  }
+  return `sha256:${hash.digest("hex")}`;
 }

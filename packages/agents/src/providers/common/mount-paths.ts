@@ -2,18 +2,17 @@
 // under the provider's mount root, an absolute path must already be under that root and is passed
 // through unchanged; a mismatching absolute path is rejected, never rewritten.
 import { posix } from "node:path";
-
-export class MountPathError extends Error {
-  override readonly name = "MountPathError";
-}
+import { DeclarationError } from "./errors.js";
 
 export function normalizeMountPath(root: string, path: string): string {
   const trimmed = path.trim();
-  if (trimmed === "") throw new MountPathError(`mount path is empty; give a path under ${root}/`);
+  if (trimmed === "")
+    throw new DeclarationError("mount_path", `mount path is empty; give a path under ${root}/`);
   if (trimmed.startsWith("/")) {
     const normalized = posix.normalize(trimmed);
     if (normalized !== trimmed || !trimmed.startsWith(`${root}/`) || trimmed.length <= root.length + 1) {
-      throw new MountPathError(
+      throw new DeclarationError(
+        "mount_path",
         `mount path "${path}" is not under ${root}/; use a relative path or an absolute path starting with ${root}/`,
       );
     }
@@ -21,7 +20,10 @@ export function normalizeMountPath(root: string, path: string): string {
   }
   const joined = posix.normalize(posix.join(root, trimmed));
   if (!joined.startsWith(`${root}/`)) {
-    throw new MountPathError(`mount path "${path}" escapes ${root}/; remove the ".." segments`);
+    throw new DeclarationError(
+      "mount_path",
+      `mount path "${path}" escapes ${root}/; remove the ".." segments`,
+    );
   }
   return joined;
 }
@@ -31,7 +33,8 @@ export function repositoryName(url: string): string {
   const withoutQuery = url.replace(/[?#].*$/, "").replace(/\/+$/, "");
   const last = withoutQuery.split(/[/:]/).pop() ?? "";
   const name = last.replace(/\.git$/i, "");
-  if (!name) throw new MountPathError(`cannot derive a repository name from "${url}"; set mount_path`);
+  if (!name)
+    throw new DeclarationError("mount_path", `cannot derive a repository name from "${url}"; set mount_path`);
   return name;
 }
 
@@ -47,7 +50,10 @@ export function assertUniqueMountPaths(paths: string[]): void {
   const seen = new Set<string>();
   for (const p of paths) {
     if (seen.has(p))
-      throw new MountPathError(`mount path "${p}" is used twice; give each resource its own path`);
+      throw new DeclarationError(
+        "mount_path",
+        `mount path "${p}" is used twice; give each resource its own path`,
+      );
     seen.add(p);
   }
 }

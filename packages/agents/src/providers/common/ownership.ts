@@ -1,6 +1,7 @@
-// Ownership metadata shared by the provider_a and provider_b adapters: every resource the tool
+// Ownership metadata, for every adapter: every resource the tool
 // creates carries `agents.project` / `agents.resource`, so a re-run after a crash can adopt it
 // instead of creating a duplicate. User keys win on collision (the reference engine's rule).
+import { logicalNameOf } from "../../model/address.js";
 import { OWNER_PROJECT_KEY, OWNER_RESOURCE_KEY, type Owner } from "../types.js";
 
 export type Metadata = Record<string, string>;
@@ -29,6 +30,11 @@ export function listedOwnerOf(metadata: unknown): Owner | undefined {
 
 export function sameOwner(a: Owner | undefined, b: Owner): boolean {
   return a !== undefined && a.project === b.project && a.resource === b.resource;
+}
+
+/** Whether remote metadata names exactly this owner. */
+export function isOwnedBy(metadata: unknown, owner: Owner): boolean {
+  return sameOwner(ownerOf(metadata), owner);
 }
 
 /** Remote metadata as the user declared it: every `agents.*` key stripped. */
@@ -64,11 +70,7 @@ export function asMetadata(value: unknown): Metadata {
   return out;
 }
 
-/**
- * The logical name (the YAML map key) of a resource, read from its address
- * (`provider_a.agents["writer"]` → `writer`); a bare address is returned as is.
- */
+/** The logical name (the YAML map key) of the resource an owner names (model/address.ts parses it). */
 export function logicalName(owner: Owner): string {
-  const match = /\["((?:[^"\\]|\\.)*)"\]$/.exec(owner.resource);
-  return match ? match[1]!.replace(/\\(.)/g, "$1") : owner.resource;
+  return logicalNameOf(owner.resource);
 }

@@ -1,6 +1,7 @@
 // Bounded polling for the provider-side processing the sheets describe (file audits, skill scans).
 // The wait is visible: the caller is told once when it starts and how long it may take, and the
 // timeout error says what was still pending.
+import { delay } from "../http.js";
 
 export interface PollPolicy {
   initialMs: number;
@@ -69,19 +70,4 @@ export async function retryWithDelays<T>(
       await sleep(wait, signal);
     }
   }
-}
-
-export function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -2,10 +2,12 @@
 // metadata; what the declaration attaches to sessions (environment, vault, memory stores, file
 // mounts, repositories) is not an agent field on either provider and is kept as session
 // defaults in the engine's state (`extra.session`) for runs and deployments.
+
+import { DeclarationError } from "../common/errors.js";
 import type { Kind } from "../types.js";
 import { type StringMap, userMetadata } from "./ownership.js";
 import { fileResource, gitRepositoryToWire } from "./resources.js";
-import { compact, isRecord, type Json, nonEmpty, records, str, strList, WireMappingError } from "./spec.js";
+import { compact, isRecord, type Json, nonEmpty, records, str, strList } from "./spec.js";
 import { canonicalTools, toolsFromWire, toolsToWire } from "./tools.js";
 
 export interface AgentDialect {
@@ -38,11 +40,12 @@ export function modelFor(spec: Json, provider: string): string {
   if (isRecord(spec.model)) {
     const model = str(spec.model[provider]);
     if (model) return model;
-    throw new WireMappingError(
+    throw new DeclarationError(
+      "invalid",
       `model has no entry for ${provider}; add \`${provider}: <model id>\` under model`,
     );
   }
-  throw new WireMappingError("model is required");
+  throw new DeclarationError("invalid", "model is required");
 }
 
 function skillToWire(entry: unknown, dialect: AgentDialect, refs: Resolver): Json {
@@ -52,7 +55,7 @@ function skillToWire(entry: unknown, dialect: AgentDialect, refs: Resolver): Jso
     return { type: origin, skill_id: refs.resolve("skills", entry) };
   }
   if (!isRecord(entry) || !str(entry.skill_id))
-    throw new WireMappingError("a skill reference needs skill_id");
+    throw new DeclarationError("invalid", "a skill reference needs skill_id");
   const type = entry.type === "official" ? dialect.officialSkillType : (str(entry.type) ?? "custom");
   return compact({ type, skill_id: str(entry.skill_id), version: str(entry.version) });
 }
@@ -61,9 +64,10 @@ function mcpServers(spec: Json): Json[] {
   return records(spec.mcp_servers).map((server) => {
     const name = str(server.name);
     const url = str(server.url);
-    if (!name) throw new WireMappingError("every mcp_servers entry needs a name");
+    if (!name) throw new DeclarationError("invalid", "every mcp_servers entry needs a name");
     if (!url)
-      throw new WireMappingError(
+      throw new DeclarationError(
+        "invalid",
         `mcp_servers "${name}": this provider reaches MCP servers by url only; add url`,
       );
     return { name, type: "url", url };
@@ -77,7 +81,7 @@ function rosterMember(entry: unknown, dialect: AgentDialect, refs: Resolver): un
       : isRecord(entry)
         ? str(entry.agent_id)
         : undefined;
-  if (!id) throw new WireMappingError("multiagent.agents entries are agent names or {agent_id}");
+  if (!id) throw new DeclarationError("invalid", "multiagent.agents entries are agent names or {agent_id}");
   return dialect.rosterForm === "string" ? id : { type: "agent", id };
 }
 
@@ -228,7 +232,8 @@ export function sessionDefaults(
     resources.push({ type: "memory_store", memory_store_id: refs.resolve("memory_stores", store) });
   for (const file of Array.isArray(spec.files) ? spec.files : []) {
     const name = typeof file === "string" ? file : isRecord(file) ? str(file.file) : undefined;
-    if (!name) throw new WireMappingError("agent files entries are file names or {file, mount_path}");
+    if (!name)
+      throw new DeclarationError("invalid", "agent files entries are file names or {file, mount_path}");
     const mount = isRecord(file) ? str(file.mount_path) : undefined;
     resources.push(fileResource(refs.resolve("files", name), mount, dialect.mountRoot));
   }

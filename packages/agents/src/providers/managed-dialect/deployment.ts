@@ -5,9 +5,10 @@ import type { Resolver, ReverseRefs } from "./agent.js";
 /** A schedule declared without timezone gets UTC (the provider requires an IANA timezone). */
 export const DEFAULT_SCHEDULE_TIMEZONE = "UTC";
 
+import { DeclarationError } from "../common/errors.js";
 import { userMetadata } from "./ownership.js";
 import { checkoutToWire, fileResource, gitRepositoryToWire, mountPath, repositoryUrl } from "./resources.js";
-import { compact, isRecord, type Json, nonEmpty, records, str, strList, WireMappingError } from "./spec.js";
+import { compact, isRecord, type Json, nonEmpty, records, str, strList } from "./spec.js";
 
 /** `read_write` without instructions is what a bare store name means: one spelling for both. */
 function isPlainStore(resource: Json): boolean {
@@ -19,7 +20,7 @@ export function textContent(content: unknown): Json[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
   if (Array.isArray(content))
     return content.map((c) => (typeof c === "string" ? { type: "text", text: c } : (c as Json)));
-  throw new WireMappingError("a message initial event needs content");
+  throw new DeclarationError("invalid", "a message initial event needs content");
 }
 
 /** Declared initial events → wire events. `rubric_file` must already be read into `rubric`. */
@@ -29,7 +30,7 @@ export function initialEventsToWire(events: unknown): Json[] {
       return { type: event.type, content: textContent(event.content) };
     if (event.type === "user.define_outcome") {
       if (event.rubric_file !== undefined && event.rubric === undefined)
-        throw new WireMappingError("rubric_file must be read before mapping (internal)");
+        throw new DeclarationError("invalid", "rubric_file must be read before mapping (internal)");
       const rubric = str(event.rubric);
       return compact({
         type: "user.define_outcome",
@@ -38,7 +39,7 @@ export function initialEventsToWire(events: unknown): Json[] {
         max_iterations: typeof event.max_iterations === "number" ? event.max_iterations : undefined,
       });
     }
-    throw new WireMappingError(`initial event type "${String(event.type)}" is not supported`);
+    throw new DeclarationError("invalid", `initial event type "${String(event.type)}" is not supported`);
   });
 }
 
@@ -85,11 +86,11 @@ export function deploymentResources(
     if (resource.type === "file") {
       const source = str(resource.source);
       const id = str(resource.file_id) ?? (source ? refs.uploadedFile(source) : undefined);
-      if (!id) throw new WireMappingError("a file resource needs file_id or source");
+      if (!id) throw new DeclarationError("invalid", "a file resource needs file_id or source");
       out.push(fileResource(id, str(resource.mount_path), root));
     } else if (resource.type === "memory_store") {
       const name = str(resource.memory_store);
-      if (!name) throw new WireMappingError("a memory_store resource needs memory_store");
+      if (!name) throw new DeclarationError("invalid", "a memory_store resource needs memory_store");
       out.push(
         compact({
           type: "memory_store",
@@ -100,7 +101,11 @@ export function deploymentResources(
       );
     } else if (resource.type === "git_repository") {
       out.push(gitRepositoryToWire(resource, { root, includeToken }));
-    } else throw new WireMappingError(`deployment resource type "${String(resource.type)}" is not supported`);
+    } else
+      throw new DeclarationError(
+        "invalid",
+        `deployment resource type "${String(resource.type)}" is not supported`,
+      );
   }
   for (const name of strList(spec.memory_stores))
     out.push({ type: "memory_store", memory_store_id: refs.resolve("memory_stores", name) });
@@ -206,7 +211,7 @@ export function canonicalDeploymentResources(
 export function scheduleToWire(schedule: unknown): Json | undefined {
   if (!isRecord(schedule)) return undefined;
   const expression = str(schedule.expression);
-  if (!expression) throw new WireMappingError("schedule needs an expression");
+  if (!expression) throw new DeclarationError("invalid", "schedule needs an expression");
   return { type: "cron", expression, timezone: str(schedule.timezone) ?? DEFAULT_SCHEDULE_TIMEZONE };
 }
 

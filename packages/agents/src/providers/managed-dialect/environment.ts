@@ -1,6 +1,8 @@
 // Environments: same body on both providers (`config: {type:"cloud", networking, packages}`).
+
+import { DeclarationError } from "../common/errors.js";
 import { type StringMap, userMetadata } from "./ownership.js";
-import { compact, isRecord, type Json, nonEmpty, str, strList, WireMappingError } from "./spec.js";
+import { compact, isRecord, type Json, nonEmpty, str, strList } from "./spec.js";
 
 export const PACKAGE_MANAGERS = ["apt", "cargo", "gem", "go", "npm", "pip"] as const;
 
@@ -43,9 +45,12 @@ export function canonicalEnvironment(spec: Json): Json {
 export function environmentToWire(spec: Json, wireName: string, metadata: StringMap): Json {
   const config = isRecord(spec.config) ? spec.config : {};
   if (config.type !== undefined && config.type !== "cloud")
-    throw new WireMappingError(`config.type "${String(config.type)}" is not available here; use "cloud"`);
+    throw new DeclarationError(
+      "invalid",
+      `config.type "${String(config.type)}" is not available here; use "cloud"`,
+    );
   if (config.setup_script !== undefined)
-    throw new WireMappingError("config.setup_script is not supported by this provider; remove it");
+    throw new DeclarationError("invalid", "config.setup_script is not supported by this provider; remove it");
   const packages = canonicalPackages(config.packages);
   return {
     name: wireName,

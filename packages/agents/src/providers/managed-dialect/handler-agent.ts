@@ -1,5 +1,9 @@
 // Agents: versioned objects. Update carries the current `version` (optimistic lock; a stale
 // version is re-read and retried); removal archives (provider_c) or deletes (provider_d).
+
+import { logicalNameOf } from "../../model/address.js";
+import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../common/ownership.js";
+import { findFirst, listAll, listReader } from "../common/paging.js";
 import type {
   HandlerContext,
   KindHandler,
@@ -9,10 +13,8 @@ import type {
   RemoteObject,
   Spec,
 } from "../types.js";
-import { logicalNameOf } from "./address.js";
 import { agentFromWire, agentReverseRefs, agentToWire, canonicalAgent, sessionDefaults } from "./agent.js";
-import { isOwnedBy, listedOwner, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
-import { findFirst, listAll, listReader } from "./pagination.js";
+import { withOwnerMetadata } from "./ownership.js";
 import type { DialectProfile } from "./profile.js";
 import { getOrGone, idOf, ignoreGone, isArchived, isStatus, listedOrGet, overlay } from "./remote.js";
 import { type Json, stringMap } from "./spec.js";
@@ -37,7 +39,7 @@ export function agentHandler(profile: DialectProfile): KindHandler {
     declared: Json | undefined,
     session?: Json,
   ): RemoteObject => {
-    const owner = ownerFromMetadata(remote.metadata);
+    const owner = ownerOf(remote.metadata);
     const version = remote.version;
     return {
       id: idOf(remote),
@@ -83,7 +85,7 @@ export function agentHandler(profile: DialectProfile): KindHandler {
     });
     return all.map((remote) => {
       const listed = toRemote(ctx, remote, undefined);
-      const owner = listedOwner(remote.metadata);
+      const owner = listedOwnerOf(remote.metadata);
       return owner ? { ...listed, owner } : listed;
     });
   }
@@ -123,7 +125,7 @@ export function agentHandler(profile: DialectProfile): KindHandler {
         const json = {
           ...wire,
           version: current.version,
-          metadata: profile.metadataUpdate === "patch" ? metadataPatch(metadata, current.metadata) : metadata,
+          metadata: profile.metadataUpdate === "patch" ? metadataPatch(current.metadata, metadata) : metadata,
         };
         try {
           const response = await ctx.http.request<Json>({

@@ -1,5 +1,9 @@
 // Environments on the Managed-Agents dialect. Naming is the one difference between providers
 // (provider_d normalizes names and retries a taken name with a suffix), passed in as data.
+
+import { logicalNameOf } from "../../model/address.js";
+import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../common/ownership.js";
+import { findFirst, listAll, listReader } from "../common/paging.js";
 import type {
   HandlerContext,
   KindHandler,
@@ -9,10 +13,8 @@ import type {
   RemoteObject,
   Spec,
 } from "../types.js";
-import { logicalNameOf } from "./address.js";
 import { canonicalEnvironment, environmentFromWire, environmentToWire } from "./environment.js";
-import { isOwnedBy, listedOwner, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
-import { findFirst, listAll, listReader } from "./pagination.js";
+import { withOwnerMetadata } from "./ownership.js";
 import type { DialectProfile } from "./profile.js";
 import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "./remote.js";
 import { type Json, str, stringMap } from "./spec.js";
@@ -30,7 +32,7 @@ const COMPARED = ["name", "description", "config", "metadata"] as const;
 
 export function environmentHandler(profile: DialectProfile, naming: EnvironmentNaming): KindHandler {
   const toRemote = (remote: Json, logicalName: string, declared?: Json): RemoteObject => {
-    const owner = ownerFromMetadata(remote.metadata);
+    const owner = ownerOf(remote.metadata);
     const declaredName = declared ? str(declared.name) : undefined;
     return {
       id: idOf(remote),
@@ -60,7 +62,7 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
     return all
       .filter((e) => !isArchived(e))
       .map((remote) => {
-        const owner = listedOwner(remote.metadata);
+        const owner = listedOwnerOf(remote.metadata);
         const logical = owner?.resource ? logicalNameOf(owner.resource) : (str(remote.name) ?? "");
         const listed = toRemote(remote, logical);
         return owner ? { ...listed, owner } : listed;
@@ -112,7 +114,7 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
       let metadata: Record<string, string | null> = declared;
       if (profile.metadataUpdate === "patch") {
         const current = await getOrGone(ctx.http, { path: `/environments/${id}`, signal: ctx.signal });
-        if (current !== "gone") metadata = metadataPatch(declared, current.metadata);
+        if (current !== "gone") metadata = metadataPatch(current.metadata, declared);
       }
       const response = await ctx.http.request<Json>({
         method: "POST",

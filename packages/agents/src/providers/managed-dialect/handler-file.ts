@@ -2,8 +2,9 @@
 // content digest, another source or purpose) replaces it: upload the new one, then delete.
 // Files carry no metadata and keep the source's basename, so there is no ownership marker and
 // no findOwned (see wire-decisions).
+
+import { digestBytes, readLocalFile } from "../common/local-files.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../types.js";
-import { digestBytes, readLocalFile } from "./local-files.js";
 import { getOrGone, idOf, ignoreGone } from "./remote.js";
 import { type Json, str } from "./spec.js";
 
@@ -29,14 +30,14 @@ export function fileHandler(profile: FileProfile): KindHandler {
   return {
     // Only what reaches the provider: the uploaded name (basename of source), purpose and bytes.
     async desired(spec, ctx) {
-      const { name, bytes } = await readLocalFile(ctx.configDir, str(spec.source) ?? "");
+      const { filename: name, bytes } = await readLocalFile(ctx.configDir, str(spec.source) ?? "");
       const purpose = purposeOf(spec);
       return { filename: name, ...(purpose ? { purpose } : {}), content_digest: digestBytes(bytes) };
     },
     replaceOn: ["filename", "purpose", "content_digest"],
 
     async create(ctx: HandlerContext, spec: Spec) {
-      const { name, bytes } = await readLocalFile(ctx.configDir, str(spec.source) ?? "");
+      const { filename: name, bytes } = await readLocalFile(ctx.configDir, str(spec.source) ?? "");
       const form = new FormData();
       form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
       const purpose = purposeOf(spec);

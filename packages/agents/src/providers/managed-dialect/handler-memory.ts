@@ -1,6 +1,11 @@
 // Memory stores with declared entries as managed seeds: create or rewrite the declared paths,
 // never touch other memories. provider_c guards rewrites with a content_sha256 precondition;
 // provider_d has none (last write wins) but can batch-create.
+
+import { logicalNameOf } from "../../model/address.js";
+import { DeclarationError } from "../common/errors.js";
+import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../common/ownership.js";
+import { findFirst, listAll, listReader } from "../common/paging.js";
 import type {
   HandlerContext,
   KindHandler,
@@ -10,7 +15,6 @@ import type {
   RemoteObject,
   Spec,
 } from "../types.js";
-import { logicalNameOf } from "./address.js";
 import {
   canonicalMemoryStore,
   contentSha256,
@@ -21,11 +25,10 @@ import {
   type SeedEntry,
   seedEntries,
 } from "./memory.js";
-import { isOwnedBy, listedOwner, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
-import { findFirst, listAll, listReader } from "./pagination.js";
+import { withOwnerMetadata } from "./ownership.js";
 import type { DialectProfile } from "./profile.js";
 import { getOrGone, idOf, ignoreGone, isArchived, isStatus, listedOrGet, overlay } from "./remote.js";
-import { isRecord, type Json, records, str, stringMap, WireMappingError } from "./spec.js";
+import { isRecord, type Json, records, str, stringMap } from "./spec.js";
 
 const COMPARED = ["description", "metadata", "entries"] as const;
 
@@ -87,7 +90,8 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
       if (failed.length > 0) {
         const first = failed[0];
         const error = first && isRecord(first.error) ? first.error : {};
-        throw new WireMappingError(
+        throw new DeclarationError(
+          "invalid",
           `${failed.length} memory entr${failed.length === 1 ? "y" : "ies"} failed, first ${String(first?.path)}: ` +
             `${String(error.type ?? error.code)}: ${String(error.message)}`,
         );
@@ -116,7 +120,8 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
         });
       } catch (error) {
         if (isStatus(error, 409))
-          throw new WireMappingError(
+          throw new DeclarationError(
+            "invalid",
             `memory ${entry.path} changed while apply was rewriting it (${error.code}); run apply again`,
           );
         throw error;
@@ -144,7 +149,7 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
       if (content !== undefined) contents.set(entry.path, content);
     }
     const declaredKeys = keysOf(declared);
-    const owner = ownerFromMetadata(remote.metadata);
+    const owner = ownerOf(remote.metadata);
     return {
       id,
       spec: memoryStoreFromWire(remote, declaredKeys, contents),
@@ -174,7 +179,7 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
       signal: ctx.signal,
     });
     return all.map((remote) => {
-      const owner = listedOwner(remote.metadata);
+      const owner = listedOwnerOf(remote.metadata);
       return {
         id: idOf(remote),
         spec: memoryStoreFromWire(remote, [], new Map()),
@@ -239,7 +244,7 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
       let metadata: Record<string, string | null> = declared;
       if (profile.metadataUpdate === "patch") {
         const current = await getOrGone(ctx.http, { path: base(id), signal: ctx.signal });
-        if (current !== "gone") metadata = metadataPatch(declared, current.metadata);
+        if (current !== "gone") metadata = metadataPatch(current.metadata, declared);
       }
       const response = await ctx.http.request<Json>({
         method: "POST",

@@ -1,5 +1,9 @@
 // Vaults and credentials. provider_c updates a vault in place and reconciles its credentials
 // by name; provider_d has no usable update, so any change replaces the vault (new one first).
+
+import { logicalNameOf } from "../../model/address.js";
+import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../common/ownership.js";
+import { findFirst, listAll, listReader } from "../common/paging.js";
 import type { HttpClient } from "../http.js";
 import type {
   HandlerContext,
@@ -10,9 +14,7 @@ import type {
   RemoteObject,
   Spec,
 } from "../types.js";
-import { logicalNameOf } from "./address.js";
-import { isOwnedBy, listedOwner, metadataPatch, ownerFromMetadata, withOwnerMetadata } from "./ownership.js";
-import { findFirst, listAll, listReader } from "./pagination.js";
+import { withOwnerMetadata } from "./ownership.js";
 import type { DialectProfile } from "./profile.js";
 import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "./remote.js";
 import { isRecord, type Json, records, str, stringMap } from "./spec.js";
@@ -68,7 +70,7 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
   };
 
   const toRemote = (remote: Json, credentials: Json[], logical: string, prior?: Json): RemoteObject => {
-    const owner = ownerFromMetadata(remote.metadata);
+    const owner = ownerOf(remote.metadata);
     const ids: Record<string, string> = {};
     for (const c of credentials) {
       const name = str(c.display_name);
@@ -110,7 +112,7 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
     // A few credential lists in flight at once: one round trip per owned vault is the cost.
     for (let start = 0; start < live.length; start += LIST_CONCURRENCY) {
       const batch = live.slice(start, start + LIST_CONCURRENCY).map(async (vault) => {
-        const owner = listedOwner(vault.metadata);
+        const owner = listedOwnerOf(vault.metadata);
         const credentials =
           owner?.project === project ? await credentialsOf(ctx.http, idOf(vault), ctx.signal) : [];
         const logical = owner?.resource ? logicalNameOf(owner.resource) : (str(vault.display_name) ?? "");
@@ -178,7 +180,7 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
     const current = await getOrGone(ctx.http, { path: `/vaults/${id}`, signal: ctx.signal });
     const metadata =
       profile.metadataUpdate === "patch" && current !== "gone"
-        ? metadataPatch(declared, current.metadata)
+        ? metadataPatch(current.metadata, declared)
         : declared;
     const response = await ctx.http.request<Json>({
       method: "POST",

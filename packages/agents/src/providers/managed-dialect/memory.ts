@@ -1,8 +1,9 @@
 // Memory stores and their declared entries ("managed seeds"): apply creates or rewrites the
 // declared paths and leaves every other memory (what agents wrote) alone.
 import { createHash } from "node:crypto";
+import { DeclarationError } from "../common/errors.js";
 import { type StringMap, userMetadata } from "./ownership.js";
-import { compact, type Json, nonEmpty, records, str, WireMappingError } from "./spec.js";
+import { compact, type Json, nonEmpty, records, str } from "./spec.js";
 
 export interface SeedEntry {
   path: string;
@@ -16,14 +17,17 @@ const MAX_SEGMENTS = 20;
 export function memoryPath(key: string): string {
   const trimmed = key.normalize("NFC").replace(/^\/+/, "");
   const segments = trimmed.split("/").filter((s) => s !== "");
-  if (segments.length === 0) throw new WireMappingError(`memory entry key "${key}" is empty`);
+  if (segments.length === 0) throw new DeclarationError("invalid", `memory entry key "${key}" is empty`);
   if (segments.length > MAX_SEGMENTS)
-    throw new WireMappingError(`memory entry key "${key}" has more than ${MAX_SEGMENTS} path segments`);
+    throw new DeclarationError(
+      "invalid",
+      `memory entry key "${key}" has more than ${MAX_SEGMENTS} path segments`,
+    );
   if (segments.some((s) => s === "." || s === ".."))
-    throw new WireMappingError(`memory entry key "${key}" may not contain "." or ".." segments`);
+    throw new DeclarationError("invalid", `memory entry key "${key}" may not contain "." or ".." segments`);
   const path = `/${segments.join("/")}`;
   if (Buffer.byteLength(path, "utf8") > MAX_PATH_BYTES)
-    throw new WireMappingError(`memory entry key "${key}" is longer than ${MAX_PATH_BYTES} bytes`);
+    throw new DeclarationError("invalid", `memory entry key "${key}" is longer than ${MAX_PATH_BYTES} bytes`);
   return path;
 }
 
@@ -32,9 +36,10 @@ export function seedEntries(spec: Json): SeedEntry[] {
   const out: SeedEntry[] = [];
   for (const entry of records(spec.entries)) {
     const key = str(entry.key);
-    if (key === undefined) throw new WireMappingError("every memory entry needs a key");
+    if (key === undefined) throw new DeclarationError("invalid", "every memory entry needs a key");
     const path = memoryPath(key);
-    if (seen.has(path)) throw new WireMappingError(`memory entry path "${path}" is declared twice`);
+    if (seen.has(path))
+      throw new DeclarationError("invalid", `memory entry path "${path}" is declared twice`);
     seen.add(path);
     out.push({ path, content: str(entry.content) ?? "" });
   }

@@ -1,19 +1,22 @@
 // Session resources (files, memory stores, git repositories) and mount paths under the
 // provider's mount root: relative paths go under the root, absolute ones must already use it.
-import { compact, isRecord, type Json, str, WireMappingError } from "./spec.js";
+
+import { DeclarationError } from "../common/errors.js";
+import { compact, isRecord, type Json, str } from "./spec.js";
 
 export function mountPath(root: string, path: string | undefined): string | undefined {
   if (path === undefined || path === "") return undefined;
   if (path.startsWith("/")) {
     if (path !== root && !path.startsWith(`${root}/`))
-      throw new WireMappingError(
+      throw new DeclarationError(
+        "invalid",
         `mount path "${path}" is not under this provider's mount root ${root}; use a path under ${root}/ or a relative path`,
       );
     return path;
   }
   const relative = path.replace(/^\.\/+/, "").replace(/\/+$/, "");
   if (relative.split("/").includes(".."))
-    throw new WireMappingError(`mount path "${path}" may not climb out of ${root} with ".."`);
+    throw new DeclarationError("invalid", `mount path "${path}" may not climb out of ${root} with ".."`);
   return `${root}/${relative}`;
 }
 
@@ -46,7 +49,7 @@ export interface GitResourceOptions {
 /** A declared `git_repository` resource → provider_c's `github_repository` resource. */
 export function gitRepositoryToWire(decl: Json, options: GitResourceOptions): Json {
   const url = str(decl.url);
-  if (!url) throw new WireMappingError("a git_repository resource needs a url");
+  if (!url) throw new DeclarationError("invalid", "a git_repository resource needs a url");
   const clean = repositoryUrl(url);
   const token = str(decl.authorization_token);
   return compact({

@@ -1,7 +1,9 @@
 // Skills: a local directory whose SKILL.md names the one top-level folder the upload uses.
+
+import { DeclarationError } from "../common/errors.js";
+import { readSkill } from "../common/local-files.js";
 import type { DesiredContext } from "../types.js";
-import { readSkill } from "./local-files.js";
-import { type Json, str, WireMappingError } from "./spec.js";
+import { type Json, str } from "./spec.js";
 
 /**
  * What decides a re-upload, and nothing else: the folder name, a digest of every file and the
@@ -10,7 +12,7 @@ import { type Json, str, WireMappingError } from "./spec.js";
  */
 export async function skillDesired(spec: Json, ctx: DesiredContext): Promise<Json> {
   const source = str(spec.source);
-  if (!source) throw new WireMappingError("a skill needs source (the skill directory)");
+  if (!source) throw new DeclarationError("invalid", "a skill needs source (the skill directory)");
   const bundle = await readSkill(ctx.configDir, source);
   return { skill_name: bundle.name, content_digest: bundle.digest, origin: skillOrigin(spec) };
 }

@@ -41,8 +41,3 @@ export function compact<T extends Json>(value: T): T {
 export function nonEmpty(value: string | undefined | null): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
-
-/** A mapping that cannot be sent: names the resource and the fix rather than failing on the wire. */
-export class WireMappingError extends Error {
-  override readonly name = "WireMappingError";
-}

@@ -1,6 +1,8 @@
 // Builtin tools, permissions and MCP toolsets. Both providers take one builtin toolset entry
 // (type differs by provider) and one `mcp_toolset` entry per MCP server.
-import { compact, isRecord, type Json, records, str, strList, WireMappingError } from "./spec.js";
+
+import { DeclarationError } from "../common/errors.js";
+import { compact, isRecord, type Json, records, str, strList } from "./spec.js";
 
 export const BUILTIN_TOOLS = [
   "bash",
@@ -71,7 +73,7 @@ function isDefaultToolkit(toolkit: Json): boolean {
 
 function canonicalToolkit(decl: Json): Json {
   const server = str(decl.mcp_server_name) ?? str(decl.mcpServerName);
-  if (!server) throw new WireMappingError("tools.mcp entries need mcp_server_name");
+  if (!server) throw new DeclarationError("invalid", "tools.mcp entries need mcp_server_name");
   const defaults = isRecord(decl.default_config) ? decl.default_config : decl.defaultConfig;
   const configs = records(decl.configs)
     .map((c) => ({ name: str(c.name) ?? "", enabled: c.enabled !== false }))
@@ -105,7 +107,8 @@ export function toolsToWire(
   const toolkits = new Map((tools?.mcp ?? []).map((t) => [String(t.mcp_server_name), t]));
   for (const name of toolkits.keys())
     if (!serverNames.includes(name))
-      throw new WireMappingError(
+      throw new DeclarationError(
+        "invalid",
         `tools.mcp names the MCP server "${name}", but this provider only reaches MCP servers declared ` +
           "in mcp_servers with a url; declare it there",
       );

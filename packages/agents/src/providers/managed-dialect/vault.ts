@@ -1,7 +1,9 @@
 // Vaults and their credentials. Secrets go out on create/update and never come back: the
 // providers do not return them, and fromWire leaves them out so drift cannot "see" them.
+
+import { DeclarationError } from "../common/errors.js";
 import { type StringMap, userMetadata } from "./ownership.js";
-import { compact, isRecord, type Json, nonEmpty, records, str, strList, WireMappingError } from "./spec.js";
+import { compact, isRecord, type Json, nonEmpty, records, str, strList } from "./spec.js";
 
 export const VAULT_SENSITIVE_PATHS = ["credentials.*.access_token", "credentials.*.secret_value"];
 
@@ -20,12 +22,15 @@ export interface CredentialMappingOptions {
 
 export function credentialToWire(decl: Json, options: CredentialMappingOptions): CredentialWire {
   const name = str(decl.name);
-  if (!name) throw new WireMappingError("every vault credential needs a name");
+  if (!name) throw new DeclarationError("invalid", "every vault credential needs a name");
   if (decl.type === "static_bearer") {
     const url = str(decl.mcp_server_url);
     const token = str(decl.access_token);
     if (!url || token === undefined)
-      throw new WireMappingError(`credential "${name}": static_bearer needs mcp_server_url and access_token`);
+      throw new DeclarationError(
+        "invalid",
+        `credential "${name}": static_bearer needs mcp_server_url and access_token`,
+      );
     if (decl.protocol !== undefined)
       options.warn?.(`credential "${name}": protocol is not part of this provider's wire and is not sent`);
     return {
@@ -38,7 +43,8 @@ export function credentialToWire(decl: Json, options: CredentialMappingOptions):
     const secretName = str(decl.secret_name);
     const secretValue = str(decl.secret_value);
     if (!secretName || secretValue === undefined)
-      throw new WireMappingError(
+      throw new DeclarationError(
+        "invalid",
         `credential "${name}": environment_variable needs secret_name and secret_value`,
       );
     const auth: Json = {
@@ -60,14 +66,14 @@ export function credentialToWire(decl: Json, options: CredentialMappingOptions):
     }
     return { name, type: "environment_variable", body: { display_name: name, auth } };
   }
-  throw new WireMappingError(`credential "${name}": type "${String(decl.type)}" is not supported`);
+  throw new DeclarationError("invalid", `credential "${name}": type "${String(decl.type)}" is not supported`);
 }
 
 function credentialNetworking(value: unknown, name: string): Json {
   if (!isRecord(value) || value.type !== "limited") return { type: "unrestricted" };
   const hosts = strList(value.allowed_hosts);
   if (hosts.length === 0)
-    throw new WireMappingError(`credential "${name}": limited networking needs allowed_hosts`);
+    throw new DeclarationError("invalid", `credential "${name}": limited networking needs allowed_hosts`);
   return { type: "limited", allowed_hosts: hosts };
 }
 

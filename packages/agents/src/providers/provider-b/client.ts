@@ -1,7 +1,7 @@
 // provider_b transport: two API domains with the same token. The Managed ("cloud") base is the
 // configured `gateway`; the Forward base is derived from it (trailing `/cloud` → `/forward`,
-// else `/forward` appended). The engine hands handlers one client (the managed one); the
-// Forward client is found through `domainClients`, keyed by that managed client.
+// else `/forward` appended). The session's `http` is the Managed client and `apis.forward` the
+// Forward one, so every handler context carries both.
 
 import { errorText } from "../common/errors.js";
 import type { ErrorParser, HttpClient, HttpClientFactory } from "../http.js";
@@ -48,16 +48,19 @@ export interface ProviderBClients {
   forward: HttpClient;
 }
 
-const registry = new WeakMap<HttpClient, ProviderBClients>();
-
-/** The client of a domain, given the client the engine passed in the HandlerContext. */
-export function domainClient(http: HttpClient, domain: ApiDomain): HttpClient {
-  const clients = registry.get(http);
-  if (!clients) {
-    if (domain === "managed") return http;
+/**
+ * The client of an API domain: the Managed API is the session's `http`, the Forward API the
+ * `forward` entry of its `apis` (both made by connectProviderB, under one token).
+ */
+export function domainClient(
+  ctx: { http: HttpClient; apis?: Readonly<Record<string, HttpClient>> },
+  domain: ApiDomain,
+): HttpClient {
+  if (domain === "managed") return ctx.http;
+  const forward = ctx.apis?.forward;
+  if (!forward)
     throw new Error("provider_b: the Forward API client is missing (the session was not made by connect)");
-  }
-  return clients[domain];
+  return forward;
 }
 
 export function connectProviderB(
@@ -79,6 +82,5 @@ export function connectProviderB(
     managed: factory({ ...common, baseUrl: gateway.replace(/\/+$/, "") }),
     forward: factory({ ...common, baseUrl: forwardBaseUrl(gateway) }),
   };
-  registry.set(clients.managed, clients);
   return clients;
 }

@@ -47,9 +47,10 @@ export function createProviderB(overrides: Partial<ProviderBOptions> = {}): Prov
   const opts = { ...DEFAULT_PROVIDER_B_OPTIONS, ...overrides };
   return {
     name: "provider_b",
-    connect: (block, http, baseUrlOverride) => ({
-      http: connectProviderB(block, http, baseUrlOverride).managed,
-    }),
+    connect: (block, http, baseUrlOverride) => {
+      const clients = connectProviderB(block, http, baseUrlOverride);
+      return { http: clients.managed, apis: { forward: clients.forward } };
+    },
     probe: probeByListingAgents,
     kinds: {
       environments: environmentHandler,

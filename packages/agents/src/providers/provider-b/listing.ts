@@ -39,7 +39,7 @@ function listed(wire: Wire, spec: (logical: string) => Spec): RemoteObject {
 export async function listEnvironments(ctx: ListContext): Promise<RemoteObject[]> {
   const out: RemoteObject[] = [];
   for (const domain of DOMAINS)
-    for (const wire of await walkAll(ctx, domainClient(ctx.http, domain), "/environments"))
+    for (const wire of await walkAll(ctx, domainClient(ctx, domain), "/environments"))
       out.push(listed(wire, (logical) => environmentFromWire(wire, logical, domain)));
   return out;
 }
@@ -48,7 +48,7 @@ export async function listEnvironments(ctx: ListContext): Promise<RemoteObject[]
 export async function listVaults(ctx: ListContext): Promise<RemoteObject[]> {
   const out: RemoteObject[] = [];
   for (const domain of DOMAINS) {
-    const http = domainClient(ctx.http, domain);
+    const http = domainClient(ctx, domain);
     // One credential walk at a time: an account with many vaults must not open as many requests.
     for (const wire of await walkAll(ctx, http, "/vaults")) {
       const credentials = isArchived(wire)
@@ -75,7 +75,7 @@ export async function listVaults(ctx: ListContext): Promise<RemoteObject[]> {
 export async function listMemoryStores(ctx: ListContext): Promise<RemoteObject[]> {
   const out: RemoteObject[] = [];
   for (const domain of DOMAINS)
-    for (const wire of await walkAll(ctx, domainClient(ctx.http, domain), "/memory_stores"))
+    for (const wire of await walkAll(ctx, domainClient(ctx, domain), "/memory_stores"))
       out.push(
         listed(wire, () => ({
           ...(typeof wire.description === "string" && wire.description
@@ -97,7 +97,7 @@ export async function readMemorySeeds(ctx: ListContext, id: string, declared: Sp
     ? (declared.entries as { key: string; content: string }[])
     : [];
   if (entries.length === 0) return {};
-  const http = domainClient(ctx.http, domainOf(declared));
+  const http = domainClient(ctx, domainOf(declared));
   const memories = await collect(
     walkAfterId<RemoteMemory>(http, `/memory_stores/${id}/memories`, {}, ctx.signal),
   );
@@ -128,7 +128,7 @@ export async function readMemorySeeds(ctx: ListContext, id: string, declared: Sp
  * sync claims them through the ids the state records. A Channel's credentials never come back.
  */
 export async function listIdentities(ctx: ListContext): Promise<RemoteObject[]> {
-  const all = await walkAll(ctx, domainClient(ctx.http, "forward"), "/identities");
+  const all = await walkAll(ctx, domainClient(ctx, "forward"), "/identities");
   return all.map((wire) => ({
     id: String(wire.id),
     spec: identityFromWire(wire, ""),
@@ -137,7 +137,7 @@ export async function listIdentities(ctx: ListContext): Promise<RemoteObject[]> 
 }
 
 export async function listChannels(ctx: ListContext): Promise<RemoteObject[]> {
-  const all = await walkAll(ctx, domainClient(ctx.http, "forward"), "/channels");
+  const all = await walkAll(ctx, domainClient(ctx, "forward"), "/channels");
   return all.map((wire) => ({
     id: String(wire.id),
     spec: channelFromWire(wire, ""),
@@ -147,8 +147,8 @@ export async function listChannels(ctx: ListContext): Promise<RemoteObject[]> {
 
 /** Managed Agents and Forward Templates, both as `agents` (a Template has `delivery` forward). */
 export async function listAgents(ctx: ListContext): Promise<RemoteObject[]> {
-  const managed = await walkAll(ctx, domainClient(ctx.http, "managed"), "/agents");
-  const templates = await walkAll(ctx, domainClient(ctx.http, "forward"), "/templates");
+  const managed = await walkAll(ctx, domainClient(ctx, "managed"), "/agents");
+  const templates = await walkAll(ctx, domainClient(ctx, "forward"), "/templates");
   return [
     ...managed.map((wire) => listed(wire, (logical) => agentDeclFromWire(wire, logical, false))),
     ...templates.map((wire) => ({

@@ -1,7 +1,12 @@
 // provider_c deployments are native: create/update by POST, removal by archive (there is no
 // delete). File resources with a local `source` are uploaded for the deployment and deleted
 // with it; the uploaded ids live in `extra.uploads` (source → file id).
-import { logicalNameOf } from "../managed-dialect/address.js";
+
+import { logicalNameOf } from "../../model/address.js";
+import { DeclarationError } from "../common/errors.js";
+import { readLocalFile } from "../common/local-files.js";
+import { isOwnedBy, metadataPatch, ownerOf } from "../common/ownership.js";
+import { findFirst, listReader } from "../common/paging.js";
 import {
   canonicalDeployment,
   type DeploymentRefs,
@@ -12,15 +17,7 @@ import {
   scheduleFromWire,
   scheduleToWire,
 } from "../managed-dialect/deployment.js";
-import { readLocalFile } from "../managed-dialect/local-files.js";
-import {
-  isOwnedBy,
-  metadataPatch,
-  ownerFromMetadata,
-  userMetadata,
-  withOwnerMetadata,
-} from "../managed-dialect/ownership.js";
-import { findFirst, listReader } from "../managed-dialect/pagination.js";
+import { userMetadata, withOwnerMetadata } from "../managed-dialect/ownership.js";
 import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "../managed-dialect/remote.js";
 import {
   compact,
@@ -31,9 +28,8 @@ import {
   str,
   stringMap,
   strList,
-  WireMappingError,
 } from "../managed-dialect/spec.js";
-import type { HandlerContext, KindHandler, Owner, PriorState, RemoteObject, Spec } from "../types.js";
+import type { DeploymentHandler, HandlerContext, Owner, PriorState, RemoteObject, Spec } from "../types.js";
 import { listDeployments } from "./listing.js";
 import { providerCProfile } from "./profile.js";
 import { MOUNT_ROOT, PAGE_SIZE } from "./wire-decisions.js";
@@ -71,7 +67,7 @@ async function uploadSources(ctx: HandlerContext, spec: Json, known: Uploads): P
   for (const resource of records(spec.resources)) {
     const source = str(resource.source);
     if (resource.type !== "file" || !source || str(resource.file_id) || uploads[source]) continue;
-    const { name, bytes } = await readLocalFile(ctx.configDir, source);
+    const { filename: name, bytes } = await readLocalFile(ctx.configDir, source);
     const form = new FormData();
     form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
     const response = await ctx.http.request<Json>({
@@ -91,7 +87,7 @@ function refsWith(ctx: HandlerContext, uploads: Uploads): DeploymentRefs {
     resolveExtra: (kind, name) => ctx.resolveExtra(kind, name),
     uploadedFile: (source) => {
       const id = uploads[source];
-      if (!id) throw new WireMappingError(`file ${source} was not uploaded (internal)`);
+      if (!id) throw new DeclarationError("invalid", `file ${source} was not uploaded (internal)`);
       return id;
     },
   };
@@ -105,7 +101,7 @@ function deploymentBody(ctx: HandlerContext, spec: Json, uploads: Uploads): Json
     if (token) ctx.http.addSecret(token);
   }
   const agentName = str(spec.agent);
-  if (!agentName) throw new WireMappingError("a deployment needs agent");
+  if (!agentName) throw new DeclarationError("invalid", "a deployment needs agent");
   const agentId = ctx.resolve("agents", agentName);
   // Environment and vaults fall back to the agent's session defaults when the deployment omits them.
   const session = ctx.resolveExtra("agents", agentName)?.session;
@@ -115,13 +111,14 @@ function deploymentBody(ctx: HandlerContext, spec: Json, uploads: Uploads): Json
     ? ctx.resolve("environments", environment)
     : str(sessionDefaults.environment_id);
   if (!environmentId)
-    throw new WireMappingError(
+    throw new DeclarationError(
+      "invalid",
       `deployment needs an environment (declare environment here or on agent "${agentName}")`,
     );
   const vaults = strList(spec.vaults);
   const events = initialEventsToWire(spec.initial_events);
   if (events.length === 0)
-    throw new WireMappingError("provider_c deployments need at least one initial_events entry");
+    throw new DeclarationError("invalid", "provider_c deployments need at least one initial_events entry");
   const schedule = scheduleToWire(spec.schedule);
   return {
     name: logicalNameOf(ctx.owner.resource),
@@ -196,7 +193,7 @@ function toRemote(
   declared: Json | undefined,
   uploads: Uploads,
 ): RemoteObject {
-  const owner = ownerFromMetadata(remote.metadata);
+  const owner = ownerOf(remote.metadata);
   return {
     id: idOf(remote),
     spec: fromWire(ctx, remote, declared, uploads),
@@ -209,7 +206,7 @@ function toRemote(
 const uploadsOf = (prior?: PriorState): Uploads =>
   isRecord(prior?.extra?.uploads) ? (prior.extra.uploads as Uploads) : {};
 
-export const providerCDeploymentHandler: KindHandler = {
+export const providerCDeploymentHandler: DeploymentHandler = {
   list: listDeployments,
   desired: async (spec, ctx) => {
     const withRubrics = await readRubrics(spec, ctx.configDir);
@@ -250,7 +247,7 @@ export const providerCDeploymentHandler: KindHandler = {
       path: `/deployments/${id}`,
       json: {
         ...deploymentBody(ctx, declared, uploads),
-        metadata: current === "gone" ? metadata : metadataPatch(metadata, current.metadata),
+        metadata: current === "gone" ? metadata : metadataPatch(current.metadata, metadata),
       },
       signal: ctx.signal,
     });
@@ -276,7 +273,8 @@ export const providerCDeploymentHandler: KindHandler = {
     });
     const run = response.body ?? {};
     if (isRecord(run.error))
-      throw new WireMappingError(
+      throw new DeclarationError(
+        "invalid",
         `deployment run ${String(run.id)} failed: ${String(run.error.message ?? run.error.type)}`,
       );
     return compact({ run_id: str(run.id), session_id: str(run.session_id) });

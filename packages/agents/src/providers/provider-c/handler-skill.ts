@@ -1,9 +1,9 @@
 // provider_c skills: multipart upload with one `files[]` part per file, named
 // `<skill name>/<relative path>`; a content change uploads a new version of the same skill.
 
-import { logicalNameOf } from "../managed-dialect/address.js";
-import { readSkill, type SkillBundle } from "../managed-dialect/local-files.js";
-import { findFirst, listAll } from "../managed-dialect/pagination.js";
+import { logicalNameOf } from "../../model/address.js";
+import { readSkill, type SkillBundle } from "../common/local-files.js";
+import { findFirst, listAll } from "../common/paging.js";
 import { getOrGone, idOf, ignoreGone } from "../managed-dialect/remote.js";
 import { skillDesired, skillOrigin } from "../managed-dialect/skill.js";
 import { type Json, str } from "../managed-dialect/spec.js";

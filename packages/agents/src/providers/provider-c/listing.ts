@@ -3,9 +3,11 @@
 // environment as `sync_refs` ids that sync turns into the project's logical names. Vaults, memory
 // stores and resources are left out (uploaded rubric and file sources cannot be given back), so
 // the file keeps them as declared. Walks reuse the dialect's `listAll`.
+
+import { listedOwnerOf } from "../common/ownership.js";
+import { listAll } from "../common/paging.js";
 import { initialEventsFromWire, scheduleFromWire } from "../managed-dialect/deployment.js";
-import { listedOwner, userMetadata } from "../managed-dialect/ownership.js";
-import { listAll } from "../managed-dialect/pagination.js";
+import { userMetadata } from "../managed-dialect/ownership.js";
 import { idOf, isArchived } from "../managed-dialect/remote.js";
 import { compact, isRecord, type Json, nonEmpty, str } from "../managed-dialect/spec.js";
 import type { ListContext, RemoteObject } from "../types.js";
@@ -14,7 +16,7 @@ import { PAGE_SIZE } from "./wire-decisions.js";
 export async function listDeployments(ctx: ListContext): Promise<RemoteObject[]> {
   const all = await listAll<Json>(ctx.http, "/deployments", { pageSize: PAGE_SIZE, signal: ctx.signal });
   return all.map((remote) => {
-    const owner = listedOwner(remote.metadata);
+    const owner = listedOwnerOf(remote.metadata);
     const agent = remote.agent;
     const agentId = typeof agent === "string" ? agent : isRecord(agent) ? str(agent.id) : undefined;
     const environmentId = str(remote.environment_id);

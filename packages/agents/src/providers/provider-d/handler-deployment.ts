@@ -2,21 +2,14 @@
 // body a run sends (remote ids resolved now), destroy forgets it, and `runEmulatedDeployment`
 // performs a run: upload local file sources, create a session, send the initial messages.
 
+import { DeclarationError } from "../common/errors.js";
+import { readLocalFile } from "../common/local-files.js";
 import type { HttpClient } from "../http.js";
 import { canonicalDeployment, textContent } from "../managed-dialect/deployment.js";
-import { readLocalFile } from "../managed-dialect/local-files.js";
 import { idOf, overlay } from "../managed-dialect/remote.js";
 import { mountPath } from "../managed-dialect/resources.js";
-import {
-  compact,
-  isRecord,
-  type Json,
-  records,
-  str,
-  strList,
-  WireMappingError,
-} from "../managed-dialect/spec.js";
-import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../types.js";
+import { compact, isRecord, type Json, records, str, strList } from "../managed-dialect/spec.js";
+import type { DeploymentHandler, HandlerContext, RemoteObject, Spec } from "../types.js";
 import { DEFAULT_FILE_PURPOSE, emulatedDeploymentId, MOUNT_ROOT } from "./wire-decisions.js";
 
 const COMPARED = [
@@ -42,7 +35,7 @@ export interface EmulatedRunPlan {
 
 export function emulatedRunPlan(ctx: HandlerContext, spec: Json): EmulatedRunPlan {
   const agentName = str(spec.agent);
-  if (!agentName) throw new WireMappingError("a deployment needs agent");
+  if (!agentName) throw new DeclarationError("invalid", "a deployment needs agent");
   const session = ctx.resolveExtra("agents", agentName)?.session;
   const defaults = isRecord(session) ? session : {};
   const environment = str(spec.environment);
@@ -67,7 +60,7 @@ export function emulatedRunPlan(ctx: HandlerContext, spec: Json): EmulatedRunPla
         resources.push(compact({ type: "file", file_id: str(r.file_id), mount_path: mount }));
       else if (source)
         uploads.push(compact({ source, mount_path: mount }) as EmulatedRunPlan["uploads"][number]);
-      else throw new WireMappingError("a file resource needs file_id or source");
+      else throw new DeclarationError("invalid", "a file resource needs file_id or source");
     } else if (r.type === "git_repository") {
       ctx.warn(`git_repository ${String(r.url)}: provider_d sessions take no repositories; dropped`);
     }
@@ -108,7 +101,7 @@ function record(ctx: HandlerContext, spec: Spec): RemoteObject {
   };
 }
 
-export const providerDDeploymentHandler: KindHandler = {
+export const providerDDeploymentHandler: DeploymentHandler = {
   localOnly: true,
   // A declared repository token is dropped at run time, but it is still part of the spec kept in state.
   sensitive: ["resources.*.authorization_token"],
@@ -123,7 +116,8 @@ export const providerDDeploymentHandler: KindHandler = {
   remove: async () => {},
   run: async (ctx, _id, prior) => {
     const plan = prior.extra?.run as unknown as EmulatedRunPlan | undefined;
-    if (!plan) throw new WireMappingError("this deployment has no recorded run plan; apply it first");
+    if (!plan)
+      throw new DeclarationError("invalid", "this deployment has no recorded run plan; apply it first");
     return runEmulatedDeployment(ctx.http, ctx.configDir, plan, ctx.signal);
   },
 };
@@ -137,7 +131,7 @@ export async function runEmulatedDeployment(
 ): Promise<{ session_id: string }> {
   const resources = [...records(plan.session.resources)];
   for (const upload of plan.uploads) {
-    const { name, bytes } = await readLocalFile(configDir, upload.source);
+    const { filename: name, bytes } = await readLocalFile(configDir, upload.source);
     const form = new FormData();
     form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
     form.append("purpose", DEFAULT_FILE_PURPOSE);

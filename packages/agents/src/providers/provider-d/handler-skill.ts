@@ -1,7 +1,7 @@
 // provider_d skills: create + get only. The upload is ONE zip in the multipart field `files`,
 // every entry under `<skill name>/`. Any change uploads a new skill; removal cannot delete.
 import { zipSync } from "fflate";
-import { readSkill } from "../managed-dialect/local-files.js";
+import { readSkill } from "../common/local-files.js";
 import { getOrGone, idOf, isStatus } from "../managed-dialect/remote.js";
 import { skillDesired, skillOrigin } from "../managed-dialect/skill.js";
 import { type Json, str } from "../managed-dialect/spec.js";

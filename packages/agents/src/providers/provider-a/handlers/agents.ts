@@ -3,7 +3,7 @@
 import { isConflict } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { listedOwnerOf, logicalName, ownerOf, sameOwner, withOwnership } from "../../common/ownership.js";
-import { collect, findFirst, walkPages } from "../../common/paging.js";
+import { collect, firstMatch, walkPages } from "../../common/paging.js";
 import { rosterObserved, withRoster } from "../../common/roster.js";
 import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
 import {
@@ -102,7 +102,7 @@ export const agentHandler: KindHandler = {
       );
     } catch (error) {
       if (!isConflict(error)) throw error;
-      const existing = await findFirst(
+      const existing = await firstMatch(
         walkPages<Wire>(ctx.http, "/agents", {}, ctx.signal),
         (a) => a.name === payload.name && !isArchived(a),
       );
@@ -122,7 +122,7 @@ export const agentHandler: KindHandler = {
     await removeTolerant(ctx.http, "POST", `/agents/${id}/archive`, ctx.signal);
   },
   async findOwned(ctx, owner) {
-    const found = await findFirst(
+    const found = await firstMatch(
       walkPages<Wire>(ctx.http, "/agents", {}, ctx.signal),
       (a) => !isArchived(a) && sameOwner(ownerOf(a.metadata), owner),
     );

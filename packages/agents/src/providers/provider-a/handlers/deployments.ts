@@ -2,10 +2,10 @@
 // clears), archived on removal. Local `source` files of resources are uploaded and audited first.
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName, ownerOf, sameOwner, userMetadata, withOwnership } from "../../common/ownership.js";
-import { findFirst, walkPages } from "../../common/paging.js";
+import { firstMatch, walkPages } from "../../common/paging.js";
 import { runDeployment } from "../../common/run.js";
 import { deleteUploads, priorUploads, sourceDigests, Uploads } from "../../common/uploads.js";
-import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
+import type { DeploymentHandler, HandlerContext, RemoteObject, Spec } from "../../types.js";
 import { type DeploymentDecl, deploymentToWire } from "../mappers/deployment.js";
 import { uploadFile } from "./files.js";
 import type { ProviderAOptions } from "./options.js";
@@ -26,7 +26,7 @@ function toRemote(wire: Wire): RemoteObject {
   };
 }
 
-export function createDeploymentHandler(opts: ProviderAOptions): KindHandler {
+export function createDeploymentHandler(opts: ProviderAOptions): DeploymentHandler {
   async function body(ctx: HandlerContext, spec: Spec, update: boolean, uploads: Uploads) {
     const decl = spec as unknown as DeploymentDecl;
     const fileIds: (string | undefined)[] = [];
@@ -105,7 +105,7 @@ export function createDeploymentHandler(opts: ProviderAOptions): KindHandler {
       await deleteUploads(ctx, ctx.http, priorUploads(prior));
     },
     async findOwned(ctx, owner) {
-      const found = await findFirst(
+      const found = await firstMatch(
         walkPages<Wire>(ctx.http, "/deployments", {}, ctx.signal),
         (d) => !isArchived(d) && sameOwner(ownerOf(d.metadata), owner),
       );

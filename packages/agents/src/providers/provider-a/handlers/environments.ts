@@ -1,7 +1,7 @@
 import { isConflict } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { listedOwnerOf, logicalName, ownerOf, sameOwner, withOwnership } from "../../common/ownership.js";
-import { collect, findFirst, walkPages } from "../../common/paging.js";
+import { collect, firstMatch, walkPages } from "../../common/paging.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
 import {
   type EnvironmentDecl,
@@ -35,7 +35,7 @@ export const environmentHandler: KindHandler = {
     } catch (error) {
       if (!isConflict(error)) throw error;
       // Name taken: adopt only our own environment, then bring it to the declared shape.
-      const existing = await findFirst(
+      const existing = await firstMatch(
         walkPages<Wire>(ctx.http, "/environments", {}, ctx.signal),
         (e) => e.name === payload.name,
       );
@@ -61,7 +61,7 @@ export const environmentHandler: KindHandler = {
     await removeTolerant(ctx.http, "DELETE", `/environments/${id}`, ctx.signal);
   },
   async findOwned(ctx, owner) {
-    const found = await findFirst(walkPages<Wire>(ctx.http, "/environments", {}, ctx.signal), (e) =>
+    const found = await firstMatch(walkPages<Wire>(ctx.http, "/environments", {}, ctx.signal), (e) =>
       sameOwner(ownerOf(e.metadata), owner),
     );
     return found ? toRemote(ctx, found) : undefined;

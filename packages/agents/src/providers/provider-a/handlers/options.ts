@@ -1,5 +1,5 @@
 import type { PollPolicy } from "../../common/wait.js";
-import { delay } from "../../common/wait.js";
+import { delay } from "../../http.js";
 
 /** Timing knobs of the targeted waits (fact sheet values by default; tests shrink them). */
 export interface ProviderAOptions {

@@ -3,7 +3,7 @@
 // scans every version asynchronously; the handler waits (bounded, announced) until it is active,
 // because an agent that references a scanning version fails with AGENT_010.
 
-import { UnsupportedError } from "../../common/errors.js";
+import { DeclarationError } from "../../common/errors.js";
 import { getOrGone, multipartFile, removeTolerant, send, str, type Wire } from "../../common/handler-kit.js";
 import { packSkill } from "../../common/local-files.js";
 import { collect, walkPages } from "../../common/paging.js";
@@ -96,7 +96,8 @@ export function createSkillHandler(opts: ProviderAOptions): KindHandler {
     async create(ctx, spec) {
       const decl = spec as unknown as SkillDecl;
       if (decl.origin === "official") {
-        throw new UnsupportedError(
+        throw new DeclarationError(
+          "unsupported",
           "official skills are referenced from agents ({type: official, skill_id}); they are not uploaded",
         );
       }

@@ -13,7 +13,7 @@ import {
   userMetadata,
   withOwnership,
 } from "../../common/ownership.js";
-import { collect, findFirst, walkPages } from "../../common/paging.js";
+import { collect, firstMatch, walkPages } from "../../common/paging.js";
 import { carryPriorSecrets } from "../../common/secrets.js";
 import type {
   HandlerContext,
@@ -223,7 +223,7 @@ async function listVaults(ctx: ListContext): Promise<RemoteObject[]> {
 }
 
 function findOwnedVault(ctx: HandlerContext): Promise<Wire | undefined> {
-  return findFirst(
+  return firstMatch(
     walkPages<Wire>(ctx.http, "/vaults", {}, ctx.signal),
     (v) => !isArchived(v) && sameOwner(ownerOf(v.metadata), ctx.owner),
   );

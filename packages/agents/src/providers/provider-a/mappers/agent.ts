@@ -1,6 +1,7 @@
 // provider_a agents: the body mapping of the fact sheet §3.5 (model object, `system`, builtin and
 // MCP toolkits, official MCP servers by name, versioned skill references, roster ids).
-import { UnsupportedError } from "../../common/errors.js";
+
+import { DeclarationError } from "../../common/errors.js";
 import { type Metadata, userMetadata } from "../../common/ownership.js";
 import { rosterDesired } from "../../common/roster.js";
 import type { Spec } from "../../types.js";
@@ -49,7 +50,8 @@ export interface ResolvedSkillRef {
 export function modelFor(model: AgentDecl["model"], provider: string, agent: string): string {
   if (typeof model === "string") return model;
   const picked = model?.[provider];
-  if (!picked) throw new UnsupportedError(`agent "${agent}": model has no entry for ${provider}`);
+  if (!picked)
+    throw new DeclarationError("unsupported", `agent "${agent}": model has no entry for ${provider}`);
   return picked;
 }
 
@@ -70,7 +72,10 @@ export function agentToWire(decl: AgentDecl, input: AgentWireInput): Record<stri
     decl.tools?.default_permission === "ask" ||
     Object.values(decl.tools?.permissions ?? {}).includes("ask")
   ) {
-    throw new UnsupportedError(`agent "${agent}": provider_a cannot enforce tool permission ask; use allow`);
+    throw new DeclarationError(
+      "unsupported",
+      `agent "${agent}": provider_a cannot enforce tool permission ask; use allow`,
+    );
   }
   const tools: Record<string, unknown>[] = [];
   if (decl.tools?.builtin) {
@@ -89,7 +94,8 @@ export function agentToWire(decl: AgentDecl, input: AgentWireInput): Record<stri
   }
   const mcpServers = (decl.mcp_servers ?? []).map((server) => {
     if (server.url !== undefined || (server.type && server.type !== "official")) {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `agent "${agent}": MCP server "${server.name}" must be an official provider_a server referenced by name (URL servers are not supported)`,
       );
     }
@@ -97,9 +103,11 @@ export function agentToWire(decl: AgentDecl, input: AgentWireInput): Record<stri
   });
   for (const toolkit of decl.tools?.mcp ?? []) {
     const serverName = toolkit.mcp_server_name ?? toolkit.mcpServerName;
-    if (!serverName) throw new UnsupportedError(`agent "${agent}": tools.mcp entry needs mcp_server_name`);
+    if (!serverName)
+      throw new DeclarationError("unsupported", `agent "${agent}": tools.mcp entry needs mcp_server_name`);
     if (!mcpServers.some((s) => s.name === serverName)) {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `agent "${agent}": tools.mcp names "${serverName}", which is not in mcp_servers`,
       );
     }

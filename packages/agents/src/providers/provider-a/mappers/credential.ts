@@ -2,7 +2,8 @@
 // is rejected by the live API with CREDENTIAL_AUTH_TYPE_ERROR, so it is rejected here first).
 // The injection policy follows the spec's Vault rules for provider_a, one function per rule set:
 // defaults on create, legacy mapping, no implicit widening, and a set-based comparison.
-import { UnsupportedError } from "../../common/errors.js";
+
+import { DeclarationError } from "../../common/errors.js";
 import {
   CREDENTIAL_INJECTION_FIELD,
   CREDENTIAL_NETWORKING_FIELD,
@@ -37,21 +38,24 @@ export function resolvePolicy(
   let allowedHosts: string[];
   if (net?.type === "limited") {
     if (!net.allowed_hosts || net.allowed_hosts.length === 0) {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `credential "${decl.name}": networking.type limited needs allowed_hosts (it is never widened to all hosts); list the hosts or use unrestricted`,
       );
     }
     allowedHosts = [...net.allowed_hosts];
   } else if (net?.type === "unrestricted") {
     if (net.allowed_hosts && !(net.allowed_hosts.length === 1 && net.allowed_hosts[0] === "*")) {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `credential "${decl.name}": networking.type unrestricted contradicts allowed_hosts; use type limited with the host list`,
       );
     }
     allowedHosts = ["*"];
   } else if (net?.allowed_hosts) {
     if (net.allowed_hosts.length === 0) {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `credential "${decl.name}": allowed_hosts is empty; list at least one host or "*"`,
       );
     }
@@ -77,13 +81,15 @@ export function samePolicy(a: InjectionPolicy, b: InjectionPolicy): boolean {
 
 export function credentialToWire(decl: CredentialDecl): Record<string, unknown> {
   if (decl.type !== "environment_variable") {
-    throw new UnsupportedError(
+    throw new DeclarationError(
+      "unsupported",
       `credential "${decl.name}": provider_a accepts only environment_variable credentials (the API rejects ${decl.type})`,
     );
   }
-  if (!decl.secret_name) throw new UnsupportedError(`credential "${decl.name}": secret_name is required`);
+  if (!decl.secret_name)
+    throw new DeclarationError("unsupported", `credential "${decl.name}": secret_name is required`);
   if (decl.secret_value === undefined)
-    throw new UnsupportedError(`credential "${decl.name}": secret_value is required`);
+    throw new DeclarationError("unsupported", `credential "${decl.name}": secret_value is required`);
   const policy = resolvePolicy(decl);
   return {
     display_name: decl.name,

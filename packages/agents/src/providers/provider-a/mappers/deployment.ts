@@ -1,7 +1,7 @@
 // provider_a native deployments (fact sheet §3.6): agent object form, message-only initial
 // events, file resources under /mnt, cron schedule, and explicit clears on update.
 
-import { UnsupportedError } from "../../common/errors.js";
+import { DeclarationError } from "../../common/errors.js";
 import { assertUniqueMountPaths, normalizeMountPath } from "../../common/mount-paths.js";
 import type { Metadata } from "../../common/ownership.js";
 import { PROVIDER_A_MOUNT_ROOT } from "../client.js";
@@ -60,7 +60,8 @@ export function initialEventsToWire(
     out.push({ role: "user", type: "message", content: [{ type: "text", text: event.content ?? "" }] });
   }
   if (out.length === 0) {
-    throw new UnsupportedError(
+    throw new DeclarationError(
+      "unsupported",
       `deployment "${name}": provider_a needs at least one user.message or system.message initial event`,
     );
   }
@@ -79,9 +80,13 @@ export function deploymentToWire(decl: DeploymentDecl, input: DeploymentWireInpu
     }
     const fileId = input.fileIds[index];
     if (!fileId)
-      throw new UnsupportedError(`deployment "${name}": file resource ${index + 1} needs file_id or source`);
+      throw new DeclarationError(
+        "unsupported",
+        `deployment "${name}": file resource ${index + 1} needs file_id or source`,
+      );
     if (!resource.mount_path) {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `deployment "${name}": file resource ${index + 1} needs mount_path on provider_a`,
       );
     }

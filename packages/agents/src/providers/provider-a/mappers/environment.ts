@@ -1,5 +1,6 @@
 // provider_a environments: cloud only, unrestricted networking only, no setup_script.
-import { UnsupportedError } from "../../common/errors.js";
+
+import { DeclarationError } from "../../common/errors.js";
 import { type Metadata, userMetadata } from "../../common/ownership.js";
 import type { Spec } from "../../types.js";
 import { ENVIRONMENT_LIMITED_NETWORKING_SUPPORTED } from "../undetermined.js";
@@ -26,15 +27,20 @@ export function environmentToWire(
 ): Record<string, unknown> {
   const config = decl.config ?? {};
   if (config.type && config.type !== "cloud") {
-    throw new UnsupportedError(`environment "${name}": provider_a supports only config.type cloud`);
+    throw new DeclarationError(
+      "unsupported",
+      `environment "${name}": provider_a supports only config.type cloud`,
+    );
   }
   if (config.setup_script !== undefined) {
-    throw new UnsupportedError(
+    throw new DeclarationError(
+      "unsupported",
       `environment "${name}": setup_script is supported only by provider_b; remove it`,
     );
   }
   if (config.networking?.type === "limited" && !ENVIRONMENT_LIMITED_NETWORKING_SUPPORTED) {
-    throw new UnsupportedError(
+    throw new DeclarationError(
+      "unsupported",
       `environment "${name}": provider_a accepts only unrestricted networking; the tool will not widen limited silently`,
     );
   }

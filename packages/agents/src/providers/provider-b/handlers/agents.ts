@@ -6,7 +6,7 @@ import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../co
 import { readLocalFile } from "../../common/local-files.js";
 import { logicalName, ownerOf, withOwnership } from "../../common/ownership.js";
 import { rosterObserved, withRoster } from "../../common/roster.js";
-import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
+import type { AgentHandler, HandlerContext, RemoteObject, Spec } from "../../types.js";
 import { listAgents } from "../listing.js";
 import {
   type AgentDecl,
@@ -70,7 +70,7 @@ function forwardPrior(prior: { extra?: Record<string, unknown> } | undefined): b
   return prior?.extra?.delivery === "forward";
 }
 
-export const agentHandler: KindHandler = {
+export const agentHandler: AgentHandler = {
   list: listAgents,
   replaceOn: ["delivery"],
   // Git tokens are secrets: kept in state only as keyed hashes.

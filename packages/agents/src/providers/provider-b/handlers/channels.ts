@@ -3,7 +3,7 @@
 import { isConflict } from "../../common/errors.js";
 import { getOrGone, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName } from "../../common/ownership.js";
-import { findFirst, walkAfterId } from "../../common/paging.js";
+import { firstMatch, walkAfterId } from "../../common/paging.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
 import { derivedOf } from "../derive.js";
 import { listChannels } from "../listing.js";
@@ -42,7 +42,7 @@ export const channelHandler: KindHandler = {
       return toRemote(ctx, await send(ctx, forward, { method: "POST", path: "/channels", json: payload }));
     } catch (error) {
       if (!isConflict(error)) throw error;
-      const existing = await findFirst(
+      const existing = await firstMatch(
         walkAfterId<Wire>(forward, "/channels", {}, ctx.signal),
         (c) => c.name === payload.name,
       );

@@ -124,11 +124,6 @@ export async function captureForDestroy(
   await send(ctx, forward, { method: "GET", path: `/templates/${templateId}` });
   const store = systemStoreOf(await listMounts(ctx, identityId, templateId));
   if (!store) return; // never created: nothing to delete
-  if (!ctx.defer) {
-    throw new Error(
-      "default memory store: this engine cannot persist a deferred cleanup (HandlerContext.defer); destroy aborted",
-    );
-  }
   await ctx.defer({
     type: DEFAULT_STORE_CLEANUP,
     key: `${identityId}/${templateId}/${store.memory_store_id}`,

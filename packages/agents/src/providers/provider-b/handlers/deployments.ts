@@ -1,12 +1,13 @@
 // provider_b deployments (Managed API only): tunnels dropped with a warning, lists replaced on
 // update, user metadata tombstoned, archived on removal.
-import { UnsupportedError } from "../../common/errors.js";
+
+import { DeclarationError } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName, metadataPatch, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
-import { findFirst, walkPages } from "../../common/paging.js";
+import { firstMatch, walkPages } from "../../common/paging.js";
 import { runDeployment } from "../../common/run.js";
 import { deleteUploads, priorUploads, sourceDigests, Uploads } from "../../common/uploads.js";
-import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
+import type { DeploymentHandler, HandlerContext, PriorState, RemoteObject, Spec } from "../../types.js";
 import { type DeploymentDecl, deploymentToWire } from "../mappers/deployment.js";
 import { client, uploadFile } from "./shared.js";
 
@@ -30,7 +31,8 @@ async function body(ctx: HandlerContext, spec: Spec, current: Wire | undefined, 
   const decl = spec as unknown as DeploymentDecl;
   const agentExtra = ctx.resolveExtra("agents", decl.agent);
   if (agentExtra?.delivery === "forward") {
-    throw new UnsupportedError(
+    throw new DeclarationError(
+      "unsupported",
       `deployment "${logicalName(ctx.owner)}": agent ${decl.agent} uses Forward delivery, which cannot be deployed`,
     );
   }
@@ -78,7 +80,7 @@ function withUploads(remote: RemoteObject, uploads: Uploads["ledger"]): RemoteOb
   return { ...remote, extra: { ...remote.extra, uploads } };
 }
 
-export const deploymentHandler: KindHandler = {
+export const deploymentHandler: DeploymentHandler = {
   replaceOn: ["agent"],
   // Git tokens are secrets: kept in state only as keyed hashes.
   sensitive: ["resources.*.authorization_token"],
@@ -126,7 +128,7 @@ export const deploymentHandler: KindHandler = {
   },
   async findOwned(ctx, owner) {
     // Deployment lists page with `page`/`next_page` (not after_id).
-    const found = await findFirst(
+    const found = await firstMatch(
       walkPages<Wire>(client(ctx, "managed"), "/deployments", {}, ctx.signal),
       (d) => {
         const o = ownerOf(d.metadata);

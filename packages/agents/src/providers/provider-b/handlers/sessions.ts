@@ -3,7 +3,8 @@
 // `KEY=VALUE;…` wire form, repositories as `github_repository` mounted under /data), then the
 // first user message when one is given. Forward Templates start sessions per Identity, which is
 // the channel's business, not the tool's.
-import { UnsupportedError } from "../../common/errors.js";
+
+import { DeclarationError } from "../../common/errors.js";
 import { send, str } from "../../common/handler-kit.js";
 import type { HandlerContext, PriorState, SessionInput, SessionStart } from "../../types.js";
 import { type AgentDecl, isForward, managedSessionToWire } from "../mappers/agent.js";
@@ -17,18 +18,21 @@ export async function startManagedSession(
 ): Promise<SessionStart> {
   const decl = input.spec as unknown as AgentDecl;
   if (prior.extra?.delivery === "forward" || isForward(decl))
-    throw new UnsupportedError(
+    throw new DeclarationError(
+      "unsupported",
       `${ctx.owner.resource} is a Forward Template; its sessions are created per Identity, not by agents session start`,
     );
   if (!decl.environment)
-    throw new UnsupportedError(
+    throw new DeclarationError(
+      "unsupported",
       `${ctx.owner.resource} declares no environment; a managed session needs one (add environment: <name>)`,
     );
   // provider_b has no managed Files kind here, so a declared mount has no id to send: say so
   // rather than start a session without it. (A bare name is for Forward Templates only.)
   const mounted = (decl.files ?? []).filter((f) => typeof f !== "string");
   if (mounted.length)
-    throw new UnsupportedError(
+    throw new DeclarationError(
+      "unsupported",
       `${ctx.owner.resource}: mounting declared files into a managed session is not supported yet (files: ${mounted.map((f) => f.file).join(", ")})`,
     );
   const body = managedSessionToWire(decl, {

@@ -3,9 +3,8 @@
 import { getOrGone, isArchived, multipartFile, send, type Wire } from "../../common/handler-kit.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { ownerOf, sameOwner } from "../../common/ownership.js";
-import { findFirst, walkAfterId } from "../../common/paging.js";
-import { delay } from "../../common/wait.js";
-import { type HttpClient, ProviderHttpError } from "../../http.js";
+import { firstMatch, walkAfterId } from "../../common/paging.js";
+import { delay, type HttpClient, ProviderHttpError } from "../../http.js";
 import type { HandlerContext, Owner, Spec } from "../../types.js";
 import { type ApiDomain, domainClient } from "../client.js";
 import { derivedOf, domainOf } from "../derive.js";
@@ -22,7 +21,7 @@ export const DEFAULT_PROVIDER_B_OPTIONS: ProviderBOptions = {
 };
 
 export function client(ctx: HandlerContext, domain: ApiDomain): HttpClient {
-  return domainClient(ctx.http, domain);
+  return domainClient(ctx, domain);
 }
 
 /** The domain of a resource: from its spec, else from what was recorded last time. */
@@ -42,7 +41,7 @@ export function findOwnedIn(
   path: string,
   owner: Owner,
 ): Promise<Wire | undefined> {
-  return findFirst(
+  return firstMatch(
     walkAfterId<Wire>(http, path, {}, ctx.signal),
     (item) => !isArchived(item) && sameOwner(ownerOf(item.metadata), owner),
   );

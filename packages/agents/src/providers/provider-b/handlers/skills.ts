@@ -1,6 +1,7 @@
 // provider_b skills (both domains): multipart zip create (`file`, `name`, `type: custom`), new
 // versions through `files` with the entries under one folder named after the SKILL.md name.
-import { UnsupportedError } from "../../common/errors.js";
+
+import { DeclarationError } from "../../common/errors.js";
 import { getOrGone, multipartFile, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { packSkill } from "../../common/local-files.js";
 import type { HandlerContext, KindHandler, RemoteObject } from "../../types.js";
@@ -36,7 +37,8 @@ export const skillHandler: KindHandler = {
   async create(ctx, spec) {
     const decl = spec as unknown as SkillDecl;
     if (decl.origin === "official") {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         "official skills are referenced from agents ({type: official, skill_id}); they are not uploaded",
       );
     }

@@ -1,7 +1,8 @@
 // Forward delivery: an agent becomes a Forward Template. Its Files are uploaded through the
 // Forward File API, explicit Forward memory stores are mounted read-only to (defaults.identity,
 // Template), and the default memory store is reconciled after every save.
-import { UnsupportedError } from "../../common/errors.js";
+
+import { DeclarationError } from "../../common/errors.js";
 import { send, type Wire } from "../../common/handler-kit.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { logicalName, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
@@ -24,7 +25,10 @@ function identityId(ctx: HandlerContext, spec: Spec, needed: string): string | u
   const identity = derivedOf(spec).identity;
   if (!identity) {
     if (needed)
-      throw new UnsupportedError(`agent "${logicalName(ctx.owner)}": ${needed} needs defaults.identity`);
+      throw new DeclarationError(
+        "unsupported",
+        `agent "${logicalName(ctx.owner)}": ${needed} needs defaults.identity`,
+      );
     return undefined;
   }
   return ctx.resolve("identities", identity);
@@ -39,7 +43,8 @@ async function syncFiles(
   const files: FileRecord = {};
   for (const f of derivedOf(spec).files ?? []) {
     if (!f.source)
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `agent "${logicalName(ctx.owner)}": file "${f.name}" is not declared under files`,
       );
     const local = await readLocalFile(ctx.configDir, f.source);
@@ -68,10 +73,11 @@ async function body(
   const decl = spec as unknown as AgentDecl;
   const name = logicalName(ctx.owner);
   if (!decl.environment)
-    throw new UnsupportedError(`agent "${name}": a Forward Template needs an environment`);
+    throw new DeclarationError("unsupported", `agent "${name}": a Forward Template needs an environment`);
   const roster = decl.multiagent?.agents.map((m) => {
     if (typeof m !== "string") {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `agent "${name}": a Forward coordinator takes only project agents (its roster needs template ids), not {agent_id}`,
       );
     }

@@ -1,7 +1,8 @@
 // provider_b agents. Managed delivery → a Managed Agent (§3.5); Forward delivery → a Forward
 // Template (§4). Both share the tool wiring; they differ in roster entries, files, vaults,
 // environment variables and managed tool config.
-import { UnsupportedError } from "../../common/errors.js";
+
+import { DeclarationError } from "../../common/errors.js";
 import { userMetadata } from "../../common/ownership.js";
 import { rosterDesired } from "../../common/roster.js";
 import type { Spec } from "../../types.js";
@@ -47,7 +48,8 @@ export function isForward(decl: AgentDecl): boolean {
 export function modelOf(decl: AgentDecl, agent: string): string {
   if (typeof decl.model === "string") return decl.model;
   const model = decl.model?.provider_b;
-  if (!model) throw new UnsupportedError(`agent "${agent}": model has no entry for provider_b`);
+  if (!model)
+    throw new DeclarationError("unsupported", `agent "${agent}": model has no entry for provider_b`);
   return model;
 }
 
@@ -86,7 +88,8 @@ function toolsAndServers(decl: AgentDecl, agent: string) {
 export function managedAgentToWire(decl: AgentDecl, input: CommonInput): Record<string, unknown> {
   const agent = input.name;
   if (decl.managed_tool_config) {
-    throw new UnsupportedError(
+    throw new DeclarationError(
+      "unsupported",
       `agent "${agent}": managed_tool_config needs Forward delivery (delivery.provider_b.type: forward)`,
     );
   }

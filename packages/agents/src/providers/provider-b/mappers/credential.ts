@@ -1,5 +1,5 @@
 // provider_b vault credentials: static_bearer and environment_variable (fact sheet §3.2).
-import { UnsupportedError } from "../../common/errors.js";
+import { DeclarationError } from "../../common/errors.js";
 
 export interface CredentialDecl {
   name: string;
@@ -18,7 +18,8 @@ export function credentialToWire(decl: CredentialDecl): {
 } {
   if (decl.type === "static_bearer") {
     if (!decl.mcp_server_url || decl.access_token === undefined) {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `credential "${decl.name}": static_bearer needs mcp_server_url and access_token`,
       );
     }
@@ -34,7 +35,8 @@ export function credentialToWire(decl: CredentialDecl): {
   }
   if (decl.type === "environment_variable") {
     if (!decl.secret_name || decl.secret_value === undefined) {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `credential "${decl.name}": environment_variable needs secret_name and secret_value`,
       );
     }
@@ -52,7 +54,8 @@ export function credentialToWire(decl: CredentialDecl): {
       },
     };
   }
-  throw new UnsupportedError(
+  throw new DeclarationError(
+    "unsupported",
     `credential "${(decl as { name: string }).name}": unknown type ${(decl as { type: string }).type}`,
   );
 }

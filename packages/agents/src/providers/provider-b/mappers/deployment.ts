@@ -1,6 +1,7 @@
 // provider_b managed deployments (§3.7): tunnels dropped with a warning, update sends full lists
 // and explicit clears, a schedule cannot be removed in place.
-import { UnsupportedError } from "../../common/errors.js";
+
+import { DeclarationError } from "../../common/errors.js";
 import { assertUniqueMountPaths, normalizeMountPath } from "../../common/mount-paths.js";
 import { PROVIDER_B_MOUNT_ROOT } from "../client.js";
 import { envVarsMap } from "./environment-variables.js";
@@ -64,7 +65,8 @@ export function deploymentToWire(decl: DeploymentDecl, input: DeploymentInput): 
     );
   }
   if (input.update && input.remoteHasSchedule && !decl.schedule) {
-    throw new UnsupportedError(
+    throw new DeclarationError(
+      "unsupported",
       `deployment "${name}": provider_b cannot remove a schedule in place; run agents plan again: it plans this removal as a replacement`,
     );
   }
@@ -74,7 +76,10 @@ export function deploymentToWire(decl: DeploymentDecl, input: DeploymentInput): 
     if (resource.type === "file") {
       const fileId = input.resourceIds[i];
       if (!fileId)
-        throw new UnsupportedError(`deployment "${name}": file resource ${i + 1} needs file_id or source`);
+        throw new DeclarationError(
+          "unsupported",
+          `deployment "${name}": file resource ${i + 1} needs file_id or source`,
+        );
       resources.push({
         type: "file",
         file_id: fileId,

@@ -1,6 +1,7 @@
 // `environment_variables` wire forms (spec Agent table): managed Sessions take one
 // `KEY=VALUE;KEY2=VALUE2` string; Templates, Forward Sessions and deployments take the map.
-import { UnsupportedError } from "../../common/errors.js";
+
+import { DeclarationError } from "../../common/errors.js";
 import { MANAGED_ENV_VALUE_FORBIDDEN } from "../undetermined.js";
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -13,9 +14,13 @@ export function envVarsToManagedString(vars: Record<string, string>): string {
   return Object.entries(vars)
     .map(([key, value]) => {
       if (!KEY.test(key))
-        throw new UnsupportedError(`environment variable name "${key}" is not a valid identifier`);
+        throw new DeclarationError(
+          "unsupported",
+          `environment variable name "${key}" is not a valid identifier`,
+        );
       if (value.includes(MANAGED_ENV_VALUE_FORBIDDEN)) {
-        throw new UnsupportedError(
+        throw new DeclarationError(
+          "unsupported",
           `environment variable ${key}: provider_b's managed session form cannot carry ";" in a value`,
         );
       }
@@ -30,7 +35,8 @@ export function envVarsFromManagedString(text: string): Record<string, string> {
   for (const part of text.split(";")) {
     if (part === "") continue;
     const eq = part.indexOf("=");
-    if (eq <= 0) throw new UnsupportedError(`environment variable entry "${part}" has no KEY=`);
+    if (eq <= 0)
+      throw new DeclarationError("unsupported", `environment variable entry "${part}" has no KEY=`);
     out[part.slice(0, eq)] = part.slice(eq + 1);
   }
   return out;
@@ -40,7 +46,10 @@ export function envVarsMap(vars: Record<string, string> | undefined): Record<str
   if (!vars) return undefined;
   for (const key of Object.keys(vars)) {
     if (!KEY.test(key))
-      throw new UnsupportedError(`environment variable name "${key}" is not a valid identifier`);
+      throw new DeclarationError(
+        "unsupported",
+        `environment variable name "${key}" is not a valid identifier`,
+      );
   }
   return { ...vars };
 }

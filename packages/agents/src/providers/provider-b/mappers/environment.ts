@@ -1,6 +1,7 @@
 // provider_b environments (fact sheet §3.1, spec Environment rules 1–3): cloud or self_hosted
 // (BYOC), apt/npm/pip only, setup_script ≤ 64 KiB. The Forward domain takes no networking.
-import { UnsupportedError } from "../../common/errors.js";
+
+import { DeclarationError } from "../../common/errors.js";
 import { type Metadata, userMetadata } from "../../common/ownership.js";
 import type { Spec } from "../../types.js";
 import type { ApiDomain } from "../client.js";
@@ -37,14 +38,16 @@ export function environmentConfigToWire(
     config.setup_script !== undefined &&
     Buffer.byteLength(config.setup_script, "utf8") > SETUP_SCRIPT_MAX_BYTES
   ) {
-    throw new UnsupportedError(
+    throw new DeclarationError(
+      "unsupported",
       `environment "${name}": setup_script is larger than 64 KB; move the work into packages or a script in the image`,
     );
   }
   const script = config.setup_script !== undefined ? { setup_script: config.setup_script } : {};
   if (type === "self_hosted") {
     if (config.networking || config.packages) {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `environment "${name}": a self_hosted environment takes only type and setup_script; networking and packages belong to cloud environments`,
       );
     }
@@ -52,7 +55,8 @@ export function environmentConfigToWire(
   }
   for (const pm of REJECTED_MANAGERS) {
     if ((config.packages?.[pm] ?? []).length > 0) {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `environment "${name}": provider_b installs only apt, npm and pip packages; remove packages.${pm}`,
       );
     }

@@ -1,5 +1,6 @@
 // provider_b Forward-only kinds: Identities (managed and external) and Channels (fixed, pairing).
-import { UnsupportedError } from "../../common/errors.js";
+
+import { DeclarationError } from "../../common/errors.js";
 import { userMetadata } from "../../common/ownership.js";
 import type { Spec } from "../../types.js";
 
@@ -18,7 +19,7 @@ export function identityToWire(
   remoteMetadata?: unknown,
 ): Record<string, unknown> {
   if (!decl.external_id)
-    throw new UnsupportedError(`identity "${name}": a managed identity needs external_id`);
+    throw new DeclarationError("unsupported", `identity "${name}": a managed identity needs external_id`);
   const metadata: Record<string, string> = { ...(decl.metadata ?? {}) };
   for (const key of Object.keys(userMetadata(remoteMetadata))) if (!(key in metadata)) metadata[key] = "";
   return { external_id: decl.external_id, name: decl.name ?? name, enabled: decl.enabled ?? true, metadata };
@@ -73,18 +74,25 @@ export interface ChannelInput {
 export function channelToWire(decl: ChannelDecl, input: ChannelInput): Record<string, unknown> {
   const keys = CHANNEL_CREDENTIAL_KEYS[decl.type];
   if (!keys)
-    throw new UnsupportedError(
+    throw new DeclarationError(
+      "unsupported",
       `channel "${input.name}": unknown type ${decl.type}; use ${Object.keys(CHANNEL_CREDENTIAL_KEYS).join(", ")}`,
     );
   const credentials: Record<string, string> = {};
   for (const key of keys) {
     const value = decl.credentials?.[key];
     if (value === undefined || value === "")
-      throw new UnsupportedError(`channel "${input.name}": ${decl.type} needs credentials.${key}`);
+      throw new DeclarationError(
+        "unsupported",
+        `channel "${input.name}": ${decl.type} needs credentials.${key}`,
+      );
     credentials[key] = String(value);
   }
   if (keys.length === 0 && decl.credentials && Object.keys(decl.credentials).length) {
-    throw new UnsupportedError(`channel "${input.name}": ${decl.type} is QR-only; remove credentials`);
+    throw new DeclarationError(
+      "unsupported",
+      `channel "${input.name}": ${decl.type} is QR-only; remove credentials`,
+    );
   }
   const body: Record<string, unknown> = {
     name: decl.name ?? input.name,
@@ -99,7 +107,10 @@ export function channelToWire(decl: ChannelDecl, input: ChannelInput): Record<st
   const mode = decl.mode ?? "fixed";
   if (mode === "fixed") {
     if (!input.identityId || !input.templateId) {
-      throw new UnsupportedError(`channel "${input.name}": fixed mode needs an identity and a Forward agent`);
+      throw new DeclarationError(
+        "unsupported",
+        `channel "${input.name}": fixed mode needs an identity and a Forward agent`,
+      );
     }
     body.identity_id = input.identityId;
     body.template_id = input.templateId;

@@ -1,7 +1,8 @@
 // Session resources of provider_b managed Sessions (spec "Session resources"): repositories on
 // the wire as `github_repository`, mount paths under /data, repository default
 // /data/workspace/<repo>, unique paths, and memory stores by id.
-import { UnsupportedError } from "../../common/errors.js";
+
+import { DeclarationError } from "../../common/errors.js";
 import { assertUniqueMountPaths, normalizeMountPath, repositoryMountPath } from "../../common/mount-paths.js";
 import { PROVIDER_B_MOUNT_ROOT } from "../client.js";
 import { REPOSITORY_WIRE_TYPE } from "../undetermined.js";
@@ -17,12 +18,12 @@ export interface GitRepositoryDecl {
 export function checkoutToWire(checkout: GitRepositoryDecl["checkout"]): Record<string, unknown> | undefined {
   if (!checkout) return undefined;
   if (checkout.branch !== undefined && checkout.commit !== undefined) {
-    throw new UnsupportedError("checkout takes either branch or commit, not both");
+    throw new DeclarationError("unsupported", "checkout takes either branch or commit, not both");
   }
   if (checkout.branch !== undefined) return { type: "branch", name: checkout.branch };
   if (checkout.commit !== undefined) {
     if (!/^[0-9a-f]{40}$/i.test(checkout.commit))
-      throw new UnsupportedError(`checkout.commit "${checkout.commit}" is not a full SHA`);
+      throw new DeclarationError("unsupported", `checkout.commit "${checkout.commit}" is not a full SHA`);
     return { type: "commit", sha: checkout.commit };
   }
   return undefined;
@@ -49,7 +50,7 @@ export function sessionResourcesToWire(input: SessionResourceInput): Record<stri
   const out: Record<string, unknown>[] = [];
   for (const repo of input.repositories ?? []) {
     if (repo.type !== "git_repository")
-      throw new UnsupportedError(`session resource type ${repo.type} is not supported`);
+      throw new DeclarationError("unsupported", `session resource type ${repo.type} is not supported`);
     out.push(repositoryToWire(repo));
   }
   for (const file of input.files ?? []) {

@@ -1,6 +1,6 @@
 // provider_b tool wiring shared by managed Agents and Forward Templates: the PascalCase builtin
 // toolset with permission policies, URL MCP servers and their toolsets, skill references.
-import { UnsupportedError } from "../../common/errors.js";
+import { DeclarationError } from "../../common/errors.js";
 
 export const TOOLSET_TYPE = "agent_toolset_20260401";
 
@@ -43,9 +43,10 @@ export function builtinToolsetToWire(tools: ToolsDecl | undefined, agent: string
   for (const [name, value] of Object.entries(tools.permissions ?? {})) {
     const key = normalizeToolName(name);
     if (permissions.has(key))
-      throw new UnsupportedError(`agent "${agent}": tools.permissions names ${name} twice`);
+      throw new DeclarationError("unsupported", `agent "${agent}": tools.permissions names ${name} twice`);
     if (!builtin.has(key))
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `agent "${agent}": tools.permissions names ${name}, which is not in tools.builtin`,
       );
     permissions.set(key, value);
@@ -73,7 +74,8 @@ export interface McpServerDecl {
 export function mcpToWire(servers: McpServerDecl[] | undefined, tools: ToolsDecl | undefined, agent: string) {
   const mcpServers = (servers ?? []).map((s) => {
     if (!s.url || (s.type !== undefined && s.type !== "url" && s.type !== "http")) {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `agent "${agent}": MCP server "${s.name}" needs a url (provider_b has no official servers by name)`,
       );
     }
@@ -82,7 +84,8 @@ export function mcpToWire(servers: McpServerDecl[] | undefined, tools: ToolsDecl
   const toolsets = (tools?.mcp ?? []).map((t) => {
     const server = t.mcp_server_name ?? t.mcpServerName;
     if (!server || !mcpServers.some((s) => s.name === server)) {
-      throw new UnsupportedError(
+      throw new DeclarationError(
+        "unsupported",
         `agent "${agent}": tools.mcp names "${server}", which is not in mcp_servers`,
       );
     }
