@@ -16,7 +16,7 @@ import { environmentFromWire } from "./mappers/environment.js";
 import { channelFromWire, identityFromWire } from "./mappers/forward.js";
 import { memoryPath, type RemoteMemory } from "./mappers/memory-store.js";
 import { builtinFromWire } from "./mappers/tools.js";
-import { rosterIdsFromWire } from "./undetermined.js";
+import { rosterIdsFromWire } from "./wire-decisions.js";
 
 const DOMAINS: readonly ApiDomain[] = ["managed", "forward"];
 

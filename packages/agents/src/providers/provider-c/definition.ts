@@ -3,16 +3,16 @@
 import { z } from "zod";
 import { strict } from "../../model/schema-helpers.js";
 import { probeByListingAgents } from "../common/probe.js";
-import { agentHandler } from "../managed-dialect/handler-agent.js";
-import { environmentHandler } from "../managed-dialect/handler-environment.js";
-import { fileHandler } from "../managed-dialect/handler-file.js";
-import { memoryStoreHandler } from "../managed-dialect/handler-memory.js";
-import { vaultHandler } from "../managed-dialect/handler-vault.js";
+import { agentHandler } from "../managed-dialect/handlers/agents.js";
+import { environmentHandler } from "../managed-dialect/handlers/environments.js";
+import { fileHandler } from "../managed-dialect/handlers/files.js";
+import { memoryStoreHandler } from "../managed-dialect/handlers/memory-stores.js";
+import { vaultHandler } from "../managed-dialect/handlers/vaults.js";
 import type { ProviderAdapter, ProviderDefinition } from "../types.js";
 import { providerCCapabilities } from "./capabilities.js";
 import { connectProviderC } from "./client.js";
-import { providerCDeploymentHandler } from "./handler-deployment.js";
-import { providerCSkillHandler } from "./handler-skill.js";
+import { providerCDeploymentHandler } from "./handlers/deployments.js";
+import { providerCSkillHandler } from "./handlers/skills.js";
 import { providerCEnvironmentNaming, providerCProfile } from "./profile.js";
 
 /** `providers.provider_c`: an API key and an optional beta header value. */

@@ -1,5 +1,5 @@
 // provider_c's place in the shared Managed-Agents dialect, as data.
-import type { EnvironmentNaming } from "../managed-dialect/handler-environment.js";
+import type { EnvironmentNaming } from "../managed-dialect/handlers/environments.js";
 import type { DialectProfile } from "../managed-dialect/profile.js";
 import { str } from "../managed-dialect/spec.js";
 import {

@@ -10,11 +10,8 @@ export const FILES_BETA = "files-api-2025-04-14";
 /** Sent unless the provider block's `beta` replaces it (the reference tool's default set). */
 export const DEFAULT_BETA = `managed-agents-2026-04-01,${SKILLS_BETA},${FILES_BETA}`;
 
-/**
- * Choice: `beta` replaces the default value (as the reference tool does), but skills and files
- * requests always carry their own family value too, added when `beta` lacks it.
- */
-export const FAMILY_BETAS_ALWAYS_SENT = true;
+// Choice: `beta` replaces the default value (as the reference tool does), but skills and files
+// requests always carry their own family value too, added when `beta` lacks it. (done in client.ts)
 
 /**
  * UNDETERMINED: which beta value memory endpoints accept. Chosen: exactly the memory value
@@ -65,16 +62,16 @@ export function parseSkillOwnerTag(displayName: string): { project: string; reso
  */
 export const FILES_HAVE_OWNER_MARKER = false;
 
-/** Agent update: resend the full body; cleared lists are `[]`, a cleared roster `null`, description `""`. */
-export const AGENT_UPDATE_RESENDS_FULL_BODY = true;
+// Agent update: resend the full body; cleared lists are `[]`, a cleared roster `null`, description
+// `""`. (done in managed-dialect/agent.ts)
 
 /** Optimistic-lock conflicts on agent update: re-read the version and retry this many times. */
 export const AGENT_VERSION_RETRIES = 2;
 
 export { DEFAULT_SCHEDULE_TIMEZONE } from "../managed-dialect/deployment.js";
 
-/** Deployment file resources with a local `source` are uploaded by the deployment and deleted with it. */
-export const DEPLOYMENT_UPLOADS_SOURCES = true;
+// Deployment file resources with a local `source` are uploaded by the deployment and deleted with
+// it. (done in handlers/deployments.ts)
 
 /** Page size for every list walk (the reference's value). */
 export const PAGE_SIZE = 100;

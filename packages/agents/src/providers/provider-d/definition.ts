@@ -4,16 +4,16 @@
 import { z } from "zod";
 import { strict } from "../../model/schema-helpers.js";
 import { probeByListingAgents } from "../common/probe.js";
-import { agentHandler } from "../managed-dialect/handler-agent.js";
-import { environmentHandler } from "../managed-dialect/handler-environment.js";
-import { fileHandler } from "../managed-dialect/handler-file.js";
-import { memoryStoreHandler } from "../managed-dialect/handler-memory.js";
-import { vaultHandler } from "../managed-dialect/handler-vault.js";
+import { agentHandler } from "../managed-dialect/handlers/agents.js";
+import { environmentHandler } from "../managed-dialect/handlers/environments.js";
+import { fileHandler } from "../managed-dialect/handlers/files.js";
+import { memoryStoreHandler } from "../managed-dialect/handlers/memory-stores.js";
+import { vaultHandler } from "../managed-dialect/handlers/vaults.js";
 import type { ProviderAdapter, ProviderDefinition } from "../types.js";
 import { providerDCapabilities } from "./capabilities.js";
 import { connectProviderD } from "./client.js";
-import { providerDDeploymentHandler } from "./handler-deployment.js";
-import { providerDSkillHandler } from "./handler-skill.js";
+import { providerDDeploymentHandler } from "./handlers/deployments.js";
+import { providerDSkillHandler } from "./handlers/skills.js";
 import { providerDEnvironmentNaming, providerDProfile } from "./profile.js";
 import { DEFAULT_FILE_PURPOSE } from "./wire-decisions.js";
 

@@ -13,8 +13,8 @@ export const PAGE_SIZE = 100;
  */
 export const LISTS_SHOW_FULL_OBJECTS = true;
 
-/** UNDETERMINED: id formats. Ids are opaque strings; nothing parses or checks a prefix. */
-export const IDS_ARE_OPAQUE = true;
+// UNDETERMINED: id formats. Ids are opaque strings; nothing parses or checks a prefix.
+// (nothing parses an id)
 
 /** Declared `official` skills are sent as `official` (the sheet: type forwarded as declared). */
 export const OFFICIAL_SKILL_TYPE = "official";
@@ -36,21 +36,16 @@ export const ENVIRONMENT_NAME_ATTEMPTS = 16;
  */
 export const METADATA_UPDATE = "replace" as const;
 
-/**
- * Vault update and credential lifecycle are "not used" upstream and their shapes are not
- * established: a vault change is a replacement (new vault first, then the old one deleted).
- */
-export const VAULT_CHANGE_IS_REPLACEMENT = true;
+// Vault update and credential lifecycle are "not used" upstream and their shapes are not
+// established: a vault change is a replacement (new vault first, then the old one deleted).
+// (profile.ts: `vaultInPlaceUpdate: false`)
 
 /** Files need a purpose: `agent` (session-mounted) unless the declaration says `user_data`. */
 export const DEFAULT_FILE_PURPOSE = "agent";
 
-/**
- * Skills: create + get only. A change uploads a new skill (replacement). Removal tries
- * `DELETE /skills/{id}`; the route does not exist (404), so the id is forgotten with a warning
- * that the skill stays on the provider. No list → no findOwned, no adoption.
- */
-export const SKILLS_CAN_BE_DELETED = false;
+// Skills: create + get only. A change uploads a new skill (replacement). Removal tries `DELETE
+// /skills/{id}`; the route does not exist (404), so the id is forgotten with a warning that the
+// skill stays on the provider. No list → no findOwned, no adoption. (done in handlers/skills.ts)
 
 /**
  * Deployments do not exist remotely. They are modelled as local-only resources: apply records
@@ -61,8 +56,8 @@ export function emulatedDeploymentId(address: string): string {
   return `local:${address}`;
 }
 
-/** Memory seeds at create go through `batch_create` with this conflict policy. */
-export const SEED_BATCH_ON_CONFLICT = "overwrite";
+// Memory seeds at create go through `batch_create` with `on_conflict: "overwrite"`.
+// (sent by managed-dialect/handlers/memory-stores.ts)
 
 /** Files have no metadata and keep the source basename: no ownership marker, no findOwned. */
 export const FILES_HAVE_OWNER_MARKER = false;

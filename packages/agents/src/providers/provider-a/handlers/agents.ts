@@ -13,7 +13,7 @@ import {
   agentToWire,
   type ResolvedSkillRef,
 } from "../mappers/agent.js";
-import { rosterFromWire } from "../undetermined.js";
+import { rosterFromWire } from "../wire-decisions.js";
 import { pickSkillVersion } from "./skills.js";
 
 function toRemote(ctx: HandlerContext, wire: Wire, declared?: Spec): RemoteObject {

@@ -6,7 +6,7 @@ import { type Metadata, userMetadata } from "../../common/ownership.js";
 import { rosterDesired } from "../../common/roster.js";
 import type { Spec } from "../../types.js";
 import { providerACapabilities } from "../capabilities.js";
-import { CLEARED_ROSTER, rosterToWire } from "../undetermined.js";
+import { CLEARED_ROSTER, rosterToWire } from "../wire-decisions.js";
 
 /** The builtin tools provider_a knows (one list, shared with config validation). */
 export const PROVIDER_A_BUILTIN_TOOLS: readonly string[] = providerACapabilities.agents.builtinTools;

@@ -9,7 +9,7 @@ import {
   CREDENTIAL_NETWORKING_FIELD,
   hostsFromWire,
   hostsToWire,
-} from "../undetermined.js";
+} from "../wire-decisions.js";
 
 export interface CredentialDecl {
   name: string;

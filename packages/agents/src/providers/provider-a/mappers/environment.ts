@@ -3,7 +3,7 @@
 import { DeclarationError } from "../../common/errors.js";
 import { type Metadata, userMetadata } from "../../common/ownership.js";
 import type { Spec } from "../../types.js";
-import { ENVIRONMENT_LIMITED_NETWORKING_SUPPORTED } from "../undetermined.js";
+import { ENVIRONMENT_LIMITED_NETWORKING_SUPPORTED } from "../wire-decisions.js";
 
 const PACKAGE_MANAGERS = ["apt", "pip", "npm", "cargo", "gem", "go"] as const;
 type Packages = Partial<Record<(typeof PACKAGE_MANAGERS)[number], string[]>>;

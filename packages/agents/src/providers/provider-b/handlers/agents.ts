@@ -16,7 +16,7 @@ import {
   managedAgentToWire,
   resolveSkillRef,
 } from "../mappers/agent.js";
-import { rosterIdsFromWire } from "../undetermined.js";
+import { rosterIdsFromWire } from "../wire-decisions.js";
 import { captureForDestroy } from "./default-store.js";
 import { startManagedSession } from "./sessions.js";
 import { client, findOwnedIn } from "./shared.js";

@@ -10,7 +10,7 @@ import { rosterObserved, withRoster } from "../../common/roster.js";
 import type { HandlerContext, PriorState, RemoteObject, Spec } from "../../types.js";
 import { derivedOf } from "../derive.js";
 import { type AgentDecl, agentFromWire, resolveSkillRef, templateToWire } from "../mappers/agent.js";
-import { EXPLICIT_FORWARD_MOUNT_ACCESS, FORWARD_FILE_PURPOSE, rosterIdsFromWire } from "../undetermined.js";
+import { EXPLICIT_FORWARD_MOUNT_ACCESS, FORWARD_FILE_PURPOSE, rosterIdsFromWire } from "../wire-decisions.js";
 import {
   type DefaultStoreDecl,
   listMounts,

@@ -6,7 +6,7 @@ import { DeclarationError } from "../../common/errors.js";
 import { userMetadata } from "../../common/ownership.js";
 import { rosterDesired } from "../../common/roster.js";
 import type { Spec } from "../../types.js";
-import { forwardRosterToWire, managedRosterToWire, rosterIdsFromWire } from "../undetermined.js";
+import { forwardRosterToWire, managedRosterToWire, rosterIdsFromWire } from "../wire-decisions.js";
 import { envVarsMap, envVarsToManagedString } from "./environment-variables.js";
 import { type GitRepositoryDecl, sessionResourcesToWire } from "./session-resources.js";
 import {

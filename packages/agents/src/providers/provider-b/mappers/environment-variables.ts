@@ -2,7 +2,7 @@
 // `KEY=VALUE;KEY2=VALUE2` string; Templates, Forward Sessions and deployments take the map.
 
 import { DeclarationError } from "../../common/errors.js";
-import { MANAGED_ENV_VALUE_FORBIDDEN } from "../undetermined.js";
+import { MANAGED_ENV_VALUE_FORBIDDEN } from "../wire-decisions.js";
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -5,7 +5,7 @@
 import { DeclarationError } from "../../common/errors.js";
 import { assertUniqueMountPaths, normalizeMountPath, repositoryMountPath } from "../../common/mount-paths.js";
 import { PROVIDER_B_MOUNT_ROOT } from "../client.js";
-import { REPOSITORY_WIRE_TYPE } from "../undetermined.js";
+import { REPOSITORY_WIRE_TYPE } from "../wire-decisions.js";
 
 export interface GitRepositoryDecl {
   type: "git_repository";

@@ -43,12 +43,10 @@ export const EXPLICIT_FORWARD_MOUNT_ACCESS = "read_only";
  */
 export const REPOSITORY_WIRE_TYPE = "github_repository";
 
-/**
- * U4 — the Forward memory-store create carries an `Idempotency-Key` (REF does): a fresh UUID per
- * create call, so the HTTP client may retry that POST after a lost response without a second
- * store. A key derived from the address would replay a store deleted by an earlier destroy.
- */
-export const FORWARD_STORE_IDEMPOTENCY = true;
+// U4 — the Forward memory-store create carries an `Idempotency-Key` (REF does): a fresh UUID per
+// create call, so the HTTP client may retry that POST after a lost response without a second store.
+// A key derived from the address would replay a store deleted by an earlier destroy.
+// (sent by handlers/memory-stores.ts)
 
 /**
  * U5 — purpose of Files a Forward Template inherits. The Forward File API accepts only

@@ -1,10 +1,10 @@
 // Vaults and credentials. provider_c updates a vault in place and reconciles its credentials
 // by name; provider_d has no usable update, so any change replaces the vault (new one first).
 
-import { logicalNameOf } from "../../model/address.js";
-import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../common/ownership.js";
-import { findFirst, listAll, listReader } from "../common/paging.js";
-import type { HttpClient } from "../http.js";
+import { logicalNameOf } from "../../../model/address.js";
+import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
+import { findFirst, listAll, listReader } from "../../common/paging.js";
+import type { HttpClient } from "../../http.js";
 import type {
   HandlerContext,
   KindHandler,
@@ -13,11 +13,11 @@ import type {
   PriorState,
   RemoteObject,
   Spec,
-} from "../types.js";
-import { withOwnerMetadata } from "./ownership.js";
-import type { DialectProfile } from "./profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "./remote.js";
-import { isRecord, type Json, records, str, stringMap } from "./spec.js";
+} from "../../types.js";
+import { withOwnerMetadata } from "../ownership.js";
+import type { DialectProfile } from "../profile.js";
+import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "../remote.js";
+import { isRecord, type Json, records, str, stringMap } from "../spec.js";
 import {
   type CredentialWire,
   canonicalVault,
@@ -25,7 +25,7 @@ import {
   VAULT_SENSITIVE_PATHS,
   vaultFromWire,
   vaultToWire,
-} from "./vault.js";
+} from "../vault.js";
 
 const COMPARED = ["display_name", "metadata", "credentials"] as const;
 const LIST_CONCURRENCY = 8;

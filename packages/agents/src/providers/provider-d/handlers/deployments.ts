@@ -2,15 +2,15 @@
 // body a run sends (remote ids resolved now), destroy forgets it, and `runEmulatedDeployment`
 // performs a run: upload local file sources, create a session, send the initial messages.
 
-import { DeclarationError } from "../common/errors.js";
-import { readLocalFile } from "../common/local-files.js";
-import type { HttpClient } from "../http.js";
-import { canonicalDeployment, textContent } from "../managed-dialect/deployment.js";
-import { idOf, overlay } from "../managed-dialect/remote.js";
-import { mountPath } from "../managed-dialect/resources.js";
-import { compact, isRecord, type Json, records, str, strList } from "../managed-dialect/spec.js";
-import type { DeploymentHandler, HandlerContext, RemoteObject, Spec } from "../types.js";
-import { DEFAULT_FILE_PURPOSE, emulatedDeploymentId, MOUNT_ROOT } from "./wire-decisions.js";
+import { DeclarationError } from "../../common/errors.js";
+import { readLocalFile } from "../../common/local-files.js";
+import type { HttpClient } from "../../http.js";
+import { canonicalDeployment, textContent } from "../../managed-dialect/deployment.js";
+import { idOf, overlay } from "../../managed-dialect/remote.js";
+import { mountPath } from "../../managed-dialect/resources.js";
+import { compact, isRecord, type Json, records, str, strList } from "../../managed-dialect/spec.js";
+import type { DeploymentHandler, HandlerContext, RemoteObject, Spec } from "../../types.js";
+import { DEFAULT_FILE_PURPOSE, emulatedDeploymentId, MOUNT_ROOT } from "../wire-decisions.js";
 
 const COMPARED = [
   "agent",

@@ -2,11 +2,11 @@
 // delete). File resources with a local `source` are uploaded for the deployment and deleted
 // with it; the uploaded ids live in `extra.uploads` (source → file id).
 
-import { logicalNameOf } from "../../model/address.js";
-import { DeclarationError } from "../common/errors.js";
-import { readLocalFile } from "../common/local-files.js";
-import { isOwnedBy, metadataPatch, ownerOf } from "../common/ownership.js";
-import { findFirst, listReader } from "../common/paging.js";
+import { logicalNameOf } from "../../../model/address.js";
+import { DeclarationError } from "../../common/errors.js";
+import { readLocalFile } from "../../common/local-files.js";
+import { isOwnedBy, metadataPatch, ownerOf } from "../../common/ownership.js";
+import { findFirst, listReader } from "../../common/paging.js";
 import {
   canonicalDeployment,
   type DeploymentRefs,
@@ -16,9 +16,16 @@ import {
   initialEventsToWire,
   scheduleFromWire,
   scheduleToWire,
-} from "../managed-dialect/deployment.js";
-import { userMetadata, withOwnerMetadata } from "../managed-dialect/ownership.js";
-import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "../managed-dialect/remote.js";
+} from "../../managed-dialect/deployment.js";
+import { userMetadata, withOwnerMetadata } from "../../managed-dialect/ownership.js";
+import {
+  getOrGone,
+  idOf,
+  ignoreGone,
+  isArchived,
+  listedOrGet,
+  overlay,
+} from "../../managed-dialect/remote.js";
 import {
   compact,
   isRecord,
@@ -28,11 +35,18 @@ import {
   str,
   stringMap,
   strList,
-} from "../managed-dialect/spec.js";
-import type { DeploymentHandler, HandlerContext, Owner, PriorState, RemoteObject, Spec } from "../types.js";
-import { listDeployments } from "./listing.js";
-import { providerCProfile } from "./profile.js";
-import { MOUNT_ROOT, PAGE_SIZE } from "./wire-decisions.js";
+} from "../../managed-dialect/spec.js";
+import type {
+  DeploymentHandler,
+  HandlerContext,
+  Owner,
+  PriorState,
+  RemoteObject,
+  Spec,
+} from "../../types.js";
+import { listDeployments } from "../listing.js";
+import { providerCProfile } from "../profile.js";
+import { MOUNT_ROOT, PAGE_SIZE } from "../wire-decisions.js";
 
 const COMPARED = [
   "agent",

@@ -1,9 +1,9 @@
 // Agents: versioned objects. Update carries the current `version` (optimistic lock; a stale
 // version is re-read and retried); removal archives (provider_c) or deletes (provider_d).
 
-import { logicalNameOf } from "../../model/address.js";
-import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../common/ownership.js";
-import { findFirst, listAll, listReader } from "../common/paging.js";
+import { logicalNameOf } from "../../../model/address.js";
+import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
+import { findFirst, listAll, listReader } from "../../common/paging.js";
 import type {
   HandlerContext,
   KindHandler,
@@ -12,12 +12,12 @@ import type {
   PriorState,
   RemoteObject,
   Spec,
-} from "../types.js";
-import { agentFromWire, agentReverseRefs, agentToWire, canonicalAgent, sessionDefaults } from "./agent.js";
-import { withOwnerMetadata } from "./ownership.js";
-import type { DialectProfile } from "./profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, isStatus, listedOrGet, overlay } from "./remote.js";
-import { type Json, stringMap } from "./spec.js";
+} from "../../types.js";
+import { agentFromWire, agentReverseRefs, agentToWire, canonicalAgent, sessionDefaults } from "../agent.js";
+import { withOwnerMetadata } from "../ownership.js";
+import type { DialectProfile } from "../profile.js";
+import { getOrGone, idOf, ignoreGone, isArchived, isStatus, listedOrGet, overlay } from "../remote.js";
+import { type Json, stringMap } from "../spec.js";
 
 const COMPARED = [
   "description",

@@ -1,7 +1,7 @@
 // provider_d only: strict environment names (409 → suffix retry, reservations) and the
 // emulated deployment (nothing remote at apply; a run creates a session), over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EmulatedRunPlan } from "../../src/providers/provider-d/handler-deployment.js";
+import type { EmulatedRunPlan } from "../../src/providers/provider-d/handlers/deployments.js";
 import { applyDependencies, MODEL, SimWorld } from "./sim-world.js";
 
 describe("provider_d environment names", () => {

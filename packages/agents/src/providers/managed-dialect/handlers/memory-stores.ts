@@ -2,10 +2,10 @@
 // never touch other memories. provider_c guards rewrites with a content_sha256 precondition;
 // provider_d has none (last write wins) but can batch-create.
 
-import { logicalNameOf } from "../../model/address.js";
-import { DeclarationError } from "../common/errors.js";
-import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../common/ownership.js";
-import { findFirst, listAll, listReader } from "../common/paging.js";
+import { logicalNameOf } from "../../../model/address.js";
+import { DeclarationError } from "../../common/errors.js";
+import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
+import { findFirst, listAll, listReader } from "../../common/paging.js";
 import type {
   HandlerContext,
   KindHandler,
@@ -14,7 +14,7 @@ import type {
   PriorState,
   RemoteObject,
   Spec,
-} from "../types.js";
+} from "../../types.js";
 import {
   canonicalMemoryStore,
   contentSha256,
@@ -24,11 +24,11 @@ import {
   planSeeds,
   type SeedEntry,
   seedEntries,
-} from "./memory.js";
-import { withOwnerMetadata } from "./ownership.js";
-import type { DialectProfile } from "./profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, isStatus, listedOrGet, overlay } from "./remote.js";
-import { isRecord, type Json, records, str, stringMap } from "./spec.js";
+} from "../memory.js";
+import { withOwnerMetadata } from "../ownership.js";
+import type { DialectProfile } from "../profile.js";
+import { getOrGone, idOf, ignoreGone, isArchived, isStatus, listedOrGet, overlay } from "../remote.js";
+import { isRecord, type Json, records, str, stringMap } from "../spec.js";
 
 const COMPARED = ["description", "metadata", "entries"] as const;
 

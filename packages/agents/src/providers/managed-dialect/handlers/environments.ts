@@ -1,9 +1,9 @@
 // Environments on the Managed-Agents dialect. Naming is the one difference between providers
 // (provider_d normalizes names and retries a taken name with a suffix), passed in as data.
 
-import { logicalNameOf } from "../../model/address.js";
-import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../common/ownership.js";
-import { findFirst, listAll, listReader } from "../common/paging.js";
+import { logicalNameOf } from "../../../model/address.js";
+import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
+import { findFirst, listAll, listReader } from "../../common/paging.js";
 import type {
   HandlerContext,
   KindHandler,
@@ -12,12 +12,12 @@ import type {
   PriorState,
   RemoteObject,
   Spec,
-} from "../types.js";
-import { canonicalEnvironment, environmentFromWire, environmentToWire } from "./environment.js";
-import { withOwnerMetadata } from "./ownership.js";
-import type { DialectProfile } from "./profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "./remote.js";
-import { type Json, str, stringMap } from "./spec.js";
+} from "../../types.js";
+import { canonicalEnvironment, environmentFromWire, environmentToWire } from "../environment.js";
+import { withOwnerMetadata } from "../ownership.js";
+import type { DialectProfile } from "../profile.js";
+import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "../remote.js";
+import { type Json, str, stringMap } from "../spec.js";
 
 export interface EnvironmentNaming {
   /** Names to try on create, in order (provider_d: base, base-1, base-2, …). */

@@ -3,10 +3,10 @@
 // Files carry no metadata and keep the source's basename, so there is no ownership marker and
 // no findOwned (see wire-decisions).
 
-import { digestBytes, readLocalFile } from "../common/local-files.js";
-import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../types.js";
-import { getOrGone, idOf, ignoreGone } from "./remote.js";
-import { type Json, str } from "./spec.js";
+import { digestBytes, readLocalFile } from "../../common/local-files.js";
+import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
+import { getOrGone, idOf, ignoreGone } from "../remote.js";
+import { type Json, str } from "../spec.js";
 
 export interface FileProfile {
   headers?: Record<string, string>;
