@@ -62,6 +62,16 @@ const FORGE_MCP_LAYERS = [
   ["index.ts", "main.ts"],
 ];
 
+/** sims, lowest first: the harness, the helpers two simulators share, the dialect two share, the simulators, the entry points. */
+const SIMS_LAYERS = [
+  ["core", "kit"],
+  ["managed"],
+  ["provider-a", "provider-b", "provider-c", "provider-d", "forge"],
+  ["registry.ts"],
+  ["index.ts"],
+  ["cli.ts"],
+];
+
 const PROVIDER_NAME_BRANCH =
   /(===|!==|==|!=|case)\s*["'`]provider_[a-z0-9]+["'`]|["'`]provider_[a-z0-9]+["'`]\s*(===|!==|==|!=)/;
 const CORE = ["model", "config", "state", "plan", "apply", "engine", "sync"];
@@ -72,6 +82,7 @@ describe("the folder graph of each package has no cycle and no upward arrow", ()
   it.each([
     ["agents", agents, AGENTS_LAYERS],
     ["forge-mcp", forgeMcp, FORGE_MCP_LAYERS],
+    ["sims", sims, SIMS_LAYERS],
   ] as const)("%s: every folder is placed in a layer", (_pkg, files, layers) => {
     expect(files.length).toBeGreaterThan(20);
     expect(unplaced(files, layers as unknown as string[][])).toEqual([]);
@@ -80,6 +91,7 @@ describe("the folder graph of each package has no cycle and no upward arrow", ()
   it.each([
     ["agents", agents, AGENTS_LAYERS],
     ["forge-mcp", forgeMcp, FORGE_MCP_LAYERS],
+    ["sims", sims, SIMS_LAYERS],
   ] as const)("%s: no import points up (type-only imports included)", (_pkg, files, layers) => {
     expect(upward(files, layers as unknown as string[][])).toEqual([]);
   });
@@ -87,6 +99,7 @@ describe("the folder graph of each package has no cycle and no upward arrow", ()
   it.each([
     ["agents", agents],
     ["forge-mcp", forgeMcp],
+    ["sims", sims],
   ] as const)("%s: no two files import each other, directly or around a loop", (_pkg, files) => {
     expect(importCycles(files)).toEqual([]);
   });

@@ -169,6 +169,7 @@ export function faultMiddleware(
   return (req: Request, res: Response, next: NextFunction) => {
     const decision = injector.decide(req.method, req.path);
     if (decision.delayMs <= 0) return void apply(decision, req, res, next);
+    res.locals.delayedMs = Math.round(decision.delayMs);
     setTimeout(() => {
       try {
         apply(decision, req, res, next);

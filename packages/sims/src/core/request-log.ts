@@ -17,6 +17,8 @@ export interface LogEntry {
   status: number;
   durationMs: number;
   fault?: string;
+  /** Latency the fault injector added before the request reached its route (latency, jitter, delay rules). */
+  delayedMs?: number;
   /** The response never finished: the client went away (an SSE reader closing) or a fault cut it. */
   aborted?: true;
   headers: Record<string, string>;
@@ -46,6 +48,7 @@ export interface RawLogEntry {
   status: number;
   durationMs: number;
   fault?: string;
+  delayedMs?: number;
   aborted?: true;
   headers: Record<string, string | string[] | undefined>;
 }
@@ -77,6 +80,7 @@ export class RequestLog {
         durationMs: e.durationMs,
         headers: redactHeaders(e.headers),
         ...(e.fault === undefined ? {} : { fault: e.fault }),
+        ...(e.delayedMs === undefined ? {} : { delayedMs: e.delayedMs }),
         ...(e.aborted ? { aborted: true as const } : {}),
       });
     }

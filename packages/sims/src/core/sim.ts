@@ -103,6 +103,7 @@ export async function createSim<S>(def: SimDefinition<S>, opts: SimOptions = {})
         durationMs: Math.round(performance.now() - started),
         headers: req.headers,
         ...(res.locals.fault ? { fault: res.locals.fault as string } : {}),
+        ...(res.locals.delayedMs ? { delayedMs: res.locals.delayedMs as number } : {}),
       });
     });
     // A response that never finished (the client went away mid-stream, as SSE readers do, or a fault
@@ -120,6 +121,7 @@ export async function createSim<S>(def: SimDefinition<S>, opts: SimOptions = {})
         headers: req.headers,
         aborted: true,
         ...(fault ? { fault } : {}),
+        ...(res.locals.delayedMs ? { delayedMs: res.locals.delayedMs as number } : {}),
       });
     });
     next();

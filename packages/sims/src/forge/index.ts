@@ -1,22 +1,22 @@
 import { STATUS_CODES } from "node:http";
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext, SimDefinition } from "../core/sim.js";
-import { apiAuth } from "./api-auth.js";
 import { dailyRoutes } from "./daily/index.js";
 import { dumpDaily, seedDaily } from "./daily/seed.js";
-import { seedDefaultIdentities } from "./defaults.js";
-import { DEFAULT_DATASET } from "./defaults-data.js";
-import { oauthRoutes } from "./oauth.js";
-import { ciRoutes } from "./rest-ci.js";
-import { groupRoutes } from "./rest-groups.js";
-import { issueRoutes } from "./rest-issues.js";
-import { mrRoutes } from "./rest-mrs.js";
-import { namespaceRoutes } from "./rest-namespaces.js";
-import { projectRoutes } from "./rest-projects.js";
-import { repoRoutes } from "./rest-repo.js";
-import { searchRoutes } from "./rest-search.js";
-import { tagRoutes } from "./rest-tags.js";
-import { userRoutes } from "./rest-users.js";
+import { emptyState, type ForgeState, userById } from "./model/state.js";
+import { oauthRoutes } from "./oauth/routes.js";
+import { oauthExpired } from "./oauth/tokens.js";
+import { apiAuth } from "./rest/auth.js";
+import { ciRoutes } from "./rest/ci.js";
+import { groupRoutes } from "./rest/groups.js";
+import { issueRoutes } from "./rest/issues.js";
+import { mrRoutes } from "./rest/merge-requests.js";
+import { namespaceRoutes } from "./rest/namespaces.js";
+import { projectRoutes } from "./rest/projects.js";
+import { repoRoutes } from "./rest/repository.js";
+import { searchRoutes } from "./rest/search.js";
+import { tagRoutes } from "./rest/tags.js";
+import { userRoutes } from "./rest/users.js";
 import {
   addOAuthTokenSeed,
   addPatSeed,
@@ -25,10 +25,10 @@ import {
   list,
   upsertApplication,
   upsertUser,
-} from "./seed-auth.js";
-import { dumpRest, seedRest } from "./seed-work.js";
-import { emptyState, type ForgeState, userById } from "./state.js";
-import { oauthExpired } from "./tokens.js";
+} from "./seed/auth.js";
+import { seedDefaultIdentities } from "./seed/defaults.js";
+import { DEFAULT_DATASET } from "./seed/defaults-data.js";
+import { dumpRest, seedRest } from "./seed/work.js";
 
 /**
  * Rack::Attack-style throttle on the simulated clock: one fixed window over all wire requests,

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response, Router } from "express";
 import type { SimContext } from "../core/sim.js";
 import { h, WireError } from "../kit/errors.js";
@@ -26,10 +27,9 @@ const ERROR_TYPES: Record<number, [string, string]> = {
   503: ["overloaded_error", "SERVICE_UNAVAILABLE"],
 };
 
-let requestCounter = 0;
+/** Opaque, like the provider's: random, so no counter outlives `/_sim/reset` or leaks between sims. */
 function requestId(): string {
-  requestCounter += 1;
-  return `req_${requestCounter.toString(16).padStart(12, "0")}`;
+  return `req_${randomBytes(6).toString("hex")}`;
 }
 
 /** provider_b's error envelope: `{type:"error", request_id, error:{type, code, message}}`. */

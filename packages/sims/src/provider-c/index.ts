@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Request } from "express";
 import type { SimDefinition } from "../core/sim.js";
 import { agentRoutes } from "../managed/agents.js";
@@ -71,8 +72,6 @@ export const dialect: Dialect = {
   mountRoot: "/workspace",
 };
 
-let requestCounter = 0;
-
 function betaFor(path: string): readonly string[] | null {
   const top = path.split("/")[1] ?? "";
   // The SDK sends no beta header for skills, files and models unless the caller asks for one, so
@@ -142,7 +141,8 @@ function authenticate(req: Request, keys: Set<string>): void {
   }
 }
 
-const nextRequestId = () => `req_sim${(++requestCounter).toString().padStart(12, "0")}`;
+/** Opaque request ids, random: no counter outlives `/_sim/reset` or leaks between sims in one process. */
+const nextRequestId = () => `req_sim${randomBytes(6).toString("hex")}`;
 
 /** The error body; `request_id` repeats the response's `request-id` header when there is one. */
 export function renderError(err: ApiError, req?: Request): unknown {

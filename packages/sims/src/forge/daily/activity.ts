@@ -1,38 +1,15 @@
 import { createHash } from "node:crypto";
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { canReadProject, findProject, loadProject, projectFullPath } from "../access.js";
-import { API, caller, missing, notFound, requireUser } from "../api-auth.js";
-import { paginate } from "../paginate.js";
-import { params, str } from "../params.js";
-import { findIssue, issueJson } from "../rest-issues.js";
-import { userRef } from "../rest-users.js";
-import { ACCESS, type ForgeState, type ForgeUser, type Issue, userByName } from "../state.js";
-import { milestoneJson } from "./labels-milestones.js";
+import { canReadProject, findProject, loadProject, projectFullPath } from "../model/access.js";
+import { ACCESS, type ForgeState, type ForgeUser, userByName } from "../model/state.js";
+import { API, caller, missing, notFound, requireUser } from "../rest/auth.js";
+import { findIssue, issueJson } from "../rest/issues.js";
+import { paginate } from "../rest/paginate.js";
+import { params, str } from "../rest/params.js";
+import { userRef } from "../rest/users.js";
 
 /** Issue milestones, issue links, to-do items and activity events. */
-
-export function issueMilestone(state: ForgeState, i: Issue, origin: string) {
-  const id = state.daily.issueMilestones[i.id];
-  const m = id === undefined ? undefined : state.daily.milestones.find((x) => x.id === id);
-  if (!m) return null;
-  const p = state.projects.find((x) => x.id === i.project_id)!;
-  return milestoneJson(m, origin, projectFullPath(state, p));
-}
-
-/** `milestone_id`: a milestone of the issue's project, or 0/null to remove it. */
-export function setIssueMilestone(state: ForgeState, i: Issue, raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  const id = raw === null || raw === "" ? 0 : Number(raw);
-  if (id === 0) {
-    delete state.daily.issueMilestones[i.id];
-    return undefined;
-  }
-  if (!state.daily.milestones.some((m) => m.id === id && m.project_id === i.project_id))
-    return "milestone_id does not name a milestone of this project";
-  state.daily.issueMilestones[i.id] = id;
-  return undefined;
-}
 
 const stableId = (key: string) => createHash("sha1").update(key).digest().readUInt32BE(0) % 1_000_000_000;
 

@@ -7,11 +7,11 @@ import {
   findProject,
   groupFullPath,
   projectFullPath,
-} from "../access.js";
-import { canSeeIssue } from "../rest-issues.js";
-import { FORGE_VERSION } from "../rest-users.js";
-import type { ForgeState, ForgeUser } from "../state.js";
-import { checkToken } from "../tokens.js";
+} from "../model/access.js";
+import type { ForgeState, ForgeUser } from "../model/state.js";
+import { checkToken } from "../oauth/tokens.js";
+import { canSeeIssue } from "../rest/issues.js";
+import { FORGE_VERSION } from "../rest/users.js";
 
 /**
  * A minimal GitLab GraphQL endpoint (`POST /api/graphql`, `{query, variables}`): queries only, no

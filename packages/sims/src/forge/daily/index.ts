@@ -1,7 +1,7 @@
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { projectFullPath } from "../access.js";
-import type { ForgeState, Project } from "../state.js";
+import { projectFullPath } from "../model/access.js";
+import type { ForgeState, Project } from "../model/state.js";
 import { activityRoutes } from "./activity.js";
 import { graphqlRoutes } from "./graphql.js";
 import { labelMilestoneRoutes } from "./labels-milestones.js";

@@ -1,10 +1,10 @@
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject } from "../access.js";
-import { API, missing, notFound } from "../api-auth.js";
-import { paginate } from "../paginate.js";
-import { params, str } from "../params.js";
-import { ACCESS, type ForgeState, type Project } from "../state.js";
+import { loadProject, projectFullPath } from "../model/access.js";
+import { ACCESS, type ForgeState, type Issue, type Project } from "../model/state.js";
+import { API, missing, notFound } from "../rest/auth.js";
+import { paginate } from "../rest/paginate.js";
+import { params, str } from "../rest/params.js";
 import type { LabelRow, MilestoneRow } from "./model.js";
 
 /** GitLab's label colours: #RRGGBB or a CSS colour name. */
@@ -209,4 +209,26 @@ export function labelMilestoneRoutes(
     d().milestones = d().milestones.filter((x) => x !== m);
     res.status(204).end();
   });
+}
+
+export function issueMilestone(state: ForgeState, i: Issue, origin: string) {
+  const id = state.daily.issueMilestones[i.id];
+  const m = id === undefined ? undefined : state.daily.milestones.find((x) => x.id === id);
+  if (!m) return null;
+  const p = state.projects.find((x) => x.id === i.project_id)!;
+  return milestoneJson(m, origin, projectFullPath(state, p));
+}
+
+/** `milestone_id`: a milestone of the issue's project, or 0/null to remove it. */
+export function setIssueMilestone(state: ForgeState, i: Issue, raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  const id = raw === null || raw === "" ? 0 : Number(raw);
+  if (id === 0) {
+    delete state.daily.issueMilestones[i.id];
+    return undefined;
+  }
+  if (!state.daily.milestones.some((m) => m.id === id && m.project_id === i.project_id))
+    return "milestone_id does not name a milestone of this project";
+  state.daily.issueMilestones[i.id] = id;
+  return undefined;
 }

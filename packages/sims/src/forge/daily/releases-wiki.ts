@@ -1,12 +1,12 @@
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject } from "../access.js";
-import { API, caller, missing, notFound } from "../api-auth.js";
-import { paginate } from "../paginate.js";
-import { params, str } from "../params.js";
-import { resolveRef } from "../repo.js";
-import { userRef } from "../rest-users.js";
-import { ACCESS, type ForgeState, type Project } from "../state.js";
+import { loadProject } from "../model/access.js";
+import { resolveRef } from "../model/repo.js";
+import { ACCESS, type ForgeState, type Project } from "../model/state.js";
+import { API, caller, missing, notFound } from "../rest/auth.js";
+import { paginate } from "../rest/paginate.js";
+import { params, str } from "../rest/params.js";
+import { userRef } from "../rest/users.js";
 import { type ReleaseRow, type WikiRow, wikiSlug } from "./model.js";
 
 export function releaseWikiRoutes(

@@ -1,14 +1,14 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { findProject, groupFullPath, loadProject, projectFullPath } from "../access.js";
-import { API, caller, notFound, requireUser } from "../api-auth.js";
-import { isFinal, jobJson, syncPipeline } from "../ci.js";
-import { findMr, mergeBase, syncMr } from "../mr-model.js";
-import { params, str } from "../params.js";
-import { history, resolveRef } from "../repo.js";
-import { findNamespace } from "../rest-namespaces.js";
-import { projectJson } from "../rest-projects.js";
-import { ACCESS, type Commit, type ForgeState, nextId, type Project } from "../state.js";
+import { findProject, groupFullPath, loadProject, projectFullPath } from "../model/access.js";
+import { isFinal, jobJson, syncPipeline } from "../model/ci.js";
+import { findMr, mergeBase, syncMr } from "../model/merge-requests.js";
+import { history, resolveRef } from "../model/repo.js";
+import { ACCESS, type Commit, type ForgeState, nextId, type Project } from "../model/state.js";
+import { API, caller, notFound, requireUser } from "../rest/auth.js";
+import { findNamespace } from "../rest/namespaces.js";
+import { params, str } from "../rest/params.js";
+import { projectJson } from "../rest/projects.js";
 import { jobArtifactFiles } from "./model.js";
 
 /** Merge request conflicts, file blame, forks, manual jobs and job artifact files. */

@@ -1,7 +1,7 @@
-import { findProject, projectFullPath } from "../access.js";
-import { resolveRef } from "../repo.js";
-import { check, list } from "../seed-auth.js";
-import { type ForgeState, type Project, userByName } from "../state.js";
+import { findProject, projectFullPath } from "../model/access.js";
+import { resolveRef } from "../model/repo.js";
+import { type ForgeState, type Project, userByName } from "../model/state.js";
+import { check, list } from "../seed/auth.js";
 import { emptyDaily, wikiSlug } from "./model.js";
 
 /**

@@ -1,9 +1,9 @@
 import type { Express } from "express";
-import type { SimContext } from "../core/sim.js";
-import { API, caller, notFound, requireUser } from "./api-auth.js";
+import type { SimContext } from "../../core/sim.js";
+import type { ForgeState, ForgeUser } from "../model/state.js";
+import { userById } from "../model/state.js";
+import { API, caller, notFound, requireUser } from "./auth.js";
 import { paginate } from "./paginate.js";
-import type { ForgeState, ForgeUser } from "./state.js";
-import { userById } from "./state.js";
 
 export const FORGE_VERSION = "17.6.2";
 

@@ -1,5 +1,5 @@
-import { addPatSeed, upsertApplication, upsertUser } from "./seed-auth.js";
-import type { ForgeState } from "./state.js";
+import type { ForgeState } from "../model/state.js";
+import { addPatSeed, upsertApplication, upsertUser } from "./auth.js";
 
 /** The well-known test credentials of a fresh forge simulator (documented in docs/sims.md). */
 export const DEFAULT_APP_UID = "sim-forge-app";

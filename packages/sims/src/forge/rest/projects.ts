@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Express, Request, Response } from "express";
-import type { SimContext } from "../core/sim.js";
+import type { SimContext } from "../../core/sim.js";
+import { labelJson } from "../daily/labels-milestones.js";
 import {
   canReadProject,
   groupAccessLevel,
@@ -10,13 +11,12 @@ import {
   projectAccessLevel,
   projectFullName,
   projectFullPath,
-} from "./access.js";
-import { API, caller } from "./api-auth.js";
-import { labelJson } from "./daily/labels-milestones.js";
+} from "../model/access.js";
+import type { ForgeState, ForgeUser, Member, Project } from "../model/state.js";
+import { userById } from "../model/state.js";
+import { API, caller } from "./auth.js";
 import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "./paginate.js";
-import { basicUser } from "./rest-users.js";
-import type { ForgeState, ForgeUser, Member, Project } from "./state.js";
-import { userById } from "./state.js";
+import { basicUser } from "./users.js";
 
 export function projectWebUrl(state: ForgeState, p: Project, origin: string): string {
   return `${origin}/${projectFullPath(state, p)}`;

@@ -1,7 +1,7 @@
+import { jobArtifactsJson } from "../daily/model.js";
+import { userRef } from "../rest/users.js";
 import { projectFullPath } from "./access.js";
-import { jobArtifactsJson } from "./daily/model.js";
 import { commitJson } from "./repo.js";
-import { userRef } from "./rest-users.js";
 import type { ForgeState, Job, JobStatus, Pipeline, Project } from "./state.js";
 import { nextId } from "./state.js";
 

@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
-import type { ForgeUser } from "./state.js";
+import type { ForgeUser } from "../model/state.js";
 
 /** GitLab's OpenID Connect id_token lifetime. */
 export const ID_TOKEN_TTL_SECONDS = 120;

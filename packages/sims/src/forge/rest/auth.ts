@@ -1,7 +1,7 @@
 import type { Express, NextFunction, Request, Response } from "express";
-import type { SimContext } from "../core/sim.js";
-import type { ForgeState, ForgeUser, PersonalAccessToken } from "./state.js";
-import { checkToken } from "./tokens.js";
+import type { SimContext } from "../../core/sim.js";
+import type { ForgeState, ForgeUser, PersonalAccessToken } from "../model/state.js";
+import { checkToken } from "../oauth/tokens.js";
 
 export const API = "/api/v4";
 

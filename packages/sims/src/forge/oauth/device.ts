@@ -1,8 +1,8 @@
 import type { Express, Response } from "express";
-import type { SimContext } from "../core/sim.js";
-import { authenticateClient } from "./oauth-client.js";
-import type { ForgeState, OAuthApplication, OAuthToken } from "./state.js";
-import { secretValue, userByName } from "./state.js";
+import type { SimContext } from "../../core/sim.js";
+import type { ForgeState, OAuthApplication, OAuthToken } from "../model/state.js";
+import { secretValue, userByName } from "../model/state.js";
+import { authenticateClient } from "./client-auth.js";
 import { DEFAULT_SCOPES, issueToken, KNOWN_SCOPES, parseScopes } from "./tokens.js";
 
 /**

@@ -1,8 +1,8 @@
+import { labelsParam, str } from "../rest/params.js";
+import { userRef } from "../rest/users.js";
 import { projectFullPath } from "./access.js";
 import { userNotesCount } from "./notes.js";
-import { labelsParam, str } from "./params.js";
 import { addCommit, diffCommits, history, resolveRef } from "./repo.js";
-import { userRef } from "./rest-users.js";
 import type { Commit, ForgeState, ForgeUser, MergeRequest, Project } from "./state.js";
 import { nextId } from "./state.js";
 

@@ -1,15 +1,22 @@
 import type { Express, Request, Response } from "express";
-import type { SimContext } from "../core/sim.js";
-import { canReadProject, groupById, groupChain, loadGroup, loadProject, projectFullPath } from "./access.js";
-import { API, caller } from "./api-auth.js";
-import { mrJson } from "./mr-model.js";
+import type { SimContext } from "../../core/sim.js";
+import {
+  canReadProject,
+  groupById,
+  groupChain,
+  loadGroup,
+  loadProject,
+  projectFullPath,
+} from "../model/access.js";
+import { mrJson } from "../model/merge-requests.js";
+import { commitJson, history, resolveRef } from "../model/repo.js";
+import type { ForgeState, Group, Project } from "../model/state.js";
+import { API, caller } from "./auth.js";
+import { canSeeIssue, issueJson } from "./issues.js";
 import { paginate } from "./paginate.js";
 import { str } from "./params.js";
-import { commitJson, history, resolveRef } from "./repo.js";
-import { canSeeIssue, issueJson } from "./rest-issues.js";
-import { projectJson } from "./rest-projects.js";
-import { basicUser } from "./rest-users.js";
-import type { ForgeState, Group, Project } from "./state.js";
+import { projectJson } from "./projects.js";
+import { basicUser } from "./users.js";
 
 const GLOBAL_SCOPES = [
   "projects",

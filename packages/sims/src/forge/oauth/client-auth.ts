@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Request } from "express";
-import type { AccessGrant, ForgeState, OAuthApplication } from "./state.js";
+import type { AccessGrant, ForgeState, OAuthApplication } from "../model/state.js";
 
 type Params = Record<string, string>;
 

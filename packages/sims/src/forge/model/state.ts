@@ -1,6 +1,6 @@
-import type { SimClock } from "../core/clock.js";
-import type { IdGenerator } from "../core/prng.js";
-import { type DailyState, emptyDaily } from "./daily/model.js";
+import type { SimClock } from "../../core/clock.js";
+import type { IdGenerator } from "../../core/prng.js";
+import { type DailyState, emptyDaily } from "../daily/model.js";
 
 /** Access levels as GitLab numbers them (members API, `min_access_level`). */
 export const ACCESS = { guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;

@@ -1,6 +1,12 @@
-import type { ForgeState, ForgeUser, OAuthApplication, OAuthToken, PersonalAccessToken } from "./state.js";
-import { nextId, secretValue, userByName } from "./state.js";
-import { ACCESS_TOKEN_TTL_SECONDS, addToken, KNOWN_SCOPES } from "./tokens.js";
+import type {
+  ForgeState,
+  ForgeUser,
+  OAuthApplication,
+  OAuthToken,
+  PersonalAccessToken,
+} from "../model/state.js";
+import { nextId, secretValue, userByName } from "../model/state.js";
+import { ACCESS_TOKEN_TTL_SECONDS, addToken, KNOWN_SCOPES } from "../oauth/tokens.js";
 
 /** A seed that cannot be applied: the control API answers 400 and nothing is changed. */
 export class SeedError extends Error {

@@ -1,5 +1,6 @@
 import type { Express, Request, Response } from "express";
-import type { SimContext } from "../core/sim.js";
+import type { SimContext } from "../../core/sim.js";
+import { issueMilestone, setIssueMilestone } from "../daily/labels-milestones.js";
 import {
   canReadProject,
   groupById,
@@ -8,15 +9,14 @@ import {
   loadProject,
   projectAccessLevel,
   projectFullPath,
-} from "./access.js";
-import { API, caller, forbidden, missing, notFound, requireUser } from "./api-auth.js";
-import { issueMilestone, setIssueMilestone } from "./daily/activity.js";
-import { noteRoutes, userNotesCount } from "./notes.js";
+} from "../model/access.js";
+import { noteRoutes, userNotesCount } from "../model/notes.js";
+import type { ForgeState, ForgeUser, Issue, MergeRequest, Project } from "../model/state.js";
+import { ACCESS, nextId, userByName } from "../model/state.js";
+import { API, caller, forbidden, missing, notFound, requireUser } from "./auth.js";
 import { paginate } from "./paginate.js";
 import { boolParam, compareBy, idsParam, labelsParam, params, str } from "./params.js";
-import { userRef } from "./rest-users.js";
-import type { ForgeState, ForgeUser, Issue, MergeRequest, Project } from "./state.js";
-import { ACCESS, nextId, userByName } from "./state.js";
+import { userRef } from "./users.js";
 
 type Listable = Issue | MergeRequest;
 

@@ -1,10 +1,10 @@
 import type { Express, Request, Response } from "express";
-import type { SimContext } from "../core/sim.js";
+import type { SimContext } from "../../core/sim.js";
+import type { ForgeState } from "../model/state.js";
+import { userById } from "../model/state.js";
 import { jwks } from "./id-token.js";
-import { bearerValue, OAUTH_MESSAGES, oauthError } from "./oauth.js";
-import type { ForgeState } from "./state.js";
-import { userById } from "./state.js";
 import { KNOWN_SCOPES, oauthExpired } from "./tokens.js";
+import { bearerValue, OAUTH_MESSAGES, oauthError } from "./wire.js";
 
 /** OpenID Connect userinfo and the discovery documents, served at the origin root like GitLab. */
 export function oauthMetaRoutes(app: Express, ctx: SimContext<ForgeState>): void {

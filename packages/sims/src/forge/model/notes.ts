@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import type { Express, Request, Response } from "express";
-import type { SimContext } from "../core/sim.js";
+import type { SimContext } from "../../core/sim.js";
+import { API, caller, forbidden, missing, notFound, requireUser } from "../rest/auth.js";
+import { paginate } from "../rest/paginate.js";
+import { userRef } from "../rest/users.js";
 import { loadProject } from "./access.js";
-import { API, caller, forbidden, missing, notFound, requireUser } from "./api-auth.js";
-import { paginate } from "./paginate.js";
-import { userRef } from "./rest-users.js";
 import type { Discussion, ForgeState, ForgeUser, Issue, MergeRequest, Note, Project } from "./state.js";
 import { ACCESS, nextId } from "./state.js";
 

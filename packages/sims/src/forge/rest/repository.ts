@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
 import type { Express, Request, Response } from "express";
-import type { SimContext } from "../core/sim.js";
-import { loadProject, projectAccessLevel, projectFullPath } from "./access.js";
-import { API, caller, forbidden, missing, notFound, requireUser } from "./api-auth.js";
+import type { SimContext } from "../../core/sim.js";
+import { loadProject, projectAccessLevel, projectFullPath } from "../model/access.js";
+import { blobId, commitDetailJson, commitJson, diffCommits, history, resolveRef } from "../model/repo.js";
+import { type CommitAction, commitActions, lastCommitFor, validBranchName } from "../model/repo-write.js";
+import type { Commit, ForgeState, Project } from "../model/state.js";
+import { ACCESS } from "../model/state.js";
+import { API, caller, forbidden, missing, notFound, requireUser } from "./auth.js";
 import { keysetPaginate, paginate, wantsKeyset } from "./paginate.js";
 import { params, str } from "./params.js";
-import { blobId, commitDetailJson, commitJson, diffCommits, history, resolveRef } from "./repo.js";
-import { type CommitAction, commitActions, lastCommitFor, validBranchName } from "./repo-write.js";
-import type { Commit, ForgeState, Project } from "./state.js";
-import { ACCESS } from "./state.js";
 
 function branchJson(state: ForgeState, project: Project, name: string, origin: string, res: Response) {
   const repo = project.repository;

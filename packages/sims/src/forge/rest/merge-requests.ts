@@ -1,8 +1,7 @@
 import type { Express, Request, Response } from "express";
-import type { SimContext } from "../core/sim.js";
-import { groupById, groupChain, loadGroup, loadProject, projectFullPath } from "./access.js";
-import { API, caller, missing, notFound, requireUser } from "./api-auth.js";
-import { pipelineJson } from "./ci.js";
+import type { SimContext } from "../../core/sim.js";
+import { groupById, groupChain, loadGroup, loadProject, projectFullPath } from "../model/access.js";
+import { pipelineJson } from "../model/ci.js";
 import {
   approvalsJson,
   approvalsLeft,
@@ -13,14 +12,15 @@ import {
   mrCommits,
   mrJson,
   syncMr,
-} from "./mr-model.js";
-import { noteRoutes } from "./notes.js";
+} from "../model/merge-requests.js";
+import { noteRoutes } from "../model/notes.js";
+import { commitJson } from "../model/repo.js";
+import type { ForgeState, ForgeUser, MergeRequest } from "../model/state.js";
+import { ACCESS, userByName } from "../model/state.js";
+import { API, caller, missing, notFound, requireUser } from "./auth.js";
+import { filterListables } from "./issues.js";
 import { paginate } from "./paginate.js";
 import { boolParam, idsParam, labelsParam, params, str } from "./params.js";
-import { commitJson } from "./repo.js";
-import { filterListables } from "./rest-issues.js";
-import type { ForgeState, ForgeUser, MergeRequest } from "./state.js";
-import { ACCESS, userByName } from "./state.js";
 
 function filterMrs(
   state: ForgeState,

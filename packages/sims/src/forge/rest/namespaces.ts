@@ -1,5 +1,5 @@
 import type { Express } from "express";
-import type { SimContext } from "../core/sim.js";
+import type { SimContext } from "../../core/sim.js";
 import {
   findGroup,
   findProject,
@@ -8,14 +8,14 @@ import {
   groupFullName,
   groupFullPath,
   USER_NAMESPACE_OFFSET,
-} from "./access.js";
-import { API, forbidden, notFound, requireUser } from "./api-auth.js";
+} from "../model/access.js";
+import { addCommit, emptyRepository } from "../model/repo.js";
+import type { ForgeState, ForgeUser, Group, Project, Visibility } from "../model/state.js";
+import { ACCESS, nextId, userById } from "../model/state.js";
+import { API, forbidden, notFound, requireUser } from "./auth.js";
 import { paginate } from "./paginate.js";
 import { boolParam, params, str } from "./params.js";
-import { addCommit, emptyRepository } from "./repo.js";
-import { projectJson } from "./rest-projects.js";
-import type { ForgeState, ForgeUser, Group, Project, Visibility } from "./state.js";
-import { ACCESS, nextId, userById } from "./state.js";
+import { projectJson } from "./projects.js";
 
 type Namespace = { kind: "user"; user: ForgeUser } | { kind: "group"; group: Group };
 

@@ -1,9 +1,9 @@
-import { findGroup, findProject, groupFullPath } from "./access.js";
-import { addNote } from "./notes.js";
-import { addCommit, emptyRepository } from "./repo.js";
-import { check, list } from "./seed-auth.js";
-import type { ForgeState, Group, Member, Project, Visibility } from "./state.js";
-import { nextId, userById, userByName } from "./state.js";
+import { findGroup, findProject, groupFullPath } from "../model/access.js";
+import { addNote } from "../model/notes.js";
+import { addCommit, emptyRepository } from "../model/repo.js";
+import type { ForgeState, Group, Member, Project, Visibility } from "../model/state.js";
+import { nextId, userById, userByName } from "../model/state.js";
+import { check, list } from "./auth.js";
 
 /**
  * Seeding of the REST world (groups, projects with repositories, issues, merge requests, pipelines)

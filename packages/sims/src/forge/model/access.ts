@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { caller, forbidden, notFound, unauthorized } from "./api-auth.js";
+import { caller, forbidden, notFound, unauthorized } from "../rest/auth.js";
 import type { ForgeState, ForgeUser, Group, Project } from "./state.js";
 import { ACCESS, userById } from "./state.js";
 

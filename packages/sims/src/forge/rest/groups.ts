@@ -1,5 +1,5 @@
 import type { Express, Request } from "express";
-import type { SimContext } from "../core/sim.js";
+import type { SimContext } from "../../core/sim.js";
 import {
   canSeeGroup,
   groupAccessLevel,
@@ -8,11 +8,11 @@ import {
   groupFullName,
   groupFullPath,
   loadGroup,
-} from "./access.js";
-import { API, caller } from "./api-auth.js";
+} from "../model/access.js";
+import type { ForgeState, ForgeUser, Group, Member } from "../model/state.js";
+import { API, caller } from "./auth.js";
 import { paginate } from "./paginate.js";
-import { filterProjects, memberJson, renderProjects } from "./rest-projects.js";
-import type { ForgeState, ForgeUser, Group, Member } from "./state.js";
+import { filterProjects, memberJson, renderProjects } from "./projects.js";
 
 export function groupJson(state: ForgeState, g: Group, origin: string) {
   const full = groupFullPath(state, g);

@@ -1,5 +1,11 @@
-import type { ForgeState, ForgeUser, OAuthApplication, OAuthToken, PersonalAccessToken } from "./state.js";
-import { secretValue, userById } from "./state.js";
+import type {
+  ForgeState,
+  ForgeUser,
+  OAuthApplication,
+  OAuthToken,
+  PersonalAccessToken,
+} from "../model/state.js";
+import { secretValue, userById } from "../model/state.js";
 
 /** Every scope this forge knows; anything else is `invalid_scope` (Doorkeeper enforce_configured_scopes). */
 export const KNOWN_SCOPES = new Set([

@@ -1,13 +1,13 @@
 import type { Express } from "express";
-import type { SimContext } from "../core/sim.js";
-import { loadProject, projectFullPath } from "./access.js";
-import { API, missing, notFound, requireUser } from "./api-auth.js";
+import type { SimContext } from "../../core/sim.js";
+import { loadProject, projectFullPath } from "../model/access.js";
+import { commitJson, resolveRef } from "../model/repo.js";
+import { validBranchName } from "../model/repo-write.js";
+import type { ForgeState, Project, Tag } from "../model/state.js";
+import { ACCESS } from "../model/state.js";
+import { API, missing, notFound, requireUser } from "./auth.js";
 import { paginate } from "./paginate.js";
 import { params, str } from "./params.js";
-import { commitJson, resolveRef } from "./repo.js";
-import { validBranchName } from "./repo-write.js";
-import type { ForgeState, Project, Tag } from "./state.js";
-import { ACCESS } from "./state.js";
 
 function tagJson(state: ForgeState, project: Project, t: Tag, origin: string) {
   const commit = project.repository.commits.get(t.target)!;

@@ -1,11 +1,11 @@
-import { groupById, groupFullPath, projectFullPath } from "./access.js";
-import { syncPipeline } from "./ci.js";
-import { createMr, mergeMr, syncMr } from "./mr-model.js";
-import { resolveRef } from "./repo.js";
-import { check, list } from "./seed-auth.js";
-import { projectOf, seedGroup, seedIssue, seedNotes, seedProject, user, users } from "./seed-data.js";
-import type { Discussion, ForgeState, Job, JobStatus, Pipeline } from "./state.js";
-import { nextId, userById } from "./state.js";
+import { groupById, groupFullPath, projectFullPath } from "../model/access.js";
+import { syncPipeline } from "../model/ci.js";
+import { createMr, mergeMr, syncMr } from "../model/merge-requests.js";
+import { resolveRef } from "../model/repo.js";
+import type { Discussion, ForgeState, Job, JobStatus, Pipeline } from "../model/state.js";
+import { nextId, userById } from "../model/state.js";
+import { check, list } from "./auth.js";
+import { projectOf, seedGroup, seedIssue, seedNotes, seedProject, user, users } from "./data.js";
 
 const JOB_STATUSES = new Set([
   "created",

@@ -1,12 +1,12 @@
 import type { Express, NextFunction, Request, Response } from "express";
-import type { SimContext } from "../core/sim.js";
+import type { SimContext } from "../../core/sim.js";
+import type { AccessGrant, ForgeState, OAuthApplication, OAuthToken } from "../model/state.js";
+import { secretValue, userById, userByName } from "../model/state.js";
+import { authenticateClient, pkceMatches } from "./client-auth.js";
+import { DEVICE_GRANT_TYPE, deviceRoutes, exchangeDevice } from "./device.js";
 import { idToken } from "./id-token.js";
-import { authenticateClient, pkceMatches } from "./oauth-client.js";
-import { DEVICE_GRANT_TYPE, deviceRoutes, exchangeDevice } from "./oauth-device.js";
-import { oauthMetaRoutes } from "./oauth-meta.js";
-import { consentPage, errorPage } from "./oauth-pages.js";
-import type { AccessGrant, ForgeState, OAuthApplication, OAuthToken } from "./state.js";
-import { secretValue, userById, userByName } from "./state.js";
+import { oauthMetaRoutes } from "./metadata.js";
+import { consentPage, errorPage } from "./pages.js";
 import {
   CODE_TTL_MS,
   DEFAULT_SCOPES,
@@ -17,37 +17,9 @@ import {
   parseScopes,
   tokenResponse,
 } from "./tokens.js";
-
-/** Doorkeeper's English error texts as GitLab ships them (GitLab overrides invalid_redirect_uri). */
-export const OAUTH_MESSAGES = {
-  invalid_client:
-    "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.",
-  invalid_redirect_uri: "The redirect URI included is not valid.",
-  invalid_grant:
-    "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.",
-  unsupported_grant_type: "The authorization grant type is not supported by the authorization server.",
-  unsupported_response_type: "The authorization server does not support this response type.",
-  invalid_scope: "The requested scope is invalid, unknown, or malformed.",
-  access_denied: "The resource owner or authorization server denied the request.",
-  code_challenge_required: "Code challenge is required.",
-  token_unknown: "The access token is invalid",
-  token_expired: "The access token expired",
-  token_revoked: "The access token was revoked",
-  unauthorized_revoke: "You are not authorized to revoke this token",
-} as const;
+import { bearerValue, OAUTH_MESSAGES, oauthError, type Params, stringParams } from "./wire.js";
 
 const missingParam = (name: string) => `Missing required parameter: ${name}.`;
-
-type Params = Record<string, string>;
-
-/** Keeps the string-valued parameters of a query or body (arrays and objects are not OAuth). */
-function stringParams(source: unknown): Params {
-  const out: Params = {};
-  if (source && typeof source === "object") {
-    for (const [k, v] of Object.entries(source)) if (typeof v === "string") out[k] = v;
-  }
-  return out;
-}
 
 interface PreAuthorization {
   app: OAuthApplication;
@@ -166,16 +138,6 @@ function renderPreFailure(res: Response, result: Exclude<PreResult, { kind: "ok"
   res.status(result.status).type("html").send(errorPage(result.error, result.description));
 }
 
-export function oauthError(res: Response, status: number, error: string, description: string): void {
-  if (status === 401) {
-    res.setHeader(
-      "WWW-Authenticate",
-      `Bearer realm="Doorkeeper", error="${error}", error_description="${description}"`,
-    );
-  }
-  res.status(status).setHeader("Cache-Control", "no-store").json({ error, error_description: description });
-}
-
 interface Issued {
   token: OAuthToken;
   nonce?: string;
@@ -221,13 +183,6 @@ function refresh(state: ForgeState, app: OAuthApplication, body: Params): Issued
   old.refreshed = true;
   old.revoked_at_ms = state.clock.now();
   return { token: issueToken(state, app, old.user_id, scopes) };
-}
-
-export function bearerValue(req: Request): string | undefined {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
-  if (m?.[1]) return m[1];
-  const q = stringParams(req.query);
-  return q.access_token || q.bearer_token || undefined;
 }
 
 const CORS_PATHS = new Set(["/oauth/token", "/oauth/revoke", "/oauth/userinfo", "/oauth/token/info"]);

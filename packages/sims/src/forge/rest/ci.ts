@@ -1,7 +1,6 @@
 import type { Express, Request, Response } from "express";
-import type { SimContext } from "../core/sim.js";
-import { loadProject } from "./access.js";
-import { API, forbidden, missing, notFound, requireUser } from "./api-auth.js";
+import type { SimContext } from "../../core/sim.js";
+import { loadProject } from "../model/access.js";
 import {
   cancelPipeline,
   createPipeline,
@@ -13,12 +12,13 @@ import {
   renderTrace,
   retryJobs,
   syncPipeline,
-} from "./ci.js";
+} from "../model/ci.js";
+import { resolveRef } from "../model/repo.js";
+import type { ForgeState, Job, JobStatus, Pipeline, Project } from "../model/state.js";
+import { ACCESS, userByName } from "../model/state.js";
+import { API, forbidden, missing, notFound, requireUser } from "./auth.js";
 import { paginate } from "./paginate.js";
 import { params, str } from "./params.js";
-import { resolveRef } from "./repo.js";
-import type { ForgeState, Job, JobStatus, Pipeline, Project } from "./state.js";
-import { ACCESS, userByName } from "./state.js";
 
 const SCOPES: Record<string, (p: Pipeline) => boolean> = {
   running: (p) => p.status === "running",

@@ -11,7 +11,7 @@ Small UI widgets for dashboards.
 ## Usage
 
 \`\`\`ts
-import { render } from "./src/widget";
+import { render } from "../src/widget";
 render(document.body, { title: "Hello" });
 \`\`\`
 
@@ -117,7 +117,7 @@ export const DEFAULT_DATASET = {
         "README.md": README,
         "package.json": '{\n  "name": "@acme/widgets",\n  "version": "1.4.0",\n  "type": "module"\n}\n',
         "src/widget.ts": WIDGET,
-        "src/index.ts": 'export * from "./widget";\n',
+        "src/index.ts": 'export * from "../widget";\n',
         "docs/guide.md": "# Guide\n\nWidgets render into any element with an innerHTML property.\n",
         ".gitlab-ci.yml": CI,
       },
@@ -128,7 +128,7 @@ export const DEFAULT_DATASET = {
           created_at: "2026-01-12T15:00:00.000Z",
           files: {
             "src/widget.ts": WIDGET_CACHED,
-            "src/cache.test.ts": 'import { layout } from "./widget";\n\nlayout({ title: "a" });\n',
+            "src/cache.test.ts": 'import { layout } from "../widget";\n\nlayout({ title: "a" });\n',
           },
         },
         "fix/readme-typo": {
