@@ -1,13 +1,12 @@
 // provider_a and provider_b (managed delivery) through the real CLI against both simulators:
 // apply → no changes → one-field edit → destroy leaves nothing of ours behind.
-import { cpSync, promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
-import { editConfig, simState } from "./project.js";
+import { copyProject, editConfig, simState } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/multi-ab", import.meta.url));
 const SECRETS = {
@@ -35,15 +34,7 @@ beforeAll(async () => {
       settings: { file_audit_polls: 0, file_audit_ms: 0, skill_scan_polls: 0, skill_scan_ms: 0 },
     }),
   });
-  dir = mkdtempSync(join(tmpdir(), "agents-ab-e2e-"));
-  cpSync(FIXTURE, dir, { recursive: true });
-  const env = { ...SECRETS, A_BASE_URL: a.url, B_GATEWAY: b.url };
-  await fs.writeFile(
-    join(dir, ".env"),
-    Object.entries(env)
-      .map(([k, v]) => `${k}=${v}`)
-      .join("\n"),
-  );
+  dir = await copyProject(FIXTURE, { ...SECRETS, A_BASE_URL: a.url, B_GATEWAY: b.url }, "agents-ab-e2e-");
 });
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);

@@ -1,14 +1,13 @@
 // provider_b Forward delivery through the real CLI: the Template and its Forward resources are
 // applied, the default memory store stays pending until a Forward Session exists, is then
 // renamed, and is retained on destroy (delete_on_destroy omitted).
-import { cpSync, promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
-import { editConfig, requestLog, setFaults, simState } from "./project.js";
+import { copyProject, editConfig, requestLog, setFaults, simState } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/forward-b", import.meta.url));
 const SECRETS = {
@@ -27,15 +26,7 @@ const dump = async () => (await simState(b)) as Dump;
 
 beforeAll(async () => {
   b = await startSim("provider_b", { quiet: true });
-  dir = mkdtempSync(join(tmpdir(), "agents-b-forward-"));
-  cpSync(FIXTURE, dir, { recursive: true });
-  const env = { ...SECRETS, B_GATEWAY: b.url };
-  await fs.writeFile(
-    join(dir, ".env"),
-    Object.entries(env)
-      .map(([k, v]) => `${k}=${v}`)
-      .join("\n"),
-  );
+  dir = await copyProject(FIXTURE, { ...SECRETS, B_GATEWAY: b.url }, "agents-b-forward-");
 });
 afterAll(async () => {
   await b?.close();

@@ -3,8 +3,7 @@
 // duplicate and no orphan on the simulator. Every case runs on both state backends: the file
 // beside agents.yaml, and a real PostgreSQL (AGENTS_STATE_URL, one workspace per project).
 import { spawn } from "node:child_process";
-import { cpSync, promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { promises as fs } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
@@ -19,7 +18,7 @@ import type { StateRead } from "../../src/state/backend.js";
 import { forceUnlock } from "../../src/state/file-store.js";
 import { type PgServer, startPostgres } from "../state/pg-server.js";
 import { CLI, runCli } from "./cli.js";
-import { liveObjects, requestLog, SECRETS, setFaults, simState } from "./project.js";
+import { copyProject, liveObjects, requestLog, SECRETS, setFaults, simState } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/crash-c", import.meta.url));
 const RESOURCES = 5;
@@ -70,13 +69,9 @@ async function journalLeft(dir: string): Promise<number> {
 
 async function freshProject(): Promise<string> {
   await fetch(`${c.origin}/_sim/reset`, { method: "POST" });
-  const dir = mkdtempSync(join(tmpdir(), "agents-crash-"));
+  const env = { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url };
+  const dir = await copyProject(FIXTURE, env, "agents-crash-");
   dirs.push(dir);
-  cpSync(FIXTURE, dir, { recursive: true });
-  await fs.writeFile(
-    join(dir, ".env"),
-    `C_API_KEY=${SECRETS.C_API_KEY}\nGITHUB_TOKEN=${SECRETS.GITHUB_TOKEN}\nC_BASE_URL=${c.url}\n`,
-  );
   return dir;
 }
 

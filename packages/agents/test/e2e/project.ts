@@ -14,20 +14,24 @@ export const SECRETS = {
   SEARCH_KEY: "search-e2e-key-0004",
 };
 
-export async function makeProject(
-  sims: { c: RunningSim; d: RunningSim },
+/**
+ * A temporary copy of a fixture project with a `.env` holding `env` (undefined values left out);
+ * the caller removes the folder.
+ */
+export async function copyProject(
+  fixture: string,
+  env: Record<string, string | undefined>,
   prefix = "agents-e2e-",
 ): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  cpSync(FIXTURE, dir, { recursive: true });
-  const env = { ...SECRETS, C_BASE_URL: sims.c.url, D_BASE_URL: sims.d.url };
-  await fs.writeFile(
-    join(dir, ".env"),
-    Object.entries(env)
-      .map(([k, v]) => `${k}=${v}`)
-      .join("\n"),
-  );
+  cpSync(fixture, dir, { recursive: true });
+  const lines = Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`]));
+  await fs.writeFile(join(dir, ".env"), `${lines.join("\n")}\n`);
   return dir;
+}
+
+export function makeProject(sims: { c: RunningSim; d: RunningSim }, prefix = "agents-e2e-"): Promise<string> {
+  return copyProject(FIXTURE, { ...SECRETS, C_BASE_URL: sims.c.url, D_BASE_URL: sims.d.url }, prefix);
 }
 
 export async function editConfig(dir: string, from: string, to: string): Promise<void> {

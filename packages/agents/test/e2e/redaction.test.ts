@@ -1,12 +1,11 @@
 // A provider error that echoes a secret back never reaches the terminal or the state.
-import { cpSync, promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runCli } from "./cli.js";
-import { SECRETS, setFaults } from "./project.js";
+import { copyProject, SECRETS, setFaults } from "./project.js";
 
 const env = { AGENTS_STATE_KEY: "redaction-key" };
 let c: RunningSim;
@@ -14,11 +13,10 @@ let dir: string;
 
 beforeAll(async () => {
   c = await startSim("provider_c", { quiet: true });
-  dir = mkdtempSync(join(tmpdir(), "agents-redaction-"));
-  cpSync(fileURLToPath(new URL("./fixtures/crash-c", import.meta.url)), dir, { recursive: true });
-  await fs.writeFile(
-    join(dir, ".env"),
-    `C_API_KEY=${SECRETS.C_API_KEY}\nGITHUB_TOKEN=${SECRETS.GITHUB_TOKEN}\nC_BASE_URL=${c.url}\n`,
+  dir = await copyProject(
+    fileURLToPath(new URL("./fixtures/crash-c", import.meta.url)),
+    { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url },
+    "agents-redaction-",
   );
 });
 afterAll(async () => {

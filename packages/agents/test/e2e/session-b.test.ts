@@ -1,14 +1,12 @@
 // `agents session start` through the real CLI against the provider_b simulator: the session of a
 // Managed agent carries its environment variables in the managed `KEY=VALUE;…` form and its
 // repository as a `github_repository` mounted at the derived /data/workspace/<repo>.
-import { cpSync, promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { promises as fs } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
-import { requestLog, simState } from "./project.js";
+import { copyProject, requestLog, simState } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/session-b", import.meta.url));
 const SECRETS = {
@@ -26,15 +24,7 @@ type Dump = Record<string, Array<Record<string, unknown>> | undefined>;
 
 beforeAll(async () => {
   b = await startSim("provider_b", { quiet: true });
-  dir = mkdtempSync(join(tmpdir(), "agents-session-e2e-"));
-  cpSync(FIXTURE, dir, { recursive: true });
-  const env = { ...SECRETS, B_GATEWAY: b.url };
-  await fs.writeFile(
-    join(dir, ".env"),
-    Object.entries(env)
-      .map(([k, v]) => `${k}=${v}`)
-      .join("\n"),
-  );
+  dir = await copyProject(FIXTURE, { ...SECRETS, B_GATEWAY: b.url }, "agents-session-e2e-");
 });
 afterAll(async () => {
   await b?.close();

@@ -3,8 +3,7 @@
 // the connection URL (with its password) never shown. The crash tests of test/e2e/crash.test.ts
 // run on this backend too (kill -9 of a holder frees the lock; the next apply resumes).
 import { spawn } from "node:child_process";
-import { cpSync, promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { promises as fs } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
@@ -17,7 +16,7 @@ import { FileBackend } from "../../src/state/file-store.js";
 import { PostgresBackend } from "../../src/state/postgres-store.js";
 import { type ResourceState, StateLockedError } from "../../src/state/types.js";
 import { CLI, type CliResult, runCli } from "../e2e/cli.js";
-import { liveObjects, SECRETS, setFaults, simState } from "../e2e/project.js";
+import { copyProject, liveObjects, SECRETS, setFaults, simState } from "../e2e/project.js";
 import { type PgServer, startPostgres } from "./pg-server.js";
 
 const FIXTURE = fileURLToPath(new URL("../e2e/fixtures/crash-c", import.meta.url));
@@ -60,13 +59,9 @@ async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] 
 
 /** A provider_c project whose .env holds the secrets; its workspace is the folder's name. */
 async function project(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "agents-pg-"));
+  const env = { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url };
+  const dir = await copyProject(FIXTURE, env, "agents-pg-");
   dirs.push(dir);
-  cpSync(FIXTURE, dir, { recursive: true });
-  await fs.writeFile(
-    join(dir, ".env"),
-    `C_API_KEY=${SECRETS.C_API_KEY}\nGITHUB_TOKEN=${SECRETS.GITHUB_TOKEN}\nC_BASE_URL=${c.url}\n`,
-  );
   return dir;
 }
 

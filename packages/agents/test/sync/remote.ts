@@ -1,15 +1,14 @@
 // Changes made "outside agents": direct calls to a simulator's wire API, as a user of the
 // provider's console or SDK would make them, plus a project folder wired to the simulators.
 import { createHash } from "node:crypto";
-import { cpSync, promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { promises as fs } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { RunningSim } from "@agents/sims";
 import { createHttpClientFactory, type HttpClient } from "../../src/providers/http.js";
 import { providerA } from "../../src/providers/provider-a/definition.js";
 import { providerC } from "../../src/providers/provider-c/definition.js";
 import { providerD } from "../../src/providers/provider-d/definition.js";
+import { copyProject } from "../e2e/project.js";
 
 export const FIXTURE = fileURLToPath(new URL("./fixtures/roster-cd", import.meta.url));
 export const FIXTURE_A = fileURLToPath(new URL("./fixtures/roster-a", import.meta.url));
@@ -27,17 +26,8 @@ export async function makeProject(
   sims: { a?: RunningSim; c?: RunningSim; d?: RunningSim },
   fixture = FIXTURE,
 ): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "agents-sync-"));
-  cpSync(fixture, dir, { recursive: true });
   const env = { ...SECRETS, A_BASE_URL: sims.a?.url, C_BASE_URL: sims.c?.url, D_BASE_URL: sims.d?.url };
-  await fs.writeFile(
-    join(dir, ".env"),
-    `${Object.entries(env)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${k}=${v}`)
-      .join("\n")}\n`,
-  );
-  return dir;
+  return copyProject(fixture, env, "agents-sync-");
 }
 
 export async function fileHash(path: string): Promise<string> {

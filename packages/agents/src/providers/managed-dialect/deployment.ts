@@ -5,6 +5,20 @@ import type { Resolver, ReverseRefs } from "./agent.js";
 /** A schedule declared without timezone gets UTC (the provider requires an IANA timezone). */
 export const DEFAULT_SCHEDULE_TIMEZONE = "UTC";
 
+/** The deployment fields a read is compared on (both providers' deployments, native or emulated). */
+export const DEPLOYMENT_COMPARED = [
+  "agent",
+  "agent_version",
+  "environment",
+  "vaults",
+  "memory_stores",
+  "resources",
+  "initial_events",
+  "schedule",
+  "description",
+  "metadata",
+] as const;
+
 import { DeclarationError } from "../common/errors.js";
 import { userMetadata } from "./ownership.js";
 import { checkoutToWire, fileResource, gitRepositoryToWire, mountPath, repositoryUrl } from "./resources.js";

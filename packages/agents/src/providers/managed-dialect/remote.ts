@@ -1,5 +1,6 @@
 // Small helpers every handler uses: 404 as "gone", already-gone deletes, archived detection.
 
+import { readLocalFile } from "../common/local-files.js";
 import type { HttpClient, HttpRequest } from "../http.js";
 import { ProviderHttpError } from "../http.js";
 import { isRecord, type Json, str } from "./spec.js";
@@ -58,4 +59,28 @@ export function overlay(spec: Json, canonical: Json, compared: readonly string[]
     else delete out[key];
   }
   return out;
+}
+
+/**
+ * Uploads a local file (`POST /files`, multipart, the basename as its name) and returns the
+ * provider's answer. `fields` are added to the form (provider_d's `purpose`).
+ */
+export async function uploadLocalFile(
+  http: HttpClient,
+  configDir: string,
+  source: string,
+  options: { fields?: Record<string, string>; headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<Json> {
+  const { filename, bytes } = await readLocalFile(configDir, source);
+  const form = new FormData();
+  form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), filename);
+  for (const [key, value] of Object.entries(options.fields ?? {})) form.append(key, value);
+  const response = await http.request<Json>({
+    method: "POST",
+    path: "/files",
+    body: form,
+    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return response.body;
 }

@@ -5,7 +5,7 @@
 
 import { digestBytes, readLocalFile } from "../../common/local-files.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
-import { getOrGone, idOf, ignoreGone } from "../remote.js";
+import { getOrGone, idOf, ignoreGone, uploadLocalFile } from "../remote.js";
 import { type Json, str } from "../spec.js";
 
 export interface FileProfile {
@@ -37,21 +37,16 @@ export function fileHandler(profile: FileProfile): KindHandler {
     replaceOn: ["filename", "purpose", "content_digest"],
 
     async create(ctx: HandlerContext, spec: Spec) {
-      const { filename: name, bytes } = await readLocalFile(ctx.configDir, str(spec.source) ?? "");
-      const form = new FormData();
-      form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
       const purpose = purposeOf(spec);
-      if (profile.purpose && purpose) form.append(profile.purpose.field, purpose);
-      else if (spec.purpose !== undefined)
+      const fields = profile.purpose && purpose ? { [profile.purpose.field]: purpose } : {};
+      if (!(profile.purpose && purpose) && spec.purpose !== undefined)
         ctx.warn("purpose is not part of this provider's file upload; not sent");
-      const response = await ctx.http.request<Json>({
-        method: "POST",
-        path: "/files",
-        body: form,
+      const body = await uploadLocalFile(ctx.http, ctx.configDir, str(spec.source) ?? "", {
+        fields,
         headers,
         signal: ctx.signal,
       });
-      return toRemote(response.body, idOf(response.body, ...profile.idKeys));
+      return toRemote(body, idOf(body, ...profile.idKeys));
     },
 
     async read(ctx, id) {

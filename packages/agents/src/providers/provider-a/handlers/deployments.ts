@@ -1,30 +1,14 @@
 // provider_a native deployments: created, updated in place (full replacement of lists, explicit
 // clears), archived on removal. Local `source` files of resources are uploaded and audited first.
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
-import { logicalName, ownerOf, sameOwner, userMetadata, withOwnership } from "../../common/ownership.js";
+import { logicalName, ownerOf, sameOwner, withOwnership } from "../../common/ownership.js";
 import { firstMatch, walkPages } from "../../common/paging.js";
-import { runDeployment } from "../../common/run.js";
+import { deploymentFromWire, runDeployment } from "../../common/run.js";
 import { deleteUploads, priorUploads, sourceDigests, Uploads } from "../../common/uploads.js";
 import type { DeploymentHandler, HandlerContext, RemoteObject, Spec } from "../../types.js";
 import { type DeploymentDecl, deploymentToWire } from "../mappers/deployment.js";
 import { uploadFile } from "./files.js";
 import type { ProviderAOptions } from "./options.js";
-
-function toRemote(wire: Wire): RemoteObject {
-  const schedule = wire.schedule as { expression?: string; timezone?: string } | null | undefined;
-  return {
-    id: String(wire.id),
-    spec: {
-      ...(schedule?.expression
-        ? { schedule: { expression: schedule.expression, timezone: schedule.timezone } }
-        : {}),
-      ...(typeof wire.description === "string" && wire.description ? { description: wire.description } : {}),
-      metadata: userMetadata(wire.metadata),
-    },
-    owner: ownerOf(wire.metadata),
-    extra: { status: wire.status },
-  };
-}
 
 export function createDeploymentHandler(opts: ProviderAOptions): DeploymentHandler {
   async function body(ctx: HandlerContext, spec: Spec, update: boolean, uploads: Uploads) {
@@ -71,7 +55,9 @@ export function createDeploymentHandler(opts: ProviderAOptions): DeploymentHandl
       let remote: RemoteObject;
       try {
         const json = await body(ctx, spec, false, uploads);
-        remote = toRemote(await send(ctx, ctx.http, { method: "POST", path: "/deployments", json }));
+        remote = deploymentFromWire(
+          await send(ctx, ctx.http, { method: "POST", path: "/deployments", json }),
+        );
       } catch (error) {
         await uploads.discardNew(ctx.http);
         throw error;
@@ -81,7 +67,7 @@ export function createDeploymentHandler(opts: ProviderAOptions): DeploymentHandl
     async read(ctx, id, prior) {
       const wire = await getOrGone(ctx.http, `/deployments/${id}`, ctx.signal);
       if (wire === "gone" || isArchived(wire)) return "gone";
-      const remote = toRemote(wire);
+      const remote = deploymentFromWire(wire);
       return { ...remote, extra: { ...remote.extra, uploads: priorUploads(prior) } };
     },
     async update(ctx, id, spec, prior) {
@@ -91,7 +77,9 @@ export function createDeploymentHandler(opts: ProviderAOptions): DeploymentHandl
       let remote: RemoteObject;
       try {
         const json = await body(ctx, spec, true, uploads);
-        remote = toRemote(await send(ctx, ctx.http, { method: "POST", path: `/deployments/${id}`, json }));
+        remote = deploymentFromWire(
+          await send(ctx, ctx.http, { method: "POST", path: `/deployments/${id}`, json }),
+        );
       } catch (error) {
         await uploads.discardNew(ctx.http);
         throw error;
@@ -109,7 +97,7 @@ export function createDeploymentHandler(opts: ProviderAOptions): DeploymentHandl
         walkPages<Wire>(ctx.http, "/deployments", {}, ctx.signal),
         (d) => !isArchived(d) && sameOwner(ownerOf(d.metadata), owner),
       );
-      return found ? toRemote(found) : undefined;
+      return found ? deploymentFromWire(found) : undefined;
     },
   };
 }

@@ -3,29 +3,13 @@
 
 import { DeclarationError } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
-import { logicalName, metadataPatch, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
+import { logicalName, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
 import { firstMatch, walkPages } from "../../common/paging.js";
-import { runDeployment } from "../../common/run.js";
+import { deploymentFromWire, runDeployment } from "../../common/run.js";
 import { deleteUploads, priorUploads, sourceDigests, Uploads } from "../../common/uploads.js";
 import type { DeploymentHandler, HandlerContext, PriorState, RemoteObject, Spec } from "../../types.js";
 import { type DeploymentDecl, deploymentToWire } from "../mappers/deployment.js";
 import { client, uploadFile } from "./shared.js";
-
-function toRemote(wire: Wire): RemoteObject {
-  const schedule = wire.schedule as { expression?: string; timezone?: string } | null | undefined;
-  return {
-    id: String(wire.id),
-    spec: {
-      ...(schedule?.expression
-        ? { schedule: { expression: schedule.expression, timezone: schedule.timezone } }
-        : {}),
-      ...(typeof wire.description === "string" && wire.description ? { description: wire.description } : {}),
-      metadata: userMetadata(wire.metadata),
-    },
-    owner: ownerOf(wire.metadata),
-    extra: { status: wire.status },
-  };
-}
 
 async function body(ctx: HandlerContext, spec: Spec, current: Wire | undefined, uploads: Uploads) {
   const decl = spec as unknown as DeploymentDecl;
@@ -102,21 +86,25 @@ export const deploymentHandler: DeploymentHandler = {
     const uploads = uploader(ctx);
     const json = await body(ctx, spec, undefined, uploads);
     return withUploads(
-      toRemote(await send(ctx, client(ctx, "managed"), { method: "POST", path: "/deployments", json })),
+      deploymentFromWire(
+        await send(ctx, client(ctx, "managed"), { method: "POST", path: "/deployments", json }),
+      ),
       uploads.ledger,
     );
   },
   async read(ctx, id, prior) {
     const wire = await getOrGone(client(ctx, "managed"), `/deployments/${id}`, ctx.signal);
     if (wire === "gone" || isArchived(wire)) return "gone";
-    return withUploads(toRemote(wire), priorUploads(prior));
+    return withUploads(deploymentFromWire(wire), priorUploads(prior));
   },
   async update(ctx, id, spec, prior) {
     const managed = client(ctx, "managed");
     const uploads = uploader(ctx, prior);
     const current = await send(ctx, managed, { method: "GET", path: `/deployments/${id}` });
     const json = await body(ctx, spec, current, uploads);
-    const remote = toRemote(await send(ctx, managed, { method: "POST", path: `/deployments/${id}`, json }));
+    const remote = deploymentFromWire(
+      await send(ctx, managed, { method: "POST", path: `/deployments/${id}`, json }),
+    );
     await uploads.pruneReplaced(managed);
     return withUploads(remote, uploads.ledger);
   },
@@ -135,6 +123,6 @@ export const deploymentHandler: DeploymentHandler = {
         return !isArchived(d) && o?.project === owner.project && o.resource === owner.resource;
       },
     );
-    return found ? toRemote(found) : undefined;
+    return found ? deploymentFromWire(found) : undefined;
   },
 };

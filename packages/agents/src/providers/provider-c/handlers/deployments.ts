@@ -9,6 +9,7 @@ import { isOwnedBy, metadataPatch, ownerOf } from "../../common/ownership.js";
 import { findFirst, listReader } from "../../common/paging.js";
 import {
   canonicalDeployment,
+  DEPLOYMENT_COMPARED,
   type DeploymentRefs,
   deploymentResources,
   deploymentResourcesFromWire,
@@ -25,6 +26,7 @@ import {
   isArchived,
   listedOrGet,
   overlay,
+  uploadLocalFile,
 } from "../../managed-dialect/remote.js";
 import {
   compact,
@@ -48,19 +50,6 @@ import { listDeployments } from "../listing.js";
 import { providerCProfile } from "../profile.js";
 import { MOUNT_ROOT, PAGE_SIZE } from "../wire-decisions.js";
 
-const COMPARED = [
-  "agent",
-  "agent_version",
-  "environment",
-  "vaults",
-  "memory_stores",
-  "resources",
-  "initial_events",
-  "schedule",
-  "description",
-  "metadata",
-] as const;
-
 type Uploads = Record<string, string>;
 
 async function readRubrics(spec: Json, configDir: string): Promise<Json> {
@@ -81,16 +70,7 @@ async function uploadSources(ctx: HandlerContext, spec: Json, known: Uploads): P
   for (const resource of records(spec.resources)) {
     const source = str(resource.source);
     if (resource.type !== "file" || !source || str(resource.file_id) || uploads[source]) continue;
-    const { filename: name, bytes } = await readLocalFile(ctx.configDir, source);
-    const form = new FormData();
-    form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
-    const response = await ctx.http.request<Json>({
-      method: "POST",
-      path: "/files",
-      body: form,
-      signal: ctx.signal,
-    });
-    uploads[source] = idOf(response.body);
+    uploads[source] = idOf(await uploadLocalFile(ctx.http, ctx.configDir, source, { signal: ctx.signal }));
   }
   return uploads;
 }
@@ -224,7 +204,7 @@ export const providerCDeploymentHandler: DeploymentHandler = {
   list: listDeployments,
   desired: async (spec, ctx) => {
     const withRubrics = await readRubrics(spec, ctx.configDir);
-    return overlay(withRubrics, canonicalDeployment(withRubrics, MOUNT_ROOT), COMPARED);
+    return overlay(withRubrics, canonicalDeployment(withRubrics, MOUNT_ROOT), DEPLOYMENT_COMPARED);
   },
   sensitive: ["resources.*.authorization_token"],
 

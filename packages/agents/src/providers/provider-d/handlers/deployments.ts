@@ -3,27 +3,13 @@
 // performs a run: upload local file sources, create a session, send the initial messages.
 
 import { DeclarationError } from "../../common/errors.js";
-import { readLocalFile } from "../../common/local-files.js";
 import type { HttpClient } from "../../http.js";
-import { canonicalDeployment, textContent } from "../../managed-dialect/deployment.js";
-import { idOf, overlay } from "../../managed-dialect/remote.js";
+import { canonicalDeployment, DEPLOYMENT_COMPARED, textContent } from "../../managed-dialect/deployment.js";
+import { idOf, overlay, uploadLocalFile } from "../../managed-dialect/remote.js";
 import { mountPath } from "../../managed-dialect/resources.js";
 import { compact, isRecord, type Json, records, str, strList } from "../../managed-dialect/spec.js";
 import type { DeploymentHandler, HandlerContext, RemoteObject, Spec } from "../../types.js";
 import { DEFAULT_FILE_PURPOSE, emulatedDeploymentId, MOUNT_ROOT } from "../wire-decisions.js";
-
-const COMPARED = [
-  "agent",
-  "agent_version",
-  "environment",
-  "vaults",
-  "memory_stores",
-  "resources",
-  "initial_events",
-  "schedule",
-  "description",
-  "metadata",
-] as const;
 
 export interface EmulatedRunPlan {
   session: Json;
@@ -105,7 +91,7 @@ export const providerDDeploymentHandler: DeploymentHandler = {
   localOnly: true,
   // A declared repository token is dropped at run time, but it is still part of the spec kept in state.
   sensitive: ["resources.*.authorization_token"],
-  desired: (spec) => overlay(spec, canonicalDeployment(spec, MOUNT_ROOT), COMPARED),
+  desired: (spec) => overlay(spec, canonicalDeployment(spec, MOUNT_ROOT), DEPLOYMENT_COMPARED),
   create: async (ctx, spec) => record(ctx, spec),
   update: async (ctx, _id, spec) => record(ctx, spec),
   read: async (_ctx, id, prior) => ({
@@ -131,18 +117,12 @@ export async function runEmulatedDeployment(
 ): Promise<{ session_id: string }> {
   const resources = [...records(plan.session.resources)];
   for (const upload of plan.uploads) {
-    const { filename: name, bytes } = await readLocalFile(configDir, upload.source);
-    const form = new FormData();
-    form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
-    form.append("purpose", DEFAULT_FILE_PURPOSE);
-    const response = await http.request<Json>({
-      method: "POST",
-      path: "/files",
-      body: form,
+    const uploaded = await uploadLocalFile(http, configDir, upload.source, {
+      fields: { purpose: DEFAULT_FILE_PURPOSE },
       ...(signal ? { signal } : {}),
     });
     resources.push(
-      compact({ type: "file", file_id: idOf(response.body, "file_id"), mount_path: upload.mount_path }),
+      compact({ type: "file", file_id: idOf(uploaded, "file_id"), mount_path: upload.mount_path }),
     );
   }
   const session = await http.request<Json>({
