@@ -42,12 +42,43 @@ export interface ForgeMcpServer {
   close(): Promise<void>;
 }
 
+/**
+ * The Express app, built in four steps: the plumbing every route shares (path prefix, headers,
+ * health), the OAuth side when the server signs users in (discovery, authorization routes, bearer
+ * checks), the MCP endpoint, and the last-stop error handler.
+ */
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<ForgeMcpServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const now = options.now ?? Date.now;
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
+  const prefix = mountPlumbing(app, config);
+
+  let oauth: OAuthSide | undefined;
+  if (config.remoteOAuth) oauth = await mountOAuth(app, config, prefix, logger, now);
+  else if (!config.forgeToken) {
+    logger.warn(
+      "no FORGE_TOKEN and FORGE_MCP_OAUTH is off: /mcp tool calls will fail until a token is configured",
+    );
+  }
+  mountMcp(app, config, oauth?.mcpHandlers ?? [], logger);
+  app.use(lastStop(logger));
+
+  return {
+    app,
+    verifier: oauth?.verifier,
+    memoryStore: oauth?.memoryStore,
+    async close() {
+      await oauth?.shared.close();
+    },
+  };
+}
+
+const MCP_PATH = "/mcp";
+
+/** Path prefix, headers every answer carries, and the health check. Returns the prefix ("" when none). */
+function mountPlumbing(app: Express, config: Config): string {
   // MCP_SERVER_URL may carry a path prefix (https://host/gitlab): every route answers under it as
   // well as at the root, whether the proxy in front forwards the prefix or strips it.
   const prefix = new URL(config.mcpServerUrl).pathname.replace(/\/+$/, "");
@@ -74,123 +105,140 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.get(["/health", "/healthz"], (_req, res) => {
     res.json({ ok: true });
   });
+  return prefix;
+}
 
-  let shared: SharedState | undefined;
-  let verifier: ForgeTokenVerifier | undefined;
-  let memoryStore: ForgeMcpServer["memoryStore"];
-  const toolOpts = { readOnly: config.readOnly, toolsets: config.toolsets };
-  const mcpPath = "/mcp";
-  const mcpHandlers: express.RequestHandler[] = [];
+interface OAuthSide {
+  shared: SharedState;
+  verifier: ForgeTokenVerifier;
+  memoryStore: ForgeMcpServer["memoryStore"];
+  /** What /mcp runs before the body is read: the verify budget and the bearer check. */
+  mcpHandlers: express.RequestHandler[];
+}
 
-  if (config.remoteOAuth) {
-    const appId = config.oauthAppId!;
-    shared = config.redisUrl
-      ? await redisSharedState(
-          config.redisUrl,
-          config.registerRateLimitPerHour,
-          now,
-          config.redisConnectTimeoutMs,
-        )
-      : memorySharedState(config.registerRateLimitPerHour, now);
-    let stores: ReturnType<typeof sealedStores>;
-    let consentKeys: Buffer[];
-    if (config.stateless) {
-      stores = sealedStores(
+/** The OAuth stores: sealed into the messages (stateless replicas) or kept in memory. */
+function oauthStores(config: Config, shared: SharedState, now: () => number) {
+  if (config.stateless) {
+    const derive = (secret: Buffer) =>
+      Buffer.from(hkdfSync("sha256", secret, "forge-mcp/consent/v1", "consent-csrf", 32));
+    return {
+      stores: sealedStores(
         new Sealer(config.statelessSecret!, config.statelessSecretPrevious, now),
         shared.guard,
-      );
-      const derive = (secret: Buffer) =>
-        Buffer.from(hkdfSync("sha256", secret, "forge-mcp/consent/v1", "consent-csrf", 32));
-      consentKeys = [config.statelessSecret!, config.statelessSecretPrevious]
+      ),
+      consentKeys: [config.statelessSecret!, config.statelessSecretPrevious]
         .filter((s): s is Buffer => s !== undefined)
-        .map(derive);
-    } else {
-      const mem = memoryStores(now);
-      memoryStore = mem.lru;
-      stores = mem;
-      consentKeys = [randomBytes(32)];
-    }
-    const mode = config.callbackProxy ? "proxy" : "passthrough";
-    const service = new OAuthService({
-      mode,
-      consentPage: config.consentPage,
-      mcpServerUrl: config.mcpServerUrl,
-      resources: [`${config.mcpServerUrl}${mcpPath}`, config.mcpServerUrl, `${config.mcpServerUrl}/`],
-      forgeRootUrl: config.forgeRootUrl,
-      scopes: config.oauthScopes,
-      allowlist: config.redirectUriAllowlist.map(globToRegExp),
-      forge: new ForgeOAuthClient(config.forgeRootUrl, appId, config.forgeTimeoutMs),
-      ...stores,
-      registerLimiter: shared.registerLimiter,
-      consent: new ConsentGuard(consentKeys),
-      logger,
-      now,
-    });
-    const resourceUrl = new URL(`${config.mcpServerUrl}${mcpPath}`);
-    const base = config.mcpServerUrl;
-    const metadata: OAuthMetadata = {
-      issuer: new URL(base).href,
-      authorization_endpoint: `${base}/authorize`,
-      token_endpoint: `${base}/token`,
-      registration_endpoint: `${base}/register`,
-      revocation_endpoint: `${base}/revoke`,
-      response_types_supported: ["code"],
-      grant_types_supported: ["authorization_code", "refresh_token"],
-      code_challenge_methods_supported: ["S256"],
-      token_endpoint_auth_methods_supported: ["none"],
-      revocation_endpoint_auth_methods_supported: ["none"],
-      scopes_supported: config.oauthScopes,
-      ...(mode === "proxy" ? { authorization_response_iss_parameter_supported: true } : {}),
+        .map(derive),
+      memoryStore: undefined,
     };
-    app.use(
-      mcpAuthMetadataRouter({
-        oauthMetadata: metadata,
-        resourceServerUrl: resourceUrl,
-        scopesSupported: config.oauthScopes,
-        resourceName: "forge-mcp",
-      }),
-    );
-    // RFC 8414 §3.1: an issuer with a path has its metadata at the well-known segment + that path.
-    if (prefix) {
-      app.get(`/.well-known/oauth-authorization-server${prefix}`, (_req, res) => {
-        res.setHeader("Access-Control-Allow-Origin", "*");
-        res.json(metadata);
-      });
-    }
-    // Clients that probe the root form (RFC 9728 §3.1 without the resource path) get the same document.
-    app.get("/.well-known/oauth-protected-resource", (_req, res) => {
-      res.setHeader("Access-Control-Allow-Origin", "*");
-      res.json({
-        resource: resourceUrl.href,
-        authorization_servers: [metadata.issuer],
-        scopes_supported: config.oauthScopes,
-        resource_name: "forge-mcp",
-      });
-    });
-    app.use(oauthRouter(service, { mode, secureCookies: base.startsWith("https:"), logger }));
-    verifier = new ForgeTokenVerifier({
-      rootUrl: config.forgeRootUrl,
-      appId,
-      acceptedScopes: config.readOnly ? ["api", "read_api"] : ["api"],
-      timeoutMs: config.forgeTimeoutMs,
-      queryFallback: config.tokenInfoQueryFallback,
-      logger,
-      now,
-    });
-    mcpHandlers.push(
-      verifyBudget(verifier, config.verifyRateLimitPerMinute, now),
-      requireBearerAuth({
-        verifier,
-        // RFC 9728 §3.1: the well-known segment goes between the origin and the resource's path
-        resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resourceUrl),
-      }),
-    );
-  } else if (!config.forgeToken) {
-    logger.warn(
-      "no FORGE_TOKEN and FORGE_MCP_OAUTH is off: /mcp tool calls will fail until a token is configured",
-    );
   }
+  const mem = memoryStores(now);
+  return {
+    stores: mem as ReturnType<typeof sealedStores>,
+    consentKeys: [randomBytes(32)],
+    memoryStore: mem.lru,
+  };
+}
 
+/** Discovery metadata, the authorization routes, and the bearer checks /mcp runs. */
+async function mountOAuth(
+  app: Express,
+  config: Config,
+  prefix: string,
+  logger: Logger,
+  now: () => number,
+): Promise<OAuthSide> {
+  const appId = config.oauthAppId!;
+  const shared = config.redisUrl
+    ? await redisSharedState(
+        config.redisUrl,
+        config.registerRateLimitPerHour,
+        now,
+        config.redisConnectTimeoutMs,
+      )
+    : memorySharedState(config.registerRateLimitPerHour, now);
+  const { stores, consentKeys, memoryStore } = oauthStores(config, shared, now);
+  const mode = config.callbackProxy ? "proxy" : "passthrough";
+  const service = new OAuthService({
+    mode,
+    consentPage: config.consentPage,
+    mcpServerUrl: config.mcpServerUrl,
+    resources: [`${config.mcpServerUrl}${MCP_PATH}`, config.mcpServerUrl, `${config.mcpServerUrl}/`],
+    forgeRootUrl: config.forgeRootUrl,
+    scopes: config.oauthScopes,
+    allowlist: config.redirectUriAllowlist.map(globToRegExp),
+    forge: new ForgeOAuthClient(config.forgeRootUrl, appId, config.forgeTimeoutMs),
+    ...stores,
+    registerLimiter: shared.registerLimiter,
+    consent: new ConsentGuard(consentKeys),
+    logger,
+    now,
+  });
+  const resourceUrl = new URL(`${config.mcpServerUrl}${MCP_PATH}`);
+  const base = config.mcpServerUrl;
+  const metadata: OAuthMetadata = {
+    issuer: new URL(base).href,
+    authorization_endpoint: `${base}/authorize`,
+    token_endpoint: `${base}/token`,
+    registration_endpoint: `${base}/register`,
+    revocation_endpoint: `${base}/revoke`,
+    response_types_supported: ["code"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: ["none"],
+    revocation_endpoint_auth_methods_supported: ["none"],
+    scopes_supported: config.oauthScopes,
+    ...(mode === "proxy" ? { authorization_response_iss_parameter_supported: true } : {}),
+  };
+  app.use(
+    mcpAuthMetadataRouter({
+      oauthMetadata: metadata,
+      resourceServerUrl: resourceUrl,
+      scopesSupported: config.oauthScopes,
+      resourceName: "forge-mcp",
+    }),
+  );
+  // RFC 8414 §3.1: an issuer with a path has its metadata at the well-known segment + that path.
+  if (prefix) {
+    app.get(`/.well-known/oauth-authorization-server${prefix}`, (_req, res) => {
+      res.setHeader("Access-Control-Allow-Origin", "*");
+      res.json(metadata);
+    });
+  }
+  // Clients that probe the root form (RFC 9728 §3.1 without the resource path) get the same document.
+  app.get("/.well-known/oauth-protected-resource", (_req, res) => {
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    res.json({
+      resource: resourceUrl.href,
+      authorization_servers: [metadata.issuer],
+      scopes_supported: config.oauthScopes,
+      resource_name: "forge-mcp",
+    });
+  });
+  app.use(oauthRouter(service, { mode, secureCookies: base.startsWith("https:"), logger }));
+  const verifier = new ForgeTokenVerifier({
+    rootUrl: config.forgeRootUrl,
+    appId,
+    acceptedScopes: config.readOnly ? ["api", "read_api"] : ["api"],
+    timeoutMs: config.forgeTimeoutMs,
+    queryFallback: config.tokenInfoQueryFallback,
+    logger,
+    now,
+  });
+  const mcpHandlers = [
+    verifyBudget(verifier, config.verifyRateLimitPerMinute, now),
+    requireBearerAuth({
+      verifier,
+      // RFC 9728 §3.1: the well-known segment goes between the origin and the resource's path
+      resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resourceUrl),
+    }),
+  ];
+  return { shared, verifier, memoryStore, mcpHandlers };
+}
+
+/** POST /mcp (stateless Streamable HTTP), behind the origin guard and the bearer checks; GET/DELETE 405. */
+function mountMcp(app: Express, config: Config, mcpHandlers: express.RequestHandler[], logger: Logger): void {
+  const toolOpts = { readOnly: config.readOnly, toolsets: config.toolsets };
   const apiFor = (extra: { authInfo?: { token: string } | undefined }) =>
     new ForgeApi(config.forgeApiUrl, extra.authInfo?.token ?? config.forgeToken ?? "", config.forgeTimeoutMs);
 
@@ -200,7 +248,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   // in extra.authInfo); only the last initialize's client info does, which no tool uses.
   const idleServers: McpServer[] = [];
   app.use(
-    mcpPath,
+    MCP_PATH,
     originGuard({
       mcpServerUrl: config.mcpServerUrl,
       remoteOAuth: config.remoteOAuth,
@@ -209,7 +257,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     }),
   );
   // Authenticate before reading the body: an anonymous caller never gets us to parse megabytes.
-  app.post(mcpPath, ...mcpHandlers, express.json({ limit: "4mb" }), async (req: Request, res: Response) => {
+  app.post(MCP_PATH, ...mcpHandlers, express.json({ limit: "4mb" }), async (req: Request, res: Response) => {
     const server = idleServers.pop() ?? createMcpServer(toolOpts, apiFor);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -237,38 +285,31 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       .set("Allow", "POST")
       .json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed" }, id: null });
   };
-  app.get(mcpPath, notAllowed);
-  app.delete(mcpPath, notAllowed);
+  app.get(MCP_PATH, notAllowed);
+  app.delete(MCP_PATH, notAllowed);
+}
 
-  // Last stop for errors Express itself raises (malformed JSON or form bodies, oversized bodies):
-  // an RFC 6749-shaped answer with a generic message, never Express's default page with a stack.
-  app.use(
-    (
-      err: Error & { status?: number; type?: string },
-      _req: Request,
-      res: Response,
-      _next: express.NextFunction,
-    ) => {
-      const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 500;
-      logger.warn({ status, type: err.type ?? err.name }, "request rejected before reaching a handler");
-      if (res.headersSent) return;
-      res
-        .status(status)
-        .json(
-          status === 500
-            ? { error: "server_error", error_description: "Internal error." }
-            : { error: "invalid_request", error_description: "The request body could not be read." },
-        );
-    },
-  );
-
-  return {
-    app,
-    verifier,
-    memoryStore,
-    async close() {
-      await shared?.close();
-    },
+/**
+ * Last stop for errors Express itself raises (malformed JSON or form bodies, oversized bodies):
+ * an RFC 6749-shaped answer with a generic message, never Express's default page with a stack.
+ */
+function lastStop(logger: Logger) {
+  return (
+    err: Error & { status?: number; type?: string },
+    _req: Request,
+    res: Response,
+    _next: express.NextFunction,
+  ) => {
+    const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 500;
+    logger.warn({ status, type: err.type ?? err.name }, "request rejected before reaching a handler");
+    if (res.headersSent) return;
+    res
+      .status(status)
+      .json(
+        status === 500
+          ? { error: "server_error", error_description: "Internal error." }
+          : { error: "invalid_request", error_description: "The request body could not be read." },
+      );
   };
 }
 

@@ -59,6 +59,11 @@ export function configHash(desired: DesiredResource[], hashed: Map<string, Spec>
   return `sha256:${createHash("sha256").update(JSON.stringify(canonical)).digest("hex")}`;
 }
 
+/**
+ * The plan, phase by phase: scope what is declared and recorded, read the remote (refresh, and a
+ * probe of each provider nothing else reads), diff each resource, settle what an interrupted run
+ * left (adopt or clear), follow new ids and versions to dependents, and assemble the result.
+ */
 export async function createPlan(options: PlanOptions): Promise<Plan> {
   const { runtime, state } = options;
   const operation = options.operation ?? "apply";
@@ -70,27 +75,61 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
   const inState = scopeState(state, options.desired, scope, operation);
   // Only what is in scope: a run scoped to one provider needs no adapter for the others.
   const hashed = await prepareDesired(desired, runtime, options.stateKey);
-  const desiredByAddress = new Map(desired.map((r) => [r.address, r]));
-  const warnings: string[] = [];
-
   const lookup = (address: string) => {
     const prior = state.resources[address];
     if (prior) return { id: prior.id, extra: prior.extra };
     const external = options.desired.find((r) => r.address === address)?.external;
     return external ? { id: external.id } : undefined;
   };
+  const phase: PlanPhase = { options, runtime, state, desired, hashed, lookup, concurrency, signal };
 
-  // One read per resource: state entries, plus externals not yet recorded. A destroy reads
-  // nothing: it removes what state records, and removing what is already gone succeeds.
+  const remote = await readRemote(phase, inState, operation);
+  const actions = diffAll(phase, inState, remote.refreshed, operation);
+  await settleInterrupted(phase, actions);
+  propagateNewIds(actions, state, runtime);
+  const warnings = noteRefreshResults(actions, remote.refreshed);
+  return assemblePlan(phase, operation, actions, warnings, remote);
+}
+
+/** What every phase of createPlan reads. */
+interface PlanPhase {
+  options: PlanOptions;
+  runtime: ProviderRuntime;
+  state: State;
+  /** Declared resources in scope (none for a destroy). */
+  desired: DesiredResource[];
+  /** Their comparable specs, by address. */
+  hashed: Map<string, Spec>;
+  lookup: (address: string) => { id: string; extra?: Record<string, unknown> } | undefined;
+  concurrency: number;
+  signal: AbortSignal;
+}
+
+interface RemoteRead {
+  targets: RefreshTarget[];
+  refreshed: Map<string, RefreshResult>;
+  probeErrors: RefreshError[];
+}
+
+/**
+ * One read per resource: state entries, plus externals not yet recorded. A destroy reads nothing:
+ * it removes what state records, and removing what is already gone succeeds. A provider the
+ * refresh did not read at all (a fresh state, a destroy) gets one cheap authenticated read, so a
+ * wrong key or an unreachable base URL is reported by plan, not discovered midway.
+ */
+async function readRemote(
+  phase: PlanPhase,
+  inState: ResourceState[],
+  operation: "apply" | "destroy",
+): Promise<RemoteRead> {
+  const { runtime, state, desired, concurrency, signal } = phase;
   const targets: RefreshTarget[] = operation === "destroy" ? [] : inState.map((r) => ({ ...r, prior: r }));
   for (const r of desired) {
     if (r.external && state.resources[r.address]?.id !== r.external.id) {
       targets.push({ address: r.address, kind: r.kind, provider: r.provider, id: r.external.id });
     }
   }
-  const refreshed = await refresh(runtime, targets, lookup, { concurrency, signal });
-  // A provider the refresh did not read at all (a fresh state, a destroy): one cheap authenticated
-  // read, so a wrong key or an unreachable base URL is reported by plan, not discovered midway.
+  const refreshed = await refresh(runtime, targets, phase.lookup, { concurrency, signal });
   const read = new Set(targets.map((t) => t.provider));
   const touched = [
     ...desired.map((r) => r.provider),
@@ -105,7 +144,18 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
       probeErrors.push({ target: provider, message: (error as Error).message });
     }
   });
+  return { targets, refreshed, probeErrors };
+}
 
+/** One action per declared resource, and a delete for each recorded one no longer declared. */
+function diffAll(
+  phase: PlanPhase,
+  inState: ResourceState[],
+  refreshed: Map<string, RefreshResult>,
+  operation: "apply" | "destroy",
+): PlannedAction[] {
+  const { runtime, state, desired, hashed } = phase;
+  const declared = new Set(desired.map((r) => r.address));
   const actions: PlannedAction[] = [];
   for (const resource of desired) {
     const handler = runtime.requireHandler(resource.provider, resource.kind, resource.address);
@@ -116,16 +166,26 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
     );
   }
   for (const prior of inState) {
-    if (desiredByAddress.has(prior.address)) continue;
+    if (declared.has(prior.address)) continue;
     actions.push(planRemoval(prior, refreshed.get(prior.address), operation));
   }
+  return actions;
+}
+
+/**
+ * A create journaled but never recorded (an interrupted run): a planned create looks the resource
+ * up by ownership and adopts it; one no longer declared is deleted if found, else its journal
+ * entry is cleared.
+ */
+async function settleInterrupted(phase: PlanPhase, actions: PlannedAction[]): Promise<void> {
+  const { options, runtime, state, desired, hashed, lookup, concurrency, signal } = phase;
+  const desiredByAddress = new Map(desired.map((r) => [r.address, r]));
   const pending = Object.values(state.pending ?? {}).filter(
     (p) =>
       (!options.providers || options.providers.includes(p.provider)) &&
       (!options.targets || options.targets.includes(p.address)) &&
       !actions.some((a) => a.address === p.address && a.action === "create"),
   );
-  // A create journaled but never recorded: look the resource up by ownership to adopt it.
   await mapBounded(actions, concurrency, async (action) => {
     if (action.action !== "create" || !state.pending?.[action.address]) return;
     const found = await findOwned(runtime, action, lookup, signal);
@@ -156,7 +216,11 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
       warnings: [],
     });
   }
-  propagateNewIds(actions, state, runtime);
+}
+
+/** Read warnings go on their action; a failed read is noted there (or on the plan, without one). */
+function noteRefreshResults(actions: PlannedAction[], refreshed: Map<string, RefreshResult>): string[] {
+  const warnings: string[] = [];
   for (const [address, result] of refreshed) {
     if (result.status === "found" && result.warnings) {
       actions.find((a) => a.address === address)?.warnings.push(...result.warnings);
@@ -168,10 +232,20 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
       else warnings.push(`${address}: ${note}`);
     }
   }
+  return warnings;
+}
 
+function assemblePlan(
+  phase: PlanPhase,
+  operation: "apply" | "destroy",
+  actions: PlannedAction[],
+  warnings: string[],
+  remote: RemoteRead,
+): Plan {
+  const { options, state, desired, hashed } = phase;
   const refreshErrors: RefreshError[] = [
-    ...probeErrors,
-    ...[...refreshed]
+    ...remote.probeErrors,
+    ...[...remote.refreshed]
       .filter(([, r]) => r.status === "error")
       .map(([address, r]) => ({ target: address, message: (r as { message: string }).message }))
       .sort((a, b) => compareText(a.target, b.target)),
@@ -196,8 +270,8 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
     summary,
     warnings,
     refresh: {
-      reads: targets.length,
-      failed: [...refreshed.values()].filter((r) => r.status === "error").length,
+      reads: remote.targets.length,
+      failed: [...remote.refreshed.values()].filter((r) => r.status === "error").length,
       ...(refreshErrors.length ? { errors: refreshErrors } : {}),
     },
   };

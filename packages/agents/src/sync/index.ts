@@ -49,6 +49,11 @@ export class SyncError extends Error {
   }
 }
 
+/**
+ * Sync, phase by phase: list the account and claim what this project owns, reconcile each owned
+ * object with its declaration into edits, report what could not be synced, then refuse on any
+ * problem or apply the edits to the document and check the result still validates.
+ */
 export async function syncProject(options: SyncOptions): Promise<SyncResult> {
   const { project } = options;
   const before = await fs.readFile(project.configPath, "utf8");
@@ -56,32 +61,76 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
   const runtime = createRuntime(options);
   const signal = options.signal ?? new AbortController().signal;
   const warnings: string[] = [];
+  const warn = (m: string) => warnings.push(m);
   const providers = Object.keys(project.blocks).filter(
     (p) => runtime.handler(p as ProviderName, "agents") !== undefined || hasAnyList(runtime, p),
   ) as ProviderName[];
   const scoped = options.providers?.length
     ? providers.filter((p) => options.providers!.includes(p))
     : providers;
+  const { state } = await readProjectState(options);
+  const sync: SyncPhase = { options, runtime, doc, state, scoped, signal, warn, problems: [] };
 
+  const { claims, listedKinds } = await claimAccount(sync);
+  const reconciled = await reconcileOwned(sync, claims);
+  reportUnsynced(sync, claims, listedKinds);
+  sync.problems.push(...conflictingEdits(reconciled.perProvider));
+  if (sync.problems.length > 0) throw new SyncError(sync.problems);
+
+  const edits = dedupe(reconciled.perProvider.flatMap((r) => r.edits));
+  applyEdits(doc, edits);
+  const after = edits.length > 0 ? printDocument(doc) : before;
+  validateResult(after, project.configPath, reconciled.variables, options.env ?? process.env);
+  return {
+    before,
+    after,
+    changes: edits.map(describeEdit),
+    variables: [...new Set(reconciled.variables)],
+    warnings,
+    imports: reconciled.imports,
+  };
+}
+
+/** What every phase of syncProject reads; `problems` collects what makes sync refuse. */
+interface SyncPhase {
+  options: SyncOptions;
+  runtime: ReturnType<typeof createRuntime>;
+  doc: ReturnType<typeof parseForEdit>;
+  state: Awaited<ReturnType<typeof readProjectState>>["state"];
+  scoped: ProviderName[];
+  signal: AbortSignal;
+  warn: (message: string) => void;
+  problems: string[];
+}
+
+type Claims = ReturnType<typeof indexClaims>;
+
+/** Every listable kind of the providers in scope, listed; what this project owns claimed by address. */
+async function claimAccount(sync: SyncPhase): Promise<{ claims: Claims; listedKinds: Set<string> }> {
+  const { options, runtime, state, scoped, signal, warn } = sync;
   const listedKinds = new Set<string>();
   for (const provider of scoped)
     for (const kind of KINDS)
       if (runtime.handler(provider, kind)?.list) listedKinds.add(kindKey(provider, kind));
-  const { state } = await readProjectState(options);
   const listed = claimUnstampedFromState(
-    await listAccount(runtime, scoped, KINDS, signal, (m) => warnings.push(m)),
-    project.project,
+    await listAccount(runtime, scoped, KINDS, signal, warn),
+    options.project.project,
     state.resources,
   );
-  const claims = indexClaims(project.project, listed, listedKinds);
-  const problems: string[] = [];
+  const claims = indexClaims(options.project.project, listed, listedKinds);
   for (const [address, items] of claims.duplicates)
-    problems.push(
+    sync.problems.push(
       `${items.length} remote ${items[0]!.kind} claim the same logical name ${address} ` +
         `(${items.map((i) => i.remote.id).join(", ")}); archive or delete the extra one, or correct its ` +
         "agents.resource metadata, and run sync again",
     );
+  return { claims, listedKinds };
+}
 
+/** Each owned object against its declaration (or none): the edits, new variables and imports. */
+async function reconcileOwned(sync: SyncPhase, claims: Claims) {
+  const { options, runtime, doc, state, signal, warn } = sync;
+  const { project } = options;
   const declared = new Map(project.desired.map((r) => [r.address, r]));
   const perProvider: ProviderEdits[] = [];
   const variables: string[] = [];
@@ -90,20 +139,20 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
     const yamlPath = [item.kind, nameOf(item, address)];
     const resource = declared.get(address);
     if (!resource && rawValue(doc, yamlPath) !== undefined) {
-      warnings.push(
+      warn(
         `${address} is owned by project "${project.project}" but ${item.kind}.${yamlPath[1]} is declared for another provider; not synced`,
       );
       continue;
     }
     if (resource?.external) continue;
     const mapped = mapIdReferences(
-      referencesMapped(item, address, doc, yamlPath, state.resources, claims, problems),
+      referencesMapped(item, address, doc, yamlPath, state.resources, claims, sync.problems),
       syncRefsOf(item.remote.extra),
       resource?.spec,
-      { claims, provider: item.provider, holder: address, warn: (m) => warnings.push(m) },
+      { claims, provider: item.provider, holder: address, warn },
     );
     const handler = runtime.requireHandler(item.provider, item.kind, address);
-    const listCtx = runtime.listContext(item.provider, signal, (m: string) => warnings.push(m));
+    const listCtx = runtime.listContext(item.provider, signal, warn);
     const selected =
       resource && handler.readDeclared
         ? await handler.readDeclared(listCtx, item.remote.id, resource.spec)
@@ -131,6 +180,13 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
     variables.push(...result.variables);
     if (state.resources[address]?.id !== item.remote.id) imports.push({ address, id: item.remote.id });
   }
+  return { perProvider, variables, imports };
+}
+
+/** Declarations nothing remote was found for, kinds that cannot be listed, owned objects without a name. */
+function reportUnsynced(sync: SyncPhase, claims: Claims, listedKinds: Set<string>): void {
+  const { options, runtime, scoped, warn } = sync;
+  const { project } = options;
   const unlisted = new Map<string, string>();
   for (const resource of project.desired) {
     if (resource.external || claims.owned.has(resource.address)) continue;
@@ -146,30 +202,15 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
       );
       continue;
     }
-    warnings.push(
+    warn(
       `${resource.address}: nothing owned by project "${project.project}" found remotely; the declaration is kept (apply would create it)`,
     );
   }
-  warnings.push(...unlisted.values());
+  for (const message of unlisted.values()) warn(message);
   for (const item of claims.unnamed)
-    warnings.push(
+    warn(
       `${item.provider} ${item.kind} ${item.remote.id} belongs to project "${project.project}" but has no usable agents.resource; not synced`,
     );
-  problems.push(...conflictingEdits(perProvider));
-  if (problems.length > 0) throw new SyncError(problems);
-
-  const edits = dedupe(perProvider.flatMap((r) => r.edits));
-  applyEdits(doc, edits);
-  const after = edits.length > 0 ? printDocument(doc) : before;
-  validateResult(after, project.configPath, variables, options.env ?? process.env);
-  return {
-    before,
-    after,
-    changes: edits.map(describeEdit),
-    variables: [...new Set(variables)],
-    warnings,
-    imports,
-  };
 }
 
 /**
