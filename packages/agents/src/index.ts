@@ -114,5 +114,3 @@ export type { LockInfo, ResourceState, State } from "./state/types.js";
 export { StateError, StateLockedError } from "./state/types.js";
 
 export { syncProject, unifiedDiff, writeSynced } from "./sync/index.js";
-
-export const packageName = "agents";

@@ -4,7 +4,7 @@ import { type DestinationStream, type Logger, pino } from "pino";
  * Structured logs with redaction as a second line of defence: code never passes tokens, codes or
  * secrets to the logger, and if one slipped into a known field it would be censored anyway.
  */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   "access_token",
   "refresh_token",
   "token",

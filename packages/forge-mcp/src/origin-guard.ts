@@ -13,7 +13,7 @@ import type { RequestHandler } from "express";
 
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
-export interface OriginGuardOptions {
+interface OriginGuardOptions {
   mcpServerUrl: string;
   remoteOAuth: boolean;
   /** MCP_ALLOWED_HOSTS: extra hostnames (no port), or ["*"] for any. */

@@ -7,7 +7,7 @@ export function isValidChallenge(challenge: unknown): challenge is string {
   return typeof challenge === "string" && PKCE_VALUE.test(challenge);
 }
 
-export function isValidVerifier(verifier: unknown): verifier is string {
+function isValidVerifier(verifier: unknown): verifier is string {
   return typeof verifier === "string" && PKCE_VALUE.test(verifier);
 }
 

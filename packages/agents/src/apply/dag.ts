@@ -9,19 +9,19 @@ export class Interrupted extends Error {
   }
 }
 
-export interface DagTask {
+interface DagTask {
   id: string;
   deps: string[];
   run(): Promise<void>;
 }
 
-export type DagEvent =
+type DagEvent =
   | { type: "start"; id: string }
   | { type: "done"; id: string; ms: number }
   | { type: "failed"; id: string; ms: number; error: unknown }
   | { type: "skipped"; id: string; because: string };
 
-export interface DagResult {
+interface DagResult {
   done: string[];
   failed: Array<{ id: string; error: unknown }>;
   skipped: Array<{ id: string; because: string }>;

@@ -59,7 +59,7 @@ export async function preflightRemovals(
   }
 }
 
-export interface DeferredOutcome {
+interface DeferredOutcome {
   done: string[];
   failed: Array<{ address: string; message: string }>;
 }

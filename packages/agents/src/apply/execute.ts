@@ -18,7 +18,7 @@ export type ApplyEvent =
   | { type: "skipped"; address: string; action: PlannedAction["action"]; because: string }
   | { type: "warning"; address: string; message: string };
 
-export interface ExecuteOptions {
+interface ExecuteOptions {
   plan: Plan;
   desired: DesiredResource[];
   /** Comparable desired specs (secrets keyed-hashed): what state records as last-applied. */

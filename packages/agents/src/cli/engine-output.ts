@@ -22,7 +22,7 @@ const PRESENT: Record<string, string> = {
   noop: "checking",
 };
 
-export type Printer = (line: string) => void;
+type Printer = (line: string) => void;
 
 /** Replaces every resolved secret value in text meant for the terminal. */
 export function redactor(secrets: string[]): (text: string) => string {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, parse as parsePath } from "node:path";
 import { parseEnv } from "node:util";
 
-export interface DotenvResult {
+interface DotenvResult {
   values: Record<string, string>;
   /** Every folder where `.env` was looked for, nearest first (for "not found" messages). */
   searched: string[];
@@ -10,7 +10,7 @@ export interface DotenvResult {
 }
 
 /** The project root: the nearest folder holding `.git`, else the filesystem root. */
-export function projectRoot(startDir: string): string {
+function projectRoot(startDir: string): string {
   let dir = startDir;
   for (;;) {
     if (existsSync(join(dir, ".git"))) return dir;

@@ -31,7 +31,7 @@ export interface ResourceGraph {
   byAddress: Map<string, ResourceNode>;
 }
 
-export interface ExpandOptions {
+interface ExpandOptions {
   /** Locate a declaration; defaults to line 1, col 1 of `file`. */
   pos?: (path: (string | number)[]) => SourcePos;
   file?: string;

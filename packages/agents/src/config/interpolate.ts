@@ -6,7 +6,7 @@ import type { YamlSource } from "./source.js";
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}/g;
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export interface InterpolationResult {
+interface InterpolationResult {
   diagnostics: Diagnostic[];
   /** Every value substituted into the document, so output can redact it. */
   secretValues: string[];

@@ -143,7 +143,7 @@ function plainMessage(issue: Issue): string {
   }
 }
 
-export function describePath(path: Path): string {
+function describePath(path: Path): string {
   if (path.length === 0) return "the top level";
   return path
     .map((segment) => (typeof segment === "number" ? `[${segment}]` : segment))

@@ -66,7 +66,7 @@ export function statePathFor(options: Pick<EngineOptions, "statePath" | "project
   return options.statePath ?? join(dirname(options.project.configPath), STATE_FILE_NAME);
 }
 
-export function baseUrlsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<string, string>> {
+function baseUrlsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<string, string>> {
   const out: Partial<Record<string, string>> = {};
   for (const [key, value] of Object.entries(env)) {
     const match = /^AGENTS_BASE_URL_(.+)$/.exec(key);

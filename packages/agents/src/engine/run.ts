@@ -6,7 +6,7 @@ import type { RunResult } from "../providers/types.js";
 import { type ResourceState, StateError } from "../state/types.js";
 import { createRuntime, type EngineOptions, withState } from "./api.js";
 
-export interface DeploymentRun extends RunResult {
+interface DeploymentRun extends RunResult {
   address: string;
   provider: string;
   /** The deployment's remote id (a local id for an emulated deployment). */
@@ -97,5 +97,5 @@ export function findApplied(
   );
 }
 
-export type RunnableKind = "deployments" | "agents";
+type RunnableKind = "deployments" | "agents";
 const KIND_NOUN: Record<RunnableKind, string> = { deployments: "a deployment", agents: "an agent" };

@@ -5,7 +5,7 @@ import { StateError } from "../state/types.js";
 import { createRuntime, type EngineOptions, withState } from "./api.js";
 import { findApplied } from "./run.js";
 
-export interface StartedSession extends SessionStart {
+interface StartedSession extends SessionStart {
   address: string;
   provider: string;
   agent_id: string;

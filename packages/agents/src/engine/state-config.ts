@@ -28,7 +28,7 @@ export function stateSettingsOf(
 }
 
 /** Thrown with the config's own diagnostics when the `state:` block itself is wrong. */
-export class StateConfigError extends StateError {
+class StateConfigError extends StateError {
   constructor(
     message: string,
     readonly diagnostics: Diagnostic[],

@@ -151,7 +151,7 @@ export async function pullState(backend: StateBackend): Promise<string> {
 }
 
 /** Parses and upgrades a state document (a pulled state, or a state file). */
-export function parseStateText(text: string, label: string): State {
+function parseStateText(text: string, label: string): State {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -8,9 +8,9 @@ export function unsupported(alternative: string): Support {
   return { supported: false, alternative };
 }
 
-export type PackageManager = "apt" | "pip" | "npm" | "cargo" | "gem" | "go";
-export type CredentialType = "static_bearer" | "environment_variable";
-export type McpServerForm = "url" | "official";
+type PackageManager = "apt" | "pip" | "npm" | "cargo" | "gem" | "go";
+type CredentialType = "static_bearer" | "environment_variable";
+type McpServerForm = "url" | "official";
 
 /**
  * What one provider supports, as data. The validation core reads these facts and never asks

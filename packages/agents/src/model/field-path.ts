@@ -14,7 +14,7 @@ export function formatPath(path: PathSegment[]): string {
 }
 
 /** True when `path` lies at or under a place named by `pattern`. */
-export function pathMatches(pattern: string, path: PathSegment[]): boolean {
+function pathMatches(pattern: string, path: PathSegment[]): boolean {
   const parts = pattern.split(".");
   if (path.length < parts.length) return false;
   return parts.every((part, i) => part === "*" || part === String(path[i]));
@@ -22,14 +22,6 @@ export function pathMatches(pattern: string, path: PathSegment[]): boolean {
 
 export function matchesAny(patterns: readonly string[] | undefined, path: PathSegment[]): boolean {
   return (patterns ?? []).some((p) => pathMatches(p, path));
-}
-
-/** True when a pattern names a place under `path` (so a container holding a secret is sensitive too). */
-export function containsMatch(patterns: readonly string[] | undefined, path: PathSegment[]): boolean {
-  return (patterns ?? []).some((p) => {
-    const parts = p.split(".");
-    return parts.length > path.length && path.every((seg, i) => parts[i] === "*" || parts[i] === String(seg));
-  });
 }
 
 /** Maps every leaf (and every sensitive subtree as a whole) through `fn`, returning a copy. */

@@ -1,5 +1,5 @@
 /** Edit distance (insert, delete, substitute, adjacent swap) between two short strings. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
   const d: number[][] = Array.from({ length: rows }, (_, i) =>

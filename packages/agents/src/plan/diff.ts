@@ -2,7 +2,7 @@
 // same "nothing", so a provider echoing `[]` for an unset list is not reported as drift.
 import { formatPath, isPlainObject, matchesAny, type PathSegment } from "../model/field-path.js";
 
-export interface FieldDifference {
+interface FieldDifference {
   path: string;
   segments: PathSegment[];
   before: unknown;

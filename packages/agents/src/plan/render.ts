@@ -19,7 +19,7 @@ const SYMBOL: Record<ActionType, string> = {
   noop: " ",
 };
 
-export function formatValue(value: unknown, max = 80): string {
+function formatValue(value: unknown, max = 80): string {
   const text = JSON.stringify(value) ?? "null";
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
@@ -46,7 +46,7 @@ export function renderAction(action: PlannedAction): string[] {
   return lines;
 }
 
-export function renderSummary(plan: Plan): string {
+function renderSummary(plan: Plan): string {
   const s = plan.summary;
   const verb = plan.operation === "destroy" ? "destroy" : "apply";
   const parts = [

@@ -4,7 +4,7 @@ import type { ResourceState, State } from "../state/types.js";
 import { compareText } from "./order.js";
 import type { DesiredResource } from "./types.js";
 
-export interface Scope {
+interface Scope {
   providers?: string[];
   targets?: string[];
 }

@@ -14,16 +14,16 @@ import type {
   ProviderSession,
 } from "./types.js";
 
-export function resourceAddress(provider: string, kind: Kind, name: string): string {
+function resourceAddress(provider: string, kind: Kind, name: string): string {
   return formatAddress({ provider, kind, name });
 }
 
-export interface ResolvedRef {
+interface ResolvedRef {
   id: string;
   extra?: Record<string, unknown>;
 }
 
-export interface RuntimeOptions {
+interface RuntimeOptions {
   adapters: ProviderAdapter[];
   /** Provider blocks from the config, secrets resolved. */
   blocks: Partial<Record<string, Record<string, unknown>>>;

@@ -63,7 +63,7 @@ export function emptyState(): State {
   return { version: STATE_VERSION, serial: 0, lineage: randomUUID(), resources: {} };
 }
 
-export function newLockInfo(command: string): LockInfo {
+function newLockInfo(command: string): LockInfo {
   return { id: randomUUID(), pid: process.pid, host: hostname(), command, since: new Date().toISOString() };
 }
 
@@ -119,7 +119,7 @@ export function withJournal(read: StateRead, journal: Record<string, PendingCrea
 }
 
 /** A journaled create is settled once state records the resource after the intent was written. */
-export function livePending(
+function livePending(
   pending: Record<string, PendingCreate>,
   resources: Record<string, ResourceState>,
 ): Record<string, PendingCreate> {
@@ -148,7 +148,7 @@ export function replayJournal(entries: Iterable<JournalEntry>): Record<string, P
  * A change to the state: it may add, replace or delete entries of `resources` and of
  * `state.deferred`, and set top-level fields, but never edits an entry object in place.
  */
-export type StateChange = (resources: Record<string, ResourceState>, state: State) => void;
+type StateChange = (resources: Record<string, ResourceState>, state: State) => void;
 
 /**
  * An open, locked state. All writes go through `update`. A step's update resolves only once a

@@ -7,7 +7,7 @@ import { type JournalEntry, replayJournal } from "./backend.js";
 import type { PendingCreate } from "./types.js";
 import { writeAtomically } from "./write.js";
 
-export function journalPathFor(statePath: string): string {
+function journalPathFor(statePath: string): string {
   return `${statePath}.journal`;
 }
 

@@ -24,7 +24,7 @@ import {
 import { type LockInfo, type PendingCreate, type State, StateError, StateLockedError } from "./types.js";
 import { upgradeState } from "./upgrade.js";
 
-export interface PostgresSettings {
+interface PostgresSettings {
   /** postgres:// or postgresql:// connection URL (credentials included; never printed). */
   url: string;
   /** One state per workspace: the project name unless given. */
@@ -40,7 +40,7 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 const DEAD_HOLDER_WAIT_MS = 3000;
 
 /** host:port/database of a connection URL: what may be printed about it. */
-export function describePostgresUrl(url: string): string {
+function describePostgresUrl(url: string): string {
   try {
     const parsed = new URL(url);
     const db = decodeURIComponent(parsed.pathname.replace(/^\//, "")) || "(default database)";
@@ -63,7 +63,7 @@ export function urlSecrets(url: string): string[] {
 }
 
 /** The advisory lock key of a workspace: 64 bits of a hash, as PostgreSQL's signed bigint. */
-export function advisoryKey(schema: string, workspace: string): string {
+function advisoryKey(schema: string, workspace: string): string {
   const digest = createHash("sha256").update(`agents-state\u0000${schema}\u0000${workspace}`).digest();
   return digest.readBigInt64BE(0).toString();
 }

@@ -7,9 +7,9 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { mapSensitive } from "../model/field-path.js";
 
-export const KEYED_HASH_PREFIX = "hmac-sha256:";
+const KEYED_HASH_PREFIX = "hmac-sha256:";
 
-export function stateKeyPath(env: NodeJS.ProcessEnv = process.env): string {
+function stateKeyPath(env: NodeJS.ProcessEnv = process.env): string {
   const configHome = env.XDG_CONFIG_HOME || join(homedir(), ".config");
   return join(configHome, "agents", "state-key");
 }
@@ -41,7 +41,7 @@ export function keyedHash(key: Buffer, value: unknown): string {
   return KEYED_HASH_PREFIX + createHmac("sha256", key).update(text, "utf8").digest("hex");
 }
 
-export function isKeyedHash(value: unknown): value is string {
+function isKeyedHash(value: unknown): value is string {
   return typeof value === "string" && value.startsWith(KEYED_HASH_PREFIX);
 }
 

@@ -19,7 +19,7 @@ export type StateSettings =
   | { backend: "file"; path: string }
   | { backend: "postgres"; url: string; workspace: string; schema: string };
 
-export interface SettingsContext {
+interface SettingsContext {
   configDir: string;
   /** The project name: the default workspace. */
   project: string;

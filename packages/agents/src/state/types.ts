@@ -44,7 +44,7 @@ export interface State {
   deferred?: Record<string, DeferredRecord>;
 }
 
-export interface DeferredRecord {
+interface DeferredRecord {
   key: string;
   type: string;
   provider: ProviderName;

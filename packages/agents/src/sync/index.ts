@@ -25,7 +25,7 @@ export { unifiedDiff } from "./line-diff.js";
 
 export type SyncOptions = Omit<EngineOptions, "targets" | "stateKey" | "refreshConcurrency">;
 
-export interface SyncResult {
+interface SyncResult {
   /** The file as read, and as sync would write it (equal when nothing changed). */
   before: string;
   after: string;
@@ -42,7 +42,7 @@ export interface SyncResult {
 }
 
 /** Sync refused: every reason is listed and the file was left as it was. */
-export class SyncError extends Error {
+class SyncError extends Error {
   constructor(readonly problems: string[]) {
     super(`sync refused, agents.yaml left unchanged:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
     this.name = "SyncError";

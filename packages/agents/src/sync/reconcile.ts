@@ -28,7 +28,7 @@ export interface ReconcileInput {
   provider: string;
 }
 
-export interface ReconcileResult {
+interface ReconcileResult {
   edits: Edit[];
   /** `${VAR}` placeholders written for secrets the file did not hold yet. */
   variables: string[];

@@ -8,7 +8,7 @@ import { isPlainObject } from "../model/field-path.js";
 import type { ProviderName, Spec } from "../providers/types.js";
 import { type Claims, claimedAddress, idKey, type Listed } from "./claims.js";
 
-export interface ReferenceContext {
+interface ReferenceContext {
   claims: Claims;
   provider: ProviderName;
   /** Where the reference sits, for messages (`provider_c.agents["lead"]`). */

@@ -16,7 +16,7 @@ export class ForgeHttpError extends Error {
   }
 }
 
-export interface ForgeResponse {
+interface ForgeResponse {
   status: number;
   headers: Headers;
   body: unknown;

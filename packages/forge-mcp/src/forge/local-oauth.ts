@@ -11,7 +11,7 @@ import { ForgeOAuthClient, isTokens } from "./oauth-client.js";
  * listener at FORGE_OAUTH_REDIRECT_URI, checks the state, and exchanges the code with PKCE.
  */
 
-export interface LocalOAuthOptions {
+interface LocalOAuthOptions {
   rootUrl: string;
   appId: string;
   redirectUri: string;

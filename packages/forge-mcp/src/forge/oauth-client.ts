@@ -12,7 +12,7 @@ export interface ForgeTokens {
 
 /** The forge's Doorkeeper endpoints (instance root + /oauth/*), as used by the server itself. */
 
-export interface TokenInfo {
+interface TokenInfo {
   resource_owner_id: number | null;
   scope: string[];
   expires_in: number | null;

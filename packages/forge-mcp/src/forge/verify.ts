@@ -26,7 +26,7 @@ const CACHE_MAX = 10_000;
  */
 const NEGATIVE_TTL_MS = 30_000;
 
-export interface VerifierOptions {
+interface VerifierOptions {
   rootUrl: string;
   appId: string;
   /** The token needs at least one of these scopes. */

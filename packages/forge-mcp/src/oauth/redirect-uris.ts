@@ -13,7 +13,7 @@
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
-export function isLoopbackUri(u: URL): boolean {
+function isLoopbackUri(u: URL): boolean {
   return LOOPBACK.has(u.hostname);
 }
 

@@ -10,7 +10,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
  * Opening tries the current secret, then the previous one (rotation without a flag day).
  */
 
-export type SealPurpose = "client" | "state" | "code" | "consent" | "refresh";
+type SealPurpose = "client" | "state" | "code" | "consent" | "refresh";
 
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -28,7 +28,7 @@ interface Envelope<T> {
   d: T;
 }
 
-export interface Opened<T> {
+interface Opened<T> {
   data: T;
   jti: string;
   expiresAt: number;

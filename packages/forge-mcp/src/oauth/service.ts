@@ -30,7 +30,7 @@ export type AuthorizeOutcome =
   | { type: "consent"; html: string; nonce: string; proxyState: string; formTargets: string[] }
   | { type: "error"; error: OAuthError };
 
-export interface OAuthServiceDeps {
+interface OAuthServiceDeps {
   mode: "passthrough" | "proxy";
   consentPage: boolean;
   mcpServerUrl: string;

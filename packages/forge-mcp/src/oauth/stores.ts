@@ -16,9 +16,9 @@ export type { ForgeTokens };
  *   OneTimeGuard (process-local, or exact across replicas with Redis) plus the short expiry.
  */
 
-export const STORE_MAX_ENTRIES = 1000;
+const STORE_MAX_ENTRIES = 1000;
 export const PROXY_CODE_TTL_MS = 10 * 60 * 1000;
-export const TRANSACTION_TTL_MS = 10 * 60 * 1000;
+const TRANSACTION_TTL_MS = 10 * 60 * 1000;
 
 export interface ClientRecord {
   redirect_uris: string[];
@@ -27,7 +27,7 @@ export interface ClientRecord {
   client_id_issued_at: number;
 }
 
-export interface PendingTransaction {
+interface PendingTransaction {
   clientId: string;
   redirectUri: string;
   clientState: string | undefined;
@@ -37,7 +37,7 @@ export interface PendingTransaction {
   createdAt: number;
 }
 
-export interface ProxyCodeRecord {
+interface ProxyCodeRecord {
   tokens: ForgeTokens;
   clientId: string;
   redirectUri: string;

@@ -56,7 +56,7 @@ export const pagination = {
   per_page: z.number().int().min(1).max(100).optional().describe("Items per page (max 100, default 20)"),
 };
 
-export function toResult(r: ApiResult | string): CallToolResult {
+function toResult(r: ApiResult | string): CallToolResult {
   if (typeof r === "string") return { content: [{ type: "text", text: r }] };
   const payload = r.page ? { items: r.data, pagination: r.page } : r.data;
   // A 204 (deletions) has no body: say what happened rather than print an empty string.

@@ -37,13 +37,13 @@ export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
 /** Toolsets served when FORGE_TOOLSETS is unset: everything but GraphQL, which is opt-in. */
 export const DEFAULT_TOOLSETS = (Object.keys(TOOLSETS) as Toolset[]).filter((t) => t !== "graphql");
 
-export interface ToolOptions {
+interface ToolOptions {
   readOnly: boolean;
   toolsets: string[] | undefined;
 }
 
 /** The tools a configuration serves, in tools/list order (read-only mode drops the writers). */
-export function selectTools(opts: ToolOptions): ForgeTool[] {
+function selectTools(opts: ToolOptions): ForgeTool[] {
   const selected = (opts.toolsets ?? DEFAULT_TOOLSETS).filter((t): t is Toolset => t in TOOLSETS);
   return selected.flatMap((t) => TOOLSETS[t]).filter((t) => !(opts.readOnly && t.write));
 }

@@ -6,7 +6,7 @@ const P = "/projects/:id";
 const proj = (p: string | number) => `/projects/${enc(p)}`;
 
 /** Job logs and artifact files can be megabytes: the caller bounds what comes back. */
-export const MAX_TEXT_BYTES = 1024 * 1024;
+const MAX_TEXT_BYTES = 1024 * 1024;
 const maxBytes = z
   .number()
   .int()
@@ -16,7 +16,7 @@ const maxBytes = z
   .describe(`Keep at most this many bytes (default 64 KiB, max ${MAX_TEXT_BYTES})`);
 
 /** The last `maxBytes` bytes (on a character boundary) of a text, saying when it was cut. */
-export function boundText(text: string, max: number, where: "head" | "tail", what: string): string {
+function boundText(text: string, max: number, where: "head" | "tail", what: string): string {
   const buf = Buffer.from(text, "utf8");
   if (buf.length <= max) return text;
   const cut = where === "tail" ? buf.subarray(buf.length - max) : buf.subarray(0, max);

@@ -47,7 +47,7 @@ export interface FaultConfig {
   rules?: FaultRule[];
 }
 
-export interface FaultDecision {
+interface FaultDecision {
   delayMs: number;
   action?: FaultAction;
   label?: string;
@@ -138,7 +138,7 @@ export class FaultInjector {
   }
 }
 
-export function validateFaultConfig(config: FaultConfig): void {
+function validateFaultConfig(config: FaultConfig): void {
   const rate = (name: string, v: unknown) => {
     if (v !== undefined && (typeof v !== "number" || v < 0 || v > 1)) {
       throw new RangeError(`${name} must be a number between 0 and 1`);

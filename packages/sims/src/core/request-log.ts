@@ -24,9 +24,7 @@ export interface LogEntry {
   headers: Record<string, string>;
 }
 
-export function redactHeaders(
-  headers: Record<string, string | string[] | undefined>,
-): Record<string, string> {
+function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -41,7 +39,7 @@ export function redactHeaders(
  * request's own object until someone reads the log: formatting and redacting 10,000 requests a
  * second nobody reads was a measurable share of each request's cost (bench/results/sims.md).
  */
-export interface RawLogEntry {
+interface RawLogEntry {
   atMs: number;
   method: string;
   path: string;

@@ -17,7 +17,7 @@ export class WireError extends Error {
 }
 
 /** Express 5 forwards rejected promises itself; this only narrows handler types in one place. */
-export type Handler = (req: Request, res: Response) => unknown;
+type Handler = (req: Request, res: Response) => unknown;
 export function h(fn: Handler): RequestHandler {
   return (req, res, next) => {
     try {
@@ -33,7 +33,7 @@ export function h(fn: Handler): RequestHandler {
  * Maps anything thrown in a route to a WireError: body-parser and multipart errors keep their 4xx.
  * An empty code means "the provider's default code for this status".
  */
-export function toWireError(err: unknown): WireError {
+function toWireError(err: unknown): WireError {
   if (err instanceof WireError) return err;
   const status =
     typeof (err as { status?: unknown })?.status === "number" ? (err as { status: number }).status : 500;

@@ -17,7 +17,7 @@ export class Sequencer {
   }
 }
 
-export interface PageRequest {
+interface PageRequest {
   limit: number;
   /** Sequence number after which the page starts (0 = from the beginning). */
   afterSeq: number;

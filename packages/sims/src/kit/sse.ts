@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 
-export interface StreamEvent {
+interface StreamEvent {
   id: string;
   [k: string]: unknown;
 }

@@ -9,7 +9,7 @@ export function lookup(map: Map<string, Obj>, id: string | undefined, label: str
   return found;
 }
 
-export const byCreated = (o: Obj): SortKey => [o.created_at, o.id];
+const byCreated = (o: Obj): SortKey => [o.created_at, o.id];
 
 /**
  * The common list: `include_archived` (where the kind archives), `created_at[…]` bounds, then keyset

@@ -18,9 +18,9 @@ import {
 const PACKAGE_MANAGERS = ["apt", "cargo", "gem", "go", "npm", "pip"] as const;
 
 /** provider_d's wire-name rule for environments. */
-export const STRICT_ENV_NAME = /^[a-z0-9][a-z0-9-_.]{2,63}$/;
+const STRICT_ENV_NAME = /^[a-z0-9][a-z0-9-_.]{2,63}$/;
 /** How long provider_d keeps a deleted environment's name reserved (the sheet: "40 s+"). */
-export const NAME_RESERVATION_MS = 45_000;
+const NAME_RESERVATION_MS = 45_000;
 
 function networking(v: unknown, where: string): JsonObject {
   if (v === undefined) return { type: "unrestricted" };

@@ -3,7 +3,7 @@
  * an ApiError naming the provider_c error type; each provider renders it in its own body shape
  * (provider_d maps the type to its own `code`).
  */
-export type ErrorType =
+type ErrorType =
   | "invalid_request_error"
   | "authentication_error"
   | "permission_error"

@@ -164,7 +164,7 @@ export function createdAtFilter(query: Query): (createdAt: string) => boolean {
     (bounds.lt === undefined || createdAt < bounds.lt);
 }
 
-export interface ApiMount {
+interface ApiMount {
   basePath: string;
   /** Throws an ApiError when the request may not proceed (credentials, version and beta headers). */
   authenticate(req: Request): void;

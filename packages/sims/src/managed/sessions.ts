@@ -57,7 +57,7 @@ export function vaultIds(v: unknown, kit: Kit): string[] {
 }
 
 /** Validates the outbound events a session accepts; provider_d takes `user.message` only. */
-export function parseUserEvents(v: unknown, kit: Kit, where: string): JsonObject[] {
+function parseUserEvents(v: unknown, kit: Kit, where: string): JsonObject[] {
   if (!Array.isArray(v) || v.length === 0) throw invalid(`${where}: expected a non-empty array`);
   const accepted =
     kit.dialect.name === "provider_c"
@@ -97,7 +97,7 @@ export interface SessionInput {
 }
 
 /** A session resource as provider_c reads it back: with its own id and timestamps. */
-export function sessionResource(kit: Kit, r: JsonObject): Obj {
+function sessionResource(kit: Kit, r: JsonObject): Obj {
   const out = { id: kit.newId("session_resource"), ...r } as Obj;
   if (kit.dialect.name === "provider_c") {
     const now = kit.now();

@@ -1,6 +1,6 @@
 import { invalid } from "./errors.js";
 
-export interface SkillFileBytes {
+interface SkillFileBytes {
   path: string;
   bytes: Uint8Array;
 }

@@ -11,7 +11,7 @@ export const BASE = "/api/v1/agentstudio";
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 /** The conflict code the live API puts in duplicate-name errors. */
-export const CONFLICT_CODE = "11300026";
+const CONFLICT_CODE = "11300026";
 
 const DEFAULT_CODES: Record<number, string> = {
   400: "invalid_request_error",
@@ -38,7 +38,7 @@ export function errorBody(status: number, message: string, code = ""): unknown {
 
 export const bad = (message: string, code = "") => new WireError(400, code, message);
 export const missing = (what: string, id: string) => new WireError(404, "", `${what} ${id} not found`);
-export const nameTaken = (name: string) =>
+const nameTaken = (name: string) =>
   new WireError(409, CONFLICT_CODE, `resource name "${name}" already exists (资源名称已存在)`);
 
 /** `Authorization: Bearer <api key>`; every response carries an `x-request-id`. */

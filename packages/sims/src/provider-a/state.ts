@@ -28,14 +28,14 @@ export type Collection = (typeof COLLECTIONS)[number];
  * clock has moved `*_ms` past the upload, or after `*_polls` GETs of the object have still seen
  * the pending state — whichever comes first. Both are deterministic; seed `settings` to change them.
  */
-export interface Settings {
+interface Settings {
   file_audit_ms: number;
   file_audit_polls: number;
   skill_scan_ms: number;
   skill_scan_polls: number;
 }
 
-export const DEFAULT_SETTINGS: Settings = {
+const DEFAULT_SETTINGS: Settings = {
   file_audit_ms: 15_000,
   file_audit_polls: 1,
   skill_scan_ms: 180_000,

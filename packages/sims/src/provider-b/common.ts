@@ -10,7 +10,7 @@ export type Ctx = SimContext<BState>;
 
 export const MANAGED_BASE = "/api/v1/cloud";
 export const FORWARD_BASE = "/api/v1/forward";
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
@@ -78,13 +78,6 @@ export function str(b: Record<string, unknown>, field: string, required = false)
   }
   if (typeof v !== "string") throw bad(`${field} must be a string`);
   if (required && v === "") throw bad(`${field} must not be empty`);
-  return v;
-}
-
-export function arr(b: Record<string, unknown>, field: string): unknown[] | undefined {
-  const v = b[field];
-  if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v)) throw bad(`${field} must be an array`);
   return v;
 }
 

@@ -34,7 +34,7 @@ export function createStore(ctx: Ctx, domain: Domain, fields: Record<string, unk
 }
 
 /** Mounts that still hold a store: their identity exists and their template is not archived. */
-export function liveMounts(ctx: Ctx, storeId: string) {
+function liveMounts(ctx: Ctx, storeId: string) {
   return ctx.state.mounts.filter((m) => {
     if (m.memory_store_id !== storeId) return false;
     const tmpl = ctx.state.objects.templates.get(m.template_id);

@@ -22,7 +22,7 @@ export interface Mount {
   created_at: string;
 }
 
-export interface IdempotentReply {
+interface IdempotentReply {
   fingerprint: string;
   status: number;
   body: unknown;
@@ -66,7 +66,7 @@ export interface BState {
 export const DEFAULT_KEY = "sim-provider-b-key";
 
 /** Tunnels cannot be created through the API; these exist from the start (and more via seed). */
-export const DEFAULT_TUNNELS = [
+const DEFAULT_TUNNELS = [
   { id: "tnl_sim_primary", name: "sim-primary" },
   { id: "tnl_sim_secondary", name: "sim-secondary" },
 ];
@@ -89,7 +89,7 @@ export function createState({ clock }: { ids: IdGenerator; clock: SimClock }): B
   return state;
 }
 
-export function tunnelRecord(t: { id: string; name?: string; status?: string }, at: string): Rec {
+function tunnelRecord(t: { id: string; name?: string; status?: string }, at: string): Rec {
   return {
     id: t.id,
     type: "tunnel",

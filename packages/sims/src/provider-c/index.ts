@@ -22,9 +22,9 @@ export const DEFAULT_KEY = "sim-provider-c-key";
  * Versions the simulator takes: the sheet's `2023-06-01` (what REF sends) and `2026-10-21`, the value
  * the official SDK 1.12.0 sends on every request (`client.js` buildHeaders). The SDK wins over the sheet.
  */
-export const API_VERSION = "2023-06-01";
-export const API_VERSIONS: readonly string[] = [API_VERSION, "2026-10-21"];
-export const BETA = {
+const API_VERSION = "2023-06-01";
+const API_VERSIONS: readonly string[] = [API_VERSION, "2026-10-21"];
+const BETA = {
   managedAgents: "managed-agents-2026-04-01",
   memory: "agent-memory-2026-07-22",
   skills: "skills-2025-10-02",

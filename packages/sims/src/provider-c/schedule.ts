@@ -34,7 +34,7 @@ function value(raw: string, f: (typeof FIELDS)[number], expr: string): number {
 }
 
 /** A 5-field POSIX cron expression; seconds, years, L, W, #, ? and @-macros are refused. */
-export function parseCron(expr: string): Cron {
+function parseCron(expr: string): Cron {
   if (
     /[LW#?@]/i.test(
       expr.replace(/[A-Z]{3}/gi, (m) =>

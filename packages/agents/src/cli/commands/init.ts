@@ -93,7 +93,7 @@ async function askMissing(options: InitOptions): Promise<{ provider: string; age
 }
 
 /** Append the entries that are missing; existing lines (ignoring surrounding spaces) are kept once. */
-export function appendGitignore(path: string): string[] {
+function appendGitignore(path: string): string[] {
   const existing = existsSync(path) ? readFileSync(path, "utf8") : "";
   const lines = new Set(existing.split(/\r?\n/).map((line) => line.trim()));
   const missing = IGNORED.filter((entry) => !lines.has(entry) && !lines.has(`/${entry}`));

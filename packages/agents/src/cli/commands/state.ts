@@ -21,7 +21,7 @@ interface StateOptions {
   file: string;
 }
 
-export function statePathOf(configFile: string): string {
+function statePathOf(configFile: string): string {
   return join(dirname(resolve(configFile)), STATE_FILE_NAME);
 }
 

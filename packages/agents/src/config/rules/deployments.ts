@@ -9,7 +9,7 @@ import { checkMountPath } from "./mounts.js";
 const cronCache = new Map<string, boolean>();
 const zoneCache = new Map<string, boolean>();
 
-export function isValidCron(expression: string): boolean {
+function isValidCron(expression: string): boolean {
   let valid = cronCache.get(expression);
   if (valid === undefined) {
     valid = expression.trim().split(/\s+/).length === 5;
@@ -25,7 +25,7 @@ export function isValidCron(expression: string): boolean {
   return valid;
 }
 
-export function isValidTimeZone(zone: string): boolean {
+function isValidTimeZone(zone: string): boolean {
   let valid = zoneCache.get(zone);
   if (valid === undefined) {
     try {

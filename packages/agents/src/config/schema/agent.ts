@@ -47,7 +47,7 @@ const mcpToolkitSchema = strict({
     configs: value.configs,
   }));
 
-export const toolsSchema = strict({
+const toolsSchema = strict({
   builtin: z
     .array(z.string())
     .describe("enabled builtin tools, lowercase names (e.g. bash, read, web_fetch)"),
@@ -61,7 +61,7 @@ export const toolsSchema = strict({
   mcp: z.array(mcpToolkitSchema).optional().describe("tools selected from MCP servers"),
 });
 
-export const mcpServerSchema = strict({
+const mcpServerSchema = strict({
   name: z.string().min(1).describe("server name, referenced by `tools.mcp[].mcp_server_name`"),
   type: z
     .enum(["url", "official"])
@@ -97,7 +97,7 @@ export const gitCheckoutSchema = z.union([
   strict({ commit: z.string().regex(/^[0-9a-f]{40}$/i, "`commit` must be a full 40-character SHA") }),
 ]);
 
-export const gitRepositorySchema = strict({
+const gitRepositorySchema = strict({
   type: z.literal("git_repository"),
   url: z.string().min(1).describe("repository URL"),
   authorization_token: z.string().optional().describe("write it as `${VAR}`; never inline"),

@@ -8,7 +8,7 @@ const maxIterations = z
   .min(1, coded("AGENTS1501", "`max_iterations` must be an integer from 1 to 20"))
   .max(20, coded("AGENTS1501", "`max_iterations` must be an integer from 1 to 20"));
 
-export const initialEventSchema = z.discriminatedUnion(
+const initialEventSchema = z.discriminatedUnion(
   "type",
   [
     strict({ type: z.literal("user.message"), content: z.string() }),
@@ -35,7 +35,7 @@ export const initialEventSchema = z.discriminatedUnion(
   },
 );
 
-export const deploymentResourceSchema = z.discriminatedUnion(
+const deploymentResourceSchema = z.discriminatedUnion(
   "type",
   [
     strict({

@@ -100,7 +100,6 @@ export const RESOURCE_SCHEMAS = {
 
 export type Config = z.output<typeof configSchema>;
 export type StateBlock = z.output<typeof stateSchema>;
-export type ConfigInput = z.input<typeof configSchema>;
 export type EnvironmentDecl = z.output<typeof environmentSchema>;
 export type VaultDecl = z.output<typeof vaultSchema>;
 export type AgentDecl = z.output<typeof agentSchema>;

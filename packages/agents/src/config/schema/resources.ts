@@ -10,14 +10,14 @@ import {
 
 const stringList = z.array(z.string());
 
-export const networkingSchema = strict({
+const networkingSchema = strict({
   type: z.enum(["unrestricted", "limited"]).optional().describe("network policy; default `unrestricted`"),
   allow_mcp_servers: z.boolean().optional().describe("allow outbound MCP connections"),
   allow_package_managers: z.boolean().optional().describe("allow package-manager hosts"),
   allowed_hosts: stringList.optional().describe("allow-list for `limited` networks"),
 });
 
-export const packagesSchema = strict({
+const packagesSchema = strict({
   apt: stringList.optional().describe("Debian packages"),
   pip: stringList.optional().describe("Python packages"),
   npm: stringList.optional().describe("npm packages"),
@@ -81,7 +81,7 @@ const environmentVariable = strict({
   }).optional(),
 }).describe("a secret exposed to the sandbox as an environment variable");
 
-export const credentialSchema = z.discriminatedUnion("type", [staticBearer, environmentVariable], {
+const credentialSchema = z.discriminatedUnion("type", [staticBearer, environmentVariable], {
   error: (issue) =>
     issue.code === "invalid_union"
       ? coded("AGENTS1001", 'credential `type` must be "static_bearer" or "environment_variable"')

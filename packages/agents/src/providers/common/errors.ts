@@ -20,7 +20,7 @@ export function errorText(body: unknown): string {
  * (`unreadable`), or a mount path leaves the provider's mount root (`mount_path`). Raised before
  * any request is sent; the message names the fix. The one error type of every adapter for this.
  */
-export type DeclarationErrorCode = "unsupported" | "invalid" | "unreadable" | "mount_path";
+type DeclarationErrorCode = "unsupported" | "invalid" | "unreadable" | "mount_path";
 
 export class DeclarationError extends Error {
   override readonly name = "DeclarationError";

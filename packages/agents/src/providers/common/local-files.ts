@@ -9,11 +9,11 @@ import { zipSync } from "fflate";
 import { parse as parseYaml } from "yaml";
 import { DeclarationError } from "./errors.js";
 
-export function resolveSource(configDir: string, source: string): string {
+function resolveSource(configDir: string, source: string): string {
   return isAbsolute(source) ? source : resolve(configDir, source);
 }
 
-export interface LocalFile {
+interface LocalFile {
   /** The uploaded filename: the basename of `source`, extension preserved (spec: File). */
   filename: string;
   bytes: Uint8Array;
@@ -68,7 +68,7 @@ export function digestBytes(bytes: Uint8Array): string {
 }
 
 /** A file inside a skill directory. */
-export interface DirectoryEntry {
+interface DirectoryEntry {
   /** Path relative to the directory, `/`-separated. */
   path: string;
   bytes: Uint8Array;
@@ -77,7 +77,7 @@ export interface DirectoryEntry {
 const SKIPPED = new Set([".git", "node_modules", ".DS_Store"]);
 
 /** Every regular file under `dir` (VCS folders, node_modules and .DS_Store left out), sorted by path. */
-export async function readDirectory(dir: string): Promise<DirectoryEntry[]> {
+async function readDirectory(dir: string): Promise<DirectoryEntry[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true, recursive: true });
     const paths = entries
@@ -168,7 +168,7 @@ export async function readSkill(configDir: string, source: string): Promise<Skil
   return { name: front.name, files, digest: digestFiles(files) };
 }
 
-export function digestFiles(files: DirectoryEntry[]): string {
+function digestFiles(files: DirectoryEntry[]): string {
   const hash = createHash("sha256");
   for (const file of files) {
     hash.update(file.path).update("\0").update(String(file.bytes.byteLength)).update("\0").update(file.bytes);

@@ -60,7 +60,7 @@ export function metadataPatch(
   return patch;
 }
 
-export function asMetadata(value: unknown): Metadata {
+function asMetadata(value: unknown): Metadata {
   if (!value || typeof value !== "object" || Array.isArray(value)) return {};
   const out: Metadata = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {

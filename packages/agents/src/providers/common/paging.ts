@@ -8,7 +8,7 @@ import type { KindHandler } from "../types.js";
 
 type Query = Record<string, string | number | boolean | undefined>;
 
-export interface ListOptions {
+interface ListOptions {
   query?: Query;
   headers?: Record<string, string>;
   pageSize?: number;
@@ -21,7 +21,7 @@ export interface ListOptions {
 }
 
 /** Upper bound on pages walked, so a server that keeps answering a cursor cannot loop us forever. */
-export const MAX_PAGES = 10_000;
+const MAX_PAGES = 10_000;
 
 function request<B>(http: HttpClient, path: string, options: ListOptions, cursor: Query) {
   return http.request<B>({
@@ -116,7 +116,7 @@ export async function findFirst<T>(
  * The listed objects whose id is in `ids`, walking pages only until every id has been seen
  * (plan from lists). Ids the list does not show are simply absent from the result.
  */
-export async function listByIds<T extends { id?: unknown }>(
+async function listByIds<T extends { id?: unknown }>(
   http: HttpClient,
   path: string,
   ids: ReadonlySet<string>,

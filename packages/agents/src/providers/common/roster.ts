@@ -4,8 +4,8 @@
 // Without this a roster edit, or removing `multiagent`, would plan as "no changes".
 import type { HandlerContext, Spec } from "../types.js";
 
-export type RosterMember = string | { agent_id: string };
-export interface RosterSpec {
+type RosterMember = string | { agent_id: string };
+interface RosterSpec {
   type: "coordinator";
   agents: RosterMember[];
 }

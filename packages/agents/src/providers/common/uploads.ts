@@ -6,7 +6,7 @@ import type { HandlerContext, PriorState } from "../types.js";
 import { removeTolerant } from "./handler-kit.js";
 import { readLocalFile, sha256 } from "./local-files.js";
 
-export type UploadLedger = Record<string, { id: string; sha256: string }>;
+type UploadLedger = Record<string, { id: string; sha256: string }>;
 
 export function priorUploads(prior: PriorState | undefined): UploadLedger {
   const uploads = prior?.extra?.uploads;

@@ -10,7 +10,7 @@ export interface PollPolicy {
   timeoutMs: number;
 }
 
-export interface PollOptions<T> {
+interface PollOptions<T> {
   what: string;
   policy: PollPolicy;
   read(): Promise<T>;

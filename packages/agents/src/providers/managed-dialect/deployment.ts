@@ -79,7 +79,7 @@ export function initialEventsFromWire(events: unknown): Json[] {
 }
 
 /** Declared events in comparable form (content as one string, rubric inlined). */
-export function canonicalInitialEvents(events: unknown): Json[] {
+function canonicalInitialEvents(events: unknown): Json[] {
   return initialEventsFromWire(initialEventsToWire(events));
 }
 
@@ -174,7 +174,7 @@ export function deploymentResourcesFromWire(
 }
 
 /** Declared resources in comparable form: paths under the root, urls cleaned, tokens left out. */
-export function canonicalDeploymentResources(
+function canonicalDeploymentResources(
   spec: Json,
   root: string,
 ): { resources: Json[]; memory_stores: string[] } {

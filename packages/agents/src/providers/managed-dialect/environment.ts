@@ -7,7 +7,7 @@ import { compact, isRecord, type Json, nonEmpty, str, strList } from "./spec.js"
 export const PACKAGE_MANAGERS = ["apt", "cargo", "gem", "go", "npm", "pip"] as const;
 
 /** Networking in its canonical form: omitted = unrestricted; false flags and empty lists dropped. */
-export function canonicalNetworking(value: unknown): Json | undefined {
+function canonicalNetworking(value: unknown): Json | undefined {
   if (!isRecord(value) || value.type !== "limited") return undefined;
   return compact({
     type: "limited",
@@ -17,7 +17,7 @@ export function canonicalNetworking(value: unknown): Json | undefined {
   });
 }
 
-export function canonicalPackages(value: unknown): Json | undefined {
+function canonicalPackages(value: unknown): Json | undefined {
   if (!isRecord(value)) return undefined;
   const out: Json = {};
   for (const manager of PACKAGE_MANAGERS) {

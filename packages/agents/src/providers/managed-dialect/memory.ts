@@ -80,7 +80,7 @@ export function memoryStoreFromWire(remote: Json, declaredKeys: string[], byPath
   });
 }
 
-export interface SeedPlan {
+interface SeedPlan {
   create: SeedEntry[];
   rewrite: Array<SeedEntry & { id: string; remoteSha: string }>;
   unchanged: Array<SeedEntry & { id: string }>;

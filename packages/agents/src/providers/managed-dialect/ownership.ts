@@ -7,7 +7,7 @@ import { OWNER_PROJECT_KEY, OWNER_RESOURCE_KEY, type Owner } from "../types.js";
 export type StringMap = Record<string, string>;
 
 /** The providers' metadata limits: at most 16 pairs, keys ≤ 64 and values ≤ 512 characters. */
-export const METADATA_LIMITS = { pairs: 16, keyLength: 64, valueLength: 512 } as const;
+const METADATA_LIMITS = { pairs: 16, keyLength: 64, valueLength: 512 } as const;
 
 /**
  * User metadata plus the two ownership keys; a key the user set explicitly wins. Over-limit maps

@@ -40,7 +40,7 @@ export function checkoutToWire(checkout: unknown): Json | undefined {
   return undefined;
 }
 
-export interface GitResourceOptions {
+interface GitResourceOptions {
   root: string;
   /** Sent only when the caller needs a request body; state records never carry the token. */
   includeToken: boolean;

@@ -18,17 +18,17 @@ export const BUILTIN_TOOLS = [
 const BY_FOLDED_NAME = new Map(BUILTIN_TOOLS.map((name) => [foldToolName(name), name]));
 
 /** Tool names match case- and separator-insensitively (`Web-Search` = `web_search`). */
-export function foldToolName(name: string): string {
+function foldToolName(name: string): string {
   return name.toLowerCase().replace(/[\s._-]/g, "");
 }
 
-export function builtinName(name: string): string | undefined {
+function builtinName(name: string): string | undefined {
   return BY_FOLDED_NAME.get(foldToolName(name));
 }
 
 type Permission = "allow" | "ask";
 
-export interface ToolsCanonical {
+interface ToolsCanonical {
   builtin: string[];
   permissions?: Record<string, "ask">;
   mcp?: Json[];

@@ -14,7 +14,7 @@ export interface CredentialWire {
   body: Json;
 }
 
-export interface CredentialMappingOptions {
+interface CredentialMappingOptions {
   /** provider_c carries `injection_location`; provider_d has no such field. */
   injectionLocation: boolean;
   warn?: (message: string) => void;
@@ -78,7 +78,7 @@ function credentialNetworking(value: unknown, name: string): Json {
 }
 
 /** What the provider assumes when no injection location is sent: headers yes, bodies no. */
-export const DEFAULT_INJECTION = { header: true, body: false } as const;
+const DEFAULT_INJECTION = { header: true, body: false } as const;
 
 function canonicalInjection(value: unknown): Json | undefined {
   if (!isRecord(value)) return undefined;
@@ -91,7 +91,7 @@ function canonicalInjection(value: unknown): Json | undefined {
 const byName = (a: Json, b: Json) => String(a.name).localeCompare(String(b.name));
 
 /** A credential in comparable form, secrets removed (they are never shown back). */
-export function canonicalCredential(decl: Json, options: { injectionLocation: boolean }): Json {
+function canonicalCredential(decl: Json, options: { injectionLocation: boolean }): Json {
   const base = { name: str(decl.name), type: str(decl.type) };
   if (decl.type === "static_bearer") return compact({ ...base, mcp_server_url: str(decl.mcp_server_url) });
   const networking =
@@ -124,7 +124,7 @@ export function credentialFromWire(remote: Json, options: { injectionLocation: b
   );
 }
 
-export function vaultDisplayName(spec: Json, logicalName: string): string {
+function vaultDisplayName(spec: Json, logicalName: string): string {
   return nonEmpty(str(spec.display_name)) ?? logicalName;
 }
 

@@ -6,12 +6,6 @@ import type { ErrorParser, HttpClient, HttpClientFactory } from "../http.js";
 
 export const PROVIDER_A_MOUNT_ROOT = "/mnt";
 
-export interface ProviderABlock {
-  api_key: string;
-  workspace_id?: string;
-  base_url?: string;
-}
-
 export function providerABaseUrl(block: { workspace_id?: string; base_url?: string }): string {
   if (block.base_url) return block.base_url;
   if (!block.workspace_id) throw new Error("provider_a needs workspace_id (or base_url)");

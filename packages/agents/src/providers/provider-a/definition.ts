@@ -16,7 +16,7 @@ import { createSkillHandler } from "./handlers/skills.js";
 import { vaultHandler } from "./handlers/vaults.js";
 
 /** `providers.provider_a`: a workspace-scoped API key. */
-export const providerAConfig = strict({
+const providerAConfig = strict({
   api_key: z.string().min(1).describe("API key (write it as `${VAR}`)"),
   workspace_id: z
     .string()

@@ -6,7 +6,7 @@
 import { errorText } from "../common/errors.js";
 import type { ErrorParser, HttpClient, HttpClientFactory } from "../http.js";
 
-export const PROVIDER_B_DEFAULT_GATEWAY = "https://api.qoder.com/api/v1/cloud";
+const PROVIDER_B_DEFAULT_GATEWAY = "https://api.qoder.com/api/v1/cloud";
 export const PROVIDER_B_MOUNT_ROOT = "/data";
 
 export type ApiDomain = "managed" | "forward";
@@ -43,7 +43,7 @@ export const parseProviderBError: ErrorParser = (status, body) => {
   return { code, message: typeof message === "string" ? message : undefined, conflict };
 };
 
-export interface ProviderBClients {
+interface ProviderBClients {
   managed: HttpClient;
   forward: HttpClient;
 }

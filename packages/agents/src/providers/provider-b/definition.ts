@@ -20,7 +20,7 @@ import { skillHandler } from "./handlers/skills.js";
 import { vaultHandler } from "./handlers/vaults.js";
 
 /** `providers.provider_b`: a personal access token and an optional gateway. */
-export const providerBConfig = strict({
+const providerBConfig = strict({
   api_key: z.string().min(1).describe("personal access token (write it as `${VAR}`)"),
   gateway: z
     .url()
@@ -69,7 +69,8 @@ export function createProviderB(overrides: Partial<ProviderBOptions> = {}): Prov
   };
 }
 
-export const providerB = createProviderB();
+const providerB = createProviderB();
+
 export type { ProviderBOptions };
 
 /** provider_b, whole: the block schema, capabilities, the `agents init` starter and the adapter. */

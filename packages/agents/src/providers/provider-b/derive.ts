@@ -11,7 +11,7 @@ type Config = {
   files?: Record<string, Decl>;
 } & Record<string, unknown>;
 
-export interface Derived {
+interface Derived {
   domain?: ApiDomain;
   /** Set when Managed and Forward agents share one declaration (rule 3): create refuses it. */
   domain_conflict?: string;

@@ -175,7 +175,7 @@ function templateRefs(wire: Wire) {
  * by ownership and state. What the wire holds only as ids of other objects (a Template's
  * environment, vaults, files) is not shown, so the file's own references are kept.
  */
-export function agentDeclFromWire(wire: Wire, logical: string, forward: boolean): Spec {
+function agentDeclFromWire(wire: Wire, logical: string, forward: boolean): Spec {
   const { builtin, ask } = builtinFromWire(wire.tools);
   const spec: Spec = {
     ...(wire.name !== logical ? { name: wire.name } : {}),

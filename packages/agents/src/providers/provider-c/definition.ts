@@ -16,7 +16,7 @@ import { providerCSkillHandler } from "./handlers/skills.js";
 import { providerCEnvironmentNaming, providerCProfile } from "./profile.js";
 
 /** `providers.provider_c`: an API key and an optional beta header value. */
-export const providerCConfig = strict({
+const providerCConfig = strict({
   api_key: z.string().min(1).describe("API key (write it as `${VAR}`)"),
   beta: z.string().optional().describe("value of the provider's beta-feature request header"),
   base_url: z

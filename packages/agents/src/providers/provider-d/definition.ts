@@ -18,7 +18,7 @@ import { providerDEnvironmentNaming, providerDProfile } from "./profile.js";
 import { DEFAULT_FILE_PURPOSE } from "./wire-decisions.js";
 
 /** `providers.provider_d`: an API key. */
-export const providerDConfig = strict({
+const providerDConfig = strict({
   api_key: z.string().min(1).describe("API key (write it as `${VAR}`)"),
   base_url: z
     .url()

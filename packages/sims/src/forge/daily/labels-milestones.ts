@@ -29,7 +29,7 @@ export function labelJson(state: ForgeState, p: Project, l: LabelRow) {
   };
 }
 
-export function milestoneJson(m: MilestoneRow, origin: string, web: string) {
+function milestoneJson(m: MilestoneRow, origin: string, web: string) {
   return {
     id: m.id,
     iid: m.iid,

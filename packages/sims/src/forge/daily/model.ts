@@ -45,7 +45,7 @@ export interface WikiRow {
   format: string;
 }
 
-export interface IssueLinkRow {
+interface IssueLinkRow {
   id: number;
   source_issue_id: number;
   target_issue_id: number;

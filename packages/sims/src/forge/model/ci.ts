@@ -10,7 +10,7 @@ import { nextId } from "./state.js";
  * created, and reads materialise the status the clock has reached. A test moves time with
  * `/_sim/clock` instead of waiting. The variable SIM_FAIL_JOB=<job name> makes that job fail.
  */
-export const PIPELINE_TEMPLATE = [
+const PIPELINE_TEMPLATE = [
   { name: "build", stage: "build", seconds: 30 },
   { name: "test", stage: "test", seconds: 45 },
   { name: "lint", stage: "test", seconds: 20 },

@@ -9,11 +9,11 @@ import type { Discussion, ForgeState, ForgeUser, Issue, MergeRequest, Note, Proj
 import { ACCESS, nextId } from "./state.js";
 
 /** Something notes hang off: an issue or a merge request. */
-export type Noteable = Issue | MergeRequest;
+type Noteable = Issue | MergeRequest;
 
 const noteableType = (on: Noteable) => ("source_branch" in on ? "MergeRequest" : "Issue");
 
-export function noteJson(state: ForgeState, n: Note, d: Discussion, on: Noteable, origin: string) {
+function noteJson(state: ForgeState, n: Note, d: Discussion, on: Noteable, origin: string) {
   return {
     id: n.id,
     type: n.position ? "DiffNote" : d.individual_note ? null : "DiscussionNote",
@@ -38,7 +38,7 @@ export function noteJson(state: ForgeState, n: Note, d: Discussion, on: Noteable
   };
 }
 
-export function discussionJson(state: ForgeState, d: Discussion, on: Noteable, origin: string) {
+function discussionJson(state: ForgeState, d: Discussion, on: Noteable, origin: string) {
   return {
     id: d.id,
     individual_note: d.individual_note,

@@ -10,7 +10,7 @@ export interface CommitAction {
   last_commit_id?: unknown;
 }
 
-export interface CommitRequest {
+interface CommitRequest {
   branch: string;
   message: string;
   startBranch?: string;

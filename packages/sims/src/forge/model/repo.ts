@@ -12,7 +12,7 @@ export function emptyRepository(): Repository {
   return { commits: new Map(), branches: new Map(), protected: new Set(), tags: new Map() };
 }
 
-export interface CommitInput {
+interface CommitInput {
   parents: string[];
   message: string;
   author_name: string;
@@ -106,7 +106,7 @@ function hunks(
 }
 
 /** File-level diff between two snapshots, in GitLab's diff-entry shape, sorted by path. */
-export function diffSnapshots(
+function diffSnapshots(
   before: Record<string, string>,
   after: Record<string, string>,
 ): { entries: DiffEntry[]; additions: number; deletions: number } {

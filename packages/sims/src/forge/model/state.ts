@@ -50,7 +50,7 @@ export interface AccessGrant {
 }
 
 /** A device authorization (RFC 8628): polled by the device, approved in a browser. */
-export interface DeviceGrant {
+interface DeviceGrant {
   device_code: string;
   user_code: string;
   app_uid: string;
@@ -89,12 +89,12 @@ export interface PersonalAccessToken {
   created_at: string;
 }
 
-export interface RateLimitSetting {
+interface RateLimitSetting {
   limit: number;
   periodSeconds: number;
 }
 
-export interface ForgeSettings {
+interface ForgeSettings {
   /** Scripted sign-in: the user who is "logged in" at /oauth/authorize. */
   signedInUser: string;
   /** true: the signed-in user approves at once; false: a consent page is served. */

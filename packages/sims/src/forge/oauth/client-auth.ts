@@ -4,7 +4,7 @@ import type { AccessGrant, ForgeState, OAuthApplication } from "../model/state.j
 
 type Params = Record<string, string>;
 
-export function sameSecret(a: string, b: string): boolean {
+function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);

@@ -10,8 +10,8 @@ import { DEFAULT_SCOPES, issueToken, KNOWN_SCOPES, parseScopes } from "./tokens.
  * approves it in a browser at /oauth/device, and the device polls /oauth/token meanwhile.
  */
 export const DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code";
-export const DEVICE_CODE_TTL_SECONDS = 300;
-export const DEVICE_POLL_INTERVAL_SECONDS = 5;
+const DEVICE_CODE_TTL_SECONDS = 300;
+const DEVICE_POLL_INTERVAL_SECONDS = 5;
 
 const DEVICE_MESSAGES = {
   authorization_pending:

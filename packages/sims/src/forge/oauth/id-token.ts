@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync, type KeyObject, sign } from "node:cryp
 import type { ForgeUser } from "../model/state.js";
 
 /** GitLab's OpenID Connect id_token lifetime. */
-export const ID_TOKEN_TTL_SECONDS = 120;
+const ID_TOKEN_TTL_SECONDS = 120;
 
 interface SigningKey {
   privateKey: KeyObject;

@@ -29,7 +29,7 @@ export function errorPage(error: string, description: string): string {
   );
 }
 
-export interface ConsentPageInput {
+interface ConsentPageInput {
   appName: string;
   username: string;
   scopes: string[];

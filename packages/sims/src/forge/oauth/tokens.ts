@@ -36,7 +36,7 @@ export const DEFAULT_SCOPES = ["api"];
 export const ACCESS_TOKEN_TTL_SECONDS = 7200;
 export const CODE_TTL_MS = 10 * 60 * 1000;
 
-export type TokenCheck =
+type TokenCheck =
   | { ok: true; kind: "oauth"; user: ForgeUser; scopes: string[]; oauth: OAuthToken }
   | { ok: true; kind: "pat"; user: ForgeUser; scopes: string[]; pat: PersonalAccessToken }
   | { ok: false; reason: "unknown" | "expired" | "revoked" };

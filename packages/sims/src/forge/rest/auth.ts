@@ -6,7 +6,7 @@ import { checkToken } from "../oauth/tokens.js";
 export const API = "/api/v4";
 
 /** Who is calling: null for an anonymous request (public resources only). */
-export interface ApiCaller {
+interface ApiCaller {
   user: ForgeUser;
   scopes: string[];
   kind: "oauth" | "pat";

@@ -14,7 +14,7 @@ import { API, caller } from "./auth.js";
 import { paginate } from "./paginate.js";
 import { filterProjects, memberJson, renderProjects } from "./projects.js";
 
-export function groupJson(state: ForgeState, g: Group, origin: string) {
+function groupJson(state: ForgeState, g: Group, origin: string) {
   const full = groupFullPath(state, g);
   return {
     id: g.id,

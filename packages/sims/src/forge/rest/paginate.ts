@@ -1,9 +1,9 @@
 import type { Request, Response } from "express";
 
-export const DEFAULT_PER_PAGE = 20;
-export const MAX_PER_PAGE = 100;
+const DEFAULT_PER_PAGE = 20;
+const MAX_PER_PAGE = 100;
 /** Above this many rows GitLab stops counting: no x-total, x-total-pages or rel="last". */
-export const COUNT_LIMIT = 10_000;
+const COUNT_LIMIT = 10_000;
 
 function positiveInt(v: unknown): number | undefined {
   const n = typeof v === "string" ? Number(v) : Number.NaN;

@@ -18,7 +18,7 @@ import { API, caller } from "./auth.js";
 import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "./paginate.js";
 import { basicUser } from "./users.js";
 
-export function projectWebUrl(state: ForgeState, p: Project, origin: string): string {
+function projectWebUrl(state: ForgeState, p: Project, origin: string): string {
   return `${origin}/${projectFullPath(state, p)}`;
 }
 

@@ -9,7 +9,7 @@ import { nextId, secretValue, userByName } from "../model/state.js";
 import { ACCESS_TOKEN_TTL_SECONDS, addToken, KNOWN_SCOPES } from "../oauth/tokens.js";
 
 /** A seed that cannot be applied: the control API answers 400 and nothing is changed. */
-export class SeedError extends Error {
+class SeedError extends Error {
   readonly status = 400;
   get publicMessage(): string {
     return this.message;

@@ -2,11 +2,11 @@ import type { ForgeState } from "../model/state.js";
 import { addPatSeed, upsertApplication, upsertUser } from "./auth.js";
 
 /** The well-known test credentials of a fresh forge simulator (documented in docs/sims.md). */
-export const DEFAULT_APP_UID = "sim-forge-app";
-export const DEFAULT_CONFIDENTIAL_APP_UID = "sim-forge-confidential-app";
-export const DEFAULT_CONFIDENTIAL_APP_SECRET = "sim-forge-app-secret";
-export const DEFAULT_PAT = "sim-forge-pat";
-export const DEFAULT_REDIRECT_URIS = [
+const DEFAULT_APP_UID = "sim-forge-app";
+const DEFAULT_CONFIDENTIAL_APP_UID = "sim-forge-confidential-app";
+const DEFAULT_CONFIDENTIAL_APP_SECRET = "sim-forge-app-secret";
+const DEFAULT_PAT = "sim-forge-pat";
+const DEFAULT_REDIRECT_URIS = [
   "http://127.0.0.1:8080/callback",
   "http://localhost:8080/callback",
   "http://localhost:6274/oauth/callback",

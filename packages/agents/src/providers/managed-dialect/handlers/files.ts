@@ -8,7 +8,7 @@ import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../type
 import { getOrGone, idOf, ignoreGone, uploadLocalFile } from "../remote.js";
 import { type Json, str } from "../spec.js";
 
-export interface FileProfile {
+interface FileProfile {
   headers?: Record<string, string>;
   /** provider_d requires `purpose`; provider_c has no such field. */
   purpose?: { field: string; fallback: string };

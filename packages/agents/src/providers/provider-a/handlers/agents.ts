@@ -27,7 +27,7 @@ function toRemote(ctx: HandlerContext, wire: Wire, declared?: Spec): RemoteObjec
   };
 }
 
-export async function resolveSkills(ctx: HandlerContext, decl: AgentDecl): Promise<ResolvedSkillRef[]> {
+async function resolveSkills(ctx: HandlerContext, decl: AgentDecl): Promise<ResolvedSkillRef[]> {
   const out: ResolvedSkillRef[] = [];
   for (const ref of decl.skills ?? []) {
     if (typeof ref === "string") {
@@ -53,7 +53,7 @@ export async function resolveSkills(ctx: HandlerContext, decl: AgentDecl): Promi
   return out;
 }
 
-export function resolveRoster(ctx: HandlerContext, decl: AgentDecl): string[] | undefined {
+function resolveRoster(ctx: HandlerContext, decl: AgentDecl): string[] | undefined {
   if (!decl.multiagent) return undefined;
   return decl.multiagent.agents.map((m) => (typeof m === "string" ? ctx.resolve("agents", m) : m.agent_id));
 }

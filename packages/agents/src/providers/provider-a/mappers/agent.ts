@@ -9,9 +9,9 @@ import { providerACapabilities } from "../capabilities.js";
 import { CLEARED_ROSTER, rosterToWire } from "../wire-decisions.js";
 
 /** The builtin tools provider_a knows (one list, shared with config validation). */
-export const PROVIDER_A_BUILTIN_TOOLS: readonly string[] = providerACapabilities.agents.builtinTools;
+const PROVIDER_A_BUILTIN_TOOLS: readonly string[] = providerACapabilities.agents.builtinTools;
 
-export interface McpToolkitDecl {
+interface McpToolkitDecl {
   type?: string;
   mcp_server_name?: string;
   mcpServerName?: string;
@@ -55,7 +55,7 @@ export function modelFor(model: AgentDecl["model"], provider: string, agent: str
   return picked;
 }
 
-export interface AgentWireInput {
+interface AgentWireInput {
   name: string;
   metadata: Metadata;
   skills: ResolvedSkillRef[];

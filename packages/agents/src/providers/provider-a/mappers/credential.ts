@@ -23,13 +23,13 @@ export interface CredentialDecl {
   metadata?: Record<string, string>;
 }
 
-export interface InjectionPolicy {
+interface InjectionPolicy {
   allowedHosts: string[];
   header: boolean;
   body: boolean;
 }
 
-export const DEFAULT_POLICY: InjectionPolicy = { allowedHosts: ["*"], header: true, body: false };
+const DEFAULT_POLICY: InjectionPolicy = { allowedHosts: ["*"], header: true, body: false };
 
 export function resolvePolicy(
   decl: Pick<CredentialDecl, "name" | "networking" | "injection_location">,
@@ -113,7 +113,7 @@ export interface RemoteCredential {
 }
 
 /** The read-back policy; fields the provider does not echo fall back to the create defaults. */
-export function policyFromWire(auth: Record<string, unknown> | undefined): InjectionPolicy {
+function policyFromWire(auth: Record<string, unknown> | undefined): InjectionPolicy {
   const hosts = hostsFromWire(auth?.[CREDENTIAL_NETWORKING_FIELD]);
   const inj = auth?.[CREDENTIAL_INJECTION_FIELD] as { header?: unknown; body?: unknown } | undefined;
   return {

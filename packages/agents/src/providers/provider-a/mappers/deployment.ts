@@ -6,13 +6,13 @@ import { assertUniqueMountPaths, normalizeMountPath } from "../../common/mount-p
 import type { Metadata } from "../../common/ownership.js";
 import { PROVIDER_A_MOUNT_ROOT } from "../client.js";
 
-export interface InitialEventDecl {
+interface InitialEventDecl {
   type: "user.message" | "system.message" | "user.define_outcome";
   content?: string;
   description?: string;
 }
 
-export interface DeploymentResourceDecl {
+interface DeploymentResourceDecl {
   type: "file" | "memory_store" | "git_repository";
   file_id?: string;
   source?: string;
@@ -33,7 +33,7 @@ export interface DeploymentDecl {
   metadata?: Record<string, string>;
 }
 
-export interface DeploymentWireInput {
+interface DeploymentWireInput {
   name: string;
   agentId: string;
   environmentId: string;

@@ -37,11 +37,11 @@ export async function listMounts(
   return body?.data ?? [];
 }
 
-export function systemStoreOf(mounts: Mount[]): Mount | undefined {
+function systemStoreOf(mounts: Mount[]): Mount | undefined {
   return mounts.find((m) => m.system_managed === true && m.access === "read_write");
 }
 
-export type DefaultStoreStatus =
+type DefaultStoreStatus =
   | { status: "pending" }
   | { status: "ready"; id: string; name: string; description?: string };
 

@@ -45,7 +45,7 @@ export function isForward(decl: AgentDecl): boolean {
   return decl.delivery?.provider_b?.type === "forward";
 }
 
-export function modelOf(decl: AgentDecl, agent: string): string {
+function modelOf(decl: AgentDecl, agent: string): string {
   if (typeof decl.model === "string") return decl.model;
   const model = decl.model?.provider_b;
   if (!model)
@@ -53,7 +53,7 @@ export function modelOf(decl: AgentDecl, agent: string): string {
   return model;
 }
 
-export interface ResolvedSkill {
+interface ResolvedSkill {
   type: "custom" | "qoder";
   skill_id: string;
   version?: string;
@@ -109,7 +109,7 @@ export function managedAgentToWire(decl: AgentDecl, input: CommonInput): Record<
   return body;
 }
 
-export interface TemplateInput extends CommonInput {
+interface TemplateInput extends CommonInput {
   environmentId: string;
   vaultIds: string[];
   fileIds: string[];
@@ -211,7 +211,7 @@ export function agentFromWire(remote: Record<string, unknown>, logicalName: stri
 
 export { rosterIdsFromWire };
 
-export interface ManagedSessionInput {
+interface ManagedSessionInput {
   agentId: string;
   environmentId: string;
   tunnelId?: string;

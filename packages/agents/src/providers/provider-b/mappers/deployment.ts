@@ -40,7 +40,7 @@ export interface DeploymentDecl {
   metadata?: Record<string, string>;
 }
 
-export interface DeploymentInput {
+interface DeploymentInput {
   name: string;
   agentId: string;
   environmentId?: string;

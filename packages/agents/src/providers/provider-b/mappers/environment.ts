@@ -6,7 +6,7 @@ import { type Metadata, userMetadata } from "../../common/ownership.js";
 import type { Spec } from "../../types.js";
 import type { ApiDomain } from "../client.js";
 
-export const SETUP_SCRIPT_MAX_BYTES = 64 * 1024;
+const SETUP_SCRIPT_MAX_BYTES = 64 * 1024;
 const SENT_MANAGERS = ["apt", "npm", "pip"] as const;
 const REJECTED_MANAGERS = ["cargo", "gem", "go"] as const;
 
@@ -27,7 +27,7 @@ export interface EnvironmentDecl {
   metadata?: Record<string, string>;
 }
 
-export function environmentConfigToWire(
+function environmentConfigToWire(
   decl: EnvironmentDecl,
   name: string,
   domain: ApiDomain,

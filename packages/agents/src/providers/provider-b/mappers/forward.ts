@@ -57,14 +57,14 @@ export interface ChannelDecl {
   options?: Record<string, unknown>;
 }
 
-export const CHANNEL_CREDENTIAL_KEYS: Record<string, string[]> = {
+const CHANNEL_CREDENTIAL_KEYS: Record<string, string[]> = {
   dingtalk: ["client_id", "client_secret"],
   feishu: ["app_id", "app_secret"],
   wecom: ["bot_id", "secret"],
   wechat: [],
 };
 
-export interface ChannelInput {
+interface ChannelInput {
   name: string;
   identityId?: string;
   templateId?: string;

@@ -16,7 +16,7 @@ export interface RemoteMemory {
   content_sha256?: string;
 }
 
-export type SeedAction =
+type SeedAction =
   | { action: "create"; path: string; content: string }
   | { action: "update"; id: string; path: string; content: string; expectedSha256?: string };
 

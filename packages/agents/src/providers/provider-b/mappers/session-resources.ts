@@ -40,7 +40,7 @@ export function repositoryToWire(decl: GitRepositoryDecl): Record<string, unknow
   };
 }
 
-export interface SessionResourceInput {
+interface SessionResourceInput {
   repositories?: GitRepositoryDecl[];
   files?: { file_id: string; mount_path: string }[];
   memoryStoreIds?: string[];

@@ -2,7 +2,7 @@
 // toolset with permission policies, URL MCP servers and their toolsets, skill references.
 import { DeclarationError } from "../../common/errors.js";
 
-export const TOOLSET_TYPE = "agent_toolset_20260401";
+const TOOLSET_TYPE = "agent_toolset_20260401";
 
 export interface ToolsDecl {
   builtin?: string[];

@@ -19,7 +19,7 @@ export interface EmulatedRunPlan {
   events: Json[];
 }
 
-export function emulatedRunPlan(ctx: HandlerContext, spec: Json): EmulatedRunPlan {
+function emulatedRunPlan(ctx: HandlerContext, spec: Json): EmulatedRunPlan {
   const agentName = str(spec.agent);
   if (!agentName) throw new DeclarationError("invalid", "a deployment needs agent");
   const session = ctx.resolveExtra("agents", agentName)?.session;
@@ -109,7 +109,7 @@ export const providerDDeploymentHandler: DeploymentHandler = {
 };
 
 /** One run of an emulated deployment; returns the session id (provider_d has no run id). */
-export async function runEmulatedDeployment(
+async function runEmulatedDeployment(
   http: HttpClient,
   configDir: string,
   plan: EmulatedRunPlan,
