@@ -227,13 +227,18 @@ describe("GET /oauth/authorize (checklist 1)", () => {
 describe("POST /oauth/token (checklist 2)", () => {
   it("exchanges a code for a Bearer token valid 7200 s with scope and created_at", async () => {
     const c = await f.code();
+    const simSeconds = async () => Math.floor((await f.control("GET", "/clock")).body.now_ms / 1000);
+    const before = await simSeconds();
     const t = await exchange(c.code, c.verifier);
+    const after = await simSeconds();
     expect(t.status).toBe(200);
     expect(t.headers.get("cache-control")).toBe("no-store");
     expect(t.body).toMatchObject({ token_type: "Bearer", expires_in: 7200, scope: "api read_user" });
     expect(t.body.access_token).toMatch(/^[A-Za-z0-9]{64}$/);
     expect(t.body.refresh_token).toMatch(/^[A-Za-z0-9]{64}$/);
-    expect(Math.abs(t.body.created_at - Date.now() / 1000)).toBeLessThan(5);
+    // created_at is the simulator's clock at the exchange, in whole seconds.
+    expect(t.body.created_at).toBeGreaterThanOrEqual(before);
+    expect(t.body.created_at).toBeLessThanOrEqual(after);
   });
 
   it("accepts a JSON body as well as a form body", async () => {

@@ -106,12 +106,24 @@ describe("provider_c /_sim/state", () => {
   });
 
   it("reset rewinds the simulated clock: new objects get current timestamps again", async () => {
+    const simNow = async () => (await w.control("GET", "/clock")).body.now_ms as number;
+    const created = async () => {
+      const before = await simNow();
+      const env = await fixtures(w).env();
+      return { before, at: Date.parse(env.created_at), after: await simNow() };
+    };
+    const start = await simNow();
     await w.control("POST", "/clock", { advance_seconds: 86_400 });
-    const future = await fixtures(w).env();
+    const future = await created();
     await w.control("POST", "/reset");
-    const now = await fixtures(w).env();
-    expect(Date.parse(future.created_at) - Date.now()).toBeGreaterThan(86_000_000);
-    expect(Math.abs(Date.parse(now.created_at) - Date.now())).toBeLessThan(60_000);
+    const now = await created();
+    // Each timestamp is the simulator's clock at creation; the reset moved that clock back a day.
+    for (const c of [future, now]) {
+      expect(c.at).toBeGreaterThanOrEqual(Math.floor(c.before / 1000) * 1000);
+      expect(c.at).toBeLessThanOrEqual(c.after);
+    }
+    expect(future.before).toBeGreaterThanOrEqual(start + 86_400_000);
+    expect(now.after).toBeLessThan(future.before);
   });
 
   it("reset empties every kind", async () => {
