@@ -179,6 +179,16 @@ describe("agents: the rules of the house that hold today", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("only state/ and cli/ write files (sync writes through state/write.ts, the one atomic writer)", () => {
+    const writes =
+      /\b(writeFile|writeFileSync|appendFile|appendFileSync|rename|renameSync|createWriteStream|openSync)\s*\(|\bfs\.open\s*\(/;
+    const offenders = agents
+      .filter((f) => !f.path.startsWith("state/") && !f.path.startsWith("cli/"))
+      .filter((f) => writes.test(withoutComments(f.text)))
+      .map((f) => f.path);
+    expect(offenders).toEqual([]);
+  });
+
   it("only cli/ writes to the terminal", () => {
     const offenders = agents
       .filter((f) => !f.path.startsWith("cli/") && TERMINAL_WRITE.test(withoutComments(f.text)))
