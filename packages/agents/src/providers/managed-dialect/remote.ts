@@ -1,8 +1,11 @@
 // Small helpers every handler uses: 404 as "gone", already-gone deletes, archived detection.
 
 import { readLocalFile } from "../common/local-files.js";
+import { isOwnedBy } from "../common/ownership.js";
+import { findFirst } from "../common/paging.js";
 import type { HttpClient, HttpRequest } from "../http.js";
 import { ProviderHttpError } from "../http.js";
+import type { Owner } from "../types.js";
 import { isRecord, type Json, str } from "./spec.js";
 
 /** The object refresh already listed for this id, else a GET (404 as "gone"). */
@@ -83,4 +86,14 @@ export async function uploadLocalFile(
     ...(options.signal ? { signal: options.signal } : {}),
   });
   return response.body;
+}
+
+/** The first live (not archived) object of a list carrying this owner's two keys: adoption. */
+export function findOwnedIn(
+  http: HttpClient,
+  path: string,
+  owner: Owner,
+  options: { pageSize: number; signal?: AbortSignal },
+): Promise<Json | undefined> {
+  return findFirst<Json>(http, path, (o) => isOwnedBy(o.metadata, owner) && !isArchived(o), options);
 }

@@ -2,8 +2,8 @@
 // version is re-read and retried); removal archives (provider_c) or deletes (provider_d).
 
 import { logicalNameOf } from "../../../model/address.js";
-import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
-import { findFirst, listAll, listReader } from "../../common/paging.js";
+import { listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
+import { listAll, listReader } from "../../common/paging.js";
 import type {
   HandlerContext,
   KindHandler,
@@ -16,7 +16,16 @@ import type {
 import { agentFromWire, agentReverseRefs, agentToWire, canonicalAgent, sessionDefaults } from "../agent.js";
 import { withOwnerMetadata } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, isStatus, listedOrGet, overlay } from "../remote.js";
+import {
+  findOwnedIn,
+  getOrGone,
+  idOf,
+  ignoreGone,
+  isArchived,
+  isStatus,
+  listedOrGet,
+  overlay,
+} from "../remote.js";
 import { type Json, stringMap } from "../spec.js";
 
 const COMPARED = [
@@ -62,15 +71,10 @@ export function agentHandler(profile: DialectProfile): KindHandler {
   };
 
   async function findOwned(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined> {
-    const hit = await findFirst<Json>(
-      ctx.http,
-      "/agents",
-      (a) => isOwnedBy(a.metadata, owner) && !isArchived(a),
-      {
-        pageSize: profile.pageSize,
-        signal: ctx.signal,
-      },
-    );
+    const hit = await findOwnedIn(ctx.http, "/agents", owner, {
+      pageSize: profile.pageSize,
+      signal: ctx.signal,
+    });
     return hit ? toRemote(ctx, hit, undefined) : undefined;
   }
 

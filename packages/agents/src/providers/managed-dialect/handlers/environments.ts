@@ -2,8 +2,8 @@
 // (provider_d normalizes names and retries a taken name with a suffix), passed in as data.
 
 import { logicalNameOf } from "../../../model/address.js";
-import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
-import { findFirst, listAll, listReader } from "../../common/paging.js";
+import { listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
+import { listAll, listReader } from "../../common/paging.js";
 import type {
   HandlerContext,
   KindHandler,
@@ -16,7 +16,7 @@ import type {
 import { canonicalEnvironment, environmentFromWire, environmentToWire } from "../environment.js";
 import { withOwnerMetadata } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "../remote.js";
+import { findOwnedIn, getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "../remote.js";
 import { type Json, str, stringMap } from "../spec.js";
 
 export interface EnvironmentNaming {
@@ -44,12 +44,10 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
   };
 
   async function findOwned(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined> {
-    const hit = await findFirst<Json>(
-      ctx.http,
-      "/environments",
-      (e) => isOwnedBy(e.metadata, owner) && !isArchived(e),
-      { pageSize: profile.pageSize, signal: ctx.signal },
-    );
+    const hit = await findOwnedIn(ctx.http, "/environments", owner, {
+      pageSize: profile.pageSize,
+      signal: ctx.signal,
+    });
     return hit ? toRemote(hit, logicalNameOf(owner.resource)) : undefined;
   }
 

@@ -4,8 +4,8 @@
 
 import { logicalNameOf } from "../../../model/address.js";
 import { DeclarationError } from "../../common/errors.js";
-import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
-import { findFirst, listAll, listReader } from "../../common/paging.js";
+import { listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
+import { listAll, listReader } from "../../common/paging.js";
 import type {
   HandlerContext,
   KindHandler,
@@ -27,7 +27,16 @@ import {
 } from "../memory.js";
 import { withOwnerMetadata } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, isStatus, listedOrGet, overlay } from "../remote.js";
+import {
+  findOwnedIn,
+  getOrGone,
+  idOf,
+  ignoreGone,
+  isArchived,
+  isStatus,
+  listedOrGet,
+  overlay,
+} from "../remote.js";
 import { isRecord, type Json, records, str, stringMap } from "../spec.js";
 
 const COMPARED = ["description", "metadata", "entries"] as const;
@@ -161,12 +170,10 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
   const keysOf = (spec: Json | undefined) => records(spec?.entries).map((e) => str(e.key) ?? "");
 
   async function findOwned(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined> {
-    const hit = await findFirst<Json>(
-      ctx.http,
-      "/memory_stores",
-      (s) => isOwnedBy(s.metadata, owner) && !isArchived(s),
-      { pageSize: profile.pageSize, signal: ctx.signal },
-    );
+    const hit = await findOwnedIn(ctx.http, "/memory_stores", owner, {
+      pageSize: profile.pageSize,
+      signal: ctx.signal,
+    });
     return hit ? toRemote(ctx, hit, undefined) : undefined;
   }
 

@@ -2,8 +2,8 @@
 // by name; provider_d has no usable update, so any change replaces the vault (new one first).
 
 import { logicalNameOf } from "../../../model/address.js";
-import { isOwnedBy, listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
-import { findFirst, listAll, listReader } from "../../common/paging.js";
+import { listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
+import { listAll, listReader } from "../../common/paging.js";
 import type { HttpClient } from "../../http.js";
 import type {
   HandlerContext,
@@ -16,7 +16,7 @@ import type {
 } from "../../types.js";
 import { withOwnerMetadata } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "../remote.js";
+import { findOwnedIn, getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "../remote.js";
 import { isRecord, type Json, records, str, stringMap } from "../spec.js";
 import {
   type CredentialWire,
@@ -86,15 +86,10 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
   };
 
   async function findOwned(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined> {
-    const hit = await findFirst<Json>(
-      ctx.http,
-      "/vaults",
-      (v) => isOwnedBy(v.metadata, owner) && !isArchived(v),
-      {
-        pageSize: profile.pageSize,
-        signal: ctx.signal,
-      },
-    );
+    const hit = await findOwnedIn(ctx.http, "/vaults", owner, {
+      pageSize: profile.pageSize,
+      signal: ctx.signal,
+    });
     if (!hit) return undefined;
     const id = idOf(hit);
     return toRemote(hit, await credentialsOf(ctx.http, id, ctx.signal), logicalNameOf(owner.resource));

@@ -5,8 +5,8 @@
 import { logicalNameOf } from "../../../model/address.js";
 import { DeclarationError } from "../../common/errors.js";
 import { readLocalFile } from "../../common/local-files.js";
-import { isOwnedBy, metadataPatch, ownerOf } from "../../common/ownership.js";
-import { findFirst, listReader } from "../../common/paging.js";
+import { metadataPatch, ownerOf } from "../../common/ownership.js";
+import { listReader } from "../../common/paging.js";
 import {
   canonicalDeployment,
   DEPLOYMENT_COMPARED,
@@ -20,6 +20,7 @@ import {
 } from "../../managed-dialect/deployment.js";
 import { userMetadata, withOwnerMetadata } from "../../managed-dialect/ownership.js";
 import {
+  findOwnedIn,
   getOrGone,
   idOf,
   ignoreGone,
@@ -275,12 +276,10 @@ export const providerCDeploymentHandler: DeploymentHandler = {
   },
 
   async findOwned(ctx: HandlerContext, owner: Owner) {
-    const hit = await findFirst<Json>(
-      ctx.http,
-      "/deployments",
-      (d) => isOwnedBy(d.metadata, owner) && !isArchived(d),
-      { pageSize: PAGE_SIZE, signal: ctx.signal },
-    );
+    const hit = await findOwnedIn(ctx.http, "/deployments", owner, {
+      pageSize: PAGE_SIZE,
+      signal: ctx.signal,
+    });
     return hit ? toRemote(ctx, hit, undefined, {}) : undefined;
   },
 };
