@@ -3,25 +3,15 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "n
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
 // Apply throughput of the engine: 500 resources on provider_c's simulator with 50 ms injected
 // latency per call, through the real CLI. Reports wall time against the dependency-graph lower
 // bound, and the HTTP calls of the no-change plan that follows (goal: at most one per resource).
 // Usage: npm run build && node bench/apply.mjs [--per-kind N] [--latency MS] [--parallelism N]
 import { applyConfig } from "./apply-config.mjs";
-import { drainLog, headline, runAgents } from "./lib.mjs";
+import { applyBenchOptions, drainLog, headline, runAgents } from "./lib.mjs";
 
-const { values } = parseArgs({
-  options: {
-    "per-kind": { type: "string", default: "100" },
-    latency: { type: "string", default: "50" },
-    parallelism: { type: "string", default: "10" },
-  },
-});
-const perKind = Number(values["per-kind"]);
-const latencyMs = Number(values.latency);
-const parallelism = Number(values.parallelism);
+const { perKind, latencyMs, parallelism } = applyBenchOptions();
 const results = fileURLToPath(new URL("./results/apply.md", import.meta.url));
 
 // Async on purpose: the simulator runs in this process, so a blocking spawn would starve it.

@@ -2,6 +2,7 @@
 import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 
 export const cli = fileURLToPath(new URL("../packages/agents/dist/agents.mjs", import.meta.url));
 
@@ -53,4 +54,20 @@ export function headline(bench, measure, value, goal = "", met = undefined) {
   const file = process.env.BENCH_HEADLINES;
   if (!file) return;
   appendFileSync(file, `${JSON.stringify({ bench, measure, value, goal, met })}\n`);
+}
+
+/** The options of the 500-resource apply benchmarks: resources per kind, latency, parallelism. */
+export function applyBenchOptions() {
+  const { values } = parseArgs({
+    options: {
+      "per-kind": { type: "string", default: "100" },
+      latency: { type: "string", default: "50" },
+      parallelism: { type: "string", default: "10" },
+    },
+  });
+  return {
+    perKind: Number(values["per-kind"]),
+    latencyMs: Number(values.latency),
+    parallelism: Number(values.parallelism),
+  };
 }

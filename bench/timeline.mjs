@@ -9,21 +9,11 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
 import { applyConfig } from "./apply-config.mjs";
-import { runAgents } from "./lib.mjs";
+import { applyBenchOptions, runAgents } from "./lib.mjs";
 
-const { values } = parseArgs({
-  options: {
-    "per-kind": { type: "string", default: "100" },
-    latency: { type: "string", default: "50" },
-    parallelism: { type: "string", default: "10" },
-  },
-});
-const perKind = Number(values["per-kind"]);
-const latencyMs = Number(values.latency);
-const parallelism = Number(values.parallelism);
+const { perKind, latencyMs, parallelism } = applyBenchOptions();
 
 const results = fileURLToPath(new URL("./results/timeline.md", import.meta.url));
 const lines = [];
