@@ -4,7 +4,13 @@
 
 // The engine: plan, apply, destroy, import and state, over a loaded project.
 export type { ApplyEvent, ExecuteResult } from "./apply/execute.js";
-export { DIAGNOSTIC_CODES, type Diagnostic, redact, type SourcePos } from "./config/diagnostics.js";
+export {
+  ConfigError,
+  DIAGNOSTIC_CODES,
+  type Diagnostic,
+  redact,
+  type SourcePos,
+} from "./config/diagnostics.js";
 export { configurationReference } from "./config/docs.js";
 export { displayPath, formatDiagnostic, summary } from "./config/format.js";
 export {
