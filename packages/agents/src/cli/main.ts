@@ -1,8 +1,9 @@
-#!/usr/bin/env node
+// The CLI's entry: scripts/bundle.mjs bundles it with a call to main() into dist/agents.cjs.
 import { CliError } from "./errors.js";
 import { buildProgram } from "./program.js";
 
-async function main(): Promise<void> {
+/** Runs the CLI on process.argv; a failure is one line on stderr and a non-zero exit code. */
+export async function main(): Promise<void> {
   try {
     await buildProgram().parseAsync(process.argv);
   } catch (error) {
@@ -14,5 +15,3 @@ async function main(): Promise<void> {
     process.exitCode = error instanceof CliError ? error.exitCode : 1;
   }
 }
-
-await main();
