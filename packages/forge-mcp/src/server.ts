@@ -117,7 +117,15 @@ interface OAuthSide {
 }
 
 /** The OAuth stores: sealed into the messages (stateless replicas) or kept in memory. */
-function oauthStores(config: Config, shared: SharedState, now: () => number) {
+function oauthStores(
+  config: Config,
+  shared: SharedState,
+  now: () => number,
+): {
+  stores: ReturnType<typeof sealedStores>;
+  consentKeys: Buffer[];
+  memoryStore: ForgeMcpServer["memoryStore"];
+} {
   if (config.stateless) {
     const derive = (secret: Buffer) =>
       Buffer.from(hkdfSync("sha256", secret, "forge-mcp/consent/v1", "consent-csrf", 32));
@@ -134,7 +142,7 @@ function oauthStores(config: Config, shared: SharedState, now: () => number) {
   }
   const mem = memoryStores(now);
   return {
-    stores: mem as ReturnType<typeof sealedStores>,
+    stores: mem,
     consentKeys: [randomBytes(32)],
     memoryStore: mem.lru,
   };

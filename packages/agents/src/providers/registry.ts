@@ -124,11 +124,9 @@ export class ProviderRuntime {
     },
   ): HandlerContext {
     const provider = resource.provider;
-    const session = this.session(provider);
     const find = (kind: Kind, name: string) => lookup(resourceAddress(provider, kind, name));
     return {
-      http: session.http,
-      ...(session.apis ? { apis: session.apis } : {}),
+      ...this.listContext(provider, signal, warn),
       owner: { project: this.options.project, resource: resource.address },
       resolve: (kind, name) => {
         const ref = find(kind, name);
@@ -139,9 +137,6 @@ export class ProviderRuntime {
         return ref.id;
       },
       resolveExtra: (kind, name) => find(kind, name)?.extra,
-      configDir: this.options.configDir,
-      signal,
-      warn,
       ...(this.options.cascade ? { cascade: true } : {}),
       defer,
     };

@@ -1,5 +1,6 @@
 // Small helpers every handler uses: 404 as "gone", already-gone deletes, archived detection.
 
+import { multipartFile } from "../common/handler-kit.js";
 import { readLocalFile } from "../common/local-files.js";
 import { isOwnedBy } from "../common/ownership.js";
 import { findFirst } from "../common/paging.js";
@@ -75,13 +76,11 @@ export async function uploadLocalFile(
   options: { fields?: Record<string, string>; headers?: Record<string, string>; signal?: AbortSignal } = {},
 ): Promise<Json> {
   const { filename, bytes } = await readLocalFile(configDir, source);
-  const form = new FormData();
-  form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>]), filename);
-  for (const [key, value] of Object.entries(options.fields ?? {})) form.append(key, value);
   const response = await http.request<Json>({
     method: "POST",
     path: "/files",
-    body: form,
+    // No part type: the providers take the bytes as uploaded (application/octet-stream).
+    body: multipartFile("file", bytes, filename, "", options.fields),
     ...(options.headers ? { headers: options.headers } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
