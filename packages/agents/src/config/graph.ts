@@ -23,7 +23,7 @@ export interface ResourceNode {
   external?: ExternalRef;
   /** Addresses of the nodes this one needs first. */
   dependsOn: string[];
-  pos: SourcePos;
+  readonly pos: SourcePos;
 }
 
 export interface ResourceGraph {
@@ -69,7 +69,10 @@ export function expand(config: Config, options: ExpandOptions = {}): ResourceGra
           provider,
           spec,
           dependsOn: [],
-          pos: locate([kind, name]),
+          // Looked up when something asks: a position may mean parsing the file a second time.
+          get pos() {
+            return locate([kind, name]);
+          },
         };
         const external = externalOf(kind, spec);
         if (external) node.external = external;

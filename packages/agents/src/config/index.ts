@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { isMap } from "yaml";
 import { KINDS } from "../model/kinds.js";
 import { compareDiagnostics, type Diagnostic, redact } from "./diagnostics.js";
 import { loadDotenv } from "./dotenv.js";
@@ -34,6 +33,8 @@ export interface LoadResult {
   graph?: ResourceGraph;
   /** The parsed source, for excerpts in compiler-style output. */
   source?: YamlSource;
+  /** The document after `${VAR}` substitution, once the file could be read (valid or not). */
+  document?: Record<string, unknown>;
 }
 
 /** Load, interpolate, validate and expand an agents.yaml file. Never throws on bad input. */
@@ -73,7 +74,23 @@ export function loadConfigText(text: string, file: string, opts: LoadOptions = {
   const base = { file: absolute, dir, source };
   const syntax = source.syntaxDiagnostics();
   if (syntax.length > 0) return { ...base, diagnostics: syntax, secretValues: [] };
-  if (!isMap(source.doc.contents)) {
+  if (source.expansionError !== undefined) {
+    // An alias "billion laughs" expansion is refused by the yaml library, not by us.
+    return {
+      ...base,
+      secretValues: [],
+      diagnostics: [
+        {
+          code: "AGENTS1000",
+          severity: "error",
+          message: `YAML cannot be expanded: ${source.expansionError}`,
+          ...source.pos([]),
+          hint: "reduce the number of aliases (*name) that expand other aliases",
+        },
+      ],
+    };
+  }
+  if (!isPlainMapping(source.data)) {
     return {
       ...base,
       secretValues: [],
@@ -92,14 +109,15 @@ export function loadConfigText(text: string, file: string, opts: LoadOptions = {
   const env = opts.env ?? process.env;
   const dotenv = loadDotenv(dir);
   const lookup = (name: string) => env[name] ?? dotenv.values[name];
-  const { diagnostics: interpolationDiagnostics, secretValues } = interpolate(
-    source,
-    lookup,
-    dotenv.searched,
-  );
+  const {
+    value: substituted,
+    diagnostics: interpolationDiagnostics,
+    secretValues,
+  } = interpolate(source, lookup, dotenv.searched);
   const finish = (diagnostics: Diagnostic[], extra: Partial<LoadResult> = {}): LoadResult => ({
     ...base,
     ...extra,
+    document: substituted as Record<string, unknown>,
     secretValues,
     diagnostics: dedupe(diagnostics)
       .map((d) => ({
@@ -116,23 +134,7 @@ export function loadConfigText(text: string, file: string, opts: LoadOptions = {
   const unresolved = new Set(interpolationDiagnostics.map((d) => `${d.line}:${d.col}`));
   const notAtUnresolved = (list: Diagnostic[]) => list.filter((d) => !unresolved.has(`${d.line}:${d.col}`));
 
-  let raw: unknown;
-  try {
-    raw = withoutExtensions(source.doc.toJS({ maxAliasCount: 1000 }));
-  } catch (error) {
-    // An alias "billion laughs" expansion is refused by the yaml library, not by us.
-    const message = error instanceof Error ? error.message : String(error);
-    return finish([
-      ...interpolationDiagnostics,
-      {
-        code: "AGENTS1000",
-        severity: "error",
-        message: `YAML cannot be expanded: ${message}`,
-        ...source.pos([]),
-        hint: "reduce the number of aliases (*name) that expand other aliases",
-      },
-    ]);
-  }
+  const raw = withoutExtensions(substituted);
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const schemaDiagnostics = issuesToDiagnostics(parsed.error.issues, source);
@@ -168,6 +170,10 @@ function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
     seen.add(key);
     return true;
   });
+}
+
+function isPlainMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** Top-level `x-*` keys are extension fields (a home for YAML anchors) and are not validated. */

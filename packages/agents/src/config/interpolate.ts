@@ -1,21 +1,24 @@
-import { isMap, isPair, isScalar, isSeq, type Scalar } from "yaml";
 import type { Diagnostic } from "./diagnostics.js";
-import type { YamlSource } from "./source.js";
+import type { Path, YamlSource } from "./source.js";
 
 /** `${NAME}` references; `$${` is an escape that yields a literal `${`. */
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}/g;
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 interface InterpolationResult {
+  /** The document with every reference substituted (the source's own data is left as written). */
+  value: unknown;
   diagnostics: Diagnostic[];
   /** Every value substituted into the document, so output can redact it. */
   secretValues: string[];
 }
 
 /**
- * Substitute `${VAR}` in every string scalar value of the parsed document, in place. This runs on
- * the YAML tree, never on raw text: a value containing `#`, a newline or quotes stays one value,
- * and a `${VAR}` inside a comment is never looked at. Mapping keys are not interpolated.
+ * Substitute `${VAR}` in every string value of the parsed document. This runs on the parsed data,
+ * never on raw text: a value containing `#`, a newline or quotes stays one value, and a `${VAR}`
+ * inside a comment is never looked at. Mapping keys are not interpolated. Only the mappings and
+ * sequences on the way to a substituted value are copied; one shared through an alias is
+ * substituted once.
  */
 export function interpolate(
   source: YamlSource,
@@ -24,10 +27,9 @@ export function interpolate(
 ): InterpolationResult {
   const diagnostics: Diagnostic[] = [];
   const secretValues = new Set<string>();
-  forEachValueScalar(source.doc.contents, (node) => {
-    if (typeof node.value !== "string" || !node.value.includes("$")) return;
-    const original = node.value;
-    const at = source.posAt(node.range?.[0] ?? 0);
+  const done = new Map<object, unknown>();
+
+  const substitute = (original: string, at: Path): string => {
     let failed = false;
     const replaced = original.replace(REFERENCE, (match, name: string | undefined) => {
       if (match === "$${") return "${";
@@ -37,7 +39,7 @@ export function interpolate(
           code: "AGENTS1011",
           severity: "error",
           message: `malformed variable reference "${match}"`,
-          ...at,
+          ...source.pos(at),
           hint: "write ${NAME} with NAME made of letters, digits and _; write $${ for a literal ${",
         });
         return match;
@@ -49,7 +51,7 @@ export function interpolate(
           code: "AGENTS1010",
           severity: "error",
           message: `variable ${name} is not set`,
-          ...at,
+          ...source.pos(at),
           hint: `set ${name} in the environment or in a .env file (looked in: ${searched
             .map((dir) => `${dir}/.env`)
             .join(", ")})`,
@@ -59,20 +61,33 @@ export function interpolate(
       if (value.length > 0) secretValues.add(value);
       return value;
     });
-    if (!failed && replaced !== original) node.value = replaced;
-  });
-  return { diagnostics, secretValues: [...secretValues] };
-}
+    return failed ? original : replaced;
+  };
 
-/**
- * Every scalar in value position (mapping keys are skipped). A plain recursive walk: yaml's
- * `visit` allocates a frozen ancestor path per node, which dominated large files.
- */
-function forEachValueScalar(node: unknown, callback: (scalar: Scalar) => void): void {
-  if (isScalar(node)) callback(node);
-  else if (isMap(node)) {
-    for (const pair of node.items) if (isPair(pair)) forEachValueScalar(pair.value, callback);
-  } else if (isSeq(node)) {
-    for (const item of node.items) forEachValueScalar(item, callback);
-  }
+  // One path for the whole walk: pushed and popped, copied only when a diagnostic needs it.
+  const path: (string | number)[] = [];
+  const walk = (value: unknown): unknown => {
+    if (typeof value === "string") return value.includes("$") ? substitute(value, [...path]) : value;
+    if (value === null || typeof value !== "object") return value;
+    const seen = done.get(value);
+    if (seen !== undefined) return seen;
+    let copy: Record<string | number, unknown> | unknown[] | undefined;
+    const visit = (key: string | number, item: unknown) => {
+      path.push(key);
+      const next = walk(item);
+      path.pop();
+      if (next === item) return;
+      copy ??= Array.isArray(value) ? [...value] : { ...value };
+      // A data property of the copy, `__proto__` included (the spread defined it as one).
+      Object.defineProperty(copy, key, { value: next, writable: true, enumerable: true, configurable: true });
+    };
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(i, value[i]);
+    else for (const key of Object.keys(value)) visit(key, (value as Record<string, unknown>)[key]);
+    const result = copy ?? value;
+    done.set(value, result);
+    return result;
+  };
+
+  const value = walk(source.data);
+  return { value, diagnostics, secretValues: [...secretValues] };
 }

@@ -1,4 +1,3 @@
-import { isScalar } from "yaml";
 import type { z } from "zod";
 import { UNKNOWN_KEYS_MARKER } from "../model/schema-helpers.js";
 import { didYouMean } from "../model/suggest.js";
@@ -95,8 +94,7 @@ function convert(issue: Issue, base: Path, source: YamlSource, out: Diagnostic[]
 /** For a mistyped enum value (`type: clod`), the closest allowed value. */
 function enumSuggestion(issue: Issue, path: Path, source: YamlSource): string {
   if (issue.code !== "invalid_value") return "";
-  const { node } = source.nodeAt(path);
-  const written = isScalar(node) && typeof node.value === "string" ? node.value : undefined;
+  const written = source.written(path);
   if (written === undefined) return "";
   return didYouMean(
     written,

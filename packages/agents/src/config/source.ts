@@ -4,42 +4,94 @@ import {
   isPair,
   isScalar,
   isSeq,
-  LineCounter,
   type Node,
   type Pair,
   parseDocument,
   type YAMLMap,
 } from "yaml";
 import type { Diagnostic, SourcePos } from "./diagnostics.js";
+import { type Located, type QuickRead, readQuickly } from "./quick-yaml.js";
 
 export type Path = readonly (string | number)[];
 
-/** A parsed YAML file that can answer "where is this path?" for any diagnostic. */
+/**
+ * A YAML file read for validation: its data at once, and the position of any path when a
+ * diagnostic asks. A file the quick reader takes (quick-yaml.ts: the common case) is parsed with
+ * positions only when something is reported; any other file is read by the `yaml` library alone.
+ */
 export class YamlSource {
-  readonly lineCounter = new LineCounter();
-  readonly doc: Document.Parsed;
+  /** The document as plain data, before `${VAR}` substitution; undefined when it cannot be read. */
+  readonly data: unknown;
+  /** Why aliases could not be expanded ("billion laughs"), when they could not. */
+  readonly expansionError: string | undefined;
+  private parsed: Document.Parsed | undefined;
+  private syntax: Diagnostic[] = [];
+  private readonly quick: QuickRead | undefined;
+  /** Offset of the start of each line, for positions. */
+  private lineStarts: number[] | undefined;
 
   constructor(
     readonly file: string,
     readonly text: string,
   ) {
-    // `<<: *anchor` merge keys are accepted (as docker-compose users expect).
-    this.doc = parseDocument(text, {
-      lineCounter: this.lineCounter,
-      prettyErrors: false,
-      // Duplicate keys are found by duplicateKeys() in one linear pass (the library compares every
-      // pair of keys of a mapping) and reported with our code and a fix.
-      uniqueKeys: false,
-      merge: true,
-    });
+    this.quick = readQuickly(text);
+    if (this.quick) {
+      this.data = this.quick.value;
+      return;
+    }
+    this.syntax = this.readSyntax();
+    if (this.syntax.length > 0) return;
+    try {
+      this.data = this.doc.toJS({ maxAliasCount: 1000 });
+    } catch (error) {
+      this.expansionError = error instanceof Error ? error.message : String(error);
+    }
   }
 
+  /** Whether the file was parsed with positions (for tests: a valid file read quickly is not). */
+  get parsedWithPositions(): boolean {
+    return this.parsed !== undefined;
+  }
+
+  /** The `yaml` library's document, with the source range of every node; parsed on first use. */
+  get doc(): Document.Parsed {
+    if (this.parsed === undefined) {
+      // `<<: *anchor` merge keys are accepted (as docker-compose users expect).
+      this.parsed = parseDocument(this.text, {
+        prettyErrors: false,
+        // Duplicate keys are found by duplicateKeys() in one linear pass (the library compares every
+        // pair of keys of a mapping) and reported with our code and a fix.
+        uniqueKeys: false,
+        merge: true,
+      });
+    }
+    return this.parsed;
+  }
+
+  /** 1-based line and column of an offset, counting lines as the `yaml` library does (at "\n"). */
   posAt(offset: number): SourcePos {
-    const { line, col } = this.lineCounter.linePos(offset);
-    return { file: this.file, line, col };
+    if (this.lineStarts === undefined) {
+      this.lineStarts = [0];
+      for (let at = this.text.indexOf("\n"); at >= 0; at = this.text.indexOf("\n", at + 1))
+        this.lineStarts.push(at + 1);
+    }
+    const starts = this.lineStarts;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { file: this.file, line: low + 1, col: offset - starts[low]! + 1 };
   }
 
+  /** Syntax errors and duplicate keys; none when the quick reader took the file. */
   syntaxDiagnostics(): Diagnostic[] {
+    return this.syntax;
+  }
+
+  private readSyntax(): Diagnostic[] {
     const syntax = this.doc.errors.map((error) => ({
       code: "AGENTS1000",
       severity: "error" as const,
@@ -80,8 +132,19 @@ export class YamlSource {
     return found;
   }
 
-  /** The deepest node that exists along `path`, and whether the whole path exists. */
-  nodeAt(path: Path): { node: Node | null; exact: boolean; keyNode?: Node } {
+  /**
+   * Where the node at `path` starts, or its nearest existing ancestor (`exact` false), and where
+   * its key starts. From the quick reader's offsets when it has them, else from the document.
+   */
+  private locate(path: Path): Located {
+    const quick = this.quick?.locate(path);
+    if (quick) return quick;
+    const { node, exact, keyNode } = this.nodeAt(path);
+    return { offset: node?.range?.[0] ?? 0, exact, keyOffset: keyNode?.range?.[0] };
+  }
+
+  /** The deepest node of the `yaml` document along `path`, and whether the whole path exists. */
+  private nodeAt(path: Path): { node: Node | null; exact: boolean; keyNode?: Node } {
     let current: unknown = this.doc.contents;
     let keyNode: Node | undefined;
     for (let i = 0; i < path.length; i++) {
@@ -121,26 +184,31 @@ export class YamlSource {
 
   /** Position of the value at `path`, or of its nearest existing ancestor. */
   pos(path: Path): SourcePos {
-    const { node } = this.nodeAt(path);
-    return this.posAt(node?.range?.[0] ?? 0);
+    return this.posAt(this.locate(path).offset);
   }
 
   /** Position of the key of the mapping entry at `path` (for unknown keys and resource names). */
   keyPos(path: Path): SourcePos {
-    const { node, exact, keyNode } = this.nodeAt(path);
-    const target = exact && keyNode ? keyNode : node;
-    return this.posAt(target?.range?.[0] ?? 0);
+    const { offset, exact, keyOffset } = this.locate(path);
+    return this.posAt(exact && keyOffset !== undefined ? keyOffset : offset);
   }
 
-  /** The source text of the value at `path`, exactly as written (before interpolation). */
-  rawText(path: Path): string | undefined {
-    const { node, exact } = this.nodeAt(path);
-    if (!exact || !node?.range) return undefined;
-    return this.text.slice(node.range[0], node.range[1]);
+  /**
+   * The scalar at `path` as written, before `${VAR}` substitution (a number or boolean as text);
+   * undefined for a mapping, a sequence or a missing path.
+   */
+  written(path: Path): string | undefined {
+    let current: unknown = this.data;
+    for (const segment of path) {
+      if (current === null || typeof current !== "object") return undefined;
+      if (!Object.hasOwn(current, segment)) return undefined;
+      current = (current as Record<string | number, unknown>)[segment];
+    }
+    return current !== null && typeof current === "object" ? undefined : String(current);
   }
 
   has(path: Path): boolean {
-    return this.nodeAt(path).exact;
+    return this.locate(path).exact;
   }
 
   /** 1-based source line, for excerpts in the CLI. */

@@ -70,7 +70,7 @@ export async function stateSettingsForConfig(
       inBlock,
     );
   }
-  const parsed = stateSchema.safeParse((pair.value as { toJSON?: () => unknown })?.toJSON?.());
+  const parsed = stateSchema.safeParse(result.document?.state);
   if (!parsed.success) throw new StateError(`the state block of ${file} is invalid`);
   return stateSettingsOf(parsed.data, dir, project, env);
 }

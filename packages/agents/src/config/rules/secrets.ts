@@ -31,7 +31,7 @@ export function checkInlineSecrets(ctx: RuleContext): void {
       paths.push(["channels", name, "credentials", key]);
   }
   for (const path of paths) {
-    const raw = ctx.source.rawText(path);
+    const raw = ctx.source.written(path);
     if (raw === undefined || raw.includes("${")) continue;
     const field = path.filter((segment) => typeof segment === "string").join(".");
     if (path[path.length - 1] === "authorization_token") {

@@ -42,7 +42,7 @@ export function checkState(ctx: RuleContext): void {
     );
     return;
   }
-  const raw = ctx.source.rawText(["state", "url"]);
+  const raw = ctx.source.written(["state", "url"]);
   if (parsed.password && raw !== undefined && !raw.includes("${")) {
     ctx.report(
       "AGENTS1062",

@@ -1,0 +1,368 @@
+// The quick reader (js-yaml) must read every file it takes exactly as the `yaml` library does, and
+// decline the rest; loadConfig must not parse a valid file with positions at all.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import type { SourcePos } from "../../src/config/diagnostics.js";
+import { loadConfigText } from "../../src/config/index.js";
+import { readQuickly } from "../../src/config/quick-yaml.js";
+import { type Path, YamlSource } from "../../src/config/source.js";
+
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
+
+/** The `yaml` library's reading, as loadConfig made it before the quick reader: data, or its errors. */
+function full(text: string): { value?: unknown; errors: string[] } {
+  const doc = parseDocument(text, { uniqueKeys: false, merge: true, prettyErrors: false });
+  if (doc.errors.length > 0) return { errors: doc.errors.map((e) => e.message) };
+  return { value: doc.toJS({ maxAliasCount: 1000 }), errors: [] };
+}
+
+/** Same value, same own keys in the same order, `__proto__` as a key rather than a prototype. */
+function expectSame(quick: unknown, slow: unknown): void {
+  expect(quick).toStrictEqual(slow);
+  expect(JSON.stringify(quick)).toBe(JSON.stringify(slow));
+}
+
+// One row per way a plain scalar can resolve in the YAML 1.2 core schema, and per way the two
+// readers could part: "same" rows must be taken and read alike, "declines" rows handed to `yaml`.
+const ROWS: Array<[string, "same" | "declines"]> = [
+  ["a: 0o17", "same"],
+  ["a: 017", "same"],
+  ["a: 0x1F", "same"],
+  ["a: -0x1F", "same"],
+  ["a: 0o8", "same"],
+  ["a: 0b101", "same"],
+  ["a: 1_000", "same"],
+  ["a: +12", "same"],
+  ["a: -0", "same"],
+  ["a: 00012", "same"],
+  ["a: 12345678901234567890", "same"],
+  ["a: 1e3", "same"],
+  ["a: 1E+3", "same"],
+  ["a: +0.5e-3", "same"],
+  ["a: 1.5e", "same"],
+  ["a: .5", "same"],
+  ["a: 1.", "same"],
+  ["a: .", "same"],
+  ["a: .inf", "same"],
+  ["a: -.Inf", "same"],
+  ["a: +.INF", "same"],
+  ["a: .NaN", "same"],
+  ["a: yes", "same"],
+  ["a: on", "same"],
+  ["a: True", "same"],
+  ["a: FALSE", "same"],
+  ["a: tRue", "same"],
+  ["a: ~", "same"],
+  ["a: Null", "same"],
+  ["a:", "same"],
+  ["a: 2024-01-01", "same"],
+  ["a: 12:30", "same"],
+  ["a: '1'", "same"],
+  ['a: "\\x41\\u263A\\t\\/"', "same"],
+  ["a: 'it''s'", "same"],
+  ["a: '#x' # comment", "same"],
+  ["a: |\n  x\n\n", "same"],
+  ["a: |+\n  x\n\n", "same"],
+  ["a: >-\n  x\n  y\n", "same"],
+  ["a: [1, 2, {b: c}]", "same"],
+  ["a: {b, c: }", "same"],
+  ["a: [b: c]", "same"],
+  ["a:\n  - b\n  -\n  - c", "same"],
+  ["a: !!str 12", "same"],
+  ["1: x", "same"],
+  ["true: x", "same"],
+  ["__proto__: {b: 1}", "same"],
+  ["<<: {a: 1}\nb: 2", "same"],
+  ["a: 1\n<<: {a: 2}", "same"],
+  ["\ufeffa: 1", "same"],
+  ["a: 1\r\nb: 2\r\n", "same"],
+  ["--- \na: 1\n...\n", "same"],
+  ["a: &x 1\nb: *x", "declines"],
+  ["%YAML 1.1\n---\na: yes", "declines"],
+  ["a: !!float 1", "declines"],
+  ["a: !!int '12'", "declines"],
+  ["a: !custom x", "declines"],
+  ["a: !!binary aGk=", "declines"],
+  ["~: x", "declines"],
+  ["null: x", "declines"],
+  ["? [a]\n: x", "declines"],
+  ["a: 1\na: 2", "declines"],
+  ["a: b: c", "declines"],
+  ["a: [a, b", "declines"],
+  ["a: 1\n---\nb: 2", "declines"],
+  ["", "declines"],
+];
+
+describe("the quick YAML reader", () => {
+  it.each(ROWS)("%j: %s", (text, expected) => {
+    const quick = readQuickly(text);
+    if (expected === "declines") {
+      expect(quick).toBeUndefined();
+      return;
+    }
+    expect(quick).toBeDefined();
+    const slow = full(text);
+    expect(slow.errors).toEqual([]);
+    expectSame(quick!.value, slow.value);
+  });
+
+  const files = [join(root, "examples"), join(root, "packages/agents/test/fixtures")].flatMap(yamlFiles);
+  it.each(files.map((f) => [relative(root, f), f]))("reads %s as the yaml library does", (_name, file) => {
+    const text = readFileSync(file, "utf8");
+    const slow = full(text);
+    const quick = readQuickly(text);
+    if (slow.errors.length > 0) {
+      expect(quick).toBeUndefined();
+      return;
+    }
+    // Files with anchors are the `yaml` library's alone; every other file is taken.
+    if (/&[\w-]+/.test(text)) {
+      if (quick) expectSame(quick.value, slow.value);
+      return;
+    }
+    expect(quick).toBeDefined();
+    expectSame(quick!.value, slow.value);
+  });
+
+  it("takes generated documents as the yaml library reads them, and declines what it refuses", () => {
+    let taken = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(documentArbitrary, (text) => {
+        runs++;
+        const quick = readQuickly(text);
+        if (!quick) return;
+        taken++;
+        const slow = full(text);
+        expect(slow.errors).toEqual([]);
+        expectSame(quick.value, slow.value);
+      }),
+      { numRuns: 400 },
+    );
+    // The property holds trivially for a reader that declines everything: most documents are taken.
+    expect(taken / runs).toBeGreaterThan(0.5);
+  });
+
+  it("places every value and key of generated documents where the yaml library does", () => {
+    fc.assert(
+      fc.property(documentArbitrary, (text) => {
+        if (!readQuickly(text)) return;
+        const source = new YamlSource("/tmp/agents.yaml", text);
+        for (const { path, pos, keyPos } of yamlPositions(text)) {
+          expect({ path, pos: source.pos(path) }).toEqual({ path, pos });
+          expect({ path, keyPos: source.keyPos(path) }).toEqual({ path, keyPos });
+        }
+        // A path that goes on past what exists is placed at the deepest node that does.
+        for (const { path, pos } of yamlPositions(text)) {
+          expect(source.pos([...path, "missing"])).toEqual(pos);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("loadConfig", () => {
+  const valid = [
+    'version: "1"',
+    "providers:",
+    "  provider_c:",
+    "    api_key: ${C_KEY}",
+    "environments:",
+    "  dev:",
+    "    config:",
+    "      type: cloud",
+  ].join("\n");
+
+  it("does not parse a valid file with positions", () => {
+    const result = loadConfigText(valid, "/tmp/agents.yaml", { env: { C_KEY: "k" } });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.config?.environments?.dev).toBeDefined();
+    expect(result.source?.parsedWithPositions).toBe(false);
+  });
+
+  it("places a finding in a file it read quickly without parsing it again", () => {
+    const result = loadConfigText(valid, "/tmp/agents.yaml", { env: {} });
+    expect(result.diagnostics).toMatchObject([{ code: "AGENTS1010", line: 4, col: 14 }]);
+    expect(result.source?.parsedWithPositions).toBe(false);
+  });
+
+  it("reads a file with aliases through the yaml library, substituting a shared value once", () => {
+    const text = `${valid}\n  staging:\n    config: &cloud\n      type: cloud\n      packages: {pip: ["\${PKG}"]}\n  prod:\n    config: *cloud\n`;
+    const unset = loadConfigText(text, "/tmp/agents.yaml", { env: { C_KEY: "k" } });
+    expect(unset.diagnostics.filter((d) => d.code === "AGENTS1010")).toHaveLength(1);
+    const set = loadConfigText(text, "/tmp/agents.yaml", { env: { C_KEY: "k", PKG: "httpx" } });
+    expect(set.diagnostics).toEqual([]);
+    expect(set.config?.environments?.prod?.config).toEqual(set.config?.environments?.staging?.config);
+    expect(set.config?.environments?.prod?.config).toMatchObject({ packages: { pip: ["httpx"] } });
+  });
+});
+
+/** Every path of a document with the position of its value and its key, as the yaml library has them. */
+function yamlPositions(text: string): Array<{ path: Path; pos: SourcePos; keyPos: SourcePos }> {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, merge: true });
+  const at = (offset: number): SourcePos => ({ file: "/tmp/agents.yaml", ...lineCounter.linePos(offset) });
+  const out: Array<{ path: Path; pos: SourcePos; keyPos: SourcePos }> = [];
+  const walk = (node: unknown, path: Path, keyOffset?: number): void => {
+    const offset = (node as { range?: number[] } | null)?.range?.[0];
+    if (offset === undefined) return;
+    out.push({ path, pos: at(offset), keyPos: at(keyOffset ?? offset) });
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (isScalar(pair.key)) walk(pair.value, [...path, String(pair.key.value)], pair.key.range?.[0]);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => {
+        walk(item, [...path, i]);
+      });
+    }
+  };
+  walk(doc.contents, []);
+  return out;
+}
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) return yamlFiles(path);
+    return /\.ya?ml$/.test(entry) ? [path] : [];
+  });
+}
+
+// ---- generated documents: block and flow collections, every scalar style, comments ----
+
+const PLAIN = [
+  "0o17",
+  "017",
+  "0x1F",
+  "1_000",
+  "+12",
+  "-0",
+  "1e3",
+  ".5",
+  "1.",
+  ".inf",
+  "-.Inf",
+  ".NaN",
+  "yes",
+  "on",
+  "True",
+  "FALSE",
+  "~",
+  "Null",
+  "2024-01-01",
+  "0b101",
+  "12:30",
+  "3.14",
+  "-2",
+  "0",
+  "x",
+  "hello world",
+  "a-b",
+  "foo.bar",
+  "${VAR}",
+  "$${x}",
+  "claude-sonnet-4-5",
+  "0 9 * * 1-5",
+];
+const KEYS = ["a", "b", "name", "type", "1", "true", "__proto__", "x-ext", "0x1F", "on"];
+
+type Tree =
+  | { scalar: string }
+  | { map: Array<[string, Tree]>; flow: boolean }
+  | { seq: Tree[]; flow: boolean };
+
+const literal = fc
+  .tuple(
+    fc.constantFrom("|", "|-", "|+", ">", ">-", ">+"),
+    fc.array(fc.stringMatching(/^[a-z ${}]{0,10}$/), { minLength: 1, maxLength: 3 }),
+  )
+  .map(([style, lines]) => ({ style, lines }));
+
+/** A block scalar is written as its header, a newline and its lines (rendered under its key). */
+const blockScalar = literal.map(({ style, lines }) => `${style}\n${lines.join("\n")}`);
+const isBlockScalar = (s: string) => /^[|>][-+]?\n/.test(s);
+
+const scalar: fc.Arbitrary<string> = fc.oneof(
+  blockScalar,
+  fc.constantFrom(...PLAIN),
+  fc.string({ maxLength: 12 }).map((s) => JSON.stringify(s)),
+  fc.string({ maxLength: 12 }).map((s) => `'${s.replaceAll("'", "''")}'`),
+);
+
+const { tree } = fc.letrec<{ tree: Tree }>((tie) => ({
+  tree: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    scalar.map((s) => ({ scalar: s })),
+    fc.record({
+      map: fc.uniqueArray(fc.tuple(fc.constantFrom(...KEYS), tie("tree")), {
+        maxLength: 4,
+        selector: ([k]) => k,
+      }),
+      flow: fc.boolean(),
+    }),
+    fc.record({ seq: fc.array(tie("tree"), { maxLength: 4 }), flow: fc.boolean() }),
+  ),
+}));
+
+function flow(node: Tree): string {
+  if ("scalar" in node)
+    return node.scalar.includes(" ") || /^[-?:,[\]{}#&*!|>'"%@`]/.test(node.scalar)
+      ? JSON.stringify(node.scalar)
+      : node.scalar;
+  if ("map" in node) return `{${node.map.map(([k, v]) => `${k}: ${flow(v)}`).join(", ")}}`;
+  return `[${node.seq.map(flow).join(", ")}]`;
+}
+
+function block(node: Tree, indent: string, comment: boolean): string[] {
+  const tail = comment ? " # note" : "";
+  if ("map" in node) {
+    if (node.flow || node.map.length === 0) return [`${indent}${flow(node)}${tail}`];
+    return node.map.flatMap(([k, v]) => {
+      if ("scalar" in v && isBlockScalar(v.scalar)) return [`${indent}${k}: ${blockLines(v.scalar, indent)}`];
+      if ("scalar" in v) return [`${indent}${k}: ${v.scalar}${tail}`];
+      if (v.flow || ("map" in v ? v.map.length === 0 : v.seq.length === 0))
+        return [`${indent}${k}: ${flow(v)}`];
+      return [`${indent}${k}:`, ...block(v, `${indent}  `, comment)];
+    });
+  }
+  if ("seq" in node) {
+    if (node.flow || node.seq.length === 0) return [`${indent}${flow(node)}${tail}`];
+    return node.seq.flatMap((v) => {
+      if ("scalar" in v && isBlockScalar(v.scalar)) return [`${indent}- ${blockLines(v.scalar, indent)}`];
+      if ("scalar" in v) return [`${indent}- ${v.scalar}${tail}`];
+      return [`${indent}-`, ...block(v, `${indent}  `, comment)];
+    });
+  }
+  return [`${indent}${isBlockScalar(node.scalar) ? JSON.stringify(node.scalar) : node.scalar}${tail}`];
+}
+
+/** A block scalar's header (with a comment now and then) and its lines, indented under it. */
+function blockLines(scalar: string, indent: string): string {
+  const [header, ...lines] = scalar.split("\n");
+  const comment = lines.length === 2 ? "  # a | b" : "";
+  return [`${header}${comment}`, ...lines.map((l) => `${indent}  ${l}`)].join("\n");
+}
+
+const documentArbitrary = fc
+  .tuple(
+    fc.uniqueArray(fc.tuple(fc.constantFrom(...KEYS), tree), {
+      minLength: 1,
+      maxLength: 5,
+      selector: ([k]) => k,
+    }),
+    fc.boolean(),
+    fc.option(literal),
+    fc.boolean(),
+    fc.boolean(),
+  )
+  .map(([entries, comment, text, crlf, bom]) => {
+    const lines = block({ map: entries, flow: false }, "", comment);
+    if (text) lines.push(`text: ${text.style}`, ...text.lines.map((l) => `  ${l}`));
+    return `${bom ? "\ufeff" : ""}${lines.join(crlf ? "\r\n" : "\n")}\n`;
+  });
