@@ -17,13 +17,21 @@ let route: Route;
 let hits: number;
 let seenHeaders: IncomingMessage["headers"][];
 
+let sockets = 0;
+let seenBodies: Buffer[];
+
 beforeAll(async () => {
   server = createServer((req, res) => {
     hits++;
     seenHeaders.push(req.headers);
-    req.resume();
-    req.on("end", () => route(req, res, hits));
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      seenBodies.push(Buffer.concat(chunks));
+      route(req, res, hits);
+    });
   });
+  server.on("connection", () => sockets++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
@@ -31,6 +39,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   hits = 0;
   seenHeaders = [];
+  seenBodies = [];
 });
 
 const sleeps: number[] = [];
@@ -146,6 +155,99 @@ describe("http client", () => {
     const response = await client().request({ method: "GET", path: "/agents/x", allowStatus: [404] });
     expect(response.status).toBe(404);
     expect(seenHeaders[0]?.authorization).toBe("Bearer sk-very-secret-key");
+  });
+});
+
+describe("http client transport", () => {
+  it("keeps connections alive: sequential calls share one socket", async () => {
+    route = (_req, res) => json(res, 200, { ok: true });
+    const http = client();
+    await http.request({ method: "GET", path: "/warm" });
+    const before = sockets;
+    for (let i = 0; i < 20; i++) await http.request({ method: "GET", path: `/agents/${i}` });
+    expect(sockets - before).toBe(0);
+  });
+
+  it("sends JSON with its length, and a multipart form encoded with its boundary", async () => {
+    route = (_req, res) => json(res, 200, { ok: true });
+    await client().request({ method: "POST", path: "/vaults", json: { name: "é" } });
+    expect(seenHeaders[0]?.["content-type"]).toBe("application/json");
+    expect(seenHeaders[0]?.["content-length"]).toBe(String(Buffer.byteLength('{"name":"é"}')));
+    expect(seenBodies[0]?.toString("utf8")).toBe('{"name":"é"}');
+
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array([1, 2, 3])], { type: "application/zip" }), "skill.zip");
+    await client().request({ method: "POST", path: "/files", body: form });
+    const type = seenHeaders[1]?.["content-type"] ?? "";
+    expect(type).toMatch(/^multipart\/form-data; boundary=/);
+    const parsed = await new Response(seenBodies[1], { headers: { "content-type": type } }).formData();
+    const file = parsed.get("file") as File;
+    expect(file.name).toBe("skill.zip");
+    expect([...new Uint8Array(await file.arrayBuffer())]).toEqual([1, 2, 3]);
+  });
+
+  it("does not follow a redirect: the API key never travels to another host", async () => {
+    route = (_req, res) => {
+      res.writeHead(302, { location: "http://127.0.0.2:9/steal" });
+      res.end();
+    };
+    const error = (await client()
+      .request({ method: "GET", path: "/agents" })
+      .catch((e: unknown) => e)) as ProviderHttpError;
+    expect(error).toBeInstanceOf(ProviderHttpError);
+    expect(error.status).toBe(302);
+    expect(hits).toBe(1);
+  });
+
+  it("times out an answer that trickles in: the timeout covers the whole exchange", async () => {
+    route = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const timer = setInterval(() => res.write(" "), 20);
+      res.on("close", () => clearInterval(timer));
+    };
+    const error = (await client(newHttpStats(), 150)
+      .request({ method: "POST", path: "/agents" })
+      .catch((e: unknown) => e)) as ProviderHttpError;
+    expect(error.code).toBe("timeout");
+  });
+
+  it("stops at once when the caller aborts, without retrying", async () => {
+    route = () => {
+      /* never answers */
+    };
+    const controller = new AbortController();
+    const pending = client().request({ method: "GET", path: "/slow", signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const error = (await pending.catch((e: unknown) => e)) as ProviderHttpError;
+    expect(error.code).toBe("aborted");
+    expect(hits).toBe(1);
+  });
+
+  it("shares one abort listener among the requests of a signal (no listener-leak warning)", async () => {
+    route = (_req, res) => setTimeout(() => json(res, 200, { ok: true }), 20);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const signal = new AbortController().signal;
+      const http = client();
+      await Promise.all(
+        Array.from({ length: 25 }, (_, i) => http.request({ method: "GET", path: `/agents/${i}`, signal })),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
+  it("names a refused connection by its code", async () => {
+    const closed = createHttpClient(
+      { provider: "provider_x", baseUrl: "http://127.0.0.1:9/v1" },
+      { policy: { maxRetries: 0 } },
+    );
+    const error = (await closed.request({ method: "GET", path: "/x" }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe("provider_x GET /x: network error ECONNREFUSED");
   });
 });
 
