@@ -18,11 +18,37 @@ export interface StateRead {
   exists: boolean;
   /** The format version the stored state was upgraded from, when it was older. */
   upgradedFrom?: number;
+  /**
+   * The serial of the stored whole state, when the journal held records on top of it: the state's
+   * own serial then counts them too, so every recorded step moves the serial a reader sees (a
+   * saved plan made before them is refused as stale).
+   */
+  storedSerial?: number;
 }
 
 export type JournalEntry =
   | ({ op: "create" } & PendingCreate)
-  | { op: "resolved"; address: string; at: string };
+  | { op: "resolved"; address: string; at: string }
+  | RecordEntry;
+
+/**
+ * A resource recorded (`entry`) or removed (`null`) on top of the stored state whose serial is
+ * `base`. A run journals its steps this way instead of rewriting the whole state for each, and
+ * writes the whole state once at the end; a reader applies the records whose base is the serial
+ * it read, so records a later whole write already contains are never applied twice.
+ */
+export interface RecordEntry {
+  op: "record";
+  base: number;
+  address: string;
+  entry: ResourceState | null;
+}
+
+/** What a journal holds: creates in flight, and records since the stored state. */
+export interface JournalReplay {
+  pending: Record<string, PendingCreate>;
+  records: RecordEntry[];
+}
 
 /** The storage a backend hands to a run once it holds the lock. */
 export interface LockedStorage {
@@ -110,9 +136,23 @@ export function canonicalJson(value: unknown): string {
   );
 }
 
-/** Merges journaled creates into a state just read; drops the ones the state already records. */
-export function withJournal(read: StateRead, journal: Record<string, PendingCreate>): StateRead {
-  const pending = livePending({ ...read.state.pending, ...journal }, read.state.resources);
+/**
+ * Applies the journal to a state just read: the records made on top of it, then the creates still
+ * in flight (dropping the ones the state now records).
+ */
+export function withJournal(read: StateRead, journal: JournalReplay): StateRead {
+  const records = journal.records.filter((r) => r.base === read.state.serial);
+  if (records.length > 0) {
+    const resources = { ...read.state.resources };
+    for (const { address, entry } of records) {
+      if (entry) resources[address] = entry;
+      else delete resources[address];
+    }
+    read.state.resources = resources;
+    read.storedSerial = read.state.serial;
+    read.state.serial += records.length;
+  }
+  const pending = livePending({ ...read.state.pending, ...journal.pending }, read.state.resources);
   read.state.pending = pending;
   if (Object.keys(pending).length === 0) delete read.state.pending;
   return read;
@@ -132,16 +172,43 @@ function livePending(
   return live;
 }
 
-/** Replays journal entries in order into the creates still pending. */
-export function replayJournal(entries: Iterable<JournalEntry>): Record<string, PendingCreate> {
+/**
+ * The resource entries a change recorded or removed, when that is all it changed; undefined when
+ * anything else changed (serial, lineage, deferred work, ...), which needs a whole write.
+ */
+function recordsOnly(
+  before: State,
+  next: State,
+): Array<{ address: string; entry: ResourceState | null }> | undefined {
+  for (const key of Object.keys(next) as Array<keyof State>) {
+    if (key === "resources" || key === "pending" || key === "deferred") continue;
+    if (next[key] !== before[key]) return undefined;
+  }
+  for (const key of Object.keys(before) as Array<keyof State>) if (!(key in next)) return undefined;
+  const deferredBefore = before.deferred ?? {};
+  const deferredNext = next.deferred ?? {};
+  const deferredKeys = new Set([...Object.keys(deferredBefore), ...Object.keys(deferredNext)]);
+  for (const key of deferredKeys) if (deferredBefore[key] !== deferredNext[key]) return undefined;
+  const records: Array<{ address: string; entry: ResourceState | null }> = [];
+  for (const [address, entry] of Object.entries(next.resources))
+    if (before.resources[address] !== entry) records.push({ address, entry });
+  for (const address of Object.keys(before.resources))
+    if (!(address in next.resources)) records.push({ address, entry: null });
+  return records;
+}
+
+/** Replays journal entries in order: the creates still pending, and the records in order. */
+export function replayJournal(entries: Iterable<JournalEntry>): JournalReplay {
   const pending: Record<string, PendingCreate> = {};
+  const records: RecordEntry[] = [];
   for (const entry of entries) {
     if (entry.op === "create") {
       const { op: _op, ...create } = entry;
       pending[entry.address] = create;
-    } else delete pending[entry.address];
+    } else if (entry.op === "record") records.push(entry);
+    else delete pending[entry.address];
   }
-  return pending;
+  return { pending, records };
 }
 
 /**
@@ -151,10 +218,19 @@ export function replayJournal(entries: Iterable<JournalEntry>): Record<string, P
 type StateChange = (resources: Record<string, ResourceState>, state: State) => void;
 
 /**
- * An open, locked state. All writes go through `update`. A step's update resolves only once a
- * write containing it is stored durably; updates that arrive while a write is in flight are
- * committed together in the next write (group commit), so a wide apply does not pay one flush per
- * step. Journal appends are batched the same way.
+ * Records journaled since the last whole write before the next change writes the whole state
+ * again: it keeps a reader's replay short however long a run is.
+ */
+const MAX_JOURNALED_RECORDS = 2_000;
+
+/**
+ * An open, locked state. All writes go through `update`. A step's update resolves only once it is
+ * stored durably. A change that only records or removes resources is appended to the journal as
+ * records (a few hundred bytes each) instead of rewriting the whole state, which a wide apply would
+ * otherwise do once per step; the whole state is written when anything else changes, when the
+ * journal grows long, and when the run releases the state. Updates that arrive while a write is in
+ * flight are committed together in the next one (group commit), and journal appends (creates'
+ * intents and records) share one batched flush.
  */
 export class LockedState {
   private batch: Array<{ change: StateChange; resolve: (s: State) => void; reject: (e: unknown) => void }> =
@@ -169,8 +245,14 @@ export class LockedState {
   private current: State;
   /** Whether this run wrote anything (a read-only run such as plan must leave everything alone). */
   private wrote = false;
-  /** Number of state writes (for benchmarks). */
+  /** Records journaled on top of the stored state since its last whole write. */
+  private journaled = 0;
+  /** The serial of the whole state as stored (the state's own serial also counts the records). */
+  private stored: number;
+  /** Whole-state writes, journaled records and journal appends (for tests and benchmarks). */
   writes = 0;
+  records = 0;
+  appends = 0;
   readonly existed: boolean;
   readonly upgradedFrom: number | undefined;
 
@@ -184,6 +266,8 @@ export class LockedState {
     this.upgradedFrom = upgradedFrom;
     this.intents = state.pending ?? {};
     this.current = { ...state, pending: this.intents };
+    this.stored = storage.initial.storedSerial ?? state.serial;
+    this.journaled = state.serial - this.stored;
   }
 
   static async open(backend: StateBackend, command: string): Promise<LockedState> {
@@ -200,7 +284,7 @@ export class LockedState {
     return this.current;
   }
 
-  /** Applies `change` to the state and resolves once it is durably written. */
+  /** Applies `change` to the state and resolves once it is durably stored. */
   update(change: StateChange): Promise<State> {
     if (this.released) return Promise.reject(new StateError("state already released"));
     this.wrote = true;
@@ -216,7 +300,8 @@ export class LockedState {
       const items = this.batch.splice(0);
       // Copy on write: the changes replace or delete entries (never edit one in place), so a
       // shallow copy of the maps keeps the current state intact if the write fails.
-      const { pending: _shared, resources, deferred, ...durable } = this.current;
+      const before = this.current;
+      const { pending: _shared, resources, deferred, ...durable } = before;
       const next: State = {
         ...durable,
         resources: { ...resources },
@@ -232,11 +317,16 @@ export class LockedState {
           item.reject(error);
         }
       }
-      // A replace (push, migrate) may carry a higher serial forward; a write never moves it back.
-      next.serial = Math.max(this.current.serial + 1, next.serial);
       try {
-        await this.storage.write(next, this.current.serial);
-        this.writes++;
+        const records = recordsOnly(before, next);
+        if (records && records.length > 0 && this.journaled + records.length <= MAX_JOURNALED_RECORDS) {
+          await this.journal(records.map((r) => ({ op: "record", base: this.stored, ...r })));
+          next.serial = before.serial + records.length;
+          this.journaled += records.length;
+          this.records += records.length;
+        } else {
+          await this.writeWhole(next);
+        }
         this.current = next;
         for (const item of applied) item.resolve(next);
       } catch (error) {
@@ -247,6 +337,33 @@ export class LockedState {
     this.flushing = undefined;
   }
 
+  /** Stores `next` whole with the next serial; the records journaled so far are now in it. */
+  private async writeWhole(next: State): Promise<void> {
+    // A replace (push, migrate) may carry a higher serial forward; a write never moves it back.
+    next.serial = Math.max(this.current.serial + 1, next.serial);
+    await this.storage.write(next, this.stored);
+    this.stored = next.serial;
+    this.writes++;
+    this.journaled = 0;
+  }
+
+  /** Appends entries to the journal in the next batched flush; resolves once they are durable. */
+  private journal(entries: JournalEntry[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let left = entries.length;
+      for (const entry of entries)
+        this.journalBatch.push({
+          entry,
+          resolve: () => {
+            left -= 1;
+            if (left === 0) resolve();
+          },
+          reject,
+        });
+      this.journalFlushing ??= this.flushJournal();
+    });
+  }
+
   /**
    * Journals a create before its request is sent. The entry is settled by the state write that
    * records the resource, and dropped from the journal when the run ends.
@@ -254,10 +371,7 @@ export class LockedState {
   async intend(entry: PendingCreate): Promise<void> {
     if (this.released) throw new StateError("state already released");
     this.wrote = true;
-    await new Promise<void>((resolve, reject) => {
-      this.journalBatch.push({ entry: { op: "create", ...entry }, resolve, reject });
-      this.journalFlushing ??= this.flushJournal();
-    });
+    await this.journal([{ op: "create", ...entry }]);
     this.intents[entry.address] = entry;
   }
 
@@ -267,6 +381,7 @@ export class LockedState {
       const items = this.journalBatch.splice(0);
       try {
         await this.storage.appendJournal(items.map((i) => i.entry));
+        this.appends++;
         for (const item of items) item.resolve();
       } catch (error) {
         for (const item of items) item.reject(error);
@@ -307,6 +422,21 @@ export class LockedState {
     await this.journalFlushing;
     this.released = true;
     try {
+      // The records journaled by this run go into one whole write; the journal then keeps only
+      // the creates still in flight. When that write is refused because the state moved on under
+      // this run (its lock was lost and taken over), the records stay in the journal as they are:
+      // the run that holds the state now read them when it took the lock.
+      if (this.journaled > 0 && this.wrote) {
+        const { pending: _shared, ...whole } = this.current;
+        const next: State = { ...whole, pending: this.intents };
+        try {
+          await this.writeWhole(next);
+        } catch (error) {
+          if (error instanceof StateConflictError) return;
+          throw error;
+        }
+        this.current = next;
+      }
       if (this.wrote)
         await this.storage.compactJournal(Object.values(livePending(this.intents, this.current.resources)));
     } finally {

@@ -3,7 +3,7 @@
 // whole state, so journaling every create costs one small fsync, shared by creates that start
 // together (LockedState batches them).
 import { promises as fs } from "node:fs";
-import { type JournalEntry, replayJournal } from "./backend.js";
+import { type JournalEntry, type JournalReplay, replayJournal } from "./backend.js";
 import type { PendingCreate } from "./types.js";
 import { writeAtomically } from "./write.js";
 
@@ -12,12 +12,12 @@ function journalPathFor(statePath: string): string {
 }
 
 /** Replays the journal; a torn last line (a crash mid-append) is ignored. */
-export async function readJournal(statePath: string): Promise<Record<string, PendingCreate>> {
+export async function readJournal(statePath: string): Promise<JournalReplay> {
   let text: string;
   try {
     text = await fs.readFile(journalPathFor(statePath), "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { pending: {}, records: [] };
     throw error;
   }
   const entries: JournalEntry[] = [];

@@ -14,6 +14,7 @@ import type { Client as PgClient, Pool, PoolClient } from "pg";
 import {
   emptyState,
   type JournalEntry,
+  type JournalReplay,
   type LockedStorage,
   replayJournal,
   type StateBackend,
@@ -188,7 +189,7 @@ export class PostgresBackend implements StateBackend {
     return withJournal({ ...upgraded, exists: true }, journal);
   }
 
-  private async readJournal(db: Pool | PoolClient | PgClient): Promise<Record<string, PendingCreate>> {
+  private async readJournal(db: Pool | PoolClient | PgClient): Promise<JournalReplay> {
     const { rows } = await db.query<{ entry: JournalEntry }>(
       `SELECT entry FROM ${this.q.journal} WHERE workspace = $1 ORDER BY seq`,
       [this.settings.workspace],
@@ -369,15 +370,41 @@ export class PostgresBackend implements StateBackend {
         client.release();
       }
     };
+    const insertJournal = `INSERT INTO ${this.q.journal} (workspace, entry) SELECT $1, e FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`;
     const appendJournal = async (entries: JournalEntry[]) => {
       guard();
+      const base = entries.find((e) => e.op === "record")?.base;
+      if (base === undefined) {
+        try {
+          await pool.query(insertJournal, [this.settings.workspace, JSON.stringify(entries)]);
+        } catch (error) {
+          throw this.failure("cannot write the state journal", error);
+        }
+        return;
+      }
+      // Records stand on the stored state they were made on: compare-and-set, like a whole write.
+      const client = await pool.connect();
       try {
-        await pool.query(
-          `INSERT INTO ${this.q.journal} (workspace, entry) SELECT $1, e FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`,
-          [this.settings.workspace, JSON.stringify(entries)],
+        await client.query("BEGIN");
+        const { rows } = await client.query<{ serial: string; lineage: string }>(
+          `SELECT serial, lineage FROM ${this.q.states} WHERE workspace = $1 FOR UPDATE`,
+          [this.settings.workspace],
         );
+        const row = rows[0];
+        const found = row ? Number(row.serial) : undefined;
+        if (stored ? found !== base || row?.lineage !== lineage : row !== undefined) {
+          throw new StateConflictError(
+            `the state on ${this.location} changed under this run (expected serial ${stored ? base : "none"}, found ${found ?? "none"}); another writer holds it now: run plan again`,
+          );
+        }
+        await client.query(insertJournal, [this.settings.workspace, JSON.stringify(entries)]);
+        guard();
+        await client.query("COMMIT");
       } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
         throw this.failure("cannot write the state journal", error);
+      } finally {
+        client.release();
       }
     };
     const compactJournal = async (pending: PendingCreate[]) => {
@@ -388,10 +415,10 @@ export class PostgresBackend implements StateBackend {
         await client.query("BEGIN");
         await client.query(`DELETE FROM ${this.q.journal} WHERE workspace = $1`, [this.settings.workspace]);
         if (pending.length > 0) {
-          await client.query(
-            `INSERT INTO ${this.q.journal} (workspace, entry) SELECT $1, e FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`,
-            [this.settings.workspace, JSON.stringify(pending.map((p) => ({ op: "create", ...p })))],
-          );
+          await client.query(insertJournal, [
+            this.settings.workspace,
+            JSON.stringify(pending.map((p) => ({ op: "create", ...p }))),
+          ]);
         }
         await client.query("COMMIT");
       } catch (error) {

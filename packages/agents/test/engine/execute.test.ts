@@ -225,7 +225,7 @@ describe("apply", () => {
 
   it("a step records its result outside its --parallelism slot", async () => {
     const h = new Harness();
-    // Every state write waits for the gate: with the slot held through the write, the second
+    // Every record (journal append or state write) waits for the gate: with the slot held through it, the second
     // create could never start while the first one's record is blocked.
     let open!: () => void;
     const gate = new Promise<void>((resolve) => {
@@ -247,7 +247,10 @@ describe("apply", () => {
             await gate;
             return storage.write(next, previous);
           },
-          appendJournal: (entries) => storage.appendJournal(entries),
+          appendJournal: async (entries) => {
+            if (entries.some((e) => e.op === "record")) await gate;
+            return storage.appendJournal(entries);
+          },
           compactJournal: (pending) => storage.compactJournal(pending),
           unlock: () => storage.unlock(),
         };

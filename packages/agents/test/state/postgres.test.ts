@@ -112,9 +112,7 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
   it("a write is compare-and-set on serial: a state moved by another writer is never overwritten", async () => {
     const store = await LockedState.open(backend("cas"), "agents apply");
     try {
-      await store.update((r) => {
-        r.one = entry("one", "id-1");
-      });
+      await store.persist();
       // Another writer (say, one whose lock was lost) moved the row on under this run.
       await sql("UPDATE agents_state.states SET serial = serial + 5 WHERE workspace = 'cas'");
       const error = await store
@@ -131,7 +129,9 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
       "SELECT serial, state FROM agents_state.states WHERE workspace = 'cas'",
     );
     expect(Number(row!.serial)).toBe(6);
-    expect(Object.keys(row!.state.resources)).toEqual(["one"]);
+    expect(Object.keys(row!.state.resources)).toEqual([]);
+    const journal = await sql("SELECT entry FROM agents_state.journal WHERE workspace = 'cas'");
+    expect(journal).toEqual([]);
   });
 
   it("force-unlock (CLI) ends a hung holder's connection; the holder's next write is refused", async () => {
@@ -174,12 +174,22 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
     const store = await LockedState.open(backend("journal"), "agents apply");
     const since = new Date().toISOString();
     await store.intend({ address: "x", kind: "agents", name: "x", provider: "provider_c", since });
-    // No state write recorded it: the run "dies" here (its connections end).
+    await store.intend({ address: "y", kind: "agents", name: "y", provider: "provider_c", since });
+    // y's step finished: its record is a journal row too, not a rewrite of the state row.
+    await store.update((r, s) => {
+      r.y = entry("y", "id-y");
+      delete s.pending!.y;
+    });
+    // No state write recorded x: the run "dies" here (its connections end).
     await backends.at(-1)!.close();
     const { state } = await backend("journal").read();
     expect(state.pending?.x).toMatchObject({ address: "x", since });
+    expect(state.pending?.y).toBeUndefined();
+    expect(state.resources.y).toMatchObject({ id: "id-y" });
+    expect(state.serial).toBe(1);
     const rows = await sql("SELECT entry FROM agents_state.journal WHERE workspace = 'journal'");
-    expect(rows).toHaveLength(1);
+    expect(rows).toHaveLength(3);
+    expect(await sql("SELECT serial FROM agents_state.states WHERE workspace = 'journal'")).toEqual([]);
   });
 
   it("connection failures name the server, never the URL or its password", async () => {
