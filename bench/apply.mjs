@@ -9,7 +9,7 @@ import { startSim } from "@agents/sims";
 // bound, and the HTTP calls of the no-change plan that follows (goal: at most one per resource).
 // Usage: npm run build && node bench/apply.mjs [--per-kind N] [--latency MS] [--parallelism N]
 import { applyConfig } from "./apply-config.mjs";
-import { applyBenchOptions, drainLog, headline, runAgents } from "./lib.mjs";
+import { applyBenchOptions, cliEnvironmentNote, drainLog, headline, runAgents } from "./lib.mjs";
 
 const { perKind, latencyMs, parallelism } = applyBenchOptions();
 const results = fileURLToPath(new URL("./results/apply.md", import.meta.url));
@@ -56,13 +56,13 @@ try {
   const figures = [
     `resources: ${total} on provider_c (${perKind} each of environments, vaults, memory stores, agents, deployments)`,
     `injected latency: ${latencyMs} ms per call; --parallelism ${parallelism}`,
-    `apply: ${apply.seconds.toFixed(1)} s wall, ${applyCalls.length} HTTP calls (${Object.entries(perResource)
+    `apply: ${apply.seconds.toFixed(2)} s wall, ${applyCalls.length} HTTP calls (${Object.entries(perResource)
       .map(([k, v]) => `${k} ${v.toFixed(1)}/resource`)
       .join(", ")})`,
     `lower bound: ${lowerBoundS.toFixed(1)} s = max(critical path ${chainCalls.toFixed(1)} calls × ${latencyMs} ms = ${criticalPathS.toFixed(2)} s, ` +
       `${applyCalls.length} calls × ${latencyMs} ms ÷ ${parallelism} = ${throughputBoundS.toFixed(1)} s); apply/bound = ${(apply.seconds / lowerBoundS).toFixed(2)}`,
-    `no-change plan: ${plan.seconds.toFixed(1)} s, ${planCalls.length} HTTP calls for ${total} resources (${(planCalls.length / total).toFixed(2)} per resource; exit ${plan.status})`,
-    `destroy: ${destroy.seconds.toFixed(1)} s wall, ${destroyCalls.length} HTTP calls; bound ${destroyBoundS.toFixed(1)} s = max(chain 3 calls × ${latencyMs} ms, ` +
+    `no-change plan: ${plan.seconds.toFixed(2)} s, ${planCalls.length} HTTP calls for ${total} resources (${(planCalls.length / total).toFixed(2)} per resource; exit ${plan.status})`,
+    `destroy: ${destroy.seconds.toFixed(2)} s wall, ${destroyCalls.length} HTTP calls; bound ${destroyBoundS.toFixed(1)} s = max(chain 3 calls × ${latencyMs} ms, ` +
       `${destroyCalls.length} calls × ${latencyMs} ms ÷ ${parallelism}); destroy/bound = ${destroyRatio.toFixed(2)}`,
   ];
   const where = `${total} resources, ${latencyMs} ms/call, parallelism ${parallelism}`;
@@ -86,7 +86,7 @@ try {
   mkdirSync(join(results, ".."), { recursive: true });
   appendFileSync(
     results,
-    `\n## ${new Date().toISOString()}\n\nmachine: ${os.cpus().length} cpus (nproc), ${os.cpus()[0]?.model ?? "unknown"}, node ${process.version}, ${os.platform()}, load average ${os.loadavg()[0].toFixed(1)} (shared machine)\n\n` +
+    `\n## ${new Date().toISOString()}\n\nmachine: ${os.cpus().length} cpus (nproc), ${os.cpus()[0]?.model ?? "unknown"}, node ${process.version}, ${os.platform()}, load average ${os.loadavg()[0].toFixed(1)} (shared machine); ${cliEnvironmentNote()}\n\n` +
       figures.map((f) => `- ${f}`).join("\n") +
       "\n",
   );

@@ -8,12 +8,13 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cliEnvironmentNote } from "./lib.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const scratch = mkdtempSync(join(os.tmpdir(), "agents-bench-"));
 const headlines = join(scratch, "headlines.jsonl");
 writeFileSync(headlines, "");
-const machine = `${os.availableParallelism()} cpus (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}, ${os.platform()}, load average ${os.loadavg()[0].toFixed(1)} at start`;
+const machine = `${os.availableParallelism()} cpus (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}, ${os.platform()}, load average ${os.loadavg()[0].toFixed(1)} at start; ${cliEnvironmentNote()}`;
 let failed = false;
 for (const script of ["validate.mjs", "sims.mjs", "apply.mjs", "state-postgres.mjs", "forge-mcp.mjs"]) {
   console.log(`\n━━━ bench/${script}`);

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSim } from "@agents/sims";
 import { applyConfig } from "./apply-config.mjs";
-import { applyBenchOptions, runAgents } from "./lib.mjs";
+import { applyBenchOptions, cliEnvironmentNote, runAgents } from "./lib.mjs";
 
 const { perKind, latencyMs, parallelism } = applyBenchOptions();
 
@@ -61,7 +61,7 @@ try {
   await timeline("destroy", ["destroy", "-y", "--parallelism", String(parallelism)]);
   appendFileSync(
     results,
-    `\n## ${new Date().toISOString()}\n\nmachine: ${os.cpus().length} cpus, ${os.cpus()[0]?.model ?? "unknown"}, node ${process.version}, ${os.platform()}, load average ${os.loadavg()[0].toFixed(1)}; ` +
+    `\n## ${new Date().toISOString()}\n\nmachine: ${os.cpus().length} cpus, ${os.cpus()[0]?.model ?? "unknown"}, node ${process.version}, ${os.platform()}, load average ${os.loadavg()[0].toFixed(1)}; ${cliEnvironmentNote()}; ` +
       `${perKind * 5} resources on provider_c, ${latencyMs} ms per call, --parallelism ${parallelism}\n\n` +
       lines.map((l) => `- ${l}`).join("\n") +
       "\n",

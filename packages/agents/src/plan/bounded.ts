@@ -1,14 +1,21 @@
 /**
- * A counting semaphore: `run(fn)` starts `fn` once fewer than `limit` runs are in flight. Unlike
+ * A counting semaphore: `run(fn)` starts `fn` once fewer than `limit` runs are in flight, in the
+ * order asked unless `first` is set. Unlike
  * mapBounded, work may be added from anywhere (a read that first waits for a listing holds no slot
  * while it waits).
  */
-export function limiter(limit: number): <R>(fn: () => Promise<R>) => Promise<R> {
+export function limiter(
+  limit: number,
+): <R>(fn: () => Promise<R>, options?: { first?: boolean }) => Promise<R> {
   let active = 0;
   const waiting: Array<() => void> = [];
-  return async (fn) => {
+  return async (fn, options) => {
     if (active < Math.max(1, limit)) active++;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
+    // `first`: ahead of everything waiting (a listing's next page, which many reads wait on).
+    else
+      await new Promise<void>((resolve) =>
+        options?.first ? waiting.unshift(resolve) : waiting.push(resolve),
+      );
     try {
       return await fn();
     } finally {

@@ -5,8 +5,10 @@
 // (`listForRead`), the kind's list pages are walked once and each listed object is mapped without
 // its own GET. A resource the list did not show is read on its own, which is what decides "gone",
 // and a listing that fails only costs the saving: every resource is then read on its own.
+
+import type { HttpClient } from "../providers/http.js";
 import type { ProviderRuntime } from "../providers/registry.js";
-import type { KindHandler, ProviderName, RemoteObject } from "../providers/types.js";
+import type { KindHandler, ListContext, ProviderName, RemoteObject } from "../providers/types.js";
 import type { ResourceState } from "../state/types.js";
 import { limiter } from "./bounded.js";
 
@@ -39,15 +41,17 @@ export async function refresh(
   options: { concurrency: number; signal: AbortSignal },
 ): Promise<Map<string, RefreshResult>> {
   const results = new Map<string, RefreshResult>();
-  const slot = limiter(options.concurrency);
-  const listings = startListings(runtime, targets, slot, options.signal);
+  // The concurrency bounds calls in flight, not reads: a read waiting for its kind's listing, or
+  // between two calls, holds no slot.
+  const bounded = boundedCalls(limiter(options.concurrency));
+  const listings = startListings(runtime, bounded, targets, options.signal);
   await Promise.all(
     targets.map(async (target) => {
-      const listed = await listings.get(groupKey(target))?.catch(() => undefined);
-      const result = await slot(() =>
-        readOne(runtime, target, lookup, options.signal, listed?.get(target.id)),
-      );
-      results.set(target.address, result);
+      const listed = listings
+        .get(groupKey(target))
+        ?.then((found) => found.get(target.id))
+        .catch(() => undefined);
+      results.set(target.address, await readOne(runtime, bounded, target, lookup, options.signal, listed));
     }),
   );
   // Input order, so plans and their warnings come out the same on every run.
@@ -56,11 +60,41 @@ export async function refresh(
 
 const groupKey = (target: RefreshTarget) => `${target.provider}\u0000${target.kind}`;
 
-/** One listing per (provider, kind) with enough resources to be worth it, each holding one slot. */
+/** Gives a context whose provider clients make their calls through the slots; `first` for listings. */
+type Bound = <C extends ListContext>(ctx: C, first?: boolean) => C;
+
+function boundedCalls(slot: ReturnType<typeof limiter>): Bound {
+  const clients = new Map<string, WeakMap<HttpClient, HttpClient>>();
+  return (ctx, first = false) => {
+    const key = first ? "first" : "queued";
+    const cache = clients.get(key) ?? new WeakMap<HttpClient, HttpClient>();
+    clients.set(key, cache);
+    const bound = (http: HttpClient): HttpClient => {
+      let wrapped = cache.get(http);
+      if (!wrapped) {
+        wrapped = {
+          request: (req) => slot(() => http.request(req), { first }),
+          addSecret: (v) => http.addSecret(v),
+        };
+        cache.set(http, wrapped);
+      }
+      return wrapped;
+    };
+    return {
+      ...ctx,
+      http: bound(ctx.http),
+      ...(ctx.apis
+        ? { apis: Object.fromEntries(Object.entries(ctx.apis).map(([name, http]) => [name, bound(http)])) }
+        : {}),
+    };
+  };
+}
+
+/** One listing per (provider, kind) with enough resources to be worth it. */
 function startListings(
   runtime: ProviderRuntime,
+  bounded: Bound,
   targets: RefreshTarget[],
-  slot: ReturnType<typeof limiter>,
   signal: AbortSignal,
 ): Map<string, Promise<ReadonlyMap<string, unknown>>> {
   const groups = new Map<string, { handler: KindHandler; target: RefreshTarget; ids: Set<string> }>();
@@ -75,22 +109,25 @@ function startListings(
   const listings = new Map<string, Promise<ReadonlyMap<string, unknown>>>();
   for (const [key, { handler, target, ids }] of groups) {
     if (ids.size < LIST_REFRESH_MIN) continue;
-    const ctx = runtime.context(
-      target,
-      () => undefined,
-      signal,
-      () => {},
+    const ctx = bounded(
+      runtime.context(
+        target,
+        () => undefined,
+        signal,
+        () => {},
+      ),
+      true,
     );
-    listings.set(
-      key,
-      slot(() => handler.listForRead!(ctx, ids)),
-    );
+    const listing = handler.listForRead!(ctx, ids);
+    listing.catch(() => {});
+    listings.set(key, listing);
   }
   return listings;
 }
 
 async function readOne(
   runtime: ProviderRuntime,
+  bounded: Bound,
   target: RefreshTarget,
   lookup: Lookup,
   signal: AbortSignal,
@@ -101,7 +138,7 @@ async function readOne(
   if (handler.localOnly) return { status: "local" };
   try {
     const warnings: string[] = [];
-    const ctx = runtime.context(target, lookup, signal, (message) => warnings.push(message));
+    const ctx = bounded(runtime.context(target, lookup, signal, (message) => warnings.push(message)));
     const prior = target.prior
       ? {
           id: target.prior.id,

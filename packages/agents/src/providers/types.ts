@@ -104,8 +104,10 @@ export interface KindHandler {
   create(ctx: HandlerContext, spec: Spec): Promise<RemoteObject>;
   /**
    * Reads the resource; resolves "gone" on 404 or archived, never throws for that. `listed` is the
-   * object `listForRead` returned for this id, when refresh listed the kind: read maps it instead
-   * of fetching it again (it still makes the calls the list cannot answer).
+   * object `listForRead` returned for this id, when refresh listed the kind, or the promise of it
+   * while the listing is still walking its pages (undefined when the list did not show the id):
+   * read maps it instead of fetching it again, and may start the calls the list cannot answer
+   * before it settles.
    */
   read(ctx: HandlerContext, id: string, prior?: PriorState, listed?: unknown): Promise<RemoteObject | "gone">;
   /**

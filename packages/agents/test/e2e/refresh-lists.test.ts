@@ -70,6 +70,26 @@ describe("plan from lists", () => {
     expect(calls.length).toBe(KINDS.length + PER_KIND);
   });
 
+  it("reads the vaults' credentials while the vault list is walked: a read waiting for its list holds no slot", async () => {
+    await setFaults(sim, { latencyMs: 100 });
+    try {
+      await clearLog();
+      const plan = await run("plan", "--detailed-exitcode");
+      expect(plan.code).toBe(0);
+      const entries = (
+        (await (await fetch(`${sim.origin}/_sim/log`)).json()) as {
+          entries: Array<{ method: string; path: string; at: string; durationMs: number }>;
+        }
+      ).entries.map((e) => ({ path: e.path, end: Date.parse(e.at), start: Date.parse(e.at) - e.durationMs }));
+      const vaultList = entries.find((e) => /\/vaults$/.test(e.path))!;
+      const credentials = entries.filter((e) => /\/vaults\/[^/]+\/credentials$/.test(e.path));
+      expect(credentials).toHaveLength(PER_KIND);
+      expect(Math.min(...credentials.map((e) => e.start))).toBeLessThan(vaultList.end);
+    } finally {
+      await setFaults(sim, { latencyMs: 0 });
+    }
+  });
+
   it("still sees a field changed remotely", async () => {
     const id = (await stateIds())['provider_c.memory_stores["r3"]']!;
     const edited = await fetch(`${sim.url}/memory_stores/${id}`, {

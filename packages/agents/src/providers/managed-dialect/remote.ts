@@ -9,13 +9,17 @@ import { ProviderHttpError } from "../http.js";
 import type { Owner } from "../types.js";
 import { isRecord, type Json, str } from "./spec.js";
 
-/** The object refresh already listed for this id, else a GET (404 as "gone"). */
+/**
+ * The object refresh listed for this id (given as the listing's promise while it is still walking
+ * the pages), else a GET (404 as "gone").
+ */
 export async function listedOrGet(
   http: HttpClient,
   listed: unknown,
   req: Omit<HttpRequest, "method">,
 ): Promise<Json | "gone"> {
-  return isRecord(listed) ? listed : getOrGone(http, req);
+  const value = await listed;
+  return isRecord(value) ? value : getOrGone(http, req);
 }
 
 export async function getOrGone(http: HttpClient, req: Omit<HttpRequest, "method">): Promise<Json | "gone"> {

@@ -151,10 +151,12 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
     ...listReader(profile, "/vaults"),
 
     async read(ctx, id, prior, listed) {
+      // The credentials need only the vault's id: read them while the vault list is walked.
+      const credentials = credentialsOf(ctx.http, id, ctx.signal);
+      credentials.catch(() => {});
       const remote = await listedOrGet(ctx.http, listed, { path: `/vaults/${id}`, signal: ctx.signal });
       if (remote === "gone" || isArchived(remote)) return "gone";
-      const credentials = await credentialsOf(ctx.http, id, ctx.signal);
-      return toRemote(remote, credentials, logicalNameOf(ctx.owner.resource), prior?.spec);
+      return toRemote(remote, await credentials, logicalNameOf(ctx.owner.resource), prior?.spec);
     },
 
     async remove(ctx, id) {
