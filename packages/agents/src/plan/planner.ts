@@ -73,17 +73,22 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
   checkTargets(options.targets, options.desired, state);
   const desired = operation === "destroy" ? [] : scopeDesired(options.desired, scope);
   const inState = scopeState(state, options.desired, scope, operation);
-  // Only what is in scope: a run scoped to one provider needs no adapter for the others.
-  const hashed = await prepareDesired(desired, runtime, options.stateKey);
   const lookup = (address: string) => {
     const prior = state.resources[address];
     if (prior) return { id: prior.id, extra: prior.extra };
     const external = options.desired.find((r) => r.address === address)?.external;
     return external ? { id: external.id } : undefined;
   };
+  // The reads go out first; the desired specs are prepared (handlers' `desired`, secrets hashed)
+  // while they are answered. Only what is in scope: a run scoped to one provider needs no adapter
+  // for the others.
+  const reading = readRemote({ runtime, state, desired, lookup, concurrency, signal }, inState, operation);
+  reading.catch(() => {});
+  await new Promise((resolve) => setImmediate(resolve));
+  const hashed = await prepareDesired(desired, runtime, options.stateKey);
   const phase: PlanPhase = { options, runtime, state, desired, hashed, lookup, concurrency, signal };
 
-  const remote = await readRemote(phase, inState, operation);
+  const remote = await reading;
   const actions = diffAll(phase, inState, remote.refreshed, operation);
   await settleInterrupted(phase, actions);
   propagateNewIds(actions, state, runtime);
@@ -118,7 +123,7 @@ interface RemoteRead {
  * wrong key or an unreachable base URL is reported by plan, not discovered midway.
  */
 async function readRemote(
-  phase: PlanPhase,
+  phase: Pick<PlanPhase, "runtime" | "state" | "desired" | "lookup" | "concurrency" | "signal">,
   inState: ResourceState[],
   operation: "apply" | "destroy",
 ): Promise<RemoteRead> {
@@ -129,21 +134,23 @@ async function readRemote(
       targets.push({ address: r.address, kind: r.kind, provider: r.provider, id: r.external.id });
     }
   }
-  const refreshed = await refresh(runtime, targets, phase.lookup, { concurrency, signal });
   const read = new Set(targets.map((t) => t.provider));
   const touched = [
     ...desired.map((r) => r.provider),
     ...inState.filter((r) => !r.external).map((r) => r.provider),
   ];
   const unread = [...new Set(touched)].filter((p) => !read.has(p)).sort();
+  // The probes go out beside the refresh: they read what it does not.
   const probeErrors: RefreshError[] = [];
-  await mapBounded(unread, concurrency, async (provider) => {
+  const probing = mapBounded(unread, concurrency, async (provider) => {
     try {
       await runtime.probe(provider, signal);
     } catch (error) {
       probeErrors.push({ target: provider, message: (error as Error).message });
     }
   });
+  const refreshed = await refresh(runtime, targets, phase.lookup, { concurrency, signal });
+  await probing;
   return { targets, refreshed, probeErrors };
 }
 
