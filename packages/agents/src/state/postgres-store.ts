@@ -336,7 +336,16 @@ export class PostgresBackend implements StateBackend {
           `lost the state lock on ${this.location}: ${lost}; nothing more was written`,
         );
     };
-    const write = async (next: State, previousSerial: number) => {
+    /**
+     * Runs `body` in a transaction that first reads the state row FOR UPDATE and refuses when its
+     * serial is no longer `expected` (or a row appeared before this run stored one): whole writes
+     * and journaled records alike stand on the state this run last stored.
+     */
+    const compareAndSet = async (
+      expected: number,
+      doing: string,
+      body: (client: PoolClient) => Promise<void>,
+    ) => {
       guard();
       const client = await pool.connect();
       try {
@@ -347,11 +356,23 @@ export class PostgresBackend implements StateBackend {
         );
         const row = rows[0];
         const found = row ? Number(row.serial) : undefined;
-        if (stored ? found !== previousSerial || row?.lineage !== lineage : row !== undefined) {
+        if (stored ? found !== expected || row?.lineage !== lineage : row !== undefined) {
           throw new StateConflictError(
-            `the state on ${this.location} changed under this run (expected serial ${stored ? previousSerial : "none"}, found ${found ?? "none"}); another writer holds it now: run plan again`,
+            `the state on ${this.location} changed under this run (expected serial ${stored ? expected : "none"}, found ${found ?? "none"}); another writer holds it now: run plan again`,
           );
         }
+        await body(client);
+        guard();
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw this.failure(doing, error);
+      } finally {
+        client.release();
+      }
+    };
+    const write = async (next: State, previousSerial: number) => {
+      await compareAndSet(previousSerial, "cannot write the state", async (client) => {
         const { pending: _pending, ...durable } = next;
         await client.query(
           `INSERT INTO ${this.q.states} (workspace, serial, lineage, state, updated_at) VALUES ($1, $2, $3, $4, now())
@@ -359,52 +380,25 @@ export class PostgresBackend implements StateBackend {
              state = EXCLUDED.state, updated_at = now()`,
           [this.settings.workspace, next.serial, next.lineage, JSON.stringify(durable)],
         );
-        guard();
-        await client.query("COMMIT");
-        stored = true;
-        lineage = next.lineage;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw this.failure("cannot write the state", error);
-      } finally {
-        client.release();
-      }
+      });
+      stored = true;
+      lineage = next.lineage;
     };
     const insertJournal = `INSERT INTO ${this.q.journal} (workspace, entry) SELECT $1, e FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`;
     const appendJournal = async (entries: JournalEntry[]) => {
-      guard();
       const base = entries.find((e) => e.op === "record")?.base;
-      if (base === undefined) {
-        try {
-          await pool.query(insertJournal, [this.settings.workspace, JSON.stringify(entries)]);
-        } catch (error) {
-          throw this.failure("cannot write the state journal", error);
-        }
+      // Records stand on the stored state they were made on; intents alone need no check.
+      if (base !== undefined) {
+        await compareAndSet(base, "cannot write the state journal", async (client) => {
+          await client.query(insertJournal, [this.settings.workspace, JSON.stringify(entries)]);
+        });
         return;
       }
-      // Records stand on the stored state they were made on: compare-and-set, like a whole write.
-      const client = await pool.connect();
+      guard();
       try {
-        await client.query("BEGIN");
-        const { rows } = await client.query<{ serial: string; lineage: string }>(
-          `SELECT serial, lineage FROM ${this.q.states} WHERE workspace = $1 FOR UPDATE`,
-          [this.settings.workspace],
-        );
-        const row = rows[0];
-        const found = row ? Number(row.serial) : undefined;
-        if (stored ? found !== base || row?.lineage !== lineage : row !== undefined) {
-          throw new StateConflictError(
-            `the state on ${this.location} changed under this run (expected serial ${stored ? base : "none"}, found ${found ?? "none"}); another writer holds it now: run plan again`,
-          );
-        }
-        await client.query(insertJournal, [this.settings.workspace, JSON.stringify(entries)]);
-        guard();
-        await client.query("COMMIT");
+        await pool.query(insertJournal, [this.settings.workspace, JSON.stringify(entries)]);
       } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
         throw this.failure("cannot write the state journal", error);
-      } finally {
-        client.release();
       }
     };
     const compactJournal = async (pending: PendingCreate[]) => {
