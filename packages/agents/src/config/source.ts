@@ -16,8 +16,9 @@ export type Path = readonly (string | number)[];
 
 /**
  * A YAML file read for validation: its data at once, and the position of any path when a
- * diagnostic asks. A file the quick reader takes (quick-yaml.ts: the common case) is parsed with
- * positions only when something is reported; any other file is read by the `yaml` library alone.
+ * diagnostic asks. A file the quick reader takes (quick-yaml.ts: the common case) is not parsed
+ * again: positions come from its events, and the `yaml` library is asked only where an empty value
+ * has none. Any other file is read by the `yaml` library alone.
  */
 export class YamlSource {
   /** The document as plain data, before `${VAR}` substitution; undefined when it cannot be read. */
