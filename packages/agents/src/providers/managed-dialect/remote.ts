@@ -6,7 +6,7 @@ import { isOwnedBy } from "../common/ownership.js";
 import { findFirst } from "../common/paging.js";
 import type { HttpClient, HttpRequest } from "../http.js";
 import { ProviderHttpError } from "../http.js";
-import type { Owner } from "../types.js";
+import type { HandlerContext, Owner, RemoteObject } from "../types.js";
 import { isRecord, type Json, str } from "./spec.js";
 
 /**
@@ -99,4 +99,16 @@ export function findOwnedIn(
   options: { pageSize: number; signal?: AbortSignal },
 ): Promise<Json | undefined> {
   return findFirst<Json>(http, path, (o) => isOwnedBy(o.metadata, owner) && !isArchived(o), options);
+}
+
+/** A handler's `findOwned`: the kind's pages walked for `owner`, the hit mapped by `toRemote`. */
+export function ownedFinder(
+  path: string,
+  pageSize: number,
+  toRemote: (ctx: HandlerContext, hit: Json, owner: Owner) => RemoteObject | Promise<RemoteObject>,
+): (ctx: HandlerContext, owner: Owner) => Promise<RemoteObject | undefined> {
+  return async (ctx, owner) => {
+    const hit = await findOwnedIn(ctx.http, path, owner, { pageSize, signal: ctx.signal });
+    return hit ? toRemote(ctx, hit, owner) : undefined;
+  };
 }

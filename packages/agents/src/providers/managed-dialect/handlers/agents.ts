@@ -8,7 +8,6 @@ import type {
   HandlerContext,
   KindHandler,
   ListContext,
-  Owner,
   PriorState,
   RemoteObject,
   Spec,
@@ -17,7 +16,6 @@ import { agentFromWire, agentReverseRefs, agentToWire, canonicalAgent, sessionDe
 import { withOwnerMetadata } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
 import {
-  findOwnedIn,
   getOrGone,
   idOf,
   ignoreGone,
@@ -25,6 +23,7 @@ import {
   isStatus,
   listedOrGet,
   overlay,
+  ownedFinder,
 } from "../remote.js";
 import { type Json, stringMap } from "../spec.js";
 
@@ -70,13 +69,7 @@ export function agentHandler(profile: DialectProfile): KindHandler {
     return { wire, session: sessionDefaults(spec, dialect, ctx, ctx.warn), metadata };
   };
 
-  async function findOwned(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined> {
-    const hit = await findOwnedIn(ctx.http, "/agents", owner, {
-      pageSize: profile.pageSize,
-      signal: ctx.signal,
-    });
-    return hit ? toRemote(ctx, hit, undefined) : undefined;
-  }
+  const findOwned = ownedFinder("/agents", profile.pageSize, (ctx, hit) => toRemote(ctx, hit, undefined));
 
   // Same walker as findOwned, over the whole account; archived agents are asked for where the
   // provider archives (sync must see an archived roster member to refuse it).

@@ -8,7 +8,6 @@ import type {
   HandlerContext,
   KindHandler,
   ListContext,
-  Owner,
   PriorState,
   RemoteObject,
   Spec,
@@ -16,7 +15,7 @@ import type {
 import { canonicalEnvironment, environmentFromWire, environmentToWire } from "../environment.js";
 import { withOwnerMetadata } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
-import { findOwnedIn, getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "../remote.js";
+import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay, ownedFinder } from "../remote.js";
 import { type Json, str, stringMap } from "../spec.js";
 
 export interface EnvironmentNaming {
@@ -43,13 +42,9 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
     };
   };
 
-  async function findOwned(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined> {
-    const hit = await findOwnedIn(ctx.http, "/environments", owner, {
-      pageSize: profile.pageSize,
-      signal: ctx.signal,
-    });
-    return hit ? toRemote(hit, logicalNameOf(owner.resource)) : undefined;
-  }
+  const findOwned = ownedFinder("/environments", profile.pageSize, (_ctx, hit, owner) =>
+    toRemote(hit, logicalNameOf(owner.resource)),
+  );
 
   // The walker findOwned uses, over the whole account; archived environments are left out.
   async function list(ctx: ListContext): Promise<RemoteObject[]> {

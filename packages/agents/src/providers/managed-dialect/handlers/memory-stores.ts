@@ -10,7 +10,6 @@ import type {
   HandlerContext,
   KindHandler,
   ListContext,
-  Owner,
   PriorState,
   RemoteObject,
   Spec,
@@ -28,7 +27,6 @@ import {
 import { withOwnerMetadata } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
 import {
-  findOwnedIn,
   getOrGone,
   idOf,
   ignoreGone,
@@ -36,6 +34,7 @@ import {
   isStatus,
   listedOrGet,
   overlay,
+  ownedFinder,
 } from "../remote.js";
 import { isRecord, type Json, records, str, stringMap } from "../spec.js";
 
@@ -169,13 +168,9 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
 
   const keysOf = (spec: Json | undefined) => records(spec?.entries).map((e) => str(e.key) ?? "");
 
-  async function findOwned(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined> {
-    const hit = await findOwnedIn(ctx.http, "/memory_stores", owner, {
-      pageSize: profile.pageSize,
-      signal: ctx.signal,
-    });
-    return hit ? toRemote(ctx, hit, undefined) : undefined;
-  }
+  const findOwned = ownedFinder("/memory_stores", profile.pageSize, (ctx, hit) =>
+    toRemote(ctx, hit, undefined),
+  );
 
   // Every store of the account with its description and metadata only: the memories in it are
   // the agents' own (sync must never import them), and the declared seeds are apply's to write,

@@ -9,14 +9,13 @@ import type {
   HandlerContext,
   KindHandler,
   ListContext,
-  Owner,
   PriorState,
   RemoteObject,
   Spec,
 } from "../../types.js";
 import { withOwnerMetadata } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
-import { findOwnedIn, getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay } from "../remote.js";
+import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay, ownedFinder } from "../remote.js";
 import { isRecord, type Json, records, str, stringMap } from "../spec.js";
 import {
   type CredentialWire,
@@ -85,15 +84,9 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
     };
   };
 
-  async function findOwned(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined> {
-    const hit = await findOwnedIn(ctx.http, "/vaults", owner, {
-      pageSize: profile.pageSize,
-      signal: ctx.signal,
-    });
-    if (!hit) return undefined;
-    const id = idOf(hit);
-    return toRemote(hit, await credentialsOf(ctx.http, id, ctx.signal), logicalNameOf(owner.resource));
-  }
+  const findOwned = ownedFinder("/vaults", profile.pageSize, async (ctx, hit, owner) =>
+    toRemote(hit, await credentialsOf(ctx.http, idOf(hit), ctx.signal), logicalNameOf(owner.resource)),
+  );
 
   // The vault walker findOwned uses, over the whole account. Credentials are read only for the
   // project's own vaults (one list per vault); other vaults come back with their metadata only.
