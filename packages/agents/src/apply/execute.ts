@@ -73,9 +73,10 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
       });
   };
 
+  const usedBy = referencesInState(actions, store.state.resources);
   const tasks = actions.map((action) => ({
     id: action.address,
-    deps: dependenciesOf(action, actions, store.state.resources),
+    deps: action.action === "delete" ? (usedBy.get(action.address) ?? []) : action.dependsOn,
     run: async () => {
       const warn = (message: string) => emit({ type: "warning", address: action.address, message });
       const ctx = runtime.context(action, lookup, requestSignal, warn);
@@ -121,19 +122,25 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
 }
 
 /**
- * Forward actions wait for what they reference. A delete waits for every other action on a
- * resource that (per state) still references it, so nothing is deleted while in use.
+ * Forward actions wait for what they reference (`dependsOn`). A delete waits for every other
+ * action on a resource that (per state) still references it, so nothing is deleted while in use:
+ * by address, the actions whose recorded entry depends on it. One pass over the actions, not one
+ * per delete (a 500-resource destroy would otherwise check 250,000 pairs before its first call).
  */
-function dependenciesOf(
-  action: PlannedAction,
+function referencesInState(
   actions: PlannedAction[],
   recorded: Record<string, ResourceState>,
-): string[] {
-  if (action.action !== "delete") return action.dependsOn;
-  return actions
-    .filter((other) => other.address !== action.address)
-    .filter((other) => (recorded[other.address]?.dependsOn ?? []).includes(action.address))
-    .map((other) => other.address);
+): Map<string, string[]> {
+  const usedBy = new Map<string, string[]>();
+  for (const other of actions) {
+    for (const dependency of new Set(recorded[other.address]?.dependsOn ?? [])) {
+      if (dependency === other.address) continue;
+      const users = usedBy.get(dependency);
+      if (users) users.push(other.address);
+      else usedBy.set(dependency, [other.address]);
+    }
+  }
+  return usedBy;
 }
 
 let createsSeen = 0;
