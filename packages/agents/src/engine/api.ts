@@ -4,12 +4,12 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { hasDeferred, preflightRemovals, runDeferred } from "../apply/deferred.js";
 import { type ApplyEvent, type ExecuteResult, executePlan } from "../apply/execute.js";
-import { configHash, createPlan, prepareDesired } from "../plan/planner.js";
+import { configHash, planWithSpecs, prepareDesired } from "../plan/planner.js";
 import { scopeDesired } from "../plan/scope.js";
 import { hasChanges, incompleteMessage, type Plan, PlanError, refreshErrors } from "../plan/types.js";
 import type { HttpEnvironment, RetryNotice } from "../providers/http.js";
 import { ProviderRuntime } from "../providers/registry.js";
-import type { ProviderAdapter } from "../providers/types.js";
+import type { ProviderAdapter, Spec } from "../providers/types.js";
 import { LockedState, type StateBackend } from "../state/backend.js";
 import { FileBackend, STATE_FILE_NAME } from "../state/file-store.js";
 import { loadStateKey } from "../state/secrets.js";
@@ -135,7 +135,9 @@ export async function withState<T>(
 /** Refreshes and plans; holds the state lock while reading but never writes state. */
 export async function plan(options: EngineOptions & { operation?: "apply" | "destroy" }): Promise<Plan> {
   const runtime = createRuntime(options);
-  return withState({ command: "agents plan", ...options }, (store) => planWith(store, runtime, options));
+  return withState({ command: "agents plan", ...options }, async (store) => {
+    return (await planWith(store, runtime, options)).plan;
+  });
 }
 
 function planWith(
@@ -143,7 +145,7 @@ function planWith(
   runtime: ProviderRuntime,
   options: EngineOptions & { operation?: "apply" | "destroy" },
 ) {
-  return createPlan({
+  return planWithSpecs({
     desired: options.project.desired,
     state: store.state,
     runtime,
@@ -170,15 +172,15 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
   const stateKey = options.stateKey ?? loadStateKey(options.env);
   return withState(options, async (store) => {
     if (store.upgradedFrom !== undefined) await store.persist();
-    const scope = options.savedPlan?.scope ?? { providers: options.providers, targets: options.targets };
-    const scoped = operation === "destroy" ? [] : scopeDesired(options.project.desired, scope);
-    const hashed = await prepareDesired(scoped, runtime, stateKey);
     let planned: Plan;
+    let hashed: Map<string, Spec>;
     if (options.savedPlan) {
       planned = options.savedPlan;
+      const scoped = operation === "destroy" ? [] : scopeDesired(options.project.desired, planned.scope);
+      hashed = await prepareDesired(scoped, runtime, stateKey);
       checkSavedPlan(planned, store, configHash(scoped, hashed), operation);
     } else {
-      planned = await planWith(store, runtime, { ...options, stateKey, operation });
+      ({ plan: planned, hashed } = await planWith(store, runtime, { ...options, stateKey, operation }));
     }
     options.onPlan?.(planned);
     // Never act on a plan that could not read part of the remote (it may be wrong anywhere).

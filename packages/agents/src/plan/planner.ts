@@ -65,6 +65,16 @@ export function configHash(desired: DesiredResource[], hashed: Map<string, Spec>
  * left (adopt or clear), follow new ids and versions to dependents, and assemble the result.
  */
 export async function createPlan(options: PlanOptions): Promise<Plan> {
+  return (await planWithSpecs(options)).plan;
+}
+
+/**
+ * createPlan, also giving the comparable desired specs it prepared (what an apply records as
+ * last-applied), so the apply that follows does not prepare them a second time.
+ */
+export async function planWithSpecs(
+  options: PlanOptions,
+): Promise<{ plan: Plan; hashed: Map<string, Spec> }> {
   const { runtime, state } = options;
   const operation = options.operation ?? "apply";
   const signal = options.signal ?? new AbortController().signal;
@@ -93,7 +103,7 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
   await settleInterrupted(phase, actions);
   propagateNewIds(actions, state, runtime);
   const warnings = noteRefreshResults(actions, remote.refreshed);
-  return assemblePlan(phase, operation, actions, warnings, remote);
+  return { plan: assemblePlan(phase, operation, actions, warnings, remote), hashed };
 }
 
 /** What every phase of createPlan reads. */
