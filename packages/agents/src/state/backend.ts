@@ -173,12 +173,14 @@ function livePending(
 }
 
 /**
- * The resource entries a change recorded or removed, when that is all it changed; undefined when
- * anything else changed (serial, lineage, deferred work, ...), which needs a whole write.
+ * The resource entries a batch of changes recorded or removed (`changed`, by address), when that is
+ * all it changed; undefined when anything else changed (serial, lineage, deferred work, ...),
+ * which needs a whole write.
  */
 function recordsOnly(
   before: State,
   next: State,
+  changed: Map<string, ResourceState | undefined>,
 ): Array<{ address: string; entry: ResourceState | null }> | undefined {
   for (const key of Object.keys(next) as Array<keyof State>) {
     if (key === "resources" || key === "pending" || key === "deferred") continue;
@@ -190,11 +192,61 @@ function recordsOnly(
   const deferredKeys = new Set([...Object.keys(deferredBefore), ...Object.keys(deferredNext)]);
   for (const key of deferredKeys) if (deferredBefore[key] !== deferredNext[key]) return undefined;
   const records: Array<{ address: string; entry: ResourceState | null }> = [];
-  for (const [address, entry] of Object.entries(next.resources))
-    if (before.resources[address] !== entry) records.push({ address, entry });
-  for (const address of Object.keys(before.resources))
-    if (!(address in next.resources)) records.push({ address, entry: null });
+  for (const [address, entry] of changed) {
+    const was = Object.hasOwn(before.resources, address) ? before.resources[address] : undefined;
+    if (was !== entry) records.push({ address, entry: entry ?? null });
+  }
   return records;
+}
+
+/**
+ * The resources as a batch of changes sees them, without copying them: reads fall through to the
+ * stored entries, sets and deletes are kept aside by address (undefined: deleted) until the batch
+ * is stored. A copy of the whole map per batch made a run of n steps cost n² (a 500-resource apply
+ * spent a tenth of a second copying).
+ */
+function overlay(base: Record<string, ResourceState>): {
+  view: Record<string, ResourceState>;
+  changed: Map<string, ResourceState | undefined>;
+} {
+  const changed = new Map<string, ResourceState | undefined>();
+  const lookup = (key: string) =>
+    changed.has(key) ? changed.get(key) : Object.hasOwn(base, key) ? base[key] : undefined;
+  const view = new Proxy({} as Record<string, ResourceState>, {
+    get: (_target, key) => (typeof key === "string" ? lookup(key) : undefined),
+    set: (_target, key, value: ResourceState | undefined) => {
+      if (typeof key !== "string") return false;
+      changed.set(key, value);
+      return true;
+    },
+    deleteProperty: (_target, key) => {
+      if (typeof key === "string") changed.set(key, undefined);
+      return true;
+    },
+    has: (_target, key) => typeof key === "string" && lookup(key) !== undefined,
+    ownKeys: () => [
+      ...Object.keys(base).filter((key) => !changed.has(key)),
+      ...[...changed].filter(([, entry]) => entry !== undefined).map(([key]) => key),
+    ],
+    getOwnPropertyDescriptor: (_target, key) => {
+      const value = typeof key === "string" ? lookup(key) : undefined;
+      return value === undefined
+        ? undefined
+        : { value, writable: true, enumerable: true, configurable: true };
+    },
+  });
+  return { view, changed };
+}
+
+/** Writes `changed` into `resources` itself. */
+function commit(
+  resources: Record<string, ResourceState>,
+  changed: Map<string, ResourceState | undefined>,
+): void {
+  for (const [address, entry] of changed) {
+    if (entry === undefined) delete resources[address];
+    else resources[address] = entry;
+  }
 }
 
 /** Replays journal entries in order: the creates still pending, and the records in order. */
@@ -298,13 +350,15 @@ export class LockedState {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.batch.length > 0) {
       const items = this.batch.splice(0);
-      // Copy on write: the changes replace or delete entries (never edit one in place), so a
-      // shallow copy of the maps keeps the current state intact if the write fails.
+      // The changes see the resources through an overlay, so the current state stays intact if
+      // the write fails; once stored, a journaled batch is written into the resources in place
+      // (a whole write stores, and keeps, a fresh copy).
       const before = this.current;
       const { pending: _shared, resources, deferred, ...durable } = before;
+      const { view, changed } = overlay(resources);
       const next: State = {
         ...durable,
-        resources: { ...resources },
+        resources: view,
         ...(deferred ? { deferred: { ...deferred } } : {}),
         pending: this.intents,
       };
@@ -318,13 +372,21 @@ export class LockedState {
         }
       }
       try {
-        const records = recordsOnly(before, next);
+        // A change may also hand over a new resources map: that is stored whole, as given.
+        const replaced = next.resources !== view;
+        const records = replaced ? undefined : recordsOnly(before, next, changed);
         if (records && records.length > 0 && this.journaled + records.length <= MAX_JOURNALED_RECORDS) {
           await this.journal(records.map((r) => ({ op: "record", base: this.stored, ...r })));
+          commit(resources, changed);
+          next.resources = resources;
           next.serial = before.serial + records.length;
           this.journaled += records.length;
           this.records += records.length;
         } else {
+          if (!replaced) {
+            next.resources = { ...resources };
+            commit(next.resources, changed);
+          }
           await this.writeWhole(next);
         }
         this.current = next;

@@ -130,6 +130,89 @@ describe("state file", () => {
     expect(Object.keys(state.resources)).toEqual([entry("a").address]);
   });
 
+  it("a batch sees its own changes, a stored batch is what the state holds, a failed one changes nothing", async () => {
+    // Each step is a batch of changes made in one turn (one journal append or one whole write);
+    // some store, some fail (the journal and the state file are directories then). The state
+    // always equals a model that applies the stored batches to a plain copy.
+    const names = ["a", "b", "c", "d"];
+    const op = fc.oneof(
+      fc.record({ type: fc.constant("set" as const), name: fc.constantFrom(...names), tag: fc.nat(9) }),
+      fc.record({ type: fc.constant("delete" as const), name: fc.constantFrom(...names) }),
+      fc.record({
+        type: fc.constant("copy" as const),
+        from: fc.constantFrom(...names),
+        to: fc.constantFrom(...names),
+      }),
+      fc.record({ type: fc.constant("defer" as const), tag: fc.nat(9) }),
+    );
+    type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
+    const apply = (o: Op, resources: Record<string, ResourceState>, state: State) => {
+      if (o.type === "set") resources[entry(o.name).address] = { ...entry(o.name), id: `agent_${o.tag}` };
+      else if (o.type === "delete") delete resources[entry(o.name).address];
+      else if (o.type === "copy") {
+        const found = resources[entry(o.from).address];
+        if (found) resources[entry(o.to).address] = { ...found, address: entry(o.to).address };
+      } else
+        state.deferred = {
+          ...state.deferred,
+          [`k${o.tag}`]: {
+            key: `k${o.tag}`,
+            type: "t",
+            provider: "provider_c",
+            address: entry("a").address,
+            data: {},
+            description: "d",
+            since: "2026-01-01T00:00:00.000Z",
+          },
+        };
+    };
+    const journal = `${statePath}.journal`;
+    const breakStorage = async () => {
+      await fs.rename(journal, `${journal}.aside`).catch(() => {});
+      await fs.rename(statePath, `${statePath}.aside`).catch(() => {});
+      await fs.mkdir(journal);
+      await fs.mkdir(statePath);
+      await fs.writeFile(join(statePath, "x"), "");
+    };
+    const mendStorage = async () => {
+      await fs.rm(journal, { recursive: true });
+      await fs.rm(statePath, { recursive: true });
+      await fs.rename(`${journal}.aside`, journal).catch(() => {});
+      await fs.rename(`${statePath}.aside`, statePath).catch(() => {});
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ ops: fc.array(op, { minLength: 1, maxLength: 4 }), fail: fc.boolean() }), {
+          maxLength: 8,
+        }),
+        async (batches) => {
+          await fs.rm(dir, { recursive: true, force: true });
+          await fs.mkdir(dir);
+          const store = await openStateFile(statePath, "apply");
+          const model: State = structuredClone(store.state);
+          for (const batch of batches) {
+            if (batch.fail) await breakStorage();
+            const outcomes = await Promise.allSettled(
+              batch.ops.map((o) => store.update((resources, state) => apply(o, resources, state))),
+            );
+            if (batch.fail) await mendStorage();
+            if (batch.fail) expect(outcomes.every((o) => o.status === "rejected")).toBe(true);
+            else {
+              expect(outcomes.every((o) => o.status === "fulfilled")).toBe(true);
+              for (const o of batch.ops) apply(o, model.resources, model);
+            }
+            expect({ ...store.state.resources }).toEqual(model.resources);
+            expect(store.state.deferred ?? {}).toEqual(model.deferred ?? {});
+          }
+          await store.release();
+          const { state } = await readState(statePath);
+          expect(state.resources).toEqual(model.resources);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it("refuses a second holder, naming the first, and force-unlock needs the right id", async () => {
     const first = await openStateFile(statePath, "agents apply");
     const error = await openStateFile(statePath, "agents plan").catch((e: unknown) => e);
