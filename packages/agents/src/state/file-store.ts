@@ -11,7 +11,7 @@ import {
   serialize,
   withJournal,
 } from "./backend.js";
-import { appendJournal, compactJournal, readJournal } from "./journal.js";
+import { JournalWriter, readJournal } from "./journal.js";
 import { type LockInfo, StateError, StateLockedError } from "./types.js";
 import { upgradeState } from "./upgrade.js";
 import { writeAtomically } from "./write.js";
@@ -118,12 +118,14 @@ export class FileBackend implements StateBackend {
       throw error;
     }
     // The lock file is exclusive, so no other writer can move the serial: no compare needed.
+    const journal = new JournalWriter(path);
     return {
       initial,
       write: (next) => writeAtomically(path, serialize(next)),
-      appendJournal: (entries) => appendJournal(path, entries),
-      compactJournal: (pending) => compactJournal(path, pending),
+      appendJournal: (entries) => journal.append(entries),
+      compactJournal: (pending) => journal.compact(pending),
       unlock: async () => {
+        await journal.close();
         const holder = await readLock(path).catch(() => undefined);
         if (holder?.id === info.id) await fs.rm(lockPath, { force: true });
       },

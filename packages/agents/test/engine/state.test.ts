@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { serialize } from "../../src/state/backend.js";
+import { LockedState, type StateBackend, serialize } from "../../src/state/backend.js";
 import {
+  FileBackend,
   forceUnlock,
   lockPathFor,
   openStateFile,
@@ -166,19 +167,35 @@ describe("state file", () => {
           },
         };
     };
-    const journal = `${statePath}.journal`;
-    const breakStorage = async () => {
-      await fs.rename(journal, `${journal}.aside`).catch(() => {});
-      await fs.rename(statePath, `${statePath}.aside`).catch(() => {});
-      await fs.mkdir(journal);
-      await fs.mkdir(statePath);
-      await fs.writeFile(join(statePath, "x"), "");
+    // The storage refuses every write while `broken` (a full disk, a lost mount).
+    let broken = false;
+    const refuse = () => {
+      if (broken) throw new Error("EIO: the disk refused the write");
     };
-    const mendStorage = async () => {
-      await fs.rm(journal, { recursive: true });
-      await fs.rm(statePath, { recursive: true });
-      await fs.rename(`${journal}.aside`, journal).catch(() => {});
-      await fs.rename(`${statePath}.aside`, statePath).catch(() => {});
+    const file = new FileBackend(statePath);
+    const backend: StateBackend = {
+      kind: "file",
+      location: file.location,
+      read: () => file.read(),
+      readLock: () => file.readLock(),
+      forceUnlock: (id) => file.forceUnlock(id),
+      close: () => file.close(),
+      async lock(info) {
+        const storage = await file.lock(info);
+        return {
+          initial: storage.initial,
+          write: async (next, previous) => {
+            refuse();
+            return storage.write(next, previous);
+          },
+          appendJournal: async (entries) => {
+            refuse();
+            return storage.appendJournal(entries);
+          },
+          compactJournal: (pending) => storage.compactJournal(pending),
+          unlock: () => storage.unlock(),
+        };
+      },
     };
     await fc.assert(
       fc.asyncProperty(
@@ -188,14 +205,14 @@ describe("state file", () => {
         async (batches) => {
           await fs.rm(dir, { recursive: true, force: true });
           await fs.mkdir(dir);
-          const store = await openStateFile(statePath, "apply");
+          const store = await LockedState.open(backend, "apply");
           const model: State = structuredClone(store.state);
           for (const batch of batches) {
-            if (batch.fail) await breakStorage();
+            broken = batch.fail;
             const outcomes = await Promise.allSettled(
               batch.ops.map((o) => store.update((resources, state) => apply(o, resources, state))),
             );
-            if (batch.fail) await mendStorage();
+            broken = false;
             if (batch.fail) expect(outcomes.every((o) => o.status === "rejected")).toBe(true);
             else {
               expect(outcomes.every((o) => o.status === "fulfilled")).toBe(true);
@@ -284,6 +301,23 @@ describe("intent journal", () => {
     expect(Object.keys(state.pending ?? {})).toEqual([entry("a").address]);
     expect(Object.keys(state.resources)).toEqual([entry("b").address]);
     await forceUnlock(statePath, store.lock.id);
+  });
+
+  it("keeps appending after the journal was compacted under the run (state push)", async () => {
+    const store = await openStateFile(statePath, "apply");
+    await store.intend(intent("a", "2026-01-01T00:00:00.000Z"));
+    // replace() rewrites the journal to what is pending: the run's open journal file is gone.
+    await store.replace({ ...store.state, resources: {}, pending: {} });
+    await store.intend(intent("b", "2026-01-01T00:00:00.000Z"));
+    await store.update((r) => {
+      r[entry("c").address] = entry("c");
+    });
+    const lines = (await fs.readFile(`${statePath}.journal`, "utf8")).trim().split("\n");
+    expect(lines.map((l) => JSON.parse(l).address)).toEqual([entry("b").address, entry("c").address]);
+    await forceUnlock(statePath, store.lock.id);
+    const { state } = await readState(statePath);
+    expect(Object.keys(state.pending ?? {})).toEqual([entry("b").address]);
+    expect(Object.keys(state.resources)).toEqual([entry("c").address]);
   });
 
   it("a read-only run leaves the journal alone; a writing run compacts it away when settled", async () => {
