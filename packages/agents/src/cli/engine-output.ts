@@ -111,6 +111,44 @@ export function isInteractive(): boolean {
 }
 
 /** Asks on the terminal; only "yes" confirms. */
+/**
+ * Text for a stream, written together once per turn of the event loop: a 500-resource apply prints
+ * a thousand progress lines, and one write per line was a system call per line. `flush` writes
+ * what waits at once (before a question, at the end); `close` also stops flushing at exit, which
+ * catches what an early exit would otherwise lose.
+ */
+export function lineBuffer(write: (text: string) => void): {
+  push(text: string): void;
+  flush(): void;
+  close(): void;
+} {
+  let waiting: string[] = [];
+  let scheduled = false;
+  const flush = () => {
+    if (waiting.length === 0) return;
+    const text = waiting.join("");
+    waiting = [];
+    write(text);
+  };
+  process.on("exit", flush);
+  return {
+    push(text) {
+      waiting.push(text);
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(() => {
+        scheduled = false;
+        flush();
+      });
+    },
+    flush,
+    close() {
+      flush();
+      process.off("exit", flush);
+    },
+  };
+}
+
 export async function askYes(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {

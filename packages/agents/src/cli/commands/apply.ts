@@ -11,6 +11,7 @@ import {
 import {
   askYes,
   isInteractive,
+  lineBuffer,
   progressPrinter,
   redactingErrors,
   redactor,
@@ -54,7 +55,8 @@ export async function runChange(
   }
   const project = await loadProject({ file: options.file });
   const redact = redactor(project.secrets);
-  const print = (line: string) => process.stdout.write(`${redact(line)}\n`);
+  const out = lineBuffer((text) => process.stdout.write(text));
+  const print = (line: string) => out.push(`${redact(line)}\n`);
   const savedPlan = planFile ? await readPlanFile(planFile) : undefined;
   if (savedPlan && (options.provider.length || options.target.length)) {
     throw new CliError("a saved plan carries its own scope; drop --provider/--target");
@@ -92,20 +94,26 @@ export async function runChange(
             `refusing to ${operation} without confirmation: no terminal to ask on. Review the plan above and pass -y (--auto-approve)`,
           );
         }
+        out.flush();
         return askYes(`\nDo you want to ${operation} these changes?`);
       },
       onEvent: (event) => printer?.(event),
       onRetry: (notice) => print(retryLine(notice)),
     }),
-  ).finally(() => process.off("SIGINT", onSigint));
+  ).finally(() => {
+    process.off("SIGINT", onSigint);
+    out.flush();
+  });
   if (!outcome.confirmed) {
     print(`\n${operation === "apply" ? "Apply" : "Destroy"} cancelled; nothing was changed.`);
+    out.close();
     process.exitCode = 1;
     return;
   }
-  if (!outcome.result) return;
+  if (!outcome.result) return out.close();
   print("");
   for (const line of resultSummary(outcome.plan, outcome.result, (performance.now() - started) / 1000))
     print(line);
+  out.close();
   if (!outcome.result.ok) process.exitCode = 1;
 }
