@@ -1,6 +1,7 @@
 // Shared by the benchmarks that drive the real CLI against in-process simulators.
 import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync } from "node:fs";
+import http from "node:http";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -93,4 +94,33 @@ export function applyBenchOptions() {
     latencyMs: Number(values.latency),
     parallelism: Number(values.parallelism),
   };
+}
+
+/**
+ * The simulator's own round trip at its injected latency: `calls` sequential GETs of a one-item
+ * list with a bare keep-alive node:http client, median in ms. The graph bounds count exactly the
+ * injected latency per call; a real server adds its own handling and a timer fires a little late,
+ * so this is what one call costs at the least on this machine, whatever the client.
+ */
+export async function simRoundTripMs(sim, path, headers, calls = 31) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const url = new URL(`${sim.url}${path}`);
+  const once = () =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      const req = http.request(url, { agent, headers }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(performance.now() - started));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  try {
+    await once();
+    const times = [];
+    for (let i = 0; i < calls; i++) times.push(await once());
+    return times.sort((a, b) => a - b)[Math.floor(calls / 2)];
+  } finally {
+    agent.destroy();
+  }
 }
