@@ -346,21 +346,19 @@ function planDeclared(
       resource.address,
     );
   }
-  const creating = {
+  // A create lists every declared field; only a create needs that diff (from nothing).
+  const create = (reason: string): PlannedAction => ({
     ...base,
     changes: fieldChanges({}, undefined, spec, handler, false).map((c) => ({
       ...c,
       forcesReplacement: false,
     })),
-  };
-  if (!prior) return { ...creating, action: "create", reason: "declared in the config and not in state" };
-  if (result?.status === "gone") {
-    return {
-      ...creating,
-      action: "create",
-      reason: `${prior.id} no longer exists remotely (deleted outside agents)`,
-    };
-  }
+    action: "create",
+    reason,
+  });
+  if (!prior) return create("declared in the config and not in state");
+  if (result?.status === "gone")
+    return create(`${prior.id} no longer exists remotely (deleted outside agents)`);
   const observed = result?.status === "found" ? result.remote.spec : undefined;
   const changes = fieldChanges(prior.spec, observed, spec, handler, false);
   // After `agents state mv` the remote still names the old address as its owner: an update
