@@ -36,3 +36,17 @@ export function mapBounded<T, R>(
   const slot = limiter(limit);
   return Promise.all(items.map((item) => slot(() => fn(item))));
 }
+
+/**
+ * For long synchronous work beside requests in flight: every `every` calls, waits for the event
+ * loop's next turn, so sockets connect, requests go out and answers are read between slices. A
+ * plan prepares and diffs hundreds of resources while its reads are on the wire; in one piece
+ * that work held back the very reads it was meant to overlap.
+ */
+export function breather(every = 50): () => Promise<void> | undefined {
+  let calls = 0;
+  return () => {
+    calls += 1;
+    return calls % every === 0 ? new Promise((resolve) => setImmediate(resolve)) : undefined;
+  };
+}

@@ -7,7 +7,7 @@ import type { ProviderRuntime } from "../providers/registry.js";
 import type { KindHandler, RemoteObject, Spec } from "../providers/types.js";
 import { hashSecrets } from "../state/secrets.js";
 import type { ResourceState, State } from "../state/types.js";
-import { mapBounded } from "./bounded.js";
+import { breather, mapBounded } from "./bounded.js";
 import { diffValues, isEmptyValue, sameValue } from "./diff.js";
 import { compareText } from "./order.js";
 import { type RefreshResult, type RefreshTarget, refresh } from "./refresh.js";
@@ -42,7 +42,9 @@ export async function prepareDesired(
   stateKey: Buffer,
 ): Promise<Map<string, Spec>> {
   const out = new Map<string, Spec>();
+  const breathe = breather();
   for (const resource of desired) {
+    await breathe();
     const handler = runtime.requireHandler(resource.provider, resource.kind, resource.address);
     const spec = (await handler.desired?.(resource.spec, { configDir: runtime.configDir })) ?? resource.spec;
     // The provider pin is already part of the address; comparing it again would only add noise.
@@ -99,11 +101,14 @@ export async function planWithSpecs(
   const phase: PlanPhase = { options, runtime, state, desired, hashed, lookup, concurrency, signal };
 
   const remote = await reading;
-  const actions = diffAll(phase, inState, remote.refreshed, operation);
+  // The diff needs the refresh, not the probes: on a fresh state it is worked out while they are
+  // answered.
+  const actions = await diffAll(phase, inState, remote.refreshed, operation);
   await settleInterrupted(phase, actions);
   propagateNewIds(actions, state, runtime);
   const warnings = noteRefreshResults(actions, remote.refreshed);
-  return { plan: assemblePlan(phase, operation, actions, warnings, remote), hashed };
+  const probeErrors = await remote.probed;
+  return { plan: assemblePlan(phase, operation, actions, warnings, remote, probeErrors), hashed };
 }
 
 /** What every phase of createPlan reads. */
@@ -123,7 +128,8 @@ interface PlanPhase {
 interface RemoteRead {
   targets: RefreshTarget[];
   refreshed: Map<string, RefreshResult>;
-  probeErrors: RefreshError[];
+  /** Settles when every probe is answered, with the providers whose probe failed. Never rejects. */
+  probed: Promise<RefreshError[]>;
 }
 
 /**
@@ -152,29 +158,31 @@ async function readRemote(
   const unread = [...new Set(touched)].filter((p) => !read.has(p)).sort();
   // The probes go out beside the refresh: they read what it does not.
   const probeErrors: RefreshError[] = [];
-  const probing = mapBounded(unread, concurrency, async (provider) => {
+  const probed = mapBounded(unread, concurrency, async (provider) => {
     try {
       await runtime.probe(provider, signal);
     } catch (error) {
       probeErrors.push({ target: provider, message: (error as Error).message });
     }
-  });
+  }).then(() => probeErrors);
   const refreshed = await refresh(runtime, targets, phase.lookup, { concurrency, signal });
-  await probing;
-  return { targets, refreshed, probeErrors };
+  return { targets, refreshed, probed };
 }
 
 /** One action per declared resource, and a delete for each recorded one no longer declared. */
-function diffAll(
+async function diffAll(
   phase: PlanPhase,
   inState: ResourceState[],
   refreshed: Map<string, RefreshResult>,
   operation: "apply" | "destroy",
-): PlannedAction[] {
+): Promise<PlannedAction[]> {
   const { runtime, state, desired, hashed } = phase;
   const declared = new Set(desired.map((r) => r.address));
   const actions: PlannedAction[] = [];
+  // Probes may still be on the wire (a fresh state): let them go out and come back meanwhile.
+  const breathe = breather();
   for (const resource of desired) {
+    await breathe();
     const handler = runtime.requireHandler(resource.provider, resource.kind, resource.address);
     const prior = state.resources[resource.address];
     const spec = hashed.get(resource.address)!;
@@ -258,10 +266,11 @@ function assemblePlan(
   actions: PlannedAction[],
   warnings: string[],
   remote: RemoteRead,
+  probeErrors: RefreshError[],
 ): Plan {
   const { options, state, desired, hashed } = phase;
   const refreshErrors: RefreshError[] = [
-    ...remote.probeErrors,
+    ...probeErrors,
     ...[...remote.refreshed]
       .filter(([, r]) => r.status === "error")
       .map(([address, r]) => ({ target: address, message: (r as { message: string }).message }))
