@@ -33,19 +33,23 @@ export async function readJournal(statePath: string): Promise<JournalReplay> {
 }
 
 /**
- * The journal a run appends to: opened on the first append and kept open for the run, so each
- * batch costs one write and one data sync rather than an open, a write, a sync and a close.
- * Compacting the journal replaces the file, so it closes the handle first; a failed append closes
- * it too, and the next append opens the file again.
+ * The journal a run appends to: opened on the first append and kept open while the run appends,
+ * so each batch costs one write and one data sync rather than an open, a write, a sync and a
+ * close. Compacting the journal replaces the file, so it closes the handle first; so does a failed
+ * append (the next one opens the file again), and a second without appends, so a run abandoned
+ * without release (its lock lost, a library caller that never released) leaves no handle for the
+ * garbage collector to close.
  */
 export class JournalWriter {
   private handle: Promise<fs.FileHandle> | undefined;
+  private idle: NodeJS.Timeout | undefined;
 
   constructor(private readonly statePath: string) {}
 
   /** Appends entries and flushes them to disk before resolving. */
   async append(entries: JournalEntry[]): Promise<void> {
     this.handle ??= fs.open(journalPathFor(this.statePath), "a", 0o600);
+    this.stayOpen();
     try {
       const handle = await this.handle;
       await handle.write(entries.map((e) => `${JSON.stringify(e)}\n`).join(""));
@@ -54,6 +58,7 @@ export class JournalWriter {
       await this.close();
       throw error;
     }
+    this.stayOpen();
   }
 
   /** Rewrites the journal to what is still pending (removes it when nothing is). */
@@ -63,9 +68,17 @@ export class JournalWriter {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.idle);
+    this.idle = undefined;
     const handle = this.handle;
     this.handle = undefined;
     await (await handle?.catch(() => undefined))?.close().catch(() => {});
+  }
+
+  /** Closes the handle after a second without appends (a pending write finishes first). */
+  private stayOpen(): void {
+    if (this.idle) this.idle.refresh();
+    else this.idle = setTimeout(() => void this.close(), 1000).unref();
   }
 }
 

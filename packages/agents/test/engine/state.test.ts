@@ -320,6 +320,23 @@ describe("intent journal", () => {
     expect(Object.keys(state.resources)).toEqual([entry("c").address]);
   });
 
+  it("a run abandoned without release closes its journal within a second, not at garbage collection", async () => {
+    const openJournals = async () => {
+      const fds = await fs.readdir("/proc/self/fd");
+      const targets = await Promise.all(fds.map((fd) => fs.readlink(`/proc/self/fd/${fd}`).catch(() => "")));
+      return targets.filter((t) => t === `${statePath}.journal`).length;
+    };
+    const store = await openStateFile(statePath, "apply");
+    await store.intend(intent("a", "2026-01-01T00:00:00.000Z"));
+    await store.intend(intent("b", "2026-01-01T00:00:00.000Z"));
+    // Kept open while the run appends…
+    expect(await openJournals()).toBe(1);
+    await forceUnlock(statePath, store.lock.id);
+    // …and closed once it stops (Node warns, and will throw, when a FileHandle is left to the GC).
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(await openJournals()).toBe(0);
+  });
+
   it("a read-only run leaves the journal alone; a writing run compacts it away when settled", async () => {
     const writer = await openStateFile(statePath, "apply");
     await writer.intend(intent("a", "2026-01-01T00:00:00.000Z"));
