@@ -2,9 +2,10 @@ import { describe, expect, it, vi } from "vitest";
 import { runDag } from "../../src/apply/dag.js";
 import { executePlan } from "../../src/apply/execute.js";
 import { createPlan, prepareDesired } from "../../src/plan/planner.js";
-import { LockedState, type StateBackend } from "../../src/state/backend.js";
-import { FileBackend, openStateFile } from "../../src/state/file-store.js";
+import { LockedState } from "../../src/state/backend.js";
+import { openStateFile } from "../../src/state/file-store.js";
 import { Harness, KEY, res } from "./harness.js";
+import { hookedFileBackend } from "./storage-hooks.js";
 
 describe("DAG walk", () => {
   it("starts a task as soon as its own dependencies finish (not by layers)", async () => {
@@ -231,31 +232,12 @@ describe("apply", () => {
     const gate = new Promise<void>((resolve) => {
       open = resolve;
     });
-    const file = new FileBackend(h.statePath);
-    const backend: StateBackend = {
-      kind: "file",
-      location: file.location,
-      read: () => file.read(),
-      readLock: () => file.readLock(),
-      forceUnlock: (id) => file.forceUnlock(id),
-      close: () => file.close(),
-      async lock(info) {
-        const storage = await file.lock(info);
-        return {
-          initial: storage.initial,
-          write: async (next, previous) => {
-            await gate;
-            return storage.write(next, previous);
-          },
-          appendJournal: async (entries) => {
-            if (entries.some((e) => e.op === "record")) await gate;
-            return storage.appendJournal(entries);
-          },
-          compactJournal: (pending) => storage.compactJournal(pending),
-          unlock: () => storage.unlock(),
-        };
+    const backend = hookedFileBackend(h.statePath, {
+      beforeWrite: () => gate,
+      beforeAppend: async (entries) => {
+        if (entries.some((e) => e.op === "record")) await gate;
       },
-    };
+    });
     const store = await LockedState.open(backend, "test apply");
     try {
       const many = ["a", "b", "c"].map((n) => res("environments", n, { config: { type: "cloud" } }));

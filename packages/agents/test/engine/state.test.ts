@@ -4,9 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LockedState, type StateBackend, serialize } from "../../src/state/backend.js";
+import { LockedState, serialize } from "../../src/state/backend.js";
 import {
-  FileBackend,
   forceUnlock,
   lockPathFor,
   openStateFile,
@@ -16,6 +15,7 @@ import {
 import { hashSecrets, keyedHash, loadStateKey } from "../../src/state/secrets.js";
 import { type ResourceState, type State, StateLockedError } from "../../src/state/types.js";
 import { upgradeState } from "../../src/state/upgrade.js";
+import { hookedFileBackend } from "./storage-hooks.js";
 
 let dir: string;
 let statePath: string;
@@ -172,31 +172,7 @@ describe("state file", () => {
     const refuse = () => {
       if (broken) throw new Error("EIO: the disk refused the write");
     };
-    const file = new FileBackend(statePath);
-    const backend: StateBackend = {
-      kind: "file",
-      location: file.location,
-      read: () => file.read(),
-      readLock: () => file.readLock(),
-      forceUnlock: (id) => file.forceUnlock(id),
-      close: () => file.close(),
-      async lock(info) {
-        const storage = await file.lock(info);
-        return {
-          initial: storage.initial,
-          write: async (next, previous) => {
-            refuse();
-            return storage.write(next, previous);
-          },
-          appendJournal: async (entries) => {
-            refuse();
-            return storage.appendJournal(entries);
-          },
-          compactJournal: (pending) => storage.compactJournal(pending),
-          unlock: () => storage.unlock(),
-        };
-      },
-    };
+    const backend = hookedFileBackend(statePath, { beforeWrite: refuse, beforeAppend: refuse });
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.record({ ops: fc.array(op, { minLength: 1, maxLength: 4 }), fail: fc.boolean() }), {

@@ -1,0 +1,39 @@
+// A file state backend whose stores go through a hook first: a test holds them back or makes them
+// fail (a full disk, a lost mount) while everything else is the real file backend.
+import type { JournalEntry, StateBackend } from "../../src/state/backend.js";
+import { FileBackend } from "../../src/state/file-store.js";
+
+export interface StoreHooks {
+  /** Runs before a whole write of the state; throw to refuse it. */
+  beforeWrite?: () => Promise<void> | void;
+  /** Runs before a journal append; throw to refuse it. */
+  beforeAppend?: (entries: JournalEntry[]) => Promise<void> | void;
+}
+
+export function hookedFileBackend(statePath: string, hooks: StoreHooks): StateBackend {
+  const file = new FileBackend(statePath);
+  return {
+    kind: "file",
+    location: file.location,
+    read: () => file.read(),
+    readLock: () => file.readLock(),
+    forceUnlock: (id) => file.forceUnlock(id),
+    close: () => file.close(),
+    async lock(info) {
+      const storage = await file.lock(info);
+      return {
+        initial: storage.initial,
+        write: async (next, previous) => {
+          await hooks.beforeWrite?.();
+          return storage.write(next, previous);
+        },
+        appendJournal: async (entries) => {
+          await hooks.beforeAppend?.(entries);
+          return storage.appendJournal(entries);
+        },
+        compactJournal: (pending) => storage.compactJournal(pending),
+        unlock: () => storage.unlock(),
+      };
+    },
+  };
+}
