@@ -135,9 +135,10 @@ export async function withState<T>(
 /** Refreshes and plans; holds the state lock while reading but never writes state. */
 export async function plan(options: EngineOptions & { operation?: "apply" | "destroy" }): Promise<Plan> {
   const runtime = createRuntime(options);
-  return withState({ command: "agents plan", ...options }, async (store) => {
-    return (await planWith(store, runtime, options)).plan;
-  });
+  return withState(
+    { command: "agents plan", ...options },
+    async (store) => (await planWith(store, runtime, options)).plan,
+  );
 }
 
 function planWith(
