@@ -110,7 +110,6 @@ export function isInteractive(): boolean {
   return Boolean(process.stdin.isTTY && process.stdout.isTTY);
 }
 
-/** Asks on the terminal; only "yes" confirms. */
 /**
  * Text for a stream, written together once per turn of the event loop: a 500-resource apply prints
  * a thousand progress lines, and one write per line was a system call per line. `flush` writes
@@ -149,6 +148,7 @@ export function lineBuffer(write: (text: string) => void): {
   };
 }
 
+/** Asks on the terminal; only "yes" confirms. */
 export async function askYes(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {

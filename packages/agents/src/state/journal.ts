@@ -52,7 +52,9 @@ export class JournalWriter {
     this.stayOpen();
     try {
       const handle = await this.handle;
-      await handle.write(entries.map((e) => `${JSON.stringify(e)}\n`).join(""));
+      // appendFile writes the whole text even where one write would be short: a torn line is a
+      // lost intent.
+      await handle.appendFile(entries.map((e) => `${JSON.stringify(e)}\n`).join(""));
       await handle.datasync();
     } catch (error) {
       await this.close();

@@ -57,63 +57,63 @@ export async function runChange(
   const redact = redactor(project.secrets);
   const out = lineBuffer((text) => process.stdout.write(text));
   const print = (line: string) => out.push(`${redact(line)}\n`);
-  const savedPlan = planFile ? await readPlanFile(planFile) : undefined;
-  if (savedPlan && (options.provider.length || options.target.length)) {
-    throw new CliError("a saved plan carries its own scope; drop --provider/--target");
-  }
-  // First Ctrl-C: start nothing new, let steps in flight finish and be recorded, release the lock.
-  const interrupt = new AbortController();
-  const onSigint = () => {
-    if (interrupt.signal.aborted) process.exit(130);
-    print("\nInterrupted: finishing the steps in flight and saving state (Ctrl-C again to quit at once).");
-    interrupt.abort();
-  };
-  process.on("SIGINT", onSigint);
-  let printer: ReturnType<typeof progressPrinter> | undefined;
-  const started = performance.now();
-  // `agents plan --destroy --out f` then `agents apply f` applies that destroy, as reviewed.
-  const run = (savedPlan?.operation ?? operation) === "apply" ? apply : destroy;
-  const outcome = await redactingErrors(project.secrets, () =>
-    run({
-      project,
-      signal: interrupt.signal,
-      adapters: ALL_ADAPTERS,
-      ...(savedPlan ? { savedPlan } : scopeOf(options, project)),
-      parallelism,
-      cascade: options.cascade === true,
-      onPlan: (plan: Plan) => {
-        for (const w of project.warnings) print(`${w}\n`);
-        print(`${renderPlan(plan).trimEnd()}\n`);
-        printer = progressPrinter(print, plan);
-      },
-      confirm: async () => {
-        // A saved plan was reviewed when it was made; -y skips the question.
-        if (savedPlan || options.autoApprove) return true;
-        if (!isInteractive()) {
-          throw new CliError(
-            `refusing to ${operation} without confirmation: no terminal to ask on. Review the plan above and pass -y (--auto-approve)`,
-          );
-        }
-        out.flush();
-        return askYes(`\nDo you want to ${operation} these changes?`);
-      },
-      onEvent: (event) => printer?.(event),
-      onRetry: (notice) => print(retryLine(notice)),
-    }),
-  ).finally(() => {
-    process.off("SIGINT", onSigint);
-    out.flush();
-  });
-  if (!outcome.confirmed) {
-    print(`\n${operation === "apply" ? "Apply" : "Destroy"} cancelled; nothing was changed.`);
+  // Whatever way the run ends (done, cancelled, failed), what was printed is written out.
+  try {
+    const savedPlan = planFile ? await readPlanFile(planFile) : undefined;
+    if (savedPlan && (options.provider.length || options.target.length)) {
+      throw new CliError("a saved plan carries its own scope; drop --provider/--target");
+    }
+    // First Ctrl-C: start nothing new, let steps in flight finish and be recorded, release the lock.
+    const interrupt = new AbortController();
+    const onSigint = () => {
+      if (interrupt.signal.aborted) process.exit(130);
+      print("\nInterrupted: finishing the steps in flight and saving state (Ctrl-C again to quit at once).");
+      interrupt.abort();
+    };
+    process.on("SIGINT", onSigint);
+    let printer: ReturnType<typeof progressPrinter> | undefined;
+    const started = performance.now();
+    // `agents plan --destroy --out f` then `agents apply f` applies that destroy, as reviewed.
+    const run = (savedPlan?.operation ?? operation) === "apply" ? apply : destroy;
+    const outcome = await redactingErrors(project.secrets, () =>
+      run({
+        project,
+        signal: interrupt.signal,
+        adapters: ALL_ADAPTERS,
+        ...(savedPlan ? { savedPlan } : scopeOf(options, project)),
+        parallelism,
+        cascade: options.cascade === true,
+        onPlan: (plan: Plan) => {
+          for (const w of project.warnings) print(`${w}\n`);
+          print(`${renderPlan(plan).trimEnd()}\n`);
+          printer = progressPrinter(print, plan);
+        },
+        confirm: async () => {
+          // A saved plan was reviewed when it was made; -y skips the question.
+          if (savedPlan || options.autoApprove) return true;
+          if (!isInteractive()) {
+            throw new CliError(
+              `refusing to ${operation} without confirmation: no terminal to ask on. Review the plan above and pass -y (--auto-approve)`,
+            );
+          }
+          out.flush();
+          return askYes(`\nDo you want to ${operation} these changes?`);
+        },
+        onEvent: (event) => printer?.(event),
+        onRetry: (notice) => print(retryLine(notice)),
+      }),
+    ).finally(() => process.off("SIGINT", onSigint));
+    if (!outcome.confirmed) {
+      print(`\n${operation === "apply" ? "Apply" : "Destroy"} cancelled; nothing was changed.`);
+      process.exitCode = 1;
+      return;
+    }
+    if (!outcome.result) return;
+    print("");
+    for (const line of resultSummary(outcome.plan, outcome.result, (performance.now() - started) / 1000))
+      print(line);
+    if (!outcome.result.ok) process.exitCode = 1;
+  } finally {
     out.close();
-    process.exitCode = 1;
-    return;
   }
-  if (!outcome.result) return out.close();
-  print("");
-  for (const line of resultSummary(outcome.plan, outcome.result, (performance.now() - started) / 1000))
-    print(line);
-  out.close();
-  if (!outcome.result.ok) process.exitCode = 1;
 }
