@@ -1,14 +1,44 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// One runner for the whole repository. Tests import TypeScript sources directly; tests that spawn
-// the real CLI use the build output, which `npm test` produces first (globalSetup checks it).
+// Two tiers (docs/architecture.md, "Tests"):
+//   unit: in-process tests of the TypeScript sources, simulators included; no build, no spawned
+//         CLI, no Debian service. `npm run test:unit` is the inner loop.
+//   e2e:  what needs the build or the machine: the spawned CLI (every file under a test/e2e/
+//         folder, and any file named *.e2e.test.ts), the Debian services (nginx, redis-server,
+//         chromium, postgresql), packaging. Its global set-up builds (unless SKIP_BUILD=1 and a
+//         build exists) and installs the services.
+const E2E = ["packages/*/test/e2e/**/*.test.ts", "**/*.e2e.test.ts"];
+
 export default defineConfig({
+  // The simulators from their sources, so no test needs packages/sims/dist (the spawned CLI
+  // bundles what it uses).
+  resolve: {
+    alias: { "@agents/sims": fileURLToPath(new URL("./packages/sims/src/index.ts", import.meta.url)) },
+  },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "packages/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
-    globalSetup: ["./scripts/vitest-global-setup.ts"],
     testTimeout: 90_000,
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["packages/*/test/**/*.test.ts", "packages/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
+          exclude: ["**/node_modules/**", ...E2E],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: E2E,
+          exclude: ["**/node_modules/**"],
+          globalSetup: ["./scripts/vitest-global-setup.ts"],
+        },
+      },
+    ],
   },
 });
