@@ -1,0 +1,148 @@
+// The CLI's plan/apply/sync/destroy steps, run in-process through the library API: the same
+// calls the commands make (src/cli/commands), the same renderer and the same redaction of every
+// printed line, against real simulators over real sockets with real state files. A spawned CLI
+// costs a Node start and a bundle load per step; tests that check the engine, not the CLI's
+// wiring, run here (test/e2e keeps spawned smoke rows for the wiring itself).
+import { join } from "node:path";
+import { progressPrinter, redactor, resultSummary, retryLine } from "../../src/cli/engine-output.js";
+import {
+  ALL_ADAPTERS,
+  apply,
+  destroy,
+  formatDiagnostic,
+  hasChanges,
+  loadConfig,
+  loadProject,
+  type Plan,
+  plan,
+  refreshErrors,
+  renderPlan,
+  syncProject,
+  writeSynced,
+} from "../../src/index.js";
+
+/** One step's outcome: `code` as the CLI would exit, `text` everything it would print. */
+export interface StepResult {
+  code: number;
+  text: string;
+  /** The step threw (what the CLI prints as `error: ...` on stderr), redacted; "" when it did not. */
+  error: string;
+}
+
+export interface InProcessProject {
+  validate(): Promise<StepResult>;
+  /** `agents plan --detailed-exitcode`: 0 no changes, 2 changes, 1 incomplete or failed. */
+  plan(): Promise<StepResult & { plan?: Plan }>;
+  /** `agents apply -y` / `agents destroy -y`. */
+  apply(): Promise<StepResult>;
+  destroy(): Promise<StepResult>;
+  /** `agents sync` (in place); `changed` says whether it rewrote agents.yaml (unset when it failed). */
+  sync(): Promise<StepResult & { changed?: boolean }>;
+  /** Every text any step produced so far (plans, progress, summaries, errors). */
+  readonly texts: string[];
+}
+
+/**
+ * A project folder driven in-process. `env` is laid over process.env exactly as the spawned CLI
+ * gets it (test/e2e/cli.ts), so `.env`, AGENTS_BASE_URL_* and AGENTS_STATE_KEY act the same.
+ */
+export function inProcessProject(dir: string, env: Record<string, string>): InProcessProject {
+  const file = join(dir, "agents.yaml");
+  const fullEnv: NodeJS.ProcessEnv = { ...process.env, AGENTS_DEBUG: "", NO_COLOR: "1", ...env };
+  const texts: string[] = [];
+
+  /** Runs one step; an error becomes exit code 1 and its redacted message, as in cli/main.ts. */
+  async function step<T extends object>(
+    body: (
+      print: (line: string) => void,
+      redactWith: (secrets: string[]) => void,
+    ) => Promise<T & { code: number }>,
+  ): Promise<StepResult & Partial<T>> {
+    const lines: string[] = [];
+    let redact = (text: string) => text;
+    const print = (line: string) => lines.push(redact(line));
+    try {
+      const result = await body(print, (secrets) => {
+        redact = redactor(secrets);
+      });
+      const text = lines.join("\n");
+      texts.push(text);
+      return { ...result, text, error: "" };
+    } catch (error) {
+      const message = redact(error instanceof Error ? error.message : String(error));
+      const text = lines.join("\n");
+      texts.push(text, message);
+      return { code: 1, text, error: message } as StepResult & Partial<T>;
+    }
+  }
+
+  const change = (operation: "apply" | "destroy") =>
+    step(async (print, redactWith) => {
+      const project = await loadProject({ file, env: fullEnv });
+      redactWith(project.secrets);
+      let printer: ReturnType<typeof progressPrinter> | undefined;
+      const started = performance.now();
+      const outcome = await (operation === "apply" ? apply : destroy)({
+        project,
+        adapters: ALL_ADAPTERS,
+        env: fullEnv,
+        parallelism: 10,
+        onPlan: (planned) => {
+          for (const w of project.warnings) print(`${w}\n`);
+          print(renderPlan(planned).trimEnd());
+          printer = progressPrinter(print, planned);
+        },
+        // -y: confirmed without asking.
+        confirm: async () => true,
+        onEvent: (event) => printer?.(event),
+        onRetry: (notice) => print(retryLine(notice)),
+      });
+      if (!outcome.result) return { code: 0 };
+      for (const line of resultSummary(outcome.plan, outcome.result, (performance.now() - started) / 1000))
+        print(line);
+      return { code: outcome.result.ok ? 0 : 1 };
+    });
+
+  return {
+    texts,
+    validate: () =>
+      step(async (print) => {
+        const result = await loadConfig(file, { env: fullEnv });
+        for (const d of result.diagnostics) print(formatDiagnostic(d, result.source?.lineText(d.line)));
+        return { code: result.diagnostics.some((d) => d.severity === "error") ? 1 : 0 };
+      }),
+    plan: () =>
+      step(async (print, redactWith) => {
+        const project = await loadProject({ file, env: fullEnv });
+        redactWith(project.secrets);
+        const planned = await plan({
+          project,
+          adapters: ALL_ADAPTERS,
+          env: fullEnv,
+          onRetry: (notice) => print(retryLine(notice)),
+        });
+        for (const w of project.warnings) print(`${w}\n`);
+        print(renderPlan(planned));
+        const code = refreshErrors(planned).length > 0 ? 1 : hasChanges(planned) ? 2 : 0;
+        return { code, plan: planned };
+      }),
+    apply: () => change("apply"),
+    destroy: () => change("destroy"),
+    sync: () =>
+      step(async (print, redactWith) => {
+        const project = await loadProject({ file, env: fullEnv });
+        redactWith(project.secrets);
+        const result = await syncProject({
+          project,
+          adapters: ALL_ADAPTERS,
+          env: fullEnv,
+          command: "agents sync",
+        });
+        for (const warning of result.warnings) print(`warning: ${warning}`);
+        const changed = result.after !== result.before;
+        if (changed) await writeSynced(project.configPath, result, true);
+        for (const line of result.changes) print(line);
+        return { code: 0, changed };
+      }),
+  };
+}
