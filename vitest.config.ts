@@ -26,6 +26,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
+          // One module graph per worker instead of one per file: re-importing the sources for each
+          // of ~90 files was most of this tier's time (it measured a third of the CPU time without).
+          // Unit tests touch no process.env, mock no module and close what they start.
+          isolate: false,
           include: ["packages/*/test/**/*.test.ts", "packages/*/src/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["**/node_modules/**", ...E2E],
         },

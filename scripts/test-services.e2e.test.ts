@@ -20,7 +20,7 @@ function runNginxSuite(ci: boolean) {
   delete env.VITEST_POOL_ID;
   delete env.VITEST_WORKER_ID;
   if (ci) env.CI = "true";
-  const r = spawnSync("npx", ["vitest", "run", "packages/forge-mcp/test/replicas-nginx.test.ts"], {
+  const r = spawnSync("npx", ["vitest", "run", "packages/forge-mcp/test/replicas-nginx.e2e.test.ts"], {
     env,
     encoding: "utf8",
     timeout: 120_000,
