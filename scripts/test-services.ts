@@ -8,7 +8,8 @@ import { describe, inject, it } from "vitest";
  * can (root with apt-get); otherwise the tests that need them are not run and are named in one
  * line at the end of the run. In CI (CI=true) a missing service fails its tests instead.
  *
- * A test file declares what it needs with `describeWith("nginx")("name", () => { ... })`.
+ * A test file declares what it needs with `describeWith("nginx")("name", () => { ... })`; such a
+ * file belongs to the e2e tier (name it *.e2e.test.ts), whose global set-up does the installing.
  * To add a service: one entry here, and `describeWith` in the tests that use it.
  */
 export const TEST_SERVICES = {

@@ -10,8 +10,10 @@ import {
   type TestService,
 } from "./test-services.js";
 
-// Spawned-CLI tests run the compiled output. `npm test` builds first; when a developer runs
-// `npx vitest` directly, build here so no test ever runs against a stale or missing dist/.
+// The e2e tier's set-up (vitest.config.ts; the unit tier needs neither a build nor a service).
+// Spawned-CLI tests run the compiled output. `npm test` builds first and passes SKIP_BUILD=1, so
+// it builds once; when a developer runs `npm run test:e2e` or `npx vitest` directly, build here so
+// no test ever runs against a stale or missing dist/.
 function build(): void {
   const marker = "packages/agents/dist/.tsbuildinfo";
   if (process.env.SKIP_BUILD === "1" && existsSync(marker) && statSync(marker).size > 0) return;
