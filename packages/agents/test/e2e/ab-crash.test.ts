@@ -2,12 +2,15 @@
 // (vault + credentials, memory store + seeds) in turn — the simulator answers 500 without
 // acting — and the next apply must converge with no duplicate and no orphan. Single-call
 // creates and GETs (retried by the HTTP client) are covered by the engine's own crash test.
+// The clean run goes through the spawned CLI; the failing runs and their re-runs run the CLI's
+// steps in-process (convergence/in-process.ts), to keep 20+ applies fast.
 import { cpSync, promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type InProcessProject, inProcessProject } from "../convergence/in-process.js";
 import { runCli } from "./cli.js";
 import { requestLog, setFaults, simState } from "./project.js";
 
@@ -64,14 +67,19 @@ function live(dump: unknown): Record<string, unknown>[] {
   return out;
 }
 
-async function expectConverged(dir: string, label: string, withPlan: boolean) {
+/** `plan` runs the no-change plan check: through the CLI, or in-process. */
+async function expectConverged(
+  dir: string,
+  label: string,
+  plan?: () => Promise<{ code: number | null; out: string }>,
+) {
   const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
   expect(Object.keys(state.resources), label).toHaveLength(RESOURCES);
   expect(state.pending ?? {}, label).toEqual({});
-  if (withPlan) {
-    // One CLI run costs ~2 s on this machine: the clean run and the first of each provider plan.
-    const plan = await runCli(["plan", "--detailed-exitcode"], { cwd: dir, env });
-    expect(plan.code, `${label}: ${plan.stdout}${plan.stderr}`).toBe(0);
+  if (plan) {
+    // The clean run and the first of each provider plan.
+    const planned = await plan();
+    expect(planned.code, `${label}: ${planned.out}`).toBe(0);
   }
   const objects = [...live(await simState(a)), ...live(await simState(b))];
   const ids = new Set(Object.values(state.resources as Record<string, { id: string }>).map((r) => r.id));
@@ -100,7 +108,10 @@ describe("crash safety on provider_a and provider_b", () => {
       (await requestLog(sim)).filter((c) => c.method === "POST" && MULTI_CALL.test(c.path)).length;
     const calls = { a: await writes(a), b: await writes(b) };
     expect(calls.a + calls.b).toBeGreaterThanOrEqual(RESOURCES);
-    await expectConverged(clean, "clean run", true);
+    await expectConverged(clean, "clean run", async () => {
+      const plan = await runCli(["plan", "--detailed-exitcode"], { cwd: clean, env });
+      return { code: plan.code, out: plan.stdout + plan.stderr };
+    });
 
     for (const [name, sim] of [
       ["provider_a", a],
@@ -114,13 +125,23 @@ describe("crash safety on provider_a and provider_b", () => {
             { method: "POST", path: MULTI_CALL.source, nth: n, action: { type: "status", status: 500 } },
           ],
         });
-        const broken = await runCli(["apply", "-y"], { cwd: dir, env });
-        expect(broken.stderr, `${name} call ${n}`).not.toMatch(/\s+at .+\.js:\d+/);
-        expect(broken.stdout + broken.stderr).not.toMatch(/crash-secret/);
+        const agents: InProcessProject = inProcessProject(dir, env);
+        const broken = await agents.apply();
+        expect(broken.error, `${name} call ${n}`).not.toMatch(/\s+at .+\.[jt]s:\d+/);
+        expect(broken.text + broken.error).not.toMatch(/crash-secret/);
         await setFaults(sim, {});
-        const again = await runCli(["apply", "-y"], { cwd: dir, env });
-        expect(again.code, `${name} call ${n}: ${again.stdout}${again.stderr}`).toBe(0);
-        await expectConverged(dir, `${name}: fail call ${n}`, n === 1);
+        const again = await agents.apply();
+        expect(again.code, `${name} call ${n}: ${again.text}${again.error}`).toBe(0);
+        await expectConverged(
+          dir,
+          `${name}: fail call ${n}`,
+          n === 1
+            ? async () => {
+                const plan = await agents.plan();
+                return { code: plan.code, out: plan.text + plan.error };
+              }
+            : undefined,
+        );
       }
     }
   }, 180_000);
