@@ -36,8 +36,11 @@ export interface InProcessProject {
   /** `agents apply -y` / `agents destroy -y`. */
   apply(): Promise<StepResult>;
   destroy(): Promise<StepResult>;
-  /** `agents sync` (in place); `changed` says whether it rewrote agents.yaml (unset when it failed). */
-  sync(): Promise<StepResult & { changed?: boolean }>;
+  /**
+   * `agents sync` (in place; with dryRun, `--dry-run`: nothing written); `changed` says whether
+   * it rewrote (or would rewrite) agents.yaml, unset when it failed.
+   */
+  sync(options?: { dryRun?: boolean }): Promise<StepResult & { changed?: boolean }>;
   /** Every text any step produced so far (plans, progress, summaries, errors). */
   readonly texts: string[];
 }
@@ -128,7 +131,7 @@ export function inProcessProject(dir: string, env: Record<string, string>): InPr
       }),
     apply: () => change("apply"),
     destroy: () => change("destroy"),
-    sync: () =>
+    sync: (options = {}) =>
       step(async (print, redactWith) => {
         const project = await loadProject({ file, env: fullEnv });
         redactWith(project.secrets);
@@ -140,7 +143,7 @@ export function inProcessProject(dir: string, env: Record<string, string>): InPr
         });
         for (const warning of result.warnings) print(`warning: ${warning}`);
         const changed = result.after !== result.before;
-        if (changed) await writeSynced(project.configPath, result, true);
+        if (changed && !options.dryRun) await writeSynced(project.configPath, result, true);
         for (const line of result.changes) print(line);
         return { code: 0, changed };
       }),

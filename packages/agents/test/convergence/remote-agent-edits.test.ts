@@ -1,13 +1,13 @@
-// Edits made to an agent behind the tool's back, on provider_c's simulator through the real CLI:
-// each is seen by plan as exactly that drift, written back by sync as exactly that change, and
-// restored by apply, after which plan is clean again. One case per edit.
+// Edits made to an agent behind the tool's back, on provider_c's simulator, through the CLI's steps
+// in-process (in-process.ts): each is seen by plan as exactly that drift, written back by sync as
+// exactly that change, and restored by apply, after which plan is clean again. One case per edit.
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
-import { driftLines } from "./project.js";
+import { driftLines } from "../e2e/project.js";
+import { type InProcessProject, inProcessProject } from "./in-process.js";
 
 const HEADERS = {
   "x-api-key": "sim-provider-c-key",
@@ -71,8 +71,7 @@ const EDITS: Array<{
 
 let sim: RunningSim;
 let dir: string;
-const run = (...args: string[]) =>
-  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "remote-edits", C_API_KEY: "sim-provider-c-key" } });
+let agents: InProcessProject;
 
 async function leadId(): Promise<string> {
   const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
@@ -83,7 +82,8 @@ beforeAll(async () => {
   sim = await startSim("provider_c", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-remote-edits-"));
   await fs.writeFile(join(dir, "agents.yaml"), CONFIG(sim.url));
-  expect((await run("apply", "-y")).code).toBe(0);
+  agents = inProcessProject(dir, { AGENTS_STATE_KEY: "remote-edits", C_API_KEY: "sim-provider-c-key" });
+  expect((await agents.apply()).code).toBe(0);
 });
 afterAll(async () => {
   await sim?.close();
@@ -101,21 +101,22 @@ describe.each(EDITS)("$name", ({ edit, drift, synced }) => {
     });
     expect(saved.ok).toBe(true);
 
-    const plan = await run("plan", "--detailed-exitcode");
+    const plan = await agents.plan();
     expect(plan.code).toBe(2);
-    const changes = driftLines(plan.stdout);
+    const changes = driftLines(plan.text);
     expect(changes).toEqual(drift);
 
     const before = await fs.readFile(join(dir, "agents.yaml"), "utf8");
     expect(before).toContain(synced.from);
-    const sync = await run("sync");
+    const sync = await agents.sync();
     expect(sync.code).toBe(0);
     expect(await fs.readFile(join(dir, "agents.yaml"), "utf8")).toBe(before.replace(synced.from, synced.to));
 
     // Back to the declaration, then the remote is restored by apply and everything is clean.
     await fs.writeFile(join(dir, "agents.yaml"), before);
-    expect((await run("apply", "-y")).code).toBe(0);
-    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
-    expect((await run("sync", "--dry-run")).stdout).toContain("No changes");
+    expect((await agents.apply()).code).toBe(0);
+    expect((await agents.plan()).code).toBe(0);
+    const dry = await agents.sync({ dryRun: true });
+    expect({ code: dry.code, changed: dry.changed }).toEqual({ code: 0, changed: false });
   });
 });
