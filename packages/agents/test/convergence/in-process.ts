@@ -11,6 +11,7 @@ import {
   destroy,
   formatDiagnostic,
   hasChanges,
+  type LoadedProject,
   loadConfig,
   loadProject,
   type Plan,
@@ -20,6 +21,13 @@ import {
   syncProject,
   writeSynced,
 } from "../../src/index.js";
+
+/** The loaded project and the engine options every step passes. */
+interface Loaded {
+  project: LoadedProject;
+  adapters: typeof ALL_ADAPTERS;
+  env: NodeJS.ProcessEnv;
+}
 
 /** One step's outcome: `code` as the CLI would exit, `text` everything it would print. */
 export interface StepResult {
@@ -56,17 +64,17 @@ export function inProcessProject(dir: string, env: Record<string, string>): InPr
 
   /** Runs one step; an error becomes exit code 1 and its redacted message, as in cli/main.ts. */
   async function step<T extends object>(
-    body: (
-      print: (line: string) => void,
-      redactWith: (secrets: string[]) => void,
-    ) => Promise<T & { code: number }>,
+    body: (print: (line: string) => void, load: () => Promise<Loaded>) => Promise<T & { code: number }>,
   ): Promise<StepResult & Partial<T>> {
     const lines: string[] = [];
     let redact = (text: string) => text;
     const print = (line: string) => lines.push(redact(line));
     try {
-      const result = await body(print, (secrets) => {
-        redact = redactor(secrets);
+      const result = await body(print, async () => {
+        const project = await loadProject({ file, env: fullEnv });
+        // From here on, as in the CLI, every line is redacted of the project's secret values.
+        redact = redactor(project.secrets);
+        return { project, adapters: ALL_ADAPTERS, env: fullEnv };
       });
       const text = lines.join("\n");
       texts.push(text);
@@ -80,18 +88,15 @@ export function inProcessProject(dir: string, env: Record<string, string>): InPr
   }
 
   const change = (operation: "apply" | "destroy") =>
-    step(async (print, redactWith) => {
-      const project = await loadProject({ file, env: fullEnv });
-      redactWith(project.secrets);
+    step(async (print, load) => {
+      const engine = await load();
       let printer: ReturnType<typeof progressPrinter> | undefined;
       const started = performance.now();
       const outcome = await (operation === "apply" ? apply : destroy)({
-        project,
-        adapters: ALL_ADAPTERS,
-        env: fullEnv,
+        ...engine,
         parallelism: 10,
         onPlan: (planned) => {
-          for (const w of project.warnings) print(`${w}\n`);
+          for (const w of engine.project.warnings) print(`${w}\n`);
           print(renderPlan(planned).trimEnd());
           printer = progressPrinter(print, planned);
         },
@@ -115,16 +120,10 @@ export function inProcessProject(dir: string, env: Record<string, string>): InPr
         return { code: result.diagnostics.some((d) => d.severity === "error") ? 1 : 0 };
       }),
     plan: () =>
-      step(async (print, redactWith) => {
-        const project = await loadProject({ file, env: fullEnv });
-        redactWith(project.secrets);
-        const planned = await plan({
-          project,
-          adapters: ALL_ADAPTERS,
-          env: fullEnv,
-          onRetry: (notice) => print(retryLine(notice)),
-        });
-        for (const w of project.warnings) print(`${w}\n`);
+      step(async (print, load) => {
+        const engine = await load();
+        const planned = await plan({ ...engine, onRetry: (notice) => print(retryLine(notice)) });
+        for (const w of engine.project.warnings) print(`${w}\n`);
         print(renderPlan(planned));
         const code = refreshErrors(planned).length > 0 ? 1 : hasChanges(planned) ? 2 : 0;
         return { code, plan: planned };
@@ -132,18 +131,12 @@ export function inProcessProject(dir: string, env: Record<string, string>): InPr
     apply: () => change("apply"),
     destroy: () => change("destroy"),
     sync: (options = {}) =>
-      step(async (print, redactWith) => {
-        const project = await loadProject({ file, env: fullEnv });
-        redactWith(project.secrets);
-        const result = await syncProject({
-          project,
-          adapters: ALL_ADAPTERS,
-          env: fullEnv,
-          command: "agents sync",
-        });
+      step(async (print, load) => {
+        const engine = await load();
+        const result = await syncProject({ ...engine, command: "agents sync" });
         for (const warning of result.warnings) print(`warning: ${warning}`);
         const changed = result.after !== result.before;
-        if (changed && !options.dryRun) await writeSynced(project.configPath, result, true);
+        if (changed && !options.dryRun) await writeSynced(engine.project.configPath, result, true);
         for (const line of result.changes) print(line);
         return { code: 0, changed };
       }),
