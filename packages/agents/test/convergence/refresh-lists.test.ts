@@ -1,4 +1,5 @@
-// Plan from lists and destroy without a refresh, through the real CLI on provider_c's simulator:
+// Plan from lists and destroy without a refresh, through the CLI's steps in-process
+// (in-process.ts) on provider_c's simulator:
 // a wide no-change plan reads each kind from its list pages instead of one GET per resource, yet
 // still sees drift, a resource removed behind its back, and survives a list endpoint that fails;
 // a destroy reads nothing but one probe, and removing what is already gone succeeds.
@@ -8,8 +9,8 @@ import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyConfig } from "../../../../bench/apply-config.mjs";
-import { runCli } from "./cli.js";
-import { liveObjects, requestLog, setFaults, simState } from "./project.js";
+import { liveObjects, requestLog, setFaults, simState } from "../e2e/project.js";
+import { type InProcessProject, inProcessProject } from "./in-process.js";
 
 // The benches' wide project (bench/apply-config.mjs), with more than LIST_REFRESH_MIN of each kind,
 // so every kind is refreshed from its list.
@@ -25,8 +26,7 @@ const HEADERS = {
 
 let sim: RunningSim;
 let dir: string;
-const run = (...args: string[]) =>
-  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "lists-key", C_API_KEY: KEY }, timeoutMs: 60_000 });
+let agents: InProcessProject;
 
 async function clearLog(): Promise<void> {
   await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
@@ -47,8 +47,9 @@ beforeAll(async () => {
   sim = await startSim("provider_c", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-lists-"));
   await fs.writeFile(join(dir, "agents.yaml"), applyConfig(sim.url, PER_KIND));
-  const apply = await run("apply", "-y");
-  expect(apply.stderr).toBe("");
+  agents = inProcessProject(dir, { AGENTS_STATE_KEY: "lists-key", C_API_KEY: KEY });
+  const apply = await agents.apply();
+  expect(apply.error).toBe("");
   expect(apply.code).toBe(0);
 });
 afterAll(async () => {
@@ -59,8 +60,8 @@ afterAll(async () => {
 describe("plan from lists", () => {
   it("a no-change plan lists each kind instead of reading each resource", async () => {
     await clearLog();
-    const plan = await run("plan", "--detailed-exitcode");
-    expect(plan.stdout).toContain("No changes.");
+    const plan = await agents.plan();
+    expect(plan.text).toContain("No changes.");
     expect(plan.code).toBe(0);
     const calls = await requestLog(sim);
     expect(calls.every((c) => c.method === "GET")).toBe(true);
@@ -74,7 +75,7 @@ describe("plan from lists", () => {
     await setFaults(sim, { latencyMs: 100 });
     try {
       await clearLog();
-      const plan = await run("plan", "--detailed-exitcode");
+      const plan = await agents.plan();
       expect(plan.code).toBe(0);
       const entries = (
         (await (await fetch(`${sim.origin}/_sim/log`)).json()) as {
@@ -98,13 +99,13 @@ describe("plan from lists", () => {
       body: JSON.stringify({ description: "Edited in the console." }),
     });
     expect(edited.ok).toBe(true);
-    const plan = await run("plan", "--detailed-exitcode");
+    const plan = await agents.plan();
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toContain(
+    expect(plan.text).toContain(
       '~ description: "Edited in the console." → "Store 3"  (changed outside agents)',
     );
-    expect(plan.stdout).toContain("Plan (apply): 0 to create, 1 to update, 0 to replace, 0 to delete.");
-    expect((await run("apply", "-y")).code).toBe(0);
+    expect(plan.text).toContain("Plan (apply): 0 to create, 1 to update, 0 to replace, 0 to delete.");
+    expect((await agents.apply()).code).toBe(0);
   });
 
   it("reads a resource the list no longer shows on its own, and plans it as gone", async () => {
@@ -116,13 +117,13 @@ describe("plan from lists", () => {
     });
     expect(archived.ok).toBe(true);
     await clearLog();
-    const plan = await run("plan", "--detailed-exitcode");
+    const plan = await agents.plan();
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toMatch(/\+ provider_c\.memory_stores\["r5"\]/);
+    expect(plan.text).toMatch(/\+ provider_c\.memory_stores\["r5"\]/);
     const gets = (await requestLog(sim)).filter((c) => singleGet(c.path)).map((c) => c.path);
     expect(gets).toEqual([expect.stringMatching(new RegExp(`/memory_stores/${id}$`))]);
-    expect((await run("apply", "-y")).code).toBe(0);
-    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+    expect((await agents.apply()).code).toBe(0);
+    expect((await agents.plan()).code).toBe(0);
   });
 
   it("falls back to one read per resource when a list endpoint fails", async () => {
@@ -131,8 +132,8 @@ describe("plan from lists", () => {
     });
     try {
       await clearLog();
-      const plan = await run("plan", "--detailed-exitcode");
-      expect(plan.stdout).toContain("No changes.");
+      const plan = await agents.plan();
+      expect(plan.text).toContain("No changes.");
       expect(plan.code).toBe(0);
       const agentGets = (await requestLog(sim)).filter((c) => /\/agents\/[^/]+$/.test(c.path));
       expect(agentGets).toHaveLength(PER_KIND);
@@ -154,10 +155,10 @@ describe("destroy without a refresh", () => {
       expect(again.ok).toBe(true);
     }
     await clearLog();
-    const destroy = await run("destroy", "-y");
-    expect(destroy.stderr).toBe("");
+    const destroy = await agents.destroy();
+    expect(destroy.error).toBe("");
     expect(destroy.code).toBe(0);
-    expect(destroy.stdout).toMatch(/Destroy complete in [\d.]+s: 50 destroyed/);
+    expect(destroy.text).toMatch(/Destroy complete in [\d.]+s: 50 destroyed/);
     const calls = await requestLog(sim);
     expect(calls.filter((c) => c.method === "GET" && !/\/agents$/.test(c.path))).toEqual([]);
     expect(calls.filter((c) => c.method === "GET")).toHaveLength(1);
