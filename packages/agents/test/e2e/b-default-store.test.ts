@@ -1,5 +1,5 @@
 // provider_b default memory store, delete_on_destroy: true, through the real CLI: the destroy
-// rules test/e2e/b-forward.test.ts does not reach. Rule 4: a preflight that cannot resolve the
+// rules test/convergence/b-forward.test.ts does not reach. Rule 4: a preflight that cannot resolve the
 // Identity aborts before anything is deleted. Rules 1-2: the store id is captured first, the
 // permanent delete runs only after the Template is archived and the Identity deleted (which
 // removes the system mount), and a still-mounted conflict is retried (bounded) until it clears.

@@ -1,4 +1,4 @@
-// provider_b Forward delivery through the real CLI: the Template and its Forward resources are
+// provider_b Forward delivery through the CLI's steps in-process (in-process.ts): the Template and its Forward resources are
 // applied, the default memory store stays pending until a Forward Session exists, is then
 // renamed, and is retained on destroy (delete_on_destroy omitted).
 import { promises as fs } from "node:fs";
@@ -6,10 +6,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
-import { copyProject, editConfig, requestLog, setFaults, simState } from "./project.js";
+import { copyProject, editConfig, requestLog, setFaults, simState } from "../e2e/project.js";
+import { type InProcessProject, inProcessProject } from "./in-process.js";
 
-const FIXTURE = fileURLToPath(new URL("./fixtures/forward-b", import.meta.url));
+const FIXTURE = fileURLToPath(new URL("../e2e/fixtures/forward-b", import.meta.url));
 const SECRETS = {
   B_API_KEY: "sim-provider-b-key",
   DESK_CLIENT_ID: "desk-client-1",
@@ -18,8 +18,7 @@ const SECRETS = {
 
 let b: RunningSim;
 let dir: string;
-const run = (...args: string[]) =>
-  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "b-forward-key" }, timeoutMs: 60_000 });
+let agents: InProcessProject;
 
 type Dump = Record<string, Record<string, any>[]>;
 const dump = async () => (await simState(b)) as Dump;
@@ -27,6 +26,7 @@ const dump = async () => (await simState(b)) as Dump;
 beforeAll(async () => {
   b = await startSim("provider_b", { quiet: true });
   dir = await copyProject(FIXTURE, { ...SECRETS, B_GATEWAY: b.url }, "agents-b-forward-");
+  agents = inProcessProject(dir, { AGENTS_STATE_KEY: "b-forward-key" });
 });
 afterAll(async () => {
   await b?.close();
@@ -35,10 +35,10 @@ afterAll(async () => {
 
 describe("provider_b Forward delivery end to end", () => {
   it("applies the Template and its Forward resources; the default store is pending", async () => {
-    const apply = await run("apply", "-y");
+    const apply = await agents.apply();
     expect(apply.code).toBe(0);
-    expect(apply.stdout + apply.stderr).toMatch(/default memory store pending/);
-    expect(apply.stdout + apply.stderr).not.toContain(SECRETS.DESK_CLIENT_SECRET);
+    expect(apply.text + apply.error).toMatch(/default memory store pending/);
+    expect(apply.text + apply.error).not.toContain(SECRETS.DESK_CLIENT_SECRET);
     const state = await dump();
     const template = state.templates!.find((t) => t.name === "concierge")!;
     expect(template).toMatchObject({
@@ -60,9 +60,9 @@ describe("provider_b Forward delivery end to end", () => {
   });
 
   it("says the default store is pending until a Session creates it, which is not drift", async () => {
-    const plan = await run("plan", "--detailed-exitcode");
-    expect(plan.stdout).toContain("default memory store pending");
-    expect(plan.stdout).toContain("No changes.");
+    const plan = await agents.plan();
+    expect(plan.text).toContain("default memory store pending");
+    expect(plan.text).toContain("No changes.");
     expect(plan.code).toBe(0);
   });
 
@@ -76,20 +76,20 @@ describe("provider_b Forward delivery end to end", () => {
       body: JSON.stringify({ identity_id: identity.id, template_id: template.id }),
     });
     expect(session.ok).toBe(true);
-    const apply = await run("apply", "-y");
+    const apply = await agents.apply();
     expect(apply.code).toBe(0);
     const renamed = (await dump()).memory_stores!.find((m) => m.system_managed);
     expect(renamed).toMatchObject({
       name: "Concierge memory",
       description: "What the concierge learned about this user",
     });
-    const plan = await run("plan", "--detailed-exitcode");
-    expect(plan.stdout).toContain("No changes.");
+    const plan = await agents.plan();
+    expect(plan.text).toContain("No changes.");
     expect(plan.code).toBe(0);
   });
 
   it("destroy removes the project's resources and retains the default store", async () => {
-    const destroy = await run("destroy", "-y");
+    const destroy = await agents.destroy();
     expect(destroy.code).toBe(0);
     const state = await dump();
     expect(state.templates!.every((t) => t.status === "archived")).toBe(true);
@@ -109,7 +109,7 @@ describe("provider_b default memory store with delete_on_destroy: true", () => {
       "      description: What the concierge learned about this user\n",
       "      description: What the concierge learned about this user\n      delete_on_destroy: true\n",
     );
-    expect((await run("apply", "-y")).code).toBe(0);
+    expect((await agents.apply()).code).toBe(0);
     const before = await dump();
     const template = before.templates!.find((t) => t.name === "concierge")!;
     const identity = before.identities!.find((i) => i.external_id === "user-1")!;
@@ -118,7 +118,7 @@ describe("provider_b default memory store with delete_on_destroy: true", () => {
       headers: { authorization: `Bearer ${SECRETS.B_API_KEY}`, "content-type": "application/json" },
       body: JSON.stringify({ identity_id: identity.id, template_id: template.id }),
     });
-    expect((await run("apply", "-y")).code).toBe(0);
+    expect((await agents.apply()).code).toBe(0);
     const store = (await dump()).memory_stores!.find((m) => m.system_managed)!;
 
     // The permanent delete is refused (a permission error fails at once, no retry loop).
@@ -127,9 +127,9 @@ describe("provider_b default memory store with delete_on_destroy: true", () => {
         { method: "DELETE", path: `/memory_stores/${store.id}$`, action: { type: "status", status: 403 } },
       ],
     });
-    const partial = await run("destroy", "-y");
+    const partial = await agents.destroy();
     expect(partial.code).toBe(1);
-    expect(partial.stdout).toContain("partial destroy");
+    expect(partial.text).toContain("partial destroy");
     // Rule 4: a permission error fails at once: one attempt, no retry, no archive fallback.
     const storeCalls = (await requestLog(b)).filter((e) =>
       new RegExp(`^(/api/v1/cloud)?/memory_stores/${store.id}(/archive)?$`).test(e.path),
@@ -144,8 +144,8 @@ describe("provider_b default memory store with delete_on_destroy: true", () => {
     expect((await dump()).memory_stores!.find((m) => m.id === store.id)?.archived_at ?? null).toBeNull();
 
     await setFaults(b, {});
-    const resumed = await run("destroy", "-y");
-    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
+    const resumed = await agents.destroy();
+    expect(resumed.code, resumed.text + resumed.error).toBe(0);
     const after = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
     expect(after.deferred).toBeUndefined();
     const gone = (await dump()).memory_stores!.find((m) => m.id === store.id);
