@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
-import { simState } from "./project.js";
+import { simState } from "../e2e/project.js";
+import { inProcessProject } from "./in-process.js";
 
 const CONFIG = `version: "1"
 providers:
@@ -34,8 +34,8 @@ const SKILL = "---\nname: charts\ndescription: Draws charts\n---\nRead the CSV a
 
 let a: RunningSim;
 let dir: string;
-const run = (...args: string[]) =>
-  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "skill-key" }, timeoutMs: 60_000 });
+/** The CLI's steps in-process (in-process.ts), with the variables the CLI ran with. */
+const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "skill-key" });
 
 interface SimAgent {
   id: string;
@@ -71,11 +71,11 @@ afterAll(async () => {
 
 describe("provider_a skill versions", () => {
   it("applies an official skill without a version, as validate accepted it", async () => {
-    expect((await run("validate")).code).toBe(0);
-    const apply = await run("apply", "-y");
-    expect(apply.stderr).toBe("");
+    expect((await agents().validate()).code).toBe(0);
+    const apply = await agents().apply();
+    expect(apply.error).toBe("");
     expect(apply.code).toBe(0);
-    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+    expect((await agents().plan()).code).toBe(0);
   });
 
   it("an edited SKILL.md moves the agent to the new version", async () => {
@@ -84,16 +84,16 @@ describe("provider_a skill versions", () => {
     const first = await pinnedVersion(skill.id);
     expect(first).toBeDefined();
     await fs.writeFile(join(dir, "skills", "charts", "SKILL.md"), `${SKILL}Label both axes.\n`);
-    const plan = await run("plan", "--detailed-exitcode");
+    const plan = await agents().plan();
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toMatch(/provider_a\.skills\["charts"\] \([^)]+\): update/);
-    expect(plan.stdout).toMatch(/provider_a\.agents\["analyst"\] \([^)]+\): update, .*new version/);
-    expect(plan.stdout).toContain("~ skills.charts.version:");
-    expect((await run("apply", "-y")).code).toBe(0);
+    expect(plan.text).toMatch(/provider_a\.skills\["charts"\] \([^)]+\): update/);
+    expect(plan.text).toMatch(/provider_a\.agents\["analyst"\] \([^)]+\): update, .*new version/);
+    expect(plan.text).toContain("~ skills.charts.version:");
+    expect((await agents().apply()).code).toBe(0);
     const second = await pinnedVersion(skill.id);
     expect(second).toBeDefined();
     expect(second).not.toBe(first);
-    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
-    expect((await run("destroy", "-y")).code).toBe(0);
+    expect((await agents().plan()).code).toBe(0);
+    expect((await agents().destroy()).code).toBe(0);
   });
 });

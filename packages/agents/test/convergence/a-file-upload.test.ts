@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
-import { liveObjects, setFaults, simState } from "./project.js";
+import { liveObjects, setFaults, simState } from "../e2e/project.js";
+import { inProcessProject } from "./in-process.js";
 
 const CONFIG = `version: "1"
 providers:
@@ -40,8 +40,8 @@ deployments:
 
 let a: RunningSim;
 let dir: string;
-const run = (...args: string[]) =>
-  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "upload-key" }, timeoutMs: 60_000 });
+/** The CLI's steps in-process (in-process.ts), with the variables the CLI ran with. */
+const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "upload-key" });
 const liveFiles = async () =>
   liveObjects(await simState(a)).filter((o) => o.type === "files" || o.type === "file");
 
@@ -71,9 +71,9 @@ describe("provider_a deployment file uploads", () => {
       rules: [{ method: "POST", path: "/deployments$", action: { type: "status", status: 400 } }],
     });
     try {
-      const apply = await run("apply", "-y");
+      const apply = await agents().apply();
       expect(apply.code).toBe(1);
-      expect(apply.stdout).toContain('provider_a.deployments["weekly"]: create FAILED');
+      expect(apply.text).toContain('provider_a.deployments["weekly"]: create FAILED');
     } finally {
       await setFaults(a, {});
     }
@@ -81,10 +81,10 @@ describe("provider_a deployment file uploads", () => {
   });
 
   it("the next apply converges and destroy leaves nothing", async () => {
-    expect((await run("apply", "-y")).code).toBe(0);
+    expect((await agents().apply()).code).toBe(0);
     expect((await liveFiles()).length).toBe(1);
-    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
-    expect((await run("destroy", "-y")).code).toBe(0);
+    expect((await agents().plan()).code).toBe(0);
+    expect((await agents().destroy()).code).toBe(0);
     expect(await liveFiles()).toEqual([]);
   });
 });

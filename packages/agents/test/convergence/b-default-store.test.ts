@@ -1,18 +1,19 @@
-// provider_b default memory store, delete_on_destroy: true, through the real CLI: the destroy
-// rules test/convergence/b-forward.test.ts does not reach. Rule 4: a preflight that cannot resolve the
-// Identity aborts before anything is deleted. Rules 1-2: the store id is captured first, the
-// permanent delete runs only after the Template is archived and the Identity deleted (which
-// removes the system mount), and a still-mounted conflict is retried (bounded) until it clears.
+// provider_b default memory store, delete_on_destroy: true, through the CLI's steps in-process: the
+// destroy rules test/convergence/b-forward.test.ts does not reach. Rule 4: a preflight that cannot
+// resolve the Identity aborts before anything is deleted. Rules 1-2: the store id is captured
+// first, the permanent delete runs only after the Template is archived and the Identity deleted
+// (which removes the system mount), and a still-mounted conflict is retried (bounded) until it
+// clears.
 import { cpSync, promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
-import { editConfig, requestLog, setFaults, simState } from "./project.js";
+import { editConfig, requestLog, setFaults, simState } from "../e2e/project.js";
+import { inProcessProject } from "./in-process.js";
 
-const FIXTURE = fileURLToPath(new URL("./fixtures/forward-b", import.meta.url));
+const FIXTURE = fileURLToPath(new URL("../e2e/fixtures/forward-b", import.meta.url));
 const SECRETS = {
   B_API_KEY: "sim-provider-b-key",
   DESK_CLIENT_ID: "desk-1",
@@ -25,8 +26,8 @@ let dir: string;
 let template: Obj;
 let identity: Obj;
 let store: Obj;
-const run = (...args: string[]) =>
-  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "b-default-store-key" }, timeoutMs: 60_000 });
+/** The CLI's steps in-process (in-process.ts), with the variables the CLI ran with. */
+const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "b-default-store-key" });
 const dump = async () => (await simState(b)) as Record<string, Obj[]>;
 const readState = async () => JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
 
@@ -45,7 +46,7 @@ beforeAll(async () => {
     "      description: What the concierge learned about this user\n",
     "      description: What the concierge learned about this user\n      delete_on_destroy: true\n",
   );
-  expect((await run("apply", "-y")).code).toBe(0);
+  expect((await agents().apply()).code).toBe(0);
   const state = await dump();
   template = state.templates!.find((t) => t.name === "concierge")!;
   identity = state.identities!.find((i) => i.external_id === "user-1")!;
@@ -55,7 +56,7 @@ beforeAll(async () => {
     body: JSON.stringify({ identity_id: identity.id, template_id: template.id }),
   });
   expect(session.ok).toBe(true);
-  expect((await run("apply", "-y")).code).toBe(0);
+  expect((await agents().apply()).code).toBe(0);
   store = (await dump()).memory_stores!.find((m) => m.system_managed)!;
 });
 afterAll(async () => {
@@ -77,7 +78,7 @@ describe("default memory store with delete_on_destroy: true", () => {
         },
       ],
     });
-    const destroy = await run("destroy", "-y");
+    const destroy = await agents().destroy();
     await setFaults(b, {});
     expect(destroy.code).toBe(1);
     // Not one write reached the provider: no archive, no delete, no update.
@@ -109,9 +110,9 @@ describe("default memory store with delete_on_destroy: true", () => {
       action: stillMounted,
     };
     await setFaults(b, { rules: [rule, rule] });
-    const destroy = await run("destroy", "-y");
+    const destroy = await agents().destroy();
     await setFaults(b, {});
-    expect(destroy.code, destroy.stdout + destroy.stderr).toBe(0);
+    expect(destroy.code, destroy.text + destroy.error).toBe(0);
     const log = (await requestLog(b)).filter((e) => e.seq > seq);
     const at = (method: string, path: RegExp) =>
       log.findIndex((e) => e.method === method && path.test(e.path));

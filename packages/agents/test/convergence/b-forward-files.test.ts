@@ -1,20 +1,20 @@
 // The string form of an agent's `files` (spec: "inherited by provider_b Forward Templates, created
-// through the Forward File API"), through the real CLI on provider_b's simulator: a local file by
-// path is uploaded and attached to the Template, an edit of its content plans and applies an
-// update that replaces the upload, and destroy leaves no file behind.
+// through the Forward File API"), through the CLI's steps in-process on provider_b's simulator: a
+// local file by path is uploaded and attached to the Template, an edit of its content plans and
+// applies an update that replaces the upload, and destroy leaves no file behind.
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
-import { simState } from "./project.js";
+import { simState } from "../e2e/project.js";
+import { inProcessProject } from "./in-process.js";
 
 type Obj = Record<string, unknown>;
 let b: RunningSim;
 let dir: string;
-const run = (...args: string[]) =>
-  runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "b-files", B_API_KEY: "sim-provider-b-key" } });
+/** The CLI's steps in-process (in-process.ts), with the variables the CLI ran with. */
+const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "b-files", B_API_KEY: "sim-provider-b-key" });
 const dump = async () => (await simState(b)) as Record<string, Obj[]>;
 const liveFiles = async () => ((await dump()).files ?? []).filter((f) => !f.deleted_at);
 
@@ -59,32 +59,32 @@ afterAll(async () => {
 
 describe("a Forward Template's files by path", () => {
   it("validates, uploads the file, attaches it and plans clean", async () => {
-    expect((await run("validate")).code).toBe(0);
-    const apply = await run("apply", "-y");
-    expect(apply.stderr).toBe("");
+    expect((await agents().validate()).code).toBe(0);
+    const apply = await agents().apply();
+    expect(apply.error).toBe("");
     expect(apply.code).toBe(0);
     const files = await liveFiles();
     expect(files.map((f) => f.filename)).toEqual(["guide.md"]);
     const template = (await dump()).templates!.find((t) => t.name === "concierge")!;
     expect(Object.keys(template.files as Obj)).toEqual([files[0]!.id]);
-    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+    expect((await agents().plan()).code).toBe(0);
   });
 
   it("an edited file plans an update of the agent and replaces the upload", async () => {
     const before = (await liveFiles())[0]!.id;
     await fs.writeFile(join(dir, "docs", "guide.md"), "# Guide\n\nVersion two.\n");
-    const plan = await run("plan", "--detailed-exitcode");
+    const plan = await agents().plan();
     expect(plan.code).toBe(2);
-    expect(plan.stdout).toMatch(/~ files\.docs\/guide\.md: "sha256:[0-9a-f]{64}" → "sha256:[0-9a-f]{64}"/);
-    expect((await run("apply", "-y")).code).toBe(0);
+    expect(plan.text).toMatch(/~ files\.docs\/guide\.md: "sha256:[0-9a-f]{64}" → "sha256:[0-9a-f]{64}"/);
+    expect((await agents().apply()).code).toBe(0);
     const files = await liveFiles();
     expect(files).toHaveLength(1);
     expect(files[0]!.id).not.toBe(before);
-    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+    expect((await agents().plan()).code).toBe(0);
   });
 
   it("destroy leaves no uploaded file", async () => {
-    expect((await run("destroy", "-y")).code).toBe(0);
+    expect((await agents().destroy()).code).toBe(0);
     expect(await liveFiles()).toEqual([]);
   });
 });
