@@ -1,5 +1,5 @@
-// The convergence matrix: one row per (provider, kind, form) the spec allows, each run as its own
-// project through the real CLI against the simulators:
+// The convergence matrix: one row per (provider, kind, form) docs/configuration.md#provider-capabilities
+// allows, each run as its own project through the real CLI against the simulators:
 //   1. validate; apply; plan says "No changes" and exits 0 with --detailed-exitcode;
 //   2. where the row names a field the provider shows back: that field changed remotely through
 //      the wire API plans as exactly that drift, apply restores it, and the plan is clean again;

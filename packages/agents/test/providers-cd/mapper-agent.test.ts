@@ -1,4 +1,4 @@
-// One case per row of the agent tables in providers/provider_c.md §3.5 and provider_d.md §3.5.
+// One case per row of the agent tables in docs/wire/provider-c.md §3.5 and docs/wire/provider-d.md §3.5.
 import { describe, expect, it } from "vitest";
 import { sameValue } from "../../src/plan/diff.js";
 import {
@@ -24,7 +24,7 @@ function wireC(spec: Json): Json {
 const toolsetC = "agent_toolset_20260401";
 const toolsetD = "agent_toolset_20260701";
 
-describe("provider_c agent mapping (sheet §3.5)", () => {
+describe("provider_c agent mapping (docs/wire/provider-c.md §3.5)", () => {
   const rows: Array<{ row: string; spec: Json; field: string; wire: unknown }> = [
     { row: "key / name → name", spec: base, field: "name", wire: "writer" },
     { row: "model string → model id", spec: base, field: "model", wire: "m-1" },
@@ -167,7 +167,7 @@ describe("provider_c agent mapping (sheet §3.5)", () => {
   });
 });
 
-describe("provider_d agent mapping (differences, sheet §2 and §3.5)", () => {
+describe("provider_d agent mapping (differences, docs/wire/provider-d.md §2 and §3.5)", () => {
   const rows: Array<{ row: string; spec: Json; field: string; wire: unknown }> = [
     { row: "key / name → name", spec: base, field: "name", wire: "writer" },
     { row: "model is always {id}", spec: base, field: "model", wire: { id: "m-1" } },

@@ -1,5 +1,5 @@
 // One case per row of the environment, vault, memory and deployment tables of the provider_c
-// and provider_d fact sheets.
+// and provider_d wire references (docs/wire/provider-c.md §3, docs/wire/provider-d.md §3).
 import { describe, expect, it } from "vitest";
 import { metadataPatch } from "../../src/providers/common/ownership.js";
 import {
@@ -31,7 +31,7 @@ import {
 } from "../../src/providers/managed-dialect/vault.js";
 import { fakeResolver, OWNER, OWNER_KEYS } from "./fixtures.js";
 
-describe("environment (provider_c §3.1, provider_d §3.1)", () => {
+describe("environment (docs/wire/provider-c.md §3.1, docs/wire/provider-d.md §3.1)", () => {
   const rows: Array<{ row: string; spec: Json; field: string; wire: unknown }> = [
     { row: "name", spec: { config: { type: "cloud" } }, field: "name", wire: "dev" },
     {
@@ -88,7 +88,7 @@ describe("environment (provider_c §3.1, provider_d §3.1)", () => {
   });
 });
 
-describe("vault credentials (provider_c §3.2, provider_d §3.2)", () => {
+describe("vault credentials (docs/wire/provider-c.md §3.2, docs/wire/provider-d.md §3.2)", () => {
   const rows: Array<{ row: string; decl: Json; injection: boolean; body: Json }> = [
     {
       row: "static_bearer → {type, token, mcp_server_url}",
@@ -203,7 +203,7 @@ describe("vault credentials (provider_c §3.2, provider_d §3.2)", () => {
   });
 });
 
-describe("memory stores (provider_c §3.6, provider_d §3.6)", () => {
+describe("memory stores (docs/wire/provider-c.md §3.6, docs/wire/provider-d.md §3.6)", () => {
   const paths: Array<[string, string]> = [
     ["notes/a.md", "/notes/a.md"],
     ["/notes/a.md", "/notes/a.md"],
@@ -279,7 +279,7 @@ describe("metadata update semantics", () => {
   });
 });
 
-describe("deployments (provider_c §3.7)", () => {
+describe("deployments (docs/wire/provider-c.md §3.7)", () => {
   const refs = { ...fakeResolver(), uploadedFile: (s: string) => `up-${s}` };
   const events: Array<{ row: string; decl: Json; wire: Json }> = [
     {

@@ -66,7 +66,7 @@ describe("provider_d error body {error:{code, message}} and conflicts", () => {
   });
 });
 
-describe("provider_d environment names (sheet §3.1)", () => {
+describe("provider_d environment names (docs/wire/provider-d.md §3.1)", () => {
   const rows: Array<[string, string]> = [
     ["dev", "dev"],
     ["  My Env  ", "my-env"],

@@ -89,7 +89,7 @@ function tools(value: unknown, servers: Array<{ name: string }>): unknown[] {
 /**
  * Skill references. Custom (`customer`) skills need an explicit version that has passed its scan
  * (AGENT_010 otherwise). Official skills are referenced by catalog id (`skill_…`) or by catalog name
- * (`pptx`; the sheet's capability matrix: "official skills by name: yes"); their version is optional
+ * (`pptx`; docs/wire/provider-a.md §4: official skills by name); their version is optional
  * (the catalog's current one) and the reference is echoed back exactly as sent.
  */
 function skills(ctx: Ctx, value: unknown): unknown[] {

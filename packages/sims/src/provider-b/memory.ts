@@ -141,7 +141,8 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       redacted_at: null,
     });
   // Memory objects carry `size` and `store_id` too (the names a client written elsewhere reads),
-  // alongside the sheet's `size_bytes` and `memory_store_id`; derived here so seeded records get them.
+  // alongside `size_bytes` and `memory_store_id` (docs/wire/provider-b.md §3.6); derived here so
+  // seeded records get them.
   const memoryView = (m: Rec, withContent: boolean) => {
     const v = view(m);
     if (v.type === "memory") {
