@@ -2,6 +2,7 @@
 // it never writes state and never changes a remote resource.
 import { createHash } from "node:crypto";
 import { matchesAny } from "../model/field-path.js";
+import { acyclicOrder, type Edges } from "../model/graph.js";
 import { closest } from "../model/suggest.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { KindHandler, RemoteObject, Spec } from "../providers/types.js";
@@ -559,20 +560,18 @@ function orderActions(actions: PlannedAction[]): PlannedAction[] {
   return [...topoSort(forward), ...topoSort(deletes).reverse()];
 }
 
+const ACTION_EDGES: Edges<PlannedAction> = {
+  id: (action) => action.address,
+  deps: (action) => [...action.dependsOn].sort(),
+};
+
+/**
+ * Each action after those it depends on, by address otherwise. Declared dependencies were proved
+ * acyclic by validation, and recorded ones were declared once.
+ */
 function topoSort(actions: PlannedAction[]): PlannedAction[] {
-  const byAddress = new Map(actions.map((a) => [a.address, a]));
-  const done = new Set<string>();
-  const out: PlannedAction[] = [];
-  const visit = (a: PlannedAction, path: Set<string>) => {
-    if (done.has(a.address) || path.has(a.address)) return;
-    path.add(a.address);
-    for (const dep of [...a.dependsOn].sort()) {
-      const d = byAddress.get(dep);
-      if (d) visit(d, path);
-    }
-    done.add(a.address);
-    out.push(a);
-  };
-  for (const a of [...actions].sort((x, y) => compareText(x.address, y.address))) visit(a, new Set());
-  return out;
+  return acyclicOrder(
+    [...actions].sort((x, y) => compareText(x.address, y.address)),
+    ACTION_EDGES,
+  );
 }
