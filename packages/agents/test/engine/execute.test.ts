@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import { walkGraph } from "../../src/model/graph.js";
 import { executePlan } from "../../src/apply/execute.js";
-import { createPlan, prepareDesired } from "../../src/plan/planner.js";
+import { walkGraph } from "../../src/model/graph.js";
+import { prepareDesired } from "../../src/plan/bind.js";
+import { createPlan } from "../../src/plan/planner.js";
 import { LockedState } from "../../src/state/backend.js";
 import { openStateFile } from "../../src/state/file-store.js";
 import { Harness, KEY, res } from "./harness.js";
