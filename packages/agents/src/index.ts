@@ -107,13 +107,9 @@ export {
   type RetryNotice,
 } from "./providers/http.js";
 export type * from "./providers/types.js";
-export {
-  LockedState,
-  type StateBackend,
-  StateConflictError,
-  type StateRead,
-} from "./state/backend.js";
+export { type StateBackend, StateConflictError, type StateRead } from "./state/backend.js";
 export { FileBackend, forceUnlock, readState, STATE_FILE_NAME } from "./state/file-store.js";
+export { LockedState } from "./state/locked-state.js";
 export { PostgresBackend } from "./state/postgres-store.js";
 export { openBackend, type StateSettings } from "./state/settings.js";
 export type { LockInfo, ResourceState, State } from "./state/types.js";

@@ -8,7 +8,7 @@ import type { DesiredResource, Plan, PlannedAction } from "../plan/types.js";
 import { ProviderHttpError } from "../providers/http.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { KindHandler, PriorState, RemoteObject, Spec } from "../providers/types.js";
-import type { LockedState } from "../state/backend.js";
+import type { LockedState } from "../state/locked-state.js";
 import type { ResourceState } from "../state/types.js";
 
 export type ApplyEvent =

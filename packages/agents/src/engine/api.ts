@@ -11,8 +11,9 @@ import { hasChanges, incompleteMessage, type Plan, PlanError, refreshErrors } fr
 import type { HttpEnvironment, RetryNotice } from "../providers/http.js";
 import { ProviderRuntime } from "../providers/registry.js";
 import type { ProviderAdapter, Spec } from "../providers/types.js";
-import { LockedState, type StateBackend } from "../state/backend.js";
+import type { StateBackend } from "../state/backend.js";
 import { FileBackend, STATE_FILE_NAME } from "../state/file-store.js";
+import { LockedState } from "../state/locked-state.js";
 import { loadStateKey } from "../state/secrets.js";
 import { openBackend } from "../state/settings.js";
 import type { LoadedProject } from "./project.js";

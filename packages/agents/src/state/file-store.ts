@@ -2,21 +2,15 @@
 // rename, fsync of the folder) with mode 0600, under a lock file held for the whole run.
 import { constants, promises as fs } from "node:fs";
 import { dirname } from "node:path";
-import {
-  emptyState,
-  LockedState,
-  type LockedStorage,
-  type StateBackend,
-  type StateRead,
-  serialize,
-  withJournal,
-} from "./backend.js";
+import { emptyState, type LockedStorage, type StateBackend, type StateRead } from "./backend.js";
 import { JournalWriter, readJournal } from "./journal.js";
+import { withJournal } from "./journal-replay.js";
+import { LockedState } from "./locked-state.js";
+import { serialize } from "./serialize.js";
 import { type LockInfo, StateError, StateLockedError } from "./types.js";
 import { upgradeState } from "./upgrade.js";
 import { writeAtomically } from "./write.js";
 
-export { emptyState, serialize } from "./backend.js";
 export { writeAtomically } from "./write.js";
 
 export const STATE_FILE_NAME = "agents.state.json";

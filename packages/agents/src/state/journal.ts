@@ -3,7 +3,7 @@
 // whole state, so journaling every create costs one small fsync, shared by creates that start
 // together (LockedState batches them).
 import { promises as fs } from "node:fs";
-import { type JournalEntry, type JournalReplay, replayJournal } from "./backend.js";
+import { type JournalEntry, type JournalReplay, replayJournal } from "./journal-replay.js";
 import type { PendingCreate } from "./types.js";
 import { writeAtomically } from "./write.js";
 

@@ -13,15 +13,12 @@ import { createHash } from "node:crypto";
 import type { Client as PgClient, Pool, PoolClient } from "pg";
 import {
   emptyState,
-  type JournalEntry,
-  type JournalReplay,
   type LockedStorage,
-  replayJournal,
   type StateBackend,
   StateConflictError,
   type StateRead,
-  withJournal,
 } from "./backend.js";
+import { type JournalEntry, type JournalReplay, replayJournal, withJournal } from "./journal-replay.js";
 import { type LockInfo, type PendingCreate, type State, StateError, StateLockedError } from "./types.js";
 import { upgradeState } from "./upgrade.js";
 

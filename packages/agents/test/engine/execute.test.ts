@@ -3,8 +3,8 @@ import { executePlan } from "../../src/apply/execute.js";
 import { walkGraph } from "../../src/model/graph.js";
 import { prepareDesired } from "../../src/plan/bind.js";
 import { createPlan } from "../../src/plan/planner.js";
-import { LockedState } from "../../src/state/backend.js";
 import { openStateFile } from "../../src/state/file-store.js";
+import { LockedState } from "../../src/state/locked-state.js";
 import { Harness, KEY, res } from "./harness.js";
 import { hookedFileBackend } from "./storage-hooks.js";
 

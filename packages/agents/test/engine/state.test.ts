@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LockedState, serialize } from "../../src/state/backend.js";
 import {
   forceUnlock,
   lockPathFor,
@@ -12,7 +11,9 @@ import {
   readState,
   STATE_FILE_NAME,
 } from "../../src/state/file-store.js";
+import { LockedState } from "../../src/state/locked-state.js";
 import { hashSecrets, keyedHash, loadStateKey } from "../../src/state/secrets.js";
+import { serialize } from "../../src/state/serialize.js";
 import { type ResourceState, type State, StateLockedError } from "../../src/state/types.js";
 import { upgradeState } from "../../src/state/upgrade.js";
 import { hookedFileBackend } from "./storage-hooks.js";
