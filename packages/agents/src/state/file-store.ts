@@ -3,7 +3,7 @@
 import { constants, promises as fs } from "node:fs";
 import { dirname } from "node:path";
 import { emptyState, type LockedStorage, type StateBackend, type StateRead } from "./backend.js";
-import { JournalWriter, readJournal } from "./journal.js";
+import { JournalWriter, readJournal, type StartTimer } from "./journal.js";
 import { withJournal } from "./journal-replay.js";
 import { LockedState } from "./locked-state.js";
 import { serialize } from "./serialize.js";
@@ -63,7 +63,11 @@ export async function forceUnlock(statePath: string, lockId: string): Promise<Lo
 export class FileBackend implements StateBackend {
   readonly kind = "file";
 
-  constructor(readonly path: string) {}
+  /** `startTimer` closes an idle journal (the real clock unless a test gives its own). */
+  constructor(
+    readonly path: string,
+    private readonly startTimer?: StartTimer,
+  ) {}
 
   get location(): string {
     return this.path;
@@ -112,7 +116,7 @@ export class FileBackend implements StateBackend {
       throw error;
     }
     // The lock file is exclusive, so no other writer can move the serial: no compare needed.
-    const journal = new JournalWriter(path);
+    const journal = new JournalWriter(path, this.startTimer);
     return {
       initial,
       write: (next) => writeAtomically(path, serialize(next)),
