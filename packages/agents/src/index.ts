@@ -4,13 +4,7 @@
 
 // The engine: plan, apply, destroy, import and state, over a loaded project.
 export type { ApplyEvent, ExecuteResult } from "./apply/execute.js";
-export {
-  ConfigError,
-  DIAGNOSTIC_CODES,
-  type Diagnostic,
-  redact,
-  type SourcePos,
-} from "./config/diagnostics.js";
+export { ConfigError, DIAGNOSTIC_CODES, type Diagnostic, type SourcePos } from "./config/diagnostics.js";
 export { configurationReference } from "./config/docs.js";
 export { displayPath, formatDiagnostic, summary } from "./config/format.js";
 export {
@@ -80,6 +74,7 @@ export {
 export { type AddressParts, formatAddress, type ParsedAddress, parseAddress } from "./model/address.js";
 export type { ProviderCapabilities, Support } from "./model/capabilities.js";
 export { isKind, KINDS, type Kind } from "./model/kinds.js";
+export { redact, redactor } from "./model/redact.js";
 export { renderPlan } from "./plan/render.js";
 export {
   type ActionType,

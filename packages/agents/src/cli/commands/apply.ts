@@ -6,6 +6,7 @@ import {
   loadProject,
   type Plan,
   readPlanFile,
+  redactor,
   renderPlan,
 } from "../../index.js";
 import {
@@ -14,7 +15,6 @@ import {
   lineBuffer,
   progressPrinter,
   redactingErrors,
-  redactor,
   resultSummary,
   retryLine,
 } from "../engine-output.js";

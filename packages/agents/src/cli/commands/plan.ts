@@ -1,7 +1,15 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { ALL_ADAPTERS, hasChanges, loadProject, plan, refreshErrors, renderPlan } from "../../index.js";
-import { redactingErrors, redactor, retryLine } from "../engine-output.js";
+import {
+  ALL_ADAPTERS,
+  hasChanges,
+  loadProject,
+  plan,
+  redactor,
+  refreshErrors,
+  renderPlan,
+} from "../../index.js";
+import { redactingErrors, retryLine } from "../engine-output.js";
 import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
 
 interface PlanOptions extends ScopeOptions {

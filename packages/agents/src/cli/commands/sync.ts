@@ -1,7 +1,6 @@
 import { relative, resolve } from "node:path";
 import type { Command } from "commander";
-import { ALL_ADAPTERS, loadProject, syncProject, unifiedDiff, writeSynced } from "../../index.js";
-import { redactor } from "../engine-output.js";
+import { ALL_ADAPTERS, loadProject, redactor, syncProject, unifiedDiff, writeSynced } from "../../index.js";
 import { collect, scopeOf } from "./scope-options.js";
 
 interface SyncOptions {
