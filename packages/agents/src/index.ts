@@ -22,12 +22,7 @@ export {
   loadConfigText,
 } from "./config/index.js";
 export { jsonSchema } from "./config/json-schema.js";
-export {
-  agentReferences,
-  channelReferences,
-  deploymentReferences,
-  type Reference,
-} from "./config/references.js";
+export { agentReferences, type Reference } from "./config/references.js";
 export { normalizeToolName } from "./config/rules/agents.js";
 export { normalizeMountPath, repositoryMountPath } from "./config/rules/mounts.js";
 export type {
@@ -45,21 +40,18 @@ export {
   type ApplyOptions,
   type ApplyOutcome,
   apply,
-  backendFor,
-  checkSavedPlan,
   destroy,
   type EngineOptions,
   plan,
   readPlanFile,
   readProjectState,
-  statePathFor,
   withState,
 } from "./engine/api.js";
 export { type LoadOptions as ProjectLoadOptions, loadProject } from "./engine/load-project.js";
 export { type LoadedProject, projectName } from "./engine/project.js";
 export { runDeployment } from "./engine/run.js";
 export { startSession } from "./engine/session.js";
-export { stateBackendForConfig, stateSettingsForConfig } from "./engine/state-config.js";
+export { stateBackendForConfig } from "./engine/state-config.js";
 export {
   importResource,
   listState,

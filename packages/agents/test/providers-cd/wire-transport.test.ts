@@ -14,8 +14,10 @@ import {
   normalizeEnvironmentName,
   suffixedName,
 } from "../../src/providers/provider-d/environment-names.js";
-import { ENVIRONMENT_NAME_PATTERN } from "../../src/providers/provider-d/wire-decisions.js";
 import { fakeResolver } from "./fixtures.js";
+
+/** The provider's rule for environment names, as its API states it (the simulator enforces the same). */
+const ENVIRONMENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-_.]{2,63}$/;
 
 describe("provider_c error body {type:'error', error:{type, message}, request_id}", () => {
   const rows: Array<[number, string, string]> = [

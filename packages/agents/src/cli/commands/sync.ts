@@ -1,6 +1,6 @@
 import { relative, resolve } from "node:path";
 import type { Command } from "commander";
-import { ALL_ADAPTERS, loadProject, redactor, syncProject, unifiedDiff, writeSynced } from "../../index.js";
+import { loadProject, redactor, syncProject, unifiedDiff, writeSynced } from "../../index.js";
 import { collect, scopeOf } from "./scope-options.js";
 
 interface SyncOptions {
@@ -32,7 +32,6 @@ export function register(program: Command): void {
       const scope = scopeOf({ provider: options.provider, target: [] }, project);
       const result = await syncProject({
         project,
-        adapters: ALL_ADAPTERS,
         command: "agents sync",
         ...(scope.providers ? { providers: scope.providers } : {}),
       });

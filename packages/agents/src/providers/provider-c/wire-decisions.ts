@@ -62,12 +62,10 @@ export function parseSkillOwnerTag(displayName: string): { project: string; reso
     : undefined;
 }
 
-/**
- * U3 (docs/wire/provider-c.md §7). Files carry no metadata and their filename must stay the basename of
- * `source`, so there is no honest ownership marker: files have no findOwned (a crash between upload and
- * the state write can leave one orphaned upload, reported by nothing but the provider's file list).
- */
-export const FILES_HAVE_OWNER_MARKER = false;
+// U3 (docs/wire/provider-c.md §7). Files carry no metadata and their filename must stay the basename
+// of `source`, so there is no honest ownership marker: files have no findOwned (a crash between upload
+// and the state write can leave one orphaned upload, reported by nothing but the provider's file list).
+// (managed-dialect/handlers/files.ts defines no findOwned)
 
 // Agent update: resend the full body; cleared lists are `[]`, a cleared roster `null`, description
 // `""`. (done in managed-dialect/agent.ts)

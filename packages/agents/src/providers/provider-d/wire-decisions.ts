@@ -25,12 +25,12 @@ export const ROSTER_FORM = "object" as const;
 export const MODEL_FORM = "object" as const;
 
 /**
- * docs/wire/provider-d.md §3.1 and U4 (§8). Environment names: `^[a-z0-9][a-z0-9-_.]{2,63}$`, 409 → retry
- * with `-1`, `-2`, … up to 16 attempts in all. Update keeps a suffixed name the create needed (the
- * reference sends the unsuffixed name, which conflicts again while the base name is taken); a changed
- * declared name is sent normalized and unsuffixed.
+ * docs/wire/provider-d.md §3.1 and U4 (§8). Environment names: `^[a-z0-9][a-z0-9-_.]{2,63}$`
+ * (environment-names.ts normalizes a declared name into that form), 409 → retry with `-1`, `-2`, …
+ * up to 16 attempts in all. Update keeps a suffixed name the create needed (the reference sends the
+ * unsuffixed name, which conflicts again while the base name is taken); a changed declared name is
+ * sent normalized and unsuffixed.
  */
-export const ENVIRONMENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-_.]{2,63}$/;
 export const ENVIRONMENT_NAME_ATTEMPTS = 16;
 
 /**
@@ -66,8 +66,5 @@ export function emulatedDeploymentId(address: string): string {
 // U7 (docs/wire/provider-d.md §8): memory seeds at create go through `batch_create` with `on_conflict:
 // "overwrite"`. (sent by managed-dialect/handlers/memory-stores.ts)
 
-/**
- * U10 (docs/wire/provider-d.md §8). Files have no metadata and keep the source basename: no ownership
- * marker, no findOwned.
- */
-export const FILES_HAVE_OWNER_MARKER = false;
+// U10 (docs/wire/provider-d.md §8). Files have no metadata and keep the source basename: no ownership
+// marker, no findOwned. (managed-dialect/handlers/files.ts defines no findOwned)
