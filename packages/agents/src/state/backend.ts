@@ -2,8 +2,14 @@
 // primitives it provides, and what a read of it returns. What a run does with a backend is the
 // same on both, and lives in locked-state.ts.
 import { randomUUID } from "node:crypto";
-import type { JournalEntry } from "./journal-replay.js";
-import { type LockInfo, type PendingCreate, STATE_VERSION, type State, StateError } from "./types.js";
+import {
+  type JournalEntry,
+  type LockInfo,
+  type PendingCreate,
+  STATE_VERSION,
+  type State,
+  StateError,
+} from "./types.js";
 
 export interface StateRead {
   state: State;

@@ -1,25 +1,7 @@
 // The journal's entries (creates in flight, resources recorded on top of the stored state) and
 // how a reader replays them onto the state it read. Both backends store the same entries.
 import type { StateRead } from "./backend.js";
-import type { PendingCreate, ResourceState } from "./types.js";
-
-export type JournalEntry =
-  | ({ op: "create" } & PendingCreate)
-  | { op: "resolved"; address: string; at: string }
-  | RecordEntry;
-
-/**
- * A resource recorded (`entry`) or removed (`null`) on top of the stored state whose serial is
- * `base`. A run journals its steps this way instead of rewriting the whole state for each, and
- * writes the whole state once at the end; a reader applies the records whose base is the serial
- * it read, so records a later whole write already contains are never applied twice.
- */
-export interface RecordEntry {
-  op: "record";
-  base: number;
-  address: string;
-  entry: ResourceState | null;
-}
+import type { JournalEntry, PendingCreate, RecordEntry, ResourceState } from "./types.js";
 
 /** What a journal holds: creates in flight, and records since the stored state. */
 export interface JournalReplay {

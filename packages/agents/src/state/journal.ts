@@ -3,8 +3,8 @@
 // whole state, so journaling every create costs one small fsync, shared by creates that start
 // together (LockedState batches them).
 import { promises as fs } from "node:fs";
-import { type JournalEntry, type JournalReplay, replayJournal } from "./journal-replay.js";
-import type { PendingCreate } from "./types.js";
+import { type JournalReplay, replayJournal } from "./journal-replay.js";
+import type { JournalEntry, PendingCreate } from "./types.js";
 import { writeAtomically } from "./write.js";
 
 /** How long the journal stays open without an append. */

@@ -3,8 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { type LockedStorage, type StateBackend, StateConflictError } from "./backend.js";
-import { type JournalEntry, livePending } from "./journal-replay.js";
+import { livePending } from "./journal-replay.js";
 import { commit, overlay, recordsOnly } from "./overlay.js";
+import type { JournalEntry } from "./types.js";
 import { type LockInfo, type PendingCreate, type ResourceState, type State, StateError } from "./types.js";
 
 function newLockInfo(command: string): LockInfo {

@@ -19,7 +19,8 @@ import {
   StateConflictError,
   type StateRead,
 } from "./backend.js";
-import { type JournalEntry, type JournalReplay, replayJournal, withJournal } from "./journal-replay.js";
+import { type JournalReplay, replayJournal, withJournal } from "./journal-replay.js";
+import type { JournalEntry } from "./types.js";
 import { type LockInfo, type PendingCreate, type State, StateError, StateLockedError } from "./types.js";
 import { upgradeState } from "./upgrade.js";
 

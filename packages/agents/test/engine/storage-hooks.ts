@@ -2,7 +2,7 @@
 // fail (a full disk, a lost mount) while everything else is the real file backend.
 import type { StateBackend } from "../../src/state/backend.js";
 import { FileBackend } from "../../src/state/file-store.js";
-import type { JournalEntry } from "../../src/state/journal-replay.js";
+import type { JournalEntry } from "../../src/state/types.js";
 
 export interface StoreHooks {
   /** Runs before a whole write of the state; throw to refuse it. */
