@@ -1,21 +1,9 @@
 import type { Request, Router } from "express";
+import { body, str } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject } from "../kit/records.js";
-import {
-  assertFreeName,
-  bad,
-  body,
-  type Ctx,
-  find,
-  listPage,
-  live,
-  now,
-  stamp,
-  str,
-  view,
-  writable,
-} from "./common.js";
-import { put, type Rec } from "./state.js";
+import { put, type Rec } from "../kit/store.js";
+import { assertFreeName, bad, type Ctx, find, listPage, live, now, stamp, view, writable } from "./common.js";
 import { OFFICIAL_SKILLS, skillVersionStatus } from "./uploads.js";
 
 export const BUILTIN_TOOLS = ["bash", "read", "write", "edit", "glob", "grep", "download_file"];

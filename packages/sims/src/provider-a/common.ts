@@ -2,8 +2,9 @@ import type { NextFunction, Request, Response } from "express";
 import type { SimContext } from "../core/sim.js";
 import { WireError } from "../kit/errors.js";
 import { decodePageToken, encodePageToken, parseLimit, slicePage } from "../kit/paging.js";
-import { isObject, publicView } from "../kit/records.js";
-import type { AState, Collection, Rec } from "./state.js";
+import { publicView } from "../kit/records.js";
+import type { Rec } from "../kit/store.js";
+import type { AState, Collection } from "./state.js";
 
 export type Ctx = SimContext<AState>;
 
@@ -67,24 +68,6 @@ export function now(ctx: Ctx): string {
 export function stamp(ctx: Ctx): { created_at: string; updated_at: string } {
   const at = now(ctx);
   return { created_at: at, updated_at: at };
-}
-
-export function body(req: Request): Record<string, unknown> {
-  const b: unknown = req.body;
-  if (b === undefined) return {};
-  if (!isObject(b)) throw bad("request body must be a JSON object");
-  return b;
-}
-
-export function str(b: Record<string, unknown>, field: string, required = false): string | undefined {
-  const v = b[field];
-  if (v === undefined || v === null) {
-    if (required) throw bad(`${field} is required`);
-    return undefined;
-  }
-  if (typeof v !== "string") throw bad(`${field} must be a string`);
-  if (required && v === "") throw bad(`${field} must not be empty`);
-  return v;
 }
 
 export function find(ctx: Ctx, kind: Collection, id: string, what: string): Rec {

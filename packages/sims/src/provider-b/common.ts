@@ -3,8 +3,9 @@ import type { NextFunction, Request, Response, Router } from "express";
 import type { SimContext } from "../core/sim.js";
 import { h, WireError } from "../kit/errors.js";
 import { decodePageToken, encodePageToken, parseLimit, slicePage } from "../kit/paging.js";
-import { isObject, publicView, sha256 } from "../kit/records.js";
-import type { BState, Collection, Domain, Rec } from "./state.js";
+import { publicView, sha256 } from "../kit/records.js";
+import type { Rec } from "../kit/store.js";
+import type { BState, Collection, Domain } from "./state.js";
 
 export type Ctx = SimContext<BState>;
 
@@ -61,24 +62,6 @@ export function bodyLimit(req: Request, _res: Response, next: NextFunction) {
   const length = Number(req.headers["content-length"] ?? 0);
   if (length > MAX_BODY_BYTES) return next(new WireError(400, "", "request body exceeds 4 MB"));
   next();
-}
-
-export function body(req: Request): Record<string, unknown> {
-  const b: unknown = req.body;
-  if (b === undefined) return {};
-  if (!isObject(b)) throw bad("request body must be a JSON object");
-  return b;
-}
-
-export function str(b: Record<string, unknown>, field: string, required = false): string | undefined {
-  const v = b[field];
-  if (v === undefined || v === null) {
-    if (required) throw bad(`${field} is required`);
-    return undefined;
-  }
-  if (typeof v !== "string") throw bad(`${field} must be a string`);
-  if (required && v === "") throw bad(`${field} must not be empty`);
-  return v;
 }
 
 export function find(ctx: Ctx, kind: Collection, id: string, what: string, domain?: Domain): Rec {

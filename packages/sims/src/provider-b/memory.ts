@@ -1,9 +1,10 @@
 import type { Request, Router } from "express";
+import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
 import { checkMetadata, patchMetadata, sha256 } from "../kit/records.js";
+import { put, type Rec } from "../kit/store.js";
 import {
   bad,
-  body,
   type Ctx,
   conflict,
   domainItems,
@@ -13,10 +14,9 @@ import {
   missing,
   notArchived,
   stamp,
-  str,
   view,
 } from "./common.js";
-import { type Domain, put, type Rec } from "./state.js";
+import type { Domain } from "./state.js";
 
 /** Creates a store record; the Forward default store goes through here too. */
 export function createStore(ctx: Ctx, domain: Domain, fields: Record<string, unknown>): Rec {
