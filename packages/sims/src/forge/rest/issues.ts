@@ -1,6 +1,5 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { issueMilestone, setIssueMilestone } from "../daily/labels-milestones.js";
 import {
   canReadProject,
   groupById,
@@ -14,6 +13,7 @@ import { noteRoutes, userNotesCount } from "../model/notes.js";
 import type { ForgeState, ForgeUser, Issue, MergeRequest, Project } from "../model/state.js";
 import { ACCESS, nextId, userByName } from "../model/state.js";
 import { API, caller, forbidden, missing, notFound, requireUser } from "./auth.js";
+import { issueMilestone, setIssueMilestone } from "./labels-milestones.js";
 import { paginate } from "./paginate.js";
 import { boolParam, compareBy, idsParam, labelsParam, params, str } from "./params.js";
 import { userRef } from "./users.js";

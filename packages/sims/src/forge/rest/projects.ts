@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { labelJson } from "../daily/labels-milestones.js";
 import {
   canReadProject,
   groupAccessLevel,
@@ -15,6 +14,7 @@ import {
 import type { ForgeState, ForgeUser, Member, Project } from "../model/state.js";
 import { userById } from "../model/state.js";
 import { API, caller } from "./auth.js";
+import { labelJson } from "./labels-milestones.js";
 import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "./paginate.js";
 import { basicUser } from "./users.js";
 
@@ -197,13 +197,13 @@ export function projectRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
   });
 
-  // Labels created through the API (daily/), plus names used by issues and merge requests.
+  // Labels created through the API (labels-milestones.ts), plus names used by issues and merge requests.
   app.get(`${API}/projects/:id/labels`, (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const issues = ctx.state.issues.filter((i) => i.project_id === p.id);
     const mrs = ctx.state.mergeRequests.filter((m) => m.project_id === p.id);
-    const stored = ctx.state.daily.labels.filter((l) => l.project_id === p.id);
+    const stored = ctx.state.extras.labels.filter((l) => l.project_id === p.id);
     const names = [
       ...new Set([
         ...stored.map((l) => l.name),
