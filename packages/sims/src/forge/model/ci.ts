@@ -1,9 +1,9 @@
-import { userRef } from "../rest/users.js";
 import { projectFullPath } from "./access.js";
 import { jobArtifactsJson } from "./project-extras.js";
 import { commitJson } from "./repo.js";
 import type { ForgeState, Job, JobStatus, Pipeline, Project } from "./state.js";
 import { nextId } from "./state.js";
+import { userRef } from "./users.js";
 
 /**
  * Pipelines run on the simulated clock: every job gets a schedule (start, end, outcome) when it is

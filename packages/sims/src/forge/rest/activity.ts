@@ -1,13 +1,20 @@
 import { createHash } from "node:crypto";
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { canReadProject, findProject, loadProject, projectFullPath } from "../model/access.js";
+import {
+  caller,
+  canReadProject,
+  findProject,
+  loadProject,
+  projectFullPath,
+  requireUser,
+} from "../model/access.js";
 import { ACCESS, type ForgeState, type ForgeUser, userByName } from "../model/state.js";
-import { API, caller, missing, notFound, requireUser } from "./auth.js";
+import { userRef } from "../model/users.js";
+import { API, missing, notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { params, str } from "../wire/params.js";
 import { findIssue, issueJson } from "./issues.js";
-import { paginate } from "./paginate.js";
-import { params, str } from "./params.js";
-import { userRef } from "./users.js";
 
 /** Issue milestones, issue links, to-do items and activity events. */
 

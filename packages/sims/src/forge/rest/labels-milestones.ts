@@ -3,9 +3,9 @@ import type { SimContext } from "../../core/sim.js";
 import { loadProject, projectFullPath } from "../model/access.js";
 import type { LabelRow, MilestoneRow } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Issue, type Project } from "../model/state.js";
-import { API, missing, notFound } from "./auth.js";
-import { paginate } from "./paginate.js";
-import { params, str } from "./params.js";
+import { API, missing, notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { params, str } from "../wire/params.js";
 
 /** GitLab's label colours: #RRGGBB or a CSS colour name. */
 const COLOR = /^#[0-9A-Fa-f]{6}$|^[a-z]+$/;

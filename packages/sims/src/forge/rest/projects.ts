@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
+  caller,
   canReadProject,
   groupAccessLevel,
   groupById,
@@ -13,10 +14,10 @@ import {
 } from "../model/access.js";
 import type { ForgeState, ForgeUser, Member, Project } from "../model/state.js";
 import { userById } from "../model/state.js";
-import { API, caller } from "./auth.js";
+import { basicUser } from "../model/users.js";
+import { API } from "../wire/answers.js";
+import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "../wire/paginate.js";
 import { labelJson } from "./labels-milestones.js";
-import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "./paginate.js";
-import { basicUser } from "./users.js";
 
 function projectWebUrl(state: ForgeState, p: Project, origin: string): string {
   return `${origin}/${projectFullPath(state, p)}`;

@@ -1,13 +1,13 @@
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject } from "../model/access.js";
+import { caller, loadProject } from "../model/access.js";
 import { type ReleaseRow, type WikiRow, wikiSlug } from "../model/project-extras.js";
 import { resolveRef } from "../model/repo.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
-import { API, caller, missing, notFound } from "./auth.js";
-import { paginate } from "./paginate.js";
-import { params, str } from "./params.js";
-import { userRef } from "./users.js";
+import { userRef } from "../model/users.js";
+import { API, missing, notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { params, str } from "../wire/params.js";
 
 export function releaseWikiRoutes(
   app: Express,

@@ -1,14 +1,21 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { findProject, groupFullPath, loadProject, projectFullPath } from "../model/access.js";
+import {
+  caller,
+  findProject,
+  groupFullPath,
+  loadProject,
+  projectFullPath,
+  requireUser,
+} from "../model/access.js";
 import { isFinal, jobJson, syncPipeline } from "../model/ci.js";
 import { findMr, mergeBase, syncMr } from "../model/merge-requests.js";
 import { jobArtifactFiles } from "../model/project-extras.js";
 import { history, resolveRef } from "../model/repo.js";
 import { ACCESS, type Commit, type ForgeState, nextId, type Project } from "../model/state.js";
-import { API, caller, notFound, requireUser } from "./auth.js";
+import { API, notFound } from "../wire/answers.js";
+import { params, str } from "../wire/params.js";
 import { findNamespace } from "./namespaces.js";
-import { params, str } from "./params.js";
 import { projectJson } from "./projects.js";
 
 /** Merge request conflicts, file blame, forks, manual jobs and job artifact files. */
