@@ -7,6 +7,19 @@ export interface Rec {
   [k: string]: unknown;
 }
 
+/** The kinds provider_a and provider_b both keep, in the order their `/_sim/state` dumps list them. */
+export const SHARED_COLLECTIONS = [
+  "environments",
+  "vaults",
+  "credentials",
+  "files",
+  "skills",
+  "agents",
+  "deployments",
+  "deployment_runs",
+  "sessions",
+] as const;
+
 /**
  * The object store provider_a and provider_b both keep: the accepted API keys, records by
  * collection (numbered in creation order, which paging follows) and session events by session id.

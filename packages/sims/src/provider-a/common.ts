@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import type { SimContext } from "../core/sim.js";
 import { WireError } from "../kit/errors.js";
-import { decodePageToken, encodePageToken, parseLimit, slicePage } from "../kit/paging.js";
+import { encodePageToken, queryDescending, queryLimit, queryPageCursor, slicePage } from "../kit/paging.js";
 import { publicView } from "../kit/records.js";
 import type { Rec } from "../kit/store.js";
 import type { AState, Collection } from "./state.js";
@@ -85,18 +85,10 @@ export const view = publicView;
 
 /** `limit` + `page` → `{data, next_page}`; no `has_more`: a null `next_page` is the last page. */
 export function listPage(ctx: Ctx, req: Request, items: Rec[], render: (r: Rec) => unknown = view) {
-  const limit = parseLimit(req.query.limit, DEFAULT_LIMIT, MAX_LIMIT);
-  if (limit === undefined) throw bad(`limit must be an integer between 1 and ${MAX_LIMIT}`);
-  let afterSeq = 0;
-  const token = req.query.page;
-  if (token !== undefined && token !== "") {
-    const seq = typeof token === "string" ? decodePageToken(token) : undefined;
-    if (seq === undefined) throw bad("page is not a valid page token");
-    afterSeq = seq;
-  }
-  const order = req.query.order;
-  if (order !== undefined && order !== "asc" && order !== "desc") throw bad('order must be "asc" or "desc"');
-  const page = slicePage(items, ctx.state.seq, { limit, afterSeq, descending: order === "desc" });
+  const limit = queryLimit(req.query.limit, DEFAULT_LIMIT, MAX_LIMIT);
+  const afterSeq = queryPageCursor(req.query.page);
+  const descending = queryDescending(req.query.order);
+  const page = slicePage(items, ctx.state.seq, { limit, afterSeq, descending });
   const last = page.items.at(-1);
   return {
     data: page.items.map(render),

@@ -2,19 +2,16 @@ import type { SimClock } from "../core/clock.js";
 import type { IdGenerator } from "../core/prng.js";
 import { isObject } from "../kit/records.js";
 import { EventHub } from "../kit/sse.js";
-import { dumpRecords, emptyStore, type Store, seedError, seedStore } from "../kit/store.js";
+import {
+  dumpRecords,
+  emptyStore,
+  SHARED_COLLECTIONS,
+  type Store,
+  seedError,
+  seedStore,
+} from "../kit/store.js";
 
-export const COLLECTIONS = [
-  "environments",
-  "vaults",
-  "credentials",
-  "files",
-  "skills",
-  "agents",
-  "deployments",
-  "deployment_runs",
-  "sessions",
-] as const;
+export const COLLECTIONS = SHARED_COLLECTIONS;
 export type Collection = (typeof COLLECTIONS)[number];
 
 /**

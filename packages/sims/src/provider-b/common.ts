@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response, Router } from "express";
 import type { SimContext } from "../core/sim.js";
 import { h, WireError } from "../kit/errors.js";
-import { decodePageToken, encodePageToken, parseLimit, slicePage } from "../kit/paging.js";
+import { encodePageToken, queryDescending, queryLimit, queryPageCursor, slicePage } from "../kit/paging.js";
 import { publicView, sha256 } from "../kit/records.js";
 import type { Rec } from "../kit/store.js";
 import type { BState, Collection, Domain } from "./state.js";
@@ -76,21 +76,9 @@ export function notArchived(rec: Rec, what: string): void {
 
 export const view = publicView;
 
-function descending(req: Request): boolean {
-  const order = req.query.order;
-  if (order !== undefined && order !== "asc" && order !== "desc") throw bad('order must be "asc" or "desc"');
-  return order === "desc";
-}
-
-function limitOf(req: Request): number {
-  const limit = parseLimit(req.query.limit, DEFAULT_LIMIT, MAX_LIMIT);
-  if (limit === undefined) throw bad(`limit must be an integer between 1 and ${MAX_LIMIT}`);
-  return limit;
-}
-
 /** Most lists: `limit` + `after_id` → `{data, has_more, last_id}`. */
 export function listAfterId(ctx: Ctx, req: Request, items: Rec[]) {
-  const limit = limitOf(req);
+  const limit = queryLimit(req.query.limit, DEFAULT_LIMIT, MAX_LIMIT);
   let afterSeq = 0;
   const after = req.query.after_id;
   if (after !== undefined && after !== "") {
@@ -98,22 +86,24 @@ export function listAfterId(ctx: Ctx, req: Request, items: Rec[]) {
     if (seq === undefined) throw bad("after_id does not name a known object");
     afterSeq = seq;
   }
-  const page = slicePage(items, ctx.state.seq, { limit, afterSeq, descending: descending(req) });
+  const page = slicePage(items, ctx.state.seq, {
+    limit,
+    afterSeq,
+    descending: queryDescending(req.query.order),
+  });
   const data = page.items.map(view);
   return { data, has_more: page.hasMore, last_id: page.items.at(-1)?.id ?? null };
 }
 
 /** Deployments and managed sessions: `limit` + `page` → `{data, has_more, next_page}`. */
 export function listByPage(ctx: Ctx, req: Request, items: Rec[]) {
-  const limit = limitOf(req);
-  let afterSeq = 0;
-  const token = req.query.page;
-  if (token !== undefined && token !== "") {
-    const seq = typeof token === "string" ? decodePageToken(token) : undefined;
-    if (seq === undefined) throw bad("page is not a valid page token");
-    afterSeq = seq;
-  }
-  const page = slicePage(items, ctx.state.seq, { limit, afterSeq, descending: descending(req) });
+  const limit = queryLimit(req.query.limit, DEFAULT_LIMIT, MAX_LIMIT);
+  const afterSeq = queryPageCursor(req.query.page);
+  const page = slicePage(items, ctx.state.seq, {
+    limit,
+    afterSeq,
+    descending: queryDescending(req.query.order),
+  });
   const last = page.items.at(-1);
   const nextPage = page.hasMore && last ? encodePageToken(ctx.state.seq.of(last.id) ?? 0) : null;
   return { data: page.items.map(view), has_more: page.hasMore, next_page: nextPage };

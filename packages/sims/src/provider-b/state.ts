@@ -1,7 +1,16 @@
 import type { SimClock } from "../core/clock.js";
 import type { IdGenerator } from "../core/prng.js";
 import { EventHub } from "../kit/sse.js";
-import { asArray, dumpRecords, emptyStore, put, type Rec, type Store, seedStore } from "../kit/store.js";
+import {
+  asArray,
+  dumpRecords,
+  emptyStore,
+  put,
+  type Rec,
+  SHARED_COLLECTIONS,
+  type Store,
+  seedStore,
+} from "../kit/store.js";
 
 /** Which gateway an object was created through: `/api/v1/cloud` or `/api/v1/forward`. */
 export type Domain = "managed" | "forward";
@@ -23,15 +32,7 @@ interface IdempotentReply {
 
 /** Object collections, by the key they have in `/_sim/state` and `/_sim/seed`. */
 export const COLLECTIONS = [
-  "environments",
-  "vaults",
-  "credentials",
-  "files",
-  "skills",
-  "agents",
-  "deployments",
-  "deployment_runs",
-  "sessions",
+  ...SHARED_COLLECTIONS,
   "memory_stores",
   "memories",
   "memory_versions",
