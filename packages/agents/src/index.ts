@@ -4,13 +4,7 @@
 
 // The engine: plan, apply, destroy, import and state, over a loaded project.
 export type { ApplyEvent, ExecuteResult } from "./apply/execute.js";
-export {
-  ConfigError,
-  DIAGNOSTIC_CODES,
-  type Diagnostic,
-  redact,
-  type SourcePos,
-} from "./config/diagnostics.js";
+export { ConfigError, DIAGNOSTIC_CODES, type Diagnostic, type SourcePos } from "./config/diagnostics.js";
 export { configurationReference } from "./config/docs.js";
 export { displayPath, formatDiagnostic, summary } from "./config/format.js";
 export {
@@ -28,12 +22,7 @@ export {
   loadConfigText,
 } from "./config/index.js";
 export { jsonSchema } from "./config/json-schema.js";
-export {
-  agentReferences,
-  channelReferences,
-  deploymentReferences,
-  type Reference,
-} from "./config/references.js";
+export { agentReferences, type Reference } from "./config/references.js";
 export { normalizeToolName } from "./config/rules/agents.js";
 export { normalizeMountPath, repositoryMountPath } from "./config/rules/mounts.js";
 export type {
@@ -51,21 +40,18 @@ export {
   type ApplyOptions,
   type ApplyOutcome,
   apply,
-  backendFor,
-  checkSavedPlan,
   destroy,
   type EngineOptions,
   plan,
   readPlanFile,
   readProjectState,
-  statePathFor,
   withState,
 } from "./engine/api.js";
 export { type LoadOptions as ProjectLoadOptions, loadProject } from "./engine/load-project.js";
 export { type LoadedProject, projectName } from "./engine/project.js";
 export { runDeployment } from "./engine/run.js";
 export { startSession } from "./engine/session.js";
-export { stateBackendForConfig, stateSettingsForConfig } from "./engine/state-config.js";
+export { stateBackendForConfig } from "./engine/state-config.js";
 export {
   importResource,
   listState,
@@ -80,6 +66,7 @@ export {
 export { type AddressParts, formatAddress, type ParsedAddress, parseAddress } from "./model/address.js";
 export type { ProviderCapabilities, Support } from "./model/capabilities.js";
 export { isKind, KINDS, type Kind } from "./model/kinds.js";
+export { redact, redactor } from "./model/redact.js";
 export { renderPlan } from "./plan/render.js";
 export {
   type ActionType,
@@ -107,13 +94,9 @@ export {
   type RetryNotice,
 } from "./providers/http.js";
 export type * from "./providers/types.js";
-export {
-  LockedState,
-  type StateBackend,
-  StateConflictError,
-  type StateRead,
-} from "./state/backend.js";
+export { type StateBackend, StateConflictError, type StateRead } from "./state/backend.js";
 export { FileBackend, forceUnlock, readState, STATE_FILE_NAME } from "./state/file-store.js";
+export { LockedState } from "./state/locked-state.js";
 export { PostgresBackend } from "./state/postgres-store.js";
 export { openBackend, type StateSettings } from "./state/settings.js";
 export type { LockInfo, ResourceState, State } from "./state/types.js";

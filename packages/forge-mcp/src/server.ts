@@ -1,22 +1,18 @@
 import { hkdfSync, randomBytes } from "node:crypto";
 import type { Server } from "node:http";
-import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
-import {
-  getOAuthProtectedResourceMetadataUrl,
-  mcpAuthMetadataRouter,
-} from "@modelcontextprotocol/sdk/server/auth/router.js";
+import { getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { OAuthMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import express, { type Express, type Request, type Response } from "express";
-import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
 import { ForgeOAuthClient } from "./forge/oauth-client.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
 import { createLogger } from "./logger.js";
+import { bearerChecks } from "./oauth/bearer.js";
 import { ConsentGuard } from "./oauth/consent.js";
+import { mountDiscovery } from "./oauth/discovery.js";
 import { globToRegExp } from "./oauth/redirect-uris.js";
 import { oauthRouter } from "./oauth/routes.js";
 import { Sealer } from "./oauth/seal.js";
@@ -183,47 +179,12 @@ async function mountOAuth(
     now,
   });
   const resourceUrl = new URL(`${config.mcpServerUrl}${MCP_PATH}`);
-  const base = config.mcpServerUrl;
-  const metadata: OAuthMetadata = {
-    issuer: new URL(base).href,
-    authorization_endpoint: `${base}/authorize`,
-    token_endpoint: `${base}/token`,
-    registration_endpoint: `${base}/register`,
-    revocation_endpoint: `${base}/revoke`,
-    response_types_supported: ["code"],
-    grant_types_supported: ["authorization_code", "refresh_token"],
-    code_challenge_methods_supported: ["S256"],
-    token_endpoint_auth_methods_supported: ["none"],
-    revocation_endpoint_auth_methods_supported: ["none"],
-    scopes_supported: config.oauthScopes,
-    ...(mode === "proxy" ? { authorization_response_iss_parameter_supported: true } : {}),
-  };
-  app.use(
-    mcpAuthMetadataRouter({
-      oauthMetadata: metadata,
-      resourceServerUrl: resourceUrl,
-      scopesSupported: config.oauthScopes,
-      resourceName: "forge-mcp",
-    }),
+  mountDiscovery(
+    app,
+    { serverUrl: config.mcpServerUrl, resourceUrl, scopes: config.oauthScopes, mode },
+    prefix,
   );
-  // RFC 8414 §3.1: an issuer with a path has its metadata at the well-known segment + that path.
-  if (prefix) {
-    app.get(`/.well-known/oauth-authorization-server${prefix}`, (_req, res) => {
-      res.setHeader("Access-Control-Allow-Origin", "*");
-      res.json(metadata);
-    });
-  }
-  // Clients that probe the root form (RFC 9728 §3.1 without the resource path) get the same document.
-  app.get("/.well-known/oauth-protected-resource", (_req, res) => {
-    res.setHeader("Access-Control-Allow-Origin", "*");
-    res.json({
-      resource: resourceUrl.href,
-      authorization_servers: [metadata.issuer],
-      scopes_supported: config.oauthScopes,
-      resource_name: "forge-mcp",
-    });
-  });
-  app.use(oauthRouter(service, { mode, secureCookies: base.startsWith("https:"), logger }));
+  app.use(oauthRouter(service, { mode, secureCookies: config.mcpServerUrl.startsWith("https:"), logger }));
   const verifier = new ForgeTokenVerifier({
     rootUrl: config.forgeRootUrl,
     appId,
@@ -233,14 +194,12 @@ async function mountOAuth(
     logger,
     now,
   });
-  const mcpHandlers = [
-    verifyBudget(verifier, config.verifyRateLimitPerMinute, now),
-    requireBearerAuth({
-      verifier,
-      // RFC 9728 §3.1: the well-known segment goes between the origin and the resource's path
-      resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resourceUrl),
-    }),
-  ];
+  const mcpHandlers = bearerChecks(verifier, {
+    perMinute: config.verifyRateLimitPerMinute,
+    // RFC 9728 §3.1: the well-known segment goes between the origin and the resource's path
+    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resourceUrl),
+    now,
+  });
   return { shared, verifier, memoryStore, mcpHandlers };
 }
 
@@ -326,34 +285,4 @@ export function listen(app: Express, host: string, port: number): Promise<Server
   return new Promise((resolve, reject) => {
     const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
-}
-
-/**
- * Bounds the forge token-info calls one client IP can cause: a bearer that is in neither of the
- * verifier's caches costs a forge call, so random tokens from one source would otherwise spend
- * the forge's rate limit that real users share. Over the budget the request gets 429 with
- * Retry-After, without a forge call; cached tokens (good or bad) never count.
- */
-function verifyBudget(
-  verifier: ForgeTokenVerifier,
-  perMinute: number,
-  now: () => number,
-): express.RequestHandler {
-  const windows = new LRUCache<string, { start: number; count: number }>({ max: 100_000 });
-  return (req, res, next) => {
-    const header = req.headers.authorization;
-    if (!header?.startsWith("Bearer ")) return next();
-    if (!verifier.needsForgeCall(header.slice(7).trim())) return next();
-    const ip = req.ip ?? "unknown";
-    const t = now();
-    let w = windows.get(ip);
-    if (!w || t - w.start >= 60_000) w = { start: t, count: 0 };
-    w.count += 1;
-    windows.set(ip, w);
-    if (w.count <= perMinute) return next();
-    res.setHeader("Retry-After", String(Math.max(1, Math.ceil((w.start + 60_000 - t) / 1000))));
-    res
-      .status(429)
-      .json({ error: "too_many_requests", error_description: "Too many token checks; retry later" });
-  };
 }

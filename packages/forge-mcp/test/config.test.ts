@@ -8,7 +8,7 @@ const base = {
 };
 
 describe("configuration", () => {
-  it("has the spec's defaults", () => {
+  it("has the defaults of docs/forge-mcp.md#configuration", () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       transport: "stdio",

@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { TOOLSETS } from "../src/tools/index.js";
 import { APP_ID, type Forge, seedApp, startForge } from "./forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
@@ -101,6 +101,18 @@ describe("/mcp with forge OAuth tokens", () => {
     for (let i = 0; i < 4; i++) expect((await rpc(mcp.url, "made-up-repeated")).status).toBe(401);
     expect((await rpc(mcp.url, "tok-foreign")).status).toBe(401);
     expect(mcp.server.verifier!.forgeCalls - before).toBe(1);
+  });
+
+  it("hashes and looks up a request's token once: the verify budget and the bearer check share it", async () => {
+    const lookup = vi.spyOn(mcp.server.verifier!, "lookup");
+    try {
+      // one refused for its scope, one unknown: cached or not, each request looks its token up once
+      expect((await rpc(mcp.url, "tok-read")).status).toBe(403);
+      expect((await rpc(mcp.url, "made-up-looked-up-once")).status).toBe(401);
+      expect(lookup).toHaveBeenCalledTimes(2);
+    } finally {
+      lookup.mockRestore();
+    }
   });
 
   it("bounds the forge calls one source can cause with unknown tokens (429, Retry-After), not the cached ones", async () => {

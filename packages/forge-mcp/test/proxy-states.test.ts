@@ -11,7 +11,10 @@ import {
   redeem,
 } from "./oauth-client.js";
 
-/** One test per row of the spec's states table (§3) and per error rule (§7), proxy mode, in memory. */
+/**
+ * One test per row of the states table (docs/forge-mcp-oauth.md §3) and per error rule (docs/forge-mcp-
+ * oauth.md §7), proxy mode, in memory.
+ */
 
 describe("proxy mode states and transitions", () => {
   let forge: Forge;

@@ -2,10 +2,10 @@ import { expect } from "vitest";
 import type { Call } from "./wire-client.js";
 
 /**
- * One row per endpoint of a fact sheet. With made-up ids a served route answers the provider's own
- * 404 for the object ("… not found"), never the catch-all "route not found"; a list answers 200 and
- * a create with an empty body answers 400 (or 200 where every field is optional). This proves every
- * row is routed with the right verb.
+ * One row per endpoint of a wire reference (docs/wire/<provider>.md §3). With made-up ids a served route
+ * answers the provider's own 404 for the object ("… not found"), never the catch-all "route not found"; a
+ * list answers 200 and a create with an empty body answers 400 (or 200 where every field is optional).
+ * This proves every row is routed with the right verb.
  */
 export type Row = [method: string, path: string];
 

@@ -6,7 +6,7 @@
 import type { Plan } from "../plan/types.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { DeferredTask } from "../providers/types.js";
-import type { LockedState } from "../state/backend.js";
+import type { LockedState } from "../state/locked-state.js";
 
 function lookupIn(store: LockedState) {
   return (address: string) => {

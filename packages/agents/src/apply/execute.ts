@@ -2,14 +2,14 @@
 // task counts as done. Creates are journaled as intents first so a crash is recoverable by
 // adoption (see state/types.ts `pending`).
 
+import { Interrupted, walkGraph } from "../model/graph.js";
 import { limiter } from "../plan/bounded.js";
 import type { DesiredResource, Plan, PlannedAction } from "../plan/types.js";
 import { ProviderHttpError } from "../providers/http.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { KindHandler, PriorState, RemoteObject, Spec } from "../providers/types.js";
-import type { LockedState } from "../state/backend.js";
+import type { LockedState } from "../state/locked-state.js";
 import type { ResourceState } from "../state/types.js";
-import { Interrupted, runDag } from "./dag.js";
 
 export type ApplyEvent =
   | { type: "start"; address: string; action: PlannedAction["action"] }
@@ -93,7 +93,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
     },
   }));
 
-  const result = await runDag(tasks, {
+  const result = await walkGraph(tasks, {
     // One step waiting for a slot per step in a call: enough to keep every slot busy.
     parallelism: parallelism * 2,
     signal,

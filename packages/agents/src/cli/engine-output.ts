@@ -1,6 +1,6 @@
 // Terminal output for plan/apply/destroy: progress lines, summaries, confirmation.
 import { createInterface } from "node:readline/promises";
-import type { ApplyEvent, ExecuteResult, Plan, RetryNotice } from "../index.js";
+import { type ApplyEvent, type ExecuteResult, type Plan, type RetryNotice, redactor } from "../index.js";
 import { CliError } from "./errors.js";
 
 const PAST: Record<string, string> = {
@@ -23,12 +23,6 @@ const PRESENT: Record<string, string> = {
 };
 
 type Printer = (line: string) => void;
-
-/** Replaces every resolved secret value in text meant for the terminal. */
-export function redactor(secrets: string[]): (text: string) => string {
-  const values = secrets.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
-  return (text) => values.reduce((out, s) => out.split(s).join("[redacted]"), text);
-}
 
 /** Runs a command body and re-raises any error with every resolved secret value redacted. */
 export async function redactingErrors<T>(secrets: string[], body: () => Promise<T>): Promise<T> {

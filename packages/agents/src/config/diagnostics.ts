@@ -140,16 +140,6 @@ export const DIAGNOSTIC_CODES = {
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
 
-/** Replace every occurrence of a secret value so a diagnostic can be printed safely. */
-export function redact(text: string, secretValues: readonly string[]): string {
-  let out = text;
-  for (const secret of secretValues) {
-    if (secret.length < 3) continue; // a one- or two-character "secret" would mangle every message
-    out = out.split(secret).join("***");
-  }
-  return out;
-}
-
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col || a.code.localeCompare(b.code);
 }

@@ -1,4 +1,5 @@
 import { formatAddress } from "../model/address.js";
+import { dependencyOrder, type Edges } from "../model/graph.js";
 import { KINDS, type Kind } from "../model/kinds.js";
 import { capabilitiesOf } from "../providers/catalog.js";
 import type { SourcePos } from "./diagnostics.js";
@@ -101,27 +102,13 @@ export function expand(config: Config, options: ExpandOptions = {}): ResourceGra
   return { nodes, byAddress };
 }
 
+const NODE_EDGES: Edges<ResourceNode> = { id: (node) => node.address, deps: (node) => node.dependsOn };
+
 /**
- * Nodes ordered so that every node comes after the nodes it depends on (Kahn's algorithm,
- * stable in declaration order). Nodes caught in a cycle are returned in `cycle`, not dropped.
+ * Nodes ordered so that every node comes after the nodes it depends on (stable in declaration
+ * order). Nodes caught in a cycle, or waiting on one, are returned in `cycle`, not dropped.
  */
 export function topologicalOrder(graph: ResourceGraph): { order: ResourceNode[]; cycle: ResourceNode[] } {
-  const remaining = new Map(graph.nodes.map((node) => [node.address, node.dependsOn.length]));
-  const dependents = new Map<string, string[]>();
-  for (const node of graph.nodes) {
-    for (const dep of node.dependsOn) dependents.set(dep, [...(dependents.get(dep) ?? []), node.address]);
-  }
-  const ready = graph.nodes.filter((node) => node.dependsOn.length === 0).map((node) => node.address);
-  const order: ResourceNode[] = [];
-  while (ready.length > 0) {
-    const address = ready.shift()!;
-    order.push(graph.byAddress.get(address)!);
-    for (const dependent of dependents.get(address) ?? []) {
-      const left = (remaining.get(dependent) ?? 0) - 1;
-      remaining.set(dependent, left);
-      if (left === 0) ready.push(dependent);
-    }
-  }
-  const placed = new Set(order.map((node) => node.address));
-  return { order, cycle: graph.nodes.filter((node) => !placed.has(node.address)) };
+  const { order, cyclic } = dependencyOrder(graph.nodes, NODE_EDGES);
+  return { order, cycle: cyclic };
 }

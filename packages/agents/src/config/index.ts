@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { KINDS } from "../model/kinds.js";
-import { compareDiagnostics, type Diagnostic, redact } from "./diagnostics.js";
+import { redactor } from "../model/redact.js";
+import { compareDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { loadDotenv } from "./dotenv.js";
 import { expand, type ResourceGraph } from "./graph.js";
 import { interpolate } from "./interpolate.js";
@@ -114,6 +115,7 @@ export function loadConfigText(text: string, file: string, opts: LoadOptions = {
     diagnostics: interpolationDiagnostics,
     secretValues,
   } = interpolate(source, lookup, dotenv.searched);
+  const redact = redactor(secretValues);
   const finish = (diagnostics: Diagnostic[], extra: Partial<LoadResult> = {}): LoadResult => ({
     ...base,
     ...extra,
@@ -122,8 +124,8 @@ export function loadConfigText(text: string, file: string, opts: LoadOptions = {
     diagnostics: dedupe(diagnostics)
       .map((d) => ({
         ...d,
-        message: redact(d.message, secretValues),
-        hint: d.hint && redact(d.hint, secretValues),
+        message: redact(d.message),
+        hint: d.hint && redact(d.hint),
       }))
       .map((d) => (d.hint === undefined ? withoutHint(d) : d))
       .sort(compareDiagnostics),

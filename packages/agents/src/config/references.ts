@@ -38,7 +38,7 @@ export function agentReferences(agent: AgentDecl): Reference[] {
   return refs;
 }
 
-export function deploymentReferences(deployment: DeploymentDecl): Reference[] {
+function deploymentReferences(deployment: DeploymentDecl): Reference[] {
   const refs: Reference[] = [{ kind: "agents", name: deployment.agent, path: ["agent"], role: "agent" }];
   if (deployment.environment !== undefined)
     refs.push({
@@ -68,7 +68,7 @@ export function deploymentReferences(deployment: DeploymentDecl): Reference[] {
 }
 
 /** A channel references its agent and identity only in `fixed` mode; `pairing` ignores them. */
-export function channelReferences(channel: ChannelDecl, config: Config): Reference[] {
+function channelReferences(channel: ChannelDecl, config: Config): Reference[] {
   if ((channel.mode ?? "fixed") !== "fixed") return [];
   const refs: Reference[] = [];
   if (channel.agent !== undefined)

@@ -4,21 +4,28 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { hasDeferred, preflightRemovals, runDeferred } from "../apply/deferred.js";
 import { type ApplyEvent, type ExecuteResult, executePlan } from "../apply/execute.js";
-import { configHash, planWithSpecs, prepareDesired } from "../plan/planner.js";
+import { configHash, prepareDesired } from "../plan/bind.js";
+import { planWithSpecs } from "../plan/planner.js";
 import { scopeDesired } from "../plan/scope.js";
 import { hasChanges, incompleteMessage, type Plan, PlanError, refreshErrors } from "../plan/types.js";
+import { ALL_ADAPTERS } from "../providers/catalog.js";
 import type { HttpEnvironment, RetryNotice } from "../providers/http.js";
 import { ProviderRuntime } from "../providers/registry.js";
 import type { ProviderAdapter, Spec } from "../providers/types.js";
-import { LockedState, type StateBackend } from "../state/backend.js";
+import type { StateBackend } from "../state/backend.js";
 import { FileBackend, STATE_FILE_NAME } from "../state/file-store.js";
+import { LockedState } from "../state/locked-state.js";
 import { loadStateKey } from "../state/secrets.js";
 import { openBackend } from "../state/settings.js";
 import type { LoadedProject } from "./project.js";
 
 export interface EngineOptions {
   project: LoadedProject;
-  adapters: ProviderAdapter[];
+  /**
+   * The adapters that talk to the providers. Default: every adapter in the catalog, as for
+   * `loadProject`; pass the same list to both when you narrow it.
+   */
+  adapters?: ProviderAdapter[];
   /** A state file to use instead of the project's state settings (`project.state`). */
   statePath?: string;
   /** An open backend to use (the caller closes it); wins over statePath and project.state. */
@@ -62,7 +69,7 @@ export interface ApplyOutcome {
   httpCalls: number;
 }
 
-export function statePathFor(options: Pick<EngineOptions, "statePath" | "project">): string {
+function statePathFor(options: Pick<EngineOptions, "statePath" | "project">): string {
   return options.statePath ?? join(dirname(options.project.configPath), STATE_FILE_NAME);
 }
 
@@ -77,7 +84,7 @@ function baseUrlsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<string, string>
 
 export function createRuntime(options: EngineOptions & { cascade?: boolean }): ProviderRuntime {
   return new ProviderRuntime({
-    adapters: options.adapters,
+    adapters: options.adapters ?? ALL_ADAPTERS,
     blocks: options.project.blocks,
     project: options.project.project,
     configDir: options.project.configDir,
@@ -93,7 +100,7 @@ export function createRuntime(options: EngineOptions & { cascade?: boolean }): P
 }
 
 /** The backend the options name: an explicit one, a state file path, or the project's settings. */
-export function backendFor(options: Pick<EngineOptions, "backend" | "statePath" | "project">): {
+function backendFor(options: Pick<EngineOptions, "backend" | "statePath" | "project">): {
   backend: StateBackend;
   owned: boolean;
 } {
@@ -220,7 +227,7 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
   });
 }
 
-export function checkSavedPlan(saved: Plan, store: LockedState, hash: string, operation: string): void {
+function checkSavedPlan(saved: Plan, store: LockedState, hash: string, operation: string): void {
   if (saved.operation !== operation) {
     throw new PlanError(`the saved plan is a ${saved.operation} plan, not ${operation}`, "stale_plan");
   }

@@ -38,7 +38,7 @@ class StateConfigError extends StateError {
 }
 
 /** The state settings of `configFile`; a missing file means the defaults (file beside it, or AGENTS_STATE_URL). */
-export async function stateSettingsForConfig(
+async function stateSettingsForConfig(
   configFile: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ settings: StateSettings; secrets: string[] }> {

@@ -3,7 +3,9 @@
 import { formatAddress, parseAddress } from "../model/address.js";
 import { compareText } from "../plan/order.js";
 import type { ProviderRuntime } from "../providers/registry.js";
-import { canonicalJson, LockedState, type StateBackend, serialize } from "../state/backend.js";
+import type { StateBackend } from "../state/backend.js";
+import { LockedState } from "../state/locked-state.js";
+import { canonicalJson, serialize } from "../state/serialize.js";
 import { type ResourceState, type State, StateError } from "../state/types.js";
 import { upgradeState } from "../state/upgrade.js";
 import { createRuntime, type EngineOptions, withState } from "./api.js";

@@ -7,6 +7,7 @@
 // when the caller marks it idempotent, so a retried create can never duplicate a resource.
 import http from "node:http";
 import https from "node:https";
+import { redact as redactSecrets } from "../model/redact.js";
 
 export interface ParsedProviderError {
   code?: string;
@@ -149,7 +150,7 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
   const random = env.random ?? Math.random;
   const secrets = new Set<string>();
   const addSecret = (value: string) => {
-    if (value && value.length >= 4) secrets.add(value);
+    secrets.add(value);
   };
   for (const s of options.secrets ?? []) addSecret(s);
   for (const [name, value] of Object.entries(options.headers ?? {})) {
@@ -158,11 +159,8 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
       addSecret(value.replace(/^Bearer\s+/i, ""));
     }
   }
-  const redact = (text: string) => {
-    let out = text;
-    for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join("[redacted]");
-    return out;
-  };
+  // Secrets may be added after creation (addSecret), so the rule is applied to the set as it is now.
+  const redact = (text: string) => redactSecrets(text, secrets);
   const base = options.baseUrl.replace(/\/+$/, "");
   const notify = (req: HttpRequest, cause: string, waitMs: number, attempt: number) =>
     env.onRetry?.({

@@ -2,21 +2,15 @@
 // rename, fsync of the folder) with mode 0600, under a lock file held for the whole run.
 import { constants, promises as fs } from "node:fs";
 import { dirname } from "node:path";
-import {
-  emptyState,
-  LockedState,
-  type LockedStorage,
-  type StateBackend,
-  type StateRead,
-  serialize,
-  withJournal,
-} from "./backend.js";
-import { JournalWriter, readJournal } from "./journal.js";
+import { emptyState, type LockedStorage, type StateBackend, type StateRead } from "./backend.js";
+import { JournalWriter, readJournal, type StartTimer } from "./journal.js";
+import { withJournal } from "./journal-replay.js";
+import { LockedState } from "./locked-state.js";
+import { serialize } from "./serialize.js";
 import { type LockInfo, StateError, StateLockedError } from "./types.js";
 import { upgradeState } from "./upgrade.js";
 import { writeAtomically } from "./write.js";
 
-export { emptyState, serialize } from "./backend.js";
 export { writeAtomically } from "./write.js";
 
 export const STATE_FILE_NAME = "agents.state.json";
@@ -69,7 +63,11 @@ export async function forceUnlock(statePath: string, lockId: string): Promise<Lo
 export class FileBackend implements StateBackend {
   readonly kind = "file";
 
-  constructor(readonly path: string) {}
+  /** `startTimer` closes an idle journal (the real clock unless a test gives its own). */
+  constructor(
+    readonly path: string,
+    private readonly startTimer?: StartTimer,
+  ) {}
 
   get location(): string {
     return this.path;
@@ -118,7 +116,7 @@ export class FileBackend implements StateBackend {
       throw error;
     }
     // The lock file is exclusive, so no other writer can move the serial: no compare needed.
-    const journal = new JournalWriter(path);
+    const journal = new JournalWriter(path, this.startTimer);
     return {
       initial,
       write: (next) => writeAtomically(path, serialize(next)),

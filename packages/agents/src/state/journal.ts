@@ -3,9 +3,26 @@
 // whole state, so journaling every create costs one small fsync, shared by creates that start
 // together (LockedState batches them).
 import { promises as fs } from "node:fs";
-import { type JournalEntry, type JournalReplay, replayJournal } from "./backend.js";
-import type { PendingCreate } from "./types.js";
+import { type JournalReplay, replayJournal } from "./journal-replay.js";
+import type { JournalEntry, PendingCreate } from "./types.js";
 import { writeAtomically } from "./write.js";
+
+/** How long the journal stays open without an append. */
+const JOURNAL_IDLE_MS = 1000;
+
+/** A timer that can be started over; it never keeps the process alive. */
+export interface IdleTimer {
+  restart(): void;
+  cancel(): void;
+}
+
+/** Starts one; tests pass their own, so they can fire it without waiting. */
+export type StartTimer = (ms: number, fire: () => void) => IdleTimer;
+
+const startRealTimer: StartTimer = (ms, fire) => {
+  const timer = setTimeout(fire, ms).unref();
+  return { restart: () => void timer.refresh(), cancel: () => clearTimeout(timer) };
+};
 
 function journalPathFor(statePath: string): string {
   return `${statePath}.journal`;
@@ -42,9 +59,12 @@ export async function readJournal(statePath: string): Promise<JournalReplay> {
  */
 export class JournalWriter {
   private handle: Promise<fs.FileHandle> | undefined;
-  private idle: NodeJS.Timeout | undefined;
+  private idle: IdleTimer | undefined;
 
-  constructor(private readonly statePath: string) {}
+  constructor(
+    private readonly statePath: string,
+    private readonly startTimer: StartTimer = startRealTimer,
+  ) {}
 
   /** Appends entries and flushes them to disk before resolving. */
   async append(entries: JournalEntry[]): Promise<void> {
@@ -70,7 +90,7 @@ export class JournalWriter {
   }
 
   async close(): Promise<void> {
-    clearTimeout(this.idle);
+    this.idle?.cancel();
     this.idle = undefined;
     const handle = this.handle;
     this.handle = undefined;
@@ -79,8 +99,8 @@ export class JournalWriter {
 
   /** Closes the handle after a second without appends (a pending write finishes first). */
   private stayOpen(): void {
-    if (this.idle) this.idle.refresh();
-    else this.idle = setTimeout(() => void this.close(), 1000).unref();
+    if (this.idle) this.idle.restart();
+    else this.idle = this.startTimer(JOURNAL_IDLE_MS, () => void this.close());
   }
 }
 

@@ -11,17 +11,16 @@
 // lost with its connection cannot overwrite what the next holder wrote.
 import { createHash } from "node:crypto";
 import type { Client as PgClient, Pool, PoolClient } from "pg";
+import { redact } from "../model/redact.js";
 import {
   emptyState,
-  type JournalEntry,
-  type JournalReplay,
   type LockedStorage,
-  replayJournal,
   type StateBackend,
   StateConflictError,
   type StateRead,
-  withJournal,
 } from "./backend.js";
+import { type JournalReplay, replayJournal, withJournal } from "./journal-replay.js";
+import type { JournalEntry } from "./types.js";
 import { type LockInfo, type PendingCreate, type State, StateError, StateLockedError } from "./types.js";
 import { upgradeState } from "./upgrade.js";
 
@@ -60,7 +59,7 @@ export function urlSecrets(url: string): string[] {
     for (const [key, value] of parsed.searchParams)
       if (/pass|secret|key/i.test(key) && value) out.push(value);
   } catch {}
-  return out.filter((s) => s.length >= 4);
+  return out;
 }
 
 /** The advisory lock key of a workspace: 64 bits of a hash, as PostgreSQL's signed bigint. */
@@ -112,9 +111,8 @@ export class PostgresBackend implements StateBackend {
   /** A driver error as a StateError that names where, never the URL or its password. */
   private failure(doing: string, error: unknown): StateError {
     if (error instanceof StateError) return error;
-    let message = error instanceof Error ? error.message : String(error);
-    for (const secret of this.secrets) message = message.split(secret).join("***");
-    return new StateError(`${doing} (${this.location}): ${message}`);
+    const message = error instanceof Error ? error.message : String(error);
+    return new StateError(`${doing} (${this.location}): ${redact(message, this.secrets)}`);
   }
 
   private async connectPool(): Promise<Pool> {

@@ -107,3 +107,22 @@ export class StateLockedError extends StateError {
     );
   }
 }
+
+// The journal's entries: both backends store them, and journal-replay.ts replays them.
+export type JournalEntry =
+  | ({ op: "create" } & PendingCreate)
+  | { op: "resolved"; address: string; at: string }
+  | RecordEntry;
+
+/**
+ * A resource recorded (`entry`) or removed (`null`) on top of the stored state whose serial is
+ * `base`. A run journals its steps this way instead of rewriting the whole state for each, and
+ * writes the whole state once at the end; a reader applies the records whose base is the serial
+ * it read, so records a later whole write already contains are never applied twice.
+ */
+export interface RecordEntry {
+  op: "record";
+  base: number;
+  address: string;
+  entry: ResourceState | null;
+}

@@ -35,8 +35,8 @@ interface ReconcileResult {
 }
 
 /**
- * Which secret field a credential of the common schema needs, by its `type` (CredentialDecl in
- * the spec). Only fields the handler also marks sensitive are ever filled in.
+ * Which secret field a credential of the common schema needs, by its `type` (CredentialDecl,
+ * docs/configuration.md#vaultsname). Only fields the handler also marks sensitive are ever filled in.
  */
 const REQUIRED_SECRET_BY_TYPE: Record<string, string> = {
   static_bearer: "access_token",

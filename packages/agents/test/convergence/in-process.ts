@@ -4,7 +4,7 @@
 // costs a Node start and a bundle load per step; tests that check the engine, not the CLI's
 // wiring, run here (test/e2e keeps spawned smoke rows for the wiring itself).
 import { join } from "node:path";
-import { progressPrinter, redactor, resultSummary, retryLine } from "../../src/cli/engine-output.js";
+import { progressPrinter, resultSummary, retryLine } from "../../src/cli/engine-output.js";
 import {
   ALL_ADAPTERS,
   apply,
@@ -16,6 +16,7 @@ import {
   loadProject,
   type Plan,
   plan,
+  redactor,
   refreshErrors,
   renderPlan,
   syncProject,

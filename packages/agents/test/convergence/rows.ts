@@ -1,6 +1,7 @@
-// The convergence matrix's rows: one per (provider, kind, form) the spec allows, each its own
-// project against the simulators. convergence/matrix.test.ts runs every row in-process through
-// the library API; e2e/matrix.test.ts runs a few through the spawned CLI to prove its wiring.
+// The convergence matrix's rows: one per (provider, kind, form)
+// docs/configuration.md#provider-capabilities allows, each its own project against the simulators.
+// convergence/matrix.test.ts runs every row in-process through the library API; e2e/matrix.test.ts
+// runs a few through the spawned CLI to prove its wiring.
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";

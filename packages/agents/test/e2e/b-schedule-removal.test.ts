@@ -1,4 +1,4 @@
-// provider_b cannot clear a deployment's schedule in an update (provider sheet 3.7): removing
+// provider_b cannot clear a deployment's schedule in an update (docs/wire/provider-b.md §3.7): removing
 // `schedule:` must be planned as a replacement, shown as such, and converge (issue 10).
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

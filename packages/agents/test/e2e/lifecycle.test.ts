@@ -151,7 +151,8 @@ describe("engine end to end on provider_c and provider_d", () => {
     expect(destroy.code).toBe(0);
     expect(destroy.stdout).toMatch(new RegExp(`Destroy complete in [\\d.]+s: ${RESOURCES} destroyed`));
     expect(liveObjects(await simState(c))).toEqual([]);
-    // provider_d has no skill delete endpoint (fact sheet §3.4): skills are the one thing that stays.
+    // provider_d has no skill delete endpoint (docs/wire/provider-d.md §3.4): skills are the one thing that
+    // stays.
     expect(liveObjects(await simState(d)).filter((o) => o.type !== "skill")).toEqual([]);
     const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
     expect(state.resources).toEqual({});

@@ -9,8 +9,8 @@ import { hasDeferred, preflightRemovals, runDeferred } from "../../src/apply/def
 import type { Plan, PlannedAction } from "../../src/plan/types.js";
 import { ProviderRuntime } from "../../src/providers/registry.js";
 import type { ProviderAdapter } from "../../src/providers/types.js";
-import type { LockedState } from "../../src/state/backend.js";
 import { openStateFile } from "../../src/state/file-store.js";
+import type { LockedState } from "../../src/state/locked-state.js";
 
 const ADDRESS = 'provider_c.agents["concierge"]';
 let store: LockedState | undefined;

@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
-import { runDag } from "../../src/apply/dag.js";
 import { executePlan } from "../../src/apply/execute.js";
-import { createPlan, prepareDesired } from "../../src/plan/planner.js";
-import { LockedState } from "../../src/state/backend.js";
+import { walkGraph } from "../../src/model/graph.js";
+import { prepareDesired } from "../../src/plan/bind.js";
+import { createPlan } from "../../src/plan/planner.js";
 import { openStateFile } from "../../src/state/file-store.js";
+import { LockedState } from "../../src/state/locked-state.js";
 import { Harness, KEY, res } from "./harness.js";
 import { hookedFileBackend } from "./storage-hooks.js";
 
@@ -20,7 +21,7 @@ describe("DAG walk", () => {
         order.push(`end ${id}`);
       },
     });
-    const run = runDag([task("slow", [], "slow"), task("fast", []), task("afterFast", ["fast"])], {
+    const run = walkGraph([task("slow", [], "slow"), task("fast", []), task("afterFast", ["fast"])], {
       parallelism: 5,
     });
     await new Promise((r) => setTimeout(r, 10));
@@ -33,7 +34,7 @@ describe("DAG walk", () => {
   it("starts the task heading the longest chain first", async () => {
     const order: string[] = [];
     const t = (id: string, deps: string[] = []) => ({ id, deps, run: async () => void order.push(id) });
-    await runDag([t("lone"), t("other"), t("c1"), t("c2", ["c1"]), t("c3", ["c2"])], { parallelism: 1 });
+    await walkGraph([t("lone"), t("other"), t("c1"), t("c2", ["c1"]), t("c3", ["c2"])], { parallelism: 1 });
     expect(order[0]).toBe("c1");
   });
 
@@ -49,14 +50,14 @@ describe("DAG walk", () => {
         inFlight--;
       },
     }));
-    await runDag(tasks, { parallelism: 3 });
+    await walkGraph(tasks, { parallelism: 3 });
     expect(peak).toBe(3);
   });
 
   it("skips the dependents of a failed task, transitively, and carries on elsewhere", async () => {
     const ran: string[] = [];
     const ok = (id: string, deps: string[] = []) => ({ id, deps, run: async () => void ran.push(id) });
-    const result = await runDag(
+    const result = await walkGraph(
       [
         { id: "bad", deps: [], run: async () => Promise.reject(new Error("boom")) },
         ok("child", ["bad"]),
@@ -71,6 +72,15 @@ describe("DAG walk", () => {
       { id: "child", because: "bad failed" },
       { id: "grandchild", because: "bad failed" },
     ]);
+  });
+
+  it("refuses a cycle before running anything: validation should have rejected it", async () => {
+    const ran: string[] = [];
+    const t = (id: string, deps: string[]) => ({ id, deps, run: async () => void ran.push(id) });
+    await expect(
+      walkGraph([t("free", []), t("a", ["b"]), t("b", ["a"])], { parallelism: 2 }),
+    ).rejects.toThrow("internal error: dependency cycle a → b → a");
+    expect(ran).toEqual([]);
   });
 });
 

@@ -3,16 +3,19 @@ import { promises as fs, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LockedState, serialize } from "../../src/state/backend.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
+  FileBackend,
   forceUnlock,
   lockPathFor,
   openStateFile,
   readState,
   STATE_FILE_NAME,
 } from "../../src/state/file-store.js";
+import type { StartTimer } from "../../src/state/journal.js";
+import { LockedState } from "../../src/state/locked-state.js";
 import { hashSecrets, keyedHash, loadStateKey } from "../../src/state/secrets.js";
+import { serialize } from "../../src/state/serialize.js";
 import { type ResourceState, type State, StateLockedError } from "../../src/state/types.js";
 import { upgradeState } from "../../src/state/upgrade.js";
 import { hookedFileBackend } from "./storage-hooks.js";
@@ -302,15 +305,28 @@ describe("intent journal", () => {
       const targets = await Promise.all(fds.map((fd) => fs.readlink(`/proc/self/fd/${fd}`).catch(() => "")));
       return targets.filter((t) => t === `${statePath}.journal`).length;
     };
-    const store = await openStateFile(statePath, "apply");
+    // The journal's idle timer, driven by hand: the test waits for no clock.
+    const timers: Array<{ ms: number; fire: () => void; live: boolean }> = [];
+    const startTimer: StartTimer = (ms, fire) => {
+      const timer = { ms, fire, live: true };
+      timers.push(timer);
+      const cancel = () => {
+        timer.live = false;
+      };
+      return { restart: () => {}, cancel };
+    };
+    const store = await LockedState.open(new FileBackend(statePath, startTimer), "apply");
     await store.intend(intent("a", "2026-01-01T00:00:00.000Z"));
     await store.intend(intent("b", "2026-01-01T00:00:00.000Z"));
     // Kept open while the run appends…
     expect(await openJournals()).toBe(1);
     await forceUnlock(statePath, store.lock.id);
+    expect(await openJournals()).toBe(1);
     // …and closed once it stops (Node warns, and will throw, when a FileHandle is left to the GC).
-    await new Promise((resolve) => setTimeout(resolve, 1_300));
-    expect(await openJournals()).toBe(0);
+    const idle = timers.filter((t) => t.live);
+    expect(idle.map((t) => t.ms)).toEqual([1_000]);
+    idle[0]!.fire();
+    await vi.waitFor(async () => expect(await openJournals()).toBe(0));
   });
 
   it("a read-only run leaves the journal alone; a writing run compacts it away when settled", async () => {

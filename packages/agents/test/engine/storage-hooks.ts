@@ -1,7 +1,8 @@
 // A file state backend whose stores go through a hook first: a test holds them back or makes them
 // fail (a full disk, a lost mount) while everything else is the real file backend.
-import type { JournalEntry, StateBackend } from "../../src/state/backend.js";
+import type { StateBackend } from "../../src/state/backend.js";
 import { FileBackend } from "../../src/state/file-store.js";
+import type { JournalEntry } from "../../src/state/types.js";
 
 export interface StoreHooks {
   /** Runs before a whole write of the state; throw to refuse it. */

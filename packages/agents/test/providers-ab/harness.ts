@@ -4,7 +4,7 @@
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fieldChanges } from "../../src/plan/planner.js";
+import { fieldChanges } from "../../src/plan/decide.js";
 import { createHttpClientFactory, type HttpClient } from "../../src/providers/http.js";
 import type {
   DeferredTask,

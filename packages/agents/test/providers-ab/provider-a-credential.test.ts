@@ -1,4 +1,4 @@
-// One row per provider_a credential rule of the spec (Vault, provider_a rules).
+// One row per provider_a credential rule (docs/wire/provider-a.md §8, U1).
 import { describe, expect, it } from "vitest";
 import { DeclarationError } from "../../src/providers/common/errors.js";
 import {

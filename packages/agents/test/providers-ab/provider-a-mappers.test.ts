@@ -51,7 +51,7 @@ describe("provider_a transport", () => {
   });
 });
 
-describe("provider_a environment mapping (fact sheet §3.1)", () => {
+describe("provider_a environment mapping (docs/wire/provider-a.md §3.1)", () => {
   it("always sends cloud, unrestricted, organization scope, ownership metadata", () => {
     expect(
       environmentToWire({ config: { type: "cloud", packages: { pip: ["requests"], npm: [] } } }, "dev", meta),
@@ -87,7 +87,7 @@ describe("provider_a environment mapping (fact sheet §3.1)", () => {
   });
 });
 
-describe("provider_a agent mapping (fact sheet §3.5)", () => {
+describe("provider_a agent mapping (docs/wire/provider-a.md §3.5)", () => {
   const input = { name: "w", metadata: meta, skills: [], clearRoster: false, warn: () => {} };
   it("maps model to an object, instructions to system, default toolkit when no tools", () => {
     expect(
@@ -194,7 +194,7 @@ describe("provider_a agent mapping (fact sheet §3.5)", () => {
   });
 });
 
-describe("provider_a deployment mapping (fact sheet §3.6)", () => {
+describe("provider_a deployment mapping (docs/wire/provider-a.md §3.6)", () => {
   const input = {
     name: "d",
     agentId: "agent_1",

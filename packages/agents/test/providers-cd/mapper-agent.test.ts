@@ -1,6 +1,7 @@
-// One case per row of the agent tables in providers/provider_c.md §3.5 and provider_d.md §3.5.
+// One case per row of the agent tables in docs/wire/provider-c.md §3.5 and docs/wire/provider-d.md §3.5.
 import { describe, expect, it } from "vitest";
 import { sameValue } from "../../src/plan/diff.js";
+import { withOwnership } from "../../src/providers/common/ownership.js";
 import {
   agentFromWire,
   agentReverseRefs,
@@ -8,7 +9,7 @@ import {
   canonicalAgent,
   sessionDefaults,
 } from "../../src/providers/managed-dialect/agent.js";
-import { withOwnerMetadata } from "../../src/providers/managed-dialect/ownership.js";
+import { METADATA_LIMITS } from "../../src/providers/managed-dialect/ownership.js";
 import type { Json } from "../../src/providers/managed-dialect/spec.js";
 import { providerCProfile } from "../../src/providers/provider-c/profile.js";
 import { providerDProfile } from "../../src/providers/provider-d/profile.js";
@@ -18,13 +19,19 @@ const base = { model: "m-1", instructions: "Be brief." };
 const refs = fakeResolver({ "skills/official-one": { origin: "official" } });
 
 function wireC(spec: Json): Json {
-  return agentToWire(spec, "writer", withOwnerMetadata(undefined, OWNER), providerCProfile.agent, refs);
+  return agentToWire(
+    spec,
+    "writer",
+    withOwnership(undefined, OWNER, METADATA_LIMITS),
+    providerCProfile.agent,
+    refs,
+  );
 }
 
 const toolsetC = "agent_toolset_20260401";
 const toolsetD = "agent_toolset_20260701";
 
-describe("provider_c agent mapping (sheet §3.5)", () => {
+describe("provider_c agent mapping (docs/wire/provider-c.md §3.5)", () => {
   const rows: Array<{ row: string; spec: Json; field: string; wire: unknown }> = [
     { row: "key / name → name", spec: base, field: "name", wire: "writer" },
     { row: "model string → model id", spec: base, field: "model", wire: "m-1" },
@@ -149,7 +156,11 @@ describe("provider_c agent mapping (sheet §3.5)", () => {
     },
   ];
   it.each(rows)("$row", ({ spec, field, wire }) => {
-    const metadata = withOwnerMetadata(spec.metadata as Record<string, string> | undefined, OWNER);
+    const metadata = withOwnership(
+      spec.metadata as Record<string, string> | undefined,
+      OWNER,
+      METADATA_LIMITS,
+    );
     const body = agentToWire(spec, "writer", metadata, providerCProfile.agent, refs);
     expect(body[field]).toEqual(wire);
   });
@@ -167,7 +178,7 @@ describe("provider_c agent mapping (sheet §3.5)", () => {
   });
 });
 
-describe("provider_d agent mapping (differences, sheet §2 and §3.5)", () => {
+describe("provider_d agent mapping (differences, docs/wire/provider-d.md §2 and §3.5)", () => {
   const rows: Array<{ row: string; spec: Json; field: string; wire: unknown }> = [
     { row: "key / name → name", spec: base, field: "name", wire: "writer" },
     { row: "model is always {id}", spec: base, field: "model", wire: { id: "m-1" } },
@@ -223,7 +234,11 @@ describe("provider_d agent mapping (differences, sheet §2 and §3.5)", () => {
     },
   ];
   it.each(rows)("$row", ({ spec, field, wire }) => {
-    const metadata = withOwnerMetadata(spec.metadata as Record<string, string> | undefined, OWNER);
+    const metadata = withOwnership(
+      spec.metadata as Record<string, string> | undefined,
+      OWNER,
+      METADATA_LIMITS,
+    );
     expect(agentToWire(spec, "writer", metadata, providerDProfile.agent, refs)[field]).toEqual(wire);
   });
 });
@@ -248,7 +263,7 @@ describe("agent fromWire returns the declared shape", () => {
       const wire = agentToWire(
         declared,
         "writer",
-        withOwnerMetadata({ team: "a" }, OWNER),
+        withOwnership({ team: "a" }, OWNER, METADATA_LIMITS),
         profile.agent,
         refs,
       );

@@ -1,7 +1,7 @@
 // One case per row of the environment, vault, memory and deployment tables of the provider_c
-// and provider_d fact sheets.
+// and provider_d wire references (docs/wire/provider-c.md §3, docs/wire/provider-d.md §3).
 import { describe, expect, it } from "vitest";
-import { metadataPatch } from "../../src/providers/common/ownership.js";
+import { metadataPatch, withOwnership } from "../../src/providers/common/ownership.js";
 import {
   canonicalDeployment,
   deploymentResources,
@@ -22,7 +22,7 @@ import {
   planSeeds,
   seedEntries,
 } from "../../src/providers/managed-dialect/memory.js";
-import { withOwnerMetadata } from "../../src/providers/managed-dialect/ownership.js";
+import { METADATA_LIMITS } from "../../src/providers/managed-dialect/ownership.js";
 import type { Json } from "../../src/providers/managed-dialect/spec.js";
 import {
   canonicalVault,
@@ -31,7 +31,7 @@ import {
 } from "../../src/providers/managed-dialect/vault.js";
 import { fakeResolver, OWNER, OWNER_KEYS } from "./fixtures.js";
 
-describe("environment (provider_c §3.1, provider_d §3.1)", () => {
+describe("environment (docs/wire/provider-c.md §3.1, docs/wire/provider-d.md §3.1)", () => {
   const rows: Array<{ row: string; spec: Json; field: string; wire: unknown }> = [
     { row: "name", spec: { config: { type: "cloud" } }, field: "name", wire: "dev" },
     {
@@ -70,7 +70,9 @@ describe("environment (provider_c §3.1, provider_d §3.1)", () => {
     },
   ];
   it.each(rows)("$row", ({ spec, field, wire }) => {
-    expect(environmentToWire(spec, "dev", withOwnerMetadata(undefined, OWNER))[field]).toEqual(wire);
+    expect(environmentToWire(spec, "dev", withOwnership(undefined, OWNER, METADATA_LIMITS))[field]).toEqual(
+      wire,
+    );
   });
   it("setup_script and self_hosted are rejected locally", () => {
     expect(() => environmentToWire({ config: { type: "cloud", setup_script: "x" } }, "dev", {})).toThrow(
@@ -82,13 +84,13 @@ describe("environment (provider_c §3.1, provider_d §3.1)", () => {
     const spec = {
       config: { type: "cloud", networking: { type: "unrestricted" }, packages: { npm: ["x"] } },
     };
-    const wire = environmentToWire(spec, "dev", withOwnerMetadata(undefined, OWNER));
+    const wire = environmentToWire(spec, "dev", withOwnership(undefined, OWNER, METADATA_LIMITS));
     expect(environmentFromWire(wire, (n) => n === "dev")).toEqual(canonicalEnvironment(spec));
     expect(environmentFromWire({ ...wire, name: "renamed" }, (n) => n === "dev").name).toBe("renamed");
   });
 });
 
-describe("vault credentials (provider_c §3.2, provider_d §3.2)", () => {
+describe("vault credentials (docs/wire/provider-c.md §3.2, docs/wire/provider-d.md §3.2)", () => {
   const rows: Array<{ row: string; decl: Json; injection: boolean; body: Json }> = [
     {
       row: "static_bearer → {type, token, mcp_server_url}",
@@ -203,7 +205,7 @@ describe("vault credentials (provider_c §3.2, provider_d §3.2)", () => {
   });
 });
 
-describe("memory stores (provider_c §3.6, provider_d §3.6)", () => {
+describe("memory stores (docs/wire/provider-c.md §3.6, docs/wire/provider-d.md §3.6)", () => {
   const paths: Array<[string, string]> = [
     ["notes/a.md", "/notes/a.md"],
     ["/notes/a.md", "/notes/a.md"],
@@ -262,14 +264,14 @@ describe("memory stores (provider_c §3.6, provider_d §3.6)", () => {
 describe("metadata limits (16 pairs, key ≤ 64, value ≤ 512)", () => {
   const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, "v"]));
   it("14 user keys + 2 ownership keys fit", () => {
-    expect(Object.keys(withOwnerMetadata(many(14), OWNER))).toHaveLength(16);
+    expect(Object.keys(withOwnership(many(14), OWNER, METADATA_LIMITS))).toHaveLength(16);
   });
   it("15 user keys do not, and the error says how many to remove", () => {
-    expect(() => withOwnerMetadata(many(15), OWNER)).toThrow(/17 keys.*remove 1/);
+    expect(() => withOwnership(many(15), OWNER, METADATA_LIMITS)).toThrow(/17 keys.*remove 1/);
   });
   it("an overlong key or value is refused", () => {
-    expect(() => withOwnerMetadata({ ["k".repeat(65)]: "v" }, OWNER)).toThrow(/longer than 64/);
-    expect(() => withOwnerMetadata({ k: "v".repeat(513) }, OWNER)).toThrow(/longer than 512/);
+    expect(() => withOwnership({ ["k".repeat(65)]: "v" }, OWNER, METADATA_LIMITS)).toThrow(/longer than 64/);
+    expect(() => withOwnership({ k: "v".repeat(513) }, OWNER, METADATA_LIMITS)).toThrow(/longer than 512/);
   });
 });
 
@@ -279,7 +281,7 @@ describe("metadata update semantics", () => {
   });
 });
 
-describe("deployments (provider_c §3.7)", () => {
+describe("deployments (docs/wire/provider-c.md §3.7)", () => {
   const refs = { ...fakeResolver(), uploadedFile: (s: string) => `up-${s}` };
   const events: Array<{ row: string; decl: Json; wire: Json }> = [
     {

@@ -14,8 +14,10 @@ import {
   normalizeEnvironmentName,
   suffixedName,
 } from "../../src/providers/provider-d/environment-names.js";
-import { ENVIRONMENT_NAME_PATTERN } from "../../src/providers/provider-d/wire-decisions.js";
 import { fakeResolver } from "./fixtures.js";
+
+/** The provider's rule for environment names, as its API states it (the simulator enforces the same). */
+const ENVIRONMENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-_.]{2,63}$/;
 
 describe("provider_c error body {type:'error', error:{type, message}, request_id}", () => {
   const rows: Array<[number, string, string]> = [
@@ -66,7 +68,7 @@ describe("provider_d error body {error:{code, message}} and conflicts", () => {
   });
 });
 
-describe("provider_d environment names (sheet §3.1)", () => {
+describe("provider_d environment names (docs/wire/provider-d.md §3.1)", () => {
   const rows: Array<[string, string]> = [
     ["dev", "dev"],
     ["  My Env  ", "my-env"],

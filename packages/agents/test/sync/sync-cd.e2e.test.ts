@@ -1,7 +1,7 @@
 // `agents sync` end to end through the real CLI on the provider_c and provider_d simulators:
 // apply → change things remotely (and in a second project that must be ignored) → dry run →
-// sync → plan shows nothing left to do. Then one case per fail-closed rule of the spec
-// (Multi-agent rule 12), each leaving agents.yaml byte-identical.
+// sync → plan shows nothing left to do. Then one case per fail-closed rule of roster
+// sync (docs/wire/provider-c.md §6), each leaving agents.yaml byte-identical.
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";

@@ -1,7 +1,7 @@
-// `agents sync` for provider_a environments and vaults through the real CLI: one apply, one
-// remote change per (provider, kind) row, then dry run → sync → plan, each asserting every row.
-// The vault row holds the spec's rule that explicit host lists and injection booleans (and the
-// legacy `unrestricted` form) are preserved through sync.
+// `agents sync` for provider_a environments and vaults through the real CLI: one apply, one remote change
+// per (provider, kind) row, then dry run → sync → plan, each asserting every row. The vault row holds the
+// rule of docs/wire/provider-a.md §8 (U1) that explicit host lists and injection booleans (and the legacy
+// `unrestricted` form) are preserved through sync.
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";

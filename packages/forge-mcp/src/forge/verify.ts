@@ -38,6 +38,14 @@ interface VerifierOptions {
   now?: () => number;
 }
 
+/** A token with its cache key and what the caches held for it when it was looked up. */
+export interface TokenLookup {
+  token: string;
+  key: string;
+  /** A verified token's info (its token blanked), a remembered rejection, or nothing: a forge call. */
+  known: AuthInfo | InvalidTokenError | InsufficientScopeError | undefined;
+}
+
 export class ForgeTokenVerifier implements OAuthTokenVerifier {
   private readonly cache = new LRUCache<string, AuthInfo>({ max: CACHE_MAX, ttl: CACHE_TTL_MS });
   private readonly rejected = new LRUCache<string, InvalidTokenError | InsufficientScopeError>({
@@ -48,22 +56,34 @@ export class ForgeTokenVerifier implements OAuthTokenVerifier {
 
   constructor(private readonly opts: VerifierOptions) {}
 
-  private key(token: string): string {
-    return createHash("sha256").update(token).digest("base64url");
+  /**
+   * Hashes the token and reads both caches, once: the verify budget and the bearer check of one
+   * request share the answer, so neither hashes or looks up the token again.
+   */
+  lookup(token: string): TokenLookup {
+    const key = createHash("sha256").update(token).digest("base64url");
+    const now = this.opts.now ?? Date.now;
+    const cached = this.cache.get(key);
+    if (cached && (cached.expiresAt ?? 0) * 1000 > now()) return { token, key, known: cached };
+    return { token, key, known: this.rejected.get(key) };
   }
 
   /** True when checking this token would cost a forge call (it is in neither cache). */
-  needsForgeCall(token: string): boolean {
-    const key = this.key(token);
-    const cached = this.cache.get(key);
-    const now = this.opts.now ?? Date.now;
-    return !(cached && (cached.expiresAt ?? 0) * 1000 > now()) && !this.rejected.has(key);
+  needsForgeCall(lookup: TokenLookup): boolean {
+    return lookup.known === undefined;
   }
 
-  async verifyAccessToken(token: string): Promise<AuthInfo> {
-    const key = this.key(token);
+  verifyAccessToken(token: string): Promise<AuthInfo> {
+    return this.verifyLookup(this.lookup(token));
+  }
+
+  /** Answers from the lookup's cache entry, or asks the forge and remembers the answer. */
+  async verifyLookup({ token, key, known }: TokenLookup): Promise<AuthInfo> {
     try {
-      return await this.verify(token, key);
+      // A remembered rejection is set again below, so a token that keeps coming stays refused.
+      if (known instanceof Error) throw known;
+      if (known) return { ...known, token };
+      return await this.askForge(token, key);
     } catch (err) {
       if (err instanceof InvalidTokenError || err instanceof InsufficientScopeError)
         this.rejected.set(key, err);
@@ -71,13 +91,8 @@ export class ForgeTokenVerifier implements OAuthTokenVerifier {
     }
   }
 
-  private async verify(token: string, key: string): Promise<AuthInfo> {
+  private async askForge(token: string, key: string): Promise<AuthInfo> {
     const now = this.opts.now ?? Date.now;
-    const cached = this.cache.get(key);
-    if (cached && (cached.expiresAt ?? 0) * 1000 > now()) return { ...cached, token };
-    const known = this.rejected.get(key);
-    if (known) throw known;
-
     this.forgeCalls += 1;
     let info: Awaited<ReturnType<typeof fetchTokenInfo>>;
     try {

@@ -10,7 +10,7 @@ export type { ForgeTokens };
 /**
  * Where the OAuth state of proxy mode lives. Two implementations of one contract:
  * - memory: one LRU of at most 1000 entries holding pending transactions and proxy code records
- *   (spec §8); deleting an entry is what makes it single-use;
+ *   (docs/forge-mcp-oauth.md §8); deleting an entry is what makes it single-use;
  * - sealed (stateless mode): the record travels inside the opaque value itself (client_id, state,
  *   code), so any replica holding the secret can serve any step; single use is enforced by a
  *   OneTimeGuard (process-local, or exact across replicas with Redis) plus the short expiry.

@@ -1,18 +1,22 @@
 import { STATUS_CODES } from "node:http";
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext, SimDefinition } from "../core/sim.js";
-import { dailyRoutes } from "./daily/index.js";
-import { dumpDaily, seedDaily } from "./daily/seed.js";
-import { emptyState, type ForgeState, userById } from "./model/state.js";
+import { projectFullPath } from "./model/access.js";
+import { emptyState, type ForgeState, type Project, userById } from "./model/state.js";
 import { oauthRoutes } from "./oauth/routes.js";
 import { oauthExpired } from "./oauth/tokens.js";
+import { activityRoutes } from "./rest/activity.js";
 import { apiAuth } from "./rest/auth.js";
 import { ciRoutes } from "./rest/ci.js";
+import { graphqlRoutes } from "./rest/graphql.js";
 import { groupRoutes } from "./rest/groups.js";
 import { issueRoutes } from "./rest/issues.js";
+import { labelMilestoneRoutes } from "./rest/labels-milestones.js";
 import { mrRoutes } from "./rest/merge-requests.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
 import { projectRoutes } from "./rest/projects.js";
+import { releaseWikiRoutes } from "./rest/releases-wiki.js";
+import { repoCiRoutes } from "./rest/repo-ci.js";
 import { repoRoutes } from "./rest/repository.js";
 import { searchRoutes } from "./rest/search.js";
 import { tagRoutes } from "./rest/tags.js";
@@ -28,6 +32,7 @@ import {
 } from "./seed/auth.js";
 import { seedDefaultIdentities } from "./seed/defaults.js";
 import { DEFAULT_DATASET } from "./seed/defaults-data.js";
+import { dumpExtras, seedExtras } from "./seed/extras.js";
 import { dumpRest, seedRest } from "./seed/work.js";
 
 /**
@@ -78,7 +83,13 @@ export const definition: SimDefinition<ForgeState> = {
     oauthRoutes(app, ctx);
     apiAuth(app, ctx);
     userRoutes(app, ctx);
-    dailyRoutes(app, ctx);
+    // Before projectRoutes and issueRoutes, so `/projects/:id/labels/:label_id` etc. win.
+    const fullPath = (p: Project) => projectFullPath(ctx.state, p);
+    labelMilestoneRoutes(app, ctx, fullPath);
+    releaseWikiRoutes(app, ctx, fullPath);
+    activityRoutes(app, ctx);
+    repoCiRoutes(app, ctx);
+    graphqlRoutes(app, ctx);
     projectRoutes(app, ctx);
     namespaceRoutes(app, ctx);
     groupRoutes(app, ctx);
@@ -117,7 +128,7 @@ export const definition: SimDefinition<ForgeState> = {
     for (const p of list(b, "personal_access_tokens")) addPatSeed(state, p);
     applySettings(state, b);
     seedRest(state, b);
-    seedDaily(state, b);
+    seedExtras(state, b);
     Object.assign(ctx.state, state);
     return {
       ok: true,
@@ -182,7 +193,7 @@ export const definition: SimDefinition<ForgeState> = {
         revoked: p.revoked,
       })),
       ...dumpRest(s),
-      ...dumpDaily(s),
+      ...dumpExtras(s),
     };
   },
 };

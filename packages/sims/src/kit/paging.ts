@@ -1,3 +1,5 @@
+import { WireError } from "./errors.js";
+
 /**
  * Creation order and cursors. Every record gets a sequence number when stored; cursors name a
  * sequence number, so a page boundary stays valid when the object it names is deleted meanwhile.
@@ -56,6 +58,30 @@ export function decodePageToken(token: string): number | undefined {
   const text = Buffer.from(token, "base64url").toString("utf8");
   const m = /^p:(\d+)$/.exec(text);
   return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * The paging query of provider_a and provider_b, read the same way by both: `limit` in [1, max],
+ * `page` a token this simulator issued (its cursor; 0 when absent), `order` "asc" or "desc".
+ * Each throws the 400 both simulators answer.
+ */
+export function queryLimit(raw: unknown, dflt: number, max: number): number {
+  const limit = parseLimit(raw, dflt, max);
+  if (limit === undefined) throw new WireError(400, "", `limit must be an integer between 1 and ${max}`);
+  return limit;
+}
+
+export function queryPageCursor(raw: unknown): number {
+  if (raw === undefined || raw === "") return 0;
+  const seq = typeof raw === "string" ? decodePageToken(raw) : undefined;
+  if (seq === undefined) throw new WireError(400, "", "page is not a valid page token");
+  return seq;
+}
+
+export function queryDescending(raw: unknown): boolean {
+  if (raw !== undefined && raw !== "asc" && raw !== "desc")
+    throw new WireError(400, "", 'order must be "asc" or "desc"');
+  return raw === "desc";
 }
 
 /** Parses `limit`; undefined when malformed or out of [1, max]. */

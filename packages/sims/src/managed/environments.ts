@@ -19,7 +19,10 @@ const PACKAGE_MANAGERS = ["apt", "cargo", "gem", "go", "npm", "pip"] as const;
 
 /** provider_d's wire-name rule for environments. */
 const STRICT_ENV_NAME = /^[a-z0-9][a-z0-9-_.]{2,63}$/;
-/** How long provider_d keeps a deleted environment's name reserved (the sheet: "40 s+"). */
+/**
+ * How long provider_d keeps a deleted environment's name reserved (docs/wire/provider-d.md §3.1: "40 s or
+ * more").
+ */
 const NAME_RESERVATION_MS = 45_000;
 
 function networking(v: unknown, where: string): JsonObject {

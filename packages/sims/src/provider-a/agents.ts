@@ -1,21 +1,9 @@
 import type { Request, Router } from "express";
+import { body, str } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject } from "../kit/records.js";
-import {
-  assertFreeName,
-  bad,
-  body,
-  type Ctx,
-  find,
-  listPage,
-  live,
-  now,
-  stamp,
-  str,
-  view,
-  writable,
-} from "./common.js";
-import { put, type Rec } from "./state.js";
+import { put, type Rec } from "../kit/store.js";
+import { assertFreeName, bad, type Ctx, find, listPage, live, now, stamp, view, writable } from "./common.js";
 import { OFFICIAL_SKILLS, skillVersionStatus } from "./uploads.js";
 
 export const BUILTIN_TOOLS = ["bash", "read", "write", "edit", "glob", "grep", "download_file"];
@@ -89,7 +77,7 @@ function tools(value: unknown, servers: Array<{ name: string }>): unknown[] {
 /**
  * Skill references. Custom (`customer`) skills need an explicit version that has passed its scan
  * (AGENT_010 otherwise). Official skills are referenced by catalog id (`skill_…`) or by catalog name
- * (`pptx`; the sheet's capability matrix: "official skills by name: yes"); their version is optional
+ * (`pptx`; docs/wire/provider-a.md §4: official skills by name); their version is optional
  * (the catalog's current one) and the reference is echoed back exactly as sent.
  */
 function skills(ctx: Ctx, value: unknown): unknown[] {

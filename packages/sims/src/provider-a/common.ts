@@ -1,9 +1,10 @@
 import type { NextFunction, Request, Response } from "express";
 import type { SimContext } from "../core/sim.js";
 import { WireError } from "../kit/errors.js";
-import { decodePageToken, encodePageToken, parseLimit, slicePage } from "../kit/paging.js";
-import { isObject, publicView } from "../kit/records.js";
-import type { AState, Collection, Rec } from "./state.js";
+import { encodePageToken, queryDescending, queryLimit, queryPageCursor, slicePage } from "../kit/paging.js";
+import { publicView } from "../kit/records.js";
+import type { Rec } from "../kit/store.js";
+import type { AState, Collection } from "./state.js";
 
 export type Ctx = SimContext<AState>;
 
@@ -69,24 +70,6 @@ export function stamp(ctx: Ctx): { created_at: string; updated_at: string } {
   return { created_at: at, updated_at: at };
 }
 
-export function body(req: Request): Record<string, unknown> {
-  const b: unknown = req.body;
-  if (b === undefined) return {};
-  if (!isObject(b)) throw bad("request body must be a JSON object");
-  return b;
-}
-
-export function str(b: Record<string, unknown>, field: string, required = false): string | undefined {
-  const v = b[field];
-  if (v === undefined || v === null) {
-    if (required) throw bad(`${field} is required`);
-    return undefined;
-  }
-  if (typeof v !== "string") throw bad(`${field} must be a string`);
-  if (required && v === "") throw bad(`${field} must not be empty`);
-  return v;
-}
-
 export function find(ctx: Ctx, kind: Collection, id: string, what: string): Rec {
   const rec = ctx.state.objects[kind].get(id);
   if (!rec) throw missing(what, id);
@@ -102,18 +85,10 @@ export const view = publicView;
 
 /** `limit` + `page` → `{data, next_page}`; no `has_more`: a null `next_page` is the last page. */
 export function listPage(ctx: Ctx, req: Request, items: Rec[], render: (r: Rec) => unknown = view) {
-  const limit = parseLimit(req.query.limit, DEFAULT_LIMIT, MAX_LIMIT);
-  if (limit === undefined) throw bad(`limit must be an integer between 1 and ${MAX_LIMIT}`);
-  let afterSeq = 0;
-  const token = req.query.page;
-  if (token !== undefined && token !== "") {
-    const seq = typeof token === "string" ? decodePageToken(token) : undefined;
-    if (seq === undefined) throw bad("page is not a valid page token");
-    afterSeq = seq;
-  }
-  const order = req.query.order;
-  if (order !== undefined && order !== "asc" && order !== "desc") throw bad('order must be "asc" or "desc"');
-  const page = slicePage(items, ctx.state.seq, { limit, afterSeq, descending: order === "desc" });
+  const limit = queryLimit(req.query.limit, DEFAULT_LIMIT, MAX_LIMIT);
+  const afterSeq = queryPageCursor(req.query.page);
+  const descending = queryDescending(req.query.order);
+  const page = slicePage(items, ctx.state.seq, { limit, afterSeq, descending });
   const last = page.items.at(-1);
   return {
     data: page.items.map(render),

@@ -1,23 +1,22 @@
 import type { Request, Router } from "express";
+import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
 import { checkMetadata, isObject } from "../kit/records.js";
 import { cronOf, dueSlots } from "../kit/schedule.js";
+import { put, type Rec } from "../kit/store.js";
 import {
   assertFreeName,
   bad,
-  body,
   type Ctx,
   find,
   listPage,
   now,
   stamp,
-  str,
   timestamp,
   view,
   writable,
 } from "./common.js";
 import { appendEvent, createSession, fileResources, messages, vaultIds } from "./sessions.js";
-import { put, type Rec } from "./state.js";
 
 function agentRef(ctx: Ctx, value: unknown): Record<string, unknown> {
   if (!isObject(value) || typeof value.id !== "string") throw bad("agent must be {id, version?}");

@@ -1,10 +1,11 @@
 import type { Request, Router } from "express";
+import { body, str } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject, sha256 } from "../kit/records.js";
+import { put, type Rec } from "../kit/store.js";
 import {
   assertFreeName,
   bad,
-  body,
   type Ctx,
   find,
   listPage,
@@ -12,11 +13,9 @@ import {
   missing,
   now,
   stamp,
-  str,
   view,
   writable,
 } from "./common.js";
-import { put, type Rec } from "./state.js";
 
 const PACKAGE_MANAGERS = ["apt", "pip", "npm", "cargo", "gem", "go"];
 

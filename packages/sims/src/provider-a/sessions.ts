@@ -1,8 +1,9 @@
 import type { Request, Router } from "express";
+import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
 import { checkMetadata, isObject } from "../kit/records.js";
-import { bad, body, type Ctx, find, listPage, mountPath, now, stamp, str, view } from "./common.js";
-import { put, type Rec } from "./state.js";
+import { put, type Rec } from "../kit/store.js";
+import { bad, type Ctx, find, listPage, mountPath, now, stamp, view } from "./common.js";
 import { fileStatus } from "./uploads.js";
 
 /** Only files mount (under /mnt, unique paths); the file must have passed its audit. */

@@ -1,10 +1,11 @@
 import type { Request, Router } from "express";
 import { fileBytes, readMultipart } from "../core/multipart.js";
+import { body } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
 import { sha256 } from "../kit/records.js";
 import { readSkillZip } from "../kit/skillzip.js";
-import { assertFreeName, bad, body, type Ctx, find, listPage, missing, now, stamp, view } from "./common.js";
-import { put, type Rec } from "./state.js";
+import { put, type Rec } from "../kit/store.js";
+import { assertFreeName, bad, type Ctx, find, listPage, missing, now, stamp, view } from "./common.js";
 
 /**
  * The provider's own skills (`?source=official`), referenced as `{type:"official"}` by id or by

@@ -1,20 +1,20 @@
 import type { Router } from "express";
+import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
 import { checkMetadata, isObject } from "../kit/records.js";
+import { put, type Rec } from "../kit/store.js";
 import {
   assertUnique,
   bad,
-  body,
   type Ctx,
   conflict,
   find,
   listAfterId,
   notArchived,
   stamp,
-  str,
   view,
 } from "./common.js";
-import { type Domain, put, type Rec } from "./state.js";
+import type { Domain } from "./state.js";
 import { BUILTIN_SKILLS } from "./uploads.js";
 
 const TOOLSET = "agent_toolset_20260401";

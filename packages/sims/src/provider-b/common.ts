@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response, Router } from "express";
 import type { SimContext } from "../core/sim.js";
 import { h, WireError } from "../kit/errors.js";
-import { decodePageToken, encodePageToken, parseLimit, slicePage } from "../kit/paging.js";
-import { isObject, publicView, sha256 } from "../kit/records.js";
-import type { BState, Collection, Domain, Rec } from "./state.js";
+import { encodePageToken, queryDescending, queryLimit, queryPageCursor, slicePage } from "../kit/paging.js";
+import { publicView, sha256 } from "../kit/records.js";
+import type { Rec } from "../kit/store.js";
+import type { BState, Collection, Domain } from "./state.js";
 
 export type Ctx = SimContext<BState>;
 
@@ -63,24 +64,6 @@ export function bodyLimit(req: Request, _res: Response, next: NextFunction) {
   next();
 }
 
-export function body(req: Request): Record<string, unknown> {
-  const b: unknown = req.body;
-  if (b === undefined) return {};
-  if (!isObject(b)) throw bad("request body must be a JSON object");
-  return b;
-}
-
-export function str(b: Record<string, unknown>, field: string, required = false): string | undefined {
-  const v = b[field];
-  if (v === undefined || v === null) {
-    if (required) throw bad(`${field} is required`);
-    return undefined;
-  }
-  if (typeof v !== "string") throw bad(`${field} must be a string`);
-  if (required && v === "") throw bad(`${field} must not be empty`);
-  return v;
-}
-
 export function find(ctx: Ctx, kind: Collection, id: string, what: string, domain?: Domain): Rec {
   const rec = ctx.state.objects[kind].get(id);
   if (!rec || (domain && rec._domain !== domain)) throw missing(what, id);
@@ -93,21 +76,9 @@ export function notArchived(rec: Rec, what: string): void {
 
 export const view = publicView;
 
-function descending(req: Request): boolean {
-  const order = req.query.order;
-  if (order !== undefined && order !== "asc" && order !== "desc") throw bad('order must be "asc" or "desc"');
-  return order === "desc";
-}
-
-function limitOf(req: Request): number {
-  const limit = parseLimit(req.query.limit, DEFAULT_LIMIT, MAX_LIMIT);
-  if (limit === undefined) throw bad(`limit must be an integer between 1 and ${MAX_LIMIT}`);
-  return limit;
-}
-
 /** Most lists: `limit` + `after_id` → `{data, has_more, last_id}`. */
 export function listAfterId(ctx: Ctx, req: Request, items: Rec[]) {
-  const limit = limitOf(req);
+  const limit = queryLimit(req.query.limit, DEFAULT_LIMIT, MAX_LIMIT);
   let afterSeq = 0;
   const after = req.query.after_id;
   if (after !== undefined && after !== "") {
@@ -115,22 +86,24 @@ export function listAfterId(ctx: Ctx, req: Request, items: Rec[]) {
     if (seq === undefined) throw bad("after_id does not name a known object");
     afterSeq = seq;
   }
-  const page = slicePage(items, ctx.state.seq, { limit, afterSeq, descending: descending(req) });
+  const page = slicePage(items, ctx.state.seq, {
+    limit,
+    afterSeq,
+    descending: queryDescending(req.query.order),
+  });
   const data = page.items.map(view);
   return { data, has_more: page.hasMore, last_id: page.items.at(-1)?.id ?? null };
 }
 
 /** Deployments and managed sessions: `limit` + `page` → `{data, has_more, next_page}`. */
 export function listByPage(ctx: Ctx, req: Request, items: Rec[]) {
-  const limit = limitOf(req);
-  let afterSeq = 0;
-  const token = req.query.page;
-  if (token !== undefined && token !== "") {
-    const seq = typeof token === "string" ? decodePageToken(token) : undefined;
-    if (seq === undefined) throw bad("page is not a valid page token");
-    afterSeq = seq;
-  }
-  const page = slicePage(items, ctx.state.seq, { limit, afterSeq, descending: descending(req) });
+  const limit = queryLimit(req.query.limit, DEFAULT_LIMIT, MAX_LIMIT);
+  const afterSeq = queryPageCursor(req.query.page);
+  const page = slicePage(items, ctx.state.seq, {
+    limit,
+    afterSeq,
+    descending: queryDescending(req.query.order),
+  });
   const last = page.items.at(-1);
   const nextPage = page.hasMore && last ? encodePageToken(ctx.state.seq.of(last.id) ?? 0) : null;
   return { data: page.items.map(view), has_more: page.hasMore, next_page: nextPage };

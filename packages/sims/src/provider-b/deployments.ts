@@ -1,23 +1,12 @@
 import type { Request, Router } from "express";
+import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
 import { cronOf, dueSlots } from "../kit/schedule.js";
-import {
-  bad,
-  body,
-  type Ctx,
-  conflict,
-  find,
-  listByPage,
-  liveIn,
-  notArchived,
-  stamp,
-  str,
-  view,
-} from "./common.js";
+import { put, type Rec } from "../kit/store.js";
+import { bad, type Ctx, conflict, find, listByPage, liveIn, notArchived, stamp, view } from "./common.js";
 import { envVarMapOrString, sessionResources } from "./resources.js";
 import { appendEvent, createManagedSession, vaultIds } from "./sessions.js";
-import { put, type Rec } from "./state.js";
 
 const FIELDS = [
   "name",

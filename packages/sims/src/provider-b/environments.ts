@@ -1,10 +1,11 @@
 import type { Router } from "express";
+import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata, sha256 } from "../kit/records.js";
+import { put, type Rec } from "../kit/store.js";
 import {
   assertUnique,
   bad,
-  body,
   type Ctx,
   conflict,
   domainItems,
@@ -16,10 +17,9 @@ import {
   notArchived,
   replayIfSeen,
   stamp,
-  str,
   view,
 } from "./common.js";
-import { type Domain, put, type Rec } from "./state.js";
+import type { Domain } from "./state.js";
 
 const SETUP_SCRIPT_MAX = 64 * 1024;
 const ALLOWED_PACKAGES = ["apt", "npm", "pip"] as const;

@@ -1,10 +1,11 @@
 import type { Request, Router } from "express";
+import { body, str } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import { put, type Rec } from "../kit/store.js";
 import {
   assertUnique,
   bad,
-  body,
   type Ctx,
   conflict,
   find,
@@ -13,10 +14,8 @@ import {
   missing,
   replayIfSeen,
   stamp,
-  str,
   view,
 } from "./common.js";
-import { put, type Rec } from "./state.js";
 
 function boolField(v: unknown): boolean {
   if (typeof v !== "boolean") throw bad("enabled must be a boolean");

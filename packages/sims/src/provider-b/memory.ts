@@ -1,9 +1,10 @@
 import type { Request, Router } from "express";
+import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
 import { checkMetadata, patchMetadata, sha256 } from "../kit/records.js";
+import { put, type Rec } from "../kit/store.js";
 import {
   bad,
-  body,
   type Ctx,
   conflict,
   domainItems,
@@ -13,10 +14,9 @@ import {
   missing,
   notArchived,
   stamp,
-  str,
   view,
 } from "./common.js";
-import { type Domain, put, type Rec } from "./state.js";
+import type { Domain } from "./state.js";
 
 /** Creates a store record; the Forward default store goes through here too. */
 export function createStore(ctx: Ctx, domain: Domain, fields: Record<string, unknown>): Rec {
@@ -141,7 +141,8 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       redacted_at: null,
     });
   // Memory objects carry `size` and `store_id` too (the names a client written elsewhere reads),
-  // alongside the sheet's `size_bytes` and `memory_store_id`; derived here so seeded records get them.
+  // alongside `size_bytes` and `memory_store_id` (docs/wire/provider-b.md §3.6); derived here so
+  // seeded records get them.
   const memoryView = (m: Rec, withContent: boolean) => {
     const v = view(m);
     if (v.type === "memory") {

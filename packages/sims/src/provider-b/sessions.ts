@@ -1,9 +1,10 @@
 import type { Request, Response, Router } from "express";
+import { body, str } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import { put, type Rec } from "../kit/store.js";
 import {
   bad,
-  body,
   type Ctx,
   conflict,
   find,
@@ -13,12 +14,11 @@ import {
   listByPage,
   liveIn,
   stamp,
-  str,
   view,
 } from "./common.js";
 import { createStore } from "./memory.js";
 import { envVarMap, envVarString, sessionResources } from "./resources.js";
-import { type Domain, put, type Rec } from "./state.js";
+import type { Domain } from "./state.js";
 
 const SENDABLE = ["user.message"];
 

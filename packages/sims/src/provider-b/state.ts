@@ -1,17 +1,19 @@
 import type { SimClock } from "../core/clock.js";
 import type { IdGenerator } from "../core/prng.js";
-import { Sequencer } from "../kit/paging.js";
-import { isObject } from "../kit/records.js";
 import { EventHub } from "../kit/sse.js";
+import {
+  asArray,
+  dumpRecords,
+  emptyStore,
+  put,
+  type Rec,
+  SHARED_COLLECTIONS,
+  type Store,
+  seedStore,
+} from "../kit/store.js";
 
 /** Which gateway an object was created through: `/api/v1/cloud` or `/api/v1/forward`. */
 export type Domain = "managed" | "forward";
-
-/** A stored object: the wire fields plus `_`-prefixed bookkeeping that never leaves the simulator. */
-export interface Rec {
-  id: string;
-  [k: string]: unknown;
-}
 
 export interface Mount {
   identity_id: string;
@@ -30,15 +32,7 @@ interface IdempotentReply {
 
 /** Object collections, by the key they have in `/_sim/state` and `/_sim/seed`. */
 export const COLLECTIONS = [
-  "environments",
-  "vaults",
-  "credentials",
-  "files",
-  "skills",
-  "agents",
-  "deployments",
-  "deployment_runs",
-  "sessions",
+  ...SHARED_COLLECTIONS,
   "memory_stores",
   "memories",
   "memory_versions",
@@ -49,12 +43,7 @@ export const COLLECTIONS = [
 ] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
-export interface BState {
-  apiKeys: string[];
-  seq: Sequencer;
-  objects: Record<Collection, Map<string, Rec>>;
-  /** Session events by session id, oldest first. */
-  events: Map<string, Rec[]>;
+export interface BState extends Store<Collection> {
   mounts: Mount[];
   /** File bytes by file id (not dumped: the dump carries size and sha256). */
   blobs: Map<string, Uint8Array>;
@@ -72,14 +61,8 @@ const DEFAULT_TUNNELS = [
 ];
 
 export function createState({ clock }: { ids: IdGenerator; clock: SimClock }): BState {
-  const objects = Object.fromEntries(
-    COLLECTIONS.map((c) => [c, new Map<string, Rec>()]),
-  ) as BState["objects"];
   const state: BState = {
-    apiKeys: [DEFAULT_KEY],
-    seq: new Sequencer(),
-    objects,
-    events: new Map(),
+    ...emptyStore(COLLECTIONS, DEFAULT_KEY),
     mounts: [],
     blobs: new Map(),
     idempotency: new Map(),
@@ -100,20 +83,14 @@ function tunnelRecord(t: { id: string; name?: string; status?: string }, at: str
   };
 }
 
-export function put(state: BState, kind: Collection, rec: Rec): Rec {
-  state.seq.assign(rec.id);
-  state.objects[kind].set(rec.id, rec);
-  return rec;
-}
-
 /** Everything held, archived and internal fields included, so tests can look for duplicates/orphans. */
 export function dumpState(state: BState): Record<string, unknown> {
-  const out: Record<string, unknown> = { api_keys: state.apiKeys };
-  for (const c of COLLECTIONS) out[c] = [...state.objects[c].values()];
-  out.events = Object.fromEntries(state.events);
-  out.mounts = state.mounts;
-  out.idempotency_keys = [...state.idempotency.keys()];
-  return out;
+  return {
+    api_keys: state.apiKeys,
+    ...dumpRecords(state, COLLECTIONS),
+    mounts: state.mounts,
+    idempotency_keys: [...state.idempotency.keys()],
+  };
 }
 
 /** Adds (or replaces by id) objects given in the dump's shape; unknown keys are refused. */
@@ -140,42 +117,16 @@ function withSeedDefaults(kind: Collection, rec: Rec, now: string): Rec {
 }
 
 export function seedState(state: BState, body: unknown, now: string): Record<string, number> {
-  if (!isObject(body)) throw seedError("seed body must be an object");
-  const counts: Record<string, number> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (key === "api_keys") {
-      for (const k of asArray(value, key))
-        if (typeof k === "string" && !state.apiKeys.includes(k)) state.apiKeys.push(k);
-      counts[key] = state.apiKeys.length;
-    } else if ((COLLECTIONS as readonly string[]).includes(key)) {
-      for (const rec of asArray(value, key)) {
-        if (!isObject(rec) || typeof rec.id !== "string") throw seedError(`${key}: every object needs an id`);
-        put(state, key as Collection, withSeedDefaults(key as Collection, rec as Rec, now));
-      }
-      counts[key] = state.objects[key as Collection].size;
-    } else if (key === "mounts") {
-      for (const m of asArray(value, key)) state.mounts.push(m as Mount);
-      counts[key] = state.mounts.length;
-    } else if (key === "events") {
-      if (!isObject(value)) throw seedError("events must map session ids to arrays");
-      for (const [sid, list] of Object.entries(value)) {
-        const events = asArray(list, key) as Rec[];
-        for (const e of events) state.seq.assign(e.id);
-        state.events.set(sid, events);
-      }
-      counts[key] = state.events.size;
-    } else if (key !== "idempotency_keys") {
-      throw seedError(`unknown seed key "${key}"`);
-    }
-  }
-  return counts;
-}
-
-function asArray(v: unknown, key: string): unknown[] {
-  if (!Array.isArray(v)) throw seedError(`${key} must be an array`);
-  return v;
-}
-
-function seedError(message: string): Error {
-  return Object.assign(new Error(message), { status: 400 });
+  return seedStore(state, body, {
+    collections: COLLECTIONS,
+    complete: (kind, rec) => withSeedDefaults(kind, rec, now),
+    more: {
+      mounts: (value) => {
+        for (const m of asArray(value, "mounts")) state.mounts.push(m as Mount);
+        return state.mounts.length;
+      },
+      // Listed by the dump; a seed may carry them back, and they are not restored.
+      idempotency_keys: () => undefined,
+    },
+  });
 }

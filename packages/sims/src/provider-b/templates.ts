@@ -1,11 +1,12 @@
 import type { Request, Router } from "express";
+import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import { put, type Rec } from "../kit/store.js";
 import { mcpServers, skillRefs, tools } from "./agents.js";
 import {
   assertUnique,
   bad,
-  body,
   type Ctx,
   conflict,
   find,
@@ -15,12 +16,10 @@ import {
   liveIn,
   replayIfSeen,
   stamp,
-  str,
   view,
 } from "./common.js";
 import { envVarMap } from "./resources.js";
 import { tunnelId, vaultIds } from "./sessions.js";
-import { put, type Rec } from "./state.js";
 
 const MAX_ROSTER = 20;
 

@@ -3,6 +3,7 @@ import { fileBytes, readMultipart } from "../core/multipart.js";
 import { h } from "../kit/errors.js";
 import { sha256 } from "../kit/records.js";
 import { readSkillZip } from "../kit/skillzip.js";
+import { put, type Rec } from "../kit/store.js";
 import {
   assertUnique,
   bad,
@@ -18,7 +19,7 @@ import {
   stamp,
   view,
 } from "./common.js";
-import { type Domain, put, type Rec } from "./state.js";
+import type { Domain } from "./state.js";
 
 const FORWARD_PURPOSES = ["user_upload", "session_resource"];
 const URL_TTL_MS = 5 * 60_000;

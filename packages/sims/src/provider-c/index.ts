@@ -19,8 +19,9 @@ import { skillRoutes } from "./skills.js";
 /** The well-known test key every provider_c simulator accepts (more can be seeded as `api_keys`). */
 export const DEFAULT_KEY = "sim-provider-c-key";
 /**
- * Versions the simulator takes: the sheet's `2023-06-01` (what REF sends) and `2026-10-21`, the value
- * the official SDK 1.12.0 sends on every request (`client.js` buildHeaders). The SDK wins over the sheet.
+ * Versions the simulator takes: `2023-06-01` (docs/wire/provider-c.md §1, what the reference tool sends)
+ * and `2026-10-21`, the value the official SDK 1.12.0 sends on every request (`client.js` buildHeaders).
+ * The SDK wins where the two disagree.
  */
 const API_VERSION = "2023-06-01";
 const API_VERSIONS: readonly string[] = [API_VERSION, "2026-10-21"];
@@ -82,8 +83,9 @@ function betaFor(path: string): readonly string[] | null {
 }
 
 /**
- * The caller's key: `x-api-key` (the sheet, REF) or `Authorization: Bearer <key>` (what the official
- * SDK 1.12.0 sends for an `apiKey`). When both are present both must be valid keys.
+ * The caller's key: `x-api-key` (docs/wire/provider-c.md §1, the reference tool) or `Authorization: Bearer
+ * <key>` (what the official SDK 1.12.0 sends for an `apiKey`). When both are present both must be valid
+ * keys.
  */
 function presentedKeys(req: Request): string[] {
   const keys: string[] = [];

@@ -26,7 +26,7 @@ async function env(name = "e1") {
   return (await t.api("POST", "/environments", { name, config: { type: "cloud" } })).body;
 }
 
-describe("provider_a skills (sheet §3.4)", () => {
+describe("provider_a skills (docs/wire/provider-a.md §3.4)", () => {
   it("creates from an available file, scans asynchronously, versions, lists both catalogs, deletes", async () => {
     const f = await availableSkillFile(t.api, "summarize");
     const s = await t.api("POST", "/skills", { file_id: f.id });
@@ -100,7 +100,7 @@ describe("provider_a skills (sheet §3.4)", () => {
   });
 });
 
-describe("provider_a agents (sheet §3.5)", () => {
+describe("provider_a agents (docs/wire/provider-a.md §3.5)", () => {
   it("creates version 1 with the default toolkit, updates with POST + current version, archives", async () => {
     const a = await agent();
     expect(a).toMatchObject({
@@ -230,7 +230,7 @@ describe("provider_a agents (sheet §3.5)", () => {
   });
 });
 
-describe("provider_a deployments (sheet §3.6)", () => {
+describe("provider_a deployments (docs/wire/provider-a.md §3.6)", () => {
   const initial = [{ role: "user", type: "message", content: [{ type: "text", text: "go" }] }];
   async function deployment(extra: Record<string, unknown> = {}) {
     const a = await agent();
@@ -326,7 +326,7 @@ describe("provider_a deployments (sheet §3.6)", () => {
   });
 });
 
-describe("provider_a sessions and events (sheet §3.7)", () => {
+describe("provider_a sessions and events (docs/wire/provider-a.md §3.7)", () => {
   it("creates with a bare agent id and /mnt file mounts, sends input, lists events, streams only new ones", async () => {
     await t.control("POST", "/seed", { settings: { file_audit_polls: 0 } });
     const a = await agent();

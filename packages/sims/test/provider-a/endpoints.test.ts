@@ -4,7 +4,7 @@ import { useProviderA } from "./setup.js";
 
 const t = useProviderA();
 
-// Sheet §3, one row per endpoint.
+// docs/wire/provider-a.md §3, one row per endpoint.
 const ROWS: Row[] = [
   ["POST", "/environments"],
   ["GET", "/environments/{id}"],
@@ -56,7 +56,7 @@ const ROWS: Row[] = [
   ["GET", "/sessions/{id}/events/stream"],
 ];
 
-describe("provider_a routes every sheet row", () => {
+describe("provider_a routes every row of docs/wire/provider-a.md §3", () => {
   it.each(ROWS)("%s %s", async (method, path) => {
     await expectRouted(t.api, [method, path], (b) => b?.error?.message);
   });

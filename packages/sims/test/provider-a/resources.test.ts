@@ -14,7 +14,7 @@ async function env(name = "e1", extra: Record<string, unknown> = {}) {
   });
 }
 
-describe("provider_a transport and errors (sheet §1, §6)", () => {
+describe("provider_a transport and errors (docs/wire/provider-a.md §1, §6)", () => {
   it.each([
     ["no Authorization header", {}],
     ["an unknown key", { authorization: "Bearer nope" }],
@@ -47,7 +47,7 @@ describe("provider_a transport and errors (sheet §1, §6)", () => {
   });
 });
 
-describe("provider_a pagination (sheet §2)", () => {
+describe("provider_a pagination (docs/wire/provider-a.md §2)", () => {
   it("pages with limit + page → {data, next_page}, no has_more, null next_page on the last page", async () => {
     for (let i = 0; i < 5; i++) await env(`e${i}`);
     const names: string[] = [];
@@ -66,7 +66,7 @@ describe("provider_a pagination (sheet §2)", () => {
   });
 });
 
-describe("provider_a conflicts (sheet §6)", () => {
+describe("provider_a conflicts (docs/wire/provider-a.md §6)", () => {
   it.each([
     ["environments", (n: string) => env(n)],
     ["agents", (n: string) => t.api("POST", "/agents", { name: n, model: { id: "qwen-max" } })],
@@ -83,7 +83,7 @@ describe("provider_a conflicts (sheet §6)", () => {
   );
 });
 
-describe("provider_a environments (sheet §3.1)", () => {
+describe("provider_a environments (docs/wire/provider-a.md §3.1)", () => {
   it("creates, reads, updates with the full body, deletes", async () => {
     const e = (
       await env("e", {
@@ -130,7 +130,7 @@ describe("provider_a environments (sheet §3.1)", () => {
   });
 });
 
-describe("provider_a vaults and credentials (sheet §3.2)", () => {
+describe("provider_a vaults and credentials (docs/wire/provider-a.md §3.2)", () => {
   async function vault() {
     const v = await t.api("POST", "/vaults", { display_name: "main", metadata: { k: "v" } });
     expect(v.body.id).toMatch(/^vlt_/);
@@ -222,7 +222,7 @@ describe("provider_a vaults and credentials (sheet §3.2)", () => {
   });
 });
 
-describe("provider_a files and the content audit (sheet §3.3)", () => {
+describe("provider_a files and the content audit (docs/wire/provider-a.md §3.3)", () => {
   it("starts checking, turns available on the second GET (one pending poll), deletes", async () => {
     const f = await upload(t.api, "notes.md", new TextEncoder().encode("# hi"), "text/markdown");
     expect(f).toMatchObject({

@@ -16,7 +16,8 @@ afterAll(async () => {
   await sim.close();
 });
 
-// Rows shared by both gateways (sheet §3 on the cloud base; §4 "same paths … on the Forward base").
+// Rows shared by both gateways (docs/wire/provider-b.md §3 on the Managed base; docs/wire/provider-b.md §4:
+// "the paths and bodies of §3 on the Forward base").
 const SHARED: Row[] = [
   ["POST", "/environments"],
   ["GET", "/environments"],
@@ -107,13 +108,13 @@ const FORWARD_ONLY: Row[] = [
 
 const message = (b: any) => b?.error?.message;
 
-describe("provider_b cloud gateway routes every sheet row", () => {
+describe("provider_b cloud gateway routes every row of docs/wire/provider-b.md §3", () => {
   it.each([...SHARED, ...MANAGED_ONLY])("%s %s", async (method, path) => {
     await expectRouted(cloud, [method, path], message);
   });
 });
 
-describe("provider_b Forward gateway routes every sheet row", () => {
+describe("provider_b Forward gateway routes every row of docs/wire/provider-b.md §4", () => {
   it.each([...SHARED, ...FORWARD_ONLY])("%s %s", async (method, path) => {
     await expectRouted(fwd, [method, path], message);
   });

@@ -65,7 +65,7 @@ async function session(idn: string, tmpl: string, headers: Record<string, string
   );
 }
 
-describe("provider_b Forward environments and uploads (sheet §4)", () => {
+describe("provider_b Forward environments and uploads (docs/wire/provider-b.md §4)", () => {
   it("rejects networking on a Forward environment", async () => {
     const r = await fwd("POST", "/environments", {
       name: "n",
@@ -97,7 +97,7 @@ describe("provider_b Forward files without purpose", () => {
   });
 });
 
-describe("provider_b templates (sheet §4)", () => {
+describe("provider_b templates (docs/wire/provider-b.md §4)", () => {
   it("creates with tmpl_ ids, merges updates, archives with status archived", async () => {
     const t = await template("helper", {
       managed_tool_config: { enabled_tools: ["create_forward_schedule"] },
@@ -162,7 +162,7 @@ describe("provider_b templates (sheet §4)", () => {
   });
 });
 
-describe("provider_b identities (sheet §4)", () => {
+describe("provider_b identities (docs/wire/provider-b.md §4)", () => {
   it("filters by external_id, rejects a duplicate, drops metadata keys sent as empty string", async () => {
     const i = await identity("u-1");
     await identity("u-2");
@@ -178,7 +178,7 @@ describe("provider_b identities (sheet §4)", () => {
   });
 });
 
-describe("provider_b channels (sheet §4)", () => {
+describe("provider_b channels (docs/wire/provider-b.md §4)", () => {
   const creds = { client_id: "ding-1", client_secret: "ding-secret" };
 
   it("creates a fixed channel, never reads the secret back, and refuses reused credentials", async () => {
@@ -243,7 +243,7 @@ describe("provider_b channels (sheet §4)", () => {
   });
 });
 
-describe("provider_b tunnels (sheet §5: reference only)", () => {
+describe("provider_b tunnels (docs/wire/provider-b.md §5: reference only)", () => {
   it("lists pre-seeded tunnels on both gateways, refuses writes, takes more via /_sim/seed", async () => {
     expect((await fwd("GET", "/tunnels")).body.data.map((t: any) => t.id)).toEqual([
       "tnl_sim_primary",
@@ -264,7 +264,7 @@ describe("provider_b tunnels (sheet §5: reference only)", () => {
   });
 });
 
-describe("provider_b Forward sessions and the default memory store (sheet §4, spec default_memory_store)", () => {
+describe("provider_b Forward sessions and the default memory store (docs/wire/provider-b.md §4.4, §4.5)", () => {
   it("creates the default store on the first session of a pair, mounted system_managed read_write", async () => {
     const t = await template();
     const i = await identity();

@@ -39,7 +39,7 @@ async function agent(name = "a1") {
   return r.body;
 }
 
-describe("provider_b transport (sheet §1)", () => {
+describe("provider_b transport (docs/wire/provider-b.md §1)", () => {
   it.each([
     ["no Authorization header", {}],
     ["an unknown token", { authorization: "Bearer nope" }],
@@ -83,7 +83,7 @@ describe("provider_b transport (sheet §1)", () => {
   });
 });
 
-describe("provider_b pagination (sheet §2)", () => {
+describe("provider_b pagination (docs/wire/provider-b.md §2)", () => {
   it("pages with limit + after_id → {data, has_more, last_id} and stops on has_more false", async () => {
     for (let i = 0; i < 5; i++) await env(`e${i}`);
     const seen: string[] = [];
@@ -172,7 +172,7 @@ describe("provider_b pagination (sheet §2)", () => {
   });
 });
 
-describe("provider_b environments (sheet §3.1)", () => {
+describe("provider_b environments (docs/wire/provider-b.md §3.1)", () => {
   it("creates a cloud environment read back with default networking and packages arrays", async () => {
     const e = await env("pk", { type: "cloud", packages: { apt: ["git"], pip: ["rich"] } });
     expect(e.id).toMatch(/^env_/);
@@ -241,7 +241,7 @@ describe("provider_b environments (sheet §3.1)", () => {
   });
 });
 
-describe("provider_b vaults and credentials (sheet §3.2)", () => {
+describe("provider_b vaults and credentials (docs/wire/provider-b.md §3.2)", () => {
   it.each([
     [
       "static_bearer",
@@ -277,7 +277,7 @@ describe("provider_b vaults and credentials (sheet §3.2)", () => {
   });
 });
 
-describe("provider_b files (sheet §3.3)", () => {
+describe("provider_b files (docs/wire/provider-b.md §3.3)", () => {
   it("uploads multipart file/name/purpose, reads it back, serves a short-lived download URL", async () => {
     const bytes = new TextEncoder().encode("hello file");
     const up = await api(
@@ -313,7 +313,7 @@ describe("provider_b files (sheet §3.3)", () => {
   });
 });
 
-describe("provider_b skills (sheet §3.4)", () => {
+describe("provider_b skills (docs/wire/provider-b.md §3.4)", () => {
   it("creates from a root-level zip, versions from a folder-wrapped `files` zip, lists catalogs", async () => {
     const zip = skillZip("summarize");
     const s = await api(
@@ -362,7 +362,7 @@ describe("provider_b skills (sheet §3.4)", () => {
   });
 });
 
-describe("provider_b managed agents (sheet §3.5)", () => {
+describe("provider_b managed agents (docs/wire/provider-b.md §3.5)", () => {
   it("creates with defaults, updates with PUT + current version, rejects a stale version", async () => {
     const a = await agent();
     expect(a).toMatchObject({

@@ -32,7 +32,7 @@ async function store() {
   return r.body;
 }
 
-describe("provider_b memory stores (sheet §3.6)", () => {
+describe("provider_b memory stores (docs/wire/provider-b.md §3.6)", () => {
   it("patches store metadata with null and archives (hidden unless include_archived)", async () => {
     const s = await store();
     const u = await api("POST", `/memory_stores/${s.id}`, { metadata: { a: null, c: "3" } });

@@ -31,7 +31,7 @@ async function agent(name = "a1") {
   return r.body;
 }
 
-describe("provider_b deployments (sheet §3.7)", () => {
+describe("provider_b deployments (docs/wire/provider-b.md §3.7)", () => {
   const events = [{ type: "user.message", content: [{ type: "text", text: "go" }] }];
   let n = 0;
   async function deployment(extra: Record<string, unknown> = {}) {
@@ -109,7 +109,7 @@ describe("provider_b deployments (sheet §3.7)", () => {
   });
 });
 
-describe("provider_b managed sessions (sheet §3.8)", () => {
+describe("provider_b managed sessions (docs/wire/provider-b.md §3.8)", () => {
   it("creates with resources under /data, sends events, lists and streams them, deletes", async () => {
     const e = await env();
     const a = await agent();

@@ -13,7 +13,7 @@ beforeEach(() => w.sim.reset());
 
 const TOOLSET = "agent_toolset_20260401";
 
-describe("provider_c §3.5 agent", () => {
+describe("docs/wire/provider-c.md §3.5 agent", () => {
   it("create / get / list with the wire field names", async () => {
     const a = await w.ok("POST", "/agents", {
       name: "coder",
@@ -173,7 +173,7 @@ describe("provider_c §3.5 agent", () => {
   });
 });
 
-describe("provider_c §3.5 multiagent", () => {
+describe("docs/wire/provider-c.md §3.5 multiagent", () => {
   it("roster: id strings, {type:'agent', id, version} and one {type:'self'}; read back as objects", async () => {
     const m1 = await fixtures(w).agent("m1");
     const m2 = await fixtures(w).agent("m2");
@@ -241,7 +241,7 @@ describe("provider_c §3.5 multiagent", () => {
   });
 });
 
-describe("provider_c §3.4 skill", () => {
+describe("docs/wire/provider-c.md §3.4 skill", () => {
   const files = (name: string, extra: Record<string, string> = {}) => ({
     [`${name}/SKILL.md`]: skillMd(name, "Does things"),
     [`${name}/scripts/run.py`]: "print('hi')",

@@ -29,7 +29,7 @@ async function deployment(extra: object = {}) {
   return { ...b, d };
 }
 
-describe("provider_c §3.7 deployment", () => {
+describe("docs/wire/provider-c.md §3.7 deployment", () => {
   it("create with the documented body; get; list", async () => {
     const b = await basics();
     const file = await w.ok("POST", "/files", { form: fileForm("rubric.md", "r") });
@@ -229,7 +229,7 @@ describe("provider_c §3.7 deployment", () => {
   });
 });
 
-describe("provider_c §3.8 session and events", () => {
+describe("docs/wire/provider-c.md §3.8 session and events", () => {
   it("create / get / list filters / update / archive / delete", async () => {
     const b = await basics();
     const s = await w.ok("POST", "/sessions", {

@@ -86,7 +86,7 @@ const ARCHIVABLE: [string, (w: Wire) => Promise<{ base: string; list: string; up
   ],
 ];
 
-describe("provider_c §2 archive semantics", () => {
+describe("docs/wire/provider-c.md §2 archive semantics", () => {
   it.each(ARCHIVABLE)(
     "%s: archived stays readable, rejects updates, hides from lists unless include_archived",
     async (_k, make) => {
@@ -144,7 +144,7 @@ const DELETABLE: [string, string, (w: Wire) => Promise<string>][] = [
   ],
 ];
 
-describe("provider_c §2 hard delete", () => {
+describe("docs/wire/provider-c.md §2 hard delete", () => {
   it.each(DELETABLE)(
     "%s: DELETE → {id, type:%s}, then GET 404 and a second DELETE 404",
     async (_k, type, make) => {
@@ -191,7 +191,7 @@ describe("provider_c §2 hard delete", () => {
   });
 });
 
-describe("provider_c §3.1 environment", () => {
+describe("docs/wire/provider-c.md §3.1 environment", () => {
   it("create / get / list / update / delete with the documented body", async () => {
     const env = await w.ok("POST", "/environments", {
       name: "build",
@@ -255,7 +255,7 @@ describe("provider_c §3.1 environment", () => {
   });
 });
 
-describe("provider_c §3.2 vault and credentials", () => {
+describe("docs/wire/provider-c.md §3.2 vault and credentials", () => {
   it("vault create / get / list / update", async () => {
     const v = await w.ok("POST", "/vaults", { display_name: "Team", metadata: { a: "1" } });
     expect(v).toMatchObject({ type: "vault", display_name: "Team", metadata: { a: "1" }, archived_at: null });
@@ -364,7 +364,7 @@ describe("provider_c §3.2 vault and credentials", () => {
   });
 });
 
-describe("provider_c §3.3 file", () => {
+describe("docs/wire/provider-c.md §3.3 file", () => {
   it("upload multipart `file` → {id, type, filename, mime_type, size_bytes, created_at, downloadable}", async () => {
     const f = await w.ok("POST", "/files", { form: fileForm("notes.md", "# hello", "") });
     expect(f).toEqual({

@@ -13,7 +13,7 @@ beforeEach(() => w.sim.reset());
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 const mems = (id: string) => `/memory_stores/${id}/memories`;
 
-describe("provider_c §3.6 memory store", () => {
+describe("docs/wire/provider-c.md §3.6 memory store", () => {
   it("create {name, description, metadata} / get / list", async () => {
     const s = await w.ok("POST", "/memory_stores", {
       name: "Team Notes",
@@ -72,7 +72,7 @@ describe("provider_c §3.6 memory store", () => {
   });
 });
 
-describe("provider_c §3.6 memories", () => {
+describe("docs/wire/provider-c.md §3.6 memories", () => {
   it("create {path, content} → the memory object with sha256 of the UTF-8 bytes", async () => {
     const s = await fixtures(w).store();
     const content = "héllo";
@@ -203,7 +203,7 @@ describe("provider_c §3.6 memories", () => {
   });
 });
 
-describe("provider_c §3.6 memory versions", () => {
+describe("docs/wire/provider-c.md §3.6 memory versions", () => {
   it("every write is a version; list filters by memory_id; get; redact clears content", async () => {
     const s = await fixtures(w).store();
     const m = await w.ok("POST", mems(s.id), { path: "/a.md", content: "secret v1" });

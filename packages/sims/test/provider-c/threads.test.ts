@@ -20,7 +20,7 @@ async function coordinatorSession() {
   return { m1, m2, lead, session };
 }
 
-describe("provider_c §3.8 session threads", () => {
+describe("docs/wire/provider-c.md §3.8 session threads", () => {
   it("a coordinator's session has one thread per roster agent: list / get", async () => {
     const { m1, m2, session } = await coordinatorSession();
     const list = await w.ok("GET", `/sessions/${session.id}/threads`);

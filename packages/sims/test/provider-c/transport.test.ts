@@ -15,7 +15,7 @@ const errorShape = (type: string) => ({
   request_id: expect.stringMatching(/^req_/),
 });
 
-describe("provider_c §1 transport", () => {
+describe("docs/wire/provider-c.md §1 transport", () => {
   it("serves the API under /v1", () => {
     expect(w.sim.url).toMatch(/\/v1$/);
   });
@@ -50,7 +50,7 @@ describe("provider_c §1 transport", () => {
   });
 
   it.each([
-    ["x-api-key (the sheet, REF)", { "x-api-key": KEY }],
+    ["x-api-key (docs/wire/provider-c.md §1)", { "x-api-key": KEY }],
     ["Authorization: Bearer (what SDK 1.12 sends for apiKey)", { authorization: `Bearer ${KEY}` }],
     ["both", { "x-api-key": KEY, authorization: `Bearer ${KEY}` }],
   ])("auth: the key as %s → 200", async (_name, auth) => {
@@ -68,7 +68,7 @@ describe("provider_c §1 transport", () => {
   });
 
   it.each([
-    ["2023-06-01", "the sheet, REF"],
+    ["2023-06-01", "docs/wire/provider-c.md §1"],
     ["2026-10-21", "SDK 1.12 default"],
   ])("version header %s (%s) → 200", async (version) => {
     const r = await w.call("GET", "/agents", { extraHeaders: { "anthropic-version": version } });
@@ -158,7 +158,7 @@ describe("provider_c §1 transport", () => {
   });
 });
 
-describe("provider_c §2 common conventions", () => {
+describe("docs/wire/provider-c.md §2 common conventions", () => {
   it.each([
     ["17 pairs", Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, "v"]))],
     ["a 65-char key", { ["k".repeat(65)]: "v" }],

@@ -12,7 +12,7 @@ beforeEach(() => w.sim.reset());
 
 const text = (t: string) => ({ type: "user.message", content: [{ type: "text", text: t }] });
 
-describe("provider_d §3.7 session and events", () => {
+describe("docs/wire/provider-d.md §3.7 session and events", () => {
   it("create (agent id or object) / get / list by agent_id / delete; file mounts under /mnt", async () => {
     const f = fixtures(w);
     const agent = await f.agent();
@@ -92,7 +92,7 @@ describe("provider_d §3.7 session and events", () => {
   });
 });
 
-describe("provider_d §3.7 upstream session endpoints the reference client does not call", () => {
+describe("docs/wire/provider-d.md §3.7 upstream session endpoints the reference client does not call", () => {
   it("session update (title, metadata replaced, vault_ids); no archive", async () => {
     const f = fixtures(w);
     const s = await w.ok("POST", "/sessions", {

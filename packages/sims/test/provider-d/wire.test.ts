@@ -12,7 +12,7 @@ beforeEach(() => w.sim.reset());
 
 const errorShape = (code: string) => ({ error: { code, message: expect.any(String) } });
 
-describe("provider_d §1 transport", () => {
+describe("docs/wire/provider-d.md §1 transport", () => {
   it("serves the API under /api/v3", () => {
     expect(w.sim.url).toMatch(/\/api\/v3$/);
   });
@@ -35,7 +35,7 @@ describe("provider_d §1 transport", () => {
   });
 });
 
-describe("provider_d §2 differences from provider_c", () => {
+describe("docs/wire/provider-d.md §2 differences from provider_c", () => {
   it("builtin toolset type is agent_toolset_20260701; provider_c's 20260401 → 400", async () => {
     const a = await fixtures(w).agent("a", { tools: [{ type: "agent_toolset_20260701" }] });
     expect(a.tools[0].type).toBe("agent_toolset_20260701");
@@ -107,7 +107,7 @@ describe("provider_d §2 differences from provider_c", () => {
   });
 });
 
-describe("provider_d §3.1 environment", () => {
+describe("docs/wire/provider-d.md §3.1 environment", () => {
   it("create / get / list / update / delete", async () => {
     const env = await w.ok("POST", "/environments", {
       name: "build-env",
@@ -182,7 +182,7 @@ describe("provider_d §3.1 environment", () => {
   });
 });
 
-describe("provider_d §3.2 vault and credentials", () => {
+describe("docs/wire/provider-d.md §3.2 vault and credentials", () => {
   it("create vault, add credentials, get / list, delete; secrets never echoed", async () => {
     const v = await w.ok("POST", "/vaults", { display_name: "team", metadata: { a: "1" } });
     expect(v).toMatchObject({ id: expect.stringMatching(/^vlt-/), type: "vault", display_name: "team" });
@@ -237,7 +237,7 @@ describe("provider_d §3.2 vault and credentials", () => {
   });
 });
 
-describe("provider_d §3.3 file", () => {
+describe("docs/wire/provider-d.md §3.3 file", () => {
   it.each([
     ["agent", "notes.txt", "text/plain", 200],
     ["user_data", "report.pdf", "application/pdf", 200],
@@ -266,7 +266,7 @@ describe("provider_d §3.3 file", () => {
   });
 });
 
-describe("provider_d §3.4 skill", () => {
+describe("docs/wire/provider-d.md §3.4 skill", () => {
   it("create: one zip in `files`, named after the folder = frontmatter name; get", async () => {
     const sk = await w.ok("POST", "/skills", {
       form: skillZipForm(
@@ -314,7 +314,7 @@ describe("provider_d §3.4 skill", () => {
   });
 });
 
-describe("provider_d §3.5 agent", () => {
+describe("docs/wire/provider-d.md §3.5 agent", () => {
   it("create / get / list / update with version / delete", async () => {
     const sk = await w.ok("POST", "/skills", { form: skillZipForm({ "s/SKILL.md": skillMd("s") }, "s.zip") });
     const a = await w.ok("POST", "/agents", {
@@ -356,7 +356,7 @@ describe("provider_d §3.5 agent", () => {
   });
 });
 
-describe("provider_d §3.6 memory", () => {
+describe("docs/wire/provider-d.md §3.6 memory", () => {
   it("store create / get / list / update (metadata replaced) / delete; no archive", async () => {
     const s = await w.ok("POST", "/memory_stores", { name: "n", description: "d", metadata: { a: "1" } });
     expect(s).toMatchObject({ id: expect.stringMatching(/^memstore-/), type: "memory_store" });
@@ -433,7 +433,7 @@ describe("provider_d §3.6 memory", () => {
   });
 });
 
-describe("provider_d §5 pagination and §6 errors", () => {
+describe("docs/wire/provider-d.md §5 pagination and §6 errors", () => {
   it("limit + page → {data, next_page}; the last page has next_page null; limit over 100 → 400", async () => {
     for (let i = 0; i < 3; i++) await fixtures(w).vault(`v${i}`);
     const p1 = await w.ok("GET", "/vaults?limit=2");

@@ -1,20 +1,11 @@
 import type { Command } from "commander";
-import {
-  ALL_ADAPTERS,
-  apply,
-  destroy,
-  loadProject,
-  type Plan,
-  readPlanFile,
-  renderPlan,
-} from "../../index.js";
+import { apply, destroy, loadProject, type Plan, readPlanFile, redactor, renderPlan } from "../../index.js";
 import {
   askYes,
   isInteractive,
   lineBuffer,
   progressPrinter,
   redactingErrors,
-  redactor,
   resultSummary,
   retryLine,
 } from "../engine-output.js";
@@ -79,7 +70,6 @@ export async function runChange(
       run({
         project,
         signal: interrupt.signal,
-        adapters: ALL_ADAPTERS,
         ...(savedPlan ? { savedPlan } : scopeOf(options, project)),
         parallelism,
         cascade: options.cascade === true,

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { ALL_ADAPTERS, importResource, loadProject } from "../../index.js";
+import { importResource, loadProject } from "../../index.js";
 import { redactingErrors } from "../engine-output.js";
 
 export function register(program: Command): void {
@@ -10,7 +10,7 @@ export function register(program: Command): void {
     .action(async (address: string, remoteId: string, options: { file: string }) => {
       const project = await loadProject({ file: options.file });
       const entry = await redactingErrors(project.secrets, () =>
-        importResource({ project, adapters: ALL_ADAPTERS, command: "agents import" }, address, remoteId),
+        importResource({ project, command: "agents import" }, address, remoteId),
       );
       process.stdout.write(
         `Imported ${address} as ${entry.id}. Run agents plan to see how it differs from the file.\n`,

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { ALL_ADAPTERS, hasChanges, loadProject, plan, refreshErrors, renderPlan } from "../../index.js";
-import { redactingErrors, redactor, retryLine } from "../engine-output.js";
+import { hasChanges, loadProject, plan, redactor, refreshErrors, renderPlan } from "../../index.js";
+import { redactingErrors, retryLine } from "../engine-output.js";
 import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
 
 interface PlanOptions extends ScopeOptions {
@@ -29,7 +29,6 @@ export function register(program: Command): void {
       const result = await redactingErrors(project.secrets, () =>
         plan({
           project,
-          adapters: ALL_ADAPTERS,
           ...scopeOf(options, project),
           operation: options.destroy ? "destroy" : "apply",
           // stderr: stdout may be the JSON plan.

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { ALL_ADAPTERS, loadProject, startSession } from "../../index.js";
+import { loadProject, startSession } from "../../index.js";
 import { redactingErrors } from "../engine-output.js";
 
 interface StartOptions {
@@ -23,7 +23,7 @@ export function register(program: Command): void {
     .action(async (target: string, options: StartOptions) => {
       const project = await loadProject({ file: options.file });
       const started = await redactingErrors(project.secrets, () =>
-        startSession({ project, adapters: ALL_ADAPTERS, command: "agents session start" }, target, {
+        startSession({ project, command: "agents session start" }, target, {
           ...(options.message !== undefined ? { message: options.message } : {}),
           ...(options.title !== undefined ? { title: options.title } : {}),
         }),

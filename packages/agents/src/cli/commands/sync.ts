@@ -1,7 +1,6 @@
 import { relative, resolve } from "node:path";
 import type { Command } from "commander";
-import { ALL_ADAPTERS, loadProject, syncProject, unifiedDiff, writeSynced } from "../../index.js";
-import { redactor } from "../engine-output.js";
+import { loadProject, redactor, syncProject, unifiedDiff, writeSynced } from "../../index.js";
 import { collect, scopeOf } from "./scope-options.js";
 
 interface SyncOptions {
@@ -33,7 +32,6 @@ export function register(program: Command): void {
       const scope = scopeOf({ provider: options.provider, target: [] }, project);
       const result = await syncProject({
         project,
-        adapters: ALL_ADAPTERS,
         command: "agents sync",
         ...(scope.providers ? { providers: scope.providers } : {}),
       });

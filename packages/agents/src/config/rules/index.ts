@@ -11,7 +11,9 @@ import { checkEnvironments, checkIdentities, checkKindSupport, checkVaults } fro
 import { checkInlineSecrets } from "./secrets.js";
 import { checkState } from "./state.js";
 
-/** Every local rule of the spec, over a config that already passed the schema. */
+/**
+ * Every local rule of docs/configuration.md#diagnostic-codes, over a config that already passed the schema.
+ */
 export function runRules(
   config: Config,
   source: YamlSource,

@@ -1,3 +1,4 @@
+import { dependencyCycles } from "../../model/graph.js";
 import type { AgentDecl } from "../schema/index.js";
 import { deliveryOf } from "../targets.js";
 import type { RuleContext } from "./context.js";
@@ -14,7 +15,13 @@ function projectMembers(agent: AgentDecl): { name: string; index: number }[] {
 export function checkMultiagent(ctx: RuleContext): void {
   const agents = ctx.config.agents ?? {};
   const inCycle = new Set<string>();
-  for (const cycle of findCycles(agents)) {
+  const rosterEdges = {
+    id: ([name]: [string, AgentDecl]) => name,
+    deps: ([, agent]: [string, AgentDecl]) => projectMembers(agent).map((m) => m.name),
+  };
+  // Roster members are the only references that can lead back to their resource: this is the
+  // one place a dependency cycle is reported, so plan and apply never meet one.
+  for (const cycle of dependencyCycles(Object.entries(agents), rosterEdges)) {
     const [start] = cycle;
     for (const name of cycle.slice(0, -1)) inCycle.add(name);
     const from = agents[start!]!;
@@ -101,33 +108,4 @@ export function checkMultiagent(ctx: RuleContext): void {
       }
     }
   }
-}
-
-/** Each distinct cycle among project roster members, as [a, b, ..., a], found once. */
-function findCycles(agents: Record<string, AgentDecl>): string[][] {
-  const cycles: string[][] = [];
-  const reported = new Set<string>();
-  const state = new Map<string, "visiting" | "done">();
-  const stack: string[] = [];
-  const visit = (name: string) => {
-    state.set(name, "visiting");
-    stack.push(name);
-    for (const { name: member } of projectMembers(agents[name]!)) {
-      if (member === name || agents[member] === undefined) continue; // self references are reported separately
-      if (state.get(member) === "visiting") {
-        const cycle = [...stack.slice(stack.indexOf(member)), member];
-        const key = [...cycle.slice(0, -1)].sort().join("\u0000");
-        if (!reported.has(key)) {
-          reported.add(key);
-          cycles.push(cycle);
-        }
-      } else if (!state.has(member)) {
-        visit(member);
-      }
-    }
-    stack.pop();
-    state.set(name, "done");
-  };
-  for (const name of Object.keys(agents)) if (!state.has(name)) visit(name);
-  return cycles;
 }

@@ -2,8 +2,9 @@ import type { Path } from "../source.js";
 import type { RuleContext } from "./context.js";
 
 /**
- * Secrets belong in .env, never in agents.yaml (spec §5): a secret field whose value was written
- * literally, not as `${VAR}`, is flagged. Only the field is named, never the value.
+ * Secrets belong in .env, never in agents.yaml (docs/configuration.md#variables-and-secrets): a secret
+ * field whose value was written literally, not as `${VAR}`, is flagged. Only the field is named, never the
+ * value.
  */
 export function checkInlineSecrets(ctx: RuleContext): void {
   const { config } = ctx;

@@ -1,5 +1,6 @@
 // Small request helpers every provider_a / provider_b handler shares: read that answers "gone"
-// on 404, removal where "already gone" is success, and multipart form building.
+// on 404, removal where "already gone" is success, and multipart form building; and `str`, the
+// one reading of a value as text, which every adapter uses.
 import type { HttpClient, HttpRequest } from "../http.js";
 import type { HandlerContext } from "../types.js";
 import { isNotFound } from "./errors.js";
@@ -64,6 +65,10 @@ export function multipartFile(
   return form;
 }
 
+/**
+ * A wire or spec value read as text. Numbers count: an id, a version or a port the provider (or
+ * YAML) gives as a number means the same as its digits. Anything else is undefined.
+ */
 export function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined;
 }

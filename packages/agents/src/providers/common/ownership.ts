@@ -1,13 +1,54 @@
 // Ownership metadata, for every adapter: every resource the tool
 // creates carries `agents.project` / `agents.resource`, so a re-run after a crash can adopt it
 // instead of creating a duplicate. User keys win on collision (the reference engine's rule).
+// Every `agents.*` key is the tool's: read-backs strip them and patches never delete them.
 import { logicalNameOf } from "../../model/address.js";
 import { OWNER_PROJECT_KEY, OWNER_RESOURCE_KEY, type Owner } from "../types.js";
+import { DeclarationError } from "./errors.js";
 
 export type Metadata = Record<string, string>;
 
-export function withOwnership(user: unknown, owner: Owner): Metadata {
-  return { [OWNER_PROJECT_KEY]: owner.project, [OWNER_RESOURCE_KEY]: owner.resource, ...asMetadata(user) };
+/** A provider's limits on a metadata map. */
+export interface MetadataLimits {
+  pairs: number;
+  keyLength: number;
+  valueLength: number;
+}
+
+/**
+ * User metadata plus the two ownership keys; a key the user set explicitly wins. Given the
+ * provider's `limits`, an over-limit map fails here, naming the fix, instead of as a provider 400.
+ */
+export function withOwnership(user: unknown, owner: Owner, limits?: MetadataLimits): Metadata {
+  const merged = {
+    [OWNER_PROJECT_KEY]: owner.project,
+    [OWNER_RESOURCE_KEY]: owner.resource,
+    ...asMetadata(user),
+  };
+  if (limits) checkLimits(merged, limits);
+  return merged;
+}
+
+function checkLimits(metadata: Metadata, limits: MetadataLimits): void {
+  const pairs = Object.keys(metadata).length;
+  if (pairs > limits.pairs)
+    throw new DeclarationError(
+      "invalid",
+      `metadata has ${pairs} keys with the two ownership keys; the provider allows ${limits.pairs}: ` +
+        `remove ${pairs - limits.pairs}`,
+    );
+  for (const [key, value] of Object.entries(metadata)) {
+    if (key.length > limits.keyLength)
+      throw new DeclarationError(
+        "invalid",
+        `metadata key "${key.slice(0, 20)}…" is longer than ${limits.keyLength} characters`,
+      );
+    if (value.length > limits.valueLength)
+      throw new DeclarationError(
+        "invalid",
+        `metadata "${key}" is longer than ${limits.valueLength} characters`,
+      );
+  }
 }
 
 /** The owner recorded in remote metadata, when both keys are present. */
@@ -37,7 +78,10 @@ export function isOwnedBy(metadata: unknown, owner: Owner): boolean {
   return sameOwner(ownerOf(metadata), owner);
 }
 
-/** Remote metadata as the user declared it: every `agents.*` key stripped. */
+/**
+ * Metadata as the user declared it: every `agents.*` key stripped, `{}` when nothing is left
+ * (the managed dialect's `compact` drops an empty map, so "none" has one spelling there too).
+ */
 export function userMetadata(metadata: unknown): Metadata {
   const out: Metadata = {};
   for (const [k, v] of Object.entries(asMetadata(metadata))) if (!k.startsWith("agents.")) out[k] = v;

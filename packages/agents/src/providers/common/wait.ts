@@ -1,6 +1,6 @@
-// Bounded polling for the provider-side processing the sheets describe (file audits, skill scans).
-// The wait is visible: the caller is told once when it starts and how long it may take, and the
-// timeout error says what was still pending.
+// Bounded polling for the provider-side processing of docs/wire/provider-a.md §3.3 and §3.4 (file audits,
+// skill scans). The wait is visible: the caller is told once when it starts and how long it may take, and
+// the timeout error says what was still pending.
 import { delay } from "../http.js";
 
 export interface PollPolicy {

@@ -4,10 +4,11 @@
 // defaults in the engine's state (`extra.session`) for runs and deployments.
 
 import { DeclarationError } from "../common/errors.js";
+import { str } from "../common/handler-kit.js";
+import { type Metadata, userMetadata } from "../common/ownership.js";
 import type { Kind } from "../types.js";
-import { type StringMap, userMetadata } from "./ownership.js";
 import { fileResource, gitRepositoryToWire } from "./resources.js";
-import { compact, isRecord, type Json, nonEmpty, records, str, strList } from "./spec.js";
+import { compact, isRecord, type Json, nonEmpty, records, strList } from "./spec.js";
 import { canonicalTools, toolsFromWire, toolsToWire } from "./tools.js";
 
 export interface AgentDialect {
@@ -88,7 +89,7 @@ function rosterMember(entry: unknown, dialect: AgentDialect, refs: Resolver): un
 export function agentToWire(
   spec: Json,
   name: string,
-  metadata: StringMap,
+  metadata: Metadata,
   dialect: AgentDialect,
   refs: Resolver,
   warn?: (message: string) => void,

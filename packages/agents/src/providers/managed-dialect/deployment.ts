@@ -1,5 +1,7 @@
 // Deployments: provider_c takes them natively; provider_d has none and the adapter keeps the
 // session body a run would send. Both start from the same mapping of the declaration.
+import { str } from "../common/handler-kit.js";
+import { userMetadata } from "../common/ownership.js";
 import type { Resolver, ReverseRefs } from "./agent.js";
 
 /** A schedule declared without timezone gets UTC (the provider requires an IANA timezone). */
@@ -20,9 +22,8 @@ export const DEPLOYMENT_COMPARED = [
 ] as const;
 
 import { DeclarationError } from "../common/errors.js";
-import { userMetadata } from "./ownership.js";
 import { checkoutToWire, fileResource, gitRepositoryToWire, mountPath, repositoryUrl } from "./resources.js";
-import { compact, isRecord, type Json, nonEmpty, records, str, strList } from "./spec.js";
+import { compact, isRecord, type Json, nonEmpty, records, strList } from "./spec.js";
 
 /** `read_write` without instructions is what a bare store name means: one spelling for both. */
 function isPlainStore(resource: Json): boolean {

@@ -1,8 +1,9 @@
 // Environments: same body on both providers (`config: {type:"cloud", networking, packages}`).
 
 import { DeclarationError } from "../common/errors.js";
-import { type StringMap, userMetadata } from "./ownership.js";
-import { compact, isRecord, type Json, nonEmpty, str, strList } from "./spec.js";
+import { str } from "../common/handler-kit.js";
+import { type Metadata, userMetadata } from "../common/ownership.js";
+import { compact, isRecord, type Json, nonEmpty, strList } from "./spec.js";
 
 export const PACKAGE_MANAGERS = ["apt", "cargo", "gem", "go", "npm", "pip"] as const;
 
@@ -42,7 +43,7 @@ export function canonicalEnvironment(spec: Json): Json {
   });
 }
 
-export function environmentToWire(spec: Json, wireName: string, metadata: StringMap): Json {
+export function environmentToWire(spec: Json, wireName: string, metadata: Metadata): Json {
   const config = isRecord(spec.config) ? spec.config : {};
   if (config.type !== undefined && config.type !== "cloud")
     throw new DeclarationError(

@@ -1,9 +1,11 @@
 // Memory stores and their declared entries ("managed seeds"): apply creates or rewrites the
 // declared paths and leaves every other memory (what agents wrote) alone.
+
 import { createHash } from "node:crypto";
 import { DeclarationError } from "../common/errors.js";
-import { type StringMap, userMetadata } from "./ownership.js";
-import { compact, type Json, nonEmpty, records, str } from "./spec.js";
+import { str } from "../common/handler-kit.js";
+import { type Metadata, userMetadata } from "../common/ownership.js";
+import { compact, type Json, nonEmpty, records } from "./spec.js";
 
 export interface SeedEntry {
   path: string;
@@ -51,7 +53,7 @@ export function contentSha256(content: string): string {
   return createHash("sha256").update(content, "utf8").digest("hex");
 }
 
-export function memoryStoreToWire(spec: Json, logicalName: string, metadata: StringMap): Json {
+export function memoryStoreToWire(spec: Json, logicalName: string, metadata: Metadata): Json {
   return { name: logicalName, description: str(spec.description) ?? "", metadata };
 }
 

@@ -1,13 +1,13 @@
 // Small helpers every handler uses: 404 as "gone", already-gone deletes, archived detection.
 
-import { multipartFile } from "../common/handler-kit.js";
+import { multipartFile, str } from "../common/handler-kit.js";
 import { readLocalFile } from "../common/local-files.js";
 import { isOwnedBy } from "../common/ownership.js";
 import { findFirst } from "../common/paging.js";
 import type { HttpClient, HttpRequest } from "../http.js";
 import { ProviderHttpError } from "../http.js";
 import type { HandlerContext, Owner, RemoteObject } from "../types.js";
-import { isRecord, type Json, str } from "./spec.js";
+import { isRecord, type Json } from "./spec.js";
 
 /**
  * The object refresh listed for this id (given as the listing's promise while it is still walking

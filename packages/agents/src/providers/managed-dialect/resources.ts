@@ -2,7 +2,8 @@
 // provider's mount root: relative paths go under the root, absolute ones must already use it.
 
 import { DeclarationError } from "../common/errors.js";
-import { compact, isRecord, type Json, str } from "./spec.js";
+import { str } from "../common/handler-kit.js";
+import { compact, isRecord, type Json } from "./spec.js";
 
 export function mountPath(root: string, path: string | undefined): string | undefined {
   if (path === undefined || path === "") return undefined;

@@ -1,9 +1,10 @@
 // Skills: a local directory whose SKILL.md names the one top-level folder the upload uses.
 
 import { DeclarationError } from "../common/errors.js";
+import { str } from "../common/handler-kit.js";
 import { readSkill } from "../common/local-files.js";
 import type { DesiredContext } from "../types.js";
-import { type Json, str } from "./spec.js";
+import type { Json } from "./spec.js";
 
 /**
  * What decides a re-upload, and nothing else: the folder name, a digest of every file and the

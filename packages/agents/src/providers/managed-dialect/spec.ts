@@ -7,23 +7,12 @@ export function isRecord(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined;
-}
-
 export function strList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
 
 export function records(value: unknown): Json[] {
   return Array.isArray(value) ? value.filter(isRecord) : [];
-}
-
-export function stringMap(value: unknown): Record<string, string> | undefined {
-  if (!isRecord(value)) return undefined;
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(value)) if (typeof v === "string") out[k] = v;
-  return out;
 }
 
 /** Drops undefined values, empty arrays and empty objects, so "not set" has one spelling. */

@@ -2,7 +2,8 @@
 // (type differs by provider) and one `mcp_toolset` entry per MCP server.
 
 import { DeclarationError } from "../common/errors.js";
-import { compact, isRecord, type Json, records, str, strList } from "./spec.js";
+import { str } from "../common/handler-kit.js";
+import { compact, isRecord, type Json, records, strList } from "./spec.js";
 
 export const BUILTIN_TOOLS = [
   "bash",

@@ -2,8 +2,9 @@
 // providers do not return them, and fromWire leaves them out so drift cannot "see" them.
 
 import { DeclarationError } from "../common/errors.js";
-import { type StringMap, userMetadata } from "./ownership.js";
-import { compact, isRecord, type Json, nonEmpty, records, str, strList } from "./spec.js";
+import { str } from "../common/handler-kit.js";
+import { type Metadata, userMetadata } from "../common/ownership.js";
+import { compact, isRecord, type Json, nonEmpty, records, strList } from "./spec.js";
 
 export const VAULT_SENSITIVE_PATHS = ["credentials.*.access_token", "credentials.*.secret_value"];
 
@@ -128,7 +129,7 @@ function vaultDisplayName(spec: Json, logicalName: string): string {
   return nonEmpty(str(spec.display_name)) ?? logicalName;
 }
 
-export function vaultToWire(spec: Json, logicalName: string, metadata: StringMap): Json {
+export function vaultToWire(spec: Json, logicalName: string, metadata: Metadata): Json {
   return { display_name: vaultDisplayName(spec, logicalName), metadata };
 }
 

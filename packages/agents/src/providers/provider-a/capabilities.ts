@@ -1,6 +1,9 @@
 import { type ProviderCapabilities, SUPPORTED, unsupported } from "../../model/capabilities.js";
 
-/** provider_a facts: see shared/providers/provider_a.md §4 (capability matrix) and §5 (mount root). */
+/**
+ * provider_a facts: see docs/wire/provider-a.md §4 (capabilities) and docs/wire/provider-a.md §5 (mount
+ * root).
+ */
 export const providerACapabilities: ProviderCapabilities = {
   name: "provider_a",
   kinds: {

@@ -1,12 +1,12 @@
-// Every provider_a wire choice the fact sheet marks UNDETERMINED lives in this file, so a
-// correction from real wire evidence is a change here and nowhere else. Each is documented in
-// docs/providers.md ("provider_a — UNDETERMINED choices").
+// Every provider_a wire choice the public facts leave open lives in this file, so a correction
+// from real wire evidence is a change here and nowhere else. Each is listed, with its reason, in
+// docs/wire/provider-a.md §8 (and mapped from agents.yaml in docs/providers.md).
 
 /**
- * U1 — credential injection policy wire names. The spec nests the policy under `auth`; the names
+ * U1 (docs/wire/provider-a.md §8) — credential injection policy wire names, under `auth`; the names
  * follow the closest public analogue (provider_c): `auth.networking = {type:"limited",
  * allowed_hosts}` and `auth.injection_location = {header, body}`. "All hosts" is sent as the
- * explicit host list `["*"]` (the spec maps legacy `unrestricted` to `*`), never as
+ * explicit host list `["*"]` (legacy `unrestricted` means `*`), never as
  * `{type:"unrestricted"}`, so the wire always carries the host set the user sees in sync.
  */
 export const CREDENTIAL_NETWORKING_FIELD = "networking";
@@ -25,8 +25,8 @@ export function hostsFromWire(networking: unknown): string[] | undefined {
 }
 
 /**
- * U2 — multi-agent roster. The spec says the roster carries only member ids and that clearing
- * sends an empty array. Shape chosen by analogy with provider_b's managed API:
+ * U2 (docs/wire/provider-a.md §8) — multi-agent roster. The roster carries only member ids and
+ * clearing sends an empty array. Shape chosen by analogy with provider_b's managed API:
  * `multiagent: {type:"coordinator", agents:[{type:"agent", id}]}`; clearing sends the same object
  * with `agents: []`.
  */
@@ -44,7 +44,8 @@ export function rosterFromWire(value: unknown): string[] | undefined {
 export const CLEARED_ROSTER = { type: "coordinator", agents: [] as unknown[] };
 
 /**
- * U3 — `limited` environment networking. REF rejects it locally (the live API answered HTTP 500
- * "must be one of [unrestricted]"); we keep rejecting it rather than silently widening.
+ * U3 (docs/wire/provider-a.md §8) — `limited` environment networking. The reference tool rejects it
+ * locally (the live API answered HTTP 500 "must be one of [unrestricted]"); we keep rejecting it
+ * rather than silently widening.
  */
 export const ENVIRONMENT_LIMITED_NETWORKING_SUPPORTED = false;

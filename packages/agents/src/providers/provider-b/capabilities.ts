@@ -1,6 +1,6 @@
 import { type ProviderCapabilities, SUPPORTED, unsupported } from "../../model/capabilities.js";
 
-/** provider_b facts: see shared/providers/provider_b.md §5 and the spec's Forward sections. */
+/** provider_b facts: see docs/wire/provider-b.md §5 and docs/wire/provider-b.md §4 (Forward). */
 export const providerBCapabilities: ProviderCapabilities = {
   name: "provider_b",
   kinds: {

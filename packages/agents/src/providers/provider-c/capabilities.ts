@@ -1,6 +1,6 @@
 import { type ProviderCapabilities, SUPPORTED, unsupported } from "../../model/capabilities.js";
 
-/** provider_c facts: see shared/providers/provider_c.md §4. */
+/** provider_c facts: see docs/wire/provider-c.md §4. */
 export const providerCCapabilities: ProviderCapabilities = {
   name: "provider_c",
   kinds: {

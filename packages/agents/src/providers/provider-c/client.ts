@@ -1,7 +1,8 @@
 // provider_c transport: base URL, `x-api-key` + version + beta headers, and the error body
 // `{type:"error", error:{type, message}, request_id}`.
+import { str } from "../common/handler-kit.js";
 import type { ErrorParser, HttpClient, HttpClientFactory } from "../http.js";
-import { isRecord, str } from "../managed-dialect/spec.js";
+import { isRecord } from "../managed-dialect/spec.js";
 import type { ProviderSession } from "../types.js";
 import {
   ANTHROPIC_VERSION,

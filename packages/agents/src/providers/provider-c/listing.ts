@@ -4,12 +4,12 @@
 // stores and resources are left out (uploaded rubric and file sources cannot be given back), so
 // the file keeps them as declared. Walks reuse the dialect's `listAll`.
 
-import { listedOwnerOf } from "../common/ownership.js";
+import { str } from "../common/handler-kit.js";
+import { listedOwnerOf, userMetadata } from "../common/ownership.js";
 import { listAll } from "../common/paging.js";
 import { initialEventsFromWire, scheduleFromWire } from "../managed-dialect/deployment.js";
-import { userMetadata } from "../managed-dialect/ownership.js";
 import { idOf, isArchived } from "../managed-dialect/remote.js";
-import { compact, isRecord, type Json, nonEmpty, str } from "../managed-dialect/spec.js";
+import { compact, isRecord, type Json, nonEmpty } from "../managed-dialect/spec.js";
 import type { ListContext, RemoteObject } from "../types.js";
 import { PAGE_SIZE } from "./wire-decisions.js";
 

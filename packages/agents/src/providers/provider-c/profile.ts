@@ -1,7 +1,7 @@
 // provider_c's place in the shared Managed-Agents dialect, as data.
+import { str } from "../common/handler-kit.js";
 import type { EnvironmentNaming } from "../managed-dialect/handlers/environments.js";
 import type { DialectProfile } from "../managed-dialect/profile.js";
-import { str } from "../managed-dialect/spec.js";
 import {
   AGENT_VERSION_RETRIES,
   BUILTIN_TOOLSET_TYPE,

@@ -1,6 +1,6 @@
 import { type ProviderCapabilities, SUPPORTED, unsupported } from "../../model/capabilities.js";
 
-/** provider_d facts: see shared/providers/provider_d.md §4. */
+/** provider_d facts: see docs/wire/provider-d.md §4. */
 export const providerDCapabilities: ProviderCapabilities = {
   name: "provider_d",
   kinds: {

@@ -1,7 +1,8 @@
 // provider_d transport: Bearer auth, no extra headers, error body `{error:{code, message}}`;
 // a 409, `ResourceConflict` or "already exists" means the name is taken.
+import { str } from "../common/handler-kit.js";
 import type { ErrorParser, HttpClientFactory } from "../http.js";
-import { isRecord, str } from "../managed-dialect/spec.js";
+import { isRecord } from "../managed-dialect/spec.js";
 import type { ProviderSession } from "../types.js";
 import { DEFAULT_BASE_URL } from "./wire-decisions.js";
 

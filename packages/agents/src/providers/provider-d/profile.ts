@@ -1,7 +1,7 @@
 // provider_d's place in the shared Managed-Agents dialect, as data.
+import { str } from "../common/handler-kit.js";
 import type { EnvironmentNaming } from "../managed-dialect/handlers/environments.js";
 import type { DialectProfile } from "../managed-dialect/profile.js";
-import { str } from "../managed-dialect/spec.js";
 import { isOwnName, nameAttempts, normalizeEnvironmentName } from "./environment-names.js";
 import {
   BUILTIN_TOOLSET_TYPE,

@@ -1,7 +1,32 @@
 import type { Request, Response } from "express";
-import { caller, forbidden, notFound, unauthorized } from "../rest/auth.js";
-import type { ForgeState, ForgeUser, Group, Project } from "./state.js";
+import { forbidden, notFound, unauthorized } from "../wire/answers.js";
+import type { ForgeState, ForgeUser, Group, PersonalAccessToken, Project } from "./state.js";
 import { ACCESS, userById } from "./state.js";
+
+/**
+ * Who is calling, as the API authentication (rest/auth.ts) left it on the response: null for an
+ * anonymous request (public resources only).
+ */
+export interface ApiCaller {
+  user: ForgeUser;
+  scopes: string[];
+  kind: "oauth" | "pat";
+  pat?: PersonalAccessToken;
+}
+
+export function caller(res: Response): ApiCaller | null {
+  return (res.locals.caller as ApiCaller | undefined) ?? null;
+}
+
+/** Ends the request with 401 unless a user is authenticated; returns that user. */
+export function requireUser(res: Response): ForgeUser | null {
+  const c = caller(res);
+  if (!c) {
+    unauthorized(res);
+    return null;
+  }
+  return c.user;
+}
 
 /** Personal namespaces share GitLab's namespace id space with groups; keep them well apart. */
 export const USER_NAMESPACE_OFFSET = 1_000_000;

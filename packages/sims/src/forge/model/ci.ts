@@ -1,9 +1,9 @@
-import { jobArtifactsJson } from "../daily/model.js";
-import { userRef } from "../rest/users.js";
 import { projectFullPath } from "./access.js";
+import { jobArtifactsJson } from "./project-extras.js";
 import { commitJson } from "./repo.js";
 import type { ForgeState, Job, JobStatus, Pipeline, Project } from "./state.js";
 import { nextId } from "./state.js";
+import { userRef } from "./users.js";
 
 /**
  * Pipelines run on the simulated clock: every job gets a schedule (start, end, outcome) when it is
@@ -249,7 +249,7 @@ export function jobJson(state: ForgeState, j: Job, origin: string) {
   const pipeline = state.pipelines.find((x) => x.id === j.pipeline_id)!;
   const full = projectFullPath(state, project);
   const commit = project.repository.commits.get(j.sha);
-  const arts = jobArtifactsJson(state.daily, j, Buffer.byteLength(renderTrace(j)));
+  const arts = jobArtifactsJson(state.extras, j, Buffer.byteLength(renderTrace(j)));
   return {
     id: j.id,
     status: j.status,

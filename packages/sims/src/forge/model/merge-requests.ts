@@ -1,10 +1,10 @@
-import { labelsParam, str } from "../rest/params.js";
-import { userRef } from "../rest/users.js";
+import { labelsParam, str } from "../wire/params.js";
 import { projectFullPath } from "./access.js";
 import { userNotesCount } from "./notes.js";
 import { addCommit, diffCommits, history, resolveRef } from "./repo.js";
 import type { Commit, ForgeState, ForgeUser, MergeRequest, Project } from "./state.js";
 import { nextId } from "./state.js";
+import { userRef } from "./users.js";
 
 export function findMr(state: ForgeState, project: Project, iid: number): MergeRequest | undefined {
   return state.mergeRequests.find((m) => m.project_id === project.id && m.iid === iid);

@@ -1,6 +1,6 @@
 import type { SimClock } from "../../core/clock.js";
 import type { IdGenerator } from "../../core/prng.js";
-import { type DailyState, emptyDaily } from "../daily/model.js";
+import { emptyExtras, type ProjectExtras } from "./project-extras.js";
 
 /** Access levels as GitLab numbers them (members API, `min_access_level`). */
 export const ACCESS = { guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
@@ -302,8 +302,8 @@ export interface ForgeState {
   mergeRequests: MergeRequest[];
   pipelines: Pipeline[];
   jobs: Job[];
-  /** Labels, milestones, releases, wiki, issue links, to-dos and artifacts (daily/). */
-  daily: DailyState;
+  /** Labels, milestones, releases, wiki, issue links, to-dos, artifacts and forks (project-extras.ts). */
+  extras: ProjectExtras;
   /** Next id per kind: GitLab ids are instance-wide integers. */
   seq: Record<
     "user" | "app" | "pat" | "group" | "project" | "issue" | "mr" | "note" | "pipeline" | "job",
@@ -341,7 +341,7 @@ export function emptyState(ids: IdGenerator, clock: SimClock): ForgeState {
     mergeRequests: [],
     pipelines: [],
     jobs: [],
-    daily: emptyDaily(),
+    extras: emptyExtras(),
     seq: { user: 0, app: 0, pat: 0, group: 0, project: 0, issue: 0, mr: 0, note: 0, pipeline: 0, job: 0 },
     rateWindow: { startMs: 0, count: 0 },
     ids,

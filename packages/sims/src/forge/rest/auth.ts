@@ -1,42 +1,9 @@
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import type { ForgeState, ForgeUser, PersonalAccessToken } from "../model/state.js";
+import type { ApiCaller } from "../model/access.js";
+import type { ForgeState } from "../model/state.js";
 import { checkToken } from "../oauth/tokens.js";
-
-export const API = "/api/v4";
-
-/** Who is calling: null for an anonymous request (public resources only). */
-interface ApiCaller {
-  user: ForgeUser;
-  scopes: string[];
-  kind: "oauth" | "pat";
-  pat?: PersonalAccessToken;
-}
-
-export function caller(res: Response): ApiCaller | null {
-  return (res.locals.caller as ApiCaller | undefined) ?? null;
-}
-
-export function unauthorized(res: Response): void {
-  res.status(401).json({ message: "401 Unauthorized" });
-}
-
-export function forbidden(res: Response, message = "403 Forbidden"): void {
-  res.status(403).json({ message });
-}
-
-/**
- * `404 Project Not Found`, `404 File Not Found`, ... for GitLab's named lookups; without a resource,
- * the text GitLab's API gives any record it cannot find by id or iid: `404 Not found` (lower-case f).
- */
-export function notFound(res: Response, resource?: string): void {
-  res.status(404).json({ message: resource ? `404 ${resource} Not Found` : "404 Not found" });
-}
-
-/** Grape's parameter validation failure: `{"error":"title is missing"}`. */
-export function missing(res: Response, ...names: string[]): void {
-  res.status(400).json({ error: names.map((n) => `${n} is missing`).join(", ") });
-}
+import { API, unauthorized } from "../wire/answers.js";
 
 const EXPIRED = "Token is expired. You can either do re-authorization or token refresh.";
 const REVOKED = "Token was revoked. You have to re-authorize from the user.";
@@ -97,14 +64,4 @@ export function apiAuth(app: Express, ctx: SimContext<ForgeState>): void {
     } satisfies ApiCaller;
     next();
   });
-}
-
-/** Ends the request with 401 unless a user is authenticated; returns that user. */
-export function requireUser(res: Response): ForgeUser | null {
-  const c = caller(res);
-  if (!c) {
-    unauthorized(res);
-    return null;
-  }
-  return c.user;
 }

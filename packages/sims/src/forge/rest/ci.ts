@@ -1,6 +1,6 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject } from "../model/access.js";
+import { loadProject, requireUser } from "../model/access.js";
 import {
   cancelPipeline,
   createPipeline,
@@ -16,9 +16,9 @@ import {
 import { resolveRef } from "../model/repo.js";
 import type { ForgeState, Job, JobStatus, Pipeline, Project } from "../model/state.js";
 import { ACCESS, userByName } from "../model/state.js";
-import { API, forbidden, missing, notFound, requireUser } from "./auth.js";
-import { paginate } from "./paginate.js";
-import { params, str } from "./params.js";
+import { API, forbidden, missing, notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { params, str } from "../wire/params.js";
 
 const SCOPES: Record<string, (p: Pipeline) => boolean> = {
   running: (p) => p.status === "running",

@@ -1,6 +1,7 @@
 import type { Express, Request } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
+  caller,
   canSeeGroup,
   groupAccessLevel,
   groupById,
@@ -10,8 +11,8 @@ import {
   loadGroup,
 } from "../model/access.js";
 import type { ForgeState, ForgeUser, Group, Member } from "../model/state.js";
-import { API, caller } from "./auth.js";
-import { paginate } from "./paginate.js";
+import { API } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
 import { filterProjects, memberJson, renderProjects } from "./projects.js";
 
 function groupJson(state: ForgeState, g: Group, origin: string) {

@@ -1,7 +1,7 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { issueMilestone, setIssueMilestone } from "../daily/labels-milestones.js";
 import {
+  caller,
   canReadProject,
   groupById,
   groupChain,
@@ -9,14 +9,17 @@ import {
   loadProject,
   projectAccessLevel,
   projectFullPath,
+  requireUser,
 } from "../model/access.js";
-import { noteRoutes, userNotesCount } from "../model/notes.js";
+import { userNotesCount } from "../model/notes.js";
 import type { ForgeState, ForgeUser, Issue, MergeRequest, Project } from "../model/state.js";
 import { ACCESS, nextId, userByName } from "../model/state.js";
-import { API, caller, forbidden, missing, notFound, requireUser } from "./auth.js";
-import { paginate } from "./paginate.js";
-import { boolParam, compareBy, idsParam, labelsParam, params, str } from "./params.js";
-import { userRef } from "./users.js";
+import { userRef } from "../model/users.js";
+import { API, forbidden, missing, notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { boolParam, compareBy, idsParam, labelsParam, params, str } from "../wire/params.js";
+import { issueMilestone, setIssueMilestone } from "./labels-milestones.js";
+import { noteRoutes } from "./notes.js";
 
 type Listable = Issue | MergeRequest;
 

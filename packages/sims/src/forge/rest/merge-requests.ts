@@ -1,6 +1,14 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { groupById, groupChain, loadGroup, loadProject, projectFullPath } from "../model/access.js";
+import {
+  caller,
+  groupById,
+  groupChain,
+  loadGroup,
+  loadProject,
+  projectFullPath,
+  requireUser,
+} from "../model/access.js";
 import { pipelineJson } from "../model/ci.js";
 import {
   approvalsJson,
@@ -13,14 +21,14 @@ import {
   mrJson,
   syncMr,
 } from "../model/merge-requests.js";
-import { noteRoutes } from "../model/notes.js";
 import { commitJson } from "../model/repo.js";
 import type { ForgeState, ForgeUser, MergeRequest } from "../model/state.js";
 import { ACCESS, userByName } from "../model/state.js";
-import { API, caller, missing, notFound, requireUser } from "./auth.js";
+import { API, missing, notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { boolParam, idsParam, labelsParam, params, str } from "../wire/params.js";
 import { filterListables } from "./issues.js";
-import { paginate } from "./paginate.js";
-import { boolParam, idsParam, labelsParam, params, str } from "./params.js";
+import { noteRoutes } from "./notes.js";
 
 function filterMrs(
   state: ForgeState,

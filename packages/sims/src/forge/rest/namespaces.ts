@@ -7,14 +7,15 @@ import {
   groupById,
   groupFullName,
   groupFullPath,
+  requireUser,
   USER_NAMESPACE_OFFSET,
 } from "../model/access.js";
 import { addCommit, emptyRepository } from "../model/repo.js";
 import type { ForgeState, ForgeUser, Group, Project, Visibility } from "../model/state.js";
 import { ACCESS, nextId, userById } from "../model/state.js";
-import { API, forbidden, notFound, requireUser } from "./auth.js";
-import { paginate } from "./paginate.js";
-import { boolParam, params, str } from "./params.js";
+import { API, forbidden, notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { boolParam, params, str } from "../wire/params.js";
 import { projectJson } from "./projects.js";
 
 type Namespace = { kind: "user"; user: ForgeUser } | { kind: "group"; group: Group };

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { labelJson } from "../daily/labels-milestones.js";
 import {
+  caller,
   canReadProject,
   groupAccessLevel,
   groupById,
@@ -14,9 +14,10 @@ import {
 } from "../model/access.js";
 import type { ForgeState, ForgeUser, Member, Project } from "../model/state.js";
 import { userById } from "../model/state.js";
-import { API, caller } from "./auth.js";
-import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "./paginate.js";
-import { basicUser } from "./users.js";
+import { basicUser } from "../model/users.js";
+import { API } from "../wire/answers.js";
+import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "../wire/paginate.js";
+import { labelJson } from "./labels-milestones.js";
 
 function projectWebUrl(state: ForgeState, p: Project, origin: string): string {
   return `${origin}/${projectFullPath(state, p)}`;
@@ -197,13 +198,13 @@ export function projectRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
   });
 
-  // Labels created through the API (daily/), plus names used by issues and merge requests.
+  // Labels created through the API (labels-milestones.ts), plus names used by issues and merge requests.
   app.get(`${API}/projects/:id/labels`, (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const issues = ctx.state.issues.filter((i) => i.project_id === p.id);
     const mrs = ctx.state.mergeRequests.filter((m) => m.project_id === p.id);
-    const stored = ctx.state.daily.labels.filter((l) => l.project_id === p.id);
+    const stored = ctx.state.extras.labels.filter((l) => l.project_id === p.id);
     const names = [
       ...new Set([
         ...stored.map((l) => l.name),

@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject, projectAccessLevel, projectFullPath } from "../model/access.js";
+import { caller, loadProject, projectAccessLevel, projectFullPath, requireUser } from "../model/access.js";
 import { blobId, commitDetailJson, commitJson, diffCommits, history, resolveRef } from "../model/repo.js";
 import { type CommitAction, commitActions, lastCommitFor, validBranchName } from "../model/repo-write.js";
 import type { Commit, ForgeState, Project } from "../model/state.js";
 import { ACCESS } from "../model/state.js";
-import { API, caller, forbidden, missing, notFound, requireUser } from "./auth.js";
-import { keysetPaginate, paginate, wantsKeyset } from "./paginate.js";
-import { params, str } from "./params.js";
+import { API, forbidden, missing, notFound } from "../wire/answers.js";
+import { keysetPaginate, paginate, wantsKeyset } from "../wire/paginate.js";
+import { params, str } from "../wire/params.js";
 
 function branchJson(state: ForgeState, project: Project, name: string, origin: string, res: Response) {
   const repo = project.repository;

@@ -1,6 +1,7 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
+  caller,
   canReadProject,
   groupById,
   groupChain,
@@ -11,12 +12,12 @@ import {
 import { mrJson } from "../model/merge-requests.js";
 import { commitJson, history, resolveRef } from "../model/repo.js";
 import type { ForgeState, Group, Project } from "../model/state.js";
-import { API, caller } from "./auth.js";
+import { basicUser } from "../model/users.js";
+import { API } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { str } from "../wire/params.js";
 import { canSeeIssue, issueJson } from "./issues.js";
-import { paginate } from "./paginate.js";
-import { str } from "./params.js";
 import { projectJson } from "./projects.js";
-import { basicUser } from "./users.js";
 
 const GLOBAL_SCOPES = [
   "projects",

@@ -1,13 +1,13 @@
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject, projectFullPath } from "../model/access.js";
+import { loadProject, projectFullPath, requireUser } from "../model/access.js";
 import { commitJson, resolveRef } from "../model/repo.js";
 import { validBranchName } from "../model/repo-write.js";
 import type { ForgeState, Project, Tag } from "../model/state.js";
 import { ACCESS } from "../model/state.js";
-import { API, missing, notFound, requireUser } from "./auth.js";
-import { paginate } from "./paginate.js";
-import { params, str } from "./params.js";
+import { API, missing, notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { params, str } from "../wire/params.js";
 
 function tagJson(state: ForgeState, project: Project, t: Tag, origin: string) {
   const commit = project.repository.commits.get(t.target)!;

@@ -1,29 +1,13 @@
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
+import { caller, requireUser } from "../model/access.js";
 import type { ForgeState, ForgeUser } from "../model/state.js";
 import { userById } from "../model/state.js";
-import { API, caller, notFound, requireUser } from "./auth.js";
-import { paginate } from "./paginate.js";
+import { basicUser } from "../model/users.js";
+import { API, notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
 
 export const FORGE_VERSION = "17.6.2";
-
-export function basicUser(u: ForgeUser, origin: string) {
-  return {
-    id: u.id,
-    username: u.username,
-    name: u.name,
-    state: u.state,
-    locked: false,
-    avatar_url: `${origin}/uploads/-/system/user/avatar/${u.id}/avatar.png`,
-    web_url: `${origin}/${u.username}`,
-  };
-}
-
-export function userRef(state: ForgeState, id: number | null, origin: string) {
-  if (id === null) return null;
-  const u = userById(state, id);
-  return u ? basicUser(u, origin) : null;
-}
 
 // Object.assign rather than `{ ...basicUser(), more }`: on Node 20's V8 every field written after a
 // spread cost ~1.5 µs, which made GET /user spend ~40 µs here (bench/results/sims.md). Same fields,

@@ -2,7 +2,7 @@
 // version is re-read and retried); removal archives (provider_c) or deletes (provider_d).
 
 import { logicalNameOf } from "../../../model/address.js";
-import { listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
+import { listedOwnerOf, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
 import { listAll, listReader } from "../../common/paging.js";
 import type {
   HandlerContext,
@@ -13,7 +13,7 @@ import type {
   Spec,
 } from "../../types.js";
 import { agentFromWire, agentReverseRefs, agentToWire, canonicalAgent, sessionDefaults } from "../agent.js";
-import { withOwnerMetadata } from "../ownership.js";
+import { METADATA_LIMITS } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
 import {
   getOrGone,
@@ -25,7 +25,7 @@ import {
   overlay,
   ownedFinder,
 } from "../remote.js";
-import { type Json, stringMap } from "../spec.js";
+import type { Json } from "../spec.js";
 
 const COMPARED = [
   "description",
@@ -64,7 +64,7 @@ export function agentHandler(profile: DialectProfile): KindHandler {
   };
 
   const body = (ctx: HandlerContext, spec: Spec) => {
-    const metadata = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+    const metadata = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
     const wire = agentToWire(spec, logicalNameOf(ctx.owner.resource), metadata, dialect, ctx, ctx.warn);
     return { wire, session: sessionDefaults(spec, dialect, ctx, ctx.warn), metadata };
   };

@@ -2,7 +2,8 @@
 // (provider_d normalizes names and retries a taken name with a suffix), passed in as data.
 
 import { logicalNameOf } from "../../../model/address.js";
-import { listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
+import { str } from "../../common/handler-kit.js";
+import { listedOwnerOf, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
 import { listAll, listReader } from "../../common/paging.js";
 import type {
   HandlerContext,
@@ -13,10 +14,10 @@ import type {
   Spec,
 } from "../../types.js";
 import { canonicalEnvironment, environmentFromWire, environmentToWire } from "../environment.js";
-import { withOwnerMetadata } from "../ownership.js";
+import { METADATA_LIMITS } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
 import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay, ownedFinder } from "../remote.js";
-import { type Json, str, stringMap } from "../spec.js";
+import type { Json } from "../spec.js";
 
 export interface EnvironmentNaming {
   /** Names to try on create, in order (provider_d: base, base-1, base-2, …). */
@@ -67,7 +68,7 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
 
     async create(ctx: HandlerContext, spec: Spec): Promise<RemoteObject> {
       const logical = logicalNameOf(ctx.owner.resource);
-      const metadata = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+      const metadata = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
       let lastError: unknown;
       for (const name of naming.attempts(spec, logical)) {
         try {
@@ -103,7 +104,7 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
 
     async update(ctx: HandlerContext, id: string, spec: Spec, prior: PriorState): Promise<RemoteObject> {
       const logical = logicalNameOf(ctx.owner.resource);
-      const declared = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+      const declared = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
       let metadata: Record<string, string | null> = declared;
       if (profile.metadataUpdate === "patch") {
         const current = await getOrGone(ctx.http, { path: `/environments/${id}`, signal: ctx.signal });

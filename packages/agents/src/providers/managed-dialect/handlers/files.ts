@@ -3,10 +3,11 @@
 // Files carry no metadata and keep the source's basename, so there is no ownership marker and
 // no findOwned (see wire-decisions).
 
+import { str } from "../../common/handler-kit.js";
 import { digestBytes, readLocalFile } from "../../common/local-files.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
 import { getOrGone, idOf, ignoreGone, uploadLocalFile } from "../remote.js";
-import { type Json, str } from "../spec.js";
+import type { Json } from "../spec.js";
 
 interface FileProfile {
   headers?: Record<string, string>;

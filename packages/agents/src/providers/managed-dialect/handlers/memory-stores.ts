@@ -4,7 +4,8 @@
 
 import { logicalNameOf } from "../../../model/address.js";
 import { DeclarationError } from "../../common/errors.js";
-import { listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
+import { str } from "../../common/handler-kit.js";
+import { listedOwnerOf, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
 import { listAll, listReader } from "../../common/paging.js";
 import type {
   HandlerContext,
@@ -24,7 +25,7 @@ import {
   type SeedEntry,
   seedEntries,
 } from "../memory.js";
-import { withOwnerMetadata } from "../ownership.js";
+import { METADATA_LIMITS } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
 import {
   getOrGone,
@@ -36,7 +37,7 @@ import {
   overlay,
   ownedFinder,
 } from "../remote.js";
-import { isRecord, type Json, records, str, stringMap } from "../spec.js";
+import { isRecord, type Json, records } from "../spec.js";
 
 const COMPARED = ["description", "metadata", "entries"] as const;
 
@@ -219,7 +220,7 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
       const response = await ctx.http.request<Json>({
         method: "POST",
         path: "/memory_stores",
-        json: memoryStoreToWire(spec, logical, withOwnerMetadata(stringMap(spec.metadata), ctx.owner)),
+        json: memoryStoreToWire(spec, logical, withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS)),
         signal: ctx.signal,
       });
       const id = idOf(response.body);
@@ -242,7 +243,7 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
     },
 
     async update(ctx: HandlerContext, id: string, spec: Spec): Promise<RemoteObject> {
-      const declared = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+      const declared = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
       let metadata: Record<string, string | null> = declared;
       if (profile.metadataUpdate === "patch") {
         const current = await getOrGone(ctx.http, { path: base(id), signal: ctx.signal });

@@ -2,7 +2,8 @@
 // by name; provider_d has no usable update, so any change replaces the vault (new one first).
 
 import { logicalNameOf } from "../../../model/address.js";
-import { listedOwnerOf, metadataPatch, ownerOf } from "../../common/ownership.js";
+import { str } from "../../common/handler-kit.js";
+import { listedOwnerOf, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
 import { listAll, listReader } from "../../common/paging.js";
 import type { HttpClient } from "../../http.js";
 import type {
@@ -13,10 +14,10 @@ import type {
   RemoteObject,
   Spec,
 } from "../../types.js";
-import { withOwnerMetadata } from "../ownership.js";
+import { METADATA_LIMITS } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
 import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay, ownedFinder } from "../remote.js";
-import { isRecord, type Json, records, str, stringMap } from "../spec.js";
+import { isRecord, type Json, records } from "../spec.js";
 import {
   type CredentialWire,
   canonicalVault,
@@ -123,7 +124,7 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
       const response = await ctx.http.request<Json>({
         method: "POST",
         path: "/vaults",
-        json: vaultToWire(spec, logical, withOwnerMetadata(stringMap(spec.metadata), ctx.owner)),
+        json: vaultToWire(spec, logical, withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS)),
         signal: ctx.signal,
       });
       const vaultId = idOf(response.body);
@@ -166,7 +167,7 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
 
   handler.update = async (ctx: HandlerContext, id: string, spec: Spec, _prior: PriorState) => {
     const logical = logicalNameOf(ctx.owner.resource);
-    const declared = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+    const declared = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
     const current = await getOrGone(ctx.http, { path: `/vaults/${id}`, signal: ctx.signal });
     const metadata =
       profile.metadataUpdate === "patch" && current !== "gone"

@@ -1,7 +1,10 @@
 import type { PollPolicy } from "../../common/wait.js";
 import { delay } from "../../http.js";
 
-/** Timing knobs of the targeted waits (fact sheet values by default; tests shrink them). */
+/**
+ * Timing knobs of the targeted waits (docs/wire/provider-a.md §3.3 and §3.4 values by default; tests shrink
+ * them).
+ */
 export interface ProviderAOptions {
   fileAudit: PollPolicy;
   skillScan: PollPolicy;

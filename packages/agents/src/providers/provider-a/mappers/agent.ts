@@ -1,4 +1,4 @@
-// provider_a agents: the body mapping of the fact sheet §3.5 (model object, `system`, builtin and
+// provider_a agents: the body mapping of docs/wire/provider-a.md §3.5 (model object, `system`, builtin and
 // MCP toolkits, official MCP servers by name, versioned skill references, roster ids).
 
 import { DeclarationError } from "../../common/errors.js";

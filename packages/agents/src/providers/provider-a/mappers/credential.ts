@@ -1,6 +1,6 @@
 // provider_a vault credentials. Only `environment_variable` is usable upstream (`static_bearer`
 // is rejected by the live API with CREDENTIAL_AUTH_TYPE_ERROR, so it is rejected here first).
-// The injection policy follows the spec's Vault rules for provider_a, one function per rule set:
+// The injection policy follows docs/wire/provider-a.md §8 (U1), one function per rule set:
 // defaults on create, legacy mapping, no implicit widening, and a set-based comparison.
 
 import { DeclarationError } from "../../common/errors.js";

@@ -1,4 +1,4 @@
-// provider_a native deployments (fact sheet §3.6): agent object form, message-only initial
+// provider_a native deployments (docs/wire/provider-a.md §3.6): agent object form, message-only initial
 // events, file resources under /mnt, cron schedule, and explicit clears on update.
 
 import { DeclarationError } from "../../common/errors.js";

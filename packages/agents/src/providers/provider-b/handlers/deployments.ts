@@ -68,7 +68,7 @@ export const deploymentHandler: DeploymentHandler = {
   replaceOn: ["agent"],
   // Git tokens are secrets: kept in state only as keyed hashes.
   sensitive: ["resources.*.authorization_token"],
-  // The wire cannot clear a schedule in an update (provider sheet 3.7): archive and recreate.
+  // The wire cannot clear a schedule in an update (docs/wire/provider-b.md §3.7): archive and recreate.
   replaceOnRemoval: ["schedule"],
   async desired(spec, dctx) {
     const decl = spec as unknown as DeploymentDecl;

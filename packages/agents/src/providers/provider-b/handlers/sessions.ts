@@ -1,8 +1,8 @@
-// `agents session start` for provider_b Managed agents (§3.8): one POST /sessions on the managed
-// gateway, built by managedSessionToWire from the declaration (environment variables in the
-// `KEY=VALUE;…` wire form, repositories as `github_repository` mounted under /data), then the
-// first user message when one is given. Forward Templates start sessions per Identity, which is
-// the channel's business, not the tool's.
+// `agents session start` for provider_b Managed agents (docs/wire/provider-b.md §3.8): one POST /sessions
+// on the managed gateway, built by managedSessionToWire from the declaration (environment variables in the
+// `KEY=VALUE;…` wire form, repositories as `github_repository` mounted under /data), then the first user
+// message when one is given. Forward Templates start sessions per Identity, which is the channel's
+// business, not the tool's.
 
 import { DeclarationError } from "../../common/errors.js";
 import { send, str } from "../../common/handler-kit.js";
@@ -54,7 +54,7 @@ export async function startManagedSession(
     path: `/sessions/${sessionId}/events`,
     json: { events: [{ type: "user.message", content: [{ type: "text", text: input.message }] }] },
   });
-  // §3.8: the created event id comes back as `id`, `event_id` or `data[0].id`.
+  // docs/wire/provider-b.md §3.8: the created event id comes back as `id`, `event_id` or `data[0].id`.
   const first = Array.isArray(sent.data) ? (sent.data[0] as { id?: unknown } | undefined) : undefined;
   const eventId = str(sent.id) ?? str(sent.event_id) ?? str(first?.id);
   return { session_id: sessionId, ...(eventId ? { event_id: eventId } : {}) };

@@ -1,6 +1,6 @@
-// provider_b agents. Managed delivery → a Managed Agent (§3.5); Forward delivery → a Forward
-// Template (§4). Both share the tool wiring; they differ in roster entries, files, vaults,
-// environment variables and managed tool config.
+// provider_b agents. Managed delivery → a Managed Agent (docs/wire/provider-b.md §3.5); Forward delivery →
+// a Forward Template (docs/wire/provider-b.md §4.1). Both share the tool wiring; they differ in roster
+// entries, files, vaults, environment variables and managed tool config.
 
 import { DeclarationError } from "../../common/errors.js";
 import { userMetadata } from "../../common/ownership.js";

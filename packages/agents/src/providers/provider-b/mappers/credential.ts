@@ -1,4 +1,4 @@
-// provider_b vault credentials: static_bearer and environment_variable (fact sheet §3.2).
+// provider_b vault credentials: static_bearer and environment_variable (docs/wire/provider-b.md §3.2).
 import { DeclarationError } from "../../common/errors.js";
 
 export interface CredentialDecl {

@@ -1,5 +1,5 @@
-// provider_b managed deployments (§3.7): tunnels dropped with a warning, update sends full lists
-// and explicit clears, a schedule cannot be removed in place.
+// provider_b managed deployments (docs/wire/provider-b.md §3.7): tunnels dropped with a warning, update
+// sends full lists and explicit clears, a schedule cannot be removed in place.
 
 import { DeclarationError } from "../../common/errors.js";
 import { assertUniqueMountPaths, normalizeMountPath } from "../../common/mount-paths.js";

@@ -1,5 +1,6 @@
-// provider_b environments (fact sheet §3.1, spec Environment rules 1–3): cloud or self_hosted
-// (BYOC), apt/npm/pip only, setup_script ≤ 64 KiB. The Forward domain takes no networking.
+// provider_b environments (docs/wire/provider-b.md §3.1; declaration rules in
+// docs/configuration.md#environmentsname): cloud or self_hosted (BYOC), apt/npm/pip only, setup_script ≤ 64
+// KiB. The Forward domain takes no networking.
 
 import { DeclarationError } from "../../common/errors.js";
 import { type Metadata, userMetadata } from "../../common/ownership.js";

@@ -1,6 +1,6 @@
-// provider_b memory stores (§3.6): declared entries are managed seeds. Apply creates missing
-// paths and updates declared paths whose content changed (by sha256); memories the agents wrote
-// at other paths are left alone.
+// provider_b memory stores (docs/wire/provider-b.md §3.6): declared entries are managed seeds. Apply
+// creates missing paths and updates declared paths whose content changed (by sha256); memories the agents
+// wrote at other paths are left alone.
 import { sha256 } from "../../common/local-files.js";
 
 export interface MemoryStoreDecl {

@@ -4,8 +4,9 @@
 
 import { logicalNameOf } from "../../../model/address.js";
 import { DeclarationError } from "../../common/errors.js";
+import { str } from "../../common/handler-kit.js";
 import { readLocalFile } from "../../common/local-files.js";
-import { metadataPatch, ownerOf } from "../../common/ownership.js";
+import { metadataPatch, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
 import { listReader } from "../../common/paging.js";
 import {
   canonicalDeployment,
@@ -18,7 +19,7 @@ import {
   scheduleFromWire,
   scheduleToWire,
 } from "../../managed-dialect/deployment.js";
-import { userMetadata, withOwnerMetadata } from "../../managed-dialect/ownership.js";
+import { METADATA_LIMITS } from "../../managed-dialect/ownership.js";
 import {
   findOwnedIn,
   getOrGone,
@@ -29,16 +30,7 @@ import {
   overlay,
   uploadLocalFile,
 } from "../../managed-dialect/remote.js";
-import {
-  compact,
-  isRecord,
-  type Json,
-  nonEmpty,
-  records,
-  str,
-  stringMap,
-  strList,
-} from "../../managed-dialect/spec.js";
+import { compact, isRecord, type Json, nonEmpty, records, strList } from "../../managed-dialect/spec.js";
 import type {
   DeploymentHandler,
   HandlerContext,
@@ -212,7 +204,7 @@ export const providerCDeploymentHandler: DeploymentHandler = {
   async create(ctx: HandlerContext, spec: Spec) {
     const declared = await readRubrics(spec, ctx.configDir);
     const uploads = await uploadSources(ctx, declared, {});
-    const metadata = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+    const metadata = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
     const body = deploymentBody(ctx, declared, uploads);
     if (body.schedule === null) delete body.schedule;
     const response = await ctx.http.request<Json>({
@@ -235,7 +227,7 @@ export const providerCDeploymentHandler: DeploymentHandler = {
   async update(ctx, id, spec, prior) {
     const declared = await readRubrics(spec, ctx.configDir);
     const uploads = await uploadSources(ctx, declared, uploadsOf(prior));
-    const metadata = withOwnerMetadata(stringMap(spec.metadata), ctx.owner);
+    const metadata = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
     const current = await getOrGone(ctx.http, { path: `/deployments/${id}`, signal: ctx.signal });
     const response = await ctx.http.request<Json>({
       method: "POST",

@@ -2,11 +2,12 @@
 // `<skill name>/<relative path>`; a content change uploads a new version of the same skill.
 
 import { logicalNameOf } from "../../../model/address.js";
+import { str } from "../../common/handler-kit.js";
 import { readSkill, type SkillBundle } from "../../common/local-files.js";
 import { findFirst, listAll } from "../../common/paging.js";
 import { getOrGone, idOf, ignoreGone } from "../../managed-dialect/remote.js";
 import { skillDesired, skillOrigin } from "../../managed-dialect/skill.js";
-import { type Json, str } from "../../managed-dialect/spec.js";
+import type { Json } from "../../managed-dialect/spec.js";
 import type { HandlerContext, KindHandler, Owner, RemoteObject, Spec } from "../../types.js";
 import { PAGE_SIZE, parseSkillOwnerTag, skillOwnerTag } from "../wire-decisions.js";
 

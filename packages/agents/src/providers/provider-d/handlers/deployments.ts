@@ -3,11 +3,12 @@
 // performs a run: upload local file sources, create a session, send the initial messages.
 
 import { DeclarationError } from "../../common/errors.js";
+import { str } from "../../common/handler-kit.js";
 import type { HttpClient } from "../../http.js";
 import { canonicalDeployment, DEPLOYMENT_COMPARED, textContent } from "../../managed-dialect/deployment.js";
 import { idOf, overlay, uploadLocalFile } from "../../managed-dialect/remote.js";
 import { mountPath } from "../../managed-dialect/resources.js";
-import { compact, isRecord, type Json, records, str, strList } from "../../managed-dialect/spec.js";
+import { compact, isRecord, type Json, records, strList } from "../../managed-dialect/spec.js";
 import type { DeploymentHandler, HandlerContext, RemoteObject, Spec } from "../../types.js";
 import { DEFAULT_FILE_PURPOSE, emulatedDeploymentId, MOUNT_ROOT } from "../wire-decisions.js";
 

@@ -1,10 +1,12 @@
 // provider_d skills: create + get only. The upload is ONE zip in the multipart field `files`,
 // every entry under `<skill name>/`. Any change uploads a new skill; removal cannot delete.
+
 import { zipSync } from "fflate";
+import { str } from "../../common/handler-kit.js";
 import { readSkill } from "../../common/local-files.js";
 import { getOrGone, idOf, isStatus } from "../../managed-dialect/remote.js";
 import { skillDesired, skillOrigin } from "../../managed-dialect/skill.js";
-import { type Json, str } from "../../managed-dialect/spec.js";
+import type { Json } from "../../managed-dialect/spec.js";
 import type { KindHandler, RemoteObject } from "../../types.js";
 
 export function skillZip(name: string, files: Array<{ path: string; bytes: Uint8Array }>): Uint8Array {

@@ -1,17 +1,17 @@
 import { findProject, projectFullPath } from "../model/access.js";
+import { emptyExtras, wikiSlug } from "../model/project-extras.js";
 import { resolveRef } from "../model/repo.js";
 import { type ForgeState, type Project, userByName } from "../model/state.js";
-import { check, list } from "../seed/auth.js";
-import { emptyDaily, wikiSlug } from "./model.js";
+import { check, list } from "./auth.js";
 
 /**
- * `/_sim/seed` keys for the daily-surface objects, by project path (ids change when a seed
+ * `/_sim/seed` keys for a project's extra records (model/project-extras.ts), by project path (ids change when a seed
  * replaces the world): `labels`, `milestones`, `releases`, `wiki`, `artifacts`. `replace: true`
  * empties them first. Issue links, to-dos done and issue milestones are not seeded.
  */
-export function seedDaily(state: ForgeState, body: Record<string, unknown>): void {
-  if (body.replace === true) state.daily = { ...emptyDaily(), seq: state.daily.seq };
-  const d = state.daily;
+export function seedExtras(state: ForgeState, body: Record<string, unknown>): void {
+  if (body.replace === true) state.extras = { ...emptyExtras(), seq: state.extras.seq };
+  const d = state.extras;
   const project = (x: Record<string, any>, where: string): Project => {
     const p = typeof x.project === "string" ? findProject(state, x.project) : undefined;
     check(p, `${where}: project ${JSON.stringify(x.project)} does not exist`);
@@ -91,13 +91,13 @@ export function seedDaily(state: ForgeState, body: Record<string, unknown>): voi
   }
 }
 
-/** The daily objects in the shape `seedDaily` reads. */
-export function dumpDaily(state: ForgeState) {
+/** The extra records in the shape `seedExtras` reads. */
+export function dumpExtras(state: ForgeState) {
   const path = (id: number) => {
     const p = state.projects.find((x) => x.id === id);
     return p ? projectFullPath(state, p) : null;
   };
-  const d = state.daily;
+  const d = state.extras;
   return {
     labels: d.labels.map(({ id: _id, project_id, ...l }) => ({ project: path(project_id), ...l })),
     milestones: d.milestones.map(

@@ -1,20 +1,20 @@
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject } from "../model/access.js";
+import { caller, loadProject } from "../model/access.js";
+import { type ReleaseRow, type WikiRow, wikiSlug } from "../model/project-extras.js";
 import { resolveRef } from "../model/repo.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
-import { API, caller, missing, notFound } from "../rest/auth.js";
-import { paginate } from "../rest/paginate.js";
-import { params, str } from "../rest/params.js";
-import { userRef } from "../rest/users.js";
-import { type ReleaseRow, type WikiRow, wikiSlug } from "./model.js";
+import { userRef } from "../model/users.js";
+import { API, missing, notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { params, str } from "../wire/params.js";
 
 export function releaseWikiRoutes(
   app: Express,
   ctx: SimContext<ForgeState>,
   fullPath: (p: Project) => string,
 ): void {
-  const d = () => ctx.state.daily;
+  const d = () => ctx.state.extras;
   const R = `${API}/projects/:id/releases`;
   const findRelease = (p: Project, tag: string) =>
     d().releases.find((r) => r.project_id === p.id && r.tag_name === tag);

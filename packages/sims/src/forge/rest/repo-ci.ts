@@ -1,15 +1,22 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { findProject, groupFullPath, loadProject, projectFullPath } from "../model/access.js";
+import {
+  caller,
+  findProject,
+  groupFullPath,
+  loadProject,
+  projectFullPath,
+  requireUser,
+} from "../model/access.js";
 import { isFinal, jobJson, syncPipeline } from "../model/ci.js";
 import { findMr, mergeBase, syncMr } from "../model/merge-requests.js";
+import { jobArtifactFiles } from "../model/project-extras.js";
 import { history, resolveRef } from "../model/repo.js";
 import { ACCESS, type Commit, type ForgeState, nextId, type Project } from "../model/state.js";
-import { API, caller, notFound, requireUser } from "../rest/auth.js";
-import { findNamespace } from "../rest/namespaces.js";
-import { params, str } from "../rest/params.js";
-import { projectJson } from "../rest/projects.js";
-import { jobArtifactFiles } from "./model.js";
+import { API, notFound } from "../wire/answers.js";
+import { params, str } from "../wire/params.js";
+import { findNamespace } from "./namespaces.js";
+import { projectJson } from "./projects.js";
 
 /** Merge request conflicts, file blame, forks, manual jobs and job artifact files. */
 
@@ -152,7 +159,7 @@ export function repoCiRoutes(app: Express, ctx: SimContext<ForgeState>): void {
       repository: structuredClone(src.repository),
     };
     s().projects.push(fork);
-    s().daily.forks[fork.id] = src.id;
+    s().extras.forks[fork.id] = src.id;
     res.status(201).json({
       ...projectJson(s(), fork, ctx.origin, me),
       forked_from_project: { id: src.id, name: src.name, path_with_namespace: projectFullPath(s(), src) },
@@ -199,7 +206,7 @@ export function repoCiRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     const raw = (req.params as Record<string, unknown>).artifact_path;
     const path = (Array.isArray(raw) ? raw.join("/") : String(raw)).replace(/^\/+/, "");
     if (!isFinal(l.job.status)) return notFound(res);
-    const content = jobArtifactFiles(s().daily, l.job)[path];
+    const content = jobArtifactFiles(s().extras, l.job)[path];
     if (content === undefined) return notFound(res);
     res.status(200).type("application/octet-stream").send(Buffer.from(content));
   });

@@ -10,8 +10,8 @@ import {
 } from "../model/access.js";
 import type { ForgeState, ForgeUser } from "../model/state.js";
 import { checkToken } from "../oauth/tokens.js";
-import { canSeeIssue } from "../rest/issues.js";
-import { FORGE_VERSION } from "../rest/users.js";
+import { canSeeIssue } from "./issues.js";
+import { FORGE_VERSION } from "./users.js";
 
 /**
  * A minimal GitLab GraphQL endpoint (`POST /api/graphql`, `{query, variables}`): queries only, no

@@ -1,11 +1,11 @@
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject, projectFullPath } from "../model/access.js";
+import type { LabelRow, MilestoneRow } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Issue, type Project } from "../model/state.js";
-import { API, missing, notFound } from "../rest/auth.js";
-import { paginate } from "../rest/paginate.js";
-import { params, str } from "../rest/params.js";
-import type { LabelRow, MilestoneRow } from "./model.js";
+import { API, missing, notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { params, str } from "../wire/params.js";
 
 /** GitLab's label colours: #RRGGBB or a CSS colour name. */
 const COLOR = /^#[0-9A-Fa-f]{6}$|^[a-z]+$/;
@@ -53,7 +53,7 @@ export function labelMilestoneRoutes(
   ctx: SimContext<ForgeState>,
   fullPath: (p: Project) => string,
 ): void {
-  const d = () => ctx.state.daily;
+  const d = () => ctx.state.extras;
   const findLabel = (p: Project, ref: string) =>
     d().labels.find((l) => l.project_id === p.id && (String(l.id) === ref || l.name === ref));
 
@@ -212,8 +212,8 @@ export function labelMilestoneRoutes(
 }
 
 export function issueMilestone(state: ForgeState, i: Issue, origin: string) {
-  const id = state.daily.issueMilestones[i.id];
-  const m = id === undefined ? undefined : state.daily.milestones.find((x) => x.id === id);
+  const id = state.extras.issueMilestones[i.id];
+  const m = id === undefined ? undefined : state.extras.milestones.find((x) => x.id === id);
   if (!m) return null;
   const p = state.projects.find((x) => x.id === i.project_id)!;
   return milestoneJson(m, origin, projectFullPath(state, p));
@@ -224,11 +224,11 @@ export function setIssueMilestone(state: ForgeState, i: Issue, raw: unknown): st
   if (raw === undefined) return undefined;
   const id = raw === null || raw === "" ? 0 : Number(raw);
   if (id === 0) {
-    delete state.daily.issueMilestones[i.id];
+    delete state.extras.issueMilestones[i.id];
     return undefined;
   }
-  if (!state.daily.milestones.some((m) => m.id === id && m.project_id === i.project_id))
+  if (!state.extras.milestones.some((m) => m.id === id && m.project_id === i.project_id))
     return "milestone_id does not name a milestone of this project";
-  state.daily.issueMilestones[i.id] = id;
+  state.extras.issueMilestones[i.id] = id;
   return undefined;
 }

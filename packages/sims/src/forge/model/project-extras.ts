@@ -1,7 +1,7 @@
 /**
- * State of the "daily surface" areas the simulator added for forge-mcp's tools: project labels,
- * milestones, releases, wiki pages, issue links, to-do items marked done and job artifacts. It
- * hangs off ForgeState.daily so seeds (structuredClone) and resets carry it like the rest.
+ * The records a project keeps beside its repository, issues and merge requests: labels,
+ * milestones, releases, wiki pages, issue links, to-do items marked done, job artifacts and forks.
+ * They hang off ForgeState.extras so seeds (structuredClone) and resets carry them like the rest.
  */
 
 export interface LabelRow {
@@ -53,7 +53,7 @@ interface IssueLinkRow {
   created_at: string;
 }
 
-export interface DailyState {
+export interface ProjectExtras {
   seq: number;
   labels: LabelRow[];
   milestones: MilestoneRow[];
@@ -69,7 +69,7 @@ export interface DailyState {
   forks: Record<number, number>;
 }
 
-export function emptyDaily(): DailyState {
+export function emptyExtras(): ProjectExtras {
   return {
     seq: 0,
     labels: [],
@@ -94,10 +94,10 @@ export function wikiSlug(title: string): string {
  * `<job name>/summary.txt` (so every finished pipeline has something to download).
  */
 export function jobArtifactFiles(
-  daily: DailyState,
+  extras: ProjectExtras,
   job: { id: number; name: string; status: string; sha: string },
 ): Record<string, string> {
-  const seeded = daily.artifacts[job.id];
+  const seeded = extras.artifacts[job.id];
   if (seeded) return seeded;
   if (job.status !== "success") return {};
   return { [`${job.name}/summary.txt`]: `job ${job.name} (${job.id}) at ${job.sha}: success\n` };
@@ -105,11 +105,11 @@ export function jobArtifactFiles(
 
 /** The `artifacts` entries of a job: the zip archive and the job log, as GitLab lists them. */
 export function jobArtifactsJson(
-  daily: DailyState,
+  extras: ProjectExtras,
   job: { id: number; name: string; status: string; sha: string },
   traceSize: number,
 ) {
-  const files = jobArtifactFiles(daily, job);
+  const files = jobArtifactFiles(extras, job);
   const size = Object.entries(files).reduce((n, [p, c]) => n + p.length + Buffer.byteLength(c) + 100, 22);
   const out: Array<{ file_type: string; size: number; filename: string; file_format: string | null }> = [];
   if (Object.keys(files).length)

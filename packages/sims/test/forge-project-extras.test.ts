@@ -2,9 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningSim } from "../src/index.js";
 import { forge, startForge } from "./forge-helpers.js";
 
-// Conformance of the endpoints added for forge-mcp's daily tools (src/forge/daily): labels,
-// milestones, releases, wiki, issue links, to-dos, events, conflicts, blame, forks, manual jobs,
-// artifacts and the minimal GraphQL endpoint. One case per rule; the default dataset throughout.
+// Conformance of the endpoints added for forge-mcp's project tools (rest/labels-milestones.ts,
+// releases-wiki.ts, activity.ts, repo-ci.ts, graphql.ts): labels, milestones, releases, wiki, issue
+// links, to-dos, events, conflicts, blame, forks, manual jobs, artifacts and the minimal GraphQL
+// endpoint. One case per rule; the default dataset throughout.
 let sim: RunningSim;
 let f: ReturnType<typeof forge>;
 beforeAll(async () => {
@@ -312,7 +313,7 @@ describe("GraphQL (POST /api/graphql)", () => {
   });
 });
 
-describe("seeding and dumping the daily objects", () => {
+describe("seeding and dumping a project's extra records", () => {
   const seed = {
     labels: [{ project: "acme/widgets", name: "triage", color: "#aa0000", description: "New" }],
     milestones: [{ project: "acme/widgets", title: "2.0", due_date: "2026-12-01" }],

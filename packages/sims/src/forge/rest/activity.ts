@@ -1,13 +1,20 @@
 import { createHash } from "node:crypto";
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { canReadProject, findProject, loadProject, projectFullPath } from "../model/access.js";
+import {
+  caller,
+  canReadProject,
+  findProject,
+  loadProject,
+  projectFullPath,
+  requireUser,
+} from "../model/access.js";
 import { ACCESS, type ForgeState, type ForgeUser, userByName } from "../model/state.js";
-import { API, caller, missing, notFound, requireUser } from "../rest/auth.js";
-import { findIssue, issueJson } from "../rest/issues.js";
-import { paginate } from "../rest/paginate.js";
-import { params, str } from "../rest/params.js";
-import { userRef } from "../rest/users.js";
+import { userRef } from "../model/users.js";
+import { API, missing, notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { params, str } from "../wire/params.js";
+import { findIssue, issueJson } from "./issues.js";
 
 /** Issue milestones, issue links, to-do items and activity events. */
 
@@ -160,7 +167,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     if (!issue) return;
     const me = caller(res)?.user ?? null;
     const rows = s()
-      .daily.links.filter((l) => l.source_issue_id === issue.id || l.target_issue_id === issue.id)
+      .extras.links.filter((l) => l.source_issue_id === issue.id || l.target_issue_id === issue.id)
       .flatMap((l) => {
         const otherId = l.source_issue_id === issue.id ? l.target_issue_id : l.source_issue_id;
         const other = s().issues.find((i) => i.id === otherId);
@@ -210,7 +217,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     if (target.id === issue.id)
       return void res.status(400).json({ message: "Cannot link an issue to itself" });
     if (
-      s().daily.links.some(
+      s().extras.links.some(
         (l) =>
           (l.source_issue_id === issue.id && l.target_issue_id === target.id) ||
           (l.source_issue_id === target.id && l.target_issue_id === issue.id),
@@ -218,13 +225,13 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     )
       return void res.status(409).json({ message: "Issue(s) already assigned" });
     const link = {
-      id: ++s().daily.seq,
+      id: ++s().extras.seq,
       source_issue_id: issue.id,
       target_issue_id: target.id,
       link_type: type as "relates_to",
       created_at: s().clock.iso(),
     };
-    s().daily.links.push(link);
+    s().extras.links.push(link);
     res.status(201).json({
       source_issue: issueJson(s(), issue, ctx.origin),
       target_issue: issueJson(s(), target, ctx.origin),
@@ -235,13 +242,13 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
   app.delete(`${L}/:link_id`, (req, res) => {
     const issue = loadIssue(req, res, ACCESS.guest);
     if (!issue) return;
-    const link = s().daily.links.find(
+    const link = s().extras.links.find(
       (l) =>
         l.id === Number(req.params.link_id) &&
         (l.source_issue_id === issue.id || l.target_issue_id === issue.id),
     );
     if (!link) return notFound(res, "Not found");
-    s().daily.links = s().daily.links.filter((l) => l !== link);
+    s().extras.links = s().extras.links.filter((l) => l !== link);
     const src = s().issues.find((i) => i.id === link.source_issue_id)!;
     const dst = s().issues.find((i) => i.id === link.target_issue_id)!;
     res.json({
@@ -271,7 +278,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     const me = requireUser(res);
     if (!me) return;
     const q = req.query as Record<string, unknown>;
-    const done = new Set(s().daily.todosDone);
+    const done = new Set(s().extras.todosDone);
     const want = q.state === "done" ? "done" : "pending";
     const rows = todosOf(ctx, me)
       .filter((t) => (done.has(t.id) ? "done" : "pending") === want)
@@ -286,7 +293,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     if (!me) return;
     const t = todosOf(ctx, me).find((x) => x.id === Number(req.params.todo_id));
     if (!t) return notFound(res, "Todo");
-    if (!s().daily.todosDone.includes(t.id)) s().daily.todosDone.push(t.id);
+    if (!s().extras.todosDone.includes(t.id)) s().extras.todosDone.push(t.id);
     res.status(201).json(todoJson(t, true));
   });
 

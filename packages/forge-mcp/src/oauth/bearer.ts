@@ -1,0 +1,75 @@
+import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
+import type { Request, RequestHandler } from "express";
+import { LRUCache } from "lru-cache";
+import type { ForgeTokenVerifier, TokenLookup } from "../forge/verify.js";
+
+/**
+ * The bearer credential of an Authorization header, read as the SDK's bearer check reads it
+ * (`<scheme> <token>` split on single spaces, the scheme in any case), so the verify budget and
+ * the check always speak of the same token. The budget counts only the exact-case `Bearer`
+ * scheme, as it always has.
+ */
+export function parseBearer(header: string | undefined): { token: string; budgeted: boolean } | undefined {
+  const [scheme = "", token] = (header ?? "").split(" ");
+  if (scheme.toLowerCase() !== "bearer" || !token) return undefined;
+  return { token, budgeted: scheme === "Bearer" };
+}
+
+export interface BearerOptions {
+  /** Forge token checks one client IP may cause a minute. */
+  perMinute: number;
+  /** Named in the WWW-Authenticate header of a 401 (RFC 9728 §5.1). */
+  resourceMetadataUrl: string;
+  now: () => number;
+}
+
+/**
+ * What /mcp runs before the body is read: the verify budget, then the SDK's bearer check. The
+ * token is parsed, hashed and looked up in the verifier's caches once, by the budget; the check
+ * verifies that same lookup.
+ */
+export function bearerChecks(verifier: ForgeTokenVerifier, o: BearerOptions): RequestHandler[] {
+  const lookups = new WeakMap<Request, TokenLookup>();
+  const lookupFor = (req: Request, token: string) => {
+    const known = lookups.get(req);
+    return known?.token === token ? known : verifier.lookup(token);
+  };
+  const check: RequestHandler = (req, res, next) =>
+    requireBearerAuth({
+      verifier: { verifyAccessToken: (token) => verifier.verifyLookup(lookupFor(req, token)) },
+      resourceMetadataUrl: o.resourceMetadataUrl,
+    })(req, res, next);
+  return [verifyBudget(verifier, o, lookups), check];
+}
+
+/**
+ * Bounds the forge token-info calls one client IP can cause: a bearer that is in neither of the
+ * verifier's caches costs a forge call, so random tokens from one source would otherwise spend
+ * the forge's rate limit that real users share. Over the budget the request gets 429 with
+ * Retry-After, without a forge call; cached tokens (good or bad) never count.
+ */
+function verifyBudget(
+  verifier: ForgeTokenVerifier,
+  { perMinute, now }: BearerOptions,
+  lookups: WeakMap<Request, TokenLookup>,
+): RequestHandler {
+  const windows = new LRUCache<string, { start: number; count: number }>({ max: 100_000 });
+  return (req, res, next) => {
+    const bearer = parseBearer(req.headers.authorization);
+    if (!bearer) return next();
+    const lookup = verifier.lookup(bearer.token);
+    lookups.set(req, lookup);
+    if (!bearer.budgeted || !verifier.needsForgeCall(lookup)) return next();
+    const ip = req.ip ?? "unknown";
+    const t = now();
+    let w = windows.get(ip);
+    if (!w || t - w.start >= 60_000) w = { start: t, count: 0 };
+    w.count += 1;
+    windows.set(ip, w);
+    if (w.count <= perMinute) return next();
+    res.setHeader("Retry-After", String(Math.max(1, Math.ceil((w.start + 60_000 - t) / 1000))));
+    res
+      .status(429)
+      .json({ error: "too_many_requests", error_description: "Too many token checks; retry later" });
+  };
+}
