@@ -9,6 +9,7 @@ import {
   ALL_ADAPTERS,
   apply,
   destroy,
+  type EngineOptions,
   formatDiagnostic,
   hasChanges,
   type LoadedProject,
@@ -28,6 +29,7 @@ interface Loaded {
   project: LoadedProject;
   adapters: typeof ALL_ADAPTERS;
   env: NodeJS.ProcessEnv;
+  http?: EngineOptions["http"];
 }
 
 /** One step's outcome: `code` as the CLI would exit, `text` everything it would print. */
@@ -57,8 +59,14 @@ export interface InProcessProject {
 /**
  * A project folder driven in-process. `env` is laid over process.env exactly as the spawned CLI
  * gets it (test/e2e/cli.ts), so `.env`, AGENTS_BASE_URL_* and AGENTS_STATE_KEY act the same.
+ * `http` is the one thing the CLI cannot be given: a test may shorten the retry waits (the
+ * policy itself is tested in test/engine/http.test.ts).
  */
-export function inProcessProject(dir: string, env: Record<string, string>): InProcessProject {
+export function inProcessProject(
+  dir: string,
+  env: Record<string, string>,
+  options: { http?: EngineOptions["http"] } = {},
+): InProcessProject {
   const file = join(dir, "agents.yaml");
   const fullEnv: NodeJS.ProcessEnv = { ...process.env, AGENTS_DEBUG: "", NO_COLOR: "1", ...env };
   const texts: string[] = [];
@@ -75,7 +83,12 @@ export function inProcessProject(dir: string, env: Record<string, string>): InPr
         const project = await loadProject({ file, env: fullEnv });
         // From here on, as in the CLI, every line is redacted of the project's secret values.
         redact = redactor(project.secrets);
-        return { project, adapters: ALL_ADAPTERS, env: fullEnv };
+        return {
+          project,
+          adapters: ALL_ADAPTERS,
+          env: fullEnv,
+          ...(options.http ? { http: options.http } : {}),
+        };
       });
       const text = lines.join("\n");
       texts.push(text);
