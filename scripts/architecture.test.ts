@@ -92,6 +92,10 @@ const FORGE_MCP_NETWORK = {
     reaches: ["node:http"],
     why: "the stdio login's loopback server that receives the forge's redirect, for one sign-in",
   },
+  "oauth/client-metadata.ts": {
+    reaches: ["node:https", "node:net"],
+    why: "a client's metadata document (an https client_id): public addresses only, checked in the socket's own lookup",
+  },
 };
 
 /** `import(…)` of a computed specifier, by package and file, with the reason it is safe. */

@@ -41,6 +41,10 @@ export interface Config {
   registerRateLimitPerHour: number;
   /** Per client IP: forge token-info calls for tokens in neither cache, per minute. */
   verifyRateLimitPerMinute: number;
+  /** Per client IP: client metadata document fetches (cache misses), per minute. */
+  clientMetadataFetchesPerMinute: number;
+  /** TEST ONLY: client metadata documents may be fetched from loopback addresses. */
+  cimdAllowLoopbackForTests: boolean;
   /** MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS: DNS-rebinding allow-lists beyond the defaults. */
   allowedHosts: string[];
   /** REDIS_CONNECT_TIMEOUT_MS: how long start-up waits for Redis before it stops with an error. */
@@ -231,6 +235,12 @@ const EnvSchema = z.object({
   FORGE_OAUTH_SCOPES: z.string().optional(),
   OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: int("OAUTH_REGISTER_RATE_LIMIT_PER_HOUR", 1, 1_000_000),
   MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: int("MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE", 1, 1_000_000),
+  OAUTH_CLIENT_METADATA_FETCH_RATE_LIMIT_PER_MINUTE: int(
+    "OAUTH_CLIENT_METADATA_FETCH_RATE_LIMIT_PER_MINUTE",
+    1,
+    1_000_000,
+  ),
+  FORGE_MCP_CIMD_ALLOW_LOOPBACK_FOR_TESTS: bool("FORGE_MCP_CIMD_ALLOW_LOOPBACK_FOR_TESTS"),
   MCP_ALLOWED_HOSTS: z.string().optional(),
   REDIS_CONNECT_TIMEOUT_MS: int("REDIS_CONNECT_TIMEOUT_MS", 100, 600_000),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
@@ -294,6 +304,11 @@ export function loadConfig(env: Env = process.env): Config {
     FORGE_OAUTH_SCOPES: pick(env, "FORGE_OAUTH_SCOPES"),
     OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: pick(env, "OAUTH_REGISTER_RATE_LIMIT_PER_HOUR"),
     MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: pick(env, "MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE"),
+    OAUTH_CLIENT_METADATA_FETCH_RATE_LIMIT_PER_MINUTE: pick(
+      env,
+      "OAUTH_CLIENT_METADATA_FETCH_RATE_LIMIT_PER_MINUTE",
+    ),
+    FORGE_MCP_CIMD_ALLOW_LOOPBACK_FOR_TESTS: pick(env, "FORGE_MCP_CIMD_ALLOW_LOOPBACK_FOR_TESTS"),
     MCP_ALLOWED_HOSTS: pick(env, "MCP_ALLOWED_HOSTS"),
     REDIS_CONNECT_TIMEOUT_MS: pick(env, "REDIS_CONNECT_TIMEOUT_MS"),
     MCP_ALLOWED_ORIGINS: pick(env, "MCP_ALLOWED_ORIGINS"),
@@ -389,6 +404,8 @@ export function loadConfig(env: Env = process.env): Config {
     oauthScopes: (e.FORGE_OAUTH_SCOPES ?? "api").split(/[\s,]+/).filter(Boolean),
     registerRateLimitPerHour: e.OAUTH_REGISTER_RATE_LIMIT_PER_HOUR ?? 20,
     verifyRateLimitPerMinute: e.MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE ?? 60,
+    clientMetadataFetchesPerMinute: e.OAUTH_CLIENT_METADATA_FETCH_RATE_LIMIT_PER_MINUTE ?? 10,
+    cimdAllowLoopbackForTests: e.FORGE_MCP_CIMD_ALLOW_LOOPBACK_FOR_TESTS ?? false,
     allowedHosts: list(e.MCP_ALLOWED_HOSTS),
     redisConnectTimeoutMs: e.REDIS_CONNECT_TIMEOUT_MS ?? 10_000,
     allowedOrigins: list(e.MCP_ALLOWED_ORIGINS),

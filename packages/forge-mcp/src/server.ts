@@ -11,6 +11,7 @@ import { ForgeOAuthClient } from "./forge/oauth-client.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
 import { createLogger } from "./logger.js";
 import { bearerChecks } from "./oauth/bearer.js";
+import { ClientMetadataResolver } from "./oauth/client-metadata.js";
 import { ConsentGuard } from "./oauth/consent.js";
 import { mountDiscovery } from "./oauth/discovery.js";
 import { globToRegExp } from "./oauth/redirect-uris.js";
@@ -28,6 +29,8 @@ export interface ServerOptions {
   logger?: Logger;
   /** Injectable clock (ms) for expiry tests. */
   now?: () => number;
+  /** TEST ONLY: a CA (PEM) trusted for client metadata documents (a test's self-signed certificate), a shorter fetch timeout. */
+  clientMetadataForTests?: { ca?: string; timeoutMs?: number };
 }
 
 export interface ForgeMcpServer {
@@ -52,7 +55,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const prefix = mountPlumbing(app, config);
 
   let oauth: OAuthSide | undefined;
-  if (config.remoteOAuth) oauth = await mountOAuth(app, config, prefix, logger, now);
+  if (config.remoteOAuth)
+    oauth = await mountOAuth(app, config, prefix, logger, now, options.clientMetadataForTests);
   else if (!config.forgeToken) {
     logger.warn(
       "no FORGE_TOKEN and FORGE_MCP_OAUTH is off: /mcp tool calls will fail until a token is configured",
@@ -151,6 +155,7 @@ async function mountOAuth(
   prefix: string,
   logger: Logger,
   now: () => number,
+  clientMetadataForTests: ServerOptions["clientMetadataForTests"],
 ): Promise<OAuthSide> {
   const appId = config.oauthAppId!;
   const shared = config.redisUrl
@@ -163,6 +168,18 @@ async function mountOAuth(
     : memorySharedState(config.registerRateLimitPerHour, now);
   const { stores, consentKeys, memoryStore } = oauthStores(config, shared, now);
   const mode = config.callbackProxy ? "proxy" : "passthrough";
+  const allowlist = config.redirectUriAllowlist.map(globToRegExp);
+  if (config.cimdAllowLoopbackForTests)
+    logger.warn("FORGE_MCP_CIMD_ALLOW_LOOPBACK_FOR_TESTS is on: for tests only, never in production");
+  const clientMetadata = new ClientMetadataResolver({
+    allowlist,
+    fetchesPerMinute: config.clientMetadataFetchesPerMinute,
+    allowLoopbackForTests: config.cimdAllowLoopbackForTests,
+    ...(clientMetadataForTests?.ca ? { testCa: clientMetadataForTests.ca } : {}),
+    ...(clientMetadataForTests?.timeoutMs ? { timeoutMs: clientMetadataForTests.timeoutMs } : {}),
+    logger,
+    now,
+  });
   const service = new OAuthService({
     mode,
     consentPage: config.consentPage,
@@ -170,11 +187,12 @@ async function mountOAuth(
     resources: [`${config.mcpServerUrl}${MCP_PATH}`, config.mcpServerUrl, `${config.mcpServerUrl}/`],
     forgeRootUrl: config.forgeRootUrl,
     scopes: config.oauthScopes,
-    allowlist: config.redirectUriAllowlist.map(globToRegExp),
+    allowlist,
     forge: new ForgeOAuthClient(config.forgeRootUrl, appId, config.forgeTimeoutMs),
     ...stores,
     registerLimiter: shared.registerLimiter,
     consent: new ConsentGuard(consentKeys),
+    clientMetadata,
     logger,
     now,
   });

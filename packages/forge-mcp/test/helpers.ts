@@ -18,7 +18,11 @@ export interface RunningForgeMcp {
 /** Starts forge-mcp on an ephemeral loopback port; MCP_SERVER_URL is the port it got. */
 export async function startForgeMcp(
   env: Record<string, string>,
-  opts: { now?: () => number /** a path prefix of MCP_SERVER_URL, e.g. "/gitlab" */; prefix?: string } = {},
+  opts: {
+    now?: () => number /** a path prefix of MCP_SERVER_URL, e.g. "/gitlab" */;
+    prefix?: string;
+    clientMetadataForTests?: { ca?: string; timeoutMs?: number };
+  } = {},
 ): Promise<RunningForgeMcp> {
   const http: Server = createHttpServer();
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -34,6 +38,7 @@ export async function startForgeMcp(
   const server = await createServer(config, {
     logger: createLogger("debug", sink),
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.clientMetadataForTests ? { clientMetadataForTests: opts.clientMetadataForTests } : {}),
   });
   http.on("request", server.app);
   return {

@@ -87,8 +87,9 @@ export async function connectV1(mcpUrl: string) {
   return { client: authed, provider };
 }
 
-export async function connectV2(mcpUrl: string) {
-  const provider = new MemoryProvider();
+/** `clientMetadataUrl`: sign in with a Client ID Metadata Document instead of registering. */
+export async function connectV2(mcpUrl: string, clientMetadataUrl?: string) {
+  const provider = Object.assign(new MemoryProvider(), clientMetadataUrl ? { clientMetadataUrl } : {});
   const url = new URL(`${mcpUrl}/mcp`);
   const client = new ClientV2({ name: "v2-test", version: "1.0.0" });
   try {

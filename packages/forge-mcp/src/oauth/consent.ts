@@ -96,7 +96,8 @@ export function consentCsp(formTargets: string[]): string {
 export function authorizeErrorPage(v: {
   clientName: string | undefined;
   code: string;
-  back: string;
+  /** Where "return to the application" goes; none when the client itself could not be trusted. */
+  back?: string;
 }): string {
   const name = escapeHtml(visibleName(v.clientName ?? "An unnamed application"));
   return `<!doctype html>
@@ -105,8 +106,12 @@ export function authorizeErrorPage(v: {
 <body>
 <h1>This authorization request cannot be completed</h1>
 <p><strong>${name}</strong> sent a request this server refuses (<code>${escapeHtml(v.code)}</code>).</p>
-<p><a id="back" href="${escapeHtml(v.back)}">Return to the application</a> and tell it about the error,
-or close this page.</p>
+${
+  v.back === undefined
+    ? "<p>Close this page and tell the application's maker about the error.</p>"
+    : `<p><a id="back" href="${escapeHtml(v.back)}">Return to the application</a> and tell it about the error,
+or close this page.</p>`
+}
 </body></html>`;
 }
 
@@ -125,6 +130,8 @@ const escapeHtml = (s: string) =>
 
 export function consentPage(v: {
   clientName: string | undefined;
+  /** The host of a client's metadata document URL (its client_id), the one part of it we know is true. */
+  clientHost?: string | undefined;
   redirectUri: string;
   forgeHost: string;
   scope: string;
@@ -137,7 +144,11 @@ export function consentPage(v: {
 <meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>
 <body>
 <h1>Authorize ${name}?</h1>
-<p><strong>${name}</strong> wants to use your <strong>${escapeHtml(v.forgeHost)}</strong> account
+<p><strong>${name}</strong>${
+    v.clientHost === undefined
+      ? ""
+      : ` (described by <strong id="client-host">${escapeHtml(v.clientHost)}</strong>)`
+  } wants to use your <strong>${escapeHtml(v.forgeHost)}</strong> account
 through this MCP server, with scope <code>${escapeHtml(v.scope)}</code>.</p>
 <p>After you sign in, you will be sent back to:<br><code id="redirect-uri">${escapeHtml(v.redirectUri)}</code></p>
 <p>Only continue if you started this from an application you trust and the address above belongs to it.</p>

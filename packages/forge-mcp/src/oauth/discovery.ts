@@ -14,7 +14,9 @@ export interface DiscoveryOptions {
 const RESOURCE_NAME = "forge-mcp";
 
 /** RFC 8414 authorization-server metadata: our own endpoints, PKCE S256, public clients only. */
-export function authorizationServerMetadata(o: DiscoveryOptions): OAuthMetadata {
+export function authorizationServerMetadata(
+  o: DiscoveryOptions,
+): OAuthMetadata & { client_id_metadata_document_supported: boolean } {
   const base = o.serverUrl;
   return {
     issuer: new URL(base).href,
@@ -28,6 +30,8 @@ export function authorizationServerMetadata(o: DiscoveryOptions): OAuthMetadata 
     token_endpoint_auth_methods_supported: ["none"],
     revocation_endpoint_auth_methods_supported: ["none"],
     scopes_supported: o.scopes,
+    // an https client_id names the client's metadata document (./client-metadata.ts)
+    client_id_metadata_document_supported: true,
     // RFC 9207: only proxy mode answers the authorization itself; in passthrough the forge does.
     ...(o.mode === "proxy" ? { authorization_response_iss_parameter_supported: true } : {}),
   };

@@ -126,7 +126,7 @@ export function oauthRouter(
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("Pragma", "no-cache");
     try {
-      res.status(200).json(await service.token(req.body ?? {}, basicClientId(req)));
+      res.status(200).json(await service.token(req.body ?? {}, basicClientId(req), req.ip ?? "unknown"));
     } catch (err) {
       fail(res, err, "token");
     }

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { ForgeOAuthClient } from "../forge/oauth-client.js";
 import { isTokens } from "../forge/oauth-client.js";
 import { isValidChallenge, newPkcePair, s256, verifierMatches } from "../pkce.js";
+import { type ClientMetadataResolver, isMetadataClientId } from "./client-metadata.js";
 import { authorizeErrorPage, type ConsentGuard, consentPage, trustCookieName } from "./consent.js";
 import { OAuthError, type OAuthErrorCode } from "./errors.js";
 import { redirectUriMatches, redirectUriProblem } from "./redirect-uris.js";
@@ -46,6 +47,8 @@ interface OAuthServiceDeps {
   refresh: RefreshBinding;
   registerLimiter: RateLimiter;
   consent: ConsentGuard;
+  /** Client ID Metadata Documents: an https client_id is fetched and checked here. */
+  clientMetadata?: ClientMetadataResolver;
   logger: Logger;
   now: () => number;
 }
@@ -141,7 +144,15 @@ export class OAuthService {
   ): Promise<AuthorizeOutcome> {
     // Phase 1: nothing is redirected until the client and its redirect URI are known to be good.
     const clientId = str(q.client_id);
-    const client = clientId ? await this.d.clients.get(clientId) : undefined;
+    let client: (ClientRecord & { metadata_host?: string }) | undefined;
+    try {
+      client = clientId ? await this.client(clientId, source ?? "unknown") : undefined;
+    } catch (err) {
+      // a metadata document that fails: on a page, never redirected (its redirect URIs are untrusted)
+      if (!(err instanceof OAuthError) || err.code !== "invalid_client") throw err;
+      this.d.logger.info({ error: err.code, detail: err.detail }, "authorize rejected");
+      return { type: "error_page", html: authorizeErrorPage({ clientName: undefined, code: err.code }) };
+    }
     if (!clientId || !client) {
       return { type: "error", error: new OAuthError("invalid_client", "authorize: unknown client_id", 400) };
     }
@@ -216,6 +227,7 @@ export class OAuthService {
     const { nonce, token } = this.d.consent.issue(proxyState);
     const html = consentPage({
       clientName: client.client_name,
+      clientHost: client.metadata_host,
       redirectUri,
       forgeHost: new URL(this.d.forgeRootUrl).host,
       scope,
@@ -303,14 +315,14 @@ export class OAuthService {
     return { type: "redirect", location: u.href };
   }
 
-  async token(form: Params, basicClientId?: string): Promise<Record<string, unknown>> {
+  async token(form: Params, basicClientId?: string, source = "unknown"): Promise<Record<string, unknown>> {
     const grantType = str(form.grant_type);
     if (!grantType) throw new OAuthError("invalid_request", "token: grant_type missing");
     if (grantType !== "authorization_code" && grantType !== "refresh_token") {
       throw new OAuthError("unsupported_grant_type", `token: grant_type ${grantType}`);
     }
     const clientId = str(form.client_id) ?? basicClientId;
-    const client = clientId ? await this.d.clients.get(clientId) : undefined;
+    const client = clientId ? await this.client(clientId, source) : undefined;
     if (!clientId || !client) throw new OAuthError("invalid_client", "token: unknown client_id");
     if (!this.servesResource(form.resource))
       throw new OAuthError("invalid_target", "token: resource names another server");
@@ -362,6 +374,16 @@ export class OAuthService {
       throw new OAuthError("invalid_grant", "token: proxy code already used");
     this.d.logger.info({ clientName: client.client_name }, "token: proxy code exchanged");
     return this.bound(tokenResponse(record.tokens), clientId);
+  }
+
+  /** A registered client, or one named by its metadata document's URL. */
+  private async client(
+    clientId: string,
+    source: string,
+  ): Promise<(ClientRecord & { metadata_host?: string }) | undefined> {
+    if (this.d.clientMetadata && isMetadataClientId(clientId))
+      return this.d.clientMetadata.resolve(clientId, source);
+    return this.d.clients.get(clientId);
   }
 
   /** RFC 8707: absent, or one (or several, all) of the URLs that name this server. */
