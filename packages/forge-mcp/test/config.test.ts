@@ -27,6 +27,22 @@ describe("configuration", () => {
     });
   });
 
+  it("reads the client metadata document budget, and the test-only loopback switch is off by default", () => {
+    expect(loadConfig(base)).toMatchObject({
+      clientMetadataFetchesPerMinute: 10,
+      cimdAllowLoopbackForTests: false,
+    });
+    const c = loadConfig({
+      ...base,
+      OAUTH_CLIENT_METADATA_FETCH_RATE_LIMIT_PER_MINUTE: "3",
+      FORGE_MCP_CIMD_ALLOW_LOOPBACK_FOR_TESTS: "true",
+    });
+    expect(c).toMatchObject({ clientMetadataFetchesPerMinute: 3, cimdAllowLoopbackForTests: true });
+    expect(() => loadConfig({ ...base, OAUTH_CLIENT_METADATA_FETCH_RATE_LIMIT_PER_MINUTE: "0" })).toThrow(
+      /OAUTH_CLIENT_METADATA_FETCH_RATE_LIMIT_PER_MINUTE must be an integer/,
+    );
+  });
+
   it("FORGE_MCP_OAUTH=true implies the http transport", () => {
     const c = loadConfig(base);
     expect(c.transport).toBe("http");
