@@ -40,3 +40,17 @@ export async function seedApp(
     ],
   });
 }
+
+/** The forge simulator's newest request-log sequence number: where a count of calls starts. */
+export async function forgeLogSeq(forge: Forge): Promise<number> {
+  const r = (await (await fetch(`${forge.origin}/_sim/log`)).json()) as { entries: Array<{ seq: number }> };
+  return r.entries.at(-1)?.seq ?? 0;
+}
+
+/** How many requests reached the forge at `path` after the log's sequence number `since`. */
+export async function forgeCallsSince(forge: Forge, since: number, path: string): Promise<number> {
+  const r = (await (await fetch(`${forge.origin}/_sim/log?since=${since}`)).json()) as {
+    entries: Array<{ path: string }>;
+  };
+  return r.entries.filter((e) => e.path.split("?")[0] === path).length;
+}

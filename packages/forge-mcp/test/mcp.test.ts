@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { TOOLSETS } from "../src/tools/index.js";
-import { APP_ID, type Forge, seedApp, startForge } from "./forge-sim.js";
+import { APP_ID, type Forge, forgeCallsSince, forgeLogSeq, seedApp, startForge } from "./forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
 
 /** /mcp: bearer verification against the forge, the tools, read-only mode and toolsets. */
@@ -143,6 +143,40 @@ describe("/mcp with forge OAuth tokens", () => {
       await bounded.close();
     }
   });
+
+  // RFC 7235 §2.1: the auth-scheme is case-insensitive, so the bearer check accepts every row; the
+  // budget must count every row too, or random tokens under `bearer` reach the forge unbounded.
+  it.each(["Bearer", "bearer", "BEARER", "BeArEr"])(
+    "the token-check budget counts the scheme written %s: past it, 429 with no forge call",
+    async (scheme) => {
+      const bounded = await startForgeMcp({
+        FORGE_MCP_OAUTH: "true",
+        FORGE_OAUTH_APP_ID: APP_ID,
+        FORGE_API_URL: forge.apiUrl,
+        MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: "3",
+      });
+      try {
+        const since = await forgeLogSeq(forge);
+        const statuses: number[] = [];
+        for (let i = 0; i < 6; i++) {
+          const r = await fetch(`${bounded.url}/mcp`, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              authorization: `${scheme} random-${scheme}-${i}`,
+            },
+            body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+          });
+          statuses.push(r.status);
+        }
+        expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
+        expect(await forgeCallsSince(forge, since, "/oauth/token/info")).toBe(3);
+      } finally {
+        await bounded.close();
+      }
+    },
+  );
 
   it("calls tools with a verified token, verifying it at the forge once for many requests", async () => {
     const before = mcp.server.verifier!.forgeCalls;

@@ -5,14 +5,13 @@ import type { ForgeTokenVerifier, TokenLookup } from "../forge/verify.js";
 
 /**
  * The bearer credential of an Authorization header, read as the SDK's bearer check reads it
- * (`<scheme> <token>` split on single spaces, the scheme in any case), so the verify budget and
- * the check always speak of the same token. The budget counts only the exact-case `Bearer`
- * scheme, as it always has.
+ * (`<scheme> <token>` split on single spaces, the scheme in any case: RFC 7235 §2.1), so the verify
+ * budget and the check always speak of the same token, whatever case the scheme is written in.
  */
-export function parseBearer(header: string | undefined): { token: string; budgeted: boolean } | undefined {
+export function parseBearer(header: string | undefined): { token: string } | undefined {
   const [scheme = "", token] = (header ?? "").split(" ");
   if (scheme.toLowerCase() !== "bearer" || !token) return undefined;
-  return { token, budgeted: scheme === "Bearer" };
+  return { token };
 }
 
 export interface BearerOptions {
@@ -59,7 +58,7 @@ function verifyBudget(
     if (!bearer) return next();
     const lookup = verifier.lookup(bearer.token);
     lookups.set(req, lookup);
-    if (!bearer.budgeted || !verifier.needsForgeCall(lookup)) return next();
+    if (!verifier.needsForgeCall(lookup)) return next();
     const ip = req.ip ?? "unknown";
     const t = now();
     let w = windows.get(ip);
