@@ -45,6 +45,8 @@ export interface Config {
   clientMetadataFetchesPerMinute: number;
   /** TEST ONLY: client metadata documents may be fetched from loopback addresses. */
   cimdAllowLoopbackForTests: boolean;
+  /** Per client IP: forge calls relayed by /token (refresh, passthrough code) and /revoke, per minute. */
+  relayRateLimitPerMinute: number;
   /** MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS: DNS-rebinding allow-lists beyond the defaults. */
   allowedHosts: string[];
   /** REDIS_CONNECT_TIMEOUT_MS: how long start-up waits for Redis before it stops with an error. */
@@ -241,6 +243,7 @@ const EnvSchema = z.object({
     1_000_000,
   ),
   FORGE_MCP_CIMD_ALLOW_LOOPBACK_FOR_TESTS: bool("FORGE_MCP_CIMD_ALLOW_LOOPBACK_FOR_TESTS"),
+  OAUTH_TOKEN_RELAY_RATE_LIMIT_PER_MINUTE: int("OAUTH_TOKEN_RELAY_RATE_LIMIT_PER_MINUTE", 1, 1_000_000),
   MCP_ALLOWED_HOSTS: z.string().optional(),
   REDIS_CONNECT_TIMEOUT_MS: int("REDIS_CONNECT_TIMEOUT_MS", 100, 600_000),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
@@ -309,6 +312,7 @@ export function loadConfig(env: Env = process.env): Config {
       "OAUTH_CLIENT_METADATA_FETCH_RATE_LIMIT_PER_MINUTE",
     ),
     FORGE_MCP_CIMD_ALLOW_LOOPBACK_FOR_TESTS: pick(env, "FORGE_MCP_CIMD_ALLOW_LOOPBACK_FOR_TESTS"),
+    OAUTH_TOKEN_RELAY_RATE_LIMIT_PER_MINUTE: pick(env, "OAUTH_TOKEN_RELAY_RATE_LIMIT_PER_MINUTE"),
     MCP_ALLOWED_HOSTS: pick(env, "MCP_ALLOWED_HOSTS"),
     REDIS_CONNECT_TIMEOUT_MS: pick(env, "REDIS_CONNECT_TIMEOUT_MS"),
     MCP_ALLOWED_ORIGINS: pick(env, "MCP_ALLOWED_ORIGINS"),
@@ -406,6 +410,7 @@ export function loadConfig(env: Env = process.env): Config {
     verifyRateLimitPerMinute: e.MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE ?? 60,
     clientMetadataFetchesPerMinute: e.OAUTH_CLIENT_METADATA_FETCH_RATE_LIMIT_PER_MINUTE ?? 10,
     cimdAllowLoopbackForTests: e.FORGE_MCP_CIMD_ALLOW_LOOPBACK_FOR_TESTS ?? false,
+    relayRateLimitPerMinute: e.OAUTH_TOKEN_RELAY_RATE_LIMIT_PER_MINUTE ?? 30,
     allowedHosts: list(e.MCP_ALLOWED_HOSTS),
     redisConnectTimeoutMs: e.REDIS_CONNECT_TIMEOUT_MS ?? 10_000,
     allowedOrigins: list(e.MCP_ALLOWED_ORIGINS),

@@ -15,6 +15,7 @@ import { ClientMetadataResolver } from "./oauth/client-metadata.js";
 import { ConsentGuard } from "./oauth/consent.js";
 import { mountDiscovery } from "./oauth/discovery.js";
 import { globToRegExp } from "./oauth/redirect-uris.js";
+import { RelayBudget } from "./oauth/relay-budget.js";
 import { oauthRouter } from "./oauth/routes.js";
 import { Sealer } from "./oauth/seal.js";
 import { OAuthService } from "./oauth/service.js";
@@ -191,6 +192,7 @@ async function mountOAuth(
     forge: new ForgeOAuthClient(config.forgeRootUrl, appId, config.forgeTimeoutMs),
     ...stores,
     registerLimiter: shared.registerLimiter,
+    relayBudget: new RelayBudget(config.relayRateLimitPerMinute, now),
     consent: new ConsentGuard(consentKeys),
     clientMetadata,
     logger,

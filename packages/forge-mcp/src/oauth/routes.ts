@@ -134,7 +134,7 @@ export function oauthRouter(
 
   r.post("/revoke", form, async (req, res) => {
     try {
-      await service.revoke(req.body ?? {});
+      await service.revoke(req.body ?? {}, req.ip ?? "unknown");
       res.status(200).json({});
     } catch (err) {
       fail(res, err, "revoke");

@@ -6,6 +6,7 @@ import { type ClientMetadataResolver, isMetadataClientId } from "./client-metada
 import { authorizeErrorPage, type ConsentGuard, consentPage, trustCookieName } from "./consent.js";
 import { OAuthError, type OAuthErrorCode } from "./errors.js";
 import { redirectUriMatches, redirectUriProblem } from "./redirect-uris.js";
+import type { RelayBudget } from "./relay-budget.js";
 import type { RateLimiter } from "./shared-state.js";
 import {
   type ClientRecord,
@@ -46,6 +47,8 @@ interface OAuthServiceDeps {
   codes: ProxyCodeStore;
   refresh: RefreshBinding;
   registerLimiter: RateLimiter;
+  /** Per-address bound of the forge calls /token and /revoke relay (./relay-budget.ts). */
+  relayBudget: RelayBudget;
   consent: ConsentGuard;
   /** Client ID Metadata Documents: an https client_id is fetched and checked here. */
   clientMetadata?: ClientMetadataResolver;
@@ -315,6 +318,7 @@ export class OAuthService {
     return { type: "redirect", location: u.href };
   }
 
+  /** `source` is the requesting client's address: the forge calls and document fetches it causes are budgeted. */
   async token(form: Params, basicClientId?: string, source = "unknown"): Promise<Record<string, unknown>> {
     const grantType = str(form.grant_type);
     if (!grantType) throw new OAuthError("invalid_request", "token: grant_type missing");
@@ -337,7 +341,16 @@ export class OAuthService {
       const scope = str(form.scope);
       if (scope) params.scope = scope;
       if (this.d.mode === "proxy") params.redirect_uri = this.callbackUrl;
-      return this.bound(await this.relayForgeToken(params), clientId);
+      if (this.d.relayBudget.wasRefused(refreshToken))
+        throw new OAuthError("invalid_grant", "token: refresh token refused by the forge moments ago");
+      this.d.relayBudget.spend(source, "token");
+      try {
+        return this.bound(await this.relayForgeToken(params), clientId);
+      } catch (err) {
+        if (err instanceof OAuthError && err.code === "invalid_grant")
+          this.d.relayBudget.rememberRefused(refreshToken);
+        throw err;
+      }
     }
 
     const code = str(form.code);
@@ -355,6 +368,7 @@ export class OAuthService {
       };
       const ru = redirectUri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
       if (ru) params.redirect_uri = ru;
+      this.d.relayBudget.spend(source, "token");
       return this.bound(await this.relayForgeToken(params), clientId);
     }
 
@@ -400,14 +414,16 @@ export class OAuthService {
     return { ...response, refresh_token: this.d.refresh.bind(response.refresh_token, clientId) };
   }
 
-  async revoke(form: Params): Promise<void> {
+  async revoke(form: Params, source?: string): Promise<void> {
     const presented = str(form.token);
     if (!presented) throw new OAuthError("invalid_request", "revoke: token missing");
     // a sealed refresh token is revoked as the forge token inside it; RFC 7009 asks no client proof
     const token = this.d.refresh.open(presented, undefined);
-    if (!token) return;
+    if (!token || this.d.relayBudget.wasRevoked(token)) return;
+    this.d.relayBudget.spend(source, "revoke");
     try {
       await this.d.forge.revoke(token, str(form.token_type_hint));
+      this.d.relayBudget.rememberRevoked(token);
     } catch (err) {
       // RFC 7009: the client cannot act on a failure; log it and answer 200.
       this.d.logger.error({ err: (err as Error).message }, "revoke: forge call failed");
