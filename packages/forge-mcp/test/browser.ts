@@ -12,7 +12,12 @@ export interface BrowserResult {
 export async function browse(
   startUrl: string | URL,
   clientRedirectUri: string,
-  opts: { decision?: "approve" | "deny"; onHop?: (url: string, status: number) => void } = {},
+  opts: {
+    decision?: "approve" | "deny";
+    onHop?: (url: string, status: number) => void;
+    /** Sent with every request (e.g. X-Forwarded-For, to act as one client address). */
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<BrowserResult> {
   const jar = new Map<string, string>();
   const stop = new URL(clientRedirectUri);
@@ -23,7 +28,7 @@ export async function browse(
   for (let i = 0; i < 20; i++) {
     if (url.origin === stop.origin && url.pathname === stop.pathname) return { url, hops };
     hops.push(`${method} ${url.origin}${url.pathname}`);
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...opts.headers };
     const cookie = jar.get(url.origin);
     if (cookie) headers.cookie = cookie;
     if (body) headers["content-type"] = "application/x-www-form-urlencoded";

@@ -115,7 +115,11 @@ export function oauthRouter(
     });
     r.get("/callback", async (req, res) => {
       try {
-        answer(res, await service.callback(req.query as Record<string, unknown>), "callback");
+        answer(
+          res,
+          await service.callback(req.query as Record<string, unknown>, req.ip ?? "unknown"),
+          "callback",
+        );
       } catch (err) {
         fail(res, err, "callback");
       }

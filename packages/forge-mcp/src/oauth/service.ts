@@ -272,7 +272,8 @@ export class OAuthService {
   }
 
   /** GET /callback (proxy mode): the forge sends the user back here. */
-  async callback(q: Params): Promise<AuthorizeOutcome> {
+  /** `source` is the browser's address: the proxy code counts against its pending entries. */
+  async callback(q: Params, source?: string): Promise<AuthorizeOutcome> {
     const proxyState = str(q.state);
     const txn = proxyState ? await this.d.transactions.take(proxyState) : undefined;
     if (!txn) {
@@ -303,13 +304,16 @@ export class OAuthService {
         location: errorRedirect(txn.redirectUri, "server_error", txn.clientState, this.iss),
       };
     }
-    const proxyCode = await this.d.codes.issue({
-      tokens: pickTokenFields(tokens),
-      clientId: txn.clientId,
-      redirectUri: txn.redirectUri,
-      clientChallenge: txn.clientChallenge,
-      createdAt: this.d.now(),
-    });
+    const proxyCode = await this.d.codes.issue(
+      {
+        tokens: pickTokenFields(tokens),
+        clientId: txn.clientId,
+        redirectUri: txn.redirectUri,
+        clientChallenge: txn.clientChallenge,
+        createdAt: this.d.now(),
+      },
+      source,
+    );
     const u = new URL(txn.redirectUri);
     u.searchParams.set("code", proxyCode);
     if (txn.clientState !== undefined) u.searchParams.set("state", txn.clientState);

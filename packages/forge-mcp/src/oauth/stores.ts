@@ -76,13 +76,17 @@ export interface RefreshBinding {
 const tokenHash = (t: string) => createHash("sha256").update(t).digest("base64url");
 
 export interface ProxyCodeStore {
-  issue(record: ProxyCodeRecord): Promise<string>;
+  /** `source` is the address that completed the sign-in; the memory store bounds its pending entries. */
+  issue(record: ProxyCodeRecord, source?: string): Promise<string>;
   peek(code: string): Promise<ProxyCodeRecord | undefined>;
   /** Marks the code used; false when it already was (or is gone). */
   consume(code: string): Promise<boolean>;
 }
 
-/** Pending authorizations one client address may hold at once in memory mode. */
+/**
+ * Pending entries one client address may hold at once in memory mode: authorize transactions and
+ * unredeemed proxy codes together.
+ */
 export const PENDING_PER_SOURCE = 20;
 
 type Entry = { kind: "txn"; txn: PendingTransaction } | { kind: "code"; record: ProxyCodeRecord };
@@ -96,10 +100,18 @@ export function memoryStores(now: () => number): {
 } {
   const boundTo = new LRUCache<string, string>({ max: 100_000 });
   const lru = new LRUCache<string, Entry>({ max: STORE_MAX_ENTRIES });
-  // One source holds at most PENDING_PER_SOURCE pending transactions: past that, its own oldest
-  // goes, so anonymous /authorize calls from one address churn their own entries instead of
-  // pushing other users' sign-ins out of the shared LRU.
+  // One source holds at most PENDING_PER_SOURCE pending entries (transactions and unredeemed
+  // proxy codes): past that, its own oldest goes, so anonymous /authorize calls or completed but
+  // never redeemed sign-ins from one address churn their own entries instead of pushing other
+  // users' sign-ins out of the shared LRU.
   const bySource = new LRUCache<string, string[]>({ max: STORE_MAX_ENTRIES });
+  const admit = (source: string | undefined, key: string) => {
+    if (source === undefined) return;
+    const mine = (bySource.get(source) ?? []).filter((k) => lru.has(k));
+    while (mine.length >= PENDING_PER_SOURCE) lru.delete(mine.shift()!);
+    mine.push(key);
+    bySource.set(source, mine);
+  };
   // Registrations are not authorization state; they get their own, larger bound.
   const clientMap = new LRUCache<string, ClientRecord>({ max: 50_000 });
   const liveTxn = (state: string) => {
@@ -132,12 +144,7 @@ export function memoryStores(now: () => number): {
     transactions: {
       async create(txn, source) {
         const state = randomToken();
-        if (source !== undefined) {
-          const mine = (bySource.get(source) ?? []).filter((s) => lru.has(`txn:${s}`));
-          while (mine.length >= PENDING_PER_SOURCE) lru.delete(`txn:${mine.shift()!}`);
-          mine.push(state);
-          bySource.set(source, mine);
-        }
+        admit(source, `txn:${state}`);
         lru.set(`txn:${state}`, { kind: "txn", txn });
         return state;
       },
@@ -151,8 +158,9 @@ export function memoryStores(now: () => number): {
       },
     },
     codes: {
-      async issue(record) {
+      async issue(record, source) {
         const code = randomToken();
+        admit(source, `code:${code}`);
         lru.set(`code:${code}`, { kind: "code", record });
         return code;
       },
