@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
 import { ForgeOAuthClient } from "./forge/oauth-client.js";
+import { forgeUnauthorizedReply } from "./forge/unauthorized.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
 import { createLogger } from "./logger.js";
 import { bearerChecks } from "./oauth/bearer.js";
@@ -63,7 +64,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       "no FORGE_TOKEN and FORGE_MCP_OAUTH is off: /mcp tool calls will fail until a token is configured",
     );
   }
-  mountMcp(app, config, oauth?.mcpHandlers ?? [], logger);
+  mountMcp(app, config, oauth?.mcpHandlers ?? [], logger, oauth?.reauth);
   app.use(lastStop(logger));
 
   return {
@@ -115,6 +116,13 @@ interface OAuthSide {
   memoryStore: ForgeMcpServer["memoryStore"];
   /** What /mcp runs before the body is read: the verify budget and the bearer check. */
   mcpHandlers: express.RequestHandler[];
+  /** How /mcp answers when the forge refuses a verified token on a tool's call. */
+  reauth: Reauth;
+}
+
+interface Reauth {
+  verifier: ForgeTokenVerifier;
+  resourceMetadataUrl: string;
 }
 
 /** The OAuth stores: sealed into the messages (stateless replicas) or kept in memory. */
@@ -214,20 +222,34 @@ async function mountOAuth(
     logger,
     now,
   });
+  // RFC 9728 §3.1: the well-known segment goes between the origin and the resource's path
+  const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resourceUrl);
   const mcpHandlers = bearerChecks(verifier, {
     perMinute: config.verifyRateLimitPerMinute,
-    // RFC 9728 §3.1: the well-known segment goes between the origin and the resource's path
-    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resourceUrl),
+    resourceMetadataUrl,
     now,
   });
-  return { shared, verifier, memoryStore, mcpHandlers };
+  return { shared, verifier, memoryStore, mcpHandlers, reauth: { verifier, resourceMetadataUrl } };
 }
 
 /** POST /mcp (stateless Streamable HTTP), behind the origin guard and the bearer checks; GET/DELETE 405. */
-function mountMcp(app: Express, config: Config, mcpHandlers: express.RequestHandler[], logger: Logger): void {
+function mountMcp(
+  app: Express,
+  config: Config,
+  mcpHandlers: express.RequestHandler[],
+  logger: Logger,
+  reauth?: Reauth,
+): void {
   const toolOpts = { readOnly: config.readOnly, toolsets: config.toolsets };
+  // A request's verified token (req.auth, the tools' extra.authInfo) → what a forge 401 does.
+  const onForge401 = new WeakMap<object, () => void>();
   const apiFor = (extra: { authInfo?: { token: string } | undefined }) =>
-    new ForgeApi(config.forgeApiUrl, extra.authInfo?.token ?? config.forgeToken ?? "", config.forgeTimeoutMs);
+    new ForgeApi(
+      config.forgeApiUrl,
+      extra.authInfo?.token ?? config.forgeToken ?? "",
+      config.forgeTimeoutMs,
+      extra.authInfo && onForge401.get(extra.authInfo),
+    );
 
   // Stateless Streamable HTTP: a fresh transport per request, so any replica serves any call. The
   // McpServer objects are pooled: building one (tool schemas, a JSON-schema validator) costs more
@@ -245,6 +267,15 @@ function mountMcp(app: Express, config: Config, mcpHandlers: express.RequestHand
   );
   // Authenticate before reading the body: an anonymous caller never gets us to parse megabytes.
   app.post(MCP_PATH, ...mcpHandlers, express.json({ limit: "4mb" }), async (req: Request, res: Response) => {
+    const auth = (req as { auth?: { token: string } }).auth;
+    if (reauth && auth) {
+      const reply401 = forgeUnauthorizedReply(res, reauth.resourceMetadataUrl);
+      onForge401.set(auth, () => {
+        logger.info("forge refused a verified token on a tool call: answering 401 invalid_token");
+        reauth.verifier.evict(auth.token);
+        reply401();
+      });
+    }
     const server = idleServers.pop() ?? createMcpServer(toolOpts, apiFor);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

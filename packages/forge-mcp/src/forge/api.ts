@@ -54,6 +54,8 @@ export class ForgeApi {
     /** A fixed token, or a source that may refresh it (local OAuth). */
     private readonly token: string | (() => Promise<string>),
     private readonly timeoutMs: number,
+    /** Told when the forge answers 401: the token is revoked or expired (remote OAuth). */
+    private readonly onUnauthorized?: () => void,
   ) {}
 
   get(path: string, query?: Query): Promise<ApiResult> {
@@ -96,6 +98,7 @@ export class ForgeApi {
       init.body = JSON.stringify(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));
     }
     const r = await forgeFetch(u.href, init);
+    if (r.status === 401) this.onUnauthorized?.();
     if (r.status < 200 || r.status >= 300)
       throw new ForgeHttpError(r.status, forgeMessage(r.status, r.body), r.body);
     const h = r.headers;

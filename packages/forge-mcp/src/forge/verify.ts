@@ -73,6 +73,16 @@ export class ForgeTokenVerifier implements OAuthTokenVerifier {
     return lookup.known === undefined;
   }
 
+  /**
+   * The forge refused this token on an API call (revoked, or expired early): forget that it was
+   * verified and remember it as rejected, so its next use is refused without a forge call.
+   */
+  evict(token: string): void {
+    const { key } = this.lookup(token);
+    this.cache.delete(key);
+    this.rejected.set(key, new InvalidTokenError("Invalid or expired token"));
+  }
+
   verifyAccessToken(token: string): Promise<AuthInfo> {
     return this.verifyLookup(this.lookup(token));
   }
