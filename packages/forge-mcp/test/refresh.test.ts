@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_ID, type Forge, seedApp, startForge } from "./forge-sim.js";
+import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "./forge-sim.js";
 import { postForm, type RunningForgeMcp, SECRET, startForgeMcp, testClock } from "./helpers.js";
 import { authorizeToCode, newClient, pkce, redeem } from "./oauth-client.js";
 import { connectV1 } from "./sdk-clients.js";
@@ -54,9 +54,13 @@ describe("token expiry and refresh with the v1 MCP client (proxy mode)", () => {
 });
 
 describe.each([
-  ["memory", {}],
-  ["stateless", { OAUTH_STATELESS_MODE: "true", OAUTH_STATELESS_SECRET: SECRET }],
-] as const)("refresh tokens are bound to the client that obtained them (%s mode)", (mode, extra) => {
+  ["passthrough", {}],
+  ["memory", { FORGE_OAUTH_CALLBACK_PROXY: "true" }],
+  [
+    "stateless",
+    { FORGE_OAUTH_CALLBACK_PROXY: "true", OAUTH_STATELESS_MODE: "true", OAUTH_STATELESS_SECRET: SECRET },
+  ],
+] as const)("refresh tokens are bound to the client that obtained them (%s mode)", (_mode, extra) => {
   let forge: Forge;
   let mcp: RunningForgeMcp;
 
@@ -64,13 +68,12 @@ describe.each([
     forge = await startForge();
     mcp = await startForgeMcp({
       FORGE_MCP_OAUTH: "true",
-      FORGE_OAUTH_CALLBACK_PROXY: "true",
       FORGE_OAUTH_CONSENT: "false",
       FORGE_OAUTH_APP_ID: APP_ID,
       FORGE_API_URL: forge.apiUrl,
       ...extra,
     });
-    await seedApp(forge, [`${mcp.url}/callback`]);
+    await seedApp(forge, [`${mcp.url}/callback`, CLIENT_CB]);
   });
   afterAll(async () => {
     await mcp?.close();
@@ -88,7 +91,16 @@ describe.each([
     const tokens = await redeem(mcp.url, a, code!, p.verifier);
     expect(tokens.status).toBe(200);
     const rt = tokens.body.refresh_token as string;
-    if (mode === "stateless") expect(rt.startsWith("fmcprt1.")).toBe(true);
+    // sealed in every mode: the client never holds the forge's refresh token, so it cannot skip
+    // the binding by refreshing at the forge directly
+    expect(rt.startsWith("fmcprt1.")).toBe(true);
+    const direct = await postForm(`${forge.origin}/oauth/token`, {
+      grant_type: "refresh_token",
+      client_id: APP_ID,
+      refresh_token: rt,
+    });
+    expect(direct.status).toBe(400);
+    expect(direct.body.error).toBe("invalid_grant");
 
     const stolen = await refresh(b, rt);
     expect(stolen.status).toBe(400);

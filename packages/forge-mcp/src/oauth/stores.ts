@@ -1,8 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { ForgeTokens } from "../forge/oauth-client.js";
 import { randomToken } from "../pkce.js";
-import type { Sealer } from "./seal.js";
+import { Sealer } from "./seal.js";
 import type { OneTimeGuard } from "./shared-state.js";
 
 export type { ForgeTokens };
@@ -61,10 +61,11 @@ export interface TransactionStore {
 
 /**
  * Refresh tokens are bound to the client that obtained them: another client presenting one gets
- * invalid_grant. Stateless mode hands the client a sealed wrapper (the forge's refresh token and
- * the client id, under the shared secret), so the binding holds on every replica and the client
- * never sees the forge's token. Memory mode remembers hash → client id; a token it has not seen
- * (issued before a restart) is bound again at its first use.
+ * invalid_grant. Every mode hands the client a sealed wrapper (`fmcprt1.`: the forge's refresh
+ * token and the client id), so the client never holds the forge's token and cannot skip the
+ * binding by going to the forge directly. Stateless mode seals under the shared secret (every
+ * replica opens it); memory mode under a key made at start-up, so a restart makes outstanding
+ * refresh tokens unusable, as it already makes the client registrations unknown.
  */
 export interface RefreshBinding {
   /** The forge refresh token behind what a client presents; undefined when it is bound elsewhere. */
@@ -91,14 +92,16 @@ export const PENDING_PER_SOURCE = 20;
 
 type Entry = { kind: "txn"; txn: PendingTransaction } | { kind: "code"; record: ProxyCodeRecord };
 
-export function memoryStores(now: () => number): {
+export function memoryStores(
+  now: () => number,
+  sealer: Sealer = new Sealer(randomBytes(32), undefined, now),
+): {
   clients: ClientRegistry;
   transactions: TransactionStore;
   codes: ProxyCodeStore;
   refresh: RefreshBinding;
   lru: LRUCache<string, Entry>;
 } {
-  const boundTo = new LRUCache<string, string>({ max: 100_000 });
   const lru = new LRUCache<string, Entry>({ max: STORE_MAX_ENTRIES });
   // One source holds at most PENDING_PER_SOURCE pending entries (transactions and unredeemed
   // proxy codes): past that, its own oldest goes, so anonymous /authorize calls or completed but
@@ -121,16 +124,9 @@ export function memoryStores(now: () => number): {
   };
   return {
     lru,
-    refresh: {
-      open(presented, clientId) {
-        const owner = boundTo.get(tokenHash(presented));
-        return owner !== undefined && clientId !== undefined && owner !== clientId ? undefined : presented;
-      },
-      bind(token, clientId) {
-        boundTo.set(tokenHash(token), clientId);
-        return token;
-      },
-    },
+    // nothing unsealed was ever handed out by this process: a raw token is refused for refresh,
+    // and relayed only for revocation (where it may be an access token)
+    refresh: sealedRefresh(sealer, (clientId) => clientId === undefined),
     clients: {
       async register(record) {
         const id = randomUUID();
@@ -190,24 +186,8 @@ export function sealedStores(
   refresh: RefreshBinding;
 } {
   return {
-    refresh: {
-      open(presented, clientId) {
-        // a token from before sealing (or a raw forge token) is bound again at its first use
-        if (!presented.startsWith(SEALED_REFRESH_PREFIX)) return presented;
-        const opened = sealer.open<{ t: string; c: string }>(
-          "refresh",
-          presented.slice(SEALED_REFRESH_PREFIX.length),
-        );
-        if (!opened || (clientId !== undefined && opened.data.c !== tokenHash(clientId))) return undefined;
-        return opened.data.t;
-      },
-      bind(token, clientId) {
-        // the client id's hash: a stateless client id is itself a sealed registration, and long
-        return (
-          SEALED_REFRESH_PREFIX + sealer.seal("refresh", { t: token, c: tokenHash(clientId) }, undefined)
-        );
-      },
-    },
+    // a token from before sealing (or a raw forge token) is relayed as it is
+    refresh: sealedRefresh(sealer, () => true),
     clients: {
       async register(record) {
         return SEALED_CLIENT_PREFIX + sealer.seal("client", record, undefined);
@@ -241,6 +221,28 @@ export function sealedStores(
         const opened = sealer.open<ProxyCodeRecord>("code", code);
         return opened ? guard.claim("code", opened.jti, opened.expiresAt) : false;
       },
+    },
+  };
+}
+
+/**
+ * The sealed refresh binding of both modes. `unsealed` says whether a token without the prefix is
+ * relayed as it is (for a refresh by `clientId`, or a revocation when it is undefined).
+ */
+function sealedRefresh(sealer: Sealer, unsealed: (clientId: string | undefined) => boolean): RefreshBinding {
+  return {
+    open(presented, clientId) {
+      if (!presented.startsWith(SEALED_REFRESH_PREFIX)) return unsealed(clientId) ? presented : undefined;
+      const opened = sealer.open<{ t: string; c: string }>(
+        "refresh",
+        presented.slice(SEALED_REFRESH_PREFIX.length),
+      );
+      if (!opened || (clientId !== undefined && opened.data.c !== tokenHash(clientId))) return undefined;
+      return opened.data.t;
+    },
+    bind(token, clientId) {
+      // the client id's hash: a stateless client id is itself a sealed registration, and long
+      return SEALED_REFRESH_PREFIX + sealer.seal("refresh", { t: token, c: tokenHash(clientId) }, undefined);
     },
   };
 }
