@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "./forge-sim.js";
 import { getManual, postForm, type RunningForgeMcp, startForgeMcp } from "./helpers.js";
-import { forgeAuthorizeLocation, newClient, pkce } from "./oauth-client.js";
+import { authorizeToCode, forgeAuthorizeLocation, newClient, pkce, redeem } from "./oauth-client.js";
 
 /** The forge failing or hanging: clients get RFC errors or tool errors, promptly, without secrets. */
 
@@ -52,15 +52,18 @@ describe("forge faults", () => {
   });
 
   it("a hanging forge at /token (refresh) answers server_error after FORGE_TIMEOUT_MS", async () => {
+    // a refresh token of ours (sealed: an unsealed one is refused without asking the forge)
     const clientId = await newClient(mcp.url);
+    const p = pkce();
+    const { code } = await authorizeToCode(mcp.url, clientId, p.challenge);
+    const rt = (await redeem(mcp.url, clientId, code!, p.verifier)).body.refresh_token as string;
     await faults({ rules: [{ path: "^/oauth/token$", action: { type: "delay", ms: 3000 } }] });
     const r = await postForm(`${mcp.url}/token`, {
       grant_type: "refresh_token",
       client_id: clientId,
-      refresh_token: "r",
+      refresh_token: rt,
     });
-    // Waited out, the forge would answer this unknown refresh token with invalid_grant (400):
-    // server_error is the timeout's answer.
+    // Waited out, the forge would refresh it (200): server_error is the timeout's answer.
     expect(r.status).toBe(500);
     expect(r.body).toEqual({ error: "server_error", error_description: expect.any(String) });
   });
