@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PENDING_PER_SOURCE } from "../src/oauth/stores.js";
 import { browse } from "./browser.js";
-import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "./forge-sim.js";
-import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
+import { forgeAndMcp } from "./forge-and-mcp.js";
+import { CLIENT_CB } from "./forge-sim.js";
 import { authorizeUrl, forgeAuthorizeLocation, newClient, pkce, redeem } from "./oauth-client.js";
 
 /**
@@ -12,27 +12,14 @@ import { authorizeUrl, forgeAuthorizeLocation, newClient, pkce, redeem } from ".
  */
 
 describe("the per-address cap of pending entries counts unredeemed proxy codes (memory mode)", () => {
-  let forge: Forge;
-  let mcp: RunningForgeMcp;
-
-  beforeAll(async () => {
-    forge = await startForge();
-    mcp = await startForgeMcp({
-      FORGE_MCP_OAUTH: "true",
-      FORGE_OAUTH_CALLBACK_PROXY: "true",
-      FORGE_OAUTH_CONSENT: "false",
-      FORGE_OAUTH_APP_ID: APP_ID,
-      FORGE_API_URL: forge.apiUrl,
-      MCP_TRUST_PROXY: "loopback",
-    });
-    await seedApp(forge, [`${mcp.url}/callback`]);
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await forge?.close();
+  const ctx = forgeAndMcp({
+    FORGE_OAUTH_CALLBACK_PROXY: "true",
+    FORGE_OAUTH_CONSENT: "false",
+    MCP_TRUST_PROXY: "loopback",
   });
 
   it("one address's unredeemed sign-ins evict only its own entries; another's pending approval and code still succeed", async () => {
+    const { mcp } = ctx;
     const victim = { "x-forwarded-for": "203.0.113.1" };
     const flood = { "x-forwarded-for": "198.51.100.7" };
     const client = await newClient(mcp.url, "shared client");

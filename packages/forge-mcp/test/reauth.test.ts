@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "./forge-sim.js";
-import { type RunningForgeMcp, SECRET, startForgeMcp } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { advanceForgeClock, forgeAndMcp } from "./forge-and-mcp.js";
+import { SECRET } from "./helpers.js";
 import { connectV1, connectV2 } from "./sdk-clients.js";
 
 /**
@@ -25,28 +25,13 @@ describe.each([
     },
   ],
 ] as const)("a forge 401 on a tool call makes the client refresh (%s)", (_mode, extra) => {
-  let forge: Forge;
-  let mcp: RunningForgeMcp;
-
-  beforeAll(async () => {
-    forge = await startForge();
-    mcp = await startForgeMcp({
-      FORGE_MCP_OAUTH: "true",
-      FORGE_OAUTH_APP_ID: APP_ID,
-      FORGE_API_URL: forge.apiUrl,
-      ...extra,
-    });
-    await seedApp(forge, [`${mcp.url}/callback`, CLIENT_CB]);
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await forge?.close();
-  });
+  const ctx = forgeAndMcp(extra);
 
   it.each([
     ["v1", connectV1],
     ["v2", connectV2],
   ] as const)("the official %s client", async (_v, connect) => {
+    const { forge, mcp } = ctx;
     const { client, provider } = await connect(mcp.url);
     const first = provider.saved.access_token as string;
     expect(
@@ -54,11 +39,7 @@ describe.each([
     ).toBeFalsy();
 
     // the token expires at the forge while our verification cache still holds it
-    await fetch(`${forge.origin}/_sim/clock`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ advance_seconds: 7300 }),
-    });
+    await advanceForgeClock(forge, 7300);
 
     const r = (await client.callTool({ name: "get_current_user", arguments: {} })) as ToolResult;
     expect(r.isError).toBeFalsy();

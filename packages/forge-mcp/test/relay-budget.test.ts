@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_ID, type Forge, forgeCallsSince, forgeLogSeq, seedApp, startForge } from "./forge-sim.js";
-import { postForm, type RunningForgeMcp, SECRET, startForgeMcp } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { forgeAndMcp } from "./forge-and-mcp.js";
+import { forgeCallsSince, forgeLogSeq } from "./forge-sim.js";
+import { postForm, SECRET } from "./helpers.js";
 import { authorizeToCode, newClient, pkce, redeem } from "./oauth-client.js";
 
 /**
@@ -18,30 +19,17 @@ describe.each([
   ["memory", {}],
   ["stateless", { OAUTH_STATELESS_MODE: "true", OAUTH_STATELESS_SECRET: SECRET }],
 ] as const)("the forge relay budget of /token and /revoke (%s mode)", (_mode, extra) => {
-  let forge: Forge;
-  let mcp: RunningForgeMcp;
   const attacker = { "x-forwarded-for": "198.51.100.7" };
-
-  beforeAll(async () => {
-    forge = await startForge();
-    mcp = await startForgeMcp({
-      FORGE_MCP_OAUTH: "true",
-      FORGE_OAUTH_CALLBACK_PROXY: "true",
-      FORGE_OAUTH_CONSENT: "false",
-      FORGE_OAUTH_APP_ID: APP_ID,
-      FORGE_API_URL: forge.apiUrl,
-      MCP_TRUST_PROXY: "loopback",
-      OAUTH_TOKEN_RELAY_RATE_LIMIT_PER_MINUTE: String(BUDGET),
-      ...extra,
-    });
-    await seedApp(forge, [`${mcp.url}/callback`]);
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await forge?.close();
+  const ctx = forgeAndMcp({
+    FORGE_OAUTH_CALLBACK_PROXY: "true",
+    FORGE_OAUTH_CONSENT: "false",
+    MCP_TRUST_PROXY: "loopback",
+    OAUTH_TOKEN_RELAY_RATE_LIMIT_PER_MINUTE: String(BUDGET),
+    ...extra,
   });
 
   it(`${FLOOD} random refresh tokens and ${FLOOD} revocations from one address: at most the budget reaches the forge; another address still refreshes`, async () => {
+    const { forge, mcp } = ctx;
     const user = await newClient(mcp.url, "user");
     const p = pkce();
     const { code } = await authorizeToCode(mcp.url, user, p.challenge);
@@ -93,6 +81,7 @@ describe.each([
   });
 
   it("a refresh token the forge refused is refused again without a forge call", async () => {
+    const { forge, mcp } = ctx;
     const user = await newClient(mcp.url, "owner");
     const p = pkce();
     const { code } = await authorizeToCode(mcp.url, user, p.challenge);
