@@ -177,8 +177,8 @@ describe("GET /authorize, proxy mode", () => {
     expect(r.status).toBe(403);
   });
 
-  it("does not process a /callback with an unknown state", async () => {
-    const r = await getManual(`${mcp.url}/callback?state=never-issued&code=abc`);
+  it("does not process a /callback without a state", async () => {
+    const r = await getManual(`${mcp.url}/callback?code=abc`);
     expect(r.status).toBe(400);
     expect(r.location).toBeNull();
     expect(JSON.parse(r.text).error).toBe("invalid_request");
@@ -329,17 +329,21 @@ describe("authorization request validation", () => {
     try {
       const id = (await register(spread.url, { redirect_uris: [CLIENT_CB] })).body.client_id as string;
       const states: string[] = [];
+      let firstCookie = "";
       for (let i = 0; i < 1001; i++) {
         const from = { "x-forwarded-for": `198.51.${Math.floor(i / 250)}.${i % 250}` };
         const r = await getManual(authorizeUrl(spread.url, id), from);
         states.push(new URL(r.location!).searchParams.get("state")!);
+        if (i === 0) firstCookie = r.headers.getSetCookie()[0]!.split(";")[0]!;
       }
       const store = spread.server.memoryStore!;
       expect(store.size).toBe(1000);
       expect(store.has(`txn:${states[0]}`)).toBe(false);
       expect(store.has(`txn:${states[1000]}`)).toBe(true);
       // the evicted transaction's callback is not processed
-      const r = await getManual(`${spread.url}/callback?state=${encodeURIComponent(states[0]!)}&code=x`);
+      const r = await getManual(`${spread.url}/callback?state=${encodeURIComponent(states[0]!)}&code=x`, {
+        cookie: firstCookie,
+      });
       expect(r.status).toBe(400);
     } finally {
       await spread.close();

@@ -1,5 +1,6 @@
 /**
- * A scripted user agent: follows redirects by hand (keeping cookies per origin), answers
+ * A scripted user agent: follows redirects by hand (keeping cookies per origin, by name, as a
+ * browser does: a later Set-Cookie replaces one name, Max-Age=0 deletes it), answers
  * forge-mcp's consent page, and stops when it reaches the client's redirect URI, returning the
  * query the client would receive. The forge simulator's user approves automatically.
  */
@@ -17,9 +18,11 @@ export async function browse(
     onHop?: (url: string, status: number) => void;
     /** Sent with every request (e.g. X-Forwarded-For, to act as one client address). */
     headers?: Record<string, string>;
+    /** A jar to share between calls (one browser); a fresh one otherwise. */
+    jar?: CookieJar;
   } = {},
 ): Promise<BrowserResult> {
-  const jar = new Map<string, string>();
+  const jar = opts.jar ?? new CookieJar();
   const stop = new URL(clientRedirectUri);
   let url = new URL(startUrl);
   let method = "GET";
@@ -29,13 +32,12 @@ export async function browse(
     if (url.origin === stop.origin && url.pathname === stop.pathname) return { url, hops };
     hops.push(`${method} ${url.origin}${url.pathname}`);
     const headers: Record<string, string> = { ...opts.headers };
-    const cookie = jar.get(url.origin);
+    const cookie = jar.header(url);
     if (cookie) headers.cookie = cookie;
     if (body) headers["content-type"] = "application/x-www-form-urlencoded";
     const res = await fetch(url, { method, headers, body, redirect: "manual" });
     opts.onHop?.(`${method} ${url.href}`, res.status);
-    const setCookie = res.headers.get("set-cookie");
-    if (setCookie) jar.set(url.origin, setCookie.split(";")[0]!);
+    jar.store(url, res.headers.getSetCookie());
     const text = await res.text();
     if (res.status >= 300 && res.status < 400) {
       url = new URL(res.headers.get("location")!, url);
@@ -67,3 +69,32 @@ const decodeEntities = (s: string) =>
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
     .replace(/&amp;/g, "&");
+
+/** Cookies per origin and name; attributes other than Max-Age are not modelled. */
+export class CookieJar {
+  private readonly byOrigin = new Map<string, Map<string, string>>();
+
+  store(url: URL, setCookies: string[]): void {
+    for (const line of setCookies) {
+      const [pair, ...attrs] = line.split(";");
+      const eq = pair!.indexOf("=");
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      const cookies = this.byOrigin.get(url.origin) ?? new Map<string, string>();
+      this.byOrigin.set(url.origin, cookies);
+      const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === "";
+      if (expired) cookies.delete(name);
+      else cookies.set(name, value);
+    }
+  }
+
+  header(url: URL): string | undefined {
+    const cookies = this.byOrigin.get(url.origin);
+    if (!cookies || cookies.size === 0) return undefined;
+    return [...cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  names(origin: string): string[] {
+    return [...(this.byOrigin.get(origin)?.keys() ?? [])];
+  }
+}

@@ -4,7 +4,7 @@ import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeWith, servicePath } from "../../../scripts/test-services.js";
 import { APP_ID, type Forge, seedApp, startForge } from "./forge-sim.js";
-import { postForm, type RunningForgeMcp, register, SECRET, startForgeMcp } from "./helpers.js";
+import { getManual, postForm, type RunningForgeMcp, register, SECRET, startForgeMcp } from "./helpers.js";
 import { pkce } from "./oauth-client.js";
 
 /**
@@ -133,4 +133,45 @@ describeWith("chromium")("the consent page in headless Chromium (proxy mode, con
     expect(token.status).toBe(200);
     expect(token.body.access_token).toBeTruthy();
   });
+
+  // consent-binding.test.ts checks the attack in every mode; here once, as Chromium meets it
+  it.each(["memory"])(
+    "%s mode: a forge URL approved in another browser ends on our refusal page, never at the client",
+    async (mode) => {
+      const server = servers[mode as keyof typeof modes]!;
+      const clientId = (await register(server.url, { redirect_uris: [clientCallback] })).body
+        .client_id as string;
+      const state = `attack-${mode}`;
+      const authorize = new URL(`${server.url}/authorize`);
+      authorize.search = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: clientCallback,
+        response_type: "code",
+        code_challenge: pkce().challenge,
+        code_challenge_method: "S256",
+        state,
+      }).toString();
+      // the attacker approves in his own user agent and keeps the forge URL
+      const page1 = await getManual(authorize.href);
+      const field = (n: string) => page1.text.match(new RegExp(`name="${n}" value="([^"]+)"`))![1]!;
+      const approved = await postForm(
+        `${server.url}/authorize/consent`,
+        { state: field("state"), consent_token: field("consent_token"), decision: "approve" },
+        { cookie: page1.headers.getSetCookie()[0]!.split(";")[0]! },
+      );
+      const forgeUrl = approved.headers.get("location")!;
+      // the victim opens it in Chromium
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        const response = await page.goto(forgeUrl);
+        expect(new URL(page.url()).pathname).toBe("/callback");
+        expect(response?.status()).toBe(403);
+        expect(await page.title()).toBe("Sign-in not completed");
+      } finally {
+        await context.close();
+      }
+      expect(arrivals.filter((u) => u.searchParams.get("state") === state)).toEqual([]);
+    },
+  );
 });

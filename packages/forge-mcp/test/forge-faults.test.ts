@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "./forge-sim.js";
 import { getManual, postForm, type RunningForgeMcp, startForgeMcp } from "./helpers.js";
-import { authorizeToCode, forgeAuthorizeLocation, newClient, pkce, redeem } from "./oauth-client.js";
+import { authorizeToCode, forgeAuthorizeHop, newClient, pkce, redeem } from "./oauth-client.js";
 
 /** The forge failing or hanging: clients get RFC errors or tool errors, promptly, without secrets. */
 
@@ -38,17 +38,18 @@ describe("forge faults", () => {
 
   it("a failing forge token exchange at /callback sends server_error with the client's state, and consumes the state", async () => {
     const clientId = await newClient(mcp.url);
-    const forgeUrl = await forgeAuthorizeLocation(mcp.url, clientId, pkce().challenge, "f-state");
-    const callbackUrl = (await getManual(forgeUrl)).location!;
+    const hop = await forgeAuthorizeHop(mcp.url, clientId, pkce().challenge, "f-state");
+    const callbackUrl = (await getManual(hop.location)).location!;
+    const browser = { cookie: hop.cookie };
     await faults({
       rules: [{ method: "POST", path: "^/oauth/token$", action: { type: "status", status: 503 } }],
     });
-    const back = await getManual(callbackUrl);
+    const back = await getManual(callbackUrl, browser);
     const to = new URL(back.location!);
     expect(to.origin + to.pathname).toBe(CLIENT_CB);
     expect(to.searchParams.get("error")).toBe("server_error");
     expect(to.searchParams.get("state")).toBe("f-state");
-    expect((await getManual(callbackUrl)).status).toBe(400);
+    expect((await getManual(callbackUrl, browser)).status).toBe(400);
   });
 
   it("a hanging forge at /token (refresh) answers server_error after FORGE_TIMEOUT_MS", async () => {

@@ -66,14 +66,15 @@ export async function redeem(
   return postForm(`${base}/token`, form);
 }
 
-/** First hop of the browser leg: where forge-mcp sends the user (the forge's authorize URL). */
-export async function forgeAuthorizeLocation(
-  base: string,
-  clientId: string,
-  challenge: string,
-  state: string,
-) {
+/**
+ * First hop of the browser leg (consent page off): where forge-mcp sends the user (the forge's
+ * authorize URL), and the callback-binding cookie it sets with it (`name=value`), which the
+ * browser then carries to /callback.
+ */
+export async function forgeAuthorizeHop(base: string, clientId: string, challenge: string, state: string) {
   const r = await getManual(authorizeUrl(base, clientId, challenge, state));
   if (r.status !== 302 || !r.location) throw new Error(`expected a redirect to the forge, got ${r.status}`);
-  return r.location;
+  const cookie = r.headers.getSetCookie().find((c) => /forge_mcp_cb_/.test(c));
+  if (!cookie) throw new Error("expected the callback-binding cookie with the redirect to the forge");
+  return { location: r.location, cookie: cookie.split(";")[0]! };
 }

@@ -78,7 +78,8 @@ describe("passthrough mode", () => {
     const hop2 = await getManual(hop1.location!);
     expect(hop2.status).toBe(302);
     expect(hop2.location!.startsWith(`${proxy.url}/callback?`)).toBe(true);
-    const hop3 = await getManual(hop2.location!);
+    const binding = hop1.headers.getSetCookie()[0]!.split(";")[0]!;
+    const hop3 = await getManual(hop2.location!, { cookie: binding });
     expect(hop3.location!.startsWith(`${other}?code=`)).toBe(true);
   });
 });

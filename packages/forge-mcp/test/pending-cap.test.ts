@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { PENDING_PER_SOURCE } from "../src/oauth/stores.js";
-import { browse } from "./browser.js";
+import { browse, CookieJar } from "./browser.js";
 import { forgeAndMcp } from "./forge-and-mcp.js";
 import { CLIENT_CB } from "./forge-sim.js";
-import { authorizeUrl, forgeAuthorizeLocation, newClient, pkce, redeem } from "./oauth-client.js";
+import { authorizeUrl, forgeAuthorizeHop, newClient, pkce, redeem } from "./oauth-client.js";
 
 /**
  * Memory mode: every pending entry counts against its client address's cap, pending authorize
@@ -32,7 +32,10 @@ describe("the per-address cap of pending entries counts unredeemed proxy codes (
     });
     const victimCode = signedIn.url.searchParams.get("code")!;
     const pending = pkce();
-    const forgeUrl = await forgeAuthorizeLocation(mcp.url, client, pending.challenge, "v2");
+    const hop = await forgeAuthorizeHop(mcp.url, client, pending.challenge, "v2");
+    // the victim's browser keeps the callback-binding cookie it got with the forge URL
+    const victimJar = new CookieJar();
+    victimJar.store(new URL(mcp.url), [hop.cookie]);
     expect(store.size).toBe(2);
 
     // the flood: more complete sign-ins from one address than its cap, none redeemed
@@ -49,7 +52,7 @@ describe("the per-address cap of pending entries counts unredeemed proxy codes (
     expect(store.has(`code:${codes.at(-1)}`)).toBe(true);
 
     // the victim's pending approval completes, and both of its codes redeem
-    const approved = await browse(forgeUrl, CLIENT_CB, { headers: victim });
+    const approved = await browse(hop.location, CLIENT_CB, { headers: victim, jar: victimJar });
     const approvedCode = approved.url.searchParams.get("code");
     expect(approvedCode).toBeTruthy();
     expect((await redeem(mcp.url, client, victimCode, done.verifier)).status).toBe(200);

@@ -2,14 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browse } from "./browser.js";
 import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "./forge-sim.js";
 import { getManual, postForm, type RunningForgeMcp, startForgeMcp, testClock } from "./helpers.js";
-import {
-  authorizeToCode,
-  authorizeUrl,
-  forgeAuthorizeLocation,
-  newClient,
-  pkce,
-  redeem,
-} from "./oauth-client.js";
+import { authorizeToCode, authorizeUrl, forgeAuthorizeHop, newClient, pkce, redeem } from "./oauth-client.js";
 
 /**
  * One test per row of the states table (docs/forge-mcp-oauth.md §3) and per error rule (docs/forge-mcp-
@@ -60,31 +53,34 @@ describe("proxy mode states and transitions", () => {
 
   it("pending transaction (deleted) → a replayed GET /callback is not processed", async () => {
     const p = pkce();
-    const forgeUrl = await forgeAuthorizeLocation(mcp.url, clientId, p.challenge, "s1");
-    const atForge = await getManual(forgeUrl);
+    const hop = await forgeAuthorizeHop(mcp.url, clientId, p.challenge, "s1");
+    const atForge = await getManual(hop.location);
     const callbackUrl = atForge.location!;
     expect(callbackUrl.startsWith(`${mcp.url}/callback?`)).toBe(true);
-    const first = await getManual(callbackUrl);
+    const first = await getManual(callbackUrl, { cookie: hop.cookie });
     expect(first.status).toBe(302);
-    const replay = await getManual(callbackUrl);
+    // even a browser that kept the (cleared) cookie finds the state spent
+    const replay = await getManual(callbackUrl, { cookie: hop.cookie });
     expect(replay.status).toBe(400);
     expect(replay.location).toBeNull();
     expect(JSON.parse(replay.text).error).toBe("invalid_request");
   });
 
   it("a /callback whose state was never issued is not processed", async () => {
-    const r = await getManual(`${mcp.url}/callback?code=whatever&state=forged`);
-    expect(r.status).toBe(400);
+    // no browser can hold a binding cookie for a state we never issued (it is an HMAC of the state)
+    const name = (await forgeAuthorizeHop(mcp.url, clientId, pkce().challenge, "x")).cookie.split("=")[0];
+    const r = await getManual(`${mcp.url}/callback?code=whatever&state=forged`, { cookie: `${name}=forged` });
+    expect(r.status).toBe(403);
     expect(r.location).toBeNull();
   });
 
   it("a forge error (access_denied) goes back to the client's redirect with its state", async () => {
     const p = pkce();
-    const forgeUrl = await forgeAuthorizeLocation(mcp.url, clientId, p.challenge, "deny-state");
-    const denied = await fetch(forgeUrl, { method: "DELETE", redirect: "manual" });
+    const hop = await forgeAuthorizeHop(mcp.url, clientId, p.challenge, "deny-state");
+    const denied = await fetch(hop.location, { method: "DELETE", redirect: "manual" });
     const callbackUrl = denied.headers.get("location")!;
     expect(new URL(callbackUrl).searchParams.get("error")).toBe("access_denied");
-    const back = await getManual(callbackUrl);
+    const back = await getManual(callbackUrl, { cookie: hop.cookie });
     const to = new URL(back.location!);
     expect(to.origin + to.pathname).toBe(CLIENT_CB);
     expect(to.searchParams.get("error")).toBe("access_denied");

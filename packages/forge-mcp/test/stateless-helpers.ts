@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { APP_ID } from "./forge-sim.js";
 import { getManual, type RunningForgeMcp, SECRET } from "./helpers.js";
-import { forgeAuthorizeLocation, newClient, pkce } from "./oauth-client.js";
+import { forgeAuthorizeHop, newClient, pkce } from "./oauth-client.js";
 
 /** The environment every stateless replica in these tests shares, plus per-replica overrides. */
 export function statelessEnv(forgeApiUrl: string, extra: Record<string, string>): Record<string, string> {
@@ -30,11 +30,11 @@ export async function proxyCodeVia(
 ) {
   const clientId = await newClient(reg.url);
   const p = pkce();
-  const forgeUrl = await forgeAuthorizeLocation(auth.url, clientId, p.challenge, "st");
-  const atForge = await getManual(forgeUrl);
+  const hop = await forgeAuthorizeHop(auth.url, clientId, p.challenge, "st");
+  const atForge = await getManual(hop.location);
   const callback = new URL(atForge.location!);
   expect(callback.origin).toBe(publicUrl);
-  const back = await getManual(`${cb.url}${callback.pathname}${callback.search}`);
+  const back = await getManual(`${cb.url}${callback.pathname}${callback.search}`, { cookie: hop.cookie });
   const to = new URL(back.location!);
   expect(to.searchParams.get("state")).toBe("st");
   return {
@@ -42,5 +42,7 @@ export async function proxyCodeVia(
     p,
     code: to.searchParams.get("code")!,
     callbackPathAndQuery: callback.pathname + callback.search,
+    /** the browser's callback-binding cookie (`name=value`), valid on every replica with the secret */
+    callbackCookie: hop.cookie,
   };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeWith } from "../../../scripts/test-services.js";
 import { type Forge, seedApp, startForge } from "./forge-sim.js";
 import { getManual, type RunningForgeMcp, startForgeMcp } from "./helpers.js";
-import { redeem } from "./oauth-client.js";
+import { forgeAuthorizeHop, newClient, pkce, redeem } from "./oauth-client.js";
 import { startRedis } from "./redis.js";
 import { proxyCodeVia, statelessEnv } from "./stateless-helpers.js";
 
@@ -50,7 +50,29 @@ describeWith("redis-server")("stateless proxy mode with Redis", () => {
   });
 
   it("with Redis, a state is consumed exactly once across replicas", async () => {
-    const { callbackPathAndQuery } = await codeVia(r.redis1!, r.redis2!, r.redis1!);
-    expect((await getManual(`${r.redis2!.url}${callbackPathAndQuery}`)).status).toBe(400);
+    const { callbackPathAndQuery, callbackCookie } = await codeVia(r.redis1!, r.redis2!, r.redis1!);
+    // the binding cookie holds on the other replica; the state's one use is spent
+    expect(
+      (await getManual(`${r.redis2!.url}${callbackPathAndQuery}`, { cookie: callbackCookie })).status,
+    ).toBe(400);
+  });
+
+  it("with Redis, a victim's browser without the approving browser's cookie is refused at /callback, no forge exchange", async () => {
+    const attacker = await newClient(r.redis1!.url);
+    const hop = await forgeAuthorizeHop(r.redis1!.url, attacker, pkce().challenge, "attacker");
+    const callback = new URL((await getManual(hop.location)).location!);
+    await fetch(`${forge.origin}/_sim/log`, { method: "DELETE" });
+    const refused = await getManual(`${r.redis2!.url}${callback.pathname}${callback.search}`);
+    expect(refused.status).toBe(403);
+    expect(refused.location).toBeNull();
+    const log = (await (await fetch(`${forge.origin}/_sim/log`)).json()) as {
+      entries: Array<{ path: string }>;
+    };
+    expect(log.entries.filter((e) => e.path === "/oauth/token")).toEqual([]);
+    // the approving browser, on the other replica, completes
+    const ok = await getManual(`${r.redis2!.url}${callback.pathname}${callback.search}`, {
+      cookie: hop.cookie,
+    });
+    expect(new URL(ok.location!).searchParams.get("state")).toBe("attacker");
   });
 });

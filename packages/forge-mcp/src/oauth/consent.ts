@@ -58,6 +58,24 @@ export class ConsentGuard {
     });
   }
 
+  /** The value of the callback-binding cookie for a transaction (./callback-binding.ts). */
+  callbackMark(proxyState: string): string {
+    return this.labelled(this.keys[0]!, "callback", proxyState);
+  }
+
+  isCallbackMark(proxyState: string, mark: string | undefined): boolean {
+    if (!mark) return false;
+    const given = Buffer.from(mark);
+    return this.keys.some((key) => {
+      const expected = Buffer.from(this.labelled(key, "callback", proxyState));
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    });
+  }
+
+  private labelled(key: Buffer, label: string, value: string): string {
+    return createHmac("sha256", key).update(`${label}\n${value}`).digest("base64url");
+  }
+
   /** Its own label, so a trust mark can never stand in for a consent token or the reverse. */
   private trustMac(key: Buffer, clientId: string): string {
     return createHmac("sha256", key).update(`trusted-client\n${clientId}`).digest("base64url");
@@ -69,7 +87,7 @@ export class ConsentGuard {
 }
 
 /** The page's only style, allowed by its hash: the CSP allows no other inline style or script. */
-const STYLE = "body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}";
+export const STYLE = "body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}";
 const STYLE_HASH = createHash("sha256").update(STYLE).digest("base64");
 
 /**

@@ -1,5 +1,6 @@
 import express, { type Request, type Response, type Router } from "express";
 import type { Logger } from "pino";
+import { CALLBACK_BINDING_MAX_AGE_MS, callbackCookieName } from "./callback-binding.js";
 import { consentCookieName, consentCsp } from "./consent.js";
 import { OAuthError } from "./errors.js";
 import type { AuthorizeOutcome, OAuthService } from "./service.js";
@@ -43,13 +44,30 @@ export function oauthRouter(
           maxAge: 30 * 24 * 3600 * 1000,
         });
       }
+      if (outcome.callbackBinding) {
+        // Lax: it must come along on the forge's top-level redirect to /callback
+        res.cookie(
+          callbackCookieName(outcome.callbackBinding.proxyState, opts.secureCookies),
+          outcome.callbackBinding.mark,
+          {
+            httpOnly: true,
+            sameSite: "lax",
+            secure: opts.secureCookies,
+            path: "/",
+            maxAge: CALLBACK_BINDING_MAX_AGE_MS,
+          },
+        );
+      }
       return res.redirect(302, outcome.location);
     }
     if (outcome.type === "error") return fail(res, outcome.error, where);
     if (outcome.type === "error_page") {
       res.setHeader("X-Frame-Options", "DENY");
       res.setHeader("Content-Security-Policy", consentCsp([]));
-      return res.status(400).type("html").send(outcome.html);
+      return res
+        .status(outcome.status ?? 400)
+        .type("html")
+        .send(outcome.html);
     }
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("Content-Security-Policy", consentCsp(outcome.formTargets));
@@ -115,11 +133,13 @@ export function oauthRouter(
     });
     r.get("/callback", async (req, res) => {
       try {
-        answer(
-          res,
-          await service.callback(req.query as Record<string, unknown>, req.ip ?? "unknown"),
-          "callback",
-        );
+        const state = typeof req.query.state === "string" ? req.query.state : "";
+        const name = callbackCookieName(state, opts.secureCookies);
+        const mark = readCookie(req, name);
+        // one use: whatever the outcome, this browser's binding for the state is spent
+        if (mark !== undefined)
+          res.clearCookie(name, { httpOnly: true, sameSite: "lax", secure: opts.secureCookies, path: "/" });
+        answer(res, await service.callback(req.query as Record<string, unknown>, mark, req.ip ?? "unknown"), "callback");
       } catch (err) {
         fail(res, err, "callback");
       }

@@ -3,6 +3,7 @@ import type { ForgeOAuthClient } from "../forge/oauth-client.js";
 import { isTokens } from "../forge/oauth-client.js";
 import { isValidChallenge, newPkcePair, s256, verifierMatches } from "../pkce.js";
 import { type ClientMetadataResolver, isMetadataClientId } from "./client-metadata.js";
+import { CALLBACK_REFUSED_STATUS, callbackRefusedPage } from "./callback-binding.js";
 import { authorizeErrorPage, type ConsentGuard, consentPage, trustCookieName } from "./consent.js";
 import { OAuthError, type OAuthErrorCode } from "./errors.js";
 import { redirectUriMatches, redirectUriProblem } from "./redirect-uris.js";
@@ -27,8 +28,14 @@ import {
 export type Params = Record<string, unknown>;
 
 export type AuthorizeOutcome =
-  | { type: "redirect"; location: string; trustCookie?: { name: string; value: string } }
-  | { type: "error_page"; html: string }
+  | {
+      type: "redirect";
+      location: string;
+      trustCookie?: { name: string; value: string };
+      /** ./callback-binding.ts: this browser may complete the transaction at /callback. */
+      callbackBinding?: { proxyState: string; mark: string };
+    }
+  | { type: "error_page"; html: string; status?: number }
   | { type: "consent"; html: string; nonce: string; proxyState: string; formTargets: string[] }
   | { type: "error"; error: OAuthError };
 
@@ -226,7 +233,11 @@ export class OAuthService {
     );
     this.d.logger.info({ clientName: client.client_name, redirectUri }, "authorization started (proxy)");
     if (!this.d.consentPage)
-      return { type: "redirect", location: this.forgeAuthorizeUrl(proxyState, proxy.verifier, scope) };
+      return {
+        type: "redirect",
+        location: this.forgeAuthorizeUrl(proxyState, proxy.verifier, scope),
+        callbackBinding: { proxyState, mark: this.d.consent.callbackMark(proxyState) },
+      };
     const { nonce, token } = this.d.consent.issue(proxyState);
     const html = consentPage({
       clientName: client.client_name,
@@ -268,13 +279,25 @@ export class OAuthService {
       type: "redirect",
       location: this.forgeAuthorizeUrl(proxyState!, txn.proxyVerifier, txn.scope),
       trustCookie: { name: trustCookieName(txn.clientId), value: this.d.consent.trustMark(txn.clientId) },
+      callbackBinding: { proxyState: proxyState!, mark: this.d.consent.callbackMark(proxyState!) },
     };
   }
 
-  /** GET /callback (proxy mode): the forge sends the user back here. */
-  /** `source` is the browser's address: the proxy code counts against its pending entries. */
-  async callback(q: Params, source?: string): Promise<AuthorizeOutcome> {
+  /**
+   * GET /callback (proxy mode): the forge sends the user back here. `bindingMark` is the value of
+   * the transaction's callback-binding cookie in this browser (./callback-binding.ts); without a
+   * valid one nothing happens: the state stays unused, no forge exchange, no redirect to the client.
+   * `source` is the browser's address: the proxy code counts against its pending entries.
+   */
+  async callback(q: Params, bindingMark?: string, source?: string): Promise<AuthorizeOutcome> {
     const proxyState = str(q.state);
+    if (proxyState && !this.d.consent.isCallbackMark(proxyState, bindingMark)) {
+      this.d.logger.warn(
+        { cookie: bindingMark !== undefined },
+        "callback: not bound to this browser, refused",
+      );
+      return { type: "error_page", html: callbackRefusedPage(), status: CALLBACK_REFUSED_STATUS };
+    }
     const txn = proxyState ? await this.d.transactions.take(proxyState) : undefined;
     if (!txn) {
       return {
