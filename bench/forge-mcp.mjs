@@ -115,7 +115,12 @@ async function flow(base) {
     }),
   });
   const atForge = await fetch(loc(consent), { redirect: "manual" });
-  const back = await fetch(loc(atForge), { redirect: "manual" });
+  // the browser carries the cookie that binds the approval to it back to /callback
+  const binding = consent.headers
+    .getSetCookie()
+    .find((c) => c.includes("forge_mcp_cb_"))
+    .split(";")[0];
+  const back = await fetch(loc(atForge), { redirect: "manual", headers: { cookie: binding } });
   const code = new URL(loc(back)).searchParams.get("code");
   const tok = await fetch(`${base}/token`, {
     method: "POST",

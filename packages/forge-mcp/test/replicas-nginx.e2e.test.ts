@@ -67,7 +67,9 @@ describeWith("nginx")("two stateless replicas behind nginx", () => {
     const callbackUrl = atForge.location!;
     expect(callbackUrl.startsWith(`${nginx.url}/callback?`)).toBe(true);
 
-    const cb = await getManual(callbackUrl);
+    // the browser carries the cookie that binds the approval to it, to whichever replica answers
+    const binding = auth.headers.getSetCookie()[0]!.split(";")[0]!;
+    const cb = await getManual(callbackUrl, { cookie: binding });
     seen.push(["callback", cb.headers.get("x-replica")]);
     const back = new URL(cb.location!);
     expect(back.searchParams.get("state")).toBe("lb-state");
