@@ -6,6 +6,7 @@ import { type ClientMetadataResolver, isMetadataClientId } from "./client-metada
 import { CALLBACK_REFUSED_STATUS, callbackRefusedPage } from "./callback-binding.js";
 import { authorizeErrorPage, type ConsentGuard, consentPage, trustCookieName } from "./consent.js";
 import { OAuthError, type OAuthErrorCode } from "./errors.js";
+import { repeatedParam, SINGLE_VALUED } from "./params.js";
 import { redirectUriMatches, redirectUriProblem } from "./redirect-uris.js";
 import type { RelayBudget } from "./relay-budget.js";
 import type { RateLimiter } from "./shared-state.js";
@@ -153,6 +154,10 @@ export class OAuthService {
     source?: string,
   ): Promise<AuthorizeOutcome> {
     // Phase 1: nothing is redirected until the client and its redirect URI are known to be good.
+    const repeated = repeatedParam(q, SINGLE_VALUED.authorize);
+    if (repeated === "client_id" || repeated === "redirect_uri") {
+      return { type: "error", error: new OAuthError("invalid_request", `authorize: ${repeated} repeated`) };
+    }
     const clientId = str(q.client_id);
     let client: (ClientRecord & { metadata_host?: string }) | undefined;
     try {
@@ -195,6 +200,7 @@ export class OAuthService {
       if (trusted) return { type: "redirect", location: back };
       return { type: "error_page", html: authorizeErrorPage({ clientName: client.client_name, code, back }) };
     };
+    if (repeated !== undefined) return fail("invalid_request", `${repeated} repeated`);
     if (q.response_type !== "code") return fail("unsupported_response_type", "response_type is not code");
     if (!isValidChallenge(q.code_challenge))
       return fail("invalid_request", "PKCE code_challenge missing or malformed");
@@ -347,6 +353,8 @@ export class OAuthService {
 
   /** `source` is the requesting client's address: the forge calls and document fetches it causes are budgeted. */
   async token(form: Params, basicClientId?: string, source = "unknown"): Promise<Record<string, unknown>> {
+    const repeated = repeatedParam(form, SINGLE_VALUED.token);
+    if (repeated !== undefined) throw new OAuthError("invalid_request", `token: ${repeated} repeated`);
     const grantType = str(form.grant_type);
     if (!grantType) throw new OAuthError("invalid_request", "token: grant_type missing");
     if (grantType !== "authorization_code" && grantType !== "refresh_token") {
