@@ -75,7 +75,23 @@ describe("oauth4webapi against forge-mcp (proxy mode with consent)", () => {
     expect(tokens.token_type).toBe("bearer");
     expect(tokens.refresh_token).toBeTruthy();
 
-    // the same code again is refused with a typed RFC 6749 error
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+    );
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
+
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, oauth.None(), refreshed.access_token, insecure),
+    );
+    const info = await fetch(`${forge.origin}/oauth/token/info`, {
+      headers: { authorization: `Bearer ${refreshed.access_token}` },
+    });
+    expect(info.status).toBe(401);
+
+    // the same code again is refused with a typed RFC 6749 error (last: it also revokes what the code
+    // produced, RFC 6749 §10.5, which code-replay.test.ts checks)
     await expect(
       oauth.processAuthorizationCodeResponse(
         as,
@@ -91,20 +107,5 @@ describe("oauth4webapi against forge-mcp (proxy mode with consent)", () => {
         ),
       ),
     ).rejects.toMatchObject({ error: "invalid_grant" });
-
-    const refreshed = await oauth.processRefreshTokenResponse(
-      as,
-      client,
-      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
-    );
-    expect(refreshed.access_token).not.toBe(tokens.access_token);
-
-    await oauth.processRevocationResponse(
-      await oauth.revocationRequest(as, client, oauth.None(), refreshed.access_token, insecure),
-    );
-    const info = await fetch(`${forge.origin}/oauth/token/info`, {
-      headers: { authorization: `Bearer ${refreshed.access_token}` },
-    });
-    expect(info.status).toBe(401);
   });
 });

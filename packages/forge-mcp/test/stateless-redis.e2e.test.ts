@@ -33,12 +33,19 @@ describeWith("redis-server")("stateless proxy mode with Redis", () => {
   const codeVia = (reg: RunningForgeMcp, auth: RunningForgeMcp, cb: RunningForgeMcp) =>
     proxyCodeVia(publicUrl, reg, auth, cb);
 
-  it("with Redis, a code is used exactly once across replicas", async () => {
+  it("with Redis, a code is used exactly once across replicas, and a replay on the other one revokes its tokens", async () => {
     const { clientId, p, code } = await codeVia(r.redis1!, r.redis1!, r.redis1!);
-    expect((await redeem(r.redis2!.url, clientId, code, p.verifier)).status).toBe(200);
+    const first = await redeem(r.redis2!.url, clientId, code, p.verifier);
+    expect(first.status).toBe(200);
+    const info = () =>
+      fetch(`${forge.origin}/oauth/token/info`, {
+        headers: { authorization: `Bearer ${first.body.access_token}` },
+      });
+    expect((await info()).status).toBe(200);
     const replay = await redeem(r.redis1!.url, clientId, code, p.verifier);
     expect(replay.status).toBe(400);
     expect(replay.body.error).toBe("invalid_grant");
+    expect((await info()).status).toBe(401);
   });
 
   it("with Redis, concurrent redemptions on both replicas: exactly one gets tokens", async () => {

@@ -407,7 +407,9 @@ export class OAuthService {
       return this.bound(await this.relayForgeToken(params), clientId);
     }
 
-    const record = await this.d.codes.peek(code);
+    const live = await this.d.codes.peek(code);
+    const replayed = live ? undefined : await this.d.codes.spent(code);
+    const record = live ?? replayed;
     if (!record) throw new OAuthError("invalid_grant", "token: proxy code unknown, expired or already used");
     if (record.clientId !== clientId)
       throw new OAuthError("invalid_grant", "token: proxy code issued to another client");
@@ -419,8 +421,16 @@ export class OAuthService {
     if (!verifierMatches(verifier, record.clientChallenge)) {
       throw new OAuthError("invalid_grant", "token: code_verifier does not match the code_challenge");
     }
-    if (!(await this.d.codes.consume(code)))
-      throw new OAuthError("invalid_grant", "token: proxy code already used");
+    if (replayed || !(await this.d.codes.consume(code))) {
+      // RFC 6749 §4.1.2 / §10.5: a code used twice may have been stolen; whoever redeemed it first
+      // loses the tokens it got. Only a replay that passed the checks above (same client, right
+      // verifier) revokes, so a code seen in a URL alone cannot be used to sign its user out.
+      await this.revokeIssued(record.tokens);
+      throw new OAuthError(
+        "invalid_grant",
+        "token: proxy code already used; the tokens it produced are revoked",
+      );
+    }
     this.d.logger.info({ clientName: client.client_name }, "token: proxy code exchanged");
     return this.bound(tokenResponse(record.tokens), clientId);
   }
@@ -462,6 +472,22 @@ export class OAuthService {
     } catch (err) {
       // RFC 7009: the client cannot act on a failure; log it and answer 200.
       this.d.logger.error({ err: (err as Error).message }, "revoke: forge call failed");
+    }
+  }
+
+  /** Revokes at the forge the tokens a proxy code produced; failures are logged, not thrown. */
+  private async revokeIssued(tokens: ForgeTokens): Promise<void> {
+    const issued: Array<[string, string]> = [[tokens.access_token, "access_token"]];
+    if (tokens.refresh_token) issued.push([tokens.refresh_token, "refresh_token"]);
+    for (const [token, hint] of issued) {
+      try {
+        await this.d.forge.revoke(token, hint);
+      } catch (err) {
+        this.d.logger.error(
+          { err: (err as Error).message },
+          "token: revoking a replayed code's tokens failed",
+        );
+      }
     }
   }
 

@@ -82,6 +82,12 @@ export interface ProxyCodeStore {
   peek(code: string): Promise<ProxyCodeRecord | undefined>;
   /** Marks the code used; false when it already was (or is gone). */
   consume(code: string): Promise<boolean>;
+  /**
+   * The record of a code that was already redeemed, while it would still be live, so a replay can
+   * revoke what it produced (RFC 6749 §4.1.2). Memory mode keeps it aside at `consume`; a sealed
+   * code carries its record itself (`peek` still opens it), so the sealed store answers undefined.
+   */
+  spent(code: string): Promise<ProxyCodeRecord | undefined>;
 }
 
 /**
@@ -103,6 +109,8 @@ export function memoryStores(
   lru: LRUCache<string, Entry>;
 } {
   const lru = new LRUCache<string, Entry>({ max: STORE_MAX_ENTRIES });
+  // redeemed codes' records, kept until the code would have expired, for a replay to revoke
+  const spent = new LRUCache<string, ProxyCodeRecord>({ max: STORE_MAX_ENTRIES });
   // One source holds at most PENDING_PER_SOURCE pending entries (transactions and unredeemed
   // proxy codes): past that, its own oldest goes, so anonymous /authorize calls or completed but
   // never redeemed sign-ins from one address churn their own entries instead of pushing other
@@ -165,7 +173,14 @@ export function memoryStores(
         return e?.kind === "code" ? e.record : undefined;
       },
       async consume(code) {
-        return lru.delete(`code:${code}`);
+        const e = lru.get(`code:${code}`);
+        if (!lru.delete(`code:${code}`)) return false;
+        if (e?.kind === "code") spent.set(code, e.record);
+        return true;
+      },
+      async spent(code) {
+        const record = spent.get(code);
+        return record && now() - record.createdAt <= PROXY_CODE_TTL_MS ? record : undefined;
       },
     },
   };
@@ -220,6 +235,9 @@ export function sealedStores(
       async consume(code) {
         const opened = sealer.open<ProxyCodeRecord>("code", code);
         return opened ? guard.claim("code", opened.jti, opened.expiresAt) : false;
+      },
+      async spent() {
+        return undefined;
       },
     },
   };
