@@ -48,18 +48,24 @@ describe("a replayed proxy code revokes the tokens it produced", () => {
     await forge?.close();
   });
 
+  /** A sign-in and its first redemption. */
+  async function redeemedOnce(mode: keyof typeof modes) {
+    const base = s[mode]!.url;
+    const clientId = await newClient(base);
+    const p = pkce();
+    const { code } = await authorizeToCode(base, clientId, p.challenge);
+    const first = await redeem(base, clientId, code!, p.verifier);
+    expect(first.status).toBe(200);
+    return { base, clientId, p, code: code!, first };
+  }
+
   it.each(Object.keys(modes) as (keyof typeof modes)[])(
     "%s: the second redemption is invalid_grant; the first one's access and refresh tokens stop working",
     async (mode) => {
-      const base = s[mode]!.url;
-      const clientId = await newClient(base);
-      const p = pkce();
-      const { code } = await authorizeToCode(base, clientId, p.challenge);
-      const first = await redeem(base, clientId, code!, p.verifier);
-      expect(first.status).toBe(200);
+      const { base, clientId, p, code, first } = await redeemedOnce(mode);
       expect(await forgeAccepts(forge, first.body.access_token)).toBe(true);
 
-      const replay = await redeem(base, clientId, code!, p.verifier);
+      const replay = await redeem(base, clientId, code, p.verifier);
       expect(replay.status).toBe(400);
       expect(replay.body.error).toBe("invalid_grant");
       expect(replay.body.access_token).toBeUndefined();
@@ -76,13 +82,9 @@ describe("a replayed proxy code revokes the tokens it produced", () => {
   it.each(Object.keys(modes) as (keyof typeof modes)[])(
     "%s: a replay without the verifier is refused and revokes nothing (the code alone cannot sign its user out)",
     async (mode) => {
-      const base = s[mode]!.url;
-      const clientId = await newClient(base);
-      const p = pkce();
-      const { code } = await authorizeToCode(base, clientId, p.challenge);
-      const first = await redeem(base, clientId, code!, p.verifier);
-      expect((await redeem(base, clientId, code!, pkce().verifier)).body.error).toBe("invalid_grant");
-      expect((await redeem(base, await newClient(base), code!, p.verifier)).body.error).toBe("invalid_grant");
+      const { base, clientId, p, code, first } = await redeemedOnce(mode);
+      expect((await redeem(base, clientId, code, pkce().verifier)).body.error).toBe("invalid_grant");
+      expect((await redeem(base, await newClient(base), code, p.verifier)).body.error).toBe("invalid_grant");
       expect(await forgeAccepts(forge, first.body.access_token)).toBe(true);
     },
   );
