@@ -51,6 +51,8 @@ export interface Config {
   allowedHosts: string[];
   /** REDIS_CONNECT_TIMEOUT_MS: how long start-up waits for Redis before it stops with an error. */
   redisConnectTimeoutMs: number;
+  /** REDIS_TIMEOUT_MS: the longest one store call may take once running; then 503 (or the fail-open). */
+  redisTimeoutMs: number;
   allowedOrigins: string[];
   redirectUriAllowlist: string[];
   stateless: boolean;
@@ -246,6 +248,7 @@ const EnvSchema = z.object({
   OAUTH_TOKEN_RELAY_RATE_LIMIT_PER_MINUTE: int("OAUTH_TOKEN_RELAY_RATE_LIMIT_PER_MINUTE", 1, 1_000_000),
   MCP_ALLOWED_HOSTS: z.string().optional(),
   REDIS_CONNECT_TIMEOUT_MS: int("REDIS_CONNECT_TIMEOUT_MS", 100, 600_000),
+  REDIS_TIMEOUT_MS: int("REDIS_TIMEOUT_MS", 50, 60_000),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   OAUTH_REDIRECT_URI_ALLOWLIST: z.string().optional(),
   OAUTH_STATELESS_MODE: bool("OAUTH_STATELESS_MODE"),
@@ -315,6 +318,7 @@ export function loadConfig(env: Env = process.env): Config {
     OAUTH_TOKEN_RELAY_RATE_LIMIT_PER_MINUTE: pick(env, "OAUTH_TOKEN_RELAY_RATE_LIMIT_PER_MINUTE"),
     MCP_ALLOWED_HOSTS: pick(env, "MCP_ALLOWED_HOSTS"),
     REDIS_CONNECT_TIMEOUT_MS: pick(env, "REDIS_CONNECT_TIMEOUT_MS"),
+    REDIS_TIMEOUT_MS: pick(env, "REDIS_TIMEOUT_MS"),
     MCP_ALLOWED_ORIGINS: pick(env, "MCP_ALLOWED_ORIGINS"),
     OAUTH_REDIRECT_URI_ALLOWLIST: pick(env, "OAUTH_REDIRECT_URI_ALLOWLIST"),
     OAUTH_STATELESS_MODE: pick(env, "OAUTH_STATELESS_MODE"),
@@ -413,6 +417,7 @@ export function loadConfig(env: Env = process.env): Config {
     relayRateLimitPerMinute: e.OAUTH_TOKEN_RELAY_RATE_LIMIT_PER_MINUTE ?? 30,
     allowedHosts: list(e.MCP_ALLOWED_HOSTS),
     redisConnectTimeoutMs: e.REDIS_CONNECT_TIMEOUT_MS ?? 10_000,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS ?? 2000,
     allowedOrigins: list(e.MCP_ALLOWED_ORIGINS),
     redirectUriAllowlist: allowlist,
     stateless,

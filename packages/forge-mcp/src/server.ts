@@ -54,9 +54,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
-  const prefix = mountPlumbing(app, config);
-
   let oauth: OAuthSide | undefined;
+  const prefix = mountPlumbing(app, config, () => oauth?.shared);
   if (config.remoteOAuth)
     oauth = await mountOAuth(app, config, prefix, logger, now, options.clientMetadataForTests);
   else if (!config.forgeToken) {
@@ -79,8 +78,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
 
 const MCP_PATH = "/mcp";
 
-/** Path prefix, headers every answer carries, and the health check. Returns the prefix ("" when none). */
-function mountPlumbing(app: Express, config: Config): string {
+/** Path prefix, headers every answer carries, and the health checks. Returns the prefix ("" when none). */
+function mountPlumbing(app: Express, config: Config, store: () => SharedState | undefined): string {
   // MCP_SERVER_URL may carry a path prefix (https://host/gitlab): every route answers under it as
   // well as at the root, whether the proxy in front forwards the prefix or strips it.
   const prefix = new URL(config.mcpServerUrl).pathname.replace(/\/+$/, "");
@@ -103,9 +102,18 @@ function mountPlumbing(app: Express, config: Config): string {
       next();
     });
   }
-  // /health is what container healthchecks and load balancers ask by default; /healthz stays
+  // /health is what container healthchecks and load balancers ask by default; /healthz stays. It is
+  // liveness: always 200 at once, with the store's last known state (no I/O). /ready is readiness:
+  // it asks the store (bounded by REDIS_TIMEOUT_MS) and answers 503 while it is down.
   app.get(["/health", "/healthz"], (_req, res) => {
-    res.json({ ok: true });
+    const s = store();
+    res.setHeader("Cache-Control", "no-store");
+    res.json(s ? { ok: true, store: s.health() } : { ok: true });
+  });
+  app.get("/ready", async (_req, res) => {
+    const s = await store()?.check();
+    res.setHeader("Cache-Control", "no-store");
+    res.status(s && !s.up ? 503 : 200).json(s ? { ready: s.up, store: s } : { ready: true });
   });
   return prefix;
 }
@@ -168,12 +176,11 @@ async function mountOAuth(
 ): Promise<OAuthSide> {
   const appId = config.oauthAppId!;
   const shared = config.redisUrl
-    ? await redisSharedState(
-        config.redisUrl,
-        config.registerRateLimitPerHour,
-        now,
-        config.redisConnectTimeoutMs,
-      )
+    ? await redisSharedState(config.redisUrl, config.registerRateLimitPerHour, now, {
+        connectTimeoutMs: config.redisConnectTimeoutMs,
+        callTimeoutMs: config.redisTimeoutMs,
+        warn: (msg) => logger.warn(msg),
+      })
     : memorySharedState(config.registerRateLimitPerHour, now);
   const { stores, consentKeys, memoryStore } = oauthStores(config, shared, now);
   const mode = config.callbackProxy ? "proxy" : "passthrough";

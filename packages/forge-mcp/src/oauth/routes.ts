@@ -4,6 +4,12 @@ import { CALLBACK_BINDING_MAX_AGE_MS, callbackCookieName } from "./callback-bind
 import { consentCookieName, consentCsp } from "./consent.js";
 import { OAuthError } from "./errors.js";
 import type { AuthorizeOutcome, OAuthService } from "./service.js";
+import {
+  STORE_RETRY_AFTER_SECONDS,
+  STORE_UNAVAILABLE_CSP,
+  storeUnavailable,
+  storeUnavailablePage,
+} from "./store-errors.js";
 
 /**
  * HTTP binding of OAuthService. Our own routes rather than the SDK's mcpAuthRouter because the
@@ -22,9 +28,13 @@ export function oauthRouter(
 
   const fail = (res: Response, err: unknown, where: string) => {
     const e =
-      err instanceof OAuthError ? err : new OAuthError("server_error", `${where}: ${(err as Error).message}`);
+      err instanceof OAuthError
+        ? err
+        : (storeUnavailable(err) ?? new OAuthError("server_error", `${where}: ${(err as Error).message}`));
     opts.logger.warn({ error: e.code, detail: e.detail }, `${where} failed`);
-    const retry = (e as { retryAfterSeconds?: number }).retryAfterSeconds;
+    const retry =
+      (e as { retryAfterSeconds?: number }).retryAfterSeconds ??
+      (e.code === "temporarily_unavailable" ? STORE_RETRY_AFTER_SECONDS : undefined);
     if (retry) res.setHeader("Retry-After", String(retry));
     if (e.code === "invalid_client" && e.status === 401)
       res.setHeader("WWW-Authenticate", 'Basic realm="forge-mcp"');
@@ -81,6 +91,18 @@ export function oauthRouter(
     return res.status(200).type("html").send(outcome.html);
   };
 
+  /** The browser steps: a store outage is a page the user can read, not JSON. */
+  const failInBrowser = (res: Response, err: unknown, where: string) => {
+    const e = storeUnavailable(err);
+    if (!e) return fail(res, err, where);
+    opts.logger.warn({ error: e.code, detail: e.detail }, `${where} failed`);
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("Retry-After", String(STORE_RETRY_AFTER_SECONDS));
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Content-Security-Policy", STORE_UNAVAILABLE_CSP);
+    return res.status(503).type("html").send(storeUnavailablePage());
+  };
+
   // Browser-based MCP clients call these cross-origin; they carry no cookies or ambient credentials.
   r.use(["/register", "/token", "/revoke"], (req, res, next) => {
     res.setHeader("Access-Control-Allow-Origin", "*");
@@ -128,7 +150,7 @@ export function oauthRouter(
           "consent",
         );
       } catch (err) {
-        fail(res, err, "consent");
+        failInBrowser(res, err, "consent");
       }
     });
     r.get("/callback", async (req, res) => {
@@ -141,7 +163,7 @@ export function oauthRouter(
           res.clearCookie(name, { httpOnly: true, sameSite: "lax", secure: opts.secureCookies, path: "/" });
         answer(res, await service.callback(req.query as Record<string, unknown>, mark, req.ip ?? "unknown"), "callback");
       } catch (err) {
-        fail(res, err, "callback");
+        failInBrowser(res, err, "callback");
       }
     });
   }

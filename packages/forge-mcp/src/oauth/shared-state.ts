@@ -17,10 +17,58 @@ export interface RateLimiter {
   hit(key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
 }
 
+/** What /health and /ready say about the store. */
+export interface StoreHealth {
+  kind: "memory" | "redis";
+  up: boolean;
+}
+
 export interface SharedState {
   guard: OneTimeGuard;
   registerLimiter: RateLimiter;
+  /** Without I/O: the store's state as last seen (for /health, a liveness probe). */
+  health(): StoreHealth;
+  /** Asks the store, bounded by its timeout (for /ready). */
+  check(): Promise<StoreHealth>;
   close(): Promise<void>;
+}
+
+/**
+ * The store did not answer within its bound, or its connection is down. One-time use must fail
+ * closed on it (503 temporarily_unavailable); the registration limit fails open (see below).
+ */
+export class StoreUnavailableError extends Error {
+  override name = "StoreUnavailableError";
+  constructor(
+    message: string,
+    /** No answer at all (rather than a refused call): the connection may be wedged. */
+    readonly timedOut = false,
+  ) {
+    super(message);
+  }
+}
+
+/** Rejects with StoreUnavailableError after `ms`; the timer is cleared either way. */
+export async function bounded<T>(call: Promise<T>, ms: number, what: string): Promise<T> {
+  // the store's own promise may still settle later (its connection closing flushes it): never unhandled
+  call.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      call,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new StoreUnavailableError(`${what}: no answer within ${ms} ms`, true)),
+          ms,
+        );
+      }),
+    ]);
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) throw err;
+    throw new StoreUnavailableError(`${what}: ${(err as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const HOUR_MS = 3600_000;
@@ -49,30 +97,52 @@ export function memorySharedState(limitPerHour: number, now: () => number): Shar
         return { allowed, retryAfterSeconds: allowed ? 0 : Math.ceil((w.start + HOUR_MS - t) / 1000) };
       },
     },
+    health: () => ({ kind: "memory", up: true }),
+    check: async () => ({ kind: "memory", up: true }),
     async close() {},
   };
+}
+
+export interface RedisOptions {
+  connectTimeoutMs?: number;
+  /** REDIS_TIMEOUT_MS: the longest any store call may take once running (default 2 s). */
+  callTimeoutMs?: number;
+  /** Warnings (never the URL's password). */
+  warn?: (msg: string) => void;
 }
 
 export async function redisSharedState(
   url: string,
   limitPerHour: number,
   now: () => number,
-  connectTimeoutMs = 10_000,
+  opts: RedisOptions = {},
 ): Promise<SharedState> {
+  const connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
+  const callTimeoutMs = opts.callTimeoutMs ?? 2000;
+  const warn = opts.warn ?? (() => {});
   // Loaded only when REDIS_URL is set: most deployments never need the client.
   const { createClient } = await import("redis");
   let connected = false;
-  const client = createClient({
-    url,
-    socket: {
-      connectTimeout: Math.min(5000, connectTimeoutMs),
-      // Before the first connection a failure is final (start-up must not wait forever); after
-      // it, reconnect with a short backoff.
-      reconnectStrategy: (n, cause) => (connected ? Math.min(n * 100, 2000) : cause),
-    },
-  });
-  // Errors are reported per call (rejected promises); the event only keeps the process alive.
-  client.on("error", () => {});
+  const make = () => {
+    const c = createClient({
+      url,
+      // While the connection is down a command fails at once instead of waiting in the client's
+      // offline queue for a Redis that may never return; a queued command also gives up after
+      // the call timeout. The wait for a reply on an open connection is bounded by `bounded`.
+      disableOfflineQueue: true,
+      commandOptions: { timeout: callTimeoutMs },
+      socket: {
+        connectTimeout: Math.min(5000, connectTimeoutMs),
+        // Before the first connection a failure is final (start-up must not wait forever); after
+        // it, reconnect with a short backoff.
+        reconnectStrategy: (n, cause) => (connected ? Math.min(n * 100, 2000) : cause),
+      },
+    });
+    // Errors are reported per call (rejected promises); the event only keeps the process alive.
+    c.on("error", () => {});
+    return c;
+  };
+  let client = make();
   const where = (() => {
     try {
       const u = new URL(url);
@@ -101,29 +171,102 @@ export async function redisSharedState(
   } finally {
     clearTimeout(timer);
   }
+  // A call that got no answer on a connection the client holds ready means that connection is
+  // wedged: a silent network path, or (seen with node-redis 5.9 after a SIGKILLed server) a
+  // reconnect the client counts as ready on a socket that is gone; it would never notice.
+  // Replace the client: destroying the old one settles its pending calls, and the new one
+  // connects in the background, retrying with the same backoff until Redis answers.
+  let replacedAt = Number.NEGATIVE_INFINITY;
+  let closed = false;
+  const replaceIfWedged = (err: unknown) => {
+    if (closed || !(err instanceof StoreUnavailableError) || !err.timedOut || !client.isReady) return;
+    if (Date.now() - replacedAt < callTimeoutMs) return;
+    replacedAt = Date.now();
+    const old = client;
+    client = make();
+    client.connect().catch(() => {}); // closed meanwhile; the reconnect strategy retries otherwise
+    try {
+      old.destroy();
+    } catch {}
+    warn(`Redis at ${where} did not answer within ${callTimeoutMs} ms: reconnecting`);
+  };
+  // The last call's outcome: a call that timed out on a connection the client still thinks is
+  // ready (a silent Redis) marks the store down until a call succeeds again.
+  let lastCallFailed = false;
+  let limiterOpen = false;
+  // While Redis is down the registration limit falls back to this replica's own count.
+  const local = memorySharedState(limitPerHour, now).registerLimiter;
+  const call = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      const r = await bounded(run(), callTimeoutMs, what);
+      lastCallFailed = false;
+      if (limiterOpen) {
+        limiterOpen = false;
+        warn(`Redis at ${where} answers again: the registration limit is shared again`);
+      }
+      return r;
+    } catch (err) {
+      lastCallFailed = true;
+      replaceIfWedged(err);
+      throw err;
+    }
+  };
+  const health = (): StoreHealth => ({ kind: "redis", up: client.isReady && !lastCallFailed });
   return {
     guard: {
       async claim(purpose, jti, expiresAt) {
         const ttlMs = expiresAt > 0 ? Math.max(1, expiresAt - now()) : HOUR_MS;
-        const r = await client.set(`forge-mcp:used:${purpose}:${jti}`, "1", {
-          condition: "NX",
-          expiration: { type: "PX", value: ttlMs },
-        });
+        // fails closed: a StoreUnavailableError reaches the endpoint, which answers 503
+        const r = await call("one-time claim", () =>
+          client.set(`forge-mcp:used:${purpose}:${jti}`, "1", {
+            condition: "NX",
+            expiration: { type: "PX", value: ttlMs },
+          }),
+        );
         return r === "OK";
       },
     },
     registerLimiter: {
       async hit(key) {
         const k = `forge-mcp:register:${key}`;
-        const count = await client.incr(k);
-        if (count === 1) await client.pExpire(k, HOUR_MS);
-        if (count <= limitPerHour) return { allowed: true, retryAfterSeconds: 0 };
-        const ttl = await client.pTTL(k);
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
+        try {
+          return await call("registration limit", async () => {
+            const count = await client.incr(k);
+            if (count === 1) await client.pExpire(k, HOUR_MS);
+            if (count <= limitPerHour) return { allowed: true, retryAfterSeconds: 0 };
+            const ttl = await client.pTTL(k);
+            return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
+          });
+        } catch (err) {
+          // Fails open to this replica's own count: a registration grants nothing by itself
+          // (every sign-in still needs the user at the forge, and one-time use stays closed), so
+          // while Redis is down /register keeps working with a per-replica limit rather than
+          // refusing every new client. One warning per outage, not per request.
+          if (!limiterOpen) {
+            limiterOpen = true;
+            warn(
+              `Redis at ${where} unavailable (${(err as Error).message}): the registration limit counts per replica until it answers again`,
+            );
+          }
+          return local.hit(key);
+        }
       },
     },
+    health,
+    async check() {
+      try {
+        await call("ping", () => client.ping());
+      } catch {}
+      return health();
+    },
     async close() {
-      await client.quit().catch(() => {});
+      closed = true;
+      // a wedged connection never answers QUIT: bounded, then torn down
+      await bounded(client.quit(), callTimeoutMs, "quit").catch(() => {
+        try {
+          client.destroy();
+        } catch {}
+      });
     },
   };
 }
