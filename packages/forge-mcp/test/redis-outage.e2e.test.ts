@@ -17,6 +17,8 @@ import { proxyCodeVia, statelessEnv } from "./stateless-helpers.js";
 const TIMEOUT_MS = 300;
 /** What the issue asks of the default 2 s bound, with room for a loaded machine. */
 const ANSWER_WITHIN_MS = 2500;
+/** Above the registrations these tests make while Redis is up (each sign-in registers a client). */
+const REGISTER_LIMIT = 8;
 
 interface Answer {
   status: number;
@@ -65,7 +67,11 @@ describeWith("redis-server")("stateless mode: Redis dies or falls silent after s
     forge = await startForge();
     redis = await startRedis();
     mcp = await startForgeMcp(
-      statelessEnv(forge.apiUrl, { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: String(TIMEOUT_MS) }),
+      statelessEnv(forge.apiUrl, {
+        REDIS_URL: redis.url,
+        REDIS_TIMEOUT_MS: String(TIMEOUT_MS),
+        OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: String(REGISTER_LIMIT),
+      }),
     );
     await seedApp(forge, [`${mcp.url}/callback`]);
   });
@@ -208,6 +214,18 @@ describeWith("redis-server")("stateless mode: Redis dies or falls silent after s
     const t0 = performance.now();
     await expect(connectV1(mcp.url)).rejects.toThrow(/\/callback: HTTP 503/);
     expect(performance.now() - t0).toBeLessThan(ANSWER_WITHIN_MS * 2);
+    // open, but not unlimited: this replica's own count still stops one address
+    const statuses: number[] = [];
+    for (let i = 0; i < REGISTER_LIMIT && !statuses.includes(429); i++) {
+      const a = await timed(`${mcp.url}/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: ["http://127.0.0.1:8765/callback"] }),
+      });
+      statuses.push(a.status);
+      if (a.status === 429) expect(Number(a.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect(statuses.at(-1)).toBe(429);
 
     // Redis returns on the same port: forge-mcp recovers without a restart
     await redis.restart();
