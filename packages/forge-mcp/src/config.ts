@@ -38,6 +38,10 @@ export interface Config {
   mcpServerUrl: string;
   oauthAppId: string | undefined;
   oauthScopes: string[];
+  /** FORGE_MCP_STEP_UP: sign in with `read_api`, ask for `api` at the first writing tool. */
+  stepUp: boolean;
+  /** FORGE_MCP_CONFIRM_DESTRUCTIVE: ask the person before a destructive tool (tools/confirm.ts). */
+  confirmDestructive: "elicit" | "refuse" | "off";
   registerRateLimitPerHour: number;
   /** Per client IP: forge token-info calls for tokens in neither cache, per minute. */
   verifyRateLimitPerMinute: number;
@@ -237,6 +241,14 @@ const EnvSchema = z.object({
   MCP_SERVER_URL: url("MCP_SERVER_URL"),
   FORGE_OAUTH_APP_ID: z.string().optional(),
   FORGE_OAUTH_SCOPES: z.string().optional(),
+  FORGE_MCP_STEP_UP: bool("FORGE_MCP_STEP_UP"),
+  FORGE_MCP_CONFIRM_DESTRUCTIVE: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || ["elicit", "refuse", "off"].includes(v),
+      'FORGE_MCP_CONFIRM_DESTRUCTIVE must be "elicit", "refuse" or "off"',
+    ),
   OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: int("OAUTH_REGISTER_RATE_LIMIT_PER_HOUR", 1, 1_000_000),
   MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: int("MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE", 1, 1_000_000),
   OAUTH_CLIENT_METADATA_FETCH_RATE_LIMIT_PER_MINUTE: int(
@@ -308,6 +320,8 @@ export function loadConfig(env: Env = process.env): Config {
     MCP_SERVER_URL: pick(env, "MCP_SERVER_URL"),
     FORGE_OAUTH_APP_ID: pick(env, "FORGE_OAUTH_APP_ID", "GITLAB_OAUTH_CLIENT_ID"),
     FORGE_OAUTH_SCOPES: pick(env, "FORGE_OAUTH_SCOPES"),
+    FORGE_MCP_STEP_UP: pick(env, "FORGE_MCP_STEP_UP"),
+    FORGE_MCP_CONFIRM_DESTRUCTIVE: pick(env, "FORGE_MCP_CONFIRM_DESTRUCTIVE")?.toLowerCase(),
     OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: pick(env, "OAUTH_REGISTER_RATE_LIMIT_PER_HOUR"),
     MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: pick(env, "MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE"),
     OAUTH_CLIENT_METADATA_FETCH_RATE_LIMIT_PER_MINUTE: pick(
@@ -382,6 +396,18 @@ export function loadConfig(env: Env = process.env): Config {
       "OAUTH_STATELESS_MODE=true needs OAUTH_STATELESS_SECRET (32 random bytes, base64; generate with: openssl rand -base64 32)",
     );
   }
+  const stepUp = e.FORGE_MCP_STEP_UP ?? false;
+  const oauthScopes = (e.FORGE_OAUTH_SCOPES ?? (stepUp ? "read_api api" : "api"))
+    .split(/[\s,]+/)
+    .filter(Boolean);
+  if (stepUp && !remoteOAuth)
+    throw new ConfigError(
+      "FORGE_MCP_STEP_UP=true needs FORGE_MCP_OAUTH=true (step-up re-authorizes a signed-in client)",
+    );
+  if (stepUp && !(oauthScopes.includes("read_api") && oauthScopes.includes("api")))
+    throw new ConfigError(
+      `FORGE_MCP_STEP_UP=true needs both read_api and api in FORGE_OAUTH_SCOPES (sign-in asks for read_api, writing tools for api), got "${oauthScopes.join(" ")}"`,
+    );
   const named = parseToolsets(e.FORGE_TOOLSETS);
   const { unknown: unknownToolsets } = named;
   // the USE_* flags add to an explicit list; without one every default toolset is served anyway
@@ -409,7 +435,10 @@ export function loadConfig(env: Env = process.env): Config {
     consentPage: e.FORGE_OAUTH_CONSENT ?? true,
     mcpServerUrl,
     oauthAppId: e.FORGE_OAUTH_APP_ID,
-    oauthScopes: (e.FORGE_OAUTH_SCOPES ?? "api").split(/[\s,]+/).filter(Boolean),
+    oauthScopes,
+    stepUp,
+    confirmDestructive:
+      (e.FORGE_MCP_CONFIRM_DESTRUCTIVE as Config["confirmDestructive"] | undefined) ?? "elicit",
     registerRateLimitPerHour: e.OAUTH_REGISTER_RATE_LIMIT_PER_HOUR ?? 20,
     verifyRateLimitPerMinute: e.MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE ?? 60,
     clientMetadataFetchesPerMinute: e.OAUTH_CLIENT_METADATA_FETCH_RATE_LIMIT_PER_MINUTE ?? 10,

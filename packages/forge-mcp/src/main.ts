@@ -5,6 +5,7 @@ import { ForgeApi } from "./forge/api.js";
 import { localOAuthLogin, refreshingToken } from "./forge/local-oauth.js";
 import { createLogger } from "./logger.js";
 import { createServer, listen } from "./server.js";
+import { sessionAsker } from "./tools/confirm.js";
 import { createMcpServer } from "./tools/index.js";
 
 async function main(): Promise<void> {
@@ -81,7 +82,14 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const api = new ForgeApi(config.forgeApiUrl, token, config.forgeTimeoutMs);
-  const server = createMcpServer({ readOnly: config.readOnly, toolsets: config.toolsets }, () => api);
+  const server = createMcpServer(
+    {
+      readOnly: config.readOnly,
+      toolsets: config.toolsets,
+      confirm: { mode: config.confirmDestructive, asker: sessionAsker },
+    },
+    () => api,
+  );
   await server.connect(new StdioServerTransport());
 }
 

@@ -18,12 +18,16 @@ import { mountDiscovery } from "./oauth/discovery.js";
 import { globToRegExp } from "./oauth/redirect-uris.js";
 import { RelayBudget } from "./oauth/relay-budget.js";
 import { oauthRouter } from "./oauth/routes.js";
+import { scopePolicy } from "./oauth/scopes.js";
 import { Sealer } from "./oauth/seal.js";
 import { OAuthService } from "./oauth/service.js";
 import { memorySharedState, redisSharedState, type SharedState } from "./oauth/shared-state.js";
+import { stepUpCheck, toolCalled } from "./oauth/step-up.js";
 import { memoryStores, sealedStores } from "./oauth/stores.js";
 import { originGuard } from "./origin-guard.js";
-import { createMcpServer } from "./tools/index.js";
+import { HttpAsker } from "./tools/confirm.js";
+import { annotations, writes } from "./tools/define.js";
+import { createMcpServer, selectTools } from "./tools/index.js";
 
 const MAX_IDLE_SERVERS = 32;
 
@@ -63,7 +67,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       "no FORGE_TOKEN and FORGE_MCP_OAUTH is off: /mcp tool calls will fail until a token is configured",
     );
   }
-  mountMcp(app, config, oauth?.mcpHandlers ?? [], logger, oauth?.reauth);
+  mountMcp(app, config, oauth?.mcpHandlers ?? [], logger, oauth?.mcpAfterBody ?? [], oauth?.reauth);
   app.use(lastStop(logger));
 
   return {
@@ -124,6 +128,8 @@ interface OAuthSide {
   memoryStore: ForgeMcpServer["memoryStore"];
   /** What /mcp runs before the body is read: the verify budget and the bearer check. */
   mcpHandlers: express.RequestHandler[];
+  /** What /mcp runs once the body is read: the step-up check. */
+  mcpAfterBody: express.RequestHandler[];
   /** How /mcp answers when the forge refuses a verified token on a tool's call. */
   reauth: Reauth;
 }
@@ -184,6 +190,7 @@ async function mountOAuth(
     : memorySharedState(config.registerRateLimitPerHour, now);
   const { stores, consentKeys, memoryStore } = oauthStores(config, shared, now);
   const mode = config.callbackProxy ? "proxy" : "passthrough";
+  const scopes = scopePolicy(config);
   const allowlist = config.redirectUriAllowlist.map(globToRegExp);
   if (config.cimdAllowLoopbackForTests)
     logger.warn("FORGE_MCP_CIMD_ALLOW_LOOPBACK_FOR_TESTS is on: for tests only, never in production");
@@ -202,7 +209,8 @@ async function mountOAuth(
     mcpServerUrl: config.mcpServerUrl,
     resources: [`${config.mcpServerUrl}${MCP_PATH}`, config.mcpServerUrl, `${config.mcpServerUrl}/`],
     forgeRootUrl: config.forgeRootUrl,
-    scopes: config.oauthScopes,
+    scopes: scopes.supported,
+    defaultScopes: scopes.signIn,
     allowlist,
     forge: new ForgeOAuthClient(config.forgeRootUrl, appId, config.forgeTimeoutMs),
     ...stores,
@@ -216,14 +224,14 @@ async function mountOAuth(
   const resourceUrl = new URL(`${config.mcpServerUrl}${MCP_PATH}`);
   mountDiscovery(
     app,
-    { serverUrl: config.mcpServerUrl, resourceUrl, scopes: config.oauthScopes, mode },
+    { serverUrl: config.mcpServerUrl, resourceUrl, scopes: scopes.supported, mode },
     prefix,
   );
   app.use(oauthRouter(service, { mode, secureCookies: config.mcpServerUrl.startsWith("https:"), logger }));
   const verifier = new ForgeTokenVerifier({
     rootUrl: config.forgeRootUrl,
     appId,
-    acceptedScopes: config.readOnly ? ["api", "read_api"] : ["api"],
+    acceptedScopes: scopes.accepted,
     timeoutMs: config.forgeTimeoutMs,
     queryFallback: config.tokenInfoQueryFallback,
     logger,
@@ -234,9 +242,23 @@ async function mountOAuth(
   const mcpHandlers = bearerChecks(verifier, {
     perMinute: config.verifyRateLimitPerMinute,
     resourceMetadataUrl,
+    scope: scopes.signIn,
     now,
   });
-  return { shared, verifier, memoryStore, mcpHandlers, reauth: { verifier, resourceMetadataUrl } };
+  const writingTools = new Set(
+    selectTools(config)
+      .filter(writes)
+      .map((t) => t.name),
+  );
+  const mcpAfterBody = scopes.stepUp ? [stepUpCheck({ writingTools, resourceMetadataUrl, logger })] : [];
+  return {
+    shared,
+    verifier,
+    memoryStore,
+    mcpHandlers,
+    mcpAfterBody,
+    reauth: { verifier, resourceMetadataUrl },
+  };
 }
 
 /** POST /mcp (stateless Streamable HTTP), behind the origin guard and the bearer checks; GET/DELETE 405. */
@@ -245,9 +267,20 @@ function mountMcp(
   config: Config,
   mcpHandlers: express.RequestHandler[],
   logger: Logger,
+  afterBody: express.RequestHandler[],
   reauth?: Reauth,
 ): void {
-  const toolOpts = { readOnly: config.readOnly, toolsets: config.toolsets };
+  const asker = new HttpAsker();
+  const destructive = new Set(
+    selectTools(config)
+      .filter((t) => annotations(t).destructiveHint)
+      .map((t) => t.name),
+  );
+  const toolOpts = {
+    readOnly: config.readOnly,
+    toolsets: config.toolsets,
+    confirm: { mode: config.confirmDestructive, asker },
+  };
   // A request's verified token (req.auth, the tools' extra.authInfo) → what a forge 401 does.
   const onForge401 = new WeakMap<object, () => void>();
   const apiFor = (extra: { authInfo?: { token: string } | undefined }) =>
@@ -273,37 +306,51 @@ function mountMcp(
     }),
   );
   // Authenticate before reading the body: an anonymous caller never gets us to parse megabytes.
-  app.post(MCP_PATH, ...mcpHandlers, express.json({ limit: "4mb" }), async (req: Request, res: Response) => {
-    const auth = (req as { auth?: { token: string } }).auth;
-    if (reauth && auth) {
-      const reply401 = forgeUnauthorizedReply(res, reauth.resourceMetadataUrl);
-      onForge401.set(auth, () => {
-        logger.info("forge refused a verified token on a tool call: answering 401 invalid_token");
-        reauth.verifier.evict(auth.token);
-        reply401();
+  app.post(
+    MCP_PATH,
+    ...mcpHandlers,
+    express.json({ limit: "4mb" }),
+    ...afterBody,
+    async (req: Request, res: Response) => {
+      const auth = (req as Request & { auth?: { token: string } }).auth;
+      const token = auth?.token;
+      if (reauth && auth) {
+        const reply401 = forgeUnauthorizedReply(res, reauth.resourceMetadataUrl);
+        onForge401.set(auth, () => {
+          logger.info("forge refused a verified token on a tool call: answering 401 invalid_token");
+          reauth.verifier.evict(auth.token);
+          reply401();
+        });
+      }
+      // a client's answer to a confirmation we asked for goes to the tool call waiting for it
+      if (asker.deliver(req.body, token)) return void res.status(202).end();
+      asker.noteInitialize(req.body, token);
+      const server = idleServers.pop() ?? createMcpServer(toolOpts, apiFor);
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        // an event stream only where a destructive tool may ask its client during the call
+        enableJsonResponse:
+          config.confirmDestructive === "off" ||
+          !asker.mayAsk(token) ||
+          toolCalled(req.body, destructive) === undefined,
       });
-    }
-    const server = idleServers.pop() ?? createMcpServer(toolOpts, apiFor);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    res.on("close", () => {
-      void transport.close().then(() => {
-        if (idleServers.length < MAX_IDLE_SERVERS) idleServers.push(server);
+      res.on("close", () => {
+        void transport.close().then(() => {
+          if (idleServers.length < MAX_IDLE_SERVERS) idleServers.push(server);
+        });
       });
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
-    } catch (err) {
-      logger.error({ err: (err as Error).message }, "mcp request failed");
-      if (!res.headersSent)
-        res
-          .status(500)
-          .json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null });
-    }
-  });
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(req, res, req.body);
+      } catch (err) {
+        logger.error({ err: (err as Error).message }, "mcp request failed");
+        if (!res.headersSent)
+          res
+            .status(500)
+            .json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null });
+      }
+    },
+  );
   const notAllowed = (_req: Request, res: Response) => {
     res
       .status(405)

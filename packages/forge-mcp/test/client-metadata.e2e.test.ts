@@ -266,7 +266,7 @@ describe("client ID metadata documents", () => {
 
     it("signs in without registering and calls a tool", async () => {
       const path = `/doc/v2-${mode.replace(" ", "-")}`;
-      const { client, provider } = await connectV2(mcp.url, `${docs.origin}${path}`);
+      const { client, provider } = await connectV2(mcp.url, { clientMetadataUrl: `${docs.origin}${path}` });
       expect(provider.info.client_id).toBe(`${docs.origin}${path}`);
       expect(docs.hits.get(path)).toBe(1);
       // the forge user behind the token the client obtained

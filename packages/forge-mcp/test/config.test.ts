@@ -27,6 +27,21 @@ describe("configuration", () => {
     });
   });
 
+  it("FORGE_MCP_CONFIRM_DESTRUCTIVE: elicit by default, refuse and off (any case)", () => {
+    expect(loadConfig({}).confirmDestructive).toBe("elicit");
+    expect(loadConfig({ FORGE_MCP_CONFIRM_DESTRUCTIVE: "Refuse" }).confirmDestructive).toBe("refuse");
+    expect(loadConfig({ GITLAB_MCP_CONFIRM_DESTRUCTIVE: "off" }).confirmDestructive).toBe("off");
+  });
+
+  it("FORGE_MCP_STEP_UP=true asks the forge for read_api and api (api alone without it)", () => {
+    expect(loadConfig(base)).toMatchObject({ stepUp: false, oauthScopes: ["api"] });
+    expect(loadConfig({ ...base, FORGE_MCP_STEP_UP: "true" })).toMatchObject({
+      stepUp: true,
+      oauthScopes: ["read_api", "api"],
+    });
+    expect(loadConfig({ ...base, GITLAB_MCP_STEP_UP: "true" }).stepUp).toBe(true);
+  });
+
   it("reads the client metadata document budget, and the test-only loopback switch is off by default", () => {
     expect(loadConfig(base)).toMatchObject({
       clientMetadataFetchesPerMinute: 10,
@@ -102,6 +117,17 @@ describe("configuration", () => {
     ],
     ["bad transport", { MCP_TRANSPORT: "sse" }, /MCP_TRANSPORT must be/],
     ["oauth over stdio", { ...base, MCP_TRANSPORT: "stdio" }, /needs MCP_TRANSPORT=http/],
+    ["bad confirm mode", { FORGE_MCP_CONFIRM_DESTRUCTIVE: "ask" }, /FORGE_MCP_CONFIRM_DESTRUCTIVE must be/],
+    [
+      "step-up without oauth",
+      { FORGE_MCP_STEP_UP: "true" },
+      /FORGE_MCP_STEP_UP=true needs FORGE_MCP_OAUTH=true/,
+    ],
+    [
+      "step-up without read_api",
+      { ...base, FORGE_MCP_STEP_UP: "true", FORGE_OAUTH_SCOPES: "api" },
+      /needs both read_api and api in FORGE_OAUTH_SCOPES/,
+    ],
   ];
   it.each(invalid)("rejects %s with one clear line", (_name, env, message) => {
     let err: unknown;

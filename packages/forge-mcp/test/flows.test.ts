@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "./forge-sim.js";
-import { type RunningForgeMcp, SECRET, startForgeMcp } from "./helpers.js";
+import { type RunningForgeMcp, SIGN_IN_MODES, startForgeMcp } from "./helpers.js";
 import { connectV1, connectV2 } from "./sdk-clients.js";
 
 /** Full flows with the official MCP clients (v1 and v2 SDK) against the forge simulator. */
 
-const modes: Array<[string, Record<string, string>]> = [
-  ["passthrough", {}],
-  ["proxy", { FORGE_OAUTH_CALLBACK_PROXY: "true" }],
-  [
-    "stateless proxy",
-    { FORGE_OAUTH_CALLBACK_PROXY: "true", OAUTH_STATELESS_MODE: "true", OAUTH_STATELESS_SECRET: SECRET },
-  ],
-];
+const modes = SIGN_IN_MODES;
 
 describe.each(modes)("%s mode", (mode, extra) => {
   let forge: Forge;

@@ -41,6 +41,11 @@ export async function seedApp(
   });
 }
 
+/** The environment of a forge-mcp that signs users in through this forge's application. */
+export function oauthEnv(forge: Forge, extra: Record<string, string> = {}): Record<string, string> {
+  return { FORGE_MCP_OAUTH: "true", FORGE_OAUTH_APP_ID: APP_ID, FORGE_API_URL: forge.apiUrl, ...extra };
+}
+
 /** The forge simulator's newest request-log sequence number: where a count of calls starts. */
 export async function forgeLogSeq(forge: Forge): Promise<number> {
   const r = (await (await fetch(`${forge.origin}/_sim/log`)).json()) as { entries: Array<{ seq: number }> };

@@ -8,6 +8,16 @@ import { createServer, type ForgeMcpServer } from "../src/server.js";
 export const SECRET = Buffer.alloc(32, 7).toString("base64");
 export const OTHER_SECRET = Buffer.alloc(32, 9).toString("base64");
 
+/** The three sign-in modes the official-client flows run in: name and the env that selects it. */
+export const SIGN_IN_MODES: Array<[string, Record<string, string>]> = [
+  ["passthrough", {}],
+  ["proxy", { FORGE_OAUTH_CALLBACK_PROXY: "true" }],
+  [
+    "stateless proxy",
+    { FORGE_OAUTH_CALLBACK_PROXY: "true", OAUTH_STATELESS_MODE: "true", OAUTH_STATELESS_SECRET: SECRET },
+  ],
+];
+
 export interface RunningForgeMcp {
   url: string;
   server: ForgeMcpServer;

@@ -70,7 +70,13 @@ class MemoryProvider {
   }
 }
 
-export async function connectV1(mcpUrl: string) {
+/** What the signed-in client declares and registers before it connects (e.g. an elicitation handler). */
+export interface ClientSetup<C> {
+  capabilities?: Record<string, unknown>;
+  setup?: (client: C) => void;
+}
+
+export async function connectV1(mcpUrl: string, opts: ClientSetup<ClientV1> = {}) {
   const provider = new MemoryProvider();
   const url = new URL(`${mcpUrl}/mcp`);
   const client = new ClientV1({ name: "v1-test", version: "1.0.0" });
@@ -82,14 +88,25 @@ export async function connectV1(mcpUrl: string) {
   }
   const pending = new TransportV1(url, { authProvider: provider as unknown as ProviderV1 });
   await pending.finishAuth(provider.code!);
-  const authed = new ClientV1({ name: "v1-test", version: "1.0.0" });
-  await authed.connect(new TransportV1(url, { authProvider: provider as unknown as ProviderV1 }));
-  return { client: authed, provider };
+  const authed = new ClientV1(
+    { name: "v1-test", version: "1.0.0" },
+    { capabilities: opts.capabilities ?? {} },
+  );
+  opts.setup?.(authed);
+  const transport = new TransportV1(url, { authProvider: provider as unknown as ProviderV1 });
+  await authed.connect(transport);
+  return { client: authed, provider, transport };
 }
 
 /** `clientMetadataUrl`: sign in with a Client ID Metadata Document instead of registering. */
-export async function connectV2(mcpUrl: string, clientMetadataUrl?: string) {
-  const provider = Object.assign(new MemoryProvider(), clientMetadataUrl ? { clientMetadataUrl } : {});
+export async function connectV2(
+  mcpUrl: string,
+  opts: ClientSetup<ClientV2> & { clientMetadataUrl?: string } = {},
+) {
+  const provider = Object.assign(
+    new MemoryProvider(),
+    opts.clientMetadataUrl ? { clientMetadataUrl: opts.clientMetadataUrl } : {},
+  );
   const url = new URL(`${mcpUrl}/mcp`);
   const client = new ClientV2({ name: "v2-test", version: "1.0.0" });
   try {
@@ -101,7 +118,12 @@ export async function connectV2(mcpUrl: string, clientMetadataUrl?: string) {
   const pending = new TransportV2(url, { authProvider: provider as unknown as ProviderV2 });
   // v2 takes the whole callback query so it can check RFC 9207 `iss` (proxy mode sends it)
   await pending.finishAuth(provider.callbackParams);
-  const authed = new ClientV2({ name: "v2-test", version: "1.0.0" });
-  await authed.connect(new TransportV2(url, { authProvider: provider as unknown as ProviderV2 }));
-  return { client: authed, provider };
+  const authed = new ClientV2(
+    { name: "v2-test", version: "1.0.0" },
+    { capabilities: opts.capabilities ?? {} },
+  );
+  opts.setup?.(authed);
+  const transport = new TransportV2(url, { authProvider: provider as unknown as ProviderV2 });
+  await authed.connect(transport);
+  return { client: authed, provider, transport };
 }

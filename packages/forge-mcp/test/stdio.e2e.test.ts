@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ForgeApi } from "../src/forge/api.js";
@@ -16,8 +17,17 @@ describe("stdio transport and local OAuth", () => {
   });
   afterAll(() => forge?.close());
 
-  it("serves the tools over stdio with a personal access token (GITLAB_ spelling)", async () => {
-    const client = new Client({ name: "stdio-test", version: "1.0.0" });
+  it("serves the tools over stdio with a personal access token (GITLAB_ spelling); a destructive tool asks through elicitation", async () => {
+    const answers = [{ action: "decline" }, { action: "accept", content: { confirm: true } }];
+    const asked: string[] = [];
+    const client = new Client(
+      { name: "stdio-test", version: "1.0.0" },
+      { capabilities: { elicitation: {} } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, async (r) => {
+      asked.push(r.params.message);
+      return answers.shift() as never;
+    });
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
@@ -30,10 +40,20 @@ describe("stdio transport and local OAuth", () => {
         stderr: "pipe",
       }),
     );
-    const r = (await client.callTool({ name: "get_current_user", arguments: {} })) as {
-      content: Array<{ text: string }>;
-    };
-    expect(JSON.parse(r.content[0]!.text).username).toBe("alice");
+    type R = { isError?: boolean; content: Array<{ text: string }> };
+    const call = (name: string, args: Record<string, unknown>) =>
+      client.callTool({ name, arguments: args }) as Promise<R>;
+    expect(JSON.parse((await call("get_current_user", {})).content[0]!.text).username).toBe("alice");
+    // declined: no DELETE reaches the forge; accepted: the issue is gone
+    const created = await call("create_issue", { project_id: "acme/widgets", title: "stdio confirm" });
+    const iid = JSON.parse(created.content[0]!.text).iid as number;
+    const del = () => call("delete_issue", { project_id: "acme/widgets", issue_iid: iid });
+    expect((await del()).isError).toBe(true);
+    expect((await call("get_issue", { project_id: "acme/widgets", issue_iid: iid })).isError).toBeFalsy();
+    expect((await del()).isError).toBeFalsy();
+    expect((await call("get_issue", { project_id: "acme/widgets", issue_iid: iid })).isError).toBe(true);
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toContain(`delete_issue (project_id=acme/widgets, issue_iid=${iid})`);
     await client.close();
   });
 

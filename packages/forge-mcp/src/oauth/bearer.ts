@@ -2,6 +2,7 @@ import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middlew
 import type { Request, RequestHandler } from "express";
 import { LRUCache } from "lru-cache";
 import type { ForgeTokenVerifier, TokenLookup } from "../forge/verify.js";
+import { authParam } from "./scopes.js";
 
 /**
  * The bearer credential of an Authorization header, read as the SDK's bearer check reads it
@@ -19,6 +20,8 @@ export interface BearerOptions {
   perMinute: number;
   /** Named in the WWW-Authenticate header of a 401 (RFC 9728 §5.1). */
   resourceMetadataUrl: string;
+  /** The scope a 401 or 403 challenge names (RFC 6750 §3): what sign-in should ask for. */
+  scope: string[];
   now: () => number;
 }
 
@@ -33,11 +36,25 @@ export function bearerChecks(verifier: ForgeTokenVerifier, o: BearerOptions): Re
     const known = lookups.get(req);
     return known?.token === token ? known : verifier.lookup(token);
   };
-  const check: RequestHandler = (req, res, next) =>
+  const check: RequestHandler = (req, res, next) => {
+    // The SDK names a scope in its challenge only with requiredScopes, which it then demands all
+    // of; ours are any-of (`api` or `read_api`), so the scope is added to its challenge here.
+    const setHeader = res.setHeader;
+    res.setHeader = function (this: typeof res, name, value) {
+      const scoped =
+        name.toLowerCase() === "www-authenticate"
+          ? `${value}, ${authParam("scope", o.scope.join(" "))}`
+          : value;
+      return setHeader.call(this, name, scoped);
+    } as typeof res.setHeader;
     requireBearerAuth({
       verifier: { verifyAccessToken: (token) => verifier.verifyLookup(lookupFor(req, token)) },
       resourceMetadataUrl: o.resourceMetadataUrl,
-    })(req, res, next);
+    })(req, res, (err?: unknown) => {
+      res.setHeader = setHeader;
+      next(err);
+    });
+  };
   return [verifyBudget(verifier, o, lookups), check];
 }
 

@@ -161,7 +161,11 @@ export function oauthRouter(
         // one use: whatever the outcome, this browser's binding for the state is spent
         if (mark !== undefined)
           res.clearCookie(name, { httpOnly: true, sameSite: "lax", secure: opts.secureCookies, path: "/" });
-        answer(res, await service.callback(req.query as Record<string, unknown>, mark, req.ip ?? "unknown"), "callback");
+        answer(
+          res,
+          await service.callback(req.query as Record<string, unknown>, mark, req.ip ?? "unknown"),
+          "callback",
+        );
       } catch (err) {
         failInBrowser(res, err, "callback");
       }

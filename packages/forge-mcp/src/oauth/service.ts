@@ -2,8 +2,8 @@ import type { Logger } from "pino";
 import type { ForgeOAuthClient } from "../forge/oauth-client.js";
 import { isTokens } from "../forge/oauth-client.js";
 import { isValidChallenge, newPkcePair, s256, verifierMatches } from "../pkce.js";
-import { type ClientMetadataResolver, isMetadataClientId } from "./client-metadata.js";
 import { CALLBACK_REFUSED_STATUS, callbackRefusedPage } from "./callback-binding.js";
+import { type ClientMetadataResolver, isMetadataClientId } from "./client-metadata.js";
 import { authorizeErrorPage, type ConsentGuard, consentPage, trustCookieName } from "./consent.js";
 import { OAuthError, type OAuthErrorCode } from "./errors.js";
 import { repeatedParam, SINGLE_VALUED } from "./params.js";
@@ -48,6 +48,8 @@ interface OAuthServiceDeps {
   resources: string[];
   forgeRootUrl: string;
   scopes: string[];
+  /** Asked for when the client names none of `scopes` (default: all of them). */
+  defaultScopes?: string[];
   allowlist: RegExp[];
   forge: ForgeOAuthClient;
   clients: ClientRegistry;
@@ -502,7 +504,7 @@ export class OAuthService {
 
   private scopeFor(requested: string | undefined): string {
     const wanted = (requested ?? "").split(" ").filter((s) => this.d.scopes.includes(s));
-    return (wanted.length > 0 ? wanted : this.d.scopes).join(" ");
+    return (wanted.length > 0 ? wanted : (this.d.defaultScopes ?? this.d.scopes)).join(" ");
   }
 
   private async relayForgeToken(params: Record<string, string>): Promise<Record<string, unknown>> {

@@ -3,6 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ApiResult, ForgeApi } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
+import { type Asker, type ConfirmExtra, type ConfirmMode, confirmDestructive } from "./confirm.js";
 
 /**
  * One declarative shape for every forge tool: a zod input, whether it writes (and whether that
@@ -73,11 +74,19 @@ export function annotations(t: ForgeTool) {
   };
 }
 
+/**
+ * Whether calling the tool changes something at the forge, read from its MCP annotations (the
+ * one place): the step-up check asks for the write scope before such a tool runs.
+ */
+export function writes(t: ForgeTool): boolean {
+  return !annotations(t).readOnlyHint;
+}
+
 export function registerTools(
   server: McpServer,
   tools: ForgeTool[],
   apiFor: (extra: { authInfo?: { token: string } | undefined }) => ForgeApi,
-  opts: { readOnly: boolean },
+  opts: { readOnly: boolean; confirm?: { mode: ConfirmMode; asker: Asker } | undefined },
 ): string[] {
   const names: string[] = [];
   for (const t of tools) {
@@ -86,7 +95,19 @@ export function registerTools(
     server.registerTool(
       t.name,
       { description: t.description, inputSchema: t.input, annotations: annotations(t) },
-      async (args: Record<string, unknown>, extra: { authInfo?: { token: string } | undefined }) => {
+      async (args: Record<string, unknown>, extra: ConfirmExtra) => {
+        // a destructive tool asks the person first (annotations: the one source of destructiveHint)
+        if (opts.confirm && annotations(t).destructiveHint) {
+          const refused = await confirmDestructive(
+            opts.confirm.mode,
+            opts.confirm.asker,
+            server,
+            extra,
+            t.name,
+            args,
+          );
+          if (refused) return { isError: true, content: [{ type: "text", text: refused }] };
+        }
         try {
           return toResult(await t.run(apiFor(extra), args as never));
         } catch (err) {

@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ForgeApi } from "../forge/api.js";
+import type { Asker, ConfirmMode } from "./confirm.js";
 import { type ForgeTool, registerTools, type Toolset } from "./define.js";
 import { graphqlTools } from "./graphql.js";
 import { groupTools } from "./groups.js";
@@ -40,10 +41,12 @@ export const DEFAULT_TOOLSETS = (Object.keys(TOOLSETS) as Toolset[]).filter((t) 
 interface ToolOptions {
   readOnly: boolean;
   toolsets: string[] | undefined;
+  /** Confirmation of destructive tools (FORGE_MCP_CONFIRM_DESTRUCTIVE); none when unset. */
+  confirm?: { mode: ConfirmMode; asker: Asker } | undefined;
 }
 
 /** The tools a configuration serves, in tools/list order (read-only mode drops the writers). */
-function selectTools(opts: ToolOptions): ForgeTool[] {
+export function selectTools(opts: ToolOptions): ForgeTool[] {
   const selected = (opts.toolsets ?? DEFAULT_TOOLSETS).filter((t): t is Toolset => t in TOOLSETS);
   return selected.flatMap((t) => TOOLSETS[t]).filter((t) => !(opts.readOnly && t.write));
 }
