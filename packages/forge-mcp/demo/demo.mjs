@@ -64,16 +64,25 @@ async function browser(start) {
   let url = new URL(start);
   let method = "GET";
   let body;
-  let cookie;
+  // forge-mcp's cookies, as a browser keeps them: the consent form's nonce, and the binding that
+  // lets /callback finish only in the browser that approved
+  const jar = new Map();
   for (let i = 0; i < 10; i++) {
     if (url.href.startsWith(CLIENT_CB)) return url;
+    const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
     const headers = {
-      ...(cookie && url.origin === mcpUrl ? { cookie } : {}),
+      ...(cookie && url.origin === new URL(mcpUrl).origin ? { cookie } : {}),
       ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}),
     };
     const res = await fetch(url, { method, headers, body, redirect: "manual" });
-    const setCookie = res.headers.get("set-cookie");
-    if (setCookie) cookie = setCookie.split(";")[0];
+    if (url.origin === new URL(mcpUrl).origin)
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(";");
+        const eq = pair.indexOf("=");
+        const value = pair.slice(eq + 1);
+        if (value === "" || /max-age=0/i.test(line)) jar.delete(pair.slice(0, eq));
+        else jar.set(pair.slice(0, eq), value);
+      }
     const text = await res.text();
     say(`     browser: ${method} ${short(url.href)} → ${res.status}`);
     if (res.status === 302) {

@@ -1,0 +1,29 @@
+// `npm run demo` is one of the README's two commands: its script runs here as a user runs it (after
+// the build the e2e set-up makes), so a change that breaks the demo fails the suite, not a new user.
+// (A demo whose hand-played browser did not keep forge-mcp's cookies once reached main this way.)
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+describe("npm run demo", () => {
+  it("runs both products' demos to their last line and exits 0", () => {
+    const run = spawnSync(process.execPath, ["scripts/demo.mjs"], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 120_000,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    const output = `${run.stdout}${run.stderr}`;
+    expect({ status: run.status, tail: run.status === 0 ? "" : output.slice(-2000) }).toEqual({
+      status: 0,
+      tail: "",
+    });
+    expect(output).toMatch(/^engine demo finished in /m);
+    expect(output).toContain(
+      "Done: discovery → registration → consent → forge → callback → token → tool call.",
+    );
+    expect(output).toMatch(/━━━ demo finished\s*$/);
+  });
+});
