@@ -79,7 +79,8 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1111:
     "a credential with `limited` networking must list `allowed_hosts` (it is never widened implicitly)",
   AGENTS1112: "two credentials of one vault share a name",
-  AGENTS1113: "`protocol` on a static_bearer credential of a provider whose wire has no transport field",
+  AGENTS1113:
+    "`protocol` on a static_bearer credential of a provider whose wire has no transport field: it is not sent (warning)",
   AGENTS1120:
     "an identity mixes the managed form (external_id, name, enabled, metadata) with the external form (identity_id), or has neither",
   AGENTS1121: "`identity_id` must begin with `idn_`",

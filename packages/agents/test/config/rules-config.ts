@@ -305,7 +305,8 @@ export const CONFIG_RULES: RuleRow[] = [
   },
   {
     code: "AGENTS1113",
-    rule: "static_bearer protocol only where the wire carries it",
+    rule: "static_bearer protocol where the wire has no such field: accepted, not sent (warning)",
+    severity: "warning",
     invalid: cfg(
       C,
       "vaults:\n  v:\n    credentials:\n      - name: t\n        type: static_bearer\n        mcp_server_url: https://m\n        access_token: ${TOKEN}\n        protocol: @@sse",

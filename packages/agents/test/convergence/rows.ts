@@ -171,9 +171,9 @@ for (const provider of ["provider_b", "provider_c", "provider_d"] as const) {
       provider,
       kind: "vaults",
       form: "static_bearer credential for an MCP server",
-      // `protocol` where the provider carries it (provider_b); provider_c/d refuse it at validate
-      // (AGENTS1113) rather than drop it and flap.
-      yaml: `vaults:\n  v:\n    display_name: Declared vault\n    credentials:\n      - name: issues\n        type: static_bearer\n        mcp_server_url: https://issues.example.com/mcp\n        access_token: \${SECRET}\n${provider === "provider_b" ? "        protocol: streamable_http\n" : ""}`,
+      // `protocol` is valid by the spec everywhere: provider_b carries it; provider_c/d have no
+      // such field, so validate warns (AGENTS1113), it is not sent, and the plan never flaps.
+      yaml: `vaults:\n  v:\n    display_name: Declared vault\n    credentials:\n      - name: issues\n        type: static_bearer\n        mcp_server_url: https://issues.example.com/mcp\n        access_token: \${SECRET}\n        protocol: streamable_http\n`,
       ...(provider === "provider_b"
         ? {}
         : { drift: fieldDrift(provider, "vaults", "v", "display_name", "Edited vault", "Declared vault") }),

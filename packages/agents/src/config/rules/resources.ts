@@ -141,10 +141,12 @@ export function checkVaults(ctx: RuleContext): void {
           credential.protocol !== undefined &&
           !caps.credentialProtocol.supported
         ) {
-          // Not on the wire: it could never be read back, so every plan would flap.
-          ctx.report(
+          // The spec allows it on every static_bearer credential, so the file stays valid; the
+          // provider's wire has no such field, so it is not sent and the diff leaves it out
+          // (the comparison form drops it), which keeps plans from flapping.
+          ctx.warn(
             "AGENTS1113",
-            `vaults.${name}: ${provider} does not carry a static_bearer credential's \`protocol\``,
+            `vaults.${name}: ${provider} does not carry a static_bearer credential's \`protocol\`; it is not sent`,
             [...path, "protocol"],
             caps.credentialProtocol.alternative,
           );

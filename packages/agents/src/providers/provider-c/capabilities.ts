@@ -28,7 +28,7 @@ export const providerCCapabilities: ProviderCapabilities = {
   },
   credentialTypes: { static_bearer: SUPPORTED, environment_variable: SUPPORTED },
   credentialProtocol: unsupported(
-    "remove `protocol`: provider_c's static_bearer credential is `{type, token, mcp_server_url}` with no transport field; the server URL decides",
+    "provider_c's static_bearer credential is `{type, token, mcp_server_url}` with no transport field (the server URL decides); remove `protocol` to silence this",
   ),
   agents: {
     forwardEnvironmentNetworking: SUPPORTED,

@@ -25,7 +25,7 @@ export const providerDCapabilities: ProviderCapabilities = {
   },
   credentialTypes: { static_bearer: SUPPORTED, environment_variable: SUPPORTED },
   credentialProtocol: unsupported(
-    "remove `protocol`: provider_d's static_bearer credential is `{type, token, mcp_server_url}` with no transport field; the server URL decides",
+    "provider_d's static_bearer credential is `{type, token, mcp_server_url}` with no transport field (the server URL decides); remove `protocol` to silence this",
   ),
   agents: {
     forwardEnvironmentNetworking: SUPPORTED,

@@ -44,6 +44,20 @@ function withPriorSecrets(spec: Json, prior: Json | undefined): Json {
   return { ...spec, credentials };
 }
 
+/**
+ * The spec allows `protocol` on every static_bearer credential; this dialect's wire has no such
+ * field (validate warns, AGENTS1113), so it is never sent, never read back, and kept out of the
+ * comparison: otherwise every plan would show it as drift.
+ */
+function withoutProtocol(credentials: unknown): unknown {
+  if (!Array.isArray(credentials)) return credentials;
+  return credentials.map((c) => {
+    if (!isRecord(c) || c.protocol === undefined) return c;
+    const { protocol: _dropped, ...rest } = c;
+    return rest;
+  });
+}
+
 export function vaultHandler(profile: DialectProfile): KindHandler {
   const options = { injectionLocation: profile.injectionLocation };
 
@@ -115,7 +129,11 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
 
   const handler: KindHandler = {
     desired: (spec) =>
-      overlay(spec, { ...canonicalVault(spec, options), credentials: spec.credentials }, COMPARED),
+      overlay(
+        spec,
+        { ...canonicalVault(spec, options), credentials: withoutProtocol(spec.credentials) },
+        COMPARED,
+      ),
     sensitive: VAULT_SENSITIVE_PATHS,
 
     async create(ctx, spec) {
