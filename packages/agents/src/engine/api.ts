@@ -4,11 +4,13 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { hasDeferred, preflightRemovals, runDeferred } from "../apply/deferred.js";
 import { type ApplyEvent, type ExecuteResult, executePlan } from "../apply/execute.js";
+import { loadDotenv } from "../config/dotenv.js";
 import { configHash, prepareDesired } from "../plan/bind.js";
 import { planWithSpecs } from "../plan/planner.js";
 import { scopeDesired } from "../plan/scope.js";
 import { hasChanges, incompleteMessage, type Plan, PlanError, refreshErrors } from "../plan/types.js";
 import { ALL_ADAPTERS } from "../providers/catalog.js";
+import { baseUrlsFromEnv } from "../providers/endpoint.js";
 import type { HttpEnvironment, RetryNotice } from "../providers/http.js";
 import { ProviderRuntime } from "../providers/registry.js";
 import type { ProviderAdapter, Spec } from "../providers/types.js";
@@ -35,7 +37,10 @@ export interface EngineOptions {
   targets?: string[];
   /** Remote reads in flight during refresh (default 10). */
   refreshConcurrency?: number;
-  /** Per provider base-URL overrides; defaults from AGENTS_BASE_URL_<PROVIDER> variables. */
+  /**
+   * Per provider base-URL overrides; default: the AGENTS_BASE_URL_<PROVIDER> variables of `env`
+   * and the project's `.env` (plain http:// to a host that is not loopback is refused there).
+   */
   baseUrls?: Partial<Record<string, string>>;
   http?: HttpEnvironment;
   /** Each HTTP retry about to wait (the CLI prints it: a long retry loop is never silent). */
@@ -73,13 +78,12 @@ function statePathFor(options: Pick<EngineOptions, "statePath" | "project">): st
   return options.statePath ?? join(dirname(options.project.configPath), STATE_FILE_NAME);
 }
 
-function baseUrlsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<string, string>> {
-  const out: Partial<Record<string, string>> = {};
-  for (const [key, value] of Object.entries(env)) {
-    const match = /^AGENTS_BASE_URL_(.+)$/.exec(key);
-    if (match && value) out[match[1]!.toLowerCase()] = value;
-  }
-  return out;
+/**
+ * The environment the engine reads its own variables from (AGENTS_BASE_URL_<PROVIDER>): the
+ * project's `.env` files under the process environment, as for `${VAR}` in agents.yaml.
+ */
+function engineEnv(options: Pick<EngineOptions, "env" | "project">): NodeJS.ProcessEnv {
+  return { ...loadDotenv(options.project.configDir).values, ...(options.env ?? process.env) };
 }
 
 export function createRuntime(options: EngineOptions & { cascade?: boolean }): ProviderRuntime {
@@ -89,7 +93,7 @@ export function createRuntime(options: EngineOptions & { cascade?: boolean }): P
     project: options.project.project,
     configDir: options.project.configDir,
     secrets: options.project.secrets,
-    baseUrls: options.baseUrls ?? baseUrlsFromEnv(options.env ?? process.env),
+    baseUrls: options.baseUrls ?? baseUrlsFromEnv(engineEnv(options), options.project.blocks),
     http: {
       ...options.http,
       policy: { ...options.http?.policy },

@@ -133,6 +133,14 @@ export const CONFIG_RULES: RuleRow[] = [
     valid: 'version: "1"\nproviders:\n  provider_a:\n    api_key: k\n    workspace_id: llm-1',
   },
   {
+    code: "AGENTS1036",
+    rule: "a provider endpoint is https:// or loopback, unless the block opts in",
+    invalid:
+      'version: "1"\nproviders:\n  provider_c:\n    api_key: k\n    base_url: @@http://api.example.com/v1',
+    valid:
+      'version: "1"\nproviders:\n  provider_c:\n    api_key: k\n    base_url: http://api.example.com/v1\n    allow_insecure_http: true',
+  },
+  {
     code: "AGENTS1040",
     rule: "reference names a declared resource",
     invalid: cfg(

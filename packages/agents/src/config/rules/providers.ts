@@ -1,5 +1,6 @@
 import { KINDS } from "../../model/kinds.js";
 import { didYouMean } from "../../model/suggest.js";
+import { allowsInsecureHttp, insecureEndpointProblem } from "../../providers/endpoint.js";
 import { declaredProviders } from "../targets.js";
 import type { RuleContext } from "./context.js";
 
@@ -24,6 +25,7 @@ export function checkProviders(ctx: RuleContext): void {
       `declared providers: ${declared.join(", ")}`,
     );
   }
+  checkEndpoints(ctx);
   const fallback = config.defaults?.provider;
   if (fallback !== undefined && fallback !== "all" && !declared.includes(fallback)) {
     ctx.report(
@@ -65,6 +67,23 @@ export function checkProviders(ctx: RuleContext): void {
           "add `provider:` to the resource, or set `defaults.provider` (a provider name or `all`)",
         );
       }
+    }
+  }
+}
+
+/** The fields of a provider block that set the endpoint the API key is sent to. */
+const ENDPOINT_FIELDS = ["base_url", "gateway"] as const;
+
+/** A plain http:// endpoint on another host sends the API key in clear text (AGENTS1036). */
+function checkEndpoints(ctx: RuleContext): void {
+  const blocks = (ctx.config.providers ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  for (const [provider, block] of Object.entries(blocks)) {
+    if (!block || allowsInsecureHttp(block)) continue;
+    for (const field of ENDPOINT_FIELDS) {
+      const url = block[field];
+      if (typeof url !== "string") continue;
+      const problem = insecureEndpointProblem(url, `providers.${provider}.${field}`);
+      if (problem) ctx.report("AGENTS1036", problem.message, ["providers", provider, field], problem.hint);
     }
   }
 }

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { coded, strict } from "../../model/schema-helpers.js";
 import { probeByListingAgents } from "../common/probe.js";
+import { allowInsecureHttpField } from "../endpoint.js";
 import type { ProviderAdapter, ProviderDefinition } from "../types.js";
 import { providerACapabilities } from "./capabilities.js";
 import { connectProviderA } from "./client.js";
@@ -23,6 +24,7 @@ const providerAConfig = strict({
     .regex(/^llm-/, coded("AGENTS1035", "`workspace_id` must begin with `llm-`"))
     .describe("workspace id, begins with `llm-`"),
   base_url: z.url().optional().describe("overrides the endpoint otherwise derived from `workspace_id`"),
+  allow_insecure_http: allowInsecureHttpField,
 }).describe("provider_a: workspace-based provider (no memory stores)");
 
 export function createProviderA(overrides: Partial<ProviderAOptions> = {}): ProviderAdapter {

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { strict } from "../../model/schema-helpers.js";
 import { probeByListingAgents } from "../common/probe.js";
+import { allowInsecureHttpField } from "../endpoint.js";
 import type { KindHandler, ProviderAdapter, ProviderDefinition } from "../types.js";
 import { providerBCapabilities } from "./capabilities.js";
 import { connectProviderB } from "./client.js";
@@ -26,6 +27,7 @@ const providerBConfig = strict({
     .url()
     .optional()
     .describe("cloud gateway base URL; default is the provider's public cloud gateway"),
+  allow_insecure_http: allowInsecureHttpField,
 }).describe("provider_b: BYOC tunnels, Forward delivery, identities and channels");
 
 /** Tunnels are references to existing BYOC tunnels: never created, updated or deleted. */

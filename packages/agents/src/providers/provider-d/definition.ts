@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { strict } from "../../model/schema-helpers.js";
 import { probeByListingAgents } from "../common/probe.js";
+import { allowInsecureHttpField } from "../endpoint.js";
 import { agentHandler } from "../managed-dialect/handlers/agents.js";
 import { environmentHandler } from "../managed-dialect/handlers/environments.js";
 import { fileHandler } from "../managed-dialect/handlers/files.js";
@@ -24,6 +25,7 @@ const providerDConfig = strict({
     .url()
     .optional()
     .describe("extension: overrides the public API endpoint (e.g. a local simulator)"),
+  allow_insecure_http: allowInsecureHttpField,
 }).describe("provider_d");
 
 export const providerD: ProviderAdapter = {
