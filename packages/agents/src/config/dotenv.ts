@@ -1,12 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, parse as parsePath } from "node:path";
 import { parseEnv } from "node:util";
+import type { Diagnostic } from "./diagnostics.js";
+import { decodeUtf8 } from "./utf8.js";
 
 interface DotenvResult {
   values: Record<string, string>;
   /** Every folder where `.env` was looked for, nearest first (for "not found" messages). */
   searched: string[];
   found: string[];
+  /** A `.env` that is not UTF-8, refused at its first bad byte (its variables are not read). */
+  diagnostics: Diagnostic[];
 }
 
 /** The project root: the nearest folder holding `.git`, else the filesystem root. */
@@ -29,13 +33,18 @@ export function loadDotenv(startDir: string): DotenvResult {
   const searched: string[] = [];
   const found: string[] = [];
   const layers: Record<string, string>[] = [];
+  const diagnostics: Diagnostic[] = [];
   let dir = startDir;
   for (;;) {
     searched.push(dir);
     const candidate = join(dir, ".env");
     if (existsSync(candidate)) {
       found.push(candidate);
-      layers.push(parseEnv(readFileSync(candidate, "utf8")) as Record<string, string>);
+      // Decoded strictly, and without a leading BOM (Windows editors write one; parseEnv would
+      // take it as part of the first variable's name, and that variable would be lost).
+      const decoded = decodeUtf8(readFileSync(candidate), candidate);
+      if ("diagnostic" in decoded) diagnostics.push(decoded.diagnostic);
+      else layers.push(parseEnv(decoded.text.replace(/^\uFEFF/, "")) as Record<string, string>);
     }
     if (dir === root) break;
     const parent = dirname(dir);
@@ -44,5 +53,5 @@ export function loadDotenv(startDir: string): DotenvResult {
   }
   const values: Record<string, string> = {};
   for (const layer of layers.reverse()) Object.assign(values, layer);
-  return { values, searched, found };
+  return { values, searched, found, diagnostics };
 }

@@ -11,6 +11,7 @@ import { resolvePaths } from "./paths.js";
 import { runRules } from "./rules/index.js";
 import { type Config, configSchema, RESOURCE_SCHEMAS } from "./schema/index.js";
 import { YamlSource } from "./source.js";
+import { decodeUtf8 } from "./utf8.js";
 
 export type { Diagnostic, SourcePos } from "./diagnostics.js";
 export { DIAGNOSTIC_CODES } from "./diagnostics.js";
@@ -42,9 +43,9 @@ export interface LoadResult {
 export async function loadConfig(file: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const absolute = resolve(file);
   const dir = dirname(absolute);
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = readFileSync(absolute, "utf8");
+    bytes = readFileSync(absolute);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : "cannot be read";
     return {
@@ -64,7 +65,10 @@ export async function loadConfig(file: string, opts: LoadOptions = {}): Promise<
       ],
     };
   }
-  return loadConfigText(text, absolute, opts);
+  const decoded = decodeUtf8(bytes, absolute);
+  if ("diagnostic" in decoded)
+    return { file: absolute, dir, secretValues: [], diagnostics: [decoded.diagnostic] };
+  return loadConfigText(decoded.text, absolute, opts);
 }
 
 /** As `loadConfig`, for text already in memory; `file` names it and anchors relative paths. */
@@ -148,11 +152,15 @@ export function loadConfigText(text: string, file: string, opts: LoadOptions = {
           ...runRules(partial.config, source, opts.provider, partial.invalid),
         ]
       : [];
-    return finish([...interpolationDiagnostics, ...notAtUnresolved([...schemaDiagnostics, ...more])]);
+    return finish([
+      ...dotenv.diagnostics,
+      ...interpolationDiagnostics,
+      ...notAtUnresolved([...schemaDiagnostics, ...more]),
+    ]);
   }
   const config = parsed.data;
   const checks = [...resolvePaths(config, dir, source), ...runRules(config, source, opts.provider)];
-  const diagnostics = [...interpolationDiagnostics, ...notAtUnresolved(checks)];
+  const diagnostics = [...dotenv.diagnostics, ...interpolationDiagnostics, ...notAtUnresolved(checks)];
   const graph = expand(config, { pos: (path) => source.keyPos(path), provider: opts.provider });
   const hasError = diagnostics.some((d) => d.severity === "error");
   return finish(diagnostics, hasError ? { graph } : { config, graph });

@@ -243,3 +243,82 @@ describe("hostile YAML", () => {
     expect(result.config).toBeUndefined();
   });
 });
+
+describe("bytes the tool refuses, with a position", () => {
+  const good = cfg(["provider_c"], "agents:\n  a:\n    model: m\n    instructions: ${GREETING}").replace(
+    "${KEY}",
+    "k",
+  );
+  const latin1 = (text: string) => Buffer.from(text, "latin1");
+  const utf8 = (text: string) => Buffer.from(text, "utf8");
+  // file → bytes of agents.yaml and .env; `@@` marks where the diagnostic must point.
+  const rows: {
+    name: string;
+    file: "agents.yaml" | ".env";
+    bytes: (marked: string) => Buffer;
+    text: string;
+  }[] = [
+    {
+      name: "a Latin-1 é in agents.yaml",
+      file: "agents.yaml",
+      text: good.replace("model: m", "model: caf@@\u00e9"),
+      bytes: latin1,
+    },
+    {
+      name: "a lone continuation byte on line 1",
+      file: "agents.yaml",
+      text: 'version: "@@\u0080"',
+      bytes: latin1,
+    },
+    {
+      name: "a truncated 3-byte sequence after multi-byte text",
+      file: "agents.yaml",
+      text: good.replace("model: m", "model: \u00fc\u00fc@@\u00e2"),
+      bytes: (t) =>
+        Buffer.concat([
+          utf8(t.slice(0, t.indexOf("\u00e2"))),
+          Buffer.from([0xe2, 0x82]),
+          utf8(t.slice(t.indexOf("\u00e2") + 1)),
+        ]),
+    },
+    {
+      name: "a Latin-1 byte in .env",
+      file: ".env",
+      text: "GREETING=hi\nOTHER=gr@@\u00fc\u00dfe\n",
+      bytes: latin1,
+    },
+  ];
+  it.each(rows.map((row) => [row.name, row] as const))("%s", async (_name, row) => {
+    const dir = mkdtempSync(join(tmp, "bytes-"));
+    mkdirSync(join(dir, ".git"));
+    const marked = locateMark(row.text);
+    const markedBytes = row.bytes(row.text.replace("@@", ""));
+    writeFileSync(join(dir, row.file), markedBytes);
+    if (row.file === ".env") writeFileSync(join(dir, "agents.yaml"), good);
+    else writeFileSync(join(dir, ".env"), "GREETING=hi\n");
+    const result = await loadConfig(join(dir, "agents.yaml"), { env: {} });
+    const hit = result.diagnostics.find((d) => d.message.includes("not valid UTF-8"));
+    expect(hit, render(result)).toBeDefined();
+    expect(hit).toMatchObject({ code: "AGENTS1000", severity: "error", line: marked.line, col: marked.col });
+    expect(hit!.file).toBe(join(dir, row.file));
+    expect(hit!.hint).toContain("re-save the file as UTF-8");
+    expect(result.config).toBeUndefined();
+  });
+
+  it("reads a .env that starts with a UTF-8 BOM, first variable included", async () => {
+    const dir = mkdtempSync(join(tmp, "bom-"));
+    mkdirSync(join(dir, ".git"));
+    writeFileSync(join(dir, ".env"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8("GREETING=hi\n")]));
+    writeFileSync(join(dir, "agents.yaml"), good);
+    const result = await loadConfig(join(dir, "agents.yaml"), { env: {} });
+    expect(errorsOf(result), render(result)).toEqual([]);
+    expect(result.config!.agents!.a!.instructions).toBe("hi");
+  });
+
+  it("reads an agents.yaml that starts with a UTF-8 BOM", async () => {
+    const dir = mkdtempSync(join(tmp, "bom-yaml-"));
+    writeFileSync(join(dir, "agents.yaml"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8(good)]));
+    const result = await loadConfig(join(dir, "agents.yaml"), { env: { GREETING: "hi" } });
+    expect(errorsOf(result), render(result)).toEqual([]);
+  });
+});
