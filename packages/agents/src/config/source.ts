@@ -7,8 +7,10 @@ import {
   type Node,
   type Pair,
   parseDocument,
+  visit,
   type YAMLMap,
 } from "yaml";
+import { closest } from "../model/suggest.js";
 import type { Diagnostic, SourcePos } from "./diagnostics.js";
 import { type Located, type QuickRead, readQuickly } from "./quick-yaml.js";
 
@@ -100,7 +102,36 @@ export class YamlSource {
       ...this.posAt(error.pos[0]),
       hint: "fix the YAML syntax; indentation and unquoted `:` or `#` are common causes",
     }));
-    return syntax.length > 0 ? syntax : this.duplicateKeys();
+    if (syntax.length > 0) return syntax;
+    const aliases = this.unresolvedAliases();
+    return aliases.length > 0 ? aliases : this.duplicateKeys();
+  }
+
+  /**
+   * An alias whose anchor is not set before it, reported where the alias stands (the `yaml`
+   * library finds it only while expanding, with no position).
+   */
+  private unresolvedAliases(): Diagnostic[] {
+    const found: Diagnostic[] = [];
+    const anchors = new Set<string>();
+    visit(this.doc, {
+      Node: (_key, node) => {
+        if (node.anchor) anchors.add(node.anchor);
+      },
+      Alias: (_key, alias) => {
+        if (anchors.has(alias.source)) return;
+        const near = closest(alias.source, anchors);
+        const define = `set the anchor &${alias.source} on the value to reuse, above this line (e.g. a top-level \`x-${alias.source}: &${alias.source} ...\`), or write the value here`;
+        found.push({
+          code: "AGENTS1000",
+          severity: "error",
+          message: `YAML alias *${alias.source} names no anchor set before it`,
+          ...this.posAt(alias.range?.[0] ?? 0),
+          hint: near ? `did you mean *${near}? Otherwise ${define}` : define,
+        });
+      },
+    });
+    return found;
   }
 
   /** A key repeated in one mapping, reported at its second occurrence. */

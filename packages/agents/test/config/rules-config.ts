@@ -10,6 +10,18 @@ export const CONFIG_RULES: RuleRow[] = [
     valid: cfg(C, ""),
   },
   {
+    code: "AGENTS1000",
+    rule: "an alias names an anchor set before it",
+    invalid: cfg(C, "x-tools: &tools { builtin: [bash] }\nagents:\n" + agent("a", "tools: @@*missing_tools")),
+    valid: cfg(C, "x-tools: &missing_tools { builtin: [bash] }\nagents:\n" + agent("a", "tools: *missing_tools")),
+  },
+  {
+    code: "AGENTS1000",
+    rule: "an alias set after its use",
+    invalid: cfg(C, "agents:\n" + agent("a", "tools: @@*later") + "\nx-tools: &later { builtin: [bash] }"),
+    valid: cfg(C, "x-tools: &later { builtin: [bash] }\nagents:\n" + agent("a", "tools: *later")),
+  },
+  {
     code: "AGENTS1001",
     rule: "wrong type",
     invalid: cfg(C, "agents:\n" + agent("a", "memory_stores: @@notalist")),
