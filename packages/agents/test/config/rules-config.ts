@@ -13,7 +13,10 @@ export const CONFIG_RULES: RuleRow[] = [
     code: "AGENTS1000",
     rule: "an alias names an anchor set before it",
     invalid: cfg(C, "x-tools: &tools { builtin: [bash] }\nagents:\n" + agent("a", "tools: @@*missing_tools")),
-    valid: cfg(C, "x-tools: &missing_tools { builtin: [bash] }\nagents:\n" + agent("a", "tools: *missing_tools")),
+    valid: cfg(
+      C,
+      "x-tools: &missing_tools { builtin: [bash] }\nagents:\n" + agent("a", "tools: *missing_tools"),
+    ),
   },
   {
     code: "AGENTS1000",
