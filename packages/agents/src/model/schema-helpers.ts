@@ -29,6 +29,15 @@ export const stringMap = z.record(z.string(), z.string());
 
 export const metadata = stringMap.describe("free-form string labels passed to the provider");
 
+/**
+ * The spec types identity `metadata` as a plain `map`: numbers and booleans are accepted and sent
+ * as their text (`42` → "42", `true` → "true"), the only values the provider's wire takes, so the
+ * plan compares the text the provider gives back and shows no change after an apply.
+ */
+export const scalarMetadata = z
+  .record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String))
+  .describe('free-form labels; numbers and booleans are sent as text (quote `"1.50"` to keep it exact)');
+
 /** `provider:` pin on a resource. The names are checked against `providers` by the rules. */
 export const providerPin = z
   .string()

@@ -322,3 +322,26 @@ describe("bytes the tool refuses, with a position", () => {
     expect(errorsOf(result), render(result)).toEqual([]);
   });
 });
+
+describe("identity metadata is a map (spec): scalars are accepted and kept as the wire's text", () => {
+  const withMetadata = (value: string) =>
+    cfg(["provider_b"], `identities:\n  alice:\n    external_id: u-1\n    metadata:\n      k: ${value}`);
+  it.each([
+    ["3", "3"],
+    ["0.5", "0.5"],
+    ["true", "true"],
+    ["false", "false"],
+    ['"007"', "007"],
+    ["text", "text"],
+  ])("metadata value %s → %j", (written, expected) => {
+    const result = load(withMetadata(written));
+    expect(errorsOf(result), render(result)).toEqual([]);
+    expect(result.config!.identities!.alice!.metadata).toEqual({ k: expected });
+  });
+
+  it("still refuses a nested map, at the value", () => {
+    const marked = locateMark(withMetadata("@@{ a: 1 }"));
+    const hit = load(marked.text).diagnostics.find((d) => d.code === "AGENTS1001");
+    expect(hit).toMatchObject({ line: marked.line, col: marked.col });
+  });
+});

@@ -219,6 +219,12 @@ ROWS.push(
   },
   {
     provider: "provider_b",
+    kind: "identities",
+    form: "managed, metadata with numbers and booleans (sent as text)",
+    yaml: `${IDENTITY}    metadata:\n      tier: 3\n      ratio: 0.5\n      vip: true\n      team: desk\n${env("fe")}agents:\n${agent("front", "auto", `    environment: fe\n${FORWARD}`)}`,
+  },
+  {
+    provider: "provider_b",
     kind: "agents",
     form: "Forward with default_memory_store and an inherited file by path",
     yaml: `${IDENTITY}${env("fe")}agents:\n${agent("front", "auto", `    environment: fe\n    files:\n      - docs/guide.md\n    default_memory_store:\n      name: Desk memory\n${FORWARD}`)}`,

@@ -3,8 +3,8 @@ import {
   coded,
   metadata,
   providerPin,
+  scalarMetadata,
   strict,
-  stringMap,
   stringOrNumber,
 } from "../../model/schema-helpers.js";
 
@@ -125,7 +125,7 @@ export const identitySchema = strict({
   external_id: z.string().min(1).optional().describe("managed form: the product's stable end-user id"),
   name: z.string().optional().describe("managed form"),
   enabled: z.boolean().optional().describe("managed form"),
-  metadata: stringMap.optional().describe("managed form"),
+  metadata: scalarMetadata.optional().describe("managed form; numbers and booleans are sent as text"),
   identity_id: z
     .string()
     .regex(/^idn_/, coded("AGENTS1121", "`identity_id` must begin with `idn_`"))
