@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseProviderAError, providerABaseUrl } from "../../src/providers/provider-a/client.js";
+import { createDeploymentHandler } from "../../src/providers/provider-a/handlers/deployments.js";
+import { DEFAULT_PROVIDER_A_OPTIONS } from "../../src/providers/provider-a/handlers/options.js";
 import { agentDesired, agentFromWire, agentToWire } from "../../src/providers/provider-a/mappers/agent.js";
 import { deploymentToWire } from "../../src/providers/provider-a/mappers/deployment.js";
 import {
@@ -228,6 +230,19 @@ describe("provider_a deployment mapping (docs/wire/provider-a.md §3.6)", () => 
     expect(() =>
       deploymentToWire({ agent: "w", initial_events: [{ type: "user.define_outcome" }] }, input),
     ).toThrow(/at least one/);
+  });
+  it("plans without the define_outcome events it drops (the plan shows what apply sends)", async () => {
+    const desired = await createDeploymentHandler(DEFAULT_PROVIDER_A_OPTIONS).desired!(
+      {
+        agent: "w",
+        initial_events: [
+          { type: "user.message", content: "go" },
+          { type: "user.define_outcome", description: "x" },
+        ],
+      },
+      { configDir: "." },
+    );
+    expect(desired.initial_events).toEqual([{ type: "user.message", content: "go" }]);
   });
   it("update clears description and schedule and always sends vault_ids and resources", () => {
     const body = deploymentToWire(

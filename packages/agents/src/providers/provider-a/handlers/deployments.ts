@@ -41,8 +41,12 @@ export function createDeploymentHandler(opts: ProviderAOptions): DeploymentHandl
       const sources = (decl.resources ?? []).flatMap((r) =>
         r.type === "file" && !r.file_id && r.source ? [r.source] : [],
       );
+      // provider_a has no user.define_outcome event (validate warns, AGENTS1512): the mapper
+      // drops it, so the plan must not show it as something apply creates.
+      const events = decl.initial_events?.filter((e) => e.type !== "user.define_outcome");
       return {
         ...spec,
+        ...(events ? { initial_events: events } : {}),
         ...(decl.schedule ? { schedule: decl.schedule } : {}),
         metadata: { ...(decl.metadata ?? {}) },
         ...(sources.length ? { source_digests: await sourceDigests(dctx.configDir, sources) } : {}),
