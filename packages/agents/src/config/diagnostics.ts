@@ -114,6 +114,7 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1220: "session resources (`git_repository`) are not supported by the target provider",
   AGENTS1222:
     "an agent file given as a path (the string form of `files`) on an agent without Forward delivery",
+  AGENTS1223: "a Forward agent without `environment` on a provider whose Forward Templates need one",
   AGENTS1300: "a multi-agent roster has more than 20 members",
   AGENTS1301: "a coordinator lists itself as a member",
   AGENTS1302: "a roster member is itself a coordinator (nested coordinators are not allowed)",
@@ -133,6 +134,11 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1505: "the provider's deployment API takes no tunnel: it is dropped (warning)",
   AGENTS1506: "the provider does not run deployment schedules itself (warning)",
   AGENTS1507: "a deployment `file` resource needs `file_id` or `source`",
+  AGENTS1510: "a deployment without `environment` on a provider whose API requires one",
+  AGENTS1511:
+    "a deployment without a `user.message` or `system.message` initial event on a provider whose API requires one",
+  AGENTS1512: "a `user.define_outcome` event on a provider that has none: it is not sent (warning)",
+  AGENTS1513: "a deployment of a Forward agent on a provider that cannot deploy Forward agents",
   AGENTS1600: "a `fixed` channel needs an `agent`",
   AGENTS1601: "a `fixed` channel needs an `identity` (or `defaults.identity`)",
   AGENTS1602: "a `pairing` channel ignores `agent` and `identity` (warning)",

@@ -51,6 +51,8 @@ export interface ProviderCapabilities {
     sessionResources: Support;
     /** Forward coordinators: whether external `{agent_id}` members are accepted. */
     forwardAcceptsExternalMembers: boolean;
+    /** A Forward agent needs `environment` (its Template is created with one). */
+    forwardEnvironmentRequired?: boolean;
   };
   deployments: {
     /** "dropped": the API takes no tunnel, it is removed with a warning. */
@@ -60,6 +62,14 @@ export interface ProviderCapabilities {
     fileMountPathRequired: boolean;
     /** `user.define_outcome` initial events need `description` on the wire. */
     outcomeDescriptionRequired: boolean;
+    /** A deployment needs `environment` (the API refuses an empty environment id). */
+    environmentRequired?: boolean;
+    /** A deployment needs at least one `user.message` or `system.message` initial event. */
+    messageEventRequired?: boolean;
+    /** "dropped": the API has no `user.define_outcome` event; it is left out with a warning. */
+    outcomeEvent?: "sent" | "dropped";
+    /** Whether an agent with Forward delivery can be deployed. */
+    forwardAgents?: Support;
   };
   channels: {
     fixedModeRequiresForwardAgent: boolean;

@@ -21,6 +21,13 @@ export const PROVIDER_BLOCKS: Record<string, string> = {
 
 /** A config declaring `providers`, then `body` (top-level YAML). */
 export function cfg(providers: string[], body: string, defaults = ""): string {
+  // Rows using the `forward` agent lines reference environment `fwd`: declare it once.
+  if (/^\s*environment: fwd$/m.test(body)) {
+    const fwd = "  fwd:\n    config: {type: cloud}";
+    body = /^environments:$/m.test(body)
+      ? body.replace(/^environments:$/m, `environments:\n${fwd}`)
+      : `${body}\nenvironments:\n${fwd}`;
+  }
   return [
     'version: "1"',
     "providers:",

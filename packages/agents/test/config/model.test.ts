@@ -50,6 +50,7 @@ describe("the resource graph", () => {
       "  office: {tunnel_id: tnl_1}",
       "environments:",
       "  dev: {config: {type: cloud}}",
+      "  front-env: {provider: provider_b, config: {type: cloud}}",
       "vaults:",
       "  v: {}",
       "memory_stores:",
@@ -68,6 +69,7 @@ describe("the resource graph", () => {
       "    model: m",
       "    instructions: f",
       "    tunnel: office",
+      "    environment: front-env",
       "    delivery: {provider_b: {type: forward}}",
       "deployments:",
       "  nightly: {agent: lead, provider: provider_c, environment: dev, vaults: [v], memory_stores: [m]}",
@@ -89,6 +91,7 @@ describe("the resource graph", () => {
       ['provider_c.agents["worker"]', 'provider_c.memory_stores["m"]', 'provider_c.vaults["v"]'].sort(),
     );
     expect(deps('provider_b.agents["front"]')).toEqual([
+      'provider_b.environments["front-env"]',
       'provider_b.identities["desk"]',
       'provider_b.tunnels["office"]',
     ]);
@@ -108,7 +111,7 @@ describe("the resource graph", () => {
       field: "tunnel_id",
       id: "tnl_1",
     });
-    expect(graph.byAddress.get('provider_c.agents["lead"]')!.pos).toMatchObject({ line: 22, col: 3 });
+    expect(graph.byAddress.get('provider_c.agents["lead"]')!.pos).toMatchObject({ line: 23, col: 3 });
   });
 
   it("orders every node after its dependencies", () => {

@@ -101,8 +101,9 @@ const validConfig = fc
     config.deployments = {
       run: {
         agent: agentNames[0],
+        ...(caps.deployments.environmentRequired ? { environment: pick(envNames, 5) } : {}),
         initial_events: Array.from({ length: eventCount }, (_, i) =>
-          i % 2 === 0
+          i % 2 === 0 || caps.deployments.outcomeEvent === "dropped"
             ? { type: "user.message", content: text }
             : { type: "user.define_outcome", description: "the outcome", max_iterations: 1 + (i % 20) },
         ),
@@ -175,6 +176,7 @@ const multiProviderConfig = fc
       deployments: {
         run: {
           agent: agentNames[0],
+          environment: "shared",
           vaults: ["keys"],
           initial_events: [{ type: "user.message", content: "go" }],
           ...(caps.every((c) => c.deployments.schedule === "native")

@@ -26,4 +26,6 @@ export function agent(name: string, ...extra: string[]): string {
 }
 
 export const identity = "identities:\n  alice:\n    external_id: user-1";
-export const forward = ["delivery:", "  provider_b:", "    type: forward"];
+export const forwardDelivery = ["delivery:", "  provider_b:", "    type: forward"];
+/** A Forward agent on provider_b, with the environment its Template needs (`cfg` declares `fwd`). */
+export const forward = [...forwardDelivery, "environment: fwd"];

@@ -1,5 +1,5 @@
 import { cfg } from "./helpers.js";
-import { A, agent, B, C, D, forward, identity, type RuleRow } from "./rule-rows.js";
+import { A, agent, B, C, D, forward, forwardDelivery, identity, type RuleRow } from "./rule-rows.js";
 
 /** Rule rows for agents: tools, MCP, delivery, memory and multi-agent rosters. */
 export const AGENTS_RULES: RuleRow[] = [
@@ -216,7 +216,7 @@ export const AGENTS_RULES: RuleRow[] = [
     rule: "delivery block for a provider the agent does not target (warning)",
     severity: "warning",
     invalid: cfg(C, "agents:\n" + agent("a", "delivery:", "  @@provider_b:", "    type: forward")),
-    valid: cfg(B, "agents:\n" + agent("a", "delivery:", "  provider_b:", "    type: forward")),
+    valid: cfg(B, "agents:\n" + agent("a", ...forward)),
   },
   {
     code: "AGENTS1217",
@@ -245,13 +245,19 @@ export const AGENTS_RULES: RuleRow[] = [
     invalid: cfg(
       B,
       "environments:\n  e:\n    config:\n      type: cloud\n      networking:\n        type: @@limited\n        allowed_hosts: [a.example]\nagents:\n" +
-        agent("a", ...forward, "environment: e"),
+        agent("a", ...forwardDelivery, "environment: e"),
     ),
     valid: cfg(
       B,
       "environments:\n  e:\n    config:\n      type: cloud\n      networking:\n        type: limited\n        allowed_hosts: [a.example]\nagents:\n" +
         agent("a", "environment: e"),
     ),
+  },
+  {
+    code: "AGENTS1223",
+    rule: "a provider_b Forward agent needs an environment",
+    invalid: cfg(B, "agents:\n" + agent("a", ...forwardDelivery).replace("  a:", "  @@a:")),
+    valid: cfg(B, "agents:\n" + agent("a", ...forward)),
   },
   {
     code: "AGENTS1222",
@@ -267,14 +273,14 @@ export const AGENTS_RULES: RuleRow[] = [
       "environments:\n  dev:\n    config: {type: cloud}\nagents:\n" +
         agent("m", "environment: dev") +
         "\n" +
-        agent("f", ...forward, "environment: @@dev"),
+        agent("f", ...forwardDelivery, "environment: @@dev"),
     ),
     valid: cfg(
       B,
       "environments:\n  dev:\n    config: {type: cloud}\n  dev2:\n    config: {type: cloud}\nagents:\n" +
         agent("m", "environment: dev") +
         "\n" +
-        agent("f", ...forward, "environment: dev2"),
+        agent("f", ...forwardDelivery, "environment: dev2"),
     ),
   },
   {

@@ -1,6 +1,8 @@
 import { cfg } from "./helpers.js";
 import { A, agent, B, C, D, forward, identity, type RuleRow } from "./rule-rows.js";
 
+const ENV_E = "environments:\n  e:\n    config: {type: cloud}\n";
+
 /** Rule rows for mount paths, deployments and channels. */
 export const RUNS_RULES: RuleRow[] = [
   {
@@ -66,14 +68,69 @@ export const RUNS_RULES: RuleRow[] = [
       A,
       "agents:\n" +
         agent("a") +
-        "\ndeployments:\n  d:\n    agent: a\n    resources:\n      - @@type: file\n        file_id: file_1\n    initial_events: [{type: user.message, content: hi}]",
+        "\ndeployments:\n  d:\n    agent: a\n    environment: e\n    resources:\n      - @@type: file\n        file_id: file_1\n    initial_events: [{type: user.message, content: hi}]\nenvironments:\n  e:\n    config: {type: cloud}",
     ),
     valid: cfg(
       A,
       "agents:\n" +
         agent("a") +
-        "\ndeployments:\n  d:\n    agent: a\n    resources:\n      - type: file\n        file_id: file_1\n        mount_path: inputs/x.md\n    initial_events: [{type: user.message, content: hi}]",
+        "\ndeployments:\n  d:\n    agent: a\n    environment: e\n    resources:\n      - type: file\n        file_id: file_1\n        mount_path: inputs/x.md\n    initial_events: [{type: user.message, content: hi}]\nenvironments:\n  e:\n    config: {type: cloud}",
     ),
+  },
+  {
+    code: "AGENTS1510",
+    rule: "provider_a deployment needs an environment",
+    invalid: cfg(
+      A,
+      "agents:\n" +
+        agent("a") +
+        "\ndeployments:\n  @@d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]",
+    ),
+    valid: cfg(
+      A,
+      `${ENV_E}agents:\n` +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events: [{type: user.message, content: hi}]",
+    ),
+  },
+  {
+    code: "AGENTS1511",
+    rule: "provider_a deployment needs a user.message initial event",
+    invalid: cfg(
+      A,
+      `${ENV_E}agents:\n` +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events:\n      @@- type: user.define_outcome\n        description: A report",
+    ),
+    valid: cfg(
+      A,
+      `${ENV_E}agents:\n` +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events:\n      - type: user.message\n        content: Write a report.",
+    ),
+  },
+  {
+    code: "AGENTS1512",
+    rule: "provider_a drops user.define_outcome (warning)",
+    severity: "warning",
+    invalid: cfg(
+      A,
+      `${ENV_E}agents:\n` +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events:\n      - type: user.message\n        content: Write a report.\n      - type: @@user.define_outcome\n        description: A report",
+    ),
+    valid: cfg(
+      A,
+      `${ENV_E}agents:\n` +
+        agent("a") +
+        "\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events:\n      - type: user.message\n        content: Write a report.",
+    ),
+  },
+  {
+    code: "AGENTS1513",
+    rule: "provider_b cannot deploy a Forward agent",
+    invalid: cfg(B, "agents:\n" + agent("a", ...forward) + "\ndeployments:\n  d:\n    agent: @@a"),
+    valid: cfg(B, "agents:\n" + agent("a") + "\ndeployments:\n  d:\n    agent: a"),
   },
   {
     code: "AGENTS1500",

@@ -16,10 +16,14 @@ const FORWARD_AGENT = `version: "1"
 providers:
   provider_b:
     api_key: b-key
+environments:
+  box:
+    config: { type: cloud }
 agents:
   helper:
     model: auto
     instructions: Help.
+    environment: box
     delivery:
       provider_b:
         type: forward

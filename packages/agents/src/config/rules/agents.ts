@@ -79,6 +79,14 @@ export function checkAgents(ctx: RuleContext): void {
       checkDefaultMemoryStore(ctx, name, agent, provider, delivery, caps.agents.deliveryKey);
       const envName = agent.environment;
       const env = envName !== undefined ? ctx.config.environments?.[envName] : undefined;
+      if (delivery === "forward" && envName === undefined && caps.agents.forwardEnvironmentRequired) {
+        ctx.reportAtKey(
+          "AGENTS1223",
+          `agents.${name}: a ${provider} Forward agent needs \`environment\` (its Forward Template is created with one)`,
+          base,
+          "add `environment: <environment name>` (declare one under `environments:`)",
+        );
+      }
       if (
         delivery === "forward" &&
         env !== undefined &&

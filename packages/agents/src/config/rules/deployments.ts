@@ -1,4 +1,5 @@
 import { Cron } from "croner";
+import type { ProviderCapabilities } from "../../model/capabilities.js";
 import { didYouMean } from "../../model/suggest.js";
 import type { ChannelDecl, DeploymentDecl } from "../schema/index.js";
 import { deliveryOf } from "../targets.js";
@@ -108,6 +109,7 @@ export function checkDeployments(ctx: RuleContext): void {
       }
     });
     for (const { provider, caps } of ctx.targets(deployment)) {
+      checkDeploymentShape(ctx, name, deployment, provider, caps);
       if (deployment.tunnel !== undefined && caps.deployments.tunnel === "dropped") {
         ctx.warn(
           "AGENTS1505",
@@ -161,6 +163,59 @@ export function checkDeployments(ctx: RuleContext): void {
         );
       }
     }
+  }
+}
+
+/** What a provider's deployment API refuses (or drops) that the file already shows. */
+function checkDeploymentShape(
+  ctx: RuleContext,
+  name: string,
+  deployment: DeploymentDecl,
+  provider: string,
+  caps: ProviderCapabilities,
+): void {
+  const base = ["deployments", name];
+  if (caps.deployments.environmentRequired && deployment.environment === undefined) {
+    ctx.reportAtKey(
+      "AGENTS1510",
+      `deployments.${name}: a ${provider} deployment needs \`environment\``,
+      base,
+      "add `environment: <environment name>` (declare one under `environments:`)",
+    );
+  }
+  const events = deployment.initial_events ?? [];
+  if (caps.deployments.outcomeEvent === "dropped") {
+    events.forEach((event, index) => {
+      if (event.type !== "user.define_outcome") return;
+      ctx.warn(
+        "AGENTS1512",
+        `deployments.${name}: ${provider} has no user.define_outcome event; it is not sent`,
+        [...base, "initial_events", index, "type"],
+        "remove the event, or state the outcome in a user.message",
+      );
+    });
+  }
+  if (
+    caps.deployments.messageEventRequired &&
+    events.length > 0 &&
+    !events.some((event) => event.type === "user.message" || event.type === "system.message")
+  ) {
+    ctx.report(
+      "AGENTS1511",
+      `deployments.${name}: a ${provider} deployment needs at least one user.message or system.message initial event`,
+      [...base, "initial_events"],
+      "add `- type: user.message` with `content:` saying what to do",
+    );
+  }
+  const forwardAgents = caps.deployments.forwardAgents;
+  const agent = ctx.config.agents?.[deployment.agent];
+  if (forwardAgents && !forwardAgents.supported && agent && deliveryOf(agent, caps) === "forward") {
+    ctx.report(
+      "AGENTS1513",
+      `deployments.${name}: agents.${deployment.agent} uses Forward delivery, which ${provider} cannot deploy`,
+      [...base, "agent"],
+      forwardAgents.alternative,
+    );
   }
 }
 

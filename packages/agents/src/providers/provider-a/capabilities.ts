@@ -50,6 +50,9 @@ export const providerACapabilities: ProviderCapabilities = {
     schedule: "native",
     fileMountPathRequired: true,
     outcomeDescriptionRequired: false,
+    environmentRequired: true,
+    messageEventRequired: true,
+    outcomeEvent: "dropped",
   },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };

@@ -42,12 +42,16 @@ export const providerBCapabilities: ProviderCapabilities = {
     sessionResources: SUPPORTED,
     // A Forward roster needs template ids; external Forward Templates are not exposed.
     forwardAcceptsExternalMembers: false,
+    forwardEnvironmentRequired: true,
   },
   deployments: {
     tunnel: "dropped",
     schedule: "native",
     fileMountPathRequired: false,
     outcomeDescriptionRequired: false,
+    forwardAgents: unsupported(
+      "deploy a Managed agent (remove `delivery.provider_b`), or start the Forward agent through a session",
+    ),
   },
   channels: {
     fixedModeRequiresForwardAgent: true,
