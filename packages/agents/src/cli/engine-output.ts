@@ -1,6 +1,13 @@
 // Terminal output for plan/apply/destroy: progress lines, summaries, confirmation.
 import { createInterface } from "node:readline/promises";
-import { type ApplyEvent, type ExecuteResult, type Plan, type RetryNotice, redactor } from "../index.js";
+import {
+  type ApplyEvent,
+  type ExecuteResult,
+  type Plan,
+  type RetryNotice,
+  redactor,
+  renderPlan,
+} from "../index.js";
 import { CliError } from "./errors.js";
 
 const PAST: Record<string, string> = {
@@ -38,6 +45,31 @@ export async function redactingErrors<T>(secrets: string[], body: () => Promise<
   }
 }
 
+/**
+ * What apply and destroy print while they run, as engine callbacks: the warnings and the plan once
+ * it is made, a line per step, each retry's wait, and the closing summary. `agents apply`/`destroy`
+ * print through it, and so does the tests' in-process driver, so both show the same text.
+ */
+export function changeReporter(print: Printer, warnings: readonly string[]) {
+  let printer: ((event: ApplyEvent) => void) | undefined;
+  const started = performance.now();
+  return {
+    onPlan(plan: Plan): void {
+      for (const w of warnings) print(`${w}\n`);
+      print(`${renderPlan(plan).trimEnd()}\n`);
+      printer = progressPrinter(print, plan);
+    },
+    onEvent(event: ApplyEvent): void {
+      printer?.(event);
+    },
+    onRetry(notice: RetryNotice): void {
+      print(retryLine(notice));
+    },
+    summary(plan: Plan, result: ExecuteResult): string[] {
+      return resultSummary(plan, result, (performance.now() - started) / 1000);
+    },
+  };
+}
 /** `provider_c: 503 on GET /agents/agent_1, retrying in 4.0s (attempt 3/5)` */
 export function retryLine(n: RetryNotice): string {
   return `${n.provider}: ${n.cause} on ${n.method} ${n.path}, retrying in ${(n.waitMs / 1000).toFixed(1)}s (attempt ${n.attempt}/${n.maxAttempts})`;

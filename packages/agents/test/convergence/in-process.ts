@@ -4,7 +4,7 @@
 // costs a Node start and a bundle load per step; tests that check the engine, not the CLI's
 // wiring, run here (test/e2e keeps spawned smoke rows for the wiring itself).
 import { join } from "node:path";
-import { progressPrinter, resultSummary, retryLine } from "../../src/cli/engine-output.js";
+import { changeReporter, retryLine } from "../../src/cli/engine-output.js";
 import {
   ALL_ADAPTERS,
   apply,
@@ -104,24 +104,18 @@ export function inProcessProject(
   const change = (operation: "apply" | "destroy") =>
     step(async (print, load) => {
       const engine = await load();
-      let printer: ReturnType<typeof progressPrinter> | undefined;
-      const started = performance.now();
+      const report = changeReporter(print, engine.project.warnings);
       const outcome = await (operation === "apply" ? apply : destroy)({
         ...engine,
         parallelism: 10,
-        onPlan: (planned) => {
-          for (const w of engine.project.warnings) print(`${w}\n`);
-          print(renderPlan(planned).trimEnd());
-          printer = progressPrinter(print, planned);
-        },
+        onPlan: report.onPlan,
         // -y: confirmed without asking.
         confirm: async () => true,
-        onEvent: (event) => printer?.(event),
-        onRetry: (notice) => print(retryLine(notice)),
+        onEvent: report.onEvent,
+        onRetry: report.onRetry,
       });
       if (!outcome.result) return { code: 0 };
-      for (const line of resultSummary(outcome.plan, outcome.result, (performance.now() - started) / 1000))
-        print(line);
+      for (const line of report.summary(outcome.plan, outcome.result)) print(line);
       return { code: outcome.result.ok ? 0 : 1 };
     });
 

@@ -1,14 +1,6 @@
 import type { Command } from "commander";
-import { apply, destroy, loadProject, type Plan, readPlanFile, redactor, renderPlan } from "../../index.js";
-import {
-  askYes,
-  isInteractive,
-  lineBuffer,
-  progressPrinter,
-  redactingErrors,
-  resultSummary,
-  retryLine,
-} from "../engine-output.js";
+import { apply, destroy, loadProject, readPlanFile, redactor } from "../../index.js";
+import { askYes, changeReporter, isInteractive, lineBuffer, redactingErrors } from "../engine-output.js";
 import { CliError } from "../errors.js";
 import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
 
@@ -62,8 +54,7 @@ export async function runChange(
       interrupt.abort();
     };
     process.on("SIGINT", onSigint);
-    let printer: ReturnType<typeof progressPrinter> | undefined;
-    const started = performance.now();
+    const report = changeReporter(print, project.warnings);
     // `agents plan --destroy --out f` then `agents apply f` applies that destroy, as reviewed.
     const run = (savedPlan?.operation ?? operation) === "apply" ? apply : destroy;
     const outcome = await redactingErrors(project.secrets, () =>
@@ -73,11 +64,7 @@ export async function runChange(
         ...(savedPlan ? { savedPlan } : scopeOf(options, project)),
         parallelism,
         cascade: options.cascade === true,
-        onPlan: (plan: Plan) => {
-          for (const w of project.warnings) print(`${w}\n`);
-          print(`${renderPlan(plan).trimEnd()}\n`);
-          printer = progressPrinter(print, plan);
-        },
+        onPlan: report.onPlan,
         confirm: async () => {
           // A saved plan was reviewed when it was made; -y skips the question.
           if (savedPlan || options.autoApprove) return true;
@@ -89,8 +76,8 @@ export async function runChange(
           out.flush();
           return askYes(`\nDo you want to ${operation} these changes?`);
         },
-        onEvent: (event) => printer?.(event),
-        onRetry: (notice) => print(retryLine(notice)),
+        onEvent: report.onEvent,
+        onRetry: report.onRetry,
       }),
     ).finally(() => process.off("SIGINT", onSigint));
     if (!outcome.confirmed) {
@@ -100,8 +87,7 @@ export async function runChange(
     }
     if (!outcome.result) return;
     print("");
-    for (const line of resultSummary(outcome.plan, outcome.result, (performance.now() - started) / 1000))
-      print(line);
+    for (const line of report.summary(outcome.plan, outcome.result)) print(line);
     if (!outcome.result.ok) process.exitCode = 1;
   } finally {
     out.close();
