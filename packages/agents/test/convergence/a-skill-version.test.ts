@@ -4,9 +4,9 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
+import type { RunningSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { simState } from "../e2e/project.js";
+import { simState, startProviderAInstantUploads } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
 
 const CONFIG = `version: "1"
@@ -50,14 +50,7 @@ async function pinnedVersion(skillId: string): Promise<string | undefined> {
 }
 
 beforeAll(async () => {
-  a = await startSim("provider_a", { quiet: true });
-  await fetch(`${a.origin}/_sim/seed`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      settings: { file_audit_polls: 0, file_audit_ms: 0, skill_scan_polls: 0, skill_scan_ms: 0 },
-    }),
-  });
+  a = await startProviderAInstantUploads();
   dir = mkdtempSync(join(tmpdir(), "agents-a-skill-"));
   await fs.mkdir(join(dir, "skills", "charts"), { recursive: true });
   await fs.writeFile(join(dir, "skills", "charts", "SKILL.md"), SKILL);

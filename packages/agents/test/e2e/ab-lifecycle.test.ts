@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
-import { copyProject, editConfig, simState } from "./project.js";
+import { copyProject, editConfig, simState, startProviderAInstantUploads } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/multi-ab", import.meta.url));
 const SECRETS = {
@@ -24,16 +24,8 @@ const run = (...args: string[]) =>
   runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "ab-e2e-key" }, timeoutMs: 60_000 });
 
 beforeAll(async () => {
-  a = await startSim("provider_a", { quiet: true });
+  a = await startProviderAInstantUploads();
   b = await startSim("provider_b", { quiet: true });
-  // Uploads settle at once here; the bounded waits themselves are covered by provider-a.sim.test.ts.
-  await fetch(`${a.origin}/_sim/seed`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      settings: { file_audit_polls: 0, file_audit_ms: 0, skill_scan_polls: 0, skill_scan_ms: 0 },
-    }),
-  });
   dir = await copyProject(FIXTURE, { ...SECRETS, A_BASE_URL: a.url, B_GATEWAY: b.url }, "agents-ab-e2e-");
 });
 afterAll(async () => {

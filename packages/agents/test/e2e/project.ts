@@ -3,7 +3,7 @@ import { cpSync, promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { RunningSim } from "@agents/sims";
+import { type RunningSim, startSim } from "@agents/sims";
 
 export const FIXTURE = fileURLToPath(new URL("./fixtures/multi-cd", import.meta.url));
 
@@ -110,4 +110,20 @@ export function driftLines(planOutput: string): string[] {
     .split("\n")
     .filter((line) => line.includes("(changed outside agents)"))
     .map((line) => line.trim().replace(/\s+\(changed outside agents\)$/, ""));
+}
+
+/**
+ * A provider_a simulator whose uploads settle at once (file audits and skill scans take no polls);
+ * the bounded waits themselves are covered by test/providers-ab/provider-a.sim.test.ts.
+ */
+export async function startProviderAInstantUploads(): Promise<RunningSim> {
+  const a = await startSim("provider_a", { quiet: true });
+  await fetch(`${a.origin}/_sim/seed`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      settings: { file_audit_polls: 0, file_audit_ms: 0, skill_scan_polls: 0, skill_scan_ms: 0 },
+    }),
+  });
+  return a;
 }
