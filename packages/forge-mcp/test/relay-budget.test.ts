@@ -16,6 +16,7 @@ const BUDGET = 5;
 const FLOOD = 80;
 
 describe.each([
+  ["passthrough", { FORGE_OAUTH_CALLBACK_PROXY: "false" }],
   ["memory", {}],
   ["stateless", { OAUTH_STATELESS_MODE: "true", OAUTH_STATELESS_SECRET: SECRET }],
 ] as const)("the forge relay budget of /token and /revoke (%s mode)", (_mode, extra) => {
