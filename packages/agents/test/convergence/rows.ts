@@ -290,6 +290,14 @@ ROWS.push(
     yaml: `agents:\n${agent("pdfer", "qwen-plus", "    skills:\n      - type: official\n        skill_id: pdf\n")}`,
   },
   {
+    // provider_a has no outcome event: validate warns (AGENTS1512), apply leaves it out, and the
+    // plan after apply must not show it as a change
+    provider: "provider_a",
+    kind: "deployments",
+    form: "a message and an outcome it drops",
+    yaml: `${env()}agents:\n${agent("runner", "qwen-plus", "    environment: e\n")}deployments:\n  weekly:\n    agent: runner\n    environment: e\n    initial_events:\n      - type: user.message\n        content: Build the report.\n      - type: user.define_outcome\n        description: A report with three charts\n        rubric: Has three charts.\n`,
+  },
+  {
     provider: "provider_c",
     kind: "deployments",
     form: "no schedule, a git repository with a token, a message and an outcome",
