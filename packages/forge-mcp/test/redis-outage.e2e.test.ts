@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeWith } from "../../../scripts/test-services.js";
-import { type Forge, seedApp, startForge } from "./forge-sim.js";
+import { type Forge, oauthEnv, seedApp, startForge } from "./forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
 import { forgeAuthorizeHop, newClient, pkce, redeem } from "./oauth-client.js";
 import { startRedis, type TestRedis, tcpRelay } from "./redis.js";
@@ -282,5 +282,60 @@ describeWith("redis-server")("stateless mode: the connection to Redis goes silen
     expect(mcp.logs.some((l) => l.includes("reconnecting"))).toBe(true);
     const again = await proxyCodeVia(mcp.url, mcp, mcp, mcp);
     expect((await redeem(mcp.url, again.clientId, again.code, again.p.verifier)).status).toBe(200);
+  });
+});
+
+// Memory mode keeps only the registration limit in Redis (REDIS_URL shares it across replicas):
+// the same bound and fail-open hold there, and sign-ins, whose state is in this process, go on.
+describeWith("redis-server")("memory mode with REDIS_URL: Redis dies after start-up", () => {
+  let forge: Forge;
+  let redis: TestRedis;
+  let mcp: RunningForgeMcp;
+
+  beforeAll(async () => {
+    forge = await startForge();
+    redis = await startRedis();
+    mcp = await startForgeMcp(
+      oauthEnv(forge, {
+        FORGE_OAUTH_CALLBACK_PROXY: "true",
+        REDIS_URL: redis.url,
+        REDIS_TIMEOUT_MS: String(TIMEOUT_MS),
+        OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: String(REGISTER_LIMIT),
+      }),
+    );
+    await seedApp(forge, [`${mcp.url}/callback`]);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await redis?.stop();
+    await forge?.close();
+  });
+
+  it("/register answers within the bound (fail-open to this process's count), /ready 503 until Redis returns, and the official client signs in", async () => {
+    await redis.kill();
+    const register = () =>
+      timed(`${mcp.url}/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: ["http://127.0.0.1:8765/callback"] }),
+      });
+    const first = await register();
+    expect(first.status).toBe(201);
+    expect(first.ms).toBeLessThan(ANSWER_WITHIN_MS);
+    const statuses = [first.status];
+    for (let i = 0; i < REGISTER_LIMIT + 2; i++) statuses.push((await register()).status);
+    expect(statuses).toContain(429);
+    const ready = await timed(`${mcp.url}/ready`);
+    expect(ready.status).toBe(503);
+    expect(ready.ms).toBeLessThan(ANSWER_WITHIN_MS);
+
+    await redis.restart();
+    await readyBecomes(mcp.url, 200);
+    const { client } = await connectV2(mcp.url);
+    const user = (await client.callTool({ name: "get_current_user", arguments: {} })) as {
+      content: Array<{ text: string }>;
+    };
+    expect(JSON.parse(user.content[0]!.text).username).toBe("alice");
+    await client.close();
   });
 });
