@@ -52,7 +52,8 @@ export function createState(_: { ids: IdGenerator; clock: SimClock }): AState {
 
 /** Everything held (archived objects and bookkeeping included) for duplicate/orphan checks. */
 export function dumpState(state: AState): Record<string, unknown> {
-  return { api_keys: state.apiKeys, settings: state.settings, ...dumpRecords(state, COLLECTIONS) };
+  // API keys are never dumped (docs/sims.md).
+  return { settings: state.settings, ...dumpRecords(state, COLLECTIONS) };
 }
 
 export function seedState(state: AState, body: unknown): Record<string, number> {

@@ -3,6 +3,7 @@ import { body, str } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
 import { put, type Rec } from "../kit/store.js";
+import { CHANNEL_KEYS, storedCredentials } from "./channel-credentials.js";
 import {
   assertUnique,
   bad,
@@ -21,14 +22,6 @@ function boolField(v: unknown): boolean {
   if (typeof v !== "boolean") throw bad("enabled must be a boolean");
   return v;
 }
-
-/** Credential-based channel types and their keys; the first key is public, the second secret. */
-const CHANNEL_KEYS: Record<string, [string, string] | null> = {
-  dingtalk: ["client_id", "client_secret"],
-  feishu: ["app_id", "app_secret"],
-  wecom: ["bot_id", "secret"],
-  wechat: null,
-};
 
 export function identityRoutes(r: Router, ctx: Ctx): void {
   const identities = () => ctx.state.objects.identities;
@@ -168,11 +161,11 @@ export function identityRoutes(r: Router, ctx: Ctx): void {
   );
 }
 
-/** Channel credentials: validated per type, kept as given, read back without the secret. */
+/** Channel credentials: validated per type, the secret kept only as sha256, read back without it. */
 function channelConfig(
   type: string,
   value: unknown,
-): { stored: Record<string, unknown>; publicKey?: string } {
+): { stored: Record<string, unknown>; secretsSha256?: Record<string, string>; publicKey?: string } {
   const keys = CHANNEL_KEYS[type];
   const cfg = value === undefined || value === null ? {} : value;
   if (!isObject(cfg)) throw bad("channel_config must be an object");
@@ -190,7 +183,8 @@ function channelConfig(
     if (typeof creds[k] !== "string" || creds[k] === "")
       throw bad(`channel_config.credentials.${k} is required for ${type}`);
   }
-  return { stored: { credentials: { ...creds }, response_options }, publicKey: creds[keys![0]] as string };
+  const { credentials, secretsSha256 } = storedCredentials(type, creds);
+  return { stored: { credentials, response_options }, secretsSha256, publicKey: creds[keys![0]] as string };
 }
 
 function channelView(rec: Rec): Record<string, unknown> {
@@ -243,7 +237,7 @@ export function channelRoutes(r: Router, ctx: Ctx): void {
         throw bad(`channel_type must be one of ${Object.keys(CHANNEL_KEYS).join(", ")}`);
       const name = str(b, "name", true)!;
       assertUnique(channels().values(), "name", name);
-      const { stored, publicKey } = channelConfig(type, b.channel_config);
+      const { stored, secretsSha256, publicKey } = channelConfig(type, b.channel_config);
       checkCredentialFree(type, publicKey);
       const bound = binding(b);
       idempotent(ctx, req, res, () =>
@@ -258,6 +252,7 @@ export function channelRoutes(r: Router, ctx: Ctx): void {
             ...bound,
             ...stamp(ctx),
             _credential_key: publicKey ?? null,
+            ...(secretsSha256 ? { _secrets_sha256: secretsSha256 } : {}),
           }),
         ),
       );
@@ -293,9 +288,14 @@ export function channelRoutes(r: Router, ctx: Ctx): void {
       }
       if (b.enabled !== undefined) rec.enabled = boolField(b.enabled);
       if (b.channel_config !== undefined) {
-        const { stored, publicKey } = channelConfig(rec.channel_type as string, b.channel_config);
+        const { stored, secretsSha256, publicKey } = channelConfig(
+          rec.channel_type as string,
+          b.channel_config,
+        );
         checkCredentialFree(rec.channel_type as string, publicKey, rec.id);
         rec.channel_config = stored;
+        if (secretsSha256) rec._secrets_sha256 = secretsSha256;
+        else delete rec._secrets_sha256;
         rec._credential_key = publicKey ?? null;
       }
       if (

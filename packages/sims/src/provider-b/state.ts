@@ -11,6 +11,7 @@ import {
   type Store,
   seedStore,
 } from "../kit/store.js";
+import { seededChannel } from "./channel-credentials.js";
 
 /** Which gateway an object was created through: `/api/v1/cloud` or `/api/v1/forward`. */
 export type Domain = "managed" | "forward";
@@ -85,8 +86,8 @@ function tunnelRecord(t: { id: string; name?: string; status?: string }, at: str
 
 /** Everything held, archived and internal fields included, so tests can look for duplicates/orphans. */
 export function dumpState(state: BState): Record<string, unknown> {
+  // API keys are never dumped (docs/sims.md); channel secrets are stored only as sha256.
   return {
-    api_keys: state.apiKeys,
     ...dumpRecords(state, COLLECTIONS),
     mounts: state.mounts,
     idempotency_keys: [...state.idempotency.keys()],
@@ -110,6 +111,7 @@ const DOMAIN_SCOPED: readonly Collection[] = [
  */
 function withSeedDefaults(kind: Collection, rec: Rec, now: string): Rec {
   if (kind === "tunnels") return { ...tunnelRecord(rec as { id: string }, now), ...rec };
+  if (kind === "channels") return seededChannel(rec);
   if (DOMAIN_SCOPED.includes(kind) && rec._domain === undefined) {
     return { ...rec, _domain: kind === "sessions" && rec.template_id ? "forward" : "managed" };
   }

@@ -404,5 +404,10 @@ describe("provider_a /_sim/state", () => {
         "settings",
       ]),
     );
+    // API keys are never dumped (docs/sims.md), the default nor a seeded one.
+    await t.control("POST", "/seed", { api_keys: ["seeded-a-key"] });
+    const text = JSON.stringify((await t.control("GET", "/state")).body);
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain("seeded-a-key");
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createSim, type RunningSim } from "../../src/index.js";
 import { definition } from "../../src/provider-b/index.js";
@@ -209,6 +210,51 @@ describe("provider_b channels (docs/wire/provider-b.md §4)", () => {
     expect((await fwd("POST", `/channels/${c.body.id}`, { channel_type: "feishu" })).status).toBe(400);
     expect((await fwd("POST", `/channels/${c.body.id}`, { enabled: false })).body.enabled).toBe(false);
     expect((await fwd("DELETE", `/channels/${c.body.id}`)).status).toBe(200);
+  });
+
+  it("/_sim/state shows neither a channel secret nor an API key, and a seeded channel's secret is hashed too", async () => {
+    const t = await template();
+    const i = await identity();
+    const c = await fwd("POST", "/channels", {
+      channel_type: "dingtalk",
+      name: "support",
+      channel_config: { credentials: creds },
+      identity_id: i.id,
+      template_id: t.id,
+    });
+    await fwd("POST", `/channels/${c.body.id}`, {
+      channel_config: { credentials: { client_id: "ding-1", client_secret: "ding-secret-rotated" } },
+    });
+    await control("POST", "/seed", {
+      api_keys: ["pat-seeded-secret"],
+      channels: [
+        {
+          id: "chn_seeded",
+          type: "channel",
+          channel_type: "wecom",
+          name: "seeded",
+          enabled: true,
+          channel_config: { credentials: { bot_id: "bot-9", secret: "wecom-seeded-secret" } },
+          identity_resolution: { mode: "pairing" },
+        },
+      ],
+    });
+    const text = JSON.stringify((await control("GET", "/state")).body);
+    for (const secret of ["ding-secret", "wecom-seeded-secret", "pat-seeded-secret", KEY])
+      expect(text).not.toContain(secret);
+    const dump = (await control("GET", "/state")).body;
+    const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+    expect(dump.channels.find((x: any) => x.id === c.body.id)).toMatchObject({
+      channel_config: { credentials: { client_id: "ding-1" } },
+      _secrets_sha256: { client_secret: sha("ding-secret-rotated") },
+    });
+    expect(dump.channels.find((x: any) => x.id === "chn_seeded")).toMatchObject({
+      channel_config: { credentials: { bot_id: "bot-9" } },
+      _secrets_sha256: { secret: sha("wecom-seeded-secret") },
+    });
+    // The seeded key still opens the API: it is held, only not dumped.
+    const seededKey = client(`${sim.origin}/api/v1/forward`, { authorization: "Bearer pat-seeded-secret" });
+    expect((await seededKey("GET", "/channels")).status).toBe(200);
   });
 
   it.each([
