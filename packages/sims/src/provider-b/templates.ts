@@ -80,8 +80,10 @@ function templateFields(ctx: Ctx, b: Record<string, unknown>, current?: Rec): Re
   if (has("system")) out.system = str(b, "system") ?? "";
   if (has("environment_id")) {
     const env = ctx.state.objects.environments.get(str(b, "environment_id", true)!);
-    if (!liveIn(env, "forward")) {
-      throw bad(`environment ${String(b.environment_id)} not found on the Forward API`);
+    // Either API's environment (spec: an external environment_id of a Forward agent "may come
+    // from either the Managed or the Forward API").
+    if (!liveIn(env, "forward") && !liveIn(env, "managed")) {
+      throw bad(`environment ${String(b.environment_id)} not found`);
     }
     out.environment_id = env.id;
   }

@@ -134,10 +134,22 @@ describe("provider_b templates (docs/wire/provider-b.md §4)", () => {
     expect((await fwd("POST", "/templates", again)).status).toBe(200);
   });
 
-  it("requires a Forward environment and an existing tunnel", async () => {
+  it("takes an environment of either gateway (spec: an external one may come from either API), and an existing tunnel", async () => {
     const managedEnv = (await cloud("POST", "/environments", { name: "m", config: { type: "cloud" } })).body;
+    const onManaged = await fwd("POST", "/templates", {
+      name: "m",
+      model: "auto",
+      environment_id: managedEnv.id,
+    });
+    expect(onManaged.status).toBe(200);
+    expect(onManaged.body.environment_id).toBe(managedEnv.id);
+    await cloud("POST", `/environments/${managedEnv.id}/archive`);
     expect(
-      (await fwd("POST", "/templates", { name: "x", model: "auto", environment_id: managedEnv.id })).status,
+      (await fwd("POST", "/templates", { name: "gone", model: "auto", environment_id: managedEnv.id }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await fwd("POST", "/templates", { name: "none", model: "auto", environment_id: "env_nope" })).status,
     ).toBe(400);
     const env = await forwardEnv("ok");
     expect(

@@ -59,6 +59,13 @@ export function deriveProviderB(config: Decl, kind: string, name: string): Deriv
     return { identity: (channel?.identity as string | undefined) ?? cfg.defaults?.identity };
   }
   if (!["environments", "vaults", "memory_stores", "skills"].includes(kind)) return undefined;
+  // An external environment (environment_id) may come from either API, for agents of either
+  // delivery (rule 1; rule 3 binds only local ones): its domain is found by reading it.
+  if (
+    kind === "environments" &&
+    typeof (cfg.environments as Record<string, Decl> | undefined)?.[name]?.environment_id === "string"
+  )
+    return {};
   const users = agents.filter(([, a]) => usedNames(a, kind).includes(name));
   const forward = users.filter(([, a]) => isForwardAgent(a)).map(([n]) => n);
   const managed = users.filter(([, a]) => !isForwardAgent(a)).map(([n]) => n);

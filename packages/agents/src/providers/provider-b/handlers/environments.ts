@@ -60,7 +60,10 @@ export const environmentHandler: KindHandler = {
     }
   },
   async read(ctx, id, prior) {
-    const found = await readEither(ctx, `/environments/${id}`, specDomain(prior?.spec));
+    // An external environment (verified, never created: no domain in `extra`) may live on either
+    // API whatever its users' delivery: the domain its spec names first, then the other one.
+    const external = prior !== undefined && prior.extra?.domain === undefined;
+    const found = await readEither(ctx, `/environments/${id}`, specDomain(prior?.spec), external);
     if (found === "gone" || found.wire.archived_at) return "gone";
     return toRemote(ctx, found.wire, found.domain);
   },

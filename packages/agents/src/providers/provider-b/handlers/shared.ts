@@ -47,13 +47,22 @@ export function findOwnedIn(
   );
 }
 
-/** GET on the recorded domain; an unknown domain (external ids) tries managed, then Forward. */
+/**
+ * GET on the recorded domain; an unknown domain (external ids) tries managed, then Forward. With
+ * `thenOther`, a recorded domain that answers "gone" is followed by the other one.
+ */
 export async function readEither(
   ctx: HandlerContext,
   path: string,
   domain: ApiDomain | undefined,
+  thenOther = false,
 ): Promise<{ wire: Wire; domain: ApiDomain } | "gone"> {
-  for (const d of domain ? [domain] : (["managed", "forward"] as const)) {
+  const order: ApiDomain[] = !domain
+    ? ["managed", "forward"]
+    : thenOther
+      ? [domain, domain === "managed" ? "forward" : "managed"]
+      : [domain];
+  for (const d of order) {
     const wire = await getOrGone(client(ctx, d), path, ctx.signal);
     if (wire !== "gone") return { wire, domain: d };
   }
