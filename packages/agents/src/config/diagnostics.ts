@@ -60,6 +60,8 @@ export const DIAGNOSTIC_CODES = {
     "a provider-specific value has the wrong shape (e.g. provider_a `workspace_id` must begin with `llm-`)",
   AGENTS1036:
     "a provider endpoint (`base_url`, `gateway`) is plain http:// to a host that is not loopback (the API key would travel in clear text) and the block does not set `allow_insecure_http: true`",
+  AGENTS1037:
+    "a git repository `checkout` is `{branch}` or `{commit: <full 40-character sha>}`: one of them, and a full commit SHA",
   AGENTS1040: "a reference names a resource that is not declared (with a did-you-mean suggestion)",
   AGENTS1041: "a reference names a resource declared only for other providers",
   AGENTS1050: "the resource kind is not supported by the target provider (the message names the alternative)",

@@ -12,6 +12,8 @@ const CODED = /^\[(AGENTS\d{4})\] ([\s\S]*)$/;
 const SCHEMA_HINTS: Record<string, string> = {
   AGENTS1004: 'write version: "1" (with the quotes)',
   AGENTS1035: "copy the workspace id from the provider console; it looks like llm-xxxxxxxx",
+  AGENTS1037:
+    "write `checkout: {branch: main}` to follow a branch, or `checkout: {commit: <full SHA>}` to pin one (`git rev-parse <short-sha>` prints the full SHA)",
   AGENTS1121: "use the id of an existing identity (idn_...), or use external_id to let the tool manage one",
   AGENTS1125: "use the id of an existing provider_b BYOC tunnel (tnl_...)",
   AGENTS1205: "keep one spelling; mcp_server_name and default_config are the canonical ones",

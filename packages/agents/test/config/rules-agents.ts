@@ -1,6 +1,21 @@
 import { cfg } from "./helpers.js";
 import { A, agent, B, C, D, forward, forwardDelivery, identity, type RuleRow } from "./rule-rows.js";
 
+/** An agent with one git repository resource whose `checkout:` block holds `lines`. */
+function REPO(...lines: string[]): string {
+  return (
+    "agents:\n" +
+    agent(
+      "a",
+      "resources:",
+      "  - type: git_repository",
+      "    url: https://github.com/acme/app",
+      "    checkout:",
+      ...lines,
+    )
+  );
+}
+
 /** Rule rows for agents: tools, MCP, delivery, memory and multi-agent rosters. */
 export const AGENTS_RULES: RuleRow[] = [
   {
@@ -56,6 +71,24 @@ export const AGENTS_RULES: RuleRow[] = [
       C,
       "agents:\n" + agent("a", "tools:", "  builtin: [bash, read]", "  permissions:", "    read: ask"),
     ),
+  },
+  {
+    code: "AGENTS1037",
+    rule: "git checkout: a commit is pinned by its full SHA",
+    invalid: cfg(C, REPO("      commit: @@abc1234")),
+    valid: cfg(C, REPO("      commit: 4f2a9c0e1b7d3a5f6c8e9b0a1d2c3e4f5a6b7c8d")),
+  },
+  {
+    code: "AGENTS1037",
+    rule: "git checkout: branch or commit, not both",
+    invalid: cfg(C, REPO("      branch: main", "      commit: @@4f2a9c0e1b7d3a5f6c8e9b0a1d2c3e4f5a6b7c8d")),
+    valid: cfg(C, REPO("      branch: main")),
+  },
+  {
+    code: "AGENTS1037",
+    rule: "git checkout: names a branch or a commit",
+    invalid: cfg(C, REPO().replace("checkout:", "checkout: @@{}")),
+    valid: cfg(C, REPO("      commit: 4f2a9c0e1b7d3a5f6c8e9b0a1d2c3e4f5a6b7c8d")),
   },
   {
     code: "AGENTS1205",

@@ -92,10 +92,35 @@ const agentFileRef = z.union([
   }),
 ]);
 
-export const gitCheckoutSchema = z.union([
-  strict({ branch: z.string().min(1) }),
-  strict({ commit: z.string().regex(/^[0-9a-f]{40}$/i, "`commit` must be a full 40-character SHA") }),
-]);
+/** `{branch}` or `{commit}`: one object, so a wrong value or both keys get their own message. */
+export const gitCheckoutSchema = strict({
+  branch: z.string().min(1).optional().describe("a branch to follow; give `branch` or `commit`, not both"),
+  commit: z
+    .string()
+    .regex(
+      /^[0-9a-f]{40}$/i,
+      coded(
+        "AGENTS1037",
+        "`checkout.commit` must be the full 40-character commit SHA, not a short or named one",
+      ),
+    )
+    .optional()
+    .describe("the full 40-character SHA of a commit to pin"),
+}).superRefine((value, ctx) => {
+  if (value.branch !== undefined && value.commit !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["commit"],
+      message: coded("AGENTS1037", "`checkout` takes `branch` or `commit`, not both"),
+    });
+  } else if (value.branch === undefined && value.commit === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: [],
+      message: coded("AGENTS1037", "`checkout` needs `branch` or `commit`"),
+    });
+  }
+});
 
 const gitRepositorySchema = strict({
   type: z.literal("git_repository"),
