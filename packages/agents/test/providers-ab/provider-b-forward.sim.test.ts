@@ -189,9 +189,9 @@ describe("provider_b Forward delivery", () => {
       ["delete_forward_schedule"],
     ],
     [
-      "omitting managed_tool_config leaves the remote set as it is (updates merge)",
+      "removing a managed_tool_config the last apply declared resets the set to a new Template's (none)",
       undefined,
-      ["delete_forward_schedule"],
+      [],
     ],
     ["an empty enabled_tools turns every managed tool off", { enabled_tools: [] }, []],
   ])("managed_tool_config: %s", async (_rule, mtc, expected) => {
@@ -207,7 +207,7 @@ describe("provider_b Forward delivery", () => {
       enabled_tools: expected,
     });
     if (!mtc) {
-      // Not declared = not managed: whatever the Template holds is not drift.
+      // No longer declared = not managed: whatever the Template holds from now on is not drift.
       const handler = h.handler("agents");
       const lastApplied = await desiredOf(handler, specOf("agents", "concierge", decl), h.configDir);
       const read = await handler.read(h.ctx("agents", "concierge"), templateId, {

@@ -69,6 +69,7 @@ async function body(
   files: FileRecord,
   update: boolean,
   remoteMetadata?: unknown,
+  prior?: PriorState,
 ) {
   const decl = spec as unknown as AgentDecl;
   const name = logicalName(ctx.owner);
@@ -96,6 +97,10 @@ async function body(
     vaultIds: decl.vault ? [ctx.resolve("vaults", decl.vault)] : [],
     fileIds: Object.values(files).map((f) => f.id),
     tunnelId: decl.tunnel ? ctx.resolve("tunnels", decl.tunnel) : undefined,
+    // Removing the block resets the tools to a new Template's default (none): the plan shows the
+    // removal, so apply sends it. Never declared, nothing is sent (spec: omitted = untouched).
+    resetManagedTools:
+      update && !decl.managed_tool_config && prior !== undefined && "managed_tool_config" in prior.spec,
   });
 }
 
@@ -208,7 +213,7 @@ export async function updateTemplate(
   const wire = await send(ctx, forward, {
     method: "POST",
     path: `/templates/${id}`,
-    json: await body(ctx, spec, files, true, current.metadata),
+    json: await body(ctx, spec, files, true, current.metadata, prior),
   });
   for (const fileId of stale)
     await forward.request({

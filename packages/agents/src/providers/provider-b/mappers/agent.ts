@@ -114,6 +114,8 @@ interface TemplateInput extends CommonInput {
   vaultIds: string[];
   fileIds: string[];
   tunnelId?: string;
+  /** Send an empty enabled set: the file dropped a `managed_tool_config` it declared before. */
+  resetManagedTools?: boolean;
 }
 
 export function templateToWire(decl: AgentDecl, input: TemplateInput): Record<string, unknown> {
@@ -141,6 +143,7 @@ export function templateToWire(decl: AgentDecl, input: TemplateInput): Record<st
   // Replaces the whole enabled set ([] turns everything off); omitted = untouched (updates merge).
   if (decl.managed_tool_config)
     body.managed_tool_config = { enabled_tools: [...decl.managed_tool_config.enabled_tools] };
+  else if (input.resetManagedTools) body.managed_tool_config = { enabled_tools: [] };
   if (input.roster) body.multiagent = forwardRosterToWire(input.roster);
   else if (input.update) body.multiagent = null;
   return body;
