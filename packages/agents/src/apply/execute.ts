@@ -154,6 +154,19 @@ function crashPoint(name: string): void {
   if (++createsSeen === Number(spec.slice(name.length + 1))) process.kill(process.pid, "SIGKILL");
 }
 
+/**
+ * A create the provider refused because the name is taken by an object this project does not own:
+ * never adopted (destroy would then remove someone else's object); the user imports it or renames.
+ */
+function foreignConflict(action: PlannedAction, error: ProviderHttpError): Error {
+  return new Error(
+    `${error.message}\nhint: the object this create conflicts with on ${action.provider} does not carry this ` +
+      "project's ownership, so agents will not take it over. To manage it from this file, import it: " +
+      `agents import '${action.address}' <its id>; otherwise change the declaration so that its name ` +
+      "(or other unique key, such as an identity's external_id) is free",
+  );
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -205,21 +218,46 @@ class Step {
 
   private async create(): Promise<void> {
     const { address, kind, name, provider } = this.action;
+    // A create journaled by an earlier run and never recorded: that run's request may have made
+    // the object the provider now answers a name conflict with.
+    const journaled = this.store.state.pending?.[address] !== undefined;
     await this.store.intend({ address, kind, name, provider, since: new Date().toISOString() });
     let remote: RemoteObject;
     try {
       remote = await this.remote(() => this.handler.create(this.ctx, this.spec));
     } catch (error) {
+      if (!(error instanceof ProviderHttpError && error.conflict)) throw error;
       // A conflict may be our own resource from an earlier, interrupted run: adopt it.
-      if (!(error instanceof ProviderHttpError && error.conflict && this.handler.findOwned)) throw error;
-      const findOwned = this.handler.findOwned.bind(this.handler);
-      const found = await this.remote(() => findOwned(this.ctx, this.ctx.owner));
-      if (!found || found.archived) throw error;
+      const found = await this.findMine(journaled);
+      if (!found) throw foreignConflict(this.action, error);
       this.ctx.warn(`create conflicted; adopted ${found.id}, which this project already owns`);
       return this.adopt(found.id);
     }
     crashPoint("after-create");
     await this.record(remote, false);
+  }
+
+  /**
+   * The object a conflicting create collided with, when it is this project's: it carries this
+   * resource's ownership metadata, or (kinds that cannot carry any) it holds the create's unique
+   * name while an earlier run's create of this address was journaled and never recorded. Never an
+   * object state records, here or under another address.
+   */
+  private async findMine(journaled: boolean): Promise<RemoteObject | undefined> {
+    const handler = this.handler;
+    const recorded = new Set(Object.values(this.store.state.resources).map((r) => r.id));
+    const usable = (found: RemoteObject | undefined) =>
+      found && !found.archived && !recorded.has(found.id) ? found : undefined;
+    if (handler.findOwned) {
+      const findOwned = handler.findOwned.bind(handler);
+      const owned = usable(await this.remote(() => findOwned(this.ctx, this.ctx.owner, recorded)));
+      if (owned) return owned;
+    }
+    if (handler.findNamed && journaled) {
+      const findNamed = handler.findNamed.bind(handler);
+      return usable(await this.remote(() => findNamed(this.ctx, this.spec)));
+    }
+    return undefined;
   }
 
   private async adopt(id: string): Promise<void> {
@@ -228,12 +266,23 @@ class Step {
     if (current === "gone" || current.archived)
       throw new Error(`${this.action.address}: ${id} vanished before adoption`);
     const prior: PriorState = { id, spec: current.spec, extra: current.extra, version: current.version };
-    const needsUpdate = this.action.changes.length > 0 || this.action.action === "create";
+    const needsUpdate = this.action.changes.length > 0 || this.action.action !== "adopt";
     if (needsUpdate && handler.update) {
       const update = handler.update.bind(handler);
       await this.record(await this.remote(() => update(this.ctx, id, this.spec, prior)), false);
+    } else if (needsUpdate && handler.complete) {
+      // No in-place update: an object a crash left half-made gets only what it lacks.
+      const complete = handler.complete.bind(handler);
+      await this.record(await this.remote(() => complete(this.ctx, id, this.spec, current)), false);
     } else {
       await this.record(current, false);
+    }
+  }
+
+  /** Objects of this address an interrupted replacement left unrecorded (plan: `strays`). */
+  private async removeStrays(prior: PriorState | undefined): Promise<void> {
+    for (const stray of this.action.strays ?? []) {
+      await this.remote(() => this.handler.remove(this.ctx, stray, prior));
     }
   }
 
@@ -242,6 +291,7 @@ class Step {
     if (!prior) throw new Error(`${this.action.address}: not in state`);
     try {
       const handler = this.handler;
+      await this.removeStrays(prior);
       await this.record(
         await this.remote(() => handler.update!(this.ctx, prior.id, this.spec, prior)),
         false,
@@ -260,7 +310,9 @@ class Step {
     const prior = this.prior;
     if (!prior) return this.create();
     if (this.action.createBeforeDestroy) {
-      await this.create();
+      // The new object an interrupted run of this replacement created is adopted, not made again.
+      if (this.action.adoptId) await this.adopt(this.action.adoptId);
+      else await this.create();
       try {
         await this.remote(() => this.handler.remove(this.ctx, prior.id, prior));
       } catch (error) {
@@ -285,6 +337,7 @@ class Step {
       const remoteId = this.action.remoteId;
       await this.remote(() => this.handler.remove(this.ctx, remoteId, prior));
     }
+    await this.removeStrays(prior);
     await this.store.update((resources, state) => {
       delete resources[address];
       delete state.pending![address];

@@ -182,29 +182,51 @@ async function diffAll(
 
 /**
  * A create journaled but never recorded (an interrupted run): a planned create looks the resource
- * up by ownership and adopts it; one no longer declared is deleted if found, else its journal
- * entry is cleared.
+ * up by ownership (or, for kinds without ownership metadata, by the unique name the create takes)
+ * and adopts it; a planned create-before-destroy replacement looks for the new object beside the
+ * recorded one and adopts it as the replacement; a delete removes that object too; one no longer
+ * declared is deleted if found, else its journal entry is cleared.
  */
 async function settleInterrupted(phase: PlanPhase, actions: PlannedAction[]): Promise<void> {
   const { options, runtime, state, byAddress, lookup, concurrency, signal } = phase;
+  const planned = new Set(actions.map((a) => a.address));
   const pending = Object.values(state.pending ?? {}).filter(
     (p) =>
       (!options.providers || options.providers.includes(p.provider)) &&
       (!options.targets || options.targets.includes(p.address)) &&
-      !actions.some((a) => a.address === p.address && a.action === "create"),
+      !planned.has(p.address),
   );
   await mapBounded(actions, concurrency, async (action) => {
-    if (action.action !== "create" || !state.pending?.[action.address]) return;
-    const found = await findOwned(runtime, action, lookup, signal);
-    if (found) {
-      const { spec, handler } = byAddress.get(action.address)!;
-      const changes = fieldChanges({}, found.spec, spec, handler, true);
+    if (!state.pending?.[action.address] || action.external) return;
+    if (action.action === "create") {
+      const bound = byAddress.get(action.address)!;
+      const owned = await findOwned(runtime, action, lookup, signal);
+      const found = owned ?? (await findNamed(runtime, action, bound.resource.spec, lookup, signal));
+      // An object state already records under another address is never this create's.
+      if (!found || Object.values(state.resources).some((r) => r.id === found.id)) return;
+      const changes = fieldChanges({}, found.spec, bound.spec, bound.handler, true);
       Object.assign(action, {
         action: "adopt",
         remoteId: found.id,
-        reason: `found ${found.id} owned by this project (left by an interrupted run): adopt it instead of creating a duplicate`,
+        reason: owned
+          ? `found ${found.id} owned by this project (left by an interrupted run): adopt it instead of creating a duplicate`
+          : `found ${found.id} under the name an interrupted run's journaled create took: adopt it instead of creating a duplicate`,
         changes: changes.filter((c) => !c.sensitive),
       });
+      return;
+    }
+    const recorded = state.resources[action.address]?.id;
+    if (!recorded) return;
+    const replacing = action.action === "replace" && action.createBeforeDestroy;
+    if (!replacing && action.action !== "delete" && action.action !== "update") return;
+    const found = await findOwned(runtime, action, lookup, signal, new Set([recorded]));
+    if (!found || found.id === recorded) return;
+    if (replacing) {
+      action.adoptId = found.id;
+      action.reason += `; adopts ${found.id}, the replacement an interrupted run created, instead of creating another`;
+    } else {
+      action.strays = [found.id];
+      action.reason += `; also removes ${found.id}, left unrecorded by an interrupted replacement`;
     }
   });
   for (const entry of pending) {
@@ -312,10 +334,26 @@ async function findOwned(
   resource: Pick<PlannedAction, "address" | "kind" | "provider">,
   lookup: (address: string) => { id: string; extra?: Record<string, unknown> } | undefined,
   signal: AbortSignal,
+  exclude?: ReadonlySet<string>,
 ): Promise<RemoteObject | undefined> {
   const handler = runtime.handler(resource.provider, resource.kind);
   if (!handler?.findOwned) return undefined;
   const ctx = runtime.context(resource, lookup, signal, () => {});
-  const found = await handler.findOwned(ctx, ctx.owner);
+  const found = await handler.findOwned(ctx, ctx.owner, exclude);
+  return found && !found.archived ? found : undefined;
+}
+
+/** The live object holding the unique name this create would take (kinds without ownership metadata). */
+async function findNamed(
+  runtime: ProviderRuntime,
+  resource: Pick<PlannedAction, "address" | "kind" | "provider">,
+  spec: Spec,
+  lookup: (address: string) => { id: string; extra?: Record<string, unknown> } | undefined,
+  signal: AbortSignal,
+): Promise<RemoteObject | undefined> {
+  const handler = runtime.handler(resource.provider, resource.kind);
+  if (!handler?.findNamed) return undefined;
+  const ctx = runtime.context(resource, lookup, signal, () => {});
+  const found = await handler.findNamed(ctx, spec);
   return found && !found.archived ? found : undefined;
 }

@@ -44,6 +44,16 @@ export interface PlannedAction {
   remoteId?: string;
   external?: boolean;
   createBeforeDestroy?: boolean;
+  /**
+   * replace: the new object an interrupted run already created for this replacement (found by
+   * ownership, journaled, never recorded): adopted as the replacement instead of creating another.
+   */
+  adoptId?: string;
+  /**
+   * delete: further objects of this address an interrupted run left unrecorded (the create half
+   * of a replacement), removed with the recorded one.
+   */
+  strays?: string[];
   /** Addresses that must be done first (forward actions) or, for deletes, after. */
   dependsOn: string[];
   warnings: string[];

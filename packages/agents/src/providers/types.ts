@@ -122,8 +122,30 @@ export interface KindHandler {
   update?(ctx: HandlerContext, id: string, spec: Spec, prior: PriorState): Promise<RemoteObject>;
   /** Deletes or archives. Already gone counts as success. */
   remove(ctx: HandlerContext, id: string, prior?: PriorState): Promise<void>;
-  /** Finds a resource this project already owns (adoption after a crash or a conflict). */
-  findOwned?(ctx: HandlerContext, owner: Owner): Promise<RemoteObject | undefined>;
+  /**
+   * Finds a resource this project already owns (adoption after a crash or a conflict). `exclude`:
+   * ids to pass over (the recorded object, when the create half of a replacement is looked for:
+   * both carry the same owner). Kinds that replace create-before-destroy must honour it.
+   */
+  findOwned?(
+    ctx: HandlerContext,
+    owner: Owner,
+    exclude?: ReadonlySet<string>,
+  ): Promise<RemoteObject | undefined>;
+  /**
+   * Kinds that cannot carry ownership metadata but whose create takes a name unique on the
+   * provider (provider_b skills and channels): the live object holding the name this declaration's
+   * create would take. The engine adopts it only when an earlier run journaled a create of this
+   * address and never recorded its answer (that create made it); otherwise a conflict on the
+   * name is a foreign object and is reported with the way to import it.
+   */
+  findNamed?(ctx: HandlerContext, spec: Spec): Promise<RemoteObject | undefined>;
+  /**
+   * Finishes an adopted object that an interrupted create left half-made (provider_b: a vault
+   * whose credentials were not all added), adding what it lacks and replacing nothing. Used on
+   * adoption by kinds without `update`; without it an adopted object is recorded as found.
+   */
+  complete?(ctx: HandlerContext, id: string, spec: Spec, found: RemoteObject): Promise<RemoteObject>;
   /**
    * Every object of this kind the account lists, owned by any project or by none, archived ones
    * included where the provider can list them (`agents sync` reverse-maps from this). Objects

@@ -1,6 +1,5 @@
 // provider_b Channels (Forward API): `fixed` binds one Identity and Template, `pairing` is
 // transport only. Type or mode changes replace the channel (update omits both on the wire).
-import { isConflict } from "../../common/errors.js";
 import { getOrGone, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName } from "../../common/ownership.js";
 import { firstMatch, walkAfterId } from "../../common/paging.js";
@@ -37,23 +36,20 @@ export const channelHandler: KindHandler = {
   desired: (spec) => channelDesired(spec as unknown as ChannelDecl),
   async create(ctx, spec) {
     const forward = client(ctx, "forward");
-    const payload = body(ctx, spec, false);
-    try {
-      return toRemote(ctx, await send(ctx, forward, { method: "POST", path: "/channels", json: payload }));
-    } catch (error) {
-      if (!isConflict(error)) throw error;
-      const existing = await firstMatch(
-        walkAfterId<Wire>(forward, "/channels", {}, ctx.signal),
-        (c) => c.name === payload.name,
-      );
-      if (!existing || existing.channel_type !== payload.channel_type) throw error;
-      const updated = await send(ctx, forward, {
-        method: "POST",
-        path: `/channels/${existing.id}`,
-        json: body(ctx, spec, true),
-      });
-      return toRemote(ctx, { ...existing, ...updated });
-    }
+    return toRemote(
+      ctx,
+      await send(ctx, forward, { method: "POST", path: "/channels", json: body(ctx, spec, false) }),
+    );
+  },
+  // Channels carry no metadata: a name conflict is adopted by the engine only after a journaled
+  // create of this address that never recorded its answer (see KindHandler.findNamed).
+  async findNamed(ctx, spec) {
+    const type = (spec as unknown as ChannelDecl).type;
+    const found = await firstMatch(
+      walkAfterId<Wire>(client(ctx, "forward"), "/channels", {}, ctx.signal),
+      (c) => c.name === logicalName(ctx.owner) && c.channel_type === type,
+    );
+    return found ? toRemote(ctx, found) : undefined;
   },
   async read(ctx, id) {
     const wire = await getOrGone(client(ctx, "forward"), `/channels/${id}`, ctx.signal);

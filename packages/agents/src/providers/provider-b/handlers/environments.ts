@@ -108,9 +108,9 @@ export const environmentHandler: KindHandler = {
     }
     await removeTolerant(http, "DELETE", `/environments/${id}`, ctx.signal);
   },
-  async findOwned(ctx, owner) {
+  async findOwned(ctx, owner, exclude) {
     for (const domain of ["managed", "forward"] as const) {
-      const found = await findOwnedIn(ctx, client(ctx, domain), "/environments", owner);
+      const found = await findOwnedIn(ctx, client(ctx, domain), "/environments", owner, exclude);
       if (found) return toRemote(ctx, found, domain);
     }
     return undefined;

@@ -161,9 +161,9 @@ export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVID
     async remove(ctx, id) {
       await deleteMemoryStorePermanently(ctx, opts, id);
     },
-    async findOwned(ctx, owner) {
+    async findOwned(ctx, owner, exclude) {
       for (const domain of ["managed", "forward"] as const) {
-        const found = await findOwnedIn(ctx, client(ctx, domain), "/memory_stores", owner);
+        const found = await findOwnedIn(ctx, client(ctx, domain), "/memory_stores", owner, exclude);
         if (found) return toRemote(ctx, found, domain);
       }
       return undefined;

@@ -35,15 +35,17 @@ export function requireOneDomain(spec: Spec, what: string): ApiDomain {
   return domainOf(spec);
 }
 
+/** The first live object of a list carrying this owner's keys, passing over the `exclude` ids. */
 export function findOwnedIn(
   ctx: HandlerContext,
   http: HttpClient,
   path: string,
   owner: Owner,
+  exclude?: ReadonlySet<string>,
 ): Promise<Wire | undefined> {
   return firstMatch(
     walkAfterId<Wire>(http, path, {}, ctx.signal),
-    (item) => !isArchived(item) && sameOwner(ownerOf(item.metadata), owner),
+    (item) => !isArchived(item) && !exclude?.has(String(item.id)) && sameOwner(ownerOf(item.metadata), owner),
   );
 }
 

@@ -2,11 +2,12 @@
 // versions through `files` with the entries under one folder named after the SKILL.md name.
 
 import { DeclarationError } from "../../common/errors.js";
-import { getOrGone, multipartFile, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { multipartFile, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { packSkill } from "../../common/local-files.js";
+import { firstMatch, walkAfterId } from "../../common/paging.js";
 import type { HandlerContext, KindHandler, RemoteObject } from "../../types.js";
 import type { ApiDomain } from "../client.js";
-import { client, requireOneDomain, specDomain } from "./shared.js";
+import { client, readEither, requireOneDomain, specDomain } from "./shared.js";
 
 interface SkillDecl {
   source: string;
@@ -69,9 +70,9 @@ export const skillHandler: KindHandler = {
     return toRemote(await send(ctx, http, { method: "GET", path: `/skills/${id}` }), domain, id);
   },
   async read(ctx, id, prior) {
-    const domain = specDomain(prior?.spec) ?? "managed";
-    const wire = await getOrGone(client(ctx, domain), `/skills/${id}`, ctx.signal);
-    return wire === "gone" ? "gone" : toRemote(wire, domain, id);
+    // Without a recorded domain (an adoption), the skill may live on either API.
+    const found = await readEither(ctx, `/skills/${id}`, specDomain(prior?.spec));
+    return found === "gone" ? "gone" : toRemote(found.wire, found.domain, id);
   },
   async remove(ctx, id, prior) {
     await removeTolerant(
@@ -80,5 +81,19 @@ export const skillHandler: KindHandler = {
       `/skills/${id}`,
       ctx.signal,
     );
+  },
+  // Skills carry no metadata, and their name (the SKILL.md name) is unique per API domain: a
+  // conflict is adopted by the engine only after a journaled create of this address that never
+  // recorded its answer (see KindHandler.findNamed).
+  async findNamed(ctx, spec) {
+    const decl = spec as unknown as SkillDecl;
+    if (decl.origin === "official") return undefined;
+    const domain = requireOneDomain(spec, "skill");
+    const { name } = await packSkill(ctx.configDir, decl.source);
+    const found = await firstMatch(
+      walkAfterId<Wire>(client(ctx, domain), "/skills", {}, ctx.signal),
+      (s) => s.name === name,
+    );
+    return found ? toRemote(found, domain) : undefined;
   },
 };

@@ -134,9 +134,48 @@ export const vaultHandler: KindHandler = {
       ctx.signal,
     );
   },
-  async findOwned(ctx, owner) {
+  // An adopted vault an interrupted create left without some of its credentials: add those,
+  // keep the ones that match (made by that create from the same declaration), re-make a credential
+  // whose shown fields differ, remove undeclared ones. The vault itself is never replaced.
+  async complete(ctx, id, spec, found) {
+    const domain = specDomain(found.spec) ?? requireOneDomain(spec, logicalName(ctx.owner));
+    const http = client(ctx, domain);
+    const credentials = ((spec as VaultDecl).credentials ?? []).map(credentialToWire);
+    for (const c of credentials) {
+      for (const h of [ctx.http, http]) h.addSecret(secretOf(c.auth));
+    }
+    const existing = (
+      await collect(walkAfterId<Wire & { id: string }>(http, `/vaults/${id}/credentials`, {}, ctx.signal))
+    ).filter((c) => !c.archived_at);
+    const shown = (c: Wire) =>
+      JSON.stringify(
+        credentialFromWire({
+          id: "",
+          display_name: c.display_name as string,
+          auth: c.auth as Record<string, unknown>,
+        }),
+      );
+    const kept = new Set<string>();
+    for (const credential of credentials) {
+      const same = existing.find(
+        (c) =>
+          !kept.has(c.id) && c.display_name === credential.display_name && shown(c) === shown(credential),
+      );
+      if (same) {
+        kept.add(same.id);
+        continue;
+      }
+      await send(ctx, http, { method: "POST", path: `/vaults/${id}/credentials`, json: credential });
+    }
+    for (const stale of existing.filter((c) => !kept.has(c.id))) {
+      await removeTolerant(http, "DELETE", `/vaults/${id}/credentials/${stale.id}`, ctx.signal);
+    }
+    const vault = await send(ctx, http, { method: "GET", path: `/vaults/${id}` });
+    return toRemote(ctx, vault, domain);
+  },
+  async findOwned(ctx, owner, exclude) {
     for (const domain of ["managed", "forward"] as const) {
-      const found = await findOwnedIn(ctx, client(ctx, domain), "/vaults", owner);
+      const found = await findOwnedIn(ctx, client(ctx, domain), "/vaults", owner, exclude);
       if (found) return toRemote(ctx, found, domain);
     }
     return undefined;
