@@ -6,6 +6,7 @@ export type { FaultAction, FaultConfig, FaultRule } from "./core/faults.js";
 export { FaultInjector } from "./core/faults.js";
 export { fileBytes, readMultipart } from "./core/multipart.js";
 export { IdGenerator, Prng } from "./core/prng.js";
+export type { BucketReading, RateLimitConfig, RateLimitHeaders } from "./core/rate-limit.js";
 export type { LogEntry } from "./core/request-log.js";
 export type { RunningSim, SimContext, SimDefinition, SimOptions } from "./core/sim.js";
 export { createSim } from "./core/sim.js";

@@ -1,12 +1,19 @@
 import type { NextFunction, Request, Response } from "express";
 import { Prng } from "./prng.js";
+import {
+  type RateLimitConfig,
+  type RateLimitHeaders,
+  retryAfterOnly,
+  TokenBuckets,
+  validateRateLimit,
+} from "./rate-limit.js";
 
 /**
  * Fault injection. Random faults draw from a seeded PRNG, and rules count matching calls, so the
  * same configuration fails the same calls in every run: crash tests can say "fail call 7".
  */
 export type FaultAction =
-  | { type: "status"; status: number; body?: unknown; headers?: Record<string, string> }
+  | { type: "status"; status: number; body?: unknown; headers?: Record<string, string>; message?: string }
   | { type: "reset" }
   /**
    * Serves the request (the provider really creates or changes the object) and then cuts the
@@ -45,12 +52,19 @@ export interface FaultConfig {
   /** Probability of destroying the connection without an answer. */
   resetRate?: number;
   rules?: FaultRule[];
+  /**
+   * The provider's own request limit: a token bucket per API key (`x-api-key` or
+   * `Authorization`), answered with the simulator's limit headers; `null` or absent: no limit.
+   */
+  rateLimit?: RateLimitConfig | null;
 }
 
 interface FaultDecision {
   delayMs: number;
   action?: FaultAction;
   label?: string;
+  /** Headers every answer to this request carries (the provider's limit headers). */
+  headers?: Record<string, string>;
 }
 
 interface CompiledRule extends FaultRule {
@@ -62,11 +76,16 @@ export class FaultInjector {
   private config: FaultConfig = {};
   private rules: CompiledRule[] = [];
   private prng = new Prng(1);
+  private buckets: TokenBuckets | undefined;
+
+  /** `rateHeaders` renders the simulator's limit headers (a 429 with `Retry-After` only, by default). */
+  constructor(private readonly rateHeaders: RateLimitHeaders = retryAfterOnly) {}
 
   set(config: FaultConfig): void {
     validateFaultConfig(config);
     this.release();
     this.config = { ...config };
+    this.buckets = config.rateLimit ? new TokenBuckets(config.rateLimit) : undefined;
     this.prng = new Prng(config.seed ?? 1);
     this.rules = (config.rules ?? []).map((r) => ({
       ...r,
@@ -103,11 +122,35 @@ export class FaultInjector {
     return this.held.length;
   }
 
-  /** Decides what happens to one request. Called once per non-control request, in arrival order. */
-  decide(method: string, path: string): FaultDecision {
+  /**
+   * Decides what happens to one request. Called once per non-control request, in arrival order;
+   * `key` is the caller's API key (the rate limit's bucket), `nowMs` the simulated clock.
+   */
+  decide(method: string, path: string, key = "", nowMs = Date.now()): FaultDecision {
     const c = this.config;
     let delayMs = c.latencyMs ?? 0;
     if (c.jitterMs) delayMs += this.prng.next() * c.jitterMs;
+
+    // The limit comes first: a refused request never reached the provider, so rules do not count it.
+    let headers: Record<string, string> | undefined;
+    if (this.buckets) {
+      const reading = this.buckets.take(key, nowMs);
+      headers = this.rateHeaders(reading, !reading.allowed);
+      if (!reading.allowed)
+        return {
+          delayMs,
+          headers,
+          action: { type: "status", status: 429, message: "rate limit exceeded" },
+          label: "rate limit",
+        };
+    }
+    const decision = this.decideFault(method, path, delayMs);
+    return headers ? { ...decision, headers } : decision;
+  }
+
+  private decideFault(method: string, path: string, startDelayMs: number): FaultDecision {
+    const c = this.config;
+    let delayMs = startDelayMs;
 
     for (const [i, rule] of this.rules.entries()) {
       if (rule.method && rule.method.toUpperCase() !== method.toUpperCase()) continue;
@@ -147,6 +190,7 @@ function validateFaultConfig(config: FaultConfig): void {
   rate("errorRate", config.errorRate);
   rate("rateLimitRate", config.rateLimitRate);
   rate("resetRate", config.resetRate);
+  validateRateLimit(config.rateLimit);
   for (const r of config.rules ?? []) {
     if (!r.action || typeof r.action !== "object") throw new TypeError("every rule needs an action");
     if (r.nth !== undefined && (!Number.isInteger(r.nth) || r.nth < 1))
@@ -163,11 +207,13 @@ export function faultMiddleware(
   injector: FaultInjector,
   errorBody: (status: number, message: string) => unknown,
   onFault: (req: Request, label: string) => void,
+  nowMs: () => number = Date.now,
 ) {
   // Synchronous unless a delay is due: an async middleware costs every request a promise that
   // Express then has to watch.
   return (req: Request, res: Response, next: NextFunction) => {
-    const decision = injector.decide(req.method, req.path);
+    const key = req.headers["x-api-key"] ?? req.headers.authorization ?? "";
+    const decision = injector.decide(req.method, req.path, String(key), nowMs());
     if (decision.delayMs <= 0) return void apply(decision, req, res, next);
     res.locals.delayedMs = Math.round(decision.delayMs);
     setTimeout(() => {
@@ -180,6 +226,7 @@ export function faultMiddleware(
   };
 
   function apply(decision: FaultDecision, req: Request, res: Response, next: NextFunction): void {
+    for (const [k, v] of Object.entries(decision.headers ?? {})) res.setHeader(k, v);
     const action = decision.action;
     if (!action) return void next();
     onFault(req, decision.label ?? action.type);
@@ -207,7 +254,9 @@ export function faultMiddleware(
         return;
       case "status":
         for (const [k, v] of Object.entries(action.headers ?? {})) res.setHeader(k, v);
-        res.status(action.status).json(action.body ?? errorBody(action.status, "simulated failure"));
+        res
+          .status(action.status)
+          .json(action.body ?? errorBody(action.status, action.message ?? "simulated failure"));
         return;
       default:
         return void next();

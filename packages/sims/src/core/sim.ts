@@ -5,6 +5,7 @@ import { SimClock } from "./clock.js";
 import { createExpressServer } from "./express-server.js";
 import { type FaultConfig, FaultInjector, faultMiddleware } from "./faults.js";
 import { IdGenerator, Prng } from "./prng.js";
+import type { RateLimitHeaders } from "./rate-limit.js";
 import { RequestLog } from "./request-log.js";
 
 /** What a simulator hands to its routes. `state` is read at request time: a reset replaces it. */
@@ -28,6 +29,8 @@ export interface SimDefinition<S = unknown> {
   routes(app: Express, ctx: SimContext<S>): void;
   /** The provider's error body for a given status and message (used for faults and unknown routes). */
   errorBody(status: number, message: string): unknown;
+  /** The provider's request-limit headers (`rateLimit` fault); a 429 with `Retry-After` only when absent. */
+  rateLimitHeaders?: RateLimitHeaders;
   /** POST /_sim/seed: adds objects to the state. */
   seed?(ctx: SimContext<S>, body: unknown): unknown;
   /** GET /_sim/state: everything the simulator holds, for tests that check for orphans. */
@@ -61,7 +64,7 @@ export async function createSim<S>(def: SimDefinition<S>, opts: SimOptions = {})
   const clock = new SimClock();
   const prng = new Prng(opts.seed ?? 42);
   const ids = new IdGenerator(prng);
-  const faults = new FaultInjector();
+  const faults = new FaultInjector(def.rateLimitHeaders);
   if (opts.faults) faults.set(opts.faults);
   const log = new RequestLog();
   let state = def.createState({ ids, clock });
@@ -127,9 +130,14 @@ export async function createSim<S>(def: SimDefinition<S>, opts: SimOptions = {})
     next();
   });
   app.use(
-    faultMiddleware(faults, def.errorBody, (_req, label) => {
-      _req.res!.locals.fault = label;
-    }),
+    faultMiddleware(
+      faults,
+      def.errorBody,
+      (_req, label) => {
+        _req.res!.locals.fault = label;
+      },
+      () => clock.now(),
+    ),
   );
   app.use(express.json({ limit: "50mb", type: ["application/json", "application/merge-patch+json"] }));
   app.use(express.urlencoded({ extended: false, limit: "1mb" }));

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Request } from "express";
+import type { RateLimitHeaders } from "../core/rate-limit.js";
 import type { SimDefinition } from "../core/sim.js";
 import { agentRoutes } from "../managed/agents.js";
 import { environmentRoutes } from "../managed/environments.js";
@@ -156,6 +157,17 @@ export function renderError(err: ApiError, req?: Request): unknown {
   };
 }
 
+/**
+ * provider_c's request-limit headers, on every answer: the limit, what is left, and when the
+ * bucket is full again (RFC 3339, to the millisecond); a 429 adds `retry-after` in whole seconds.
+ */
+const anthropicRateHeaders: RateLimitHeaders = (r, limited) => ({
+  "anthropic-ratelimit-requests-limit": String(r.limit),
+  "anthropic-ratelimit-requests-remaining": String(r.remaining),
+  "anthropic-ratelimit-requests-reset": new Date(r.resetAtMs).toISOString(),
+  ...(limited ? { "retry-after": String(Math.max(1, Math.ceil(r.retryAfterMs / 1000))) } : {}),
+});
+
 export const definition: SimDefinition<State> = {
   name: "provider_c",
   basePath: "/v1",
@@ -183,6 +195,7 @@ export const definition: SimDefinition<State> = {
     });
   },
   errorBody: (status, message) => renderError(new ApiError(status, typeForStatus(status), message)),
+  rateLimitHeaders: anthropicRateHeaders,
   seed: (ctx, body) => ({ seeded: seedState(ctx.state, body) }),
   dump: (ctx) => dumpState(ctx.state),
 };
