@@ -13,6 +13,9 @@ export class ConfigError extends Error {
 
 export type Transport = "http" | "stdio";
 
+export const PERMISSION_MODES = ["readonly", "modify", "full"] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
 export interface Config {
   transport: Transport;
   host: string;
@@ -24,8 +27,19 @@ export interface Config {
   forgeRootUrl: string;
   forgeTimeoutMs: number;
   tokenInfoQueryFallback: boolean;
+  /** permission === "readonly" (kept for the scope policy and older callers). */
   readOnly: boolean;
+  /** FORGE_PERMISSION_MODE / GITLAB_PERMISSION_MODE: readonly, modify (no destructive tools), full. */
+  permission: PermissionMode;
   toolsets: string[] | undefined;
+  /** GITLAB_TOOLS / FORGE_TOOLS: single tools served on top of the toolsets (gitlab-mcp's meaning). */
+  extraTools: string[];
+  /** GITLAB_DENIED_TOOLS_REGEX / FORGE_DENIED_TOOLS_REGEX: tools whose name matches are never served. */
+  deniedTools: RegExp | undefined;
+  /** GITLAB_ALLOWED_PROJECT_IDS / FORGE_ALLOWED_PROJECT_IDS: ids or full paths; empty = every project. */
+  allowedProjects: string[];
+  /** GITLAB_OAUTH_ALLOWED_GROUPS / FORGE_OAUTH_ALLOWED_GROUPS: group full paths; empty = anyone. */
+  allowedGroups: string[];
   /** FORGE_TOOLSETS names we do not serve (warned about at start-up). */
   unknownToolsets: string[];
   /** Start-up warnings (gitlab-mcp variables that have no effect here), logged by main. */
@@ -95,7 +109,7 @@ export const TOOLSET_ALIASES: Record<string, (typeof TOOLSETS)[number]> = {
 
 /**
  * FORGE_TOOLSETS → our toolset names (gitlab-mcp's names accepted, `all` = every toolset including
- * graphql) and the names we do not serve, which are warned about rather than refused: a
+ * graphql, `none` = no toolset: only the single tools of GITLAB_TOOLS) and the names we do not serve, which are warned about rather than refused: a
  * gitlab-mcp configuration naming `workitems` must still start.
  */
 export function parseToolsets(raw: string | undefined): {
@@ -110,6 +124,8 @@ export function parseToolsets(raw: string | undefined): {
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean)) {
     if (name === "all") for (const t of TOOLSETS) out.add(t);
+    else if (name === "none")
+      continue; // only GITLAB_TOOLS' single tools
     else if ((TOOLSETS as readonly string[]).includes(name)) out.add(name);
     else if (TOOLSET_ALIASES[name]) out.add(TOOLSET_ALIASES[name]);
     else unknown.push(name);
@@ -128,8 +144,6 @@ const LEGACY_TOOLSET_FLAGS: Record<string, string> = {
   USE_MILESTONE: "milestones",
   USE_PIPELINE: "pipelines",
 };
-/** gitlab-mcp variables that narrow access, which forge-mcp cannot honour: refused, never ignored. */
-const REFUSED_NARROWING = ["GITLAB_ALLOWED_PROJECT_IDS", "GITLAB_TOOLS"];
 /** gitlab-mcp variables with no effect here: named in a start-up warning. */
 const IGNORED = ["GITLAB_PROJECT_ID", "SSE_AUTH_TOKEN", "GITLAB_JOB_TOKEN", "GITLAB_AUTH_COOKIE_PATH"];
 
@@ -139,12 +153,6 @@ const IGNORED = ["GITLAB_PROJECT_ID", "SSE_AUTH_TOKEN", "GITLAB_JOB_TOKEN", "GIT
  * their toolsets, restrictions we cannot honour stop start-up, and the rest is named as ignored.
  */
 function gitlabMcpCompat(env: Env): { http: boolean; toolsets: string[]; warnings: string[] } {
-  const refused = REFUSED_NARROWING.filter((n) => env[n]?.trim());
-  if (refused.length > 0) {
-    throw new ConfigError(
-      `${refused.join(", ")} (gitlab-mcp) would narrow access and forge-mcp cannot honour ${refused.length > 1 ? "them" : "it"}: remove ${refused.length > 1 ? "them" : "it"} and narrow with FORGE_TOOLSETS, FORGE_READ_ONLY or a token with fewer projects and scopes`,
-    );
-  }
   const warnings: string[] = [];
   if (truthy(env.SSE))
     warnings.push(
@@ -280,7 +288,32 @@ const EnvSchema = z.object({
   FORGE_TOKEN_INFO_QUERY_FALLBACK: bool("FORGE_TOKEN_INFO_QUERY_FALLBACK"),
   FORGE_TOKEN: z.string().optional(),
   FORGE_READ_ONLY: bool("FORGE_READ_ONLY"),
+  FORGE_PERMISSION_MODE: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || (PERMISSION_MODES as readonly string[]).includes(v),
+      'FORGE_PERMISSION_MODE (GITLAB_PERMISSION_MODE) must be "readonly", "modify" or "full"',
+    ),
   FORGE_TOOLSETS: z.string().optional(),
+  FORGE_TOOLS: z.string().optional(),
+  FORGE_DENIED_TOOLS_REGEX: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      try {
+        return new RegExp(v);
+      } catch (err) {
+        ctx.addIssue({
+          code: "custom",
+          message: `FORGE_DENIED_TOOLS_REGEX (GITLAB_DENIED_TOOLS_REGEX) is not a valid regular expression (${(err as Error).message}): fix the pattern, e.g. "^delete_|^merge_"`,
+        });
+        return z.NEVER;
+      }
+    }),
+  FORGE_ALLOWED_PROJECT_IDS: z.string().optional(),
+  FORGE_OAUTH_ALLOWED_GROUPS: z.string().optional(),
   HOST: z.string().optional(),
   PORT: int("PORT", 0, 65535),
   MCP_TRUST_PROXY: z.string().optional(),
@@ -347,6 +380,11 @@ export function loadConfig(env: Env = process.env): Config {
     FORGE_TOKEN: pick(env, "FORGE_TOKEN", "GITLAB_PERSONAL_ACCESS_TOKEN"),
     FORGE_READ_ONLY: pick(env, "FORGE_READ_ONLY", "GITLAB_READ_ONLY_MODE"),
     FORGE_TOOLSETS: pick(env, "FORGE_TOOLSETS"),
+    FORGE_PERMISSION_MODE: pick(env, "FORGE_PERMISSION_MODE")?.toLowerCase(),
+    FORGE_TOOLS: pick(env, "FORGE_TOOLS"),
+    FORGE_DENIED_TOOLS_REGEX: pick(env, "FORGE_DENIED_TOOLS_REGEX"),
+    FORGE_ALLOWED_PROJECT_IDS: pick(env, "FORGE_ALLOWED_PROJECT_IDS"),
+    FORGE_OAUTH_ALLOWED_GROUPS: pick(env, "FORGE_OAUTH_ALLOWED_GROUPS", "GITLAB_ALLOWED_GROUPS"),
     HOST: pick(env, "HOST"),
     PORT: pick(env, "PORT"),
     MCP_TRUST_PROXY: pick(env, "MCP_TRUST_PROXY"),
@@ -412,6 +450,26 @@ export function loadConfig(env: Env = process.env): Config {
   const { unknown: unknownToolsets } = named;
   // the USE_* flags add to an explicit list; without one every default toolset is served anyway
   const toolsets = named.toolsets && [...new Set([...named.toolsets, ...compat.toolsets])];
+  // GITLAB_READ_ONLY_MODE=true wins over a permission mode, as in gitlab-mcp
+  const permission: PermissionMode = e.FORGE_READ_ONLY
+    ? "readonly"
+    : ((e.FORGE_PERMISSION_MODE as PermissionMode | undefined) ?? "full");
+  const allowedProjects = list(e.FORGE_ALLOWED_PROJECT_IDS);
+  for (const p of allowedProjects)
+    if (!/^\d+$/.test(p) && !/^[\w.-]+(\/[\w.-]+)+$/.test(p))
+      throw new ConfigError(
+        `FORGE_ALLOWED_PROJECT_IDS (GITLAB_ALLOWED_PROJECT_IDS): "${p}" is neither a numeric project id nor a full path like group/project`,
+      );
+  const allowedGroups = list(e.FORGE_OAUTH_ALLOWED_GROUPS).map((g) => g.replace(/^\/+|\/+$/g, ""));
+  if (allowedGroups.length > 0 && !remoteOAuth)
+    throw new ConfigError(
+      "FORGE_OAUTH_ALLOWED_GROUPS (GITLAB_OAUTH_ALLOWED_GROUPS) needs FORGE_MCP_OAUTH=true (the group gate checks who signs in)",
+    );
+  const warnings = [...compat.warnings];
+  if (allowedProjects.length === 1)
+    warnings.push(
+      `GITLAB_ALLOWED_PROJECT_IDS names one project: forge-mcp restricts every tool to it but, unlike gitlab-mcp, does not make it the default: tools still name project_id`,
+    );
   const allowlist = (e.OAUTH_REDIRECT_URI_ALLOWLIST ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -425,10 +483,15 @@ export function loadConfig(env: Env = process.env): Config {
     forgeRootUrl,
     forgeTimeoutMs: e.FORGE_TIMEOUT_MS ?? 15_000,
     tokenInfoQueryFallback: e.FORGE_TOKEN_INFO_QUERY_FALLBACK ?? false,
-    readOnly: e.FORGE_READ_ONLY ?? false,
+    readOnly: permission === "readonly",
+    permission,
     toolsets,
+    extraTools: list(e.FORGE_TOOLS),
+    deniedTools: e.FORGE_DENIED_TOOLS_REGEX,
+    allowedProjects,
+    allowedGroups,
     unknownToolsets,
-    warnings: compat.warnings,
+    warnings,
     forgeToken: e.FORGE_TOKEN,
     remoteOAuth,
     callbackProxy: e.FORGE_OAUTH_CALLBACK_PROXY ?? false,

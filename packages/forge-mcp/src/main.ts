@@ -3,10 +3,11 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { ConfigError, loadConfig, TOOLSETS } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
 import { localOAuthLogin, refreshingToken } from "./forge/local-oauth.js";
+import { ProjectScope } from "./forge/project-scope.js";
 import { createLogger } from "./logger.js";
 import { createServer, listen } from "./server.js";
 import { sessionAsker } from "./tools/confirm.js";
-import { createMcpServer } from "./tools/index.js";
+import { ALL_TOOL_NAMES, createMcpServer } from "./tools/index.js";
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -21,6 +22,12 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   for (const warning of config.warnings) logger.warn(warning);
+  const unknownTools = config.extraTools.filter((n) => !ALL_TOOL_NAMES.includes(n));
+  if (unknownTools.length > 0)
+    logger.warn(
+      { tools: unknownTools },
+      `GITLAB_TOOLS names tools forge-mcp does not have (ignored): ${unknownTools.join(", ")}`,
+    );
   if (config.unknownToolsets.length > 0) {
     logger.warn(
       { toolsets: config.unknownToolsets },
@@ -81,10 +88,19 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  const api = new ForgeApi(config.forgeApiUrl, token, config.forgeTimeoutMs);
+  const api = new ForgeApi(
+    config.forgeApiUrl,
+    token,
+    config.forgeTimeoutMs,
+    undefined,
+    config.allowedProjects.length > 0 ? new ProjectScope(config.allowedProjects) : undefined,
+  );
   const server = createMcpServer(
     {
       readOnly: config.readOnly,
+      permission: config.permission,
+      extraTools: config.extraTools,
+      deniedTools: config.deniedTools,
       toolsets: config.toolsets,
       confirm: { mode: config.confirmDestructive, asker: sessionAsker },
     },

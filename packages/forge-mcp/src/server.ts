@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
 import { ForgeOAuthClient } from "./forge/oauth-client.js";
+import { ProjectScope } from "./forge/project-scope.js";
 import { forgeUnauthorizedReply } from "./forge/unauthorized.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
 import { createLogger } from "./logger.js";
@@ -15,6 +16,7 @@ import { bearerChecks } from "./oauth/bearer.js";
 import { ClientMetadataResolver } from "./oauth/client-metadata.js";
 import { ConsentGuard } from "./oauth/consent.js";
 import { mountDiscovery } from "./oauth/discovery.js";
+import { GroupGate } from "./oauth/group-gate.js";
 import { globToRegExp } from "./oauth/redirect-uris.js";
 import { RelayBudget } from "./oauth/relay-budget.js";
 import { oauthRouter } from "./oauth/routes.js";
@@ -218,6 +220,10 @@ async function mountOAuth(
     relayBudget: new RelayBudget(config.relayRateLimitPerMinute, now),
     consent: new ConsentGuard(consentKeys),
     clientMetadata,
+    groupGate:
+      config.allowedGroups.length > 0
+        ? new GroupGate(config.allowedGroups, config.forgeApiUrl, config.forgeTimeoutMs)
+        : undefined,
     logger,
     now,
   });
@@ -278,17 +284,22 @@ function mountMcp(
   );
   const toolOpts = {
     readOnly: config.readOnly,
+    permission: config.permission,
+    extraTools: config.extraTools,
+    deniedTools: config.deniedTools,
     toolsets: config.toolsets,
     confirm: { mode: config.confirmDestructive, asker },
   };
   // A request's verified token (req.auth, the tools' extra.authInfo) → what a forge 401 does.
   const onForge401 = new WeakMap<object, () => void>();
+  const scope = config.allowedProjects.length > 0 ? new ProjectScope(config.allowedProjects) : undefined;
   const apiFor = (extra: { authInfo?: { token: string } | undefined }) =>
     new ForgeApi(
       config.forgeApiUrl,
       extra.authInfo?.token ?? config.forgeToken ?? "",
       config.forgeTimeoutMs,
       extra.authInfo && onForge401.get(extra.authInfo),
+      scope,
     );
 
   // Stateless Streamable HTTP: a fresh transport per request, so any replica serves any call. The

@@ -57,7 +57,7 @@ export async function browse(
       method = "POST";
       continue;
     }
-    throw new Error(`browser stopped at ${url.origin}${url.pathname}: HTTP ${res.status}`);
+    throw new Error(`browser stopped at ${url.origin}${url.pathname}: HTTP ${res.status}`, { cause: text });
   }
   throw new Error("too many redirects");
 }

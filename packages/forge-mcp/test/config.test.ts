@@ -183,13 +183,56 @@ describe("a gitlab-mcp environment carries over", () => {
     expect(loadConfig({ ...pat, USE_PIPELINE: "true" }).toolsets).toBeUndefined(); // all defaults already
   });
 
-  it.each(["GITLAB_ALLOWED_PROJECT_IDS", "GITLAB_TOOLS"])(
-    "%s, a restriction forge-mcp cannot honour, stops start-up instead of being ignored",
-    (name) => {
-      expect(() => loadConfig({ ...pat, [name]: "1,2" })).toThrow(ConfigError);
-      expect(() => loadConfig({ ...pat, [name]: "1,2" })).toThrow(/would narrow access/);
-    },
-  );
+  it("the exposure controls read gitlab-mcp's names and ours", () => {
+    const c = loadConfig({
+      ...pat,
+      GITLAB_PERMISSION_MODE: "Modify",
+      GITLAB_TOOLS: "get_issue, list_issues",
+      GITLAB_DENIED_TOOLS_REGEX: "^delete_",
+      GITLAB_ALLOWED_PROJECT_IDS: "42,acme/widgets",
+    });
+    expect(c).toMatchObject({
+      permission: "modify",
+      readOnly: false,
+      extraTools: ["get_issue", "list_issues"],
+      allowedProjects: ["42", "acme/widgets"],
+    });
+    expect(c.deniedTools?.test("delete_issue")).toBe(true);
+    expect(loadConfig({ ...pat, FORGE_PERMISSION_MODE: "readonly" })).toMatchObject({
+      permission: "readonly",
+      readOnly: true,
+    });
+    expect(
+      loadConfig({ ...pat, GITLAB_READ_ONLY_MODE: "true", GITLAB_PERMISSION_MODE: "full" }).permission,
+    ).toBe("readonly");
+    expect(loadConfig(pat)).toMatchObject({ permission: "full", extraTools: [], allowedProjects: [] });
+  });
+
+  it.each([
+    [{ GITLAB_PERMISSION_MODE: "write" }, /GITLAB_PERMISSION_MODE\) must be "readonly", "modify" or "full"/],
+    [{ GITLAB_DENIED_TOOLS_REGEX: "(" }, /GITLAB_DENIED_TOOLS_REGEX\) is not a valid regular expression/],
+    [
+      { GITLAB_ALLOWED_PROJECT_IDS: "1,widgets" },
+      /"widgets" is neither a numeric project id nor a full path/,
+    ],
+    [{ GITLAB_OAUTH_ALLOWED_GROUPS: "acme" }, /GITLAB_OAUTH_ALLOWED_GROUPS\) needs FORGE_MCP_OAUTH=true/],
+  ])("refuses %j", (env, message) => {
+    expect(() => loadConfig({ ...pat, ...env })).toThrow(message);
+  });
+
+  it("a one-project allow-list is honoured and the difference from gitlab-mcp (no default project) is named", () => {
+    expect(loadConfig({ ...pat, GITLAB_ALLOWED_PROJECT_IDS: "42" }).warnings).toEqual([
+      "GITLAB_ALLOWED_PROJECT_IDS names one project: forge-mcp restricts every tool to it but, unlike gitlab-mcp, does not make it the default: tools still name project_id",
+    ]);
+  });
+
+  it("GITLAB_OAUTH_ALLOWED_GROUPS (and the older GITLAB_ALLOWED_GROUPS) with OAuth", () => {
+    expect(loadConfig({ ...base, GITLAB_OAUTH_ALLOWED_GROUPS: "acme, labs/" }).allowedGroups).toEqual([
+      "acme",
+      "labs",
+    ]);
+    expect(loadConfig({ ...base, GITLAB_ALLOWED_GROUPS: "acme" }).allowedGroups).toEqual(["acme"]);
+  });
 
   it("variables without effect here are named in one warning", () => {
     const c = loadConfig({ ...pat, GITLAB_PROJECT_ID: "5", SSE_AUTH_TOKEN: "x" });

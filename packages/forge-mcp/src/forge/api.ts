@@ -1,4 +1,5 @@
 import { ForgeHttpError, forgeFetch, forgeMessage } from "./http.js";
+import type { ForgeRequest, ProjectScope } from "./project-scope.js";
 
 /** GitLab REST v4 for one caller (one token). Pagination facts come from the x-* headers. */
 
@@ -43,7 +44,13 @@ const num = (v: string | null) => (v === null || v === "" ? null : Number(v));
  * would reach another API path. No forge object is named that way.
  */
 export const enc = (v: string | number) => {
-  const s = String(v);
+  let s = String(v);
+  // a path the caller already URL-encoded (group%2Fproject) names the same project as group/project
+  if (!s.includes("/") && /%2F/i.test(s)) {
+    try {
+      s = decodeURIComponent(s);
+    } catch {}
+  }
   if (/^(\.|%2e){1,2}$/i.test(s)) throw new Error(`${JSON.stringify(s)} is not a valid id or path`);
   return encodeURIComponent(s);
 };
@@ -56,6 +63,8 @@ export class ForgeApi {
     private readonly timeoutMs: number,
     /** Told when the forge answers 401: the token is revoked or expired (remote OAuth). */
     private readonly onUnauthorized?: () => void,
+    /** GITLAB_ALLOWED_PROJECT_IDS: every call passes through it (./project-scope.ts). */
+    private readonly scope?: ProjectScope,
   ) {}
 
   get(path: string, query?: Query): Promise<ApiResult> {
@@ -72,22 +81,22 @@ export class ForgeApi {
   }
   /** GitLab's GraphQL endpoint lives at the instance root: `/api/graphql`, next to `/api/v4`. */
   graphql(query: string, variables?: Record<string, unknown>): Promise<ApiResult> {
-    return this.call(
-      "POST",
-      "",
-      undefined,
-      { query, variables },
-      this.apiUrl.replace(/\/v4\/?$/, "/graphql"),
-    );
+    return this.call("POST", "", undefined, { query, variables }, true);
   }
 
-  private async call(
+  private call(
     method: string,
     path: string,
     query?: Query,
     body?: Record<string, unknown>,
-    base = this.apiUrl,
+    graphql = false,
   ): Promise<ApiResult> {
+    const req: ForgeRequest = { method, path, query, body, graphql };
+    return this.scope ? this.scope.run(req, (r) => this.send(r)) : this.send(req);
+  }
+
+  private async send({ method, path, query, body, graphql }: ForgeRequest): Promise<ApiResult> {
+    const base = graphql ? this.apiUrl.replace(/\/v4\/?$/, "/graphql") : this.apiUrl;
     const u = new URL(base + path);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
     const token = typeof this.token === "string" ? this.token : await this.token();

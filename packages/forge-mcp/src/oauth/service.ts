@@ -6,6 +6,7 @@ import { CALLBACK_REFUSED_STATUS, callbackRefusedPage } from "./callback-binding
 import { type ClientMetadataResolver, isMetadataClientId } from "./client-metadata.js";
 import { authorizeErrorPage, type ConsentGuard, consentPage, trustCookieName } from "./consent.js";
 import { OAuthError, type OAuthErrorCode } from "./errors.js";
+import { GROUP_REFUSED_STATUS, type GroupGate, groupRefusedPage } from "./group-gate.js";
 import { repeatedParam, SINGLE_VALUED } from "./params.js";
 import { redirectUriMatches, redirectUriProblem } from "./redirect-uris.js";
 import type { RelayBudget } from "./relay-budget.js";
@@ -62,6 +63,10 @@ interface OAuthServiceDeps {
   consent: ConsentGuard;
   /** Client ID Metadata Documents: an https client_id is fetched and checked here. */
   clientMetadata?: ClientMetadataResolver;
+  /** Told of OAuth events worth counting (metrics). */
+  onEvent?: ((event: string) => void) | undefined;
+  /** GITLAB_OAUTH_ALLOWED_GROUPS: asked before any forge token reaches a client (./group-gate.ts). */
+  groupGate?: GroupGate | undefined;
   logger: Logger;
   now: () => number;
 }
@@ -335,6 +340,9 @@ export class OAuthService {
         location: errorRedirect(txn.redirectUri, "server_error", txn.clientState, this.iss),
       };
     }
+    if (!(await this.admitted(tokens))) {
+      return { type: "error_page", html: groupRefusedPage(), status: GROUP_REFUSED_STATUS };
+    }
     const proxyCode = await this.d.codes.issue(
       {
         tokens: pickTokenFields(tokens),
@@ -507,6 +515,26 @@ export class OAuthService {
     return (wanted.length > 0 ? wanted : (this.d.defaultScopes ?? this.d.scopes)).join(" ");
   }
 
+  /**
+   * The one place the group gate is asked: every forge token passes here before a client gets it.
+   * A refused user's new token is revoked at the forge; a failed look-up refuses (fail closed).
+   */
+  private async admitted(tokens: ForgeTokens): Promise<boolean> {
+    const gate = this.d.groupGate;
+    if (!gate) return true;
+    let ok = false;
+    try {
+      ok = await gate.admits(tokens.access_token);
+    } catch (err) {
+      this.d.logger.warn({ err: (err as Error).message }, "group gate: the forge refused the groups look-up");
+    }
+    if (ok) return true;
+    this.d.logger.warn("group gate: sign-in refused, the user is in none of the allowed groups");
+    this.d.onEvent?.("group_refused");
+    await this.revokeIssued(tokens);
+    return false;
+  }
+
   private async relayForgeToken(params: Record<string, string>): Promise<Record<string, unknown>> {
     let r: { status: number; body: unknown };
     try {
@@ -514,7 +542,11 @@ export class OAuthService {
     } catch (err) {
       throw new OAuthError("server_error", `token: forge unreachable: ${(err as Error).message}`);
     }
-    if (r.status === 200 && isTokens(r.body)) return tokenResponse(r.body);
+    if (r.status === 200 && isTokens(r.body)) {
+      if (!(await this.admitted(r.body)))
+        throw new OAuthError("invalid_grant", "token: the user is in none of GITLAB_OAUTH_ALLOWED_GROUPS");
+      return tokenResponse(r.body);
+    }
     const forgeError = (r.body as { error?: unknown } | undefined)?.error;
     const code = RELAYED_TOKEN_ERRORS.has(forgeError as OAuthErrorCode)
       ? (forgeError as OAuthErrorCode)

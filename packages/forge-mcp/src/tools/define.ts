@@ -82,15 +82,42 @@ export function writes(t: ForgeTool): boolean {
   return !annotations(t).readOnlyHint;
 }
 
+export type PermissionMode = "readonly" | "modify" | "full";
+
+/** What a deployment exposes (./exposure.ts decides with it which tools exist). */
+export interface Exposure {
+  /** Default full; `readOnly: true` (FORGE_READ_ONLY) means readonly whatever this says. */
+  permission?: PermissionMode | undefined;
+  readOnly?: boolean | undefined;
+  /** Tool names served on top of the selected toolsets (GITLAB_TOOLS). */
+  extraTools?: string[] | undefined;
+  /** GITLAB_DENIED_TOOLS_REGEX. */
+  deniedTools?: RegExp | undefined;
+}
+
+/**
+ * The permission mode and the deny regex, read from the tool's annotations: readonly drops every
+ * tool whose readOnlyHint is false, modify every tool whose destructiveHint is true. Registration
+ * asks this for every tool, so a tool added later (or registered on demand) is covered as well.
+ */
+export function permitted(t: ForgeTool, e: Exposure): boolean {
+  const mode = e.readOnly ? "readonly" : (e.permission ?? "full");
+  const a = annotations(t);
+  if (mode === "readonly" && !a.readOnlyHint) return false;
+  if (mode === "modify" && a.destructiveHint) return false;
+  if (e.deniedTools?.test(t.name)) return false;
+  return true;
+}
+
 export function registerTools(
   server: McpServer,
   tools: ForgeTool[],
   apiFor: (extra: { authInfo?: { token: string } | undefined }) => ForgeApi,
-  opts: { readOnly: boolean; confirm?: { mode: ConfirmMode; asker: Asker } | undefined },
+  opts: Exposure & { confirm?: { mode: ConfirmMode; asker: Asker } | undefined },
 ): string[] {
   const names: string[] = [];
   for (const t of tools) {
-    if (t.write && opts.readOnly) continue;
+    if (!permitted(t, opts)) continue;
     names.push(t.name);
     server.registerTool(
       t.name,

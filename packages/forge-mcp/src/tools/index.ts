@@ -2,6 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ForgeApi } from "../forge/api.js";
 import type { Asker, ConfirmMode } from "./confirm.js";
 import { type ForgeTool, registerTools, type Toolset } from "./define.js";
+import { type Exposure, expose } from "./exposure.js";
 import { graphqlTools } from "./graphql.js";
 import { groupTools } from "./groups.js";
 import { issueTools } from "./issues.js";
@@ -38,17 +39,22 @@ export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
 /** Toolsets served when FORGE_TOOLSETS is unset: everything but GraphQL, which is opt-in. */
 export const DEFAULT_TOOLSETS = (Object.keys(TOOLSETS) as Toolset[]).filter((t) => t !== "graphql");
 
-interface ToolOptions {
+interface ToolOptions extends Exposure {
   readOnly: boolean;
   toolsets: string[] | undefined;
   /** Confirmation of destructive tools (FORGE_MCP_CONFIRM_DESTRUCTIVE); none when unset. */
   confirm?: { mode: ConfirmMode; asker: Asker } | undefined;
 }
 
-/** The tools a configuration serves, in tools/list order (read-only mode drops the writers). */
+/** Every tool name there is, for warnings about GITLAB_TOOLS naming tools we do not have. */
+export const ALL_TOOL_NAMES = Object.values(TOOLSETS).flatMap((ts) => ts.map((t) => t.name));
+
+/**
+ * The tools a configuration serves, in tools/list order: the selected toolsets' and the extra
+ * tools, narrowed by the permission mode and the deny regex (./exposure.ts, the one place).
+ */
 export function selectTools(opts: ToolOptions): ForgeTool[] {
-  const selected = (opts.toolsets ?? DEFAULT_TOOLSETS).filter((t): t is Toolset => t in TOOLSETS);
-  return selected.flatMap((t) => TOOLSETS[t]).filter((t) => !(opts.readOnly && t.write));
+  return expose(TOOLSETS, opts.toolsets ?? DEFAULT_TOOLSETS, opts);
 }
 
 /** A fresh MCP server with the selected forge tools; apiFor maps a request's auth to a forge client. */
