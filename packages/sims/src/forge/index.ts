@@ -64,6 +64,18 @@ function throttle(ctx: SimContext<ForgeState>) {
   };
 }
 
+/**
+ * GitLab's API answers `Content-Type: application/json` without a charset (Express would add
+ * `; charset=utf-8` to every string body); a Buffer body keeps the type as set.
+ */
+function plainJsonType(_req: Request, res: Response, next: NextFunction) {
+  res.json = (body: unknown) => {
+    if (!res.get("Content-Type")) res.setHeader("Content-Type", "application/json");
+    return res.send(Buffer.from(JSON.stringify(body) ?? ""));
+  };
+  next();
+}
+
 const OAUTH_MALFORMED =
   "The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed.";
 
@@ -80,6 +92,7 @@ export const definition: SimDefinition<ForgeState> = {
   },
   routes(app: Express, ctx) {
     app.use(throttle(ctx));
+    app.use(["/api/v4", "/api/graphql"], plainJsonType);
     oauthRoutes(app, ctx);
     apiAuth(app, ctx);
     userRoutes(app, ctx);

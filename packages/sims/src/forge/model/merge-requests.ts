@@ -1,4 +1,4 @@
-import { labelsParam, str } from "../wire/params.js";
+import { boolParam, labelsParam, str } from "../wire/params.js";
 import { projectFullPath } from "./access.js";
 import { userNotesCount } from "./notes.js";
 import { addCommit, diffCommits, history, resolveRef } from "./repo.js";
@@ -199,7 +199,7 @@ export function createMr(
   const iid =
     Math.max(0, ...state.mergeRequests.filter((m) => m.project_id === project.id).map((m) => m.iid)) + 1;
   const title = String(p.title);
-  const draft = p.draft === true || p.draft === "true" || /^(draft:|\[draft\]|\(draft\))/i.test(title);
+  const draft = boolParam(p.draft) === true || /^(draft:|\[draft\]|\(draft\))/i.test(title);
   const mr: MergeRequest = {
     id: nextId(state, "mr"),
     iid,
@@ -222,9 +222,8 @@ export function createMr(
     merge_commit_sha: null,
     diff_base_sha: "",
     head_sha: "",
-    should_remove_source_branch:
-      p.remove_source_branch === true || p.remove_source_branch === "true" ? true : null,
-    squash: p.squash === true || p.squash === "true",
+    should_remove_source_branch: boolParam(p.remove_source_branch) === true ? true : null,
+    squash: boolParam(p.squash) === true,
     approvals_required: typeof p.approvals_required === "number" ? p.approvals_required : 0,
     approved_by_ids: [],
     discussions: [],

@@ -18,7 +18,7 @@ import type { ForgeState, Job, JobStatus, Pipeline, Project } from "../model/sta
 import { ACCESS, userByName } from "../model/state.js";
 import { API, forbidden, missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
-import { params, str } from "../wire/params.js";
+import { boolParam, params, str } from "../wire/params.js";
 
 const SCOPES: Record<string, (p: Pipeline) => boolean> = {
   running: (p) => p.status === "running",
@@ -184,7 +184,7 @@ export function ciRoutes(app: Express, ctx: SimContext<ForgeState>): void {
   app.get(`${base}/pipelines/:pipeline_id/jobs`, (req, res) => {
     const l = loadPipeline(req, res);
     if (!l) return;
-    const includeRetried = (req.query as Record<string, unknown>).include_retried === "true";
+    const includeRetried = boolParam((req.query as Record<string, unknown>).include_retried) === true;
     renderJobs(req, res, pipelineJobs(ctx.state, l.pipeline, includeRetried));
   });
 

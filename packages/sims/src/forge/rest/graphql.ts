@@ -47,6 +47,8 @@ function parse(doc: string, variables: Args): Field[] {
     return x;
   };
   const defaults: Args = {};
+  // Declared variables that may be null: one left out of `variables` is null (GraphQL spec §6.1.2).
+  const nullable = new Set<string>();
   if (peek() === "mutation" || peek() === "subscription")
     throw new GqlError(`This GraphQL simulator answers queries only (got a ${peek()})`);
   if (peek() === "query") {
@@ -58,7 +60,9 @@ function parse(doc: string, variables: Args): Field[] {
         take("$");
         const name = take();
         take(":");
-        while (![")", "$", "="].includes(peek() ?? ")")) take();
+        let last = "";
+        while (![")", "$", "="].includes(peek() ?? ")")) last = take();
+        if (last !== "!") nullable.add(name);
         if (peek() === "=") {
           take("=");
           defaults[name] = value();
@@ -72,7 +76,10 @@ function parse(doc: string, variables: Args): Field[] {
     const x = take();
     if (x === "$") {
       const n = take();
-      if (!(n in vars)) throw new GqlError(`Variable $${n} is used but not given`);
+      if (!(n in vars)) {
+        if (nullable.has(n)) return null;
+        throw new GqlError(`Variable $${n} is used but not given`);
+      }
       return vars[n];
     }
     if (x.startsWith('"')) return JSON.parse(x);

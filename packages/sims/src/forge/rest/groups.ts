@@ -13,6 +13,7 @@ import {
 import type { ForgeState, ForgeUser, Group, Member } from "../model/state.js";
 import { API } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
+import { boolParam } from "../wire/params.js";
 import { filterProjects, memberJson, renderProjects } from "./projects.js";
 
 function groupJson(state: ForgeState, g: Group, origin: string) {
@@ -58,18 +59,18 @@ function filterGroups(state: ForgeState, list: Group[], req: Request, user: Forg
   const q = req.query as Record<string, unknown>;
   let out = list.filter((g) => canSeeGroup(state, user, g));
   // Authenticated non-admins see their own groups unless they ask for all_available.
-  if (user && !user.admin && q.all_available !== "true")
+  if (user && !user.admin && boolParam(q.all_available) !== true)
     out = out.filter((g) => memberLevel(state, user, g) > 0);
   if (user && q.min_access_level !== undefined) {
     const min = Number(q.min_access_level) || 10;
     out = out.filter((g) => memberLevel(state, user, g) >= min);
   }
-  if (user && q.owned === "true") out = out.filter((g) => memberLevel(state, user, g) >= 50);
+  if (user && boolParam(q.owned) === true) out = out.filter((g) => memberLevel(state, user, g) >= 50);
   if (typeof q.search === "string" && q.search) {
     const term = q.search.toLowerCase();
     out = out.filter((g) => g.name.toLowerCase().includes(term) || g.path.toLowerCase().includes(term));
   }
-  if (q.top_level_only === "true") out = out.filter((g) => g.parent_id === null);
+  if (boolParam(q.top_level_only) === true) out = out.filter((g) => g.parent_id === null);
   const skip = ([] as unknown[]).concat(q.skip_groups ?? []).map(Number);
   if (skip.length) out = out.filter((g) => !skip.includes(g.id));
   const by = q.order_by === "id" || q.order_by === "path" ? q.order_by : "name";
@@ -92,7 +93,7 @@ export function groupRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     const g = loadGroup(ctx.state, req, res);
     if (!g) return;
     const body: Record<string, unknown> = groupJson(ctx.state, g, ctx.origin);
-    if ((req.query as Record<string, unknown>).with_projects !== "false") {
+    if (boolParam((req.query as Record<string, unknown>).with_projects) !== false) {
       const own = ctx.state.projects.filter((p) => p.namespace.kind === "group" && p.namespace.id === g.id);
       body.projects = filterProjects(ctx.state, own, req, res).map((p) => ({
         id: p.id,
@@ -118,7 +119,7 @@ export function groupRoutes(app: Express, ctx: SimContext<ForgeState>): void {
   app.get(`${API}/groups/:id/projects`, (req, res) => {
     const g = loadGroup(ctx.state, req, res);
     if (!g) return;
-    const deep = (req.query as Record<string, unknown>).include_subgroups === "true";
+    const deep = boolParam((req.query as Record<string, unknown>).include_subgroups) === true;
     const own = ctx.state.projects.filter((p) => {
       if (p.namespace.kind !== "group") return false;
       if (p.namespace.id === g.id) return true;

@@ -1,4 +1,4 @@
-import type { Express } from "express";
+import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject, projectFullPath } from "../model/access.js";
 import type { LabelRow, MilestoneRow } from "../model/project-extras.js";
@@ -9,6 +9,33 @@ import { params, str } from "../wire/params.js";
 
 /** GitLab's label colours: #RRGGBB or a CSS colour name. */
 const COLOR = /^#[0-9A-Fa-f]{6}$|^[a-z]+$/;
+
+/**
+ * A project's labels. Naming a label on an issue or merge request creates it in GitLab, so every
+ * name in use is a stored label with a real id that later reads by id or name find.
+ */
+export function projectLabels(state: ForgeState, p: Project): LabelRow[] {
+  const x = state.extras;
+  const stored = x.labels.filter((l) => l.project_id === p.id);
+  const known = new Set(stored.map((l) => l.name));
+  const used = [...state.issues, ...state.mergeRequests].filter((i) => i.project_id === p.id);
+  for (const name of used.flatMap((i) => i.labels)) {
+    if (known.has(name)) continue;
+    known.add(name);
+    const hue = [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 0xffffff, 7);
+    const row: LabelRow = {
+      id: ++x.seq,
+      project_id: p.id,
+      name,
+      color: `#${hue.toString(16).padStart(6, "0")}`,
+      description: null,
+      priority: null,
+    };
+    x.labels.push(row);
+    stored.push(row);
+  }
+  return stored;
+}
 
 export function labelJson(state: ForgeState, p: Project, l: LabelRow) {
   const issues = state.issues.filter((i) => i.project_id === p.id && i.labels.includes(l.name));
@@ -55,7 +82,18 @@ export function labelMilestoneRoutes(
 ): void {
   const d = () => ctx.state.extras;
   const findLabel = (p: Project, ref: string) =>
-    d().labels.find((l) => l.project_id === p.id && (String(l.id) === ref || l.name === ref));
+    projectLabels(ctx.state, p).find((l) => String(l.id) === ref || l.name === ref);
+
+  app.get(`${API}/projects/:id/labels`, (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const q = req.query as Record<string, unknown>;
+    const search = str(q.search)?.toLowerCase();
+    const rows = projectLabels(ctx.state, p)
+      .filter((l) => !search || l.name.toLowerCase().includes(search))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    res.json(paginate(req, res, ctx.origin, rows).map((l) => labelJson(ctx.state, p, l)));
+  });
 
   app.get(`${API}/projects/:id/labels/:label_id`, (req, res) => {
     const p = loadProject(ctx.state, req, res);
@@ -87,10 +125,19 @@ export function labelMilestoneRoutes(
     res.status(201).json(labelJson(ctx.state, p, row));
   });
 
-  app.put(`${API}/projects/:id/labels/:label_id`, (req, res) => {
+  // The label named in the path, or (the older form python-gitlab's save() uses) `name` in the body.
+  const labelRef = (req: Request, res: Response): string | undefined => {
+    const ref = str(req.params.label_id) ?? str(params(req).name) ?? str(params(req).label_id);
+    if (ref === undefined) missing(res, "label_id");
+    return ref;
+  };
+
+  const updateLabel = (req: Request, res: Response) => {
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
     if (!p) return;
-    const l = findLabel(p, String(req.params.label_id));
+    const ref = labelRef(req, res);
+    if (ref === undefined) return;
+    const l = findLabel(p, ref);
     if (!l) return notFound(res, "Label");
     const b = params(req);
     if (
@@ -116,18 +163,24 @@ export function labelMilestoneRoutes(
     if (b.description !== undefined) l.description = str(b.description) ?? null;
     if (b.priority !== undefined) l.priority = b.priority === null ? null : Number(b.priority);
     res.json(labelJson(ctx.state, p, l));
-  });
+  };
+  app.put(`${API}/projects/:id/labels/:label_id`, updateLabel);
+  app.put(`${API}/projects/:id/labels`, updateLabel);
 
-  app.delete(`${API}/projects/:id/labels/:label_id`, (req, res) => {
+  const deleteLabel = (req: Request, res: Response) => {
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
     if (!p) return;
-    const l = findLabel(p, String(req.params.label_id));
+    const ref = labelRef(req, res);
+    if (ref === undefined) return;
+    const l = findLabel(p, ref);
     if (!l) return notFound(res, "Label");
     d().labels = d().labels.filter((x) => x !== l);
     for (const x of [...ctx.state.issues, ...ctx.state.mergeRequests])
       if (x.project_id === p.id) x.labels = x.labels.filter((n) => n !== l.name);
     res.status(204).end();
-  });
+  };
+  app.delete(`${API}/projects/:id/labels/:label_id`, deleteLabel);
+  app.delete(`${API}/projects/:id/labels`, deleteLabel);
 
   const M = `${API}/projects/:id/milestones`;
   const findMs = (p: Project, id: string) =>

@@ -7,6 +7,7 @@ import { ACCESS } from "../model/state.js";
 import { userRef } from "../model/users.js";
 import { API, forbidden, missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
+import { boolParam } from "../wire/params.js";
 
 function noteJson(state: ForgeState, n: Note, d: Discussion, on: Noteable, origin: string) {
   return {
@@ -224,7 +225,7 @@ export function noteRoutes(
     if (raw === undefined) return missing(res, "resolved");
     if (!d.notes.some((n) => n.resolvable))
       return void res.status(400).json({ message: "400 Bad request - Discussion is not resolvable" });
-    const resolved = raw === true || raw === "true";
+    const resolved = boolParam(raw) === true;
     for (const n of d.notes) if (n.resolvable) n.resolved = resolved;
     res.json(discussionJson(l.state, d, l.on, ctx.origin));
   });

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
@@ -13,11 +12,11 @@ import {
   projectFullPath,
 } from "../model/access.js";
 import type { ForgeState, ForgeUser, Member, Project } from "../model/state.js";
-import { userById } from "../model/state.js";
+import { ACCESS, userById } from "../model/state.js";
 import { basicUser } from "../model/users.js";
 import { API } from "../wire/answers.js";
 import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "../wire/paginate.js";
-import { labelJson } from "./labels-milestones.js";
+import { boolParam } from "../wire/params.js";
 
 function projectWebUrl(state: ForgeState, p: Project, origin: string): string {
   return `${origin}/${projectFullPath(state, p)}`;
@@ -130,12 +129,12 @@ export function filterProjects(state: ForgeState, list: Project[], req: Request,
   const q = req.query as Record<string, unknown>;
   const user = caller(res)?.user ?? null;
   let out = list.filter((p) => canReadProject(state, user, p));
-  if (q.archived === "true") out = out.filter((p) => p.archived);
-  if (q.archived === "false") out = out.filter((p) => !p.archived);
+  if (boolParam(q.archived) === true) out = out.filter((p) => p.archived);
+  if (boolParam(q.archived) === false) out = out.filter((p) => !p.archived);
   if (typeof q.visibility === "string") out = out.filter((p) => p.visibility === q.visibility);
   if (typeof q.search === "string" && q.search) {
     const term = q.search.toLowerCase();
-    const inNamespace = q.search_namespaces === "true";
+    const inNamespace = boolParam(q.search_namespaces) === true;
     out = out.filter(
       (p) =>
         p.name.toLowerCase().includes(term) ||
@@ -144,15 +143,21 @@ export function filterProjects(state: ForgeState, list: Project[], req: Request,
         (inNamespace && projectFullPath(state, p).toLowerCase().includes(term)),
     );
   }
-  if (user && (q.membership === "true" || q.min_access_level !== undefined)) {
+  if (user && (boolParam(q.membership) === true || q.min_access_level !== undefined)) {
     // Membership means real membership: an admin sees everything but is not a member of everything.
     const min = Number(q.min_access_level ?? 10) || 10;
     out = out.filter((p) => memberLevel(state, user, p) >= min);
   }
-  if (user && q.owned === "true")
-    out = out.filter((p) => p.namespace.kind === "user" && p.namespace.id === user.id);
-  if (q.starred === "true") out = [];
+  // GitLab's owned projects: those in the user's namespace and those in groups the user owns.
+  if (user && boolParam(q.owned) === true) out = out.filter((p) => ownsProject(state, user, p));
+  if (boolParam(q.starred) === true) out = [];
   return sortProjects(out, req);
+}
+
+function ownsProject(state: ForgeState, user: ForgeUser, p: Project): boolean {
+  if (p.namespace.kind === "user") return p.namespace.id === user.id;
+  const g = groupById(state, p.namespace.id);
+  return g !== undefined && groupAccessLevel(state, { ...user, admin: false }, g) >= ACCESS.owner;
 }
 
 function memberLevel(state: ForgeState, user: ForgeUser, p: Project): number {
@@ -172,7 +177,7 @@ export function renderProjects(ctx: SimContext<ForgeState>, req: Request, res: R
     page = paginate(req, res, ctx.origin, list);
   }
   const user = caller(res)?.user ?? null;
-  const simple = (req.query as Record<string, unknown>).simple === "true";
+  const simple = boolParam((req.query as Record<string, unknown>).simple) === true;
   res.json(
     page.map((p) =>
       simple ? simpleProject(ctx.state, p, ctx.origin) : projectJson(ctx.state, p, ctx.origin, user),
@@ -196,42 +201,6 @@ export function projectRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
-  });
-
-  // Labels created through the API (labels-milestones.ts), plus names used by issues and merge requests.
-  app.get(`${API}/projects/:id/labels`, (req, res) => {
-    const p = loadProject(ctx.state, req, res);
-    if (!p) return;
-    const issues = ctx.state.issues.filter((i) => i.project_id === p.id);
-    const mrs = ctx.state.mergeRequests.filter((m) => m.project_id === p.id);
-    const stored = ctx.state.extras.labels.filter((l) => l.project_id === p.id);
-    const names = [
-      ...new Set([
-        ...stored.map((l) => l.name),
-        ...issues.flatMap((x) => x.labels),
-        ...mrs.flatMap((x) => x.labels),
-      ]),
-    ].sort();
-    const rows = names.map((name) => {
-      const own = stored.find((l) => l.name === name);
-      if (own) return labelJson(ctx.state, p, own);
-      const hue = [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 0xffffff, 7);
-      return {
-        id: createHash("sha1").update(`${p.id}/${name}`).digest().readUInt32BE(0) % 1_000_000,
-        name,
-        color: `#${hue.toString(16).padStart(6, "0")}`,
-        text_color: "#FFFFFF",
-        description: null,
-        description_html: "",
-        open_issues_count: issues.filter((i) => i.state === "opened" && i.labels.includes(name)).length,
-        closed_issues_count: issues.filter((i) => i.state === "closed" && i.labels.includes(name)).length,
-        open_merge_requests_count: mrs.filter((m) => m.state === "opened" && m.labels.includes(name)).length,
-        subscribed: false,
-        priority: null,
-        is_project_label: true,
-      };
-    });
-    res.json(paginate(req, res, ctx.origin, rows));
   });
 
   app.get(`${API}/users/:user_id/projects`, (req, res) => {

@@ -2,12 +2,12 @@ import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject } from "../model/access.js";
 import { type ReleaseRow, type WikiRow, wikiSlug } from "../model/project-extras.js";
-import { resolveRef } from "../model/repo.js";
+import { commitJson, resolveRef } from "../model/repo.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
 import { API, missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
-import { params, str } from "../wire/params.js";
+import { boolParam, params, str } from "../wire/params.js";
 
 export function releaseWikiRoutes(
   app: Express,
@@ -31,7 +31,7 @@ export function releaseWikiRoutes(
       released_at: r.released_at,
       upcoming_release: r.released_at > ctx.state.clock.iso(),
       author: userRef(ctx.state, r.author_id, ctx.origin),
-      commit: commit ? { id: commit.id, short_id: commit.id.slice(0, 8), title: commit.title } : null,
+      commit: commit ? commitJson(commit, ctx.origin, fullPath(p)) : null,
       milestones: d()
         .milestones.filter((m) => m.project_id === p.id && r.milestones.includes(m.title))
         .map((m) => ({ id: m.id, iid: m.iid, title: m.title, state: m.state })),
@@ -141,7 +141,7 @@ export function releaseWikiRoutes(
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
-    const content = q.with_content === "1" || q.with_content === "true";
+    const content = boolParam(q.with_content) === true;
     res.json(
       d()
         .wiki.filter((w) => w.project_id === p.id)

@@ -8,7 +8,7 @@ import type { Commit, ForgeState, Project } from "../model/state.js";
 import { ACCESS } from "../model/state.js";
 import { API, forbidden, missing, notFound } from "../wire/answers.js";
 import { keysetPaginate, paginate, wantsKeyset } from "../wire/paginate.js";
-import { params, str } from "../wire/params.js";
+import { boolParam, params, str } from "../wire/params.js";
 
 function branchJson(state: ForgeState, project: Project, name: string, origin: string, res: Response) {
   const repo = project.repository;
@@ -95,7 +95,7 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     const commit = resolveRef(p.repository, str(q.ref), p.default_branch);
     const dir = (str(q.path) ?? "").replace(/^\/+|\/+$/g, "");
     if (!commit) return notFound(res, "Tree");
-    const entries = treeEntries(commit.files, dir, q.recursive === "true");
+    const entries = treeEntries(commit.files, dir, boolParam(q.recursive) === true);
     if (dir && entries.length === 0) return notFound(res, "Tree");
     // Keyset: page_token names the last entry of the previous page (its path here).
     if (wantsKeyset(req))

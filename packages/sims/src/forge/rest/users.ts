@@ -6,6 +6,7 @@ import { userById } from "../model/state.js";
 import { basicUser } from "../model/users.js";
 import { API, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
+import { boolParam } from "../wire/params.js";
 
 export const FORGE_VERSION = "17.6.2";
 
@@ -103,8 +104,8 @@ export function userRoutes(app: Express, ctx: SimContext<ForgeState>): void {
           (caller(res) !== null && u.email.toLowerCase() === term),
       );
     }
-    if (q.active === "true") users = users.filter((u) => u.state === "active");
-    if (q.blocked === "true") users = users.filter((u) => u.state === "blocked");
+    if (boolParam(q.active) === true) users = users.filter((u) => u.state === "active");
+    if (boolParam(q.blocked) === true) users = users.filter((u) => u.state === "blocked");
     res.json(paginate(req, res, ctx.origin, users).map((u) => basicUser(u, ctx.origin)));
   });
 

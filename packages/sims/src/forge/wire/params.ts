@@ -23,10 +23,17 @@ export function idsParam(v: unknown): number[] | undefined {
   return parts.map(Number).filter((n) => Number.isInteger(n) && n > 0);
 }
 
+// Grape coerces Boolean parameters through dry-types' Params::Bool: these spellings, any case.
+const TRUE = new Set(["1", "on", "t", "true", "y", "yes"]);
+const FALSE = new Set(["0", "off", "f", "false", "n", "no"]);
+
+/** A Grape Boolean parameter: `true`, `True`, `t`, `yes`, `1`, … (undefined when absent or unreadable). */
 export function boolParam(v: unknown): boolean | undefined {
-  if (v === true || v === "true" || v === "1") return true;
-  if (v === false || v === "false" || v === "0") return false;
-  return undefined;
+  if (typeof v === "boolean") return v;
+  if (typeof v === "number") return v === 1 ? true : v === 0 ? false : undefined;
+  if (typeof v !== "string") return undefined;
+  const s = v.toLowerCase();
+  return TRUE.has(s) ? true : FALSE.has(s) ? false : undefined;
 }
 
 export function compareBy<T>(key: (x: T) => string | number, dir: 1 | -1, tie: (x: T) => number) {
