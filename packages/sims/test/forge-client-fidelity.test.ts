@@ -167,3 +167,14 @@ describe("Content-Type", () => {
     expect(res.headers.get("content-type")).toBe("application/json");
   });
 });
+
+describe("a merge request's draft status follows its title", () => {
+  it.each([
+    ["a title without the prefix marks it ready", { title: "Cache layouts" }, false],
+    ["a title with the prefix makes it a draft", { title: "Draft: Cache layouts" }, true],
+    ["draft=false wins over the title", { title: "Draft: Cache layouts", draft: false }, false],
+  ])("%s", async (_n, b, draft) => {
+    await f.api(`${P}/merge_requests/1`, body("PUT", { draft: !draft }));
+    expect((await f.api(`${P}/merge_requests/1`, body("PUT", b))).body.draft).toBe(draft);
+  });
+});

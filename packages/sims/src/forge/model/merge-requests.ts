@@ -1,4 +1,8 @@
 import { boolParam, labelsParam, str } from "../wire/params.js";
+
+/** The title prefixes that make a merge request a draft. */
+export const DRAFT_TITLE = /^(draft:|\[draft\]|\(draft\))/i;
+
 import { projectFullPath } from "./access.js";
 import { userNotesCount } from "./notes.js";
 import { addCommit, diffCommits, history, resolveRef } from "./repo.js";
@@ -68,7 +72,7 @@ export function mrJson(
     id: mr.id,
     iid: mr.iid,
     project_id: mr.project_id,
-    title: mr.draft && !/^(draft:|\[draft\]|\(draft\))/i.test(mr.title) ? `Draft: ${mr.title}` : mr.title,
+    title: mr.draft && !DRAFT_TITLE.test(mr.title) ? `Draft: ${mr.title}` : mr.title,
     description: mr.description,
     state: mr.state,
     created_at: mr.created_at,
@@ -199,7 +203,7 @@ export function createMr(
   const iid =
     Math.max(0, ...state.mergeRequests.filter((m) => m.project_id === project.id).map((m) => m.iid)) + 1;
   const title = String(p.title);
-  const draft = boolParam(p.draft) === true || /^(draft:|\[draft\]|\(draft\))/i.test(title);
+  const draft = boolParam(p.draft) === true || DRAFT_TITLE.test(title);
   const mr: MergeRequest = {
     id: nextId(state, "mr"),
     iid,

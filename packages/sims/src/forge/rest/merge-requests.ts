@@ -14,6 +14,7 @@ import {
   approvalsJson,
   approvalsLeft,
   createMr,
+  DRAFT_TITLE,
   findMr,
   mergeMr,
   mrChanges,
@@ -178,7 +179,8 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     if (assignees) mr.assignee_ids = assignees;
     const reviewers = userIds(ctx.state, p, "reviewer_ids");
     if (reviewers) mr.reviewer_ids = reviewers;
-    const draft = boolParam(p.draft);
+    // GitLab reads draft status from the title: a new title without the prefix marks it ready.
+    const draft = boolParam(p.draft) ?? (typeof p.title === "string" ? DRAFT_TITLE.test(p.title) : undefined);
     if (draft !== undefined) mr.draft = draft;
     const squash = boolParam(p.squash);
     if (squash !== undefined) mr.squash = squash;
