@@ -29,6 +29,11 @@ export const TEST_SERVICES = {
     debian: "postgresql",
     paths: ["/usr/lib/postgresql/*/bin/postgres", "/usr/local/pgsql/bin/postgres"],
   },
+  // Debian's python-gitlab, run with Debian's own interpreter (/usr/bin/python3), not one on PATH
+  "python3-gitlab": {
+    debian: "python3-gitlab",
+    paths: ["/usr/lib/python3/dist-packages/gitlab/__init__.py"],
+  },
 } satisfies Record<string, { debian: string; paths: string[] }>;
 
 export type TestService = keyof typeof TEST_SERVICES;
