@@ -61,13 +61,14 @@ export {
   pushState,
   removeFromState,
   showState,
+  stateSourceLine,
   type TransferResult,
 } from "./engine/state-ops.js";
 export { type AddressParts, formatAddress, type ParsedAddress, parseAddress } from "./model/address.js";
 export type { ProviderCapabilities, Support } from "./model/capabilities.js";
 export { isKind, KINDS, type Kind } from "./model/kinds.js";
 export { redact, redactor } from "./model/redact.js";
-export { renderPlan } from "./plan/render.js";
+export { renderPlan, stateLine } from "./plan/render.js";
 export {
   type ActionType,
   type DesiredResource,

@@ -31,6 +31,11 @@ const PRESENT: Record<string, string> = {
 
 type Printer = (line: string) => void;
 
+/** Prints an engine notice (onNotice) on stderr: stdout may be a JSON plan or a diff. */
+export function noticeToStderr(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
 /** Runs a command body and re-raises any error with every resolved secret value redacted. */
 export async function redactingErrors<T>(secrets: string[], body: () => Promise<T>): Promise<T> {
   try {

@@ -14,11 +14,13 @@ import { baseUrlsFromEnv } from "../providers/endpoint.js";
 import type { HttpEnvironment, RetryNotice } from "../providers/http.js";
 import { ProviderRuntime } from "../providers/registry.js";
 import type { ProviderAdapter, Spec } from "../providers/types.js";
-import type { StateBackend } from "../state/backend.js";
+import type { StateBackend, StateRead } from "../state/backend.js";
 import { FileBackend, STATE_FILE_NAME } from "../state/file-store.js";
 import { LockedState } from "../state/locked-state.js";
-import { loadStateKey } from "../state/secrets.js";
+import { hashSecrets, legacyStateKeys, rekeyHashes, stateHashKey } from "../state/secrets.js";
 import { openBackend } from "../state/settings.js";
+import type { ResourceState, State } from "../state/types.js";
+import { asIdentity, resolveIdentity } from "./identity.js";
 import type { LoadedProject } from "./project.js";
 
 export interface EngineOptions {
@@ -32,6 +34,10 @@ export interface EngineOptions {
   statePath?: string;
   /** An open backend to use (the caller closes it); wins over statePath and project.state. */
   backend?: StateBackend;
+  /**
+   * The key of the state's keyed hashes of secret fields. Default: the state's own (`hashKey`);
+   * tests may fix one.
+   */
   stateKey?: Buffer;
   providers?: string[];
   targets?: string[];
@@ -49,6 +55,11 @@ export interface EngineOptions {
   signal?: AbortSignal;
   /** Label written into the lock file. */
   command?: string;
+  /**
+   * A line about how the run reads the state, for stderr: today, that the state's recorded project
+   * name is used instead of the folder's (engine/identity.ts).
+   */
+  onNotice?: (line: string) => void;
 }
 
 export interface ApplyOptions extends EngineOptions {
@@ -114,27 +125,41 @@ function backendFor(options: Pick<EngineOptions, "backend" | "statePath" | "proj
   return { backend: openBackend(options.project.state), owned: true };
 }
 
-/** Reads the state without locking it. */
-export async function readProjectState(options: Pick<EngineOptions, "backend" | "statePath" | "project">) {
+/**
+ * Reads the state without locking it; `project` is the project as that state knows it (its
+ * recorded name wins over the folder's, as in withState, and `onNotice` hears when it did).
+ */
+export async function readProjectState(
+  options: Pick<EngineOptions, "backend" | "statePath" | "project" | "onNotice">,
+): Promise<StateRead & { location: string; project: LoadedProject }> {
   const { backend, owned } = backendFor(options);
   try {
-    return await backend.read();
+    const read = await backend.read();
+    const identity = resolveIdentity(options.project, read.state, backend.location);
+    if (identity.notice) options.onNotice?.(identity.notice);
+    return { ...read, location: backend.location, project: asIdentity(options.project, identity) };
   } finally {
     if (owned) await backend.close();
   }
 }
 
-/** Runs `run` holding the state lock; releases it (and closes a backend opened here) afterwards. */
+/**
+ * Runs `run` holding the state lock; releases it (and closes a backend opened here) afterwards.
+ * `run` gets the project as this state knows it: the state's recorded project name wins over the
+ * folder's (engine/identity.ts), and `onNotice` hears when it did.
+ */
 export async function withState<T>(
-  options: Pick<EngineOptions, "backend" | "statePath" | "project" | "command">,
-  run: (store: LockedState) => Promise<T>,
+  options: Pick<EngineOptions, "backend" | "statePath" | "project" | "command" | "onNotice">,
+  run: (store: LockedState, project: LoadedProject) => Promise<T>,
   command = options.command ?? "agents",
 ): Promise<T> {
   const { backend, owned } = backendFor(options);
   try {
     const store = await LockedState.open(backend, command);
     try {
-      return await run(store);
+      const identity = resolveIdentity(options.project, store.state, backend.location);
+      if (identity.notice) options.onNotice?.(identity.notice);
+      return await run(store, asIdentity(options.project, identity));
     } finally {
       await store.release();
     }
@@ -145,28 +170,81 @@ export async function withState<T>(
 
 /** Refreshes and plans; holds the state lock while reading but never writes state. */
 export async function plan(options: EngineOptions & { operation?: "apply" | "destroy" }): Promise<Plan> {
-  const runtime = createRuntime(options);
-  return withState(
-    { command: "agents plan", ...options },
-    async (store) => (await planWith(store, runtime, options)).plan,
-  );
+  return withState({ command: "agents plan", ...options }, async (store, project) => {
+    const runtime = createRuntime({ ...options, project });
+    const view = await stateView(store, project, runtime, options);
+    return (await planWith(view, project, runtime, options)).plan;
+  });
+}
+
+/**
+ * The state as this run compares with it: the key of its keyed hashes, and a state older than v2
+ * with each stored hash that a per-user key of the old scheme reproduces from the declared value
+ * re-keyed to the state's key (so it does not show as changed). `migrate` records the project,
+ * the key and those entries on the run's next write; undefined when there is nothing to record.
+ */
+interface StateView {
+  state: State;
+  key: Buffer;
+  backend: StateBackend;
+  migrate?: (resources: Record<string, ResourceState>, state: State) => void;
+}
+
+async function stateView(
+  store: LockedState,
+  project: LoadedProject,
+  runtime: ProviderRuntime,
+  options: EngineOptions,
+): Promise<StateView> {
+  const state = store.state;
+  const key = options.stateKey ?? stateHashKey(state);
+  const rekeyed: Record<string, ResourceState> = {};
+  const legacy = state.hashKey ? [] : legacyStateKeys(engineEnv(options));
+  for (const r of legacy.length > 0 ? project.desired : []) {
+    const prior = state.resources[r.address];
+    const handler = runtime.handler(r.provider, r.kind);
+    if (!prior || prior.external || !handler?.sensitive?.length) continue;
+    const declared = (await handler.desired?.(r.spec, { configDir: project.configDir })) ?? r.spec;
+    const { provider: _pin, ...comparable } = declared;
+    const after = hashSecrets(comparable, handler.sensitive, key);
+    let spec: unknown = prior.spec;
+    for (const old of legacy)
+      spec = rekeyHashes(spec, hashSecrets(comparable, handler.sensitive, old), after);
+    if (JSON.stringify(spec) !== JSON.stringify(prior.spec))
+      rekeyed[r.address] = { ...prior, spec: spec as Spec };
+  }
+  const view: StateView = {
+    state:
+      Object.keys(rekeyed).length > 0 ? { ...state, resources: { ...state.resources, ...rekeyed } } : state,
+    key,
+    backend: store.backend,
+  };
+  if (state.project !== project.project || !state.hashKey || Object.keys(rekeyed).length > 0)
+    view.migrate = (resources, next) => {
+      next.project = project.project;
+      next.hashKey ??= key.toString("hex");
+      Object.assign(resources, rekeyed);
+    };
+  return view;
 }
 
 function planWith(
-  store: LockedState,
+  view: StateView,
+  project: LoadedProject,
   runtime: ProviderRuntime,
   options: EngineOptions & { operation?: "apply" | "destroy" },
 ) {
   return planWithSpecs({
-    desired: options.project.desired,
-    state: store.state,
+    desired: project.desired,
+    state: view.state,
     runtime,
-    stateKey: options.stateKey ?? loadStateKey(options.env),
+    stateKey: view.key,
     operation: options.operation ?? "apply",
     providers: options.providers,
     targets: options.targets,
     concurrency: options.refreshConcurrency,
     signal: options.signal,
+    source: { backend: view.backend.kind, location: view.backend.location, project: project.project },
   });
 }
 
@@ -179,20 +257,30 @@ export function destroy(options: ApplyOptions): Promise<ApplyOutcome> {
 }
 
 async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promise<ApplyOutcome> {
-  // --cascade widens what a destroy may end; an apply never gets it.
-  const runtime = createRuntime({ ...options, cascade: operation === "destroy" && options.cascade === true });
-  const stateKey = options.stateKey ?? loadStateKey(options.env);
-  return withState(options, async (store) => {
-    if (store.upgradedFrom !== undefined) await store.persist();
+  return withState(options, async (store, project) => {
+    // --cascade widens what a destroy may end; an apply never gets it.
+    const runtime = createRuntime({
+      ...options,
+      project,
+      cascade: operation === "destroy" && options.cascade === true,
+    });
+    const view = await stateView(store, project, runtime, options);
+    // Migrate on write: an upgraded state is written at once; the project and the hash key are
+    // recorded before the first create is sent (a crash must not leave creates behind that another
+    // clone would look up under its own folder's name).
+    const migrate = async () => {
+      if (view.migrate) await store.update(view.migrate);
+      else if (store.upgradedFrom !== undefined) await store.persist();
+    };
     let planned: Plan;
     let hashed: Map<string, Spec>;
     if (options.savedPlan) {
       planned = options.savedPlan;
-      const scoped = operation === "destroy" ? [] : scopeDesired(options.project.desired, planned.scope);
-      hashed = await prepareDesired(scoped, runtime, stateKey);
+      const scoped = operation === "destroy" ? [] : scopeDesired(project.desired, planned.scope);
+      hashed = await prepareDesired(scoped, runtime, view.key);
       checkSavedPlan(planned, store, configHash(scoped, hashed), operation);
     } else {
-      ({ plan: planned, hashed } = await planWith(store, runtime, { ...options, stateKey, operation }));
+      ({ plan: planned, hashed } = await planWith(view, project, runtime, { ...options, operation }));
     }
     options.onPlan?.(planned);
     // Never act on a plan that could not read part of the remote (it may be wrong anywhere).
@@ -201,10 +289,14 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
     const httpCalls = () => runtime.httpFactory.stats.calls;
     // A destroy also resumes follow-up work an earlier one could not finish.
     const resume = operation === "destroy" && hasDeferred(store);
-    if (!hasChanges(planned) && !resume) return { plan: planned, confirmed: true, httpCalls: httpCalls() };
+    if (!hasChanges(planned) && !resume) {
+      if ((store.existed && operation === "apply") || store.upgradedFrom !== undefined) await migrate();
+      return { plan: planned, confirmed: true, httpCalls: httpCalls() };
+    }
     if (options.confirm && !(await options.confirm(planned))) {
       return { plan: planned, confirmed: false, httpCalls: httpCalls() };
     }
+    await migrate();
     const signal = options.signal ?? new AbortController().signal;
     const warn = (address: string, message: string) =>
       options.onEvent?.({ type: "warning", address, message });
@@ -213,7 +305,7 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
       await preflightRemovals(planned, store, runtime, signal, warn);
       result = await executePlan({
         plan: planned,
-        desired: options.project.desired,
+        desired: project.desired,
         hashed,
         store,
         runtime,

@@ -7,7 +7,7 @@ import { loadConfig } from "../config/index.js";
 import type { DesiredResource } from "../plan/types.js";
 import { ALL_ADAPTERS } from "../providers/catalog.js";
 import type { Kind, ProviderAdapter, ProviderName, Spec } from "../providers/types.js";
-import { type LoadedProject, projectName } from "./project.js";
+import { type LoadedProject, projectName, projectSource } from "./project.js";
 import { stateSettingsOf } from "./state-config.js";
 
 export interface LoadOptions {
@@ -65,6 +65,7 @@ export async function loadProject(options: LoadOptions): Promise<LoadedProject> 
     configPath: result.file,
     configDir: result.dir,
     project,
+    projectFrom: projectSource(env),
     state: state.settings,
     desired,
     blocks: (result.config.providers ?? {}) as LoadedProject["blocks"],

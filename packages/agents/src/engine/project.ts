@@ -6,8 +6,13 @@ import type { StateSettings } from "../state/settings.js";
 export interface LoadedProject {
   configPath: string;
   configDir: string;
-  /** Ownership label stamped as `agents.project` on every created resource. */
+  /**
+   * Ownership label stamped as `agents.project` on every created resource: AGENTS_PROJECT, else the
+   * config folder's name. A state that records its project overrides it (engine/identity.ts).
+   */
   project: string;
+  /** Where `project` came from; default "folder" (a name the state's own may override). */
+  projectFrom?: "AGENTS_PROJECT" | "folder";
   desired: DesiredResource[];
   /** `providers.<name>` blocks with secrets resolved. */
   blocks: Partial<Record<string, Record<string, unknown>>>;
@@ -21,4 +26,9 @@ export interface LoadedProject {
 /** Project label for ownership metadata (and the default state workspace): AGENTS_PROJECT, else the config folder's name. */
 export function projectName(configDir: string, env: NodeJS.ProcessEnv = process.env): string {
   return env.AGENTS_PROJECT?.trim() || basename(configDir);
+}
+
+/** Whether projectName takes the name from AGENTS_PROJECT or from the folder. */
+export function projectSource(env: NodeJS.ProcessEnv = process.env): "AGENTS_PROJECT" | "folder" {
+  return env.AGENTS_PROJECT?.trim() ? "AGENTS_PROJECT" : "folder";
 }

@@ -20,10 +20,10 @@ interface DeploymentRun extends RunResult {
  * replacing the deployment, but never writes state (a run is not a resource).
  */
 export async function runDeployment(options: EngineOptions, target: string): Promise<DeploymentRun> {
-  const runtime = createRuntime(options);
   return withState(
     options,
-    async (store) => {
+    async (store, project) => {
+      const runtime = createRuntime({ ...options, project });
       const resources = store.state.resources;
       const entry = findApplied(
         options,

@@ -22,11 +22,11 @@ export async function startSession(
   target: string,
   input: { message?: string; title?: string } = {},
 ): Promise<StartedSession> {
-  const runtime = createRuntime(options);
   const command = options.command ?? "agents session start";
   return withState(
     options,
-    async (store) => {
+    async (store, project) => {
+      const runtime = createRuntime({ ...options, project });
       const resources = store.state.resources;
       const entry = findApplied(
         { ...options, command },

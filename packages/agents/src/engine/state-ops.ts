@@ -2,6 +2,7 @@
 
 import { formatAddress, parseAddress } from "../model/address.js";
 import { compareText } from "../plan/order.js";
+import { stateLine } from "../plan/render.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { StateBackend } from "../state/backend.js";
 import { LockedState } from "../state/locked-state.js";
@@ -9,6 +10,22 @@ import { canonicalJson, serialize } from "../state/serialize.js";
 import { type ResourceState, type State, StateError } from "../state/types.js";
 import { upgradeState } from "../state/upgrade.js";
 import { createRuntime, type EngineOptions, withState } from "./api.js";
+
+/**
+ * The line `state list` prints first: which state it read, for which project (the state's recorded
+ * one, else `project`, the name a run would take from AGENTS_PROJECT or the folder), how many
+ * resources it holds.
+ */
+export async function stateSourceLine(backend: StateBackend, project: string): Promise<string> {
+  const { state } = await backend.read();
+  return stateLine({
+    ...state,
+    backend: backend.kind,
+    location: backend.location,
+    project: state.project ?? project,
+    recorded: Object.keys(state.resources).length,
+  })!;
+}
 
 export async function listState(backend: StateBackend): Promise<ResourceState[]> {
   const { state } = await backend.read();
@@ -87,11 +104,11 @@ export async function importResource(
       `${address} is external (${declared.external.field}); it is verified on apply, not imported`,
     );
   }
-  const runtime: ProviderRuntime = createRuntime(options);
-  const handler = runtime.requireHandler(declared.provider, declared.kind, address);
   return withState(
     options,
-    async (store) => {
+    async (store, project) => {
+      const runtime: ProviderRuntime = createRuntime({ ...options, project });
+      const handler = runtime.requireHandler(declared.provider, declared.kind, address);
       const existing = store.state.resources[address];
       if (existing)
         throw new StateError(

@@ -31,6 +31,8 @@ export interface PlanOptions {
   targets?: string[];
   concurrency?: number;
   signal?: AbortSignal;
+  /** Which state this is, recorded in the plan (and shown as its first line). */
+  source?: { backend: "file" | "postgres"; location: string; project: string };
 }
 
 /**
@@ -289,7 +291,11 @@ function assemblePlan(
     formatVersion: PLAN_FORMAT_VERSION,
     createdAt: new Date().toISOString(),
     operation,
-    state: { lineage: state.lineage, serial: state.serial },
+    state: {
+      lineage: state.lineage,
+      serial: state.serial,
+      ...(options.source ? { ...options.source, recorded: Object.keys(state.resources).length } : {}),
+    },
     configHash: configHash(desired, hashed),
     scope: {
       ...(options.providers ? { providers: options.providers } : {}),

@@ -60,8 +60,21 @@ function renderSummary(plan: Plan): string {
   return `Plan (${verb}): ${parts.join(", ")}.`;
 }
 
+/**
+ * `state: postgres HOST:PORT/DB schema S workspace "W" (project "P", 12 resources)`: which state
+ * a plan read, so a clone that reads an empty or another workspace shows it on the first line.
+ */
+export function stateLine(state: Plan["state"]): string | undefined {
+  if (!state.location) return undefined;
+  const n = state.recorded ?? 0;
+  const held = n === 0 ? "empty: nothing recorded there yet" : `${n} resource${n === 1 ? "" : "s"}`;
+  return `state: ${state.backend === "file" ? "file " : ""}${state.location} (project "${state.project}", ${held})`;
+}
+
 export function renderPlan(plan: Plan, options: { showNoop?: boolean } = {}): string {
   const lines: string[] = [];
+  const source = stateLine(plan.state);
+  if (source) lines.push(source);
   for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
   const shown = plan.actions.filter((a) => options.showNoop || a.action !== "noop" || a.warnings.length > 0);
   if (refreshErrors(plan).length > 0) {

@@ -64,7 +64,18 @@ export interface Plan {
   createdAt: string;
   /** Operation the plan was made for. */
   operation: "apply" | "destroy";
-  state: { lineage: string; serial: number };
+  state: {
+    lineage: string;
+    serial: number;
+    /** Which state the plan read (absent in plans made by older builds, and by createPlan alone). */
+    backend?: "file" | "postgres";
+    /** Where it lives, safe to print: the file's path, or `postgres HOST:PORT/DB schema S workspace "W"`. */
+    location?: string;
+    /** The project (`agents.project` label) the plan acts for. */
+    project?: string;
+    /** How many resources that state records (0: an empty state, everything declared is new to it). */
+    recorded?: number;
+  };
   /** Keyed hash of the expanded desired resources: a changed config or secret invalidates the plan. */
   configHash: string;
   scope: { providers?: string[]; targets?: string[] };

@@ -1,7 +1,7 @@
 // What a state backend is (a file beside agents.yaml, or a row in PostgreSQL): the storage
 // primitives it provides, and what a read of it returns. What a run does with a backend is the
 // same on both, and lives in locked-state.ts.
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import {
   type JournalEntry,
   type LockInfo,
@@ -61,5 +61,11 @@ export interface StateBackend {
 export class StateConflictError extends StateError {}
 
 export function emptyState(): State {
-  return { version: STATE_VERSION, serial: 0, lineage: randomUUID(), resources: {} };
+  return {
+    version: STATE_VERSION,
+    serial: 0,
+    lineage: randomUUID(),
+    hashKey: randomBytes(32).toString("hex"),
+    resources: {},
+  };
 }

@@ -217,6 +217,11 @@ export class LockedState {
       Object.assign(resources, structuredClone(state.resources));
       next.lineage = state.lineage;
       next.serial = state.serial;
+      // The project and the key of the hashes travel with the resources they belong to.
+      for (const key of ["project", "hashKey"] as const) {
+        if (state[key] !== undefined) next[key] = state[key];
+        else delete next[key];
+      }
       if (state.deferred && Object.keys(state.deferred).length > 0)
         next.deferred = structuredClone(state.deferred);
       else delete next.deferred;

@@ -1,11 +1,18 @@
-// Secret fields never reach the state file, not even as a plain hash (a plain SHA-256 of a short
-// token is brute-forceable offline). They are stored as HMAC-SHA256 under a key that lives
-// outside the state file: AGENTS_STATE_KEY, or ~/.config/agents/state-key (created 0600).
-import { createHmac, randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// Secret fields never reach the state, not even as a plain hash (a plain SHA-256 of a short token
+// is a lookup away). They are stored as HMAC-SHA256 under the state's own random key
+// (`hashKey`, made with the state): everyone who uses the state (teammates, CI runners) hashes a
+// secret alike, so a secret changes in a plan only when its value changed.
+//
+// States older than v2 were keyed with a per-user key (AGENTS_STATE_KEY, else
+// ~/.config/agents/state-key). Those keys are only read now, never created: a run re-keys each
+// stored hash that one of them reproduces from the declared value, and records the state's key on
+// its next write (see docs/state.md "Secrets").
+import { createHash, createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
-import { mapSensitive } from "../model/field-path.js";
+import { join } from "node:path";
+import { isPlainObject, mapSensitive } from "../model/field-path.js";
+import type { State } from "./types.js";
 
 const KEYED_HASH_PREFIX = "hmac-sha256:";
 
@@ -14,26 +21,28 @@ function stateKeyPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(configHome, "agents", "state-key");
 }
 
-/** Loads the state key, creating a random one (0600) on first use. */
-export function loadStateKey(env: NodeJS.ProcessEnv = process.env): Buffer {
-  if (env.AGENTS_STATE_KEY) return Buffer.from(env.AGENTS_STATE_KEY, "utf8");
-  const path = stateKeyPath(env);
+/**
+ * The per-user keys older versions keyed a state's hashes with: AGENTS_STATE_KEY when set, and
+ * the key file when it exists (read only, never created).
+ */
+export function legacyStateKeys(env: NodeJS.ProcessEnv = process.env): Buffer[] {
+  const keys: Buffer[] = [];
+  if (env.AGENTS_STATE_KEY) keys.push(Buffer.from(env.AGENTS_STATE_KEY, "utf8"));
   try {
-    return Buffer.from(readFileSync(path, "utf8").trim(), "utf8");
+    keys.push(Buffer.from(readFileSync(stateKeyPath(env), "utf8").trim(), "utf8"));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const key = randomBytes(32).toString("hex");
-  try {
-    writeFileSync(path, `${key}\n`, { mode: 0o600, flag: "wx" });
-  } catch (error) {
-    // Another process created it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    return Buffer.from(readFileSync(path, "utf8").trim(), "utf8");
-  }
-  chmodSync(path, 0o600);
-  return Buffer.from(key, "utf8");
+  return keys;
+}
+
+/**
+ * The key of a state's keyed hashes. A state older than v2 has none until its next write: its key
+ * is then derived from its lineage, so a plan saved before that write and the apply of it agree.
+ */
+export function stateHashKey(state: Pick<State, "hashKey" | "lineage">): Buffer {
+  if (state.hashKey) return Buffer.from(state.hashKey, "hex");
+  return createHash("sha256").update(`agents state hash key\u0000${state.lineage}`).digest();
 }
 
 export function keyedHash(key: Buffer, value: unknown): string {
@@ -50,4 +59,27 @@ export function hashSecrets<T>(spec: T, sensitive: readonly string[] | undefined
   return mapSensitive(spec, sensitive, (secret) =>
     isKeyedHash(secret) ? secret : keyedHash(key, secret),
   ) as T;
+}
+
+/**
+ * `stored` with each keyed hash that equals the one in `before` at the same place (the declared
+ * value hashed under an old key) replaced by the one in `after` (the same value under the
+ * state's key). A hash the old key does not reproduce (the secret changed) is left as it is.
+ */
+export function rekeyHashes(stored: unknown, before: unknown, after: unknown): unknown {
+  if (isKeyedHash(stored)) return stored === before && typeof after === "string" ? after : stored;
+  if (Array.isArray(stored))
+    return stored.map((item, i) =>
+      rekeyHashes(
+        item,
+        Array.isArray(before) ? before[i] : undefined,
+        Array.isArray(after) ? after[i] : undefined,
+      ),
+    );
+  if (isPlainObject(stored)) {
+    const b = isPlainObject(before) ? before : {};
+    const a = isPlainObject(after) ? after : {};
+    return Object.fromEntries(Object.entries(stored).map(([k, v]) => [k, rekeyHashes(v, b[k], a[k])]));
+  }
+  return stored;
 }

@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 // The state file's shape. See docs/state.md; bump STATE_VERSION with an upgrade step in upgrade.ts.
 import type { Kind, ProviderName, Spec } from "../providers/types.js";
 
-export const STATE_VERSION = 1;
+export const STATE_VERSION = 2;
 
 export interface ResourceState {
   /** `<provider>.<kind>["<name>"]` */
@@ -29,6 +29,18 @@ export interface State {
   serial: number;
   /** Random id fixed when the state is first created; distinguishes unrelated states. */
   lineage: string;
+  /**
+   * The project this state belongs to: the `agents.project` ownership label of everything it
+   * created. Recorded by the first run that writes (v2); every clone that uses this state labels
+   * and looks up with it, whatever its folder is called.
+   */
+  project?: string;
+  /**
+   * The key (hex) of the keyed hashes that stand for secret fields in `resources`: random, made with
+   * the state, so everyone who uses the state compares secrets alike. Absent only in states older
+   * than v2 until their next write (see secrets.ts).
+   */
+  hashKey?: string;
   resources: Record<string, ResourceState>;
   /**
    * Intent journal: a create is recorded here before its request is sent and removed once the

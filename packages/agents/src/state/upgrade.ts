@@ -18,7 +18,7 @@ interface StateV0 {
 }
 
 const upgrades: Record<number, (old: any) => any> = {
-  0: (old: StateV0): State => {
+  0: (old: StateV0): Omit<State, "version"> & { version: 1 } => {
     const resources: Record<string, ResourceState> = {};
     for (const r of old.resources ?? []) {
       const address = `${r.provider}.${r.type}["${r.name}"]`;
@@ -36,6 +36,9 @@ const upgrades: Record<number, (old: any) => any> = {
     }
     return { version: 1, serial: 0, lineage: randomUUID(), resources };
   },
+  // v2 adds `project` and `hashKey`; a run records both on its next write (older hashes were keyed
+  // with a per-user key, and are re-keyed then where that key is at hand: secrets.ts).
+  1: (old: Record<string, unknown>) => ({ ...old, version: 2 }),
 };
 
 export function upgradeState(raw: unknown, source: string): { state: State; upgradedFrom?: number } {

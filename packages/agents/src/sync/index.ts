@@ -54,8 +54,10 @@ class SyncError extends Error {
  * object with its declaration into edits, report what could not be synced, then refuse on any
  * problem or apply the edits to the document and check the result still validates.
  */
-export async function syncProject(options: SyncOptions): Promise<SyncResult> {
-  const { project } = options;
+export async function syncProject(given: SyncOptions): Promise<SyncResult> {
+  // The project as its state knows it: a clone in a folder of another name syncs the same objects.
+  const { state, project } = await readProjectState(given);
+  const options = { ...given, project };
   const before = await fs.readFile(project.configPath, "utf8");
   const doc = parseForEdit(before);
   const runtime = createRuntime(options);
@@ -68,7 +70,6 @@ export async function syncProject(options: SyncOptions): Promise<SyncResult> {
   const scoped = options.providers?.length
     ? providers.filter((p) => options.providers!.includes(p))
     : providers;
-  const { state } = await readProjectState(options);
   const sync: SyncPhase = { options, runtime, doc, state, scoped, signal, warn, problems: [] };
 
   const { claims, listedKinds } = await claimAccount(sync);

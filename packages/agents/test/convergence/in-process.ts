@@ -113,6 +113,7 @@ export function inProcessProject(
         confirm: async () => true,
         onEvent: report.onEvent,
         onRetry: report.onRetry,
+        onNotice: print,
       });
       if (!outcome.result) return { code: 0 };
       for (const line of report.summary(outcome.plan, outcome.result)) print(line);
@@ -130,7 +131,11 @@ export function inProcessProject(
     plan: () =>
       step(async (print, load) => {
         const engine = await load();
-        const planned = await plan({ ...engine, onRetry: (notice) => print(retryLine(notice)) });
+        const planned = await plan({
+          ...engine,
+          onRetry: (notice) => print(retryLine(notice)),
+          onNotice: print,
+        });
         for (const w of engine.project.warnings) print(`${w}\n`);
         print(renderPlan(planned));
         const code = refreshErrors(planned).length > 0 ? 1 : hasChanges(planned) ? 2 : 0;
@@ -141,7 +146,7 @@ export function inProcessProject(
     sync: (options = {}) =>
       step(async (print, load) => {
         const engine = await load();
-        const result = await syncProject({ ...engine, command: "agents sync" });
+        const result = await syncProject({ ...engine, command: "agents sync", onNotice: print });
         for (const warning of result.warnings) print(`warning: ${warning}`);
         const changed = result.after !== result.before;
         if (changed && !options.dryRun) await writeSynced(engine.project.configPath, result, true);

@@ -1,7 +1,7 @@
 // The state commands and the lock, through the real CLI.
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStateFile, readState } from "../../src/state/file-store.js";
 import { runCli } from "./cli.js";
@@ -55,7 +55,8 @@ describe("agents state", () => {
     const list = await runCli(["state", "list"], { cwd: dir, env });
     expect(list.code).toBe(0);
     expect(list.stdout).toBe(
-      'provider_c.environments["old"]  env_old\nprovider_c.environments["shared"]  env_shared  (external)\n',
+      `state: file ${join(dir, "agents.state.json")} (project "${basename(dir)}", 2 resources)\n` +
+        'provider_c.environments["old"]  env_old\nprovider_c.environments["shared"]  env_shared  (external)\n',
     );
     const show = await runCli(["state", "show", 'provider_c.environments["old"]'], { cwd: dir, env });
     expect(JSON.parse(show.stdout)).toMatchObject({ id: "env_old", external: false });

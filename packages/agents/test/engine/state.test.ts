@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { promises as fs, mkdtempSync, statSync } from "node:fs";
+import { promises as fs, mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -14,7 +14,7 @@ import {
 } from "../../src/state/file-store.js";
 import type { StartTimer } from "../../src/state/journal.js";
 import { LockedState } from "../../src/state/locked-state.js";
-import { hashSecrets, keyedHash, loadStateKey } from "../../src/state/secrets.js";
+import { hashSecrets, keyedHash, legacyStateKeys } from "../../src/state/secrets.js";
 import { serialize } from "../../src/state/serialize.js";
 import { type ResourceState, type State, StateLockedError } from "../../src/state/types.js";
 import { upgradeState } from "../../src/state/upgrade.js";
@@ -118,7 +118,7 @@ describe("state file", () => {
 
   it("never applies a record the stored state has moved past", async () => {
     const stored: State = {
-      version: 1,
+      version: 2,
       serial: 5,
       lineage: "l",
       resources: { [entry("a").address]: entry("a") },
@@ -244,7 +244,7 @@ describe("state file", () => {
     await fs.writeFile(statePath, JSON.stringify(v0));
     const { state, upgradedFrom } = await readState(statePath);
     expect(upgradedFrom).toBe(0);
-    expect(state.version).toBe(1);
+    expect(state.version).toBe(2);
     expect(state.resources['provider_d.agents["writer"]']).toMatchObject({ id: "agent-1", kind: "agents" });
     expect(state.resources['provider_d.environments["ext"]']?.external).toBe(true);
     expect(() => upgradeState({ version: 99, resources: {} }, "x")).toThrow(/newer than this build/);
@@ -367,13 +367,17 @@ describe("secrets in state", () => {
     expect(spec.credentials[0]!.access_token).toBe(a);
   });
 
-  it("creates the key file 0600 on first use and reuses it", () => {
+  it("reads the per-user keys of older states but never creates one", () => {
     const env = { XDG_CONFIG_HOME: join(dir, "cfg") };
-    const first = loadStateKey(env);
     const keyFile = join(dir, "cfg", "agents", "state-key");
-    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
-    expect(loadStateKey(env).equals(first)).toBe(true);
-    expect(loadStateKey({ AGENTS_STATE_KEY: "explicit" }).toString()).toBe("explicit");
+    expect(legacyStateKeys(env)).toEqual([]);
+    expect(() => statSync(keyFile)).toThrow();
+    mkdirSync(join(dir, "cfg", "agents"), { recursive: true });
+    writeFileSync(keyFile, "from-file\n", { mode: 0o600 });
+    expect(legacyStateKeys({ ...env, AGENTS_STATE_KEY: "explicit" }).map(String)).toEqual([
+      "explicit",
+      "from-file",
+    ]);
   });
 });
 

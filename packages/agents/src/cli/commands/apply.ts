@@ -1,6 +1,13 @@
 import type { Command } from "commander";
 import { apply, destroy, loadProject, readPlanFile, redactor } from "../../index.js";
-import { askYes, changeReporter, isInteractive, lineBuffer, redactingErrors } from "../engine-output.js";
+import {
+  askYes,
+  changeReporter,
+  isInteractive,
+  lineBuffer,
+  noticeToStderr,
+  redactingErrors,
+} from "../engine-output.js";
 import { CliError } from "../errors.js";
 import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
 
@@ -64,6 +71,7 @@ export async function runChange(
         ...(savedPlan ? { savedPlan } : scopeOf(options, project)),
         parallelism,
         cascade: options.cascade === true,
+        onNotice: noticeToStderr,
         onPlan: report.onPlan,
         confirm: async () => {
           // A saved plan was reviewed when it was made; -y skips the question.

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import { hasChanges, loadProject, plan, redactor, refreshErrors, renderPlan } from "../../index.js";
-import { redactingErrors, retryLine } from "../engine-output.js";
+import { noticeToStderr, redactingErrors, retryLine } from "../engine-output.js";
 import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
 
 interface PlanOptions extends ScopeOptions {
@@ -31,6 +31,7 @@ export function register(program: Command): void {
           project,
           ...scopeOf(options, project),
           operation: options.destroy ? "destroy" : "apply",
+          onNotice: noticeToStderr,
           // stderr: stdout may be the JSON plan.
           onRetry: (notice) => process.stderr.write(`${redact(retryLine(notice))}\n`),
         }),

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { loadProject, startSession } from "../../index.js";
-import { redactingErrors } from "../engine-output.js";
+import { noticeToStderr, redactingErrors } from "../engine-output.js";
 
 interface StartOptions {
   file: string;
@@ -23,7 +23,7 @@ export function register(program: Command): void {
     .action(async (target: string, options: StartOptions) => {
       const project = await loadProject({ file: options.file });
       const started = await redactingErrors(project.secrets, () =>
-        startSession({ project, command: "agents session start" }, target, {
+        startSession({ project, command: "agents session start", onNotice: noticeToStderr }, target, {
           ...(options.message !== undefined ? { message: options.message } : {}),
           ...(options.title !== undefined ? { title: options.title } : {}),
         }),

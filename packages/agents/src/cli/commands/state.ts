@@ -6,6 +6,7 @@ import {
   listState,
   migrateState,
   moveInState,
+  projectName,
   pullState,
   pushState,
   removeFromState,
@@ -13,6 +14,7 @@ import {
   type StateBackend,
   showState,
   stateBackendForConfig,
+  stateSourceLine,
   type TransferResult,
 } from "../../index.js";
 import { CliError } from "../errors.js";
@@ -50,7 +52,12 @@ export function register(program: Command): void {
     .description("list the resources recorded in state")
     .option(...FILE_OPTION)
     .action(async (options: StateOptions) => {
-      const entries = await withConfiguredState(options.file, listState);
+      const { entries, source } = await withConfiguredState(options.file, async (backend) => ({
+        source: await stateSourceLine(backend, projectName(dirname(resolve(options.file)))),
+        entries: await listState(backend),
+      }));
+      // First, which state this is: a clone reading an empty or another workspace sees it at once.
+      process.stdout.write(`${source}\n`);
       if (entries.length === 0) process.stdout.write("State is empty.\n");
       for (const r of entries)
         process.stdout.write(`${r.address}  ${r.id}${r.external ? "  (external)" : ""}\n`);

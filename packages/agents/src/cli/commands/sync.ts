@@ -1,6 +1,7 @@
 import { relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { loadProject, redactor, syncProject, unifiedDiff, writeSynced } from "../../index.js";
+import { noticeToStderr } from "../engine-output.js";
 import { collect, scopeOf } from "./scope-options.js";
 
 interface SyncOptions {
@@ -33,6 +34,7 @@ export function register(program: Command): void {
       const result = await syncProject({
         project,
         command: "agents sync",
+        onNotice: noticeToStderr,
         ...(scope.providers ? { providers: scope.providers } : {}),
       });
       const out = (line: string) => process.stdout.write(`${redact(line)}\n`);
