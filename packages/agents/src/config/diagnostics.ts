@@ -72,6 +72,8 @@ export const DIAGNOSTIC_CODES = {
     "a `state` field that belongs to the other backend (`path` is for file; `url`, `workspace`, `schema` for postgres)",
   AGENTS1062: "`state.url` is written inline with a password instead of as `${VAR}`",
   AGENTS1063: "`state.url` is not a postgres:// or postgresql:// URL",
+  AGENTS1064:
+    "`state.backend: postgres` without `workspace`: the workspace is then the folder's name, so a clone in a folder of another name reads another, empty state (warning)",
   AGENTS1100: "provider_b accepts only apt, npm and pip packages (non-empty cargo/gem/go rejected)",
   AGENTS1101: "`setup_script` is only supported by provider_b",
   AGENTS1102: "`setup_script` exceeds 64 KB of UTF-8",

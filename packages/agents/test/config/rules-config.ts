@@ -258,6 +258,13 @@ export const CONFIG_RULES: RuleRow[] = [
     valid: cfg(C, "state:\n  backend: postgres\n  url: ${STATE_URL}\n  schema: team_state"),
   },
   {
+    code: "AGENTS1064",
+    rule: "a committed postgres state names its workspace",
+    severity: "warning",
+    invalid: cfg(C, "state:\n  @@backend: postgres\n  url: ${STATE_URL}"),
+    valid: cfg(C, "state:\n  backend: postgres\n  url: ${STATE_URL}\n  workspace: shop"),
+  },
+  {
     code: "AGENTS1100",
     rule: "provider_b packages apt/npm/pip only",
     invalid: cfg(

@@ -19,6 +19,13 @@ export function checkState(ctx: RuleContext): void {
     );
   }
   if (backend !== "postgres") return;
+  if (state.workspace === undefined)
+    ctx.warn(
+      "AGENTS1064",
+      "state.workspace is not set: it defaults to AGENTS_PROJECT, else the name of this folder, so a clone of the project in a folder of another name (another laptop, a CI checkout) reads another, empty state and would create everything again",
+      ["state"],
+      "add `workspace: <name>` to the state block (one name the whole team commits)",
+    );
   if (state.url === undefined) {
     ctx.report(
       "AGENTS1060",
