@@ -118,10 +118,10 @@ function teamCases(stateBlock: () => { block: string; named: string }, env: () =
     const alice = member(await clone("agents-alice-", block), { ...env(), AGENTS_STATE_KEY: "alice" });
     const bob = member(await clone("agents-bob-", block), { ...env(), AGENTS_STATE_KEY: "bob" });
     expect((await alice.apply()).code).toBe(0);
+    // Before, each apply re-hashed under its member's key and the other's next plan saw a change.
     for (const [who, step] of [
       ["bob", bob],
       ["alice", alice],
-      ["bob", bob],
     ] as const) {
       const planned = await step.plan();
       expect(planned.code, `${who}: ${planned.text}`).toBe(0);
@@ -210,8 +210,16 @@ describeWith("postgresql")("team state on PostgreSQL (the committed state: block
     expect(refused.error).toContain('belongs to project "shop"');
     expect(refused.error).toContain('unset AGENTS_PROJECT or set it to "shop"');
     expect(refused.error).not.toContain(server!.password);
-    // Unset, the folder's name gives way to the state's.
-    expect((await member(dirB, env).plan()).code).toBe(0);
+    // Unset, the folder's name gives way to the state's: the CLI says so on stderr, and its plan
+    // starts with the state it read.
+    const cliPlan = await runCli(["plan"], { cwd: dirB, env });
+    expect(cliPlan.code, cliPlan.stderr).toBe(0);
+    expect(cliPlan.stderr).toBe(
+      `note: using project "shop" recorded in the state (postgres 127.0.0.1:${server!.port}/agents schema agents_state workspace "named"), not this folder's name "${basename(dirB)}"\n`,
+    );
+    expect(cliPlan.stdout.split("\n")[0]).toBe(
+      `state: postgres 127.0.0.1:${server!.port}/agents schema agents_state workspace "named" (project "shop", ${RESOURCES} resources)`,
+    );
 
     const list = await runCli(["state", "list"], { cwd: dirB, env });
     expect(list.code, list.stderr).toBe(0);
