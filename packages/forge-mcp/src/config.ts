@@ -40,6 +40,13 @@ export interface Config {
   allowedProjects: string[];
   /** GITLAB_OAUTH_ALLOWED_GROUPS / FORGE_OAUTH_ALLOWED_GROUPS: group full paths; empty = anyone. */
   allowedGroups: string[];
+  /** REMOTE_AUTHORIZATION: each /mcp request carries its user's own forge token (src/oauth/remote-auth.ts). */
+  remoteAuthorization: boolean;
+  /**
+   * ENABLE_DYNAMIC_API_URL with GITLAB_ALLOWED_HOSTS (FORGE_ALLOWED_API_URLS): the forge origins a
+   * request may select with X-GitLab-API-URL (FORGE_API_URL's always); undefined when not enabled.
+   */
+  forgeOrigins: string[] | undefined;
   /** FORGE_TOOLSETS names we do not serve (warned about at start-up). */
   unknownToolsets: string[];
   /** Start-up warnings (gitlab-mcp variables that have no effect here), logged by main. */
@@ -145,7 +152,14 @@ const LEGACY_TOOLSET_FLAGS: Record<string, string> = {
   USE_PIPELINE: "pipelines",
 };
 /** gitlab-mcp variables with no effect here: named in a start-up warning. */
-const IGNORED = ["GITLAB_PROJECT_ID", "SSE_AUTH_TOKEN", "GITLAB_JOB_TOKEN", "GITLAB_AUTH_COOKIE_PATH"];
+const IGNORED = [
+  "GITLAB_PROJECT_ID",
+  "SSE_AUTH_TOKEN",
+  "GITLAB_JOB_TOKEN",
+  "GITLAB_AUTH_COOKIE_PATH",
+  "GITLAB_ALLOW_UNAUTHENTICATED_TOOL_DISCOVERY",
+  "SESSION_TIMEOUT_SECONDS",
+];
 
 /**
  * A gitlab-mcp environment, read so that moving over keeps working: STREAMABLE_HTTP=true (and
@@ -314,6 +328,9 @@ const EnvSchema = z.object({
     }),
   FORGE_ALLOWED_PROJECT_IDS: z.string().optional(),
   FORGE_OAUTH_ALLOWED_GROUPS: z.string().optional(),
+  REMOTE_AUTHORIZATION: bool("REMOTE_AUTHORIZATION"),
+  ENABLE_DYNAMIC_API_URL: bool("ENABLE_DYNAMIC_API_URL"),
+  FORGE_ALLOWED_API_URLS: z.string().optional(),
   HOST: z.string().optional(),
   PORT: int("PORT", 0, 65535),
   MCP_TRUST_PROXY: z.string().optional(),
@@ -341,6 +358,12 @@ function parseTrustProxy(v: string | undefined): boolean | number | string {
   if (v === "true") return 1;
   if (/^\d+$/.test(v)) return Number(v);
   return v; // express understands "loopback", CIDR lists, ...
+}
+
+/** A GITLAB_ALLOWED_HOSTS entry (`gitlab.example.com`, `host:8443`, or a URL) → the origin it allows. */
+export function originOf(entry: string): string | undefined {
+  const withScheme = /^https?:\/\//i.test(entry) ? entry : `https://${entry}`;
+  return URL.canParse(withScheme) ? new URL(withScheme).origin : undefined;
 }
 
 const isLoopback = (u: URL) => ["127.0.0.1", "localhost", "[::1]"].includes(u.hostname);
@@ -385,6 +408,9 @@ export function loadConfig(env: Env = process.env): Config {
     FORGE_DENIED_TOOLS_REGEX: pick(env, "FORGE_DENIED_TOOLS_REGEX"),
     FORGE_ALLOWED_PROJECT_IDS: pick(env, "FORGE_ALLOWED_PROJECT_IDS"),
     FORGE_OAUTH_ALLOWED_GROUPS: pick(env, "FORGE_OAUTH_ALLOWED_GROUPS", "GITLAB_ALLOWED_GROUPS"),
+    REMOTE_AUTHORIZATION: pick(env, "REMOTE_AUTHORIZATION", "FORGE_REMOTE_AUTHORIZATION"),
+    ENABLE_DYNAMIC_API_URL: pick(env, "ENABLE_DYNAMIC_API_URL", "FORGE_DYNAMIC_API_URL"),
+    FORGE_ALLOWED_API_URLS: pick(env, "FORGE_ALLOWED_API_URLS", "GITLAB_ALLOWED_HOSTS"),
     HOST: pick(env, "HOST"),
     PORT: pick(env, "PORT"),
     MCP_TRUST_PROXY: pick(env, "MCP_TRUST_PROXY"),
@@ -399,16 +425,43 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const e = parsed.data;
   const remoteOAuth = e.FORGE_MCP_OAUTH ?? false;
+  const remoteAuthorization = e.REMOTE_AUTHORIZATION ?? false;
   const compat = gitlabMcpCompat(env);
   const transport: Transport =
-    (e.MCP_TRANSPORT as Transport | undefined) ?? (remoteOAuth || compat.http ? "http" : "stdio");
+    (e.MCP_TRANSPORT as Transport | undefined) ??
+    (remoteOAuth || remoteAuthorization || compat.http ? "http" : "stdio");
   if (remoteOAuth && transport === "stdio") {
     throw new ConfigError("FORGE_MCP_OAUTH=true needs MCP_TRANSPORT=http (remote OAuth is served over HTTP)");
+  }
+  if (remoteAuthorization && transport === "stdio")
+    throw new ConfigError(
+      "REMOTE_AUTHORIZATION=true needs MCP_TRANSPORT=http (each HTTP request carries its user's token)",
+    );
+  if (remoteAuthorization && remoteOAuth)
+    throw new ConfigError(
+      "REMOTE_AUTHORIZATION=true and FORGE_MCP_OAUTH=true are two ways to know the user: choose one (remove one of them)",
+    );
+  if (e.ENABLE_DYNAMIC_API_URL && !remoteAuthorization)
+    throw new ConfigError(
+      "ENABLE_DYNAMIC_API_URL=true needs REMOTE_AUTHORIZATION=true (a request's forge is chosen with the request's own token)",
+    );
+  let forgeOrigins: string[] | undefined;
+  if (e.ENABLE_DYNAMIC_API_URL) {
+    forgeOrigins = [];
+    for (const entry of list(e.FORGE_ALLOWED_API_URLS)) {
+      const o = originOf(entry);
+      if (!o)
+        throw new ConfigError(
+          `GITLAB_ALLOWED_HOSTS (FORGE_ALLOWED_API_URLS): "${entry}" is neither a host nor an http(s) URL`,
+        );
+      forgeOrigins.push(o);
+    }
   }
   const host = e.HOST ?? "127.0.0.1";
   const port = e.PORT ?? 3000;
   const forgeApiUrl = e.FORGE_API_URL ?? "https://gitlab.com/api/v4";
   const forgeRootUrl = forgeApiUrl.replace(/\/api\/v4$/, "");
+  if (forgeOrigins) forgeOrigins.unshift(new URL(forgeApiUrl).origin);
   const mcpServerUrl = e.MCP_SERVER_URL ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   const stateless = e.OAUTH_STATELESS_MODE ?? false;
 
@@ -490,6 +543,8 @@ export function loadConfig(env: Env = process.env): Config {
     deniedTools: e.FORGE_DENIED_TOOLS_REGEX,
     allowedProjects,
     allowedGroups,
+    remoteAuthorization,
+    forgeOrigins,
     unknownToolsets,
     warnings,
     forgeToken: e.FORGE_TOKEN,

@@ -45,11 +45,16 @@ async function main(): Promise<void> {
         host: config.host,
         port,
         oauth: config.remoteOAuth ? (config.callbackProxy ? "proxy" : "passthrough") : "off",
+        remoteAuthorization: config.remoteAuthorization,
         stateless: config.stateless,
       },
       "forge-mcp listening",
     );
-    if (!config.remoteOAuth && !["127.0.0.1", "localhost", "::1"].includes(config.host)) {
+    if (
+      !config.remoteOAuth &&
+      !config.remoteAuthorization &&
+      !["127.0.0.1", "localhost", "::1"].includes(config.host)
+    ) {
       logger.warn(
         { host: config.host },
         "FORGE_MCP_OAUTH is off: anyone who can reach /mcp acts with FORGE_TOKEN; bind to loopback or enable OAuth",

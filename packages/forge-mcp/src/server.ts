@@ -19,6 +19,7 @@ import { mountDiscovery } from "./oauth/discovery.js";
 import { GroupGate } from "./oauth/group-gate.js";
 import { globToRegExp } from "./oauth/redirect-uris.js";
 import { RelayBudget } from "./oauth/relay-budget.js";
+import { remoteAuthorization } from "./oauth/remote-auth.js";
 import { oauthRouter } from "./oauth/routes.js";
 import { scopePolicy } from "./oauth/scopes.js";
 import { Sealer } from "./oauth/seal.js";
@@ -64,12 +65,31 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const prefix = mountPlumbing(app, config, () => oauth?.shared);
   if (config.remoteOAuth)
     oauth = await mountOAuth(app, config, prefix, logger, now, options.clientMetadataForTests);
-  else if (!config.forgeToken) {
+  else if (!config.forgeToken && !config.remoteAuthorization) {
     logger.warn(
       "no FORGE_TOKEN and FORGE_MCP_OAUTH is off: /mcp tool calls will fail until a token is configured",
     );
   }
-  mountMcp(app, config, oauth?.mcpHandlers ?? [], logger, oauth?.mcpAfterBody ?? [], oauth?.reauth);
+  const perRequestTokens = config.remoteAuthorization
+    ? [
+        remoteAuthorization({
+          apiUrl: config.forgeApiUrl,
+          allowedOrigins: config.forgeOrigins && new Set(config.forgeOrigins),
+          timeoutMs: config.forgeTimeoutMs,
+          perMinute: config.verifyRateLimitPerMinute,
+          logger,
+          now,
+        }),
+      ]
+    : [];
+  mountMcp(
+    app,
+    config,
+    oauth?.mcpHandlers ?? perRequestTokens,
+    logger,
+    oauth?.mcpAfterBody ?? [],
+    oauth?.reauth,
+  );
   app.use(lastStop(logger));
 
   return {
@@ -292,15 +312,28 @@ function mountMcp(
   };
   // A request's verified token (req.auth, the tools' extra.authInfo) → what a forge 401 does.
   const onForge401 = new WeakMap<object, () => void>();
-  const scope = config.allowedProjects.length > 0 ? new ProjectScope(config.allowedProjects) : undefined;
-  const apiFor = (extra: { authInfo?: { token: string } | undefined }) =>
-    new ForgeApi(
-      config.forgeApiUrl,
+  // one project scope per forge (project ids are a forge's own); a request's forge is its
+  // X-GitLab-API-URL under REMOTE_AUTHORIZATION (src/oauth/remote-auth.ts), the configured one otherwise
+  const scopes = new Map<string, ProjectScope>();
+  const scopeFor = (apiUrl: string) => {
+    if (config.allowedProjects.length === 0) return undefined;
+    const known = scopes.get(apiUrl);
+    if (known) return known;
+    const s = new ProjectScope(config.allowedProjects);
+    scopes.set(apiUrl, s);
+    return s;
+  };
+  const apiFor = (extra: { authInfo?: { token: string; extra?: Record<string, unknown> } | undefined }) => {
+    const chosen = extra.authInfo?.extra?.apiUrl;
+    const apiUrl = typeof chosen === "string" ? chosen : config.forgeApiUrl;
+    return new ForgeApi(
+      apiUrl,
       extra.authInfo?.token ?? config.forgeToken ?? "",
       config.forgeTimeoutMs,
       extra.authInfo && onForge401.get(extra.authInfo),
-      scope,
+      scopeFor(apiUrl),
     );
+  };
 
   // Stateless Streamable HTTP: a fresh transport per request, so any replica serves any call. The
   // McpServer objects are pooled: building one (tool schemas, a JSON-schema validator) costs more

@@ -216,6 +216,15 @@ describe("a gitlab-mcp environment carries over", () => {
       /"widgets" is neither a numeric project id nor a full path/,
     ],
     [{ GITLAB_OAUTH_ALLOWED_GROUPS: "acme" }, /GITLAB_OAUTH_ALLOWED_GROUPS\) needs FORGE_MCP_OAUTH=true/],
+    [
+      { REMOTE_AUTHORIZATION: "true", MCP_TRANSPORT: "stdio" },
+      /REMOTE_AUTHORIZATION=true needs MCP_TRANSPORT=http/,
+    ],
+    [{ ENABLE_DYNAMIC_API_URL: "true" }, /ENABLE_DYNAMIC_API_URL=true needs REMOTE_AUTHORIZATION=true/],
+    [
+      { REMOTE_AUTHORIZATION: "true", ENABLE_DYNAMIC_API_URL: "true", GITLAB_ALLOWED_HOSTS: "a b" },
+      /GITLAB_ALLOWED_HOSTS \(FORGE_ALLOWED_API_URLS\): "a b" is neither a host nor an http\(s\) URL/,
+    ],
   ])("refuses %j", (env, message) => {
     expect(() => loadConfig({ ...pat, ...env })).toThrow(message);
   });
@@ -224,6 +233,26 @@ describe("a gitlab-mcp environment carries over", () => {
     expect(loadConfig({ ...pat, GITLAB_ALLOWED_PROJECT_IDS: "42" }).warnings).toEqual([
       "GITLAB_ALLOWED_PROJECT_IDS names one project: forge-mcp restricts every tool to it but, unlike gitlab-mcp, does not make it the default: tools still name project_id",
     ]);
+  });
+
+  it("REMOTE_AUTHORIZATION serves HTTP; GITLAB_ALLOWED_HOSTS entries become origins, FORGE_API_URL's first", () => {
+    expect(loadConfig({ ...pat, REMOTE_AUTHORIZATION: "true" })).toMatchObject({
+      transport: "http",
+      remoteAuthorization: true,
+      forgeOrigins: undefined,
+    });
+    const c = loadConfig({
+      ...pat,
+      REMOTE_AUTHORIZATION: "true",
+      ENABLE_DYNAMIC_API_URL: "true",
+      GITLAB_ALLOWED_HOSTS: "gitlab.other.example, http://10.0.0.5:8080/api/v4",
+    });
+    expect(c.forgeOrigins).toEqual([
+      "https://gitlab.example.com",
+      "https://gitlab.other.example",
+      "http://10.0.0.5:8080",
+    ]);
+    expect(() => loadConfig({ ...base, REMOTE_AUTHORIZATION: "true" })).toThrow(/choose one/);
   });
 
   it("GITLAB_OAUTH_ALLOWED_GROUPS (and the older GITLAB_ALLOWED_GROUPS) with OAuth", () => {

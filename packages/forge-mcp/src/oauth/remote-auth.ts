@@ -1,0 +1,137 @@
+import { createHash } from "node:crypto";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { Request, RequestHandler, Response } from "express";
+import { LRUCache } from "lru-cache";
+import type { Logger } from "pino";
+import { ForgeApi } from "../forge/api.js";
+import { ForgeHttpError } from "../forge/http.js";
+
+/**
+ * REMOTE_AUTHORIZATION=true: every /mcp request carries its user's own forge credential — a
+ * personal access token (`Private-Token`), or any token the forge takes as a bearer
+ * (`Authorization: Bearer`, also OAuth tokens obtained elsewhere) — and the tools act with it. No
+ * OAuth flow, no token of the server's own.
+ *
+ * The credential is verified at the forge (`GET /user`) and the answer cached like OAuth tokens
+ * are (keyed by a hash of forge and token, never the token; 60 s, a rejection 30 s), so steady
+ * traffic costs no forge call per request. It lives only in the request (req.auth, the tools'
+ * authInfo): nothing carries it to another request, and it is never logged.
+ *
+ * Several forges (ENABLE_DYNAMIC_API_URL): a request may pick its forge with `X-GitLab-API-URL`,
+ * which must name the origin of FORGE_API_URL or of an entry of GITLAB_ALLOWED_HOSTS; anything
+ * else is refused before any call (an open selector would let callers make this server call any
+ * address: SSRF). Without ENABLE_DYNAMIC_API_URL the header is refused unless it names the
+ * configured forge, so a token is never sent to a forge its owner did not mean.
+ */
+
+const CACHE_TTL_MS = 60_000;
+const NEGATIVE_TTL_MS = 30_000;
+
+export interface RemoteAuthOptions {
+  apiUrl: string;
+  /** Origins a request may select with X-GitLab-API-URL (undefined: the header is not served). */
+  allowedOrigins: Set<string> | undefined;
+  timeoutMs: number;
+  /** Forge checks of unknown credentials one client IP may cause a minute. */
+  perMinute: number;
+  logger: Logger;
+  now?: () => number;
+  /** Told whether a credential was answered from the cache (metrics). */
+  onLookup?: (hit: boolean) => void;
+  /** Told when a client IP is over its budget (metrics). */
+  onRateLimited?: () => void;
+}
+
+/** The API base a request selects: the header's URL, ending in /api/v4. */
+function apiBase(header: string): URL | undefined {
+  if (!URL.canParse(header)) return undefined;
+  const u = new URL(header);
+  if (!/^https?:$/.test(u.protocol) || u.username || u.password || u.search || u.hash) return undefined;
+  const path = u.pathname.replace(/\/+$/, "");
+  u.pathname = /\/api\/v4$/.test(path) ? path : `${path}/api/v4`;
+  return u;
+}
+
+function refuse(res: Response, status: number, message: string, challenge?: string): void {
+  if (challenge) res.setHeader("WWW-Authenticate", challenge);
+  res.status(status).json({ jsonrpc: "2.0", error: { code: -32001, message }, id: null });
+}
+
+export function remoteAuthorization(o: RemoteAuthOptions): RequestHandler {
+  const now = o.now ?? Date.now;
+  const verified = new LRUCache<string, { userId: number; username: string }>({
+    max: 10_000,
+    ttl: CACHE_TTL_MS,
+  });
+  const rejected = new LRUCache<string, true>({ max: 10_000, ttl: NEGATIVE_TTL_MS });
+  const windows = new LRUCache<string, { start: number; count: number }>({ max: 100_000 });
+  const defaultOrigin = new URL(o.apiUrl).origin;
+
+  return async (req: Request, res: Response, next) => {
+    // the forge this request talks to
+    let apiUrl = o.apiUrl;
+    const selector = req.headers["x-gitlab-api-url"];
+    if (typeof selector === "string" && selector.trim()) {
+      const base = apiBase(selector.trim());
+      const allowed = o.allowedOrigins ?? new Set([defaultOrigin]);
+      if (!base || !allowed.has(base.origin)) {
+        o.logger.warn("remote authorization: X-GitLab-API-URL names a forge this server does not serve");
+        return refuse(res, 400, "X-GitLab-API-URL names a forge this server does not serve");
+      }
+      apiUrl = base.origin === defaultOrigin ? o.apiUrl : base.href.replace(/\/+$/, "");
+    }
+    // the credential: Private-Token, then Authorization: Bearer
+    const pat = req.headers["private-token"];
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
+    const token = typeof pat === "string" && pat.trim() ? pat.trim() : bearer;
+    const challenge = 'Bearer realm="forge-mcp"';
+    if (!token)
+      return refuse(
+        res,
+        401,
+        "Authentication required: send your forge token as Private-Token or Authorization: Bearer",
+        challenge,
+      );
+    const key = createHash("sha256").update(`${apiUrl}\n${token}`).digest("base64url");
+    let user = verified.get(key);
+    o.onLookup?.(user !== undefined || rejected.has(key));
+    if (!user) {
+      if (rejected.has(key)) return refuse(res, 401, "Invalid or expired forge token", challenge);
+      // an unknown credential costs a forge call: bounded per client address
+      const ip = req.ip ?? "unknown";
+      const t = now();
+      let w = windows.get(ip);
+      if (!w || t - w.start >= 60_000) w = { start: t, count: 0 };
+      w.count += 1;
+      windows.set(ip, w);
+      if (w.count > o.perMinute) {
+        o.onRateLimited?.();
+        res.setHeader("Retry-After", String(Math.max(1, Math.ceil((w.start + 60_000 - t) / 1000))));
+        return refuse(res, 429, "Too many token checks; retry later");
+      }
+      try {
+        const r = await new ForgeApi(apiUrl, token, o.timeoutMs).get("/user");
+        const u = r.data as { id?: unknown; username?: unknown };
+        if (typeof u.id !== "number" || typeof u.username !== "string")
+          throw new ForgeHttpError(401, "", undefined);
+        user = { userId: u.id, username: u.username };
+        verified.set(key, user);
+      } catch (err) {
+        if (err instanceof ForgeHttpError && (err.status === 401 || err.status === 403)) {
+          rejected.set(key, true);
+          return refuse(res, 401, "Invalid or expired forge token", challenge);
+        }
+        o.logger.error({ err: (err as Error).message }, "remote authorization: the forge could not be asked");
+        return refuse(res, 503, "The forge could not verify the token; retry later");
+      }
+    }
+    const auth: AuthInfo = {
+      token,
+      clientId: "remote-authorization",
+      scopes: [],
+      extra: { userId: user.userId, username: user.username, apiUrl },
+    };
+    (req as Request & { auth?: AuthInfo }).auth = auth;
+    next();
+  };
+}
