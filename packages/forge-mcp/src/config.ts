@@ -47,6 +47,11 @@ export interface Config {
    * request may select with X-GitLab-API-URL (FORGE_API_URL's always); undefined when not enabled.
    */
   forgeOrigins: string[] | undefined;
+  /** METRICS_PORT: /metrics on a listener of its own (on METRICS_HOST, default HOST). */
+  metricsPort: number | undefined;
+  metricsHost: string;
+  /** METRICS_BEARER_TOKEN: /metrics needs it; without METRICS_PORT it is served on the main port. */
+  metricsToken: string | undefined;
   /** FORGE_TOOLSETS names we do not serve (warned about at start-up). */
   unknownToolsets: string[];
   /** Start-up warnings (gitlab-mcp variables that have no effect here), logged by main. */
@@ -331,6 +336,15 @@ const EnvSchema = z.object({
   REMOTE_AUTHORIZATION: bool("REMOTE_AUTHORIZATION"),
   ENABLE_DYNAMIC_API_URL: bool("ENABLE_DYNAMIC_API_URL"),
   FORGE_ALLOWED_API_URLS: z.string().optional(),
+  METRICS_PORT: int("METRICS_PORT", 0, 65535),
+  METRICS_HOST: z.string().optional(),
+  METRICS_BEARER_TOKEN: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || v.length >= 16,
+      "METRICS_BEARER_TOKEN must be at least 16 characters; generate one with: openssl rand -hex 24",
+    ),
   HOST: z.string().optional(),
   PORT: int("PORT", 0, 65535),
   MCP_TRUST_PROXY: z.string().optional(),
@@ -411,6 +425,9 @@ export function loadConfig(env: Env = process.env): Config {
     REMOTE_AUTHORIZATION: pick(env, "REMOTE_AUTHORIZATION", "FORGE_REMOTE_AUTHORIZATION"),
     ENABLE_DYNAMIC_API_URL: pick(env, "ENABLE_DYNAMIC_API_URL", "FORGE_DYNAMIC_API_URL"),
     FORGE_ALLOWED_API_URLS: pick(env, "FORGE_ALLOWED_API_URLS", "GITLAB_ALLOWED_HOSTS"),
+    METRICS_PORT: pick(env, "METRICS_PORT"),
+    METRICS_HOST: pick(env, "METRICS_HOST"),
+    METRICS_BEARER_TOKEN: pick(env, "METRICS_BEARER_TOKEN"),
     HOST: pick(env, "HOST"),
     PORT: pick(env, "PORT"),
     MCP_TRUST_PROXY: pick(env, "MCP_TRUST_PROXY"),
@@ -545,6 +562,9 @@ export function loadConfig(env: Env = process.env): Config {
     allowedGroups,
     remoteAuthorization,
     forgeOrigins,
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST ?? host,
+    metricsToken: e.METRICS_BEARER_TOKEN,
     unknownToolsets,
     warnings,
     forgeToken: e.FORGE_TOKEN,

@@ -5,7 +5,7 @@ import { ForgeApi } from "./forge/api.js";
 import { localOAuthLogin, refreshingToken } from "./forge/local-oauth.js";
 import { ProjectScope } from "./forge/project-scope.js";
 import { createLogger } from "./logger.js";
-import { createServer, listen } from "./server.js";
+import { createServer, listen, toolObserver } from "./server.js";
 import { sessionAsker } from "./tools/confirm.js";
 import { ALL_TOOL_NAMES, createMcpServer } from "./tools/index.js";
 
@@ -36,8 +36,19 @@ async function main(): Promise<void> {
   }
 
   if (config.transport === "http") {
-    const { app, close } = await createServer(config, { logger });
+    const { app, close, metricsApp } = await createServer(config, { logger });
     const server = await listen(app, config.host, config.port);
+    const metricsServer =
+      metricsApp && config.metricsPort !== undefined
+        ? await listen(metricsApp, config.metricsHost, config.metricsPort)
+        : undefined;
+    if (metricsServer) {
+      const a = metricsServer.address();
+      logger.info(
+        { host: config.metricsHost, port: typeof a === "object" && a ? a.port : config.metricsPort },
+        "metrics at /metrics",
+      );
+    }
     const addr = server.address();
     const port = typeof addr === "object" && addr ? addr.port : config.port;
     logger.info(
@@ -62,6 +73,7 @@ async function main(): Promise<void> {
     }
     const stop = () => {
       server.close();
+      metricsServer?.close();
       void close();
     };
     process.on("SIGINT", stop);
@@ -108,6 +120,7 @@ async function main(): Promise<void> {
       deniedTools: config.deniedTools,
       toolsets: config.toolsets,
       confirm: { mode: config.confirmDestructive, asker: sessionAsker },
+      observe: toolObserver(logger, undefined),
     },
     () => api,
   );

@@ -7,11 +7,13 @@ import express, { type Express, type Request, type Response } from "express";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
+import { onForgeCall } from "./forge/http.js";
 import { ForgeOAuthClient } from "./forge/oauth-client.js";
 import { ProjectScope } from "./forge/project-scope.js";
 import { forgeUnauthorizedReply } from "./forge/unauthorized.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
 import { createLogger } from "./logger.js";
+import { Metrics, metricsApp } from "./metrics.js";
 import { bearerChecks } from "./oauth/bearer.js";
 import { ClientMetadataResolver } from "./oauth/client-metadata.js";
 import { ConsentGuard } from "./oauth/consent.js";
@@ -29,7 +31,7 @@ import { stepUpCheck, toolCalled } from "./oauth/step-up.js";
 import { memoryStores, sealedStores } from "./oauth/stores.js";
 import { originGuard } from "./origin-guard.js";
 import { HttpAsker } from "./tools/confirm.js";
-import { annotations, writes } from "./tools/define.js";
+import { annotations, type ToolCall, writes } from "./tools/define.js";
 import { createMcpServer, selectTools } from "./tools/index.js";
 
 const MAX_IDLE_SERVERS = 32;
@@ -47,6 +49,8 @@ export interface ForgeMcpServer {
   verifier: ForgeTokenVerifier | undefined;
   /** The in-memory OAuth store (memory mode only), exposed for eviction tests. */
   memoryStore: ReturnType<typeof memoryStores>["lru"] | undefined;
+  /** GET /metrics, to be served on METRICS_PORT (set only then). */
+  metricsApp: Express | undefined;
   close(): Promise<void>;
 }
 
@@ -63,8 +67,19 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.set("trust proxy", config.trustProxy);
   let oauth: OAuthSide | undefined;
   const prefix = mountPlumbing(app, config, () => oauth?.shared);
+  // metrics when asked for (METRICS_PORT, METRICS_BEARER_TOKEN): on their own app and port, or
+  // at /metrics here behind the bearer token
+  const metrics = config.metricsPort !== undefined || config.metricsToken ? new Metrics() : undefined;
+  const unsubscribe = metrics
+    ? onForgeCall((method, status, seconds) =>
+        metrics.forgeLatency.observe({ method, status_class: `${Math.floor(status / 100)}xx` }, seconds),
+      )
+    : undefined;
+  const ownMetricsApp = metrics && metricsApp(metrics, config.metricsToken);
+  if (metrics) app.use(metrics.requests());
+  if (ownMetricsApp && config.metricsPort === undefined) app.use(ownMetricsApp);
   if (config.remoteOAuth)
-    oauth = await mountOAuth(app, config, prefix, logger, now, options.clientMetadataForTests);
+    oauth = await mountOAuth(app, config, prefix, logger, now, options.clientMetadataForTests, metrics);
   else if (!config.forgeToken && !config.remoteAuthorization) {
     logger.warn(
       "no FORGE_TOKEN and FORGE_MCP_OAUTH is off: /mcp tool calls will fail until a token is configured",
@@ -79,6 +94,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           perMinute: config.verifyRateLimitPerMinute,
           logger,
           now,
+          onLookup: (hit) => metrics?.tokenCache.inc({ cache: "remote", result: hit ? "hit" : "miss" }),
         }),
       ]
     : [];
@@ -89,6 +105,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     logger,
     oauth?.mcpAfterBody ?? [],
     oauth?.reauth,
+    toolObserver(logger, metrics),
   );
   app.use(lastStop(logger));
 
@@ -96,7 +113,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     app,
     verifier: oauth?.verifier,
     memoryStore: oauth?.memoryStore,
+    metricsApp: config.metricsPort !== undefined ? ownMetricsApp : undefined,
     async close() {
+      unsubscribe?.();
       await oauth?.shared.close();
     },
   };
@@ -201,6 +220,7 @@ async function mountOAuth(
   logger: Logger,
   now: () => number,
   clientMetadataForTests: ServerOptions["clientMetadataForTests"],
+  metrics: Metrics | undefined,
 ): Promise<OAuthSide> {
   const appId = config.oauthAppId!;
   const shared = config.redisUrl
@@ -240,6 +260,7 @@ async function mountOAuth(
     relayBudget: new RelayBudget(config.relayRateLimitPerMinute, now),
     consent: new ConsentGuard(consentKeys),
     clientMetadata,
+    onEvent: (event) => metrics?.oauthEvents.inc({ event }),
     groupGate:
       config.allowedGroups.length > 0
         ? new GroupGate(config.allowedGroups, config.forgeApiUrl, config.forgeTimeoutMs)
@@ -262,6 +283,7 @@ async function mountOAuth(
     queryFallback: config.tokenInfoQueryFallback,
     logger,
     now,
+    onLookup: (hit) => metrics?.tokenCache.inc({ cache: "oauth", result: hit ? "hit" : "miss" }),
   });
   // RFC 9728 §3.1: the well-known segment goes between the origin and the resource's path
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resourceUrl);
@@ -294,7 +316,8 @@ function mountMcp(
   mcpHandlers: express.RequestHandler[],
   logger: Logger,
   afterBody: express.RequestHandler[],
-  reauth?: Reauth,
+  reauth: Reauth | undefined,
+  observe: (call: ToolCall) => void,
 ): void {
   const asker = new HttpAsker();
   const destructive = new Set(
@@ -309,6 +332,7 @@ function mountMcp(
     deniedTools: config.deniedTools,
     toolsets: config.toolsets,
     confirm: { mode: config.confirmDestructive, asker },
+    observe,
   };
   // A request's verified token (req.auth, the tools' extra.authInfo) → what a forge 401 does.
   const onForge401 = new WeakMap<object, () => void>();
@@ -403,6 +427,32 @@ function mountMcp(
   };
   app.get(MCP_PATH, notAllowed);
   app.delete(MCP_PATH, notAllowed);
+}
+
+/**
+ * What every finished tool call feeds: the tool-call counter, and for a writing tool (its
+ * readOnlyHint is false) one structured audit line: who (the forge user id or username the token
+ * was verified as; "server token" for FORGE_TOKEN), which tool, which project (the value of the
+ * first argument naming one), the outcome. Never a token, never any other argument or a body.
+ */
+export function toolObserver(logger: Logger, metrics: Metrics | undefined): (call: ToolCall) => void {
+  return ({ tool, args, authInfo, outcome }) => {
+    metrics?.toolCalls.inc({ tool: tool.name, outcome });
+    if (!writes(tool)) return;
+    const who = authInfo?.extra?.username ?? authInfo?.extra?.userId;
+    const projectKey = Object.keys(args).find((k) => /(^|_)project_id$/.test(k));
+    logger.info(
+      {
+        audit: {
+          user: who === undefined ? (authInfo ? "unknown" : "server token") : String(who),
+          tool: tool.name,
+          project: projectKey === undefined ? null : String(args[projectKey]),
+          outcome,
+        },
+      },
+      "tool call",
+    );
+  };
 }
 
 /**

@@ -16,6 +16,21 @@ export class ForgeHttpError extends Error {
   }
 }
 
+/** Told of every forge call as it ends (metrics): method, status (0 when unreachable), seconds. */
+export type ForgeCallListener = (method: string, status: number, seconds: number) => void;
+const listeners = new Set<ForgeCallListener>();
+
+/** Subscribes to every forge call of this process; returns the unsubscribe. */
+export function onForgeCall(listener: ForgeCallListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function told(method: string, status: number, started: bigint): void {
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  for (const l of listeners) l(method, status, seconds);
+}
+
 interface ForgeResponse {
   status: number;
   headers: Headers;
@@ -31,6 +46,8 @@ export async function forgeFetch(
   // Request/Response objects per call (a measurable share of a tools/call's CPU time).
   let res: Dispatcher.ResponseData;
   let text: string;
+  const started = process.hrtime.bigint();
+  const method = init.method ?? "GET";
   try {
     res = await request(url, {
       method: (init.method ?? "GET") as Dispatcher.HttpMethod,
@@ -43,8 +60,10 @@ export async function forgeFetch(
     const e = err as Error & { cause?: Error };
     const timedOut = e.name === "TimeoutError" || e.cause?.name === "TimeoutError";
     const reason = timedOut ? `timed out after ${init.timeoutMs} ms` : e.message;
+    told(method, 0, started);
     throw new ForgeHttpError(0, `forge unreachable: ${reason}`, undefined);
   }
+  told(method, res.statusCode, started);
   const headers = new Headers();
   for (const [k, v] of Object.entries(res.headers)) {
     if (v === undefined) continue;

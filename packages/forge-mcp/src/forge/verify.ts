@@ -36,6 +36,8 @@ interface VerifierOptions {
   queryFallback?: boolean;
   logger: Logger;
   now?: () => number;
+  /** Told whether a token was answered from the caches (metrics). */
+  onLookup?: (hit: boolean) => void;
 }
 
 /** A token with its cache key and what the caches held for it when it was looked up. */
@@ -89,6 +91,7 @@ export class ForgeTokenVerifier implements OAuthTokenVerifier {
 
   /** Answers from the lookup's cache entry, or asks the forge and remembers the answer. */
   async verifyLookup({ token, key, known }: TokenLookup): Promise<AuthInfo> {
+    this.opts.onLookup?.(known !== undefined);
     try {
       // A remembered rejection is set again below, so a token that keeps coming stays refused.
       if (known instanceof Error) throw known;

@@ -3,6 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ApiResult, ForgeApi } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
+import { ProjectOutsideScope } from "../forge/project-scope.js";
 import { type Asker, type ConfirmExtra, type ConfirmMode, confirmDestructive } from "./confirm.js";
 
 /**
@@ -113,39 +114,69 @@ export function registerTools(
   server: McpServer,
   tools: ForgeTool[],
   apiFor: (extra: { authInfo?: { token: string } | undefined }) => ForgeApi,
-  opts: Exposure & { confirm?: { mode: ConfirmMode; asker: Asker } | undefined },
+  opts: Exposure & {
+    confirm?: { mode: ConfirmMode; asker: Asker } | undefined;
+    /** Told of every call as it ends (metrics, audit): the one place all tool calls pass. */
+    observe?: ((call: ToolCall) => void) | undefined;
+  },
 ): string[] {
   const names: string[] = [];
   for (const t of tools) {
     if (!permitted(t, opts)) continue;
     names.push(t.name);
+    const call = async (args: Record<string, unknown>, extra: ConfirmExtra): Promise<CallToolResult> => {
+      // a destructive tool asks the person first (annotations: the one source of destructiveHint)
+      if (opts.confirm && annotations(t).destructiveHint) {
+        const refused = await confirmDestructive(
+          opts.confirm.mode,
+          opts.confirm.asker,
+          server,
+          extra,
+          t.name,
+          args,
+        );
+        if (refused) return refusal(refused);
+      }
+      try {
+        return toResult(await t.run(apiFor(extra), args as never));
+      } catch (err) {
+        if (err instanceof ProjectOutsideScope) return refusal(err.message);
+        const message =
+          err instanceof ForgeHttpError
+            ? `Forge error${err.status ? ` ${err.status}` : ""}: ${err.message}`
+            : `Tool failed: ${(err as Error).message}`;
+        return { isError: true, content: [{ type: "text", text: message }] };
+      }
+    };
     server.registerTool(
       t.name,
       { description: t.description, inputSchema: t.input, annotations: annotations(t) },
       async (args: Record<string, unknown>, extra: ConfirmExtra) => {
-        // a destructive tool asks the person first (annotations: the one source of destructiveHint)
-        if (opts.confirm && annotations(t).destructiveHint) {
-          const refused = await confirmDestructive(
-            opts.confirm.mode,
-            opts.confirm.asker,
-            server,
-            extra,
-            t.name,
-            args,
-          );
-          if (refused) return { isError: true, content: [{ type: "text", text: refused }] };
-        }
-        try {
-          return toResult(await t.run(apiFor(extra), args as never));
-        } catch (err) {
-          const message =
-            err instanceof ForgeHttpError
-              ? `Forge error${err.status ? ` ${err.status}` : ""}: ${err.message}`
-              : `Tool failed: ${(err as Error).message}`;
-          return { isError: true, content: [{ type: "text", text: message }] };
-        }
+        const result = await call(args, extra);
+        opts.observe?.({ tool: t, args, authInfo: extra.authInfo, outcome: outcomeOf(result) });
+        return result;
       },
     );
   }
   return names;
+}
+
+/** One finished tool call, as observers see it. */
+export interface ToolCall {
+  tool: ForgeTool;
+  args: Record<string, unknown>;
+  authInfo: { token: string; extra?: Record<string, unknown> } | undefined;
+  /** ok; error: the forge or the tool failed; refused: a control (confirmation, project list) said no. */
+  outcome: "ok" | "error" | "refused";
+}
+
+const REFUSED = Symbol("refused");
+
+function refusal(text: string): CallToolResult {
+  return Object.assign({ isError: true, content: [{ type: "text" as const, text }] }, { [REFUSED]: true });
+}
+
+function outcomeOf(r: CallToolResult): ToolCall["outcome"] {
+  if (!r.isError) return "ok";
+  return (r as { [REFUSED]?: boolean })[REFUSED] ? "refused" : "error";
 }

@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ForgeApi } from "../forge/api.js";
 import type { Asker, ConfirmMode } from "./confirm.js";
-import { type ForgeTool, registerTools, type Toolset } from "./define.js";
+import { type ForgeTool, registerTools, type ToolCall, type Toolset } from "./define.js";
 import { type Exposure, expose } from "./exposure.js";
 import { graphqlTools } from "./graphql.js";
 import { groupTools } from "./groups.js";
@@ -44,6 +44,8 @@ interface ToolOptions extends Exposure {
   toolsets: string[] | undefined;
   /** Confirmation of destructive tools (FORGE_MCP_CONFIRM_DESTRUCTIVE); none when unset. */
   confirm?: { mode: ConfirmMode; asker: Asker } | undefined;
+  /** Told of every finished tool call (metrics, audit). */
+  observe?: ((call: ToolCall) => void) | undefined;
 }
 
 /** Every tool name there is, for warnings about GITLAB_TOOLS naming tools we do not have. */
