@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 
 /**
@@ -164,7 +165,35 @@ const IGNORED = [
   "GITLAB_AUTH_COOKIE_PATH",
   "GITLAB_ALLOW_UNAUTHENTICATED_TOOL_DISCOVERY",
   "SESSION_TIMEOUT_SECONDS",
+  "GITLAB_DISABLE_VERSION_CHECK",
+  "LOG_FORMAT",
+  "MCP_SERVER_NAME",
+  "MAX_SESSIONS",
+  "MAX_REQUESTS_PER_MINUTE",
+  "GITLAB_POOL_MAX_SIZE",
+  "OAUTH_STATELESS_CLIENT_TTL_SECONDS",
+  "OAUTH_STATELESS_PENDING_TTL_SECONDS",
+  "OAUTH_STATELESS_STORED_TTL_SECONDS",
+  "OAUTH_STATELESS_SESSION_TTL_SECONDS",
 ];
+/**
+ * gitlab-mcp variables whose effect forge-mcp does not have and whose absence would serve more or
+ * guard less than the operator asked: start-up stops with a line naming each and what to do.
+ */
+const REFUSED: Record<string, string> = {
+  GITLAB_TOOL_POLICY_APPROVE:
+    "per-tool confirmation is not served; FORGE_MCP_CONFIRM_DESTRUCTIVE asks before every destructive tool, or leave tools out with GITLAB_DENIED_TOOLS_REGEX",
+  GITLAB_TOOL_POLICY_HIDDEN:
+    "hidden-but-callable tools are not served; leave them out with GITLAB_DENIED_TOOLS_REGEX or list the wanted ones with FORGE_TOOLSETS=none and GITLAB_TOOLS",
+  STREAMABLE_HTTP_AUTH_TOKEN:
+    "a shared bearer token on /mcp is not served; use FORGE_MCP_OAUTH=true or REMOTE_AUTHORIZATION=true so each caller is known",
+  GITLAB_OAUTH_CLIENT_SECRET:
+    "confidential OAuth applications are not served; make the forge application public (not confidential) and remove the secret",
+  GITLAB_CA_CERT_PATH:
+    "use NODE_EXTRA_CA_CERTS=<path> (Node reads it at start) for a forge with a private CA",
+  GITLAB_OAUTH_TOKEN_PATH: "stored token files are not read; use FORGE_TOKEN(_FILE) or FORGE_USE_OAUTH=true",
+  GITLAB_OAUTH_TOKEN_SCRIPT: "token scripts are not run; use FORGE_TOKEN(_FILE) or FORGE_USE_OAUTH=true",
+};
 
 /**
  * A gitlab-mcp environment, read so that moving over keeps working: STREAMABLE_HTTP=true (and
@@ -172,6 +201,11 @@ const IGNORED = [
  * their toolsets, restrictions we cannot honour stop start-up, and the rest is named as ignored.
  */
 function gitlabMcpCompat(env: Env): { http: boolean; toolsets: string[]; warnings: string[] } {
+  const refused = Object.keys(REFUSED).filter((n) => env[n]?.trim());
+  if (refused.length > 0)
+    throw new ConfigError(
+      refused.map((n) => `${n} (gitlab-mcp) has no equivalent here: ${REFUSED[n]}`).join("; "),
+    );
   const warnings: string[] = [];
   if (truthy(env.SSE))
     warnings.push(
@@ -382,7 +416,49 @@ export function originOf(entry: string): string | undefined {
 
 const isLoopback = (u: URL) => ["127.0.0.1", "localhost", "[::1]"].includes(u.hostname);
 
-export function loadConfig(env: Env = process.env): Config {
+/** The variables that may be read from a file (`NAME_FILE`): the secrets and what names them. */
+export const FILE_VARIABLES = [
+  "FORGE_TOKEN",
+  "GITLAB_TOKEN",
+  "GITLAB_PERSONAL_ACCESS_TOKEN",
+  "OAUTH_STATELESS_SECRET",
+  "OAUTH_STATELESS_SECRET_PREVIOUS",
+  "REDIS_URL",
+  "METRICS_BEARER_TOKEN",
+  "FORGE_OAUTH_APP_ID",
+  "GITLAB_OAUTH_APP_ID",
+];
+
+/**
+ * `NAME_FILE=/path` stands for `NAME=<the file's content, trimmed>` (Docker and Kubernetes
+ * secrets), for the names of FILE_VARIABLES; NAME set as well is refused as ambiguous. An
+ * unreadable file stops start-up naming the variable and the path, never content.
+ */
+export function withFileSecrets(env: Env, read: (path: string) => string = readFileText): Env {
+  const out: Env = { ...env };
+  for (const name of FILE_VARIABLES) {
+    const key = `${name}_FILE`;
+    const path = env[key];
+    if (!path?.trim()) continue;
+    if (env[name]?.trim())
+      throw new ConfigError(`${name} and ${key} are both set: keep one (${key} reads the value from a file)`);
+    let value: string;
+    try {
+      value = read(path.trim());
+    } catch (err) {
+      throw new ConfigError(
+        `${key}: cannot read ${path.trim()} (${(err as NodeJS.ErrnoException).code ?? "error"}): point it at a readable file holding the value of ${name}`,
+      );
+    }
+    out[name] = value.trim();
+  }
+  return out;
+}
+
+const readFileText = (path: string) => readFileSync(path, "utf8");
+
+export function loadConfig(rawEnv: Env = process.env): Config {
+  const env = withFileSecrets(rawEnv);
   const raw = {
     FORGE_MCP_OAUTH: pick(env, "FORGE_MCP_OAUTH"),
     FORGE_OAUTH_CALLBACK_PROXY: pick(env, "FORGE_OAUTH_CALLBACK_PROXY"),

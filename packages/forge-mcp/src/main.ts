@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ConfigError, loadConfig, TOOLSETS } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
@@ -9,7 +10,50 @@ import { createServer, listen, toolObserver } from "./server.js";
 import { sessionAsker } from "./tools/confirm.js";
 import { ALL_TOOL_NAMES, createMcpServer } from "./tools/index.js";
 
+const HELP = `forge-mcp: GitLab's API as MCP tools.
+
+Usage: forge-mcp [--help | --version]
+
+Configured by environment variables (each FORGE_ name may also be spelled GITLAB_, and
+gitlab-mcp's names are read too); NAME_FILE=/path reads a secret from a file.
+
+  Local (stdio):       FORGE_TOKEN=<personal access token> [FORGE_API_URL=https://gitlab.example.com/api/v4]
+  Remote, OAuth:       FORGE_MCP_OAUTH=true FORGE_OAUTH_APP_ID=<application id> MCP_SERVER_URL=https://mcp.example.com
+                       [FORGE_OAUTH_CALLBACK_PROXY=true] [OAUTH_STATELESS_MODE=true OAUTH_STATELESS_SECRET=...]
+  Remote, own tokens:  REMOTE_AUTHORIZATION=true (each request sends Private-Token or Authorization: Bearer)
+  Narrowing:           FORGE_PERMISSION_MODE=readonly|modify|full  FORGE_TOOLSETS=...  GITLAB_TOOLS=...
+                       GITLAB_DENIED_TOOLS_REGEX=...  GITLAB_ALLOWED_PROJECT_IDS=...  GITLAB_OAUTH_ALLOWED_GROUPS=...
+  Operations:          HOST, PORT, METRICS_PORT, METRICS_BEARER_TOKEN, REDIS_URL, LOG_LEVEL
+
+Every variable, its default and its meaning: docs/forge-mcp.md ("Configuration").
+`;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/** --help and --version answer and exit; any other argument is refused (configuration is the environment). */
+function handleArguments(args: string[]): void {
+  if (args.length === 0) return;
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  if (args.includes("--version") || args.includes("-v")) {
+    process.stdout.write(`${version()}\n`);
+    process.exit(0);
+  }
+  process.stderr.write(
+    `forge-mcp: unknown argument ${JSON.stringify(args[0])}: forge-mcp takes --help or --version; it is configured by environment variables (forge-mcp --help)\n`,
+  );
+  process.exit(2);
+}
+
 async function main(): Promise<void> {
+  handleArguments(process.argv.slice(2));
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();

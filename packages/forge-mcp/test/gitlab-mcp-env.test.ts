@@ -1,0 +1,177 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.js";
+import { selectTools } from "../src/tools/index.js";
+
+/**
+ * A gitlab-mcp operator's environment file starts forge-mcp with the same effect, or is refused
+ * with a line naming what differs (docs/forge-mcp.md, "Moving from gitlab-mcp"). One row per kind
+ * of deployment gitlab-mcp documents.
+ */
+
+/** `KEY=value` lines, `#` comments and blank lines, optional quotes: what `docker --env-file` reads. */
+function envFile(text: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const m = /^\s*([A-Z0-9_]+)=(.*)$/.exec(line);
+    if (m) env[m[1]!] = m[2]!.trim().replace(/^"(.*)"$/, "$1");
+  }
+  return env;
+}
+
+const names = (c: ReturnType<typeof loadConfig>) => selectTools(c).map((t) => t.name);
+
+describe("a gitlab-mcp environment file", () => {
+  it("remote OAuth for a team (callback proxy, groups, modify, toolsets, deny regex) starts with the same effect", () => {
+    const c = loadConfig(
+      envFile(`
+# gitlab-mcp behind https://mcp.example.com
+STREAMABLE_HTTP=true
+HOST=0.0.0.0
+PORT=3002
+GITLAB_MCP_OAUTH=true
+GITLAB_OAUTH_CALLBACK_PROXY=true
+MCP_SERVER_URL=https://mcp.example.com
+GITLAB_API_URL=https://gitlab.example.com/api/v4
+GITLAB_OAUTH_APP_ID=abc123
+GITLAB_OAUTH_SCOPES=api,read_api
+GITLAB_OAUTH_ALLOWED_GROUPS=my-org/engineering,my-org/security
+GITLAB_PERMISSION_MODE=modify
+GITLAB_TOOLSETS=issues,merge_requests,pipelines
+GITLAB_TOOLS=get_project
+GITLAB_DENIED_TOOLS_REGEX="^merge_merge_request$"
+MCP_TRUST_PROXY=true
+`),
+    );
+    expect(c).toMatchObject({
+      transport: "http",
+      host: "0.0.0.0",
+      port: 3002,
+      remoteOAuth: true,
+      callbackProxy: true,
+      forgeApiUrl: "https://gitlab.example.com/api/v4",
+      oauthAppId: "abc123",
+      oauthScopes: ["api", "read_api"],
+      allowedGroups: ["my-org/engineering", "my-org/security"],
+      permission: "modify",
+      trustProxy: 1,
+      warnings: [],
+    });
+    const tools = names(c);
+    expect(tools).toContain("get_project");
+    expect(tools).toContain("create_issue");
+    expect(tools).not.toContain("delete_issue");
+    expect(tools).not.toContain("merge_merge_request");
+    expect(tools).not.toContain("list_projects");
+  });
+
+  it("remote authorization with several instances starts with the same effect", () => {
+    const c = loadConfig(
+      envFile(`
+STREAMABLE_HTTP=true
+REMOTE_AUTHORIZATION=true
+ENABLE_DYNAMIC_API_URL=true
+GITLAB_API_URL=https://gitlab.com/api/v4
+GITLAB_ALLOWED_HOSTS=gitlab.example.com,https://gitlab.company.com:8443/api/v4
+GITLAB_READ_ONLY_MODE=true
+`),
+    );
+    expect(c).toMatchObject({
+      transport: "http",
+      remoteAuthorization: true,
+      forgeOrigins: ["https://gitlab.com", "https://gitlab.example.com", "https://gitlab.company.com:8443"],
+      permission: "readonly",
+      warnings: [],
+    });
+    expect(selectTools(c).every((t) => !t.write)).toBe(true);
+  });
+
+  it("local stdio with a token, allowed projects and the legacy switches starts with the same effect", () => {
+    const dir = mkdtempSync(join(tmpdir(), "forge-mcp-env-"));
+    writeFileSync(join(dir, "token"), "glpat-from-a-file\n");
+    const c = loadConfig({
+      ...envFile(`
+GITLAB_API_URL=https://gitlab.example.com/api/v4
+GITLAB_ALLOWED_PROJECT_IDS=12,34
+GITLAB_TOOLSETS=issues
+USE_PIPELINE=true
+`),
+      GITLAB_PERSONAL_ACCESS_TOKEN_FILE: join(dir, "token"),
+    });
+    expect(c).toMatchObject({
+      transport: "stdio",
+      forgeToken: "glpat-from-a-file",
+      allowedProjects: ["12", "34"],
+      toolsets: ["issues", "pipelines"],
+      warnings: [],
+    });
+  });
+
+  it.each([
+    [
+      "GITLAB_TOOL_POLICY_APPROVE=create_issue",
+      /GITLAB_TOOL_POLICY_APPROVE \(gitlab-mcp\) has no equivalent here: per-tool confirmation is not served; FORGE_MCP_CONFIRM_DESTRUCTIVE/,
+    ],
+    [
+      "GITLAB_TOOL_POLICY_HIDDEN=delete_issue",
+      /GITLAB_TOOL_POLICY_HIDDEN \(gitlab-mcp\) has no equivalent here: .*GITLAB_DENIED_TOOLS_REGEX/,
+    ],
+    [
+      "STREAMABLE_HTTP_AUTH_TOKEN=s3cret",
+      /STREAMABLE_HTTP_AUTH_TOKEN \(gitlab-mcp\) has no equivalent here: .*REMOTE_AUTHORIZATION=true/,
+    ],
+    [
+      "GITLAB_OAUTH_CLIENT_SECRET=s3cret",
+      /GITLAB_OAUTH_CLIENT_SECRET \(gitlab-mcp\) has no equivalent here: confidential OAuth applications/,
+    ],
+    [
+      "GITLAB_CA_CERT_PATH=/etc/ca.pem",
+      /GITLAB_CA_CERT_PATH \(gitlab-mcp\) has no equivalent here: use NODE_EXTRA_CA_CERTS/,
+    ],
+  ])("%s is refused with a line naming what differs and what to do", (line, message) => {
+    const env = envFile(`GITLAB_PERSONAL_ACCESS_TOKEN=t\n${line}`);
+    expect(() => loadConfig(env)).toThrow(message);
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect((err as Error).message).not.toContain("s3cret");
+      expect((err as Error).message).not.toContain("\n");
+    }
+  });
+
+  it("variables without effect here start with one warning naming them", () => {
+    const c = loadConfig(
+      envFile(
+        "GITLAB_PERSONAL_ACCESS_TOKEN=t\nMAX_REQUESTS_PER_MINUTE=60\nLOG_FORMAT=json\nGITLAB_PROJECT_ID=5",
+      ),
+    );
+    expect(c.warnings).toEqual([
+      "gitlab-mcp variables with no effect in forge-mcp (ignored): GITLAB_PROJECT_ID, LOG_FORMAT, MAX_REQUESTS_PER_MINUTE",
+    ]);
+  });
+});
+
+describe("NAME_FILE secrets", () => {
+  const dir = mkdtempSync(join(tmpdir(), "forge-mcp-secrets-"));
+  it.each([
+    ["FORGE_TOKEN_FILE", "forgeToken", "pat-1"],
+    ["METRICS_BEARER_TOKEN_FILE", "metricsToken", "a-long-metrics-token-1234"],
+    ["REDIS_URL_FILE", "redisUrl", "rediss://:pw@redis.example:6380"],
+  ])("%s reads the value from the file, trimmed", (key, field, value) => {
+    const path = join(dir, key);
+    writeFileSync(path, `${value}\n`);
+    expect(loadConfig({ [key]: path })[field as "forgeToken"]).toBe(value);
+  });
+
+  it("refuses an unreadable file (naming the path, not a value) and a variable set both ways", () => {
+    expect(() => loadConfig({ FORGE_TOKEN_FILE: join(dir, "missing") })).toThrow(
+      /FORGE_TOKEN_FILE: cannot read .*missing \(ENOENT\)/,
+    );
+    writeFileSync(join(dir, "t"), "x");
+    expect(() => loadConfig({ FORGE_TOKEN: "y", FORGE_TOKEN_FILE: join(dir, "t") })).toThrow(
+      /FORGE_TOKEN and FORGE_TOKEN_FILE are both set/,
+    );
+  });
+});
