@@ -158,11 +158,12 @@ export function renderError(err: ApiError, req?: Request): unknown {
 }
 
 /**
- * provider_c's request-limit headers, on every answer: the limit, what is left, and when the
- * bucket is full again (RFC 3339, to the millisecond); a 429 adds `retry-after` in whole seconds.
+ * provider_c's request-limit headers, on every answer: the limit in requests per minute, what is
+ * left, and when the bucket is full again (RFC 3339, to the millisecond); a 429 adds `retry-after`
+ * in whole seconds.
  */
 const anthropicRateHeaders: RateLimitHeaders = (r, limited) => ({
-  "anthropic-ratelimit-requests-limit": String(r.limit),
+  "anthropic-ratelimit-requests-limit": String(Math.round((r.limit * 60) / r.periodSeconds)),
   "anthropic-ratelimit-requests-remaining": String(r.remaining),
   "anthropic-ratelimit-requests-reset": new Date(r.resetAtMs).toISOString(),
   ...(limited ? { "retry-after": String(Math.max(1, Math.ceil(r.retryAfterMs / 1000))) } : {}),
