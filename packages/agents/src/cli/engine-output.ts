@@ -75,8 +75,12 @@ export function changeReporter(print: Printer, warnings: readonly string[]) {
     },
   };
 }
-/** `provider_c: 503 on GET /agents/agent_1, retrying in 4.0s (attempt 3/5)` */
+/**
+ * `provider_c: 503 on GET /agents/agent_1, retrying in 4.0s (attempt 3/5)`, or, when the provider
+ * refused and every request to it waits: `provider_c: rate limited, resuming in 12 s`.
+ */
 export function retryLine(n: RetryNotice): string {
+  if (n.pause) return `${n.provider}: ${n.cause}, resuming in ${Math.max(1, Math.ceil(n.waitMs / 1000))} s`;
   return `${n.provider}: ${n.cause} on ${n.method} ${n.path}, retrying in ${(n.waitMs / 1000).toFixed(1)}s (attempt ${n.attempt}/${n.maxAttempts})`;
 }
 

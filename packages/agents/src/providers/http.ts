@@ -3,11 +3,16 @@
 // undici on first use (~40 ms of every command's start) and a fetch costs about four times the CPU
 // of a plain request (bench/README.md). Redirects are not followed: a provider API that answers
 // 3xx gets an error naming the status, and the API key never travels to another host.
-// Retries are limited to requests that are safe to repeat: GET/HEAD/PUT/DELETE, and POST only
-// when the caller marks it idempotent, so a retried create can never duplicate a resource.
+// Retries of failures are limited to requests that are safe to repeat: GET/HEAD/PUT/DELETE, and
+// POST only when the caller marks it idempotent, so a retried create can never duplicate a
+// resource. A refusal is different: a 429, or a 503/529 naming a Retry-After, says the provider did
+// not act, so any request (creates included) is sent again once the wait is over.
+// Every request goes through its provider-and-key lane (pacing.ts), which keeps the run inside the
+// provider's request limit; one lane is shared by every client of a factory that uses the same key.
 import http from "node:http";
 import https from "node:https";
 import { redact as redactSecrets } from "../model/redact.js";
+import { Pacer, type PacerOptions } from "./pacing.js";
 
 export interface ParsedProviderError {
   code?: string;
@@ -73,9 +78,12 @@ export interface RetryPolicy {
   /** Upper bound on a server-requested Retry-After wait. */
   maxRetryAfterMs: number;
   timeoutMs: number;
+  /** How often one request is sent again after a refusal (429, or 503/529 with Retry-After). */
+  maxRefusals: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRefusals: 10,
   maxRetries: 4,
   baseDelayMs: 250,
   maxDelayMs: 8_000,
@@ -87,6 +95,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 export interface HttpStats {
   calls: number;
   retries: number;
+  /** Answers that were 429. */
+  rateLimited: number;
   byMethod: Record<string, number>;
 }
 
@@ -121,6 +131,11 @@ export interface RetryNotice {
   /** The attempt about to be made (2 = first retry) and the most there will be. */
   attempt: number;
   maxAttempts: number;
+  /**
+   * Set when the provider refused (429, or 503/529 with Retry-After) and every request to it now
+   * waits `waitMs`: said once per pause, not once per waiting request.
+   */
+  pause?: boolean;
 }
 
 export interface HttpEnvironment {
@@ -130,17 +145,23 @@ export interface HttpEnvironment {
   /** Injected for tests; defaults to a real timer. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** The lanes, by provider and key; a factory shares one map among its clients. */
+  lanes?: Map<string, Pacer>;
+  pacing?: PacerOptions;
 }
 
 export function newHttpStats(): HttpStats {
-  return { calls: 0, retries: 0, byMethod: {} };
+  return { calls: 0, retries: 0, rateLimited: 0, byMethod: {} };
 }
 
 /** Builds the factory adapters receive; one stats object counts calls across providers. */
-export function createHttpClientFactory(env: HttpEnvironment = {}): HttpClientFactory & { stats: HttpStats } {
+export function createHttpClientFactory(
+  env: HttpEnvironment = {},
+): HttpClientFactory & { stats: HttpStats; lanes: Map<string, Pacer> } {
   const stats = env.stats ?? newHttpStats();
-  const factory = (options: HttpClientOptions) => createHttpClient(options, { ...env, stats });
-  return Object.assign(factory, { stats });
+  const lanes = env.lanes ?? new Map<string, Pacer>();
+  const factory = (options: HttpClientOptions) => createHttpClient(options, { ...env, stats, lanes });
+  return Object.assign(factory, { stats, lanes });
 }
 
 export function createHttpClient(options: HttpClientOptions, env: HttpEnvironment = {}): HttpClient {
@@ -153,12 +174,23 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
     secrets.add(value);
   };
   for (const s of options.secrets ?? []) addSecret(s);
+  let credential = "";
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     if (AUTH_HEADER_NAMES.test(name)) {
       addSecret(value);
       addSecret(value.replace(/^Bearer\s+/i, ""));
+      credential += `${name.toLowerCase()}=${value}\n`;
     }
   }
+  // One lane per provider and key: the key stays in memory as a map key only.
+  const lanes = env.lanes ?? new Map<string, Pacer>();
+  const laneKey = `${options.provider}\n${credential}`;
+  let lane = lanes.get(laneKey);
+  if (!lane) {
+    lane = new Pacer(env.pacing);
+    lanes.set(laneKey, lane);
+  }
+  const pacer = lane;
   // Secrets may be added after creation (addSecret), so the rule is applied to the set as it is now.
   const redact = (text: string) => redactSecrets(text, secrets);
   const base = options.baseUrl.replace(/\/+$/, "");
@@ -177,13 +209,29 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
     const url = buildUrl(base, req.path, req.query);
     const retryable = SAFE_METHODS.has(req.method) || req.idempotent === true;
     const where = `${options.provider} ${req.method} ${req.path}`;
+    let refusals = 0;
     for (let attempt = 0; ; attempt++) {
+      let sentAtMs: number;
+      try {
+        sentAtMs = await pacer.acquire(req.signal);
+      } catch {
+        throw new ProviderHttpError(
+          `${where}: aborted`,
+          options.provider,
+          req.method,
+          req.path,
+          0,
+          "aborted",
+          false,
+        );
+      }
       stats.calls++;
       stats.byMethod[req.method] = (stats.byMethod[req.method] ?? 0) + 1;
       let response: RawResponse;
       try {
         response = await send(url, req, options.headers, req.timeoutMs ?? policy.timeoutMs);
       } catch (error) {
+        pacer.settle({ status: 0, sentAtMs });
         if (req.signal?.aborted)
           throw new ProviderHttpError(
             `${where}: aborted`,
@@ -195,10 +243,10 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
             false,
           );
         const reason = describeNetworkError(error);
-        if (retryable && attempt < policy.maxRetries) {
+        if (retryable && attempt - refusals < policy.maxRetries) {
           stats.retries++;
-          const wait = backoff(attempt, policy, random);
-          notify(req, reason, wait, attempt);
+          const wait = backoff(attempt - refusals, policy, random);
+          notify(req, reason, wait, attempt - refusals);
           await sleep(wait, req.signal);
           continue;
         }
@@ -212,8 +260,29 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
           false,
         );
       }
-      const ok = response.status >= 200 && response.status < 300;
-      if (ok || req.allowStatus?.includes(response.status)) {
+      const status = response.status;
+      const retryAfter = retryAfterMs(response.headers, policy);
+      const refused = status === 429 || ((status === 503 || status === 529) && retryAfter !== undefined);
+      const pausedMs = pacer.settle({
+        status,
+        sentAtMs,
+        headers: response.headers,
+        ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
+      });
+      if (status === 429) stats.rateLimited++;
+      if (pausedMs !== undefined)
+        env.onRetry?.({
+          provider: options.provider,
+          method: req.method,
+          path: req.path,
+          cause: status === 429 ? "rate limited" : `${status} (overloaded)`,
+          waitMs: pausedMs,
+          attempt: attempt + 2,
+          maxAttempts: policy.maxRefusals + 1,
+          pause: true,
+        });
+      const ok = status >= 200 && status < 300;
+      if (ok || req.allowStatus?.includes(status)) {
         return {
           status: response.status,
           headers: response.headers,
@@ -221,10 +290,16 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
         };
       }
       const body = readBody(response, { ...req, responseType: "json" });
-      if (retryable && RETRY_STATUSES.has(response.status) && attempt < policy.maxRetries) {
+      // The provider did not act: send it again, whatever the method, once the lane's pause is over.
+      if (refused && refusals < policy.maxRefusals) {
+        refusals++;
         stats.retries++;
-        const wait = retryAfterMs(response.headers, policy) ?? backoff(attempt, policy, random);
-        notify(req, String(response.status), wait, attempt);
+        continue;
+      }
+      if (retryable && RETRY_STATUSES.has(response.status) && attempt - refusals < policy.maxRetries) {
+        stats.retries++;
+        const wait = retryAfter ?? backoff(attempt - refusals, policy, random);
+        notify(req, String(response.status), wait, attempt - refusals);
         await sleep(wait, req.signal);
         continue;
       }

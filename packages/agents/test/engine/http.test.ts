@@ -7,8 +7,10 @@ import {
   type HttpStats,
   newHttpStats,
   ProviderHttpError,
+  type RetryNotice,
   retryAfterMs,
 } from "../../src/providers/http.js";
+import type { PacerClock } from "../../src/providers/pacing.js";
 
 type Route = (req: IncomingMessage, res: ServerResponse, hit: number) => void;
 let server: Server;
@@ -43,8 +45,33 @@ beforeEach(() => {
 });
 
 const sleeps: number[] = [];
+const notices: RetryNotice[] = [];
+// The lanes' waits run on a virtual clock: a wait is recorded in `sleeps` and is over as soon as
+// `waitsEndWhen` holds (a test that needs answers to arrive during a wait says which).
+let virtualNow = 1_700_000_000_000;
+let waitsEndWhen = () => true;
+const virtualClock: PacerClock = {
+  now: () => virtualNow,
+  schedule(fn, ms) {
+    sleeps.push(ms);
+    const due = virtualNow + ms;
+    let timer: NodeJS.Timeout;
+    const check = () => {
+      if (!waitsEndWhen()) {
+        timer = setTimeout(check, 2);
+        return;
+      }
+      virtualNow = Math.max(virtualNow, due);
+      fn();
+    };
+    timer = setTimeout(check, 0);
+    return () => clearTimeout(timer);
+  },
+};
 function client(stats: HttpStats = newHttpStats(), timeoutMs = 2_000) {
+  waitsEndWhen = () => true;
   sleeps.length = 0;
+  notices.length = 0;
   return createHttpClient(
     {
       provider: "provider_x",
@@ -63,6 +90,8 @@ function client(stats: HttpStats = newHttpStats(), timeoutMs = 2_000) {
       sleep: async (ms) => {
         sleeps.push(ms);
       },
+      pacing: { clock: virtualClock },
+      onRetry: (notice) => notices.push(notice),
     },
   );
 }
@@ -83,6 +112,74 @@ describe("http client", () => {
     expect(sleeps).toEqual([2000]);
     expect(stats.calls).toBe(2);
     expect(stats.retries).toBe(1);
+  });
+
+  // A refusal means the provider did not act: any method is sent again after the wait, and the
+  // wait is said once. One row per refusal the client honours, and the one it must not.
+  it.each<{
+    status: number;
+    headers: Record<string, string>;
+    retried: boolean;
+    cause?: string;
+    waitMs?: number;
+  }>([
+    { status: 429, headers: { "retry-after": "2" }, retried: true, cause: "rate limited", waitMs: 2000 },
+    { status: 429, headers: {}, retried: true, cause: "rate limited", waitMs: 250 },
+    { status: 529, headers: { "retry-after": "3" }, retried: true, cause: "529 (overloaded)", waitMs: 3000 },
+    { status: 503, headers: { "retry-after": "1" }, retried: true, cause: "503 (overloaded)", waitMs: 1000 },
+    { status: 503, headers: {}, retried: false, cause: undefined, waitMs: undefined },
+  ])(
+    "a create answered $status $headers is sent again: $retried",
+    async ({ status, headers, retried, cause, waitMs }) => {
+      route = (_req, res, hit) =>
+        hit === 1
+          ? json(res, status, { error: { code: "busy" } }, headers)
+          : json(res, 201, { id: "agent_1" });
+      const stats = newHttpStats();
+      const outcome = await client(stats)
+        .request<{ id: string }>({ method: "POST", path: "/agents", json: { name: "a" } })
+        .catch((e: unknown) => e);
+      if (!retried) {
+        expect((outcome as ProviderHttpError).status).toBe(status);
+        expect(hits).toBe(1);
+        expect(notices).toEqual([]);
+        return;
+      }
+      expect((outcome as { body: { id: string } }).body.id).toBe("agent_1");
+      expect(hits).toBe(2);
+      expect(stats.rateLimited).toBe(status === 429 ? 1 : 0);
+      expect(notices).toEqual([
+        expect.objectContaining({ provider: "provider_x", pause: true, cause, waitMs }),
+      ]);
+      expect(sleeps).toEqual([waitMs]);
+    },
+  );
+
+  it("pauses every request of the key behind one refusal, and says so once", async () => {
+    // Three requests in flight are all refused; each is sent again after the one pause.
+    let refused = 0;
+    route = (_req, res) =>
+      refused++ < 3 ? json(res, 429, {}, { "retry-after": "5" }) : json(res, 200, { ok: true });
+    const stats = newHttpStats();
+    const http = client(stats);
+    // The pause lasts until all three refusals are in (on a busy machine they may be far apart).
+    waitsEndWhen = () => stats.rateLimited === 3;
+    const results = await Promise.all(
+      ["/a", "/b", "/c"].map((path) => http.request({ method: "POST", path, json: {} })),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(hits).toBe(6);
+    expect(notices.filter((n) => n.pause)).toHaveLength(1);
+    expect(notices[0]!.waitMs).toBe(5000);
+  });
+
+  it("gives a create up after maxRefusals refusals in a row", async () => {
+    route = (_req, res) => json(res, 429, { error: { code: "rate" } }, { "retry-after": "1" });
+    const error = (await client()
+      .request({ method: "POST", path: "/agents", json: {} })
+      .catch((e: unknown) => e)) as ProviderHttpError;
+    expect(error.status).toBe(429);
+    expect(hits).toBe(DEFAULT_RETRY_POLICY.maxRefusals + 1);
   });
 
   it("retries 503 with backoff then returns the 200", async () => {
