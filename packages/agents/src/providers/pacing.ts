@@ -149,7 +149,7 @@ export class Pacer {
     this.clock = options.clock ?? realClock;
     this.maxInFlight = Math.max(1, options.maxInFlight ?? 64);
     this.inFlightCap = this.maxInFlight;
-    this.maxHeadroom = options.headroom ?? 0.95;
+    this.maxHeadroom = options.headroom ?? 0.98;
     this.headroom = this.maxHeadroom;
     this.tokensAt = this.clock.now();
     this.startedAt = this.tokensAt;
@@ -297,7 +297,7 @@ export class Pacer {
     for (const t of this.sentTimes) if (t > sentAt) later++;
     this.refillTo(now);
     const refilledSince = ((now - sentAt) / 2000) * this.rate;
-    this.tokens = Math.min(this.tokens, r.remaining - later + refilledSince);
+    this.tokens = Math.min(this.tokens, r.remaining + 0.5 - later + refilledSince);
   }
 
   private throughput(now: number): number {
