@@ -16,7 +16,14 @@ const headlines = join(scratch, "headlines.jsonl");
 writeFileSync(headlines, "");
 const machine = `${os.availableParallelism()} cpus (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}, ${os.platform()}, load average ${os.loadavg()[0].toFixed(1)} at start; ${cliEnvironmentNote()}`;
 let failed = false;
-for (const script of ["validate.mjs", "sims.mjs", "apply.mjs", "state-postgres.mjs", "forge-mcp.mjs"]) {
+for (const script of [
+  "validate.mjs",
+  "sims.mjs",
+  "apply.mjs",
+  "ratelimit.mjs",
+  "state-postgres.mjs",
+  "forge-mcp.mjs",
+]) {
   console.log(`\n━━━ bench/${script}`);
   // tsx: state-postgres.mjs starts its server with the tests' TypeScript helper.
   const run = spawnSync(process.execPath, ["--import", "tsx", `${here}${script}`], {
