@@ -17,6 +17,21 @@ export async function getOrGone(
   return res.body;
 }
 
+/**
+ * The object refresh listed for this id (plan from lists, `pageListReader`), or, when the list did
+ * not show it, a GET of it: what decides "gone".
+ */
+export async function listedOrGone(
+  http: HttpClient,
+  listed: unknown,
+  path: string,
+  signal?: AbortSignal,
+): Promise<Wire | "gone"> {
+  const value = await listed;
+  if (value && typeof value === "object" && !Array.isArray(value)) return value as Wire;
+  return getOrGone(http, path, signal);
+}
+
 /** DELETE or archive; a 404 means someone already removed it, which is what we wanted. */
 export async function removeTolerant(
   http: HttpClient,

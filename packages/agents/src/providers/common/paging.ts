@@ -142,6 +142,17 @@ export function listReader(
   };
 }
 
+/**
+ * A `listForRead` over a `limit` + `page` list whose items are the objects exactly as a GET
+ * returns them (provider_a: `{data, next_page}`, an empty page also ends the walk).
+ */
+export function pageListReader(path: string, pageSize = 100): Pick<KindHandler, "listForRead"> {
+  return {
+    listForRead: (ctx, ids) =>
+      listByIds(ctx.http, path, ids, { pageSize, emptyPageEnds: true, signal: ctx.signal }),
+  };
+}
+
 async function* walk<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T> {
   for await (const page of pages) yield* page;
 }

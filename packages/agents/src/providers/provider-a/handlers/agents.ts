@@ -1,9 +1,9 @@
 // provider_a agents: versioned (update sends the current version), archived on removal, adopted
 // by name after a conflict when the existing agent is ours.
 import { isConflict } from "../../common/errors.js";
-import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { isArchived, listedOrGone, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { listedOwnerOf, logicalName, ownerOf, sameOwner, withOwnership } from "../../common/ownership.js";
-import { collect, firstMatch, walkPages } from "../../common/paging.js";
+import { collect, firstMatch, pageListReader, walkPages } from "../../common/paging.js";
 import { rosterObserved, withRoster } from "../../common/roster.js";
 import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
 import {
@@ -110,8 +110,9 @@ export const agentHandler: KindHandler = {
       return updateAgent(ctx, String(existing.id), await body(ctx, spec, true), spec);
     }
   },
-  async read(ctx, id, prior) {
-    const wire = await getOrGone(ctx.http, `/agents/${id}`, ctx.signal);
+  ...pageListReader("/agents"),
+  async read(ctx, id, prior, listed) {
+    const wire = await listedOrGone(ctx.http, listed, `/agents/${id}`, ctx.signal);
     if (wire === "gone" || isArchived(wire)) return "gone";
     return toRemote(ctx, wire, prior?.spec);
   },

@@ -1,8 +1,8 @@
 // provider_a native deployments: created, updated in place (full replacement of lists, explicit
 // clears), archived on removal. Local `source` files of resources are uploaded and audited first.
-import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { isArchived, listedOrGone, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { logicalName, ownerOf, sameOwner, withOwnership } from "../../common/ownership.js";
-import { firstMatch, walkPages } from "../../common/paging.js";
+import { firstMatch, pageListReader, walkPages } from "../../common/paging.js";
 import { deploymentFromWire, runDeployment } from "../../common/run.js";
 import { deleteUploads, priorUploads, sourceDigests, Uploads } from "../../common/uploads.js";
 import type { DeploymentHandler, HandlerContext, RemoteObject, Spec } from "../../types.js";
@@ -68,8 +68,9 @@ export function createDeploymentHandler(opts: ProviderAOptions): DeploymentHandl
       }
       return { ...remote, extra: { ...remote.extra, uploads: uploads.ledger } };
     },
-    async read(ctx, id, prior) {
-      const wire = await getOrGone(ctx.http, `/deployments/${id}`, ctx.signal);
+    ...pageListReader("/deployments"),
+    async read(ctx, id, prior, listed) {
+      const wire = await listedOrGone(ctx.http, listed, `/deployments/${id}`, ctx.signal);
       if (wire === "gone" || isArchived(wire)) return "gone";
       const remote = deploymentFromWire(wire);
       return { ...remote, extra: { ...remote.extra, uploads: priorUploads(prior) } };

@@ -1,7 +1,7 @@
 import { isConflict } from "../../common/errors.js";
-import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { isArchived, listedOrGone, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import { listedOwnerOf, logicalName, ownerOf, sameOwner, withOwnership } from "../../common/ownership.js";
-import { collect, firstMatch, walkPages } from "../../common/paging.js";
+import { collect, firstMatch, pageListReader, walkPages } from "../../common/paging.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
 import {
   type EnvironmentDecl,
@@ -47,8 +47,9 @@ export const environmentHandler: KindHandler = {
       );
     }
   },
-  async read(ctx, id) {
-    const wire = await getOrGone(ctx.http, `/environments/${id}`, ctx.signal);
+  ...pageListReader("/environments"),
+  async read(ctx, id, _prior, listed) {
+    const wire = await listedOrGone(ctx.http, listed, `/environments/${id}`, ctx.signal);
     return wire === "gone" ? "gone" : toRemote(ctx, wire);
   },
   async update(ctx, id, spec) {

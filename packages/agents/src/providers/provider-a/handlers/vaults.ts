@@ -4,7 +4,7 @@
 // our own vault (a retried create, or the engine's adopt step through `update`) keeps only the
 // credentials that match exactly (identity, metadata and injection policy) and replaces the rest.
 import { isConflict } from "../../common/errors.js";
-import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { isArchived, listedOrGone, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
 import {
   listedOwnerOf,
   logicalName,
@@ -13,7 +13,7 @@ import {
   userMetadata,
   withOwnership,
 } from "../../common/ownership.js";
-import { collect, firstMatch, walkPages } from "../../common/paging.js";
+import { collect, firstMatch, pageListReader, walkPages } from "../../common/paging.js";
 import { carryPriorSecrets } from "../../common/secrets.js";
 import type {
   HandlerContext,
@@ -163,8 +163,10 @@ export const vaultHandler: KindHandler = {
     const credentials = await ensureCredentials(ctx, String(vault.id), decl.credentials ?? [], mode);
     return readVault(ctx, vault, undefined, credentials);
   },
-  async read(ctx, id, prior) {
-    const wire = await getOrGone(ctx.http, `/vaults/${id}`, ctx.signal);
+  // The list shows the vault; its credentials are still read from their own list per vault.
+  ...pageListReader("/vaults"),
+  async read(ctx, id, prior, listed) {
+    const wire = await listedOrGone(ctx.http, listed, `/vaults/${id}`, ctx.signal);
     if (wire === "gone" || isArchived(wire)) return "gone";
     return readVault(ctx, wire, prior);
   },
