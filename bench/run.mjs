@@ -21,6 +21,7 @@ for (const script of [
   "sims.mjs",
   "apply.mjs",
   "ratelimit.mjs",
+  "scale.mjs",
   "state-postgres.mjs",
   "forge-mcp.mjs",
 ]) {

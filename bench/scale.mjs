@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+import { spawn } from "node:child_process";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { startSim } from "@agents/sims";
+// 5,000 resources spread over the four providers (environments and agents on each, the kinds every
+// provider has), with 50 ms injected latency, through the real CLI: apply against its bound on the
+// simulators' measured round trip, the no-change plan's HTTP calls per resource and wall time,
+// and the apply's peak RSS (GNU time). Goals from issue 29 item 2: plan ≤ 0.1 calls/resource and
+// ≤ 1.5 s, apply ≤ 1.08 × bound, peak RSS ≤ 250 MB.
+// Usage: npm run build && node bench/scale.mjs [--per-kind N] [--latency MS] [--parallelism N]
+import { cli, cliEnvironmentNote, drainLog, headline, simRoundTripMs } from "./lib.mjs";
+
+const { values } = parseArgs({
+  options: {
+    "per-kind": { type: "string", default: "625" },
+    latency: { type: "string", default: "50" },
+    parallelism: { type: "string", default: "10" },
+  },
+});
+const perKind = Number(values["per-kind"]);
+const latencyMs = Number(values.latency);
+const parallelism = Number(values.parallelism);
+const results = fileURLToPath(new URL("./results/scale.md", import.meta.url));
+const load = os.loadavg()[0].toFixed(1);
+
+const PROVIDERS = {
+  provider_a: {
+    model: "qwen-max",
+    block: (url) => [
+      "    api_key: sim-provider-a-key",
+      "    workspace_id: llm-scale",
+      `    base_url: ${url}`,
+    ],
+  },
+  provider_b: { model: "auto", block: (url) => ["    api_key: sim-provider-b-key", `    gateway: ${url}`] },
+  provider_c: {
+    model: "claude-sonnet-4-5",
+    block: (url) => ["    api_key: sim-provider-c-key", `    base_url: ${url}`],
+  },
+  provider_d: { model: "doubao-seed-1-6", block: () => ["    api_key: sim-provider-d-key"] },
+};
+
+function config(urls) {
+  const lines = ['version: "1"', "providers:"];
+  for (const [name, p] of Object.entries(PROVIDERS)) lines.push(`  ${name}:`, ...p.block(urls[name]));
+  lines.push("environments:");
+  for (const name of Object.keys(PROVIDERS))
+    for (let i = 0; i < perKind; i++)
+      lines.push(`  ${name.at(-1)}${i}:`, `    provider: ${name}`, "    config:", "      type: cloud");
+  lines.push("agents:");
+  for (const [name, p] of Object.entries(PROVIDERS))
+    for (let i = 0; i < perKind; i++)
+      lines.push(
+        `  ${name.at(-1)}${i}:`,
+        `    provider: ${name}`,
+        `    model: ${p.model}`,
+        `    instructions: Agent ${i}.`,
+      );
+  return `${lines.join("\n")}\n`;
+}
+
+/** The CLI under GNU time: wall seconds, exit status and peak RSS (MB). */
+function runMeasured(dir, args, env) {
+  const started = performance.now();
+  const rssFile = join(dir, ".rss");
+  return new Promise((resolve, reject) => {
+    const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
+    const child = spawn("/usr/bin/time", ["-f", "%M", "-o", rssFile, process.execPath, cli, ...args], {
+      cwd: dir,
+      env: { ...inherited, AGENTS_STATE_KEY: "bench-key", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (status) => {
+      const seconds = (performance.now() - started) / 1000;
+      const rssMb = Number(readFileSync(rssFile, "utf8").trim().split("\n").pop()) / 1024;
+      resolve({ seconds, status, stdout, stderr, rssMb });
+    });
+  });
+}
+
+const sims = {};
+for (const name of Object.keys(PROVIDERS))
+  sims[name] = await startSim(name, { quiet: true, faults: { latencyMs } });
+const dir = mkdtempSync(join(os.tmpdir(), "agents-bench-scale-"));
+try {
+  const urls = Object.fromEntries(Object.entries(sims).map(([n, s]) => [n, s.url]));
+  writeFileSync(join(dir, "agents.yaml"), config(urls));
+  const env = { AGENTS_BASE_URL_PROVIDER_D: sims.provider_d.url };
+  const total = perKind * 2 * Object.keys(PROVIDERS).length;
+  const roundTripMs = await simRoundTripMs(sims.provider_c, "/agents?limit=1", {
+    "x-api-key": "sim-provider-c-key",
+  });
+  const drainEach = async () =>
+    Object.fromEntries(
+      await Promise.all(Object.entries(sims).map(async ([n, sim]) => [n, await drainLog(sim)])),
+    );
+  const drainAll = async () => Object.values(await drainEach()).flat();
+  await drainAll();
+
+  const apply = await runMeasured(dir, ["apply", "-y", "--parallelism", String(parallelism)], env);
+  const applyCalls = (await drainAll()).length;
+  const plan = await runMeasured(dir, ["plan", "--detailed-exitcode"], env);
+  const planEach = await drainEach();
+  const planCalls = Object.values(planEach).flat();
+  const byProvider = Object.fromEntries(Object.entries(planEach).map(([n, calls]) => [n, calls.length]));
+
+  // Environments and agents do not depend on each other here: the bound is the calls at
+  // `parallelism` in flight, each costing the measured round trip.
+  const boundS = (applyCalls * roundTripMs) / 1000 / parallelism;
+  const applyRatio = apply.seconds / boundS;
+  const planPerResource = planCalls.length / total;
+  const figures = [
+    `resources: ${total} (${perKind} environments and ${perKind} agents on each of provider_a, provider_b, provider_c, provider_d); ${latencyMs} ms injected latency; --parallelism ${parallelism}`,
+    `apply: ${apply.seconds.toFixed(1)} s wall (start-up included), exit ${apply.status}, ${applyCalls} HTTP calls, peak RSS ${apply.rssMb.toFixed(0)} MB (goal ≤ 250 MB)`,
+    `apply bound: ${applyCalls} calls × ${roundTripMs.toFixed(1)} ms measured round trip ÷ ${parallelism} = ${boundS.toFixed(1)} s; apply/bound = ${applyRatio.toFixed(2)} (goal ≤ 1.08)`,
+    `no-change plan: ${plan.seconds.toFixed(2)} s (goal ≤ 1.5 s), exit ${plan.status}, ${planCalls.length} HTTP calls = ${planPerResource.toFixed(3)} per resource (goal ≤ 0.1); by provider: ${Object.entries(
+      byProvider,
+    )
+      .map(([n, c]) => `${n} ${c}`)
+      .join(", ")}; peak RSS ${plan.rssMb.toFixed(0)} MB`,
+  ];
+  for (const line of figures) console.log(line);
+  const where = `${total} resources over 4 providers`;
+  headline("scale", `apply wall / bound (${where})`, applyRatio.toFixed(2), "≤ 1.08", applyRatio <= 1.08);
+  headline("scale", "apply peak RSS", `${apply.rssMb.toFixed(0)} MB`, "≤ 250 MB", apply.rssMb <= 250);
+  headline(
+    "scale",
+    "no-change plan: calls per resource",
+    planPerResource.toFixed(3),
+    "≤ 0.1",
+    planPerResource <= 0.1,
+  );
+  headline("scale", "no-change plan: wall", `${plan.seconds.toFixed(2)} s`, "≤ 1.5 s", plan.seconds <= 1.5);
+  appendFileSync(
+    results,
+    `\n## ${new Date().toISOString()}\n\nmachine: ${os.availableParallelism()} cpus (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}, ${os.platform()}, load average ${load} at start (shared machine); ${cliEnvironmentNote()}\n\n` +
+      figures.map((f) => `- ${f}`).join("\n") +
+      "\n",
+  );
+  if (apply.status !== 0) console.error(apply.stderr.slice(-2000), apply.stdout.slice(-2000));
+} finally {
+  await Promise.all(Object.values(sims).map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+}
