@@ -96,19 +96,31 @@ export function findOwnedIn(
   http: HttpClient,
   path: string,
   owner: Owner,
-  options: { pageSize: number; signal?: AbortSignal },
+  options: { pageSize: number; signal?: AbortSignal; exclude?: ReadonlySet<string> },
 ): Promise<Json | undefined> {
-  return findFirst<Json>(http, path, (o) => isOwnedBy(o.metadata, owner) && !isArchived(o), options);
+  return findFirst<Json>(
+    http,
+    path,
+    (o) => isOwnedBy(o.metadata, owner) && !isArchived(o) && !options.exclude?.has(idOf(o)),
+    options,
+  );
 }
 
-/** A handler's `findOwned`: the kind's pages walked for `owner`, the hit mapped by `toRemote`. */
+/**
+ * A handler's `findOwned`: the kind's pages walked for `owner` (passing over the `exclude` ids),
+ * the hit mapped by `toRemote`.
+ */
 export function ownedFinder(
   path: string,
   pageSize: number,
   toRemote: (ctx: HandlerContext, hit: Json, owner: Owner) => RemoteObject | Promise<RemoteObject>,
-): (ctx: HandlerContext, owner: Owner) => Promise<RemoteObject | undefined> {
-  return async (ctx, owner) => {
-    const hit = await findOwnedIn(ctx.http, path, owner, { pageSize, signal: ctx.signal });
+): (ctx: HandlerContext, owner: Owner, exclude?: ReadonlySet<string>) => Promise<RemoteObject | undefined> {
+  return async (ctx, owner, exclude) => {
+    const hit = await findOwnedIn(ctx.http, path, owner, {
+      pageSize,
+      signal: ctx.signal,
+      ...(exclude ? { exclude } : {}),
+    });
     return hit ? toRemote(ctx, hit, owner) : undefined;
   };
 }

@@ -187,8 +187,8 @@ export const vaultHandler: KindHandler = {
   async remove(ctx, id) {
     await removeTolerant(ctx.http, "DELETE", `/vaults/${id}`, ctx.signal);
   },
-  async findOwned(ctx) {
-    const wire = await findOwnedVault(ctx);
+  async findOwned(ctx, _owner, exclude) {
+    const wire = await findOwnedVault(ctx, exclude);
     if (!wire) return undefined;
     return readVault(ctx, wire);
   },
@@ -224,10 +224,11 @@ async function listVaults(ctx: ListContext): Promise<RemoteObject[]> {
   return out;
 }
 
-function findOwnedVault(ctx: HandlerContext): Promise<Wire | undefined> {
+/** This resource's live vault, passing over the `exclude` ids (a replacement's recorded vault). */
+function findOwnedVault(ctx: HandlerContext, exclude?: ReadonlySet<string>): Promise<Wire | undefined> {
   return firstMatch(
     walkPages<Wire>(ctx.http, "/vaults", {}, ctx.signal),
-    (v) => !isArchived(v) && sameOwner(ownerOf(v.metadata), ctx.owner),
+    (v) => !isArchived(v) && !exclude?.has(String(v.id)) && sameOwner(ownerOf(v.metadata), ctx.owner),
   );
 }
 
