@@ -105,6 +105,31 @@ async function expectConverged(dir: string, label: string) {
   }
 }
 
+/**
+ * PostgreSQL runs a statement it received to its end, commit included, even when the client died
+ * meanwhile: a state write the killed CLI had sent may land after the kill. Wait until the dead
+ * client's session has ended, so the test reads the state the next run will read (without this,
+ * a record committed late made a resource look unrecorded here, yet recorded to the next run).
+ */
+async function deadSessionsEnded(): Promise<void> {
+  if (backend !== "postgres") return;
+  const client = new pg.Client({ connectionString: env.AGENTS_STATE_URL });
+  await client.connect();
+  try {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() " +
+          "AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+      );
+      if (rows[0]!.n === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error("the killed CLI's PostgreSQL session did not end within 5 s");
+  } finally {
+    await client.end();
+  }
+}
+
 /** File: a dead holder's lock stays until released by id. PostgreSQL released it with the connection. */
 async function releaseDeadLock(dir: string): Promise<void> {
   if (backend === "postgres") return;
@@ -184,6 +209,7 @@ for (const kind of ["file", "postgres"] as const) {
             env: { ...env, AGENTS_FAILPOINT: `after-create:${n}` },
           });
           expect(killed.code, `failpoint ${n}`).toBeNull();
+          await deadSessionsEnded();
           const { state: left } = await readStored(dir);
           const owned = liveObjects(await simState(c)).filter((o) => o.metadata?.["agents.resource"]);
           const addresses = owned
