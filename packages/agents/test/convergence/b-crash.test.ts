@@ -3,7 +3,9 @@
 // learns its id, as when the process dies mid-request), and the next apply must adopt it. The
 // property, per kind: the re-run succeeds, a plan after it is clean, the remote holds exactly the
 // objects state names (no duplicate, no orphan), and destroy leaves nothing of the project behind.
-// Runs on both state backends (the file, and PostgreSQL); every step in-process.
+// Runs on both state backends (the file, and PostgreSQL); every step in-process. Also: a create
+// that conflicts with another project's object (provider_b and provider_a, every kind whose name
+// is unique) is never adopted, and its error names `agents import`.
 import { cpSync, promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -396,5 +398,60 @@ describe("a create that conflicts with an object this project does not own", () 
     expect((await agents.destroy()).code).toBe(0);
     const after = await liveObjects();
     expect(after.map((o) => o.id).sort()).toEqual(before.map((o) => o.id).sort());
+  });
+});
+
+/** provider_a's kinds whose create takes a unique name; `mine` adds the free names a deployment needs. */
+const NAMED_A_YAML = (mine: boolean) => `version: "1"
+providers:
+  provider_a:
+    api_key: \${A_API_KEY}
+    workspace_id: llm-crash-b
+    base_url: \${A_BASE_URL}
+environments:
+  shared-env:
+    config:
+      type: cloud
+${mine ? "  env-m:\n    config:\n      type: cloud\n" : ""}agents:
+  writer:
+    model: qwen-max
+    instructions: Write clearly.
+${mine ? "  writer-m:\n    model: qwen-max\n    instructions: Write clearly.\n" : ""}deployments:
+  weekly:
+    agent: ${mine ? "writer-m" : "writer"}
+    environment: ${mine ? "env-m" : "shared-env"}
+    initial_events:
+      - type: user.message
+        content: Weekly numbers, please.
+`;
+
+describe("a provider_a create that conflicts with an object this project does not own", () => {
+  const A = (kind: string, name: string) => `provider_a.${kind}["${name}"]`;
+  const ROWS = [A("environments", "shared-env"), A("agents", "writer"), A("deployments", "weekly")];
+  let a: RunningSim;
+  beforeAll(async () => {
+    a = await startSim("provider_a", { quiet: true });
+  });
+  afterAll(async () => {
+    await a?.close();
+  });
+
+  it("is never adopted: the error names agents import", async () => {
+    const env = { AGENTS_STATE_KEY: "crash-b-key", A_API_KEY: "sim-provider-a-key", A_BASE_URL: a.url };
+    const neighbour = await smallProject(NAMED_A_YAML(false), false);
+    const theirs = inProcessProject(neighbour, { ...env, AGENTS_PROJECT: "neighbour" });
+    const first = await theirs.apply();
+    expect(first.code, first.text + first.error).toBe(0);
+    const mine = await smallProject(NAMED_A_YAML(true), false);
+    const agents = inProcessProject(mine, { ...env, AGENTS_PROJECT: "mine" });
+    const applied = await agents.apply();
+    expect(applied.code).toBe(1);
+    const lines = applied.text.split("\n");
+    for (const address of ROWS) {
+      const failed = lines.findIndex((line) => line.startsWith(`${address}: create FAILED`));
+      expect(failed, `${address}: ${applied.text}`).toBeGreaterThanOrEqual(0);
+      expect(lines.slice(failed, failed + 3).join("\n"), address).toContain(`agents import '${address}'`);
+    }
+    expect(applied.text).not.toContain("<~");
   });
 });
