@@ -243,7 +243,9 @@ for (const backend of ["file", "postgres"] as const) {
 
       // The create half of a create-before-destroy replacement is journaled like a plain create:
       // a lost answer is adopted as the replacement by the next apply, or removed by a destroy.
-      it.each(["apply", "destroy"] as const)(
+      // The destroy ending and the half-made vault read and write the state as the rows above do:
+      // the file backend alone keeps the suite short.
+      it.each(backend === "file" ? (["apply", "destroy"] as const) : (["apply"] as const))(
         "adopts the new vault of a replacement whose create lost its response, then %s finishes",
         async (finish) => {
           const dir = await smallProject(VAULT_YAML("https://forge.example/mcp"));
@@ -280,41 +282,43 @@ for (const backend of ["file", "postgres"] as const) {
         },
       );
 
-      it("gives an adopted half-made vault only its missing credentials, replacing nothing", async () => {
-        const dir = await smallProject(VAULT_YAML("https://forge.example/mcp"));
-        const agents = inProcessProject(dir, env);
-        await setFaults(b, {
-          rules: [{ method: "POST", path: "/cloud/vaults$", nth: 1, action: { type: "drop_response" } }],
+      if (backend === "file") {
+        it("gives an adopted half-made vault only its missing credentials, replacing nothing", async () => {
+          const dir = await smallProject(VAULT_YAML("https://forge.example/mcp"));
+          const agents = inProcessProject(dir, env);
+          await setFaults(b, {
+            rules: [{ method: "POST", path: "/cloud/vaults$", nth: 1, action: { type: "drop_response" } }],
+          });
+          expect((await agents.apply()).code).toBe(1);
+          await setFaults(b, {});
+          // As if the interrupted create had added its first credential before dying.
+          const [vault] = await liveVaults();
+          const first = await callB("POST", `/vaults/${vault!.id}/credentials`, {
+            display_name: "one",
+            auth: {
+              type: "environment_variable",
+              secret_name: "ONE",
+              secret_value: SECRETS.SECRET_ONE,
+              networking: { type: "unrestricted" },
+            },
+          });
+          await fetch(`${b.origin}/_sim/log`, { method: "DELETE" });
+          const again = await agents.apply();
+          expect(again.code, again.text + again.error).toBe(0);
+          expect(again.text).toContain(`<~ provider_b.vaults["keys"] (${vault!.id}): adopt`);
+          const writes = (await requestLog(b))
+            .filter((e) => e.method !== "GET")
+            .map((e) => `${e.method} ${e.path.replace(/^.*\/cloud/, "")}`);
+          expect(writes).toEqual([`POST /vaults/${vault!.id}/credentials`]);
+          const [after] = await liveVaults();
+          expect(after!.id).toBe(vault!.id);
+          expect(after!.credentials).toContain(first.id);
+          expect(after!.credentials).toHaveLength(2);
+          const plan = await agents.plan();
+          expect(plan.code, plan.text).toBe(0);
+          expect((await agents.destroy()).code).toBe(0);
         });
-        expect((await agents.apply()).code).toBe(1);
-        await setFaults(b, {});
-        // As if the interrupted create had added its first credential before dying.
-        const [vault] = await liveVaults();
-        const first = await callB("POST", `/vaults/${vault!.id}/credentials`, {
-          display_name: "one",
-          auth: {
-            type: "environment_variable",
-            secret_name: "ONE",
-            secret_value: SECRETS.SECRET_ONE,
-            networking: { type: "unrestricted" },
-          },
-        });
-        await fetch(`${b.origin}/_sim/log`, { method: "DELETE" });
-        const again = await agents.apply();
-        expect(again.code, again.text + again.error).toBe(0);
-        expect(again.text).toContain(`<~ provider_b.vaults["keys"] (${vault!.id}): adopt`);
-        const writes = (await requestLog(b))
-          .filter((e) => e.method !== "GET")
-          .map((e) => `${e.method} ${e.path.replace(/^.*\/cloud/, "")}`);
-        expect(writes).toEqual([`POST /vaults/${vault!.id}/credentials`]);
-        const [after] = await liveVaults();
-        expect(after!.id).toBe(vault!.id);
-        expect(after!.credentials).toContain(first.id);
-        expect(after!.credentials).toHaveLength(2);
-        const plan = await agents.plan();
-        expect(plan.code, plan.text).toBe(0);
-        expect((await agents.destroy()).code).toBe(0);
-      });
+      }
     },
   );
 }
