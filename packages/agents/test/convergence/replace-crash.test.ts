@@ -3,7 +3,7 @@
 // made the new vault, the client never learned its id) the next apply adopts that vault as the
 // replacement, and the old one is removed: one vault, the one state names, none after destroy.
 // (provider_c updates vaults in place; provider_b's rows, on both state backends, are in
-// b-crash.test.ts.)
+// b-crash.e2e.test.ts.)
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

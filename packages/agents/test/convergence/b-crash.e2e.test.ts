@@ -3,7 +3,8 @@
 // learns its id, as when the process dies mid-request), and the next apply must adopt it. The
 // property, per kind: the re-run succeeds, a plan after it is clean, the remote holds exactly the
 // objects state names (no duplicate, no orphan), and destroy leaves nothing of the project behind.
-// Runs on both state backends (the file, and PostgreSQL); every step in-process. Also: a create
+// Runs on both state backends (the file, and PostgreSQL: hence the e2e tier, whose set-up provides
+// the Debian service); every step in-process, nothing needs the build. Also: a create
 // that conflicts with another project's object (provider_b and provider_a, every kind whose name
 // is unique) is never adopted, and its error names `agents import`.
 import { cpSync, promises as fs, mkdtempSync } from "node:fs";
