@@ -292,6 +292,13 @@ class Step {
     try {
       const handler = this.handler;
       await this.removeStrays(prior);
+      if (this.action.changes.length === 0 && this.action.strays?.length) {
+        // Only the objects an interrupted replacement left: the recorded one is up to date.
+        await this.store.update((_resources, state) => {
+          delete state.pending![this.action.address];
+        });
+        return;
+      }
       await this.record(
         await this.remote(() => handler.update!(this.ctx, prior.id, this.spec, prior)),
         false,

@@ -220,12 +220,20 @@ async function settleInterrupted(phase: PlanPhase, actions: PlannedAction[]): Pr
     const recorded = state.resources[action.address]?.id;
     if (!recorded) return;
     const replacing = action.action === "replace" && action.createBeforeDestroy;
-    if (!replacing && action.action !== "delete" && action.action !== "update") return;
+    if (!replacing && !["delete", "update", "noop"].includes(action.action)) return;
     const found = await findOwned(runtime, action, lookup, signal, new Set([recorded]));
     if (!found || found.id === recorded) return;
     if (replacing) {
       action.adoptId = found.id;
       action.reason += `; adopts ${found.id}, the replacement an interrupted run created, instead of creating another`;
+    } else if (action.action === "noop") {
+      // The config went back to what is recorded after a replacement was cut short: the
+      // replacement it made is no longer wanted. An update without field changes removes it.
+      Object.assign(action, {
+        action: "update",
+        strays: [found.id],
+        reason: `removes ${found.id}, the replacement an interrupted run created and the config no longer asks for`,
+      });
     } else {
       action.strays = [found.id];
       action.reason += `; also removes ${found.id}, left unrecorded by an interrupted replacement`;

@@ -246,7 +246,7 @@ for (const backend of ["file", "postgres"] as const) {
       // a lost answer is adopted as the replacement by the next apply, or removed by a destroy.
       // The destroy ending and the half-made vault read and write the state as the rows above do:
       // the file backend alone keeps the suite short.
-      it.each(backend === "file" ? (["apply", "destroy"] as const) : (["apply"] as const))(
+      it.each(backend === "file" ? (["apply", "destroy", "revert"] as const) : (["apply"] as const))(
         "adopts the new vault of a replacement whose create lost its response, then %s finishes",
         async (finish) => {
           const dir = await smallProject(VAULT_YAML("https://forge.example/mcp"));
@@ -261,6 +261,20 @@ for (const backend of ["file", "postgres"] as const) {
           await setFaults(b, {});
           expect(broken.code).toBe(1);
           expect(await liveVaults(), "the lost create made the new vault").toHaveLength(2);
+          if (finish === "revert") {
+            // The config goes back to the recorded vault: the new one is no longer wanted.
+            await fs.writeFile(join(dir, "agents.yaml"), VAULT_YAML("https://forge.example/mcp"));
+            const reverted = await agents.apply();
+            expect(reverted.code, reverted.text + reverted.error).toBe(0);
+            expect(reverted.text).toContain("the config no longer asks for");
+            expect((await liveVaults()).map((v) => v.id)).toEqual([old!.id]);
+            expect((await agents.plan()).code).toBe(0);
+            const journal = await fs.readFile(join(dir, "agents.state.json.journal"), "utf8").catch(() => "");
+            expect(journal, "the journaled create is settled").toBe("");
+            expect((await agents.destroy()).code).toBe(0);
+            expect(await liveVaults()).toEqual([]);
+            return;
+          }
           if (finish === "destroy") {
             const destroyed = await agents.destroy();
             expect(destroyed.code, destroyed.text + destroyed.error).toBe(0);
