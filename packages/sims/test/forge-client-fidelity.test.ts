@@ -178,3 +178,30 @@ describe("a merge request's draft status follows its title", () => {
     expect((await f.api(`${P}/merge_requests/1`, body("PUT", b))).body.draft).toBe(draft);
   });
 });
+
+describe("GraphQL mutation createNote", () => {
+  const gql = (query: string, token: string) =>
+    fetch(`${sim.origin}/api/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query }),
+    }).then(async (r) => (await r.json()) as { data?: any; errors?: Array<{ message: string }> });
+  const create = (noteable: string, text: string) =>
+    `mutation { createNote(input: { noteableId: "${noteable}", body: "${text}" }) { note { body author { username } } errors } }`;
+
+  it.each([
+    ["on an issue with the api scope", "gid://gitlab/Issue/1", "sim-forge-pat", "created"],
+    ["with read_api only", "gid://gitlab/Issue/1", "sim-forge-pat-read", "refused"],
+    ["on an unknown issue", "gid://gitlab/Issue/999", "sim-forge-pat", "refused"],
+  ])("%s: %s", async (_n, noteable, token, outcome) => {
+    const out = await gql(create(noteable, "from graphql"), token);
+    if (outcome === "created") {
+      expect(out.data.createNote).toEqual({
+        note: { body: "from graphql", author: { username: "alice" } },
+        errors: [],
+      });
+      const notes = (await f.api(`${P}/issues/1/notes`)).body as Array<{ body: string }>;
+      expect(notes.map((n) => n.body)).toContain("from graphql");
+    } else expect(out.errors?.[0]?.message).toMatch(/don't have permission/);
+  });
+});

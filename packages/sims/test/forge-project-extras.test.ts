@@ -292,7 +292,12 @@ describe("GraphQL (POST /api/graphql)", () => {
   });
 
   it.each([
-    ["mutation", "mutation { createIssue(input: {}) { errors } }", /queries only/],
+    [
+      "a mutation it does not have",
+      "mutation { createIssue(input: {}) { errors } }",
+      /Field 'createIssue' doesn't exist on type 'Mutation'/,
+    ],
+    ["a subscription", "subscription { issueUpdated { id } }", /no subscriptions/],
     ["unknown field", "{ nope }", /Field 'nope' doesn't exist on type 'Query'/],
     ["scalar without selection", '{ project(fullPath: "acme/widgets") }', /must have a selection/],
     ["fragments", "{ currentUser { ...F } } fragment F on UserCore { id }", /Fragments are not supported/],

@@ -8,14 +8,15 @@ import {
   groupFullPath,
   projectFullPath,
 } from "../model/access.js";
+import { addNote } from "../model/notes.js";
 import type { ForgeState, ForgeUser } from "../model/state.js";
 import { checkToken } from "../oauth/tokens.js";
 import { canSeeIssue } from "./issues.js";
 import { FORGE_VERSION } from "./users.js";
 
 /**
- * A minimal GitLab GraphQL endpoint (`POST /api/graphql`, `{query, variables}`): queries only, no
- * fragments. Root fields: `currentUser`, `metadata`, `project(fullPath:)` (with `issues` and
+ * A minimal GitLab GraphQL endpoint (`POST /api/graphql`, `{query, variables}`): queries and one
+ * mutation (`createNote`, with the `api` scope), no fragments. Root fields: `currentUser`, `metadata`, `project(fullPath:)` (with `issues` and
  * `mergeRequests` connections taking `state` and `first`), `group(fullPath:)`. Answers
  * `{data}` or, for a document it cannot run, `{errors: [{message}]}` with status 200 as GitLab does.
  */
@@ -31,8 +32,8 @@ interface Field {
 
 class GqlError extends Error {}
 
-/** Tokenizes and parses one operation: `[query [Name] [($v: T = d, …)]] { selection }`. */
-function parse(doc: string, variables: Args): Field[] {
+/** Tokenizes and parses one operation: `[query|mutation [Name] [($v: T = d, …)]] { selection }`. */
+function parse(doc: string, variables: Args): { operation: "query" | "mutation"; fields: Field[] } {
   const tokens =
     doc.match(/"(?:[^"\\]|\\.)*"|\.\.\.|[{}():,$!=[\]@]|-?\d+(?:\.\d+)?|[A-Za-z_][A-Za-z0-9_]*|#[^\n]*/g) ??
     [];
@@ -49,9 +50,9 @@ function parse(doc: string, variables: Args): Field[] {
   const defaults: Args = {};
   // Declared variables that may be null: one left out of `variables` is null (GraphQL spec §6.1.2).
   const nullable = new Set<string>();
-  if (peek() === "mutation" || peek() === "subscription")
-    throw new GqlError(`This GraphQL simulator answers queries only (got a ${peek()})`);
-  if (peek() === "query") {
+  if (peek() === "subscription") throw new GqlError("This GraphQL simulator answers no subscriptions");
+  const operation = peek() === "mutation" ? "mutation" : "query";
+  if (peek() === "query" || peek() === "mutation") {
     take();
     if (peek() !== "{" && peek() !== "(") take();
     if (peek() === "(") {
@@ -92,6 +93,16 @@ function parse(doc: string, variables: Args): Field[] {
       take("]");
       return out;
     }
+    if (x === "{") {
+      const out: Args = {};
+      while (peek() !== "}") {
+        const k = take();
+        take(":");
+        out[k] = value();
+      }
+      take("}");
+      return out;
+    }
     return x; // an enum value
   }
   function selection(): Field[] {
@@ -123,7 +134,7 @@ function parse(doc: string, variables: Args): Field[] {
   }
   const root = selection();
   if (i < t.length) throw new GqlError("Only one operation per document is supported");
-  return root;
+  return { operation, fields: root };
 }
 
 /** An object type: its name and field resolvers. */
@@ -174,12 +185,14 @@ export function graphqlRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     const s = ctx.state;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
     let me: ForgeUser | null = null;
+    let writeScope = false;
     if (m?.[1]) {
       const check = checkToken(s, m[1]);
       if (!check.ok) return void res.status(401).json({ errors: [{ message: "Invalid token" }] });
       if (!check.scopes.some((x) => x === "api" || x === "read_api"))
         return void res.status(403).json({ errors: [{ message: "insufficient_scope" }] });
       me = check.user;
+      writeScope = check.scopes.includes("api");
     }
     const body = (req.body ?? {}) as { query?: unknown; variables?: unknown };
     if (typeof body.query !== "string")
@@ -267,9 +280,45 @@ export function graphqlRoutes(app: Express, ctx: SimContext<ForgeState>): void {
         } satisfies Obj;
       },
     };
+    // One mutation, GitLab's createNote: a comment on an issue or merge request by its global id.
+    const mutation: Obj = {
+      __typename: "Mutation",
+      createNote: (a: Args) => {
+        const input = (a.input ?? {}) as Args;
+        const ref = /^gid:\/\/gitlab\/(Issue|MergeRequest)\/(\d+)$/.exec(String(input.noteableId ?? ""));
+        const on = ref
+          ? ref[1] === "Issue"
+            ? s.issues.find((x) => x.id === Number(ref[2]))
+            : s.mergeRequests.find((x) => x.id === Number(ref[2]))
+          : undefined;
+        const project = on && s.projects.find((p) => p.id === on.project_id);
+        const visible =
+          on &&
+          project &&
+          canReadProject(s, me, project) &&
+          (!("confidential" in on) || canSeeIssue(s, on, me));
+        if (!me || !on || !visible)
+          throw new GqlError(
+            "The resource that you are attempting to access does not exist or you don't have permission to perform this action",
+          );
+        if (typeof input.body !== "string" || !input.body.trim())
+          return { __typename: "CreateNotePayload", note: null, errors: ["Note can't be blank"] };
+        const { note } = addNote(s, on, me.id, input.body);
+        return {
+          __typename: "CreateNotePayload",
+          errors: [],
+          note: { __typename: "Note", id: gid("Note", note.id), body: note.body, author: userObj(me) },
+        };
+      },
+    };
     try {
       const vars = body.variables && typeof body.variables === "object" ? (body.variables as Args) : {};
-      res.json({ data: resolve(root, parse(body.query, vars)) });
+      const doc = parse(body.query, vars);
+      if (doc.operation === "mutation" && !writeScope)
+        throw new GqlError(
+          "The resource that you are attempting to access does not exist or you don't have permission to perform this action",
+        );
+      res.json({ data: resolve(doc.operation === "mutation" ? mutation : root, doc.fields) });
     } catch (err) {
       if (!(err instanceof GqlError)) throw err;
       res.json({ errors: [{ message: err.message }] });
