@@ -3,7 +3,7 @@
 //  1. complete proxy-mode OAuth flows per second (register → authorize → consent → forge →
 //     callback → token), in memory mode and in stateless mode;
 //  2. the latency a tools/call adds over the forge call it makes (autocannon, same request rate
-//     shape: GET /api/v4/user direct vs tools/call get_current_user through /mcp);
+//     shape: GET /api/v4/user direct vs tools/call whoami through /mcp);
 //  3. a read tool and a write tool with the forge answering in 20 ms, 16 closed-loop clients:
 //     throughput against the closed-loop bound (16 / 20 ms = 800 calls/s) and against the same
 //     forge request sent directly, and the latency each tools/call adds.
@@ -187,7 +187,7 @@ const call = JSON.stringify({
   jsonrpc: "2.0",
   id: 1,
   method: "tools/call",
-  params: { name: "get_current_user", arguments: {} },
+  params: { name: "whoami", arguments: {} },
 });
 const viaMcp = await cannon({
   url: `${memory.url}/mcp`,
@@ -206,7 +206,7 @@ rows.push(
   `| forge GET /api/v4/user, direct | ${direct.requests.average} req/s | mean ${direct.latency.average} ms, p99 ${direct.latency.p99} ms |`,
 );
 rows.push(
-  `| tools/call get_current_user via /mcp | ${viaMcp.requests.average} req/s | mean ${viaMcp.latency.average} ms, p99 ${viaMcp.latency.p99} ms |`,
+  `| tools/call whoami via /mcp | ${viaMcp.requests.average} req/s | mean ${viaMcp.latency.average} ms, p99 ${viaMcp.latency.p99} ms |`,
 );
 rows.push(
   `| added latency of a tools/call over its forge call | ${added} ms | mean difference over one connection each, token verification cached |`,
@@ -280,7 +280,7 @@ await fetch(`${forgeRoot}/_sim/faults`, {
 const pat = { "private-token": "sim-forge-pat" };
 const mcpHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 const tools = [
-  { kind: "read", tool: "get_current_user", args: {}, direct: { url: `${forgeApi}/user`, headers: pat } },
+  { kind: "read", tool: "whoami", args: {}, direct: { url: `${forgeApi}/user`, headers: pat } },
   {
     kind: "write",
     tool: "create_issue_note",

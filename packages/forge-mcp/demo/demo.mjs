@@ -179,9 +179,9 @@ try {
       .map((t) => t.name)
       .join(", ")}, …`,
   );
-  const me = await client.callTool({ name: "get_current_user", arguments: {} });
+  const me = await client.callTool({ name: "whoami", arguments: {} });
   const user = JSON.parse(me.content[0].text);
-  say(`     get_current_user → ${user.username} (${user.name})`);
+  say(`     whoami → ${user.username} (${user.name})`);
   const users = await client.callTool({ name: "list_users", arguments: { per_page: 2 } });
   const page = JSON.parse(users.content[0].text);
   say(

@@ -31,8 +31,8 @@ import { stepUpCheck, toolCalled } from "./oauth/step-up.js";
 import { memoryStores, sealedStores } from "./oauth/stores.js";
 import { originGuard } from "./origin-guard.js";
 import { HttpAsker } from "./tools/confirm.js";
-import { annotations, type ToolCall, writes } from "./tools/define.js";
-import { createMcpServer, selectTools } from "./tools/index.js";
+import { annotations, type ToolCall, toolNames, writes } from "./tools/define.js";
+import { createMcpServer, LIST_CHANGING_TOOLS, LoadedToolsets, servableTools } from "./tools/index.js";
 
 const MAX_IDLE_SERVERS = 32;
 
@@ -293,11 +293,8 @@ async function mountOAuth(
     scope: scopes.signIn,
     now,
   });
-  const writingTools = new Set(
-    selectTools(config)
-      .filter(writes)
-      .map((t) => t.name),
-  );
+  // every tool a caller may load with discover_tools, by each name it answers to
+  const writingTools = new Set(servableTools(config).filter(writes).flatMap(toolNames));
   const mcpAfterBody = scopes.stepUp ? [stepUpCheck({ writingTools, resourceMetadataUrl, logger })] : [];
   return {
     shared,
@@ -321,9 +318,9 @@ function mountMcp(
 ): void {
   const asker = new HttpAsker();
   const destructive = new Set(
-    selectTools(config)
+    servableTools(config)
       .filter((t) => annotations(t).destructiveHint)
-      .map((t) => t.name),
+      .flatMap(toolNames),
   );
   const toolOpts = {
     readOnly: config.readOnly,
@@ -333,6 +330,7 @@ function mountMcp(
     toolsets: config.toolsets,
     confirm: { mode: config.confirmDestructive, asker },
     observe,
+    loaded: new LoadedToolsets(),
   };
   // A request's verified token (req.auth, the tools' extra.authInfo) → what a forge 401 does.
   const onForge401 = new WeakMap<object, () => void>();
@@ -397,10 +395,12 @@ function mountMcp(
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         // an event stream only where a destructive tool may ask its client during the call
+        // (and where discover_tools sends notifications/tools/list_changed)
         enableJsonResponse:
-          config.confirmDestructive === "off" ||
-          !asker.mayAsk(token) ||
-          toolCalled(req.body, destructive) === undefined,
+          toolCalled(req.body, LIST_CHANGING_TOOLS) === undefined &&
+          (config.confirmDestructive === "off" ||
+            !asker.mayAsk(token) ||
+            toolCalled(req.body, destructive) === undefined),
       });
       res.on("close", () => {
         void transport.close().then(() => {

@@ -270,7 +270,7 @@ describe("client ID metadata documents", () => {
       expect(provider.info.client_id).toBe(`${docs.origin}${path}`);
       expect(docs.hits.get(path)).toBe(1);
       // the forge user behind the token the client obtained
-      const { content, isError } = await client.callTool({ name: "get_current_user", arguments: {} });
+      const { content, isError } = await client.callTool({ name: "whoami", arguments: {} });
       expect(isError).toBeFalsy();
       expect(JSON.parse((content as Array<{ text: string }>)[0]!.text)).toMatchObject({ username: "alice" });
       await client.close();

@@ -41,8 +41,8 @@ describe.each(modes)("%s mode", (mode, extra) => {
         expectedHops,
       );
       const tools = await client.listTools();
-      expect(tools.tools.map((t) => t.name)).toContain("get_current_user");
-      const result = (await client.callTool({ name: "get_current_user", arguments: {} })) as {
+      expect(tools.tools.map((t) => t.name)).toContain("whoami");
+      const result = (await client.callTool({ name: "whoami", arguments: {} })) as {
         isError?: boolean;
         content: Array<{ text: string }>;
       };
@@ -107,7 +107,7 @@ describe("behind a path prefix (MCP_SERVER_URL=https://host/gitlab), proxy mode"
   ] as const) {
     it(`${sdk}: discovers through the prefix, signs in and calls a tool`, async () => {
       const { client } = await connect(`${mcp.url}${prefix}`);
-      const result = (await client.callTool({ name: "get_current_user", arguments: {} })) as {
+      const result = (await client.callTool({ name: "whoami", arguments: {} })) as {
         content: Array<{ text: string }>;
       };
       expect(JSON.parse(result.content[0]!.text).username).toBe("alice");

@@ -77,7 +77,7 @@ describe("forge faults", () => {
       }),
     );
     await faults({ rules: [{ path: "^/api/v4/user$", action: { type: "delay", ms: 3000 } }] });
-    const r = (await client.callTool({ name: "get_current_user", arguments: {} })) as {
+    const r = (await client.callTool({ name: "whoami", arguments: {} })) as {
       isError?: boolean;
       content: Array<{ text: string }>;
     };

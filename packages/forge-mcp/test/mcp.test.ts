@@ -182,7 +182,7 @@ describe("/mcp with forge OAuth tokens", () => {
     const before = mcp.server.verifier!.forgeCalls;
     const client = await connect(mcp.url, "tok-good");
     for (let i = 0; i < 5; i++) {
-      const r = (await client.callTool({ name: "get_current_user", arguments: {} })) as ToolResult;
+      const r = (await client.callTool({ name: "whoami", arguments: {} })) as ToolResult;
       expect(JSON.parse(r.content[0]!.text).username).toBe("alice");
     }
     expect(mcp.server.verifier!.forgeCalls - before).toBe(1);
@@ -237,7 +237,7 @@ describe("/mcp with forge OAuth tokens", () => {
   it("FORGE_TOOLSETS selects the tool areas", async () => {
     const client = await connect(usersOnly.url, "tok-good");
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(
-      TOOLSETS.users.map((t) => t.name).sort(),
+      [...TOOLSETS.users.map((t) => t.name), "discover_tools"].sort(),
     );
     await client.close();
   });

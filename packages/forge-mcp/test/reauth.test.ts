@@ -34,14 +34,12 @@ describe.each([
     const { forge, mcp } = ctx;
     const { client, provider } = await connect(mcp.url);
     const first = provider.saved.access_token as string;
-    expect(
-      ((await client.callTool({ name: "get_current_user", arguments: {} })) as ToolResult).isError,
-    ).toBeFalsy();
+    expect(((await client.callTool({ name: "whoami", arguments: {} })) as ToolResult).isError).toBeFalsy();
 
     // the token expires at the forge while our verification cache still holds it
     await advanceForgeClock(forge, 7300);
 
-    const r = (await client.callTool({ name: "get_current_user", arguments: {} })) as ToolResult;
+    const r = (await client.callTool({ name: "whoami", arguments: {} })) as ToolResult;
     expect(r.isError).toBeFalsy();
     expect(JSON.parse(r.content[0]!.text).username).toBe("alice");
     expect(provider.saved.access_token).not.toBe(first);

@@ -95,7 +95,7 @@ describeWith("redis-server")("stateless mode: Redis dies or falls silent after s
 
   it("with Redis up: a sign-in with the official client, /ready 200, /health reports the store", async () => {
     const { client } = await connectV2(mcp.url);
-    const user = (await client.callTool({ name: "get_current_user", arguments: {} })) as {
+    const user = (await client.callTool({ name: "whoami", arguments: {} })) as {
       content: Array<{ text: string }>;
     };
     expect(JSON.parse(user.content[0]!.text).username).toBe("alice");
@@ -332,7 +332,7 @@ describeWith("redis-server")("memory mode with REDIS_URL: Redis dies after start
     await redis.restart();
     await readyBecomes(mcp.url, 200);
     const { client } = await connectV2(mcp.url);
-    const user = (await client.callTool({ name: "get_current_user", arguments: {} })) as {
+    const user = (await client.callTool({ name: "whoami", arguments: {} })) as {
       content: Array<{ text: string }>;
     };
     expect(JSON.parse(user.content[0]!.text).username).toBe("alice");

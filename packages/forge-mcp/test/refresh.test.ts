@@ -32,7 +32,7 @@ describe("token expiry and refresh with the v1 MCP client (proxy mode)", () => {
   it("an expired token gets 401 at /mcp; the client refreshes at /token and the call succeeds", async () => {
     const { client, provider } = await connectV1(mcp.url);
     const first = provider.saved.access_token as string;
-    expect((await client.callTool({ name: "get_current_user", arguments: {} })).isError).toBeFalsy();
+    expect((await client.callTool({ name: "whoami", arguments: {} })).isError).toBeFalsy();
 
     // the forge's clock and ours move past the token's two hours (and past our verification cache)
     await fetch(`${forge.origin}/_sim/clock`, {
@@ -42,7 +42,7 @@ describe("token expiry and refresh with the v1 MCP client (proxy mode)", () => {
     });
     clock.advance(7300 * 1000);
 
-    const r = (await client.callTool({ name: "get_current_user", arguments: {} })) as {
+    const r = (await client.callTool({ name: "whoami", arguments: {} })) as {
       isError?: boolean;
       content: Array<{ text: string }>;
     };

@@ -95,7 +95,7 @@ describeWith("nginx")("two stateless replicas behind nginx", () => {
         requestInit: { headers: { authorization: `Bearer ${tok.body.access_token}` } },
       }),
     );
-    const r = (await client.callTool({ name: "get_current_user", arguments: {} })) as {
+    const r = (await client.callTool({ name: "whoami", arguments: {} })) as {
       content: Array<{ text: string }>;
     };
     expect(JSON.parse(r.content[0]!.text).username).toBe("alice");

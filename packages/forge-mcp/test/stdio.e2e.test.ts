@@ -43,7 +43,7 @@ describe("stdio transport and local OAuth", () => {
     type R = { isError?: boolean; content: Array<{ text: string }> };
     const call = (name: string, args: Record<string, unknown>) =>
       client.callTool({ name, arguments: args }) as Promise<R>;
-    expect(JSON.parse((await call("get_current_user", {})).content[0]!.text).username).toBe("alice");
+    expect(JSON.parse((await call("whoami", {})).content[0]!.text).username).toBe("alice");
     // declined: no DELETE reaches the forge; accepted: the issue is gone
     const created = await call("create_issue", { project_id: "acme/widgets", title: "stdio confirm" });
     const iid = JSON.parse(created.content[0]!.text).iid as number;

@@ -40,10 +40,10 @@ describe("tools on seeded forge data", () => {
     expect(projects.items.map((p: { path_with_namespace: string }) => p.path_with_namespace)).toContain(
       "acme/widgets",
     );
-    const file = await call("get_file", { project_id: "acme/widgets", file_path: "README.md" });
+    const file = await call("get_file_contents", { project_id: "acme/widgets", file_path: "README.md" });
     expect(file.encoding).toBe("text");
     expect(file.content).toMatch(/^# Widgets/);
-    const tree = await call("list_repository_tree", { project_id: "acme/widgets", path: "src" });
+    const tree = await call("get_repository_tree", { project_id: "acme/widgets", path: "src" });
     expect(tree.items.map((e: { path: string }) => e.path)).toContain("src/widget.ts");
   });
 
@@ -89,7 +89,7 @@ describe("tools on seeded forge data", () => {
       merge_request_iid: iid,
     });
     expect(diffs.items.length).toBeGreaterThan(0);
-    await call("list_merge_request_discussions", { project_id: "acme/widgets", merge_request_iid: iid });
+    await call("mr_discussions", { project_id: "acme/widgets", merge_request_iid: iid });
     await call("get_merge_request_approvals", { project_id: "acme/widgets", merge_request_iid: iid });
   });
 
@@ -100,7 +100,10 @@ describe("tools on seeded forge data", () => {
       project_id: "acme/widgets",
       pipeline_id: pipelines.items[0].id,
     });
-    const log = await call("get_job_log", { project_id: "acme/widgets", job_id: jobs.items[0].id });
+    const log = await call("get_pipeline_job_output", {
+      project_id: "acme/widgets",
+      job_id: jobs.items[0].id,
+    });
     expect(typeof log).toBe("string");
     expect(log.length).toBeGreaterThan(0);
   });

@@ -18,7 +18,7 @@ describe("docs/forge-mcp.md tools table", () => {
     expect(new Set(tools.map((t) => t.name)).size).toBe(tools.length);
     for (const t of tools) {
       expect(t.endpoint).toMatch(/^(GET|POST|PUT|DELETE|POST\|PUT) \//);
-      expect(table).toContain(`| \`${t.name}\` |`);
+      expect(table).toContain(`| \`${t.name}\``);
     }
   });
 });

@@ -36,7 +36,10 @@ describe("tool modes against the forge simulator", () => {
     clients.push(c);
     return c;
   };
-  const names = async (c: Client) => (await c.listTools()).tools.map((t) => t.name).sort();
+  // the forge tools listed (discover_tools, always listed, is proven in tools-discover.test.ts)
+  const forgeTools = async (c: Client) =>
+    (await c.listTools()).tools.filter((t) => t.name !== "discover_tools");
+  const names = async (c: Client) => (await forgeTools(c)).map((t) => t.name).sort();
 
   beforeAll(async () => {
     forge = await startForge();
@@ -49,7 +52,7 @@ describe("tool modes against the forge simulator", () => {
 
   it("FORGE_READ_ONLY=true hides every writing tool and keeps every reader", async () => {
     const c = await start("ro", { FORGE_READ_ONLY: "true", FORGE_TOOLSETS: "all" });
-    const listed = (await c.listTools()).tools;
+    const listed = await forgeTools(c);
     expect(listed.map((t) => t.name).sort()).toEqual(
       all
         .filter((t) => !t.write)
@@ -67,7 +70,7 @@ describe("tool modes against the forge simulator", () => {
 
   it("every tool carries annotations that match its registry entry", async () => {
     const c = await start("all", { FORGE_TOOLSETS: "all" });
-    const listed = (await c.listTools()).tools;
+    const listed = await forgeTools(c);
     expect(listed).toHaveLength(all.length);
     for (const t of listed) {
       const def = byName.get(t.name)!;
@@ -133,7 +136,7 @@ describe("tool modes against the forge simulator", () => {
 
   it("graphql_query (opt-in) answers queries and refuses mutations without calling the forge", async () => {
     const c = await start("gql", { FORGE_TOOLSETS: "graphql" });
-    expect(await names(c)).toEqual(["graphql_query"]);
+    expect(await names(c)).toEqual(["execute_graphql", "graphql_query"]);
     await fetch(`${forge.origin}/_sim/log`, { method: "DELETE" });
     for (const query of [
       'mutation { createIssue(input: {projectPath: "acme/widgets", title: "x"}) { errors } }',
@@ -178,11 +181,11 @@ describe("tool modes against the forge simulator", () => {
     ).json()) as Array<{ id: number; name: string }>;
     const build = jobs.find((j) => j.name === "build")!.id;
     const full = (await c.callTool({
-      name: "get_job_log",
+      name: "get_pipeline_job_output",
       arguments: { project_id: 1, job_id: build },
     })) as Result;
     const cut = (await c.callTool({
-      name: "get_job_log",
+      name: "get_pipeline_job_output",
       arguments: { project_id: 1, job_id: build, max_bytes: 10 },
     })) as Result;
     expect(cut.content[0]!.text).toMatch(/^\[log cut to its last 10 of \d+ bytes\]\n/);
@@ -193,7 +196,7 @@ describe("tool modes against the forge simulator", () => {
     })) as Result;
     expect(art.content[0]!.text).toMatch(/^job b\n\[artifact cut to its first 5 of \d+ bytes\]$/);
     const big = (await c.callTool({
-      name: "get_job_log",
+      name: "get_pipeline_job_output",
       arguments: { project_id: 1, job_id: build, max_bytes: 2 * 1024 * 1024 },
     })) as Result;
     expect(big.isError).toBe(true);
@@ -205,7 +208,7 @@ describe("tool modes against the forge simulator", () => {
     let token: string | undefined;
     for (let i = 0; i < 20; i++) {
       const r = (await c.callTool({
-        name: "list_repository_tree",
+        name: "get_repository_tree",
         arguments: {
           project_id: 1,
           recursive: true,

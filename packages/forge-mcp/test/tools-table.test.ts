@@ -41,7 +41,7 @@ const rows: Row[] = [
   r("list_projects", { search: "widg", per_page: 5 }, "GET", `${A}/projects`, { expect: /acme\/widgets/ }),
   r("get_project", { project_id: "acme/widgets" }, "GET", W, { expect: /"default_branch": "main"/ }),
   r("list_groups", { search: "acme" }, "GET", `${A}/groups`, { expect: /"full_path": "acme"/ }),
-  r("create_project", { name: "scratch", visibility: "private" }, "POST", `${A}/projects`, {
+  r("create_repository", { name: "scratch", visibility: "private" }, "POST", `${A}/projects`, {
     expect: /"path_with_namespace": "alice\/scratch"/,
   }),
   r("fork_repository", { project_id: "acme/widgets", path: "widgets-fork" }, "POST", `${W}/fork`, {
@@ -62,7 +62,7 @@ const rows: Row[] = [
   r("get_namespace", { namespace_id: "acme" }, "GET", `${A}/namespaces/acme`, {
     expect: /"full_path": "acme"/,
   }),
-  r("get_current_user", {}, "GET", `${A}/user`, { expect: /"username": "alice"/ }),
+  r("whoami", {}, "GET", `${A}/user`, { expect: /"username": "alice"/ }),
   r("list_users", { search: "bo" }, "GET", `${A}/users`, { expect: /bob/ }),
   r("get_user", { user: "bob" }, "GET", `${A}/users`, { expect: /"username": "bob"/ }),
   r("list_todos", { state: "pending" }, "GET", `${A}/todos`, {
@@ -224,17 +224,11 @@ const rows: Row[] = [
     (c) => `${P}/milestones/${c.milestone}`,
   ),
   // repository
+  r("get_repository_tree", { project_id: 1, recursive: true, per_page: 100 }, "GET", `${P}/repository/tree`, {
+    expect: /src\/widget\.ts/,
+  }),
   r(
-    "list_repository_tree",
-    { project_id: 1, recursive: true, per_page: 100 },
-    "GET",
-    `${P}/repository/tree`,
-    {
-      expect: /src\/widget\.ts/,
-    },
-  ),
-  r(
-    "get_file",
+    "get_file_contents",
     { project_id: 1, file_path: "src/index.ts", ref: "main" },
     "GET",
     `${P}/repository/files/src%2Findex.ts`,
@@ -314,9 +308,15 @@ const rows: Row[] = [
       expect: /src\/widget\.ts/,
     },
   ),
-  r("compare", { project_id: 1, from: "main", to: "feature/table" }, "GET", `${P}/repository/compare`, {
-    expect: /docs\/handbook\.md/,
-  }),
+  r(
+    "get_branch_diffs",
+    { project_id: 1, from: "main", to: "feature/table" },
+    "GET",
+    `${P}/repository/compare`,
+    {
+      expect: /docs\/handbook\.md/,
+    },
+  ),
   r(
     "get_file_blame",
     { project_id: 1, file_path: "README.md", ref: "main" },
@@ -452,10 +452,10 @@ const rows: Row[] = [
     MR1,
     { expect: /carol/ },
   ),
-  r("list_merge_request_discussions", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/discussions`, {
+  r("mr_discussions", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/discussions`, {
     expect: /bounded/,
   }),
-  r("list_merge_request_notes", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/notes`, {
+  r("get_merge_request_notes", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/notes`, {
     expect: /bounded/,
   }),
   r(
@@ -491,7 +491,7 @@ const rows: Row[] = [
     },
   ),
   r(
-    "reply_to_merge_request_thread",
+    "create_merge_request_discussion_note",
     (c) => ({ project_id: 1, merge_request_iid: 1, discussion_id: c.thread, body: "Done" }),
     "POST",
     (c) => `${MR1}/discussions/${c.thread}/notes`,
@@ -553,7 +553,7 @@ const rows: Row[] = [
     },
   }),
   r(
-    "get_job",
+    "get_pipeline_job",
     (c) => ({ project_id: 1, job_id: c.build }),
     "GET",
     (c) => `${P}/jobs/${c.build}`,
@@ -562,7 +562,7 @@ const rows: Row[] = [
     },
   ),
   r(
-    "get_job_log",
+    "get_pipeline_job_output",
     (c) => ({ project_id: 1, job_id: c.build, tail_lines: 1 }),
     "GET",
     (c) => `${P}/jobs/${c.build}/trace`,
@@ -587,7 +587,7 @@ const rows: Row[] = [
     { expect: /: success/ },
   ),
   r(
-    "retry_job",
+    "retry_pipeline_job",
     (c) => ({ project_id: 1, job_id: c.build }),
     "POST",
     (c) => `${P}/jobs/${c.build}/retry`,
@@ -599,7 +599,7 @@ const rows: Row[] = [
     },
   ),
   r(
-    "cancel_job",
+    "cancel_pipeline_job",
     (c) => ({ project_id: 1, job_id: c.retried }),
     "POST",
     (c) => `${P}/jobs/${c.retried}/cancel`,
@@ -629,7 +629,7 @@ const rows: Row[] = [
     },
   ),
   r(
-    "play_job",
+    "play_pipeline_job",
     (c) => ({ project_id: 1, job_id: c.manual }),
     "POST",
     (c) => `${P}/jobs/${c.manual}/play`,
@@ -661,6 +661,17 @@ const rows: Row[] = [
     "POST",
     "/api/graphql",
     { expect: /"username": "alice"[\s\S]*"name": "Widgets"/ },
+  ),
+  r(
+    "execute_graphql",
+    {
+      query:
+        "mutation($id: NoteableID!, $body: String!) { createNote(input: {noteableId: $id, body: $body}) { note { body } errors } }",
+      variables: { id: "gid://gitlab/Issue/1", body: "via GraphQL" },
+    },
+    "POST",
+    "/api/graphql",
+    { expect: /"body": "via GraphQL"/ },
   ),
 ];
 
@@ -716,7 +727,10 @@ describe("every tool against the forge simulator (one row per tool)", () => {
       .map((t) => t.name)
       .sort();
     expect([...new Set(rows.map((x) => x.tool))].sort()).toEqual(registry);
-    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(registry);
+    // and discover_tools, which is always listed
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(
+      [...registry, "discover_tools"].sort(),
+    );
   });
 
   it.each(rows.map((row, i) => [i + 1, row.tool, row] as const))("%i %s", async (_n, name, row) => {

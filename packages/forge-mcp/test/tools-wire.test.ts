@@ -53,7 +53,7 @@ const cases: Array<[string, Record<string, unknown>, string, string]> = [
     `${P}/merge_requests`,
   ],
   [
-    "list_merge_request_discussions",
+    "mr_discussions",
     { project_id: "group/sub/proj", merge_request_iid: 9 },
     "GET",
     `${P}/merge_requests/9/discussions`,
@@ -79,11 +79,11 @@ const cases: Array<[string, Record<string, unknown>, string, string]> = [
   ["list_pipelines", { project_id: "group/sub/proj", ref: "main" }, "GET", `${P}/pipelines`],
   ["get_pipeline", { project_id: "group/sub/proj", pipeline_id: 11 }, "GET", `${P}/pipelines/11`],
   ["list_pipeline_jobs", { project_id: "group/sub/proj", pipeline_id: 11 }, "GET", `${P}/pipelines/11/jobs`],
-  ["get_job_log", { project_id: "group/sub/proj", job_id: 12 }, "GET", `${P}/jobs/12/trace`],
+  ["get_pipeline_job_output", { project_id: "group/sub/proj", job_id: 12 }, "GET", `${P}/jobs/12/trace`],
   ["retry_pipeline", { project_id: "group/sub/proj", pipeline_id: 11 }, "POST", `${P}/pipelines/11/retry`],
-  ["list_repository_tree", { project_id: "group/sub/proj", path: "src" }, "GET", `${P}/repository/tree`],
+  ["get_repository_tree", { project_id: "group/sub/proj", path: "src" }, "GET", `${P}/repository/tree`],
   [
-    "get_file",
+    "get_file_contents",
     { project_id: "group/sub/proj", file_path: "src/a b.ts", ref: "main" },
     "GET",
     `${P}/repository/files/src%2Fa%20b.ts`,
@@ -130,7 +130,7 @@ const cases: Array<[string, Record<string, unknown>, string, string]> = [
     "PUT",
     `${P}/merge_requests/9/merge`,
   ],
-  ["get_current_user", {}, "GET", "/api/v4/user"],
+  ["whoami", {}, "GET", "/api/v4/user"],
   ["list_users", { search: "al" }, "GET", "/api/v4/users"],
 ];
 

@@ -30,7 +30,13 @@ export type Toolset =
   | "graphql";
 
 export interface ForgeTool<S extends z.ZodRawShape = z.ZodRawShape> {
+  /** gitlab-mcp's name where it has a tool doing the same job, so its users' names carry over. */
   name: string;
+  /**
+   * Earlier forge-mcp names of this tool: still callable (and accepted wherever tool names are
+   * configured) for one release, never listed.
+   */
+  aliases?: string[];
   description: string;
   write: boolean;
   /** A write that deletes or cannot be undone (MCP destructiveHint). */
@@ -106,8 +112,14 @@ export function permitted(t: ForgeTool, e: Exposure): boolean {
   const a = annotations(t);
   if (mode === "readonly" && !a.readOnlyHint) return false;
   if (mode === "modify" && a.destructiveHint) return false;
-  if (e.deniedTools?.test(t.name)) return false;
+  // an earlier name of the tool (an alias) is denied as the tool itself
+  if (toolNames(t).some((n) => e.deniedTools?.test(n))) return false;
   return true;
+}
+
+/** Every name a tool answers to: its own, then its aliases. */
+export function toolNames(t: ForgeTool): string[] {
+  return [t.name, ...(t.aliases ?? [])];
 }
 
 export function registerTools(
@@ -118,6 +130,8 @@ export function registerTools(
     confirm?: { mode: ConfirmMode; asker: Asker } | undefined;
     /** Told of every call as it ends (metrics, audit): the one place all tool calls pass. */
     observe?: ((call: ToolCall) => void) | undefined;
+    /** Why a tool may not be called by this caller now (its toolset is not loaded), or undefined. */
+    available?: (name: string, extra: ConfirmExtra) => string | undefined;
   },
 ): string[] {
   const names: string[] = [];
@@ -148,15 +162,18 @@ export function registerTools(
         return { isError: true, content: [{ type: "text", text: message }] };
       }
     };
-    server.registerTool(
-      t.name,
-      { description: t.description, inputSchema: t.input, annotations: annotations(t) },
-      async (args: Record<string, unknown>, extra: ConfirmExtra) => {
-        const result = await call(args, extra);
-        opts.observe?.({ tool: t, args, authInfo: extra.authInfo, outcome: outcomeOf(result) });
-        return result;
-      },
-    );
+    for (const name of toolNames(t))
+      server.registerTool(
+        name,
+        { description: t.description, inputSchema: t.input, annotations: annotations(t) },
+        async (args: Record<string, unknown>, extra: ConfirmExtra) => {
+          const unavailable = opts.available?.(name, extra);
+          if (unavailable) return { isError: true, content: [{ type: "text", text: unavailable }] };
+          const result = await call(args, extra);
+          opts.observe?.({ tool: t, args, authInfo: extra.authInfo, outcome: outcomeOf(result) });
+          return result;
+        },
+      );
   }
   return names;
 }

@@ -16,7 +16,8 @@ export function toolsTable(): string {
       total++;
       if (t.write) writes++;
       const ro = t.write ? (t.destructive ? "no (destructive)" : "no") : "yes";
-      rows.push(`| \`${t.name}\` | ${set} | ${ro} | \`${t.endpoint.replaceAll("|", "\\|")}\` |`);
+      const was = t.aliases?.length ? ` (was ${t.aliases.map((a) => `\`${a}\``).join(", ")})` : "";
+      rows.push(`| \`${t.name}\`${was} | ${set} | ${ro} | \`${t.endpoint.replaceAll("|", "\\|")}\` |`);
     }
   }
   const off = (Object.keys(TOOLSETS) as Toolset[]).filter(

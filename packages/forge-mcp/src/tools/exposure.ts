@@ -1,4 +1,4 @@
-import { type Exposure, type ForgeTool, permitted } from "./define.js";
+import { type Exposure, type ForgeTool, permitted, toolNames } from "./define.js";
 
 export type { Exposure };
 
@@ -22,8 +22,9 @@ export function expose(
   const picked = selectedToolsets.flatMap((t) => catalogue[t] ?? []);
   const extra = new Set(e.extraTools ?? []);
   const names = new Set(picked.map((t) => t.name));
+  // a tool is named by its name or an earlier one (alias)
   for (const t of Object.values(catalogue).flat())
-    if (extra.has(t.name) && !names.has(t.name)) {
+    if (toolNames(t).some((n) => extra.has(n)) && !names.has(t.name)) {
       picked.push(t);
       names.add(t.name);
     }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ForgeApi } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
 import { tool } from "./define.js";
 
@@ -42,6 +43,21 @@ export function operationTypes(doc: string): string[] {
   return ops;
 }
 
+/** GitLab answers GraphQL errors in a 200; a document that got no data failed. */
+async function runGraphql(api: ForgeApi, query: string, variables: Record<string, unknown> | undefined) {
+  const r = await api.graphql(query, variables);
+  const body = (r.data ?? {}) as { data?: unknown; errors?: Array<{ message?: string }> };
+  if (body.errors?.length && !body.data) {
+    throw new ForgeHttpError(200, body.errors.map((e) => e.message ?? "error").join("; "), body);
+  }
+  return { data: body, page: undefined };
+}
+
+const document = {
+  query: z.string().min(1).max(20_000),
+  variables: z.record(z.string(), z.unknown()).optional(),
+};
+
 export const graphqlTools = [
   tool({
     name: "graphql_query",
@@ -49,10 +65,7 @@ export const graphqlTools = [
       "Run a read-only GraphQL query against the forge (GitLab /api/graphql) for what REST lacks. Mutations and subscriptions are refused.",
     write: false,
     endpoint: "POST /api/graphql",
-    input: {
-      query: z.string().min(1).max(20_000),
-      variables: z.record(z.string(), z.unknown()).optional(),
-    },
+    input: document,
     run: async (api, { query, variables }) => {
       const ops = operationTypes(query).filter((o) => o !== "fragment");
       const bad = ops.filter((o) => o !== "query");
@@ -61,13 +74,17 @@ export const graphqlTools = [
           `graphql_query only runs queries; this document declares ${bad.length ? bad.join(", ") : "no operation"}`,
         );
       }
-      const r = await api.graphql(query, variables);
-      const body = (r.data ?? {}) as { data?: unknown; errors?: Array<{ message?: string }> };
-      // GraphQL reports errors in a 200 answer; a query that got no data failed.
-      if (body.errors?.length && !body.data) {
-        throw new ForgeHttpError(200, body.errors.map((e) => e.message ?? "error").join("; "), body);
-      }
-      return { data: body, page: undefined };
+      return runGraphql(api, query, variables);
     },
+  }),
+  tool({
+    name: "execute_graphql",
+    description:
+      "Run any GraphQL document against the forge (GitLab /api/graphql), mutations included. A writing tool: absent in read-only mode, and a mutation may delete, so it counts as destructive. For reads, graphql_query.",
+    write: true,
+    destructive: true,
+    endpoint: "POST /api/graphql",
+    input: document,
+    run: (api, { query, variables }) => runGraphql(api, query, variables),
   }),
 ];

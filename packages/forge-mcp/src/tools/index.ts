@@ -1,7 +1,17 @@
+import { createHash } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import type { ForgeApi } from "../forge/api.js";
 import type { Asker, ConfirmMode } from "./confirm.js";
-import { type ForgeTool, registerTools, type ToolCall, type Toolset } from "./define.js";
+import {
+  type ForgeTool,
+  permitted,
+  registerTools,
+  type ToolCall,
+  type Toolset,
+  toolNames,
+} from "./define.js";
 import { type Exposure, expose } from "./exposure.js";
 import { graphqlTools } from "./graphql.js";
 import { groupTools } from "./groups.js";
@@ -39,6 +49,16 @@ export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
 /** Toolsets served when FORGE_TOOLSETS is unset: everything but GraphQL, which is opt-in. */
 export const DEFAULT_TOOLSETS = (Object.keys(TOOLSETS) as Toolset[]).filter((t) => t !== "graphql");
 
+/** The tools that change the caller's own tool list (their calls answer on an event stream). */
+export const LIST_CHANGING_TOOLS = new Set(["discover_tools"]);
+
+/** Earlier names of renamed tools → today's names (still callable for one release, not listed). */
+export const TOOL_ALIASES: ReadonlyMap<string, string> = new Map(
+  Object.values(TOOLSETS)
+    .flat()
+    .flatMap((t) => (t.aliases ?? []).map((a) => [a, t.name] as const)),
+);
+
 interface ToolOptions extends Exposure {
   readOnly: boolean;
   toolsets: string[] | undefined;
@@ -46,10 +66,15 @@ interface ToolOptions extends Exposure {
   confirm?: { mode: ConfirmMode; asker: Asker } | undefined;
   /** Told of every finished tool call (metrics, audit). */
   observe?: ((call: ToolCall) => void) | undefined;
+  /**
+   * The toolsets each caller loaded with discover_tools. HTTP passes one store shared by its pooled
+   * servers (keyed by the caller's token); without one, the server keeps its own (stdio: one client).
+   */
+  loaded?: LoadedToolsets | undefined;
 }
 
 /** Every tool name there is, for warnings about GITLAB_TOOLS naming tools we do not have. */
-export const ALL_TOOL_NAMES = Object.values(TOOLSETS).flatMap((ts) => ts.map((t) => t.name));
+export const ALL_TOOL_NAMES = Object.values(TOOLSETS).flatMap((ts) => ts.flatMap(toolNames));
 
 /**
  * The tools a configuration serves, in tools/list order: the selected toolsets' and the extra
@@ -59,6 +84,58 @@ export function selectTools(opts: ToolOptions): ForgeTool[] {
   return expose(TOOLSETS, opts.toolsets ?? DEFAULT_TOOLSETS, opts);
 }
 
+/**
+ * Every tool a configuration can serve once its toolset is loaded with discover_tools: all
+ * toolsets, narrowed by the permission mode and the deny regex as selectTools is.
+ */
+export function servableTools(opts: Exposure): ForgeTool[] {
+  return Object.values(TOOLSETS)
+    .flat()
+    .filter((t) => permitted(t, opts));
+}
+
+/**
+ * Toolsets loaded on demand, per caller: a bounded map from a hash of the caller's token (never
+ * the token) to the toolsets it added. Memory only, so in a stateless deployment a load is seen by
+ * the replica that served it; calling discover_tools again is harmless.
+ */
+export class LoadedToolsets {
+  private readonly byCaller = new Map<string, Set<Toolset>>();
+  constructor(private readonly max = 10_000) {}
+
+  private key(token: string | undefined): string {
+    return token === undefined ? "" : createHash("sha256").update(token).digest("base64url");
+  }
+
+  get(token: string | undefined): ReadonlySet<Toolset> {
+    return this.byCaller.get(this.key(token)) ?? new Set();
+  }
+
+  add(token: string | undefined, toolset: Toolset): boolean {
+    const k = this.key(token);
+    const set = this.byCaller.get(k) ?? new Set<Toolset>();
+    if (set.has(toolset)) return false;
+    set.add(toolset);
+    // least recently loaded first out, so the map stays bounded
+    this.byCaller.delete(k);
+    this.byCaller.set(k, set);
+    if (this.byCaller.size > this.max) this.byCaller.delete(this.byCaller.keys().next().value as string);
+    return true;
+  }
+}
+
+/** gitlab-mcp's toolset names → ours, so discover_tools takes either. */
+const CATEGORY_ALIASES: Record<string, Toolset> = {
+  repositories: "repository",
+  branches: "repository",
+  ci: "pipelines",
+};
+
+type Extra = {
+  authInfo?: { token: string } | undefined;
+  sendNotification?: (n: { method: string }) => Promise<void>;
+};
+
 /** A fresh MCP server with the selected forge tools; apiFor maps a request's auth to a forge client. */
 export function createMcpServer(
   opts: ToolOptions,
@@ -66,6 +143,100 @@ export function createMcpServer(
   version = "0.1.0",
 ): McpServer {
   const server = new McpServer({ name: "forge-mcp", version });
-  registerTools(server, selectTools(opts), apiFor, opts);
+  const loaded = opts.loaded ?? new LoadedToolsets();
+  const startList = selectTools(opts).map((t) => t.name);
+  const initial = new Set(startList);
+  // tools/list order: the starting tools in selectTools' order, loaded ones after, discover_tools last
+  const rank = new Map(startList.map((n, i) => [n, i]));
+  const order = (name: string) =>
+    name === "discover_tools" ? Infinity : (rank.get(name) ?? startList.length);
+  const toolsetOf = new Map<string, Toolset>();
+  for (const [set, tools] of Object.entries(TOOLSETS) as [Toolset, ForgeTool[]][])
+    for (const t of tools) for (const n of toolNames(t)) toolsetOf.set(n, set);
+  const available = (name: string, extra: Extra) =>
+    initial.has(TOOL_ALIASES.get(name) ?? name) ||
+    loaded.get(extra.authInfo?.token).has(toolsetOf.get(name)!);
+
+  registerTools(server, servableTools(opts), apiFor, {
+    ...opts,
+    available: (name, extra) =>
+      available(name, extra)
+        ? undefined
+        : `Tool ${name} is in the ${toolsetOf.get(name)} toolset, which is not loaded: call discover_tools with category "${toolsetOf.get(name)}" first`,
+  });
+  registerDiscover(server, loaded, opts);
+
+  // tools/list shows each tool once, by today's name, and only from toolsets the caller has: the
+  // SDK lists every registered tool, so its answer is filtered here.
+  const handlers = (
+    server.server as unknown as {
+      _requestHandlers: Map<string, (r: unknown, e: Extra) => Promise<ListToolsResult>>;
+    }
+  )._requestHandlers;
+  const list = handlers.get("tools/list")!;
+  server.server.setRequestHandler(ListToolsRequestSchema, async (req, extra) => {
+    const all = await list(req, extra);
+    return {
+      ...all,
+      tools: all.tools
+        .filter((t) => t.name === "discover_tools" || (!TOOL_ALIASES.has(t.name) && available(t.name, extra)))
+        // stable: loaded toolsets keep the catalogue's order among themselves
+        .sort((a, b) => order(a.name) - order(b.name)),
+    };
+  });
   return server;
+}
+
+function registerDiscover(server: McpServer, loaded: LoadedToolsets, opts: ToolOptions): void {
+  const names = Object.keys(TOOLSETS) as Toolset[];
+  server.registerTool(
+    "discover_tools",
+    {
+      description: `List the toolsets this server has, or load one for this session so its tools appear in tools/list (a notifications/tools/list_changed follows). Toolsets: ${names.join(", ")}.`,
+      inputSchema: {
+        category: z
+          .string()
+          .optional()
+          .describe(
+            "Toolset to load (gitlab-mcp's names repositories, branches and ci are accepted); omit to list them",
+          ),
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ category }, extra) => {
+      const token = extra.authInfo?.token;
+      const active = new Set<Toolset>([
+        ...(opts.toolsets ?? DEFAULT_TOOLSETS).filter((t): t is Toolset => t in TOOLSETS),
+        ...loaded.get(token),
+      ]);
+      const summary = () =>
+        names.map((t) => ({
+          toolset: t,
+          active: active.has(t),
+          tools: TOOLSETS[t].filter((x) => permitted(x, opts)).map((x) => x.name),
+        }));
+      if (category === undefined)
+        return { content: [{ type: "text", text: JSON.stringify({ toolsets: summary() }, null, 2) }] };
+      const wanted = category.trim().toLowerCase();
+      const toolset = (names as string[]).includes(wanted) ? (wanted as Toolset) : CATEGORY_ALIASES[wanted];
+      if (!toolset)
+        return {
+          isError: true,
+          content: [{ type: "text", text: `Unknown toolset "${category}"; known: ${names.join(", ")}` }],
+        };
+      const added = !active.has(toolset) && loaded.add(token, toolset);
+      active.add(toolset);
+      // on this request's own stream, so a stateless HTTP client receives it too
+      if (added) await extra.sendNotification({ method: "notifications/tools/list_changed" });
+      const tools = TOOLSETS[toolset].filter((x) => permitted(x, opts)).map((x) => x.name);
+      return {
+        content: [
+          {
+            type: "text",
+            text: JSON.stringify({ loaded: toolset, already_active: !added, tools }, null, 2),
+          },
+        ],
+      };
+    },
+  );
 }

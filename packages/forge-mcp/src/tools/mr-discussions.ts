@@ -25,7 +25,8 @@ const position = z
 
 export const mrDiscussionTools = [
   tool({
-    name: "list_merge_request_discussions",
+    name: "mr_discussions",
+    aliases: ["list_merge_request_discussions"],
     description: "List the discussion threads of a merge request (review comments with their replies).",
     write: false,
     endpoint: `GET ${MR}/discussions`,
@@ -34,7 +35,8 @@ export const mrDiscussionTools = [
       api.get(`${mr(project_id, merge_request_iid)}/discussions`, q),
   }),
   tool({
-    name: "list_merge_request_notes",
+    name: "get_merge_request_notes",
+    aliases: ["list_merge_request_notes"],
     description: "List the comments (notes) of a merge request, flat, including system notes.",
     write: false,
     endpoint: `GET ${MR}/notes`,
@@ -72,7 +74,8 @@ export const mrDiscussionTools = [
       api.post(`${mr(project_id, merge_request_iid)}/discussions`, body),
   }),
   tool({
-    name: "reply_to_merge_request_thread",
+    name: "create_merge_request_discussion_note",
+    aliases: ["reply_to_merge_request_thread"],
     description: "Reply in an existing discussion thread of a merge request.",
     write: true,
     endpoint: `POST ${MR}/discussions/:discussion_id/notes`,

@@ -111,7 +111,8 @@ export const pipelineTools = [
     run: (api, a) => api.post(`${proj(a.project_id)}/pipelines/${a.pipeline_id}/cancel`),
   }),
   tool({
-    name: "get_job",
+    name: "get_pipeline_job",
+    aliases: ["get_job"],
     description: "Get one CI job (status, stage, timings, artifacts).",
     write: false,
     endpoint: `GET ${P}/jobs/:job_id`,
@@ -119,7 +120,8 @@ export const pipelineTools = [
     run: (api, a) => api.get(`${proj(a.project_id)}/jobs/${a.job_id}`),
   }),
   tool({
-    name: "get_job_log",
+    name: "get_pipeline_job_output",
+    aliases: ["get_job_log"],
     description:
       "Get the log (trace) of a CI job. Long logs keep their end: at most max_bytes, and with tail_lines only the last lines.",
     write: false,
@@ -140,7 +142,8 @@ export const pipelineTools = [
     },
   }),
   tool({
-    name: "retry_job",
+    name: "retry_pipeline_job",
+    aliases: ["retry_job"],
     description: "Retry one CI job (a new job is created).",
     write: true,
     endpoint: `POST ${P}/jobs/:job_id/retry`,
@@ -148,7 +151,8 @@ export const pipelineTools = [
     run: (api, a) => api.post(`${proj(a.project_id)}/jobs/${a.job_id}/retry`),
   }),
   tool({
-    name: "cancel_job",
+    name: "cancel_pipeline_job",
+    aliases: ["cancel_job"],
     description: "Cancel one CI job.",
     write: true,
     endpoint: `POST ${P}/jobs/:job_id/cancel`,
@@ -156,7 +160,8 @@ export const pipelineTools = [
     run: (api, a) => api.post(`${proj(a.project_id)}/jobs/${a.job_id}/cancel`),
   }),
   tool({
-    name: "play_job",
+    name: "play_pipeline_job",
+    aliases: ["play_job"],
     description: "Start a manual CI job, optionally with job variables.",
     write: true,
     endpoint: `POST ${P}/jobs/:job_id/play`,

@@ -44,7 +44,8 @@ export const projectTools = [
     run: (api, q) => api.get("/groups", q),
   }),
   tool({
-    name: "create_project",
+    name: "create_repository",
+    aliases: ["create_project"],
     description: "Create a project (a repository) in the user's namespace or in a group (namespace_id).",
     write: true,
     endpoint: "POST /projects",

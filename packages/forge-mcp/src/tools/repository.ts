@@ -7,7 +7,8 @@ const R = "/projects/:id/repository";
 
 export const repositoryTools = [
   tool({
-    name: "list_repository_tree",
+    name: "get_repository_tree",
+    aliases: ["list_repository_tree"],
     endpoint: `GET ${R}/tree`,
     description: "List files and folders of a repository path at a ref.",
     write: false,
@@ -26,7 +27,8 @@ export const repositoryTools = [
     run: (api, { project_id, ...q }) => api.get(`${repo(project_id)}/tree`, q),
   }),
   tool({
-    name: "get_file",
+    name: "get_file_contents",
+    aliases: ["get_file"],
     endpoint: `GET ${R}/files/:file_path`,
     description: "Read a file of a repository at a ref (default: the default branch); text is decoded.",
     write: false,
@@ -113,7 +115,8 @@ export const repositoryTools = [
     run: (api, { project_id, sha, ...q }) => api.get(`${repo(project_id)}/commits/${enc(sha)}/diff`, q),
   }),
   tool({
-    name: "compare",
+    name: "get_branch_diffs",
+    aliases: ["compare"],
     description:
       "Compare two branches, tags or commits: the commits in `to` but not in `from`, and the diff.",
     write: false,

@@ -31,7 +31,8 @@ const eventFilters = {
 
 export const userTools = [
   tool({
-    name: "get_current_user",
+    name: "whoami",
+    aliases: ["get_current_user"],
     description: "Who am I: the forge user behind the current token.",
     write: false,
     endpoint: "GET /user",
