@@ -13,6 +13,7 @@ import { groupRoutes } from "./rest/groups.js";
 import { issueRoutes } from "./rest/issues.js";
 import { labelMilestoneRoutes } from "./rest/labels-milestones.js";
 import { mrRoutes } from "./rest/merge-requests.js";
+import { mrReviewRoutes } from "./rest/mr-review.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
 import { projectRoutes } from "./rest/projects.js";
 import { releaseWikiRoutes } from "./rest/releases-wiki.js";
@@ -100,6 +101,7 @@ export const definition: SimDefinition<ForgeState> = {
     const fullPath = (p: Project) => projectFullPath(ctx.state, p);
     labelMilestoneRoutes(app, ctx, fullPath);
     releaseWikiRoutes(app, ctx, fullPath);
+    mrReviewRoutes(app, ctx, fullPath);
     activityRoutes(app, ctx);
     repoCiRoutes(app, ctx);
     graphqlRoutes(app, ctx);

@@ -231,6 +231,17 @@ export interface MergeRequest {
   approvals_required: number;
   approved_by_ids: number[];
   discussions: Discussion[];
+  /** Review comments not yet published (GitLab's draft notes); each visible to its author only. */
+  draft_notes?: DraftNote[];
+}
+
+export interface DraftNote {
+  id: number;
+  author_id: number;
+  note: string;
+  position: Record<string, unknown> | null;
+  in_reply_to_discussion_id: string | null;
+  resolve_discussion: boolean;
 }
 
 export type JobStatus =

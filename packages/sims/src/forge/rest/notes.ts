@@ -7,7 +7,7 @@ import { ACCESS } from "../model/state.js";
 import { userRef } from "../model/users.js";
 import { API, forbidden, missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
-import { boolParam } from "../wire/params.js";
+import { boolParam, params, str } from "../wire/params.js";
 
 function noteJson(state: ForgeState, n: Note, d: Discussion, on: Noteable, origin: string) {
   return {
@@ -212,6 +212,50 @@ export function noteRoutes(
     d.individual_note = false;
     d.notes.push(note);
     res.status(201).json(noteJson(l.state, note, d, l.on, ctx.origin));
+  });
+
+  // One note of a thread: edit its body (author only) or its resolved state; delete it.
+  const threadNote = (req: Request, res: Response) => {
+    const l = load(req, res, true);
+    if (!l) return null;
+    const d = l.on.discussions.find((x) => x.id === req.params.discussion_id);
+    const n = d?.notes.find((x) => x.id === Number(req.params.note_id));
+    if (!d || !n) {
+      notFound(res, "Note");
+      return null;
+    }
+    return { ...l, d, n };
+  };
+
+  app.put(`${base}/discussions/:discussion_id/notes/:note_id`, (req, res) => {
+    const l = threadNote(req, res);
+    if (!l) return;
+    const b = params(req);
+    const body = str(b.body);
+    const resolved = boolParam(b.resolved);
+    if (body === undefined && resolved === undefined) return missing(res, "body", "resolved");
+    if (body !== undefined) {
+      if (l.n.author_id !== caller(res)!.user.id) return forbidden(res);
+      if (!body.trim()) return missing(res, "body");
+      l.n.body = body;
+    }
+    if (resolved !== undefined) {
+      if (!l.n.resolvable)
+        return void res.status(400).json({ message: "400 Bad request - Note is not resolvable" });
+      l.n.resolved = resolved;
+    }
+    l.n.updated_at = l.state.clock.iso();
+    res.json(noteJson(l.state, l.n, l.d, l.on, ctx.origin));
+  });
+
+  app.delete(`${base}/discussions/:discussion_id/notes/:note_id`, (req, res) => {
+    const l = threadNote(req, res);
+    if (!l) return;
+    const me = caller(res)!.user;
+    if (l.n.author_id !== me.id && !me.admin && !loadProject(l.state, req, res, ACCESS.maintainer)) return;
+    l.d.notes = l.d.notes.filter((n) => n !== l.n);
+    if (l.d.notes.length === 0) l.on.discussions = l.on.discussions.filter((d) => d !== l.d);
+    res.status(204).end();
   });
 
   app.put(`${base}/discussions/:discussion_id`, (req, res) => {

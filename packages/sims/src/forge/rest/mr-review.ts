@@ -1,0 +1,214 @@
+import type { Express, Request, Response } from "express";
+import type { SimContext } from "../../core/sim.js";
+import { caller, loadProject, requireUser } from "../model/access.js";
+import { approvalsLeft, findMr, mrChanges, mrCommits, syncMr } from "../model/merge-requests.js";
+import { addNote } from "../model/notes.js";
+import { commitJson } from "../model/repo.js";
+import {
+  ACCESS,
+  type DraftNote,
+  type ForgeState,
+  type MergeRequest,
+  nextId,
+  type Project,
+} from "../model/state.js";
+import { userRef } from "../model/users.js";
+import { API, missing, notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { boolParam, params, str } from "../wire/params.js";
+
+/**
+ * Merge-request review endpoints beside the basic ones (merge-requests.ts): the approval state
+ * with its one "All Members" rule, the diff versions (one per head the simulator has seen: the
+ * current one), and draft notes (created, edited and deleted privately, then published as notes).
+ */
+export function mrReviewRoutes(
+  app: Express,
+  ctx: SimContext<ForgeState>,
+  fullPath: (p: Project) => string,
+): void {
+  const base = `${API}/projects/:id/merge_requests/:iid`;
+
+  const load = (req: Request, res: Response, minLevel = 0) => {
+    if (minLevel && !requireUser(res)) return null;
+    const project = loadProject(ctx.state, req, res, minLevel);
+    if (!project) return null;
+    const mr = findMr(ctx.state, project, Number(req.params.iid));
+    if (!mr) {
+      notFound(res);
+      return null;
+    }
+    syncMr(project, mr);
+    return { project, mr };
+  };
+
+  app.get(`${base}/approval_state`, (req, res) => {
+    const l = load(req, res);
+    if (!l) return;
+    const approvedBy = l.mr.approved_by_ids.map((id) => userRef(ctx.state, id, ctx.origin));
+    res.json({
+      approval_rules_overwritten: false,
+      rules: [
+        {
+          id: l.mr.id,
+          name: "All Members",
+          rule_type: "any_approver",
+          eligible_approvers: [],
+          approvals_required: l.mr.approvals_required,
+          users: [],
+          groups: [],
+          contains_hidden_groups: false,
+          approved_by: approvedBy,
+          source_rule: null,
+          approved: approvalsLeft(l.mr) === 0,
+          overridden: false,
+        },
+      ],
+    });
+  });
+
+  // One version: the merge request's current diff (GitLab keeps one per push).
+  const version = (project: Project, mr: MergeRequest) => ({
+    id: mr.id * 1000 + 1,
+    head_commit_sha: mr.head_sha,
+    base_commit_sha: mr.diff_base_sha,
+    start_commit_sha: mr.diff_base_sha,
+    created_at: mr.updated_at,
+    merge_request_id: mr.id,
+    state: "collected",
+    real_size: String(mrChanges(project, mr).entries.length),
+    patch_id_sha: null,
+  });
+
+  app.get(`${base}/versions`, (req, res) => {
+    const l = load(req, res);
+    if (l) res.json(paginate(req, res, ctx.origin, [version(l.project, l.mr)]));
+  });
+
+  app.get(`${base}/versions/:version_id`, (req, res) => {
+    const l = load(req, res);
+    if (!l) return;
+    const v = version(l.project, l.mr);
+    if (String(v.id) !== req.params.version_id) return notFound(res);
+    const web = fullPath(l.project);
+    res.json({
+      ...v,
+      commits: mrCommits(l.project, l.mr).map((c) => commitJson(c, ctx.origin, web)),
+      diffs: mrChanges(l.project, l.mr).entries,
+    });
+  });
+
+  // Draft notes: a reviewer's own, until published.
+  const D = `${base}/draft_notes`;
+  const draftJson = (mr: MergeRequest, d: DraftNote) => ({
+    id: d.id,
+    author_id: d.author_id,
+    merge_request_id: mr.id,
+    resolve_discussion: d.resolve_discussion,
+    discussion_id: d.in_reply_to_discussion_id,
+    note: d.note,
+    commit_id: null,
+    line_code: null,
+    position: d.position,
+  });
+  const mine = (mr: MergeRequest, res: Response) =>
+    (mr.draft_notes ?? []).filter((d) => d.author_id === caller(res)?.user.id);
+  const findDraft = (req: Request, res: Response) => {
+    const l = load(req, res, ACCESS.guest);
+    if (!l) return null;
+    const d = mine(l.mr, res).find((x) => x.id === Number(req.params.draft_note_id));
+    if (!d) {
+      notFound(res, "Draft Note");
+      return null;
+    }
+    return { ...l, d };
+  };
+
+  app.get(D, (req, res) => {
+    const l = load(req, res, ACCESS.guest);
+    if (l) res.json(paginate(req, res, ctx.origin, mine(l.mr, res)).map((d) => draftJson(l.mr, d)));
+  });
+
+  app.get(`${D}/:draft_note_id`, (req, res) => {
+    const l = findDraft(req, res);
+    if (l) res.json(draftJson(l.mr, l.d));
+  });
+
+  app.post(D, (req, res) => {
+    const l = load(req, res, ACCESS.guest);
+    if (!l) return;
+    const b = params(req);
+    const note = str(b.note);
+    if (!note?.trim()) return missing(res, "note");
+    const reply = str(b.in_reply_to_discussion_id) ?? null;
+    if (reply && !l.mr.discussions.some((x) => x.id === reply)) return notFound(res, "Discussion");
+    const d: DraftNote = {
+      id: nextId(ctx.state, "note"),
+      author_id: caller(res)!.user.id,
+      note,
+      position:
+        typeof b.position === "object" && b.position !== null
+          ? (b.position as Record<string, unknown>)
+          : null,
+      in_reply_to_discussion_id: reply,
+      resolve_discussion: boolParam(b.resolve_discussion) === true,
+    };
+    l.mr.draft_notes = [...(l.mr.draft_notes ?? []), d];
+    res.status(201).json(draftJson(l.mr, d));
+  });
+
+  app.put(`${D}/:draft_note_id`, (req, res) => {
+    const l = findDraft(req, res);
+    if (!l) return;
+    const b = params(req);
+    const note = str(b.note);
+    if (note !== undefined) {
+      if (!note.trim()) return missing(res, "note");
+      l.d.note = note;
+    }
+    if (typeof b.position === "object" && b.position !== null)
+      l.d.position = b.position as Record<string, unknown>;
+    res.json(draftJson(l.mr, l.d));
+  });
+
+  app.delete(`${D}/:draft_note_id`, (req, res) => {
+    const l = findDraft(req, res);
+    if (!l) return;
+    l.mr.draft_notes = (l.mr.draft_notes ?? []).filter((x) => x !== l.d);
+    res.status(204).end();
+  });
+
+  /** A draft becomes a note: a reply in its thread, a new diff thread, or a plain comment. */
+  const publish = (mr: MergeRequest, d: DraftNote) => {
+    mr.draft_notes = (mr.draft_notes ?? []).filter((x) => x !== d);
+    const thread =
+      d.in_reply_to_discussion_id && mr.discussions.find((x) => x.id === d.in_reply_to_discussion_id);
+    if (thread) {
+      const { discussion, note } = addNote(ctx.state, mr, d.author_id, d.note, { resolvable: true });
+      mr.discussions = mr.discussions.filter((x) => x !== discussion);
+      thread.individual_note = false;
+      thread.notes.push(note);
+      if (d.resolve_discussion) for (const n of thread.notes) if (n.resolvable) n.resolved = true;
+      return;
+    }
+    const { discussion } = addNote(ctx.state, mr, d.author_id, d.note, {
+      individual: d.position === null,
+      resolvable: d.position !== null,
+    });
+    if (d.position) discussion.notes[0]!.position = { position_type: "text", ...d.position };
+  };
+
+  app.put(`${D}/:draft_note_id/publish`, (req, res) => {
+    const l = findDraft(req, res);
+    if (!l) return;
+    publish(l.mr, l.d);
+    res.status(204).end();
+  });
+
+  app.post(`${D}/bulk_publish`, (req, res) => {
+    const l = load(req, res, ACCESS.guest);
+    if (!l) return;
+    for (const d of mine(l.mr, res)) publish(l.mr, d);
+    res.status(204).end();
+  });
+}
