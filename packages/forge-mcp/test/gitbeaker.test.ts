@@ -279,7 +279,10 @@ const rows: Row[] = [
   row(
     "POST /projects/:id/merge_requests/:iid/notes",
     (gl) => gl.MergeRequestNotes.create(W, 1, "LGTM from gitbeaker"),
-    (n) => expect(n.body).toBe("LGTM from gitbeaker"),
+    (n, c) => {
+      expect(n.body).toBe("LGTM from gitbeaker");
+      c.mrNote = n.id;
+    },
   ),
   row(
     "GET /projects/:id/merge_requests/:iid/notes",
@@ -301,12 +304,116 @@ const rows: Row[] = [
   row(
     "POST /projects/:id/merge_requests/:iid/discussions/:discussion_id/notes",
     (gl, c) => gl.MergeRequestDiscussions.addNote(W, 1, c.thread, "fixed"),
-    (n) => expect(n.body).toBe("fixed"),
+    (n, c) => {
+      expect(n.body).toBe("fixed");
+      c.reply = n.id;
+    },
   ),
   row(
     "PUT /projects/:id/merge_requests/:iid/discussions/:discussion_id",
     (gl, c) => gl.MergeRequestDiscussions.resolve(W, 1, c.thread, true),
     (d) => expect(d.notes[0].resolved).toBe(true),
+  ),
+  row(
+    "PUT /projects/:id/merge_requests/:iid/discussions/:discussion_id/notes/:note_id",
+    (gl, c) => gl.MergeRequestDiscussions.editNote(W, 1, c.thread, c.reply, { body: "fixed twice" }),
+    (n) => expect(n.body).toBe("fixed twice"),
+  ),
+  row(
+    "DELETE /projects/:id/merge_requests/:iid/discussions/:discussion_id/notes/:note_id",
+    (gl, c) => gl.MergeRequestDiscussions.removeNote(W, 1, c.thread, c.reply),
+    () => {},
+  ),
+  row(
+    "GET /projects/:id/merge_requests/:iid/notes/:note_id",
+    (gl, c) => gl.MergeRequestNotes.show(W, 1, c.mrNote),
+    (n) => expect(n.body).toBe("LGTM from gitbeaker"),
+  ),
+  row(
+    "PUT /projects/:id/merge_requests/:iid/notes/:note_id",
+    (gl, c) => gl.MergeRequestNotes.edit(W, 1, c.mrNote, { body: "LGTM, edited" }),
+    (n) => expect(n.body).toBe("LGTM, edited"),
+  ),
+  row(
+    "DELETE /projects/:id/merge_requests/:iid/notes/:note_id",
+    (gl, c) => gl.MergeRequestNotes.remove(W, 1, c.mrNote),
+    () => {},
+  ),
+  row(
+    "GET /projects/:id/merge_requests/:iid/approval_state",
+    (gl) => gl.MergeRequestApprovals.showApprovalState(W, 1),
+    (a) => expect(a.rules[0].rule_type).toBe("any_approver"),
+  ),
+  row(
+    "GET /projects/:id/merge_requests/:iid/versions",
+    (gl) => gl.MergeRequests.allDiffVersions(W, 1),
+    (v, c) => {
+      expect(v[0].head_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+      c.version = v[0].id;
+    },
+  ),
+  row(
+    "GET /projects/:id/merge_requests/:iid/versions/:version_id",
+    (gl, c) => gl.MergeRequests.showDiffVersion(W, 1, c.version),
+    (v) => expect(v.diffs.length).toBeGreaterThan(0),
+  ),
+  ...["one", "two", "three"].map((n) =>
+    row(
+      "POST /projects/:id/merge_requests/:iid/draft_notes",
+      (gl) => gl.MergeRequestDraftNotes.create(W, 1, `draft ${n}`),
+      (d, c) => {
+        expect(d.note).toBe(`draft ${n}`);
+        c[`draft_${n}`] = d.id;
+      },
+    ),
+  ),
+  row(
+    "GET /projects/:id/merge_requests/:iid/draft_notes",
+    (gl) => gl.MergeRequestDraftNotes.all(W, 1),
+    has("note", "draft two"),
+  ),
+  row(
+    "GET /projects/:id/merge_requests/:iid/draft_notes/:draft_note_id",
+    (gl, c) => gl.MergeRequestDraftNotes.show(W, 1, c.draft_one),
+    (d) => expect(d.note).toBe("draft one"),
+  ),
+  row(
+    "PUT /projects/:id/merge_requests/:iid/draft_notes/:draft_note_id/publish",
+    (gl, c) => gl.MergeRequestDraftNotes.publish(W, 1, c.draft_one),
+    () => {},
+  ),
+  row(
+    "DELETE /projects/:id/merge_requests/:iid/draft_notes/:draft_note_id",
+    (gl, c) => gl.MergeRequestDraftNotes.remove(W, 1, c.draft_two),
+    () => {},
+  ),
+  row(
+    "POST /projects/:id/merge_requests/:iid/draft_notes/bulk_publish",
+    (gl) => gl.MergeRequestDraftNotes.publishBulk(W, 1),
+    () => {},
+  ),
+  row(
+    "GET /projects/:id/merge_requests/:iid/notes",
+    (gl) => gl.MergeRequestNotes.all(W, 1),
+    (notes) =>
+      expect(notes.map((n: { body: string }) => n.body)).toEqual(
+        expect.arrayContaining(["draft one", "draft three"]),
+      ),
+  ),
+  row(
+    "POST /projects/:id/issues/:iid/notes (…/merge_requests/:iid/notes)",
+    (gl) => gl.IssueNotes.create(W, 1, "a plain comment"),
+    (n) => expect(n.noteable_type).toBe("Issue"),
+  ),
+  row(
+    "GET /issues",
+    (gl) => gl.Issues.all({ scope: "assigned_to_me" }),
+    (x) => expect(x.length).toBeGreaterThan(0),
+  ),
+  row(
+    "GET /projects/:id/members (…/members/all)",
+    (gl) => gl.ProjectMembers.all(W),
+    (x) => expect(Array.isArray(x)).toBe(true),
   ),
   row(
     "PUT /projects/:id/merge_requests/:iid/merge",
@@ -524,6 +631,9 @@ const NOT_IN_GITBEAKER: Record<string, string> = {
   "GET /projects/:id/jobs/:job_id":
     "also the artifact list (list_job_artifacts reads the job); covered by its own row",
   "POST /api/graphql": "gitbeaker is a REST client",
+  "GET /version": "gitbeaker 43 reads /metadata, not /version",
+  "PUT /projects/:id/merge_requests/:iid/draft_notes/:draft_note_id":
+    "gitbeaker 43.8's MergeRequestDraftNotes.edit sends POST, where GitLab documents PUT (the simulator answers 404 as GitLab would)",
 };
 
 /** `GET /projects/:id/labels/:label_id` → a pattern for the request log's paths. */

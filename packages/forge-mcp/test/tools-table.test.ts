@@ -39,6 +39,12 @@ const r = (
 const rows: Row[] = [
   // projects, groups, users
   r("list_projects", { search: "widg", per_page: 5 }, "GET", `${A}/projects`, { expect: /acme\/widgets/ }),
+  r("search_repositories", { search: "dot" }, "GET", `${A}/projects`, { expect: /bob\/dotfiles/ }),
+  r("list_project_members", { project_id: 1, include_inheritance: true }, "GET", `${P}/members/all`, {
+    expect: /"username": "bob"/,
+  }),
+  r("health_check", {}, "GET", `${A}/version`, { expect: /"version"/ }),
+  r("my_issues", {}, "GET", `${A}/issues`, { expect: /"iid"/ }),
   r("get_project", { project_id: "acme/widgets" }, "GET", W, { expect: /"default_branch": "main"/ }),
   r("list_groups", { search: "acme" }, "GET", `${A}/groups`, { expect: /"full_path": "acme"/ }),
   r("create_repository", { name: "scratch", visibility: "private" }, "POST", `${A}/projects`, {
@@ -495,7 +501,157 @@ const rows: Row[] = [
     (c) => ({ project_id: 1, merge_request_iid: 1, discussion_id: c.thread, body: "Done" }),
     "POST",
     (c) => `${MR1}/discussions/${c.thread}/notes`,
-    { expect: /Done/ },
+    {
+      expect: /Done/,
+      save: (b, c) => {
+        c.reply = b.id;
+      },
+    },
+  ),
+  r(
+    "update_merge_request_discussion_note",
+    (c) => ({
+      project_id: 1,
+      merge_request_iid: 1,
+      discussion_id: c.thread,
+      note_id: c.reply,
+      body: "Done, bounded",
+    }),
+    "PUT",
+    (c) => `${MR1}/discussions/${c.thread}/notes/${c.reply}`,
+    { expect: /"body": "Done, bounded"/ },
+  ),
+  r(
+    "delete_merge_request_discussion_note",
+    (c) => ({ project_id: 1, merge_request_iid: 1, discussion_id: c.thread, note_id: c.reply }),
+    "DELETE",
+    (c) => `${MR1}/discussions/${c.thread}/notes/${c.reply}`,
+    { expect: /^Done\.$/ },
+  ),
+  // the two-step review, versions, approval state, notes by id, draft notes
+  r(
+    "get_merge_request_approval_state",
+    { project_id: 1, merge_request_iid: 1 },
+    "GET",
+    `${MR1}/approval_state`,
+    {
+      expect: /"rule_type": "any_approver"/,
+    },
+  ),
+  r("list_merge_request_changed_files", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/diffs`, {
+    expect: /^(?![\s\S]*"diff":)[\s\S]*"new_path": "src\/widget\.ts"/,
+  }),
+  r(
+    "get_merge_request_file_diff",
+    { project_id: 1, merge_request_iid: 1, file_path: "src/widget.ts" },
+    "GET",
+    `${MR1}/diffs`,
+    { expect: /"diff": "@@[\s\S]*cache/ },
+  ),
+  r("list_merge_request_versions", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/versions`, {
+    expect: /"head_commit_sha"/,
+    save: (b, c) => {
+      c.version = b.items[0].id;
+    },
+  }),
+  r(
+    "get_merge_request_version",
+    (c) => ({ project_id: 1, merge_request_iid: 1, version_id: c.version }),
+    "GET",
+    (c) => `${MR1}/versions/${c.version}`,
+    { expect: /"commits"[\s\S]*"diffs"/ },
+  ),
+  r(
+    "create_note",
+    { project_id: 1, noteable_type: "merge_request", noteable_iid: 1, body: "A plain comment" },
+    "POST",
+    `${MR1}/notes`,
+    {
+      expect: /"noteable_type": "MergeRequest"/,
+      save: (b, c) => {
+        c.mrNote = b.id;
+      },
+    },
+  ),
+  r(
+    "get_merge_request_note",
+    (c) => ({ project_id: 1, merge_request_iid: 1, note_id: c.mrNote }),
+    "GET",
+    (c) => `${MR1}/notes/${c.mrNote}`,
+    { expect: /A plain comment/ },
+  ),
+  r(
+    "update_merge_request_note",
+    (c) => ({ project_id: 1, merge_request_iid: 1, note_id: c.mrNote, body: "An edited comment" }),
+    "PUT",
+    (c) => `${MR1}/notes/${c.mrNote}`,
+    { expect: /An edited comment/ },
+  ),
+  r(
+    "delete_merge_request_note",
+    (c) => ({ project_id: 1, merge_request_iid: 1, note_id: c.mrNote }),
+    "DELETE",
+    (c) => `${MR1}/notes/${c.mrNote}`,
+    { expect: /^Done\.$/ },
+  ),
+  ...["first", "second", "third"].map((n) =>
+    r(
+      "create_draft_note",
+      { project_id: 1, merge_request_iid: 1, note: `${n} draft` },
+      "POST",
+      `${MR1}/draft_notes`,
+      {
+        expect: new RegExp(`"note": "${n} draft"`),
+        save: (b, c) => {
+          c[`draft_${n}`] = b.id;
+        },
+      },
+    ),
+  ),
+  r("list_draft_notes", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/draft_notes`, {
+    expect: /first draft[\s\S]*second draft/,
+  }),
+  r(
+    "get_draft_note",
+    (c) => ({ project_id: 1, merge_request_iid: 1, draft_note_id: c.draft_first }),
+    "GET",
+    (c) => `${MR1}/draft_notes/${c.draft_first}`,
+    { expect: /first draft/ },
+  ),
+  r(
+    "update_draft_note",
+    (c) => ({
+      project_id: 1,
+      merge_request_iid: 1,
+      draft_note_id: c.draft_first,
+      note: "first draft, edited",
+    }),
+    "PUT",
+    (c) => `${MR1}/draft_notes/${c.draft_first}`,
+    { expect: /first draft, edited/ },
+  ),
+  r(
+    "publish_draft_note",
+    (c) => ({ project_id: 1, merge_request_iid: 1, draft_note_id: c.draft_first }),
+    "PUT",
+    (c) => `${MR1}/draft_notes/${c.draft_first}/publish`,
+    { expect: /^Done\.$/ },
+  ),
+  r(
+    "delete_draft_note",
+    (c) => ({ project_id: 1, merge_request_iid: 1, draft_note_id: c.draft_second }),
+    "DELETE",
+    (c) => `${MR1}/draft_notes/${c.draft_second}`,
+    { expect: /^Done\.$/ },
+  ),
+  r(
+    "bulk_publish_draft_notes",
+    { project_id: 1, merge_request_iid: 1 },
+    "POST",
+    `${MR1}/draft_notes/bulk_publish`,
+    {
+      expect: /^Done\.$/,
+    },
   ),
   r(
     "resolve_merge_request_thread",

@@ -20,6 +20,7 @@ import { labelTools } from "./labels.js";
 import { mergeRequestTools } from "./merge-requests.js";
 import { milestoneTools } from "./milestones.js";
 import { mrDiscussionTools } from "./mr-discussions.js";
+import { mrReviewTools } from "./mr-review.js";
 import { pipelineTools } from "./pipelines.js";
 import { projectTools } from "./projects.js";
 import { repositoryTools } from "./repository.js";
@@ -32,7 +33,7 @@ import { wikiTools } from "./wiki.js";
 export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
   projects: projectTools,
   issues: issueTools,
-  merge_requests: [...mergeRequestTools, ...mrDiscussionTools],
+  merge_requests: [...mergeRequestTools, ...mrDiscussionTools, ...mrReviewTools],
   pipelines: pipelineTools,
   repository: repositoryTools,
   users: userTools,

@@ -173,4 +173,36 @@ export const issueTools = [
     input: { project_id: projectId, issue_iid: iid, issue_link_id: id },
     run: (api, a) => api.delete(`${issue(a.project_id, a.issue_iid)}/links/${a.issue_link_id}`),
   }),
+  tool({
+    name: "my_issues",
+    description:
+      "List the issues assigned to you across all projects (open ones unless state says otherwise).",
+    write: false,
+    endpoint: "GET /issues",
+    input: {
+      state: z.enum(["opened", "closed", "all"]).optional(),
+      labels: z.string().optional().describe("Comma-separated label names"),
+      search: z.string().optional(),
+      ...pagination,
+    },
+    run: (api, { state, ...q }) =>
+      api.get("/issues", { scope: "assigned_to_me", state: state ?? "opened", ...q }),
+  }),
+  tool({
+    name: "create_note",
+    description: "Add a comment (note) to an issue or a merge request.",
+    write: true,
+    endpoint: "POST /projects/:id/issues/:iid/notes (…/merge_requests/:iid/notes)",
+    input: {
+      project_id: projectId,
+      noteable_type: z.enum(["issue", "merge_request"]),
+      noteable_iid: iid,
+      body: z.string().min(1),
+    },
+    run: (api, a) =>
+      api.post(
+        `/projects/${enc(a.project_id)}/${a.noteable_type === "issue" ? "issues" : "merge_requests"}/${a.noteable_iid}/notes`,
+        { body: a.body },
+      ),
+  }),
 ];

@@ -78,4 +78,39 @@ export const projectTools = [
     },
     run: (api, { project_id, ...body }) => api.post(`/projects/${enc(project_id)}/fork`, body),
   }),
+  tool({
+    name: "search_repositories",
+    endpoint: "GET /projects",
+    description: "Search the projects visible to the user by name, path or description.",
+    write: false,
+    input: {
+      search: z.string().min(1),
+      search_namespaces: z.boolean().optional().describe("Match the namespace path too"),
+      ...pagination,
+    },
+    run: (api, a) => api.get("/projects", a),
+  }),
+  tool({
+    name: "list_project_members",
+    endpoint: "GET /projects/:id/members (…/members/all)",
+    description:
+      "List a project's members with their access levels; include_inheritance adds those who are members through its groups.",
+    write: false,
+    input: {
+      project_id: projectId,
+      include_inheritance: z.boolean().optional(),
+      query: z.string().optional().describe("Filter by name or username"),
+      ...pagination,
+    },
+    run: (api, { project_id, include_inheritance, ...q }) =>
+      api.get(`/projects/${enc(project_id)}/members${include_inheritance ? "/all" : ""}`, q),
+  }),
+  tool({
+    name: "health_check",
+    endpoint: "GET /version",
+    description: "Check that the forge answers with this token, and report its version and revision.",
+    write: false,
+    input: {},
+    run: (api) => api.get("/version"),
+  }),
 ];
