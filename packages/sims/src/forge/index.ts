@@ -15,6 +15,7 @@ import { labelMilestoneRoutes } from "./rest/labels-milestones.js";
 import { mrRoutes } from "./rest/merge-requests.js";
 import { mrReviewRoutes } from "./rest/mr-review.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
+import { projectSettingsRoutes } from "./rest/project-settings.js";
 import { projectRoutes } from "./rest/projects.js";
 import { releaseWikiRoutes } from "./rest/releases-wiki.js";
 import { repoCiRoutes } from "./rest/repo-ci.js";
@@ -102,6 +103,7 @@ export const definition: SimDefinition<ForgeState> = {
     labelMilestoneRoutes(app, ctx, fullPath);
     releaseWikiRoutes(app, ctx, fullPath);
     mrReviewRoutes(app, ctx, fullPath);
+    projectSettingsRoutes(app, ctx);
     activityRoutes(app, ctx);
     repoCiRoutes(app, ctx);
     graphqlRoutes(app, ctx);

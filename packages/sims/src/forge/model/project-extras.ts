@@ -67,6 +67,31 @@ export interface ProjectExtras {
   artifacts: Record<number, Record<string, string>>;
   /** Fork project id → the project it was forked from. */
   forks: Record<number, number>;
+  /** Project id → its protected branches (the default branch until changed: see protectedBranches). */
+  protectedBranches?: Record<number, ProtectedBranchRow[]>;
+  /** External commit statuses (POST /projects/:id/statuses/:sha). */
+  statuses?: CommitStatusRow[];
+}
+
+export interface ProtectedBranchRow {
+  id: number;
+  name: string;
+  push_access_level: number;
+  merge_access_level: number;
+  allow_force_push: boolean;
+}
+
+export interface CommitStatusRow {
+  id: number;
+  project_id: number;
+  sha: string;
+  ref: string | null;
+  name: string;
+  status: string;
+  target_url: string | null;
+  description: string | null;
+  created_at: string;
+  author_id: number;
 }
 
 export function emptyExtras(): ProjectExtras {

@@ -34,7 +34,7 @@ interface Todo {
 }
 
 /** To-dos derived from the work: an open issue or MR assigned to you, an MR awaiting your review. */
-function todosOf(ctx: SimContext<ForgeState>, user: ForgeUser): Todo[] {
+export function todosOf(ctx: SimContext<ForgeState>, user: ForgeUser): Todo[] {
   const s = ctx.state;
   const out: Todo[] = [];
   const web = (pid: number) => `${ctx.origin}/${projectFullPath(s, s.projects.find((p) => p.id === pid)!)}`;
