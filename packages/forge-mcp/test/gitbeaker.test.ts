@@ -415,6 +415,42 @@ const rows: Row[] = [
     (gl) => gl.ProjectMembers.all(W),
     (x) => expect(Array.isArray(x)).toBe(true),
   ),
+  row("GET /projects/:id/protected_branches", (gl) => gl.ProtectedBranches.all(W), has("name", "main")),
+  row(
+    "POST /projects/:id/protected_branches",
+    (gl) => gl.ProtectedBranches.create(W, "stable", { pushAccessLevel: 0 }),
+    (b) => expect(b.push_access_levels[0].access_level).toBe(0),
+  ),
+  row(
+    "GET /projects/:id/protected_branches/:name",
+    (gl) => gl.ProtectedBranches.show(W, "stable"),
+    (b) => expect(b.name).toBe("stable"),
+  ),
+  row(
+    "DELETE /projects/:id/protected_branches/:name",
+    (gl) => gl.ProtectedBranches.remove(W, "stable"),
+    () => {},
+  ),
+  row(
+    "POST /projects/:id/statuses/:sha",
+    (gl) => gl.Commits.editStatus(W, "main", "running", { name: "beaker-check" }),
+    (st) => expect(st.status).toBe("running"),
+  ),
+  row(
+    "GET /projects/:id/repository/commits/:sha/statuses",
+    (gl) => gl.Commits.allStatuses(W, "main"),
+    has("name", "beaker-check"),
+  ),
+  row(
+    "POST /todos/mark_as_done",
+    (gl) => gl.TodoLists.done(),
+    () => {},
+  ),
+  row(
+    "GET /namespaces/:id/exists",
+    (gl) => gl.Namespaces.exists("acme"),
+    (n) => expect(n.exists).toBe(true),
+  ),
   row(
     "PUT /projects/:id/merge_requests/:iid/merge",
     (gl) => gl.MergeRequests.merge(W, 2),

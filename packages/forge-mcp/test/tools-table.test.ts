@@ -793,6 +793,49 @@ const rows: Row[] = [
       expect: /"status": "pending"/,
     },
   ),
+  // protected branches, commit statuses, to-dos, namespaces
+  r("list_protected_branches", { project_id: 1 }, "GET", `${P}/protected_branches`, {
+    expect: /"name": "main"/,
+  }),
+  r(
+    "protect_branch",
+    { project_id: 1, name: "release/*", push_access_level: 0 },
+    "POST",
+    `${P}/protected_branches`,
+    { expect: /"name": "release\/\*"[\s\S]*"access_level": 0/ },
+  ),
+  r(
+    "get_protected_branch",
+    { project_id: 1, name: "release/*" },
+    "GET",
+    `${P}/protected_branches/release%2F*`,
+    {
+      expect: /"allow_force_push": false/,
+    },
+  ),
+  r(
+    "unprotect_branch",
+    { project_id: 1, name: "release/*" },
+    "DELETE",
+    `${P}/protected_branches/release%2F*`,
+    {
+      expect: /^Done\.$/,
+    },
+  ),
+  r(
+    "create_commit_status",
+    { project_id: 1, sha: "main", state: "success", name: "ext-check" },
+    "POST",
+    `${P}/statuses/main`,
+    { expect: /"status": "success"/ },
+  ),
+  r("list_commit_statuses", { project_id: 1, sha: "main" }, "GET", `${P}/repository/commits/main/statuses`, {
+    expect: /"name": "ext-check"/,
+  }),
+  r("mark_all_todos_done", {}, "POST", `${A}/todos/mark_as_done`, { expect: /^Done\.$/ }),
+  r("verify_namespace", { namespace: "acme" }, "GET", `${A}/namespaces/acme/exists`, {
+    expect: /"exists": true[\s\S]*"acme1"/,
+  }),
   // search and GraphQL
   r("search", { scope: "issues", search: "render" }, "GET", `${A}/search`, { expect: /render slowly/ }),
   r(

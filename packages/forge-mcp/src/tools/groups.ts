@@ -58,4 +58,19 @@ export const groupTools = [
     input: { namespace_id: groupId },
     run: (api, a) => api.get(`/namespaces/${enc(a.namespace_id)}`),
   }),
+  tool({
+    name: "verify_namespace",
+    description:
+      "Check whether a namespace path is taken (at the top level, or under parent_id for a subgroup), with a free alternative when it is.",
+    write: false,
+    endpoint: "GET /namespaces/:id/exists",
+    input: {
+      namespace: z.string().min(1).describe("The path to check (one segment)"),
+      parent_id: z
+        .union([z.string().min(1), z.number().int()])
+        .optional()
+        .describe("Parent group id or path"),
+    },
+    run: (api, a) => api.get(`/namespaces/${enc(a.namespace)}/exists`, { parent_id: a.parent_id }),
+  }),
 ];

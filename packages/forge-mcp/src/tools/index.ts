@@ -3,6 +3,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ForgeApi } from "../forge/api.js";
+import { branchProtectionTools } from "./branch-protection.js";
 import type { Asker, ConfirmMode } from "./confirm.js";
 import {
   type ForgeTool,
@@ -35,7 +36,7 @@ export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
   issues: issueTools,
   merge_requests: [...mergeRequestTools, ...mrDiscussionTools, ...mrReviewTools],
   pipelines: pipelineTools,
-  repository: repositoryTools,
+  repository: [...repositoryTools, ...branchProtectionTools],
   users: userTools,
   groups: groupTools,
   labels: labelTools,

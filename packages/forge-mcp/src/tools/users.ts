@@ -125,4 +125,12 @@ export const userTools = [
     input: { project_id: projectId, ...eventFilters },
     run: (api, { project_id, ...q }) => api.get(`/projects/${enc(project_id)}/events`, q),
   }),
+  tool({
+    name: "mark_all_todos_done",
+    description: "Mark every pending to-do of yours as done.",
+    write: true,
+    endpoint: "POST /todos/mark_as_done",
+    input: {},
+    run: (api) => api.post("/todos/mark_as_done"),
+  }),
 ];
