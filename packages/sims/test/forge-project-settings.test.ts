@@ -73,3 +73,16 @@ describe("to-dos and namespaces", () => {
     expect((await f.api(`/namespaces/${path}/exists${q}`)).body).toEqual(body);
   });
 });
+
+describe("PUT /projects/:id", () => {
+  it.each([
+    ["a maintainer changes the default branch → 200", { default_branch: "fix/readme-typo" }, {}, 200],
+    ["a branch that does not exist → 400", { default_branch: "nope" }, {}, 400],
+    ["an unknown visibility → 400", { visibility: "secret" }, {}, 400],
+    ["a developer → 403", { description: "x" }, bob, 403],
+  ])("%s", async (_n, b, headers, status) => {
+    const res = await f.api(P, send("PUT", b, headers));
+    expect(res.status).toBe(status);
+    if (status === 200) expect((await f.api(P)).body.default_branch).toBe("fix/readme-typo");
+  });
+});

@@ -9,11 +9,13 @@ import { API, missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
 import { todosOf } from "./activity.js";
+import { projectJson } from "./projects.js";
 
 /**
  * Project settings and records beside the repository, from GitLab's documented API: protected
  * branches (the default branch is protected from the start, Maintainers push and merge), external
- * commit statuses, marking every to-do done, and whether a namespace path is taken.
+ * commit statuses, project settings (PUT /projects/:id), marking every to-do done, and whether a
+ * namespace path is taken.
  */
 
 const LEVEL_NAMES: Record<number, string> = {
@@ -175,6 +177,32 @@ export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>)
         (typeof q.name !== "string" || s.name === q.name),
     );
     res.json(paginate(req, res, ctx.origin, rows).map(statusJson));
+  });
+
+  // Project settings: name, description, visibility and the default branch (which must exist).
+  app.put(`${API}/projects/:id`, (req, res) => {
+    const p = loadProject(ctx.state, req, res, ACCESS.maintainer);
+    if (!p) return;
+    const b = params(req);
+    const branch = str(b.default_branch);
+    if (branch !== undefined && !p.repository.branches.has(branch))
+      return void res
+        .status(400)
+        .json({ message: { base: [`Could not change HEAD: branch '${branch}' does not exist`] } });
+    const visibility = str(b.visibility);
+    if (visibility !== undefined && !["private", "internal", "public"].includes(visibility))
+      return void res.status(400).json({ error: "visibility does not have a valid value" });
+    const name = str(b.name);
+    if (name !== undefined) {
+      if (!name.trim()) return void res.status(400).json({ message: { name: ["can't be blank"] } });
+      p.name = name;
+    }
+    const description = str(b.description);
+    if (description !== undefined) p.description = description;
+    if (visibility !== undefined) p.visibility = visibility as Project["visibility"];
+    if (branch !== undefined) p.default_branch = branch;
+    p.last_activity_at = ctx.state.clock.iso();
+    res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
   });
 
   app.post(`${API}/todos/mark_as_done`, (_req, res) => {
