@@ -447,6 +447,11 @@ const rows: Row[] = [
     () => {},
   ),
   row(
+    "PUT /projects/:id",
+    (gl) => gl.Projects.edit(W, { description: "edited by gitbeaker" }),
+    (p) => expect(p.description).toBe("edited by gitbeaker"),
+  ),
+  row(
     "GET /namespaces/:id/exists",
     (gl) => gl.Namespaces.exists("acme"),
     (n) => expect(n.exists).toBe(true),

@@ -44,6 +44,12 @@ const rows: Row[] = [
     expect: /"username": "bob"/,
   }),
   r("health_check", {}, "GET", `${A}/version`, { expect: /"version"/ }),
+  r("update_project", { project_id: 1, description: "Widgets for dashboards" }, "PUT", P, {
+    expect: /"description": "Widgets for dashboards"/,
+  }),
+  r("update_default_branch", { project_id: 1, default_branch: "main" }, "PUT", P, {
+    expect: /"default_branch": "main"/,
+  }),
   r("my_issues", {}, "GET", `${A}/issues`, { expect: /"iid"/ }),
   r("get_project", { project_id: "acme/widgets" }, "GET", W, { expect: /"default_branch": "main"/ }),
   r("list_groups", { search: "acme" }, "GET", `${A}/groups`, { expect: /"full_path": "acme"/ }),
@@ -538,6 +544,9 @@ const rows: Row[] = [
       expect: /"rule_type": "any_approver"/,
     },
   ),
+  r("list_merge_request_diffs", { project_id: 1, merge_request_iid: 1, per_page: 1 }, "GET", `${MR1}/diffs`, {
+    expect: /"diff": "@@[\s\S]*"pagination"/,
+  }),
   r("list_merge_request_changed_files", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/diffs`, {
     expect: /^(?![\s\S]*"diff":)[\s\S]*"new_path": "src\/widget\.ts"/,
   }),

@@ -52,6 +52,16 @@ export const mrReviewTools = [
     },
   }),
   tool({
+    name: "list_merge_request_diffs",
+    description:
+      "List a merge request's file diffs a page at a time (per_page files each), for large merge requests.",
+    write: false,
+    endpoint: `GET ${MR}/diffs`,
+    input: { ...at, ...pagination },
+    run: (api, { project_id, merge_request_iid, ...q }) =>
+      api.get(`${mr(project_id, merge_request_iid)}/diffs`, q),
+  }),
+  tool({
     name: "get_merge_request_file_diff",
     description:
       "Get the diff of one file of a merge request (by its new or old path), from one page of the merge request's diffs (100 files a page; page 2 and on for larger merge requests).",

@@ -113,4 +113,26 @@ export const projectTools = [
     input: {},
     run: (api) => api.get("/version"),
   }),
+  tool({
+    name: "update_project",
+    endpoint: "PUT /projects/:id",
+    description: "Change a project's name, description, visibility or default branch.",
+    write: true,
+    input: {
+      project_id: projectId,
+      name: z.string().min(1).optional(),
+      description: z.string().optional(),
+      visibility: z.enum(["private", "internal", "public"]).optional(),
+      default_branch: z.string().min(1).optional(),
+    },
+    run: (api, { project_id, ...body }) => api.put(`/projects/${enc(project_id)}`, body),
+  }),
+  tool({
+    name: "update_default_branch",
+    endpoint: "PUT /projects/:id",
+    description: "Make an existing branch the project's default branch.",
+    write: true,
+    input: { project_id: projectId, default_branch: z.string().min(1) },
+    run: (api, a) => api.put(`/projects/${enc(a.project_id)}`, { default_branch: a.default_branch }),
+  }),
 ];
