@@ -194,6 +194,8 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
   // Secrets may be added after creation (addSecret), so the rule is applied to the set as it is now.
   const redact = (text: string) => redactSecrets(text, secrets);
   const base = options.baseUrl.replace(/\/+$/, "");
+  // Named in network errors, so a wrong base URL or AGENTS_BASE_URL_* shows which host was tried.
+  const origin = originOf(base);
   const notify = (req: HttpRequest, cause: string, waitMs: number, attempt: number) =>
     env.onRetry?.({
       provider: options.provider,
@@ -251,7 +253,9 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
           continue;
         }
         throw new ProviderHttpError(
-          redact(`${where}: ${reason}${attempt > 0 ? ` (after ${attempt + 1} attempts)` : ""}`),
+          redact(
+            `${where}: ${reason} reaching ${origin}${attempt > 0 ? ` (after ${attempt + 1} attempts)` : ""}`,
+          ),
           options.provider,
           req.method,
           req.path,
@@ -452,6 +456,15 @@ function safeParse(parser: ErrorParser | undefined, status: number, body: unknow
     return parser(status, body);
   } catch {
     return {};
+  }
+}
+
+/** scheme://host[:port] of a base URL, without any user info or path. */
+function originOf(base: string): string {
+  try {
+    return new URL(base).origin;
+  } catch {
+    return base;
   }
 }
 

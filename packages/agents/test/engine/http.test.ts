@@ -206,6 +206,9 @@ describe("http client", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderHttpError);
     expect((error as ProviderHttpError).code).toBe("timeout");
+    expect((error as Error).message).toMatch(
+      /^provider_x GET \/slow: timed out .* reaching http:\/\/127\.0\.0\.1:\d+ \(after 4 attempts\)$/,
+    );
     expect(hits).toBe(4);
   });
 
@@ -338,13 +341,13 @@ describe("http client transport", () => {
     expect(warnings).toEqual([]);
   });
 
-  it("names a refused connection by its code", async () => {
+  it("names a refused connection by its code and the host it tried (never the user info)", async () => {
     const closed = createHttpClient(
-      { provider: "provider_x", baseUrl: "http://127.0.0.1:9/v1" },
+      { provider: "provider_x", baseUrl: "http://user:pw-secret@127.0.0.1:9/v1" },
       { policy: { maxRetries: 0 } },
     );
     const error = (await closed.request({ method: "GET", path: "/x" }).catch((e: unknown) => e)) as Error;
-    expect(error.message).toBe("provider_x GET /x: network error ECONNREFUSED");
+    expect(error.message).toBe("provider_x GET /x: network error ECONNREFUSED reaching http://127.0.0.1:9");
   });
 });
 
