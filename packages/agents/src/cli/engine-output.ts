@@ -85,9 +85,7 @@ export function retryLine(n: RetryNotice): string {
 }
 
 export function progressPrinter(print: Printer, plan: Plan): (event: ApplyEvent) => void {
-  const release = new Set(
-    plan.actions.filter((a) => a.external && a.action === "delete").map((a) => a.address),
-  );
+  const release = new Set(plan.actions.filter(releasedOnly).map((a) => a.address));
   return (event) => {
     const seconds = "ms" in event ? ` in ${(event.ms / 1000).toFixed(1)}s` : "";
     switch (event.type) {
@@ -115,13 +113,18 @@ export function progressPrinter(print: Printer, plan: Plan): (event: ApplyEvent)
   };
 }
 
+/** A delete that only releases the resource from state: an external one, or one the provider cannot delete. */
+function releasedOnly(a: Plan["actions"][number]): boolean {
+  return a.action === "delete" && (!!a.external || !!a.remains);
+}
+
 export function resultSummary(plan: Plan, result: ExecuteResult, seconds: number): string[] {
   const done = new Set(result.done);
-  // Externals are only released from state, never deleted: they are counted apart.
-  const count = (action: string, external = false) =>
+  // Externals (and what the provider cannot delete) are only released from state: counted apart.
+  const count = (action: string, released = false) =>
     plan.actions.filter(
       (a) =>
-        a.action === action && done.has(a.address) && (a.action !== "delete" || !!a.external === external),
+        a.action === action && done.has(a.address) && (a.action !== "delete" || releasedOnly(a) === released),
     ).length;
   const released = count("delete", true) ? `, ${count("delete", true)} released from state` : "";
   const word = plan.operation === "destroy" ? "Destroy" : "Apply";

@@ -142,6 +142,7 @@ export function planRemoval(
   prior: ResourceState,
   result: RefreshResult | undefined,
   operation: string,
+  handler?: Pick<KindHandler, "cannotDelete">,
 ): PlannedAction {
   const base = {
     address: prior.address,
@@ -164,6 +165,14 @@ export function planRemoval(
   }
   if (result?.status === "gone") {
     return { ...base, action: "delete", reason: `${why}; already gone remotely, so only removed from state` };
+  }
+  if (handler?.cannotDelete) {
+    return {
+      ...base,
+      action: "delete",
+      remains: true,
+      reason: `${why}; ${handler.cannotDelete}, so it is only released from state and remains on ${prior.provider}`,
+    };
   }
   return { ...base, action: "delete", reason: why };
 }

@@ -177,7 +177,8 @@ async function diffAll(
   }
   for (const prior of inState) {
     if (byAddress.has(prior.address)) continue;
-    actions.push(planRemoval(prior, refreshed.get(prior.address), operation));
+    const handler = runtime.handler(prior.provider, prior.kind);
+    actions.push(planRemoval(prior, refreshed.get(prior.address), operation, handler));
   }
   return actions;
 }

@@ -43,6 +43,11 @@ export interface PlannedAction {
   /** Remote id the action works on (update, replace, delete, adopt, read). */
   remoteId?: string;
   external?: boolean;
+  /**
+   * delete: the provider cannot delete this kind, so the resource is only released from state and
+   * stays on the provider (the reason says why).
+   */
+  remains?: boolean;
   createBeforeDestroy?: boolean;
   /**
    * replace: the new object an interrupted run already created for this replacement (found by

@@ -123,6 +123,12 @@ export interface KindHandler {
   /** Deletes or archives. Already gone counts as success. */
   remove(ctx: HandlerContext, id: string, prior?: PriorState): Promise<void>;
   /**
+   * Set where the provider has no delete for this kind (why, e.g. "provider_d cannot delete
+   * skills"): `remove` only stops managing the object, which stays on the provider. The plan says
+   * so and apply reports the removal as "released from state", never "deleted".
+   */
+  cannotDelete?: string;
+  /**
    * Finds a resource this project already owns (adoption after a crash or a conflict). `exclude`:
    * ids to pass over (the recorded object, when the create half of a replacement is looked for:
    * both carry the same owner). Kinds that replace create-before-destroy must honour it.

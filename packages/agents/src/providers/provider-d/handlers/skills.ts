@@ -50,6 +50,7 @@ export const providerDSkillHandler: KindHandler = {
     return remote === "gone" ? "gone" : toRemote(remote, prior?.spec);
   },
 
+  cannotDelete: "provider_d cannot delete skills",
   async remove(ctx, id) {
     try {
       await ctx.http.request({
