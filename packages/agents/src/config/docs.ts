@@ -187,7 +187,9 @@ agents:
 
 Paths (\`skills.*.source\`, \`files.*.source\`, an agent's \`files\` given as strings, deployment
 \`file\` resource \`source\`, \`rubric_file\`) are relative to the folder of \`agents.yaml\` and must
-exist (AGENTS1020/AGENTS1021).
+exist (AGENTS1020/AGENTS1021). An agent's \`files\`, a \`rubric_file\` and a deployment file's
+\`source\` are shown in plans and recorded in state as written, so a clone in another folder reads
+the same plan.
 
 \`instructions\` is a file path when the value is one line without whitespace and either ends in
 \`.md\`, \`.markdown\` or \`.txt\` or starts with \`./\` or \`../\` (then the file must exist), or contains

@@ -50,7 +50,9 @@ function exists(path: string): boolean {
 
 /**
  * Resolve every local path of the config against the config's folder, in place: instructions
- * files are replaced by their text; sources become absolute paths. Missing paths are errors.
+ * files are replaced by their text; skill and file sources become absolute paths; the paths a
+ * plan shows (agent files, rubric files, deployment file sources) stay as written. Missing paths
+ * are errors.
  */
 export function resolvePaths(config: Config, dir: string, source: YamlSource): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
@@ -98,15 +100,17 @@ export function resolvePaths(config: Config, dir: string, source: YamlSource): D
   }
   for (const [name, deployment] of Object.entries(config.deployments ?? {})) {
     deployment.initial_events?.forEach((event, index) => {
+      // Kept as written (relative to agents.yaml), like an agent's files: plans show the path the
+      // file names, and state reads the same on every checkout. Handlers read it from configDir.
       if (event.type === "user.define_outcome" && event.rubric_file !== undefined) {
         const path = ["deployments", name, "initial_events", index, "rubric_file"];
-        event.rubric_file = need(event.rubric_file, path, "file", "rubric file");
+        need(event.rubric_file, path, "file", "rubric file");
       }
     });
     deployment.resources?.forEach((resource, index) => {
       if (resource.type === "file" && resource.source !== undefined) {
         const path = ["deployments", name, "resources", index, "source"];
-        resource.source = need(resource.source, path, "file", "resource source");
+        need(resource.source, path, "file", "resource source");
       }
     });
   }
