@@ -79,4 +79,43 @@ agents:
     expect((await agents.plan()).code).toBe(0);
     expect((await agents.destroy()).code).toBe(0);
   });
+
+  it("a deployment's tunnel, which the API never takes, is no change at all", async () => {
+    const { dir, agents } = await project(`tunnels:
+  primary:
+    tunnel_id: tnl_sim_primary
+  secondary:
+    tunnel_id: tnl_sim_secondary
+environments:
+  e:
+    config:
+      type: cloud
+agents:
+  runner:
+    model: auto
+    instructions: Run.
+deployments:
+  nightly:
+    agent: runner
+    environment: e
+    tunnel: primary
+    initial_events:
+      - type: user.message
+        content: Go.
+`);
+    const first = await agents.apply();
+    expect(first.code, first.text + first.error).toBe(0);
+    const deployment = (await dump()).deployments!.find((d) => d.name === "nightly")!;
+    expect(deployment).not.toHaveProperty("tunnel_id");
+    await editConfig(dir, "    tunnel: primary\n", "    tunnel: secondary\n");
+    const plan = await agents.plan();
+    expect(plan.code, plan.text + plan.error).toBe(0);
+    // The warning says the tunnel is dropped; no plan line shows it as a change.
+    expect(plan.text).toContain("takes no tunnel; it is dropped");
+    expect(plan.text).not.toMatch(/^\s+[~+-] tunnel/m);
+    expect(plan.text).toContain("No changes.");
+    await editConfig(dir, "    tunnel: secondary\n", "");
+    expect((await agents.plan()).code).toBe(0);
+    expect((await agents.destroy()).code).toBe(0);
+  });
 });

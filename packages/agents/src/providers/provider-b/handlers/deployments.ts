@@ -70,7 +70,10 @@ export const deploymentHandler: DeploymentHandler = {
   sensitive: ["resources.*.authorization_token"],
   // The wire cannot clear a schedule in an update (docs/wire/provider-b.md §3.7): archive and recreate.
   replaceOnRemoval: ["schedule"],
-  async desired(spec, dctx) {
+  async desired(declared, dctx) {
+    // The deployment API takes no tunnel: it is never sent (validate warns), so it is no part of
+    // what the plan compares, and changing it plans nothing.
+    const { tunnel: _never, ...spec } = declared;
     const decl = spec as unknown as DeploymentDecl;
     const sources = [
       ...(decl.resources ?? []).flatMap((r) =>
