@@ -134,7 +134,8 @@ export async function importResource(
         external: false,
         // What the remote shows becomes last-applied: the next plan lists what differs from the file.
         spec: remote.spec,
-        ...(remote.extra ? { extra: remote.extra } : {}),
+        // Marks an object whose ownership labels the next plan checks (and the next update stamps).
+        extra: { ...remote.extra, imported: true },
         ...(remote.version !== undefined ? { version: remote.version } : {}),
         dependsOn: [...declared.dependsOn].sort(),
         updatedAt: new Date().toISOString(),

@@ -73,7 +73,28 @@ export function planDeclared(project: string, bound: BoundResource): PlannedActi
   // After `agents state mv` the remote still names the old address as its owner: an update
   // re-stamps it, so sync and adoption find it under its new name (never a duplicate).
   const owner = result?.status === "found" ? result.remote.owner : undefined;
-  if (owner && owner.project === project && owner.resource !== resource.address && handler.update) {
+  // An imported object may carry no ownership labels (or another project's): its first update
+  // stamps this project's, so sync and adoption find it. The plan shows that update.
+  if (result?.status === "found" && prior.extra?.imported === true && handler.update) {
+    if (owner?.project !== project)
+      changes.push({
+        path: "metadata.agents.project",
+        ...(owner?.project !== undefined ? { before: owner.project } : {}),
+        after: project,
+        sensitive: false,
+        forcesReplacement: false,
+        source: "config",
+      });
+    if (owner?.resource !== resource.address)
+      changes.push({
+        path: "metadata.agents.resource",
+        ...(owner?.resource !== undefined ? { before: owner.resource } : {}),
+        after: resource.address,
+        sensitive: false,
+        forcesReplacement: false,
+        source: "config",
+      });
+  } else if (owner && owner.project === project && owner.resource !== resource.address && handler.update) {
     changes.push({
       path: "metadata.agents.resource",
       before: owner.resource,

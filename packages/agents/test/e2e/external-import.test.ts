@@ -3,7 +3,7 @@
 // blocked until `agents state rm`; `agents import` adopts an existing environment.
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
@@ -80,13 +80,24 @@ describe("external resources and import", () => {
 
   it("verifies and records the external environment, creating nothing", async () => {
     const plan = JSON.parse((await run("plan", "--json")).stdout) as {
-      actions: Array<{ address: string; action: string }>;
+      actions: Array<{ address: string; action: string; changes: Array<{ path: string; after?: unknown }> }>;
     };
-    const byAddress = Object.fromEntries(plan.actions.map((a) => [a.address, a.action]));
-    expect(byAddress[SHARED]).toBe("read");
-    expect(byAddress[LEGACY]).not.toBe("create");
+    const byAddress = Object.fromEntries(plan.actions.map((a) => [a.address, a]));
+    expect(byAddress[SHARED]!.action).toBe("read");
+    // The imported environment matches the file but lacks the ownership labels: the plan says
+    // apply adds them (issue 23), instead of "No changes" with a remote sync cannot find.
+    expect(byAddress[LEGACY]!.action).toBe("update");
+    expect(byAddress[LEGACY]!.changes.map((c) => [c.path, c.after])).toEqual([
+      ["metadata.agents.project", basename(dir)],
+      ["metadata.agents.resource", LEGACY],
+    ]);
     const apply = await run("apply", "-y");
     expect(apply.code).toBe(0);
+    const legacy = (
+      (await simState(c)) as { environments: Array<{ id: string; metadata: object }> }
+    ).environments.find((e) => e.id === legacyId)!;
+    expect(legacy.metadata).toMatchObject({ "agents.project": basename(dir), "agents.resource": LEGACY });
+    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
     const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
     expect(state.resources[SHARED]).toMatchObject({ id: sharedId, external: true });
     expect(state.resources[LEGACY]).toMatchObject({ id: legacyId, external: false });
