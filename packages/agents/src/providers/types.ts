@@ -300,6 +300,22 @@ export interface ProviderStarter {
 }
 
 /**
+ * One refusal a provider's handlers (or its API) make at apply for a declaration validate can
+ * judge without the network, with the validate rule that reports it first. Listed per provider
+ * in its definition, so a test can prove both halves against the simulator and the docs can show
+ * them side by side (docs/providers.md, "Apply-time refusals").
+ */
+export interface ApplyRefusal {
+  /** Stable id: `<provider>.<what>`. */
+  id: string;
+  kind: Kind;
+  /** A fragment of the error apply reports, as the handler or the provider's API words it. */
+  message: string;
+  /** The diagnostic code of the validate rule that reports the same declaration. */
+  rule: string;
+}
+
+/**
  * Everything the build knows about one provider, in one place (`providers/<p>/definition.ts`):
  * the schema of its `providers.<name>` block, its capabilities (data the validator and the
  * engine read), the starter `agents init` writes, and the adapter that talks to it.
@@ -310,4 +326,6 @@ export interface ProviderDefinition {
   capabilities: ProviderCapabilities;
   starter: ProviderStarter;
   adapter: ProviderAdapter;
+  /** Every refusal at apply that validate can foresee, with the rule that does (may be empty). */
+  applyRefusals: readonly ApplyRefusal[];
 }

@@ -15,6 +15,7 @@ import { createFileHandler } from "./handlers/files.js";
 import { DEFAULT_PROVIDER_A_OPTIONS, type ProviderAOptions } from "./handlers/options.js";
 import { createSkillHandler } from "./handlers/skills.js";
 import { vaultHandler } from "./handlers/vaults.js";
+import { providerARefusals } from "./refusals.js";
 
 /** `providers.provider_a`: a workspace-scoped API key. */
 const providerAConfig = strict({
@@ -58,4 +59,5 @@ export const providerADefinition = {
     model: "qwen-plus",
   },
   adapter: providerA,
+  applyRefusals: providerARefusals,
 } as const satisfies ProviderDefinition;

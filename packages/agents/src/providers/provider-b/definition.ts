@@ -19,6 +19,7 @@ import { createMemoryStoreHandler } from "./handlers/memory-stores.js";
 import { DEFAULT_PROVIDER_B_OPTIONS, type ProviderBOptions } from "./handlers/shared.js";
 import { skillHandler } from "./handlers/skills.js";
 import { vaultHandler } from "./handlers/vaults.js";
+import { providerBRefusals } from "./refusals.js";
 
 /** `providers.provider_b`: a personal access token and an optional gateway. */
 const providerBConfig = strict({
@@ -86,4 +87,5 @@ export const providerBDefinition = {
     model: "auto",
   },
   adapter: providerB,
+  applyRefusals: providerBRefusals,
 } as const satisfies ProviderDefinition;

@@ -53,4 +53,6 @@ export const providerCDefinition = {
     model: "claude-sonnet-4-5",
   },
   adapter: providerC,
+  // Nothing these handlers refuse at apply is left for validate to foresee.
+  applyRefusals: [],
 } as const satisfies ProviderDefinition;

@@ -57,4 +57,6 @@ export const providerDDefinition = {
     model: "doubao-seed-1-6",
   },
   adapter: providerD,
+  // Nothing these handlers refuse at apply is left for validate to foresee.
+  applyRefusals: [],
 } as const satisfies ProviderDefinition;
