@@ -118,4 +118,37 @@ deployments:
     expect((await agents.plan()).code).toBe(0);
     expect((await agents.destroy()).code).toBe(0);
   });
+
+  it("a memory seed's diff shows its text, for a file edit and for a remote edit", async () => {
+    const { dir, agents } = await project(`memory_stores:
+  policies:
+    description: Support policies
+    entries:
+      - key: refunds.md
+        content: Refunds within 30 days.
+`);
+    expect((await agents.apply()).code).toBe(0);
+    await editConfig(dir, "Refunds within 30 days.", "Refunds within 14 days.");
+    const plan = await agents.plan();
+    expect(plan.code, plan.text + plan.error).toBe(2);
+    expect(plan.text).toContain('"Refunds within 30 days." → "Refunds within 14 days."');
+    expect(plan.text).not.toMatch(/[0-9a-f]{64}/);
+    expect((await agents.apply()).code).toBe(0);
+    expect((await agents.plan()).code).toBe(0);
+    // An agent (or a person) rewrites the seed: the drift line shows what the remote now holds.
+    const store = (await dump()).memory_stores!.find((m) => m.name === "policies")!;
+    const memory = (await dump()).memories!.find(
+      (m) => m.memory_store_id === store.id || m.store_id === store.id,
+    )!;
+    const edit = await fetch(`${b.url}/memory_stores/${store.id}/memories/${memory.id}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ content: "Refunds never." }),
+    });
+    expect(edit.status).toBe(200);
+    const drift = await agents.plan();
+    expect(drift.code, drift.text + drift.error).toBe(2);
+    expect(drift.text).toContain('"Refunds never." → "Refunds within 14 days."  (changed outside agents)');
+    expect((await agents.destroy()).code).toBe(0);
+  });
 });

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 // entries are managed seeds: created when missing, updated when their content changed (with the
 // remote sha256 as precondition), and every other memory is left as the agents wrote it.
 import { send, type Wire } from "../../common/handler-kit.js";
+import { sha256 } from "../../common/local-files.js";
 import { logicalName, metadataPatch, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
 import { collect, walkAfterId } from "../../common/paging.js";
 import type { HandlerContext, KindHandler, PriorState, RemoteObject, Spec } from "../../types.js";
@@ -13,7 +14,7 @@ import {
   memoryPath,
   planSeeds,
   type RemoteMemory,
-  seedDigests,
+  seedContents,
 } from "../mappers/memory-store.js";
 import {
   client,
@@ -68,7 +69,7 @@ async function toRemote(
   ctx: HandlerContext,
   wire: Wire,
   domain: ApiDomain,
-  declaredPaths?: string[],
+  lastApplied?: Record<string, unknown>,
 ): Promise<RemoteObject> {
   const id = String(wire.id);
   const spec: Spec = {
@@ -76,25 +77,48 @@ async function toRemote(
     metadata: userMetadata(wire.metadata),
     derived: { domain },
   };
-  if (declaredPaths) {
-    // Only the declared seeds are compared; memories the agents wrote are theirs.
-    const remote = new Map(
-      (await listMemories(ctx, domain, id)).map((m) => [m.path.replace(/^\/+/, ""), m.content_sha256]),
-    );
-    spec.entries = Object.fromEntries(declaredPaths.map((p) => [p, remote.get(p) ?? null]));
+  if (lastApplied) {
+    // Only the declared seeds are compared; memories the agents wrote are theirs. The list gives
+    // each memory's sha256: a seed still holding the last-applied text is shown as that text, and
+    // only one that changed is fetched, so a plan shows text as provider_c/d's do, not digests.
+    const remote = new Map((await listMemories(ctx, domain, id)).map((m) => [m.path.replace(/^\/+/, ""), m]));
+    const entries: Record<string, string | null> = {};
+    for (const [path, applied] of Object.entries(lastApplied)) {
+      const memory = remote.get(path);
+      if (!memory) entries[path] = null;
+      else if (typeof applied === "string" && memory.content_sha256 === sha256(applied))
+        entries[path] = applied;
+      else entries[path] = await memoryContent(ctx, domain, id, memory.id);
+    }
+    spec.entries = entries;
   }
   return { id, spec, owner: ownerOf(wire.metadata), extra: { domain, name: wire.name } };
 }
 
+async function memoryContent(
+  ctx: HandlerContext,
+  domain: ApiDomain,
+  storeId: string,
+  memoryId: string,
+): Promise<string | null> {
+  const res = await client(ctx, domain).request<{ content?: unknown }>({
+    method: "GET",
+    path: `/memory_stores/${storeId}/memories/${memoryId}`,
+    allowStatus: [404],
+    signal: ctx.signal,
+  });
+  return typeof res.body?.content === "string" ? res.body.content : null;
+}
+
 /** Right after seeding, every declared path holds exactly the declared content. */
 function withSeeds(remote: RemoteObject, decl: MemoryStoreDecl): RemoteObject {
-  if (decl.entries?.length) remote.spec.entries = seedDigests(decl.entries);
+  if (decl.entries?.length) remote.spec.entries = seedContents(decl.entries);
   return remote;
 }
 
-function declaredPaths(prior: PriorState | undefined): string[] | undefined {
+function lastAppliedSeeds(prior: PriorState | undefined): Record<string, unknown> | undefined {
   const entries = prior?.spec.entries;
-  return entries && typeof entries === "object" ? Object.keys(entries) : undefined;
+  return entries && typeof entries === "object" ? (entries as Record<string, unknown>) : undefined;
 }
 
 export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVIDER_B_OPTIONS): KindHandler {
@@ -107,7 +131,7 @@ export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVID
       return {
         ...(decl.description ? { description: decl.description } : {}),
         metadata: { ...(decl.metadata ?? {}) },
-        ...(decl.entries?.length ? { entries: seedDigests(decl.entries) } : {}),
+        ...(decl.entries?.length ? { entries: seedContents(decl.entries) } : {}),
         derived: { domain: requireOneDomain(spec, "memory store") },
       };
     },
@@ -140,7 +164,7 @@ export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVID
     async read(ctx, id, prior) {
       const found = await readEither(ctx, `/memory_stores/${id}`, specDomain(prior?.spec));
       if (found === "gone" || found.wire.archived_at) return "gone";
-      return toRemote(ctx, found.wire, found.domain, declaredPaths(prior));
+      return toRemote(ctx, found.wire, found.domain, lastAppliedSeeds(prior));
     },
     async update(ctx, id, spec) {
       const domain = requireOneDomain(spec, logicalName(ctx.owner));

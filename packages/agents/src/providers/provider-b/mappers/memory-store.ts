@@ -54,6 +54,7 @@ export function planSeeds(entries: MemoryStoreDecl["entries"], remote: RemoteMem
   return out;
 }
 
-export function seedDigests(entries: MemoryStoreDecl["entries"]): Record<string, string> {
-  return Object.fromEntries((entries ?? []).map((e) => [memoryPath(e.key), sha256(e.content)]));
+/** The declared seeds by path, with their text: what plans compare and show (as provider_c/d's do). */
+export function seedContents(entries: MemoryStoreDecl["entries"]): Record<string, string> {
+  return Object.fromEntries((entries ?? []).map((e) => [memoryPath(e.key), e.content]));
 }
