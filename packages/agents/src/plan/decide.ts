@@ -69,7 +69,8 @@ export function planDeclared(project: string, bound: BoundResource): PlannedActi
   if (result?.status === "gone")
     return create(`${prior.id} no longer exists remotely (deleted outside agents)`);
   const observed = result?.status === "found" ? result.remote.spec : undefined;
-  const changes = fieldChanges(prior.spec, observed, spec, handler, false);
+  const notYetApplied = result?.status === "found" ? result.remote.notYetApplied : undefined;
+  const changes = fieldChanges(prior.spec, observed, spec, handler, false, notYetApplied);
   // After `agents state mv` the remote still names the old address as its owner: an update
   // re-stamps it, so sync and adoption find it under its new name (never a duplicate).
   const owner = result?.status === "found" ? result.remote.owner : undefined;
@@ -135,11 +136,12 @@ export function fieldChanges(
   desired: Spec,
   handler: Pick<KindHandler, "sensitive" | "replaceOn" | "replaceOnRemoval">,
   adopting: boolean,
+  notYetApplied: readonly string[] = [],
 ): FieldChange[] {
   const current: Spec = { ...lastApplied };
   const drifted = new Set<string>();
   for (const [key, value] of Object.entries(observed ?? {})) {
-    if (!adopting && !sameValue(lastApplied[key], value)) drifted.add(key);
+    if (!adopting && !notYetApplied.includes(key) && !sameValue(lastApplied[key], value)) drifted.add(key);
     current[key] = value;
   }
   return diffValues(current, desired, handler.sensitive).map((d) => {

@@ -37,6 +37,12 @@ export interface RemoteObject {
   version?: number | string;
   /** Provider ids the engine keeps in state for later calls (credential ids, memory ids, ...). */
   extra?: Record<string, unknown>;
+  /**
+   * Top-level fields of `spec` the last apply could not set yet (provider_b's default memory
+   * store, which the provider creates only with the first Forward Session): a difference there is
+   * what the file asks for, not a change made outside agents.
+   */
+  notYetApplied?: string[];
 }
 
 export interface HandlerContext {

@@ -76,6 +76,13 @@ describe("provider_b Forward delivery end to end", () => {
       body: JSON.stringify({ identity_id: identity.id, template_id: template.id }),
     });
     expect(session.ok).toBe(true);
+    // The first rename is what the file asks for and the pending store could not take yet: the
+    // plan shows it as a change of the config, not as a change made outside agents.
+    const before = await agents.plan();
+    expect(before.code, before.text + before.error).toBe(2);
+    expect(before.text).toMatch(/~ default_memory_store\.name: ".*" → "Concierge memory"/);
+    expect(before.text).not.toContain("(changed outside agents)");
+    expect(before.text).not.toContain("drift");
     const apply = await agents.apply();
     expect(apply.code).toBe(0);
     const renamed = (await dump()).memory_stores!.find((m) => m.system_managed);

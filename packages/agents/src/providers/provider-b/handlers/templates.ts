@@ -251,7 +251,12 @@ export async function readTemplate(
       ctx.warn(
         "default memory store pending: the provider creates it with the first Forward Session of this identity and template",
       );
-    else remote.spec.default_memory_store = store;
+    else {
+      remote.spec.default_memory_store = store;
+      // The last apply found the store pending: its first rename is still to come, not drift.
+      const applied = prior?.extra?.default_memory_store as { pending?: boolean } | undefined;
+      if (applied?.pending === true) remote.notYetApplied = ["default_memory_store"];
+    }
   }
   remote.extra = { ...prior?.extra, ...remote.extra };
   return remote;
