@@ -7,9 +7,9 @@ import { limiter } from "../plan/bounded.js";
 import type { DesiredResource, Plan, PlannedAction } from "../plan/types.js";
 import { ProviderHttpError } from "../providers/http.js";
 import type { ProviderRuntime } from "../providers/registry.js";
-import type { KindHandler, PriorState, RemoteObject, Spec } from "../providers/types.js";
+import type { KindHandler, PriorState, RemoteObject, Spec, UploadIntent } from "../providers/types.js";
 import type { LockedState } from "../state/locked-state.js";
-import type { ResourceState } from "../state/types.js";
+import type { PendingCreate, ResourceState } from "../state/types.js";
 
 export type ApplyEvent =
   | { type: "start"; address: string; action: PlannedAction["action"] }
@@ -46,7 +46,14 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   // for, but a finished one is better.
   const requestSignal = new AbortController().signal;
   const desiredByAddress = new Map(options.desired.map((r) => [r.address, r]));
-  const actions = plan.actions.filter((a) => a.action !== "noop");
+  // Uploads an interrupted run journaled and never recorded: the resource's step settles them
+  // (even a step with nothing else to do).
+  const leftovers = new Map(
+    Object.values(store.state.pending ?? {})
+      .filter((p) => p.uploads?.length)
+      .map((p) => [p.address, [...p.uploads!]]),
+  );
+  const actions = plan.actions.filter((a) => a.action !== "noop" || leftovers.has(a.address));
   const actionByAddress = new Map(actions.map((a) => [a.address, a]));
 
   const lookup = (address: string) => {
@@ -88,6 +95,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
         runtime,
         ctx,
         remoteFor(),
+        leftovers.get(action.address) ?? [],
       );
       await step.run();
     },
@@ -167,6 +175,14 @@ function foreignConflict(action: PlannedAction, error: ProviderHttpError): Error
   );
 }
 
+/** Every string in a JSON value (ids kept in a resource's extra), added to `into`. */
+function collectStrings(value: unknown, into: Set<string>): void {
+  if (typeof value === "string") into.add(value);
+  else if (Array.isArray(value)) for (const item of value) collectStrings(item, into);
+  else if (value && typeof value === "object")
+    for (const item of Object.values(value)) collectStrings(item, into);
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -181,7 +197,45 @@ class Step {
     private readonly ctx: import("../providers/types.js").HandlerContext,
     /** Runs a call to the provider in one of the `--parallelism` slots. */
     private readonly remote: <R>(call: () => Promise<R>) => Promise<R>,
-  ) {}
+    /** Uploads an interrupted run journaled for this resource and never recorded. */
+    private readonly leftovers: readonly UploadIntent[],
+  ) {
+    this.uploads = [...leftovers];
+    if (leftovers.length > 0) ctx.leftoverUploads = leftovers;
+    ctx.journalUpload = (intent) => this.journalUpload(intent);
+  }
+
+  /** Every upload journaled for this resource and not yet settled: the leftovers, then this run's. */
+  private readonly uploads: UploadIntent[];
+  /** The journal entry of this step's create, once written. */
+  private intent: PendingCreate | undefined;
+
+  /** Journals an upload before it is sent, on the create's entry (or a new one for an update). */
+  private async journalUpload(upload: UploadIntent): Promise<void> {
+    this.uploads.push(upload);
+    const { address, kind, name, provider } = this.action;
+    this.intent = {
+      ...(this.intent ?? { address, kind, name, provider, since: new Date().toISOString() }),
+      uploads: [...this.uploads],
+    };
+    await this.store.intend(this.intent);
+  }
+
+  /**
+   * Deletes the leftover uploads nothing uses: every id state records, and `result`'s, are kept.
+   * Runs before the result is recorded, so a crash in between leaves the intents for the next run.
+   */
+  private async settleLeftovers(result?: RemoteObject, without?: string): Promise<void> {
+    const handler = this.handler;
+    if (this.leftovers.length === 0 || !handler.settleUploads) return;
+    const keep = new Set<string>();
+    for (const entry of Object.values(this.store.state.resources)) {
+      if (entry.address !== without) collectStrings(entry.extra, keep.add(entry.id));
+    }
+    if (result) collectStrings(result.extra, keep.add(result.id));
+    const settle = handler.settleUploads.bind(handler);
+    await this.remote(() => settle(this.ctx, this.leftovers, keep));
+  }
 
   private get handler(): KindHandler {
     return this.runtime.requireHandler(this.action.provider, this.action.kind, this.action.address);
@@ -212,8 +266,16 @@ class Step {
       case "delete":
         return this.delete();
       case "noop":
-        return;
+        return this.settleOnly();
     }
+  }
+
+  /** Nothing to change, but an interrupted run left uploads for this resource: settle them. */
+  private async settleOnly(): Promise<void> {
+    await this.settleLeftovers();
+    await this.store.update((_resources, state) => {
+      delete state.pending![this.action.address];
+    });
   }
 
   private async create(): Promise<void> {
@@ -221,7 +283,16 @@ class Step {
     // A create journaled by an earlier run and never recorded: that run's request may have made
     // the object the provider now answers a name conflict with.
     const journaled = this.store.state.pending?.[address] !== undefined;
-    await this.store.intend({ address, kind, name, provider, since: new Date().toISOString() });
+    // Uploads left by an interrupted run stay journaled until they are settled.
+    this.intent = {
+      address,
+      kind,
+      name,
+      provider,
+      since: new Date().toISOString(),
+      ...(this.uploads.length > 0 ? { uploads: [...this.uploads] } : {}),
+    };
+    await this.store.intend(this.intent);
     let remote: RemoteObject;
     try {
       remote = await this.remote(() => this.handler.create(this.ctx, this.spec));
@@ -345,6 +416,7 @@ class Step {
       await this.remote(() => this.handler.remove(this.ctx, remoteId, prior));
     }
     await this.removeStrays(prior);
+    await this.settleLeftovers(undefined, address);
     await this.store.update((resources, state) => {
       delete resources[address];
       delete state.pending![address];
@@ -353,6 +425,7 @@ class Step {
 
   private async record(remote: RemoteObject, external: boolean): Promise<void> {
     const desired = this.desired!;
+    await this.settleLeftovers(remote);
     const entry: ResourceState = {
       address: desired.address,
       kind: desired.kind,

@@ -2,7 +2,7 @@
 // it never writes state and never changes a remote resource.
 import { closest } from "../model/suggest.js";
 import type { ProviderRuntime } from "../providers/registry.js";
-import type { RemoteObject, Spec } from "../providers/types.js";
+import type { RemoteObject, Spec, UploadIntent } from "../providers/types.js";
 import type { ResourceState, State } from "../state/types.js";
 import { type BoundResource, bindDesired, configHash, specsOf } from "./bind.js";
 import { breather, mapBounded } from "./bounded.js";
@@ -203,7 +203,14 @@ async function settleInterrupted(phase: PlanPhase, actions: PlannedAction[]): Pr
     if (!state.pending?.[action.address] || action.external) return;
     if (action.action === "create") {
       const bound = byAddress.get(action.address)!;
-      const owned = await findOwned(runtime, action, lookup, signal);
+      const owned = await findOwned(
+        runtime,
+        action,
+        lookup,
+        signal,
+        undefined,
+        state.pending[action.address]!.uploads,
+      );
       const found = owned ?? (await findNamed(runtime, action, bound.resource.spec, lookup, signal));
       // An object state already records under another address is never this create's.
       if (!found || Object.values(state.resources).some((r) => r.id === found.id)) return;
@@ -242,7 +249,7 @@ async function settleInterrupted(phase: PlanPhase, actions: PlannedAction[]): Pr
   });
   for (const entry of pending) {
     if (byAddress.has(entry.address)) continue;
-    const found = await findOwned(runtime, entry, lookup, signal);
+    const found = await findOwned(runtime, entry, lookup, signal, undefined, entry.uploads);
     actions.push({
       ...entry,
       action: "delete",
@@ -350,10 +357,12 @@ async function findOwned(
   lookup: (address: string) => { id: string; extra?: Record<string, unknown> } | undefined,
   signal: AbortSignal,
   exclude?: ReadonlySet<string>,
+  leftoverUploads?: UploadIntent[],
 ): Promise<RemoteObject | undefined> {
   const handler = runtime.handler(resource.provider, resource.kind);
   if (!handler?.findOwned) return undefined;
   const ctx = runtime.context(resource, lookup, signal, () => {});
+  if (leftoverUploads?.length) ctx.leftoverUploads = leftoverUploads;
   const found = await handler.findOwned(ctx, ctx.owner, exclude);
   return found && !found.archived ? found : undefined;
 }

@@ -45,6 +45,27 @@ export interface RemoteObject {
   notYetApplied?: string[];
 }
 
+/**
+ * An upload journaled before its request is sent (provider_a files carry no metadata, so the
+ * journal is the only way a later run can tell the project's own upload from anyone else's).
+ */
+export interface UploadIntent {
+  /** The filename sent: unique where the handler may choose it (skill packages). */
+  filename: string;
+  size: number;
+  /** When the intent was written. */
+  since: string;
+  /**
+   * Files that already carried this filename before the upload (only where the filename is not
+   * unique: declared files keep their basename): those are never taken for this upload.
+   */
+  before?: string[];
+  /** What the upload carries, for the handler that finds it again (a skill's name). */
+  carries?: string;
+  /** The digest of what the upload carries, where the handler compares it (a skill's content). */
+  digest?: string;
+}
+
 export interface HandlerContext {
   /** The provider session's client: base URL, auth headers and error parsing already bound. */
   http: HttpClient;
@@ -78,6 +99,16 @@ export interface HandlerContext {
    * `forward`, beside the Managed API that `http` speaks to). Absent for one-root providers.
    */
   apis?: Readonly<Record<string, HttpClient>>;
+  /**
+   * Journals an upload in state before its request is sent (apply only). A run that dies
+   * before the result is recorded leaves the intent, and the next run finds the file again.
+   */
+  journalUpload?(intent: UploadIntent): Promise<void>;
+  /**
+   * Uploads an interrupted earlier run journaled for this resource and never recorded: a
+   * handler's `findOwned` and `read` of an adopted resource look for them.
+   */
+  leftoverUploads?: readonly UploadIntent[];
 }
 
 /** Work a destroy must finish after the ordinary removals; kept in state until done. */
@@ -201,6 +232,16 @@ export interface KindHandler {
    * rule 4); the handler may `ctx.defer` work that must outlive the resource.
    */
   preflightRemove?(ctx: HandlerContext, id: string, prior: PriorState): Promise<void>;
+  /**
+   * Settles uploads an interrupted run journaled for this resource: each one found remotely whose
+   * id is not in `keep` (every id state records, and the step's result) is deleted. Called by
+   * apply before the resource's step records its result.
+   */
+  settleUploads?(
+    ctx: HandlerContext,
+    uploads: readonly UploadIntent[],
+    keep: ReadonlySet<string>,
+  ): Promise<void>;
 }
 
 /** The handler of `agents`: the kind handler, plus sessions where the provider lets the tool start them. */

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 // The state file's shape. See docs/state.md; bump STATE_VERSION with an upgrade step in upgrade.ts.
-import type { Kind, ProviderName, Spec } from "../providers/types.js";
+import type { Kind, ProviderName, Spec, UploadIntent } from "../providers/types.js";
 
 export const STATE_VERSION = 2;
 
@@ -73,6 +73,12 @@ export interface PendingCreate {
   name: string;
   provider: ProviderName;
   since: string;
+  /**
+   * Uploads made for this resource, journaled before each request (kept across interrupted
+   * runs until a run settles them: adopts what the resource uses, deletes the rest). An entry
+   * that carries uploads may also stand for an update of a recorded resource.
+   */
+  uploads?: UploadIntent[];
 }
 
 export interface LockInfo {

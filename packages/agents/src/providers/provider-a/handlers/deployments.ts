@@ -7,7 +7,7 @@ import { deploymentFromWire, runDeployment } from "../../common/run.js";
 import { deleteUploads, priorUploads, sourceDigests, Uploads } from "../../common/uploads.js";
 import type { DeploymentHandler, HandlerContext, RemoteObject, Spec } from "../../types.js";
 import { type DeploymentDecl, deploymentToWire } from "../mappers/deployment.js";
-import { uploadFile } from "./files.js";
+import { settleUploads, uploadFile } from "./files.js";
 import type { ProviderAOptions } from "./options.js";
 
 export function createDeploymentHandler(opts: ProviderAOptions): DeploymentHandler {
@@ -97,6 +97,7 @@ export function createDeploymentHandler(opts: ProviderAOptions): DeploymentHandl
       await removeTolerant(ctx.http, "POST", `/deployments/${id}/archive`, ctx.signal);
       await deleteUploads(ctx, ctx.http, priorUploads(prior));
     },
+    settleUploads,
     async findOwned(ctx, owner) {
       const found = await firstMatch(
         walkPages<Wire>(ctx.http, "/deployments", {}, ctx.signal),

@@ -3,14 +3,15 @@
 // scans every version asynchronously; the handler waits (bounded, announced) until it is active,
 // because an agent that references a scanning version fails with AGENT_010.
 
+import { randomBytes } from "node:crypto";
 import { DeclarationError } from "../../common/errors.js";
 import { getOrGone, multipartFile, removeTolerant, send, str, type Wire } from "../../common/handler-kit.js";
 import { packSkill } from "../../common/local-files.js";
-import { collect, walkPages } from "../../common/paging.js";
+import { collect, firstMatch, walkPages } from "../../common/paging.js";
 import { pollUntil, retryWithDelays } from "../../common/wait.js";
 import { ProviderHttpError } from "../../http.js";
 import type { HandlerContext, KindHandler, PriorState, RemoteObject } from "../../types.js";
-import { waitAvailable } from "./files.js";
+import { filesOfUploads, journalUpload, settleUploads, waitAvailable } from "./files.js";
 import type { ProviderAOptions } from "./options.js";
 
 interface SkillDecl {
@@ -21,6 +22,10 @@ interface SkillDecl {
 }
 
 const SCAN_FAILED = new Set(["unsafe", "rejected", "deleted"]);
+/** Set by `read` on a skill being adopted: the digest of the package its interrupted create sent. */
+const MADE_FROM = "made_from_digest";
+/** How far the provider's clock may be behind ours when a found skill's age is compared. */
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 function fileNotReady(error: unknown): boolean {
   return error instanceof ProviderHttpError && /SKILL_FILE_NOT_FOUND/i.test(`${error.code} ${error.message}`);
@@ -32,8 +37,18 @@ async function uploadPackage(
   source: string,
 ): Promise<{ fileId: string; name: string }> {
   const pkg = await packSkill(ctx.configDir, source);
+  // A filename of the tool's choosing, unique, journaled before the request: a run that dies
+  // before recording the skill lets the next one find this upload by its name.
+  const filename = `${pkg.name}.${randomBytes(6).toString("hex")}.zip`;
+  await journalUpload(ctx, {
+    filename,
+    size: pkg.zip.byteLength,
+    unique: true,
+    carries: pkg.name,
+    digest: pkg.digest,
+  });
   // Not labelled application/zip: the skills endpoint cannot find a part labelled that way.
-  const form = multipartFile("file", pkg.zip, `${pkg.name}.zip`, "application/octet-stream");
+  const form = multipartFile("file", pkg.zip, filename, "application/octet-stream");
   const file = await send(ctx, ctx.http, { method: "POST", path: "/files", body: form });
   await waitAvailable(ctx, opts, String(file.id), file);
   return { fileId: String(file.id), name: pkg.name };
@@ -115,6 +130,14 @@ export function createSkillHandler(opts: ProviderAOptions): KindHandler {
     },
     async update(ctx, id, spec, prior) {
       const decl = spec as unknown as SkillDecl;
+      const madeFrom = prior.extra?.[MADE_FROM];
+      if (madeFrom !== undefined && madeFrom === (await packSkill(ctx.configDir, decl.source)).digest) {
+        // Adopted from an interrupted run that uploaded this very content: no new version, but
+        // the scan that run was waiting for must still pass before an agent references it.
+        const { [MADE_FROM]: _made, ...extra } = prior.extra!;
+        if (prior.version !== undefined) await waitActive(ctx, opts, id, String(prior.version));
+        return { id, spec: {}, version: prior.version, extra };
+      }
       const { fileId } = await uploadPackage(ctx, opts, decl.source);
       const created = await retryWithDelays(
         () =>
@@ -135,8 +158,31 @@ export function createSkillHandler(opts: ProviderAOptions): KindHandler {
     async read(ctx, id, prior) {
       const wire = await getOrGone(ctx.http, `/skills/${id}`, ctx.signal);
       if (wire === "gone" || wire.status === "deleted") return "gone";
-      return toRemote(wire, str(wire.latest_version), packageFilesOf(prior));
+      // Adopting a skill an interrupted run created: its package is among that run's uploads
+      // (the wire does not say which one), so all of them go with the skill.
+      if (prior || !ctx.leftoverUploads?.length)
+        return toRemote(wire, str(wire.latest_version), packageFilesOf(prior));
+      const files = (await filesOfUploads(ctx, ctx.leftoverUploads)).map((f) => String(f.id));
+      const remote = toRemote(wire, str(wire.latest_version), files);
+      // The newest journaled package is the one the skill was made from (a run that made it died).
+      const digest = ctx.leftoverUploads.findLast((u) => u.digest)?.digest;
+      return digest ? { ...remote, extra: { ...remote.extra, [MADE_FROM]: digest } } : remote;
     },
+    // Skills carry no ownership metadata: a skill is this project's only when an interrupted
+    // create journaled the upload of its package, and it was created after that.
+    async findOwned(ctx) {
+      const uploads = (ctx.leftoverUploads ?? []).filter((u) => u.carries);
+      if (uploads.length === 0) return undefined;
+      const names = new Set(uploads.map((u) => u.carries));
+      const earliest = Math.min(...uploads.map((u) => Date.parse(u.since))) - CLOCK_SKEW_MS;
+      const found = await firstMatch(
+        walkPages<Wire>(ctx.http, "/skills", {}, ctx.signal),
+        (s) =>
+          names.has(str(s.name)) && s.status !== "deleted" && !(Date.parse(String(s.created_at)) < earliest),
+      );
+      return found ? toRemote(found, str(found.latest_version)) : undefined;
+    },
+    settleUploads,
     async remove(ctx, id, prior) {
       await removeTolerant(ctx.http, "DELETE", `/skills/${id}`, ctx.signal);
       for (const fileId of packageFilesOf(prior)) {

@@ -1,0 +1,169 @@
+// Issue 23: provider_a uploads carry no metadata, so each one is journaled in state before its
+// request. A lost `POST /files` answer, or a kill (SIGKILL of the real CLI) while an upload waits
+// for its audit or a skill for its scan, must leave no copy behind: the next apply adopts what the
+// interrupted run made or deletes it, and destroy leaves nothing. The kills go through the spawned
+// CLI; the runs after them through the CLI's steps in-process (convergence/in-process.ts).
+import { spawn } from "node:child_process";
+import { promises as fs, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { forceUnlock } from "../../src/state/file-store.js";
+import { inProcessProject } from "../convergence/in-process.js";
+import { CLI } from "./cli.js";
+import { liveObjects, requestLog, setFaults, simState } from "./project.js";
+
+const CONFIG = `version: "1"
+providers:
+  provider_a:
+    api_key: \${A_API_KEY}
+    workspace_id: llm-e2e
+    base_url: \${A_BASE_URL}
+files:
+  glossary:
+    provider: provider_a
+    source: data/glossary.md
+skills:
+  charts:
+    provider: provider_a
+    source: skills/charts
+`;
+
+const SKILL = "---\nname: charts\ndescription: Draws charts\n---\nRead the CSV and draw it.\n";
+const env = { AGENTS_STATE_KEY: "a-upload-key" };
+const INSTANT = { file_audit_polls: 0, file_audit_ms: 0, skill_scan_polls: 0, skill_scan_ms: 0 };
+/** Checks that never settle while a test holds the CLI in its wait. */
+const ENDLESS = { file_audit_polls: 1e6, file_audit_ms: 1e9, skill_scan_polls: 1e6, skill_scan_ms: 1e9 };
+
+let a: RunningSim;
+let dir: string;
+const agents = () => inProcessProject(dir, env);
+
+async function settings(values: Record<string, number>): Promise<void> {
+  await fetch(`${a.origin}/_sim/seed`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ settings: values }),
+  });
+}
+
+async function live() {
+  const objects = liveObjects(await simState(a));
+  return {
+    files: objects.filter((o) => o.type === "file").map((o) => o.id),
+    skills: objects.filter((o) => o.type === "skill").map((o) => o.id),
+  };
+}
+
+async function stateIds(): Promise<Record<string, { id: string; extra?: Record<string, unknown> }>> {
+  return JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8")).resources;
+}
+
+/**
+ * Spawns `agents apply -y` and SIGKILLs it once the simulator has logged `seen` requests matching
+ * `at` (the upload sent, the wait begun): the moment a run dies with an upload unrecorded.
+ */
+async function killApplyWhen(at: RegExp, seen: number): Promise<void> {
+  await fetch(`${a.origin}/_sim/log`, { method: "DELETE" });
+  const child = spawn(process.execPath, [CLI, "apply", "-y"], {
+    cwd: dir,
+    env: { ...process.env, AGENTS_DEBUG: "", NO_COLOR: "1", ...env },
+    stdio: "ignore",
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  try {
+    for (let i = 0; i < 400; i++) {
+      const hits = (await requestLog(a)).filter((e) => at.test(`${e.method} ${e.path}`)).length;
+      if (hits >= seen) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  } finally {
+    child.kill("SIGKILL");
+  }
+  expect(await exited).toBeNull();
+  // A killed run leaves its file lock: released the way its own message says.
+  const statePath = join(dir, "agents.state.json");
+  const lock = JSON.parse(await fs.readFile(`${statePath}.lock`, "utf8")) as { id: string };
+  await forceUnlock(statePath, lock.id);
+}
+
+beforeAll(async () => {
+  a = await startSim("provider_a", { quiet: true });
+});
+afterAll(async () => {
+  await a?.close();
+});
+beforeEach(async () => {
+  await fetch(`${a.origin}/_sim/reset`, { method: "POST" });
+  await settings(INSTANT);
+  dir = mkdtempSync(join(tmpdir(), "agents-a-upload-crash-"));
+  await fs.mkdir(join(dir, "data"));
+  await fs.mkdir(join(dir, "skills", "charts"), { recursive: true });
+  await fs.writeFile(join(dir, "data", "glossary.md"), "# Glossary\n");
+  await fs.writeFile(join(dir, "skills", "charts", "SKILL.md"), SKILL);
+  await fs.writeFile(join(dir, "agents.yaml"), CONFIG);
+  await fs.writeFile(join(dir, ".env"), `A_API_KEY=sim-provider-a-key\nA_BASE_URL=${a.url}\n`);
+  return () => fs.rm(dir, { recursive: true, force: true });
+});
+
+/** Converged: one file and one skill package, both the ones state records; plan clean; destroy empties. */
+async function expectOneOfEachThenNothing(label: string): Promise<void> {
+  const recorded = await stateIds();
+  const now = await live();
+  expect(now.skills, label).toEqual([recorded['provider_a.skills["charts"]']!.id]);
+  const packages = recorded['provider_a.skills["charts"]']!.extra?.package_files as string[];
+  expect(now.files.sort(), label).toEqual([recorded['provider_a.files["glossary"]']!.id, ...packages].sort());
+  expect(packages, `${label}: ${JSON.stringify(recorded)}`).toHaveLength(1);
+  const plan = await agents().plan();
+  expect(plan.code, `${label}: ${plan.text}${plan.error}`).toBe(0);
+  const destroyed = await agents().destroy();
+  expect(destroyed.code, `${label}: ${destroyed.text}${destroyed.error}`).toBe(0);
+  expect(await live(), label).toEqual({ files: [], skills: [] });
+}
+
+describe("provider_a uploads interrupted", () => {
+  it("a lost POST /files answer: the next apply adopts the upload instead of sending a copy", async () => {
+    // Both uploads (the declared file and the skill package) lose their answer.
+    await setFaults(a, {
+      rules: [{ method: "POST", path: "/files$", repeat: true, action: { type: "drop_response" } }],
+    });
+    const broken = await agents().apply();
+    expect(broken.code).toBe(1);
+    await setFaults(a, {});
+    expect((await live()).files).toHaveLength(2);
+    await fetch(`${a.origin}/_sim/log`, { method: "DELETE" });
+    const again = await agents().apply();
+    expect(again.code, again.text + again.error).toBe(0);
+    // The declared file was adopted: nothing uploaded it again. The skill package was not
+    // usable to adopt a skill (none was made), so it was deleted and a new one sent.
+    const uploads = (await requestLog(a)).filter((e) => e.method === "POST" && e.path.endsWith("/files"));
+    expect(uploads).toHaveLength(1);
+    expect(again.text).toContain('provider_a.files["glossary"]: adopted');
+    await expectOneOfEachThenNothing("lost answers");
+  });
+
+  it("kills while uploads wait for their audit: the next apply leaves one of each, destroy nothing", async () => {
+    await settings(ENDLESS);
+    // Twice: each killed run leaves its uploads, and they must not pile up.
+    for (let kill = 1; kill <= 2; kill++) await killApplyWhen(/^GET .*\/files\/file_/, 2);
+    // The first kill leaves the file and the package; the second run adopts that file (and dies
+    // waiting for its audit) and sends a second package.
+    expect((await live()).files).toHaveLength(3);
+    await settings(INSTANT);
+    const again = await agents().apply();
+    expect(again.code, again.text + again.error).toBe(0);
+    await expectOneOfEachThenNothing("killed in the audit wait");
+  });
+
+  it("a kill while the skill waits for its scan: the next apply adopts the skill (no 409, no copy)", async () => {
+    await settings({ ...INSTANT, skill_scan_polls: 1e6, skill_scan_ms: 1e9 });
+    await killApplyWhen(/^GET .*\/skills\/skill-[^/]+\/versions\//, 1);
+    expect((await live()).skills).toHaveLength(1);
+    await settings(INSTANT);
+    const again = await agents().apply();
+    expect(again.code, again.text + again.error).toBe(0);
+    expect(again.text).toContain('provider_a.skills["charts"]: adopted');
+    await expectOneOfEachThenNothing("killed in the scan wait");
+  });
+});
