@@ -114,7 +114,14 @@ export const deploymentHandler: DeploymentHandler = {
   run: (ctx, id) => runDeployment(ctx, client(ctx, "managed"), id),
   async remove(ctx, id, prior) {
     const managed = client(ctx, "managed");
-    await removeTolerant(managed, "POST", `/deployments/${id}/archive`, ctx.signal);
+    try {
+      await removeTolerant(managed, "POST", `/deployments/${id}/archive`, ctx.signal);
+    } catch (error) {
+      // Archiving an archived deployment is refused (409 ALREADY_ARCHIVED), e.g. after a run died
+      // between the archive and recording it: it is as removed as it gets.
+      const current = await getOrGone(managed, `/deployments/${id}`, ctx.signal);
+      if (current !== "gone" && !isArchived(current)) throw error;
+    }
     await deleteUploads(ctx, managed, priorUploads(prior));
   },
   async findOwned(ctx, owner) {
