@@ -10,6 +10,7 @@ export type { BucketReading, RateLimitConfig, RateLimitHeaders } from "./core/ra
 export type { LogEntry } from "./core/request-log.js";
 export type { RunningSim, SimContext, SimDefinition, SimOptions } from "./core/sim.js";
 export { createSim } from "./core/sim.js";
+export { type AgentScriptSettings, agentScript } from "./kit/agent-turn.js";
 export { isSimName, SIM_NAMES, type SimName } from "./registry.js";
 
 /** Starts one simulator on loopback (port 0 = any free port). */

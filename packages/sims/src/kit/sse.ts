@@ -37,6 +37,13 @@ export class EventHub {
     for (const res of this.subs.get(key) ?? []) writeFrame(res, event);
   }
 
+  /** Cuts every open stream of `key` without ending it (a dropped connection). */
+  destroy(key: string): void {
+    // What was written reaches the client first; then the connection dies mid-response.
+    for (const res of this.subs.get(key) ?? []) res.write("", () => res.destroy());
+    this.subs.delete(key);
+  }
+
   close(key: string): void {
     for (const res of this.subs.get(key) ?? []) res.end();
     this.subs.delete(key);

@@ -33,7 +33,7 @@ export function eventPage(kit: Kit, req: Request, events: Obj[]) {
 }
 
 /** SSE of the events appended after the connection opens (no cursor: clients replay the list). */
-export function streamEvents(kit: Kit, _req: Request, res: Response, ownerId: string): void {
+export function streamEvents(kit: Kit, req: Request, res: Response, ownerId: string): void {
   res.writeHead(200, {
     "content-type": "text/event-stream",
     "cache-control": "no-cache",
@@ -47,9 +47,20 @@ export function streamEvents(kit: Kit, _req: Request, res: Response, ownerId: st
   // event name, so unnamed frames would never reach an SDK client.
   const named = kit.dialect.name === "provider_c";
   const heartbeat = setInterval(() => res.write(": ping\n\n"), HEARTBEAT_MS);
+  // provider_c previews a reply while it is written (event_start, then event_delta per chunk) on
+  // connections that ask with `event_deltas=agent.message`; previews carry no `id:` and never enter
+  // the history (SDK 1.12 EventStreamParams.event_deltas).
+  const deltas = named && [req.query.event_deltas].flat().includes("agent.message");
   const stream: EventStream = {
     push: (e) => res.write(`id: ${e.id}\n${named ? `event: ${e.type}\n` : ""}data: ${JSON.stringify(e)}\n\n`),
     close: () => res.end(),
+    ...(deltas
+      ? {
+          preview: (f: Record<string, unknown>) =>
+            res.write(`event: ${f.type}\ndata: ${JSON.stringify(f)}\n\n`),
+        }
+      : {}),
+    destroy: () => res.write("", () => res.destroy()),
   };
   open.add(stream);
   // The response closes when the client goes away or when the owner is deleted (closeStreams).

@@ -7,6 +7,7 @@ import { queryInt, queryList, queryString } from "./http.js";
 import { parseResources } from "./resources.js";
 import type { Kit, Obj } from "./state.js";
 import { createThreads, deleteThreads, playThreadTurns, threadRoutes } from "./threads.js";
+import { confirmTool, interruptTurn, playTurn, refuseCutStream, stopTurns } from "./turns.js";
 import {
   allowOnly,
   body,
@@ -62,7 +63,9 @@ function parseUserEvents(v: unknown, kit: Kit, where: string): JsonObject[] {
   const accepted =
     kit.dialect.name === "provider_c"
       ? ["user.message", "user.interrupt", "user.tool_confirmation", "user.custom_tool_result"]
-      : ["user.message"];
+      : // provider_d: REF sends user.message only; the sim also takes the confirmation of a tool
+        // whose permission is ask (docs/sims.md §Session turns: an assumption, upstream mirrors c).
+        ["user.message", "user.tool_confirmation"];
   return v.map((raw, i) => {
     const e = requireObject(raw, `${where}[${i}]`);
     if (typeof e.type !== "string" || !accepted.includes(e.type)) {
@@ -153,17 +156,14 @@ export function sendEvents(kit: Kit, session: Obj, events: JsonObject[]): Obj[] 
   const stored: Obj[] = [];
   for (const e of events) {
     const { type, ...rest } = e;
+    const resume = type === "user.tool_confirmation" ? confirmTool(kit, session, e) : undefined;
     stored.push(emit(kit, session, type as string, { ...rest, processed_at: kit.now() }));
+    resume?.();
+    if (type === "user.interrupt") interruptTurn(kit, session);
     if (type !== "user.message") continue;
     const text = textContent(e.content, "content");
-    session.status = "running";
-    emit(kit, session, "session.status_running", {});
     playThreadTurns(kit, session, text);
-    emit(kit, session, "agent.message", {
-      content: [{ type: "text", text: `(simulated) received: ${text}` }],
-    });
-    session.status = "idle";
-    emit(kit, session, "session.status_idle", { stop_reason: { type: "end_turn" } });
+    playTurn(kit, session, text);
   }
   session.updated_at = kit.now();
   return stored;
@@ -241,6 +241,7 @@ export function sessionRoutes(router: Router, kit: Kit): void {
     st.sessions.delete(s.id);
     st.sessionEvents.delete(s.id);
     deleteThreads(kit, s.id);
+    stopTurns(s);
     closeStreams(kit, s.id);
     res.json(deleted(s.id, "session"));
   });
@@ -261,7 +262,9 @@ export function sessionRoutes(router: Router, kit: Kit): void {
 
   // Only events after the connection opens; no cursor (clients replay the list to resume).
   router.get("/sessions/:id/events/stream", (req, res) => {
-    streamEvents(kit, req, res, session(param(req, "id")).id);
+    const id = session(param(req, "id")).id;
+    refuseCutStream(kit, id);
+    streamEvents(kit, req, res, id);
   });
 
   threadRoutes(router, kit, session);

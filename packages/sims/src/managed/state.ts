@@ -49,6 +49,10 @@ export interface Dialect {
 export interface EventStream {
   push(event: Obj): void;
   close(): void;
+  /** A frame that is not an event of the history (provider_c's opt-in reply previews). */
+  preview?(frame: Record<string, unknown>): void;
+  /** Cuts the connection without ending the response (a dropped stream). */
+  destroy?(): void;
 }
 
 export interface SkillFile {

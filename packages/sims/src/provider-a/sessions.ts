@@ -1,6 +1,7 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { h } from "../kit/errors.js";
+import { h, WireError } from "../kit/errors.js";
+import { playHubTurn, stopHubTurns, streamCutFor } from "../kit/hub-turns.js";
 import { checkMetadata, isObject } from "../kit/records.js";
 import { put, type Rec } from "../kit/store.js";
 import { bad, type Ctx, find, listPage, mountPath, now, stamp, view } from "./common.js";
@@ -67,11 +68,6 @@ export function appendEvent(ctx: Ctx, session: Rec, fields: Record<string, unkno
   return event;
 }
 
-const status = (s: string) => ({
-  type: "session_status",
-  content: [{ type: "data", data: { session_status: s } }],
-});
-
 /** Validates `input` messages: `{role:"user", type:"message", content:[{type:"text", text}]}`. */
 export function messages(value: unknown, field: string): Array<{ text: string }> {
   if (!Array.isArray(value) || value.length === 0) throw bad(`${field} must be a non-empty array`);
@@ -128,6 +124,7 @@ export function sessionRoutes(r: Router, ctx: Ctx): void {
       const s = get(req);
       ctx.state.objects.sessions.delete(s.id);
       ctx.state.events.delete(s.id);
+      stopHubTurns(s);
       ctx.state.hub.close(s.id);
       res.json({ id: s.id, type: "session_deleted" });
     }),
@@ -142,13 +139,23 @@ export function sessionRoutes(r: Router, ctx: Ctx): void {
           role: "user",
           content: [{ type: "text", text }],
         });
-        appendEvent(ctx, s, status("running"));
-        appendEvent(ctx, s, {
-          type: "message",
-          role: "assistant",
-          content: [{ type: "text", text: `Received: ${text}` }],
+        playHubTurn({
+          vocabulary: "provider_a",
+          state: ctx.state,
+          sim: ctx,
+          rec: s,
+          session: {
+            id: s.id,
+            hub: ctx.state.hub,
+            append: (fields) => appendEvent(ctx, s, fields),
+            setStatus: (value) => {
+              s.status = value;
+              s.updated_at = now(ctx);
+            },
+          },
+          text,
+          tools: ctx.state.objects.agents.get((s.agent as Rec).id as string)?.tools,
         });
-        appendEvent(ctx, s, status("idle"));
         return user;
       });
       s.updated_at = now(ctx);
@@ -168,7 +175,14 @@ export function sessionRoutes(r: Router, ctx: Ctx): void {
     "/sessions/:id/events/stream",
     h((req, res) => {
       // No resume cursor upstream: only events after the connection opened are sent.
-      ctx.state.hub.open(req, res, get(req).id, []);
+      const s = get(req);
+      if (streamCutFor(ctx.state, s.id))
+        throw new WireError(
+          503,
+          "ServiceUnavailable",
+          `the event stream of ${s.id} is unavailable (simulated)`,
+        );
+      ctx.state.hub.open(req, res, s.id, []);
     }),
   );
 }

@@ -1,6 +1,14 @@
 import type { Request, Response, Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
+import {
+  awaitedTool,
+  confirmHubTool,
+  interruptHubTurn,
+  playHubTurn,
+  stopHubTurns,
+  streamCutFor,
+} from "../kit/hub-turns.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
 import { put, type Rec } from "../kit/store.js";
 import {
@@ -20,7 +28,7 @@ import { createStore } from "./memory.js";
 import { envVarMap, envVarString, sessionResources } from "./resources.js";
 import type { Domain } from "./state.js";
 
-const SENDABLE = ["user.message"];
+const SENDABLE = ["user.message", "user.tool_confirmation"];
 
 export function vaultIds(ctx: Ctx, value: unknown, domain: Domain): string[] {
   if (value === undefined || value === null) return [];
@@ -139,31 +147,55 @@ export function appendEvent(ctx: Ctx, session: Rec, fields: Record<string, unkno
   return event;
 }
 
-/** A scripted agent turn: running, one reply echoing the user, idle at end of turn. */
+/** The scripted agent's turn for one user message (docs/sims.md §Session turns). */
 function agentTurn(ctx: Ctx, session: Rec, text: string): void {
-  session.status = "running";
-  appendEvent(ctx, session, { type: "session.status_running" });
-  appendEvent(ctx, session, {
-    type: "agent.message",
-    content: [{ type: "text", text: `Received: ${text}` }],
+  const tools =
+    session._domain === "forward"
+      ? ctx.state.objects.templates.get(session.template_id as string)?.tools
+      : ctx.state.objects.agents.get((session.agent as Rec).id as string)?.tools;
+  playHubTurn({
+    vocabulary: "provider_b",
+    state: ctx.state,
+    sim: ctx,
+    rec: session,
+    session: {
+      id: session.id,
+      hub: ctx.state.hub,
+      append: (fields) => appendEvent(ctx, session, fields),
+      setStatus: (value) => {
+        session.status = value;
+        session.updated_at = ctx.clock.iso();
+      },
+    },
+    text,
+    tools,
   });
-  session.status = "idle";
-  session.updated_at = ctx.clock.iso();
-  appendEvent(ctx, session, { type: "session.status_idle", stop_reason: { type: "end_turn" } });
 }
 
+/**
+ * `user.message` starts a turn; `user.tool_confirmation` ({tool_use_id, result: allow|deny})
+ * answers a tool call the agent's `ask` permission holds (the wire of provider_c, which
+ * provider_b's event vocabulary follows; docs/sims.md §Session turns).
+ */
 export function sendEvents(ctx: Ctx, session: Rec, events: unknown): Rec[] {
   if (session.archived_at) throw conflict(`session ${session.id} is archived`, "SESSION_ARCHIVED");
   if (session.status === "terminated")
     throw conflict(`session ${session.id} is terminated`, "SESSION_TERMINATED");
   if (!Array.isArray(events) || events.length === 0) throw bad("events must be a non-empty array");
-  const texts = events.map((e, i) => {
+  const parsed = events.map((e, i) => {
     if (!isObject(e) || !SENDABLE.includes(String(e.type)))
-      throw bad(`events[${i}].type must be user.message`);
+      throw bad(`events[${i}].type must be one of ${SENDABLE.join(", ")}`);
+    if (e.type === "user.tool_confirmation") {
+      if (typeof e.tool_use_id !== "string") throw bad(`events[${i}].tool_use_id is required`);
+      if (e.result !== "allow" && e.result !== "deny") throw bad(`events[${i}].result must be allow or deny`);
+      if (awaitedTool(session) !== e.tool_use_id)
+        throw bad(`tool_use_id: the session is not waiting for a confirmation of ${e.tool_use_id}`);
+      return { confirm: { id: e.tool_use_id, result: e.result as "allow" | "deny" } };
+    }
     const content = e.content;
     if (!Array.isArray(content) || content.length === 0)
       throw bad(`events[${i}].content must be a non-empty array`);
-    return content
+    const text = content
       .map((c, j) => {
         if (!isObject(c) || c.type !== "text" || typeof c.text !== "string") {
           throw bad(`events[${i}].content[${j}] must be {type:"text", text}`);
@@ -171,8 +203,16 @@ export function sendEvents(ctx: Ctx, session: Rec, events: unknown): Rec[] {
         return c.text;
       })
       .join("\n");
+    return { text };
   });
-  return texts.map((text) => {
+  return parsed.map((p) => {
+    if ("confirm" in p && p.confirm) {
+      const { id, result } = p.confirm;
+      const created = appendEvent(ctx, session, { type: "user.tool_confirmation", tool_use_id: id, result });
+      confirmHubTool(session, id, result);
+      return created;
+    }
+    const text = (p as { text: string }).text;
     const created = appendEvent(ctx, session, { type: "user.message", content: [{ type: "text", text }] });
     agentTurn(ctx, session, text);
     return created;
@@ -238,6 +278,7 @@ export function sessionRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       if (domain === "forward") throw new WireError(405, "", "Forward sessions are archived, not deleted");
       ctx.state.objects.sessions.delete(s.id);
       ctx.state.events.delete(s.id);
+      stopHubTurns(s);
       ctx.state.hub.close(s.id);
       res.json({ id: s.id, type: "session_deleted" });
     }),
@@ -247,6 +288,7 @@ export function sessionRoutes(r: Router, ctx: Ctx, domain: Domain): void {
     h((req, res) => {
       const s = session(req);
       if (!s.archived_at) s.archived_at = ctx.clock.iso();
+      stopHubTurns(s);
       ctx.state.hub.close(s.id);
       res.json(view(s));
     }),
@@ -256,7 +298,9 @@ export function sessionRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       "/sessions/:id/cancel",
       h((req, res) => {
         const s = session(req);
-        res.json({ ...view(s), status: "canceling" });
+        // The turn in progress stops; the session goes idle once it has.
+        const canceling = interruptHubTurn(s);
+        res.json({ ...view(s), status: canceling ? "canceling" : s.status });
       }),
     );
   }
@@ -283,6 +327,12 @@ export function sessionRoutes(r: Router, ctx: Ctx, domain: Domain): void {
     "/sessions/:id/events/stream",
     h((req, res: Response) => {
       const s = session(req);
+      if (streamCutFor(ctx.state, s.id))
+        throw new WireError(
+          503,
+          "SERVICE_UNAVAILABLE",
+          `the event stream of ${s.id} is unavailable (simulated)`,
+        );
       const events = ctx.state.events.get(s.id) ?? [];
       const last = req.headers["last-event-id"];
       const lastSeq = typeof last === "string" ? ctx.state.seq.of(last) : undefined;
