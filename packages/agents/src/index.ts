@@ -51,6 +51,22 @@ export { type LoadOptions as ProjectLoadOptions, loadProject } from "./engine/lo
 export { type LoadedProject, projectName } from "./engine/project.js";
 export { runDeployment } from "./engine/run.js";
 export { startSession } from "./engine/session.js";
+export {
+  Conversation,
+  type CreateSessionInput,
+  createSession,
+  deleteSession,
+  getSession,
+  listSessions,
+  type OpenSession,
+  openSession,
+  type SessionEvent,
+  type SessionInfo,
+  StreamCutError,
+  sendMessage,
+  sessionEvents,
+  type TurnOptions,
+} from "./engine/sessions.js";
 export { stateBackendForConfig } from "./engine/state-config.js";
 export {
   importResource,

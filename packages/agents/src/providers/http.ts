@@ -55,6 +55,11 @@ export interface HttpResponse<T = unknown> {
 
 export interface HttpClient {
   request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>>;
+  /**
+   * Opens a long-lived GET (server-sent events) and hands back its body as text chunks as they
+   * arrive; never retried (a caller that resumes knows from where). Clients built here have it.
+   */
+  stream?(req: StreamRequest): Promise<HttpStream>;
   /** Adds a value that must never appear in an error message (e.g. a secret sent in a body). */
   addSecret(value: string): void;
 }
@@ -321,7 +326,99 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
       );
     }
   }
-  return { request, addSecret };
+  async function stream(req: StreamRequest): Promise<HttpStream> {
+    const url = buildUrl(base, req.path, req.query);
+    const where = `${options.provider} GET ${req.path}`;
+    stats.calls++;
+    stats.byMethod.GET = (stats.byMethod.GET ?? 0) + 1;
+    const fail = (status: number, code: string | undefined, message: string) =>
+      new ProviderHttpError(
+        redact(`${where}: ${message}`),
+        options.provider,
+        "GET",
+        req.path,
+        status,
+        code,
+        false,
+      );
+    let opened: OpenedStream;
+    try {
+      opened = await openStream(url, { ...options.headers, ...req.headers }, req.signal);
+    } catch (error) {
+      if (req.signal?.aborted) throw fail(0, "aborted", "aborted");
+      throw fail(0, "network_error", describeNetworkError(error));
+    }
+    if (opened.status < 200 || opened.status >= 300) {
+      const text = await opened.rest();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {}
+      const parsed = safeParse(options.parseError, opened.status, body);
+      throw fail(
+        opened.status,
+        parsed.code,
+        `${opened.status} ${parsed.code ?? `http_${opened.status}`}: ${parsed.message ?? text.slice(0, 200)}`,
+      );
+    }
+    return { status: opened.status, chunks: opened.chunks, close: opened.close };
+  }
+  return { request, addSecret, stream };
+}
+
+export interface StreamRequest {
+  path: string;
+  query?: HttpRequest["query"];
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** An open event stream: its body as text chunks; `close` ends it from our side. */
+export interface HttpStream {
+  status: number;
+  chunks: AsyncIterable<string>;
+  close(): void;
+}
+
+interface OpenedStream extends HttpStream {
+  /** The whole remaining body (for an error answer). */
+  rest(): Promise<string>;
+}
+
+/** A GET whose answer is read as it arrives, on its own connection (never the keep-alive pool). */
+function openStream(
+  url: string,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<OpenedStream> {
+  const target = new URL(url);
+  const client = target.protocol === "https:" ? https : http;
+  return new Promise<OpenedStream>((resolve, reject) => {
+    const request = client.request(
+      target,
+      { method: "GET", headers: { accept: "text/event-stream", ...headers }, agent: false },
+      (response) => {
+        response.setEncoding("utf8");
+        const close = () => request.destroy();
+        resolve({
+          status: response.statusCode ?? 0,
+          chunks: response as AsyncIterable<string>,
+          close,
+          rest: async () => {
+            let text = "";
+            for await (const chunk of response as AsyncIterable<string>) text += chunk;
+            return text;
+          },
+        });
+      },
+    );
+    const stopListening = signal
+      ? whenAborted(signal, () => request.destroy(new Error("aborted")))
+      : undefined;
+    request.on("close", () => stopListening?.());
+    request.on("error", reject);
+    request.end();
+  });
 }
 
 function buildUrl(base: string, path: string, query: HttpRequest["query"]): string {

@@ -120,7 +120,9 @@ function voiceFor(kit: Kit, session: Obj) {
         set.add(session.id);
         cutFor.set(st, set);
       }
+      // Cut now: nothing the turn emits after this reaches these connections.
       for (const stream of st.streams.get(session.id) ?? []) stream.destroy?.();
+      st.streams.delete(session.id);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import * as apply from "./apply.js";
+import * as chat from "./chat.js";
 import * as destroy from "./destroy.js";
 import * as docs from "./docs.js";
 import * as forceUnlock from "./force-unlock.js";
@@ -22,6 +23,7 @@ const commands: { register(program: Command): void }[] = [
   destroy,
   run,
   session,
+  chat,
   sync,
   importCommand,
   state,

@@ -1,6 +1,21 @@
 import type { Command } from "commander";
-import { loadProject, startSession } from "../../index.js";
+import {
+  Conversation,
+  createSession,
+  deleteSession,
+  getSession,
+  listSessions,
+  loadProject,
+  openSession,
+  redact,
+  sendMessage,
+  sessionEvents,
+  startSession,
+} from "../../index.js";
 import { noticeToStderr, redactingErrors } from "../engine-output.js";
+import { CliError } from "../errors.js";
+import { eventPrinter, sessionLines } from "../session-output.js";
+import { confirmer, readStdin, reconnectNotice, withInterrupt } from "./session-io.js";
 
 interface StartOptions {
   file: string;
@@ -10,7 +25,9 @@ interface StartOptions {
 }
 
 export function register(program: Command): void {
-  const session = program.command("session").description("start sessions of applied agents");
+  const session = program
+    .command("session")
+    .description("talk to applied agents: create, send, events, list, get, delete sessions");
   session
     .command("start <AGENT>")
     .description(
@@ -36,4 +53,230 @@ export function register(program: Command): void {
       if (started.event_id) lines.push(`  message: ${started.event_id}`);
       process.stdout.write(`${lines.join("\n")}\n`);
     });
+  registerRuntime(session);
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function envPairs(pairs: string[] | undefined): Record<string, string> | undefined {
+  if (!pairs?.length) return undefined;
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new CliError(`--env ${pair.split("=")[0]}: expected KEY=VALUE`);
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
+}
+
+function resourceObjects(values: string[] | undefined): Record<string, unknown>[] | undefined {
+  if (!values?.length) return undefined;
+  return values.map((v) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(v);
+    } catch {
+      throw new CliError(
+        `--resource: expected a JSON object in the agents.yaml resources form, got ${v.slice(0, 40)}`,
+      );
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+      throw new CliError("--resource: expected a JSON object in the agents.yaml resources form");
+    return parsed as Record<string, unknown>;
+  });
+}
+
+const out = (text: string) => process.stdout.write(text);
+
+/** `session create|send|events|list|get|delete` (docs/cli.md §Sessions). */
+export function registerRuntime(session: Command): void {
+  session
+    .command("create <AGENT>")
+    .description("create a session of an applied agent (AGENT: its name or address)")
+    .option("-f, --file <FILE>", "configuration file", "agents.yaml")
+    .option("--identity <NAME>", "the identity a provider_b Forward session is for")
+    .option(
+      "--env <KEY=VALUE>",
+      "an environment variable on top of the declared ones (provider_b; repeatable)",
+      collect,
+    )
+    .option(
+      "--resource <JSON>",
+      "a session resource in the agents.yaml form (provider_b managed; repeatable)",
+      collect,
+    )
+    .option("--title <TEXT>", "session title")
+    .option("--json", "print the session as one JSON object")
+    .action(
+      async (
+        target: string,
+        o: {
+          file: string;
+          identity?: string;
+          env?: string[];
+          resource?: string[];
+          title?: string;
+          json?: boolean;
+        },
+      ) => {
+        const project = await loadProject({ file: o.file });
+        const env = envPairs(o.env);
+        const resources = resourceObjects(o.resource);
+        const created = await redactingErrors(project.secrets, () =>
+          createSession({ project, command: "agents session create" }, target, {
+            ...(o.identity !== undefined ? { identity: o.identity } : {}),
+            ...(env ? { env } : {}),
+            ...(resources ? { resources } : {}),
+            ...(o.title !== undefined ? { title: o.title } : {}),
+          }),
+        );
+        out(
+          o.json
+            ? `${redactJson(created, project.secrets)}\n`
+            : `${redactLines(sessionLines(created), project.secrets)}\n`,
+        );
+      },
+    );
+
+  session
+    .command("send <SESSION> [MESSAGE]")
+    .description("send a message (MESSAGE, or stdin without it) and print the reply as it streams in")
+    .option("-f, --file <FILE>", "configuration file", "agents.yaml")
+    .option("--json", "print the turn's events, one JSON object per line")
+    .option("--no-wait", "only send; print the id of the message's event")
+    .option("--allow-tools", "allow the tool calls the agent's ask permission holds (default: deny them)")
+    .action(
+      async (
+        id: string,
+        message: string | undefined,
+        o: { file: string; json?: boolean; wait: boolean; allowTools?: boolean },
+      ) => {
+        const project = await loadProject({ file: o.file });
+        const text = message ?? (await readStdin());
+        if (!text.trim()) throw new CliError("nothing to send: give MESSAGE or pipe it on stdin");
+        await redactingErrors(project.secrets, async () => {
+          const open = await openSession({ project, command: "agents session send" }, id);
+          if (!o.wait) {
+            const eventId = await sendMessage(open, text);
+            out(
+              o.json
+                ? `${JSON.stringify({ id: eventId ?? null, session_id: open.info.id })}\n`
+                : `sent ${eventId ?? "(no event id reported)"}\n`,
+            );
+            return;
+          }
+          const printer = eventPrinter({ json: Boolean(o.json), secrets: project.secrets, write: out });
+          const conversation = new Conversation(open);
+          await withInterrupt(
+            (signal) =>
+              conversation.turn(text, {
+                onEvent: printer.print,
+                onReconnect: reconnectNotice,
+                signal,
+                confirm: confirmer({ allow: Boolean(o.allowTools), interactive: false }),
+              }),
+            () => conversation.interrupt(),
+          );
+          printer.end();
+        });
+      },
+    );
+
+  session
+    .command("events <SESSION>")
+    .description("print the session's events; --follow keeps printing new ones until Ctrl-C")
+    .option("-f, --file <FILE>", "configuration file", "agents.yaml")
+    .option("--follow", "keep the stream open and print events as they come")
+    .option("--json", "one JSON object per event per line")
+    .action(async (id: string, o: { file: string; follow?: boolean; json?: boolean }) => {
+      const project = await loadProject({ file: o.file });
+      const printer = eventPrinter({
+        json: Boolean(o.json),
+        secrets: project.secrets,
+        write: out,
+        echoUser: true,
+      });
+      await redactingErrors(project.secrets, async () => {
+        const open = await openSession({ project, command: "agents session events" }, id);
+        await withInterrupt(
+          (signal) =>
+            sessionEvents(open, {
+              onEvent: printer.print,
+              onReconnect: reconnectNotice,
+              signal,
+              ...(o.follow ? { follow: true } : {}),
+            }),
+          async () => false,
+        );
+      });
+      printer.end();
+    });
+
+  session
+    .command("list")
+    .description("list the sessions of this project's applied agents")
+    .option("-f, --file <FILE>", "configuration file", "agents.yaml")
+    .option("--agent <AGENT>", "only this agent's sessions")
+    .option("--json", "one JSON object per session per line")
+    .action(async (o: { file: string; agent?: string; json?: boolean }) => {
+      const project = await loadProject({ file: o.file });
+      const sessions = await redactingErrors(project.secrets, () =>
+        listSessions({ project, command: "agents session list" }, o.agent ? { agent: o.agent } : {}),
+      );
+      if (o.json) {
+        for (const s of sessions) out(`${redactJson(s, project.secrets)}\n`);
+        return;
+      }
+      if (sessions.length === 0) {
+        out("No sessions.\n");
+        return;
+      }
+      for (const s of sessions)
+        out(
+          redactLines(
+            [`${s.id}  ${s.status ?? "-"}  ${s.agent}${s.title ? `  ${s.title}` : ""}`],
+            project.secrets,
+          ) + "\n",
+        );
+    });
+
+  session
+    .command("get <SESSION>")
+    .description("show one session")
+    .option("-f, --file <FILE>", "configuration file", "agents.yaml")
+    .option("--json", "print the session as one JSON object")
+    .action(async (id: string, o: { file: string; json?: boolean }) => {
+      const project = await loadProject({ file: o.file });
+      const s = await redactingErrors(project.secrets, () =>
+        getSession({ project, command: "agents session get" }, id),
+      );
+      out(
+        o.json ? `${redactJson(s, project.secrets)}\n` : `${redactLines(sessionLines(s), project.secrets)}\n`,
+      );
+    });
+
+  session
+    .command("delete <SESSION>")
+    .description("delete a session (provider_b Forward sessions are archived)")
+    .option("-f, --file <FILE>", "configuration file", "agents.yaml")
+    .option("--json", "print the deleted session as one JSON object")
+    .action(async (id: string, o: { file: string; json?: boolean }) => {
+      const project = await loadProject({ file: o.file });
+      const s = await redactingErrors(project.secrets, () =>
+        deleteSession({ project, command: "agents session delete" }, id),
+      );
+      out(
+        o.json
+          ? `${redactJson({ ...s, deleted: true }, project.secrets)}\n`
+          : `Deleted session ${s.id} of ${s.agent}.\n`,
+      );
+    });
+}
+
+function redactJson(value: unknown, secrets: string[]): string {
+  return redactLines([JSON.stringify(value)], secrets);
+}
+
+function redactLines(lines: string[], secrets: string[]): string {
+  return redact(lines.join("\n"), secrets);
 }

@@ -1,7 +1,7 @@
 // provider_c transport: base URL, `x-api-key` + version + beta headers, and the error body
 // `{type:"error", error:{type, message}, request_id}`.
 import { str } from "../common/handler-kit.js";
-import type { ErrorParser, HttpClient, HttpClientFactory } from "../http.js";
+import type { ErrorParser, HttpClient, HttpClientFactory, StreamRequest } from "../http.js";
 import { isRecord } from "../managed-dialect/spec.js";
 import type { ProviderSession } from "../types.js";
 import {
@@ -60,6 +60,14 @@ function withFamilyBetas(http: HttpClient, configured: string): HttpClient {
       const beta = betaFor(req.path, configured);
       return http.request(beta ? { ...req, headers: { ...req.headers, "anthropic-beta": beta } } : req);
     },
+    ...(http.stream
+      ? {
+          stream: (req: StreamRequest) => {
+            const beta = betaFor(req.path, configured);
+            return http.stream!(beta ? { ...req, headers: { ...req.headers, "anthropic-beta": beta } } : req);
+          },
+        }
+      : {}),
   };
 }
 
