@@ -48,6 +48,7 @@ export {
   withState,
 } from "./engine/api.js";
 export { type LoadOptions as ProjectLoadOptions, loadProject } from "./engine/load-project.js";
+export { listModels, type ModelInfo } from "./engine/models.js";
 export { type LoadedProject, projectName } from "./engine/project.js";
 export { runDeployment } from "./engine/run.js";
 export { startSession } from "./engine/session.js";

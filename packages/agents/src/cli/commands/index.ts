@@ -6,6 +6,7 @@ import * as docs from "./docs.js";
 import * as forceUnlock from "./force-unlock.js";
 import * as importCommand from "./import.js";
 import * as init from "./init.js";
+import * as models from "./models.js";
 import * as plan from "./plan.js";
 import * as run from "./run.js";
 import * as schema from "./schema.js";
@@ -24,6 +25,7 @@ const commands: { register(program: Command): void }[] = [
   run,
   session,
   chat,
+  models,
   sync,
   importCommand,
   state,
