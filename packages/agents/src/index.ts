@@ -47,6 +47,12 @@ export {
   readProjectState,
   withState,
 } from "./engine/api.js";
+export {
+  type DeploymentInfo,
+  getDeployment,
+  listDeployments,
+  setDeploymentPaused,
+} from "./engine/deployments.js";
 export { type LoadOptions as ProjectLoadOptions, loadProject } from "./engine/load-project.js";
 export { listModels, type ModelInfo } from "./engine/models.js";
 export { type LoadedProject, projectName } from "./engine/project.js";

@@ -322,7 +322,7 @@ export interface FollowCallbacks {
 /** The session's history, oldest first; with `follow`, then every new event until the signal aborts. */
 export async function sessionEvents(
   open: OpenSession,
-  opts: FollowCallbacks & { follow?: boolean },
+  opts: FollowCallbacks & { follow?: boolean; untilIdle?: boolean },
 ): Promise<void> {
   if (!opts.follow) {
     for (const e of await listEvents(open.client, open.wire, open.info.provider, open.info.id, opts.signal))
@@ -332,6 +332,7 @@ export async function sessionEvents(
   await follow({
     ...followBase(open, newFollowState(), opts),
     replayOnOpen: true,
+    ...(opts.untilIdle ? { until: (e: SessionEvent) => endsTurn(e) && e.status !== "requires_action" } : {}),
   });
 }
 

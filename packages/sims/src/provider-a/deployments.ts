@@ -16,7 +16,7 @@ import {
   view,
   writable,
 } from "./common.js";
-import { appendEvent, createSession, fileResources, messages, vaultIds } from "./sessions.js";
+import { agentTurn, appendEvent, createSession, fileResources, messages, vaultIds } from "./sessions.js";
 
 function agentRef(ctx: Ctx, value: unknown): Record<string, unknown> {
   if (!isObject(value) || typeof value.id !== "string") throw bad("agent must be {id, version?}");
@@ -179,6 +179,9 @@ function runDeployment(ctx: Ctx, rec: Rec, trigger: Record<string, unknown>): Re
       metadata: { deployment_id: rec.id },
     });
     for (const e of rec.initial_events as Rec[]) appendEvent(ctx, session, { ...e });
+    // The agent answers the run's messages as it answers a session's (docs/sims.md §Session turns).
+    const text = (rec.initial_events as Rec[]).map((e) => textOfContent(e.content)).join("\n");
+    if (text) agentTurn(ctx, session, text);
     run.session_id = session.id;
   } catch (e) {
     Object.assign(run, { status: "failed", error: { message: (e as Error).message } });
@@ -205,4 +208,14 @@ export function fireSchedules(ctx: Ctx): void {
       runDeployment(ctx, d, { type: "schedule", scheduled_at: timestamp(slot) });
     }
   }
+}
+
+function textOfContent(content: unknown): string {
+  return Array.isArray(content)
+    ? content
+        .map((c) =>
+          typeof c === "object" && c !== null && typeof (c as Rec).text === "string" ? (c as Rec).text : "",
+        )
+        .join("")
+    : "";
 }

@@ -86,6 +86,27 @@ export function messages(value: unknown, field: string): Array<{ text: string }>
   });
 }
 
+/** The scripted agent's turn for one user message (docs/sims.md §Session turns). */
+export function agentTurn(ctx: Ctx, s: Rec, text: string): void {
+  playHubTurn({
+    vocabulary: "provider_a",
+    state: ctx.state,
+    sim: ctx,
+    rec: s,
+    session: {
+      id: s.id,
+      hub: ctx.state.hub,
+      append: (fields) => appendEvent(ctx, s, fields),
+      setStatus: (value) => {
+        s.status = value;
+        s.updated_at = now(ctx);
+      },
+    },
+    text,
+    tools: ctx.state.objects.agents.get((s.agent as Rec).id as string)?.tools,
+  });
+}
+
 export function sessionRoutes(r: Router, ctx: Ctx): void {
   const get = (req: Request) => find(ctx, "sessions", req.params.id as string, "session");
   r.post(
@@ -139,23 +160,7 @@ export function sessionRoutes(r: Router, ctx: Ctx): void {
           role: "user",
           content: [{ type: "text", text }],
         });
-        playHubTurn({
-          vocabulary: "provider_a",
-          state: ctx.state,
-          sim: ctx,
-          rec: s,
-          session: {
-            id: s.id,
-            hub: ctx.state.hub,
-            append: (fields) => appendEvent(ctx, s, fields),
-            setStatus: (value) => {
-              s.status = value;
-              s.updated_at = now(ctx);
-            },
-          },
-          text,
-          tools: ctx.state.objects.agents.get((s.agent as Rec).id as string)?.tools,
-        });
+        agentTurn(ctx, s, text);
         return user;
       });
       s.updated_at = now(ctx);

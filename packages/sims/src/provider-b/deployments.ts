@@ -6,7 +6,7 @@ import { cronOf, dueSlots } from "../kit/schedule.js";
 import { put, type Rec } from "../kit/store.js";
 import { bad, type Ctx, conflict, find, listByPage, liveIn, notArchived, stamp, view } from "./common.js";
 import { envVarMapOrString, sessionResources } from "./resources.js";
-import { appendEvent, createManagedSession, vaultIds } from "./sessions.js";
+import { agentTurn, appendEvent, createManagedSession, vaultIds } from "./sessions.js";
 
 const FIELDS = [
   "name",
@@ -214,6 +214,12 @@ function runDeployment(ctx: Ctx, rec: Rec, trigger: Record<string, unknown>): Re
       metadata: { deployment_id: rec.id },
     });
     for (const e of rec.initial_events as Rec[]) appendEvent(ctx, session, { ...e });
+    // The agent answers the run's messages as it answers a session's (docs/sims.md §Session turns).
+    const text = (rec.initial_events as Rec[])
+      .filter((e) => e.type === "user.message")
+      .map((e) => textOfContent(e.content))
+      .join("\n");
+    if (text) agentTurn(ctx, session, text);
     run.session_id = session.id;
   } catch (e) {
     Object.assign(run, { status: "failed", error: { message: (e as Error).message } });
@@ -242,4 +248,14 @@ export function fireSchedules(ctx: Ctx): void {
       runDeployment(ctx, d, { type: "schedule", scheduled_at: new Date(slot).toISOString() });
     }
   }
+}
+
+function textOfContent(content: unknown): string {
+  return Array.isArray(content)
+    ? content
+        .map((c) =>
+          typeof c === "object" && c !== null && typeof (c as Rec).text === "string" ? (c as Rec).text : "",
+        )
+        .join("")
+    : "";
 }

@@ -148,7 +148,7 @@ export function appendEvent(ctx: Ctx, session: Rec, fields: Record<string, unkno
 }
 
 /** The scripted agent's turn for one user message (docs/sims.md §Session turns). */
-function agentTurn(ctx: Ctx, session: Rec, text: string): void {
+export function agentTurn(ctx: Ctx, session: Rec, text: string): void {
   const tools =
     session._domain === "forward"
       ? ctx.state.objects.templates.get(session.template_id as string)?.tools

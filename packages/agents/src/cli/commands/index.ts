@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import * as apply from "./apply.js";
 import * as chat from "./chat.js";
+import * as deployment from "./deployment.js";
 import * as destroy from "./destroy.js";
 import * as docs from "./docs.js";
 import * as forceUnlock from "./force-unlock.js";
@@ -23,6 +24,7 @@ const commands: { register(program: Command): void }[] = [
   apply,
   destroy,
   run,
+  deployment,
   session,
   chat,
   models,
