@@ -7,11 +7,18 @@
 //  3. a read tool and a write tool with the forge answering in 20 ms, 16 closed-loop clients:
 //     throughput against the closed-loop bound (16 / 20 ms = 800 calls/s) and against the same
 //     forge request sent directly, and the latency each tools/call adds.
-// Usage: npm run build && node bench/forge-mcp.mjs [--seconds N] [--concurrency C]
+// Usage: npm run build && node bench/forge-mcp.mjs [--seconds N] [--concurrency C] [--only load]
+//          [--cpu-prof DIR] [--label TEXT] [--mcp-main PATH] [--order write,read]
+//   --only load: only part 3 (the 20 ms rows), for before/after runs back to back;
+//   --cpu-prof DIR: forge-mcp runs under node --cpu-prof and writes its profile into DIR
+//     (summarise it with bench/cpuprofile-top.mjs);
+//   --mcp-main PATH: another build of forge-mcp's main.js (a copy of dist/ beside it), so that
+//     before and after run back to back under the same load;
+//   --order: which of the read and write rows runs first.
 // Appends the figures to bench/results/forge-mcp.md with the date and the machine.
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { appendFileSync, mkdirSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import os from "node:os";
 import { Writable } from "node:stream";
@@ -22,7 +29,15 @@ import { createLogger, createServer, loadConfig } from "../packages/forge-mcp/di
 import { headline } from "./lib.mjs";
 
 const { values } = parseArgs({
-  options: { seconds: { type: "string", default: "5" }, concurrency: { type: "string", default: "4" } },
+  options: {
+    seconds: { type: "string", default: "5" },
+    concurrency: { type: "string", default: "4" },
+    only: { type: "string" },
+    "cpu-prof": { type: "string" },
+    label: { type: "string" },
+    "mcp-main": { type: "string", default: "packages/forge-mcp/dist/main.js" },
+    order: { type: "string", default: "read,write" },
+  },
 });
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
@@ -161,60 +176,64 @@ async function flowsPerSecond(base) {
   };
 }
 
-const rows = [];
-let token;
-for (const [name, m] of [
-  ["memory", memory],
-  ["stateless", stateless],
-]) {
-  await flow(m.url); // warm-up
-  const r = await flowsPerSecond(m.url);
-  token = r.token;
-  rows.push(
-    `| proxy-mode OAuth flows, ${name} store | ${r.perSecond} flows/s | p50 ${r.p50} ms, p99 ${r.p99} ms (${r.flows} flows, concurrency ${concurrency}) |`,
-  );
-  console.log(`flows (${name}): ${r.perSecond}/s  p50 ${r.p50} ms  p99 ${r.p99} ms`);
-}
-
 function cannon(opts) {
   return new Promise((resolve, reject) =>
     // One connection: the difference of means is then per-request work, not queueing.
     autocannon({ connections: 1, duration: seconds, ...opts }, (e, r) => (e ? reject(e) : resolve(r))),
   );
 }
-const direct = await cannon({ url: `${forge.url}/user`, headers: { authorization: `Bearer ${token}` } });
-const call = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "tools/call",
-  params: { name: "whoami", arguments: {} },
-});
-const viaMcp = await cannon({
-  url: `${memory.url}/mcp`,
-  method: "POST",
-  headers: {
-    authorization: `Bearer ${token}`,
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-  },
-  body: call,
-});
-if (viaMcp.non2xx > 0 || direct.non2xx > 0)
-  throw new Error(`non-2xx answers: mcp ${viaMcp.non2xx}, forge ${direct.non2xx}`);
-const added = (viaMcp.latency.average - direct.latency.average).toFixed(2);
-rows.push(
-  `| forge GET /api/v4/user, direct | ${direct.requests.average} req/s | mean ${direct.latency.average} ms, p99 ${direct.latency.p99} ms |`,
-);
-rows.push(
-  `| tools/call whoami via /mcp | ${viaMcp.requests.average} req/s | mean ${viaMcp.latency.average} ms, p99 ${viaMcp.latency.p99} ms |`,
-);
-rows.push(
-  `| added latency of a tools/call over its forge call | ${added} ms | mean difference over one connection each, token verification cached |`,
-);
-console.log(`forge direct: ${direct.requests.average} req/s, mean ${direct.latency.average} ms`);
-console.log(
-  `tools/call:   ${viaMcp.requests.average} req/s, mean ${viaMcp.latency.average} ms  → added ${added} ms`,
-);
+const rows = [];
+if (values.only !== "load") await inProcessRows();
+/** 1 and 2: the OAuth flows and the one-connection rows, forge simulator and forge-mcp in this process. */
+async function inProcessRows() {
+  let token;
+  for (const [name, m] of [
+    ["memory", memory],
+    ["stateless", stateless],
+  ]) {
+    await flow(m.url); // warm-up
+    const r = await flowsPerSecond(m.url);
+    token = r.token;
+    rows.push(
+      `| proxy-mode OAuth flows, ${name} store | ${r.perSecond} flows/s | p50 ${r.p50} ms, p99 ${r.p99} ms (${r.flows} flows, concurrency ${concurrency}) |`,
+    );
+    console.log(`flows (${name}): ${r.perSecond}/s  p50 ${r.p50} ms  p99 ${r.p99} ms`);
+  }
+
+  const direct = await cannon({ url: `${forge.url}/user`, headers: { authorization: `Bearer ${token}` } });
+  const call = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "whoami", arguments: {} },
+  });
+  const viaMcp = await cannon({
+    url: `${memory.url}/mcp`,
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: call,
+  });
+  if (viaMcp.non2xx > 0 || direct.non2xx > 0)
+    throw new Error(`non-2xx answers: mcp ${viaMcp.non2xx}, forge ${direct.non2xx}`);
+  const added = (viaMcp.latency.average - direct.latency.average).toFixed(2);
+  rows.push(
+    `| forge GET /api/v4/user, direct | ${direct.requests.average} req/s | mean ${direct.latency.average} ms, p99 ${direct.latency.p99} ms |`,
+  );
+  rows.push(
+    `| tools/call whoami via /mcp | ${viaMcp.requests.average} req/s | mean ${viaMcp.latency.average} ms, p99 ${viaMcp.latency.p99} ms |`,
+  );
+  rows.push(
+    `| added latency of a tools/call over its forge call | ${added} ms | mean difference over one connection each, token verification cached |`,
+  );
+  console.log(`forge direct: ${direct.requests.average} req/s, mean ${direct.latency.average} ms`);
+  console.log(
+    `tools/call:   ${viaMcp.requests.average} req/s, mean ${viaMcp.latency.average} ms  → added ${added} ms`,
+  );
+}
 
 // 3. At 20 ms forge latency, 16 closed-loop clients: a read tool and a write tool. The forge
 // simulator and forge-mcp each run in a process of their own (the real binaries), so the load
@@ -252,17 +271,44 @@ const mcpPort = await new Promise((resolve) => {
     probe.close(() => resolve(p));
   });
 });
-const mcpProc = spawn(process.execPath, ["packages/forge-mcp/dist/main.js"], {
-  env: {
-    PATH: process.env.PATH,
-    MCP_TRANSPORT: "http",
-    FORGE_TOKEN: "sim-forge-pat",
-    FORGE_API_URL: forgeApi,
-    PORT: String(mcpPort),
-    LOG_LEVEL: "warn",
+const profDir = values["cpu-prof"];
+const mcpProc = spawn(
+  process.execPath,
+  [...(profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : []), values["mcp-main"]],
+  {
+    env: {
+      PATH: process.env.PATH,
+      MCP_TRANSPORT: "http",
+      FORGE_TOKEN: "sim-forge-pat",
+      FORGE_API_URL: forgeApi,
+      PORT: String(mcpPort),
+      LOG_LEVEL: "warn",
+    },
+    stdio: "ignore",
   },
-  stdio: "ignore",
-});
+);
+/** forge-mcp's resident set (MiB), from /proc (Linux); undefined elsewhere. */
+function rssMiB() {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${mcpProc.pid}/status`, "utf8"))?.[1];
+    return kb ? Number(kb) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+/** forge-mcp's CPU time so far (user + system, ms), from /proc (Linux). */
+function cpuMs() {
+  try {
+    const f = readFileSync(`/proc/${mcpProc.pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
+  } catch {
+    return Number.NaN;
+  }
+}
+let peakRss = 0;
+const rssTimer = setInterval(() => {
+  peakRss = Math.max(peakRss, rssMiB() ?? 0);
+}, 100);
 // forge-mcp logs "listening" at info; with LOG_LEVEL=warn it is silent, so wait for the port
 for (let i = 0; i < 100; i++) {
   const ok = await fetch(`http://127.0.0.1:${mcpPort}/health`).then(
@@ -293,7 +339,8 @@ const tools = [
     },
   },
 ];
-for (const t of tools) {
+const idleRss = rssMiB();
+for (const t of values.order.split(",").map((k) => tools.find((x) => x.kind === k))) {
   // Steady state, not start-up: an unmeasured run first warms both paths (JIT, connection pools,
   // forge-mcp's pool of McpServer objects).
   const warm = { duration: 5, connections: CLIENTS };
@@ -317,6 +364,7 @@ for (const t of tools) {
     method: "tools/call",
     params: { name: t.tool, arguments: t.args },
   });
+  const cpuBefore = cpuMs();
   const via = await cannon({
     url: `http://127.0.0.1:${mcpPort}/mcp`,
     method: "POST",
@@ -324,37 +372,65 @@ for (const t of tools) {
     body,
     connections: CLIENTS,
   });
+  // forge-mcp's own CPU time per call: what a loaded machine changes least (the latency and
+  // throughput rows above also measure how much of the two cores the other processes leave it)
+  const cpuPerCall = ((cpuMs() - cpuBefore) / via.requests.total).toFixed(2);
+  headline("forge-mcp", `tools/call ${t.tool} (${t.kind}): forge-mcp CPU time per call`, `${cpuPerCall} ms`);
   if (via.non2xx > 0 || forgeDirect.non2xx > 0)
     throw new Error(`${t.tool}: non-2xx answers: mcp ${via.non2xx}, forge ${forgeDirect.non2xx}`);
   const share = ((100 * via.requests.average) / bound).toFixed(1);
   const ofDirect = ((100 * via.requests.average) / forgeDirect.requests.average).toFixed(1);
   const addedMs = (via.latency.average - forgeDirect.latency.average).toFixed(2);
+  const addedP50 = via.latency.p50 - forgeDirect.latency.p50;
+  headline(
+    "forge-mcp",
+    `tools/call ${t.tool} (${t.kind}): added p50 over the forge called directly`,
+    `${addedP50} ms`,
+    "≤ 2 ms",
+    addedP50 <= 2,
+  );
   headline(
     "forge-mcp",
     `tools/call ${t.tool} (${t.kind}), forge at ${FORGE_LATENCY_MS} ms, ${CLIENTS} clients: % of the ${bound}/s bound`,
     share,
-    "≥ 90%",
-    Number(share) >= 90,
   );
   headline(
     "forge-mcp",
     `same, as % of the forge called directly (${forgeDirect.requests.average} req/s)`,
     ofDirect,
+    "≥ 90%",
+    Number(ofDirect) >= 90,
   );
   rows.push(
-    `| tools/call ${t.tool} (${t.kind}), forge at ${FORGE_LATENCY_MS} ms, ${CLIENTS} clients, separate processes | ${via.requests.average} req/s = ${share}% of the ${bound}/s closed-loop bound, ${ofDirect}% of the forge called directly (${forgeDirect.requests.average} req/s) | mean ${via.latency.average} ms (direct ${forgeDirect.latency.average} ms): +${addedMs} ms per call, p99 ${via.latency.p99} ms |`,
+    `| tools/call ${t.tool} (${t.kind}), forge at ${FORGE_LATENCY_MS} ms, ${CLIENTS} clients, separate processes | ${via.requests.average} req/s = ${share}% of the ${bound}/s closed-loop bound, ${ofDirect}% of the forge called directly (${forgeDirect.requests.average} req/s) | mean ${via.latency.average} ms (direct ${forgeDirect.latency.average} ms): +${addedMs} ms per call; p50 ${via.latency.p50} ms (direct ${forgeDirect.latency.p50} ms): +${addedP50} ms; p99 ${via.latency.p99} ms; forge-mcp CPU ${cpuPerCall} ms per call |`,
   );
   console.log(
-    `${t.kind} ${t.tool} at ${FORGE_LATENCY_MS} ms x ${CLIENTS}: ${via.requests.average} req/s (${share}% of bound, ${ofDirect}% of direct ${forgeDirect.requests.average}), +${addedMs} ms`,
+    `${t.kind} ${t.tool} at ${FORGE_LATENCY_MS} ms x ${CLIENTS}: ${via.requests.average} req/s (${share}% of bound, ${ofDirect}% of direct ${forgeDirect.requests.average}), +${addedMs} ms, p50 +${addedP50} ms, forge-mcp CPU ${cpuPerCall} ms per call`,
   );
 }
+clearInterval(rssTimer);
+rows.push(
+  `| forge-mcp resident set (VmRSS), idle after start → peak under the 16-client load | ${idleRss?.toFixed(0)} MiB → ${peakRss.toFixed(0)} MiB | goal ≤ 150 MiB under load |`,
+);
+headline(
+  "forge-mcp",
+  "forge-mcp peak RSS under the 16-client load",
+  `${peakRss.toFixed(0)} MiB`,
+  "≤ 150 MiB",
+  peakRss <= 150,
+);
+console.log(`forge-mcp RSS: idle ${idleRss?.toFixed(0)} MiB, peak ${peakRss.toFixed(0)} MiB`);
+// SIGINT: forge-mcp closes its listener and exits by itself, which is when --cpu-prof writes
+const exited = new Promise((r) => mcpProc.once("exit", r));
+mcpProc.kill("SIGINT");
+await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
 mcpProc.kill();
 simProc.child.kill();
 
 mkdirSync("bench/results", { recursive: true });
 appendFileSync(
   "bench/results/forge-mcp.md",
-  `\n## ${new Date().toISOString()}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}, load average ${os.loadavg()[0].toFixed(1)} at start (machine shared with other jobs); ${seconds} s per figure, concurrency ${concurrency}; flows and one-connection rows: forge simulator and forge-mcp in one process on loopback; 20 ms rows: each in its own process.\n\n| Measure | Rate | Latency |\n|---|---|---|\n${rows.join("\n")}\n`,
+  `\n## ${new Date().toISOString()}${values.label ? ` — ${values.label}` : ""}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}, load average ${os.loadavg()[0].toFixed(1)} at start (machine shared with other jobs); ${seconds} s per figure, concurrency ${concurrency}; flows and one-connection rows: forge simulator and forge-mcp in one process on loopback; 20 ms rows: each in its own process${profDir ? ", forge-mcp under --cpu-prof (slower)" : ""}.\n\n| Measure | Rate | Latency |\n|---|---|---|\n${rows.join("\n")}\n`,
 );
 await memory.close();
 await stateless.close();
