@@ -35,6 +35,18 @@ describe("tools on seeded forge data", () => {
     await forge?.close();
   });
 
+  it("answers JSON results compact, without indentation (fewer tokens for the model)", async () => {
+    for (const [name, args] of [
+      ["whoami", {}],
+      ["discover_tools", {}],
+      ["list_projects", { search: "widgets" }],
+    ] as const) {
+      const r = (await client.callTool({ name, arguments: args })) as ToolResult;
+      const text = r.content[0]!.text;
+      expect(text).toBe(JSON.stringify(JSON.parse(text)));
+    }
+  });
+
   it("finds a project and reads its README as text", async () => {
     const projects = await call("list_projects", { search: "widgets" });
     expect(projects.items.map((p: { path_with_namespace: string }) => p.path_with_namespace)).toContain(

@@ -66,13 +66,13 @@ describe("gitlab-mcp's names, and today's earlier names as aliases", () => {
   });
 
   it.each([
-    ["get_current_user", {}, /"username": "alice"/],
+    ["get_current_user", {}, /"username":"alice"/],
     ["get_file", { project_id: "acme/widgets", file_path: "README.md" }, /# Widgets/],
     ["list_repository_tree", { project_id: "acme/widgets", path: "src" }, /widget\.ts/],
     ["compare", { project_id: 1, from: "main", to: "feature/layout-cache" }, /src\/widget\.ts/],
     ["list_merge_request_notes", { project_id: 1, merge_request_iid: 1 }, /"body"/],
     ["list_merge_request_discussions", { project_id: 1, merge_request_iid: 1 }, /"notes"/],
-    ["create_project", { name: "via-alias" }, /"path_with_namespace": "alice\/via-alias"/],
+    ["create_project", { name: "via-alias" }, /"path_with_namespace":"alice\/via-alias"/],
   ])("the alias %s still answers", async (alias, args, expected) => {
     const { client } = await connect(all.url, "tok-alice");
     const r = (await client.callTool({ name: alias, arguments: args })) as ToolResult;
@@ -148,7 +148,7 @@ describe("discover_tools: toolsets loaded on demand", () => {
       arguments: { project_id: 1 },
     })) as ToolResult;
     expect(labels.isError).toBeFalsy();
-    expect(labels.content[0]!.text).toMatch(/"name": "bug"/);
+    expect(labels.content[0]!.text).toMatch(/"name":"bug"/);
 
     // loading it again changes nothing and sends nothing
     const again = (await client.callTool({
@@ -174,9 +174,9 @@ describe("discover_tools: toolsets loaded on demand", () => {
       "no category lists the toolsets and which are active",
       {},
       false,
-      /"toolset": "pipelines",\s*"active": false/,
+      /"toolset":"pipelines",\s*"active":false/,
     ],
-    ["gitlab-mcp's name ci loads pipelines", { category: "ci" }, false, /"loaded": "pipelines"/],
+    ["gitlab-mcp's name ci loads pipelines", { category: "ci" }, false, /"loaded":"pipelines"/],
     [
       "an unknown toolset is an error naming the known ones",
       { category: "nope" },

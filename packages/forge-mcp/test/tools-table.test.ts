@@ -41,25 +41,25 @@ const rows: Row[] = [
   r("list_projects", { search: "widg", per_page: 5 }, "GET", `${A}/projects`, { expect: /acme\/widgets/ }),
   r("search_repositories", { search: "dot" }, "GET", `${A}/projects`, { expect: /bob\/dotfiles/ }),
   r("list_project_members", { project_id: 1, include_inheritance: true }, "GET", `${P}/members/all`, {
-    expect: /"username": "bob"/,
+    expect: /"username":"bob"/,
   }),
   r("health_check", {}, "GET", `${A}/version`, { expect: /"version"/ }),
   r("update_project", { project_id: 1, description: "Widgets for dashboards" }, "PUT", P, {
-    expect: /"description": "Widgets for dashboards"/,
+    expect: /"description":"Widgets for dashboards"/,
   }),
   r("update_default_branch", { project_id: 1, default_branch: "main" }, "PUT", P, {
-    expect: /"default_branch": "main"/,
+    expect: /"default_branch":"main"/,
   }),
   r("my_issues", {}, "GET", `${A}/issues`, { expect: /"iid"/ }),
-  r("get_project", { project_id: "acme/widgets" }, "GET", W, { expect: /"default_branch": "main"/ }),
-  r("list_groups", { search: "acme" }, "GET", `${A}/groups`, { expect: /"full_path": "acme"/ }),
+  r("get_project", { project_id: "acme/widgets" }, "GET", W, { expect: /"default_branch":"main"/ }),
+  r("list_groups", { search: "acme" }, "GET", `${A}/groups`, { expect: /"full_path":"acme"/ }),
   r("create_repository", { name: "scratch", visibility: "private" }, "POST", `${A}/projects`, {
-    expect: /"path_with_namespace": "alice\/scratch"/,
+    expect: /"path_with_namespace":"alice\/scratch"/,
   }),
   r("fork_repository", { project_id: "acme/widgets", path: "widgets-fork" }, "POST", `${W}/fork`, {
     expect: /"forked_from_project"/,
   }),
-  r("get_group", { group_id: "acme" }, "GET", `${A}/groups/acme`, { expect: /"name": "Acme"/ }),
+  r("get_group", { group_id: "acme" }, "GET", `${A}/groups/acme`, { expect: /"name":"Acme"/ }),
   r(
     "list_group_projects",
     { group_id: "acme", include_subgroups: true },
@@ -70,15 +70,15 @@ const rows: Row[] = [
     },
   ),
   r("list_group_members", { group_id: "acme" }, "GET", `${A}/groups/acme/members`, { expect: /bob/ }),
-  r("list_namespaces", {}, "GET", `${A}/namespaces`, { expect: /"kind": "group"/ }),
+  r("list_namespaces", {}, "GET", `${A}/namespaces`, { expect: /"kind":"group"/ }),
   r("get_namespace", { namespace_id: "acme" }, "GET", `${A}/namespaces/acme`, {
-    expect: /"full_path": "acme"/,
+    expect: /"full_path":"acme"/,
   }),
-  r("whoami", {}, "GET", `${A}/user`, { expect: /"username": "alice"/ }),
+  r("whoami", {}, "GET", `${A}/user`, { expect: /"username":"alice"/ }),
   r("list_users", { search: "bo" }, "GET", `${A}/users`, { expect: /bob/ }),
-  r("get_user", { user: "bob" }, "GET", `${A}/users`, { expect: /"username": "bob"/ }),
+  r("get_user", { user: "bob" }, "GET", `${A}/users`, { expect: /"username":"bob"/ }),
   r("list_todos", { state: "pending" }, "GET", `${A}/todos`, {
-    expect: /"action_name": "assigned"/,
+    expect: /"action_name":"assigned"/,
     save: (b, c) => {
       c.todo = b.items[0].id;
     },
@@ -89,17 +89,17 @@ const rows: Row[] = [
     "POST",
     (c) => `${A}/todos/${c.todo}/mark_as_done`,
     {
-      expect: /"state": "done"/,
+      expect: /"state":"done"/,
     },
   ),
-  r("list_events", {}, "GET", `${A}/events`, { expect: /"action_name": "opened"/ }),
+  r("list_events", {}, "GET", `${A}/events`, { expect: /"action_name":"opened"/ }),
   r("get_project_events", { project_id: 1, action: "commented" }, "GET", `${P}/events`, {
     expect: /"commented on"/,
   }),
   // labels and milestones
-  r("list_labels", { project_id: 1 }, "GET", `${P}/labels`, { expect: /"name": "bug"/ }),
+  r("list_labels", { project_id: 1 }, "GET", `${P}/labels`, { expect: /"name":"bug"/ }),
   r("create_label", { project_id: 1, name: "triage", color: "#ff0000" }, "POST", `${P}/labels`, {
-    expect: /"color": "#ff0000"/,
+    expect: /"color":"#ff0000"/,
   }),
   r("get_label", { project_id: 1, label_id: "triage" }, "GET", `${P}/labels/triage`, { expect: /triage/ }),
   r(
@@ -108,14 +108,14 @@ const rows: Row[] = [
     "PUT",
     `${P}/labels/triage`,
     {
-      expect: /"name": "needs-triage"/,
+      expect: /"name":"needs-triage"/,
     },
   ),
   r("delete_label", { project_id: 1, label_id: "needs-triage" }, "DELETE", `${P}/labels/needs-triage`, {
     expect: /^Done\.$/,
   }),
   r("create_milestone", { project_id: 1, title: "v2.0", due_date: "2026-12-31" }, "POST", `${P}/milestones`, {
-    expect: /"state": "active"/,
+    expect: /"state":"active"/,
     save: (b, c) => {
       c.milestone = b.id;
     },
@@ -127,7 +127,7 @@ const rows: Row[] = [
     "GET",
     (c) => `${P}/milestones/${c.milestone}`,
     {
-      expect: /"due_date": "2026-12-31"/,
+      expect: /"due_date":"2026-12-31"/,
     },
   ),
   r(
@@ -153,7 +153,7 @@ const rows: Row[] = [
     (c) => ({ project_id: 1, issue_iid: 2, assignee_ids: [2], add_labels: "ui", milestone_id: c.milestone }),
     "PUT",
     `${P}/issues/2`,
-    { expect: /"title": "v2\.0"[\s\S]*"username": "bob"/ },
+    { expect: /"title":"v2\.0"[\s\S]*"username":"bob"/ },
   ),
   r("list_issue_notes", { project_id: 1, issue_iid: 1 }, "GET", `${P}/issues/1/notes`, { expect: /"body"/ }),
   r(
@@ -206,10 +206,10 @@ const rows: Row[] = [
     },
     "POST",
     `${P}/issues/1/links`,
-    { expect: /"link_type": "blocks"/ },
+    { expect: /"link_type":"blocks"/ },
   ),
   r("list_issue_links", { project_id: 1, issue_iid: 2 }, "GET", `${P}/issues/2/links`, {
-    expect: /"link_type": "is_blocked_by"/,
+    expect: /"link_type":"is_blocked_by"/,
     save: (b, c) => {
       c.link = b[0].issue_link_id;
     },
@@ -257,7 +257,7 @@ const rows: Row[] = [
     "GET",
     `${P}/repository/branches/feature%2Flayout-cache`,
     {
-      expect: /"name": "feature\/layout-cache"/,
+      expect: /"name":"feature\/layout-cache"/,
     },
   ),
   r(
@@ -335,7 +335,7 @@ const rows: Row[] = [
     "GET",
     `${P}/repository/files/README.md/blame`,
     {
-      expect: /"lines": \[\s*"# Widgets"/,
+      expect: /"lines":\[\s*"# Widgets"/,
     },
   ),
   r(
@@ -377,7 +377,7 @@ const rows: Row[] = [
     "POST",
     `${P}/releases`,
     {
-      expect: /"name": "Widgets 1\.4"/,
+      expect: /"name":"Widgets 1\.4"/,
     },
   ),
   r("list_releases", { project_id: 1 }, "GET", `${P}/releases`, { expect: /v1\.4\.0/ }),
@@ -401,7 +401,7 @@ const rows: Row[] = [
     "POST",
     `${P}/wikis`,
     {
-      expect: /"slug": "Release-process"/,
+      expect: /"slug":"Release-process"/,
     },
   ),
   r("list_wiki_pages", { project_id: 1, with_content: true }, "GET", `${P}/wikis`, { expect: /1\. tag/ }),
@@ -429,7 +429,7 @@ const rows: Row[] = [
     },
   }),
   r("get_merge_request_diffs", { project_id: 1, merge_request_iid: 1, per_page: 1 }, "GET", `${MR1}/diffs`, {
-    expect: /"next_page": 2/,
+    expect: /"next_page":2/,
   }),
   r("get_merge_request_changes", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/changes`, {
     expect: /"changes"/,
@@ -438,10 +438,10 @@ const rows: Row[] = [
     expect: /Cache widget layouts/,
   }),
   r("list_merge_request_pipelines", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/pipelines`, {
-    expect: /"status": "failed"/,
+    expect: /"status":"failed"/,
   }),
   r("get_merge_request_conflicts", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/conflicts`, {
-    expect: /"files": \[\]/,
+    expect: /"files":\[\]/,
   }),
   r(
     "create_merge_request",
@@ -455,7 +455,7 @@ const rows: Row[] = [
     },
     "POST",
     `${P}/merge_requests`,
-    { expect: /"draft": true/ },
+    { expect: /"draft":true/ },
   ),
   r(
     "update_merge_request",
@@ -496,7 +496,7 @@ const rows: Row[] = [
     "POST",
     `${MR1}/discussions`,
     {
-      expect: /"type": "DiffNote"[\s\S]*"new_line": 6/,
+      expect: /"type":"DiffNote"[\s\S]*"new_line":6/,
       save: (b, c) => {
         c.thread = b.id;
       },
@@ -525,7 +525,7 @@ const rows: Row[] = [
     }),
     "PUT",
     (c) => `${MR1}/discussions/${c.thread}/notes/${c.reply}`,
-    { expect: /"body": "Done, bounded"/ },
+    { expect: /"body":"Done, bounded"/ },
   ),
   r(
     "delete_merge_request_discussion_note",
@@ -541,21 +541,21 @@ const rows: Row[] = [
     "GET",
     `${MR1}/approval_state`,
     {
-      expect: /"rule_type": "any_approver"/,
+      expect: /"rule_type":"any_approver"/,
     },
   ),
   r("list_merge_request_diffs", { project_id: 1, merge_request_iid: 1, per_page: 1 }, "GET", `${MR1}/diffs`, {
-    expect: /"diff": "@@[\s\S]*"pagination"/,
+    expect: /"diff":"@@[\s\S]*"pagination"/,
   }),
   r("list_merge_request_changed_files", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/diffs`, {
-    expect: /^(?![\s\S]*"diff":)[\s\S]*"new_path": "src\/widget\.ts"/,
+    expect: /^(?![\s\S]*"diff":)[\s\S]*"new_path":"src\/widget\.ts"/,
   }),
   r(
     "get_merge_request_file_diff",
     { project_id: 1, merge_request_iid: 1, file_path: "src/widget.ts" },
     "GET",
     `${MR1}/diffs`,
-    { expect: /"diff": "@@[\s\S]*cache/ },
+    { expect: /"diff":"@@[\s\S]*cache/ },
   ),
   r("list_merge_request_versions", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/versions`, {
     expect: /"head_commit_sha"/,
@@ -576,7 +576,7 @@ const rows: Row[] = [
     "POST",
     `${MR1}/notes`,
     {
-      expect: /"noteable_type": "MergeRequest"/,
+      expect: /"noteable_type":"MergeRequest"/,
       save: (b, c) => {
         c.mrNote = b.id;
       },
@@ -610,7 +610,7 @@ const rows: Row[] = [
       "POST",
       `${MR1}/draft_notes`,
       {
-        expect: new RegExp(`"note": "${n} draft"`),
+        expect: new RegExp(`"note":"${n} draft"`),
         save: (b, c) => {
           c[`draft_${n}`] = b.id;
         },
@@ -667,7 +667,7 @@ const rows: Row[] = [
     (c) => ({ project_id: 1, merge_request_iid: 1, discussion_id: c.thread }),
     "PUT",
     (c) => `${MR1}/discussions/${c.thread}`,
-    { expect: /"resolved": true/ },
+    { expect: /"resolved":true/ },
   ),
   r(
     "approve_merge_request",
@@ -675,7 +675,7 @@ const rows: Row[] = [
     "POST",
     `${P}/merge_requests/2/approve`,
     {
-      expect: /"approved": true/,
+      expect: /"approved":true/,
     },
   ),
   r(
@@ -703,14 +703,14 @@ const rows: Row[] = [
     },
     "PUT",
     `${P}/merge_requests/2/merge`,
-    { expect: /"state": "merged"/ },
+    { expect: /"state":"merged"/ },
   ),
   // CI
   r("list_pipelines", { project_id: 1, ref: "main" }, "GET", `${P}/pipelines`, {
-    expect: /"status": "success"/,
+    expect: /"status":"success"/,
   }),
   r("get_pipeline", { project_id: 1, pipeline_id: 1 }, "GET", `${P}/pipelines/1`, {
-    expect: /"status": "success"/,
+    expect: /"status":"success"/,
   }),
   r("list_pipeline_jobs", { project_id: 1, pipeline_id: 1 }, "GET", `${P}/pipelines/1/jobs`, {
     save: (b, c) => {
@@ -723,7 +723,7 @@ const rows: Row[] = [
     "GET",
     (c) => `${P}/jobs/${c.build}`,
     {
-      expect: /"name": "build"/,
+      expect: /"name":"build"/,
     },
   ),
   r(
@@ -741,7 +741,7 @@ const rows: Row[] = [
     "GET",
     (c) => `${P}/jobs/${c.build}`,
     {
-      expect: /"file_type": "archive"/,
+      expect: /"file_type":"archive"/,
     },
   ),
   r(
@@ -757,7 +757,7 @@ const rows: Row[] = [
     "POST",
     (c) => `${P}/jobs/${c.build}/retry`,
     {
-      expect: /"status": "(created|pending)"/,
+      expect: /"status":"(created|pending)"/,
       save: (b, c) => {
         c.retried = b.id;
       },
@@ -769,7 +769,7 @@ const rows: Row[] = [
     "POST",
     (c) => `${P}/jobs/${c.retried}/cancel`,
     {
-      expect: /"status": "canceled"/,
+      expect: /"status":"canceled"/,
     },
   ),
   r("retry_pipeline", { project_id: 1, pipeline_id: 2 }, "POST", `${P}/pipelines/2/retry`),
@@ -790,7 +790,7 @@ const rows: Row[] = [
     "POST",
     (c) => `${P}/pipelines/${c.pipeline}/cancel`,
     {
-      expect: /"status": "canceled"/,
+      expect: /"status":"canceled"/,
     },
   ),
   r(
@@ -799,19 +799,19 @@ const rows: Row[] = [
     "POST",
     (c) => `${P}/jobs/${c.manual}/play`,
     {
-      expect: /"status": "pending"/,
+      expect: /"status":"pending"/,
     },
   ),
   // protected branches, commit statuses, to-dos, namespaces
   r("list_protected_branches", { project_id: 1 }, "GET", `${P}/protected_branches`, {
-    expect: /"name": "main"/,
+    expect: /"name":"main"/,
   }),
   r(
     "protect_branch",
     { project_id: 1, name: "release/*", push_access_level: 0 },
     "POST",
     `${P}/protected_branches`,
-    { expect: /"name": "release\/\*"[\s\S]*"access_level": 0/ },
+    { expect: /"name":"release\/\*"[\s\S]*"access_level":0/ },
   ),
   r(
     "get_protected_branch",
@@ -819,7 +819,7 @@ const rows: Row[] = [
     "GET",
     `${P}/protected_branches/release%2F*`,
     {
-      expect: /"allow_force_push": false/,
+      expect: /"allow_force_push":false/,
     },
   ),
   r(
@@ -836,14 +836,14 @@ const rows: Row[] = [
     { project_id: 1, sha: "main", state: "success", name: "ext-check" },
     "POST",
     `${P}/statuses/main`,
-    { expect: /"status": "success"/ },
+    { expect: /"status":"success"/ },
   ),
   r("list_commit_statuses", { project_id: 1, sha: "main" }, "GET", `${P}/repository/commits/main/statuses`, {
-    expect: /"name": "ext-check"/,
+    expect: /"name":"ext-check"/,
   }),
   r("mark_all_todos_done", {}, "POST", `${A}/todos/mark_as_done`, { expect: /^Done\.$/ }),
   r("verify_namespace", { namespace: "acme" }, "GET", `${A}/namespaces/acme/exists`, {
-    expect: /"exists": true[\s\S]*"acme1"/,
+    expect: /"exists":true[\s\S]*"acme1"/,
   }),
   // search and GraphQL
   r("search", { scope: "issues", search: "render" }, "GET", `${A}/search`, { expect: /render slowly/ }),
@@ -868,7 +868,7 @@ const rows: Row[] = [
     },
     "POST",
     "/api/graphql",
-    { expect: /"username": "alice"[\s\S]*"name": "Widgets"/ },
+    { expect: /"username":"alice"[\s\S]*"name":"Widgets"/ },
   ),
   r(
     "execute_graphql",
@@ -879,7 +879,7 @@ const rows: Row[] = [
     },
     "POST",
     "/api/graphql",
-    { expect: /"body": "via GraphQL"/ },
+    { expect: /"body":"via GraphQL"/ },
   ),
 ];
 

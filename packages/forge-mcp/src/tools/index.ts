@@ -218,7 +218,7 @@ function registerDiscover(server: McpServer, loaded: LoadedToolsets, opts: ToolO
           tools: TOOLSETS[t].filter((x) => permitted(x, opts)).map((x) => x.name),
         }));
       if (category === undefined)
-        return { content: [{ type: "text", text: JSON.stringify({ toolsets: summary() }, null, 2) }] };
+        return { content: [{ type: "text", text: JSON.stringify({ toolsets: summary() }) }] };
       const wanted = category.trim().toLowerCase();
       const toolset = (names as string[]).includes(wanted) ? (wanted as Toolset) : CATEGORY_ALIASES[wanted];
       if (!toolset)
@@ -235,7 +235,7 @@ function registerDiscover(server: McpServer, loaded: LoadedToolsets, opts: ToolO
         content: [
           {
             type: "text",
-            text: JSON.stringify({ loaded: toolset, already_active: !added, tools }, null, 2),
+            text: JSON.stringify({ loaded: toolset, already_active: !added, tools }),
           },
         ],
       };
