@@ -340,9 +340,12 @@ const tools = [
   },
 ];
 const idleRss = rssMiB();
-for (const t of values.order.split(",").map((k) => tools.find((x) => x.kind === k))) {
-  // Steady state, not start-up: an unmeasured run first warms both paths (JIT, connection pools,
-  // forge-mcp's pool of McpServer objects).
+const ordered = values.order.split(",").map((k) => tools.find((x) => x.kind === k));
+// Steady state, not start-up: unmeasured runs of every tool first warm both paths (JIT, connection
+// pools, forge-mcp's pool of McpServer objects, its heap growing to its working size). Warming
+// each tool just before its own rows left that cost in whichever rows came first: read, which
+// is where most of "read adds 8 ms, write 2 ms" came from (docs/forge-mcp.md, "Cost per call").
+for (const t of ordered) {
   const warm = { duration: 5, connections: CLIENTS };
   await cannon({ ...t.direct, ...warm });
   await cannon({
@@ -357,6 +360,8 @@ for (const t of values.order.split(",").map((k) => tools.find((x) => x.kind === 
     }),
     ...warm,
   });
+}
+for (const t of ordered) {
   const forgeDirect = await cannon({ ...t.direct, connections: CLIENTS });
   const body = JSON.stringify({
     jsonrpc: "2.0",
