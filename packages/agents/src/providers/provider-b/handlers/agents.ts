@@ -19,7 +19,7 @@ import {
 import { rosterIdsFromWire } from "../wire-decisions.js";
 import { captureForDestroy } from "./default-store.js";
 import { startManagedSession } from "./sessions.js";
-import { client, findOwnedIn } from "./shared.js";
+import { afterIdListReader, client, findOwnedIn, listedOn } from "./shared.js";
 import {
   createTemplate,
   readTemplate,
@@ -101,9 +101,20 @@ export const agentHandler: AgentHandler = {
       return updateManaged(ctx, String(mine.id), spec);
     }
   },
-  async read(ctx, id, prior) {
-    if (forwardPrior(prior) || id.startsWith("tmpl_")) return readTemplate(ctx, id, prior);
-    const wire = await getOrGone(client(ctx, "managed"), `/agents/${id}`, ctx.signal);
+  // Managed Agents from `/agents`, Forward Templates (`tmpl_` ids) from the Forward `/templates`.
+  ...afterIdListReader((ids) => {
+    const templates = new Set([...ids].filter((id) => id.startsWith("tmpl_")));
+    return [
+      { domain: "managed", path: "/agents", ids: new Set([...ids].filter((id) => !templates.has(id))) },
+      { domain: "forward", path: "/templates", ids: templates },
+    ];
+  }),
+  async read(ctx, id, prior, listed) {
+    if (forwardPrior(prior) || id.startsWith("tmpl_"))
+      return readTemplate(ctx, id, prior, (await listedOn(listed, "forward"))?.wire);
+    const wire =
+      (await listedOn(listed, "managed"))?.wire ??
+      (await getOrGone(client(ctx, "managed"), `/agents/${id}`, ctx.signal));
     if (wire === "gone" || isArchived(wire)) return "gone";
     return toRemote(ctx, wire, prior?.spec);
   },

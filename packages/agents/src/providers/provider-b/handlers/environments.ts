@@ -14,7 +14,15 @@ import {
   environmentFromWire,
   environmentToWire,
 } from "../mappers/environment.js";
-import { client, findOwnedIn, readEither, requireOneDomain, specDomain } from "./shared.js";
+import {
+  bothDomainsListReader,
+  client,
+  findOwnedIn,
+  listedOn,
+  readEither,
+  requireOneDomain,
+  specDomain,
+} from "./shared.js";
 
 function toRemote(ctx: HandlerContext, wire: Wire, domain: ApiDomain): RemoteObject {
   return {
@@ -59,11 +67,15 @@ export const environmentHandler: KindHandler = {
       );
     }
   },
-  async read(ctx, id, prior) {
+  ...bothDomainsListReader("/environments"),
+  async read(ctx, id, prior, listed) {
     // An external environment (verified, never created: no domain in `extra`) may live on either
     // API whatever its users' delivery: the domain its spec names first, then the other one.
     const external = prior !== undefined && prior.extra?.domain === undefined;
-    const found = await readEither(ctx, `/environments/${id}`, specDomain(prior?.spec), external);
+    const domain = specDomain(prior?.spec);
+    const found =
+      (await listedOn(listed, external ? undefined : domain)) ??
+      (await readEither(ctx, `/environments/${id}`, domain, external));
     if (found === "gone" || found.wire.archived_at) return "gone";
     return toRemote(ctx, found.wire, found.domain);
   },

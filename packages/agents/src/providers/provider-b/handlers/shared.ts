@@ -3,9 +3,9 @@
 import { getOrGone, isArchived, multipartFile, send, type Wire } from "../../common/handler-kit.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { ownerOf, sameOwner } from "../../common/ownership.js";
-import { firstMatch, walkAfterId } from "../../common/paging.js";
+import { firstMatch, listPagesAfterId, walkAfterId } from "../../common/paging.js";
 import { delay, type HttpClient, ProviderHttpError } from "../../http.js";
-import type { HandlerContext, Owner, Spec } from "../../types.js";
+import type { HandlerContext, KindHandler, ListContext, Owner, Spec } from "../../types.js";
 import { type ApiDomain, domainClient } from "../client.js";
 import { derivedOf, domainOf } from "../derive.js";
 
@@ -69,6 +69,61 @@ export async function readEither(
     if (wire !== "gone") return { wire, domain: d };
   }
   return "gone";
+}
+
+/** What plan from lists found for one id: the object as its domain's list showed it. */
+export interface Listed {
+  wire: Wire;
+  domain: ApiDomain;
+}
+
+/**
+ * Plan from lists over `limit` + `after_id` lists whose items are the objects exactly as their
+ * GET returns them. `paths` names, per domain, the list to walk and the ids it can hold; the
+ * domains are walked one after the other, each only until every id it can hold has been seen, so
+ * a project with nothing on the Forward API never walks it past that.
+ */
+export function afterIdListReader(
+  paths: (ids: ReadonlySet<string>) => { domain: ApiDomain; path: string; ids: ReadonlySet<string> }[],
+): Pick<KindHandler, "listForRead"> {
+  return {
+    async listForRead(ctx: ListContext, ids) {
+      const found = new Map<string, Listed>();
+      for (const { domain, path, ids: wanted } of paths(ids)) {
+        if (wanted.size === 0) continue;
+        let seen = 0;
+        const pages = listPagesAfterId<Wire>(domainClient(ctx, domain), path, { signal: ctx.signal });
+        for await (const page of pages) {
+          for (const wire of page) {
+            const id = String(wire.id);
+            if (!wanted.has(id) || found.has(id)) continue;
+            found.set(id, { wire, domain });
+            seen++;
+          }
+          if (seen === wanted.size || found.size === ids.size) break;
+        }
+        if (found.size === ids.size) break;
+      }
+      return found;
+    },
+  };
+}
+
+/** An id's list reader on both domains: Managed first, then Forward for what it did not show. */
+export const bothDomainsListReader = (path: string) =>
+  afterIdListReader((ids) => [
+    { domain: "managed", path, ids },
+    { domain: "forward", path, ids },
+  ]);
+
+/**
+ * The listed object for this read, when refresh listed it on a domain the read would accept
+ * (`domain` undefined: either); undefined sends the read to its own GET, which decides "gone".
+ */
+export async function listedOn(listed: unknown, domain: ApiDomain | undefined): Promise<Listed | undefined> {
+  const value = (await listed) as Listed | undefined;
+  if (!value || typeof value !== "object" || !value.wire || typeof value.wire !== "object") return undefined;
+  return domain === undefined || value.domain === domain ? value : undefined;
 }
 
 export async function uploadFile(

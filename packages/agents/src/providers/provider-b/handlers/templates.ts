@@ -3,7 +3,7 @@
 // Template), and the default memory store is reconciled after every save.
 
 import { DeclarationError } from "../../common/errors.js";
-import { send, type Wire } from "../../common/handler-kit.js";
+import { getOrGone, send, type Wire } from "../../common/handler-kit.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { logicalName, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
 import { rosterObserved, withRoster } from "../../common/roster.js";
@@ -229,15 +229,12 @@ export async function readTemplate(
   ctx: HandlerContext,
   id: string,
   prior?: PriorState,
+  listed?: Wire,
 ): Promise<RemoteObject | "gone"> {
-  const res = await client(ctx, "forward").request<Wire>({
-    method: "GET",
-    path: `/templates/${id}`,
-    allowStatus: [404],
-    signal: ctx.signal,
-  });
-  if (res.status === 404 || !res.body || res.body.status === "archived") return "gone";
-  const remote = toTemplateRemote(ctx, res.body, prior?.spec);
+  // `listed`: the Template as refresh's list walk showed it (plan from lists), else one GET.
+  const wire = listed ?? (await getOrGone(client(ctx, "forward"), `/templates/${id}`, ctx.signal));
+  if (wire === "gone" || wire.status === "archived") return "gone";
+  const remote = toTemplateRemote(ctx, wire, prior?.spec);
   // managed_tool_config left out of the file is not managed by us (spec: omitted = untouched),
   // so whatever the Template has then is not drift.
   if (prior && !("managed_tool_config" in prior.spec)) delete remote.spec.managed_tool_config;

@@ -15,7 +15,15 @@ import {
   credentialToWire,
   secretOf,
 } from "../mappers/credential.js";
-import { client, findOwnedIn, readEither, requireOneDomain, specDomain } from "./shared.js";
+import {
+  bothDomainsListReader,
+  client,
+  findOwnedIn,
+  listedOn,
+  readEither,
+  requireOneDomain,
+  specDomain,
+} from "./shared.js";
 
 interface VaultDecl {
   display_name?: string;
@@ -121,8 +129,11 @@ export const vaultHandler: KindHandler = {
     }
     return toRemote(ctx, vault, domain, undefined, adopted ? undefined : written);
   },
-  async read(ctx, id, prior) {
-    const found = await readEither(ctx, `/vaults/${id}`, specDomain(prior?.spec));
+  // The list shows the vault; its credentials are still read from their own list per vault.
+  ...bothDomainsListReader("/vaults"),
+  async read(ctx, id, prior, listed) {
+    const domain = specDomain(prior?.spec);
+    const found = (await listedOn(listed, domain)) ?? (await readEither(ctx, `/vaults/${id}`, domain));
     if (found === "gone" || found.wire.archived_at) return "gone";
     return toRemote(ctx, found.wire, found.domain, prior);
   },

@@ -1,0 +1,145 @@
+// Plan from lists on provider_b, through the CLI's steps in-process (in-process.ts): provider_b's
+// `after_id` lists (`{data, has_more, last_id}`) show each environment and vault (both API
+// domains), Managed Agent and Forward Template exactly as its GET does, so a wide no-change plan
+// reads them from list pages instead of one GET each, and still sees drift and a resource removed
+// behind its back.
+import { promises as fs, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { requestLog } from "../e2e/project.js";
+import { type InProcessProject, inProcessProject } from "./in-process.js";
+
+// More than LIST_REFRESH_MIN of each kind on each domain; the page walk itself is covered by the
+// paging tests.
+const PER_KIND = 10;
+const KEY = "sim-provider-b-key";
+const CLOUD = "/api/v1/cloud";
+const FORWARD = "/api/v1/forward";
+
+let sim: RunningSim;
+let dir: string;
+let agents: InProcessProject;
+
+function config(url: string): string {
+  const lines = ['version: "1"', "providers:", "  provider_b:", `    api_key: ${KEY}`, `    gateway: ${url}`];
+  const section = (kind: string, prefixes: string[], body: (name: string, i: number) => string[]) => {
+    lines.push(`${kind}:`);
+    for (const prefix of prefixes)
+      for (let i = 0; i < PER_KIND; i++)
+        lines.push(`  ${prefix}${i}:`, "    provider: provider_b", ...body(`${prefix}${i}`, i));
+  };
+  // m*: Managed environments and agents; f*: Forward environments, each used by a Forward agent.
+  section("environments", ["m", "f"], () => ["    config:", "      type: cloud"]);
+  section("vaults", ["v"], () => [
+    "    credentials:",
+    "      - name: token",
+    "        type: environment_variable",
+    "        secret_name: TOKEN",
+    "        secret_value: lists-secret-value",
+  ]);
+  section("agents", ["m", "f"], (name, i) => [
+    "    model: auto",
+    `    instructions: Agent ${i}.`,
+    ...(name.startsWith("f")
+      ? [`    environment: ${name}`, "    delivery:", "      provider_b:", "        type: forward"]
+      : []),
+  ]);
+  return `${lines.join("\n")}\n`;
+}
+
+/** A GET of one object of a listed kind (`/agents/agent_…`), not a list or a sub-list. */
+const singleGet = (path: string) => /\/(environments|vaults|agents|templates)\/[^/]+$/.test(path);
+
+async function clearLog(): Promise<void> {
+  await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
+}
+
+async function stateIds(): Promise<Record<string, string>> {
+  const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8")) as {
+    resources: Record<string, { id: string }>;
+  };
+  return Object.fromEntries(Object.entries(state.resources).map(([address, r]) => [address, r.id]));
+}
+
+const wire = (method: string, path: string, json?: unknown) =>
+  fetch(`${sim.origin}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+  });
+
+beforeAll(async () => {
+  sim = await startSim("provider_b", { quiet: true });
+  dir = mkdtempSync(join(tmpdir(), "agents-b-lists-"));
+  await fs.writeFile(join(dir, "agents.yaml"), config(sim.url));
+  agents = inProcessProject(dir, { AGENTS_STATE_KEY: "b-lists-key" });
+  const apply = await agents.apply();
+  expect(apply.error).toBe("");
+  expect(apply.code).toBe(0);
+});
+afterAll(async () => {
+  await sim?.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+it("a no-change plan lists each kind on each domain instead of reading each resource", async () => {
+  await clearLog();
+  const plan = await agents.plan();
+  expect(plan.text).toContain("No changes.");
+  expect(plan.code).toBe(0);
+  const calls = await requestLog(sim);
+  expect(calls.every((c) => c.method === "GET")).toBe(true);
+  expect(calls.filter((c) => singleGet(c.path))).toEqual([]);
+  // Environments: the Managed list holds only half of them, so the Forward list is walked too;
+  // vaults are all on the Managed list; agents on `/agents`, Templates on the Forward `/templates`.
+  const lists = calls
+    .filter((c) => /\/(environments|vaults|agents|templates)$/.test(c.path))
+    .map((c) => c.path);
+  expect(lists.sort()).toEqual(
+    [
+      `${CLOUD}/agents`,
+      `${CLOUD}/environments`,
+      `${CLOUD}/vaults`,
+      `${FORWARD}/environments`,
+      `${FORWARD}/templates`,
+    ].sort(),
+  );
+  // Each vault's credentials still come from their own list (the vault list cannot show them).
+  expect(calls.filter((c) => /\/vaults\/[^/]+\/credentials$/.test(c.path))).toHaveLength(PER_KIND);
+  expect(calls.length).toBe(lists.length + PER_KIND);
+});
+
+const AGENT = 'provider_b.agents["m3"]';
+const TEMPLATE = 'provider_b.agents["f4"]';
+const ENVIRONMENT = 'provider_b.environments["m5"]';
+
+it("still sees a change made behind its back, and a resource removed", async () => {
+  const ids = await stateIds();
+  const agent = (await (await wire("GET", `${CLOUD}/agents/${ids[AGENT]}`)).json()) as Record<
+    string,
+    unknown
+  >;
+  const edit = await wire("PUT", `${CLOUD}/agents/${ids[AGENT]}`, {
+    ...agent,
+    system: "Changed.",
+  });
+  expect(edit.status).toBe(200);
+  expect(
+    (await wire("POST", `${FORWARD}/templates/${ids[TEMPLATE]}`, { system: "Changed too." })).status,
+  ).toBe(200);
+  expect((await wire("DELETE", `${CLOUD}/environments/${ids[ENVIRONMENT]}`)).ok).toBe(true);
+  await clearLog();
+  const plan = await agents.plan();
+  expect(plan.code).toBe(2);
+  const changes = plan
+    .plan!.actions.filter((a) => a.action !== "noop")
+    .map((a) => `${a.action} ${a.address}`);
+  expect(changes.sort()).toEqual([`update ${AGENT}`, `update ${TEMPLATE}`, `create ${ENVIRONMENT}`].sort());
+  // Only the environment no list shows any more is read on its own (that decides "gone").
+  const calls = await requestLog(sim);
+  expect(calls.filter((c) => singleGet(c.path)).map((c) => c.path)).toEqual([
+    `${CLOUD}/environments/${ids[ENVIRONMENT]}`,
+  ]);
+});
