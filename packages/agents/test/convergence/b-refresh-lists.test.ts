@@ -1,6 +1,6 @@
 // Plan from lists on provider_b, through the CLI's steps in-process (in-process.ts): provider_b's
-// `after_id` lists (`{data, has_more, last_id}`) show each environment and vault (both API
-// domains), Managed Agent and Forward Template exactly as its GET does, so a wide no-change plan
+// `after_id` lists (`{data, has_more, last_id}`) show each environment, vault and memory store (both
+// API domains), Identity, Channel, Managed Agent and Forward Template exactly as its GET does, so a wide no-change plan
 // reads them from list pages instead of one GET each, and still sees drift and a resource removed
 // behind its back.
 import { promises as fs, mkdtempSync } from "node:fs";
@@ -39,6 +39,15 @@ function config(url: string): string {
     "        secret_name: TOKEN",
     "        secret_value: lists-secret-value",
   ]);
+  section("memory_stores", ["s"], (_name, i) => [`    description: Store ${i}.`]);
+  section("identities", ["u"], (_name, i) => [`    external_id: user-${i}`]);
+  section("channels", ["c"], (_name, i) => [
+    "    type: feishu",
+    "    mode: pairing",
+    "    credentials:",
+    `      app_id: app-${i}`,
+    `      app_secret: secret-${i}`,
+  ]);
   section("agents", ["m", "f"], (name, i) => [
     "    model: auto",
     `    instructions: Agent ${i}.`,
@@ -50,7 +59,8 @@ function config(url: string): string {
 }
 
 /** A GET of one object of a listed kind (`/agents/agent_…`), not a list or a sub-list. */
-const singleGet = (path: string) => /\/(environments|vaults|agents|templates)\/[^/]+$/.test(path);
+const LISTED = "environments|vaults|memory_stores|identities|channels|agents|templates";
+const singleGet = (path: string) => new RegExp(`/(${LISTED})/[^/]+$`).test(path);
 
 async function clearLog(): Promise<void> {
   await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
@@ -93,15 +103,17 @@ it("a no-change plan lists each kind on each domain instead of reading each reso
   expect(calls.every((c) => c.method === "GET")).toBe(true);
   expect(calls.filter((c) => singleGet(c.path))).toEqual([]);
   // Environments: the Managed list holds only half of them, so the Forward list is walked too;
-  // vaults are all on the Managed list; agents on `/agents`, Templates on the Forward `/templates`.
-  const lists = calls
-    .filter((c) => /\/(environments|vaults|agents|templates)$/.test(c.path))
-    .map((c) => c.path);
+  // vaults and memory stores are all on the Managed list; Identities and Channels are Forward only;
+  // agents on `/agents`, Templates on the Forward `/templates`.
+  const lists = calls.filter((c) => new RegExp(`/(${LISTED})$`).test(c.path)).map((c) => c.path);
   expect(lists.sort()).toEqual(
     [
       `${CLOUD}/agents`,
       `${CLOUD}/environments`,
       `${CLOUD}/vaults`,
+      `${CLOUD}/memory_stores`,
+      `${FORWARD}/identities`,
+      `${FORWARD}/channels`,
       `${FORWARD}/environments`,
       `${FORWARD}/templates`,
     ].sort(),

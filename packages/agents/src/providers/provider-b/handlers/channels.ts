@@ -7,7 +7,7 @@ import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../type
 import { derivedOf } from "../derive.js";
 import { listChannels } from "../listing.js";
 import { type ChannelDecl, channelDesired, channelFromWire, channelToWire } from "../mappers/forward.js";
-import { client } from "./shared.js";
+import { client, forwardListReader, listedOn } from "./shared.js";
 
 function toRemote(ctx: HandlerContext, wire: Wire): RemoteObject {
   return { id: String(wire.id), spec: channelFromWire(wire, logicalName(ctx.owner)) };
@@ -51,8 +51,11 @@ export const channelHandler: KindHandler = {
     );
     return found ? toRemote(ctx, found) : undefined;
   },
-  async read(ctx, id) {
-    const wire = await getOrGone(client(ctx, "forward"), `/channels/${id}`, ctx.signal);
+  ...forwardListReader("/channels"),
+  async read(ctx, id, _prior, listed) {
+    const wire =
+      (await listedOn(listed, "forward"))?.wire ??
+      (await getOrGone(client(ctx, "forward"), `/channels/${id}`, ctx.signal));
     return wire === "gone" ? "gone" : toRemote(ctx, wire);
   },
   async update(ctx, id, spec) {

@@ -9,7 +9,7 @@ import { firstMatch, walkAfterId } from "../../common/paging.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
 import { listIdentities } from "../listing.js";
 import { type IdentityDecl, identityDesired, identityFromWire, identityToWire } from "../mappers/forward.js";
-import { client } from "./shared.js";
+import { client, forwardListReader, listedOn } from "./shared.js";
 
 function toRemote(ctx: HandlerContext, wire: Wire): RemoteObject {
   return {
@@ -55,8 +55,11 @@ export const identityHandler: KindHandler = {
       );
     }
   },
-  async read(ctx, id) {
-    const wire = await getOrGone(client(ctx, "forward"), `/identities/${id}`, ctx.signal);
+  ...forwardListReader("/identities"),
+  async read(ctx, id, _prior, listed) {
+    const wire =
+      (await listedOn(listed, "forward"))?.wire ??
+      (await getOrGone(client(ctx, "forward"), `/identities/${id}`, ctx.signal));
     return wire === "gone" ? "gone" : toRemote(ctx, wire);
   },
   async update(ctx, id, spec) {

@@ -17,10 +17,12 @@ import {
   seedContents,
 } from "../mappers/memory-store.js";
 import {
+  bothDomainsListReader,
   client,
   DEFAULT_PROVIDER_B_OPTIONS,
   deleteMemoryStorePermanently,
   findOwnedIn,
+  listedOn,
   type ProviderBOptions,
   readEither,
   requireOneDomain,
@@ -161,8 +163,11 @@ export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVID
       }
       return withSeeds(await toRemote(ctx, store, domain), decl);
     },
-    async read(ctx, id, prior) {
-      const found = await readEither(ctx, `/memory_stores/${id}`, specDomain(prior?.spec));
+    ...bothDomainsListReader("/memory_stores"),
+    async read(ctx, id, prior, listed) {
+      const domain = specDomain(prior?.spec);
+      const found =
+        (await listedOn(listed, domain)) ?? (await readEither(ctx, `/memory_stores/${id}`, domain));
       if (found === "gone" || found.wire.archived_at) return "gone";
       return toRemote(ctx, found.wire, found.domain, lastAppliedSeeds(prior));
     },

@@ -116,6 +116,10 @@ export const bothDomainsListReader = (path: string) =>
     { domain: "forward", path, ids },
   ]);
 
+/** A Forward-only kind's list reader (identities, channels). */
+export const forwardListReader = (path: string) =>
+  afterIdListReader((ids) => [{ domain: "forward", path, ids }]);
+
 /**
  * The listed object for this read, when refresh listed it on a domain the read would accept
  * (`domain` undefined: either); undefined sends the read to its own GET, which decides "gone".
