@@ -1,6 +1,6 @@
 // Plan from lists on provider_b, through the CLI's steps in-process (in-process.ts): provider_b's
 // `after_id` lists (`{data, has_more, last_id}`) show each environment, vault and memory store (both
-// API domains), Identity, Channel, Managed Agent and Forward Template exactly as its GET does, so a wide no-change plan
+// API domains), Identity, Channel, Managed Agent, Forward Template and deployment (`page` cursor) exactly as its GET does, so a wide no-change plan
 // reads them from list pages instead of one GET each, and still sees drift and a resource removed
 // behind its back.
 import { promises as fs, mkdtempSync } from "node:fs";
@@ -55,11 +55,19 @@ function config(url: string): string {
       ? [`    environment: ${name}`, "    delivery:", "      provider_b:", "        type: forward"]
       : []),
   ]);
+  // Deployments of the Managed agents, all in m0 (which the second test leaves alone).
+  section("deployments", ["d"], (_name, i) => [
+    `    agent: m${i}`,
+    "    environment: m0",
+    "    initial_events:",
+    "      - type: user.message",
+    `        content: Run ${i}.`,
+  ]);
   return `${lines.join("\n")}\n`;
 }
 
 /** A GET of one object of a listed kind (`/agents/agent_…`), not a list or a sub-list. */
-const LISTED = "environments|vaults|memory_stores|identities|channels|agents|templates";
+const LISTED = "environments|vaults|memory_stores|identities|channels|agents|templates|deployments";
 const singleGet = (path: string) => new RegExp(`/(${LISTED})/[^/]+$`).test(path);
 
 async function clearLog(): Promise<void> {
@@ -112,6 +120,7 @@ it("a no-change plan lists each kind on each domain instead of reading each reso
       `${CLOUD}/environments`,
       `${CLOUD}/vaults`,
       `${CLOUD}/memory_stores`,
+      `${CLOUD}/deployments`,
       `${FORWARD}/identities`,
       `${FORWARD}/channels`,
       `${FORWARD}/environments`,

@@ -2,9 +2,16 @@
 // update, user metadata tombstoned, archived on removal.
 
 import { DeclarationError } from "../../common/errors.js";
-import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import {
+  getOrGone,
+  isArchived,
+  listedOrGone,
+  removeTolerant,
+  send,
+  type Wire,
+} from "../../common/handler-kit.js";
 import { logicalName, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
-import { firstMatch, walkPages } from "../../common/paging.js";
+import { firstMatch, pageListReader, walkPages } from "../../common/paging.js";
 import { deploymentFromWire, runDeployment } from "../../common/run.js";
 import { deleteUploads, priorUploads, sourceDigests, Uploads } from "../../common/uploads.js";
 import type { DeploymentHandler, HandlerContext, PriorState, RemoteObject, Spec } from "../../types.js";
@@ -95,8 +102,10 @@ export const deploymentHandler: DeploymentHandler = {
       uploads.ledger,
     );
   },
-  async read(ctx, id, prior) {
-    const wire = await getOrGone(client(ctx, "managed"), `/deployments/${id}`, ctx.signal);
+  // `{data, has_more, next_page}` pages on the Managed API, each item as its GET shows it.
+  ...pageListReader("/deployments"),
+  async read(ctx, id, prior, listed) {
+    const wire = await listedOrGone(client(ctx, "managed"), listed, `/deployments/${id}`, ctx.signal);
     if (wire === "gone" || isArchived(wire)) return "gone";
     return withUploads(deploymentFromWire(wire), priorUploads(prior));
   },
