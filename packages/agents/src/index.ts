@@ -22,7 +22,7 @@ export {
   loadConfigText,
 } from "./config/index.js";
 export { jsonSchema } from "./config/json-schema.js";
-export { agentReferences, type Reference } from "./config/references.js";
+export { agentReferences, type Reference, referencesOf } from "./config/references.js";
 export { normalizeToolName } from "./config/rules/agents.js";
 export { normalizeMountPath, repositoryMountPath } from "./config/rules/mounts.js";
 export type {

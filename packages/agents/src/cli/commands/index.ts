@@ -5,6 +5,7 @@ import * as deployment from "./deployment.js";
 import * as destroy from "./destroy.js";
 import * as docs from "./docs.js";
 import * as forceUnlock from "./force-unlock.js";
+import * as graph from "./graph.js";
 import * as importCommand from "./import.js";
 import * as init from "./init.js";
 import * as models from "./models.js";
@@ -30,6 +31,7 @@ const commands: { register(program: Command): void }[] = [
   models,
   sync,
   importCommand,
+  graph,
   state,
   forceUnlock,
   schema,
