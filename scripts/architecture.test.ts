@@ -76,6 +76,10 @@ const AGENTS_NETWORK = {
     reaches: ["pg"],
     why: "the PostgreSQL state backend, loaded by import() only when used",
   },
+  "cli/playground/server.ts": {
+    reaches: ["node:http"],
+    why: "`agents playground`: a server on 127.0.0.1 only, token, Host and Origin checked",
+  },
 };
 
 /**

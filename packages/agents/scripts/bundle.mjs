@@ -31,6 +31,18 @@ const zodEnglishOnly = {
 };
 
 const dist = new URL("../dist/", import.meta.url);
+// The playground's page script (web/playground.js), served by `agents playground` as /app.js.
+await build({
+  entryPoints: [fileURLToPath(new URL("../web/playground.js", import.meta.url))],
+  outfile: fileURLToPath(new URL("playground.js", dist)),
+  bundle: true,
+  platform: "browser",
+  format: "iife",
+  target: "es2022",
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+});
 await build({
   stdin: {
     contents: 'import { main } from "./cli/main.js";\nvoid main();\n',

@@ -10,6 +10,7 @@ import * as importCommand from "./import.js";
 import * as init from "./init.js";
 import * as models from "./models.js";
 import * as plan from "./plan.js";
+import * as playground from "./playground.js";
 import * as run from "./run.js";
 import * as schema from "./schema.js";
 import * as session from "./session.js";
@@ -32,6 +33,7 @@ const commands: { register(program: Command): void }[] = [
   sync,
   importCommand,
   graph,
+  playground,
   state,
   forceUnlock,
   schema,

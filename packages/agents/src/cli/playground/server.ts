@@ -1,0 +1,263 @@
+// `agents playground`: a web page over the library on 127.0.0.1. It shows the graph of
+// agents.yaml, its validation findings (live, as the file changes) and, on request, a plan.
+// It never applies. Every request must carry the per-start token (in the first URL, then in an
+// HttpOnly SameSite=Strict cookie), a Host naming this loopback listener (DNS rebinding), and, when
+// the browser sends one, an Origin of the same; every response carries a strict CSP. No secret
+// reaches a page or an API response: spec values are masked, plan text is redacted.
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { existsSync, type FSWatcher, readFileSync, watch } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { basename, dirname, join, resolve } from "node:path";
+import {
+  formatDiagnostic,
+  loadConfig,
+  loadProject,
+  type Plan,
+  plan,
+  redactor,
+  renderPlan,
+} from "../../index.js";
+import { projectGraph } from "../graph/model.js";
+import { layoutGraph, svg } from "../graph/render.js";
+
+export interface PlaygroundOptions {
+  file: string;
+  /** 0 (default): a free port. */
+  port?: number;
+  env?: NodeJS.ProcessEnv;
+  /** The bundled page script; default: dist/playground.js, found next to the running CLI. */
+  script?: string;
+}
+
+export interface Playground {
+  /** The URL to open, token included. */
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const COOKIE = "agents_playground";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** Field names whose values are masked even when written literally (not through `${VAR}`). */
+const SECRET_FIELD = /(secret|token|password|api_key|private_key|authorization)/i;
+export const MASK = "[redacted]";
+
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>agents playground</title>
+<link rel="stylesheet" href="/app.css"><script src="/app.js" defer></script></head>
+<body><header><h1>agents playground</h1><span id="file"></span>
+<button id="plan" type="button">Plan</button><span id="status" role="status"></span></header>
+<main><section id="graph" aria-label="graph"></section>
+<aside><h2>Findings</h2><ul id="findings"></ul><h2>Resource</h2><div id="details">Click a resource.</div>
+<h2>Plan</h2><pre id="plan-text"></pre><p id="apply"></p></aside></main></body></html>
+`;
+
+const CSS = `body{font:14px sans-serif;margin:0;color:#111}header{display:flex;gap:1em;align-items:center;padding:.5em 1em;border-bottom:1px solid #ccc}
+h1{font-size:1.1em;margin:0}main{padding:1em}#graph{overflow:auto}aside{max-width:60em}
+#findings li.error{color:#a00}#findings li.warning{color:#850}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5em;font-size:12px}
+g.node{cursor:pointer}g.node.selected rect{stroke-width:3}
+`;
+
+/** Plan statuses as node fills (the page's legend uses the same words as `agents plan`). */
+export const STATUS_FILL: Record<string, string> = {
+  create: "#d9f2d9",
+  update: "#fff2c2",
+  replace: "#ffd9b3",
+  delete: "#f7c6c6",
+  adopt: "#d6e6ff",
+  read: "#eeeeee",
+  noop: "#ffffff",
+};
+
+/**
+ * dist/playground.js, next to the running bundle (dist/agents.cjs, which is run with its
+ * __filename) or two folders up from dist/cli/playground/server.js. Tests pass the script.
+ */
+function findScript(): string {
+  const here = typeof __filename === "string" ? dirname(__filename) : process.cwd();
+  for (const candidate of [join(here, "playground.js"), join(here, "../../playground.js")])
+    if (existsSync(candidate)) return readFileSync(candidate, "utf8");
+  throw new Error("the playground page is not built (run npm run build)");
+}
+
+/** Values of the spec, with every secret masked: `${VAR}` values and secret-named fields. */
+function masked(value: unknown, redact: (text: string) => string, key = ""): unknown {
+  if (typeof value === "string") return SECRET_FIELD.test(key) ? MASK : redact(value);
+  if (Array.isArray(value)) return value.map((item) => masked(item, redact, key));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, redact, k)]));
+  return value;
+}
+
+async function graphDocument(file: string, env: NodeJS.ProcessEnv) {
+  const result = await loadConfig(file, { env });
+  const redact = redactor(result.secretValues);
+  const findings = result.diagnostics.map((d) => ({
+    severity: d.severity,
+    at: `${d.file}:${d.line}:${d.col}`,
+    text: redact(formatDiagnostic(d, d.file === result.file ? result.source?.lineText(d.line) : undefined)),
+  }));
+  const graph = projectGraph(result);
+  if (!graph) return { file: result.file, findings, nodes: [], edges: [], svg: "" };
+  const specs = new Map(result.graph?.nodes.map((n) => [n.address, n.spec]));
+  return {
+    file: result.file,
+    findings,
+    nodes: graph.nodes.map((node) => ({
+      ...node,
+      source: `${result.file}:${node.line}:${node.col}`,
+      fields: masked(specs.get(node.id), redact),
+    })),
+    edges: graph.edges,
+    svg: graph.nodes.length > 0 ? svg(layoutGraph(graph)) : "",
+  };
+}
+
+async function planDocument(file: string, env: NodeJS.ProcessEnv) {
+  const project = await loadProject({ file, env });
+  const redact = redactor(project.secrets);
+  const result: Plan = await plan({ project, env, onNotice: () => {} });
+  const actions = result.actions.map((a) => ({
+    address: a.address,
+    action: a.action,
+    reason: a.reason,
+    changes: a.changes.map((c) => ({
+      path: c.path,
+      before: c.before,
+      after: c.after,
+      sensitive: c.sensitive,
+    })),
+  }));
+  return {
+    actions: JSON.parse(redact(JSON.stringify(actions))) as unknown,
+    text: redact(renderPlan(result)),
+    command: `agents apply -f ${file}`,
+  };
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function cookieOf(req: IncomingMessage): string | undefined {
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === COOKIE) return rest.join("=");
+  }
+  return undefined;
+}
+
+export async function startPlayground(options: PlaygroundOptions): Promise<Playground> {
+  const file = resolve(options.file);
+  const env = options.env ?? process.env;
+  const script = options.script ?? findScript();
+  const token = randomBytes(24).toString("base64url");
+  const clients = new Set<ServerResponse>();
+  let port = 0;
+
+  const send = (
+    res: ServerResponse,
+    status: number,
+    type: string,
+    body: string,
+    extra: Record<string, string> = {},
+  ) => {
+    res.writeHead(status, {
+      "content-type": type,
+      "content-security-policy": CSP,
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+      "cache-control": "no-store",
+      ...extra,
+    });
+    res.end(body);
+  };
+  const json = (res: ServerResponse, status: number, body: unknown) =>
+    send(res, status, "application/json; charset=utf-8", JSON.stringify(body));
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+    if (!hosts.includes(req.headers.host ?? "")) return send(res, 421, "text/plain", "wrong Host\n");
+    const origin = req.headers.origin;
+    if (origin !== undefined && !hosts.some((h) => origin === `http://${h}`))
+      return send(res, 403, "text/plain", "wrong Origin\n");
+    const url = new URL(req.url ?? "/", `http://${hosts[0]}`);
+    const given = url.searchParams.get("token");
+    if (url.pathname === "/" && given !== null) {
+      if (!same(given, token)) return send(res, 403, "text/plain", "wrong token\n");
+      // The token leaves the address bar: it lives on in the cookie only.
+      return send(res, 303, "text/plain", "", {
+        location: "/",
+        "set-cookie": `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+      });
+    }
+    const cookie = cookieOf(req);
+    if (cookie === undefined || !same(cookie, token))
+      return send(res, 403, "text/plain", "wrong or missing token\n");
+    const route = `${req.method} ${url.pathname}`;
+    if (route === "GET /") return send(res, 200, "text/html; charset=utf-8", PAGE);
+    if (route === "GET /app.js") return send(res, 200, "text/javascript; charset=utf-8", script);
+    if (route === "GET /app.css") return send(res, 200, "text/css; charset=utf-8", CSS);
+    if (route === "GET /api/graph") return json(res, 200, await graphDocument(file, env));
+    if (route === "POST /api/plan") {
+      try {
+        return json(res, 200, await planDocument(file, env));
+      } catch (error) {
+        const secrets = (await loadConfig(file, { env })).secretValues;
+        return json(res, 422, { error: redactor(secrets)((error as Error).message) });
+      }
+    }
+    if (route === "GET /api/events") {
+      res.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-store",
+        "content-security-policy": CSP,
+      });
+      res.write(": connected\n\n");
+      clients.add(res);
+      req.on("close", () => clients.delete(res));
+      return;
+    }
+    return send(res, 404, "text/plain", "not found\n");
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) send(res, 500, "text/plain", "internal error\n");
+      else res.end();
+    });
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once("error", fail);
+    server.listen(options.port ?? 0, "127.0.0.1", ok);
+  });
+  port = (server.address() as AddressInfo).port;
+
+  // Editors often replace the file (write a new one, rename): watch the folder, not the inode.
+  let timer: NodeJS.Timeout | undefined;
+  const watcher: FSWatcher = watch(dirname(file), (_event, name) => {
+    if (name !== null && name !== basename(file) && name !== ".env") return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      for (const client of clients) client.write("event: change\ndata: {}\n\n");
+    }, 50);
+  });
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    close: async () => {
+      clearTimeout(timer);
+      watcher.close();
+      for (const client of clients) client.end();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
+}
