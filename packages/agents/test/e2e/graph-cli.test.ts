@@ -1,0 +1,95 @@
+// The wiring of `agents graph` and `agents playground` in the built CLI: options, exit codes,
+// one-line errors, the printed URL and the page script found next to the bundle. What they draw
+// and serve is tested in-process (test/graph/graph.test.ts) and in Chromium (playground.test.ts).
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, runCli } from "./cli.js";
+
+const YAML = `version: "1"
+providers:
+  provider_c:
+    api_key: \${PROVIDER_C_API_KEY}
+environments:
+  sandbox:
+    config:
+      type: cloud
+agents:
+  helper:
+    model: claude-sonnet-4-5
+    instructions: Help.
+    environment: sandbox
+`;
+const env = { PROVIDER_C_API_KEY: "graph-cli-secret-value" };
+
+describe("agents graph and agents playground (spawned CLI)", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "agents-graph-cli-"));
+    writeFileSync(join(dir, "agents.yaml"), YAML);
+    writeFileSync(join(dir, "broken.yaml"), YAML.replace("environment: sandbox", "environment: nowhere"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    ["mermaid", 'n1 -->|"environment"| n0'],
+    [
+      "dot",
+      '"provider_c.agents[\\"helper\\"]" -> "provider_c.environments[\\"sandbox\\"]" [label="environment"];',
+    ],
+    [
+      "svg",
+      'data-from="provider_c.agents[&quot;helper&quot;]" data-to="provider_c.environments[&quot;sandbox&quot;]"',
+    ],
+  ])("--format %s prints the graph", async (format, edge) => {
+    const result = await runCli(["graph", "--format", format], { cwd: dir, env });
+    expect(result).toMatchObject({ code: 0, stderr: "" });
+    expect(result.stdout).toContain(edge);
+    expect(result.stdout).not.toContain(env.PROVIDER_C_API_KEY);
+  });
+
+  it("refuses an unknown format and a file with errors, in words, without a stack", async () => {
+    const format = await runCli(["graph", "--format", "png"], { cwd: dir, env });
+    expect(format.code).toBe(1);
+    expect(format.stderr).toBe('error: unknown --format "png"; use one of: mermaid, dot, svg\n');
+    const broken = await runCli(["graph", "-f", "broken.yaml"], { cwd: dir, env });
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toBe("");
+    expect(broken.stderr).toMatch(/broken\.yaml:13:18 error AGENTS\d+/);
+    expect(broken.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("playground prints its tokened URL, serves the built page script, and stops on SIGTERM", async () => {
+    const child = spawn(process.execPath, [CLI, "playground"], {
+      cwd: dir,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise<number | null>((done) => child.on("close", done));
+    try {
+      let out = "";
+      const url = await new Promise<string>((done, fail) => {
+        const timer = setTimeout(() => fail(new Error(`no URL printed: ${out}`)), 15_000);
+        child.stdout.on("data", (d) => {
+          out += d;
+          const found = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}/.exec(out);
+          if (found) {
+            clearTimeout(timer);
+            done(found[0]);
+          }
+        });
+      });
+      const first = await fetch(url, { redirect: "manual" });
+      expect(first.status).toBe(303);
+      const cookie = (first.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+      const script = await fetch(new URL("/app.js", url), { headers: { cookie } });
+      expect(script.status).toBe(200);
+      expect(await script.text()).toContain("/api/events");
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  });
+});
