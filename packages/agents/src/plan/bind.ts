@@ -36,7 +36,8 @@ export async function bindDesired(
     await breathe();
     const handler = runtime.requireHandler(resource.provider, resource.kind, resource.address);
     const declared =
-      (await handler.desired?.(resource.spec, { configDir: runtime.configDir })) ?? resource.spec;
+      (await handler.desired?.(resource.spec, { configDir: runtime.configDir, name: resource.name })) ??
+      resource.spec;
     // The provider pin is already part of the address; comparing it again would only add noise.
     const { provider: _pin, ...comparable } = declared;
     const spec = hashSecrets(comparable, handler.sensitive, stateKey);

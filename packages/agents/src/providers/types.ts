@@ -134,6 +134,12 @@ export type ListContext = Pick<HandlerContext, "http" | "apis" | "signal" | "war
 /** What a handler needs to compute a comparable desired spec (no network). */
 export interface DesiredContext {
   configDir: string;
+  /**
+   * The resource's logical name (its key in agents.yaml), given by plan and apply. A handler whose
+   * remote name derives from it compares that name, so a renamed key (`agents state mv`) plans the
+   * remote rename apply makes. Sync leaves it out: it compares the declaration as written.
+   */
+  name?: string;
 }
 
 export interface KindHandler {

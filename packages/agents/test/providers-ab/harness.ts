@@ -94,8 +94,14 @@ export async function writeSkill(dir: string, name: string, body = "Do the thing
 }
 
 /** The comparable desired spec of a declaration, as the engine computes it. */
-export async function desiredOf(handler: KindHandler, spec: Spec, configDir: string): Promise<Spec> {
-  return (await handler.desired?.(spec, { configDir })) ?? spec;
+/** The comparable desired spec, as plan prepares it (with the resource's logical name). */
+export async function desiredOf(
+  handler: KindHandler,
+  spec: Spec,
+  configDir: string,
+  name?: string,
+): Promise<Spec> {
+  return (await handler.desired?.(spec, { configDir, ...(name !== undefined ? { name } : {}) })) ?? spec;
 }
 
 /** Paths the engine's planner would report as changed after a read (its own diff, not a copy). */

@@ -40,7 +40,7 @@ async function wire<T = Record<string, any>>(path: string): Promise<T> {
 
 async function noDrift(kind: "environments" | "vaults" | "agents", name: string, id: string, spec: Spec) {
   const handler = h.handler(kind);
-  const desired = await desiredOf(handler, spec, h.configDir);
+  const desired = await desiredOf(handler, spec, h.configDir, name);
   const read = await handler.read(h.ctx(kind, name), id, { id, spec: desired });
   expect(read).not.toBe("gone");
   expect(drift(handler, desired, (read as { spec: Spec }).spec)).toEqual([]);

@@ -186,7 +186,7 @@ describe("provider_b skills, agents and deployments", () => {
       type: "coordinator",
       agents: [{ id: h.refs.get("agents/helper")!.id }],
     });
-    const desired = await desiredOf(handler, spec, h.configDir);
+    const desired = await desiredOf(handler, spec, h.configDir, "lead");
     // The engine reads with the last-applied spec, whose member names map the remote ids back.
     const read = await handler.read(h.ctx("agents", "lead"), created.id, { id: created.id, spec: desired });
     expect(drift(handler, desired, (read as { spec: Record<string, unknown> }).spec)).toEqual([]);

@@ -50,7 +50,7 @@ for (const provider of SIMULATED) {
         tools: { builtin: ["bash"], permissions: { bash: "ask" } },
         multiagent: undefined,
       };
-      const changed = await w.desired("agents", declared);
+      const changed = await w.desired("agents", declared, "lead");
       const updated = await handler.update!(ctx, first.id, declared, first);
       expect(updated.version).toBe(2);
       const read = (await handler.read(ctx, first.id, { id: first.id, spec: changed })) as RemoteObject;

@@ -98,9 +98,12 @@ export class SimWorld {
     };
   }
 
-  async desired(kind: Kind, spec: Spec): Promise<Spec> {
+  /** The comparable desired spec, as plan prepares it (with the resource's logical name). */
+  async desired(kind: Kind, spec: Spec, name?: string): Promise<Spec> {
     const handler = this.handler(kind);
-    return handler.desired ? handler.desired(spec, { configDir: this.configDir }) : spec;
+    return handler.desired
+      ? handler.desired(spec, { configDir: this.configDir, ...(name !== undefined ? { name } : {}) })
+      : spec;
   }
 
   /**
@@ -108,7 +111,7 @@ export class SimWorld {
    * (comparable) form as the last-applied spec, which later reads receive as `prior`.
    */
   async apply(kind: Kind, name: string, spec: Spec): Promise<PriorState & { remote: RemoteObject }> {
-    const desired = await this.desired(kind, spec);
+    const desired = await this.desired(kind, spec, name);
     const remote = await this.handler(kind).create(this.ctx(kind, name), spec);
     this.applied.set(`${kind}/${name}`, { id: remote.id, extra: remote.extra });
     return { id: remote.id, spec: desired, ...(remote.extra ? { extra: remote.extra } : {}), remote };

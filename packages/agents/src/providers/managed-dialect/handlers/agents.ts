@@ -46,16 +46,21 @@ export function agentHandler(profile: DialectProfile): KindHandler {
     remote: Json,
     declared: Json | undefined,
     session?: Json,
+    named = true,
   ): RemoteObject => {
     const owner = ownerOf(remote.metadata);
     const version = remote.version;
+    const spec = agentFromWire(
+      remote,
+      dialect,
+      declared && "resolve" in ctx ? agentReverseRefs(declared, ctx) : new Map(),
+    );
+    // The remote name is the logical key: plan compares it (a renamed key renames the agent), sync's
+    // listing leaves it out (agents.yaml has no name field to write it to).
+    if (named && typeof remote.name === "string") spec.name = remote.name;
     return {
       id: idOf(remote),
-      spec: agentFromWire(
-        remote,
-        dialect,
-        declared && "resolve" in ctx ? agentReverseRefs(declared, ctx) : new Map(),
-      ),
+      spec,
       ...(owner ? { owner } : {}),
       archived: isArchived(remote),
       ...(typeof version === "number" || typeof version === "string" ? { version } : {}),
@@ -81,7 +86,7 @@ export function agentHandler(profile: DialectProfile): KindHandler {
       ...(query ? { query } : {}),
     });
     return all.map((remote) => {
-      const listed = toRemote(ctx, remote, undefined);
+      const listed = toRemote(ctx, remote, undefined, undefined, false);
       const owner = listedOwnerOf(remote.metadata);
       return owner ? { ...listed, owner } : listed;
     });
@@ -89,7 +94,11 @@ export function agentHandler(profile: DialectProfile): KindHandler {
 
   return {
     // The config loader has already replaced an instructions path with the file's text.
-    desired: (spec) => overlay(spec, canonicalAgent(spec, dialect.provider), COMPARED),
+    // The remote name is always the logical key (see body): compared when plan gives it.
+    desired: (spec, { name }) => {
+      const out = overlay(spec, canonicalAgent(spec, dialect.provider), COMPARED);
+      return name !== undefined ? { ...out, name } : out;
+    },
     // Session repositories may carry a token in the declaration; the engine masks and hashes it.
     sensitive: ["resources.*.authorization_token"],
 

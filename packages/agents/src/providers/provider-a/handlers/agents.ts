@@ -20,7 +20,11 @@ function toRemote(ctx: HandlerContext, wire: Wire, declared?: Spec): RemoteObjec
   const roster = rosterFromWire(wire.multiagent);
   return {
     id: String(wire.id),
-    spec: withRoster(agentFromWire(wire, logicalName(ctx.owner)), rosterObserved(ctx, roster, declared)),
+    // The remote name is always shown: plan compares it with the name apply sends (desired).
+    spec: withRoster(
+      { ...agentFromWire(wire, logicalName(ctx.owner)), name: wire.name },
+      rosterObserved(ctx, roster, declared),
+    ),
     owner: ownerOf(wire.metadata),
     version: typeof wire.version === "number" || typeof wire.version === "string" ? wire.version : undefined,
     ...(roster ? { extra: { roster } } : {}),
@@ -91,7 +95,12 @@ export const agentHandler: KindHandler = {
   followsUpdatesOf: ["skills"],
   // Git tokens are secrets: kept in state only as keyed hashes (provider_a drops session resources today).
   sensitive: ["resources.*.authorization_token"],
-  desired: (spec) => agentDesired(spec as unknown as AgentDecl),
+  // The name apply sends (`name`, else the logical key), when plan gives the key: a renamed key
+  // (`agents state mv`) plans the remote rename.
+  desired: (spec, { name }) => {
+    const out = agentDesired(spec as unknown as AgentDecl);
+    return name !== undefined && out.name === undefined ? { ...out, name } : out;
+  },
   async create(ctx, spec) {
     const payload = await body(ctx, spec, false);
     try {

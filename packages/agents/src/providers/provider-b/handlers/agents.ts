@@ -33,7 +33,8 @@ function toRemote(ctx: HandlerContext, wire: Wire, declared?: Spec): RemoteObjec
   return {
     id: String(wire.id),
     spec: withRoster(
-      agentFromWire(wire, logicalName(ctx.owner), false),
+      // The remote name is always shown: plan compares it with the name apply sends (desired).
+      { ...agentFromWire(wire, logicalName(ctx.owner), false), name: wire.name },
       rosterObserved(ctx, roster, declared),
     ),
     owner: ownerOf(wire.metadata),
@@ -75,8 +76,12 @@ export const agentHandler: AgentHandler = {
   replaceOn: ["delivery"],
   // Git tokens are secrets: kept in state only as keyed hashes.
   sensitive: ["resources.*.authorization_token"],
-  async desired(spec, { configDir }) {
+  async desired(spec, { configDir, name }) {
     const out = agentDesired(spec as unknown as AgentDecl);
+    // A Managed agent's name is `name`, else the logical key (managedBody), compared when plan gives
+    // the key: a renamed key (`agents state mv`) plans the remote rename.
+    if (name !== undefined && out.name === undefined && !isForward(spec as unknown as AgentDecl))
+      out.name = name;
     // A Forward Template's inherited files by path, each with the digest of its content: an edited
     // file plans an update (the read cannot show file bytes back, so this never reads as drift).
     const files = (spec.files as unknown[] | undefined)?.filter((f): f is string => typeof f === "string");
