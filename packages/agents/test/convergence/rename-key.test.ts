@@ -12,30 +12,55 @@ import { moveInState } from "../../src/index.js";
 import { editConfig, simState } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
 
+const B_SETTINGS = (url: string) => `    api_key: sim-provider-b-key\n    gateway: ${url}\n`;
+
 const ROWS: Array<{
+  row: string;
   provider: Parameters<typeof startSim>[0];
   settings: (url: string) => string;
-  model: string;
+  /** The agent's fields besides instructions (and what else it needs). */
+  agent: string;
+  environments?: string;
+  /** Where the simulator's dump keeps the agent. */
+  dump: string;
 }> = [
   {
+    row: "provider_a",
     provider: "provider_a",
-    settings: (url) => `    api_key: sim-provider-a-key\n    workspace_id: llm-rename\n    base_url: ${url}`,
-    model: "qwen-max",
+    settings: (url) =>
+      `    api_key: sim-provider-a-key\n    workspace_id: llm-rename\n    base_url: ${url}\n`,
+    agent: "    model: qwen-max\n",
+    dump: "agents",
   },
   {
+    row: "provider_b Managed",
     provider: "provider_b",
-    settings: (url) => `    api_key: sim-provider-b-key\n    gateway: ${url}`,
-    model: "auto",
+    settings: B_SETTINGS,
+    agent: "    model: auto\n",
+    dump: "agents",
   },
   {
+    row: "provider_b Forward",
+    provider: "provider_b",
+    settings: B_SETTINGS,
+    agent:
+      "    model: auto\n    environment: desk\n    delivery:\n      provider_b:\n        type: forward\n",
+    environments: "environments:\n  desk:\n    config:\n      type: cloud\n",
+    dump: "templates",
+  },
+  {
+    row: "provider_c",
     provider: "provider_c",
-    settings: (url) => `    api_key: sim-provider-c-key\n    base_url: ${url}`,
-    model: "claude-sonnet-4-5",
+    settings: (url) => `    api_key: sim-provider-c-key\n    base_url: ${url}\n`,
+    agent: "    model: claude-sonnet-4-5\n",
+    dump: "agents",
   },
   {
+    row: "provider_d",
     provider: "provider_d",
-    settings: (url) => `    api_key: sim-provider-d-key\n    base_url: ${url}`,
-    model: "gpt-4o",
+    settings: (url) => `    api_key: sim-provider-d-key\n    base_url: ${url}\n`,
+    agent: "    model: gpt-4o\n",
+    dump: "agents",
   },
 ];
 
@@ -48,28 +73,30 @@ afterAll(async () => {
 
 type Wire = { name?: string; metadata?: Record<string, string>; archived_at?: unknown };
 
-describe.each(ROWS)("$provider: a renamed agent key after state mv", ({ provider, settings, model }) => {
+describe.each(ROWS)("$row: a renamed agent key after state mv", (row) => {
   it("plans the remote rename and the label re-stamp, applies exactly that, then plans clean", async () => {
-    const sim = await startSim(provider, { quiet: true });
+    const sim = await startSim(row.provider, { quiet: true });
     sims.push(sim);
     const dir = mkdtempSync(join(tmpdir(), "agents-rename-key-"));
     dirs.push(dir);
+    const file = join(dir, "agents.yaml");
     await fs.writeFile(
-      join(dir, "agents.yaml"),
-      `version: "1"\nproviders:\n  ${provider}:\n${settings(sim.url)}\nagents:\n  writer:\n    model: ${model}\n    instructions: Write clearly.\n`,
+      file,
+      `version: "1"\nproviders:\n  ${row.provider}:\n${row.settings(sim.url)}${row.environments ?? ""}` +
+        `agents:\n  writer:\n${row.agent}    instructions: Write clearly.\n`,
     );
     const agents = inProcessProject(dir, { AGENTS_STATE_KEY: "rename-key", AGENTS_PROJECT: "rename-key" });
     const live = async () =>
-      ((await simState(sim)) as { agents: Wire[] }).agents.filter((a) => !a.archived_at);
+      ((await simState(sim)) as Record<string, Wire[]>)[row.dump]!.filter((a) => !a.archived_at);
 
     const first = await agents.apply();
     expect(first.code, `${first.text}\n${first.error}`).toBe(0);
     expect((await live()).map((a) => a.name)).toEqual(["writer"]);
 
-    const from = `${provider}.agents["writer"]`;
-    const to = `${provider}.agents["author"]`;
+    const from = `${row.provider}.agents["writer"]`;
+    const to = `${row.provider}.agents["author"]`;
     await editConfig(dir, "  writer:", "  author:");
-    await withConfiguredState(join(dir, "agents.yaml"), (backend) => moveInState(backend, from, to));
+    await withConfiguredState(file, (backend) => moveInState(backend, from, to));
 
     const planned = await agents.plan();
     expect(planned.code).toBe(2);

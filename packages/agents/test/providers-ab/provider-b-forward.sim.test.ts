@@ -148,7 +148,7 @@ describe("provider_b Forward delivery", () => {
     ]);
 
     const handler = h.handler("agents");
-    desired = await desiredOf(handler, specOf("agents", "concierge"), h.configDir);
+    desired = await desiredOf(handler, specOf("agents", "concierge"), h.configDir, "concierge");
     prior = { id: templateId, spec: desired, extra: created.extra };
     const read = await handler.read(h.ctx("agents", "concierge"), templateId, prior);
     // Until a Session creates the store there is nothing to compare: pending is a known state,
@@ -209,7 +209,12 @@ describe("provider_b Forward delivery", () => {
     if (!mtc) {
       // No longer declared = not managed: whatever the Template holds from now on is not drift.
       const handler = h.handler("agents");
-      const lastApplied = await desiredOf(handler, specOf("agents", "concierge", decl), h.configDir);
+      const lastApplied = await desiredOf(
+        handler,
+        specOf("agents", "concierge", decl),
+        h.configDir,
+        "concierge",
+      );
       const read = await handler.read(h.ctx("agents", "concierge"), templateId, {
         ...prior,
         spec: lastApplied,

@@ -78,10 +78,9 @@ export const agentHandler: AgentHandler = {
   sensitive: ["resources.*.authorization_token"],
   async desired(spec, { configDir, name }) {
     const out = agentDesired(spec as unknown as AgentDecl);
-    // A Managed agent's name is `name`, else the logical key (managedBody), compared when plan gives
-    // the key: a renamed key (`agents state mv`) plans the remote rename.
-    if (name !== undefined && out.name === undefined && !isForward(spec as unknown as AgentDecl))
-      out.name = name;
+    // An agent's (or Forward Template's) name is `name`, else the logical key, compared when plan
+    // gives the key: a renamed key (`agents state mv`) plans the remote rename.
+    if (name !== undefined && out.name === undefined) out.name = name;
     // A Forward Template's inherited files by path, each with the digest of its content: an edited
     // file plans an update (the read cannot show file bytes back, so this never reads as drift).
     const files = (spec.files as unknown[] | undefined)?.filter((f): f is string => typeof f === "string");

@@ -185,7 +185,8 @@ export function toTemplateRemote(ctx: HandlerContext, wire: Wire, declared?: Spe
   const roster = rosterObserved(ctx, rosterIdsFromWire(wire.multiagent), declared);
   return {
     id: String(wire.id),
-    spec: withRoster(agentFromWire(wire, logicalName(ctx.owner), true), roster),
+    // The remote name is always shown: plan compares it with the name apply sends (desired).
+    spec: withRoster({ ...agentFromWire(wire, logicalName(ctx.owner), true), name: wire.name }, roster),
     owner: ownerOf(wire.metadata),
     extra: { delivery: "forward" },
   };
