@@ -56,6 +56,14 @@ export {
 export { type LoadOptions as ProjectLoadOptions, loadProject } from "./engine/load-project.js";
 export { listModels, type ModelInfo } from "./engine/models.js";
 export { type LoadedProject, projectName } from "./engine/project.js";
+export {
+  applyRefreshOnly,
+  type Drift,
+  planRefreshOnly,
+  type RefreshOnlyOutcome,
+  type RefreshOnlyPlan,
+  renderRefreshOnly,
+} from "./engine/refresh-only.js";
 export { runDeployment } from "./engine/run.js";
 export { startSession } from "./engine/session.js";
 export {

@@ -8,6 +8,7 @@ import { changeReporter, retryLine } from "../../src/cli/engine-output.js";
 import {
   ALL_ADAPTERS,
   apply,
+  applyRefreshOnly,
   destroy,
   type EngineOptions,
   formatDiagnostic,
@@ -17,9 +18,12 @@ import {
   loadProject,
   type Plan,
   plan,
+  planRefreshOnly,
+  type RefreshOnlyPlan,
   redactor,
   refreshErrors,
   renderPlan,
+  renderRefreshOnly,
   syncProject,
   writeSynced,
 } from "../../src/index.js";
@@ -44,6 +48,10 @@ export interface InProcessProject {
   validate(): Promise<StepResult>;
   /** `agents plan --detailed-exitcode`: 0 no changes, 2 changes, 1 incomplete or failed. */
   plan(): Promise<StepResult & { plan?: Plan }>;
+  /** `agents plan --refresh-only --detailed-exitcode`: 0 no drift, 2 drift, 1 incomplete or failed. */
+  planRefreshOnly(): Promise<StepResult & { drift?: RefreshOnlyPlan }>;
+  /** `agents apply --refresh-only -y`, or answered "no" when `confirm` is false. */
+  applyRefreshOnly(options?: { confirm?: boolean }): Promise<StepResult & { accepted?: number }>;
   /** `agents apply -y` / `agents destroy -y`. */
   apply(): Promise<StepResult>;
   destroy(): Promise<StepResult>;
@@ -140,6 +148,22 @@ export function inProcessProject(
         print(renderPlan(planned));
         const code = refreshErrors(planned).length > 0 ? 1 : hasChanges(planned) ? 2 : 0;
         return { code, plan: planned };
+      }),
+    planRefreshOnly: () =>
+      step(async (print, load) => {
+        const drift = await planRefreshOnly({ ...(await load()), onNotice: print });
+        print(renderRefreshOnly(drift));
+        return { code: drift.errors.length > 0 ? 1 : drift.drift.length > 0 ? 2 : 0, drift };
+      }),
+    applyRefreshOnly: ({ confirm = true } = {}) =>
+      step(async (print, load) => {
+        const outcome = await applyRefreshOnly({
+          ...(await load()),
+          onNotice: print,
+          onPlan: (drift) => print(renderRefreshOnly(drift)),
+          confirm: async () => confirm,
+        });
+        return { code: outcome.confirmed ? 0 : 1, accepted: outcome.accepted };
       }),
     apply: () => change("apply"),
     destroy: () => change("destroy"),

@@ -1,5 +1,13 @@
 import type { Command } from "commander";
-import { apply, destroy, loadProject, readPlanFile, redactor } from "../../index.js";
+import {
+  apply,
+  applyRefreshOnly,
+  destroy,
+  loadProject,
+  readPlanFile,
+  redactor,
+  renderRefreshOnly,
+} from "../../index.js";
 import {
   askYes,
   changeReporter,
@@ -16,6 +24,7 @@ export interface RunOptions extends ScopeOptions {
   autoApprove?: boolean;
   parallelism: string;
   cascade?: boolean;
+  refreshOnly?: boolean;
 }
 
 export function register(program: Command): void {
@@ -29,7 +38,16 @@ export function register(program: Command): void {
     .option("--target <ADDRESS>", "apply only this resource and what it depends on (repeatable)", collect, [])
     .option("-y, --auto-approve", "do not ask for confirmation (required without a terminal)")
     .option("--parallelism <N>", "resources changed at once", "10")
+    .option(
+      "--refresh-only",
+      "record what changed remotely outside agents in the state; nothing remote is written",
+    )
     .action(async (planFile: string | undefined, options: RunOptions) => {
+      if (options.refreshOnly) {
+        if (planFile) throw new CliError("--refresh-only does not apply a saved plan; drop PLAN_FILE");
+        await runRefreshOnly(options);
+        return;
+      }
       await runChange("apply", options, planFile);
     });
 }
@@ -100,4 +118,36 @@ export async function runChange(
   } finally {
     out.close();
   }
+}
+
+async function runRefreshOnly(options: RunOptions): Promise<void> {
+  const project = await loadProject({ file: options.file });
+  const redact = redactor(project.secrets);
+  const print = (text: string) => process.stdout.write(redact(text));
+  const outcome = await redactingErrors(project.secrets, () =>
+    applyRefreshOnly({
+      project,
+      ...scopeOf(options, project),
+      onNotice: noticeToStderr,
+      onPlan: (drift) => print(renderRefreshOnly(drift)),
+      confirm: async () => {
+        if (options.autoApprove) return true;
+        if (!isInteractive()) {
+          throw new CliError(
+            "refusing to record the drift without confirmation: no terminal to ask on. Review it above and pass -y (--auto-approve)",
+          );
+        }
+        return askYes("\nDo you want to record these changes in the state?");
+      },
+    }),
+  );
+  if (!outcome.confirmed) {
+    print("\nCancelled; the state was not changed.\n");
+    process.exitCode = 1;
+    return;
+  }
+  if (outcome.accepted > 0)
+    print(
+      `\nRecorded ${outcome.accepted} ${outcome.accepted === 1 ? "resource" : "resources"} in the state; nothing remote was changed.\n`,
+    );
 }

@@ -1,7 +1,17 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { hasChanges, loadProject, plan, redactor, refreshErrors, renderPlan } from "../../index.js";
+import {
+  hasChanges,
+  loadProject,
+  plan,
+  planRefreshOnly,
+  redactor,
+  refreshErrors,
+  renderPlan,
+  renderRefreshOnly,
+} from "../../index.js";
 import { noticeToStderr, redactingErrors, retryLine } from "../engine-output.js";
+import { CliError } from "../errors.js";
 import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
 
 interface PlanOptions extends ScopeOptions {
@@ -10,6 +20,7 @@ interface PlanOptions extends ScopeOptions {
   out?: string;
   detailedExitcode?: boolean;
   destroy?: boolean;
+  refreshOnly?: boolean;
 }
 
 export function register(program: Command): void {
@@ -23,9 +34,31 @@ export function register(program: Command): void {
     .option("--json", "print the plan as one JSON document (see docs/plan-json.md)")
     .option("--out <FILE>", "save the plan for `agents apply FILE`")
     .option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are, 1 on error")
+    .option(
+      "--refresh-only",
+      "show only what changed remotely outside agents (accept it with apply --refresh-only)",
+    )
     .action(async (options: PlanOptions) => {
       const project = await loadProject({ file: options.file });
       const redact = redactor(project.secrets);
+      if (options.refreshOnly) {
+        if (options.destroy || options.out)
+          throw new CliError("--refresh-only cannot be combined with --destroy or --out");
+        const drift = await redactingErrors(project.secrets, () =>
+          planRefreshOnly({
+            project,
+            ...scopeOf(options, project),
+            onNotice: noticeToStderr,
+            onRetry: (notice) => process.stderr.write(`${redact(retryLine(notice))}\n`),
+          }),
+        );
+        process.stdout.write(
+          redact(options.json ? `${JSON.stringify(drift, null, 2)}\n` : renderRefreshOnly(drift)),
+        );
+        if (drift.errors.length > 0) process.exitCode = 1;
+        else if (options.detailedExitcode && drift.drift.length > 0) process.exitCode = 2;
+        return;
+      }
       const result = await redactingErrors(project.secrets, () =>
         plan({
           project,
