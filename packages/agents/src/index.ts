@@ -54,6 +54,16 @@ export {
   setDeploymentPaused,
 } from "./engine/deployments.js";
 export { type LoadOptions as ProjectLoadOptions, loadProject } from "./engine/load-project.js";
+export {
+  getMemory,
+  listMemories,
+  type MemoryInfo,
+  type MemoryVersionInfo,
+  memoryHistory,
+  putMemory,
+  redactMemoryVersion,
+  removeMemory,
+} from "./engine/memories.js";
 export { listModels, type ModelInfo } from "./engine/models.js";
 export { type LoadedProject, projectName } from "./engine/project.js";
 export {

@@ -8,6 +8,7 @@ import * as forceUnlock from "./force-unlock.js";
 import * as graph from "./graph.js";
 import * as importCommand from "./import.js";
 import * as init from "./init.js";
+import * as memory from "./memory.js";
 import * as models from "./models.js";
 import * as plan from "./plan.js";
 import * as playground from "./playground.js";
@@ -30,6 +31,7 @@ const commands: { register(program: Command): void }[] = [
   session,
   chat,
   models,
+  memory,
   sync,
   importCommand,
   graph,

@@ -1,0 +1,226 @@
+// `agents memory list|get|put|rm|history|redact`: the memories inside an applied memory store, as
+// data. Nothing here takes the state lock, writes the state or enters a plan; the store is found
+// through the applied state and every call goes through the provider's HTTP client (http.ts).
+
+import { listAll } from "../providers/common/paging.js";
+import type { HttpClient } from "../providers/http.js";
+import { memoryPath } from "../providers/managed-dialect/memory.js";
+import type { ProviderName } from "../providers/types.js";
+import { type ResourceState, StateError } from "../state/types.js";
+import { createRuntime, type EngineOptions, readProjectState } from "./api.js";
+
+/** Per provider: how its memory API is spelled. Data, so the engine never branches on a name. */
+interface MemoryApi {
+  /** Query that makes list/get return the content (absent: the API always does). */
+  fullView?: Record<string, string>;
+  basicView?: Record<string, string>;
+  /** Versions (history, redact) exist. */
+  versions: boolean;
+  pageSize: number;
+}
+
+const MEMORY_APIS: Partial<Record<ProviderName, MemoryApi>> = {
+  provider_c: { fullView: { view: "full" }, basicView: { view: "basic" }, versions: true, pageSize: 100 },
+  provider_d: { versions: false, pageSize: 100 },
+};
+
+const HAVE = Object.keys(MEMORY_APIS).join(", ");
+const HAVE_VERSIONS = Object.entries(MEMORY_APIS)
+  .filter(([, api]) => api?.versions)
+  .map(([name]) => name)
+  .join(", ");
+
+export interface MemoryInfo {
+  id: string;
+  path: string;
+  content_sha256?: string;
+  /** get only. */
+  content?: string;
+}
+
+export interface MemoryVersionInfo {
+  id: string;
+  memory_id?: string;
+  path?: string;
+  operation?: string;
+  created_at?: string;
+  redacted: boolean;
+}
+
+interface Store {
+  entry: ResourceState;
+  api: MemoryApi;
+  http: HttpClient;
+  base: string;
+}
+
+async function openStore(options: EngineOptions, name: string, needVersions = false): Promise<Store> {
+  const { state } = await readProjectState(options);
+  const matches = (r: { kind: string; name: string; address: string }) =>
+    r.kind === "memory_stores" && (r.name === name || r.address === name);
+  const entry = Object.values(state.resources).find(matches);
+  const command = options.command ?? "agents memory";
+  if (!entry) {
+    const declared = options.project.desired.find(matches);
+    if (declared)
+      throw new StateError(
+        `${declared.address} is declared but not applied yet; run agents apply first, then ${command}`,
+      );
+    const known = Object.values(state.resources)
+      .filter((r) => r.kind === "memory_stores")
+      .map((r) => r.name)
+      .sort();
+    throw new StateError(
+      `no memory store ${name} in ${options.project.configPath} or its state${
+        known.length ? ` (applied memory stores: ${known.join(", ")})` : " (no memory store has been applied)"
+      }`,
+    );
+  }
+  const api = MEMORY_APIS[entry.provider];
+  if (!api)
+    throw new StateError(
+      `${entry.address}: ${command} is not available for ${entry.provider} memory stores; it works on ${HAVE}`,
+    );
+  if (needVersions && !api.versions)
+    throw new StateError(
+      `${entry.address}: ${entry.provider} keeps no memory versions; ${command} works on ${HAVE_VERSIONS}`,
+    );
+  const http = createRuntime(options).session(entry.provider).http;
+  return { entry, api, http, base: `/memory_stores/${entry.id}` };
+}
+
+type Json = Record<string, unknown>;
+const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+
+function toInfo(item: Json, withContent: boolean): MemoryInfo {
+  const sha = text(item.content_sha256);
+  const content = text(item.content);
+  return {
+    id: String(item.id),
+    path: String(item.path),
+    ...(sha ? { content_sha256: sha } : {}),
+    ...(withContent && content !== undefined ? { content } : {}),
+  };
+}
+
+async function listIn(store: Store, options: EngineOptions): Promise<MemoryInfo[]> {
+  const items = await listAll<Json>(store.http, `${store.base}/memories`, {
+    pageSize: store.api.pageSize,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(store.api.basicView ? { query: store.api.basicView } : {}),
+  });
+  return items
+    .filter((i) => i.type !== "memory_prefix" && typeof i.path === "string")
+    .map((i) => toInfo(i, false))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+async function find(store: Store, options: EngineOptions, path: string): Promise<MemoryInfo | undefined> {
+  const wanted = memoryPath(path);
+  return (await listIn(store, options)).find((m) => m.path === wanted);
+}
+
+function missing(store: Store, path: string): StateError {
+  return new StateError(
+    `no memory ${memoryPath(path)} in memory store ${store.entry.name} (${store.entry.id})`,
+  );
+}
+
+export async function listMemories(options: EngineOptions, storeName: string): Promise<MemoryInfo[]> {
+  return listIn(await openStore(options, storeName), options);
+}
+
+export async function getMemory(
+  options: EngineOptions,
+  storeName: string,
+  path: string,
+): Promise<MemoryInfo> {
+  const store = await openStore(options, storeName);
+  const found = await find(store, options, path);
+  if (!found) throw missing(store, path);
+  const res = await store.http.request<Json>({
+    method: "GET",
+    path: `${store.base}/memories/${found.id}`,
+    ...(store.api.fullView ? { query: store.api.fullView } : {}),
+  });
+  return toInfo(res.body ?? {}, true);
+}
+
+/** Creates the memory at PATH, or rewrites its content; `created` says which. */
+export async function putMemory(
+  options: EngineOptions,
+  storeName: string,
+  path: string,
+  content: string,
+): Promise<MemoryInfo & { created: boolean }> {
+  const store = await openStore(options, storeName);
+  const found = await find(store, options, path);
+  const res = found
+    ? await store.http.request<Json>({
+        method: "POST",
+        path: `${store.base}/memories/${found.id}`,
+        json: { content },
+      })
+    : await store.http.request<Json>({
+        method: "POST",
+        path: `${store.base}/memories`,
+        json: { path: memoryPath(path), content },
+      });
+  return { ...toInfo(res.body ?? {}, false), created: !found };
+}
+
+export async function removeMemory(
+  options: EngineOptions,
+  storeName: string,
+  path: string,
+): Promise<MemoryInfo> {
+  const store = await openStore(options, storeName);
+  const found = await find(store, options, path);
+  if (!found) throw missing(store, path);
+  await store.http.request({ method: "DELETE", path: `${store.base}/memories/${found.id}` });
+  return found;
+}
+
+function toVersion(v: Json): MemoryVersionInfo {
+  return {
+    id: String(v.id),
+    ...(text(v.memory_id) ? { memory_id: text(v.memory_id) } : {}),
+    ...(text(v.path) ? { path: text(v.path) } : {}),
+    ...(text(v.operation) ? { operation: text(v.operation) } : {}),
+    ...(text(v.created_at) ? { created_at: text(v.created_at) } : {}),
+    redacted: v.redacted_at !== undefined && v.redacted_at !== null,
+  };
+}
+
+/** The versions of the memory at PATH (also after it was deleted), oldest first. */
+export async function memoryHistory(
+  options: EngineOptions,
+  storeName: string,
+  path: string,
+): Promise<MemoryVersionInfo[]> {
+  const store = await openStore(options, storeName, true);
+  const wanted = memoryPath(path);
+  const versions = await listAll<Json>(store.http, `${store.base}/memory_versions`, {
+    pageSize: store.api.pageSize,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const mine = versions.map(toVersion).filter((v) => v.path === wanted);
+  if (mine.length === 0) throw missing(store, path);
+  const at = (v: MemoryVersionInfo) => v.created_at ?? "";
+  return mine.sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
+}
+
+/** Redacts one version's content (the version stays, its content is gone for good). */
+export async function redactMemoryVersion(
+  options: EngineOptions,
+  storeName: string,
+  versionId: string,
+): Promise<MemoryVersionInfo> {
+  const store = await openStore(options, storeName, true);
+  const res = await store.http.request<Json>({
+    method: "POST",
+    path: `${store.base}/memory_versions/${versionId}/redact`,
+    json: {},
+  });
+  return toVersion(res.body ?? {});
+}
