@@ -1,32 +1,14 @@
 // `agents memory list|get|put|rm|history|redact`: the memories inside an applied memory store, as
 // data. Nothing here takes the state lock, writes the state or enters a plan; the store is found
 // through the applied state and every call goes through the provider's HTTP client (http.ts).
-
-import { listAll } from "../providers/common/paging.js";
 import type { HttpClient } from "../providers/http.js";
-import { memoryPath } from "../providers/managed-dialect/memory.js";
-import type { ProviderName } from "../providers/types.js";
+import { MEMORY_APIS, type MemoryApi } from "../providers/memory-apis.js";
 import { type ResourceState, StateError } from "../state/types.js";
 import { createRuntime, type EngineOptions, readProjectState } from "./api.js";
 
-/** Per provider: how its memory API is spelled. Data, so the engine never branches on a name. */
-interface MemoryApi {
-  /** Query that makes list/get return the content (absent: the API always does). */
-  fullView?: Record<string, string>;
-  basicView?: Record<string, string>;
-  /** Versions (history, redact) exist. */
-  versions: boolean;
-  pageSize: number;
-}
-
-const MEMORY_APIS: Partial<Record<ProviderName, MemoryApi>> = {
-  provider_c: { fullView: { view: "full" }, basicView: { view: "basic" }, versions: true, pageSize: 100 },
-  provider_d: { versions: false, pageSize: 100 },
-};
-
 const HAVE = Object.keys(MEMORY_APIS).join(", ");
 const HAVE_VERSIONS = Object.entries(MEMORY_APIS)
-  .filter(([, api]) => api?.versions)
+  .filter(([, api]) => api?.versions !== undefined)
   .map(([name]) => name)
   .join(", ");
 
@@ -85,7 +67,7 @@ async function openStore(options: EngineOptions, name: string, needVersions = fa
     throw new StateError(
       `${entry.address}: ${entry.provider} keeps no memory versions; ${command} works on ${HAVE_VERSIONS}`,
     );
-  const http = createRuntime(options).session(entry.provider).http;
+  const http = api.client(createRuntime(options).session(entry.provider), entry.spec);
   return { entry, api, http, base: `/memory_stores/${entry.id}` };
 }
 
@@ -104,11 +86,12 @@ function toInfo(item: Json, withContent: boolean): MemoryInfo {
 }
 
 async function listIn(store: Store, options: EngineOptions): Promise<MemoryInfo[]> {
-  const items = await listAll<Json>(store.http, `${store.base}/memories`, {
-    pageSize: store.api.pageSize,
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(store.api.basicView ? { query: store.api.basicView } : {}),
-  });
+  const items = await store.api.list(
+    store.http,
+    `${store.base}/memories`,
+    store.api.basicView ?? {},
+    options.signal,
+  );
   return items
     .filter((i) => i.type !== "memory_prefix" && typeof i.path === "string")
     .map((i) => toInfo(i, false))
@@ -116,13 +99,13 @@ async function listIn(store: Store, options: EngineOptions): Promise<MemoryInfo[
 }
 
 async function find(store: Store, options: EngineOptions, path: string): Promise<MemoryInfo | undefined> {
-  const wanted = memoryPath(path);
+  const wanted = store.api.path(path);
   return (await listIn(store, options)).find((m) => m.path === wanted);
 }
 
 function missing(store: Store, path: string): StateError {
   return new StateError(
-    `no memory ${memoryPath(path)} in memory store ${store.entry.name} (${store.entry.id})`,
+    `no memory ${store.api.path(path)} in memory store ${store.entry.name} (${store.entry.id})`,
   );
 }
 
@@ -164,7 +147,7 @@ export async function putMemory(
     : await store.http.request<Json>({
         method: "POST",
         path: `${store.base}/memories`,
-        json: { path: memoryPath(path), content },
+        json: { path: store.api.path(path), content },
       });
   return { ...toInfo(res.body ?? {}, false), created: !found };
 }
@@ -181,12 +164,15 @@ export async function removeMemory(
   return found;
 }
 
-function toVersion(v: Json): MemoryVersionInfo {
+function toVersion(v: Json, fields: NonNullable<MemoryApi["versions"]>): MemoryVersionInfo {
+  const memoryId = text(v[fields.memoryId]);
+  const path = text(v[fields.memoryPath]);
+  const operation = text(v[fields.operation]);
   return {
     id: String(v.id),
-    ...(text(v.memory_id) ? { memory_id: text(v.memory_id) } : {}),
-    ...(text(v.path) ? { path: text(v.path) } : {}),
-    ...(text(v.operation) ? { operation: text(v.operation) } : {}),
+    ...(memoryId ? { memory_id: memoryId } : {}),
+    ...(path ? { path } : {}),
+    ...(operation ? { operation } : {}),
     ...(text(v.created_at) ? { created_at: text(v.created_at) } : {}),
     redacted: v.redacted_at !== undefined && v.redacted_at !== null,
   };
@@ -199,12 +185,10 @@ export async function memoryHistory(
   path: string,
 ): Promise<MemoryVersionInfo[]> {
   const store = await openStore(options, storeName, true);
-  const wanted = memoryPath(path);
-  const versions = await listAll<Json>(store.http, `${store.base}/memory_versions`, {
-    pageSize: store.api.pageSize,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  const mine = versions.map(toVersion).filter((v) => v.path === wanted);
+  const fields = store.api.versions!;
+  const wanted = store.api.path(path);
+  const versions = await store.api.list(store.http, `${store.base}/${fields.path}`, {}, options.signal);
+  const mine = versions.map((v) => toVersion(v, fields)).filter((v) => v.path === wanted);
   if (mine.length === 0) throw missing(store, path);
   const at = (v: MemoryVersionInfo) => v.created_at ?? "";
   return mine.sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
@@ -219,8 +203,8 @@ export async function redactMemoryVersion(
   const store = await openStore(options, storeName, true);
   const res = await store.http.request<Json>({
     method: "POST",
-    path: `${store.base}/memory_versions/${versionId}/redact`,
+    path: `${store.base}/${store.api.versions!.path}/${versionId}/redact`,
     json: {},
   });
-  return toVersion(res.body ?? {});
+  return toVersion(res.body ?? {}, store.api.versions!);
 }

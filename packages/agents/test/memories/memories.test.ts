@@ -18,11 +18,33 @@ import {
 import { inProcessProject } from "../convergence/in-process.js";
 
 const PROVIDERS = [
-  { provider: "provider_c", key: "sim-provider-c-key", versions: true },
-  { provider: "provider_d", key: "sim-provider-d-key", versions: false },
+  {
+    provider: "provider_b",
+    key: "sim-provider-b-key",
+    versions: true,
+    at: "team/style.md",
+    modified: "updated",
+    url: "gateway",
+  },
+  {
+    provider: "provider_c",
+    key: "sim-provider-c-key",
+    versions: true,
+    at: "/team/style.md",
+    modified: "modified",
+    url: "base_url",
+  },
+  {
+    provider: "provider_d",
+    key: "sim-provider-d-key",
+    versions: false,
+    at: "/team/style.md",
+    modified: "",
+    url: "base_url",
+  },
 ] as const;
 
-describe.each(PROVIDERS)("$provider", ({ provider, key, versions }) => {
+describe.each(PROVIDERS)("$provider", ({ provider, key, versions, at, modified, url }) => {
   let sim: RunningSim;
   let dir: string;
   const env = { AGENTS_STATE_KEY: "memories", API_KEY: key };
@@ -36,7 +58,7 @@ describe.each(PROVIDERS)("$provider", ({ provider, key, versions }) => {
     dir = mkdtempSync(join(tmpdir(), "agents-memories-"));
     await fs.writeFile(
       join(dir, "agents.yaml"),
-      `version: "1"\nproviders:\n  ${provider}:\n    api_key: \${API_KEY}\n    base_url: ${sim.url}\nmemory_stores:\n  notes:\n    description: Notes\n  later:\n    description: Not applied\n`,
+      `version: "1"\nproviders:\n  ${provider}:\n    api_key: \${API_KEY}\n    ${url}: ${sim.url}\nmemory_stores:\n  notes:\n    description: Notes\n  later:\n    description: Not applied\n`,
     );
   });
   afterAll(async () => {
@@ -59,11 +81,11 @@ describe.each(PROVIDERS)("$provider", ({ provider, key, versions }) => {
     const created = await putMemory(o, "notes", "team/style.md", "Be brief.");
     expect({ created: created.created, path: created.path }).toEqual({
       created: true,
-      path: "/team/style.md",
+      path: at,
     });
     const updated = await putMemory(o, "notes", "/team/style.md", "Be briefer.");
     expect({ created: updated.created, id: updated.id }).toEqual({ created: false, id: created.id });
-    expect((await listMemories(o, "notes")).map((m) => m.path)).toEqual(["/team/style.md"]);
+    expect((await listMemories(o, "notes")).map((m) => m.path)).toEqual([at]);
     expect((await getMemory(o, "notes", "team/style.md")).content).toBe("Be briefer.");
 
     expect((await agents.plan()).code).toBe(0);
@@ -72,13 +94,13 @@ describe.each(PROVIDERS)("$provider", ({ provider, key, versions }) => {
       const history = await memoryHistory(o, "notes", "team/style.md");
       expect(history.map((v) => [v.operation, v.redacted])).toEqual([
         ["created", false],
-        ["modified", false],
+        [modified, false],
       ]);
       expect((await redactMemoryVersion(o, "notes", history[0]!.id)).redacted).toBe(true);
       expect((await memoryHistory(o, "notes", "team/style.md"))[0]!.redacted).toBe(true);
     } else {
       await expect(memoryHistory(o, "notes", "team/style.md")).rejects.toThrow(
-        `${provider} keeps no memory versions; agents memory works on provider_c`,
+        `${provider} keeps no memory versions; agents memory works on provider_b, provider_c`,
       );
     }
 
@@ -87,11 +109,11 @@ describe.each(PROVIDERS)("$provider", ({ provider, key, versions }) => {
     if (versions)
       expect((await memoryHistory(o, "notes", "team/style.md")).map((v) => v.operation)).toEqual([
         "created",
-        "modified",
+        modified,
         "deleted",
       ]);
     await expect(getMemory(o, "notes", "team/style.md")).rejects.toThrow(
-      "no memory /team/style.md in memory store notes",
+      `no memory ${at} in memory store notes`,
     );
     await expect(listMemories(o, "nope")).rejects.toThrow("no memory store nope in");
   });
