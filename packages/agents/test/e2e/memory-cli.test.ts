@@ -1,0 +1,65 @@
+// The CLI's wiring of `agents memory` (the commands' behaviour per provider is in
+// test/memories/memories.test.ts): put reads the content from stdin, get prints it as stored.
+import { spawn } from "node:child_process";
+import { promises as fs, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inProcessProject } from "../convergence/in-process.js";
+import { CLI, type CliResult } from "./cli.js";
+
+const ENV = { AGENTS_STATE_KEY: "memory-cli", C_API_KEY: "sim-provider-c-key" };
+
+let sim: RunningSim;
+let dir: string;
+
+/** The built CLI with `input` on its stdin. */
+function cli(args: string[], input = ""): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: dir,
+      env: { ...process.env, AGENTS_DEBUG: "", NO_COLOR: "1", ...ENV },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(input);
+  });
+}
+
+beforeAll(async () => {
+  sim = await startSim("provider_c", { quiet: true });
+  dir = mkdtempSync(join(tmpdir(), "agents-memory-cli-"));
+  await fs.writeFile(
+    join(dir, "agents.yaml"),
+    `version: "1"\nproviders:\n  provider_c:\n    api_key: \${C_API_KEY}\n    base_url: ${sim.url}\nmemory_stores:\n  notes:\n    description: Notes\n`,
+  );
+});
+afterAll(async () => {
+  await sim?.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe("agents memory", () => {
+  it("puts from stdin and gets the content back as stored", async () => {
+    expect((await inProcessProject(dir, ENV).apply()).code).toBe(0);
+    const put = await cli(["memory", "put", "notes", "style.md"], "Be brief.\nAlways.\n");
+    expect(put.code).toBe(0);
+    expect(put.stdout).toMatch(/^Created \/style\.md \(\S+\)\n$/);
+    const got = await cli(["memory", "get", "notes", "/style.md"]);
+    expect({ code: got.code, stdout: got.stdout }).toEqual({ code: 0, stdout: "Be brief.\nAlways.\n" });
+  });
+});
