@@ -53,7 +53,10 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
       .filter((p) => p.uploads?.length)
       .map((p) => [p.address, [...p.uploads!]]),
   );
-  const actions = plan.actions.filter((a) => a.action !== "noop" || leftovers.has(a.address));
+  // A noop also runs to clear a replacement's journal entry whose old object is already gone.
+  const actions = plan.actions.filter(
+    (a) => a.action !== "noop" || leftovers.has(a.address) || store.state.pending?.[a.address]?.replaces,
+  );
   const actionByAddress = new Map(actions.map((a) => [a.address, a]));
 
   const lookup = (address: string) => {
@@ -209,6 +212,13 @@ class Step {
   private readonly uploads: UploadIntent[];
   /** The journal entry of this step's create, once written. */
   private intent: PendingCreate | undefined;
+  /**
+   * The old id, in a create-before-destroy replacement: the create's journal entry names it
+   * (`replaces`) and recording the new object keeps that entry until the old one is removed, so a
+   * run cut in between leaves the old object (now unrecorded) to the next plan, which removes it
+   * as a stray instead of leaving a second live object of this address.
+   */
+  private replacing: string | undefined;
 
   /** Journals an upload before it is sent, on the create's entry (or a new one for an update). */
   private async journalUpload(upload: UploadIntent): Promise<void> {
@@ -291,6 +301,7 @@ class Step {
       provider,
       since: new Date().toISOString(),
       ...(this.uploads.length > 0 ? { uploads: [...this.uploads] } : {}),
+      ...(this.replacing ? { replaces: this.replacing } : {}),
     };
     await this.store.intend(this.intent);
     let remote: RemoteObject;
@@ -389,16 +400,26 @@ class Step {
     if (!prior) return this.create();
     if (this.action.createBeforeDestroy) {
       // The new object an interrupted run of this replacement created is adopted, not made again.
-      if (this.action.adoptId) await this.adopt(this.action.adoptId);
-      else await this.create();
+      this.replacing = prior.id;
+      if (this.action.adoptId) {
+        const { address, kind, name, provider } = this.action;
+        const since = new Date().toISOString();
+        const uploads = this.uploads.length > 0 ? { uploads: [...this.uploads] } : {};
+        this.intent = { address, kind, name, provider, since, ...uploads, replaces: prior.id };
+        await this.store.intend(this.intent);
+        await this.adopt(this.action.adoptId);
+      } else await this.create();
       try {
         await this.remote(() => this.handler.remove(this.ctx, prior.id, prior));
       } catch (error) {
         throw new Error(
           `${this.action.address}: replacement ${this.store.state.resources[this.action.address]?.id} is recorded, ` +
-            `but removing the old ${prior.id} failed (${messageOf(error)}); remove it by hand`,
+            `but removing the old ${prior.id} failed (${messageOf(error)}); the next apply removes it`,
         );
       }
+      await this.store.update((_resources, state) => {
+        delete state.pending![this.action.address];
+      });
       return;
     }
     await this.remote(() => this.handler.remove(this.ctx, prior.id, prior));
@@ -441,7 +462,7 @@ class Step {
     };
     await this.store.update((resources, state) => {
       resources[desired.address] = entry;
-      delete state.pending![desired.address];
+      if (!this.replacing) delete state.pending![desired.address];
     });
   }
 }

@@ -236,11 +236,15 @@ async function settleInterrupted(phase: PlanPhase, actions: PlannedAction[]): Pr
       action.reason += `; adopts ${found.id}, the replacement an interrupted run created, instead of creating another`;
     } else if (action.action === "noop") {
       // The config went back to what is recorded after a replacement was cut short: the
-      // replacement it made is no longer wanted. An update without field changes removes it.
+      // replacement it made is no longer wanted; or the replacement was recorded and the old
+      // object's removal was cut short. An update without field changes removes it.
       Object.assign(action, {
         action: "update",
         strays: [found.id],
-        reason: `removes ${found.id}, the replacement an interrupted run created and the config no longer asks for`,
+        reason:
+          state.pending?.[action.address]?.replaces === found.id
+            ? `removes ${found.id}, the object an interrupted replacement recorded ${recorded} for and never removed`
+            : `removes ${found.id}, the replacement an interrupted run created and the config no longer asks for`,
       });
     } else {
       action.strays = [found.id];

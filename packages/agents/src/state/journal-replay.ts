@@ -45,7 +45,10 @@ export function withJournal(read: StateRead, journal: JournalReplay): StateRead 
   return read;
 }
 
-/** A journaled create is settled once state records the resource after the intent was written. */
+/**
+ * A journaled create is settled once state records the resource after the intent was written; a
+ * replacement's create (`replaces`) only once the run that removed the old object cleared it.
+ */
 export function livePending(
   pending: Record<string, PendingCreate>,
   resources: Record<string, ResourceState>,
@@ -53,7 +56,7 @@ export function livePending(
   const live: Record<string, PendingCreate> = {};
   for (const [address, entry] of Object.entries(pending)) {
     const recorded = resources[address];
-    if (recorded && recorded.updatedAt >= entry.since) continue;
+    if (recorded && recorded.updatedAt >= entry.since && !entry.replaces) continue;
     live[address] = entry;
   }
   return live;

@@ -79,6 +79,12 @@ export interface PendingCreate {
    * that carries uploads may also stand for an update of a recorded resource.
    */
   uploads?: UploadIntent[];
+  /**
+   * The create half of a create-before-destroy replacement: the id of the object it replaces. The
+   * entry stays live after the new object is recorded, until the old one is removed, so a run cut
+   * in between leaves the old object to the next plan (removed as a stray), never live and unknown.
+   */
+  replaces?: string;
 }
 
 export interface LockInfo {

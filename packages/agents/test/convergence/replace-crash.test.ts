@@ -98,3 +98,52 @@ describe("a vault replacement whose new vault's create lost its response", () =>
     expect(await liveVaults(sim)).toEqual([]);
   });
 });
+
+describe("a vault replacement cut after the new vault was recorded, before the old one was removed", () => {
+  it.each(ROWS)("%s: the next apply removes the old vault", async (provider) => {
+    const sim = sims.get(provider)!;
+    const dir = mkdtempSync(join(tmpdir(), "agents-replace-cut-"));
+    dirs.push(dir);
+    const env = {
+      A_API_KEY: "sim-provider-a-key",
+      D_API_KEY: SECRETS.D_API_KEY,
+      URL: sim.url,
+      SECRET: "replace-cut-secret",
+    };
+    await fs.writeFile(
+      join(dir, ".env"),
+      Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join("\n"),
+    );
+    await fs.writeFile(join(dir, "agents.yaml"), yaml(provider, "ONE"));
+    const agents = inProcessProject(dir, { AGENTS_STATE_KEY: "replace-cut-key" });
+    const first = await agents.apply();
+    expect(first.code, first.text + first.error).toBe(0);
+    const [old] = await liveVaults(sim);
+
+    // The old vault's removal is refused (400, never retried): the run ends where a kill between
+    // recording the new vault and removing the old one would leave it.
+    await fs.writeFile(join(dir, "agents.yaml"), yaml(provider, "ONE_RENAMED"));
+    await setFaults(sim, {
+      rules: [{ method: "DELETE", path: `/vaults/${old}$`, action: { type: "status", status: 400 } }],
+    });
+    const broken = await agents.apply();
+    await setFaults(sim, {});
+    expect(broken.code, broken.text).toBe(1);
+    expect(broken.text + broken.error).toContain("the next apply removes it");
+    expect(await liveVaults(sim)).toHaveLength(2);
+
+    const again = await agents.apply();
+    expect(again.code, again.text + again.error).toBe(0);
+    expect(again.text).toContain(`removes ${old}, the object an interrupted replacement recorded`);
+    const vaults = await liveVaults(sim);
+    expect(vaults).toHaveLength(1);
+    expect(vaults[0]).not.toBe(old);
+    const plan = await agents.plan();
+    expect(plan.code, plan.text).toBe(0);
+    expect(plan.plan!.actions.map((a) => [a.action, a.remoteId])).toEqual([["noop", vaults[0]]]);
+    expect((await agents.destroy()).code).toBe(0);
+    expect(await liveVaults(sim)).toEqual([]);
+  });
+});
