@@ -327,7 +327,12 @@ class Step {
    */
   private async findMine(journaled: boolean): Promise<RemoteObject | undefined> {
     const handler = this.handler;
-    const recorded = new Set(Object.values(this.store.state.resources).map((r) => r.id));
+    // Ids are unique per provider only: another provider may use the same id for its own object.
+    const recorded = new Set(
+      Object.values(this.store.state.resources)
+        .filter((r) => r.provider === this.action.provider)
+        .map((r) => r.id),
+    );
     const usable = (found: RemoteObject | undefined) =>
       found && !found.archived && !recorded.has(found.id) ? found : undefined;
     if (handler.findOwned) {

@@ -213,7 +213,12 @@ async function settleInterrupted(phase: PlanPhase, actions: PlannedAction[]): Pr
       );
       const found = owned ?? (await findNamed(runtime, action, bound.resource.spec, lookup, signal));
       // An object state already records under another address is never this create's.
-      if (!found || Object.values(state.resources).some((r) => r.id === found.id)) return;
+      // Ids are unique per provider only: another provider may use the same id for its own object.
+      if (
+        !found ||
+        Object.values(state.resources).some((r) => r.id === found.id && r.provider === action.provider)
+      )
+        return;
       const changes = fieldChanges({}, found.spec, bound.spec, bound.handler, true);
       Object.assign(action, {
         action: "adopt",
