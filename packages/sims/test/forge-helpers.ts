@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { definition } from "../src/forge/index.js";
 import { createSim, type RunningSim } from "../src/index.js";
 
@@ -110,4 +111,34 @@ export function forge(sim: RunningSim) {
   const advance = (seconds: number) => control("POST", "/clock", { advance_seconds: seconds });
 
   return { control, pkce, authorize, code, token, tokens, api, advance };
+}
+
+/** bob's personal access token, for the checks of what another user may see or change. */
+export const BOB = { "private-token": "sim-forge-pat-bob" };
+
+/** A request init for `forge(sim).api`: the method, a JSON body when given, and headers. */
+export const send = (method: string, b?: unknown, headers: Record<string, string> = {}) => ({
+  method,
+  headers,
+  ...(b === undefined ? {} : { body: JSON.stringify(b) }),
+});
+
+/**
+ * Starts one forge simulator for the file and resets it to the default dataset before each
+ * test; `use` receives the client once the simulator listens.
+ */
+export function forgeForEachTest(use: (f: ReturnType<typeof forge>) => void): void {
+  let sim: RunningSim | undefined;
+  let f: ReturnType<typeof forge>;
+  beforeAll(async () => {
+    sim = await startForge();
+    f = forge(sim);
+    use(f);
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+  beforeEach(async () => {
+    await f.control("POST", "/reset");
+  });
 }

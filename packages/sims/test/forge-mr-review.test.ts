@@ -1,29 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningSim } from "../src/index.js";
-import { forge, startForge } from "./forge-helpers.js";
+import { describe, expect, it } from "vitest";
+import { BOB, type forge, forgeForEachTest, send } from "./forge-helpers.js";
 
 // The merge-request review endpoints (rest/mr-review.ts and the thread-note routes of notes.ts):
 // who sees and changes what, over HTTP on the default dataset (alice's PAT unless bob's is given).
-let sim: RunningSim;
 let f: ReturnType<typeof forge>;
-beforeAll(async () => {
-  sim = await startForge();
-  f = forge(sim);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await f.control("POST", "/reset");
+forgeForEachTest((client) => {
+  f = client;
 });
 
 const MR = "/projects/1/merge_requests/1";
-const bob = { "private-token": "sim-forge-pat-bob" };
-const send = (method: string, b?: unknown, headers: Record<string, string> = {}) => ({
-  method,
-  headers,
-  ...(b === undefined ? {} : { body: JSON.stringify(b) }),
-});
+const bob = BOB;
 
 describe("draft notes", () => {
   it("are their author's own until published, then a note everyone sees", async () => {

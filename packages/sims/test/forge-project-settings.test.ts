@@ -1,29 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningSim } from "../src/index.js";
-import { forge, startForge } from "./forge-helpers.js";
+import { describe, expect, it } from "vitest";
+import { BOB, type forge, forgeForEachTest, send } from "./forge-helpers.js";
 
 // rest/project-settings.ts over HTTP on the default dataset: protected branches, commit statuses,
 // marking every to-do done, and namespace paths. alice owns acme/widgets; bob is a Developer there.
-let sim: RunningSim;
 let f: ReturnType<typeof forge>;
-beforeAll(async () => {
-  sim = await startForge();
-  f = forge(sim);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await f.control("POST", "/reset");
+forgeForEachTest((client) => {
+  f = client;
 });
 
 const P = "/projects/1";
-const bob = { "private-token": "sim-forge-pat-bob" };
-const send = (method: string, b?: unknown, headers: Record<string, string> = {}) => ({
-  method,
-  headers,
-  ...(b === undefined ? {} : { body: JSON.stringify(b) }),
-});
+const bob = BOB;
 
 describe("protected branches", () => {
   it.each([
