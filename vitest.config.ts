@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import LongFilesFirst from "./scripts/vitest-sequencer.js";
 
 // Two tiers (docs/architecture.md, "Tests"):
 //   unit: in-process tests of the TypeScript sources, simulators included; no build, no spawned
@@ -20,6 +21,7 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 60_000,
     pool: "forks",
+    sequence: { sequencer: LongFilesFirst },
     maxWorkers: 2,
     projects: [
       {

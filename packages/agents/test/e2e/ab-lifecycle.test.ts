@@ -1,11 +1,11 @@
-// provider_a and provider_b (managed delivery) through the real CLI against both simulators:
+// provider_a and provider_b (managed delivery) through the CLI's own commands, in-process (e2e/cli-here.ts) against both simulators:
 // apply → no changes → one-field edit → destroy leaves nothing of ours behind.
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
+import { runCliHere as runCli } from "./cli-here.js";
 import { copyProject, editConfig, simState, startProviderAInstantUploads } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/multi-ab", import.meta.url));

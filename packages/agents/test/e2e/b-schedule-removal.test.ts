@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
+import { runCliHere as runCli } from "./cli-here.js";
 import { editConfig, liveObjects, simState } from "./project.js";
 
 const CONFIG = `version: "1"

@@ -1,4 +1,4 @@
-// `agents destroy --cascade` through the real CLI against the provider_b simulator: an environment
+// `agents destroy --cascade` through the CLI's own commands, in-process (e2e/cli-here.ts) against the provider_b simulator: an environment
 // that end users' sessions still run in cannot be deleted; without --cascade the destroy fails
 // naming the sessions and keeps the environment in state, with --cascade the sessions are
 // archived first. --cascade does not override default_memory_store.delete_on_destroy (rule 5).
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
+import { runCliHere as runCli } from "./cli-here.js";
 import { simState } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/cascade-b", import.meta.url));

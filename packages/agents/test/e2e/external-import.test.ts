@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
+import { runCliHere as runCli } from "./cli-here.js";
 import { liveObjects, SECRETS, simState } from "./project.js";
 
 const env = { AGENTS_STATE_KEY: "external-key" };

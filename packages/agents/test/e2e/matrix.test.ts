@@ -1,7 +1,9 @@
-// The convergence matrix through the real CLI, for a few rows: one per provider, between them a
-// drift (plan --detailed-exitcode exits 2, apply -y restores it) and a secret the CLI must keep
-// out of what it prints. These prove the CLI's wiring (exit codes, output, -y); every row runs
-// in-process in convergence/matrix.test.ts, which checks the same steps through the library API.
+// The convergence matrix through the CLI's own commands (its commander program, in-process:
+// e2e/cli-here.ts), for a few rows: one per provider, between them a drift (plan
+// --detailed-exitcode exits 2, apply -y restores it) and a secret the CLI must keep out of what it
+// prints. These prove what the commands add (exit codes, output, -y); every row runs in
+// convergence/matrix.test.ts, which checks the same steps through the library API. The spawned
+// binary's own start is e2e/lifecycle.test.ts's and e2e/examples.test.ts's.
 import { promises as fs } from "node:fs";
 import { basename, join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
@@ -15,7 +17,7 @@ import {
   SECRET,
   writeRowProject,
 } from "../convergence/rows.js";
-import { runCli } from "./cli.js";
+import { runCliHere as runCli } from "./cli-here.js";
 import { driftLines, liveObjects, simState } from "./project.js";
 
 const SMOKE = [
@@ -38,7 +40,7 @@ afterAll(async () => {
   await Promise.all([...sims.values()].map((s) => s.close()));
 });
 
-describe.each(rows.map((r) => [rowLabel(r), r] as const))("%s (spawned CLI)", (_label, row) => {
+describe.each(rows.map((r) => [rowLabel(r), r] as const))("%s (CLI commands)", (_label, row) => {
   let dir: string;
   const outputs: string[] = [];
   const run = async (...args: string[]) => {

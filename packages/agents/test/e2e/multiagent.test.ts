@@ -1,4 +1,4 @@
-// Multi-agent rosters on every provider through the real CLI against the four simulators, one
+// Multi-agent rosters on every provider through the CLI's own commands, in-process (e2e/cli-here.ts) against the four simulators, one
 // row per (provider, spec rule) that shows on the wire: project members resolved to the
 // provider's remote ids (rule 1, rule 7: no member version sent), members created before their
 // coordinator, `{agent_id}` members never created, updated or destroyed (rule 2), and removing
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
+import { runCliHere as runCli } from "./cli-here.js";
 import { editConfig, simState } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/multiagent/agents.yaml", import.meta.url));

@@ -1,10 +1,10 @@
-// The state commands and the lock, through the real CLI.
+// The state commands and the lock, through the CLI's own commands, in-process (e2e/cli-here.ts).
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStateFile, readState } from "../../src/state/file-store.js";
-import { runCli } from "./cli.js";
+import { runCliHere as runCli } from "./cli-here.js";
 
 let dir: string;
 const env = { AGENTS_STATE_KEY: "test-key", C_KEY: "sk-test-secret-1234" };

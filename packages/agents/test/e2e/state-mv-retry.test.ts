@@ -5,7 +5,7 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
+import { runCliHere as runCli } from "./cli-here.js";
 import { makeProject, setFaults } from "./project.js";
 
 let c: RunningSim;

@@ -14,7 +14,7 @@ import { describeWith } from "../../../../scripts/test-services.js";
 import { keyedHash } from "../../src/state/secrets.js";
 import { inProcessProject } from "../convergence/in-process.js";
 import { type PgServer, startPostgres } from "../state/pg-server.js";
-import { runCli } from "./cli.js";
+import { runCliHere as runCli } from "./cli-here.js";
 import { copyProject, liveObjects, SECRETS, setFaults, simState } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/crash-c", import.meta.url));

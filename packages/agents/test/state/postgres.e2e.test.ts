@@ -17,6 +17,7 @@ import { LockedState } from "../../src/state/locked-state.js";
 import { PostgresBackend } from "../../src/state/postgres-store.js";
 import { type ResourceState, StateLockedError } from "../../src/state/types.js";
 import { CLI, type CliResult, runCli } from "../e2e/cli.js";
+import { runCliHere } from "../e2e/cli-here.js";
 import { copyProject, liveObjects, SECRETS, setFaults, simState } from "../e2e/project.js";
 import { type PgServer, startPostgres } from "./pg-server.js";
 
@@ -143,13 +144,13 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
     await hung.update((r) => {
       r.kept = entry("kept", "id-k");
     });
-    const blocked = await runCli(["plan"], { cwd: dir, env });
+    const blocked = await runCliHere(["plan"], { cwd: dir, env });
     expect(blocked.code).toBe(1);
     expect(blocked.stderr).toContain(`agents force-unlock ${hung.lock.id}`);
-    const wrongId = await runCli(["force-unlock", "not-the-id"], { cwd: dir, env });
+    const wrongId = await runCliHere(["force-unlock", "not-the-id"], { cwd: dir, env });
     expect(wrongId.code).toBe(1);
     expect(wrongId.stderr).toContain("lock id mismatch");
-    const unlocked = await runCli(["force-unlock", hung.lock.id], { cwd: dir, env });
+    const unlocked = await runCliHere(["force-unlock", hung.lock.id], { cwd: dir, env });
     expect(unlocked.code, unlocked.stderr).toBe(0);
     expect(unlocked.stdout).toContain('Removed the lock held by "agents apply"');
     expectNoSecret(unlocked, "force-unlock");
@@ -240,7 +241,7 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
     } finally {
       await setFaults(c, {});
     }
-    const plan = await runCli(["plan", "--detailed-exitcode"], { cwd: dir, env });
+    const plan = await runCliHere(["plan", "--detailed-exitcode"], { cwd: dir, env });
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     expect(plan.stdout).toContain("No changes");
     const owned = liveObjects(await simState(c)).filter(
@@ -257,7 +258,7 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
       `${yaml}\nstate:\n  backend: postgres\n  url: \${TEAM_STATE_URL}\n  workspace: team-prod\n`,
     );
     await fs.appendFile(join(dir, ".env"), `TEAM_STATE_URL=${server.url}\n`);
-    const applied = await runCli(["apply", "-y"], { cwd: dir, env: KEY });
+    const applied = await runCliHere(["apply", "-y"], { cwd: dir, env: KEY });
     expect(applied.code, applied.stderr).toBe(0);
     expectNoSecret(applied, "apply");
     await expect(fs.stat(join(dir, "agents.state.json"))).rejects.toThrow();
@@ -267,7 +268,7 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
     expectNoSecret(JSON.stringify(row), "stored state");
     expect(JSON.stringify(row)).toContain("hmac-sha256:");
     for (const args of [["state", "list"], ["state", "pull"], ["plan"], ["validate"]]) {
-      const result = await runCli(args, { cwd: dir, env: KEY });
+      const result = await runCliHere(args, { cwd: dir, env: KEY });
       expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(0);
       expectNoSecret(result, args.join(" "));
     }
@@ -279,16 +280,16 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
         "model: claude-sonnet-4-5\n    temprature: 2",
       ),
     );
-    const list = await runCli(["state", "list"], { cwd: dir, env: KEY });
+    const list = await runCliHere(["state", "list"], { cwd: dir, env: KEY });
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain('provider_c.agents["writer"]');
-    const destroyed = await runCli(["destroy", "-y"], { cwd: dir, env: KEY });
+    const destroyed = await runCliHere(["destroy", "-y"], { cwd: dir, env: KEY });
     expect(destroyed.code).toBe(1);
     expect(destroyed.stderr).toContain("temprature");
     expectNoSecret(destroyed, "invalid config");
     // A file that cannot be parsed at all says so, instead of guessing where the state is.
     await fs.writeFile(join(dir, "agents.yaml"), "version: [\n");
-    const unparsable = await runCli(["state", "list"], { cwd: dir, env: KEY });
+    const unparsable = await runCliHere(["state", "list"], { cwd: dir, env: KEY });
     expect(unparsable.code).toBe(1);
     expect(unparsable.stderr).toContain("cannot be parsed, so its state block cannot be read");
   }, 60_000);
@@ -298,18 +299,18 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
     const fileEnv = { ...KEY };
     const pgEnv = { ...KEY, AGENTS_STATE_URL: server.url };
     await fetch(`${c.origin}/_sim/reset`, { method: "POST" });
-    expect((await runCli(["apply", "-y"], { cwd: dir, env: fileEnv })).code).toBe(0);
+    expect((await runCliHere(["apply", "-y"], { cwd: dir, env: fileEnv })).code).toBe(0);
     const fileState = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
 
-    const up = await runCli(["state", "migrate", "--from-file"], { cwd: dir, env: pgEnv });
+    const up = await runCliHere(["state", "migrate", "--from-file"], { cwd: dir, env: pgEnv });
     expect(up.code, up.stderr).toBe(0);
     expect(up.stdout).toMatch(
       /Migrated 5 resource\(s\) from .*agents\.state\.json to postgres 127\.0\.0\.1:\d+\/agents/,
     );
     expectNoSecret(up, "migrate up");
-    const clean = await runCli(["plan", "--detailed-exitcode"], { cwd: dir, env: pgEnv });
+    const clean = await runCliHere(["plan", "--detailed-exitcode"], { cwd: dir, env: pgEnv });
     expect(clean.code, clean.stdout + clean.stderr).toBe(0);
-    const pulled = JSON.parse((await runCli(["state", "pull"], { cwd: dir, env: pgEnv })).stdout);
+    const pulled = JSON.parse((await runCliHere(["state", "pull"], { cwd: dir, env: pgEnv })).stdout);
     expect(pulled.lineage).toBe(fileState.lineage);
     expect(pulled.resources).toEqual(fileState.resources);
 
@@ -318,16 +319,16 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
       join(dir, "agents.yaml"),
       (await fs.readFile(join(dir, "agents.yaml"), "utf8")).replace("Write clearly.", "Write briefly."),
     );
-    expect((await runCli(["apply", "-y"], { cwd: dir, env: pgEnv })).code).toBe(0);
-    const again = await runCli(["state", "migrate", "--from-file"], { cwd: dir, env: pgEnv });
+    expect((await runCliHere(["apply", "-y"], { cwd: dir, env: pgEnv })).code).toBe(0);
+    const again = await runCliHere(["state", "migrate", "--from-file"], { cwd: dir, env: pgEnv });
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/is older \(serial \d+\) than postgres/);
-    const down = await runCli(["state", "migrate", "--to-file"], { cwd: dir, env: pgEnv });
+    const down = await runCliHere(["state", "migrate", "--to-file"], { cwd: dir, env: pgEnv });
     expect(down.code, down.stderr).toBe(0);
     const back = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
     expect(back.lineage).toBe(fileState.lineage);
     expect(back.serial).toBeGreaterThan(fileState.serial);
-    const fileClean = await runCli(["plan", "--detailed-exitcode"], { cwd: dir, env: fileEnv });
+    const fileClean = await runCliHere(["plan", "--detailed-exitcode"], { cwd: dir, env: fileEnv });
     expect(fileClean.code, fileClean.stdout + fileClean.stderr).toBe(0);
 
     // An unrelated state (another lineage) is never pushed over this one.
@@ -336,10 +337,10 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
       stranger,
       JSON.stringify({ ...back, lineage: "00000000-0000-4000-8000-000000000000" }),
     );
-    const refused = await runCli(["state", "push", stranger], { cwd: dir, env: pgEnv });
+    const refused = await runCliHere(["state", "push", stranger], { cwd: dir, env: pgEnv });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("lineage mismatch");
-    expect(JSON.parse((await runCli(["state", "pull"], { cwd: dir, env: pgEnv })).stdout).lineage).toBe(
+    expect(JSON.parse((await runCliHere(["state", "pull"], { cwd: dir, env: pgEnv })).stdout).lineage).toBe(
       fileState.lineage,
     );
   }, 90_000);

@@ -1,10 +1,10 @@
-// `agents sync` on provider_a through the real CLI: its roster comes back through the same
+// `agents sync` on provider_a through the CLI's own commands, in-process (e2e/cli-here.ts): its roster comes back through the same
 // ownership rules as on provider_c/d (the core does not know which provider it talks to).
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../e2e/cli.js";
+import { runCliHere as runCli } from "../e2e/cli-here.js";
 import { Console, FIXTURE_A, fileHash, makeProject } from "./remote.js";
 
 const PROJECT = "sync-a";

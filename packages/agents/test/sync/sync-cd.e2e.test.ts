@@ -1,4 +1,4 @@
-// `agents sync` end to end through the real CLI on the provider_c and provider_d simulators:
+// `agents sync` end to end through the CLI's own commands, in-process (e2e/cli-here.ts) on the provider_c and provider_d simulators:
 // apply → change things remotely (and in a second project that must be ignored) → dry run →
 // sync → plan shows nothing left to do. Then one case per fail-closed rule of roster
 // sync (docs/wire/provider-c.md §6), each leaving agents.yaml byte-identical.
@@ -6,7 +6,7 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../e2e/cli.js";
+import { runCliHere as runCli } from "../e2e/cli-here.js";
 import { Console, fileHash, type Json, makeProject, SECRETS } from "./remote.js";
 
 const PROJECT = "sync-e2e";

@@ -1,4 +1,4 @@
-// `agents sync` for provider_a environments and vaults through the real CLI: one apply, one remote change
+// `agents sync` for provider_a environments and vaults through the CLI's own commands, in-process (e2e/cli-here.ts): one apply, one remote change
 // per (provider, kind) row, then dry run → sync → plan, each asserting every row. The vault row holds the
 // rule of docs/wire/provider-a.md §8 (U1) that explicit host lists and injection booleans (and the legacy
 // `unrestricted` form) are preserved through sync.
@@ -6,7 +6,7 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../e2e/cli.js";
+import { runCliHere as runCli } from "../e2e/cli-here.js";
 import { Console, fileHash, makeProject, SECRETS } from "./remote.js";
 
 const PROJECT = "sync-kinds-a";

@@ -1,4 +1,4 @@
-// `agents sync` on provider_b through the real CLI: Managed agents, Forward Templates (agents with
+// `agents sync` on provider_b through the CLI's own commands, in-process (e2e/cli-here.ts): Managed agents, Forward Templates (agents with
 // Forward delivery), environments and vaults. One apply, one remote change per (provider, kind)
 // row through the provider's Managed and Forward APIs, then dry run → sync → plan, each checking
 // every row; then Multi-agent rule 12 fails closed for an archived project-owned Template member.
@@ -8,7 +8,7 @@ import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpClientFactory, type HttpClient } from "../../src/providers/http.js";
 import { connectProviderB } from "../../src/providers/provider-b/client.js";
-import { runCli } from "../e2e/cli.js";
+import { runCliHere as runCli } from "../e2e/cli-here.js";
 import { fileHash, type Json, makeProject } from "./remote.js";
 
 const PROJECT = "sync-kinds-b";

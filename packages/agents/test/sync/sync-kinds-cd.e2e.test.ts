@@ -1,4 +1,4 @@
-// `agents sync` for memory stores on provider_c and provider_d through the real CLI: description,
+// `agents sync` for memory stores on provider_c and provider_d through the CLI's own commands, in-process (e2e/cli-here.ts): description,
 // metadata and the content of the declared seeds come back; the memories the agents wrote are
 // never imported (docs/cli.md, "What sync covers"). One apply, one row per (provider, kind), then
 // dry run → sync → plan.
@@ -6,7 +6,7 @@ import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../e2e/cli.js";
+import { runCliHere as runCli } from "../e2e/cli-here.js";
 import { Console, fileHash, makeProject } from "./remote.js";
 
 const PROJECT = "sync-kinds-cd";
