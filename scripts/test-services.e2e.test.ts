@@ -1,13 +1,14 @@
-import { spawnSync } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { beforeAll, describe, expect, it } from "vitest";
 import { notRunLine } from "./vitest-global-setup.js";
 
 /**
  * The mechanism behind "npm test does all the set-up": a suite that needs a missing service is
  * named in one closing line outside CI, and fails in CI. Runs a real suite that needs nginx in a
  * nested vitest, on a machine made to look as if nginx were missing and could not be installed.
+ * The two nested runs (outside CI, in CI) start together: each is mostly vitest's own start.
  */
-function runNginxSuite(ci: boolean) {
+function runNginxSuite(ci: boolean): Promise<{ status: number | null; out: string }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     AGENTS_TEST_PRETEND_MISSING: "nginx",
@@ -20,17 +21,37 @@ function runNginxSuite(ci: boolean) {
   delete env.VITEST_POOL_ID;
   delete env.VITEST_WORKER_ID;
   if (ci) env.CI = "true";
-  const r = spawnSync("npx", ["vitest", "run", "packages/forge-mcp/test/replicas-nginx.e2e.test.ts"], {
-    env,
-    encoding: "utf8",
-    timeout: 120_000,
+  return new Promise((resolve, reject) => {
+    const child = spawn("npx", ["vitest", "run", "packages/forge-mcp/test/replicas-nginx.e2e.test.ts"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 120_000,
+    });
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      out += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, out }));
   });
-  return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
 }
 
 describe("tests that need a Debian service", () => {
-  it("outside CI, a missing service: the suite is not run, the run passes and names it in one line", () => {
-    const r = runNginxSuite(false);
+  let outside: Promise<{ status: number | null; out: string }>;
+  let inCi: Promise<{ status: number | null; out: string }>;
+  beforeAll(() => {
+    outside = runNginxSuite(false);
+    inCi = runNginxSuite(true);
+    // Neither rejects unhandled while the other test awaits its own.
+    outside.catch(() => undefined);
+    inCi.catch(() => undefined);
+  });
+
+  it("outside CI, a missing service: the suite is not run, the run passes and names it in one line", async () => {
+    const r = await outside;
     expect(r.status).toBe(0);
     const lines = r.out.split("\n").filter((l) => l.startsWith("Not run here"));
     expect(lines).toEqual([
@@ -38,8 +59,8 @@ describe("tests that need a Debian service", () => {
     ]);
   });
 
-  it("in CI, a missing service fails the run", () => {
-    const r = runNginxSuite(true);
+  it("in CI, a missing service fails the run", async () => {
+    const r = await inCi;
     expect(r.status).not.toBe(0);
     expect(r.out).toContain("needs nginx");
     expect(r.out).toContain("nginx is not installed (Debian package nginx); CI must install it");
