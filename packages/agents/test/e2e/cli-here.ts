@@ -21,7 +21,8 @@ let queue: Promise<unknown> = Promise.resolve();
 export function runCliHere(
   args: string[],
   // timeoutMs is ./cli.ts's kill timer; a run in this process is bounded by the test's timeout.
-  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+  // cleanEnv: the environment is PATH and `env` only, not laid over the test's.
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; cleanEnv?: boolean },
 ): Promise<CliResult> {
   const run = queue.then(() => runOnce(args, options));
   queue = run.catch(() => undefined);
@@ -43,7 +44,7 @@ function capture(stream: NodeJS.WriteStream, into: string[]): () => void {
 
 async function runOnce(
   args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv },
+  options: { cwd: string; env?: NodeJS.ProcessEnv; cleanEnv?: boolean },
 ): Promise<CliResult> {
   const saved = {
     env: process.env,
@@ -54,7 +55,8 @@ async function runOnce(
   };
   const stdout: string[] = [];
   const stderr: string[] = [];
-  process.env = { ...saved.env, AGENTS_DEBUG: "", NO_COLOR: "1", ...options.env };
+  const base = options.cleanEnv ? { PATH: saved.env.PATH ?? "" } : saved.env;
+  process.env = { ...base, AGENTS_DEBUG: "", NO_COLOR: "1", ...options.env };
   process.chdir(options.cwd);
   process.exitCode = undefined;
   // As spawned with stdio "ignore" and pipes: no terminal on either side.
