@@ -2,13 +2,11 @@
 // lists (`{data, next_page}`) show each environment, vault, agent and deployment exactly as its GET
 // does, so a wide no-change plan reads them from list pages instead of one GET each, and still sees
 // drift and a resource removed behind its back.
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
+import type { RunningSim } from "@agents/sims";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { requestLog } from "../e2e/project.js";
-import { type InProcessProject, inProcessProject } from "./in-process.js";
+import type { InProcessProject } from "./in-process.js";
+import { applyWideProject, type WideProject } from "./wide-project.js";
 
 // More than LIST_REFRESH_MIN of each kind, and more than one page of 100 would need: 10 suffice
 // for the listing; the page walk itself is covered by the paging tests.
@@ -17,8 +15,8 @@ const KINDS = ["environments", "vaults", "agents", "deployments"] as const;
 const KEY = "sim-provider-a-key";
 
 let sim: RunningSim;
-let dir: string;
 let agents: InProcessProject;
+let wide: WideProject | undefined;
 
 function config(url: string): string {
   const lines = [
@@ -55,17 +53,6 @@ function config(url: string): string {
 /** A GET of one object of a listed kind (`/agents/agt_…`), not a list or a sub-list. */
 const singleGet = (path: string) => /\/(environments|vaults|agents|deployments)\/[^/]+$/.test(path);
 
-async function clearLog(): Promise<void> {
-  await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
-}
-
-async function stateIds(): Promise<Record<string, string>> {
-  const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8")) as {
-    resources: Record<string, { id: string }>;
-  };
-  return Object.fromEntries(Object.entries(state.resources).map(([address, r]) => [address, r.id]));
-}
-
 const wire = (method: string, path: string, json?: unknown) =>
   fetch(`${sim.url}${path}`, {
     method,
@@ -74,21 +61,13 @@ const wire = (method: string, path: string, json?: unknown) =>
   });
 
 beforeAll(async () => {
-  sim = await startSim("provider_a", { quiet: true });
-  dir = mkdtempSync(join(tmpdir(), "agents-a-lists-"));
-  await fs.writeFile(join(dir, "agents.yaml"), config(sim.url));
-  agents = inProcessProject(dir, { AGENTS_STATE_KEY: "a-lists-key" });
-  const apply = await agents.apply();
-  expect(apply.error).toBe("");
-  expect(apply.code).toBe(0);
+  wide = await applyWideProject("provider_a", config, { AGENTS_STATE_KEY: "a-lists-key" });
+  ({ sim, agents } = wide);
 });
-afterAll(async () => {
-  await sim?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
-});
+afterAll(() => wide?.close());
 
 it("a no-change plan lists each kind instead of reading each resource", async () => {
-  await clearLog();
+  await wide!.clearLog();
   const plan = await agents.plan();
   expect(plan.text).toContain("No changes.");
   expect(plan.code).toBe(0);
@@ -105,7 +84,7 @@ const AGENT = 'provider_a.agents["r3"]';
 const ENVIRONMENT = 'provider_a.environments["r5"]';
 
 it("still sees a change made behind its back, and a resource removed", async () => {
-  const ids = await stateIds();
+  const ids = await wide!.stateIds();
   const agent = (await (await wire("GET", `/agents/${ids[AGENT]}`)).json()) as { version: number };
   const edit = await wire("POST", `/agents/${ids[AGENT]}`, {
     version: agent.version,
@@ -113,7 +92,7 @@ it("still sees a change made behind its back, and a resource removed", async () 
   });
   expect(edit.status).toBe(200);
   expect((await wire("DELETE", `/environments/${ids[ENVIRONMENT]}`)).ok).toBe(true);
-  await clearLog();
+  await wide!.clearLog();
   const plan = await agents.plan();
   expect(plan.code).toBe(2);
   const changes = plan

@@ -3,13 +3,11 @@
 // API domains), Identity, Channel, Managed Agent, Forward Template and deployment (`page` cursor) exactly as its GET does, so a wide no-change plan
 // reads them from list pages instead of one GET each, and still sees drift and a resource removed
 // behind its back.
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
+import type { RunningSim } from "@agents/sims";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { requestLog } from "../e2e/project.js";
-import { type InProcessProject, inProcessProject } from "./in-process.js";
+import type { InProcessProject } from "./in-process.js";
+import { applyWideProject, type WideProject } from "./wide-project.js";
 
 // More than LIST_REFRESH_MIN of each kind on each domain; the page walk itself is covered by the
 // paging tests.
@@ -19,8 +17,8 @@ const CLOUD = "/api/v1/cloud";
 const FORWARD = "/api/v1/forward";
 
 let sim: RunningSim;
-let dir: string;
 let agents: InProcessProject;
+let wide: WideProject | undefined;
 
 function config(url: string): string {
   const lines = ['version: "1"', "providers:", "  provider_b:", `    api_key: ${KEY}`, `    gateway: ${url}`];
@@ -70,17 +68,6 @@ function config(url: string): string {
 const LISTED = "environments|vaults|memory_stores|identities|channels|agents|templates|deployments";
 const singleGet = (path: string) => new RegExp(`/(${LISTED})/[^/]+$`).test(path);
 
-async function clearLog(): Promise<void> {
-  await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
-}
-
-async function stateIds(): Promise<Record<string, string>> {
-  const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8")) as {
-    resources: Record<string, { id: string }>;
-  };
-  return Object.fromEntries(Object.entries(state.resources).map(([address, r]) => [address, r.id]));
-}
-
 const wire = (method: string, path: string, json?: unknown) =>
   fetch(`${sim.origin}${path}`, {
     method,
@@ -89,21 +76,13 @@ const wire = (method: string, path: string, json?: unknown) =>
   });
 
 beforeAll(async () => {
-  sim = await startSim("provider_b", { quiet: true });
-  dir = mkdtempSync(join(tmpdir(), "agents-b-lists-"));
-  await fs.writeFile(join(dir, "agents.yaml"), config(sim.url));
-  agents = inProcessProject(dir, { AGENTS_STATE_KEY: "b-lists-key" });
-  const apply = await agents.apply();
-  expect(apply.error).toBe("");
-  expect(apply.code).toBe(0);
+  wide = await applyWideProject("provider_b", config, { AGENTS_STATE_KEY: "b-lists-key" });
+  ({ sim, agents } = wide);
 });
-afterAll(async () => {
-  await sim?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
-});
+afterAll(() => wide?.close());
 
 it("a no-change plan lists each kind on each domain instead of reading each resource", async () => {
-  await clearLog();
+  await wide!.clearLog();
   const plan = await agents.plan();
   expect(plan.text).toContain("No changes.");
   expect(plan.code).toBe(0);
@@ -137,7 +116,7 @@ const TEMPLATE = 'provider_b.agents["f4"]';
 const ENVIRONMENT = 'provider_b.environments["m5"]';
 
 it("still sees a change made behind its back, and a resource removed", async () => {
-  const ids = await stateIds();
+  const ids = await wide!.stateIds();
   const agent = (await (await wire("GET", `${CLOUD}/agents/${ids[AGENT]}`)).json()) as Record<
     string,
     unknown
@@ -151,7 +130,7 @@ it("still sees a change made behind its back, and a resource removed", async () 
     (await wire("POST", `${FORWARD}/templates/${ids[TEMPLATE]}`, { system: "Changed too." })).status,
   ).toBe(200);
   expect((await wire("DELETE", `${CLOUD}/environments/${ids[ENVIRONMENT]}`)).ok).toBe(true);
-  await clearLog();
+  await wide!.clearLog();
   const plan = await agents.plan();
   expect(plan.code).toBe(2);
   const changes = plan

@@ -3,14 +3,12 @@
 // a wide no-change plan reads each kind from its list pages instead of one GET per resource, yet
 // still sees drift, a resource removed behind its back, and survives a list endpoint that fails;
 // a destroy reads nothing but one probe, and removing what is already gone succeeds.
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
+import type { RunningSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyConfig } from "../../../../bench/apply-config.mjs";
 import { liveObjects, requestLog, setFaults, simState } from "../e2e/project.js";
-import { type InProcessProject, inProcessProject } from "./in-process.js";
+import type { InProcessProject } from "./in-process.js";
+import { applyWideProject, type WideProject } from "./wide-project.js";
 
 // The benches' wide project (bench/apply-config.mjs), with more than LIST_REFRESH_MIN of each kind,
 // so every kind is refreshed from its list.
@@ -25,41 +23,25 @@ const HEADERS = {
 };
 
 let sim: RunningSim;
-let dir: string;
 let agents: InProcessProject;
-
-async function clearLog(): Promise<void> {
-  await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
-}
-
-async function stateIds(): Promise<Record<string, string>> {
-  const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8")) as {
-    resources: Record<string, { id: string }>;
-  };
-  return Object.fromEntries(Object.entries(state.resources).map(([address, r]) => [address, r.id]));
-}
+let wide: WideProject | undefined;
 
 /** A GET of one object of a top-level kind (`/environments/env_…`), not a list or a sub-list. */
 const singleGet = (path: string) =>
   /\/(environments|vaults|memory_stores|agents|deployments)\/[^/]+$/.test(path);
 
 beforeAll(async () => {
-  sim = await startSim("provider_c", { quiet: true });
-  dir = mkdtempSync(join(tmpdir(), "agents-lists-"));
-  await fs.writeFile(join(dir, "agents.yaml"), applyConfig(sim.url, PER_KIND));
-  agents = inProcessProject(dir, { AGENTS_STATE_KEY: "lists-key", C_API_KEY: KEY });
-  const apply = await agents.apply();
-  expect(apply.error).toBe("");
-  expect(apply.code).toBe(0);
+  wide = await applyWideProject("provider_c", (url) => applyConfig(url, PER_KIND), {
+    AGENTS_STATE_KEY: "lists-key",
+    C_API_KEY: KEY,
+  });
+  ({ sim, agents } = wide);
 });
-afterAll(async () => {
-  await sim?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
-});
+afterAll(() => wide?.close());
 
 describe("plan from lists", () => {
   it("a no-change plan lists each kind instead of reading each resource", async () => {
-    await clearLog();
+    await wide!.clearLog();
     const plan = await agents.plan();
     expect(plan.text).toContain("No changes.");
     expect(plan.code).toBe(0);
@@ -74,7 +56,7 @@ describe("plan from lists", () => {
   it("reads the vaults' credentials while the vault list is walked: a read waiting for its list holds no slot", async () => {
     await setFaults(sim, { latencyMs: 100 });
     try {
-      await clearLog();
+      await wide!.clearLog();
       const plan = await agents.plan();
       expect(plan.code).toBe(0);
       const entries = (
@@ -92,7 +74,7 @@ describe("plan from lists", () => {
   });
 
   it("still sees a field changed remotely", async () => {
-    const id = (await stateIds())['provider_c.memory_stores["r3"]']!;
+    const id = (await wide!.stateIds())['provider_c.memory_stores["r3"]']!;
     const edited = await fetch(`${sim.url}/memory_stores/${id}`, {
       method: "POST",
       headers: HEADERS,
@@ -109,14 +91,14 @@ describe("plan from lists", () => {
   });
 
   it("reads a resource the list no longer shows on its own, and plans it as gone", async () => {
-    const id = (await stateIds())['provider_c.memory_stores["r5"]']!;
+    const id = (await wide!.stateIds())['provider_c.memory_stores["r5"]']!;
     // Archived: the list leaves it out, a GET still answers it (archived is gone to the engine).
     const archived = await fetch(`${sim.url}/memory_stores/${id}/archive`, {
       method: "POST",
       headers: HEADERS,
     });
     expect(archived.ok).toBe(true);
-    await clearLog();
+    await wide!.clearLog();
     const plan = await agents.plan();
     expect(plan.code).toBe(2);
     expect(plan.text).toMatch(/\+ provider_c\.memory_stores\["r5"\]/);
@@ -131,7 +113,7 @@ describe("plan from lists", () => {
       rules: [{ method: "GET", path: "/agents$", repeat: true, action: { type: "status", status: 503 } }],
     });
     try {
-      await clearLog();
+      await wide!.clearLog();
       const plan = await agents.plan();
       expect(plan.text).toContain("No changes.");
       expect(plan.code).toBe(0);
@@ -145,16 +127,16 @@ describe("plan from lists", () => {
 
 describe("destroy without a refresh", () => {
   it("reads nothing but one probe, and a resource already gone counts as removed", async () => {
-    const id = (await stateIds())['provider_c.environments["r7"]']!;
+    const id = (await wide!.stateIds())['provider_c.environments["r7"]']!;
     const deleted = await fetch(`${sim.url}/environments/${id}`, { method: "DELETE", headers: HEADERS });
     // Deployments hold the environment: end the one that uses it first, as a user would.
     if (!deleted.ok) {
-      const deployment = (await stateIds())['provider_c.deployments["r7"]']!;
+      const deployment = (await wide!.stateIds())['provider_c.deployments["r7"]']!;
       await fetch(`${sim.url}/deployments/${deployment}/archive`, { method: "POST", headers: HEADERS });
       const again = await fetch(`${sim.url}/environments/${id}`, { method: "DELETE", headers: HEADERS });
       expect(again.ok).toBe(true);
     }
-    await clearLog();
+    await wide!.clearLog();
     const destroy = await agents.destroy();
     expect(destroy.error).toBe("");
     expect(destroy.code).toBe(0);
@@ -163,6 +145,6 @@ describe("destroy without a refresh", () => {
     expect(calls.filter((c) => c.method === "GET" && !/\/agents$/.test(c.path))).toEqual([]);
     expect(calls.filter((c) => c.method === "GET")).toHaveLength(1);
     expect(liveObjects(await simState(sim))).toEqual([]);
-    expect(Object.keys(await stateIds())).toEqual([]);
+    expect(Object.keys(await wide!.stateIds())).toEqual([]);
   });
 });

@@ -1,0 +1,53 @@
+// A wide project applied once per test file, in-process (in-process.ts), on one provider's
+// simulator: the set-up of the plan-from-lists tests (refresh-lists, a-refresh-lists,
+// b-refresh-lists), which then read the request log and the state's ids.
+import { promises as fs, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RunningSim, type SimName, startSim } from "@agents/sims";
+import { expect } from "vitest";
+import { type InProcessProject, inProcessProject } from "./in-process.js";
+
+export interface WideProject {
+  sim: RunningSim;
+  dir: string;
+  agents: InProcessProject;
+  /** Empties the simulator's request log. */
+  clearLog(): Promise<void>;
+  /** Each resource's remote id, by address, as the state file holds it. */
+  stateIds(): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+/** Starts the provider's simulator, writes `config(sim.url)` as agents.yaml and applies it. */
+export async function applyWideProject(
+  provider: SimName,
+  config: (url: string) => string,
+  env: Record<string, string>,
+): Promise<WideProject> {
+  const sim = await startSim(provider, { quiet: true });
+  const dir = mkdtempSync(join(tmpdir(), `agents-${provider}-lists-`));
+  await fs.writeFile(join(dir, "agents.yaml"), config(sim.url));
+  const agents = inProcessProject(dir, env);
+  const apply = await agents.apply();
+  expect(apply.error).toBe("");
+  expect(apply.code).toBe(0);
+  return {
+    sim,
+    dir,
+    agents,
+    async clearLog() {
+      await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
+    },
+    async stateIds() {
+      const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8")) as {
+        resources: Record<string, { id: string }>;
+      };
+      return Object.fromEntries(Object.entries(state.resources).map(([address, r]) => [address, r.id]));
+    },
+    async close() {
+      await sim.close();
+      await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
