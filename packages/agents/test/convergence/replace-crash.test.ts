@@ -53,28 +53,34 @@ async function liveVaults(sim: RunningSim): Promise<string[]> {
     .map((v) => String(v.id));
 }
 
+/** A project of one vault on the provider's simulator, applied; `old` is that vault's id. */
+async function appliedVault(provider: (typeof ROWS)[number], name: string) {
+  const sim = sims.get(provider)!;
+  const dir = mkdtempSync(join(tmpdir(), `agents-${name}-`));
+  dirs.push(dir);
+  const env = {
+    A_API_KEY: "sim-provider-a-key",
+    D_API_KEY: SECRETS.D_API_KEY,
+    URL: sim.url,
+    SECRET: `${name}-secret`,
+  };
+  await fs.writeFile(
+    join(dir, ".env"),
+    Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n"),
+  );
+  await fs.writeFile(join(dir, "agents.yaml"), yaml(provider, "ONE"));
+  const agents = inProcessProject(dir, { AGENTS_STATE_KEY: `${name}-key` });
+  const first = await agents.apply();
+  expect(first.code, first.text + first.error).toBe(0);
+  const [old] = await liveVaults(sim);
+  return { sim, dir, agents, old };
+}
+
 describe("a vault replacement whose new vault's create lost its response", () => {
   it.each(ROWS)("%s: the next apply adopts the new vault and removes the old one", async (provider) => {
-    const sim = sims.get(provider)!;
-    const dir = mkdtempSync(join(tmpdir(), "agents-replace-crash-"));
-    dirs.push(dir);
-    const env = {
-      A_API_KEY: "sim-provider-a-key",
-      D_API_KEY: SECRETS.D_API_KEY,
-      URL: sim.url,
-      SECRET: "replace-crash-secret",
-    };
-    await fs.writeFile(
-      join(dir, ".env"),
-      Object.entries(env)
-        .map(([k, v]) => `${k}=${v}`)
-        .join("\n"),
-    );
-    await fs.writeFile(join(dir, "agents.yaml"), yaml(provider, "ONE"));
-    const agents = inProcessProject(dir, { AGENTS_STATE_KEY: "replace-crash-key" });
-    const first = await agents.apply();
-    expect(first.code, first.text + first.error).toBe(0);
-    const [old] = await liveVaults(sim);
+    const { sim, dir, agents, old } = await appliedVault(provider, "replace-crash");
 
     await fs.writeFile(join(dir, "agents.yaml"), yaml(provider, "ONE_RENAMED"));
     await setFaults(sim, {
@@ -101,26 +107,7 @@ describe("a vault replacement whose new vault's create lost its response", () =>
 
 describe("a vault replacement cut after the new vault was recorded, before the old one was removed", () => {
   it.each(ROWS)("%s: the next apply removes the old vault", async (provider) => {
-    const sim = sims.get(provider)!;
-    const dir = mkdtempSync(join(tmpdir(), "agents-replace-cut-"));
-    dirs.push(dir);
-    const env = {
-      A_API_KEY: "sim-provider-a-key",
-      D_API_KEY: SECRETS.D_API_KEY,
-      URL: sim.url,
-      SECRET: "replace-cut-secret",
-    };
-    await fs.writeFile(
-      join(dir, ".env"),
-      Object.entries(env)
-        .map(([k, v]) => `${k}=${v}`)
-        .join("\n"),
-    );
-    await fs.writeFile(join(dir, "agents.yaml"), yaml(provider, "ONE"));
-    const agents = inProcessProject(dir, { AGENTS_STATE_KEY: "replace-cut-key" });
-    const first = await agents.apply();
-    expect(first.code, first.text + first.error).toBe(0);
-    const [old] = await liveVaults(sim);
+    const { sim, dir, agents, old } = await appliedVault(provider, "replace-cut");
 
     // The old vault's removal is refused (400, never retried): the run ends where a kill between
     // recording the new vault and removing the old one would leave it.
