@@ -344,6 +344,43 @@ describe("provider_b derive: Forward domains (spec: Forward environments and res
   it("a skill shared by Managed and Forward agents is flagged (rule 3)", () => {
     expect(deriveProviderB(config, "skills", "s")?.domain_conflict).toMatch(/declare one per API domain/);
   });
+  it("names the users of a shared resource in declaration order, each agent once", () => {
+    const shared = {
+      agents: {
+        b: { environment: "e", delivery: { provider_b: { type: "forward" } } },
+        a: { environment: "e", skills: ["k", "k"] },
+        c: { environment: "e", provider: "provider_a" },
+        d: { skills: ["k"], delivery: { provider_b: { type: "forward" } } },
+      },
+    };
+    expect(deriveProviderB(shared, "environments", "e")?.domain_conflict).toBe(
+      'environments "e" is used by Managed agent(s) a and Forward agent(s) b; declare one per API domain',
+    );
+    expect(deriveProviderB(shared, "skills", "k")?.domain_conflict).toBe(
+      'skills "k" is used by Managed agent(s) a and Forward agent(s) d; declare one per API domain',
+    );
+  });
+  it("reads each agent's declaration a bounded number of times, however many resources it derives for", () => {
+    // 200 environments, one per agent: deriving all of them must not look through every agent
+    // for each one (a 5,000-resource plan spent seconds there).
+    let reads = 0;
+    const agents: Record<string, Record<string, unknown>> = {};
+    for (let i = 0; i < 200; i++)
+      agents[`a${i}`] = new Proxy(
+        { environment: `e${i}` },
+        {
+          get(target, key) {
+            if (key === "environment") reads++;
+            return Reflect.get(target, key);
+          },
+        },
+      );
+    const big = { agents };
+    for (let i = 0; i < 200; i++)
+      expect(deriveProviderB(big, "environments", `e${i}`)).toEqual({ domain: "managed" });
+    // A few reads per agent; looking through every agent per environment read it 80,000 times.
+    expect(reads).toBeLessThanOrEqual(4 * 200);
+  });
   it("a Forward agent gets the default identity and its inherited Files", () => {
     expect(deriveProviderB(config, "agents", "fwd")).toEqual({
       domain: "forward",

@@ -40,12 +40,43 @@ function usedNames(agent: Decl, kind: string): string[] {
   }
 }
 
+/** Which Managed and Forward agents use each environment, vault, memory store and skill, by name. */
+type Users = Map<string, Map<string, { forward: string[]; managed: string[] }>>;
+
+/**
+ * Built once per config object and kept while it lives: derive runs for every provider_b
+ * resource, and looking through every agent for each one made a plan of thousands of resources
+ * quadratic in the number of agents.
+ */
+const usersByConfig = new WeakMap<object, Users>();
+
+function usersOf(cfg: Config): Users {
+  let users = usersByConfig.get(cfg);
+  if (users) return users;
+  users = new Map();
+  for (const [agentName, agent] of Object.entries(cfg.agents ?? {})) {
+    const pin = agent.provider;
+    if (pin !== undefined && pin !== "provider_b") continue;
+    const side = isForwardAgent(agent) ? "forward" : "managed";
+    for (const kind of USED_KINDS) {
+      const byName = users.get(kind) ?? new Map<string, { forward: string[]; managed: string[] }>();
+      users.set(kind, byName);
+      // An agent naming the same resource twice is one user of it.
+      for (const used of new Set(usedNames(agent, kind))) {
+        const entry = byName.get(used) ?? { forward: [], managed: [] };
+        byName.set(used, entry);
+        entry[side].push(agentName);
+      }
+    }
+  }
+  usersByConfig.set(cfg, users);
+  return users;
+}
+
+const USED_KINDS = ["environments", "vaults", "memory_stores", "skills"];
+
 export function deriveProviderB(config: Decl, kind: string, name: string): Derived | undefined {
   const cfg = config as Config;
-  const agents = Object.entries(cfg.agents ?? {}).filter(([, a]) => {
-    const pin = a.provider;
-    return pin === undefined || pin === "provider_b";
-  });
   if (kind === "agents") {
     const agent = cfg.agents?.[name];
     if (!agent || !isForwardAgent(agent)) return { domain: "managed" };
@@ -58,7 +89,7 @@ export function deriveProviderB(config: Decl, kind: string, name: string): Deriv
     const channel = (cfg.channels as Record<string, Decl> | undefined)?.[name];
     return { identity: (channel?.identity as string | undefined) ?? cfg.defaults?.identity };
   }
-  if (!["environments", "vaults", "memory_stores", "skills"].includes(kind)) return undefined;
+  if (!USED_KINDS.includes(kind)) return undefined;
   // An external environment (environment_id) may come from either API, for agents of either
   // delivery (rule 1; rule 3 binds only local ones): its domain is found by reading it.
   if (
@@ -66,9 +97,7 @@ export function deriveProviderB(config: Decl, kind: string, name: string): Deriv
     typeof (cfg.environments as Record<string, Decl> | undefined)?.[name]?.environment_id === "string"
   )
     return {};
-  const users = agents.filter(([, a]) => usedNames(a, kind).includes(name));
-  const forward = users.filter(([, a]) => isForwardAgent(a)).map(([n]) => n);
-  const managed = users.filter(([, a]) => !isForwardAgent(a)).map(([n]) => n);
+  const { forward, managed } = usersOf(cfg).get(kind)?.get(name) ?? { forward: [], managed: [] };
   const out: Derived = { domain: forward.length ? "forward" : "managed" };
   if (forward.length && managed.length) {
     out.domain_conflict = `${kind} "${name}" is used by Managed agent(s) ${managed.join(", ")} and Forward agent(s) ${forward.join(", ")}; declare one per API domain`;
