@@ -243,9 +243,13 @@ export class YamlSource {
     return this.locate(path).exact;
   }
 
+  /** The source's lines, split once: every diagnostic printed asks for one. */
+  private lines: string[] | undefined;
+
   /** 1-based source line, for excerpts in the CLI. */
   lineText(line: number): string {
-    return this.text.split(/\r?\n/)[line - 1] ?? "";
+    this.lines ??= this.text.split(/\r?\n/);
+    return this.lines[line - 1] ?? "";
   }
 }
 

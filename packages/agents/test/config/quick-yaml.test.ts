@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { SourcePos } from "../../src/config/diagnostics.js";
 import { loadConfigText } from "../../src/config/index.js";
@@ -189,6 +189,24 @@ describe("loadConfig", () => {
     const result = loadConfigText(valid, "/tmp/agents.yaml", { env: {} });
     expect(result.diagnostics).toMatchObject([{ code: "AGENTS1010", line: 4, col: 14 }]);
     expect(result.source?.parsedWithPositions).toBe(false);
+  });
+
+  it("gives each finding's source line, splitting the text once however many findings there are", () => {
+    const text = `${valid.replaceAll("\n", "\r\n")}\r\n`;
+    const result = loadConfigText(text, "/tmp/agents.yaml", { env: {} });
+    const source = result.source!;
+    const split = vi.spyOn(String.prototype, "split");
+    let lines: string[];
+    let splits: number;
+    try {
+      lines = Array.from({ length: 200 }, (_, i) => source.lineText((i % 10) + 1));
+      splits = split.mock.calls.filter(([separator]) => separator instanceof RegExp).length;
+    } finally {
+      split.mockRestore();
+    }
+    expect(lines.slice(0, 10)).toEqual([...valid.split("\n"), "", ""]);
+    // Once in all: a 5,000-resource file with a warning per resource split its 25,000 lines per warning.
+    expect(splits).toBeLessThanOrEqual(1);
   });
 
   it("reads a file with aliases through the yaml library, substituting a shared value once", () => {
