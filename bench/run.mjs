@@ -23,10 +23,11 @@ for (const script of [
   "ratelimit.mjs",
   "scale.mjs",
   "state-postgres.mjs",
+  "state-writes.mjs",
   "forge-mcp.mjs",
 ]) {
   console.log(`\n━━━ bench/${script}`);
-  // tsx: state-postgres.mjs starts its server with the tests' TypeScript helper.
+  // tsx: state-postgres.mjs and state-writes.mjs start their server with the tests' TypeScript helper.
   const run = spawnSync(process.execPath, ["--import", "tsx", `${here}${script}`], {
     stdio: "inherit",
     env: { ...process.env, BENCH_HEADLINES: headlines },

@@ -36,8 +36,18 @@ export interface LockedStorage {
   write(next: State, previousSerial: number): Promise<void>;
   /** Durably appends journal entries (one flush for the batch). */
   appendJournal(entries: JournalEntry[]): Promise<void>;
-  /** Replaces the journal with what is still pending (removes it when nothing is). */
-  compactJournal(pending: PendingCreate[]): Promise<void>;
+  /**
+   * Replaces the journal with what is still pending (removes it when nothing is), keeping the
+   * records made on the stored state of serial `keepRecordsOn` when given (see `keepsRecords`).
+   */
+  compactJournal(pending: PendingCreate[], keepRecordsOn?: number): Promise<void>;
+  /**
+   * True when every reader of this backend reads the journal's records with the stored state, so
+   * a run may end leaving its records there instead of writing the whole state again
+   * (PostgreSQL: one database, read in one place). The file backend leaves it unset: a state file
+   * is whole on its own after every run, for people and tools that read or copy it.
+   */
+  readonly keepsRecords?: boolean;
   /** Gives the lock back. Never throws for a lock that is already gone. */
   unlock(): Promise<void>;
 }

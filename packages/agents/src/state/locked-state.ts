@@ -25,11 +25,21 @@ type StateChange = (resources: Record<string, ResourceState>, state: State) => v
 const MAX_JOURNALED_RECORDS = 2_000;
 
 /**
+ * On a backend that keeps records (PostgreSQL), the end of a run writes the state whole only once
+ * the records journaled since the last whole write pass this share of its resources (1/4): a
+ * whole write costs O(state), and it then comes once per at least state ÷ 4 records, so each
+ * write is O(changed resources) over time, and a reader never replays more than a quarter of the
+ * state (nor more than MAX_JOURNALED_RECORDS) on top of what it read.
+ */
+const FOLD_SHARE = 4;
+
+/**
  * An open, locked state. All writes go through `update`. A step's update resolves only once it is
  * stored durably. A change that only records or removes resources is appended to the journal as
  * records (a few hundred bytes each) instead of rewriting the whole state, which a wide apply would
  * otherwise do once per step; the whole state is written when anything else changes, when the
- * journal grows long, and when the run releases the state. Updates that arrive while a write is in
+ * journal grows long, and when the run releases the state (on a backend that keeps records, only
+ * once they pass a quarter of the state: FOLD_SHARE). Updates that arrive while a write is in
  * flight are committed together in the next one (group commit), and journal appends (creates'
  * intents and records) share one batched flush.
  */
@@ -232,17 +242,26 @@ export class LockedState {
     return written;
   }
 
+  /** Whether this run's records may stay in the journal at its end (see FOLD_SHARE). */
+  private recordsMayStay(): boolean {
+    return (
+      this.storage.keepsRecords === true &&
+      this.journaled * FOLD_SHARE <= Object.keys(this.current.resources).length
+    );
+  }
+
   async release(): Promise<void> {
     if (this.released) return;
     await this.flushing;
     await this.journalFlushing;
     this.released = true;
     try {
-      // The records journaled by this run go into one whole write; the journal then keeps only
-      // the creates still in flight. When that write is refused because the state moved on under
+      // The records journaled by this run go into one whole write (on PostgreSQL only once they
+      // pass a quarter of the state: until then they stay journaled); the journal then keeps only
+      // the creates still in flight, and the records still on the stored state. When that write is refused because the state moved on under
       // this run (its lock was lost and taken over), the records stay in the journal as they are:
       // the run that holds the state now read them when it took the lock.
-      if (this.journaled > 0 && this.wrote) {
+      if (this.journaled > 0 && this.wrote && !this.recordsMayStay()) {
         const { pending: _shared, ...whole } = this.current;
         const next: State = { ...whole, pending: this.intents };
         try {
@@ -254,7 +273,10 @@ export class LockedState {
         this.current = next;
       }
       if (this.wrote)
-        await this.storage.compactJournal(Object.values(livePending(this.intents, this.current.resources)));
+        await this.storage.compactJournal(
+          Object.values(livePending(this.intents, this.current.resources)),
+          this.journaled > 0 ? this.stored : undefined,
+        );
     } finally {
       await this.storage.unlock();
     }

@@ -399,13 +399,19 @@ export class PostgresBackend implements StateBackend {
         throw this.failure("cannot write the state journal", error);
       }
     };
-    const compactJournal = async (pending: PendingCreate[]) => {
+    const compactJournal = async (pending: PendingCreate[], keepRecordsOn?: number) => {
       // With the lock lost, the journal is the next holder's to settle: leave it as it is.
       if (lost) return;
       const client = await pool.connect();
       try {
         await client.query("BEGIN");
-        await client.query(`DELETE FROM ${this.q.journal} WHERE workspace = $1`, [this.settings.workspace]);
+        // Records on the stored state stay (in their order) when the run leaves them there; every
+        // other entry (intents, records a whole write already holds) goes.
+        await client.query(
+          `DELETE FROM ${this.q.journal} WHERE workspace = $1
+             AND ($2::bigint IS NULL OR entry->>'op' <> 'record' OR (entry->>'base')::bigint <> $2::bigint)`,
+          [this.settings.workspace, keepRecordsOn ?? null],
+        );
         if (pending.length > 0) {
           await client.query(insertJournal, [
             this.settings.workspace,
@@ -425,6 +431,7 @@ export class PostgresBackend implements StateBackend {
       write,
       appendJournal,
       compactJournal,
+      keepsRecords: true,
       unlock: () => this.unlockWith(lockClient, info.id, key),
     };
   }

@@ -49,7 +49,11 @@ async function readStored(dir: string): Promise<StateRead> {
   }
 }
 
-/** Journal entries left for the project: the file's journal lines, or the workspace's rows. */
+/**
+ * Journal entries left for the project: the file's journal lines, or the workspace's rows other
+ * than records (on PostgreSQL a run's records stay journaled until they pass a quarter of the
+ * state: docs/state.md, PostgreSQL backend; a reader replays them, so they are state, not debris).
+ */
 async function journalLeft(dir: string): Promise<number> {
   if (backend === "file") {
     const text = await fs.readFile(join(dir, "agents.state.json.journal"), "utf8").catch(() => undefined);
@@ -59,7 +63,7 @@ async function journalLeft(dir: string): Promise<number> {
   await client.connect();
   try {
     const { rows } = await client.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM agents_state.journal WHERE workspace = $1",
+      "SELECT count(*)::int AS n FROM agents_state.journal WHERE workspace = $1 AND entry->>'op' <> 'record'",
       [basename(dir)],
     );
     return rows[0]!.n;

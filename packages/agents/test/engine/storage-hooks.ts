@@ -32,7 +32,7 @@ export function hookedFileBackend(statePath: string, hooks: StoreHooks): StateBa
           await hooks.beforeAppend?.(entries);
           return storage.appendJournal(entries);
         },
-        compactJournal: (pending) => storage.compactJournal(pending),
+        compactJournal: (pending, keepRecordsOn) => storage.compactJournal(pending, keepRecordsOn),
         unlock: () => storage.unlock(),
       };
     },

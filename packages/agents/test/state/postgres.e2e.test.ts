@@ -194,6 +194,85 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
     expect(await sql("SELECT serial FROM agents_state.states WHERE workspace = 'journal'")).toEqual([]);
   });
 
+  it("a run that changes a few resources writes only their records: the state row stays as it was until the records pass a quarter of the state", async () => {
+    const names = Array.from({ length: 20 }, (_, i) => `r${i}`);
+    const seed = await LockedState.open(backend("fold"), "agents apply");
+    await seed.update((r) => {
+      for (const name of names) r[name] = entry(name, `id-${name}`);
+    });
+    await seed.release();
+    const stored = async () =>
+      (
+        await sql<{ serial: string; state: { resources: Record<string, ResourceState> } }>(
+          "SELECT serial, state FROM agents_state.states WHERE workspace = 'fold'",
+        )
+      )[0]!;
+    const journal = async () =>
+      (
+        await sql<{ entry: { op: string; address: string } }>(
+          "SELECT entry FROM agents_state.journal WHERE workspace = 'fold' ORDER BY seq",
+        )
+      ).map((row) => `${row.entry.op} ${row.entry.address}`);
+    const seeded = await stored();
+    expect(Object.keys(seeded.state.resources)).toHaveLength(20);
+    expect(await journal()).toEqual([]);
+
+    // One step, and a create whose answer never came (its intent must survive too).
+    const run = await LockedState.open(backend("fold"), "agents apply");
+    await run.intend({
+      address: "z",
+      kind: "agents",
+      name: "z",
+      provider: "provider_c",
+      since: new Date().toISOString(),
+    });
+    await run.update((r) => {
+      r.r0 = entry("r0", "id-r0-new");
+    });
+    await run.release();
+    expect(run.writes).toBe(0);
+    expect(await stored()).toEqual(seeded);
+    expect(await journal()).toEqual(["record r0", "create z"]);
+    const read = await backend("fold").read();
+    expect(read.state.resources.r0?.id).toBe("id-r0-new");
+    expect(read.state.serial).toBe(Number(seeded.serial) + 1);
+    expect(read.state.pending?.z).toMatchObject({ address: "z" });
+
+    // The next run stands on those records: four more still fit in a quarter of 20 resources...
+    const second = await LockedState.open(backend("fold"), "agents apply");
+    expect(second.state.resources.r0?.id).toBe("id-r0-new");
+    for (const name of ["r1", "r2", "r3", "r4"])
+      await second.update((r) => {
+        r[name] = entry(name, `id-${name}-new`);
+      });
+    await second.release();
+    expect(second.writes).toBe(0);
+    expect(await stored()).toEqual(seeded);
+    expect(await journal()).toEqual([
+      "record r0",
+      "record r1",
+      "record r2",
+      "record r3",
+      "record r4",
+      "create z",
+    ]);
+
+    // ...and one more passes it: the end of the run writes the state whole and trims the journal.
+    const third = await LockedState.open(backend("fold"), "agents apply");
+    await third.update((r) => {
+      delete r.r5;
+    });
+    await third.release();
+    expect(third.writes).toBe(1);
+    const folded = await stored();
+    expect(Number(folded.serial)).toBe(Number(seeded.serial) + 7);
+    expect(folded.state.resources.r5).toBeUndefined();
+    expect(names.slice(0, 5).map((n) => folded.state.resources[n]?.id)).toEqual(
+      names.slice(0, 5).map((n) => `id-${n}-new`),
+    );
+    expect(await journal()).toEqual(["create z"]);
+  });
+
   it("connection failures name the server, never the URL or its password", async () => {
     const wrong = backend("w", server.url.replace(server.password, "not-the-password"));
     const error = await wrong.read().catch((e: unknown) => e);
