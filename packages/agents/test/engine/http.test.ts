@@ -312,12 +312,17 @@ describe("http client transport", () => {
   });
 
   it("stops at once when the caller aborts, without retrying", async () => {
-    route = () => {
-      /* never answers */
-    };
+    // Never answers; the abort comes once the request has arrived (a fixed delay raced the request
+    // itself on a loaded machine: aborted before it left, no hit to count).
+    let arrived!: () => void;
+    const arrival = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    route = () => arrived();
     const controller = new AbortController();
     const pending = client().request({ method: "GET", path: "/slow", signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    await arrival;
+    controller.abort();
     const error = (await pending.catch((e: unknown) => e)) as ProviderHttpError;
     expect(error.code).toBe("aborted");
     expect(hits).toBe(1);
