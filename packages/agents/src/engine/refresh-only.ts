@@ -71,7 +71,12 @@ export function applyRefreshOnly(options: RefreshOnlyOptions): Promise<RefreshOn
     if (plan.drift.length === 0) return { plan, confirmed: true, accepted: 0 };
     if (options.confirm && !(await options.confirm(plan))) return { plan, confirmed: false, accepted: 0 };
     const now = new Date().toISOString();
-    await store.update((resources) => {
+    // Accepted drift is one new version of the state (Terraform's serial + 1), stored whole: handed
+    // over as a new resources map, not journaled record by record. Journaled, each record moved the
+    // serial and the whole write at release moved it once more (one drifted resource: serial + 2).
+    await store.update((view, next) => {
+      const resources = { ...view };
+      next.resources = resources;
       for (const drift of plan.drift) {
         const prior = resources[drift.address];
         if (!prior) continue;

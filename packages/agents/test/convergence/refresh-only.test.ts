@@ -129,6 +129,8 @@ describe.each(EDITS)("$name", ({ edit, shown, recorded, expected, restore }) => 
       error: "",
     });
     expect(await remoteWrites()).toEqual([]);
+    // One accepted refresh is one new version of the state, as in Terraform: the serial moves by 1.
+    expect((await state()).serial).toBe(serial + 1);
     expect((await requestLog(sim)).some((e) => e.method === "GET")).toBe(true);
     expect(recorded(await state())).toEqual(expected);
 
