@@ -55,8 +55,12 @@ export {
 } from "./engine/deployments.js";
 export { type LoadOptions as ProjectLoadOptions, loadProject } from "./engine/load-project.js";
 export {
+  DEFAULT_IMPORT_CONCURRENCY,
   getMemory,
+  importMemories,
   listMemories,
+  type MemoryImportOptions,
+  type MemoryImportReport,
   type MemoryInfo,
   type MemoryVersionInfo,
   memoryHistory,

@@ -1,6 +1,10 @@
-// `agents memory list|get|put|rm|history|redact`: the memories inside an applied memory store, as
+// `agents memory list|get|put|rm|history|redact|import`: the memories inside an applied memory store, as
 // data. Nothing here takes the state lock, writes the state or enters a plan; the store is found
 // through the applied state and every call goes through the provider's HTTP client (http.ts).
+import { createHash } from "node:crypto";
+import { type Dirent, promises as fs } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { limiter } from "../plan/bounded.js";
 import type { HttpClient } from "../providers/http.js";
 import { MEMORY_APIS, type MemoryApi } from "../providers/memory-apis.js";
 import { type ResourceState, StateError } from "../state/types.js";
@@ -207,4 +211,152 @@ export async function redactMemoryVersion(
     json: {},
   });
   return toVersion(res.body ?? {}, store.api.versions!);
+}
+
+/** What `importMemories` did (or, with dryRun, would do) with each file of the folder. */
+export interface MemoryImportReport {
+  store: { name: string; id: string; provider: string };
+  dryRun: boolean;
+  /** Memory paths as the provider spells them, sorted. */
+  created: string[];
+  updated: string[];
+  unchanged: string[];
+  /** Left out on purpose (dotfiles, symbolic links): the folder-relative path and why. */
+  skipped: Array<{ file: string; reason: string }>;
+  /** Files that could not become a memory, or whose write failed: the others still ran. */
+  failed: Array<{ file: string; error: string }>;
+}
+
+export interface MemoryImportOptions {
+  dryRun?: boolean;
+  /** Most writes in flight at once (default 4); the provider's pacing lane still gates each. */
+  concurrency?: number;
+}
+
+export const DEFAULT_IMPORT_CONCURRENCY = 4;
+
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Every regular file under `dir`, folder-relative with `/`; dotfiles and symbolic links left out. */
+async function walk(
+  dir: string,
+  skipped: MemoryImportReport["skipped"],
+): Promise<Array<{ file: string; full: string }>> {
+  const out: Array<{ file: string; full: string }> = [];
+  const visit = async (at: string): Promise<void> => {
+    const entries: Dirent[] = await fs.readdir(at, { withFileTypes: true });
+    for (const entry of entries) {
+      const full = join(at, entry.name);
+      const file = relative(dir, full).split(sep).join("/");
+      if (entry.name.startsWith(".")) skipped.push({ file, reason: "hidden (dotfile)" });
+      else if (entry.isSymbolicLink()) skipped.push({ file, reason: "symbolic link" });
+      else if (entry.isDirectory()) await visit(full);
+      else if (entry.isFile()) out.push({ file, full });
+      else skipped.push({ file, reason: "not a regular file" });
+    }
+  };
+  const stat = await fs.stat(dir).catch(() => undefined);
+  if (!stat?.isDirectory())
+    throw new StateError(`${dir} is not a folder: agents memory import reads a folder`);
+  await visit(dir);
+  return out;
+}
+
+/**
+ * `agents memory import STORE DIR`: each file under DIR becomes the memory at its folder-relative
+ * path (created, or its content rewritten), and memories the folder does not hold are left alone.
+ * The store is listed once; a file whose content the store already holds (same sha256) is not
+ * written. Writes run at most `concurrency` at a time through the store's client, whose pacing
+ * lane (providers/pacing.ts) spaces them to the provider's limit. A failed file is reported, the
+ * others still run.
+ */
+export async function importMemories(
+  options: EngineOptions,
+  storeName: string,
+  dir: string,
+  importOptions: MemoryImportOptions = {},
+): Promise<MemoryImportReport> {
+  const store = await openStore(
+    { ...options, command: options.command ?? "agents memory import" },
+    storeName,
+  );
+  const report: MemoryImportReport = {
+    store: { name: store.entry.name, id: store.entry.id, provider: store.entry.provider },
+    dryRun: importOptions.dryRun === true,
+    created: [],
+    updated: [],
+    unchanged: [],
+    skipped: [],
+    failed: [],
+  };
+  const files = await walk(dir, report.skipped);
+  const present = new Map((await listIn(store, options)).map((m) => [m.path, m]));
+  const slot = limiter(Math.max(1, importOptions.concurrency ?? DEFAULT_IMPORT_CONCURRENCY));
+  const seen = new Map<string, string>();
+  await Promise.all(
+    files.map(({ file, full }) =>
+      slot(async () => {
+        try {
+          let path: string;
+          try {
+            path = store.api.path(file);
+          } catch (error) {
+            throw new StateError((error as Error).message.replace(/^memory entry key/, "path"));
+          }
+          const twin = seen.get(path);
+          if (twin !== undefined) throw new StateError(`${twin} is the same memory path (${path})`);
+          seen.set(path, file);
+          let content: string;
+          try {
+            content = utf8.decode(await fs.readFile(full));
+          } catch (error) {
+            if (error instanceof TypeError) throw new StateError("not UTF-8 text (memories hold text)");
+            throw error;
+          }
+          const found = present.get(path);
+          const same = found
+            ? found.content_sha256 !== undefined
+              ? found.content_sha256 === sha256(content)
+              : (await fetchContent(store, found.id)) === content
+            : false;
+          if (same) return void report.unchanged.push(path);
+          if (!report.dryRun) {
+            if (found)
+              await store.http.request({
+                method: "POST",
+                path: `${store.base}/memories/${found.id}`,
+                json: { content },
+                ...(options.signal ? { signal: options.signal } : {}),
+              });
+            else
+              await store.http.request({
+                method: "POST",
+                path: `${store.base}/memories`,
+                json: { path, content },
+                ...(options.signal ? { signal: options.signal } : {}),
+              });
+          }
+          (found ? report.updated : report.created).push(path);
+        } catch (error) {
+          report.failed.push({ file, error: (error as Error).message });
+        }
+      }),
+    ),
+  );
+  for (const list of [report.created, report.updated, report.unchanged]) list.sort(byPath);
+  report.skipped.sort((a, b) => byPath(a.file, b.file));
+  report.failed.sort((a, b) => byPath(a.file, b.file));
+  return report;
+}
+
+/** A listed memory's content, for a provider whose list names no digest. */
+async function fetchContent(store: Store, id: string): Promise<string | undefined> {
+  const res = await store.http.request<Json>({
+    method: "GET",
+    path: `${store.base}/memories/${id}`,
+    ...(store.api.fullView ? { query: store.api.fullView } : {}),
+  });
+  return text(res.body?.content);
 }

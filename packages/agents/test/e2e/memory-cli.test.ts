@@ -1,5 +1,6 @@
 // The CLI's wiring of `agents memory` (the commands' behaviour per provider is in
-// test/memories/memories.test.ts): put reads the content from stdin, get prints it as stored.
+// test/memories/memories.test.ts): put reads the content from stdin, get prints it as stored;
+// import prints its report and exits 1 when a file could not be imported.
 import { spawn } from "node:child_process";
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -61,5 +62,24 @@ describe("agents memory", () => {
     expect(put.stdout).toMatch(/^Created \/style\.md \(\S+\)\n$/);
     const got = await cli(["memory", "get", "notes", "/style.md"]);
     expect({ code: got.code, stdout: got.stdout }).toEqual({ code: 0, stdout: "Be brief.\nAlways.\n" });
+  });
+
+  it("import --dry-run prints what would change; a file that fails makes the exit code 1", async () => {
+    const folder = join(dir, "folder");
+    await fs.mkdir(join(folder, "team"), { recursive: true });
+    await fs.writeFile(join(folder, "team", "tone.md"), "Warm.");
+    await fs.writeFile(join(folder, "style.md"), "Be brief.\nAlways.\n");
+    await fs.writeFile(join(folder, "raw.bin"), Buffer.from([0xff, 0xfe]));
+    const dry = await cli(["memory", "import", "notes", "folder", "--dry-run", "--concurrency", "2"]);
+    expect({ code: dry.code, stderr: dry.stderr }).toEqual({ code: 1, stderr: "" });
+    expect(dry.stdout).toMatch(
+      /^\+ \/team\/tone\.md\n! raw\.bin: not UTF-8 text \(memories hold text\)\nDry run: 1 would be created, 0 would be updated, 1 unchanged, 1 failed in memory store notes \(\S+\)\.\n$/,
+    );
+    await fs.rm(join(folder, "raw.bin"));
+    const done = await cli(["memory", "import", "notes", "folder"]);
+    expect({ code: done.code, stderr: done.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(done.stdout).toMatch(
+      /^\+ \/team\/tone\.md\n1 created, 0 updated, 1 unchanged in memory store notes/,
+    );
   });
 });

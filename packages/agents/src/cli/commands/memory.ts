@@ -1,9 +1,13 @@
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
+import { InvalidArgumentError } from "commander";
 import {
+  DEFAULT_IMPORT_CONCURRENCY,
   getMemory,
+  importMemories,
   listMemories,
   loadProject,
+  type MemoryImportReport,
   memoryHistory,
   putMemory,
   redact,
@@ -23,7 +27,26 @@ async function stdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** `agents memory list|get|put|rm|history|redact` (docs/cli.md §Memories). */
+/** The import report in words: one line per file that changed (or would), then the counts. */
+export function renderImport(r: MemoryImportReport): string {
+  const would = r.dryRun ? "would be " : "";
+  const lines = [
+    ...r.created.map((p) => `+ ${p}`),
+    ...r.updated.map((p) => `~ ${p}`),
+    ...r.skipped.map((s) => `  skipped ${s.file}: ${s.reason}`),
+    ...r.failed.map((f) => `! ${f.file}: ${f.error}`),
+    `${r.dryRun ? "Dry run: " : ""}${r.created.length} ${would}created, ${r.updated.length} ${would}updated, ${r.unchanged.length} unchanged${r.skipped.length ? `, ${r.skipped.length} skipped` : ""}${r.failed.length ? `, ${r.failed.length} failed` : ""} in memory store ${r.store.name} (${r.store.id}).`,
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+function positive(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError("a whole number from 1 to 64");
+  return n;
+}
+
+/** `agents memory list|get|put|rm|history|redact|import` (docs/cli.md §Memories). */
 export function register(program: Command): void {
   const memory = program
     .command("memory")
@@ -112,4 +135,34 @@ export function register(program: Command): void {
       (v) => `Redacted version ${v.id}\n`,
     ),
   );
+  file(
+    memory
+      .command("import <STORE> <DIR>")
+      .description("each file under DIR becomes the memory at its relative path (create or update)"),
+  )
+    .option("--dry-run", "list and compare only: say what would be created or updated, write nothing")
+    .option(
+      "--concurrency <N>",
+      `most writes in flight at once (the provider's pacing still applies)`,
+      positive,
+      DEFAULT_IMPORT_CONCURRENCY,
+    )
+    .action(async (store: string, dir: string, o: FileOption & { dryRun?: boolean; concurrency: number }) => {
+      let failed = 0;
+      await run(
+        o,
+        "agents memory import",
+        async (options) => {
+          const report = await importMemories(options, store, dir, {
+            dryRun: o.dryRun === true,
+            concurrency: o.concurrency,
+          });
+          failed = report.failed.length;
+          return report;
+        },
+        renderImport,
+      );
+      // Every other file was still imported; the report names the ones that were not.
+      if (failed > 0) process.exitCode = 1;
+    });
 }
