@@ -7,6 +7,7 @@ import type { Kind } from "../model/kinds.js";
 import type { HttpClient } from "../providers/http.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import { endsTurn, type SessionEvent } from "../providers/sessions/events.js";
+import { sessionResourceProviders, sessionResourceToWire } from "../providers/sessions/resources.js";
 import { type FollowState, follow, listEvents, newFollowState } from "../providers/sessions/stream.js";
 import { PROVIDERS_WITH_SESSIONS, SESSION_WIRES, type SessionWire } from "../providers/sessions/wire.js";
 import type { ProviderName, Spec } from "../providers/types.js";
@@ -36,7 +37,11 @@ export interface CreateSessionInput {
   identity?: string;
   /** Environment variables on top of the declared ones (provider_b only). */
   env?: Record<string, string>;
-  /** Session resources in the agents.yaml form, after the declared ones (provider_b managed only). */
+  /**
+   * Session resources in the agents.yaml form, after the declared ones (provider_a: files;
+   * provider_b Managed and provider_c: files, memory stores, repositories; provider_d: files and
+   * memory stores).
+   */
   resources?: Record<string, unknown>[];
 }
 
@@ -148,7 +153,23 @@ export async function createSession(
     });
     return info(entry.provider, entry.address, read.body);
   }
-  if (input.resources?.length) throw refusing("--resource", "provider_b managed");
+  if (input.resources?.length && !wire.resources)
+    throw refusing("--resource", sessionResourceProviders().join(", "));
+  const applied = (kind: "files" | "memory_stores", name: string) => {
+    const id = lookup(kind, name);
+    if (!id)
+      throw new StateError(
+        `--resource: no applied ${kind === "files" ? "file" : "memory store"} ${name} on ${entry.provider}; declare it under ${kind} and run agents apply first`,
+      );
+    return id;
+  };
+  // The agent's declared session defaults (recorded at apply: memory stores, files, repositories
+  // without their token), then the ones given here.
+  const defaults = (entry.extra?.session as { resources?: unknown } | undefined)?.resources;
+  const extraResources = [
+    ...(wire.resources && Array.isArray(defaults) ? (defaults as Record<string, unknown>[]) : []),
+    ...(input.resources ?? []).map((r) => sessionResourceToWire(wireKey(entry), r, applied)),
+  ];
   let identityId: string | undefined;
   if (wire.api) {
     const identities = Object.values(resources).filter(
@@ -182,6 +203,7 @@ export async function createSession(
     ...(vault ? { vaultIds: [vault] } : {}),
     ...(identityId ? { identityId } : {}),
     ...(input.env ? { env: { ...(spec.environment_variables as object), ...input.env } } : {}),
+    ...(extraResources.length ? { resources: extraResources } : {}),
   });
   const created = await client.request<Record<string, unknown>>({
     method: "POST",

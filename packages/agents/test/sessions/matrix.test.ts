@@ -1,6 +1,9 @@
 // Sessions through the library on every provider and flavour that has them (docs/cli.md
 // §Sessions): create, a turn with a tool call (held for confirmation where the permission asks),
 // list/get/events, a dropped stream resumed without duplicates, a stream cut for good, delete.
+
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Conversation,
@@ -13,13 +16,30 @@ import {
   StreamCutError,
   sessionEvents,
 } from "../../src/index.js";
-import { applyAll, type SessionWorld, sessionWorld, setChunkMs } from "./project.js";
+import { applyAll, type SessionWorld, sessionWorld, setChunkMs, YAML } from "./project.js";
 
 let world: SessionWorld;
 let applied = false;
 
+/** What `session create --resource` names: a file and a memory store per provider that has them. */
+const WITH_RESOURCES = `${YAML}
+files:
+  doc-a: { provider: provider_a, source: ./doc.txt }
+  doc-d: { provider: provider_d, source: ./doc.txt }
+memory_stores:
+  notes-c: { provider: provider_c, description: Notes }
+  notes-d: { provider: provider_d, description: Notes }
+`;
+
 beforeAll(async () => {
-  world = await sessionWorld();
+  world = await sessionWorld(WITH_RESOURCES);
+  await fs.writeFile(join(world.dir, "doc.txt"), "A document.\n");
+  // provider_a audits an upload before it can be mounted: no wait here.
+  await fetch(`${world.sims.a.origin}/_sim/seed`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ settings: { file_audit_polls: 0, file_audit_ms: 0 } }),
+  });
 }, 30_000);
 afterAll(() => world?.close());
 
@@ -197,6 +217,98 @@ describe("session errors", () => {
     await expect(createSession(options, "talk-a", { identity: "alice" })).rejects.toThrow(
       "--identity is supported on provider_b Forward sessions only",
     );
+  });
+});
+
+describe("session create --resource", () => {
+  const ids = async () =>
+    JSON.parse(await fs.readFile(join(world.dir, "agents.state.json"), "utf8")).resources as Record<
+      string,
+      { id: string }
+    >;
+  // One row per provider and flavour: what each session create takes (docs/cli.md §Sessions).
+  it.each([
+    {
+      agent: "talk-a",
+      given: [{ type: "file", file: "doc-a", mount_path: "docs/a.txt" }],
+      sent: (s: Record<string, { id: string }>) => [
+        { type: "file", file_id: s['provider_a.files["doc-a"]']!.id, mount_path: "/mnt/docs/a.txt" },
+      ],
+    },
+    {
+      agent: "talk-c",
+      given: [
+        { type: "git_repository", url: "https://github.com/acme/tools.git", checkout: { branch: "main" } },
+        { type: "memory_store", memory_store: "notes-c", access: "read_only" },
+      ],
+      sent: (s: Record<string, { id: string }>) => [
+        {
+          type: "github_repository",
+          url: "https://github.com/acme/tools",
+          checkout: { type: "branch", name: "main" },
+          mount_path: "/workspace/tools",
+        },
+        {
+          type: "memory_store",
+          memory_store_id: s['provider_c.memory_stores["notes-c"]']!.id,
+          access: "read_only",
+        },
+      ],
+    },
+    {
+      agent: "talk-d",
+      given: [
+        { type: "memory_store", memory_store: "notes-d" },
+        { type: "file", file: "doc-d" },
+      ],
+      sent: (s: Record<string, { id: string }>) => [
+        { type: "memory_store", memory_store_id: s['provider_d.memory_stores["notes-d"]']!.id },
+        { type: "file", file_id: s['provider_d.files["doc-d"]']!.id, mount_path: "/mnt/doc.txt" },
+      ],
+    },
+  ])("$agent: the resources reach the provider in its wire form", async ({ agent, given, sent }) => {
+    if (!applied) await applyAll(world);
+    applied = true;
+    const options = await world.options();
+    const created = await createSession(options, agent, { resources: given });
+    expect(created.remote.resources).toEqual(sent(await ids()).map((r) => expect.objectContaining(r)));
+    await deleteSession(options, created.id);
+  });
+
+  it.each([
+    [
+      "talk-d",
+      { type: "git_repository", url: "https://github.com/acme/tools" },
+      "--resource git_repository is not taken by provider_d sessions; it is supported on provider_b managed, provider_c sessions",
+    ],
+    [
+      "talk-a",
+      { type: "memory_store", memory_store: "notes-c" },
+      "--resource memory_store is not taken by provider_a sessions; it is supported on provider_b managed, provider_c, provider_d sessions",
+    ],
+    [
+      "talk-bf",
+      { type: "file", file_id: "file_1" },
+      "--resource is supported on provider_a, provider_b managed, provider_c, provider_d sessions only",
+    ],
+    [
+      "talk-c",
+      { type: "memory_store", memory_store: "notes-d" },
+      "--resource: no applied memory store notes-d on provider_c; declare it under memory_stores and run agents apply first",
+    ],
+    [
+      "talk-c",
+      { type: "volume" },
+      '--resource: type must be one of file, memory_store, git_repository (got "volume")',
+    ],
+  ])("%s %j is refused in one line", async (agent, resource, message) => {
+    if (!applied) await applyAll(world);
+    applied = true;
+    const error = await createSession(await world.options(), agent, {
+      resources: [resource],
+      ...(agent === "talk-bf" ? { identity: "alice" } : {}),
+    }).catch((e: Error) => e);
+    expect((error as Error).message).toBe(message);
   });
 });
 

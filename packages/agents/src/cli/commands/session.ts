@@ -102,7 +102,7 @@ export function registerRuntime(session: Command): void {
     )
     .option(
       "--resource <JSON>",
-      "a session resource in the agents.yaml form (provider_b managed; repeatable)",
+      `a session resource in the agents.yaml form, e.g. '{"type":"memory_store","memory_store":"notes"}' (file: provider_a, provider_b managed, provider_c, provider_d; memory_store: provider_b managed, provider_c, provider_d; git_repository: provider_b managed, provider_c; repeatable)`,
       collect,
     )
     .option("--title <TEXT>", "session title")
@@ -122,7 +122,16 @@ export function registerRuntime(session: Command): void {
         const project = await loadProject({ file: o.file });
         const env = envPairs(o.env);
         const resources = resourceObjects(o.resource);
-        const created = await redactingErrors(project.secrets, () =>
+        // A repository token given on the command line is a secret like the declared ones.
+        const secrets = [
+          ...project.secrets,
+          ...(resources ?? []).flatMap((r) =>
+            typeof r.authorization_token === "string" && r.authorization_token !== ""
+              ? [r.authorization_token]
+              : [],
+          ),
+        ];
+        const created = await redactingErrors(secrets, () =>
           createSession({ project, command: "agents session create" }, target, {
             ...(o.identity !== undefined ? { identity: o.identity } : {}),
             ...(env ? { env } : {}),
@@ -131,9 +140,7 @@ export function registerRuntime(session: Command): void {
           }),
         );
         out(
-          o.json
-            ? `${redactJson(created, project.secrets)}\n`
-            : `${redactLines(sessionLines(created), project.secrets)}\n`,
+          o.json ? `${redactJson(created, secrets)}\n` : `${redactLines(sessionLines(created), secrets)}\n`,
         );
       },
     );

@@ -10,6 +10,21 @@ export interface SessionCreateInput {
   /** Forward sessions: the identity and the template's environment variables (`--env`). */
   identityId?: string;
   env?: Record<string, string>;
+  /** Session resources in the wire form (the agent's declared defaults, then `--resource`). */
+  resources?: Record<string, unknown>[];
+}
+
+export type SessionResourceType = "file" | "memory_store" | "git_repository";
+
+/** What a provider's session create takes under `resources` (docs/cli.md §Sessions). */
+export interface SessionResourceSupport {
+  types: readonly SessionResourceType[];
+  /** Where relative mount paths go (and absolute ones must already be). */
+  root: string;
+  /** A memory store resource may carry `access` and `instructions`. */
+  memoryStoreOptions: boolean;
+  /** Named in messages when the key alone does not say which sessions (provider_b: managed). */
+  flavour?: string;
 }
 
 export interface SessionWire {
@@ -20,6 +35,8 @@ export interface SessionWire {
   /** The agent id a session names, from the session object. */
   agentOf(session: Record<string, unknown>): string | undefined;
   create?(input: SessionCreateInput): Record<string, unknown>;
+  /** The session resources create takes; absent: none (`--resource` is refused, naming who has them). */
+  resources?: SessionResourceSupport;
   send(text: string): Record<string, unknown>;
   /** The body that allows or denies a held tool call; absent where the provider has no `ask`. */
   confirm?(toolUseId: string, result: "allow" | "deny"): Record<string, unknown>;
@@ -52,7 +69,13 @@ const compactBody = (o: Record<string, unknown>) =>
 const deleteSession = { method: "DELETE" as const, path: (id: string) => `/sessions/${id}` };
 
 const managedCreate = (i: SessionCreateInput) =>
-  compactBody({ agent: i.agentId, environment_id: i.environmentId, title: i.title, vault_ids: i.vaultIds });
+  compactBody({
+    agent: i.agentId,
+    environment_id: i.environmentId,
+    title: i.title,
+    vault_ids: i.vaultIds,
+    resources: i.resources?.length ? i.resources : undefined,
+  });
 
 /** Every provider and API root with sessions; the key is `provider` or `provider/api`. */
 export const SESSION_WIRES: Record<string, SessionWire> = {
@@ -60,6 +83,8 @@ export const SESSION_WIRES: Record<string, SessionWire> = {
     listFilter: "agent_id",
     agentOf: agentIdOf,
     create: managedCreate,
+    // Files only (provider_a has no memory stores and no repository resources).
+    resources: { types: ["file"], root: "/mnt", memoryStoreOptions: false },
     send: (text) => ({ input: [{ role: "user", type: "message", content: [{ type: "text", text }] }] }),
     remove: deleteSession,
     eventPaging: "page",
@@ -72,6 +97,13 @@ export const SESSION_WIRES: Record<string, SessionWire> = {
   provider_b: {
     listFilter: "agent_id",
     agentOf: agentIdOf,
+    // Built by the agent handler from the declaration with the extra resources appended.
+    resources: {
+      types: ["file", "memory_store", "git_repository"],
+      root: "/data",
+      memoryStoreOptions: false,
+      flavour: "managed",
+    },
     send: userMessage,
     confirm: confirmation,
     interrupt: { path: (id) => `/sessions/${id}/cancel`, body: {} },
@@ -105,6 +137,11 @@ export const SESSION_WIRES: Record<string, SessionWire> = {
     listFilter: "agent_id",
     agentOf: agentIdOf,
     create: managedCreate,
+    resources: {
+      types: ["file", "memory_store", "git_repository"],
+      root: "/workspace",
+      memoryStoreOptions: true,
+    },
     send: userMessage,
     confirm: confirmation,
     interrupt: { path: (id) => `/sessions/${id}/events`, body: { events: [{ type: "user.interrupt" }] } },
@@ -119,6 +156,8 @@ export const SESSION_WIRES: Record<string, SessionWire> = {
     listFilter: "agent_id",
     agentOf: agentIdOf,
     create: managedCreate,
+    // No repository resources; a memory store resource is its id alone.
+    resources: { types: ["file", "memory_store"], root: "/mnt", memoryStoreOptions: false },
     send: userMessage,
     confirm: confirmation,
     remove: deleteSession,
