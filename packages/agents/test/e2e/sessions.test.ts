@@ -2,7 +2,11 @@
 // parsing, stdin, JSON lines, one-line errors, redaction); the provider matrix is in-process in
 // test/sessions/matrix.test.ts.
 import { spawn } from "node:child_process";
+import { promises as fs, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apply, createSession, loadProject } from "../../src/index.js";
 import { applyAll, KEYS, type SessionWorld, sessionWorld } from "../sessions/project.js";
 import { CLI, runCli } from "./cli.js";
 
@@ -60,28 +64,39 @@ describe("agents session … through the CLI", () => {
     id = created.id;
   });
 
-  it("send prints the reply, the tool call and its result; a secret in the reply is redacted", async () => {
-    const r = await cli("session", "send", id, `use the tool with ${KEYS.API_TOKEN}`, "--allow-tools");
+  it("send prints the reply, the tool call and its result; secrets in the events are redacted", async () => {
+    // An environment variable's value and a vault credential's value, echoed back by the agent.
+    const r = await cli(
+      "session",
+      "send",
+      id,
+      `use the tool with ${KEYS.API_TOKEN} and ${KEYS.VAULT_SECRET}`,
+      "--allow-tools",
+    );
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain(KEYS.API_TOKEN);
+    expect(r.stdout).not.toContain(KEYS.VAULT_SECRET);
     expect(r.stdout.split("\n")).toEqual([
       "[running]",
-      "(simulated) received: use the tool with [redacted]",
+      "(simulated) received: use the tool with [redacted] and [redacted]",
       '[tool] bash {"command":"echo hello"}',
       expect.stringMatching(/^\[waiting for confirmation of sevt_\w+\]$/),
       "[running]",
       "[tool result] hello",
       "The tool said: hello.",
-      "[usage] 5 in, 7 out",
+      "[usage] 7 in, 9 out",
       "[idle]",
       "",
     ]);
   });
 
   it("send reads the message from stdin; without --allow-tools a held tool call is denied, on stderr", async () => {
-    const r = await withStdin(["session", "send", id, "--json"], "tool please\n");
+    const r = await withStdin(["session", "send", id, "--json"], `tool please ${KEYS.VAULT_SECRET}\n`);
     expect(r.code).toBe(0);
+    // Not in the neutral fields, nor in the provider's own event kept under "raw".
+    expect(r.stdout).not.toContain(KEYS.VAULT_SECRET);
+    expect(r.stdout).toContain("[redacted]");
     expect(r.stderr).toBe('denied bash {"command":"echo hello"} (pass --allow-tools to allow tool calls)\n');
     const events = r.stdout
       .trim()
@@ -92,16 +107,69 @@ describe("agents session … through the CLI", () => {
       expect(e).toMatchObject({ id: expect.any(String), session_id: id, provider: "provider_c" });
   });
 
+  // The issue's error list, each through the real CLI: one line on stderr, exit 1, no stack trace.
+  const oneLine = (r: { code: number | null; stdout: string; stderr: string }, message: RegExp) => {
+    expect({ code: r.code, stdout: r.stdout, lines: r.stderr.split("\n").length }).toEqual({
+      code: 1,
+      stdout: "",
+      lines: 2,
+    });
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  };
+
   it.each([
     [
       "an unknown session",
       ["session", "get", "sesn_nope"],
       /^error: no session sesn_nope on provider_a, provider_b, provider_c, provider_d \(the providers .*agents\.yaml configures\)\n$/,
     ],
+    [
+      "a provider without the feature",
+      [
+        "session",
+        "create",
+        "talk-d",
+        "--resource",
+        '{"type":"git_repository","url":"https://github.com/acme/x"}',
+      ],
+      /^error: --resource git_repository is not taken by provider_d sessions; it is supported on provider_b managed, provider_c sessions\n$/,
+    ],
   ])("%s: one line on stderr, exit 1", async (_what, args, message) => {
-    const r = await cli(...args);
+    oneLine(await cli(...args), message);
+  });
+
+  it("a stream cut for good: one error line after the reconnect notes, exit 1", async () => {
+    const r = await cli("session", "send", id, "hello [cut]");
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(message);
+    // What streamed before the cut is printed; each reconnection is said, then the one error line.
+    expect(r.stdout).toBe("[running]\n(simulated) received: hello [cut]\n");
+    const lines = r.stderr.split("\n");
+    expect(lines.pop()).toBe("");
+    const error = lines.pop();
+    expect(error).toMatch(
+      new RegExp(
+        `^error: the event stream of session ${id} was cut and could not be resumed after 3 attempts \\(`,
+      ),
+    );
+    expect(lines).toEqual(
+      [1, 2, 3].map((n) =>
+        expect.stringMatching(
+          new RegExp(`^the event stream dropped \\(.*\\); reconnecting \\(attempt ${n}\\)$`),
+        ),
+      ),
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("a session of an agent of another project: one line on stderr, exit 1", async () => {
+    const other = await otherProject(world);
+    oneLine(
+      await cli("session", "get", other.sessionId),
+      new RegExp(
+        `^error: session ${other.sessionId} runs agent agent_\\S+ on provider_c, which is not an agent of this project`,
+      ),
+    );
   });
 });
 
@@ -117,3 +185,32 @@ describe("agents chat from a pipe", () => {
     );
   });
 });
+
+/** Another project (its own folder and label) on the same simulators, applied, with one session. */
+async function otherProject(world: SessionWorld): Promise<{ sessionId: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "agents-other-project-cli-"));
+  await fs.writeFile(
+    join(dir, "agents.yaml"),
+    `version: "1"
+providers:
+  provider_c:
+    api_key: \${C_API_KEY}
+    base_url: \${C_BASE_URL}
+environments:
+  env-c: { provider: provider_c, config: { type: cloud } }
+agents:
+  talk-c:
+    provider: provider_c
+    model: claude-sonnet-4-5
+    instructions: Someone else's.
+    environment: env-c
+`,
+  );
+  const options = {
+    project: await loadProject({ file: join(dir, "agents.yaml"), env: world.env }),
+    env: world.env,
+  };
+  const outcome = await apply({ ...options, confirm: async () => true });
+  expect(outcome.result?.ok).toBe(true);
+  return { sessionId: (await createSession(options, "talk-c")).id };
+}

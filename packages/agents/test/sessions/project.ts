@@ -13,6 +13,8 @@ export const KEYS = {
   D_API_KEY: "sim-provider-d-key",
   /** A secret the provider_b agent carries as an environment variable: never printed. */
   API_TOKEN: "session-secret-api-token-0042",
+  /** A vault credential's value on provider_c (talk-c's vault): never printed either. */
+  VAULT_SECRET: "session-secret-vault-value-0077",
 };
 
 const tools = (permission: "ask" | "allow") => `
@@ -51,6 +53,15 @@ environments:
   env-c: { provider: provider_c, config: { type: cloud } }
   env-d: { provider: provider_d, config: { type: cloud } }
 
+vaults:
+  keys-c:
+    provider: provider_c
+    credentials:
+      - name: search
+        type: environment_variable
+        secret_name: SEARCH_API_KEY
+        secret_value: \${VAULT_SECRET}
+
 agents:
   talk-a:
     provider: provider_a
@@ -76,7 +87,8 @@ agents:
     provider: provider_c
     model: claude-sonnet-4-5
     instructions: Be brief.
-    environment: env-c${tools("ask")}
+    environment: env-c
+    vault: keys-c${tools("ask")}
   talk-d:
     provider: provider_d
     model: doubao-seed-1-6
