@@ -6,9 +6,10 @@
 // about 50 ms more. `pg` stays outside (it is imported only for a PostgreSQL state, and ships as
 // a dependency).
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync } from "node:fs";
+import { chmodSync, copyFileSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 /**
@@ -43,6 +44,10 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+// The page must stay small (docs/playground.md: under 300 KB gzipped with its HTML and CSS; the
+// browser test measures what the server sends). Fail the build well before the test would.
+const pageBytes = gzipSync(readFileSync(fileURLToPath(new URL("playground.js", dist)))).length;
+if (pageBytes > 250_000) throw new Error(`dist/playground.js is ${pageBytes} bytes gzipped (limit 250000)`);
 await build({
   stdin: {
     contents: 'import { main } from "./cli/main.js";\nvoid main();\n',

@@ -89,6 +89,7 @@ export {
   listSessions,
   type OpenSession,
   openSession,
+  PROVIDERS_WITH_SESSIONS,
   type SessionEvent,
   type SessionInfo,
   StreamCutError,

@@ -17,6 +17,7 @@ import { findApplied } from "./run.js";
 
 export type { SessionEvent } from "../providers/sessions/events.js";
 export { StreamCutError } from "../providers/sessions/stream.js";
+export { PROVIDERS_WITH_SESSIONS } from "../providers/sessions/wire.js";
 
 /** A session as the CLI shows it: who it belongs to, plus the provider's object. */
 export interface SessionInfo {

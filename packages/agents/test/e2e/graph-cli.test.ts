@@ -61,8 +61,8 @@ describe("agents graph and agents playground (spawned CLI)", () => {
     expect(broken.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("playground prints its tokened URL, serves the built page script, and stops on SIGTERM", async () => {
-    const child = spawn(process.execPath, [CLI, "playground"], {
+  it("playground --allow-apply prints its tokened URL, serves the built page script, and stops on SIGTERM", async () => {
+    const child = spawn(process.execPath, [CLI, "playground", "--allow-apply"], {
       cwd: dir,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -87,6 +87,15 @@ describe("agents graph and agents playground (spawned CLI)", () => {
       const script = await fetch(new URL("/app.js", url), { headers: { cookie } });
       expect(script.status).toBe(200);
       expect(await script.text()).toContain("/api/events");
+      // --allow-apply reached the server: an unknown plan is refused as unknown (409), not as
+      // "applying is off" (403).
+      const applied = await fetch(new URL("/api/apply", url), {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({ plan: "unknown" }),
+      });
+      expect(applied.status).toBe(409);
+      expect(out).toContain("(the page may apply plans)");
     } finally {
       child.kill("SIGTERM");
     }

@@ -5,27 +5,44 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningSim, startSim } from "@agents/sims";
+import { gzipSync } from "node:zlib";
+import { agentScript, type RunningSim, startSim } from "@agents/sims";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeWith, servicePath } from "../../../../scripts/test-services.js";
 import { projectGraph } from "../../src/cli/graph/model.js";
 import { type Playground, startPlayground } from "../../src/cli/playground/server.js";
-import { formatDiagnostic, loadConfig } from "../../src/index.js";
+import {
+  formatDiagnostic,
+  loadConfig,
+  loadProject,
+  openSession,
+  type SessionEvent,
+  sessionEvents,
+} from "../../src/index.js";
 import { copyExample } from "../convergence/examples.js";
 
 const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
 const DOCS = fileURLToPath(new URL("../../../../docs/", import.meta.url));
 
 /** A raw request, so that Host and Origin are exactly what a rebinding page would send. */
-function raw(port: number, path: string, headers: Record<string, string>): Promise<number> {
+function raw(port: number, path: string, headers: Record<string, string>, body?: unknown): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, headers }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: body === undefined ? "GET" : "POST",
+        headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on("error", reject);
-    req.end();
+    req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
 
@@ -37,11 +54,13 @@ describeWith("chromium")("agents playground in headless Chromium (examples/provi
   let browser: Browser;
   let page: Page;
   let env: NodeJS.ProcessEnv;
+  let original: string;
 
   beforeAll(async () => {
     sim = await startSim("provider_c", { quiet: true });
     ({ dir, secrets } = await copyExample("provider-c", new Map([["provider_c", sim]])));
     env = { AGENTS_BASE_URL_PROVIDER_C: sim.url, AGENTS_STATE_KEY: "playground-test" };
+    original = readFileSync(join(dir, "agents.yaml"), "utf8");
     playground = await startPlayground({
       file: join(dir, "agents.yaml"),
       env,
@@ -59,6 +78,8 @@ describeWith("chromium")("agents playground in headless Chromium (examples/provi
       ],
     });
     page = await browser.newPage({ viewport: { width: 1800, height: 1000 } });
+    // A step that does not happen fails in seconds and names its selector, not at the test's timeout.
+    page.setDefaultTimeout(15_000);
   });
 
   afterAll(async () => {
@@ -83,6 +104,26 @@ describeWith("chromium")("agents playground in headless Chromium (examples/provi
     expect(await raw(port, `/?token=${playground.token}`, { host: `evil.test:${port}` })).toBe(421);
     expect(await raw(port, "/api/graph", { host, cookie, origin: "http://evil.test" })).toBe(403);
     expect(await raw(port, "/api/graph", { host, cookie, origin: `http://${host}` })).toBe(200);
+    // The new endpoints sit behind the same checks; without --allow-apply nothing applies.
+    expect(await raw(port, "/api/agents", { host })).toBe(403);
+    expect(await raw(port, "/api/sessions", { host: `evil.test:${port}`, cookie }, { agent: "x" })).toBe(421);
+    expect(
+      await raw(port, "/api/sessions", { host, cookie, origin: "http://evil.test" }, { agent: "x" }),
+    ).toBe(403);
+    expect(await raw(port, "/api/sessions/sesn_1/messages", { host, cookie }, { text: "hi" })).toBe(404);
+    expect(await raw(port, "/api/apply", { host, cookie }, { plan: "any" })).toBe(403);
+  });
+
+  it("sends a page (HTML, script and stylesheet) under 300 KB gzipped", async () => {
+    const headers = { cookie: `agents_playground=${playground.token}` };
+    let bytes = 0;
+    for (const path of ["/", "/app.js", "/app.css"]) {
+      const response = await fetch(new URL(path, playground.url), { headers });
+      expect(response.status).toBe(200);
+      bytes += gzipSync(Buffer.from(await response.arrayBuffer())).length;
+    }
+    expect(bytes).toBeGreaterThan(1000);
+    expect(bytes).toBeLessThan(300 * 1024);
   });
 
   it("draws the declared graph, plans from the page and follows edits of agents.yaml", async () => {
@@ -127,7 +168,6 @@ describeWith("chromium")("agents playground in headless Chromium (examples/provi
     for (const secret of secrets) expect(everything).not.toContain(secret);
 
     // Edit: a new memory store appears; a broken reference shows validate's own finding.
-    const original = readFileSync(file, "utf8");
     const count = nodes.length;
     writeFileSync(
       file,
@@ -152,5 +192,107 @@ describeWith("chromium")("agents playground in headless Chromium (examples/provi
     const wanted = result.diagnostics.map((d) => formatDiagnostic(d, result.source?.lineText(d.line)));
     expect(wanted.length).toBeGreaterThan(0);
     expect(await page.$$eval("#findings li", (lis) => lis.map((li) => li.textContent))).toEqual(wanted);
+  });
+
+  it("--allow-apply applies the plan shown (refused once agents.yaml changed); then a chat: streamed reply, an ask tool allowed from the page, JSONL", async () => {
+    const file = join(dir, "agents.yaml");
+    writeFileSync(file, original);
+    const applying = await startPlayground({
+      file,
+      env,
+      script: readFileSync(join(DIST, "playground.js"), "utf8"),
+      allowApply: true,
+    });
+    // Replies come in pieces, 10 ms apart, as from a model.
+    agentScript(sim).chunkMs = 10;
+    try {
+      await page.goto(applying.url);
+      await page.waitForSelector("body[data-loaded]");
+      expect(await page.textContent("#chat-status")).toBe("no applied agent yet: plan and apply first");
+      await page.click("#plan");
+      await page.locator("#status", { hasText: /^planned$/ }).waitFor();
+      await page.locator("#apply-run").waitFor();
+
+      // The file changed after the plan was shown: that plan is refused, nothing is applied.
+      writeFileSync(file, original.replace("Check naming, structure and tests.", "Check naming and tests."));
+      await page.click("#apply-run");
+      await page.locator("#status", { hasText: /^apply failed$/ }).waitFor();
+      expect(await page.textContent("#apply-log")).toBe(
+        "Refused: agents.yaml (or a secret it uses) changed since the plan was shown; plan again\n",
+      );
+      expect(await page.locator("#apply-run").isHidden()).toBe(true);
+
+      // Planned again: applied, progress streamed line by line, then planned again: nothing left.
+      writeFileSync(file, original);
+      await page.click("#plan");
+      await page.locator("#apply-run").waitFor();
+      const creates = await page.$$eval(
+        "g.node",
+        (gs) => gs.filter((g) => g.getAttribute("data-status") === "create").length,
+      );
+      await page.click("#apply-run");
+      await page.locator("#apply", { hasText: "Nothing to apply." }).waitFor();
+      const log = (await page.textContent("#apply-log")) ?? "";
+      expect(log).toContain('provider_c.agents["security-reviewer"]: creating...\n');
+      expect(log).toMatch(/provider_c\.agents\["security-reviewer"\]: created \[agent_\w+\] in [\d.]+s\n/);
+      expect(log).toMatch(new RegExp(`\\nApply complete in [\\d.]+s: ${creates} created, 0 updated`));
+      expect(
+        new Set(await page.$$eval("g.node", (gs) => gs.map((g) => g.getAttribute("data-status")))),
+      ).toEqual(new Set(["noop"]));
+
+      // Chat with the agent whose bash tool asks first; a secret typed in comes back masked.
+      const reviewer = 'provider_c.agents["security-reviewer"]';
+      await page.locator(`#agent option[value='${reviewer}']`).waitFor({ state: "attached" });
+      await page.selectOption("#agent", reviewer);
+      await page.click("#start");
+      await page.waitForSelector("body[data-session]");
+      const id = (await page.getAttribute("body", "data-session"))!;
+      const secret = secrets[0]!;
+      await page.fill("#message", `think, then use the tool with ${secret}`);
+      await page.press("#message", "Enter");
+      await page.locator(".confirm button[data-answer=allow]").waitFor();
+      const echoed = "(simulated) received: think, then use the tool with [redacted]";
+      expect(await page.$$eval(".msg", (ms) => ms.map((m) => `${m.className}: ${m.textContent}`))).toEqual([
+        `msg status: session ${id} of ${reviewer}`,
+        "msg user: you: think, then use the tool with [redacted]",
+        // provider_c's simulated thinking event carries no text.
+        "msg thinking: thinking…",
+        `msg reply: ${echoed}`,
+        'msg tool-call: tool bash {"command":"echo hello"}',
+        'msg confirm: Allow bash {"command":"echo hello"}? AllowDeny',
+      ]);
+      // The reply arrived in pieces (one per word), before the whole text replaced them.
+      expect(Number(await page.getAttribute(".msg.reply", "data-deltas"))).toBe(echoed.split(" ").length);
+      await page.click(".confirm button[data-answer=allow]");
+      await page.locator(".msg.reply[data-final]", { hasText: "The tool said: hello." }).waitFor();
+      await page.locator("#chat-status", { hasText: /^idle$/ }).waitFor();
+      expect((await page.$$eval(".msg", (ms) => ms.map((m) => m.textContent))).slice(5)).toEqual([
+        'Allowed: bash {"command":"echo hello"}',
+        "tool result: hello",
+        "The tool said: hello.",
+        expect.stringMatching(/^usage: \d+ in, \d+ out$/),
+      ]);
+
+      // The JSONL download is the session's history as `agents session events --json` prints it.
+      const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+      expect(download.suggestedFilename()).toBe(`session-${id}.jsonl`);
+      const lines = readFileSync((await download.path())!, "utf8")
+        .trimEnd()
+        .split("\n");
+      const history: SessionEvent[] = [];
+      const project = await loadProject({ file, env });
+      await sessionEvents(await openSession({ project, env }, id), { onEvent: (e) => history.push(e) });
+      expect(lines.map((l) => JSON.parse(l).id)).toEqual(history.map((e) => e.id));
+      expect(lines.map((l) => JSON.parse(l).type)).toEqual(history.map((e) => e.type));
+      expect(lines.map((l) => JSON.parse(l).type)).toEqual(
+        expect.arrayContaining(["user_message", "thinking", "text", "tool_call", "tool_result"]),
+      );
+      const everything = `${await page.content()}${lines.join("\n")}`;
+      for (const s of secrets) expect(everything).not.toContain(s);
+      expect(lines.join("\n")).toContain("[redacted]");
+    } finally {
+      agentScript(sim).chunkMs = 0;
+      await applying.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ interface PlaygroundOptions {
   file: string;
   port: string;
   open?: boolean;
+  allowApply?: boolean;
 }
 
 /** The platform's own "open this URL" program. */
@@ -19,16 +20,25 @@ function opener(): [string, string[]] {
 export function register(program: Command): void {
   program
     .command("playground")
-    .description("serve a local page with the project's graph, live findings and plans (127.0.0.1 only)")
+    .description(
+      "serve a local page with the project's graph, live findings, plans and chats with applied agents (127.0.0.1 only)",
+    )
     .option("-f, --file <FILE>", "configuration file", "agents.yaml")
     .option("--port <PORT>", "port on 127.0.0.1 (default: a free one)", "0")
     .option("--open", "open the page in the default browser")
+    .option("--allow-apply", "let the page apply the plan it shows (without it, the page shows the command)")
     .action(async (options: PlaygroundOptions) => {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new CliError(`--port must be a number from 0 to 65535, not "${options.port}"`);
-      const playground = await startPlayground({ file: options.file, port });
-      process.stdout.write(`Playground for ${options.file}: ${playground.url}\n(Ctrl-C stops it)\n`);
+      const playground = await startPlayground({
+        file: options.file,
+        port,
+        allowApply: options.allowApply === true,
+      });
+      process.stdout.write(
+        `Playground for ${options.file}${options.allowApply ? " (the page may apply plans)" : ""}: ${playground.url}\n(Ctrl-C stops it)\n`,
+      );
       if (options.open) {
         const [command, args] = opener();
         const child = spawn(command, [...args, playground.url], { stdio: "ignore", detached: true });

@@ -9,17 +9,11 @@ import { existsSync, type FSWatcher, readFileSync, watch } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { basename, dirname, join, resolve } from "node:path";
-import {
-  formatDiagnostic,
-  loadConfig,
-  loadProject,
-  type Plan,
-  plan,
-  redactor,
-  renderPlan,
-} from "../../index.js";
+import { formatDiagnostic, loadConfig, redactor } from "../../index.js";
 import { projectGraph } from "../graph/model.js";
 import { layoutGraph, svg } from "../graph/render.js";
+import { ApplyRefused, PlaygroundPlans } from "./apply.js";
+import { ChatError, PlaygroundChat } from "./chat.js";
 
 export interface PlaygroundOptions {
   file: string;
@@ -28,6 +22,8 @@ export interface PlaygroundOptions {
   env?: NodeJS.ProcessEnv;
   /** The bundled page script; default: dist/playground.js, found next to the running CLI. */
   script?: string;
+  /** `--allow-apply`: the page may apply the plan it shows. */
+  allowApply?: boolean;
 }
 
 export interface Playground {
@@ -50,16 +46,29 @@ const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>agents playground</title>
 <link rel="stylesheet" href="/app.css"><script src="/app.js" defer></script></head>
 <body><header><h1>agents playground</h1><span id="file"></span>
-<button id="plan" type="button">Plan</button><span id="status" role="status"></span></header>
+<button id="plan" type="button">Plan</button><button id="apply-run" type="button" hidden>Apply this plan</button>
+<span id="status" role="status"></span></header>
 <main><section id="graph" aria-label="graph"></section>
 <aside><h2>Findings</h2><ul id="findings"></ul><h2>Resource</h2><div id="details">Click a resource.</div>
-<h2>Plan</h2><pre id="plan-text"></pre><p id="apply"></p></aside></main></body></html>
+<h2>Plan</h2><pre id="plan-text"></pre><p id="apply"></p><pre id="apply-log" hidden></pre></aside>
+<section id="chat" aria-label="chat"><h2>Chat</h2>
+<p><select id="agent" aria-label="agent"></select> <button id="start" type="button">Start a session</button>
+<span id="chat-status" role="status"></span> <a id="download" hidden>Download events (JSONL)</a></p>
+<div id="transcript" aria-live="polite"></div>
+<p><textarea id="message" rows="2" cols="80" aria-label="message" disabled></textarea>
+<button id="send" type="button" disabled>Send</button> <button id="stop" type="button" disabled>Stop</button></p>
+</section></main></body></html>
 `;
 
 const CSS = `body{font:14px sans-serif;margin:0;color:#111}header{display:flex;gap:1em;align-items:center;padding:.5em 1em;border-bottom:1px solid #ccc}
-h1{font-size:1.1em;margin:0}main{padding:1em}#graph{overflow:auto}aside{max-width:60em}
+h1{font-size:1.1em;margin:0}main{padding:1em}#graph{overflow:auto}aside,#chat{max-width:60em}
 #findings li.error{color:#a00}#findings li.warning{color:#850}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5em;font-size:12px}
 g.node{cursor:pointer}g.node.selected rect{stroke-width:3}
+#transcript{border:1px solid #ccc;padding:.5em;min-height:4em;max-height:40em;overflow:auto}
+.msg{margin:.3em 0;white-space:pre-wrap}.msg.user{font-weight:bold}.msg.thinking{color:#666;font-style:italic}
+.msg.tool-call,.msg.tool-result{font-family:monospace;font-size:12px;background:#f6f6f6;padding:.2em .4em}
+.msg.tool-result.error,.msg.error{color:#a00}.msg.status,.msg.usage,.msg.notice{color:#666;font-size:12px}
+.confirm{border:1px solid #c90;background:#fff8e6;padding:.4em}.refused{color:#a00}
 `;
 
 /** Plan statuses as node fills (the page's legend uses the same words as `agents plan`). */
@@ -117,26 +126,21 @@ async function graphDocument(file: string, env: NodeJS.ProcessEnv) {
   };
 }
 
-async function planDocument(file: string, env: NodeJS.ProcessEnv) {
-  const project = await loadProject({ file, env });
-  const redact = redactor(project.secrets);
-  const result: Plan = await plan({ project, env, onNotice: () => {} });
-  const actions = result.actions.map((a) => ({
-    address: a.address,
-    action: a.action,
-    reason: a.reason,
-    changes: a.changes.map((c) => ({
-      path: c.path,
-      before: c.before,
-      after: c.after,
-      sensitive: c.sensitive,
-    })),
-  }));
-  return {
-    actions: JSON.parse(redact(JSON.stringify(actions))) as unknown,
-    text: redact(renderPlan(result)),
-    command: `agents apply -f ${file}`,
-  };
+/** The JSON body of a page request (small: a message, an id); anything else is a 400. */
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  let text = "";
+  for await (const chunk of req) {
+    text += chunk;
+    if (text.length > 1_000_000) throw new ChatError(413, "the request is too large");
+  }
+  if (!(req.headers["content-type"] ?? "").startsWith("application/json"))
+    throw new ChatError(415, "send application/json");
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (body !== null && typeof body === "object" && !Array.isArray(body))
+      return body as Record<string, unknown>;
+  } catch {}
+  throw new ChatError(400, "the body is not a JSON object");
 }
 
 function same(a: string, b: string): boolean {
@@ -180,6 +184,30 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   };
   const json = (res: ServerResponse, status: number, body: unknown) =>
     send(res, status, "application/json; charset=utf-8", JSON.stringify(body));
+  const plans = new PlaygroundPlans(file, env, options.allowApply === true);
+  const chat = new PlaygroundChat(file, env);
+  /**
+   * A streamed answer: one JSON object per line, written as it happens (the page reads it with
+   * fetch). A refusal thrown before the first line is still a plain status and message.
+   */
+  const stream = async (res: ServerResponse, body: (write: (line: unknown) => void) => Promise<void>) => {
+    const open = () => {
+      if (!res.headersSent)
+        res.writeHead(200, {
+          "content-type": "application/x-ndjson; charset=utf-8",
+          "content-security-policy": CSP,
+          "x-content-type-options": "nosniff",
+          "referrer-policy": "no-referrer",
+          "cache-control": "no-store",
+        });
+    };
+    await body((line) => {
+      open();
+      if (!res.writableEnded) res.write(`${JSON.stringify(line)}\n`);
+    });
+    open();
+    res.end();
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
@@ -207,11 +235,52 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     if (route === "GET /api/graph") return json(res, 200, await graphDocument(file, env));
     if (route === "POST /api/plan") {
       try {
-        return json(res, 200, await planDocument(file, env));
+        return json(res, 200, await plans.plan());
       } catch (error) {
-        const secrets = (await loadConfig(file, { env })).secretValues;
-        return json(res, 422, { error: redactor(secrets)((error as Error).message) });
+        return json(res, 422, { error: await plans.redactNow((error as Error).message) });
       }
+    }
+    if (route === "POST /api/apply") {
+      const body = await readJson(req);
+      return stream(res, (write) => plans.apply(String(body.plan ?? ""), write));
+    }
+    if (route === "GET /api/agents") {
+      try {
+        return json(res, 200, { agents: await chat.agents() });
+      } catch (error) {
+        return json(res, 200, { agents: [], error: await plans.redactNow((error as Error).message) });
+      }
+    }
+    if (route === "POST /api/sessions") {
+      const body = await readJson(req);
+      return json(res, 201, await chat.start(String(body.agent ?? "")));
+    }
+    const session = /^\/api\/sessions\/([A-Za-z0-9_-]+)\/(messages|confirm|interrupt|events\.jsonl)$/.exec(
+      url.pathname,
+    );
+    if (session) {
+      const [, id, what] = session as unknown as [string, string, string];
+      if (req.method === "POST" && what === "messages") {
+        const body = await readJson(req);
+        const text = String(body.text ?? "");
+        if (!text.trim()) return json(res, 400, { error: "the message is empty" });
+        const gone = new AbortController();
+        res.on("close", () => gone.abort());
+        return stream(res, (write) => chat.turn(id, text, write, gone.signal));
+      }
+      if (req.method === "POST" && what === "confirm") {
+        const body = await readJson(req);
+        chat.confirm(id, String(body.tool_id ?? ""), String(body.result ?? ""));
+        return json(res, 200, { ok: true });
+      }
+      if (req.method === "POST" && what === "interrupt") {
+        await chat.interrupt(id);
+        return json(res, 200, { ok: true });
+      }
+      if (req.method === "GET" && what === "events.jsonl")
+        return send(res, 200, "application/x-ndjson; charset=utf-8", await chat.history(id), {
+          "content-disposition": `attachment; filename="session-${id}.jsonl"`,
+        });
     }
     if (route === "GET /api/events") {
       res.writeHead(200, {
@@ -228,9 +297,12 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
   };
 
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) send(res, 500, "text/plain", "internal error\n");
-      else res.end();
+    handle(req, res).catch(async (error: unknown) => {
+      // Refusals and engine errors are said in one line, redacted; nothing else leaves the server.
+      const status = error instanceof ChatError || error instanceof ApplyRefused ? error.status : 422;
+      const message = error instanceof Error ? await plans.redactNow(error.message) : "internal error";
+      if (!res.headersSent) json(res, status, { error: message });
+      else if (!res.writableEnded) res.end(`${JSON.stringify({ type: "error", error: message })}\n`);
     });
   });
   await new Promise<void>((ok, fail) => {
@@ -256,8 +328,12 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     close: async () => {
       clearTimeout(timer);
       watcher.close();
+      chat.close();
       for (const client of clients) client.end();
-      await new Promise<void>((ok) => server.close(() => ok()));
+      const closed = new Promise<void>((ok) => server.close(() => ok()));
+      // A browser keeps idle connections open (and a chat may be streaming): cut them.
+      server.closeAllConnections();
+      await closed;
     },
   };
 }
