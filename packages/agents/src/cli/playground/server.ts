@@ -1,6 +1,7 @@
 // `agents playground`: a web page over the library on 127.0.0.1. It shows the graph of
 // agents.yaml, its validation findings (live, as the file changes) and, on request, a plan.
-// It never applies. Every request must carry the per-start token (in the first URL, then in an
+// It talks to applied agents (chat.ts) and applies the plan it shows only with --allow-apply
+// (apply.ts). Every request must carry the per-start token (in the first URL, then in an
 // HttpOnly SameSite=Strict cookie), a Host naming this loopback listener (DNS rebinding), and, when
 // the browser sends one, an Origin of the same; every response carries a strict CSP. No secret
 // reaches a page or an API response: spec values are masked, plan text is redacted.
@@ -203,7 +204,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     };
     await body((line) => {
       open();
-      if (!res.writableEnded) res.write(`${JSON.stringify(line)}\n`);
+      if (!res.writableEnded && !res.destroyed) res.write(`${JSON.stringify(line)}\n`);
     });
     open();
     res.end();
@@ -274,6 +275,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
         return json(res, 200, { ok: true });
       }
       if (req.method === "POST" && what === "interrupt") {
+        await readJson(req);
         await chat.interrupt(id);
         return json(res, 200, { ok: true });
       }
