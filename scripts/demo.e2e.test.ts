@@ -8,12 +8,12 @@ import { describe, expect, it } from "vitest";
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 describe("npm run demo", () => {
-  it("runs both products' demos to their last line and exits 0", () => {
+  it("runs both products' demos to their last line, ends with a playground's URL and exits 0", () => {
     const run = spawnSync(process.execPath, ["scripts/demo.mjs"], {
       cwd: root,
       encoding: "utf8",
       timeout: 120_000,
-      env: { ...process.env, NO_COLOR: "1" },
+      env: { ...process.env, NO_COLOR: "1", DEMO_KEEP_PLAYGROUND: "0" },
     });
     const output = `${run.stdout}${run.stderr}`;
     expect({ status: run.status, tail: run.status === 0 ? "" : output.slice(-2000) }).toEqual({
@@ -24,6 +24,8 @@ describe("npm run demo", () => {
     expect(output).toContain(
       "Done: discovery → registration → consent → forge → callback → token → tool call.",
     );
-    expect(output).toMatch(/━━━ demo finished\s*$/);
+    // Not on a terminal: the playground was checked, stopped, and its URL is the last line.
+    expect(output).toContain("The playground answers: the page, its script and a graph of ");
+    expect(output).toMatch(/\nPlayground: http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}\n$/);
   });
 });

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm run demo`: the main job, end to end, against the embedded simulators on loopback.
 // Each product ships its own demo script; this runs them in order and stops at the first failure.
+// The last one leaves a playground of the demo project: its URL is the demo's last line; on a
+// terminal it stays up until Ctrl-C, elsewhere it is checked and stopped (docs/playground.md).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -15,7 +17,13 @@ const parts = [
     "forge-mcp: OAuth callback proxy with the official MCP client, then a tool call",
     "packages/forge-mcp/demo/demo.mjs",
   ],
+  [
+    "agents playground: the graph, plans, apply and chat in a browser, on examples/provider-c",
+    "packages/agents/demo/playground-demo.mjs",
+  ],
 ];
+// Ctrl-C is for the playground (the last part stops on it and cleans up): this waits for it.
+process.on("SIGINT", () => {});
 
 for (const [title, script] of parts) {
   const path = `${root}/${script}`;
@@ -30,4 +38,4 @@ for (const [title, script] of parts) {
     process.exit(1);
   }
 }
-console.log("\n━━━ demo finished");
+// Nothing after the last part: its last line, the playground's URL, is the demo's last line.
