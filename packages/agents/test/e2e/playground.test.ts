@@ -273,6 +273,9 @@ describeWith("chromium")("agents playground in headless Chromium (examples/provi
         expect.stringMatching(/^usage: \d+ in, \d+ out$/),
       ]);
 
+      // docs/playground.md shows the chat; AGENTS_WRITE_SCREENSHOT=1 renews it.
+      if (process.env.AGENTS_WRITE_SCREENSHOT === "1")
+        await page.locator("#chat").screenshot({ path: join(DOCS, "playground-chat.png") });
       // The JSONL download is the session's history as `agents session events --json` prints it.
       const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
       expect(download.suggestedFilename()).toBe(`session-${id}.jsonl`);
