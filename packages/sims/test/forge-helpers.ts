@@ -110,7 +110,7 @@ export function forge(sim: RunningSim) {
 
   const advance = (seconds: number) => control("POST", "/clock", { advance_seconds: seconds });
 
-  return { control, pkce, authorize, code, token, tokens, api, advance };
+  return { url: sim.url, control, pkce, authorize, code, token, tokens, api, advance };
 }
 
 /** bob's personal access token, for the checks of what another user may see or change. */

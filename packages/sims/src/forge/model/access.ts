@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import { forbidden, notFound, unauthorized } from "../wire/answers.js";
-import type { ForgeState, ForgeUser, Group, PersonalAccessToken, Project } from "./state.js";
+import type { ForgeState, ForgeUser, Group, Job, PersonalAccessToken, Project } from "./state.js";
 import { ACCESS, userById } from "./state.js";
 
 /**
@@ -10,8 +10,10 @@ import { ACCESS, userById } from "./state.js";
 export interface ApiCaller {
   user: ForgeUser;
   scopes: string[];
-  kind: "oauth" | "pat";
+  kind: "oauth" | "pat" | "job";
   pat?: PersonalAccessToken;
+  /** A CI job token's running job (kind `job`): the token reaches that job's project only. */
+  job?: Job;
 }
 
 export function caller(res: Response): ApiCaller | null {
@@ -187,10 +189,20 @@ export function findGroup(state: ForgeState, ref: string): Group | undefined {
  * it (GitLab does not reveal private projects), then 401/403 when `minLevel` is not met.
  */
 export function loadProject(state: ForgeState, req: Request, res: Response, minLevel = 0): Project | null {
-  const user = caller(res)?.user ?? null;
+  const c = caller(res);
+  const user = c?.user ?? null;
   const p = findProject(state, String(req.params.id));
   if (!p || !canReadProject(state, user, p)) {
     notFound(res, "Project");
+    return null;
+  }
+  // A job token reaches its own job's project (the simulator keeps every job token allowlist empty).
+  if (c?.job && c.job.project_id !== p.id) {
+    const from = state.projects.find((x) => x.id === c.job!.project_id);
+    forbidden(
+      res,
+      `Authentication by CI/CD job token not allowed from ${from ? projectFullPath(state, from) : "?"} to ${projectFullPath(state, p)}.`,
+    );
     return null;
   }
   if (minLevel > 0) {

@@ -280,6 +280,11 @@ export interface Job {
     first: boolean;
   } | null;
   failure_reason: string | null;
+  /**
+   * The job's CI_JOB_TOKEN (a seed names it, so a test can act as the running job): accepted as
+   * `JOB-TOKEN` only while the job runs, on the few endpoints GitLab lets job tokens reach.
+   */
+  token?: string;
 }
 
 export interface Pipeline {

@@ -1,7 +1,8 @@
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import type { ApiCaller } from "../model/access.js";
-import type { ForgeState } from "../model/state.js";
+import { syncPipeline } from "../model/ci.js";
+import { type ForgeState, type Job, userById } from "../model/state.js";
 import { checkToken } from "../oauth/tokens.js";
 import { API, unauthorized } from "../wire/answers.js";
 
@@ -19,6 +20,41 @@ function tokenFrom(req: Request): string | undefined {
   return undefined;
 }
 
+/** A CI job token, from the `JOB-TOKEN` header or the `job_token` parameter. */
+function jobTokenFrom(req: Request): string | undefined {
+  const h = req.headers["job-token"];
+  if (typeof h === "string" && h) return h;
+  const q = (req.query as Record<string, unknown>).job_token;
+  return typeof q === "string" && q ? q : undefined;
+}
+
+/**
+ * The endpoints GitLab lets a CI/CD job token reach ("Job token feature access" in GitLab's CI/CD
+ * job token docs): the token's own job, job artifacts, releases and their links, packages,
+ * deployments, environments, secure files and Terraform state. Anywhere else GitLab does not read
+ * the token at all, so the request is anonymous: 401 where a user is needed, public data only.
+ */
+const JOB_TOKEN_ROUTES: Array<[RegExp, RegExp]> = [
+  [/^GET$/, /^\/job$/],
+  [/^GET$/, /^\/projects\/[^/]+\/jobs\/\d+\/artifacts(\/.*)?$/],
+  [/^GET$/, /^\/projects\/[^/]+\/jobs\/artifacts\/.+$/],
+  [/./, /^\/projects\/[^/]+\/releases(\/.*)?$/],
+  [/./, /^\/projects\/[^/]+\/(packages|deployments|environments|secure_files|terraform\/state)(\/.*)?$/],
+];
+
+export function jobTokenAllowed(method: string, path: string): boolean {
+  return JOB_TOKEN_ROUTES.some(([m, p]) => m.test(method) && p.test(path));
+}
+
+/** The job a token belongs to, if that job is running now (its token dies with the run). */
+function runningJob(state: ForgeState, token: string): Job | undefined {
+  const job = state.jobs.find((j) => j.token === token);
+  if (!job) return undefined;
+  const pipeline = state.pipelines.find((p) => p.id === job.pipeline_id);
+  if (pipeline) syncPipeline(state, pipeline);
+  return job.status === "running" ? job : undefined;
+}
+
 /**
  * The scopes that allow a request: reads take `read_api` (and `read_user` for the user endpoints),
  * writes take `api`. GitLab answers a token with none of them 403 `insufficient_scope`.
@@ -33,6 +69,14 @@ function allowedScopes(method: string, path: string): string[] {
 
 export function apiAuth(app: Express, ctx: SimContext<ForgeState>): void {
   app.use(API, (req: Request, res: Response, next: NextFunction) => {
+    const jobToken = jobTokenFrom(req);
+    if (jobToken && !tokenFrom(req) && jobTokenAllowed(req.method, req.path)) {
+      const job = runningJob(ctx.state, jobToken);
+      const user = job && userById(ctx.state, job.user_id);
+      if (!job || user?.state !== "active") return unauthorized(res);
+      res.locals.caller = { user, scopes: ["api"], kind: "job", job } satisfies ApiCaller;
+      return next();
+    }
     const value = tokenFrom(req);
     if (!value) return next();
     const check = checkToken(ctx.state, value);

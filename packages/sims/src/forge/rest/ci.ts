@@ -1,6 +1,6 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject, requireUser } from "../model/access.js";
+import { caller, loadProject, requireUser } from "../model/access.js";
 import {
   cancelPipeline,
   createPipeline,
@@ -16,7 +16,7 @@ import {
 import { resolveRef } from "../model/repo.js";
 import type { ForgeState, Job, JobStatus, Pipeline, Project } from "../model/state.js";
 import { ACCESS, userByName } from "../model/state.js";
-import { API, forbidden, missing, notFound } from "../wire/answers.js";
+import { API, forbidden, missing, notFound, unauthorized } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
 
@@ -49,6 +49,13 @@ function parseVariables(v: unknown): { key: string; value: string }[] | string {
 
 export function ciRoutes(app: Express, ctx: SimContext<ForgeState>): void {
   const base = `${API}/projects/:id`;
+
+  // The job of the CI/CD job token the request carries (rest/auth.ts lets only a running job's in).
+  app.get(`${API}/job`, (_req, res) => {
+    const job = caller(res)?.job;
+    if (!job) return unauthorized(res);
+    res.json(jobJson(ctx.state, job, ctx.origin));
+  });
 
   const projectPipelines = (p: Project) => {
     const rows = ctx.state.pipelines.filter((x) => x.project_id === p.id);

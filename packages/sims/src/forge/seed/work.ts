@@ -126,6 +126,7 @@ function seedPipeline(state: ForgeState, pl: Record<string, any>): void {
       retried: j.retried === true,
       schedule: null,
       failure_reason: status === "failed" ? "script_failure" : null,
+      ...(typeof j.token === "string" && j.token ? { token: j.token } : {}),
     };
     state.seq.job = Math.max(state.seq.job, job.id);
     state.jobs.push(job);
