@@ -354,6 +354,8 @@ function mountMcp(
       config.forgeTimeoutMs,
       extra.authInfo && onForge401.get(extra.authInfo),
       scopeFor(apiUrl),
+      // a CI/CD job token (REMOTE_AUTHORIZATION's JOB-TOKEN) goes on to the forge as JOB-TOKEN
+      extra.authInfo?.extra?.tokenKind === "job" ? "job" : "bearer",
     );
   };
 

@@ -85,7 +85,7 @@ describe("REMOTE_AUTHORIZATION: per-user tokens", () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer/);
     expect(((await anonymous.json()) as { error: { message: string } }).error.message).toMatch(
-      /Private-Token or Authorization: Bearer/,
+      /Private-Token, JOB-TOKEN or Authorization: Bearer/,
     );
   });
 
@@ -143,5 +143,124 @@ describe("REMOTE_AUTHORIZATION: per-user tokens", () => {
     expect(
       (await initialize(mcp, { "Private-Token": "sim-forge-pat", "X-GitLab-API-URL": other.apiUrl })).status,
     ).toBe(400);
+  });
+});
+
+describe("REMOTE_AUTHORIZATION: CI/CD job tokens (JOB-TOKEN)", () => {
+  // jobs in the private acme/platform/infra, triggered by alice: one running, one finished
+  const RUNNING = "sim-job-token-running";
+  const FINISHED = "sim-job-token-finished";
+  let forge: Forge;
+  let mcp: RunningForgeMcp;
+  let runningJob: number;
+  beforeAll(async () => {
+    forge = await startForge();
+    await forge.seed({
+      pipelines: [
+        {
+          project: "acme/platform/infra",
+          ref: "main",
+          jobs: [
+            { name: "release", stage: "deploy", status: "running", token: RUNNING },
+            { name: "build", stage: "build", status: "success", token: FINISHED },
+          ],
+        },
+      ],
+    });
+    const jobs = (await (
+      await fetch(`${forge.apiUrl}/projects/2/jobs?scope=running`, {
+        headers: { "private-token": "sim-forge-pat" },
+      })
+    ).json()) as Array<{ id: number }>;
+    runningJob = jobs[0]!.id;
+    mcp = await startForgeMcp({ REMOTE_AUTHORIZATION: "true", FORGE_API_URL: forge.apiUrl });
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await forge?.close();
+  });
+
+  const call = async (c: Client, name: string, args: Record<string, unknown>) =>
+    (await c.callTool({ name, arguments: args })) as ToolResult;
+
+  it("a job token is verified once with GET /job and forwarded as JOB-TOKEN, never as a bearer", async () => {
+    const seq = await forgeLogSeq(forge);
+    const ci = await connect(mcp, { "JOB-TOKEN": RUNNING });
+    for (let i = 0; i < 3; i++) {
+      const r = await call(ci, "list_releases", { project_id: "acme/platform/infra" });
+      expect(r.isError, r.content[0]!.text).toBeFalsy();
+    }
+    await ci.close();
+    expect(await forgeCallsSince(forge, seq, "/api/v4/job")).toBe(1);
+    expect(await forgeCallsSince(forge, seq, "/api/v4/user")).toBe(0);
+    const log = (await (await fetch(`${forge.origin}/_sim/log?since=${seq}`)).json()) as {
+      entries: Array<{ path: string; headers: Record<string, string> }>;
+    };
+    const releases = log.entries.filter((e) =>
+      e.path.startsWith("/api/v4/projects/acme%2Fplatform%2Finfra/releases"),
+    );
+    expect(releases).toHaveLength(3);
+    for (const e of releases) {
+      expect(e.headers["job-token"]).toBe("[redacted]");
+      expect(e.headers.authorization).toBeUndefined();
+    }
+    expect(mcp.logs.join("")).not.toContain(RUNNING);
+  });
+
+  it("a job-token caller and a PAT caller interleaved never see each other's identity", async () => {
+    const ci = await connect(mcp, { "JOB-TOKEN": RUNNING });
+    const bob = await connect(mcp, { "Private-Token": "sim-forge-pat-bob" });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        i % 2 === 0 ? call(ci, "get_current_user", {}) : call(bob, "get_current_user", {}),
+      ),
+    );
+    for (const [i, r] of results.entries()) {
+      if (i % 2 === 1) expect(JSON.parse(r.content[0]!.text).username).toBe("bob");
+      // GET /user is not a job-token endpoint: the forge answers the job token 401, never bob
+      else expect(r.isError && r.content[0]!.text).toMatch(/^Forge error 401/);
+    }
+    await ci.close();
+    await bob.close();
+  });
+
+  it.each([
+    [
+      "another project (not on the job's allowlist)",
+      "list_releases",
+      { project_id: "acme/widgets" },
+      /^Forge error 403/,
+    ],
+    [
+      "its own project outside the job-token endpoints",
+      "get_project",
+      { project_id: "acme/platform/infra" },
+      /^Forge error 404/,
+    ],
+  ])("a job token on %s is refused by the forge", async (_n, tool, args, message) => {
+    const ci = await connect(mcp, { "JOB-TOKEN": RUNNING });
+    const r = await call(ci, tool, args);
+    await ci.close();
+    expect(r.isError).toBe(true);
+    expect(r.content[0]!.text).toMatch(message);
+  });
+
+  it("a finished job's token is refused at the door; a running one stops working when its job ends", async () => {
+    const done = await initialize(mcp, { "JOB-TOKEN": FINISHED });
+    expect(done.status).toBe(401);
+    expect(((await done.json()) as { error: { message: string } }).error.message).toBe(
+      "Invalid or expired forge token",
+    );
+    const ci = await connect(mcp, { "JOB-TOKEN": RUNNING });
+    expect((await call(ci, "list_releases", { project_id: 2 })).isError).toBeFalsy();
+    const cancel = await fetch(`${forge.apiUrl}/projects/2/jobs/${runningJob}/cancel`, {
+      method: "POST",
+      headers: { "private-token": "sim-forge-pat" },
+    });
+    expect(cancel.status).toBe(201);
+    const after = await call(ci, "list_releases", { project_id: 2 });
+    await ci.close();
+    expect(after.isError).toBe(true);
+    expect(after.content[0]!.text).toMatch(/^Forge error 401/);
   });
 });

@@ -18,6 +18,8 @@ export interface ApiResult {
   page: Page | undefined;
 }
 
+export type TokenKind = "bearer" | "job";
+
 type Query = Record<string, string | number | boolean | undefined>;
 
 /** A keyset answer has no x-page; its only navigation is the `page_token` of `Link rel="next"`. */
@@ -65,6 +67,11 @@ export class ForgeApi {
     private readonly onUnauthorized?: () => void,
     /** GITLAB_ALLOWED_PROJECT_IDS: every call passes through it (./project-scope.ts). */
     private readonly scope?: ProjectScope,
+    /**
+     * How the token travels: `bearer` (OAuth tokens and personal access tokens) or `job` (a CI/CD
+     * job token, which GitLab reads only from the `JOB-TOKEN` header).
+     */
+    private readonly tokenKind: TokenKind = "bearer",
   ) {}
 
   get(path: string, query?: Query): Promise<ApiResult> {
@@ -100,7 +107,8 @@ export class ForgeApi {
     const u = new URL(base + path);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
     const token = typeof this.token === "string" ? this.token : await this.token();
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    const headers: Record<string, string> =
+      this.tokenKind === "job" ? { "job-token": token } : { authorization: `Bearer ${token}` };
     const init: Parameters<typeof forgeFetch>[1] = { method, headers, timeoutMs: this.timeoutMs };
     if (body) {
       headers["content-type"] = "application/json";

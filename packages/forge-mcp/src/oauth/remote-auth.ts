@@ -3,17 +3,20 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Request, RequestHandler, Response } from "express";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
-import { ForgeApi } from "../forge/api.js";
+import { ForgeApi, type TokenKind } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
 
 /**
  * REMOTE_AUTHORIZATION=true: every /mcp request carries its user's own forge credential — a
- * personal access token (`Private-Token`), or any token the forge takes as a bearer
- * (`Authorization: Bearer`, also OAuth tokens obtained elsewhere) — and the tools act with it. No
- * OAuth flow, no token of the server's own.
+ * personal access token (`Private-Token`), a CI/CD job token (`JOB-TOKEN`), or any token the forge
+ * takes as a bearer (`Authorization: Bearer`, also OAuth tokens obtained elsewhere), in that order
+ * of preference, as gitlab-mcp reads them — and the tools act with it. No OAuth flow, no token of
+ * the server's own. A job token travels on to the forge as `JOB-TOKEN` (the only way GitLab reads
+ * one), so it reaches only the endpoints GitLab opens to job tokens, while its job runs.
  *
- * The credential is verified at the forge (`GET /user`) and the answer cached like OAuth tokens
- * are (keyed by a hash of forge and token, never the token; 60 s, a rejection 30 s), so steady
+ * The credential is verified at the forge (`GET /user`; a job token, which `/user` does not take,
+ * with `GET /job`, whose `user` is who triggered the job) and the answer cached like OAuth tokens
+ * are (keyed by a hash of forge, kind and token, never the token; 60 s, a rejection 30 s), so steady
  * traffic costs no forge call per request. It lives only in the request (req.auth, the tools'
  * authInfo): nothing carries it to another request, and it is never logged.
  *
@@ -80,19 +83,26 @@ export function remoteAuthorization(o: RemoteAuthOptions): RequestHandler {
       }
       apiUrl = base.origin === defaultOrigin ? o.apiUrl : base.href.replace(/\/+$/, "");
     }
-    // the credential: Private-Token, then Authorization: Bearer
-    const pat = req.headers["private-token"];
+    // the credential: Private-Token, then JOB-TOKEN, then Authorization: Bearer (gitlab-mcp's order)
+    const header = (name: string) => {
+      const v = req.headers[name];
+      return typeof v === "string" && v.trim() ? v.trim() : undefined;
+    };
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
-    const token = typeof pat === "string" && pat.trim() ? pat.trim() : bearer;
+    const pat = header("private-token");
+    const job = pat ? undefined : header("job-token");
+    const token = pat ?? job ?? bearer;
+    const kind: TokenKind = job ? "job" : "bearer";
     const challenge = 'Bearer realm="forge-mcp"';
     if (!token)
       return refuse(
         res,
         401,
-        "Authentication required: send your forge token as Private-Token or Authorization: Bearer",
+        "Authentication required: send your forge token as Private-Token, JOB-TOKEN or Authorization: Bearer",
         challenge,
       );
-    const key = createHash("sha256").update(`${apiUrl}\n${token}`).digest("base64url");
+    // the kind is part of the key: a value checked as one kind of token says nothing of the other
+    const key = createHash("sha256").update(`${apiUrl}\n${kind}\n${token}`).digest("base64url");
     let user = verified.get(key);
     o.onLookup?.(user !== undefined || rejected.has(key));
     if (!user) {
@@ -110,8 +120,12 @@ export function remoteAuthorization(o: RemoteAuthOptions): RequestHandler {
         return refuse(res, 429, "Too many token checks; retry later");
       }
       try {
-        const r = await new ForgeApi(apiUrl, token, o.timeoutMs).get("/user");
-        const u = r.data as { id?: unknown; username?: unknown };
+        const api = new ForgeApi(apiUrl, token, o.timeoutMs, undefined, undefined, kind);
+        const r = await api.get(kind === "job" ? "/job" : "/user");
+        const u = (kind === "job" ? ((r.data as { user?: unknown }).user ?? {}) : r.data) as {
+          id?: unknown;
+          username?: unknown;
+        };
         if (typeof u.id !== "number" || typeof u.username !== "string")
           throw new ForgeHttpError(401, "", undefined);
         user = { userId: u.id, username: u.username };
@@ -129,7 +143,7 @@ export function remoteAuthorization(o: RemoteAuthOptions): RequestHandler {
       token,
       clientId: "remote-authorization",
       scopes: [],
-      extra: { userId: user.userId, username: user.username, apiUrl },
+      extra: { userId: user.userId, username: user.username, apiUrl, tokenKind: kind },
     };
     (req as Request & { auth?: AuthInfo }).auth = auth;
     next();
