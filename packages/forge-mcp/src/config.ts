@@ -39,6 +39,8 @@ export interface Config {
   deniedTools: RegExp | undefined;
   /** GITLAB_ALLOWED_PROJECT_IDS / FORGE_ALLOWED_PROJECT_IDS: ids or full paths; empty = every project. */
   allowedProjects: string[];
+  /** GITLAB_ALLOWED_PROJECT_IDS naming exactly one project: the project_id a tool call may omit. */
+  defaultProject: string | undefined;
   /** GITLAB_OAUTH_ALLOWED_GROUPS / FORGE_OAUTH_ALLOWED_GROUPS: group full paths; empty = anyone. */
   allowedGroups: string[];
   /** REMOTE_AUTHORIZATION: each /mcp request carries its user's own forge token (src/oauth/remote-auth.ts). */
@@ -612,10 +614,6 @@ export function loadConfig(rawEnv: Env = process.env): Config {
       "FORGE_OAUTH_ALLOWED_GROUPS (GITLAB_OAUTH_ALLOWED_GROUPS) needs FORGE_MCP_OAUTH=true (the group gate checks who signs in)",
     );
   const warnings = [...compat.warnings];
-  if (allowedProjects.length === 1)
-    warnings.push(
-      `GITLAB_ALLOWED_PROJECT_IDS names one project: forge-mcp restricts every tool to it but, unlike gitlab-mcp, does not make it the default: tools still name project_id`,
-    );
   const allowlist = (e.OAUTH_REDIRECT_URI_ALLOWLIST ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -635,6 +633,7 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     extraTools: list(e.FORGE_TOOLS),
     deniedTools: e.FORGE_DENIED_TOOLS_REGEX,
     allowedProjects,
+    defaultProject: allowedProjects.length === 1 ? allowedProjects[0] : undefined,
     allowedGroups,
     remoteAuthorization,
     forgeOrigins,

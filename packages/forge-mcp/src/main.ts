@@ -162,6 +162,7 @@ async function main(): Promise<void> {
       permission: config.permission,
       extraTools: config.extraTools,
       deniedTools: config.deniedTools,
+      defaultProject: config.defaultProject,
       toolsets: config.toolsets,
       confirm: { mode: config.confirmDestructive, asker: sessionAsker },
       observe: toolObserver(logger, undefined),

@@ -327,6 +327,7 @@ function mountMcp(
     permission: config.permission,
     extraTools: config.extraTools,
     deniedTools: config.deniedTools,
+    defaultProject: config.defaultProject,
     toolsets: config.toolsets,
     confirm: { mode: config.confirmDestructive, asker },
     observe,

@@ -229,10 +229,14 @@ describe("a gitlab-mcp environment carries over", () => {
     expect(() => loadConfig({ ...pat, ...env })).toThrow(message);
   });
 
-  it("a one-project allow-list is honoured and the difference from gitlab-mcp (no default project) is named", () => {
-    expect(loadConfig({ ...pat, GITLAB_ALLOWED_PROJECT_IDS: "42" }).warnings).toEqual([
-      "GITLAB_ALLOWED_PROJECT_IDS names one project: forge-mcp restricts every tool to it but, unlike gitlab-mcp, does not make it the default: tools still name project_id",
-    ]);
+  it.each([
+    ["one project: it is the default project, as in gitlab-mcp", "42", "42"],
+    ["one path", " acme/widgets ", "acme/widgets"],
+    ["two projects: no default", "42,acme/widgets", undefined],
+  ])("GITLAB_ALLOWED_PROJECT_IDS with %s", (_n, list, defaultProject) => {
+    const c = loadConfig({ ...pat, GITLAB_ALLOWED_PROJECT_IDS: list });
+    expect(c.defaultProject).toBe(defaultProject);
+    expect(c.warnings).toEqual([]);
   });
 
   it("REMOTE_AUTHORIZATION serves HTTP; GITLAB_ALLOWED_HOSTS entries become origins, FORGE_API_URL's first", () => {

@@ -102,6 +102,27 @@ export interface Exposure {
   extraTools?: string[] | undefined;
   /** GITLAB_DENIED_TOOLS_REGEX. */
   deniedTools?: RegExp | undefined;
+  /**
+   * The one project of GITLAB_ALLOWED_PROJECT_IDS when it names exactly one (gitlab-mcp's default
+   * project): every tool's `project_id` becomes optional and an omitted one is this project.
+   */
+  defaultProject?: string | undefined;
+}
+
+/**
+ * A tool's input as registered: with a default project, `project_id` is optional (described as
+ * defaulting to it), so a call that omits it passes validation and is filled in before it runs.
+ */
+function inputFor(t: ForgeTool, defaultProject: string | undefined): z.ZodRawShape {
+  const field = t.input.project_id as z.ZodType | undefined;
+  if (!defaultProject || !field) return t.input;
+  const described = field.description ? `${field.description}. ` : "";
+  return {
+    ...t.input,
+    project_id: field
+      .optional()
+      .describe(`${described}Optional: defaults to ${defaultProject}, the one project this server serves`),
+  };
 }
 
 /**
@@ -140,6 +161,8 @@ export function registerTools(
   for (const t of tools) {
     if (!permitted(t, opts)) continue;
     names.push(t.name);
+    const inputSchema = inputFor(t, opts.defaultProject);
+    const fill = inputSchema !== t.input;
     const call = async (args: Record<string, unknown>, extra: ConfirmExtra): Promise<CallToolResult> => {
       // a destructive tool asks the person first (annotations: the one source of destructiveHint)
       if (opts.confirm && annotations(t).destructiveHint) {
@@ -167,10 +190,12 @@ export function registerTools(
     for (const name of toolNames(t))
       server.registerTool(
         name,
-        { description: t.description, inputSchema: t.input, annotations: annotations(t) },
-        async (args: Record<string, unknown>, extra: ConfirmExtra) => {
+        { description: t.description, inputSchema, annotations: annotations(t) },
+        async (given: Record<string, unknown>, extra: ConfirmExtra) => {
           const unavailable = opts.available?.(name, extra);
           if (unavailable) return { isError: true, content: [{ type: "text", text: unavailable }] };
+          const args =
+            fill && given.project_id === undefined ? { ...given, project_id: opts.defaultProject } : given;
           const result = await call(args, extra);
           opts.observe?.({ tool: t, args, authInfo: extra.authInfo, outcome: outcomeOf(result) });
           return result;
