@@ -39,7 +39,10 @@ export interface Config {
   deniedTools: RegExp | undefined;
   /** GITLAB_ALLOWED_PROJECT_IDS / FORGE_ALLOWED_PROJECT_IDS: ids or full paths; empty = every project. */
   allowedProjects: string[];
-  /** GITLAB_ALLOWED_PROJECT_IDS naming exactly one project: the project_id a tool call may omit. */
+  /**
+   * The project_id a tool call may omit (gitlab-mcp's default project): the one entry of
+   * GITLAB_ALLOWED_PROJECT_IDS, or GITLAB_PROJECT_ID without an allow-list.
+   */
   defaultProject: string | undefined;
   /** GITLAB_OAUTH_ALLOWED_GROUPS / FORGE_OAUTH_ALLOWED_GROUPS: group full paths; empty = anyone. */
   allowedGroups: string[];
@@ -61,6 +64,8 @@ export interface Config {
   warnings: string[];
   /** Personal access token for stdio mode. */
   forgeToken: string | undefined;
+  /** How forgeToken travels: `job` for GITLAB_JOB_TOKEN (sent as JOB-TOKEN), else a bearer. */
+  forgeTokenKind: "bearer" | "job";
   remoteOAuth: boolean;
   callbackProxy: boolean;
   consentPage: boolean;
@@ -161,9 +166,7 @@ const LEGACY_TOOLSET_FLAGS: Record<string, string> = {
 };
 /** gitlab-mcp variables with no effect here: named in a start-up warning. */
 const IGNORED = [
-  "GITLAB_PROJECT_ID",
   "SSE_AUTH_TOKEN",
-  "GITLAB_JOB_TOKEN",
   "GITLAB_AUTH_COOKIE_PATH",
   "GITLAB_ALLOW_UNAUTHENTICATED_TOOL_DISCOVERY",
   "SESSION_TIMEOUT_SECONDS",
@@ -342,6 +345,8 @@ const EnvSchema = z.object({
   FORGE_TIMEOUT_MS: int("FORGE_TIMEOUT_MS", 100, 600_000),
   FORGE_TOKEN_INFO_QUERY_FALLBACK: bool("FORGE_TOKEN_INFO_QUERY_FALLBACK"),
   FORGE_TOKEN: z.string().optional(),
+  FORGE_JOB_TOKEN: z.string().optional(),
+  FORGE_PROJECT_ID: z.string().optional(),
   FORGE_READ_ONLY: bool("FORGE_READ_ONLY"),
   FORGE_PERMISSION_MODE: z
     .string()
@@ -423,6 +428,8 @@ export const FILE_VARIABLES = [
   "FORGE_TOKEN",
   "GITLAB_TOKEN",
   "GITLAB_PERSONAL_ACCESS_TOKEN",
+  "FORGE_JOB_TOKEN",
+  "GITLAB_JOB_TOKEN",
   "OAUTH_STATELESS_SECRET",
   "OAUTH_STATELESS_SECRET_PREVIOUS",
   "REDIS_URL",
@@ -493,6 +500,8 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     FORGE_TIMEOUT_MS: pick(env, "FORGE_TIMEOUT_MS"),
     FORGE_TOKEN_INFO_QUERY_FALLBACK: pick(env, "FORGE_TOKEN_INFO_QUERY_FALLBACK"),
     FORGE_TOKEN: pick(env, "FORGE_TOKEN", "GITLAB_PERSONAL_ACCESS_TOKEN"),
+    FORGE_JOB_TOKEN: pick(env, "FORGE_JOB_TOKEN"),
+    FORGE_PROJECT_ID: pick(env, "FORGE_PROJECT_ID"),
     FORGE_READ_ONLY: pick(env, "FORGE_READ_ONLY", "GITLAB_READ_ONLY_MODE"),
     FORGE_TOOLSETS: pick(env, "FORGE_TOOLSETS"),
     FORGE_PERMISSION_MODE: pick(env, "FORGE_PERMISSION_MODE")?.toLowerCase(),
@@ -608,12 +617,25 @@ export function loadConfig(rawEnv: Env = process.env): Config {
       throw new ConfigError(
         `FORGE_ALLOWED_PROJECT_IDS (GITLAB_ALLOWED_PROJECT_IDS): "${p}" is neither a numeric project id nor a full path like group/project`,
       );
+  // gitlab-mcp's default project: the one entry of the allow-list, else GITLAB_PROJECT_ID (which
+  // gitlab-mcp ignores when an allow-list is set)
+  const projectId = e.FORGE_PROJECT_ID;
+  if (projectId !== undefined && !/^\d+$/.test(projectId) && !/^[\w.-]+(\/[\w.-]+)+$/.test(projectId))
+    throw new ConfigError(
+      `FORGE_PROJECT_ID (GITLAB_PROJECT_ID): "${projectId}" is neither a numeric project id nor a full path like group/project`,
+    );
+  const defaultProject =
+    allowedProjects.length > 0 ? (allowedProjects.length === 1 ? allowedProjects[0] : undefined) : projectId;
   const allowedGroups = list(e.FORGE_OAUTH_ALLOWED_GROUPS).map((g) => g.replace(/^\/+|\/+$/g, ""));
   if (allowedGroups.length > 0 && !remoteOAuth)
     throw new ConfigError(
       "FORGE_OAUTH_ALLOWED_GROUPS (GITLAB_OAUTH_ALLOWED_GROUPS) needs FORGE_MCP_OAUTH=true (the group gate checks who signs in)",
     );
   const warnings = [...compat.warnings];
+  if (projectId !== undefined && allowedProjects.length > 0)
+    warnings.push(
+      "GITLAB_PROJECT_ID has no effect with GITLAB_ALLOWED_PROJECT_IDS (as in gitlab-mcp): the default project is the allow-list's when it names one project",
+    );
   const allowlist = (e.OAUTH_REDIRECT_URI_ALLOWLIST ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -633,7 +655,7 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     extraTools: list(e.FORGE_TOOLS),
     deniedTools: e.FORGE_DENIED_TOOLS_REGEX,
     allowedProjects,
-    defaultProject: allowedProjects.length === 1 ? allowedProjects[0] : undefined,
+    defaultProject,
     allowedGroups,
     remoteAuthorization,
     forgeOrigins,
@@ -642,7 +664,9 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     metricsToken: e.METRICS_BEARER_TOKEN,
     unknownToolsets,
     warnings,
-    forgeToken: e.FORGE_TOKEN,
+    // a personal access token wins over a job token, as in gitlab-mcp
+    forgeToken: e.FORGE_TOKEN ?? e.FORGE_JOB_TOKEN,
+    forgeTokenKind: e.FORGE_TOKEN === undefined && e.FORGE_JOB_TOKEN !== undefined ? "job" : "bearer",
     remoteOAuth,
     callbackProxy: e.FORGE_OAUTH_CALLBACK_PROXY ?? false,
     consentPage: e.FORGE_OAUTH_CONSENT ?? true,

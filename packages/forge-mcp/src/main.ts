@@ -145,7 +145,7 @@ async function main(): Promise<void> {
   }
   if (!token) {
     process.stderr.write(
-      "forge-mcp: invalid configuration: stdio mode needs FORGE_TOKEN (or GITLAB_PERSONAL_ACCESS_TOKEN), or FORGE_USE_OAUTH=true\n",
+      "forge-mcp: invalid configuration: stdio mode needs FORGE_TOKEN (or GITLAB_PERSONAL_ACCESS_TOKEN, or GITLAB_JOB_TOKEN), or FORGE_USE_OAUTH=true\n",
     );
     process.exit(1);
   }
@@ -155,6 +155,8 @@ async function main(): Promise<void> {
     config.forgeTimeoutMs,
     undefined,
     config.allowedProjects.length > 0 ? new ProjectScope(config.allowedProjects) : undefined,
+    // GITLAB_JOB_TOKEN travels as JOB-TOKEN (a local OAuth token or FORGE_TOKEN as a bearer)
+    config.forgeTokenKind === "job" && !config.localOAuth ? "job" : "bearer",
   );
   const server = createMcpServer(
     {

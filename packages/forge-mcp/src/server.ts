@@ -356,7 +356,9 @@ function mountMcp(
       extra.authInfo && onForge401.get(extra.authInfo),
       scopeFor(apiUrl),
       // a CI/CD job token (REMOTE_AUTHORIZATION's JOB-TOKEN) goes on to the forge as JOB-TOKEN
-      extra.authInfo?.extra?.tokenKind === "job" ? "job" : "bearer",
+      (extra.authInfo ? extra.authInfo.extra?.tokenKind === "job" : config.forgeTokenKind === "job")
+        ? "job"
+        : "bearer",
     );
   };
 

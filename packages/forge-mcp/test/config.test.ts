@@ -268,9 +268,50 @@ describe("a gitlab-mcp environment carries over", () => {
   });
 
   it("variables without effect here are named in one warning", () => {
-    const c = loadConfig({ ...pat, GITLAB_PROJECT_ID: "5", SSE_AUTH_TOKEN: "x" });
+    const c = loadConfig({ ...pat, SSE_AUTH_TOKEN: "x", LOG_FORMAT: "json" });
     expect(c.warnings).toEqual([
-      "gitlab-mcp variables with no effect in forge-mcp (ignored): GITLAB_PROJECT_ID, SSE_AUTH_TOKEN",
+      "gitlab-mcp variables with no effect in forge-mcp (ignored): SSE_AUTH_TOKEN, LOG_FORMAT",
     ]);
+  });
+
+  it.each([
+    ["GITLAB_PROJECT_ID alone is the default project", { GITLAB_PROJECT_ID: "5" }, "5", []],
+    ["FORGE_PROJECT_ID by a path", { FORGE_PROJECT_ID: "acme/widgets" }, "acme/widgets", []],
+    [
+      "GITLAB_PROJECT_ID beside a one-project allow-list: the allow-list's, and a warning",
+      { GITLAB_PROJECT_ID: "5", GITLAB_ALLOWED_PROJECT_IDS: "7" },
+      "7",
+      [expect.stringMatching(/^GITLAB_PROJECT_ID has no effect with GITLAB_ALLOWED_PROJECT_IDS/)],
+    ],
+    [
+      "GITLAB_PROJECT_ID beside a two-project allow-list: none",
+      { GITLAB_PROJECT_ID: "5", GITLAB_ALLOWED_PROJECT_IDS: "5,7" },
+      undefined,
+      [expect.stringMatching(/^GITLAB_PROJECT_ID has no effect/)],
+    ],
+  ])("%s", (_n, env, defaultProject, warnings) => {
+    const c = loadConfig({ ...pat, ...env });
+    expect(c.defaultProject).toBe(defaultProject);
+    expect(c.warnings).toEqual(warnings);
+  });
+
+  it("GITLAB_PROJECT_ID that is neither an id nor a path is refused", () => {
+    expect(() => loadConfig({ ...pat, GITLAB_PROJECT_ID: "my project" })).toThrow(
+      /FORGE_PROJECT_ID \(GITLAB_PROJECT_ID\): "my project" is neither a numeric project id nor a full path/,
+    );
+  });
+
+  it.each([
+    ["GITLAB_JOB_TOKEN alone: the server's token, sent as JOB-TOKEN", { GITLAB_JOB_TOKEN: "j" }, "j", "job"],
+    [
+      "a personal access token wins over it, as in gitlab-mcp",
+      { GITLAB_JOB_TOKEN: "j", GITLAB_TOKEN: "p" },
+      "p",
+      "bearer",
+    ],
+    ["FORGE_TOKEN alone", { FORGE_TOKEN: "p" }, "p", "bearer"],
+  ])("%s", (_n, env, token, kind) => {
+    const c = loadConfig(env);
+    expect([c.forgeToken, c.forgeTokenKind]).toEqual([token, kind]);
   });
 });

@@ -99,6 +99,27 @@ describe("GITLAB_ALLOWED_PROJECT_IDS as the default project", () => {
     else expect(described).toMatch(/defaults to acme\/widgets/);
   });
 
+  it("GITLAB_PROJECT_ID without an allow-list: the default, and other projects stay reachable", async () => {
+    const mcp = await startForgeMcp({
+      FORGE_TOKEN: "sim-forge-pat",
+      FORGE_API_URL: forge.apiUrl,
+      GITLAB_PROJECT_ID: "bob/dotfiles",
+    });
+    try {
+      const c = await connect(mcp);
+      const seq = await forgeLogSeq(forge);
+      expect((await call(c, "get_project", {})).isError).toBeFalsy();
+      expect((await call(c, "get_project", { project_id: "acme/widgets" })).isError).toBeFalsy();
+      await c.close();
+      expect(await pathsSince(forge, seq)).toEqual([
+        "/api/v4/projects/bob%2Fdotfiles",
+        "/api/v4/projects/acme%2Fwidgets",
+      ]);
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it("two projects: a call without project_id is refused before the forge is asked", async () => {
     const seq = await forgeLogSeq(forge);
     const r = await call(twoClient, "get_project", {});

@@ -148,8 +148,10 @@ USE_PIPELINE=true
       ),
     );
     expect(c.warnings).toEqual([
-      "gitlab-mcp variables with no effect in forge-mcp (ignored): GITLAB_PROJECT_ID, LOG_FORMAT, MAX_REQUESTS_PER_MINUTE",
+      "gitlab-mcp variables with no effect in forge-mcp (ignored): LOG_FORMAT, MAX_REQUESTS_PER_MINUTE",
     ]);
+    // GITLAB_PROJECT_ID has gitlab-mcp's effect: the default project
+    expect(c.defaultProject).toBe("5");
   });
 });
 

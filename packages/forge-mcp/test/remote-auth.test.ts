@@ -245,6 +245,26 @@ describe("REMOTE_AUTHORIZATION: CI/CD job tokens (JOB-TOKEN)", () => {
     expect(r.content[0]!.text).toMatch(message);
   });
 
+  it("GITLAB_JOB_TOKEN as the server's own token (no REMOTE_AUTHORIZATION) also travels as JOB-TOKEN", async () => {
+    const own = await startForgeMcp({ GITLAB_JOB_TOKEN: RUNNING, FORGE_API_URL: forge.apiUrl });
+    try {
+      const seq = await forgeLogSeq(forge);
+      const c = new Client({ name: "job-token-server", version: "1.0.0" });
+      await c.connect(new StreamableHTTPClientTransport(new URL(`${own.url}/mcp`)));
+      const r = await call(c, "list_releases", { project_id: 2 });
+      await c.close();
+      expect(r.isError, r.content[0]!.text).toBeFalsy();
+      const log = (await (await fetch(`${forge.origin}/_sim/log?since=${seq}`)).json()) as {
+        entries: Array<{ path: string; headers: Record<string, string> }>;
+      };
+      const e = log.entries.find((x) => x.path === "/api/v4/projects/2/releases")!;
+      expect([e.headers["job-token"], e.headers.authorization]).toEqual(["[redacted]", undefined]);
+      expect(own.logs.join("")).not.toContain(RUNNING);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("a finished job's token is refused at the door; a running one stops working when its job ends", async () => {
     const done = await initialize(mcp, { "JOB-TOKEN": FINISHED });
     expect(done.status).toBe(401);

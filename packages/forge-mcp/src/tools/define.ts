@@ -103,8 +103,8 @@ export interface Exposure {
   /** GITLAB_DENIED_TOOLS_REGEX. */
   deniedTools?: RegExp | undefined;
   /**
-   * The one project of GITLAB_ALLOWED_PROJECT_IDS when it names exactly one (gitlab-mcp's default
-   * project): every tool's `project_id` becomes optional and an omitted one is this project.
+   * gitlab-mcp's default project (the one entry of GITLAB_ALLOWED_PROJECT_IDS, or GITLAB_PROJECT_ID
+   * without an allow-list): every tool's `project_id` becomes optional and an omitted one is this.
    */
   defaultProject?: string | undefined;
 }
@@ -119,9 +119,7 @@ function inputFor(t: ForgeTool, defaultProject: string | undefined): z.ZodRawSha
   const described = field.description ? `${field.description}. ` : "";
   return {
     ...t.input,
-    project_id: field
-      .optional()
-      .describe(`${described}Optional: defaults to ${defaultProject}, the one project this server serves`),
+    project_id: field.optional().describe(`${described}Optional: defaults to ${defaultProject}`),
   };
 }
 
