@@ -12,13 +12,16 @@ import { graphqlRoutes } from "./rest/graphql.js";
 import { groupRoutes } from "./rest/groups.js";
 import { issueRoutes } from "./rest/issues.js";
 import { labelMilestoneRoutes } from "./rest/labels-milestones.js";
+import { memberRoutes } from "./rest/members.js";
 import { mrRoutes } from "./rest/merge-requests.js";
 import { mrReviewRoutes } from "./rest/mr-review.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
 import { projectSettingsRoutes } from "./rest/project-settings.js";
 import { projectRoutes } from "./rest/projects.js";
+import { relationRoutes } from "./rest/relations.js";
 import { releaseWikiRoutes } from "./rest/releases-wiki.js";
 import { repoCiRoutes } from "./rest/repo-ci.js";
+import { repoInsightRoutes } from "./rest/repo-insights.js";
 import { repoRoutes } from "./rest/repository.js";
 import { searchRoutes } from "./rest/search.js";
 import { tagRoutes } from "./rest/tags.js";
@@ -105,6 +108,10 @@ export const definition: SimDefinition<ForgeState> = {
     mrReviewRoutes(app, ctx, fullPath);
     projectSettingsRoutes(app, ctx);
     activityRoutes(app, ctx);
+    relationRoutes(app, ctx);
+    memberRoutes(app, ctx);
+    // before repoCiRoutes: `/jobs/:job_id/artifacts/tree` is not an artifact file named "tree"
+    repoInsightRoutes(app, ctx);
     repoCiRoutes(app, ctx);
     graphqlRoutes(app, ctx);
     projectRoutes(app, ctx);

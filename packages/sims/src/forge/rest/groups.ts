@@ -116,6 +116,22 @@ export function groupRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, list).map((x) => groupJson(ctx.state, x, ctx.origin)));
   });
 
+  // Every group below this one, at any depth, that the caller can see (subgroups only go one down).
+  app.get(`${API}/groups/:id/descendant_groups`, (req, res) => {
+    const g = loadGroup(ctx.state, req, res);
+    if (!g) return;
+    const user = caller(res)?.user ?? null;
+    const q = req.query as Record<string, unknown>;
+    const search = typeof q.search === "string" ? q.search.toLowerCase() : undefined;
+    const list = ctx.state.groups
+      .filter((x) => x !== g && groupChain(ctx.state, x).includes(g) && canSeeGroup(ctx.state, user, x))
+      .filter(
+        (x) => !search || x.name.toLowerCase().includes(search) || x.path.toLowerCase().includes(search),
+      )
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
+    res.json(paginate(req, res, ctx.origin, list).map((x) => groupJson(ctx.state, x, ctx.origin)));
+  });
+
   app.get(`${API}/groups/:id/projects`, (req, res) => {
     const g = loadGroup(ctx.state, req, res);
     if (!g) return;

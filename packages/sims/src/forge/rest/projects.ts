@@ -212,30 +212,4 @@ export function projectRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     const owned = ctx.state.projects.filter((p) => p.namespace.kind === "user" && p.namespace.id === u.id);
     renderProjects(ctx, req, res, filterProjects(ctx.state, owned, req, res));
   });
-
-  for (const path of [`${API}/projects/:id/members`, `${API}/projects/:id/members/all`]) {
-    app.get(path, (req, res) => {
-      const p = loadProject(ctx.state, req, res);
-      if (!p) return;
-      const all = path.endsWith("/all");
-      const members = new Map<number, Member>();
-      if (all && p.namespace.kind === "group") {
-        const g = groupById(ctx.state, p.namespace.id);
-        if (g) {
-          for (const u of ctx.state.users) {
-            const level = groupAccessLevel(ctx.state, { ...u, admin: false }, g);
-            if (level) members.set(u.id, { user_id: u.id, access_level: level });
-          }
-        }
-      }
-      for (const m of p.members) {
-        const prev = members.get(m.user_id);
-        if (!prev || prev.access_level < m.access_level) members.set(m.user_id, m);
-      }
-      const rows = [...members.values()]
-        .map((m) => memberJson(ctx.state, m, ctx.origin))
-        .filter((x) => x !== null);
-      res.json(paginate(req, res, ctx.origin, rows));
-    });
-  }
 }
