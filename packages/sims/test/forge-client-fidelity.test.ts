@@ -166,6 +166,34 @@ describe("Content-Type", () => {
     });
     expect(res.headers.get("content-type")).toBe("application/json");
   });
+
+  it.each([
+    ["an injected fault", { method: "GET" }, true],
+    [
+      "a malformed JSON body",
+      { method: "POST", body: "{", headers: { "content-type": "application/json" } },
+      false,
+    ],
+  ])("%s is application/json without a charset", async (_n, init, fault) => {
+    if (fault)
+      await fetch(`${sim.origin}/_sim/faults`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          rules: [{ path: "^/api/v4/projects$", action: { type: "status", status: 503 } }],
+        }),
+      });
+    const res = await fetch(`${sim.origin}/api/v4/projects`, {
+      ...init,
+      headers: {
+        "private-token": "sim-forge-pat",
+        ...(init as { headers?: Record<string, string> }).headers,
+      },
+    });
+    await fetch(`${sim.origin}/_sim/faults`, { method: "DELETE" });
+    expect(res.status).toBe(fault ? 503 : 400);
+    expect(res.headers.get("content-type")).toBe("application/json");
+  });
 });
 
 describe("a merge request's draft status follows its title", () => {

@@ -25,6 +25,11 @@ export interface SimDefinition<S = unknown> {
   /** Path under which the provider's API lives (`/v1`, `/api/v3`, ...); the printed base URL ends with it. */
   basePath: string;
   createState(ctx: { ids: IdGenerator; clock: SimClock }): S;
+  /**
+   * Middleware for every wire request that must run before the fault injector and the body
+   * parsers, so that their answers (injected faults, malformed bodies) are shaped by it too.
+   */
+  before?(app: Express, ctx: SimContext<S>): void;
   /** Mounts the wire API. Routes are relative to the origin (include basePath yourself). */
   routes(app: Express, ctx: SimContext<S>): void;
   /** The provider's error body for a given status and message (used for faults and unknown routes). */
@@ -129,6 +134,7 @@ export async function createSim<S>(def: SimDefinition<S>, opts: SimOptions = {})
     });
     next();
   });
+  def.before?.(app, ctx);
   app.use(
     faultMiddleware(
       faults,

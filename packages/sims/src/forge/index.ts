@@ -95,9 +95,12 @@ export const definition: SimDefinition<ForgeState> = {
     seedRest(state, DEFAULT_DATASET);
     return state;
   },
+  // before the fault injector and the body parsers: their JSON answers carry no charset either
+  before(app: Express) {
+    app.use(["/api/v4", "/api/graphql"], plainJsonType);
+  },
   routes(app: Express, ctx) {
     app.use(throttle(ctx));
-    app.use(["/api/v4", "/api/graphql"], plainJsonType);
     oauthRoutes(app, ctx);
     apiAuth(app, ctx);
     userRoutes(app, ctx);
