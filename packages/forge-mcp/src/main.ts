@@ -17,10 +17,11 @@ Usage: forge-mcp [--help | --version]
 Configured by environment variables (each FORGE_ name may also be spelled GITLAB_, and
 gitlab-mcp's names are read too); NAME_FILE=/path reads a secret from a file.
 
-  Local (stdio):       FORGE_TOKEN=<personal access token> [FORGE_API_URL=https://gitlab.example.com/api/v4]
+  Local (stdio):       FORGE_TOKEN=<personal access token> (or GITLAB_JOB_TOKEN=$CI_JOB_TOKEN in a CI job)
+                       [FORGE_API_URL=https://gitlab.example.com/api/v4] [GITLAB_PROJECT_ID=<default project>]
   Remote, OAuth:       FORGE_MCP_OAUTH=true FORGE_OAUTH_APP_ID=<application id> MCP_SERVER_URL=https://mcp.example.com
                        [FORGE_OAUTH_CALLBACK_PROXY=true] [OAUTH_STATELESS_MODE=true OAUTH_STATELESS_SECRET=...]
-  Remote, own tokens:  REMOTE_AUTHORIZATION=true (each request sends Private-Token or Authorization: Bearer)
+  Remote, own tokens:  REMOTE_AUTHORIZATION=true (each request sends Private-Token, JOB-TOKEN or Authorization: Bearer)
   Narrowing:           FORGE_PERMISSION_MODE=readonly|modify|full  FORGE_TOOLSETS=...  GITLAB_TOOLS=...
                        GITLAB_DENIED_TOOLS_REGEX=...  GITLAB_ALLOWED_PROJECT_IDS=...  GITLAB_OAUTH_ALLOWED_GROUPS=...
   Operations:          HOST, PORT, METRICS_PORT, METRICS_BEARER_TOKEN, REDIS_URL, LOG_LEVEL
