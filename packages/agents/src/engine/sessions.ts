@@ -340,6 +340,8 @@ export interface FollowCallbacks {
   /** Reconnect policy (tests shorten it). */
   maxReconnects?: number;
   backoffMs?(attempt: number): number;
+  /** Holds the stream's next read while it is pending (stream.ts `pace`: the CLI's full stdout). */
+  pace?(): Promise<void> | undefined;
 }
 
 /** The session's history, oldest first; with `follow`, then every new event until the signal aborts. */
@@ -371,6 +373,7 @@ function followBase(open: OpenSession, state: FollowState, opts: FollowCallbacks
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.maxReconnects !== undefined ? { maxReconnects: opts.maxReconnects } : {}),
     ...(opts.backoffMs ? { backoffMs: opts.backoffMs } : {}),
+    ...(opts.pace ? { pace: opts.pace } : {}),
   };
 }
 

@@ -220,6 +220,45 @@ describe("session errors", () => {
   });
 });
 
+describe("a reader slower than the stream", () => {
+  it("holds the stream's next read while pace is pending, then delivers the rest (nothing queued meanwhile)", async () => {
+    if (!applied) await applyAll(world);
+    applied = true;
+    setChunkMs(world, 0);
+    const options = await world.options();
+    const { id } = await createSession(options, "talk-c");
+    const conversation = new Conversation(await openSession(options, id));
+    let delivered = 0;
+    let release: (() => void) | undefined;
+    let heldAt: number | undefined;
+    const words = Array.from({ length: 3_000 }, (_, i) => `w${i}`).join(" ");
+    const turn = conversation.turn(words, {
+      ...quick,
+      onEvent: () => {
+        delivered++;
+      },
+      // The first chunk's events delivered, the reader says it is full (the CLI: stdout needs drain).
+      pace: () => {
+        if (heldAt !== undefined) return undefined;
+        heldAt = delivered;
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+    });
+    for (let i = 0; i < 100 && release === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(release).toBeDefined();
+    await new Promise((r) => setTimeout(r, 100));
+    // Nothing more was read while held: the rest waits in the connection, not in our memory.
+    expect(delivered).toBe(heldAt);
+    expect(heldAt).toBeLessThan(3_000);
+    release!();
+    expect(await turn).toBe(true);
+    expect(delivered).toBeGreaterThan(3_000);
+    await deleteSession(options, id);
+  });
+});
+
 describe("session create --resource", () => {
   const ids = async () =>
     JSON.parse(await fs.readFile(join(world.dir, "agents.state.json"), "utf8")).resources as Record<

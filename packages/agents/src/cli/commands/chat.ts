@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { Conversation, createSession, loadProject, openSession } from "../../index.js";
 import { redactingErrors } from "../engine-output.js";
 import { eventPrinter } from "../session-output.js";
-import { confirmer, createInterface, reconnectNotice } from "./session-io.js";
+import { confirmer, createInterface, reconnectNotice, stdoutPace } from "./session-io.js";
 
 interface ChatOptions {
   file: string;
@@ -71,6 +71,7 @@ export function register(program: Command): void {
             const finished = await conversation.turn(text, {
               onEvent: printer.print,
               onReconnect: reconnectNotice,
+              pace: stdoutPace,
               signal: turn.signal,
               confirm,
             });

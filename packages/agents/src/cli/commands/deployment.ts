@@ -11,7 +11,7 @@ import {
 } from "../../index.js";
 import { redactingErrors } from "../engine-output.js";
 import { eventPrinter } from "../session-output.js";
-import { reconnectNotice, withInterrupt } from "./session-io.js";
+import { reconnectNotice, stdoutPace, withInterrupt } from "./session-io.js";
 
 const out = (text: string, secrets: string[]) => process.stdout.write(redact(text, secrets));
 
@@ -97,6 +97,7 @@ export function register(program: Command): void {
             sessionEvents(open, {
               onEvent: printer.print,
               onReconnect: reconnectNotice,
+              pace: stdoutPace,
               signal,
               follow: true,
               untilIdle: true,

@@ -10,6 +10,26 @@ export async function readStdin(): Promise<string> {
   return text;
 }
 
+/**
+ * While stdout holds more than its buffer (a pipe whose reader is slower than the stream), the
+ * next read of the event stream waits for it to drain: without this, a 10,000-event stream piped
+ * into a slow reader queued its whole output in memory (bench/sessions.mjs).
+ */
+export function stdoutPace(): Promise<void> | undefined {
+  if (!process.stdout.writableNeedDrain) return undefined;
+  return new Promise((resolve) => {
+    const done = () => {
+      process.stdout.off("drain", done);
+      process.stdout.off("close", done);
+      process.stdout.off("error", done);
+      resolve();
+    };
+    process.stdout.on("drain", done);
+    process.stdout.on("close", done);
+    process.stdout.on("error", done);
+  });
+}
+
 /** Said on stderr, so a dropped stream is never silent and --json output stays clean. */
 export function reconnectNotice(attempt: number, cause: string): void {
   process.stderr.write(`the event stream dropped (${cause}); reconnecting (attempt ${attempt})\n`);

@@ -15,7 +15,7 @@ import {
 import { noticeToStderr, redactingErrors } from "../engine-output.js";
 import { CliError } from "../errors.js";
 import { eventPrinter, sessionLines } from "../session-output.js";
-import { confirmer, readStdin, reconnectNotice, withInterrupt } from "./session-io.js";
+import { confirmer, readStdin, reconnectNotice, stdoutPace, withInterrupt } from "./session-io.js";
 
 interface StartOptions {
   file: string;
@@ -179,6 +179,7 @@ export function registerRuntime(session: Command): void {
               conversation.turn(text, {
                 onEvent: printer.print,
                 onReconnect: reconnectNotice,
+                pace: stdoutPace,
                 signal,
                 confirm: confirmer({ allow: Boolean(o.allowTools), interactive: false }),
               }),
@@ -210,6 +211,7 @@ export function registerRuntime(session: Command): void {
             sessionEvents(open, {
               onEvent: printer.print,
               onReconnect: reconnectNotice,
+              pace: stdoutPace,
               signal,
               ...(o.follow ? { follow: true } : {}),
             }),

@@ -40,6 +40,12 @@ export interface FollowOptions {
   backoffMs?(attempt: number): number;
   /** Each reconnect (the CLI says so on stderr). */
   onReconnect?(attempt: number, cause: string): void;
+  /**
+   * Asked after the events of each chunk of the stream were delivered: a promise holds the next
+   * read until it settles. The CLI waits there while its stdout is full, so a reader slower than
+   * the stream makes the stream wait (TCP backpressure) instead of the output queueing in memory.
+   */
+  pace?(): Promise<void> | undefined;
 }
 
 export function newFollowState(): FollowState {
@@ -153,6 +159,8 @@ export async function follow(o: FollowOptions): Promise<boolean> {
         for await (const chunk of stream.chunks) {
           parser.feed(chunk);
           if (done) return true;
+          const held = o.pace?.();
+          if (held) await held;
         }
       } finally {
         stream.close();
