@@ -25,6 +25,7 @@ for (const script of [
   "state-postgres.mjs",
   "state-writes.mjs",
   "forge-mcp.mjs",
+  "sessions.mjs",
 ]) {
   console.log(`\n━━━ bench/${script}`);
   // tsx: state-postgres.mjs and state-writes.mjs start their server with the tests' TypeScript helper.
