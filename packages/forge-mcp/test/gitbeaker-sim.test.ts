@@ -60,7 +60,9 @@ const rows: Row[] = [
     "GET /projects/:id/issues/:iid/links/:issue_link_id",
     async (gl, c) => (await gl.IssueLinks.requester.get(`projects/${WE}/issues/1/links/${c.link}`)).body,
     (out) =>
-      expect([out.source_issue.iid, out.target_issue.iid, out.link_type]).toEqual([1, 2, "relates_to"]),
+      expect([out.source_issue.iid, out.target_issue.iid, out.link_type, typeof out.link_created_at]).toEqual(
+        [1, 2, "relates_to", "string"],
+      ),
   ),
   // MR 1 "Cache widget layouts": alice wrote it, bob reviews and commented
   row(

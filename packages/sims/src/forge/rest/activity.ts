@@ -239,6 +239,33 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     });
   });
 
+  // One link by its id: both issues (each must be visible to the caller) and the link's type.
+  app.get(`${L}/:link_id`, (req, res) => {
+    const issue = loadIssue(req, res);
+    if (!issue) return;
+    const me = caller(res)?.user ?? null;
+    const link = s().extras.links.find(
+      (x) =>
+        x.id === Number(req.params.link_id) &&
+        (x.source_issue_id === issue.id || x.target_issue_id === issue.id),
+    );
+    const readable = (id: number | undefined) => {
+      const i = s().issues.find((x) => x.id === id);
+      const p = i && s().projects.find((x) => x.id === i.project_id);
+      return p && canReadProject(s(), me, p) ? findIssue(s(), p, i!.iid, me) : undefined;
+    };
+    const src = readable(link?.source_issue_id);
+    const dst = readable(link?.target_issue_id);
+    if (!link || !src || !dst) return notFound(res);
+    res.json({
+      source_issue: issueJson(s(), src, ctx.origin),
+      target_issue: issueJson(s(), dst, ctx.origin),
+      link_type: link.link_type,
+      link_created_at: link.created_at,
+      link_updated_at: link.created_at,
+    });
+  });
+
   app.delete(`${L}/:link_id`, (req, res) => {
     const issue = loadIssue(req, res, ACCESS.guest);
     if (!issue) return;

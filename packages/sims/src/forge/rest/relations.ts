@@ -1,8 +1,8 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { caller, canReadProject, loadProject } from "../model/access.js";
+import { caller, loadProject } from "../model/access.js";
 import { findMr, mrJson, syncMr } from "../model/merge-requests.js";
-import type { ForgeState, ForgeUser, Issue, MergeRequest, Project } from "../model/state.js";
+import type { ForgeState, Issue, MergeRequest, Project } from "../model/state.js";
 import { userById } from "../model/state.js";
 import { basicUser } from "../model/users.js";
 import { API, notFound } from "../wire/answers.js";
@@ -131,29 +131,5 @@ export function relationRoutes(app: Express, ctx: SimContext<ForgeState>): void 
       .map((iid) => findIssue(s(), l.project, iid, me))
       .filter((i): i is Issue => i !== undefined);
     res.json(paginate(req, res, ctx.origin, rows).map((i) => issueJson(s(), i, ctx.origin)));
-  });
-
-  // One link of an issue by its id: both issues and the type, as the link's creation answered.
-  app.get(`${I}/links/:link_id`, (req, res) => {
-    const l = loadIssue(req, res);
-    if (!l) return;
-    const me: ForgeUser | null = caller(res)?.user ?? null;
-    const link = s().extras.links.find(
-      (x) =>
-        x.id === Number(req.params.link_id) &&
-        (x.source_issue_id === l.issue.id || x.target_issue_id === l.issue.id),
-    );
-    const src = link && s().issues.find((i) => i.id === link.source_issue_id);
-    const dst = link && s().issues.find((i) => i.id === link.target_issue_id);
-    const readable = (i: Issue | undefined) => {
-      const p = i && s().projects.find((x) => x.id === i.project_id);
-      return p !== undefined && canReadProject(s(), me, p) && findIssue(s(), p, i!.iid, me) !== undefined;
-    };
-    if (!link || !readable(src) || !readable(dst)) return notFound(res);
-    res.json({
-      source_issue: issueJson(s(), src!, ctx.origin),
-      target_issue: issueJson(s(), dst!, ctx.origin),
-      link_type: link.link_type,
-    });
   });
 }
