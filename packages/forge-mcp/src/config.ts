@@ -167,7 +167,6 @@ const LEGACY_TOOLSET_FLAGS: Record<string, string> = {
 /** gitlab-mcp variables with no effect here: named in a start-up warning. */
 const IGNORED = [
   "SSE_AUTH_TOKEN",
-  "GITLAB_AUTH_COOKIE_PATH",
   "GITLAB_ALLOW_UNAUTHENTICATED_TOOL_DISCOVERY",
   "SESSION_TIMEOUT_SECONDS",
   "GITLAB_DISABLE_VERSION_CHECK",
@@ -197,6 +196,8 @@ const REFUSED: Record<string, string> = {
   GITLAB_CA_CERT_PATH:
     "use NODE_EXTRA_CA_CERTS=<path> (Node reads it at start) for a forge with a private CA",
   GITLAB_OAUTH_TOKEN_PATH: "stored token files are not read; use FORGE_TOKEN(_FILE) or FORGE_USE_OAUTH=true",
+  GITLAB_AUTH_COOKIE_PATH:
+    "browser session cookies are not read; use FORGE_TOKEN(_FILE), GITLAB_JOB_TOKEN or FORGE_USE_OAUTH=true",
   GITLAB_OAUTH_TOKEN_SCRIPT: "token scripts are not run; use FORGE_TOKEN(_FILE) or FORGE_USE_OAUTH=true",
 };
 
@@ -205,11 +206,18 @@ const REFUSED: Record<string, string> = {
  * SSE=true, with a warning: only Streamable HTTP is served) select HTTP, the USE_* flags add
  * their toolsets, restrictions we cannot honour stop start-up, and the rest is named as ignored.
  */
+const SSE_AUTH_REFUSAL =
+  "a shared bearer token on the SSE endpoint is not served (SSE=true serves Streamable HTTP at /mcp); use FORGE_MCP_OAUTH=true or REMOTE_AUTHORIZATION=true so each caller is known";
+
 function gitlabMcpCompat(env: Env): { http: boolean; toolsets: string[]; warnings: string[] } {
   const refused = Object.keys(REFUSED).filter((n) => env[n]?.trim());
+  // SSE=true is served as Streamable HTTP: a token that guarded gitlab-mcp's SSE endpoint would guard nothing
+  if (truthy(env.SSE) && env.SSE_AUTH_TOKEN?.trim()) refused.push("SSE_AUTH_TOKEN");
   if (refused.length > 0)
     throw new ConfigError(
-      refused.map((n) => `${n} (gitlab-mcp) has no equivalent here: ${REFUSED[n]}`).join("; "),
+      refused
+        .map((n) => `${n} (gitlab-mcp) has no equivalent here: ${REFUSED[n] ?? SSE_AUTH_REFUSAL}`)
+        .join("; "),
     );
   const warnings: string[] = [];
   if (truthy(env.SSE))

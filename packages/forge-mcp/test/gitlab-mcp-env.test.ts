@@ -127,6 +127,14 @@ USE_PIPELINE=true
       /GITLAB_OAUTH_CLIENT_SECRET \(gitlab-mcp\) has no equivalent here: confidential OAuth applications/,
     ],
     [
+      "GITLAB_AUTH_COOKIE_PATH=/home/me/.gitlab-cookies-s3cret",
+      /GITLAB_AUTH_COOKIE_PATH \(gitlab-mcp\) has no equivalent here: browser session cookies are not read/,
+    ],
+    [
+      "SSE=true\nSSE_AUTH_TOKEN=s3cret",
+      /SSE_AUTH_TOKEN \(gitlab-mcp\) has no equivalent here: a shared bearer token on the SSE endpoint is not served/,
+    ],
+    [
       "GITLAB_CA_CERT_PATH=/etc/ca.pem",
       /GITLAB_CA_CERT_PATH \(gitlab-mcp\) has no equivalent here: use NODE_EXTRA_CA_CERTS/,
     ],
