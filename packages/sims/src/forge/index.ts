@@ -7,13 +7,17 @@ import { oauthRoutes } from "./oauth/routes.js";
 import { oauthExpired } from "./oauth/tokens.js";
 import { activityRoutes } from "./rest/activity.js";
 import { apiAuth } from "./rest/auth.js";
+import { awardEmojiRoutes } from "./rest/award-emoji.js";
 import { ciRoutes } from "./rest/ci.js";
+import { ciExtraRoutes } from "./rest/ci-extras.js";
+import { ciVariableRoutes } from "./rest/ci-variables.js";
 import { graphqlRoutes } from "./rest/graphql.js";
 import { groupRoutes } from "./rest/groups.js";
 import { issueRoutes } from "./rest/issues.js";
 import { labelMilestoneRoutes } from "./rest/labels-milestones.js";
 import { memberRoutes } from "./rest/members.js";
 import { mrRoutes } from "./rest/merge-requests.js";
+import { milestoneExtraRoutes } from "./rest/milestone-extras.js";
 import { mrReviewRoutes } from "./rest/mr-review.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
 import { projectSettingsRoutes } from "./rest/project-settings.js";
@@ -107,6 +111,11 @@ export const definition: SimDefinition<ForgeState> = {
     // Before projectRoutes and issueRoutes, so `/projects/:id/labels/:label_id` etc. win.
     const fullPath = (p: Project) => projectFullPath(ctx.state, p);
     labelMilestoneRoutes(app, ctx, fullPath);
+    // award emoji, CI/CD variables, group milestones, lint/environments/deployments/bridges/artifacts
+    awardEmojiRoutes(app, ctx);
+    ciVariableRoutes(app, ctx);
+    milestoneExtraRoutes(app, ctx);
+    ciExtraRoutes(app, ctx);
     releaseWikiRoutes(app, ctx, fullPath);
     mrReviewRoutes(app, ctx, fullPath);
     projectSettingsRoutes(app, ctx);

@@ -132,7 +132,9 @@ function materialize(job: Job, now: number): void {
 }
 
 export function pipelineJobs(state: ForgeState, pipeline: Pipeline, includeRetried = false): Job[] {
-  return state.jobs.filter((j) => j.pipeline_id === pipeline.id && (includeRetried || !j.retried));
+  return state.jobs.filter(
+    (j) => j.pipeline_id === pipeline.id && (includeRetried || !j.retried) && j.trigger === undefined,
+  );
 }
 
 /** Brings a pipeline and its jobs to the simulated now. */

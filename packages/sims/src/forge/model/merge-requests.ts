@@ -4,6 +4,7 @@ import { boolParam, labelsParam, str } from "../wire/params.js";
 export const DRAFT_TITLE = /^(draft:|\[draft\]|\(draft\))/i;
 
 import { projectFullPath } from "./access.js";
+import { anyMilestoneJson, milestoneUsable } from "./milestones.js";
 import { userNotesCount } from "./notes.js";
 import { addCommit, diffCommits, history, resolveRef } from "./repo.js";
 import type { Commit, ForgeState, ForgeUser, MergeRequest, Project } from "./state.js";
@@ -96,7 +97,10 @@ export function mrJson(
     labels: mr.labels,
     draft: mr.draft,
     work_in_progress: mr.draft,
-    milestone: null,
+    milestone:
+      state.extras.mrMilestones?.[mr.id] === undefined
+        ? null
+        : anyMilestoneJson(state, state.extras.mrMilestones[mr.id]!, origin),
     merge_when_pipeline_succeeds: false,
     merge_status: mr.state === "opened" ? "can_be_merged" : "cannot_be_merged",
     detailed_merge_status: detailedStatus(mr),
@@ -278,4 +282,19 @@ export function mergeMr(
   mr.updated_at = now;
   project.last_activity_at = now;
   if (mr.should_remove_source_branch) repo.branches.delete(mr.source_branch);
+}
+
+/** `milestone_id` on a merge request: a milestone of its project (or its groups), or 0/null to remove it. */
+export function setMrMilestone(state: ForgeState, mr: MergeRequest, raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  const id = raw === null || raw === "" ? 0 : Number(raw);
+  state.extras.mrMilestones ??= {};
+  if (id === 0) {
+    delete state.extras.mrMilestones[mr.id];
+    return undefined;
+  }
+  if (!milestoneUsable(state, mr.project_id, id))
+    return "milestone_id does not name a milestone of this project";
+  state.extras.mrMilestones[mr.id] = id;
+  return undefined;
 }

@@ -71,6 +71,71 @@ export interface ProjectExtras {
   protectedBranches?: Record<number, ProtectedBranchRow[]>;
   /** External commit statuses (POST /projects/:id/statuses/:sha). */
   statuses?: CommitStatusRow[];
+  /** Emoji reactions on issues, merge requests and their notes (rest/award-emoji.ts). */
+  awards?: AwardRow[];
+  /** Project and group CI/CD variables (rest/ci-variables.ts). */
+  variables?: VariableRow[];
+  /** Group milestones (rest/milestone-extras.ts); their ids share `seq` with project milestones. */
+  groupMilestones?: GroupMilestoneRow[];
+  /** Merge request id → milestone id (project or ancestor group milestone). */
+  mrMilestones?: Record<number, number>;
+  /** Environments and deployments (rest/ci-extras.ts). */
+  environments?: EnvironmentRow[];
+  deployments?: DeploymentRow[];
+}
+
+export interface AwardRow {
+  id: number;
+  name: string;
+  user_id: number;
+  awardable_type: "Issue" | "MergeRequest" | "Note";
+  awardable_id: number;
+  created_at: string;
+}
+
+export interface VariableRow {
+  /** `project:<id>` or `group:<id>`. */
+  owner: string;
+  key: string;
+  value: string;
+  variable_type: "env_var" | "file";
+  protected: boolean;
+  masked: boolean;
+  hidden: boolean;
+  raw: boolean;
+  environment_scope: string;
+  description: string | null;
+}
+
+export interface GroupMilestoneRow extends Omit<MilestoneRow, "project_id"> {
+  group_id: number;
+}
+
+export interface EnvironmentRow {
+  id: number;
+  project_id: number;
+  name: string;
+  slug: string;
+  external_url: string | null;
+  state: "available" | "stopped";
+  tier: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeploymentRow {
+  id: number;
+  iid: number;
+  project_id: number;
+  environment_id: number;
+  ref: string;
+  sha: string;
+  status: "created" | "running" | "success" | "failed" | "canceled" | "blocked";
+  user_id: number;
+  job_id: number | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
 }
 
 export interface ProtectedBranchRow {

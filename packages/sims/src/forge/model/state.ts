@@ -271,6 +271,8 @@ export interface Job {
   /** A fixed log, or null to render one from the job's state. */
   trace: string | null;
   retried: boolean;
+  /** A trigger job (bridge): the downstream project it starts a pipeline in. Not listed among jobs. */
+  trigger?: string;
   /** Simulated run on the clock; null once the status is final or set by hand. */
   schedule: {
     startMs: number;

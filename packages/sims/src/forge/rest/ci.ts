@@ -202,7 +202,7 @@ export function ciRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     renderJobs(
       req,
       res,
-      ctx.state.jobs.filter((j) => j.project_id === p.id),
+      ctx.state.jobs.filter((j) => j.project_id === p.id && j.trigger === undefined),
     );
   });
 

@@ -1,6 +1,7 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject, projectFullPath } from "../model/access.js";
+import { loadProject } from "../model/access.js";
+import { anyMilestoneJson, milestoneJson, milestoneUsable } from "../model/milestones.js";
 import type { LabelRow, MilestoneRow } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Issue, type Project } from "../model/state.js";
 import { API, missing, notFound } from "../wire/answers.js";
@@ -53,23 +54,6 @@ export function labelJson(state: ForgeState, p: Project, l: LabelRow) {
     subscribed: false,
     priority: l.priority,
     is_project_label: true,
-  };
-}
-
-function milestoneJson(m: MilestoneRow, origin: string, web: string) {
-  return {
-    id: m.id,
-    iid: m.iid,
-    project_id: m.project_id,
-    title: m.title,
-    description: m.description,
-    state: m.state,
-    created_at: m.created_at,
-    updated_at: m.updated_at,
-    due_date: m.due_date,
-    start_date: m.start_date,
-    expired: false,
-    web_url: `${origin}/${web}/-/milestones/${m.iid}`,
   };
 }
 
@@ -266,13 +250,10 @@ export function labelMilestoneRoutes(
 
 export function issueMilestone(state: ForgeState, i: Issue, origin: string) {
   const id = state.extras.issueMilestones[i.id];
-  const m = id === undefined ? undefined : state.extras.milestones.find((x) => x.id === id);
-  if (!m) return null;
-  const p = state.projects.find((x) => x.id === i.project_id)!;
-  return milestoneJson(m, origin, projectFullPath(state, p));
+  return id === undefined ? null : anyMilestoneJson(state, id, origin);
 }
 
-/** `milestone_id`: a milestone of the issue's project, or 0/null to remove it. */
+/** `milestone_id`: a milestone of the issue's project (or its groups), or 0/null to remove it. */
 export function setIssueMilestone(state: ForgeState, i: Issue, raw: unknown): string | undefined {
   if (raw === undefined) return undefined;
   const id = raw === null || raw === "" ? 0 : Number(raw);
@@ -280,7 +261,7 @@ export function setIssueMilestone(state: ForgeState, i: Issue, raw: unknown): st
     delete state.extras.issueMilestones[i.id];
     return undefined;
   }
-  if (!state.extras.milestones.some((m) => m.id === id && m.project_id === i.project_id))
+  if (!milestoneUsable(state, i.project_id, id))
     return "milestone_id does not name a milestone of this project";
   state.extras.issueMilestones[i.id] = id;
   return undefined;

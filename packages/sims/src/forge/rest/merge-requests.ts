@@ -20,6 +20,7 @@ import {
   mrChanges,
   mrCommits,
   mrJson,
+  setMrMilestone,
   syncMr,
 } from "../model/merge-requests.js";
 import { commitJson } from "../model/repo.js";
@@ -152,6 +153,7 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
       assignees: userIds(ctx.state, p, "assignee_ids", "assignee_id"),
       reviewers: userIds(ctx.state, p, "reviewer_ids"),
     });
+    setMrMilestone(ctx.state, mr, p.milestone_id);
     res.status(201).json(mrJson(ctx.state, project, mr, ctx.origin, true));
   });
 
@@ -193,6 +195,8 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
       mr.state = "opened";
       mr.closed_at = null;
     }
+    const bad = setMrMilestone(ctx.state, mr, p.milestone_id);
+    if (bad) return void res.status(400).json({ message: bad });
     mr.updated_at = now;
     res.json(mrJson(ctx.state, l.project, mr, ctx.origin, true));
   });

@@ -124,6 +124,7 @@ function seedPipeline(state: ForgeState, pl: Record<string, any>): void {
       allow_failure: j.allow_failure === true,
       trace: typeof j.trace === "string" ? j.trace : null,
       retried: j.retried === true,
+      ...(typeof j.trigger === "string" ? { trigger: j.trigger } : {}),
       schedule: null,
       failure_reason: status === "failed" ? "script_failure" : null,
       ...(typeof j.token === "string" && j.token ? { token: j.token } : {}),

@@ -1,0 +1,48 @@
+import { groupById, groupChain, groupFullPath, projectFullPath } from "./access.js";
+import type { GroupMilestoneRow, MilestoneRow } from "./project-extras.js";
+import type { ForgeState } from "./state.js";
+
+/** Milestones as GitLab shows them: a project's, a group's, and either embedded in an issue or MR. */
+
+export function milestoneJson(m: MilestoneRow, origin: string, web: string) {
+  return {
+    id: m.id,
+    iid: m.iid,
+    project_id: m.project_id,
+    title: m.title,
+    description: m.description,
+    state: m.state,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+    due_date: m.due_date,
+    start_date: m.start_date,
+    expired: false,
+    web_url: `${origin}/${web}/-/milestones/${m.iid}`,
+  };
+}
+
+/** A project milestone or a group milestone, by id, as GitLab embeds it in issues and merge requests. */
+export function anyMilestoneJson(state: ForgeState, id: number, origin: string) {
+  const m = state.extras.milestones.find((x) => x.id === id);
+  if (m) {
+    const p = state.projects.find((x) => x.id === m.project_id)!;
+    return milestoneJson(m, origin, projectFullPath(state, p));
+  }
+  const g = state.extras.groupMilestones?.find((x) => x.id === id);
+  const group = g && groupById(state, g.group_id);
+  return g && group ? groupMilestoneJson(g, origin, groupFullPath(state, group)) : null;
+}
+
+export function groupMilestoneJson(m: GroupMilestoneRow, origin: string, groupPath: string) {
+  const { project_id: _, ...rest } = milestoneJson({ ...m, project_id: 0 }, origin, `groups/${groupPath}`);
+  return { ...rest, group_id: m.group_id };
+}
+
+/** Whether a project may use the milestone: its own, or one of the groups it sits in. */
+export function milestoneUsable(state: ForgeState, projectId: number, id: number): boolean {
+  if (state.extras.milestones.some((m) => m.id === id && m.project_id === projectId)) return true;
+  const p = state.projects.find((x) => x.id === projectId);
+  if (!p || p.namespace.kind !== "group") return false;
+  const chain = groupChain(state, groupById(state, p.namespace.id)!).map((g) => g.id);
+  return (state.extras.groupMilestones ?? []).some((m) => m.id === id && chain.includes(m.group_id));
+}
