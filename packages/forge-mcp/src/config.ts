@@ -117,6 +117,8 @@ export const TOOLSETS = [
   "releases",
   "wiki",
   "search",
+  "variables",
+  "workitems",
   "graphql",
 ] as const;
 

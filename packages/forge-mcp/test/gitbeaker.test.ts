@@ -2,6 +2,7 @@ import { Gitlab } from "@gitbeaker/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOLSETS } from "../src/tools/index.js";
 import { type Forge, startForge } from "./forge-sim.js";
+import { BEAKER_A_SEED, beakerRowsA, NOT_IN_GITBEAKER_A } from "./gitbeaker-a.js";
 
 /**
  * A GitLab client written by others, @gitbeaker/rest, drives the forge simulator over the surface
@@ -664,6 +665,8 @@ const rows: Row[] = [
     (gl) => gl.Search.all("issues", "render"),
     (x) => expect(x.length).toBeGreaterThan(0),
   ),
+  // award emoji, CI/CD variables, milestones, CI lint, deployments, environments, bridges, archives
+  ...beakerRowsA,
 ];
 
 /** Tool endpoints gitbeaker has no method for, and why. */
@@ -675,6 +678,7 @@ const NOT_IN_GITBEAKER: Record<string, string> = {
   "GET /version": "gitbeaker 43 reads /metadata, not /version",
   "PUT /projects/:id/merge_requests/:iid/draft_notes/:draft_note_id":
     "gitbeaker 43.8's MergeRequestDraftNotes.edit sends POST, where GitLab documents PUT (the simulator answers 404 as GitLab would)",
+  ...NOT_IN_GITBEAKER_A,
 };
 
 /** `GET /projects/:id/labels/:label_id` → a pattern for the request log's paths. */
@@ -698,6 +702,7 @@ describe("@gitbeaker/rest drives the forge simulator over the tools' surface", (
     await forge.seed({
       pipelines: [{ project: W, ref: "main", jobs: [{ name: "deploy", stage: "deploy", status: "manual" }] }],
     });
+    await forge.seed(BEAKER_A_SEED);
     gl = new Gitlab({ host: forge.origin, token: "sim-forge-pat" });
     const jobs = await gl.Jobs.all(W, { scope: "manual" });
     c.manual = jobs.find((j) => j.name === "deploy")!.id;

@@ -89,10 +89,16 @@ describe("tool modes against the forge simulator", () => {
     expect(await names(c)).not.toContain("graphql_query");
   });
 
-  it("accepts gitlab-mcp's toolset names: wiki, milestones, ci (= pipelines), branches (= repository)", async () => {
+  it("accepts gitlab-mcp's toolset names: wiki, milestones, ci (= pipelines), branches (= repository), workitems", async () => {
     const c = await start("gl", { FORGE_TOOLSETS: "wiki,milestones,ci,branches,workitems" });
     expect(await names(c)).toEqual(
-      [...TOOLSETS.wiki, ...TOOLSETS.milestones, ...TOOLSETS.pipelines, ...TOOLSETS.repository]
+      [
+        ...TOOLSETS.wiki,
+        ...TOOLSETS.milestones,
+        ...TOOLSETS.pipelines,
+        ...TOOLSETS.repository,
+        ...TOOLSETS.workitems,
+      ]
         .map((t) => t.name)
         .sort(),
     );
@@ -103,7 +109,7 @@ describe("tool modes against the forge simulator", () => {
     ["repositories,branches", ["repository"], []],
     ["ci, Pipelines", ["pipelines"], []],
     ["all", Object.keys(TOOLSETS), []],
-    ["issues,workitems,webhooks,typo", ["issues"], ["workitems", "webhooks", "typo"]],
+    ["issues,workitems,webhooks,typo", ["issues", "workitems"], ["webhooks", "typo"]],
   ])("FORGE_TOOLSETS=%s → %j, unknown %j", (raw, toolsets, unknown) => {
     const c = loadConfig({ FORGE_TOOLSETS: raw });
     expect(c.toolsets).toEqual(toolsets);

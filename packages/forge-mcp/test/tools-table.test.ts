@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOLSETS } from "../src/tools/index.js";
 import { type Forge, startForge } from "./forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
+import { prepareA, rowsA } from "./tools-table-a.js";
 
 /**
  * One row per tool, run in order against the forge simulator through the official MCP client:
@@ -22,6 +23,8 @@ interface Row {
   path: string | ((c: Ctx) => string);
   expect?: RegExp;
   save?: (body: any, c: Ctx) => void;
+  /** Forge calls the tool makes before the row's own (in any order), as "METHOD path". */
+  before?: string[] | ((c: Ctx) => string[]);
 }
 
 const A = "/api/v4";
@@ -881,6 +884,8 @@ const rows: Row[] = [
     "/api/graphql",
     { expect: /"body":"via GraphQL"/ },
   ),
+  // emoji reactions, CI/CD variables, milestone items and group milestones, CI beside pipelines
+  ...rowsA,
 ];
 
 type Result = { isError?: boolean; content: Array<{ text: string }> };
@@ -914,6 +919,7 @@ describe("every tool against the forge simulator (one row per tool)", () => {
       })
     ).json()) as Array<{ id: number; name: string }>;
     c.manual = jobs.find((j) => j.name === "deploy")!.id;
+    await prepareA(forge.origin, forge.seed, c);
     mcp = await startForgeMcp({
       MCP_TRANSPORT: "http",
       FORGE_TOKEN: "sim-forge-pat",
@@ -945,6 +951,9 @@ describe("every tool against the forge simulator (one row per tool)", () => {
     const args = typeof row.args === "function" ? row.args(c) : row.args;
     const path = typeof row.path === "function" ? row.path(c) : row.path;
     const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const before = (typeof row.before === "function" ? row.before(c) : (row.before ?? [])).sort();
+    /** The forge calls seen: the tool's look-ups first (in any order), then the row's own request. */
+    const split = <T>(xs: T[]) => [xs.slice(0, before.length), xs.slice(before.length)] as const;
 
     // 1. The forge refuses exactly this request: the tool relays it as isError, nothing else happens.
     await fetch(`${forge.origin}/_sim/faults`, {
@@ -965,16 +974,17 @@ describe("every tool against the forge simulator (one row per tool)", () => {
     await fetch(`${forge.origin}/_sim/faults`, { method: "DELETE" });
     expect(failed.isError).toBe(true);
     expect(failed.content[0]!.text).toBe(`Forge error 422: simulated refusal of ${name}`);
-    expect((await log()).map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
-      `${row.method} ${path} 422`,
-    ]);
+    const [lookups, failedCall] = split(await log());
+    expect(lookups.map((e) => `${e.method} ${e.path}`).sort()).toEqual(before);
+    expect(failedCall.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([`${row.method} ${path} 422`]);
 
     // 2. For real: one forge call, the row's request, and the answer the row expects.
     await fetch(`${forge.origin}/_sim/log`, { method: "DELETE" });
     const ok = (await client.callTool({ name, arguments: args })) as Result;
     const text = ok.content[0]!.text;
     expect(ok.isError, text).toBeFalsy();
-    const calls = await log();
+    const [looked, calls] = split(await log());
+    expect(looked.map((e) => `${e.method} ${e.path}`).sort()).toEqual(before);
     expect(calls.map((e) => `${e.method} ${e.path}`)).toEqual([`${row.method} ${path}`]);
     expect(calls[0]!.status).toBeLessThan(300);
     if (row.expect) expect(text).toMatch(row.expect);

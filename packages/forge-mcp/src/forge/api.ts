@@ -86,6 +86,14 @@ export class ForgeApi {
   delete(path: string, query?: Query): Promise<ApiResult> {
     return this.call("DELETE", path, query);
   }
+  /**
+   * A download: the answer as bytes (`data` is a Buffer), refused with ForgeTooLarge past maxBytes
+   * without reading the rest.
+   */
+  bytes(path: string, maxBytes: number, query?: Query): Promise<ApiResult> {
+    const req: ForgeRequest = { method: "GET", path, query, maxBytes };
+    return this.scope ? this.scope.run(req, (r) => this.send(r)) : this.send(req);
+  }
   /** GitLab's GraphQL endpoint lives at the instance root: `/api/graphql`, next to `/api/v4`. */
   graphql(query: string, variables?: Record<string, unknown>): Promise<ApiResult> {
     return this.call("POST", "", undefined, { query, variables }, true);
@@ -102,7 +110,7 @@ export class ForgeApi {
     return this.scope ? this.scope.run(req, (r) => this.send(r)) : this.send(req);
   }
 
-  private async send({ method, path, query, body, graphql }: ForgeRequest): Promise<ApiResult> {
+  private async send({ method, path, query, body, graphql, maxBytes }: ForgeRequest): Promise<ApiResult> {
     const base = graphql ? this.apiUrl.replace(/\/v4\/?$/, "/graphql") : this.apiUrl;
     const u = new URL(base + path);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
@@ -110,6 +118,10 @@ export class ForgeApi {
     const headers: Record<string, string> =
       this.tokenKind === "job" ? { "job-token": token } : { authorization: `Bearer ${token}` };
     const init: Parameters<typeof forgeFetch>[1] = { method, headers, timeoutMs: this.timeoutMs };
+    if (maxBytes !== undefined) {
+      init.maxBytes = maxBytes;
+      headers.accept = "*/*";
+    }
     if (body) {
       headers["content-type"] = "application/json";
       init.body = JSON.stringify(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));

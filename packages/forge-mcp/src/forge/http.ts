@@ -40,7 +40,17 @@ interface ForgeResponse {
 
 export async function forgeFetch(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs: number },
+  init: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    timeoutMs: number;
+    /**
+     * Read a successful answer as bytes, at most this many: `body` is then a Buffer, and an answer
+     * longer than that is not read further (`ForgeTooLarge`). Errors are read as text, as always.
+     */
+    maxBytes?: number;
+  },
 ): Promise<ForgeResponse> {
   // undici's request API rather than fetch: the same client underneath, without building WHATWG
   // Request/Response objects per call (a measurable share of a tools/call's CPU time).
@@ -55,8 +65,14 @@ export async function forgeFetch(
       body: init.body,
       signal: AbortSignal.timeout(init.timeoutMs),
     });
+    if (init.maxBytes !== undefined && res.statusCode >= 200 && res.statusCode < 300) {
+      const bytes = await readBounded(res.body, init.maxBytes);
+      told(method, res.statusCode, started);
+      return { status: res.statusCode, headers: toHeaders(res.headers), body: bytes, text: "" };
+    }
     text = await res.body.text();
   } catch (err) {
+    if (err instanceof ForgeTooLarge) throw err;
     const e = err as Error & { cause?: Error };
     const timedOut = e.name === "TimeoutError" || e.cause?.name === "TimeoutError";
     const reason = timedOut ? `timed out after ${init.timeoutMs} ms` : e.message;
@@ -64,11 +80,7 @@ export async function forgeFetch(
     throw new ForgeHttpError(0, `forge unreachable: ${reason}`, undefined);
   }
   told(method, res.statusCode, started);
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(res.headers)) {
-    if (v === undefined) continue;
-    for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
-  }
+  const headers = toHeaders(res.headers);
   let body: unknown = text;
   if ((headers.get("content-type") ?? "").includes("json") && text !== "") {
     try {
@@ -78,6 +90,34 @@ export async function forgeFetch(
     }
   }
   return { status: res.statusCode, headers, body, text };
+}
+
+function toHeaders(raw: Dispatcher.ResponseData["headers"]): Headers {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(raw)) {
+    if (v === undefined) continue;
+    for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
+  }
+  return headers;
+}
+
+/** A binary answer longer than the caller's bound: the rest is not read. */
+export class ForgeTooLarge extends Error {
+  override name = "ForgeTooLarge";
+}
+
+async function readBounded(body: Dispatcher.ResponseData["body"], max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > max) {
+      body.destroy();
+      throw new ForgeTooLarge(`the forge's answer is larger than ${max} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** GitLab answers errors as {message}, {error, error_description} or {error}; message may be an object. */

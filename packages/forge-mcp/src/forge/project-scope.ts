@@ -30,6 +30,8 @@ export interface ForgeRequest {
   body?: Record<string, unknown> | undefined;
   /** A GraphQL document (POST /api/graphql) rather than a REST path. */
   graphql?: boolean;
+  /** Read the answer as bytes, at most this many (a download). */
+  maxBytes?: number | undefined;
 }
 
 /** What a forge call answers (ForgeApi's ApiResult, named structurally: api.ts imports this file). */

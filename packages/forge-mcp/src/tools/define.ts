@@ -27,6 +27,8 @@ export type Toolset =
   | "releases"
   | "wiki"
   | "search"
+  | "variables"
+  | "workitems"
   | "graphql";
 
 export interface ForgeTool<S extends z.ZodRawShape = z.ZodRawShape> {

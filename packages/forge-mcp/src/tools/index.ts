@@ -4,6 +4,7 @@ import { ListToolsRequestSchema, type ListToolsResult } from "@modelcontextproto
 import { z } from "zod";
 import type { ForgeApi } from "../forge/api.js";
 import { branchProtectionTools } from "./branch-protection.js";
+import { ciTools } from "./ci.js";
 import type { Asker, ConfirmMode } from "./confirm.js";
 import {
   type ForgeTool,
@@ -13,8 +14,10 @@ import {
   type Toolset,
   toolNames,
 } from "./define.js";
+import { issueEmojiTools, mergeRequestEmojiTools, workItemEmojiTools } from "./emoji.js";
 import { type Exposure, expose } from "./exposure.js";
 import { graphqlTools } from "./graphql.js";
+import { groupMilestoneTools, milestoneItemTools } from "./group-milestones.js";
 import { groupTools } from "./groups.js";
 import { issueTools } from "./issues.js";
 import { labelTools } from "./labels.js";
@@ -28,23 +31,26 @@ import { repositoryTools } from "./repository.js";
 import { searchTools } from "./search.js";
 import { releaseTools, tagTools } from "./tags-releases.js";
 import { userTools } from "./users.js";
+import { variableToolsList } from "./variables.js";
 import { wikiTools } from "./wiki.js";
 
 /** Every tool, by toolset, in the order tools/list shows them. */
 export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
   projects: projectTools,
-  issues: issueTools,
-  merge_requests: [...mergeRequestTools, ...mrDiscussionTools, ...mrReviewTools],
-  pipelines: pipelineTools,
+  issues: [...issueTools, ...issueEmojiTools],
+  merge_requests: [...mergeRequestTools, ...mrDiscussionTools, ...mrReviewTools, ...mergeRequestEmojiTools],
+  pipelines: [...pipelineTools, ...ciTools],
   repository: [...repositoryTools, ...branchProtectionTools],
   users: userTools,
   groups: groupTools,
   labels: labelTools,
-  milestones: milestoneTools,
+  milestones: [...milestoneTools, ...milestoneItemTools, ...groupMilestoneTools],
   tags: tagTools,
   releases: releaseTools,
   wiki: wikiTools,
   search: searchTools,
+  variables: variableToolsList,
+  workitems: workItemEmojiTools,
   graphql: graphqlTools,
 };
 

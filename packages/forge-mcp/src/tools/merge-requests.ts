@@ -107,7 +107,7 @@ export const mergeRequestTools = [
   tool({
     name: "update_merge_request",
     description:
-      "Update a merge request: title, description, target branch, labels (set, add or remove), assignees, reviewers, draft, or close/reopen it.",
+      "Update a merge request: title, description, target branch, labels (set, add or remove), assignees, reviewers, milestone, draft, or close/reopen it.",
     write: true,
     endpoint: `PUT ${MR}`,
     input: {
@@ -121,6 +121,7 @@ export const mergeRequestTools = [
       remove_labels: z.string().optional(),
       assignee_ids: ids.optional().describe("Replaces the assignees; [] unassigns everyone"),
       reviewer_ids: ids.optional().describe("Replaces the reviewers; [] removes them"),
+      milestone_id: z.number().int().min(0).optional().describe("0 removes the milestone"),
       draft: z.boolean().optional(),
       squash: z.boolean().optional(),
       remove_source_branch: z.boolean().optional(),

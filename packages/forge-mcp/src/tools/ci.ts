@@ -1,0 +1,158 @@
+import { z } from "zod";
+import { enc } from "../forge/api.js";
+import { ForgeTooLarge } from "../forge/http.js";
+import { id, pagination, projectId, tool } from "./define.js";
+
+/**
+ * CI beside pipelines and jobs, by gitlab-mcp's names: the CI lint (given content, or the project's
+ * own .gitlab-ci.yml at a ref), deployments and environments, a pipeline's trigger jobs (bridges),
+ * and a job's whole artifacts archive.
+ */
+
+const proj = (p: string | number) => `/projects/${enc(p)}`;
+const P = "/projects/:id";
+
+/** download_job_artifacts: the archive travels base64 in the result, so it is bounded. */
+const MAX_ARCHIVE = 4 * 1024 * 1024;
+
+const jobScope = z.enum([
+  "canceled",
+  "canceling",
+  "created",
+  "failed",
+  "manual",
+  "pending",
+  "preparing",
+  "running",
+  "scheduled",
+  "skipped",
+  "success",
+  "waiting_for_resource",
+]);
+
+export const ciTools = [
+  tool({
+    name: "validate_ci_lint",
+    description:
+      "Check GitLab CI/CD YAML content in the context of a project (includes, variables): valid, errors, warnings, the merged YAML, and with include_jobs the jobs.",
+    write: false,
+    endpoint: `POST ${P}/ci/lint`,
+    input: {
+      project_id: projectId,
+      content: z.string().min(1).describe("The .gitlab-ci.yml content to check"),
+      dry_run: z.boolean().optional().describe("Simulate creating a pipeline"),
+      include_jobs: z.boolean().optional(),
+      ref: z.string().optional().describe("Branch or tag for dry_run"),
+    },
+    run: (api, { project_id, ...body }) => api.post(`${proj(project_id)}/ci/lint`, body),
+  }),
+  tool({
+    name: "validate_project_ci_lint",
+    description: "Check a project's own .gitlab-ci.yml, at its default branch or at content_ref.",
+    write: false,
+    endpoint: `GET ${P}/ci/lint`,
+    input: {
+      project_id: projectId,
+      content_ref: z.string().optional().describe("Commit, branch or tag to read the configuration from"),
+      dry_run: z.boolean().optional(),
+      dry_run_ref: z.string().optional(),
+      include_jobs: z.boolean().optional(),
+    },
+    run: (api, { project_id, ...q }) => api.get(`${proj(project_id)}/ci/lint`, q),
+  }),
+  tool({
+    name: "list_deployments",
+    description: "List the deployments of a project (filter by environment, status, update time).",
+    write: false,
+    endpoint: `GET ${P}/deployments`,
+    input: {
+      project_id: projectId,
+      environment: z.string().optional().describe("Environment name"),
+      status: z.enum(["created", "running", "success", "failed", "canceled", "blocked"]).optional(),
+      updated_after: z.string().optional().describe("ISO 8601 time"),
+      updated_before: z.string().optional().describe("ISO 8601 time"),
+      order_by: z.enum(["id", "iid", "created_at", "updated_at", "finished_at", "ref"]).optional(),
+      sort: z.enum(["asc", "desc"]).optional(),
+      ...pagination,
+    },
+    run: (api, { project_id, ...q }) => api.get(`${proj(project_id)}/deployments`, q),
+  }),
+  tool({
+    name: "get_deployment",
+    description: "Get one deployment (environment, commit, the job that deployed).",
+    write: false,
+    endpoint: `GET ${P}/deployments/:deployment_id`,
+    input: { project_id: projectId, deployment_id: id },
+    run: (api, a) => api.get(`${proj(a.project_id)}/deployments/${a.deployment_id}`),
+  }),
+  tool({
+    name: "list_environments",
+    description: "List the environments of a project.",
+    write: false,
+    endpoint: `GET ${P}/environments`,
+    input: {
+      project_id: projectId,
+      name: z.string().optional().describe("Exact name"),
+      search: z.string().optional(),
+      states: z.enum(["available", "stopped"]).optional(),
+      ...pagination,
+    },
+    run: (api, { project_id, ...q }) => api.get(`${proj(project_id)}/environments`, q),
+  }),
+  tool({
+    name: "get_environment",
+    description: "Get one environment with its last deployment.",
+    write: false,
+    endpoint: `GET ${P}/environments/:environment_id`,
+    input: { project_id: projectId, environment_id: id },
+    run: (api, a) => api.get(`${proj(a.project_id)}/environments/${a.environment_id}`),
+  }),
+  tool({
+    name: "list_pipeline_trigger_jobs",
+    description: "List the trigger jobs (bridges) of a pipeline: the jobs that start downstream pipelines.",
+    write: false,
+    endpoint: `GET ${P}/pipelines/:pipeline_id/bridges`,
+    input: { project_id: projectId, pipeline_id: id, scope: jobScope.optional(), ...pagination },
+    run: (api, { project_id, pipeline_id, ...q }) =>
+      api.get(`${proj(project_id)}/pipelines/${pipeline_id}/bridges`, q),
+  }),
+  tool({
+    name: "download_job_artifacts",
+    description: `Download a job's whole artifacts archive (a zip), returned base64-encoded: {job_id, filename, size_bytes, encoding, content_base64}. An archive larger than max_bytes (default 1 MiB, at most ${MAX_ARCHIVE / 1024 / 1024} MiB) is refused without being read; read single files with get_job_artifact_file instead.`,
+    write: false,
+    endpoint: `GET ${P}/jobs/:job_id/artifacts`,
+    input: {
+      project_id: projectId,
+      job_id: id,
+      max_bytes: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_ARCHIVE)
+        .default(1024 * 1024)
+        .describe(`Refuse an archive larger than this (default 1 MiB, max ${MAX_ARCHIVE})`),
+    },
+    run: async (api, a) => {
+      try {
+        const r = await api.bytes(`${proj(a.project_id)}/jobs/${a.job_id}/artifacts`, a.max_bytes);
+        const bytes = r.data as Buffer;
+        return {
+          data: {
+            job_id: a.job_id,
+            filename: "artifacts.zip",
+            size_bytes: bytes.length,
+            encoding: "base64",
+            content_base64: bytes.toString("base64"),
+          },
+          page: undefined,
+        };
+      } catch (err) {
+        if (err instanceof ForgeTooLarge)
+          throw new Error(
+            `the artifacts archive of job ${a.job_id} is larger than max_bytes (${a.max_bytes}); read single files with get_job_artifact_file`,
+          );
+        throw err;
+      }
+    },
+  }),
+];
