@@ -11,13 +11,15 @@ import {
 import { addNote } from "../model/notes.js";
 import type { ForgeState, ForgeUser } from "../model/state.js";
 import { checkToken } from "../oauth/tokens.js";
+import { catalogRoot } from "./graphql-catalog.js";
 import { canSeeIssue } from "./issues.js";
 import { FORGE_VERSION } from "./users.js";
 
 /**
  * A minimal GitLab GraphQL endpoint (`POST /api/graphql`, `{query, variables}`): queries and one
  * mutation (`createNote`, with the `api` scope), no fragments. Root fields: `currentUser`, `metadata`, `project(fullPath:)` (with `issues` and
- * `mergeRequests` connections taking `state` and `first`), `group(fullPath:)`. Answers
+ * `mergeRequests` connections taking `state` and `first`), `group(fullPath:)`, the CI/CD catalog
+ * (`ciCatalogResources`, `ciCatalogResource`). Answers
  * `{data}` or, for a document it cannot run, `{errors: [{message}]}` with status 200 as GitLab does.
  */
 
@@ -210,6 +212,8 @@ export function graphqlRoutes(app: Express, ctx: SimContext<ForgeState>): void {
       __typename: "Query",
       currentUser: me ? userObj(me) : null,
       metadata: { __typename: "Metadata", version: FORGE_VERSION, revision: "sim" },
+      // the CI/CD catalog: ciCatalogResources, ciCatalogResource (./graphql-catalog.ts)
+      ...catalogRoot(s, me, ctx.origin),
       project: (a: Args) => {
         const p = typeof a.fullPath === "string" ? findProject(s, a.fullPath) : undefined;
         if (!p || !canReadProject(s, me, p)) return null;
