@@ -65,6 +65,27 @@ export async function prepareA(origin: string, seed: (b: Record<string, unknown>
       },
     ],
   });
+  // a CI/CD catalog resource: components under templates/, published by a release
+  await seed({
+    projects: [
+      {
+        namespace: "acme",
+        path: "components",
+        name: "Components",
+        description: "Shared CI components",
+        visibility: "public",
+        creator: "alice",
+        files: {
+          "README.md": "# Components\n",
+          "templates/lint.yml":
+            "spec:\n  inputs:\n    stage:\n      default: test\n---\nlint:\n  stage: $[[ inputs.stage ]]\n  script: make lint\n",
+          "templates/deploy/template.yml":
+            "spec:\n  inputs:\n    target:\n      description: Where to\n---\ndeploy:\n  script: make deploy\n",
+        },
+      },
+    ],
+    releases: [{ project: "acme/components", tag_name: "v1.2.0", ref: "main" }],
+  });
   const pipelines = (await (await fetch(`${origin}${P}/pipelines?per_page=1`, { headers })).json()) as Array<{
     id: number;
   }>;
@@ -374,6 +395,19 @@ export const rowsA: RowA[] = [
     "GET",
     (c) => `${P}/pipelines/${c.bridgePipeline}/bridges`,
     { expect: /^(?![\s\S]*"name":"build")[\s\S]*"name":"downstream"[\s\S]*"downstream_pipeline":null/ },
+  ),
+  r("list_ci_catalog_resources", { search: "shared" }, "POST", "/api/graphql", {
+    expect: /"fullPath":"acme\/components"[\s\S]*"latestReleasedAt":"/,
+  }),
+  r(
+    "get_ci_catalog_resource",
+    { full_path: "acme/components", component_name: "deploy" },
+    "POST",
+    "/api/graphql",
+    {
+      expect:
+        /^(?![\s\S]*"name":"lint")[\s\S]*"name":"v1\.2\.0"[\s\S]*"name":"deploy"[\s\S]*"includePath":"[^"]+\/acme\/components\/deploy@1\.2\.0"[\s\S]*"name":"target","description":"Where to","type":"STRING","required":true/,
+    },
   ),
   r(
     "download_job_artifacts",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { enc } from "../forge/api.js";
 import { ForgeTooLarge } from "../forge/http.js";
 import { id, pagination, projectId, tool } from "./define.js";
+import { runGraphql } from "./graphql.js";
 
 /**
  * CI beside pipelines and jobs, by gitlab-mcp's names: the CI lint (given content, or the project's
@@ -153,6 +154,132 @@ export const ciTools = [
           );
         throw err;
       }
+    },
+  }),
+];
+
+const RESOURCE_FIELDS =
+  "id name description fullPath webPath icon starCount topics verificationLevel visibilityLevel latestReleasedAt last30DayUsageCount";
+
+/**
+ * The CI/CD catalog exists only in GitLab's GraphQL API, so these two are GraphQL reads (one call
+ * each); while GITLAB_ALLOWED_PROJECT_IDS restricts the projects they are refused, as GraphQL is.
+ */
+export const ciCatalogTools = [
+  tool({
+    name: "list_ci_catalog_resources",
+    description:
+      "List the CI/CD catalog's published resources (component projects): search, sort, and page with first/after (GraphQL cursor).",
+    write: false,
+    endpoint: "POST /api/graphql (ciCatalogResources)",
+    input: {
+      search: z.string().optional().describe("In names and descriptions"),
+      first: z.number().int().min(1).max(100).optional().describe("How many (default 20, max 100)"),
+      after: z.string().optional().describe("The endCursor of the previous page"),
+      group_ids: z.array(z.string()).optional().describe("Only resources in these groups (GraphQL ids)"),
+      scope: z.enum(["ALL", "NAMESPACES"]).optional(),
+      sort: z
+        .enum([
+          "CREATED_ASC",
+          "CREATED_DESC",
+          "LATEST_RELEASED_AT_ASC",
+          "LATEST_RELEASED_AT_DESC",
+          "NAME_ASC",
+          "NAME_DESC",
+          "STAR_COUNT_ASC",
+          "STAR_COUNT_DESC",
+          "USAGE_COUNT_ASC",
+          "USAGE_COUNT_DESC",
+        ])
+        .optional(),
+      topics: z.array(z.string()).optional(),
+      verification_level: z
+        .enum([
+          "GITLAB_MAINTAINED",
+          "GITLAB_PARTNER_MAINTAINED",
+          "UNVERIFIED",
+          "VERIFIED_CREATOR_MAINTAINED",
+          "VERIFIED_CREATOR_SELF_MANAGED",
+        ])
+        .optional(),
+    },
+    run: (api, a) =>
+      runGraphql(
+        api,
+        `query($search: String, $first: Int, $after: String, $groupIds: [GroupID!], $scope: CiCatalogResourceScope, $sort: CiCatalogResourceSort, $topics: [String!], $verificationLevel: CiCatalogResourceVerificationLevel) {
+  ciCatalogResources(search: $search, first: $first, after: $after, groupIds: $groupIds, scope: $scope, sort: $sort, topics: $topics, verificationLevel: $verificationLevel) {
+    nodes { ${RESOURCE_FIELDS} }
+    pageInfo { hasNextPage endCursor }
+  }
+}`,
+        {
+          search: a.search,
+          first: a.first ?? 20,
+          after: a.after,
+          groupIds: a.group_ids,
+          scope: a.scope,
+          sort: a.sort,
+          topics: a.topics,
+          verificationLevel: a.verification_level,
+        },
+      ),
+  }),
+  tool({
+    name: "get_ci_catalog_resource",
+    description:
+      "Get one CI/CD catalog resource by id (gid://gitlab/Ci::Catalog::Resource/…) or full_path, with its newest versions, their components and each component's inputs (include_path is what `include: component:` takes).",
+    write: false,
+    endpoint: "POST /api/graphql (ciCatalogResource)",
+    input: {
+      id: z.string().min(1).optional().describe("The resource's GraphQL id; or give full_path"),
+      full_path: z.string().min(1).optional().describe("The resource project's full path; or give id"),
+      version_limit: z.number().int().min(1).max(20).optional().describe("Versions to include (default 5)"),
+      component_limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(50)
+        .optional()
+        .describe("Components per version (default 20)"),
+      component_name: z.string().optional().describe("Keep only the component of this name"),
+      include_readme: z.boolean().optional().describe("Include each version's README"),
+    },
+    run: async (api, a) => {
+      if ((a.id === undefined) === (a.full_path === undefined))
+        throw new Error("give exactly one of id and full_path");
+      const r = await runGraphql(
+        api,
+        `query($id: CiCatalogResourceID, $fullPath: ID, $versionLimit: Int!, $componentLimit: Int!) {
+  ciCatalogResource(id: $id, fullPath: $fullPath) {
+    ${RESOURCE_FIELDS}
+    versions(first: $versionLimit) {
+      nodes {
+        id name path createdAt releasedAt${a.include_readme ? " readme" : ""}
+        semver { major minor patch }
+        components(first: $componentLimit) {
+          nodes { id name description includePath last30DayUsageCount inputs { name description type required default options regex } }
+          pageInfo { hasNextPage endCursor }
+        }
+      }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+}`,
+        {
+          id: a.id,
+          fullPath: a.full_path,
+          versionLimit: a.version_limit ?? 5,
+          componentLimit: a.component_limit ?? 20,
+        },
+      );
+      type Version = { components?: { nodes?: Array<{ name?: string }> } };
+      const resource = (r.data as { data?: { ciCatalogResource?: { versions?: { nodes?: Version[] } } } })
+        .data?.ciCatalogResource;
+      if (a.component_name !== undefined)
+        for (const v of resource?.versions?.nodes ?? [])
+          if (v.components?.nodes)
+            v.components.nodes = v.components.nodes.filter((c) => c.name === a.component_name);
+      return r;
     },
   }),
 ];

@@ -44,7 +44,11 @@ export function operationTypes(doc: string): string[] {
 }
 
 /** GitLab answers GraphQL errors in a 200; a document that got no data failed. */
-async function runGraphql(api: ForgeApi, query: string, variables: Record<string, unknown> | undefined) {
+export async function runGraphql(
+  api: ForgeApi,
+  query: string,
+  variables: Record<string, unknown> | undefined,
+) {
   const r = await api.graphql(query, variables);
   const body = (r.data ?? {}) as { data?: unknown; errors?: Array<{ message?: string }> };
   if (body.errors?.length && !body.data) {

@@ -4,7 +4,7 @@ import { ListToolsRequestSchema, type ListToolsResult } from "@modelcontextproto
 import { z } from "zod";
 import type { ForgeApi } from "../forge/api.js";
 import { branchProtectionTools } from "./branch-protection.js";
-import { ciTools } from "./ci.js";
+import { ciCatalogTools, ciTools } from "./ci.js";
 import type { Asker, ConfirmMode } from "./confirm.js";
 import {
   type ForgeTool,
@@ -39,7 +39,7 @@ export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
   projects: projectTools,
   issues: [...issueTools, ...issueEmojiTools],
   merge_requests: [...mergeRequestTools, ...mrDiscussionTools, ...mrReviewTools, ...mergeRequestEmojiTools],
-  pipelines: [...pipelineTools, ...ciTools],
+  pipelines: [...pipelineTools, ...ciTools, ...ciCatalogTools],
   repository: [...repositoryTools, ...branchProtectionTools],
   users: userTools,
   groups: groupTools,
