@@ -83,10 +83,13 @@ describe("tool modes against the forge simulator", () => {
     }
   });
 
-  it("serves every toolset but graphql by default", async () => {
+  it("serves every toolset but graphql and variables by default", async () => {
     const c = await start("default", {});
     expect(await names(c)).toEqual(DEFAULT_TOOLSETS.flatMap((s) => TOOLSETS[s].map((t) => t.name)).sort());
     expect(await names(c)).not.toContain("graphql_query");
+    // CI/CD variables are secrets: opt-in, as in gitlab-mcp
+    expect(await names(c)).not.toContain("list_project_variables");
+    expect(await names(c)).toContain("list_issue_emoji_reactions");
   });
 
   it("accepts gitlab-mcp's toolset names: wiki, milestones, ci (= pipelines), branches (= repository), workitems", async () => {

@@ -54,8 +54,12 @@ export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
   graphql: graphqlTools,
 };
 
-/** Toolsets served when FORGE_TOOLSETS is unset: everything but GraphQL, which is opt-in. */
-export const DEFAULT_TOOLSETS = (Object.keys(TOOLSETS) as Toolset[]).filter((t) => t !== "graphql");
+/**
+ * Toolsets served when FORGE_TOOLSETS is unset: everything but GraphQL (a query can reach anything)
+ * and CI/CD variables (secrets, and writing them changes what pipelines run with), which are opt-in.
+ */
+const OPT_IN: readonly Toolset[] = ["graphql", "variables"];
+export const DEFAULT_TOOLSETS = (Object.keys(TOOLSETS) as Toolset[]).filter((t) => !OPT_IN.includes(t));
 
 /** The tools that change the caller's own tool list (their calls answer on an event stream). */
 export const LIST_CHANGING_TOOLS = new Set(["discover_tools"]);
