@@ -24,6 +24,11 @@ describe("award emoji", () => {
     expect((await f.api(path, send("POST", { name: "thumbsup" }, bob))).status).toBe(201);
     expect((await f.api(path, send("POST", { name: "Not An Emoji" }))).status).toBe(400);
     expect((await f.api(path)).body.map((a: { name: string }) => a.name)).toEqual(["thumbsup", "thumbsup"]);
+    // two thumbsup are two upvotes of the issue or merge request
+    expect((await f.api(path.replace(/\/award_emoji$/, ""))).body).toMatchObject({
+      upvotes: 2,
+      downvotes: 0,
+    });
     expect((await f.api(`${path}/${made.body.id}`, send("DELETE", undefined, bob))).status).toBe(403);
     expect((await f.api(`${path}/${made.body.id}`, send("DELETE"))).status).toBe(204);
     expect((await f.api(`${path}/${made.body.id}`)).status).toBe(404);

@@ -6,6 +6,7 @@ export const DRAFT_TITLE = /^(draft:|\[draft\]|\(draft\))/i;
 import { projectFullPath } from "./access.js";
 import { anyMilestoneJson, milestoneUsable } from "./milestones.js";
 import { userNotesCount } from "./notes.js";
+import { votes } from "./project-extras.js";
 import { addCommit, diffCommits, history, resolveRef } from "./repo.js";
 import type { Commit, ForgeState, ForgeUser, MergeRequest, Project } from "./state.js";
 import { nextId } from "./state.js";
@@ -86,8 +87,7 @@ export function mrJson(
     target_branch: mr.target_branch,
     source_branch: mr.source_branch,
     user_notes_count: userNotesCount(mr),
-    upvotes: 0,
-    downvotes: 0,
+    ...votes(state.extras, "MergeRequest", mr.id),
     author: userRef(state, mr.author_id, origin),
     assignees,
     assignee: assignees[0] ?? null,

@@ -174,6 +174,15 @@ export function emptyExtras(): ProjectExtras {
   };
 }
 
+/** An issue's or merge request's `upvotes` and `downvotes`: its thumbsup and thumbsdown award emoji. */
+export function votes(extras: ProjectExtras, type: "Issue" | "MergeRequest", id: number) {
+  const on = (extras.awards ?? []).filter((a) => a.awardable_type === type && a.awardable_id === id);
+  return {
+    upvotes: on.filter((a) => a.name === "thumbsup").length,
+    downvotes: on.filter((a) => a.name === "thumbsdown").length,
+  };
+}
+
 /** Wiki slugs as GitLab derives them from titles: spaces become dashes, the rest kept. */
 export function wikiSlug(title: string): string {
   return title.trim().replace(/\s+/g, "-");
