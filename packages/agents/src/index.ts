@@ -46,6 +46,7 @@ export {
   readPlanFile,
   readProjectState,
   withState,
+  writePlanFile,
 } from "./engine/api.js";
 export {
   type DeploymentInfo,
@@ -120,6 +121,8 @@ export {
   type DesiredResource,
   type FieldChange,
   hasChanges,
+  NEW_STATE,
+  type NewStateIdentity,
   type Plan,
   PlanError,
   type PlannedAction,

@@ -8,7 +8,14 @@ import { loadDotenv } from "../config/dotenv.js";
 import { configHash, prepareDesired } from "../plan/bind.js";
 import { planWithSpecs } from "../plan/planner.js";
 import { scopeDesired } from "../plan/scope.js";
-import { hasChanges, incompleteMessage, type Plan, PlanError, refreshErrors } from "../plan/types.js";
+import {
+  hasChanges,
+  incompleteMessage,
+  NEW_STATE,
+  type Plan,
+  PlanError,
+  refreshErrors,
+} from "../plan/types.js";
 import { ALL_ADAPTERS } from "../providers/catalog.js";
 import { baseUrlsFromEnv } from "../providers/endpoint.js";
 import type { HttpEnvironment, RetryNotice } from "../providers/http.js";
@@ -20,6 +27,7 @@ import { LockedState } from "../state/locked-state.js";
 import { hashSecrets, legacyStateKeys, rekeyHashes, stateHashKey } from "../state/secrets.js";
 import { openBackend } from "../state/settings.js";
 import type { ResourceState, State } from "../state/types.js";
+import { writeAtomically } from "../state/write.js";
 import { asIdentity, resolveIdentity } from "./identity.js";
 import type { LoadedProject } from "./project.js";
 
@@ -173,7 +181,11 @@ export async function plan(options: EngineOptions & { operation?: "apply" | "des
   return withState({ command: "agents plan", ...options }, async (store, project) => {
     const runtime = createRuntime({ ...options, project });
     const view = await stateView(store, project, runtime, options);
-    return (await planWith(view, project, runtime, options)).plan;
+    const made = (await planWith(view, project, runtime, options)).plan;
+    // A state that does not exist yet got a lineage and a hash key made up by this read: the plan
+    // keeps them, so its apply can give the new state the identity the plan was made for.
+    if (!store.existed && store.state.hashKey) made[NEW_STATE] = { hashKey: store.state.hashKey };
+    return made;
   });
 }
 
@@ -264,6 +276,11 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
       project,
       cascade: operation === "destroy" && options.cascade === true,
     });
+    // A plan saved before the first apply: while the state is still absent, it takes the identity
+    // the plan was made for (otherwise checkSavedPlan refuses the plan as made for another state).
+    const fresh = options.savedPlan?.[NEW_STATE];
+    if (fresh && options.savedPlan?.state.serial === 0)
+      store.adoptIdentity(options.savedPlan.state.lineage, fresh.hashKey);
     const view = await stateView(store, project, runtime, options);
     // Migrate on write: an upgraded state is written at once; the project and the hash key are
     // recorded before the first create is sent (a crash must not leave creates behind that another
@@ -348,6 +365,18 @@ function checkSavedPlan(saved: Plan, store: LockedState, hash: string, operation
   }
 }
 
+/**
+ * Saves `plan` for `agents apply FILE`: the plan as `plan --json` prints it, plus, for a plan made
+ * against a state that does not exist yet, `newState` (that state's hash key). Replaced
+ * atomically, 0600 also when FILE existed: with a hash key next to a keyed hash of the
+ * declarations, the file is as sensitive as a state file (docs/state.md §Saved plans before the
+ * first apply).
+ */
+export async function writePlanFile(path: string, plan: Plan): Promise<void> {
+  const fresh = plan[NEW_STATE];
+  await writeAtomically(path, `${JSON.stringify(fresh ? { ...plan, newState: fresh } : plan, null, 2)}\n`);
+}
+
 export async function readPlanFile(path: string): Promise<Plan> {
   let parsed: unknown;
   try {
@@ -359,5 +388,13 @@ export async function readPlanFile(path: string): Promise<Plan> {
   if (plan?.formatVersion !== 1 || !Array.isArray(plan.actions) || !plan.state) {
     throw new PlanError(`${path}: not a saved plan (expected formatVersion 1 with actions)`, "bad_plan_file");
   }
-  return plan;
+  const { newState, ...rest } = parsed as Plan & { newState?: unknown };
+  if (newState === undefined) return plan;
+  const hashKey = (newState as { hashKey?: unknown } | null)?.hashKey;
+  if (typeof hashKey !== "string" || !/^[0-9a-f]{64}$/.test(hashKey))
+    throw new PlanError(
+      `${path}: not a saved plan (newState.hashKey must be 64 hex digits)`,
+      "bad_plan_file",
+    );
+  return Object.assign(rest as Plan, { [NEW_STATE]: { hashKey } });
 }

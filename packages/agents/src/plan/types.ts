@@ -64,7 +64,23 @@ export interface PlannedAction {
   warnings: string[];
 }
 
+/**
+ * Where a plan made against a state that does not exist yet keeps that state's identity: the hash
+ * key its lineage comes with (docs/state.md §Saved plans before the first apply). A symbol, so
+ * JSON.stringify never prints it (`plan --json`, the playground's page); only a saved plan file
+ * carries it (engine/api.ts writePlanFile).
+ */
+export const NEW_STATE: unique symbol = Symbol("agents.plan.newState");
+
+/** The identity a state that did not exist at plan time takes when the plan is applied. */
+export interface NewStateIdentity {
+  /** The state's hash key (hex): with its lineage (`state.lineage`), what apply gives the new state. */
+  hashKey: string;
+}
+
 export interface Plan {
+  /** Only on a plan made against an absent state (see NEW_STATE). */
+  [NEW_STATE]?: NewStateIdentity;
   formatVersion: typeof PLAN_FORMAT_VERSION;
   createdAt: string;
   /** Operation the plan was made for. */

@@ -95,6 +95,18 @@ export class LockedState {
     return this.current;
   }
 
+  /**
+   * Gives a state that does not exist yet the identity a saved plan made for it (docs/state.md
+   * §Saved plans before the first apply): its lineage and hash key, in place of the fresh ones this
+   * read made up. Nothing is written here; the run's first write stores them. False (and nothing
+   * changes) once the state exists or this run wrote.
+   */
+  adoptIdentity(lineage: string, hashKey: string): boolean {
+    if (this.existed || this.wrote || this.current.serial !== 0) return false;
+    this.current = { ...this.current, lineage, hashKey };
+    return true;
+  }
+
   /** Applies `change` to the state and resolves once it is durably stored. */
   update(change: StateChange): Promise<State> {
     if (this.released) return Promise.reject(new StateError("state already released"));

@@ -1,4 +1,3 @@
-import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import {
   hasChanges,
@@ -9,6 +8,7 @@ import {
   refreshErrors,
   renderPlan,
   renderRefreshOnly,
+  writePlanFile,
 } from "../../index.js";
 import { noticeToStderr, redactingErrors, retryLine } from "../engine-output.js";
 import { CliError } from "../errors.js";
@@ -71,8 +71,7 @@ export function register(program: Command): void {
       );
       const incomplete = refreshErrors(result).length > 0;
       // An incomplete plan is never saved: applying it would act on what was not read.
-      if (options.out && !incomplete)
-        await writeFile(options.out, `${JSON.stringify(result, null, 2)}\n`, { mode: 0o600 });
+      if (options.out && !incomplete) await writePlanFile(options.out, result);
       if (options.json) {
         process.stdout.write(redact(`${JSON.stringify(result, null, 2)}\n`));
       } else {
