@@ -1,6 +1,6 @@
 // The playground's API in-process over loopback, against the provider_c simulator (the page's own
 // wiring is driven in Chromium by e2e/playground.test.ts): a plan applied on an existing state is
-// a saved plan the engine refuses once the state moved on; `ask` tool calls denied from the page,
+// a saved plan (also before the first apply) the engine refuses once the state moved on; `ask` tool calls denied from the page,
 // or by a page that went away; the refusals of the chat and apply endpoints.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -83,9 +83,21 @@ async function planId(): Promise<string> {
 const texts = (lines: Line[]) => lines.filter((l) => l.type !== "line" || !/: (creat|updat)/.test(l.text));
 
 describe("apply from the playground", () => {
-  it("applies a plan made on an existing state as a saved plan, once; a plan older than the state is refused", async () => {
-    const first = await readLines(await post("/api/apply", { plan: await planId() }));
+  it("applies a plan as a saved plan, once, also before the first apply; a plan older than the state is refused", async () => {
+    // Two plans made before anything was applied: the first one applied makes the state, and the
+    // other is then refused as made for a state that no longer is the one stored.
+    const fresh = await planId();
+    const other = await planId();
+    const first = await readLines(await post("/api/apply", { plan: fresh }));
     expect(first.at(-1)).toEqual({ type: "done", ok: true });
+    expect(await readLines(await post("/api/apply", { plan: other }))).toEqual([
+      {
+        type: "error",
+        error: expect.stringMatching(
+          /^the saved plan was made for a different state \(lineage [0-9a-f-]+, this state is [0-9a-f-]+\); run agents plan again$/,
+        ),
+      },
+    ]);
 
     writeFileSync(file, original.replace("Check naming, structure and tests.", "Check naming and tests."));
     const a = await planId();

@@ -23,8 +23,6 @@ interface Kept {
   plan: Plan;
   /** What the configuration was when the plan was made (hashed in memory, never sent). */
   config: string;
-  /** What the page was shown: every action and field change (sensitive values are absent). */
-  shown: string;
 }
 
 /** The declared resources with their resolved values, and the secrets: any edit changes it. */
@@ -33,17 +31,6 @@ function configPrint(project: LoadedProject): string {
   return createHash("sha256")
     .update(JSON.stringify([desired, [...project.secrets].sort()]))
     .digest("hex");
-}
-
-function shownOf(p: Plan): string {
-  return JSON.stringify(
-    p.actions.map((a) => [
-      a.address,
-      a.action,
-      a.remoteId ?? null,
-      a.changes.map((c) => [c.path, c.before, c.after, c.sensitive, c.forcesReplacement]),
-    ]),
-  );
 }
 
 const CHANGED = "agents.yaml (or a secret it uses) changed since the plan was shown; plan again";
@@ -77,7 +64,7 @@ export class PlaygroundPlans {
     const { options, redact } = await this.options();
     const result = await plan(options);
     const id = randomBytes(12).toString("base64url");
-    this.plans.set(id, { plan: result, config: configPrint(options.project), shown: shownOf(result) });
+    this.plans.set(id, { plan: result, config: configPrint(options.project) });
     for (const old of this.plans.keys()) if (this.plans.size > KEPT) this.plans.delete(old);
     const actions = result.actions.map((a) => ({
       address: a.address,
@@ -123,30 +110,18 @@ export class PlaygroundPlans {
       const started = performance.now();
       let progress: ((e: Parameters<ReturnType<typeof progressPrinter>>[0]) => void) | undefined;
       if (configPrint(loaded.options.project) !== saved.config) throw new Error(CHANGED);
-      // A plan made against a state that exists is applied as a saved plan: the engine refuses it
-      // when the state moved on. A plan made before the first apply has no stored state to pin
-      // (an absent state gets a fresh lineage and key at every read), so the engine plans again
-      // under the lock and the page's plan is applied only if that plan is the very same.
-      let different = false;
+      // Applied as a saved plan, as `agents apply PLAN_FILE`: the engine refuses it when the state
+      // moved on (a plan made before the first apply: once any state was written).
       const outcome = await apply({
         ...loaded.options,
         command: "agents playground",
-        ...(saved.plan.state.serial > 0
-          ? { savedPlan: saved.plan }
-          : {
-              confirm: async (fresh: Plan) => {
-                different = shownOf(fresh) !== saved.shown;
-                return !different;
-              },
-            }),
+        savedPlan: saved.plan,
         onPlan: (p) => {
           progress = progressPrinter(line, p);
         },
         onEvent: (e) => progress?.(e),
         onRetry: (n) => line(retryLine(n)),
       });
-      if (different)
-        throw new Error("the remote objects or the state changed since the plan was shown; plan again");
       // A kept plan is applied once: the state it was made against is gone now.
       this.plans.delete(id);
       const summary = outcome.result
