@@ -15,7 +15,7 @@ import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
 import { requestLog, setFaults, simState } from "../e2e/project.js";
-import { type PgServer, startPostgres } from "../state/pg-server.js";
+import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { type InProcessProject, inProcessProject } from "./in-process.js";
 
 const FIXTURE = fileURLToPath(new URL("../e2e/fixtures/crash-b", import.meta.url));
@@ -202,7 +202,7 @@ for (const backend of ["file", "postgres"] as const) {
       const env: Record<string, string> = { AGENTS_STATE_KEY: "crash-b-key" };
       beforeAll(async () => {
         if (backend === "postgres") {
-          server = await startPostgres();
+          server = await testPostgres();
           env.AGENTS_STATE_URL = server.url;
         }
       }, 60_000);

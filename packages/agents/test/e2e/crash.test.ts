@@ -16,7 +16,7 @@ import { stateBackendForConfig } from "../../src/engine/state-config.js";
 import { ALL_ADAPTERS } from "../../src/providers/catalog.js";
 import type { StateRead } from "../../src/state/backend.js";
 import { forceUnlock } from "../../src/state/file-store.js";
-import { type PgServer, startPostgres } from "../state/pg-server.js";
+import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { CLI, runCli } from "./cli.js";
 import { runCliHere } from "./cli-here.js";
 import { copyProject, liveObjects, requestLog, SECRETS, setFaults, simState } from "./project.js";
@@ -163,7 +163,7 @@ for (const kind of ["file", "postgres"] as const) {
         backend = kind;
         env = { AGENTS_STATE_KEY: "crash-key" };
         if (kind === "postgres") {
-          server = await startPostgres();
+          server = await testPostgres();
           env.AGENTS_STATE_URL = server.url;
         }
       }, 60_000);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
-import { type PgServer, startPostgres } from "../state/pg-server.js";
+import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { runCliHere } from "./cli-here.js";
 
 const KEY = "sim-provider-c-key";
@@ -109,7 +109,7 @@ describeWith("postgresql")("a plan saved before the first apply, state in Postgr
   let server: PgServer | undefined;
   let n = 0;
   beforeAll(async () => {
-    server = await startPostgres();
+    server = await testPostgres();
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

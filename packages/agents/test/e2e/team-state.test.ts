@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
 import { keyedHash } from "../../src/state/secrets.js";
 import { inProcessProject } from "../convergence/in-process.js";
-import { type PgServer, startPostgres } from "../state/pg-server.js";
+import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { runCliHere as runCli } from "./cli-here.js";
 import { copyProject, liveObjects, SECRETS, setFaults, simState } from "./project.js";
 
@@ -180,7 +180,7 @@ describe("team state in a file both clones point at", () => {
 describeWith("postgresql")("team state on PostgreSQL (the committed state: block)", () => {
   let server: PgServer | undefined;
   beforeAll(async () => {
-    server = await startPostgres();
+    server = await testPostgres();
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
@@ -191,7 +191,7 @@ describeWith("postgresql")("team state on PostgreSQL (the committed state: block
       n += 1;
       return {
         block: `state:\n  backend: postgres\n  url: \${AGENTS_STATE_URL}\n  workspace: team${n}\n`,
-        named: `postgres 127.0.0.1:${server!.port}/agents schema agents_state workspace "team${n}"`,
+        named: `postgres 127.0.0.1:${server!.port}/${server!.database} schema agents_state workspace "team${n}"`,
       };
     },
     () => ({ AGENTS_STATE_URL: server!.url }),
@@ -215,17 +215,17 @@ describeWith("postgresql")("team state on PostgreSQL (the committed state: block
     const cliPlan = await runCli(["plan"], { cwd: dirB, env });
     expect(cliPlan.code, cliPlan.stderr).toBe(0);
     expect(cliPlan.stderr).toBe(
-      `note: using project "shop" recorded in the state (postgres 127.0.0.1:${server!.port}/agents schema agents_state workspace "named"), not this folder's name "${basename(dirB)}"\n`,
+      `note: using project "shop" recorded in the state (postgres 127.0.0.1:${server!.port}/${server!.database} schema agents_state workspace "named"), not this folder's name "${basename(dirB)}"\n`,
     );
     expect(cliPlan.stdout.split("\n")[0]).toBe(
-      `state: postgres 127.0.0.1:${server!.port}/agents schema agents_state workspace "named" (project "shop", ${RESOURCES} resources)`,
+      `state: postgres 127.0.0.1:${server!.port}/${server!.database} schema agents_state workspace "named" (project "shop", ${RESOURCES} resources)`,
     );
 
     const list = await runCli(["state", "list"], { cwd: dirB, env });
     expect(list.code, list.stderr).toBe(0);
     const [first, ...entries] = list.stdout.trimEnd().split("\n");
     expect(first).toBe(
-      `state: postgres 127.0.0.1:${server!.port}/agents schema agents_state workspace "named" (project "shop", ${RESOURCES} resources)`,
+      `state: postgres 127.0.0.1:${server!.port}/${server!.database} schema agents_state workspace "named" (project "shop", ${RESOURCES} resources)`,
     );
     expect(entries).toHaveLength(RESOURCES);
     expect(list.stderr + list.stdout).not.toContain(server!.password);

@@ -11,8 +11,10 @@ import pg from "pg";
 import { servicePath } from "../../../../scripts/test-services.js";
 
 export interface PgServer {
-  /** postgres://agents:<password>@127.0.0.1:<port>/agents */
+  /** postgres://agents:<password>@127.0.0.1:<port>/<database> */
   url: string;
+  /** The database `url` names. */
+  database: string;
   password: string;
   port: number;
   /** A URL for another database name on the same server. */
@@ -66,7 +68,19 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   const args = ["-D", data, "-p", String(port), "-k", root, "-c", "listen_addresses=127.0.0.1"];
   if (options.durable === false || options.durable === undefined)
     args.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
-  const child = spawn(join(bin, "postgres"), args, { ...asUser, stdio: ["ignore", "ignore", "pipe"] });
+  // The server runs under a watchdog shell that stops it (and removes its folder) once this
+  // process's end of the stdin pipe closes: on stop(), and also when this process dies without
+  // stopping it (a test worker killed or ended by vitest), so no server outlives its tests.
+  const watchdog =
+    'postgres="$1"; root="$2"; shift 2; "$postgres" "$@" & pid=$!; read -r _; kill -INT "$pid"; wait "$pid"; rm -rf "$root"';
+  const child = spawn("/bin/sh", ["-c", watchdog, "sh", join(bin, "postgres"), root, ...args], {
+    ...asUser,
+    stdio: ["pipe", "ignore", "pipe"],
+  });
+  // Nothing here keeps the process alive: when it ends, the pipe closes and the watchdog stops it.
+  child.unref();
+  (child.stdin as unknown as { unref(): void }).unref();
+  (child.stderr as unknown as { unref(): void }).unref();
   let log = "";
   child.stderr.on("data", (chunk) => {
     log = (log + chunk).slice(-4000);
@@ -90,15 +104,57 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   }
   return {
     url: urlFor("agents"),
+    database: "agents",
     password,
     port,
     urlFor,
     async stop() {
       if (child.exitCode === null) {
-        child.kill("SIGINT");
+        child.stdin?.end();
         await exited;
       }
       await fs.rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+let shared: Promise<PgServer> | undefined;
+let databases = 0;
+
+/**
+ * A database of its own on one server per test process: starting a server (initdb, then the
+ * server's start) costs seconds, and five test files need PostgreSQL, while the e2e workers each
+ * run many files one after another (vitest.config.ts, `isolate: false`). Each call creates a new
+ * database; `stop()` drops it with any connection left to it. The server itself stops when the
+ * process ends, by its watchdog. What a test does to its database (locks, terminated sessions, journal rows)
+ * stays in it; nothing in the suite stops or reconfigures the server.
+ */
+export async function testPostgres(): Promise<PgServer> {
+  if (!shared) {
+    // Stopped by its watchdog when this process ends (startPostgres).
+    shared = startPostgres();
+  }
+  const server = await shared;
+  const database = `agents_t${++databases}`;
+  const admin = new pg.Client({ connectionString: server.urlFor("postgres") });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${database}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    ...server,
+    url: server.urlFor(database),
+    database,
+    async stop() {
+      const client = new pg.Client({ connectionString: server.urlFor("postgres") });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }

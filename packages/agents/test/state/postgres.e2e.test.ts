@@ -19,7 +19,7 @@ import { type ResourceState, StateLockedError } from "../../src/state/types.js";
 import { CLI, type CliResult, runCli } from "../e2e/cli.js";
 import { runCliHere } from "../e2e/cli-here.js";
 import { copyProject, liveObjects, SECRETS, setFaults, simState } from "../e2e/project.js";
-import { type PgServer, startPostgres } from "./pg-server.js";
+import { type PgServer, testPostgres } from "./pg-server.js";
 
 const FIXTURE = fileURLToPath(new URL("../e2e/fixtures/crash-c", import.meta.url));
 const KEY = { AGENTS_STATE_KEY: "pg-state-key" };
@@ -77,7 +77,7 @@ function expectNoSecret(result: CliResult | string, label: string): void {
 
 describeWith("postgresql")("PostgreSQL state backend", () => {
   beforeAll(async () => {
-    [server, c] = await Promise.all([startPostgres(), startSim("provider_c", { quiet: true })]);
+    [server, c] = await Promise.all([testPostgres(), startSim("provider_c", { quiet: true })]);
   }, 60_000);
   afterAll(async () => {
     await Promise.all(backends.map((b) => b.close()));
