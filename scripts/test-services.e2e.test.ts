@@ -57,14 +57,14 @@ describe("tests that need a Debian service", () => {
     expect(lines).toEqual([
       'Not run here, 1 suite(s) need a service that is not installed (could not install: AGENTS_TEST_INSTALL=0; apt-get install nginx): nginx ("two stateless replicas behind nginx")',
     ]);
-  });
+  }, 180_000); // a nested vitest: about 5 s idle, past 90 s seen on a loaded machine
 
   it("in CI, a missing service fails the run", async () => {
     const r = await inCi;
     expect(r.status).not.toBe(0);
     expect(r.out).toContain("needs nginx");
     expect(r.out).toContain("nginx is not installed (Debian package nginx); CI must install it");
-  });
+  }, 180_000);
 
   it("the closing line groups suites by service and names the packages to install", () => {
     const lines = [
