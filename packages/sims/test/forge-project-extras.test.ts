@@ -300,7 +300,7 @@ describe("GraphQL (POST /api/graphql)", () => {
     ["a subscription", "subscription { issueUpdated { id } }", /no subscriptions/],
     ["unknown field", "{ nope }", /Field 'nope' doesn't exist on type 'Query'/],
     ["scalar without selection", '{ project(fullPath: "acme/widgets") }', /must have a selection/],
-    ["fragments", "{ currentUser { ...F } } fragment F on UserCore { id }", /Fragments are not supported/],
+    ["named fragments", "{ currentUser { ...F } } fragment F on UserCore { id }", /Only inline fragments/],
     ["missing variable", "query($p: ID!) { project(fullPath: $p) { name } }", /Variable \$p/],
   ])("%s → errors", async (_n, query, message) => {
     const r = await gql(query, {});

@@ -12,6 +12,7 @@ import { ciRoutes } from "./rest/ci.js";
 import { ciExtraRoutes } from "./rest/ci-extras.js";
 import { ciVariableRoutes } from "./rest/ci-variables.js";
 import { graphqlRoutes } from "./rest/graphql.js";
+import { groupMoreRoutes } from "./rest/group-more.js";
 import { groupRoutes } from "./rest/groups.js";
 import { issueRoutes } from "./rest/issues.js";
 import { labelMilestoneRoutes } from "./rest/labels-milestones.js";
@@ -20,6 +21,7 @@ import { mrRoutes } from "./rest/merge-requests.js";
 import { milestoneExtraRoutes } from "./rest/milestone-extras.js";
 import { mrReviewRoutes } from "./rest/mr-review.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
+import { projectMoreRoutes } from "./rest/project-more.js";
 import { projectSettingsRoutes } from "./rest/project-settings.js";
 import { projectRoutes } from "./rest/projects.js";
 import { relationRoutes } from "./rest/relations.js";
@@ -42,6 +44,7 @@ import {
 import { seedDefaultIdentities } from "./seed/defaults.js";
 import { DEFAULT_DATASET } from "./seed/defaults-data.js";
 import { dumpExtras, seedExtras } from "./seed/extras.js";
+import { seedMore } from "./seed/more.js";
 import { dumpRest, seedRest } from "./seed/work.js";
 
 /**
@@ -117,6 +120,7 @@ export const definition: SimDefinition<ForgeState> = {
     milestoneExtraRoutes(app, ctx);
     ciExtraRoutes(app, ctx);
     releaseWikiRoutes(app, ctx, fullPath);
+    projectMoreRoutes(app, ctx);
     mrReviewRoutes(app, ctx, fullPath);
     projectSettingsRoutes(app, ctx);
     activityRoutes(app, ctx);
@@ -125,6 +129,7 @@ export const definition: SimDefinition<ForgeState> = {
     // before repoCiRoutes: `/jobs/:job_id/artifacts/tree` is not an artifact file named "tree"
     repoInsightRoutes(app, ctx);
     repoCiRoutes(app, ctx);
+    groupMoreRoutes(app, ctx);
     graphqlRoutes(app, ctx);
     projectRoutes(app, ctx);
     namespaceRoutes(app, ctx);
@@ -165,6 +170,7 @@ export const definition: SimDefinition<ForgeState> = {
     applySettings(state, b);
     seedRest(state, b);
     seedExtras(state, b);
+    seedMore(state, b);
     Object.assign(ctx.state, state);
     return {
       ok: true,

@@ -1,3 +1,5 @@
+import type { MoreExtras } from "./more-extras.js";
+
 /**
  * The records a project keeps beside its repository, issues and merge requests: labels,
  * milestones, releases, wiki pages, issue links, to-do items marked done, job artifacts and forks.
@@ -82,6 +84,8 @@ export interface ProjectExtras {
   /** Environments and deployments (rest/ci-extras.ts). */
   environments?: EnvironmentRow[];
   deployments?: DeploymentRow[];
+  /** Group wikis, iterations, webhooks, uploads, vulnerabilities, ... (more-extras.ts). */
+  more?: MoreExtras;
 }
 
 export interface AwardRow {

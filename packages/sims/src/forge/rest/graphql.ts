@@ -9,30 +9,28 @@ import {
   projectFullPath,
 } from "../model/access.js";
 import { addNote } from "../model/notes.js";
-import type { ForgeState, ForgeUser } from "../model/state.js";
+import type { ForgeState, ForgeUser, Project } from "../model/state.js";
 import { checkToken } from "../oauth/tokens.js";
 import { catalogRoot } from "./graphql-catalog.js";
+import { type Args, connection, GqlError, type Obj, type Value } from "./graphql-kit.js";
+import { moreGraphql } from "./graphql-more.js";
 import { canSeeIssue } from "./issues.js";
 import { FORGE_VERSION } from "./users.js";
 
 /**
  * A minimal GitLab GraphQL endpoint (`POST /api/graphql`, `{query, variables}`): queries and one
- * mutation (`createNote`, with the `api` scope), no fragments. Root fields: `currentUser`, `metadata`, `project(fullPath:)` (with `issues` and
+ * mutation (`createNote`, with the `api` scope), inline fragments (`... on Type`), no named ones. Root fields: `currentUser`, `metadata`, `project(fullPath:)` (with `issues` and
  * `mergeRequests` connections taking `state` and `first`), `group(fullPath:)`, the CI/CD catalog
- * (`ciCatalogResources`, `ciCatalogResource`). Answers
+ * (`ciCatalogResources`, `ciCatalogResource`), and those of ./graphql-more.ts. Answers
  * `{data}` or, for a document it cannot run, `{errors: [{message}]}` with status 200 as GitLab does.
  */
 
-type Args = Record<string, unknown>;
-type Value = unknown;
 interface Field {
   alias: string;
   name: string;
   args: Args;
   selection: Field[] | null;
 }
-
-class GqlError extends Error {}
 
 /** Tokenizes and parses one operation: `[query|mutation [Name] [($v: T = d, …)]] { selection }`. */
 function parse(doc: string, variables: Args): { operation: "query" | "mutation"; fields: Field[] } {
@@ -111,7 +109,16 @@ function parse(doc: string, variables: Args): { operation: "query" | "mutation";
     take("{");
     const out: Field[] = [];
     while (peek() !== "}") {
-      if (peek() === "...") throw new GqlError("Fragments are not supported by this simulator");
+      if (peek() === "...") {
+        // an inline fragment `... on Type { … }` (named fragments are not supported)
+        take("...");
+        if (peek() !== "on")
+          throw new GqlError("Only inline fragments (... on Type) are supported by this simulator");
+        take("on");
+        const on = take();
+        out.push({ alias: "", name: "...", args: { on }, selection: selection() });
+        continue;
+      }
       let name = take();
       let alias = name;
       if (peek() === ":") {
@@ -139,12 +146,14 @@ function parse(doc: string, variables: Args): { operation: "query" | "mutation";
   return { operation, fields: root };
 }
 
-/** An object type: its name and field resolvers. */
-type Obj = { __typename: string; [field: string]: Value | ((args: Args) => Value) };
-
 function resolve(obj: Obj, fields: Field[]): Record<string, Value> {
   const out: Record<string, Value> = {};
   for (const f of fields) {
+    if (f.name === "...") {
+      const types = [obj.__typename, ...((obj.__implements as string[] | undefined) ?? [])];
+      if (types.includes(String(f.args.on))) Object.assign(out, resolve(obj, f.selection ?? []));
+      continue;
+    }
     if (!(f.name in obj)) throw new GqlError(`Field '${f.name}' doesn't exist on type '${obj.__typename}'`);
     const raw = obj[f.name];
     const v = typeof raw === "function" ? (raw as (a: Args) => Value)(f.args) : raw;
@@ -165,21 +174,6 @@ function shape(v: Value, f: Field): Value {
   }
   if (f.selection) throw new GqlError(`Selections can't be made on scalars (field '${f.name}')`);
   return v;
-}
-
-function connection<T>(rows: T[], args: Args, node: (x: T) => Obj, type: string): Obj {
-  const first = typeof args.first === "number" ? Math.min(args.first, 100) : 100;
-  const page = rows.slice(0, first);
-  return {
-    __typename: `${type}Connection`,
-    count: rows.length,
-    nodes: page.map(node),
-    pageInfo: {
-      __typename: "PageInfo",
-      hasNextPage: rows.length > first,
-      endCursor: page.length ? String(page.length) : null,
-    },
-  };
 }
 
 export function graphqlRoutes(app: Express, ctx: SimContext<ForgeState>): void {
@@ -208,8 +202,12 @@ export function graphqlRoutes(app: Express, ctx: SimContext<ForgeState>): void {
       state: u.state,
       webUrl: `${ctx.origin}/${u.username}`,
     });
+    // the more-fields (./graphql-more.ts) build projects too: projectObj is assigned below
+    let projectObj: (p: Project) => Obj | null = () => null;
+    const extra = moreGraphql({ s, me, origin: ctx.origin, gid, userObj, projectObj: (p) => projectObj(p) });
     const root: Obj = {
       __typename: "Query",
+      ...extra.root,
       currentUser: me ? userObj(me) : null,
       metadata: { __typename: "Metadata", version: FORGE_VERSION, revision: "sim" },
       // the CI/CD catalog: ciCatalogResources, ciCatalogResource (./graphql-catalog.ts)
@@ -217,6 +215,26 @@ export function graphqlRoutes(app: Express, ctx: SimContext<ForgeState>): void {
       project: (a: Args) => {
         const p = typeof a.fullPath === "string" ? findProject(s, a.fullPath) : undefined;
         if (!p || !canReadProject(s, me, p)) return null;
+        return projectObj(p);
+      },
+      group: (a: Args) => {
+        const g = typeof a.fullPath === "string" ? findGroup(s, a.fullPath) : undefined;
+        if (!g || !canSeeGroup(s, me, g)) return null;
+        const full = groupFullPath(s, g);
+        return {
+          __typename: "Group",
+          id: gid("Group", g.id),
+          name: g.name,
+          fullPath: full,
+          description: g.description,
+          visibility: g.visibility,
+          webUrl: `${ctx.origin}/groups/${full}`,
+          ...extra.group(g),
+        } satisfies Obj;
+      },
+    };
+    projectObj = (p: Project): Obj => {
+      {
         const full = projectFullPath(s, p);
         const state = (a2: Args) => (x: { state: string }) =>
           typeof a2.state === "string" ? x.state === a2.state : true;
@@ -267,31 +285,22 @@ export function graphqlRoutes(app: Express, ctx: SimContext<ForgeState>): void {
               }),
               "MergeRequest",
             ),
+          ...extra.project(p),
         } satisfies Obj;
-      },
-      group: (a: Args) => {
-        const g = typeof a.fullPath === "string" ? findGroup(s, a.fullPath) : undefined;
-        if (!g || !canSeeGroup(s, me, g)) return null;
-        const full = groupFullPath(s, g);
-        return {
-          __typename: "Group",
-          id: gid("Group", g.id),
-          name: g.name,
-          fullPath: full,
-          description: g.description,
-          visibility: g.visibility,
-          webUrl: `${ctx.origin}/groups/${full}`,
-        } satisfies Obj;
-      },
+      }
     };
     // One mutation, GitLab's createNote: a comment on an issue or merge request by its global id.
     const mutation: Obj = {
       __typename: "Mutation",
+      ...extra.mutation,
       createNote: (a: Args) => {
         const input = (a.input ?? {}) as Args;
-        const ref = /^gid:\/\/gitlab\/(Issue|MergeRequest)\/(\d+)$/.exec(String(input.noteableId ?? ""));
+        // a work item is an issue: its global id names the same record
+        const ref = /^gid:\/\/gitlab\/(Issue|MergeRequest|WorkItem)\/(\d+)$/.exec(
+          String(input.noteableId ?? ""),
+        );
         const on = ref
-          ? ref[1] === "Issue"
+          ? ref[1] !== "MergeRequest"
             ? s.issues.find((x) => x.id === Number(ref[2]))
             : s.mergeRequests.find((x) => x.id === Number(ref[2]))
           : undefined;
@@ -311,7 +320,15 @@ export function graphqlRoutes(app: Express, ctx: SimContext<ForgeState>): void {
         return {
           __typename: "CreateNotePayload",
           errors: [],
-          note: { __typename: "Note", id: gid("Note", note.id), body: note.body, author: userObj(me) },
+          note: {
+            __typename: "Note",
+            id: gid("Note", note.id),
+            body: note.body,
+            // internal notes are not kept apart by this simulator: the flag is answered as asked
+            internal: input.internal === true,
+            createdAt: note.created_at,
+            author: userObj(me),
+          },
         };
       },
     };

@@ -16,7 +16,7 @@ import { paginate } from "../wire/paginate.js";
 import { boolParam } from "../wire/params.js";
 import { filterProjects, memberJson, renderProjects } from "./projects.js";
 
-function groupJson(state: ForgeState, g: Group, origin: string) {
+export function groupJson(state: ForgeState, g: Group, origin: string) {
   const full = groupFullPath(state, g);
   return {
     id: g.id,

@@ -51,13 +51,42 @@ const GROUP_SCOPES = [
   "wiki_blobs",
 ];
 
+/** `*` wildcards of GitLab's search filters, as a whole-string pattern. */
+const glob = (g: string) =>
+  new RegExp(
+    `^${g
+      .split("*")
+      .map((x) => x.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+    "i",
+  );
+
+/**
+ * GitLab's inline blob-search filters, taken out of the search text: `filename:` (the file's name,
+ * `*` wildcards), `path:` (its directory path, `*` wildcards) and `extension:`.
+ */
+function blobFilters(term: string): { text: string; keep: (path: string) => boolean } {
+  const tests: Array<(path: string) => boolean> = [];
+  const text = term
+    .replace(/(?:^|\s)(filename|path|extension):(\S+)/g, (_m, key: string, value: string) => {
+      if (key === "filename") tests.push((p) => glob(value).test(p.split("/").pop()!));
+      else if (key === "extension") tests.push((p) => p.toLowerCase().endsWith(`.${value.toLowerCase()}`));
+      else tests.push((p) => glob(value.endsWith("*") ? value : `${value}*`).test(p));
+      return "";
+    })
+    .trim();
+  return { text, keep: (p) => tests.every((t) => t(p)) };
+}
+
 /** A blob hit: the matching line with up to two lines of context before and after, as GitLab returns. */
-function blobHits(p: Project, term: string, ref: string | undefined) {
+function blobHits(p: Project, query: string, ref: string | undefined) {
   const commit = resolveRef(p.repository, ref, p.default_branch);
   if (!commit) return [];
   const hits: unknown[] = [];
+  const { text: term, keep } = blobFilters(query);
   const lower = term.toLowerCase();
   for (const path of Object.keys(commit.files).sort()) {
+    if (!keep(path)) continue;
     const content = commit.files[path]!;
     const inName = path.toLowerCase().includes(lower);
     const lines = content.split("\n");
