@@ -118,8 +118,11 @@ export const TOOLSETS = [
   "wiki",
   "search",
   "variables",
-  "workitems",
   "graphql",
+  "webhooks",
+  "workitems",
+  "vulnerabilities",
+  "dependency_proxy",
 ] as const;
 
 /** gitlab-mcp's toolset names that map onto one of ours, so its GITLAB_TOOLSETS values carry over. */
@@ -132,7 +135,7 @@ export const TOOLSET_ALIASES: Record<string, (typeof TOOLSETS)[number]> = {
 /**
  * FORGE_TOOLSETS → our toolset names (gitlab-mcp's names accepted, `all` = every toolset including
  * graphql, `none` = no toolset: only the single tools of GITLAB_TOOLS) and the names we do not serve, which are warned about rather than refused: a
- * gitlab-mcp configuration naming `workitems` must still start.
+ * gitlab-mcp configuration naming a toolset we lack must still start.
  */
 export function parseToolsets(raw: string | undefined): {
   toolsets: string[] | undefined;

@@ -266,6 +266,57 @@ describe("GITLAB_ALLOWED_PROJECT_IDS", () => {
     expect(paths).toContain("/api/v4/projects/1/search");
   });
 
+  it("code search across the instance or a group answers only the listed projects' files", async () => {
+    const before = await forgeLogSeq(forge);
+    const code = await json("search_code", { search: "innerHTML" });
+    expect(code.length).toBeGreaterThan(0);
+    for (const i of code) expect([1, 4]).toContain(i.project_id);
+    const paths = (await logSince(before)).map((e) => e.path.split("?")[0]);
+    expect(paths).not.toContain("/api/v4/search");
+    expect(paths).toContain("/api/v4/projects/1/search");
+    const group = await json("search_group_code", { group_id: "acme", search: "a" });
+    const items = Array.isArray(group) ? group : group.items;
+    expect(items.length).toBeGreaterThan(0);
+    for (const i of items) expect([1, 4]).toContain(i.project_id);
+  });
+
+  it("the GraphQL tools reach only the listed projects: work items by project, a vulnerability by its project", async () => {
+    await forge.seed({
+      vulnerabilities: [
+        { project: "acme/widgets", title: "Listed finding", severity: "high" },
+        { project: "acme/platform/infra", title: "Unlisted finding", severity: "high" },
+      ],
+    });
+    const items = await json("list_work_items", { project_id: "acme/widgets" });
+    expect(items.nodes.length).toBeGreaterThan(0);
+    const listed = await json("list_project_vulnerabilities", { project_id: 1 });
+    const id = listed.nodes.find((v: { title: string }) => v.title === "Listed finding").id;
+    expect((await json("get_vulnerability", { vulnerability_id: id })).title).toBe("Listed finding");
+    // the other finding's id is the listed one's + 1 (seeded in order); its project is looked up first
+    const other = `gid://gitlab/Vulnerability/${Number(id.split("/").pop()) + 1}`;
+    for (const [name, args] of [
+      ["get_vulnerability", { vulnerability_id: other }],
+      ["dismiss_vulnerability", { vulnerability_id: other, reason: "false_positive" }],
+    ] as const) {
+      const r = await call(name, args);
+      expect(r.isError).toBe(true);
+      expect(r.content[0]!.text).toMatch(/outside GITLAB_ALLOWED_PROJECT_IDS/);
+    }
+    const unseen = await call("confirm_vulnerability", { vulnerability_id: 999_999 });
+    expect(unseen.content[0]!.text).toMatch(
+      /could not be read, so it cannot be checked against GITLAB_ALLOWED/,
+    );
+    const moved = await call("move_work_item", {
+      project_id: 1,
+      iid: 1,
+      target_project_id: "acme/platform/infra",
+    });
+    expect(moved.content[0]!.text).toMatch(/outside GITLAB_ALLOWED_PROJECT_IDS/);
+    // a document of the caller's own is still refused
+    const q = await call("graphql_query", { query: "{ currentUser { username } }" });
+    expect(q.content[0]!.text).toMatch(/GraphQL is not served while GITLAB_ALLOWED_PROJECT_IDS/);
+  });
+
   it("creating a project and GraphQL are refused: both could reach beyond the list", async () => {
     const created = await call("create_project", { name: "elsewhere" });
     expect(created.isError).toBe(true);

@@ -93,7 +93,7 @@ describe("tool modes against the forge simulator", () => {
   });
 
   it("accepts gitlab-mcp's toolset names: wiki, milestones, ci (= pipelines), branches (= repository), workitems", async () => {
-    const c = await start("gl", { FORGE_TOOLSETS: "wiki,milestones,ci,branches,workitems" });
+    const c = await start("gl", { FORGE_TOOLSETS: "wiki,milestones,ci,branches,workitems,nosuchset" });
     expect(await names(c)).toEqual(
       [
         ...TOOLSETS.wiki,
@@ -112,7 +112,7 @@ describe("tool modes against the forge simulator", () => {
     ["repositories,branches", ["repository"], []],
     ["ci, Pipelines", ["pipelines"], []],
     ["all", Object.keys(TOOLSETS), []],
-    ["issues,workitems,webhooks,typo", ["issues", "workitems"], ["webhooks", "typo"]],
+    ["issues,workitems,webhooks,nosuchset,typo", ["issues", "workitems", "webhooks"], ["nosuchset", "typo"]],
   ])("FORGE_TOOLSETS=%s → %j, unknown %j", (raw, toolsets, unknown) => {
     const c = loadConfig({ FORGE_TOOLSETS: raw });
     expect(c.toolsets).toEqual(toolsets);
@@ -128,7 +128,7 @@ describe("tool modes against the forge simulator", () => {
         PATH: process.env.PATH ?? "",
         FORGE_TOKEN: "sim-forge-pat",
         FORGE_API_URL: forge.apiUrl,
-        FORGE_TOOLSETS: "labels,vulnerabilities",
+        FORGE_TOOLSETS: "labels,nosuchset",
       },
       stderr: "pipe",
     });
@@ -140,7 +140,7 @@ describe("tool modes against the forge simulator", () => {
     await c.connect(transport);
     expect(await names(c)).toEqual(TOOLSETS.labels.map((t) => t.name).sort());
     await c.close();
-    expect(stderr).toMatch(/does not have \(ignored\): vulnerabilities/);
+    expect(stderr).toMatch(/does not have \(ignored\): nosuchset/);
   });
 
   it("graphql_query (opt-in) answers queries and refuses mutations without calling the forge", async () => {

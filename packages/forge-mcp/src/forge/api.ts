@@ -1,5 +1,5 @@
 import { ForgeHttpError, forgeFetch, forgeMessage } from "./http.js";
-import type { ForgeRequest, ProjectScope } from "./project-scope.js";
+import type { ForgeRequest, GraphqlGate, ProjectScope } from "./project-scope.js";
 
 /** GitLab REST v4 for one caller (one token). Pagination facts come from the x-* headers. */
 
@@ -94,23 +94,51 @@ export class ForgeApi {
     const req: ForgeRequest = { method: "GET", path, query, maxBytes };
     return this.scope ? this.scope.run(req, (r) => this.send(r)) : this.send(req);
   }
-  /** GitLab's GraphQL endpoint lives at the instance root: `/api/graphql`, next to `/api/v4`. */
-  graphql(query: string, variables?: Record<string, unknown>): Promise<ApiResult> {
-    return this.call("POST", "", undefined, { query, variables }, true);
+  /**
+   * GitLab's GraphQL endpoint lives at the instance root: `/api/graphql`, next to `/api/v4`. A
+   * tool whose fixed document reaches one project, one group, or no project data at all says so
+   * in `gate`, so the project allow-list can admit it (./project-scope.ts); without a gate a
+   * document may name any project and is refused while the allow-list is set.
+   */
+  graphql(query: string, variables?: Record<string, unknown>, gate?: GraphqlGate): Promise<ApiResult> {
+    return this.call({ method: "POST", path: "", body: { query, variables }, graphql: true, gate });
+  }
+  /** A multipart upload of one file (`file`), as GitLab's uploads endpoints take it. */
+  upload(path: string, filename: string, content: Buffer): Promise<ApiResult> {
+    return this.call({ method: "POST", path, upload: { filename, content } });
+  }
+  /**
+   * The raw bytes of an answer, at most maxBytes of them (the rest is never read): `data` is
+   * {bytes, truncated, content_type}, or {location} when the forge redirects (not followed here).
+   */
+  download(path: string, maxBytes: number, query?: Query): Promise<ApiResult> {
+    return this.call({ method: "GET", path, query, headBytes: maxBytes });
+  }
+  /** The REST root, to tell a redirect that stays on the API from one that leaves it. */
+  get base(): string {
+    return this.apiUrl;
   }
 
   private call(
-    method: string,
-    path: string,
+    method: string | ForgeRequest,
+    path = "",
     query?: Query,
     body?: Record<string, unknown>,
-    graphql = false,
   ): Promise<ApiResult> {
-    const req: ForgeRequest = { method, path, query, body, graphql };
+    const req: ForgeRequest = typeof method === "string" ? { method, path, query, body } : method;
     return this.scope ? this.scope.run(req, (r) => this.send(r)) : this.send(req);
   }
 
-  private async send({ method, path, query, body, graphql, maxBytes }: ForgeRequest): Promise<ApiResult> {
+  private async send({
+    method,
+    path,
+    query,
+    body,
+    graphql,
+    upload,
+    maxBytes,
+    headBytes,
+  }: ForgeRequest): Promise<ApiResult> {
     const base = graphql ? this.apiUrl.replace(/\/v4\/?$/, "/graphql") : this.apiUrl;
     const u = new URL(base + path);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
@@ -126,8 +154,21 @@ export class ForgeApi {
       headers["content-type"] = "application/json";
       init.body = JSON.stringify(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));
     }
+    if (upload) init.upload = upload;
+    if (headBytes !== undefined) init.headBytes = headBytes;
     const r = await forgeFetch(u.href, init);
     if (r.status === 401) this.onUnauthorized?.();
+    if (headBytes !== undefined && r.status >= 300 && r.status < 400 && r.headers.get("location"))
+      return { data: { location: new URL(r.headers.get("location")!, u).href }, page: undefined };
+    if (r.bytes)
+      return {
+        data: {
+          bytes: r.bytes,
+          truncated: r.truncated ?? false,
+          content_type: r.headers.get("content-type"),
+        },
+        page: undefined,
+      };
     if (r.status < 200 || r.status >= 300)
       throw new ForgeHttpError(r.status, forgeMessage(r.status, r.body), r.body);
     const h = r.headers;

@@ -1,4 +1,4 @@
-import { type Dispatcher, request } from "undici";
+import { type Dispatcher, FormData, request } from "undici";
 
 /**
  * The one place forge-mcp talks HTTP to the forge: every call has a timeout, and errors carry the
@@ -36,6 +36,9 @@ interface ForgeResponse {
   headers: Headers;
   body: unknown;
   text: string;
+  /** With `headBytes`: the first bytes of a successful answer, and whether more were left unread. */
+  bytes?: Buffer;
+  truncated?: boolean;
 }
 
 export async function forgeFetch(
@@ -50,19 +53,25 @@ export async function forgeFetch(
      * longer than that is not read further (`ForgeTooLarge`). Errors are read as text, as always.
      */
     maxBytes?: number;
+    /** One file sent as multipart `file` (uploads). */
+    upload?: { filename: string; content: Buffer };
+    /** A download: keep the first bytes of a 2xx answer, at most this many (the rest is not read). */
+    headBytes?: number;
   },
 ): Promise<ForgeResponse> {
   // undici's request API rather than fetch: the same client underneath, without building WHATWG
   // Request/Response objects per call (a measurable share of a tools/call's CPU time).
   let res: Dispatcher.ResponseData;
   let text: string;
+  let bytes: Buffer | undefined;
+  let truncated = false;
   const started = process.hrtime.bigint();
   const method = init.method ?? "GET";
   try {
     res = await request(url, {
       method: (init.method ?? "GET") as Dispatcher.HttpMethod,
       headers: { accept: "application/json", ...init.headers },
-      body: init.body,
+      body: init.upload ? multipart(init.upload) : init.body,
       signal: AbortSignal.timeout(init.timeoutMs),
     });
     if (init.maxBytes !== undefined && res.statusCode >= 200 && res.statusCode < 300) {
@@ -70,7 +79,22 @@ export async function forgeFetch(
       told(method, res.statusCode, started);
       return { status: res.statusCode, headers: toHeaders(res.headers), body: bytes, text: "" };
     }
-    text = await res.body.text();
+    if (init.headBytes !== undefined && res.statusCode >= 200 && res.statusCode < 300) {
+      const chunks: Buffer[] = [];
+      let n = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        const room = init.headBytes - n;
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, room));
+          truncated = true;
+          break; // leaving the loop destroys the body: the rest is never read
+        }
+        chunks.push(chunk);
+        n += chunk.length;
+      }
+      bytes = Buffer.concat(chunks);
+      text = "";
+    } else text = await res.body.text();
   } catch (err) {
     if (err instanceof ForgeTooLarge) throw err;
     const e = err as Error & { cause?: Error };
@@ -89,6 +113,7 @@ export async function forgeFetch(
       body = text;
     }
   }
+  if (bytes) return { status: res.statusCode, headers, body: bytes, text, bytes, truncated };
   return { status: res.statusCode, headers, body, text };
 }
 
@@ -118,6 +143,12 @@ async function readBounded(body: Dispatcher.ResponseData["body"], max: number): 
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+function multipart(file: { filename: string; content: Buffer }): FormData {
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(file.content)]), file.filename);
+  return form;
 }
 
 /** GitLab answers errors as {message}, {error, error_description} or {error}; message may be an object. */

@@ -9,8 +9,10 @@
  *   search results, ...) comes back with the items of other projects removed;
  * - a global search for project objects (issues, code, commits, ...) is run in each allowed project
  *   instead of across the instance;
- * - creating a project (it would be outside the list) and GraphQL (a query can name any project)
- *   are refused.
+ * - creating a project (it would be outside the list) and GraphQL documents of the caller's own (a
+ *   query can name any project) are refused; a tool's own document is admitted for what its gate
+ *   says it reaches (GraphqlGate): a listed project, a group, no project data, or a global id
+ *   whose project is looked up first and must be listed.
  *
  * The list may hold ids and paths; each entry's other form is learnt from the forge (with the
  * caller's token, cached for RESOLVE_TTL_MS), so `42`, `acme/widgets` and `acme%2Fwidgets` name the
@@ -32,7 +34,24 @@ export interface ForgeRequest {
   graphql?: boolean;
   /** Read the answer as bytes, at most this many (a download). */
   maxBytes?: number | undefined;
+  /** What a tool's fixed GraphQL document reaches (see GraphqlGate). */
+  gate?: GraphqlGate | undefined;
+  /** A multipart upload of one file. */
+  upload?: { filename: string; content: Buffer } | undefined;
+  /** A download that keeps the first bytes: at most this many. */
+  headBytes?: number | undefined;
 }
+
+/**
+ * What a tool's own GraphQL document reaches, so the allow-list can admit it: one project (by id
+ * or full path), one group (group-level records, no project's), no project data at all (users),
+ * or the project that owns a global id (a vulnerability), found by asking the forge first.
+ */
+export type GraphqlGate =
+  | { project: string | number; target?: string | number }
+  | { group: string | number }
+  | { noProjectData: true }
+  | { ownerOf: string };
 
 /** What a forge call answers (ForgeApi's ApiResult, named structurally: api.ts imports this file). */
 export interface ApiResult {
@@ -75,10 +94,24 @@ export class ProjectScope {
   }
 
   async run<R extends ApiResult>(req: ForgeRequest, send: Send<R>): Promise<R> {
-    if (req.graphql)
-      throw new ProjectOutsideScope(
-        "GraphQL is not served while GITLAB_ALLOWED_PROJECT_IDS restricts the projects (a query can name any project)",
-      );
+    if (req.graphql) {
+      const gate = req.gate;
+      if (gate && "project" in gate) {
+        await this.require(String(gate.project), send);
+        if (gate.target !== undefined) await this.require(String(gate.target), send);
+      } else if (gate && "ownerOf" in gate) {
+        const owner = await this.ownerOf(gate.ownerOf, send);
+        if (!owner)
+          throw new ProjectOutsideScope(
+            `the project of ${gate.ownerOf} could not be read, so it cannot be checked against GITLAB_ALLOWED_PROJECT_IDS (${this.describe()})`,
+          );
+        await this.require(owner, send);
+      } else if (!gate)
+        throw new ProjectOutsideScope(
+          "GraphQL is not served while GITLAB_ALLOWED_PROJECT_IDS restricts the projects (a query can name any project)",
+        );
+      return send(req);
+    }
     const m = /^\/projects\/([^/?#]+)/.exec(req.path);
     if (m) await this.require(decodeOnce(m[1]!), send);
     else if (req.method === "POST" && req.path.replace(/\/+$/, "") === "/projects")
@@ -107,6 +140,24 @@ export class ProjectScope {
     }
     const r = await send(req);
     return { ...r, data: this.filter(r.data, known) };
+  }
+
+  /** The full path of the project that owns a global id (a vulnerability's), or "" when unseen. */
+  private async ownerOf(gid: string, send: Send): Promise<string> {
+    const r = await send({
+      method: "POST",
+      path: "",
+      graphql: true,
+      body: {
+        query: "query($id: VulnerabilityID!) { vulnerability(id: $id) { project { fullPath } } }",
+        variables: { id: gid },
+      },
+    });
+    const d = r.data as
+      | { data?: { vulnerability?: { project?: { fullPath?: unknown } } | null } }
+      | undefined;
+    const path = d?.data?.vulnerability?.project?.fullPath;
+    return typeof path === "string" ? path : "";
   }
 
   /** Refuses a reference (numeric id or path, as the forge will read it) outside the list. */

@@ -29,7 +29,10 @@ export type Toolset =
   | "search"
   | "variables"
   | "workitems"
-  | "graphql";
+  | "graphql"
+  | "webhooks"
+  | "vulnerabilities"
+  | "dependency_proxy";
 
 export interface ForgeTool<S extends z.ZodRawShape = z.ZodRawShape> {
   /** gitlab-mcp's name where it has a tool doing the same job, so its users' names carry over. */

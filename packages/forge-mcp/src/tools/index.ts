@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { ForgeApi } from "../forge/api.js";
 import { branchProtectionTools } from "./branch-protection.js";
 import { ciCatalogTools, ciTools } from "./ci.js";
+import { codeSearchTools } from "./code-search.js";
 import type { Asker, ConfirmMode } from "./confirm.js";
 import {
   type ForgeTool,
@@ -14,11 +15,16 @@ import {
   type Toolset,
   toolNames,
 } from "./define.js";
+import { dependencyProxyTools } from "./dependency-proxy.js";
+import { releaseAssetTools, tagSignatureTools, uploadTools } from "./downloads.js";
 import { issueEmojiTools, mergeRequestEmojiTools, workItemEmojiTools } from "./emoji.js";
 import { type Exposure, expose } from "./exposure.js";
 import { graphqlTools } from "./graphql.js";
+import { groupExtraTools } from "./group-extras.js";
 import { groupMilestoneTools, milestoneItemTools } from "./group-milestones.js";
+import { groupWikiTools } from "./group-wiki.js";
 import { groupTools } from "./groups.js";
+import { issueExtraTools } from "./issue-extras.js";
 import { issueTools } from "./issues.js";
 import { labelTools } from "./labels.js";
 import { mergeRequestTools } from "./merge-requests.js";
@@ -30,28 +36,35 @@ import { projectTools } from "./projects.js";
 import { repositoryTools } from "./repository.js";
 import { searchTools } from "./search.js";
 import { releaseTools, tagTools } from "./tags-releases.js";
+import { userLookupTools } from "./user-lookup.js";
 import { userTools } from "./users.js";
 import { variableToolsList } from "./variables.js";
+import { vulnerabilityTools } from "./vulnerabilities.js";
+import { webhookTools } from "./webhooks.js";
 import { wikiTools } from "./wiki.js";
+import { workItemTools } from "./work-items.js";
 
 /** Every tool, by toolset, in the order tools/list shows them. */
 export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
   projects: projectTools,
-  issues: [...issueTools, ...issueEmojiTools],
+  issues: [...issueTools, ...issueExtraTools, ...issueEmojiTools],
   merge_requests: [...mergeRequestTools, ...mrDiscussionTools, ...mrReviewTools, ...mergeRequestEmojiTools],
   pipelines: [...pipelineTools, ...ciTools, ...ciCatalogTools],
   repository: [...repositoryTools, ...branchProtectionTools],
-  users: userTools,
-  groups: groupTools,
+  users: [...userTools, ...userLookupTools, ...uploadTools],
+  groups: [...groupTools, ...groupExtraTools],
   labels: labelTools,
   milestones: [...milestoneTools, ...milestoneItemTools, ...groupMilestoneTools],
-  tags: tagTools,
-  releases: releaseTools,
-  wiki: wikiTools,
-  search: searchTools,
+  tags: [...tagTools, ...tagSignatureTools],
+  releases: [...releaseTools, ...releaseAssetTools],
+  wiki: [...wikiTools, ...groupWikiTools],
+  search: [...searchTools, ...codeSearchTools],
   variables: variableToolsList,
-  workitems: workItemEmojiTools,
   graphql: graphqlTools,
+  webhooks: webhookTools,
+  workitems: [...workItemTools, ...workItemEmojiTools],
+  vulnerabilities: vulnerabilityTools,
+  dependency_proxy: dependencyProxyTools,
 };
 
 /**
