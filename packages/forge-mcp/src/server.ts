@@ -12,6 +12,7 @@ import { ForgeOAuthClient } from "./forge/oauth-client.js";
 import { ProjectScope } from "./forge/project-scope.js";
 import { forgeUnauthorizedReply } from "./forge/unauthorized.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
+import { JsonCallTransport, plainCall } from "./json-calls.js";
 import { createLogger } from "./logger.js";
 import { Metrics, metricsApp } from "./metrics.js";
 import { bearerChecks } from "./oauth/bearer.js";
@@ -367,6 +368,15 @@ function mountMcp(
   // than the rest of a request. Nothing user-specific lives in them (the token travels per request
   // in extra.authInfo); only the last initialize's client info does, which no tool uses.
   const idleServers: McpServer[] = [];
+  // The JSON path (src/json-calls.ts): servers that stay connected to a transport of their own and
+  // carry one call at a time, so a call neither builds nor closes a transport.
+  const idleConnected: { server: McpServer; transport: JsonCallTransport }[] = [];
+  const connected = async () => {
+    const server = createMcpServer(toolOpts, apiFor);
+    const transport = new JsonCallTransport();
+    await server.connect(transport);
+    return { server, transport };
+  };
   app.use(
     MCP_PATH,
     originGuard({
@@ -396,16 +406,50 @@ function mountMcp(
       // a client's answer to a confirmation we asked for goes to the tool call waiting for it
       if (asker.deliver(req.body, token)) return void res.status(202).end();
       asker.noteInitialize(req.body, token);
+      // an event stream only where a destructive tool may ask its client during the call
+      // (and where discover_tools sends notifications/tools/list_changed)
+      const json =
+        toolCalled(req.body, LIST_CHANGING_TOOLS) === undefined &&
+        (config.confirmDestructive === "off" ||
+          !asker.mayAsk(token) ||
+          toolCalled(req.body, destructive) === undefined);
+      const call = json ? plainCall(req.headers, req.body) : undefined;
+      if (call) {
+        try {
+          const entry = idleConnected.pop() ?? (await connected());
+          let answered = false;
+          // the caller went away: the call is aborted, and its server (busy until the tool stops)
+          // is dropped rather than pooled
+          res.once("close", () => {
+            if (!answered) void entry.server.close();
+          });
+          const answer = await entry.transport.call(call, {
+            authInfo: auth as Parameters<typeof entry.transport.call>[1]["authInfo"],
+            requestInfo: { headers: req.headers },
+          });
+          answered = true;
+          if (answer === undefined) return;
+          if (idleConnected.length < MAX_IDLE_SERVERS) idleConnected.push(entry);
+          if (res.headersSent || res.destroyed) return;
+          const text = JSON.stringify(answer);
+          res.writeHead(200, {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(text),
+          });
+          res.end(text);
+        } catch (err) {
+          logger.error({ err: (err as Error).message }, "mcp request failed");
+          if (!res.headersSent)
+            res
+              .status(500)
+              .json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null });
+        }
+        return;
+      }
       const server = idleServers.pop() ?? createMcpServer(toolOpts, apiFor);
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
-        // an event stream only where a destructive tool may ask its client during the call
-        // (and where discover_tools sends notifications/tools/list_changed)
-        enableJsonResponse:
-          toolCalled(req.body, LIST_CHANGING_TOOLS) === undefined &&
-          (config.confirmDestructive === "off" ||
-            !asker.mayAsk(token) ||
-            toolCalled(req.body, destructive) === undefined),
+        enableJsonResponse: json,
       });
       res.on("close", () => {
         void transport.close().then(() => {
