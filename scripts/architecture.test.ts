@@ -46,7 +46,7 @@ const AGENTS_LAYERS = [
 
 /** forge-mcp, lowest first: leaf modules, the forge client, the OAuth service and the tools, the server, the entry points. */
 const FORGE_MCP_LAYERS = [
-  ["config.ts", "json-calls.ts", "logger.ts", "metrics.ts", "origin-guard.ts", "pkce.ts"],
+  ["config.ts", "heap.ts", "json-calls.ts", "logger.ts", "metrics.ts", "origin-guard.ts", "pkce.ts"],
   ["forge"],
   ["oauth", "tools"],
   ["server.ts"],

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, TOOLSETS } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
 import { localOAuthLogin, refreshingToken } from "./forge/local-oauth.js";
 import { ProjectScope } from "./forge/project-scope.js";
+import { tuneHeap } from "./heap.js";
 import { createLogger } from "./logger.js";
 import { createServer, listen, toolObserver } from "./server.js";
 import { sessionAsker } from "./tools/confirm.js";
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
   }
 
   if (config.transport === "http") {
+    tuneHeap();
     const { app, close, metricsApp } = await createServer(config, { logger });
     const server = await listen(app, config.host, config.port);
     const metricsServer =
