@@ -25,6 +25,7 @@ for (const script of [
   "state-postgres.mjs",
   "state-writes.mjs",
   "forge-mcp.mjs",
+  "forge-mcp-tokens.mjs",
   "sessions.mjs",
 ]) {
   console.log(`\n━━━ bench/${script}`);
