@@ -49,6 +49,8 @@ export const DIAGNOSTIC_CODES = {
     "a referenced local path (instructions, skills.source, files.source, rubric_file, resource source) does not exist",
   AGENTS1021:
     "`skills.<name>.source` must be a directory, `files`/`rubric_file`/instructions paths must be files",
+  AGENTS1022: "a skill directory has no `SKILL.md` at its root",
+  AGENTS1023: "a skill's `SKILL.md` frontmatter has no `name`, on a provider that names the skill after it",
   AGENTS1030: "`providers` is empty: declare at least one provider block",
   AGENTS1031: "a provider key under `providers` is not a known provider",
   AGENTS1032:
@@ -87,6 +89,10 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1112: "two credentials of one vault share a name",
   AGENTS1113:
     "`protocol` on a static_bearer credential of a provider whose wire has no transport field: it is not sent (warning)",
+  AGENTS1114:
+    'a credential\'s `networking` contradicts itself: `unrestricted` with a host list other than `["*"]`, or an empty `allowed_hosts`',
+  AGENTS1130:
+    "a skill declared with `origin: official` (official skills are referenced from agents, never uploaded)",
   AGENTS1120:
     "an identity mixes the managed form (external_id, name, enabled, metadata) with the external form (identity_id), or has neither",
   AGENTS1121: "`identity_id` must begin with `idn_`",
@@ -126,6 +132,7 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1304: "`{agent_id}` members are not accepted by a Forward coordinator",
   AGENTS1305: "a roster member uses a different delivery type than its coordinator",
   AGENTS1306: "a roster lists one member twice",
+  AGENTS1401: "two resources of one session or deployment mount at the same path",
   AGENTS1400:
     "a mount path is not under the provider's mount root (absolute paths must already use it; relative ones may not climb out with ..)",
   AGENTS1508: "`user.define_outcome` without `description` on a provider whose API requires it",

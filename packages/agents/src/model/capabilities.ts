@@ -71,6 +71,11 @@ export interface ProviderCapabilities {
     /** Whether an agent with Forward delivery can be deployed. */
     forwardAgents?: Support;
   };
+  /** What an uploaded skill directory needs beyond a SKILL.md at its root. */
+  skills?: {
+    /** The provider names the skill after its SKILL.md frontmatter `name`, so the field is required. */
+    frontmatterNameRequired?: boolean;
+  };
   channels: {
     fixedModeRequiresForwardAgent: boolean;
     /** Channel types and the credential keys each requires (empty = QR-only, no credentials). */

@@ -6,6 +6,7 @@
 // AGENTS_BASE_URL_<PROVIDER> variables (the engine, before any request).
 
 import { z } from "zod";
+import { UnforeseeableError } from "./unforeseeable.js";
 
 /** The provider-block field that accepts a plain http:// endpoint on another host. */
 export const ALLOW_INSECURE_HTTP = "allow_insecure_http";
@@ -67,7 +68,11 @@ export function baseUrlsFromEnv(
     const block = blocks[provider];
     if (block && !allowsInsecureHttp(block)) {
       const problem = insecureEndpointProblem(value, key);
-      if (problem) throw new Error(`${problem.message}\nhint: ${problem.hint} (providers.${provider})`);
+      if (problem)
+        throw new UnforeseeableError(
+          "environment",
+          `${problem.message}\nhint: ${problem.hint} (providers.${provider})`,
+        );
     }
     out[provider] = value;
   }

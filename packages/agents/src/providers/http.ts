@@ -13,6 +13,7 @@ import http from "node:http";
 import https from "node:https";
 import { redact as redactSecrets } from "../model/redact.js";
 import { Pacer, type PacerOptions } from "./pacing.js";
+import { UnforeseeableError } from "./unforeseeable.js";
 
 export interface ParsedProviderError {
   code?: string;
@@ -105,7 +106,8 @@ export interface HttpStats {
   byMethod: Record<string, number>;
 }
 
-export class ProviderHttpError extends Error {
+/** The provider refused a request (`answer`) or never answered it (`network`, status 0). */
+export class ProviderHttpError extends UnforeseeableError {
   override readonly name = "ProviderHttpError";
   constructor(
     message: string,
@@ -117,7 +119,7 @@ export class ProviderHttpError extends Error {
     readonly code: string | undefined,
     readonly conflict: boolean,
   ) {
-    super(message);
+    super(status === 0 ? "network" : "answer", message);
   }
 }
 

@@ -4,6 +4,7 @@ import { collect, listAll, walkAfterId } from "./common/paging.js";
 import type { HttpClient } from "./http.js";
 import { memoryPath as absolutePath } from "./managed-dialect/memory.js";
 import type { ProviderName, Spec } from "./types.js";
+import { UnforeseeableError } from "./unforeseeable.js";
 
 type Json = Record<string, unknown>;
 
@@ -40,7 +41,7 @@ function storeDomainClient(
   const derived = spec.derived as { domain?: string } | undefined;
   if (derived?.domain !== "forward") return session.http;
   const forward = session.apis?.forward;
-  if (!forward) throw new Error("provider_b: the Forward API client is missing");
+  if (!forward) throw new UnforeseeableError("internal", "provider_b: the Forward API client is missing");
   return forward;
 }
 

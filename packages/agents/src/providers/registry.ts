@@ -1,6 +1,7 @@
 // Binds adapters to the provider blocks of a config and hands the core what it needs per
 // resource: the kind handler and a HandlerContext. Everything here is keyed by name as data.
 import { formatAddress } from "../model/address.js";
+import { DeclarationError } from "./common/errors.js";
 import { createHttpClientFactory, type HttpClientFactory, type HttpEnvironment } from "./http.js";
 import type {
   DeferredHandler,
@@ -13,6 +14,7 @@ import type {
   ProviderName,
   ProviderSession,
 } from "./types.js";
+import { UnforeseeableError } from "./unforeseeable.js";
 
 function resourceAddress(provider: string, kind: Kind, name: string): string {
   return formatAddress({ provider, kind, name });
@@ -63,8 +65,12 @@ export class ProviderRuntime {
   requireHandler<K extends Kind>(provider: ProviderName, kind: K, address: string): HandlerOf<K> {
     const handler = this.handler(provider, kind);
     if (!handler) {
-      const why = this.adapters.has(provider) ? `does not support ${kind}` : "has no adapter in this build";
-      throw new Error(`${address}: ${provider} ${why}`);
+      if (!this.adapters.has(provider))
+        throw new UnforeseeableError("internal", `${address}: ${provider} has no adapter in this build`);
+      throw new DeclarationError(
+        "engine.kind_not_supported",
+        `${address}: ${provider} does not support ${kind}`,
+      );
     }
     return handler;
   }
@@ -73,10 +79,13 @@ export class ProviderRuntime {
     let session = this.sessions.get(provider);
     if (!session) {
       const adapter = this.adapters.get(provider);
-      if (!adapter) throw new Error(`${provider} has no adapter in this build`);
+      if (!adapter) throw new UnforeseeableError("internal", `${provider} has no adapter in this build`);
       const block = this.options.blocks[provider];
       if (!block)
-        throw new Error(`${provider} is not configured: add a providers.${provider} block to agents.yaml`);
+        throw new DeclarationError(
+          "engine.provider_not_declared",
+          `${provider} is not configured: add a providers.${provider} block to agents.yaml`,
+        );
       session = adapter.connect(block, this.httpFactory, this.options.baseUrls?.[provider]);
       for (const client of [session.http, ...Object.values(session.apis ?? {})])
         for (const secret of this.options.secrets ?? []) client.addSecret(secret);
@@ -118,7 +127,8 @@ export class ProviderRuntime {
     signal: AbortSignal,
     warn: (message: string) => void,
     defer: (task: DeferredTask) => Promise<void> = async (task) => {
-      throw new Error(
+      throw new UnforeseeableError(
+        "internal",
         `${resource.address}: ${task.description}: work can be deferred only while a destroy runs`,
       );
     },
@@ -131,7 +141,8 @@ export class ProviderRuntime {
       resolve: (kind, name) => {
         const ref = find(kind, name);
         if (!ref)
-          throw new Error(
+          throw new UnforeseeableError(
+            "internal",
             `${resource.address}: ${resourceAddress(provider, kind, name)} has no remote id yet`,
           );
         return ref.id;

@@ -7,20 +7,28 @@
 // It also checks that every refusal has a trigger here and that docs/providers.md shows the
 // table this list renders, so neither can drift.
 import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIAGNOSTIC_CODES } from "../../src/config/diagnostics.js";
-import { PROVIDER_NAMES, PROVIDERS } from "../../src/providers/catalog.js";
-import type { ApplyRefusal, Spec } from "../../src/providers/types.js";
+import { loadConfigText } from "../../src/config/index.js";
+import { ALL_ADAPTERS, PROVIDER_NAMES, PROVIDERS } from "../../src/providers/catalog.js";
+import { createHttpClientFactory } from "../../src/providers/http.js";
+import { ProviderRuntime } from "../../src/providers/registry.js";
+import type { ApplyRefusal, Kind, Spec } from "../../src/providers/types.js";
 import { type Harness, makeHarness } from "../providers-ab/harness.js";
-import { cfg, load, render } from "./helpers.js";
-import { refusalTable } from "./refusal-table.js";
+import { cfg, load, render, TEST_ENV } from "./helpers.js";
+import { refusalTable, UNPROVEN } from "./refusal-table.js";
 import { agent, forwardDelivery } from "./rule-rows.js";
 
 interface Trigger {
   /** The declaration as agents.yaml (validate's half). */
   yaml: string;
+  /** Local files beside agents.yaml (paths relative to it), for validate and apply alike. */
+  files?: Record<string, string>;
   /** Creates what the refused resource depends on, then makes the call apply would make. */
   apply(h: Harness): Promise<unknown>;
 }
@@ -30,7 +38,254 @@ const B_BLOCK = { api_key: "sim-provider-b-key" };
 const userMessage = { type: "user.message", content: "Go." };
 const outcome = { type: "user.define_outcome", description: "A report", rubric: "Has charts." };
 
+/** The apply half when the refusal needs nothing created first: the handler's create of `spec`. */
+function creates(kind: Kind, name: string, spec: Spec): Trigger["apply"] {
+  return (h) => h.handler(kind).create(h.ctx(kind, name), spec);
+}
+
+const vault = (credential: string) => `vaults:\n  v:\n    credentials:\n      - ${credential}`;
+const envCredential = { name: "t", type: "environment_variable", secret_name: "T", secret_value: "x" };
+const runner = { model: "qwen-plus", instructions: "Run." };
+
+/** A provider_a deployment with these file resources (its environment and agent created first). */
+function aDeployment(resources: string, ...specs: Record<string, unknown>[]): Trigger {
+  return {
+    yaml: cfg(
+      ["provider_a"],
+      `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("runner")}\ndeployments:\n  weekly:\n    agent: runner\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - ${resources}`,
+    ),
+    async apply(h) {
+      await h.create("environments", "e", { config: { type: "cloud" } });
+      await h.create("agents", "runner", runner);
+      return h.handler("deployments").create(h.ctx("deployments", "weekly"), {
+        agent: "runner",
+        environment: "e",
+        initial_events: [userMessage],
+        resources: specs,
+      });
+    },
+  };
+}
+
 const TRIGGERS: Record<string, Trigger> = {
+  "common.skill_without_skill_md": {
+    files: { "skills/bare/README.md": "# Not a skill\n" },
+    yaml: cfg(["provider_a"], "skills:\n  s:\n    source: skills/bare"),
+    apply: creates("skills", "s", { source: "skills/bare" }),
+  },
+  "common.skill_md_without_name": {
+    files: { "skills/nameless/SKILL.md": "---\ndescription: Reviews.\n---\nReview the diff.\n" },
+    yaml: cfg(["provider_c"], "skills:\n  s:\n    source: skills/nameless"),
+    apply: creates("skills", "s", { source: "skills/nameless" }),
+  },
+  "common.mount_path_empty": aDeployment("{type: file, file_id: file_1, mount_path: ' '}", {
+    type: "file",
+    file_id: "file_1",
+    mount_path: " ",
+  }),
+  "common.mount_path_outside_root": aDeployment("{type: file, file_id: file_1, mount_path: /etc/a.txt}", {
+    type: "file",
+    file_id: "file_1",
+    mount_path: "/etc/a.txt",
+  }),
+  "common.mount_path_escapes_root": aDeployment("{type: file, file_id: file_1, mount_path: ../etc/a.txt}", {
+    type: "file",
+    file_id: "file_1",
+    mount_path: "../etc/a.txt",
+  }),
+  "common.mount_path_twice": aDeployment(
+    "{type: file, file_id: file_1, mount_path: a.txt}\n      - {type: file, file_id: file_2, mount_path: /mnt/a.txt}",
+    { type: "file", file_id: "file_1", mount_path: "a.txt" },
+    { type: "file", file_id: "file_2", mount_path: "/mnt/a.txt" },
+  ),
+  "engine.kind_not_supported": {
+    yaml: cfg(
+      ["provider_a"],
+      `agents:\n${agent("runner")}\nchannels:\n  c:\n    type: wechat\n    mode: pairing`,
+    ),
+    apply: async () =>
+      new ProviderRuntime({
+        adapters: ALL_ADAPTERS,
+        blocks: {},
+        project: "p",
+        configDir: ".",
+      }).requireHandler("provider_a", "channels", "provider_a.channels.c"),
+  },
+  "engine.provider_not_declared": {
+    yaml: cfg(["provider_a"], `agents:\n${agent("runner", "provider: provider_c")}`),
+    apply: async () =>
+      new ProviderRuntime({ adapters: ALL_ADAPTERS, blocks: {}, project: "p", configDir: "." }).session(
+        "provider_c",
+      ),
+  },
+  "provider_a.block_without_workspace": {
+    yaml: 'version: "1"\nproviders:\n  provider_a:\n    api_key: ${KEY}\nagents:\n  runner:\n    model: m\n    instructions: Run.',
+    apply: async () => PROVIDERS.provider_a.adapter.connect({ api_key: "k" }, createHttpClientFactory()),
+  },
+  "provider_a.workspace_id_not_a_host_label": {
+    yaml: 'version: "1"\nproviders:\n  provider_a:\n    api_key: ${KEY}\n    workspace_id: llm-a.evil.example/x\n',
+    apply: async () =>
+      PROVIDERS.provider_a.adapter.connect(
+        { api_key: "k", workspace_id: "llm-a.evil.example/x" },
+        createHttpClientFactory(),
+      ),
+  },
+  "provider_a.block_without_api_key": {
+    yaml: 'version: "1"\nproviders:\n  provider_a:\n    workspace_id: llm-test\n',
+    apply: async () =>
+      PROVIDERS.provider_a.adapter.connect({ workspace_id: "llm-test" }, createHttpClientFactory()),
+  },
+  "provider_a.official_skill_upload": {
+    yaml: cfg(["provider_a"], "skills:\n  s:\n    source: skills/review\n    origin: official"),
+    apply: creates("skills", "s", { source: "skills/review", origin: "official" }),
+  },
+  "provider_a.model_map_without_entry": {
+    yaml: cfg(
+      ["provider_a"],
+      "agents:\n  runner:\n    model:\n      provider_c: claude-sonnet-4-5\n    instructions: Run.",
+    ),
+    apply: creates("agents", "runner", { model: { provider_c: "claude-sonnet-4-5" }, instructions: "Run." }),
+  },
+  "provider_a.permission_ask": {
+    yaml: cfg(
+      ["provider_a"],
+      `agents:\n${agent("runner", "tools:", "  builtin: [web_search]", "  permissions:", "    web_search: ask")}`,
+    ),
+    apply: creates("agents", "runner", {
+      ...runner,
+      tools: { builtin: ["web_search"], permissions: { web_search: "ask" } },
+    }),
+  },
+  "provider_a.mcp_server_by_url": {
+    yaml: cfg(
+      ["provider_a"],
+      `agents:\n${agent("runner", "mcp_servers:", "  - name: docs", "    url: https://mcp.example.com")}`,
+    ),
+    apply: creates("agents", "runner", {
+      ...runner,
+      mcp_servers: [{ name: "docs", url: "https://mcp.example.com" }],
+    }),
+  },
+  "provider_a.mcp_toolkit_without_server": {
+    yaml: cfg(
+      ["provider_a"],
+      `agents:\n${agent("runner", "mcp_servers:", "  - name: amap", "tools:", "  mcp:", "    - {}")}`,
+    ),
+    apply: creates("agents", "runner", { ...runner, mcp_servers: [{ name: "amap" }], tools: { mcp: [{}] } }),
+  },
+  "provider_a.mcp_toolkit_server_undeclared": {
+    yaml: cfg(
+      ["provider_a"],
+      `agents:\n${agent("runner", "tools:", "  builtin: [web_search]", "  mcp:", "    - mcp_server_name: amap")}`,
+    ),
+    apply: creates("agents", "runner", {
+      ...runner,
+      tools: { builtin: ["web_search"], mcp: [{ mcp_server_name: "amap" }] },
+    }),
+  },
+  "provider_a.limited_without_hosts": {
+    yaml: cfg(
+      ["provider_a"],
+      vault(
+        "{name: t, type: environment_variable, secret_name: T, secret_value: x, networking: {type: limited}}",
+      ),
+    ),
+    apply: creates("vaults", "v", { credentials: [{ ...envCredential, networking: { type: "limited" } }] }),
+  },
+  "provider_a.unrestricted_with_hosts": {
+    yaml: cfg(
+      ["provider_a"],
+      vault(
+        "{name: t, type: environment_variable, secret_name: T, secret_value: x, networking: {type: unrestricted, allowed_hosts: [a.example.com]}}",
+      ),
+    ),
+    apply: creates("vaults", "v", {
+      credentials: [
+        { ...envCredential, networking: { type: "unrestricted", allowed_hosts: ["a.example.com"] } },
+      ],
+    }),
+  },
+  "provider_a.allowed_hosts_empty": {
+    yaml: cfg(
+      ["provider_a"],
+      vault(
+        "{name: t, type: environment_variable, secret_name: T, secret_value: x, networking: {allowed_hosts: []}}",
+      ),
+    ),
+    apply: creates("vaults", "v", {
+      credentials: [{ ...envCredential, networking: { allowed_hosts: [] } }],
+    }),
+  },
+  "provider_a.credential_type": {
+    yaml: cfg(
+      ["provider_a"],
+      vault('{name: t, type: static_bearer, mcp_server_url: https://m, access_token: "${TOKEN}"}'),
+    ),
+    apply: creates("vaults", "v", {
+      credentials: [{ name: "t", type: "static_bearer", mcp_server_url: "https://m", access_token: "x" }],
+    }),
+  },
+  "provider_a.credential_without_secret_name": {
+    yaml: cfg(["provider_a"], vault("{name: t, type: environment_variable, secret_value: x}")),
+    apply: creates("vaults", "v", {
+      credentials: [{ name: "t", type: "environment_variable", secret_value: "x" }],
+    }),
+  },
+  "provider_a.credential_without_secret_value": {
+    yaml: cfg(["provider_a"], vault("{name: t, type: environment_variable, secret_name: T}")),
+    apply: creates("vaults", "v", {
+      credentials: [{ name: "t", type: "environment_variable", secret_name: "T" }],
+    }),
+  },
+  "provider_a.file_resource_without_source": {
+    yaml: cfg(
+      ["provider_a"],
+      `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("runner")}\ndeployments:\n  weekly:\n    agent: runner\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file, mount_path: /mnt/data/a.txt}`,
+    ),
+    async apply(h) {
+      await h.create("environments", "e", { config: { type: "cloud" } });
+      await h.create("agents", "runner", runner);
+      return h.handler("deployments").create(h.ctx("deployments", "weekly"), {
+        agent: "runner",
+        environment: "e",
+        initial_events: [userMessage],
+        resources: [{ type: "file", mount_path: "/mnt/data/a.txt" }],
+      });
+    },
+  },
+  "provider_a.file_resource_without_mount_path": {
+    yaml: cfg(
+      ["provider_a"],
+      `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("runner")}\ndeployments:\n  weekly:\n    agent: runner\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file, file_id: file_1}`,
+    ),
+    async apply(h) {
+      await h.create("environments", "e", { config: { type: "cloud" } });
+      await h.create("agents", "runner", runner);
+      return h.handler("deployments").create(h.ctx("deployments", "weekly"), {
+        agent: "runner",
+        environment: "e",
+        initial_events: [userMessage],
+        resources: [{ type: "file", file_id: "file_1" }],
+      });
+    },
+  },
+  "provider_a.environment_type_not_cloud": {
+    yaml: cfg(["provider_a"], "environments:\n  e:\n    config: {type: self_hosted}"),
+    apply: creates("environments", "e", { config: { type: "self_hosted" } }),
+  },
+  "provider_a.setup_script": {
+    yaml: cfg(["provider_a"], "environments:\n  e:\n    config: {type: cloud, setup_script: echo hi}"),
+    apply: creates("environments", "e", { config: { type: "cloud", setup_script: "echo hi" } }),
+  },
+  "provider_a.limited_networking": {
+    yaml: cfg(
+      ["provider_a"],
+      "environments:\n  e:\n    config: {type: cloud, networking: {type: limited, allowed_hosts: [a.example.com]}}",
+    ),
+    apply: creates("environments", "e", {
+      config: { type: "cloud", networking: { type: "limited", allowed_hosts: ["a.example.com"] } },
+    }),
+  },
   "provider_a.deployment_without_environment": {
     yaml: cfg(
       ["provider_a"],
@@ -134,8 +389,24 @@ const TRIGGERS: Record<string, Trigger> = {
   },
 };
 
-const BLOCKS: Partial<Record<string, Record<string, string>>> = { provider_a: A_BLOCK, provider_b: B_BLOCK };
-const ROWS = PROVIDER_NAMES.flatMap((p) => PROVIDERS[p].applyRefusals.map((r) => [p, r] as const));
+const BLOCKS: Partial<Record<string, Record<string, string>>> = {
+  provider_a: A_BLOCK,
+  provider_b: B_BLOCK,
+  provider_c: { api_key: "sim-provider-c-key" },
+  provider_d: { api_key: "sim-provider-d-key" },
+};
+const LISTED = PROVIDER_NAMES.flatMap((p) => PROVIDERS[p].applyRefusals.map((r) => [p, r] as const));
+const ROWS = LISTED.filter(([, r]) => !UNPROVEN.has(r.id));
+
+/** Writes `files` under `dir` (a new temporary folder when none is given) and returns the folder. */
+async function writeFiles(files: Record<string, string>, dir?: string): Promise<string> {
+  const root = dir ?? (await mkdtemp(join(tmpdir(), "agents-refusal-")));
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  return root;
+}
 
 const sims = new Map<string, RunningSim>();
 beforeAll(async () => {
@@ -148,20 +419,30 @@ afterAll(async () => {
 describe("every apply-time refusal a provider lists is foreseen by validate", () => {
   it("lists at least the refusals issue 23 names, each with a trigger here and a known rule", () => {
     expect(ROWS.length).toBeGreaterThanOrEqual(7);
+    const ids = LISTED.map(([, r]) => r.id);
+    expect(new Set(ids).size, "refusal ids are unique").toBe(ids.length);
     expect(ROWS.map(([, r]) => r.id).sort()).toEqual(Object.keys(TRIGGERS).sort());
-    for (const [, r] of ROWS) expect(Object.keys(DIAGNOSTIC_CODES)).toContain(r.rule);
+    expect(
+      [...UNPROVEN].filter((id) => !ids.includes(id)),
+      "UNPROVEN names only listed refusals",
+    ).toEqual([]);
+    for (const [, r] of LISTED) expect(Object.keys(DIAGNOSTIC_CODES)).toContain(r.rule);
   });
 
   it.each(ROWS.map(([p, r]) => [r.id, p, r] as const))("%s", async (_id, provider, refusal: ApplyRefusal) => {
     const trigger = TRIGGERS[refusal.id]!;
     const sim = sims.get(provider)!;
     const h = await makeHarness(PROVIDERS[provider].adapter, BLOCKS[provider]!, sim.url);
+    const dir = trigger.files ? await writeFiles(trigger.files) : undefined;
+    if (trigger.files) await writeFiles(trigger.files, h.configDir);
     const refused = await trigger.apply(h).then(
       () => undefined,
       (error: unknown) => (error instanceof Error ? error.message : String(error)),
     );
     expect(refused, "apply must refuse it").toContain(refusal.message);
-    const validated = load(trigger.yaml);
+    const validated = dir
+      ? loadConfigText(trigger.yaml, join(dir, "agents.yaml"), { env: TEST_ENV })
+      : load(trigger.yaml);
     expect(
       validated.diagnostics.filter((d) => d.code === refusal.rule && d.severity === "error"),
       render(validated),

@@ -5,15 +5,96 @@ import { pathToFileURL } from "node:url";
 import { DIAGNOSTIC_CODES } from "../../src/config/diagnostics.js";
 import { PROVIDER_NAMES, PROVIDERS } from "../../src/providers/catalog.js";
 
+/**
+ * Listed refusals whose trigger is not written yet: each names its validate rule in the catalog,
+ * but neither half is proven. The first test keeps this set exactly the listed refusals without a
+ * trigger, so it only shrinks; docs/providers.md marks these rows.
+ */
+export const UNPROVEN = new Set<string>([
+  "common.metadata_key_too_long",
+  "common.metadata_too_many_keys",
+  "common.metadata_value_too_long",
+  "common.repository_without_mount_path",
+  "managed.agent_file_shape",
+  "managed.agent_without_model",
+  "managed.credential_type",
+  "managed.credential_without_name",
+  "managed.deployment_resource_type",
+  "managed.environment_type_not_cloud",
+  "managed.environment_variable_incomplete",
+  "managed.file_resource_without_source",
+  "managed.initial_event_type",
+  "managed.limited_without_hosts",
+  "managed.mcp_server_without_name",
+  "managed.mcp_server_without_url",
+  "managed.mcp_toolkit_server_undeclared",
+  "managed.mcp_toolkit_without_server",
+  "managed.memory_entry_without_key",
+  "managed.memory_key_dot_segment",
+  "managed.memory_key_empty",
+  "managed.memory_key_too_deep",
+  "managed.memory_key_too_long",
+  "managed.memory_key_twice",
+  "managed.memory_resource_without_store",
+  "managed.message_event_without_content",
+  "managed.model_map_without_entry",
+  "managed.mount_path_escapes_root",
+  "managed.mount_path_outside_root",
+  "managed.repository_without_url",
+  "managed.roster_member_shape",
+  "managed.schedule_without_expression",
+  "managed.setup_script",
+  "managed.skill_reference_without_id",
+  "managed.skill_without_source",
+  "managed.static_bearer_incomplete",
+  "provider_b.block_without_api_key",
+  "provider_b.channel_type",
+  "provider_b.channel_without_credential",
+  "provider_b.checkout_branch_and_commit",
+  "provider_b.checkout_short_commit",
+  "provider_b.credential_type",
+  "provider_b.environment_variable_incomplete",
+  "provider_b.environment_variable_name",
+  "provider_b.environment_variable_semicolon",
+  "provider_b.file_resource_without_source",
+  "provider_b.fixed_channel_incomplete",
+  "provider_b.forward_file_undeclared",
+  "provider_b.forward_memory_without_identity",
+  "provider_b.managed_identity_without_external_id",
+  "provider_b.mcp_server_without_url",
+  "provider_b.mcp_toolkit_server_undeclared",
+  "provider_b.memory_key_not_relative",
+  "provider_b.memory_key_twice",
+  "provider_b.official_skill_upload",
+  "provider_b.package_manager",
+  "provider_b.permission_not_builtin",
+  "provider_b.permission_twice",
+  "provider_b.qr_channel_with_credentials",
+  "provider_b.resource_shared_by_managed_and_forward",
+  "provider_b.self_hosted_with_cloud_fields",
+  "provider_b.session_resource_type",
+  "provider_b.setup_script_too_large",
+  "provider_b.static_bearer_incomplete",
+  "provider_b.tunnel_id_without_prefix",
+  "provider_c.block_without_api_key",
+  "provider_c.deployment_without_agent",
+  "provider_c.deployment_without_environment",
+  "provider_c.deployment_without_events",
+  "provider_d.block_without_api_key",
+  "provider_d.deployment_without_agent",
+  "provider_d.file_resource_without_source",
+]);
+
 /** One row per refusal, the apply message beside the validate rule. */
 export function refusalTable(): string {
   const rows = PROVIDER_NAMES.flatMap((p) => PROVIDERS[p].applyRefusals.map((r) => [p, r] as const));
+  const cell = (text: string) => text.replaceAll("|", "\\|");
   return [
-    "| Provider | Kind | Apply refuses with | Validate reports it as |",
-    "|---|---|---|---|",
+    "| Listed by | Refusal | Kind | Apply refuses with | Validate reports it as |",
+    "|---|---|---|---|---|",
     ...rows.map(
       ([p, r]) =>
-        `| ${p} | ${r.kind} | ${r.message} | ${r.rule}: ${DIAGNOSTIC_CODES[r.rule as keyof typeof DIAGNOSTIC_CODES]} |`,
+        `| ${p} | \`${r.id}\` | ${r.kind} | ${cell(r.message)} | ${r.rule}: ${cell(DIAGNOSTIC_CODES[r.rule as keyof typeof DIAGNOSTIC_CODES])}${UNPROVEN.has(r.id) ? " (not yet proven by a test)" : ""} |`,
     ),
   ].join("\n");
 }

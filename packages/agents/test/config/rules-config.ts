@@ -388,4 +388,46 @@ export const CONFIG_RULES: RuleRow[] = [
     invalid: cfg(B, "tunnels:\n  office:\n    tunnel_id: @@tun_1"),
     valid: cfg(B, "tunnels:\n  office:\n    tunnel_id: tnl_1"),
   },
+  {
+    code: "AGENTS1114",
+    rule: "credential networking: unrestricted takes no host list",
+    invalid: cfg(
+      A,
+      "vaults:\n  v:\n    credentials:\n      - name: t\n        type: environment_variable\n        secret_name: T\n        secret_value: ${TOKEN}\n        networking:\n          type: unrestricted\n          allowed_hosts: @@[api.example.com]",
+    ),
+    valid: cfg(
+      A,
+      "vaults:\n  v:\n    credentials:\n      - name: t\n        type: environment_variable\n        secret_name: T\n        secret_value: ${TOKEN}\n        networking:\n          type: limited\n          allowed_hosts: [api.example.com]",
+    ),
+  },
+  {
+    code: "AGENTS1114",
+    rule: "credential networking: an allowed_hosts list is never empty",
+    invalid: cfg(
+      C,
+      "vaults:\n  v:\n    credentials:\n      - name: t\n        type: environment_variable\n        secret_name: T\n        secret_value: ${TOKEN}\n        networking:\n          allowed_hosts: @@[]",
+    ),
+    valid: cfg(
+      C,
+      "vaults:\n  v:\n    credentials:\n      - name: t\n        type: environment_variable\n        secret_name: T\n        secret_value: ${TOKEN}\n        networking:\n          allowed_hosts: ['*']",
+    ),
+  },
+  {
+    code: "AGENTS1130",
+    rule: "official skills are referenced from agents, never declared for upload",
+    invalid: cfg(A, "skills:\n  pptx:\n    source: skills/review\n    origin: @@official"),
+    valid: cfg(A, "skills:\n  pptx:\n    source: skills/review\n    origin: custom"),
+  },
+  {
+    code: "AGENTS1022",
+    rule: "a skill directory has SKILL.md at its root",
+    invalid: cfg(B, "skills:\n  notes:\n    source: @@skills/bare"),
+    valid: cfg(B, "skills:\n  notes:\n    source: skills/review"),
+  },
+  {
+    code: "AGENTS1023",
+    rule: "SKILL.md names the skill where the provider names it after the frontmatter",
+    invalid: cfg(D, "skills:\n  notes:\n    source: @@skills/nameless"),
+    valid: cfg(B, "skills:\n  notes:\n    source: skills/nameless"),
+  },
 ];

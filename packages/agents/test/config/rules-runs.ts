@@ -46,6 +46,32 @@ export const RUNS_RULES: RuleRow[] = [
     ),
   },
   {
+    code: "AGENTS1400",
+    rule: "a mount path is never empty",
+    invalid: cfg(
+      A,
+      "files:\n  data:\n    source: data.txt\nagents:\n" +
+        agent("a", "files:", "  - file: data", "    mount_path: @@' '"),
+    ),
+    valid: cfg(
+      A,
+      "files:\n  data:\n    source: data.txt\nagents:\n" +
+        agent("a", "files:", "  - file: data", "    mount_path: x.txt"),
+    ),
+  },
+  {
+    code: "AGENTS1401",
+    rule: "two resources of one deployment mount at different paths (relative ones under the root)",
+    invalid: cfg(
+      A,
+      `${ENV_E}agents:\n${agent("a")}\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file, file_id: file_1, mount_path: a.txt}\n      - {type: file, file_id: file_2, mount_path: @@/mnt/a.txt}`,
+    ),
+    valid: cfg(
+      A,
+      `${ENV_E}agents:\n${agent("a")}\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file, file_id: file_1, mount_path: a.txt}\n      - {type: file, file_id: file_2, mount_path: /mnt/b.txt}`,
+    ),
+  },
+  {
     code: "AGENTS1508",
     rule: "provider_c needs description on user.define_outcome",
     invalid: cfg(

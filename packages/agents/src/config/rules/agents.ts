@@ -4,7 +4,7 @@ import { agentReferences } from "../references.js";
 import type { AgentDecl } from "../schema/index.js";
 import { type Delivery, deliveryOf } from "../targets.js";
 import type { RuleContext } from "./context.js";
-import { checkMountPath } from "./mounts.js";
+import { checkMountPath, checkUniqueMountPaths } from "./mounts.js";
 
 /** Tool names compare without case or separators: `Web-Fetch` = `web_fetch` = `webfetch`. */
 export function normalizeToolName(name: string): string {
@@ -125,6 +125,21 @@ export function checkAgents(ctx: RuleContext): void {
       agent.resources?.forEach((resource, i) => {
         checkMountPath(ctx, resource.mount_path, [...base, "resources", i, "mount_path"], provider, caps);
       });
+      checkUniqueMountPaths(
+        ctx,
+        [
+          ...(agent.resources ?? []).map((resource, i) => ({
+            value: resource.mount_path,
+            path: [...base, "resources", i, "mount_path"],
+          })),
+          ...(agent.files ?? []).flatMap((file, i) =>
+            typeof file === "string"
+              ? []
+              : [{ value: file.mount_path, path: [...base, "files", i, "mount_path"] }],
+          ),
+        ],
+        caps,
+      );
       agent.files?.forEach((file, i) => {
         if (typeof file !== "string")
           checkMountPath(ctx, file.mount_path, [...base, "files", i, "mount_path"], provider, caps);

@@ -4,7 +4,7 @@ import { didYouMean } from "../../model/suggest.js";
 import type { ChannelDecl, DeploymentDecl } from "../schema/index.js";
 import { deliveryOf } from "../targets.js";
 import type { RuleContext } from "./context.js";
-import { checkMountPath } from "./mounts.js";
+import { checkMountPath, checkUniqueMountPaths } from "./mounts.js";
 
 /** Large files repeat a handful of schedules; parsing each distinct one once keeps validate fast. */
 const cronCache = new Map<string, boolean>();
@@ -154,6 +154,15 @@ export function checkDeployments(ctx: RuleContext): void {
         if (resource.type !== "memory_store")
           checkMountPath(ctx, resource.mount_path, [...path, "mount_path"], provider, caps);
       });
+      checkUniqueMountPaths(
+        ctx,
+        (deployment.resources ?? []).flatMap((resource, index) =>
+          resource.type === "memory_store"
+            ? []
+            : [{ value: resource.mount_path, path: [...base, "resources", index, "mount_path"] }],
+        ),
+        caps,
+      );
       if ((deployment.memory_stores ?? []).length > 0 && !caps.kinds.memory_stores.supported) {
         ctx.report(
           "AGENTS1050",

@@ -7,7 +7,13 @@ import { checkChannels, checkDeployments } from "./deployments.js";
 import { checkMultiagent } from "./multiagent.js";
 import { checkProviders } from "./providers.js";
 import { checkReferences } from "./references.js";
-import { checkEnvironments, checkIdentities, checkKindSupport, checkVaults } from "./resources.js";
+import {
+  checkEnvironments,
+  checkIdentities,
+  checkKindSupport,
+  checkSkills,
+  checkVaults,
+} from "./resources.js";
 import { checkInlineSecrets } from "./secrets.js";
 import { checkState } from "./state.js";
 
@@ -26,6 +32,7 @@ export function runRules(
   checkReferences(ctx);
   checkEnvironments(ctx);
   checkVaults(ctx);
+  checkSkills(ctx);
   checkIdentities(ctx);
   checkAgents(ctx);
   checkMultiagent(ctx);

@@ -41,6 +41,15 @@ export function checkMountPath(
   caps: ProviderCapabilities,
 ): void {
   if (value === undefined) return;
+  if (value.trim() === "") {
+    ctx.report(
+      "AGENTS1400",
+      "mount path is empty",
+      path,
+      `give a path under ${caps.mountRoot}/, or leave mount_path out`,
+    );
+    return;
+  }
   if (normalizeMountPath(value, caps) === null) {
     ctx.report(
       "AGENTS1400",
@@ -48,5 +57,31 @@ export function checkMountPath(
       path,
       `use a path starting with ${caps.mountRoot}/, or a relative path (placed under ${caps.mountRoot}/)`,
     );
+  }
+}
+
+/**
+ * The mount paths of one session's or deployment's resources, each where it is declared: two
+ * that land on the same path (after a relative one is placed under the root) are refused by the
+ * provider, so the second is reported here.
+ */
+export function checkUniqueMountPaths(
+  ctx: RuleContext,
+  mounts: readonly { value: string | undefined; path: Path }[],
+  caps: ProviderCapabilities,
+): void {
+  const seen = new Set<string>();
+  for (const { value, path } of mounts) {
+    if (value === undefined || value.trim() === "") continue;
+    const normalized = normalizeMountPath(value.trim(), caps);
+    if (normalized === null) continue;
+    if (seen.has(normalized))
+      ctx.report(
+        "AGENTS1401",
+        `mount path "${value}" is used twice (${normalized})`,
+        path,
+        "give each resource its own mount path",
+      );
+    seen.add(normalized);
   }
 }

@@ -1,6 +1,9 @@
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { KINDS } from "../../model/kinds.js";
 import { PROVIDER_NAMES, PROVIDERS } from "../../providers/catalog.js";
-import type { EnvironmentDecl, IdentityDecl, VaultDecl } from "../schema/index.js";
+import { parseFrontmatter } from "../../providers/common/local-files.js";
+import type { EnvironmentDecl, IdentityDecl, SkillDecl, VaultDecl } from "../schema/index.js";
 import type { RuleContext } from "./context.js";
 
 const SETUP_SCRIPT_LIMIT = 64 * 1024;
@@ -127,6 +130,23 @@ export function checkVaults(ctx: RuleContext): void {
           "list the hosts in `allowed_hosts` (use `*` to allow all hosts)",
         );
       }
+      const networking = credential.type === "environment_variable" ? credential.networking : undefined;
+      const hosts = networking?.allowed_hosts;
+      if (networking?.type === "unrestricted" && hosts && !(hosts.length === 1 && hosts[0] === "*")) {
+        ctx.report(
+          "AGENTS1114",
+          `vaults.${name}: credential "${credential.name}" has unrestricted networking and a host list`,
+          [...path, "networking", "allowed_hosts"],
+          "use `type: limited` with the host list, or remove `allowed_hosts` for all hosts",
+        );
+      } else if (networking?.type === undefined && hosts?.length === 0) {
+        ctx.report(
+          "AGENTS1114",
+          `vaults.${name}: credential "${credential.name}" has an empty \`allowed_hosts\``,
+          [...path, "networking", "allowed_hosts"],
+          'list at least one host, or `"*"` for all hosts',
+        );
+      }
       for (const { provider, caps } of ctx.targets(vault)) {
         const support = caps.credentialTypes[credential.type];
         if (!support.supported) {
@@ -174,6 +194,65 @@ export function checkIdentities(ctx: RuleContext): void {
         `identities.${name}: give \`external_id\` (managed identity) or \`identity_id\` (existing identity)`,
         ["identities", name],
         "external_id is your product's stable user id; identity_id (idn_...) references an identity that already exists",
+      );
+    }
+  }
+}
+
+/** The text of `<dir>/SKILL.md`, or undefined when the directory has none (or cannot be read). */
+function skillMd(dir: string): string | undefined {
+  try {
+    if (!statSync(join(dir, "SKILL.md")).isFile()) return undefined;
+    return readFileSync(join(dir, "SKILL.md"), "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What apply's upload of a skill refuses, said at validate: an `origin: official` declaration
+ * (official skills are referenced, not uploaded), a directory without SKILL.md at its root, and a
+ * SKILL.md without frontmatter `name` where the provider names the skill after it. A source that
+ * does not exist is AGENTS1020 (paths.ts), and is not read again here.
+ */
+export function checkSkills(ctx: RuleContext): void {
+  for (const [name, skill] of ctx.declarations<SkillDecl>("skills")) {
+    if (skill.origin === "official") {
+      ctx.report(
+        "AGENTS1130",
+        `skills.${name}: an official skill is not uploaded`,
+        ["skills", name, "origin"],
+        "remove this declaration and reference the skill from the agent: `skills: [{type: official, skill_id: <id>}]`",
+      );
+      continue;
+    }
+    if (!isDirectory(skill.source)) continue;
+    const text = skillMd(skill.source);
+    if (text === undefined) {
+      ctx.report(
+        "AGENTS1022",
+        `skills.${name}: the skill directory has no SKILL.md at its root`,
+        ["skills", name, "source"],
+        "add a SKILL.md (frontmatter `name` and `description`, then the instructions) at the top of the directory",
+      );
+      continue;
+    }
+    if (parseFrontmatter(text).name) continue;
+    for (const { provider, caps } of ctx.targets(skill)) {
+      if (!caps.skills?.frontmatterNameRequired) continue;
+      ctx.report(
+        "AGENTS1023",
+        `skills.${name}: SKILL.md has no frontmatter \`name\`; ${provider} names the skill after it`,
+        ["skills", name, "source"],
+        "start SKILL.md with a frontmatter block: `---`, `name: <skill-name>`, `description: <what it does>`, `---`",
       );
     }
   }

@@ -106,3 +106,4 @@ export type AgentDecl = z.output<typeof agentSchema>;
 export type DeploymentDecl = z.output<typeof deploymentSchema>;
 export type ChannelDecl = z.output<typeof channelSchema>;
 export type IdentityDecl = z.output<typeof identitySchema>;
+export type SkillDecl = z.output<typeof skillSchema>;

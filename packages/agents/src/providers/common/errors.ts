@@ -15,19 +15,28 @@ export function errorText(body: unknown): string {
 }
 
 /**
- * Why a declaration cannot be sent: the provider has no such feature (`unsupported`), its wire
- * cannot carry the value (`invalid`: limits, shapes), a local source cannot be read
- * (`unreadable`), or a mount path leaves the provider's mount root (`mount_path`). Raised before
- * any request is sent; the message names the fix. The one error type of every adapter for this.
+ * A declaration the provider cannot take, refused before any request is sent: the provider has no
+ * such feature, its wire cannot carry the value, or a field combination makes no sense to it. The
+ * message names the fix. `refusal` is the id of the entry in the provider's list of apply-time
+ * refusals (providers/<p>/refusals.ts) that names the validate rule reporting the same declaration
+ * first; test/config/apply-refusals.test.ts proves both halves, test/config/throw-sites.test.ts
+ * that every throw carries a listed id (or is an UnforeseeableError).
  */
-type DeclarationErrorCode = "unsupported" | "invalid" | "unreadable" | "mount_path";
-
 export class DeclarationError extends Error {
   override readonly name = "DeclarationError";
   constructor(
-    readonly code: DeclarationErrorCode,
+    readonly refusal: string,
     message: string,
   ) {
     super(message);
   }
+}
+
+/**
+ * `agents session start` refused for an agent this provider cannot start a session on (a Forward
+ * Template, an agent without environment, declared files). Never raised by plan or apply: the
+ * declaration is valid to deploy, it only cannot be started by hand.
+ */
+export class SessionStartRefusal extends Error {
+  override readonly name = "SessionStartRefusal";
 }

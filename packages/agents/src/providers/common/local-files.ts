@@ -1,12 +1,13 @@
 // Local inputs of uploads, for every adapter: a file's bytes, name and type; a skill directory
 // (zipped with fflate for provider_a/b, as a file list for provider_c/d); and the content digests
 // that make an edited file or skill show up as a change in the plan. Every path is read relative
-// to agents.yaml, and an unreadable source is a DeclarationError naming it.
+// to agents.yaml, and a source that cannot be read at apply is an UnforeseeableError naming it.
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { basename, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { zipSync } from "fflate";
 import { parse as parseYaml } from "yaml";
+import { UnforeseeableError } from "../unforeseeable.js";
 import { DeclarationError } from "./errors.js";
 
 function resolveSource(configDir: string, source: string): string {
@@ -37,8 +38,8 @@ const MIME: Record<string, string> = {
 };
 
 const unreadable = (what: string, error: unknown) =>
-  new DeclarationError(
-    "unreadable",
+  new UnforeseeableError(
+    "environment",
     `cannot read ${what} (${(error as NodeJS.ErrnoException).code ?? error})`,
   );
 
@@ -117,7 +118,11 @@ async function readSkillDirectory(configDir: string, source: string) {
   const dir = resolveSource(configDir, source);
   const files = await readDirectory(dir);
   const skillMd = files.find((f) => f.path === "SKILL.md");
-  if (!skillMd) throw new DeclarationError("invalid", `skill "${source}" has no SKILL.md at its root`);
+  if (!skillMd)
+    throw new DeclarationError(
+      "common.skill_without_skill_md",
+      `skill "${source}" has no SKILL.md at its root`,
+    );
   return { dir, files, front: parseFrontmatter(new TextDecoder().decode(skillMd.bytes)) };
 }
 
@@ -164,7 +169,10 @@ export interface SkillBundle {
 export async function readSkill(configDir: string, source: string): Promise<SkillBundle> {
   const { files, front } = await readSkillDirectory(configDir, source);
   if (!front.name)
-    throw new DeclarationError("invalid", `skill "${source}": SKILL.md frontmatter has no name`);
+    throw new DeclarationError(
+      "common.skill_md_without_name",
+      `skill "${source}": SKILL.md frontmatter has no name`,
+    );
   return { name: front.name, files, digest: digestFiles(files) };
 }
 

@@ -7,12 +7,12 @@ import { DeclarationError } from "./errors.js";
 export function normalizeMountPath(root: string, path: string): string {
   const trimmed = path.trim();
   if (trimmed === "")
-    throw new DeclarationError("mount_path", `mount path is empty; give a path under ${root}/`);
+    throw new DeclarationError("common.mount_path_empty", `mount path is empty; give a path under ${root}/`);
   if (trimmed.startsWith("/")) {
     const normalized = posix.normalize(trimmed);
     if (normalized !== trimmed || !trimmed.startsWith(`${root}/`) || trimmed.length <= root.length + 1) {
       throw new DeclarationError(
-        "mount_path",
+        "common.mount_path_outside_root",
         `mount path "${path}" is not under ${root}/; use a relative path or an absolute path starting with ${root}/`,
       );
     }
@@ -21,7 +21,7 @@ export function normalizeMountPath(root: string, path: string): string {
   const joined = posix.normalize(posix.join(root, trimmed));
   if (!joined.startsWith(`${root}/`)) {
     throw new DeclarationError(
-      "mount_path",
+      "common.mount_path_escapes_root",
       `mount path "${path}" escapes ${root}/; remove the ".." segments`,
     );
   }
@@ -34,7 +34,10 @@ export function repositoryName(url: string): string {
   const last = withoutQuery.split(/[/:]/).pop() ?? "";
   const name = last.replace(/\.git$/i, "");
   if (!name)
-    throw new DeclarationError("mount_path", `cannot derive a repository name from "${url}"; set mount_path`);
+    throw new DeclarationError(
+      "common.repository_without_mount_path",
+      `cannot derive a repository name from "${url}"; set mount_path`,
+    );
   return name;
 }
 
@@ -51,7 +54,7 @@ export function assertUniqueMountPaths(paths: string[]): void {
   for (const p of paths) {
     if (seen.has(p))
       throw new DeclarationError(
-        "mount_path",
+        "common.mount_path_twice",
         `mount path "${p}" is used twice; give each resource its own path`,
       );
     seen.add(p);

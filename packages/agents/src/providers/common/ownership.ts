@@ -33,19 +33,19 @@ function checkLimits(metadata: Metadata, limits: MetadataLimits): void {
   const pairs = Object.keys(metadata).length;
   if (pairs > limits.pairs)
     throw new DeclarationError(
-      "invalid",
+      "common.metadata_too_many_keys",
       `metadata has ${pairs} keys with the two ownership keys; the provider allows ${limits.pairs}: ` +
         `remove ${pairs - limits.pairs}`,
     );
   for (const [key, value] of Object.entries(metadata)) {
     if (key.length > limits.keyLength)
       throw new DeclarationError(
-        "invalid",
+        "common.metadata_key_too_long",
         `metadata key "${key.slice(0, 20)}…" is longer than ${limits.keyLength} characters`,
       );
     if (value.length > limits.valueLength)
       throw new DeclarationError(
-        "invalid",
+        "common.metadata_value_too_long",
         `metadata "${key}" is longer than ${limits.valueLength} characters`,
       );
   }

@@ -5,6 +5,7 @@
 // MAX_PAGES pages, is an error naming the list, never a silently short result.
 import type { HttpClient } from "../http.js";
 import type { KindHandler } from "../types.js";
+import { UnforeseeableError } from "../unforeseeable.js";
 
 type Query = Record<string, string | number | boolean | undefined>;
 
@@ -36,13 +37,17 @@ function request<B>(http: HttpClient, path: string, options: ListOptions, cursor
 function cursorGuard(path: string) {
   const seen = new Set<string>();
   return (cursor: string) => {
-    if (seen.has(cursor)) throw new Error(`${path}: the provider returned the page cursor "${cursor}" twice`);
+    if (seen.has(cursor))
+      throw new UnforeseeableError(
+        "answer",
+        `${path}: the provider returned the page cursor "${cursor}" twice`,
+      );
     seen.add(cursor);
   };
 }
 
 const tooManyPages = (path: string) =>
-  new Error(`${path}: more than ${MAX_PAGES} pages; refusing to walk further`);
+  new UnforeseeableError("answer", `${path}: more than ${MAX_PAGES} pages; refusing to walk further`);
 
 /** The pages of a `limit` + `page` list, each as the array under `data`. */
 export async function* listPages<T>(

@@ -4,6 +4,7 @@
 
 import type { HttpClient } from "../http.js";
 import type { HandlerContext, RemoteObject, RunResult } from "../types.js";
+import { UnforeseeableError } from "../unforeseeable.js";
 import { send, str, type Wire } from "./handler-kit.js";
 import { ownerOf, userMetadata } from "./ownership.js";
 
@@ -19,7 +20,7 @@ export async function runDeployment(ctx: HandlerContext, http: HttpClient, id: s
       typeof error === "object"
         ? String((error as { message?: unknown }).message ?? JSON.stringify(error))
         : String(error);
-    throw new Error(`deployment ${id}: run ${str(run.id) ?? ""} failed: ${message}`);
+    throw new UnforeseeableError("answer", `deployment ${id}: run ${str(run.id) ?? ""} failed: ${message}`);
   }
   const out: RunResult = {};
   if (str(run?.id)) out.run_id = str(run.id);

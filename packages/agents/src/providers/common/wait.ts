@@ -2,6 +2,7 @@
 // skill scans). The wait is visible: the caller is told once when it starts and how long it may take, and
 // the timeout error says what was still pending.
 import { delay } from "../http.js";
+import { UnforeseeableError } from "../unforeseeable.js";
 
 export interface PollPolicy {
   initialMs: number;
@@ -23,8 +24,12 @@ interface PollOptions<T> {
   now?(): number;
 }
 
-export class WaitTimeoutError extends Error {
+/** The provider was still working when the wait ran out. */
+export class WaitTimeoutError extends UnforeseeableError {
   override readonly name = "WaitTimeoutError";
+  constructor(message: string) {
+    super("answer", message);
+  }
 }
 
 export async function pollUntil<T>(opts: PollOptions<T>): Promise<T> {
@@ -37,7 +42,8 @@ export async function pollUntil<T>(opts: PollOptions<T>): Promise<T> {
     const value = await opts.read();
     const verdict = opts.classify(value);
     if (verdict === "done") return value;
-    if (verdict !== "pending") throw new Error(`${opts.what} failed: ${verdict.failed}`);
+    if (verdict !== "pending")
+      throw new UnforeseeableError("answer", `${opts.what} failed: ${verdict.failed}`);
     const elapsed = now() - started;
     if (elapsed >= opts.policy.timeoutMs) {
       throw new WaitTimeoutError(

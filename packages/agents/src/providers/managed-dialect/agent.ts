@@ -42,11 +42,11 @@ export function modelFor(spec: Json, provider: string): string {
     const model = str(spec.model[provider]);
     if (model) return model;
     throw new DeclarationError(
-      "invalid",
+      "managed.model_map_without_entry",
       `model has no entry for ${provider}; add \`${provider}: <model id>\` under model`,
     );
   }
-  throw new DeclarationError("invalid", "model is required");
+  throw new DeclarationError("managed.agent_without_model", "model is required");
 }
 
 function skillToWire(entry: unknown, dialect: AgentDialect, refs: Resolver): Json {
@@ -56,7 +56,7 @@ function skillToWire(entry: unknown, dialect: AgentDialect, refs: Resolver): Jso
     return { type: origin, skill_id: refs.resolve("skills", entry) };
   }
   if (!isRecord(entry) || !str(entry.skill_id))
-    throw new DeclarationError("invalid", "a skill reference needs skill_id");
+    throw new DeclarationError("managed.skill_reference_without_id", "a skill reference needs skill_id");
   const type = entry.type === "official" ? dialect.officialSkillType : (str(entry.type) ?? "custom");
   return compact({ type, skill_id: str(entry.skill_id), version: str(entry.version) });
 }
@@ -65,10 +65,11 @@ function mcpServers(spec: Json): Json[] {
   return records(spec.mcp_servers).map((server) => {
     const name = str(server.name);
     const url = str(server.url);
-    if (!name) throw new DeclarationError("invalid", "every mcp_servers entry needs a name");
+    if (!name)
+      throw new DeclarationError("managed.mcp_server_without_name", "every mcp_servers entry needs a name");
     if (!url)
       throw new DeclarationError(
-        "invalid",
+        "managed.mcp_server_without_url",
         `mcp_servers "${name}": this provider reaches MCP servers by url only; add url`,
       );
     return { name, type: "url", url };
@@ -82,7 +83,11 @@ function rosterMember(entry: unknown, dialect: AgentDialect, refs: Resolver): un
       : isRecord(entry)
         ? str(entry.agent_id)
         : undefined;
-  if (!id) throw new DeclarationError("invalid", "multiagent.agents entries are agent names or {agent_id}");
+  if (!id)
+    throw new DeclarationError(
+      "managed.roster_member_shape",
+      "multiagent.agents entries are agent names or {agent_id}",
+    );
   return dialect.rosterForm === "string" ? id : { type: "agent", id };
 }
 
@@ -234,7 +239,10 @@ export function sessionDefaults(
   for (const file of Array.isArray(spec.files) ? spec.files : []) {
     const name = typeof file === "string" ? file : isRecord(file) ? str(file.file) : undefined;
     if (!name)
-      throw new DeclarationError("invalid", "agent files entries are file names or {file, mount_path}");
+      throw new DeclarationError(
+        "managed.agent_file_shape",
+        "agent files entries are file names or {file, mount_path}",
+      );
     const mount = isRecord(file) ? str(file.mount_path) : undefined;
     resources.push(fileResource(refs.resolve("files", name), mount, dialect.mountRoot));
   }

@@ -22,6 +22,7 @@ export const DEPLOYMENT_COMPARED = [
 ] as const;
 
 import { DeclarationError } from "../common/errors.js";
+import { UnforeseeableError } from "../unforeseeable.js";
 import { checkoutToWire, fileResource, gitRepositoryToWire, mountPath, repositoryUrl } from "./resources.js";
 import { compact, isRecord, type Json, nonEmpty, records, strList } from "./spec.js";
 
@@ -35,7 +36,10 @@ export function textContent(content: unknown): Json[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
   if (Array.isArray(content))
     return content.map((c) => (typeof c === "string" ? { type: "text", text: c } : (c as Json)));
-  throw new DeclarationError("invalid", "a message initial event needs content");
+  throw new DeclarationError(
+    "managed.message_event_without_content",
+    "a message initial event needs content",
+  );
 }
 
 /** Declared initial events → wire events. `rubric_file` must already be read into `rubric`. */
@@ -45,7 +49,7 @@ export function initialEventsToWire(events: unknown): Json[] {
       return { type: event.type, content: textContent(event.content) };
     if (event.type === "user.define_outcome") {
       if (event.rubric_file !== undefined && event.rubric === undefined)
-        throw new DeclarationError("invalid", "rubric_file must be read before mapping (internal)");
+        throw new UnforeseeableError("internal", "rubric_file must be read before mapping (internal)");
       const rubric = str(event.rubric);
       return compact({
         type: "user.define_outcome",
@@ -54,7 +58,10 @@ export function initialEventsToWire(events: unknown): Json[] {
         max_iterations: typeof event.max_iterations === "number" ? event.max_iterations : undefined,
       });
     }
-    throw new DeclarationError("invalid", `initial event type "${String(event.type)}" is not supported`);
+    throw new DeclarationError(
+      "managed.initial_event_type",
+      `initial event type "${String(event.type)}" is not supported`,
+    );
   });
 }
 
@@ -101,11 +108,19 @@ export function deploymentResources(
     if (resource.type === "file") {
       const source = str(resource.source);
       const id = str(resource.file_id) ?? (source ? refs.uploadedFile(source) : undefined);
-      if (!id) throw new DeclarationError("invalid", "a file resource needs file_id or source");
+      if (!id)
+        throw new DeclarationError(
+          "managed.file_resource_without_source",
+          "a file resource needs file_id or source",
+        );
       out.push(fileResource(id, str(resource.mount_path), root));
     } else if (resource.type === "memory_store") {
       const name = str(resource.memory_store);
-      if (!name) throw new DeclarationError("invalid", "a memory_store resource needs memory_store");
+      if (!name)
+        throw new DeclarationError(
+          "managed.memory_resource_without_store",
+          "a memory_store resource needs memory_store",
+        );
       out.push(
         compact({
           type: "memory_store",
@@ -118,7 +133,7 @@ export function deploymentResources(
       out.push(gitRepositoryToWire(resource, { root, includeToken }));
     } else
       throw new DeclarationError(
-        "invalid",
+        "managed.deployment_resource_type",
         `deployment resource type "${String(resource.type)}" is not supported`,
       );
   }
@@ -226,7 +241,8 @@ function canonicalDeploymentResources(
 export function scheduleToWire(schedule: unknown): Json | undefined {
   if (!isRecord(schedule)) return undefined;
   const expression = str(schedule.expression);
-  if (!expression) throw new DeclarationError("invalid", "schedule needs an expression");
+  if (!expression)
+    throw new DeclarationError("managed.schedule_without_expression", "schedule needs an expression");
   return { type: "cron", expression, timezone: str(schedule.timezone) ?? DEFAULT_SCHEDULE_TIMEZONE };
 }
 

@@ -47,11 +47,14 @@ export function environmentToWire(spec: Json, wireName: string, metadata: Metada
   const config = isRecord(spec.config) ? spec.config : {};
   if (config.type !== undefined && config.type !== "cloud")
     throw new DeclarationError(
-      "invalid",
+      "managed.environment_type_not_cloud",
       `config.type "${String(config.type)}" is not available here; use "cloud"`,
     );
   if (config.setup_script !== undefined)
-    throw new DeclarationError("invalid", "config.setup_script is not supported by this provider; remove it");
+    throw new DeclarationError(
+      "managed.setup_script",
+      "config.setup_script is not supported by this provider; remove it",
+    );
   const packages = canonicalPackages(config.packages);
   return {
     name: wireName,

@@ -19,17 +19,24 @@ const MAX_SEGMENTS = 20;
 export function memoryPath(key: string): string {
   const trimmed = key.normalize("NFC").replace(/^\/+/, "");
   const segments = trimmed.split("/").filter((s) => s !== "");
-  if (segments.length === 0) throw new DeclarationError("invalid", `memory entry key "${key}" is empty`);
+  if (segments.length === 0)
+    throw new DeclarationError("managed.memory_key_empty", `memory entry key "${key}" is empty`);
   if (segments.length > MAX_SEGMENTS)
     throw new DeclarationError(
-      "invalid",
+      "managed.memory_key_too_deep",
       `memory entry key "${key}" has more than ${MAX_SEGMENTS} path segments`,
     );
   if (segments.some((s) => s === "." || s === ".."))
-    throw new DeclarationError("invalid", `memory entry key "${key}" may not contain "." or ".." segments`);
+    throw new DeclarationError(
+      "managed.memory_key_dot_segment",
+      `memory entry key "${key}" may not contain "." or ".." segments`,
+    );
   const path = `/${segments.join("/")}`;
   if (Buffer.byteLength(path, "utf8") > MAX_PATH_BYTES)
-    throw new DeclarationError("invalid", `memory entry key "${key}" is longer than ${MAX_PATH_BYTES} bytes`);
+    throw new DeclarationError(
+      "managed.memory_key_too_long",
+      `memory entry key "${key}" is longer than ${MAX_PATH_BYTES} bytes`,
+    );
   return path;
 }
 
@@ -38,10 +45,11 @@ export function seedEntries(spec: Json): SeedEntry[] {
   const out: SeedEntry[] = [];
   for (const entry of records(spec.entries)) {
     const key = str(entry.key);
-    if (key === undefined) throw new DeclarationError("invalid", "every memory entry needs a key");
+    if (key === undefined)
+      throw new DeclarationError("managed.memory_entry_without_key", "every memory entry needs a key");
     const path = memoryPath(key);
     if (seen.has(path))
-      throw new DeclarationError("invalid", `memory entry path "${path}" is declared twice`);
+      throw new DeclarationError("managed.memory_key_twice", `memory entry path "${path}" is declared twice`);
     seen.add(path);
     out.push({ path, content: str(entry.content) ?? "" });
   }

@@ -7,6 +7,7 @@ import { findFirst } from "../common/paging.js";
 import type { HttpClient, HttpRequest } from "../http.js";
 import { ProviderHttpError } from "../http.js";
 import type { HandlerContext, Owner, RemoteObject } from "../types.js";
+import { UnforeseeableError } from "../unforeseeable.js";
 import { isRecord, type Json } from "./spec.js";
 
 /**
@@ -48,7 +49,10 @@ export function idOf(remote: Json, ...keys: string[]): string {
     const value = str(remote[key]);
     if (value) return value;
   }
-  throw new Error(`the provider answered without an id: ${JSON.stringify(remote).slice(0, 200)}`);
+  throw new UnforeseeableError(
+    "answer",
+    `the provider answered without an id: ${JSON.stringify(remote).slice(0, 200)}`,
+  );
 }
 
 export function isStatus(error: unknown, ...statuses: number[]): error is ProviderHttpError {

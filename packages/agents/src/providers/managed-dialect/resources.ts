@@ -10,14 +10,17 @@ export function mountPath(root: string, path: string | undefined): string | unde
   if (path.startsWith("/")) {
     if (path !== root && !path.startsWith(`${root}/`))
       throw new DeclarationError(
-        "invalid",
+        "managed.mount_path_outside_root",
         `mount path "${path}" is not under this provider's mount root ${root}; use a path under ${root}/ or a relative path`,
       );
     return path;
   }
   const relative = path.replace(/^\.\/+/, "").replace(/\/+$/, "");
   if (relative.split("/").includes(".."))
-    throw new DeclarationError("invalid", `mount path "${path}" may not climb out of ${root} with ".."`);
+    throw new DeclarationError(
+      "managed.mount_path_escapes_root",
+      `mount path "${path}" may not climb out of ${root} with ".."`,
+    );
   return `${root}/${relative}`;
 }
 
@@ -50,7 +53,8 @@ interface GitResourceOptions {
 /** A declared `git_repository` resource → provider_c's `github_repository` resource. */
 export function gitRepositoryToWire(decl: Json, options: GitResourceOptions): Json {
   const url = str(decl.url);
-  if (!url) throw new DeclarationError("invalid", "a git_repository resource needs a url");
+  if (!url)
+    throw new DeclarationError("managed.repository_without_url", "a git_repository resource needs a url");
   const clean = repositoryUrl(url);
   const token = str(decl.authorization_token);
   return compact({

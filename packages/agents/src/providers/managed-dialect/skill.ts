@@ -13,7 +13,8 @@ import type { Json } from "./spec.js";
  */
 export async function skillDesired(spec: Json, ctx: DesiredContext): Promise<Json> {
   const source = str(spec.source);
-  if (!source) throw new DeclarationError("invalid", "a skill needs source (the skill directory)");
+  if (!source)
+    throw new DeclarationError("managed.skill_without_source", "a skill needs source (the skill directory)");
   const bundle = await readSkill(ctx.configDir, source);
   return { skill_name: bundle.name, content_digest: bundle.digest, origin: skillOrigin(spec) };
 }

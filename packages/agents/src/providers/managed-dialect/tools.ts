@@ -74,7 +74,11 @@ function isDefaultToolkit(toolkit: Json): boolean {
 
 function canonicalToolkit(decl: Json): Json {
   const server = str(decl.mcp_server_name) ?? str(decl.mcpServerName);
-  if (!server) throw new DeclarationError("invalid", "tools.mcp entries need mcp_server_name");
+  if (!server)
+    throw new DeclarationError(
+      "managed.mcp_toolkit_without_server",
+      "tools.mcp entries need mcp_server_name",
+    );
   const defaults = isRecord(decl.default_config) ? decl.default_config : decl.defaultConfig;
   const configs = records(decl.configs)
     .map((c) => ({ name: str(c.name) ?? "", enabled: c.enabled !== false }))
@@ -109,7 +113,7 @@ export function toolsToWire(
   for (const name of toolkits.keys())
     if (!serverNames.includes(name))
       throw new DeclarationError(
-        "invalid",
+        "managed.mcp_toolkit_server_undeclared",
         `tools.mcp names the MCP server "${name}", but this provider only reaches MCP servers declared ` +
           "in mcp_servers with a url; declare it there",
       );

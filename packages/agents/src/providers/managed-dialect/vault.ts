@@ -23,13 +23,14 @@ interface CredentialMappingOptions {
 
 export function credentialToWire(decl: Json, options: CredentialMappingOptions): CredentialWire {
   const name = str(decl.name);
-  if (!name) throw new DeclarationError("invalid", "every vault credential needs a name");
+  if (!name)
+    throw new DeclarationError("managed.credential_without_name", "every vault credential needs a name");
   if (decl.type === "static_bearer") {
     const url = str(decl.mcp_server_url);
     const token = str(decl.access_token);
     if (!url || token === undefined)
       throw new DeclarationError(
-        "invalid",
+        "managed.static_bearer_incomplete",
         `credential "${name}": static_bearer needs mcp_server_url and access_token`,
       );
     if (decl.protocol !== undefined)
@@ -45,7 +46,7 @@ export function credentialToWire(decl: Json, options: CredentialMappingOptions):
     const secretValue = str(decl.secret_value);
     if (!secretName || secretValue === undefined)
       throw new DeclarationError(
-        "invalid",
+        "managed.environment_variable_incomplete",
         `credential "${name}": environment_variable needs secret_name and secret_value`,
       );
     const auth: Json = {
@@ -67,14 +68,20 @@ export function credentialToWire(decl: Json, options: CredentialMappingOptions):
     }
     return { name, type: "environment_variable", body: { display_name: name, auth } };
   }
-  throw new DeclarationError("invalid", `credential "${name}": type "${String(decl.type)}" is not supported`);
+  throw new DeclarationError(
+    "managed.credential_type",
+    `credential "${name}": type "${String(decl.type)}" is not supported`,
+  );
 }
 
 function credentialNetworking(value: unknown, name: string): Json {
   if (!isRecord(value) || value.type !== "limited") return { type: "unrestricted" };
   const hosts = strList(value.allowed_hosts);
   if (hosts.length === 0)
-    throw new DeclarationError("invalid", `credential "${name}": limited networking needs allowed_hosts`);
+    throw new DeclarationError(
+      "managed.limited_without_hosts",
+      `credential "${name}": limited networking needs allowed_hosts`,
+    );
   return { type: "limited", allowed_hosts: hosts };
 }
 

@@ -54,5 +54,6 @@ export const providerACapabilities: ProviderCapabilities = {
     messageEventRequired: true,
     outcomeEvent: "dropped",
   },
+  skills: { frontmatterNameRequired: true },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };

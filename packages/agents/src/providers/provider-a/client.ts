@@ -1,17 +1,24 @@
 // provider_a transport: base URL from the workspace id (or `base_url` verbatim), Bearer auth, and
 // the error parser that recognises the provider's conflict signals.
 
-import { errorText } from "../common/errors.js";
+import { DeclarationError, errorText } from "../common/errors.js";
 import type { ErrorParser, HttpClient, HttpClientFactory } from "../http.js";
 
 export const PROVIDER_A_MOUNT_ROOT = "/mnt";
 
 export function providerABaseUrl(block: { workspace_id?: string; base_url?: string }): string {
   if (block.base_url) return block.base_url;
-  if (!block.workspace_id) throw new Error("provider_a needs workspace_id (or base_url)");
+  if (!block.workspace_id)
+    throw new DeclarationError(
+      "provider_a.block_without_workspace",
+      "provider_a needs workspace_id (or base_url)",
+    );
   // The id is an opaque host label; anything that is not one would redirect requests elsewhere.
   if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(block.workspace_id)) {
-    throw new Error(`provider_a workspace_id "${block.workspace_id}" is not a valid host label`);
+    throw new DeclarationError(
+      "provider_a.workspace_id_not_a_host_label",
+      `provider_a workspace_id "${block.workspace_id}" is not a valid host label`,
+    );
   }
   return `https://${block.workspace_id}.cn-beijing.maas.aliyuncs.com/api/v1/agentstudio`;
 }
@@ -44,7 +51,8 @@ export function connectProviderA(
   baseUrlOverride?: string,
 ): HttpClient {
   const apiKey = block.api_key;
-  if (typeof apiKey !== "string" || apiKey === "") throw new Error("provider_a needs api_key");
+  if (typeof apiKey !== "string" || apiKey === "")
+    throw new DeclarationError("provider_a.block_without_api_key", "provider_a needs api_key");
   const baseUrl =
     baseUrlOverride ??
     providerABaseUrl({

@@ -22,8 +22,14 @@ const providerAConfig = strict({
   api_key: z.string().min(1).describe("API key (write it as `${VAR}`)"),
   workspace_id: z
     .string()
-    .regex(/^llm-/, coded("AGENTS1035", "`workspace_id` must begin with `llm-`"))
-    .describe("workspace id, begins with `llm-`"),
+    .regex(
+      /^llm-[A-Za-z0-9_-]*$/,
+      coded(
+        "AGENTS1035",
+        "`workspace_id` must be `llm-` then letters, digits, `-` or `_` (it is a host label)",
+      ),
+    )
+    .describe("workspace id: `llm-` then letters, digits, `-` or `_`"),
   base_url: z.url().optional().describe("overrides the endpoint otherwise derived from `workspace_id`"),
   allow_insecure_http: allowInsecureHttpField,
 }).describe("provider_a: workspace-based provider (no memory stores)");

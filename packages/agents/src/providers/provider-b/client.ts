@@ -3,8 +3,9 @@
 // else `/forward` appended). The session's `http` is the Managed client and `apis.forward` the
 // Forward one, so every handler context carries both.
 
-import { errorText } from "../common/errors.js";
+import { DeclarationError, errorText } from "../common/errors.js";
 import type { ErrorParser, HttpClient, HttpClientFactory } from "../http.js";
+import { UnforeseeableError } from "../unforeseeable.js";
 
 const PROVIDER_B_DEFAULT_GATEWAY = "https://api.qoder.com/api/v1/cloud";
 export const PROVIDER_B_MOUNT_ROOT = "/data";
@@ -59,7 +60,10 @@ export function domainClient(
   if (domain === "managed") return ctx.http;
   const forward = ctx.apis?.forward;
   if (!forward)
-    throw new Error("provider_b: the Forward API client is missing (the session was not made by connect)");
+    throw new UnforeseeableError(
+      "internal",
+      "provider_b: the Forward API client is missing (the session was not made by connect)",
+    );
   return forward;
 }
 
@@ -69,7 +73,8 @@ export function connectProviderB(
   baseUrlOverride?: string,
 ): ProviderBClients {
   const apiKey = block.api_key;
-  if (typeof apiKey !== "string" || apiKey === "") throw new Error("provider_b needs api_key");
+  if (typeof apiKey !== "string" || apiKey === "")
+    throw new DeclarationError("provider_b.block_without_api_key", "provider_b needs api_key");
   const gateway =
     baseUrlOverride ?? (typeof block.gateway === "string" ? block.gateway : PROVIDER_B_DEFAULT_GATEWAY);
   const common = {

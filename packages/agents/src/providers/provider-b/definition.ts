@@ -3,6 +3,7 @@
 
 import { z } from "zod";
 import { strict } from "../../model/schema-helpers.js";
+import { DeclarationError } from "../common/errors.js";
 import { probeByListingAgents } from "../common/probe.js";
 import { allowInsecureHttpField } from "../endpoint.js";
 import type { KindHandler, ProviderAdapter, ProviderDefinition } from "../types.js";
@@ -37,7 +38,10 @@ const tunnelHandler: KindHandler = {
   async create(_ctx, spec) {
     const id = spec.tunnel_id;
     if (typeof id !== "string" || !id.startsWith("tnl_"))
-      throw new Error("a tunnel needs tunnel_id (prefix tnl_)");
+      throw new DeclarationError(
+        "provider_b.tunnel_id_without_prefix",
+        "a tunnel needs tunnel_id (prefix tnl_)",
+      );
     return { id, spec: {} };
   },
   async read(_ctx, id) {

@@ -46,5 +46,6 @@ export const providerCCapabilities: ProviderCapabilities = {
     fileMountPathRequired: false,
     outcomeDescriptionRequired: true,
   },
+  skills: { frontmatterNameRequired: true },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };

@@ -1,5 +1,7 @@
 // provider_c transport: base URL, `x-api-key` + version + beta headers, and the error body
 // `{type:"error", error:{type, message}, request_id}`.
+
+import { DeclarationError } from "../common/errors.js";
 import { str } from "../common/handler-kit.js";
 import type { ErrorParser, HttpClient, HttpClientFactory, StreamRequest } from "../http.js";
 import { isRecord } from "../managed-dialect/spec.js";
@@ -27,7 +29,11 @@ export const parseProviderCError: ErrorParser = (status, body) => {
 
 export function providerCHeaders(block: Record<string, unknown>): Record<string, string> {
   const apiKey = str(block.api_key);
-  if (!apiKey) throw new Error("providers.provider_c.api_key is required");
+  if (!apiKey)
+    throw new DeclarationError(
+      "provider_c.block_without_api_key",
+      "providers.provider_c.api_key is required",
+    );
   return {
     "x-api-key": apiKey,
     "anthropic-version": ANTHROPIC_VERSION,

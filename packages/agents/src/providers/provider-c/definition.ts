@@ -15,6 +15,7 @@ import { connectProviderC } from "./client.js";
 import { providerCDeploymentHandler } from "./handlers/deployments.js";
 import { providerCSkillHandler } from "./handlers/skills.js";
 import { providerCEnvironmentNaming, providerCProfile } from "./profile.js";
+import { providerCRefusals } from "./refusals.js";
 
 /** `providers.provider_c`: an API key and an optional beta header value. */
 const providerCConfig = strict({
@@ -54,5 +55,5 @@ export const providerCDefinition = {
   },
   adapter: providerC,
   // Nothing these handlers refuse at apply is left for validate to foresee.
-  applyRefusals: [],
+  applyRefusals: providerCRefusals,
 } as const satisfies ProviderDefinition;

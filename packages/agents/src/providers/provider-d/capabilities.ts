@@ -44,5 +44,6 @@ export const providerDCapabilities: ProviderCapabilities = {
     fileMountPathRequired: false,
     outcomeDescriptionRequired: false,
   },
+  skills: { frontmatterNameRequired: true },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };

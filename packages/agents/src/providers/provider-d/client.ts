@@ -1,5 +1,7 @@
 // provider_d transport: Bearer auth, no extra headers, error body `{error:{code, message}}`;
 // a 409, `ResourceConflict` or "already exists" means the name is taken.
+
+import { DeclarationError } from "../common/errors.js";
 import { str } from "../common/handler-kit.js";
 import type { ErrorParser, HttpClientFactory } from "../http.js";
 import { isRecord } from "../managed-dialect/spec.js";
@@ -27,7 +29,11 @@ export function connectProviderD(
   baseUrlOverride?: string,
 ): ProviderSession {
   const apiKey = str(block.api_key);
-  if (!apiKey) throw new Error("providers.provider_d.api_key is required");
+  if (!apiKey)
+    throw new DeclarationError(
+      "provider_d.block_without_api_key",
+      "providers.provider_d.api_key is required",
+    );
   const http = factory({
     provider: "provider_d",
     baseUrl: baseUrlOverride ?? str(block.base_url) ?? DEFAULT_BASE_URL,

@@ -16,6 +16,7 @@ import { connectProviderD } from "./client.js";
 import { providerDDeploymentHandler } from "./handlers/deployments.js";
 import { providerDSkillHandler } from "./handlers/skills.js";
 import { providerDEnvironmentNaming, providerDProfile } from "./profile.js";
+import { providerDRefusals } from "./refusals.js";
 import { DEFAULT_FILE_PURPOSE } from "./wire-decisions.js";
 
 /** `providers.provider_d`: an API key. */
@@ -58,5 +59,5 @@ export const providerDDefinition = {
   },
   adapter: providerD,
   // Nothing these handlers refuse at apply is left for validate to foresee.
-  applyRefusals: [],
+  applyRefusals: providerDRefusals,
 } as const satisfies ProviderDefinition;

@@ -3,12 +3,16 @@
 // (docs/cli.md §Sessions: dropped streams).
 import { createParser } from "eventsource-parser";
 import { delay, type HttpClient, ProviderHttpError } from "../http.js";
+import { UnforeseeableError } from "../unforeseeable.js";
 import type { SessionEvent } from "./events.js";
 import type { SessionWire } from "./wire.js";
 
 /** The stream could not be resumed: the provider refused or dropped every reconnect. */
-export class StreamCutError extends Error {
+export class StreamCutError extends UnforeseeableError {
   override readonly name = "StreamCutError";
+  constructor(message: string) {
+    super("network", message);
+  }
 }
 
 export interface FollowState {
@@ -111,7 +115,8 @@ export async function listEvents(
  * (StreamCutError). Returns true when `until` ended it.
  */
 export async function follow(o: FollowOptions): Promise<boolean> {
-  if (!o.client.stream) throw new Error(`${o.provider}: this HTTP client cannot stream`);
+  if (!o.client.stream)
+    throw new UnforeseeableError("internal", `${o.provider}: this HTTP client cannot stream`);
   const max = o.maxReconnects ?? 3;
   const backoff = o.backoffMs ?? ((n: number) => 100 * n);
   let failures = 0;

@@ -12,6 +12,7 @@ import type {
   RemoteObject,
   Spec,
 } from "../../types.js";
+import { UnforeseeableError } from "../../unforeseeable.js";
 import { agentFromWire, agentReverseRefs, agentToWire, canonicalAgent, sessionDefaults } from "../agent.js";
 import { METADATA_LIMITS } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
@@ -127,7 +128,10 @@ export function agentHandler(profile: DialectProfile): KindHandler {
       for (let attempt = 0; ; attempt++) {
         const current = await getOrGone(ctx.http, { path: `/agents/${id}`, signal: ctx.signal });
         if (current === "gone")
-          throw new Error(`agent ${id} is gone; it will be created again on the next apply`);
+          throw new UnforeseeableError(
+            "remote",
+            `agent ${id} is gone; it will be created again on the next apply`,
+          );
         const json = {
           ...wire,
           version: current.version,

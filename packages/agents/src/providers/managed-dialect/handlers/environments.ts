@@ -13,6 +13,7 @@ import type {
   RemoteObject,
   Spec,
 } from "../../types.js";
+import { UnforeseeableError } from "../../unforeseeable.js";
 import { canonicalEnvironment, environmentFromWire, environmentToWire } from "../environment.js";
 import { METADATA_LIMITS } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
@@ -69,8 +70,8 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
     async create(ctx: HandlerContext, spec: Spec): Promise<RemoteObject> {
       const logical = logicalNameOf(ctx.owner.resource);
       const metadata = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
-      let lastError: unknown;
-      for (const name of naming.attempts(spec, logical)) {
+      const names = naming.attempts(spec, logical);
+      for (const [index, name] of names.entries()) {
         try {
           const response = await ctx.http.request<Json>({
             method: "POST",
@@ -81,17 +82,18 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
           return toRemote(response.body, logical, spec);
         } catch (error) {
           if (!(error as { conflict?: boolean }).conflict) throw error;
-          lastError = error;
           // A conflict may be our own earlier create (crash before the state write): adopt it.
           const mine = await findOwned(ctx, ctx.owner);
           if (mine) {
             ctx.warn(`adopted existing environment ${mine.id} created earlier by this project`);
             return mine;
           }
+          // Every name tried is taken by objects this project does not own: the last conflict says so.
+          if (index === names.length - 1) throw error;
           ctx.warn(`environment name "${name}" is taken; trying the next suffix`);
         }
       }
-      throw lastError;
+      throw new UnforeseeableError("internal", "environment create: no name to try");
     },
 
     ...listReader(profile, "/environments"),

@@ -3,7 +3,6 @@
 // provider_d has none (last write wins) but can batch-create.
 
 import { logicalNameOf } from "../../../model/address.js";
-import { DeclarationError } from "../../common/errors.js";
 import { str } from "../../common/handler-kit.js";
 import { listedOwnerOf, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
 import { listAll, listReader } from "../../common/paging.js";
@@ -15,6 +14,7 @@ import type {
   RemoteObject,
   Spec,
 } from "../../types.js";
+import { UnforeseeableError } from "../../unforeseeable.js";
 import {
   canonicalMemoryStore,
   contentSha256,
@@ -99,8 +99,8 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
       if (failed.length > 0) {
         const first = failed[0];
         const error = first && isRecord(first.error) ? first.error : {};
-        throw new DeclarationError(
-          "invalid",
+        throw new UnforeseeableError(
+          "answer",
           `${failed.length} memory entr${failed.length === 1 ? "y" : "ies"} failed, first ${String(first?.path)}: ` +
             `${String(error.type ?? error.code)}: ${String(error.message)}`,
         );
@@ -129,8 +129,8 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
         });
       } catch (error) {
         if (isStatus(error, 409))
-          throw new DeclarationError(
-            "invalid",
+          throw new UnforeseeableError(
+            "remote",
             `memory ${entry.path} changed while apply was rewriting it (${error.code}); run apply again`,
           );
         throw error;

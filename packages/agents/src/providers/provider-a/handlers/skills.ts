@@ -112,7 +112,7 @@ export function createSkillHandler(opts: ProviderAOptions): KindHandler {
       const decl = spec as unknown as SkillDecl;
       if (decl.origin === "official") {
         throw new DeclarationError(
-          "unsupported",
+          "provider_a.official_skill_upload",
           "official skills are referenced from agents ({type: official, skill_id}); they are not uploaded",
         );
       }

@@ -51,7 +51,10 @@ export function modelFor(model: AgentDecl["model"], provider: string, agent: str
   if (typeof model === "string") return model;
   const picked = model?.[provider];
   if (!picked)
-    throw new DeclarationError("unsupported", `agent "${agent}": model has no entry for ${provider}`);
+    throw new DeclarationError(
+      "provider_a.model_map_without_entry",
+      `agent "${agent}": model has no entry for ${provider}`,
+    );
   return picked;
 }
 
@@ -73,7 +76,7 @@ export function agentToWire(decl: AgentDecl, input: AgentWireInput): Record<stri
     Object.values(decl.tools?.permissions ?? {}).includes("ask")
   ) {
     throw new DeclarationError(
-      "unsupported",
+      "provider_a.permission_ask",
       `agent "${agent}": provider_a cannot enforce tool permission ask; use allow`,
     );
   }
@@ -95,7 +98,7 @@ export function agentToWire(decl: AgentDecl, input: AgentWireInput): Record<stri
   const mcpServers = (decl.mcp_servers ?? []).map((server) => {
     if (server.url !== undefined || (server.type && server.type !== "official")) {
       throw new DeclarationError(
-        "unsupported",
+        "provider_a.mcp_server_by_url",
         `agent "${agent}": MCP server "${server.name}" must be an official provider_a server referenced by name (URL servers are not supported)`,
       );
     }
@@ -104,10 +107,13 @@ export function agentToWire(decl: AgentDecl, input: AgentWireInput): Record<stri
   for (const toolkit of decl.tools?.mcp ?? []) {
     const serverName = toolkit.mcp_server_name ?? toolkit.mcpServerName;
     if (!serverName)
-      throw new DeclarationError("unsupported", `agent "${agent}": tools.mcp entry needs mcp_server_name`);
+      throw new DeclarationError(
+        "provider_a.mcp_toolkit_without_server",
+        `agent "${agent}": tools.mcp entry needs mcp_server_name`,
+      );
     if (!mcpServers.some((s) => s.name === serverName)) {
       throw new DeclarationError(
-        "unsupported",
+        "provider_a.mcp_toolkit_server_undeclared",
         `agent "${agent}": tools.mcp names "${serverName}", which is not in mcp_servers`,
       );
     }

@@ -39,7 +39,7 @@ export function resolvePolicy(
   if (net?.type === "limited") {
     if (!net.allowed_hosts || net.allowed_hosts.length === 0) {
       throw new DeclarationError(
-        "unsupported",
+        "provider_a.limited_without_hosts",
         `credential "${decl.name}": networking.type limited needs allowed_hosts (it is never widened to all hosts); list the hosts or use unrestricted`,
       );
     }
@@ -47,7 +47,7 @@ export function resolvePolicy(
   } else if (net?.type === "unrestricted") {
     if (net.allowed_hosts && !(net.allowed_hosts.length === 1 && net.allowed_hosts[0] === "*")) {
       throw new DeclarationError(
-        "unsupported",
+        "provider_a.unrestricted_with_hosts",
         `credential "${decl.name}": networking.type unrestricted contradicts allowed_hosts; use type limited with the host list`,
       );
     }
@@ -55,7 +55,7 @@ export function resolvePolicy(
   } else if (net?.allowed_hosts) {
     if (net.allowed_hosts.length === 0) {
       throw new DeclarationError(
-        "unsupported",
+        "provider_a.allowed_hosts_empty",
         `credential "${decl.name}": allowed_hosts is empty; list at least one host or "*"`,
       );
     }
@@ -82,14 +82,20 @@ export function samePolicy(a: InjectionPolicy, b: InjectionPolicy): boolean {
 export function credentialToWire(decl: CredentialDecl): Record<string, unknown> {
   if (decl.type !== "environment_variable") {
     throw new DeclarationError(
-      "unsupported",
+      "provider_a.credential_type",
       `credential "${decl.name}": provider_a accepts only environment_variable credentials (the API rejects ${decl.type})`,
     );
   }
   if (!decl.secret_name)
-    throw new DeclarationError("unsupported", `credential "${decl.name}": secret_name is required`);
+    throw new DeclarationError(
+      "provider_a.credential_without_secret_name",
+      `credential "${decl.name}": secret_name is required`,
+    );
   if (decl.secret_value === undefined)
-    throw new DeclarationError("unsupported", `credential "${decl.name}": secret_value is required`);
+    throw new DeclarationError(
+      "provider_a.credential_without_secret_value",
+      `credential "${decl.name}": secret_value is required`,
+    );
   const policy = resolvePolicy(decl);
   return {
     display_name: decl.name,

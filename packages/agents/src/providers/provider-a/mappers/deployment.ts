@@ -61,7 +61,7 @@ export function initialEventsToWire(
   }
   if (out.length === 0) {
     throw new DeclarationError(
-      "unsupported",
+      "provider_a.deployment_with_only_an_outcome",
       `deployment "${name}": provider_a needs at least one user.message or system.message initial event`,
     );
   }
@@ -81,12 +81,12 @@ export function deploymentToWire(decl: DeploymentDecl, input: DeploymentWireInpu
     const fileId = input.fileIds[index];
     if (!fileId)
       throw new DeclarationError(
-        "unsupported",
+        "provider_a.file_resource_without_source",
         `deployment "${name}": file resource ${index + 1} needs file_id or source`,
       );
     if (!resource.mount_path) {
       throw new DeclarationError(
-        "unsupported",
+        "provider_a.file_resource_without_mount_path",
         `deployment "${name}": file resource ${index + 1} needs mount_path on provider_a`,
       );
     }

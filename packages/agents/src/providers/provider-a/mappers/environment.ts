@@ -28,19 +28,19 @@ export function environmentToWire(
   const config = decl.config ?? {};
   if (config.type && config.type !== "cloud") {
     throw new DeclarationError(
-      "unsupported",
+      "provider_a.environment_type_not_cloud",
       `environment "${name}": provider_a supports only config.type cloud`,
     );
   }
   if (config.setup_script !== undefined) {
     throw new DeclarationError(
-      "unsupported",
+      "provider_a.setup_script",
       `environment "${name}": setup_script is supported only by provider_b; remove it`,
     );
   }
   if (config.networking?.type === "limited" && !ENVIRONMENT_LIMITED_NETWORKING_SUPPORTED) {
     throw new DeclarationError(
-      "unsupported",
+      "provider_a.limited_networking",
       `environment "${name}": provider_a accepts only unrestricted networking; the tool will not widen limited silently`,
     );
   }

@@ -4,6 +4,7 @@
 // its id before the Template and Identity go, then deletes it permanently afterwards.
 import { send, type Wire } from "../../common/handler-kit.js";
 import type { DeferredHandler, HandlerContext, PriorState } from "../../types.js";
+import { UnforeseeableError } from "../../unforeseeable.js";
 import {
   client,
   DEFAULT_PROVIDER_B_OPTIONS,
@@ -115,7 +116,8 @@ export async function captureForDestroy(
   if (decl?.delete_on_destroy !== true) return; // rule: omitted or false retains the store
   const identityId = prior.extra?.identity_id;
   if (typeof identityId !== "string") {
-    throw new Error(
+    throw new UnforeseeableError(
+      "state",
       `default memory store: the identity of template ${templateId} is not recorded; destroy aborted before deleting anything`,
     );
   }

@@ -23,7 +23,7 @@ async function body(ctx: HandlerContext, spec: Spec, current: Wire | undefined, 
   const agentExtra = ctx.resolveExtra("agents", decl.agent);
   if (agentExtra?.delivery === "forward") {
     throw new DeclarationError(
-      "unsupported",
+      "provider_b.deployment_of_forward_agent",
       `deployment "${logicalName(ctx.owner)}": agent ${decl.agent} uses Forward delivery, which cannot be deployed`,
     );
   }

@@ -6,6 +6,7 @@ import { logicalName, metadataPatch, ownerOf, withOwnership } from "../../common
 import { collect, walkAfterId, walkPages } from "../../common/paging.js";
 import { type HttpClient, ProviderHttpError } from "../../http.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
+import { UnforeseeableError } from "../../unforeseeable.js";
 import type { ApiDomain } from "../client.js";
 import { listEnvironments } from "../listing.js";
 import {
@@ -109,7 +110,10 @@ export const environmentHandler: KindHandler = {
         const fix = sessions.length
           ? "end them, or run agents destroy --cascade to archive them first"
           : "end whatever still uses it and run destroy again";
-        throw new Error(`environment ${id} is still used by ${sessions.length} session(s)${which}; ${fix}`);
+        throw new UnforeseeableError(
+          "remote",
+          `environment ${id} is still used by ${sessions.length} session(s)${which}; ${fix}`,
+        );
       }
       // Archived, not deleted: the sessions stop holding the environment, their transcripts stay.
       for (const s of sessions)

@@ -4,9 +4,10 @@
 // message when one is given. Forward Templates start sessions per Identity, which is the channel's
 // business, not the tool's.
 
-import { DeclarationError } from "../../common/errors.js";
+import { SessionStartRefusal } from "../../common/errors.js";
 import { send, str } from "../../common/handler-kit.js";
 import type { HandlerContext, PriorState, SessionInput, SessionStart } from "../../types.js";
+import { UnforeseeableError } from "../../unforeseeable.js";
 import { type AgentDecl, isForward, managedSessionToWire } from "../mappers/agent.js";
 import { client } from "./shared.js";
 
@@ -18,21 +19,18 @@ export async function startManagedSession(
 ): Promise<SessionStart> {
   const decl = input.spec as unknown as AgentDecl;
   if (prior.extra?.delivery === "forward" || isForward(decl))
-    throw new DeclarationError(
-      "unsupported",
+    throw new SessionStartRefusal(
       `${ctx.owner.resource} is a Forward Template; its sessions are created per Identity, not by agents session start`,
     );
   if (!decl.environment)
-    throw new DeclarationError(
-      "unsupported",
+    throw new SessionStartRefusal(
       `${ctx.owner.resource} declares no environment; a managed session needs one (add environment: <name>)`,
     );
   // provider_b has no managed Files kind here, so a declared mount has no id to send: say so
   // rather than start a session without it. (A bare name is for Forward Templates only.)
   const mounted = (decl.files ?? []).filter((f) => typeof f !== "string");
   if (mounted.length)
-    throw new DeclarationError(
-      "unsupported",
+    throw new SessionStartRefusal(
       `${ctx.owner.resource}: mounting declared files into a managed session is not supported yet (files: ${mounted.map((f) => f.file).join(", ")})`,
     );
   const body = managedSessionToWire(decl, {
@@ -47,7 +45,8 @@ export async function startManagedSession(
   const http = client(ctx, "managed");
   const session = await send(ctx, http, { method: "POST", path: "/sessions", json: body });
   const sessionId = str(session.id);
-  if (!sessionId) throw new Error("provider_b answered POST /sessions without a session id");
+  if (!sessionId)
+    throw new UnforeseeableError("answer", "provider_b answered POST /sessions without a session id");
   if (!input.message) return { session_id: sessionId };
   const sent = await send(ctx, http, {
     method: "POST",

@@ -1,5 +1,7 @@
 // Helpers the provider_b handlers share: the client of a resource's API domain, adoption by
 // owner, uploads, and the bounded retry used by memory-store deletes.
+
+import { DeclarationError } from "../../common/errors.js";
 import { getOrGone, isArchived, multipartFile, send, type Wire } from "../../common/handler-kit.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { ownerOf, sameOwner } from "../../common/ownership.js";
@@ -31,7 +33,8 @@ export function specDomain(spec: Spec | undefined): ApiDomain | undefined {
 
 export function requireOneDomain(spec: Spec, what: string): ApiDomain {
   const conflict = derivedOf(spec).domain_conflict;
-  if (conflict) throw new Error(`${what}: ${conflict}`);
+  if (conflict)
+    throw new DeclarationError("provider_b.resource_shared_by_managed_and_forward", `${what}: ${conflict}`);
   return domainOf(spec);
 }
 

@@ -39,7 +39,7 @@ export const skillHandler: KindHandler = {
     const decl = spec as unknown as SkillDecl;
     if (decl.origin === "official") {
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.official_skill_upload",
         "official skills are referenced from agents ({type: official, skill_id}); they are not uploaded",
       );
     }

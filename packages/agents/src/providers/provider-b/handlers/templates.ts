@@ -26,7 +26,7 @@ function identityId(ctx: HandlerContext, spec: Spec, needed: string): string | u
   if (!identity) {
     if (needed)
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.forward_memory_without_identity",
         `agent "${logicalName(ctx.owner)}": ${needed} needs defaults.identity`,
       );
     return undefined;
@@ -44,7 +44,7 @@ async function syncFiles(
   for (const f of derivedOf(spec).files ?? []) {
     if (!f.source)
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.forward_file_undeclared",
         `agent "${logicalName(ctx.owner)}": file "${f.name}" is not declared under files`,
       );
     const local = await readLocalFile(ctx.configDir, f.source);
@@ -74,11 +74,14 @@ async function body(
   const decl = spec as unknown as AgentDecl;
   const name = logicalName(ctx.owner);
   if (!decl.environment)
-    throw new DeclarationError("unsupported", `agent "${name}": a Forward Template needs an environment`);
+    throw new DeclarationError(
+      "provider_b.forward_template_without_environment",
+      `agent "${name}": a Forward Template needs an environment`,
+    );
   const roster = decl.multiagent?.agents.map((m) => {
     if (typeof m !== "string") {
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.forward_coordinator_with_agent_id",
         `agent "${name}": a Forward coordinator takes only project agents (its roster needs template ids), not {agent_id}`,
       );
     }

@@ -49,7 +49,10 @@ function modelOf(decl: AgentDecl, agent: string): string {
   if (typeof decl.model === "string") return decl.model;
   const model = decl.model?.provider_b;
   if (!model)
-    throw new DeclarationError("unsupported", `agent "${agent}": model has no entry for provider_b`);
+    throw new DeclarationError(
+      "provider_b.model_map_without_entry",
+      `agent "${agent}": model has no entry for provider_b`,
+    );
   return model;
 }
 
@@ -89,7 +92,7 @@ export function managedAgentToWire(decl: AgentDecl, input: CommonInput): Record<
   const agent = input.name;
   if (decl.managed_tool_config) {
     throw new DeclarationError(
-      "unsupported",
+      "provider_b.managed_tool_config_on_managed_delivery",
       `agent "${agent}": managed_tool_config needs Forward delivery (delivery.provider_b.type: forward)`,
     );
   }

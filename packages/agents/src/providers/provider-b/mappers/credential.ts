@@ -19,7 +19,7 @@ export function credentialToWire(decl: CredentialDecl): {
   if (decl.type === "static_bearer") {
     if (!decl.mcp_server_url || decl.access_token === undefined) {
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.static_bearer_incomplete",
         `credential "${decl.name}": static_bearer needs mcp_server_url and access_token`,
       );
     }
@@ -36,7 +36,7 @@ export function credentialToWire(decl: CredentialDecl): {
   if (decl.type === "environment_variable") {
     if (!decl.secret_name || decl.secret_value === undefined) {
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.environment_variable_incomplete",
         `credential "${decl.name}": environment_variable needs secret_name and secret_value`,
       );
     }
@@ -55,7 +55,7 @@ export function credentialToWire(decl: CredentialDecl): {
     };
   }
   throw new DeclarationError(
-    "unsupported",
+    "provider_b.credential_type",
     `credential "${(decl as { name: string }).name}": unknown type ${(decl as { type: string }).type}`,
   );
 }

@@ -3,6 +3,7 @@
 
 import { DeclarationError } from "../../common/errors.js";
 import { assertUniqueMountPaths, normalizeMountPath } from "../../common/mount-paths.js";
+import { UnforeseeableError } from "../../unforeseeable.js";
 import { PROVIDER_B_MOUNT_ROOT } from "../client.js";
 import { envVarsMap } from "./environment-variables.js";
 import { type GitRepositoryDecl, repositoryToWire } from "./session-resources.js";
@@ -65,8 +66,8 @@ export function deploymentToWire(decl: DeploymentDecl, input: DeploymentInput): 
     );
   }
   if (input.update && input.remoteHasSchedule && !decl.schedule) {
-    throw new DeclarationError(
-      "unsupported",
+    throw new UnforeseeableError(
+      "internal",
       `deployment "${name}": provider_b cannot remove a schedule in place; run agents plan again: it plans this removal as a replacement`,
     );
   }
@@ -77,7 +78,7 @@ export function deploymentToWire(decl: DeploymentDecl, input: DeploymentInput): 
       const fileId = input.resourceIds[i];
       if (!fileId)
         throw new DeclarationError(
-          "unsupported",
+          "provider_b.file_resource_without_source",
           `deployment "${name}": file resource ${i + 1} needs file_id or source`,
         );
       resources.push({

@@ -2,6 +2,7 @@
 // `KEY=VALUE;KEY2=VALUE2` string; Templates, Forward Sessions and deployments take the map.
 
 import { DeclarationError } from "../../common/errors.js";
+import { UnforeseeableError } from "../../unforeseeable.js";
 import { MANAGED_ENV_VALUE_FORBIDDEN } from "../wire-decisions.js";
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -15,12 +16,12 @@ export function envVarsToManagedString(vars: Record<string, string>): string {
     .map(([key, value]) => {
       if (!KEY.test(key))
         throw new DeclarationError(
-          "unsupported",
+          "provider_b.environment_variable_name",
           `environment variable name "${key}" is not a valid identifier`,
         );
       if (value.includes(MANAGED_ENV_VALUE_FORBIDDEN)) {
         throw new DeclarationError(
-          "unsupported",
+          "provider_b.environment_variable_semicolon",
           `environment variable ${key}: provider_b's managed session form cannot carry ";" in a value`,
         );
       }
@@ -36,7 +37,10 @@ export function envVarsFromManagedString(text: string): Record<string, string> {
     if (part === "") continue;
     const eq = part.indexOf("=");
     if (eq <= 0)
-      throw new DeclarationError("unsupported", `environment variable entry "${part}" has no KEY=`);
+      throw new UnforeseeableError(
+        "answer",
+        `provider_b answered an environment variable entry without KEY=: "${part}"`,
+      );
     out[part.slice(0, eq)] = part.slice(eq + 1);
   }
   return out;
@@ -47,7 +51,7 @@ export function envVarsMap(vars: Record<string, string> | undefined): Record<str
   for (const key of Object.keys(vars)) {
     if (!KEY.test(key))
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.environment_variable_name",
         `environment variable name "${key}" is not a valid identifier`,
       );
   }

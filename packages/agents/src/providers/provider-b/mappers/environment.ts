@@ -40,7 +40,7 @@ function environmentConfigToWire(
     Buffer.byteLength(config.setup_script, "utf8") > SETUP_SCRIPT_MAX_BYTES
   ) {
     throw new DeclarationError(
-      "unsupported",
+      "provider_b.setup_script_too_large",
       `environment "${name}": setup_script is larger than 64 KB; move the work into packages or a script in the image`,
     );
   }
@@ -48,7 +48,7 @@ function environmentConfigToWire(
   if (type === "self_hosted") {
     if (config.networking || config.packages) {
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.self_hosted_with_cloud_fields",
         `environment "${name}": a self_hosted environment takes only type and setup_script; networking and packages belong to cloud environments`,
       );
     }
@@ -57,7 +57,7 @@ function environmentConfigToWire(
   for (const pm of REJECTED_MANAGERS) {
     if ((config.packages?.[pm] ?? []).length > 0) {
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.package_manager",
         `environment "${name}": provider_b installs only apt, npm and pip packages; remove packages.${pm}`,
       );
     }

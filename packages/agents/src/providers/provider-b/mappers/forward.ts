@@ -19,7 +19,10 @@ export function identityToWire(
   remoteMetadata?: unknown,
 ): Record<string, unknown> {
   if (!decl.external_id)
-    throw new DeclarationError("unsupported", `identity "${name}": a managed identity needs external_id`);
+    throw new DeclarationError(
+      "provider_b.managed_identity_without_external_id",
+      `identity "${name}": a managed identity needs external_id`,
+    );
   const metadata: Record<string, string> = { ...(decl.metadata ?? {}) };
   for (const key of Object.keys(userMetadata(remoteMetadata))) if (!(key in metadata)) metadata[key] = "";
   return { external_id: decl.external_id, name: decl.name ?? name, enabled: decl.enabled ?? true, metadata };
@@ -75,7 +78,7 @@ export function channelToWire(decl: ChannelDecl, input: ChannelInput): Record<st
   const keys = CHANNEL_CREDENTIAL_KEYS[decl.type];
   if (!keys)
     throw new DeclarationError(
-      "unsupported",
+      "provider_b.channel_type",
       `channel "${input.name}": unknown type ${decl.type}; use ${Object.keys(CHANNEL_CREDENTIAL_KEYS).join(", ")}`,
     );
   const credentials: Record<string, string> = {};
@@ -83,14 +86,14 @@ export function channelToWire(decl: ChannelDecl, input: ChannelInput): Record<st
     const value = decl.credentials?.[key];
     if (value === undefined || value === "")
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.channel_without_credential",
         `channel "${input.name}": ${decl.type} needs credentials.${key}`,
       );
     credentials[key] = String(value);
   }
   if (keys.length === 0 && decl.credentials && Object.keys(decl.credentials).length) {
     throw new DeclarationError(
-      "unsupported",
+      "provider_b.qr_channel_with_credentials",
       `channel "${input.name}": ${decl.type} is QR-only; remove credentials`,
     );
   }
@@ -108,7 +111,7 @@ export function channelToWire(decl: ChannelDecl, input: ChannelInput): Record<st
   if (mode === "fixed") {
     if (!input.identityId || !input.templateId) {
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.fixed_channel_incomplete",
         `channel "${input.name}": fixed mode needs an identity and a Forward agent`,
       );
     }

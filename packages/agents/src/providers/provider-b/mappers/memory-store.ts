@@ -1,6 +1,8 @@
 // provider_b memory stores (docs/wire/provider-b.md §3.6): declared entries are managed seeds. Apply
 // creates missing paths and updates declared paths whose content changed (by sha256); memories the agents
 // wrote at other paths are left alone.
+
+import { DeclarationError } from "../../common/errors.js";
 import { sha256 } from "../../common/local-files.js";
 
 export interface MemoryStoreDecl {
@@ -24,7 +26,10 @@ type SeedAction =
 export function memoryPath(key: string): string {
   const path = key.replace(/^\/+/, "");
   if (path === "" || path.split("/").some((part) => part === ".." || part === ".")) {
-    throw new Error(`memory entry key "${key}" is not a valid relative path`);
+    throw new DeclarationError(
+      "provider_b.memory_key_not_relative",
+      `memory entry key "${key}" is not a valid relative path`,
+    );
   }
   return path;
 }
@@ -37,7 +42,8 @@ export function planSeeds(entries: MemoryStoreDecl["entries"], remote: RemoteMem
   const out: SeedAction[] = [];
   for (const entry of entries ?? []) {
     const path = memoryPath(entry.key);
-    if (seen.has(path)) throw new Error(`memory entry "${path}" is declared twice`);
+    if (seen.has(path))
+      throw new DeclarationError("provider_b.memory_key_twice", `memory entry "${path}" is declared twice`);
     seen.add(path);
     const existing = byPath.get(path);
     if (!existing) out.push({ action: "create", path, content: entry.content });

@@ -18,12 +18,18 @@ export interface GitRepositoryDecl {
 export function checkoutToWire(checkout: GitRepositoryDecl["checkout"]): Record<string, unknown> | undefined {
   if (!checkout) return undefined;
   if (checkout.branch !== undefined && checkout.commit !== undefined) {
-    throw new DeclarationError("unsupported", "checkout takes either branch or commit, not both");
+    throw new DeclarationError(
+      "provider_b.checkout_branch_and_commit",
+      "checkout takes either branch or commit, not both",
+    );
   }
   if (checkout.branch !== undefined) return { type: "branch", name: checkout.branch };
   if (checkout.commit !== undefined) {
     if (!/^[0-9a-f]{40}$/i.test(checkout.commit))
-      throw new DeclarationError("unsupported", `checkout.commit "${checkout.commit}" is not a full SHA`);
+      throw new DeclarationError(
+        "provider_b.checkout_short_commit",
+        `checkout.commit "${checkout.commit}" is not a full SHA`,
+      );
     return { type: "commit", sha: checkout.commit };
   }
   return undefined;
@@ -50,7 +56,10 @@ export function sessionResourcesToWire(input: SessionResourceInput): Record<stri
   const out: Record<string, unknown>[] = [];
   for (const repo of input.repositories ?? []) {
     if (repo.type !== "git_repository")
-      throw new DeclarationError("unsupported", `session resource type ${repo.type} is not supported`);
+      throw new DeclarationError(
+        "provider_b.session_resource_type",
+        `session resource type ${repo.type} is not supported`,
+      );
     out.push(repositoryToWire(repo));
   }
   for (const file of input.files ?? []) {

@@ -43,10 +43,13 @@ export function builtinToolsetToWire(tools: ToolsDecl | undefined, agent: string
   for (const [name, value] of Object.entries(tools.permissions ?? {})) {
     const key = normalizeToolName(name);
     if (permissions.has(key))
-      throw new DeclarationError("unsupported", `agent "${agent}": tools.permissions names ${name} twice`);
+      throw new DeclarationError(
+        "provider_b.permission_twice",
+        `agent "${agent}": tools.permissions names ${name} twice`,
+      );
     if (!builtin.has(key))
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.permission_not_builtin",
         `agent "${agent}": tools.permissions names ${name}, which is not in tools.builtin`,
       );
     permissions.set(key, value);
@@ -75,7 +78,7 @@ export function mcpToWire(servers: McpServerDecl[] | undefined, tools: ToolsDecl
   const mcpServers = (servers ?? []).map((s) => {
     if (!s.url || (s.type !== undefined && s.type !== "url" && s.type !== "http")) {
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.mcp_server_without_url",
         `agent "${agent}": MCP server "${s.name}" needs a url (provider_b has no official servers by name)`,
       );
     }
@@ -85,7 +88,7 @@ export function mcpToWire(servers: McpServerDecl[] | undefined, tools: ToolsDecl
     const server = t.mcp_server_name ?? t.mcpServerName;
     if (!server || !mcpServers.some((s) => s.name === server)) {
       throw new DeclarationError(
-        "unsupported",
+        "provider_b.mcp_toolkit_server_undeclared",
         `agent "${agent}": tools.mcp names "${server}", which is not in mcp_servers`,
       );
     }

@@ -39,6 +39,7 @@ import type {
   RemoteObject,
   Spec,
 } from "../../types.js";
+import { UnforeseeableError } from "../../unforeseeable.js";
 import { listDeployments } from "../listing.js";
 import { providerCProfile } from "../profile.js";
 import { MOUNT_ROOT, PAGE_SIZE } from "../wire-decisions.js";
@@ -74,7 +75,7 @@ function refsWith(ctx: HandlerContext, uploads: Uploads): DeploymentRefs {
     resolveExtra: (kind, name) => ctx.resolveExtra(kind, name),
     uploadedFile: (source) => {
       const id = uploads[source];
-      if (!id) throw new DeclarationError("invalid", `file ${source} was not uploaded (internal)`);
+      if (!id) throw new UnforeseeableError("internal", `file ${source} was not uploaded (internal)`);
       return id;
     },
   };
@@ -88,7 +89,8 @@ function deploymentBody(ctx: HandlerContext, spec: Json, uploads: Uploads): Json
     if (token) ctx.http.addSecret(token);
   }
   const agentName = str(spec.agent);
-  if (!agentName) throw new DeclarationError("invalid", "a deployment needs agent");
+  if (!agentName)
+    throw new DeclarationError("provider_c.deployment_without_agent", "a deployment needs agent");
   const agentId = ctx.resolve("agents", agentName);
   // Environment and vaults fall back to the agent's session defaults when the deployment omits them.
   const session = ctx.resolveExtra("agents", agentName)?.session;
@@ -99,13 +101,16 @@ function deploymentBody(ctx: HandlerContext, spec: Json, uploads: Uploads): Json
     : str(sessionDefaults.environment_id);
   if (!environmentId)
     throw new DeclarationError(
-      "invalid",
+      "provider_c.deployment_without_environment",
       `deployment needs an environment (declare environment here or on agent "${agentName}")`,
     );
   const vaults = strList(spec.vaults);
   const events = initialEventsToWire(spec.initial_events);
   if (events.length === 0)
-    throw new DeclarationError("invalid", "provider_c deployments need at least one initial_events entry");
+    throw new DeclarationError(
+      "provider_c.deployment_without_events",
+      "provider_c deployments need at least one initial_events entry",
+    );
   const schedule = scheduleToWire(spec.schedule);
   return {
     name: logicalNameOf(ctx.owner.resource),
@@ -260,8 +265,8 @@ export const providerCDeploymentHandler: DeploymentHandler = {
     });
     const run = response.body ?? {};
     if (isRecord(run.error))
-      throw new DeclarationError(
-        "invalid",
+      throw new UnforeseeableError(
+        "answer",
         `deployment run ${String(run.id)} failed: ${String(run.error.message ?? run.error.type)}`,
       );
     return compact({ run_id: str(run.id), session_id: str(run.session_id) });

@@ -9,6 +9,7 @@ import { getOrGone, idOf, ignoreGone } from "../../managed-dialect/remote.js";
 import { skillDesired, skillOrigin } from "../../managed-dialect/skill.js";
 import type { Json } from "../../managed-dialect/spec.js";
 import type { HandlerContext, KindHandler, Owner, RemoteObject, Spec } from "../../types.js";
+import { UnforeseeableError } from "../../unforeseeable.js";
 import { PAGE_SIZE, parseSkillOwnerTag, skillOwnerTag } from "../wire-decisions.js";
 
 function skillForm(bundle: SkillBundle, displayName?: string): FormData {
@@ -70,7 +71,7 @@ export const providerCSkillHandler: KindHandler = {
       signal: ctx.signal,
     });
     const remote = await getOrGone(ctx.http, { path: `/skills/${id}`, signal: ctx.signal });
-    if (remote === "gone") throw new Error(`skill ${id} disappeared during update`);
+    if (remote === "gone") throw new UnforeseeableError("remote", `skill ${id} disappeared during update`);
     return toRemote(remote, spec);
   },
 

@@ -10,6 +10,7 @@ import { idOf, overlay, uploadLocalFile } from "../../managed-dialect/remote.js"
 import { mountPath } from "../../managed-dialect/resources.js";
 import { compact, isRecord, type Json, records, strList } from "../../managed-dialect/spec.js";
 import type { DeploymentHandler, HandlerContext, RemoteObject, Spec } from "../../types.js";
+import { UnforeseeableError } from "../../unforeseeable.js";
 import { DEFAULT_FILE_PURPOSE, emulatedDeploymentId, MOUNT_ROOT } from "../wire-decisions.js";
 
 export interface EmulatedRunPlan {
@@ -22,7 +23,8 @@ export interface EmulatedRunPlan {
 
 function emulatedRunPlan(ctx: HandlerContext, spec: Json): EmulatedRunPlan {
   const agentName = str(spec.agent);
-  if (!agentName) throw new DeclarationError("invalid", "a deployment needs agent");
+  if (!agentName)
+    throw new DeclarationError("provider_d.deployment_without_agent", "a deployment needs agent");
   const session = ctx.resolveExtra("agents", agentName)?.session;
   const defaults = isRecord(session) ? session : {};
   const environment = str(spec.environment);
@@ -47,7 +49,11 @@ function emulatedRunPlan(ctx: HandlerContext, spec: Json): EmulatedRunPlan {
         resources.push(compact({ type: "file", file_id: str(r.file_id), mount_path: mount }));
       else if (source)
         uploads.push(compact({ source, mount_path: mount }) as EmulatedRunPlan["uploads"][number]);
-      else throw new DeclarationError("invalid", "a file resource needs file_id or source");
+      else
+        throw new DeclarationError(
+          "provider_d.file_resource_without_source",
+          "a file resource needs file_id or source",
+        );
     } else if (r.type === "git_repository") {
       ctx.warn(`git_repository ${String(r.url)}: provider_d sessions take no repositories; dropped`);
     }
@@ -104,7 +110,7 @@ export const providerDDeploymentHandler: DeploymentHandler = {
   run: async (ctx, _id, prior) => {
     const plan = prior.extra?.run as unknown as EmulatedRunPlan | undefined;
     if (!plan)
-      throw new DeclarationError("invalid", "this deployment has no recorded run plan; apply it first");
+      throw new UnforeseeableError("state", "this deployment has no recorded run plan; apply it first");
     return runEmulatedDeployment(ctx.http, ctx.configDir, plan, ctx.signal);
   },
 };
