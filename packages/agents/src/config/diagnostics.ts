@@ -93,6 +93,9 @@ export const DIAGNOSTIC_CODES = {
     'a credential\'s `networking` contradicts itself: `unrestricted` with a host list other than `["*"]`, or an empty `allowed_hosts`',
   AGENTS1130:
     "a skill declared with `origin: official` (official skills are referenced from agents, never uploaded)",
+  AGENTS1140:
+    "a memory entry `key` is not a relative path (empty, or a `.` or `..` segment), or exceeds the provider's depth or length limit",
+  AGENTS1141: "two entries of one memory store have the same path (a leading `/` does not count)",
   AGENTS1120:
     "an identity mixes the managed form (external_id, name, enabled, metadata) with the external form (identity_id), or has neither",
   AGENTS1121: "`identity_id` must begin with `idn_`",
@@ -108,6 +111,8 @@ export const DIAGNOSTIC_CODES = {
     "the `mcp_servers` entry form (by URL or official by name) is not supported by the target provider",
   AGENTS1208:
     "an `mcp_servers` entry is malformed (URL form needs `url`, official form takes none) or its name is duplicated",
+  AGENTS1209:
+    "`tools.permissions` sets a tool that `tools.builtin` does not enable, on a provider whose API refuses it",
   AGENTS1210: "`managed_tool_config` requires Forward delivery",
   AGENTS1211: "`default_memory_store` requires Forward delivery",
   AGENTS1212: "`default_memory_store` requires `defaults.identity`",
@@ -125,6 +130,8 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1222:
     "an agent file given as a path (the string form of `files`) on an agent without Forward delivery",
   AGENTS1223: "a Forward agent without `environment` on a provider whose Forward Templates need one",
+  AGENTS1224:
+    "an agent `environment_variables` name is not an identifier (letters, digits and `_`, not starting with a digit)",
   AGENTS1300: "a multi-agent roster has more than 20 members",
   AGENTS1301: "a coordinator lists itself as a member",
   AGENTS1302: "a roster member is itself a coordinator (nested coordinators are not allowed)",
@@ -156,6 +163,7 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1603: "a `fixed` channel of this provider requires its agent to use Forward delivery",
   AGENTS1604: "the channel `type` is not offered by the target provider",
   AGENTS1605: "a credential-based channel type lacks required credential keys",
+  AGENTS1606: "a QR-only channel type (no credential keys) is given `credentials`",
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

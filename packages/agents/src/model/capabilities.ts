@@ -42,6 +42,8 @@ export interface ProviderCapabilities {
     forwardEnvironmentNetworking: Support;
     /** Builtin tool names in their canonical lowercase form. */
     builtinTools: readonly string[];
+    /** The API refuses a permission for a tool that `tools.builtin` does not enable (others ignore it). */
+    permissionNeedsBuiltin?: boolean;
     askPermission: Support;
     mcpServerForms: readonly McpServerForm[];
     environmentVariables: Support;
@@ -71,6 +73,8 @@ export interface ProviderCapabilities {
     /** Whether an agent with Forward delivery can be deployed. */
     forwardAgents?: Support;
   };
+  /** Limits on a memory entry's key (its path) beyond being relative without `.`/`..` segments. */
+  memoryKeyLimits?: { segments: number; bytes: number };
   /** What an uploaded skill directory needs beyond a SKILL.md at its root. */
   skills?: {
     /** The provider names the skill after its SKILL.md frontmatter `name`, so the field is required. */

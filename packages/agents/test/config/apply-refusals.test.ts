@@ -13,16 +13,17 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { DIAGNOSTIC_CODES } from "../../src/config/diagnostics.js";
 import { loadConfigText } from "../../src/config/index.js";
-import { ALL_ADAPTERS, PROVIDER_NAMES, PROVIDERS } from "../../src/providers/catalog.js";
+import { ALL_ADAPTERS, PROVIDER_NAMES, PROVIDERS, type ProviderName } from "../../src/providers/catalog.js";
 import { createHttpClientFactory } from "../../src/providers/http.js";
 import { ProviderRuntime } from "../../src/providers/registry.js";
 import type { ApplyRefusal, Kind, Spec } from "../../src/providers/types.js";
 import { type Harness, makeHarness } from "../providers-ab/harness.js";
 import { cfg, load, render, TEST_ENV } from "./helpers.js";
 import { refusalTable, UNPROVEN } from "./refusal-table.js";
-import { agent, forwardDelivery } from "./rule-rows.js";
+import { agent, forward, forwardDelivery } from "./rule-rows.js";
 
 interface Trigger {
   /** The declaration as agents.yaml (validate's half). */
@@ -47,6 +48,33 @@ const vault = (credential: string) => `vaults:\n  v:\n    credentials:\n      - 
 const envCredential = { name: "t", type: "environment_variable", secret_name: "T", secret_value: "x" };
 const runner = { model: "qwen-plus", instructions: "Run." };
 
+/**
+ * A row whose apply half is the file itself: `kind.name` as declared in `body` (and first the
+ * declarations named in `before`), each with what the adapter's `derive` hook adds, created
+ * through the provider's handlers. `${VAR}` references are sent as written.
+ */
+function declared(provider: ProviderName, body: string, target: string, before: string[] = []): Trigger {
+  const yaml = cfg([provider], body);
+  return {
+    yaml,
+    async apply(h) {
+      const config = parseYaml(yaml) as Record<string, Record<string, Spec>>;
+      const adapter = PROVIDERS[provider].adapter;
+      const specOf = (kind: Kind, name: string): Spec => {
+        const spec = { ...config[kind]![name]! };
+        const derived = adapter.derive?.(config, kind, name);
+        return derived ? { ...spec, derived } : spec;
+      };
+      for (const address of before) {
+        const [kind, name] = address.split(".") as [Kind, string];
+        await h.create(kind, name, specOf(kind, name));
+      }
+      const [kind, name] = target.split(".") as [Kind, string];
+      return h.handler(kind).create(h.ctx(kind, name), specOf(kind, name));
+    },
+  };
+}
+
 /** A provider_a deployment with these file resources (its environment and agent created first). */
 function aDeployment(resources: string, ...specs: Record<string, unknown>[]): Trigger {
   return {
@@ -68,6 +96,136 @@ function aDeployment(resources: string, ...specs: Record<string, unknown>[]): Tr
 }
 
 const TRIGGERS: Record<string, Trigger> = {
+  "provider_b.resource_shared_by_managed_and_forward": declared(
+    "provider_b",
+    `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("helper", "environment: e")}\n${agent("concierge", ...forwardDelivery, "environment: e")}`,
+    "environments.e",
+  ),
+  "provider_b.block_without_api_key": {
+    yaml: 'version: "1"\nproviders:\n  provider_b: {}\n',
+    apply: async () => PROVIDERS.provider_b.adapter.connect({}, createHttpClientFactory()),
+  },
+  "provider_b.tunnel_id_without_prefix": declared(
+    "provider_b",
+    "tunnels:\n  office:\n    tunnel_id: tun_1",
+    "tunnels.office",
+  ),
+  "provider_b.official_skill_upload": declared(
+    "provider_b",
+    "skills:\n  s:\n    source: skills/review\n    origin: official",
+    "skills.s",
+  ),
+  "provider_b.forward_memory_without_identity": declared(
+    "provider_b",
+    `memory_stores:\n  notes: {}\nagents:\n${agent("keeper", ...forward, "memory_stores: [notes]")}`,
+    "agents.keeper",
+    ["environments.fwd", "memory_stores.notes"],
+  ),
+  "provider_b.static_bearer_incomplete": declared(
+    "provider_b",
+    vault("{name: t, type: static_bearer, mcp_server_url: https://m}"),
+    "vaults.v",
+  ),
+  "provider_b.environment_variable_incomplete": declared(
+    "provider_b",
+    vault("{name: t, type: environment_variable, secret_name: T}"),
+    "vaults.v",
+  ),
+  "provider_b.credential_type": declared("provider_b", vault("{name: t, type: oauth, token: x}"), "vaults.v"),
+  "provider_b.file_resource_without_source": declared(
+    "provider_b",
+    `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("runner", "environment: e")}\ndeployments:\n  nightly:\n    agent: runner\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file, mount_path: a.txt}`,
+    "deployments.nightly",
+    ["environments.e", "agents.runner"],
+  ),
+  "provider_b.environment_variable_name": declared(
+    "provider_b",
+    `agents:\n${agent("vars", ...forward, "environment_variables:", "  1BAD: x")}`,
+    "agents.vars",
+    ["environments.fwd"],
+  ),
+  "provider_b.setup_script_too_large": declared(
+    "provider_b",
+    `environments:\n  e:\n    config:\n      type: cloud\n      setup_script: "${"x".repeat(70_000)}"`,
+    "environments.e",
+  ),
+  "provider_b.self_hosted_with_cloud_fields": declared(
+    "provider_b",
+    "environments:\n  e:\n    config: {type: self_hosted, packages: {pip: [requests]}}",
+    "environments.e",
+  ),
+  "provider_b.package_manager": declared(
+    "provider_b",
+    "environments:\n  e:\n    config: {type: cloud, packages: {cargo: [ripgrep]}}",
+    "environments.e",
+  ),
+  "provider_b.managed_identity_without_external_id": declared(
+    "provider_b",
+    "identities:\n  alice:\n    name: Alice",
+    "identities.alice",
+  ),
+  "provider_b.channel_type": declared(
+    "provider_b",
+    "channels:\n  c:\n    type: telegram\n    mode: pairing",
+    "channels.c",
+  ),
+  "provider_b.channel_without_credential": declared(
+    "provider_b",
+    "channels:\n  c:\n    type: dingtalk\n    mode: pairing\n    credentials: {client_id: x}",
+    "channels.c",
+  ),
+  "provider_b.qr_channel_with_credentials": declared(
+    "provider_b",
+    "channels:\n  c:\n    type: wechat\n    mode: pairing\n    credentials: {token: x}",
+    "channels.c",
+  ),
+  "provider_b.fixed_channel_incomplete": declared(
+    "provider_b",
+    "channels:\n  c:\n    type: wechat\n    mode: fixed",
+    "channels.c",
+  ),
+  "provider_b.memory_key_not_relative": declared(
+    "provider_b",
+    "memory_stores:\n  notes:\n    entries:\n      - {key: ../up.md, content: x}",
+    "memory_stores.notes",
+  ),
+  "provider_b.memory_key_twice": declared(
+    "provider_b",
+    "memory_stores:\n  notes:\n    entries:\n      - {key: a.md, content: x}\n      - {key: /a.md, content: y}",
+    "memory_stores.notes",
+  ),
+  "provider_b.checkout_branch_and_commit": declared(
+    "provider_b",
+    `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("runner", "environment: e")}\ndeployments:\n  nightly:\n    agent: runner\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: git_repository, url: https://g/r, checkout: {branch: main, commit: 0123456789abcdef0123456789abcdef01234567}}`,
+    "deployments.nightly",
+    ["environments.e", "agents.runner"],
+  ),
+  "provider_b.checkout_short_commit": declared(
+    "provider_b",
+    `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("runner", "environment: e")}\ndeployments:\n  nightly:\n    agent: runner\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: git_repository, url: https://g/r, checkout: {commit: 0123abc}}`,
+    "deployments.nightly",
+    ["environments.e", "agents.runner"],
+  ),
+  "provider_b.permission_twice": declared(
+    "provider_b",
+    `agents:\n${agent("helper", "tools:", "  builtin: [web_fetch]", "  permissions:", "    web_fetch: allow", "    WebFetch: ask")}`,
+    "agents.helper",
+  ),
+  "provider_b.permission_not_builtin": declared(
+    "provider_b",
+    `agents:\n${agent("helper", "tools:", "  builtin: [web_fetch]", "  permissions:", "    bash: allow")}`,
+    "agents.helper",
+  ),
+  "provider_b.mcp_server_without_url": declared(
+    "provider_b",
+    `agents:\n${agent("helper", "mcp_servers:", "  - name: docs")}`,
+    "agents.helper",
+  ),
+  "provider_b.mcp_toolkit_server_undeclared": declared(
+    "provider_b",
+    `agents:\n${agent("helper", "tools:", "  builtin: [web_fetch]", "  mcp:", "    - mcp_server_name: docs")}`,
+    "agents.helper",
+  ),
   "common.skill_without_skill_md": {
     files: { "skills/bare/README.md": "# Not a skill\n" },
     yaml: cfg(["provider_a"], "skills:\n  s:\n    source: skills/bare"),

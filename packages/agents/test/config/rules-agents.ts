@@ -164,6 +164,18 @@ export const AGENTS_RULES: RuleRow[] = [
     ),
   },
   {
+    code: "AGENTS1209",
+    rule: "a permission only for an enabled builtin, where the API refuses others (provider_b)",
+    invalid: cfg(
+      B,
+      `agents:\n${agent("a", "tools:", "  builtin: [web_fetch]", "  permissions:", "    @@bash: allow")}`,
+    ),
+    valid: cfg(
+      B,
+      `agents:\n${agent("a", "tools:", "  builtin: [web_fetch, bash]", "  permissions:", "    bash: allow")}`,
+    ),
+  },
+  {
     code: "AGENTS1210",
     rule: "managed_tool_config only with Forward delivery",
     invalid: cfg(B, "agents:\n" + agent("a", "managed_tool_config:", "  @@enabled_tools: []")),
@@ -285,6 +297,12 @@ export const AGENTS_RULES: RuleRow[] = [
       "environments:\n  e:\n    config:\n      type: cloud\n      networking:\n        type: limited\n        allowed_hosts: [a.example]\nagents:\n" +
         agent("a", "environment: e"),
     ),
+  },
+  {
+    code: "AGENTS1224",
+    rule: "environment variable names are identifiers",
+    invalid: cfg(B, `agents:\n${agent("a", ...forward, "environment_variables:", "  @@1BAD: x")}`),
+    valid: cfg(B, `agents:\n${agent("a", ...forward, "environment_variables:", "  GOOD_1: x")}`),
   },
   {
     code: "AGENTS1223",

@@ -413,6 +413,36 @@ export const CONFIG_RULES: RuleRow[] = [
     ),
   },
   {
+    code: "AGENTS1140",
+    rule: "memory entry keys are relative paths without . or .. segments",
+    invalid: cfg(B, "memory_stores:\n  notes:\n    entries:\n      - key: @@../up.md\n        content: x"),
+    valid: cfg(B, "memory_stores:\n  notes:\n    entries:\n      - key: up.md\n        content: x"),
+  },
+  {
+    code: "AGENTS1140",
+    rule: "memory entry keys within the provider's depth limit (provider_c: 20 segments)",
+    invalid: cfg(
+      C,
+      `memory_stores:\n  notes:\n    entries:\n      - key: @@${"d/".repeat(20)}x.md\n        content: x`,
+    ),
+    valid: cfg(
+      B,
+      `memory_stores:\n  notes:\n    entries:\n      - key: ${"d/".repeat(20)}x.md\n        content: x`,
+    ),
+  },
+  {
+    code: "AGENTS1141",
+    rule: "one entry per memory path (a leading / names the same path)",
+    invalid: cfg(
+      C,
+      "memory_stores:\n  notes:\n    entries:\n      - {key: a.md, content: x}\n      - {key: @@/a.md, content: y}",
+    ),
+    valid: cfg(
+      C,
+      "memory_stores:\n  notes:\n    entries:\n      - {key: a.md, content: x}\n      - {key: /b.md, content: y}",
+    ),
+  },
+  {
     code: "AGENTS1130",
     rule: "official skills are referenced from agents, never declared for upload",
     invalid: cfg(A, "skills:\n  pptx:\n    source: skills/review\n    origin: @@official"),

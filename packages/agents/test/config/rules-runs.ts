@@ -346,6 +346,15 @@ export const RUNS_RULES: RuleRow[] = [
     ),
   },
   {
+    code: "AGENTS1606",
+    rule: "a QR-only channel takes no credentials",
+    invalid: cfg(
+      B,
+      'channels:\n  c:\n    type: wechat\n    mode: pairing\n    credentials: @@{token: "${TOKEN}"}',
+    ),
+    valid: cfg(B, "channels:\n  c:\n    type: wechat\n    mode: pairing"),
+  },
+  {
     code: "AGENTS1605",
     rule: "credential-based channel types need their keys",
     invalid: cfg(

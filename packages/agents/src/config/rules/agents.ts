@@ -65,6 +65,16 @@ export function checkAgents(ctx: RuleContext): void {
           [...base, "environment_variables"],
           caps.agents.environmentVariables.alternative,
         );
+      } else if (agent.environment_variables !== undefined) {
+        for (const key of Object.keys(agent.environment_variables)) {
+          if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key))
+            ctx.reportAtKey(
+              "AGENTS1224",
+              `agents.${name}: environment variable name "${key}" is not an identifier`,
+              [...base, "environment_variables", key],
+              "use letters, digits and `_`, not starting with a digit (e.g. `API_MODE`)",
+            );
+        }
       }
       if (agent.managed_tool_config !== undefined && delivery !== "forward") {
         ctx.report(
@@ -203,6 +213,13 @@ function checkTools(
         `agents.${name}: tools.permissions names unknown tool "${key}"${didYouMean(key, known)}`,
         path,
         `${provider} builtin tools: ${known.join(", ")}`,
+      );
+    } else if (!enabled.has(normal) && caps.agents.permissionNeedsBuiltin) {
+      ctx.reportAtKey(
+        "AGENTS1209",
+        `agents.${name}: tools.permissions sets "${key}", which is not enabled in tools.builtin; ${provider} refuses it`,
+        path,
+        `add ${byNormal.get(normal)} to tools.builtin, or remove the permission`,
       );
     } else if (!enabled.has(normal)) {
       ctx.diagnostics.push({

@@ -274,6 +274,14 @@ export function checkChannels(ctx: RuleContext): void {
         );
       } else {
         const missing = required.filter((key) => channel.credentials?.[key] === undefined);
+        if (required.length === 0 && Object.keys(channel.credentials ?? {}).length > 0) {
+          ctx.report(
+            "AGENTS1606",
+            `channels.${name}: ${channel.type} channels are connected by scanning a QR code and take no credentials`,
+            [...base, "credentials"],
+            "remove `credentials`",
+          );
+        }
         if (missing.length > 0) {
           ctx.report(
             "AGENTS1605",

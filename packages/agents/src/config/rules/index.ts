@@ -11,6 +11,7 @@ import {
   checkEnvironments,
   checkIdentities,
   checkKindSupport,
+  checkMemoryStores,
   checkSkills,
   checkVaults,
 } from "./resources.js";
@@ -33,6 +34,7 @@ export function runRules(
   checkEnvironments(ctx);
   checkVaults(ctx);
   checkSkills(ctx);
+  checkMemoryStores(ctx);
   checkIdentities(ctx);
   checkAgents(ctx);
   checkMultiagent(ctx);

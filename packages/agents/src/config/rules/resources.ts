@@ -3,7 +3,13 @@ import { join } from "node:path";
 import { KINDS } from "../../model/kinds.js";
 import { PROVIDER_NAMES, PROVIDERS } from "../../providers/catalog.js";
 import { parseFrontmatter } from "../../providers/common/local-files.js";
-import type { EnvironmentDecl, IdentityDecl, SkillDecl, VaultDecl } from "../schema/index.js";
+import type {
+  EnvironmentDecl,
+  IdentityDecl,
+  MemoryStoreDecl,
+  SkillDecl,
+  VaultDecl,
+} from "../schema/index.js";
 import type { RuleContext } from "./context.js";
 
 const SETUP_SCRIPT_LIMIT = 64 * 1024;
@@ -255,5 +261,52 @@ export function checkSkills(ctx: RuleContext): void {
         "start SKILL.md with a frontmatter block: `---`, `name: <skill-name>`, `description: <what it does>`, `---`",
       );
     }
+  }
+}
+
+/**
+ * Memory entry keys as every provider's memory API takes them: a relative path (a leading `/` is
+ * dropped, empty segments too), no `.` or `..` segment, within the provider's depth and length
+ * limits, and each path once per store.
+ */
+export function checkMemoryStores(ctx: RuleContext): void {
+  for (const [name, store] of ctx.declarations<MemoryStoreDecl>("memory_stores")) {
+    const seen = new Set<string>();
+    store.entries?.forEach((entry, index) => {
+      const path = ["memory_stores", name, "entries", index, "key"];
+      const segments = entry.key
+        .normalize("NFC")
+        .split("/")
+        .filter((s) => s !== "");
+      const normalized = `/${segments.join("/")}`;
+      if (segments.length === 0 || segments.some((s) => s === "." || s === "..")) {
+        ctx.report(
+          "AGENTS1140",
+          `memory_stores.${name}: entry key "${entry.key}" is not a relative path`,
+          path,
+          'give a path like `notes/today.md`, without "." or ".." segments',
+        );
+        return;
+      }
+      for (const { provider, caps } of ctx.targets(store)) {
+        const limits = caps.memoryKeyLimits;
+        if (!limits) continue;
+        if (segments.length > limits.segments || Buffer.byteLength(normalized, "utf8") > limits.bytes)
+          ctx.report(
+            "AGENTS1140",
+            `memory_stores.${name}: entry key "${entry.key}" exceeds ${provider}'s limit of ${limits.segments} segments and ${limits.bytes} bytes`,
+            path,
+            "use a shorter path",
+          );
+      }
+      if (seen.has(normalized))
+        ctx.report(
+          "AGENTS1141",
+          `memory_stores.${name}: entry path ${normalized} is declared twice`,
+          path,
+          "keep one entry per path (a leading `/` names the same path)",
+        );
+      seen.add(normalized);
+    });
   }
 }

@@ -107,3 +107,4 @@ export type DeploymentDecl = z.output<typeof deploymentSchema>;
 export type ChannelDecl = z.output<typeof channelSchema>;
 export type IdentityDecl = z.output<typeof identitySchema>;
 export type SkillDecl = z.output<typeof skillSchema>;
+export type MemoryStoreDecl = z.output<typeof memoryStoreSchema>;

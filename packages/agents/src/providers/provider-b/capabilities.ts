@@ -34,6 +34,7 @@ export const providerBCapabilities: ProviderCapabilities = {
     ),
     // The wire form is PascalCase (web_fetch -> WebFetch); the file uses lowercase snake names.
     builtinTools: ["bash", "read", "write", "edit", "glob", "grep", "web_fetch", "web_search"],
+    permissionNeedsBuiltin: true,
     askPermission: SUPPORTED,
     mcpServerForms: ["url"],
     environmentVariables: SUPPORTED,

@@ -39,7 +39,7 @@ export const providerBRefusals: readonly ApplyRefusal[] = [
   {
     id: "provider_b.resource_shared_by_managed_and_forward",
     kind: "skills",
-    message: "Managed and Forward",
+    message: "declare one per API domain",
     rule: "AGENTS1219",
   },
   {
@@ -95,7 +95,7 @@ export const providerBRefusals: readonly ApplyRefusal[] = [
     id: "provider_b.environment_variable_name",
     kind: "agents",
     message: "is not a valid identifier",
-    rule: "AGENTS1001",
+    rule: "AGENTS1224",
   },
   {
     id: "provider_b.environment_variable_semicolon",
@@ -125,7 +125,7 @@ export const providerBRefusals: readonly ApplyRefusal[] = [
     id: "provider_b.managed_identity_without_external_id",
     kind: "identities",
     message: "a managed identity needs external_id",
-    rule: "AGENTS1003",
+    rule: "AGENTS1120",
   },
   { id: "provider_b.channel_type", kind: "channels", message: "unknown type", rule: "AGENTS1604" },
   {
@@ -138,7 +138,7 @@ export const providerBRefusals: readonly ApplyRefusal[] = [
     id: "provider_b.qr_channel_with_credentials",
     kind: "channels",
     message: "is QR-only; remove credentials",
-    rule: "AGENTS1605",
+    rule: "AGENTS1606",
   },
   {
     id: "provider_b.fixed_channel_incomplete",
@@ -150,13 +150,13 @@ export const providerBRefusals: readonly ApplyRefusal[] = [
     id: "provider_b.memory_key_not_relative",
     kind: "memory_stores",
     message: "is not a valid relative path",
-    rule: "AGENTS1001",
+    rule: "AGENTS1140",
   },
   {
     id: "provider_b.memory_key_twice",
     kind: "memory_stores",
     message: "is declared twice",
-    rule: "AGENTS1001",
+    rule: "AGENTS1141",
   },
   {
     id: "provider_b.checkout_branch_and_commit",
@@ -186,7 +186,7 @@ export const providerBRefusals: readonly ApplyRefusal[] = [
     id: "provider_b.permission_not_builtin",
     kind: "agents",
     message: "which is not in tools.builtin",
-    rule: "AGENTS1204",
+    rule: "AGENTS1209",
   },
   {
     id: "provider_b.mcp_server_without_url",

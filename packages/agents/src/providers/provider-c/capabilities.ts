@@ -46,6 +46,7 @@ export const providerCCapabilities: ProviderCapabilities = {
     fileMountPathRequired: false,
     outcomeDescriptionRequired: true,
   },
+  memoryKeyLimits: { segments: 20, bytes: 1024 },
   skills: { frontmatterNameRequired: true },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };

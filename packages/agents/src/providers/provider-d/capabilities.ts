@@ -44,6 +44,7 @@ export const providerDCapabilities: ProviderCapabilities = {
     fileMountPathRequired: false,
     outcomeDescriptionRequired: false,
   },
+  memoryKeyLimits: { segments: 20, bytes: 1024 },
   skills: { frontmatterNameRequired: true },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };
