@@ -64,8 +64,13 @@ export interface ProviderCapabilities {
     fileMountPathRequired: boolean;
     /** `user.define_outcome` initial events need `description` on the wire. */
     outcomeDescriptionRequired: boolean;
-    /** A deployment needs `environment` (the API refuses an empty environment id). */
-    environmentRequired?: boolean;
+    /**
+     * A deployment needs `environment` (the API refuses an empty environment id); "or_agent": the
+     * environment of its agent stands in when the deployment gives none.
+     */
+    environmentRequired?: boolean | "or_agent";
+    /** A deployment needs `initial_events` (the API refuses a deployment without one). */
+    initialEventsRequired?: boolean;
     /** A deployment needs at least one `user.message` or `system.message` initial event. */
     messageEventRequired?: boolean;
     /** "dropped": the API has no `user.define_outcome` event; it is left out with a warning. */

@@ -75,6 +75,17 @@ function declared(provider: ProviderName, body: string, target: string, before: 
   };
 }
 
+/** A provider_c deployment of agent `runner` in environment `e` (both created first), with `extra` lines. */
+function cDeployment(...extra: string[]): Trigger {
+  return declared(
+    "provider_c",
+    `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("runner")}\ndeployments:\n  d:\n${["agent: runner", "environment: e", ...extra].map((l) => `    ${l}`).join("\n")}`,
+    "deployments.d",
+    ["environments.e", "agents.runner"],
+  );
+}
+const GO = ["initial_events:", "  - {type: user.message, content: Go.}"];
+
 /** A provider_a deployment with these file resources (its environment and agent created first). */
 function aDeployment(resources: string, ...specs: Record<string, unknown>[]): Trigger {
   return {
@@ -96,6 +107,158 @@ function aDeployment(resources: string, ...specs: Record<string, unknown>[]): Tr
 }
 
 const TRIGGERS: Record<string, Trigger> = {
+  "provider_c.block_without_api_key": {
+    yaml: 'version: "1"\nproviders:\n  provider_c: {}\n',
+    apply: async () => PROVIDERS.provider_c.adapter.connect({}, createHttpClientFactory()),
+  },
+  "provider_d.block_without_api_key": {
+    yaml: 'version: "1"\nproviders:\n  provider_d: {}\n',
+    apply: async () => PROVIDERS.provider_d.adapter.connect({}, createHttpClientFactory()),
+  },
+  "managed.agent_without_model": declared("provider_c", "agents:\n  a:\n    instructions: Run.", "agents.a"),
+  "managed.model_map_without_entry": declared(
+    "provider_c",
+    "agents:\n  a:\n    model: {provider_b: auto}\n    instructions: Run.",
+    "agents.a",
+  ),
+  "managed.mcp_server_without_url": declared(
+    "provider_c",
+    `agents:\n${agent("a", "mcp_servers:", "  - name: docs")}`,
+    "agents.a",
+  ),
+  "managed.mcp_server_without_name": declared(
+    "provider_c",
+    `agents:\n${agent("a", "mcp_servers:", "  - url: https://mcp.example.com")}`,
+    "agents.a",
+  ),
+  "managed.mcp_toolkit_server_undeclared": declared(
+    "provider_c",
+    `agents:\n${agent("a", "tools:", "  builtin: [bash]", "  mcp:", "    - mcp_server_name: docs")}`,
+    "agents.a",
+  ),
+  "managed.mcp_toolkit_without_server": declared(
+    "provider_c",
+    `agents:\n${agent("a", "mcp_servers:", "  - {name: docs, url: https://mcp.example.com}", "tools:", "  builtin: [bash]", "  mcp:", "    - {}")}`,
+    "agents.a",
+  ),
+  "managed.skill_reference_without_id": declared(
+    "provider_c",
+    `agents:\n${agent("a", "skills:", "  - {type: official}")}`,
+    "agents.a",
+  ),
+  "managed.roster_member_shape": declared(
+    "provider_c",
+    `agents:\n${agent("a", "multiagent:", "  type: coordinator", "  agents:", "    - {}")}`,
+    "agents.a",
+  ),
+  "managed.agent_file_shape": declared(
+    "provider_c",
+    `agents:\n${agent("a", "files:", "  - {mount_path: x.txt}")}`,
+    "agents.a",
+  ),
+  "managed.environment_type_not_cloud": declared(
+    "provider_c",
+    "environments:\n  e:\n    config: {type: self_hosted}",
+    "environments.e",
+  ),
+  "managed.setup_script": declared(
+    "provider_c",
+    "environments:\n  e:\n    config: {type: cloud, setup_script: echo hi}",
+    "environments.e",
+  ),
+  "managed.credential_type": declared("provider_c", vault("{name: t, type: oauth, token: x}"), "vaults.v"),
+  "managed.credential_without_name": declared(
+    "provider_c",
+    vault("{type: environment_variable, secret_name: T, secret_value: x}"),
+    "vaults.v",
+  ),
+  "managed.static_bearer_incomplete": declared(
+    "provider_c",
+    vault("{name: t, type: static_bearer, mcp_server_url: https://m}"),
+    "vaults.v",
+  ),
+  "managed.environment_variable_incomplete": declared(
+    "provider_c",
+    vault("{name: t, type: environment_variable, secret_name: T}"),
+    "vaults.v",
+  ),
+  "managed.limited_without_hosts": declared(
+    "provider_c",
+    vault(
+      "{name: t, type: environment_variable, secret_name: T, secret_value: x, networking: {type: limited}}",
+    ),
+    "vaults.v",
+  ),
+  "managed.memory_key_dot_segment": declared(
+    "provider_c",
+    "memory_stores:\n  m:\n    entries:\n      - {key: a/../b.md, content: x}",
+    "memory_stores.m",
+  ),
+  "managed.memory_key_empty": declared(
+    "provider_c",
+    "memory_stores:\n  m:\n    entries:\n      - {key: /, content: x}",
+    "memory_stores.m",
+  ),
+  "managed.memory_key_too_deep": declared(
+    "provider_c",
+    `memory_stores:\n  m:\n    entries:\n      - {key: ${"d/".repeat(21)}x.md, content: x}`,
+    "memory_stores.m",
+  ),
+  "managed.memory_key_too_long": declared(
+    "provider_c",
+    `memory_stores:\n  m:\n    entries:\n      - {key: ${"x".repeat(1030)}.md, content: x}`,
+    "memory_stores.m",
+  ),
+  "managed.memory_key_twice": declared(
+    "provider_c",
+    "memory_stores:\n  m:\n    entries:\n      - {key: a.md, content: x}\n      - {key: /a.md, content: y}",
+    "memory_stores.m",
+  ),
+  "managed.memory_entry_without_key": declared(
+    "provider_c",
+    "memory_stores:\n  m:\n    entries:\n      - {content: x}",
+    "memory_stores.m",
+  ),
+  "managed.skill_without_source": {
+    // Refused by plan's read of the skill (its `desired`), before any create.
+    yaml: cfg(["provider_c"], "skills:\n  s:\n    description: Reviews."),
+    apply: async (h) =>
+      h.handler("skills").desired?.({ description: "Reviews." }, { configDir: h.configDir }),
+  },
+  "provider_c.deployment_without_agent": declared(
+    "provider_c",
+    `environments:\n  e:\n    config: {type: cloud}\ndeployments:\n  d:\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}`,
+    "deployments.d",
+    ["environments.e"],
+  ),
+  "provider_c.deployment_without_environment": declared(
+    "provider_c",
+    `agents:\n${agent("runner")}\ndeployments:\n  d:\n    agent: runner\n    initial_events:\n      - {type: user.message, content: Go.}`,
+    "deployments.d",
+    ["agents.runner"],
+  ),
+  "provider_c.deployment_without_events": cDeployment(),
+  "managed.message_event_without_content": cDeployment("initial_events:", "  - {type: user.message}"),
+  "managed.initial_event_type": cDeployment("initial_events:", "  - {type: user.shout, content: Go.}"),
+  "managed.file_resource_without_source": cDeployment(
+    ...GO,
+    "resources:",
+    "  - {type: file, mount_path: a.txt}",
+  ),
+  "managed.memory_resource_without_store": cDeployment(...GO, "resources:", "  - {type: memory_store}"),
+  "managed.deployment_resource_type": cDeployment(...GO, "resources:", "  - {type: volume, url: x}"),
+  "managed.schedule_without_expression": cDeployment(...GO, "schedule: {timezone: UTC}"),
+  "managed.mount_path_outside_root": cDeployment(
+    ...GO,
+    "resources:",
+    "  - {type: file, file_id: file_1, mount_path: /etc/a.txt}",
+  ),
+  "managed.mount_path_escapes_root": cDeployment(
+    ...GO,
+    "resources:",
+    "  - {type: file, file_id: file_1, mount_path: ../a.txt}",
+  ),
+  "managed.repository_without_url": cDeployment(...GO, "resources:", "  - {type: git_repository}"),
   "provider_b.resource_shared_by_managed_and_forward": declared(
     "provider_b",
     `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("helper", "environment: e")}\n${agent("concierge", ...forwardDelivery, "environment: e")}`,

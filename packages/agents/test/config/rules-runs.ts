@@ -76,14 +76,16 @@ export const RUNS_RULES: RuleRow[] = [
     rule: "provider_c needs description on user.define_outcome",
     invalid: cfg(
       C,
-      "agents:\n" +
-        agent("a") +
+      ENV_E +
+        "agents:\n" +
+        agent("a", "environment: e") +
         "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - @@type: user.define_outcome\n        rubric: Good work.",
     ),
     valid: cfg(
       C,
-      "agents:\n" +
-        agent("a") +
+      ENV_E +
+        "agents:\n" +
+        agent("a", "environment: e") +
         "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: A report\n        rubric: Good work.",
     ),
   },
@@ -163,12 +165,16 @@ export const RUNS_RULES: RuleRow[] = [
     rule: "initial_events 1 to 50",
     invalid: cfg(
       C,
-      "agents:\n" + agent("a") + "\ndeployments:\n  d:\n    agent: a\n    initial_events: @@[]",
+      ENV_E +
+        "agents:\n" +
+        agent("a", "environment: e") +
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events: @@[]",
     ),
     valid: cfg(
       C,
-      "agents:\n" +
-        agent("a") +
+      ENV_E +
+        "agents:\n" +
+        agent("a", "environment: e") +
         "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]",
     ),
   },
@@ -177,14 +183,16 @@ export const RUNS_RULES: RuleRow[] = [
     rule: "max_iterations 1 to 20",
     invalid: cfg(
       C,
-      "agents:\n" +
-        agent("a") +
+      ENV_E +
+        "agents:\n" +
+        agent("a", "environment: e") +
         "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: d\n        max_iterations: @@21",
     ),
     valid: cfg(
       C,
-      "agents:\n" +
-        agent("a") +
+      ENV_E +
+        "agents:\n" +
+        agent("a", "environment: e") +
         "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: d\n        max_iterations: 20",
     ),
   },
@@ -193,14 +201,16 @@ export const RUNS_RULES: RuleRow[] = [
     rule: "rubric and rubric_file are alternatives",
     invalid: cfg(
       C,
-      "agents:\n" +
-        agent("a") +
+      ENV_E +
+        "agents:\n" +
+        agent("a", "environment: e") +
         "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: d\n        rubric: be good\n        rubric_file: @@rubric.md",
     ),
     valid: cfg(
       C,
-      "agents:\n" +
-        agent("a") +
+      ENV_E +
+        "agents:\n" +
+        agent("a", "environment: e") +
         "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: d\n        rubric_file: rubric.md",
     ),
   },
@@ -209,15 +219,17 @@ export const RUNS_RULES: RuleRow[] = [
     rule: "schedule.expression is 5-field cron",
     invalid: cfg(
       C,
-      "agents:\n" +
-        agent("a") +
-        "\ndeployments:\n  d:\n    agent: a\n    schedule:\n      expression: @@0 0 9 * * 1",
+      ENV_E +
+        "agents:\n" +
+        agent("a", "environment: e") +
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: @@0 0 9 * * 1",
     ),
     valid: cfg(
       C,
-      "agents:\n" +
-        agent("a") +
-        "\ndeployments:\n  d:\n    agent: a\n    schedule:\n      expression: 0 9 * * 1-5",
+      ENV_E +
+        "agents:\n" +
+        agent("a", "environment: e") +
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: 0 9 * * 1-5",
     ),
   },
   {
@@ -225,15 +237,17 @@ export const RUNS_RULES: RuleRow[] = [
     rule: "schedule.timezone is an IANA zone",
     invalid: cfg(
       C,
-      "agents:\n" +
-        agent("a") +
-        "\ndeployments:\n  d:\n    agent: a\n    schedule:\n      expression: 0 9 * * *\n      timezone: @@Mars/Olympus",
+      ENV_E +
+        "agents:\n" +
+        agent("a", "environment: e") +
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: 0 9 * * *\n      timezone: @@Mars/Olympus",
     ),
     valid: cfg(
       C,
-      "agents:\n" +
-        agent("a") +
-        "\ndeployments:\n  d:\n    agent: a\n    schedule:\n      expression: 0 9 * * *\n      timezone: Europe/Berlin",
+      ENV_E +
+        "agents:\n" +
+        agent("a", "environment: e") +
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: 0 9 * * *\n      timezone: Europe/Berlin",
     ),
   },
   {
@@ -265,7 +279,10 @@ export const RUNS_RULES: RuleRow[] = [
     ),
     valid: cfg(
       C,
-      "agents:\n" + agent("a") + "\ndeployments:\n  d:\n    agent: a\n    schedule: {expression: 0 9 * * *}",
+      ENV_E +
+        "agents:\n" +
+        agent("a", "environment: e") +
+        "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule: {expression: 0 9 * * *}",
     ),
   },
   {

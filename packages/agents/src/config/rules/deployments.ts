@@ -184,12 +184,28 @@ function checkDeploymentShape(
   caps: ProviderCapabilities,
 ): void {
   const base = ["deployments", name];
-  if (caps.deployments.environmentRequired && deployment.environment === undefined) {
+  const environmentRequired = caps.deployments.environmentRequired;
+  const agentEnvironment = ctx.config.agents?.[deployment.agent]?.environment;
+  if (
+    environmentRequired &&
+    deployment.environment === undefined &&
+    !(environmentRequired === "or_agent" && agentEnvironment !== undefined)
+  ) {
     ctx.reportAtKey(
       "AGENTS1510",
-      `deployments.${name}: a ${provider} deployment needs \`environment\``,
+      `deployments.${name}: a ${provider} deployment needs \`environment\`${environmentRequired === "or_agent" ? ` (here or on agents.${deployment.agent})` : ""}`,
       base,
-      "add `environment: <environment name>` (declare one under `environments:`)",
+      environmentRequired === "or_agent"
+        ? `add \`environment: <environment name>\` here or to agents.${deployment.agent}`
+        : "add `environment: <environment name>` (declare one under `environments:`)",
+    );
+  }
+  if (caps.deployments.initialEventsRequired && deployment.initial_events === undefined) {
+    ctx.reportAtKey(
+      "AGENTS1500",
+      `deployments.${name}: a ${provider} deployment needs \`initial_events\``,
+      base,
+      "add `initial_events:` with a `- type: user.message` and `content:` saying what to do",
     );
   }
   const events = deployment.initial_events ?? [];

@@ -45,6 +45,8 @@ export const providerCCapabilities: ProviderCapabilities = {
     schedule: "native",
     fileMountPathRequired: false,
     outcomeDescriptionRequired: true,
+    environmentRequired: "or_agent",
+    initialEventsRequired: true,
   },
   memoryKeyLimits: { segments: 20, bytes: 1024 },
   skills: { frontmatterNameRequired: true },

@@ -67,13 +67,13 @@ export const providerCRefusals: readonly ApplyRefusal[] = [
     id: "managed.roster_member_shape",
     kind: "agents",
     message: "multiagent.agents entries are agent names or {agent_id}",
-    rule: "AGENTS1001",
+    rule: "AGENTS1003",
   },
   {
     id: "managed.agent_file_shape",
     kind: "agents",
     message: "agent files entries are file names or {file, mount_path}",
-    rule: "AGENTS1001",
+    rule: "AGENTS1003",
   },
   {
     id: "managed.message_event_without_content",
@@ -183,7 +183,7 @@ export const providerCRefusals: readonly ApplyRefusal[] = [
     message: "environment_variable needs secret_name and secret_value",
     rule: "AGENTS1003",
   },
-  { id: "managed.credential_type", kind: "vaults", message: "is not supported", rule: "AGENTS1110" },
+  { id: "managed.credential_type", kind: "vaults", message: "is not supported", rule: "AGENTS1001" },
   {
     id: "managed.limited_without_hosts",
     kind: "vaults",
