@@ -79,8 +79,9 @@ export function throwSites(file: string, text: string): Site[] {
           ? { verdict: "refusal", id: id.value }
           : { verdict: "bad", why: "a DeclarationError's first argument must be a literal refusal id" };
       }
-      // `agents session start` only: never raised by plan or apply (providers/common/errors.ts).
-      if (name === "SessionStartRefusal" && /(^|\/)handlers\/sessions\.ts$/.test(file))
+      // `agents session` commands only (the sessions handlers and sessions/): never raised by plan
+      // or apply (providers/common/errors.ts).
+      if (name === "SessionStartRefusal" && /(^|\/)handlers\/sessions\.ts$|^sessions\//.test(file))
         return { verdict: "unforeseeable", why: "session start" };
       if (name in UNFORESEEABLE) {
         const why = name === "UnforeseeableError" ? expr.arguments[0] : undefined;

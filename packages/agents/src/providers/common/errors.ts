@@ -33,9 +33,10 @@ export class DeclarationError extends Error {
 }
 
 /**
- * `agents session start` refused for an agent this provider cannot start a session on (a Forward
- * Template, an agent without environment, declared files). Never raised by plan or apply: the
- * declaration is valid to deploy, it only cannot be started by hand.
+ * An `agents session` command refused: an agent this provider cannot start a session on (a
+ * Forward Template, an agent without environment, declared files), or a `--resource` the
+ * provider's session create does not take. Never raised by plan or apply: the declaration is
+ * valid to deploy, only the command's own input is refused.
  */
 export class SessionStartRefusal extends Error {
   override readonly name = "SessionStartRefusal";

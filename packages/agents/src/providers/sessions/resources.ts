@@ -2,7 +2,7 @@
 // `resources:` (docs/cli.md §Sessions) turned into the provider's wire form. What each provider's
 // session create accepts is data on its wire (wire.ts `resources`), so the message that refuses a
 // resource names the providers that take it.
-import { DeclarationError } from "../common/errors.js";
+import { SessionStartRefusal } from "../common/errors.js";
 import { str } from "../common/handler-kit.js";
 import { fileResource, gitRepositoryToWire } from "../managed-dialect/resources.js";
 import { compact, type Json } from "../managed-dialect/spec.js";
@@ -31,30 +31,26 @@ export function sessionResourceToWire(
   const type = resource.type;
   const known: SessionResourceType[] = ["file", "memory_store", "git_repository"];
   if (typeof type !== "string" || !known.includes(type as SessionResourceType))
-    throw new DeclarationError(
-      "invalid",
+    throw new SessionStartRefusal(
       `--resource: type must be one of ${known.join(", ")} (got ${JSON.stringify(type ?? null)})`,
     );
   const at = wireKey.replace("/", " ");
   if (!support?.types.includes(type as SessionResourceType))
-    throw new DeclarationError(
-      "unsupported",
+    throw new SessionStartRefusal(
       `--resource ${type} is not taken by ${at} sessions; it is supported on ${sessionResourceProviders(type as SessionResourceType).join(", ")} sessions`,
     );
   if (type === "file") {
     const name = str(resource.file);
     const id = str(resource.file_id) ?? (name ? resolve("files", name) : undefined);
     if (!id)
-      throw new DeclarationError(
-        "invalid",
+      throw new SessionStartRefusal(
         "--resource file: needs file (a declared, applied file's name) or file_id; a session uploads nothing",
       );
     return fileResource(id, str(resource.mount_path), support.root);
   }
   if (type === "memory_store") {
     const name = str(resource.memory_store);
-    if (!name)
-      throw new DeclarationError("invalid", "--resource memory_store: needs memory_store (its name)");
+    if (!name) throw new SessionStartRefusal("--resource memory_store: needs memory_store (its name)");
     return compact({
       type: "memory_store",
       memory_store_id: resolve("memory_stores", name),
