@@ -10,22 +10,23 @@ export interface CliResult {
   stderr: string;
 }
 
+/** Runs the CLI; with `input`, that text is piped to its stdin (a pipe, not a terminal), else stdin is closed. */
 export function runCli(
   args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; input?: string },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd,
       env: { ...process.env, AGENTS_DEBUG: "", NO_COLOR: "1", ...options.env },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => {
+    child.stdout?.on("data", (d) => {
       stdout += d;
     });
-    child.stderr.on("data", (d) => {
+    child.stderr?.on("data", (d) => {
       stderr += d;
     });
     const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 30_000);
@@ -34,5 +35,6 @@ export function runCli(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    if (options.input !== undefined) child.stdin?.end(options.input);
   });
 }

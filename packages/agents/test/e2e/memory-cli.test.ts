@@ -1,14 +1,13 @@
 // The CLI's wiring of `agents memory` (the commands' behaviour per provider is in
 // test/memories/memories.test.ts): put reads the content from stdin, get prints it as stored;
 // import prints its report and exits 1 when a file could not be imported.
-import { spawn } from "node:child_process";
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inProcessProject } from "../convergence/in-process.js";
-import { CLI, type CliResult } from "./cli.js";
+import { type CliResult, runCli } from "./cli.js";
 
 const ENV = { AGENTS_STATE_KEY: "memory-cli", C_API_KEY: "sim-provider-c-key" };
 
@@ -16,30 +15,7 @@ let sim: RunningSim;
 let dir: string;
 
 /** The built CLI with `input` on its stdin. */
-function cli(args: string[], input = ""): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: dir,
-      env: { ...process.env, AGENTS_DEBUG: "", NO_COLOR: "1", ...ENV },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(input);
-  });
-}
+const cli = (args: string[], input = ""): Promise<CliResult> => runCli(args, { cwd: dir, env: ENV, input });
 
 beforeAll(async () => {
   sim = await startSim("provider_c", { quiet: true });

@@ -1,46 +1,19 @@
 // The session commands and `agents chat` through the real, built CLI (their own wiring: argument
 // parsing, stdin, JSON lines, one-line errors, redaction); the provider matrix is in-process in
 // test/sessions/matrix.test.ts.
-import { spawn } from "node:child_process";
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apply, createSession, loadProject } from "../../src/index.js";
 import { applyAll, KEYS, type SessionWorld, sessionWorld } from "../sessions/project.js";
-import { CLI, runCli } from "./cli.js";
+import { runCli } from "./cli.js";
 
 let world: SessionWorld;
 const cli = (...args: string[]) => runCli(args, { cwd: world.dir });
 
 /** The CLI with `input` on its stdin (a pipe, not a terminal). */
-function withStdin(
-  args: string[],
-  input: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: world.dir,
-      env: { ...process.env, AGENTS_DEBUG: "", NO_COLOR: "1" },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(input);
-  });
-}
+const withStdin = (args: string[], input: string) => runCli(args, { cwd: world.dir, input });
 
 beforeAll(async () => {
   world = await sessionWorld(undefined, "agents-sessions-cli-");
