@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyConfig } from "../../../../bench/apply-config.mjs";
 import { liveObjects, requestLog, setFaults, simState } from "../e2e/project.js";
 import type { InProcessProject } from "./in-process.js";
+import { wireHeaders } from "./rows.js";
 import { applyWideProject, type WideProject } from "./wide-project.js";
 
 // The benches' wide project (bench/apply-config.mjs), with more than LIST_REFRESH_MIN of each kind,
@@ -15,12 +16,7 @@ import { applyWideProject, type WideProject } from "./wide-project.js";
 const PER_KIND = 10;
 const KINDS = ["environments", "vaults", "memory_stores", "agents", "deployments"] as const;
 const KEY = "sim-provider-c-key";
-const HEADERS = {
-  "x-api-key": KEY,
-  "anthropic-version": "2023-06-01",
-  "anthropic-beta": "managed-agents-2026-04-01",
-  "content-type": "application/json",
-};
+const HEADERS = wireHeaders("provider_c");
 
 let sim: RunningSim;
 let agents: InProcessProject;

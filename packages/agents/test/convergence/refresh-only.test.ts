@@ -10,13 +10,9 @@ import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { requestLog } from "../e2e/project.js";
 import { type InProcessProject, inProcessProject } from "./in-process.js";
+import { wireHeaders } from "./rows.js";
 
-const HEADERS = {
-  "x-api-key": "sim-provider-c-key",
-  "anthropic-version": "2023-06-01",
-  "anthropic-beta": "managed-agents-2026-04-01",
-  "content-type": "application/json",
-};
+const HEADERS = wireHeaders("provider_c");
 
 const CONFIG = (baseUrl: string) => `version: "1"
 providers:

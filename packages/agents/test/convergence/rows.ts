@@ -25,8 +25,8 @@ const HEADER: Record<Provider, string> = {
   provider_d: "  provider_d:\n    api_key: ${API_KEY}\n",
 };
 
-/** Wire headers for a remote edit made behind the tool's back. */
-function wireHeaders(provider: Provider): Record<string, string> {
+/** Wire headers for a remote edit made behind the tool's back, with the simulator's key. */
+export function wireHeaders(provider: Provider): Record<string, string> {
   if (provider === "provider_c")
     return {
       "x-api-key": KEYS.provider_c,
