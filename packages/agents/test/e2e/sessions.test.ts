@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apply, createSession, loadProject } from "../../src/index.js";
 import { applyAll, KEYS, type SessionWorld, sessionWorld } from "../sessions/project.js";
 import { runCli } from "./cli.js";
+import { runCliHere } from "./cli-here.js";
 
 let world: SessionWorld;
 const cli = (...args: string[]) => runCli(args, { cwd: world.dir });
@@ -78,6 +79,16 @@ describe("agents session … through the CLI", () => {
     expect(events.find((e) => e.type === "tool_result")).toMatchObject({ tool: { is_error: true } });
     for (const e of events)
       expect(e).toMatchObject({ id: expect.any(String), session_id: id, provider: "provider_c" });
+  });
+
+  it("events prints the session's history so far, redacted, and exits 0 (in-process)", async () => {
+    const r = await runCliHere(["session", "events", id], { cwd: world.dir });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain(KEYS.API_TOKEN);
+    expect(r.stdout).not.toContain(KEYS.VAULT_SECRET);
+    expect(r.stdout).toContain("The tool said: hello.\n");
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("[idle]");
   });
 
   // The error list, each through the real CLI: one line on stderr, exit 1, no stack trace.

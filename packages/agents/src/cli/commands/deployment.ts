@@ -6,12 +6,11 @@ import {
   openSession,
   redact,
   runDeployment,
-  sessionEvents,
   setDeploymentPaused,
 } from "../../index.js";
 import { redactingErrors } from "../engine-output.js";
 import { eventPrinter } from "../session-output.js";
-import { reconnectNotice, stdoutPace, withInterrupt } from "./session-io.js";
+import { printSessionEvents } from "./session-io.js";
 
 const out = (text: string, secrets: string[]) => process.stdout.write(redact(text, secrets));
 
@@ -92,18 +91,7 @@ export function register(program: Command): void {
           write: (t) => process.stdout.write(t),
           echoUser: true,
         });
-        await withInterrupt(
-          (signal) =>
-            sessionEvents(open, {
-              onEvent: printer.print,
-              onReconnect: reconnectNotice,
-              pace: stdoutPace,
-              signal,
-              follow: true,
-              untilIdle: true,
-            }),
-          async () => false,
-        );
+        await printSessionEvents(open, printer.print, { follow: true, untilIdle: true });
         printer.end();
       });
     });

@@ -1,6 +1,6 @@
 // Terminal plumbing the session commands share: stdin, Ctrl-C during a turn, tool confirmations.
 import { createInterface, type Interface } from "node:readline/promises";
-import type { SessionEvent } from "../../index.js";
+import { type OpenSession, type SessionEvent, sessionEvents } from "../../index.js";
 
 export async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return "";
@@ -57,6 +57,29 @@ export async function withInterrupt<T>(
   } finally {
     process.off("SIGINT", onSigint);
   }
+}
+
+/**
+ * Prints a session's events (`print`) with the CLI's stream handling: reconnects said on stderr,
+ * reads paced by stdout, Ctrl-C ends the command quietly. `agents session events` and
+ * `agents deployment run --follow` both print this way.
+ */
+export function printSessionEvents(
+  open: OpenSession,
+  print: (event: SessionEvent) => void,
+  options: { follow?: boolean; untilIdle?: boolean },
+): Promise<void> {
+  return withInterrupt(
+    (signal) =>
+      sessionEvents(open, {
+        onEvent: print,
+        onReconnect: reconnectNotice,
+        pace: stdoutPace,
+        signal,
+        ...options,
+      }),
+    async () => false,
+  );
 }
 
 /**

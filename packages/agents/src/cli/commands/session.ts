@@ -9,13 +9,19 @@ import {
   openSession,
   redact,
   sendMessage,
-  sessionEvents,
   startSession,
 } from "../../index.js";
 import { noticeToStderr, redactingErrors } from "../engine-output.js";
 import { CliError } from "../errors.js";
 import { eventPrinter, sessionLines } from "../session-output.js";
-import { confirmer, readStdin, reconnectNotice, stdoutPace, withInterrupt } from "./session-io.js";
+import {
+  confirmer,
+  printSessionEvents,
+  readStdin,
+  reconnectNotice,
+  stdoutPace,
+  withInterrupt,
+} from "./session-io.js";
 
 interface StartOptions {
   file: string;
@@ -206,17 +212,7 @@ export function registerRuntime(session: Command): void {
       });
       await redactingErrors(project.secrets, async () => {
         const open = await openSession({ project, command: "agents session events" }, id);
-        await withInterrupt(
-          (signal) =>
-            sessionEvents(open, {
-              onEvent: printer.print,
-              onReconnect: reconnectNotice,
-              pace: stdoutPace,
-              signal,
-              ...(o.follow ? { follow: true } : {}),
-            }),
-          async () => false,
-        );
+        await printSessionEvents(open, printer.print, o.follow ? { follow: true } : {});
       });
       printer.end();
     });
