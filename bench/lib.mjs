@@ -8,16 +8,14 @@ import { parseArgs } from "node:util";
 export const cli = fileURLToPath(new URL("../packages/agents/dist/agents.mjs", import.meta.url));
 
 /**
- * Runs the built CLI and resolves { seconds, stdout, status }. The spawn is asynchronous because the
- * simulators run in this process: a synchronous spawn would starve them. Exit 2 counts as success
- * with `--detailed-exitcode`, or whenever `accept` lists it.
+ * Spawns `program argv` (the CLI, or the CLI under a wrapper such as GNU time) in `dir` with the
+ * benches' CLI environment and resolves { status, stdout, stderr } when it exits. The spawn is
+ * asynchronous because the simulators run in this process: a synchronous spawn would starve them.
  */
-export function runAgents(dir, args, { env = {}, accept = [0] } = {}) {
-  const started = performance.now();
-  const ok = args.includes("--detailed-exitcode") ? [...accept, 2] : accept;
+export function spawnCli(dir, program, argv, env = {}) {
   return new Promise((resolve, reject) => {
     const { NODE_EXTRA_CA_CERTS: _machineCa, ...inherited } = process.env;
-    const child = spawn(process.execPath, [cli, ...args], {
+    const child = spawn(program, argv, {
       cwd: dir,
       // See cliEnvironmentNote: the simulators are plain http on loopback, no CA is needed.
       env: { ...inherited, AGENTS_STATE_KEY: "bench-key", ...env },
@@ -32,13 +30,22 @@ export function runAgents(dir, args, { env = {}, accept = [0] } = {}) {
       stderr += d;
     });
     child.on("error", reject);
-    child.on("close", (status) => {
-      const seconds = (performance.now() - started) / 1000;
-      if (!ok.includes(status)) {
-        reject(new Error(`agents ${args.join(" ")} exited ${status}:\n${stderr}\n${stdout.slice(-2000)}`));
-      } else resolve({ seconds, stdout, status });
-    });
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
   });
+}
+
+/**
+ * Runs the built CLI and resolves { seconds, stdout, status }. Exit 2 counts as success with
+ * `--detailed-exitcode`, or whenever `accept` lists it.
+ */
+export async function runAgents(dir, args, { env = {}, accept = [0] } = {}) {
+  const started = performance.now();
+  const ok = args.includes("--detailed-exitcode") ? [...accept, 2] : accept;
+  const { status, stdout, stderr } = await spawnCli(dir, process.execPath, [cli, ...args], env);
+  const seconds = (performance.now() - started) / 1000;
+  if (!ok.includes(status))
+    throw new Error(`agents ${args.join(" ")} exited ${status}:\n${stderr}\n${stdout.slice(-2000)}`);
+  return { seconds, stdout, status };
 }
 
 /**
@@ -80,19 +87,25 @@ export function headline(bench, measure, value, goal = "", met = undefined) {
   appendFileSync(file, `${JSON.stringify({ bench, measure, value, goal, met })}\n`);
 }
 
-/** The options of the 500-resource apply benchmarks: resources per kind, latency, parallelism. */
-export function applyBenchOptions() {
+/**
+ * The options of the apply benchmarks: resources per kind, latency (ms), parallelism, with the
+ * bench's own `defaults` (the 500-resource apply's unless given) and any `extra` parseArgs options,
+ * whose values come back in `values`.
+ */
+export function applyBenchOptions(defaults = {}, extra = {}) {
   const { values } = parseArgs({
     options: {
-      "per-kind": { type: "string", default: "100" },
-      latency: { type: "string", default: "50" },
-      parallelism: { type: "string", default: "10" },
+      "per-kind": { type: "string", default: defaults.perKind ?? "100" },
+      latency: { type: "string", default: defaults.latency ?? "50" },
+      parallelism: { type: "string", default: defaults.parallelism ?? "10" },
+      ...extra,
     },
   });
   return {
     perKind: Number(values["per-kind"]),
     latencyMs: Number(values.latency),
     parallelism: Number(values.parallelism),
+    values,
   };
 }
 

@@ -3,25 +3,15 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "n
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
 // The provider_a and provider_b adapters through the real CLI on their simulators, with injected
 // latency: apply wall time, HTTP calls per resource and kind during apply, and the calls of the
 // no-change plan that follows (the engine's goal is one read per resource; some kinds of these
 // providers need more, and this says how many).
 // Usage: npm run build && node bench/providers-ab.mjs [--per-kind N] [--latency MS] [--parallelism N]
-import { drainLog, runAgents } from "./lib.mjs";
+import { applyBenchOptions, drainLog, runAgents } from "./lib.mjs";
 
-const { values } = parseArgs({
-  options: {
-    "per-kind": { type: "string", default: "20" },
-    latency: { type: "string", default: "20" },
-    parallelism: { type: "string", default: "10" },
-  },
-});
-const perKind = Number(values["per-kind"]);
-const latencyMs = Number(values.latency);
-const parallelism = Number(values.parallelism);
+const { perKind, latencyMs, parallelism } = applyBenchOptions({ perKind: "20", latency: "20" });
 const results = fileURLToPath(new URL("./results/providers-ab.md", import.meta.url));
 
 // Per provider: environment i, vault i (two credentials), agent i (→ vault/store), deployment i

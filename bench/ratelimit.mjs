@@ -3,7 +3,6 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
 // An apply through a provider's request limit: the apply.mjs project (five provider_c kinds) at
 // 2,000 resources, against provider_c's simulator limiting the key to 20 requests per second
@@ -12,20 +11,13 @@ import { startSim } from "@agents/sims";
 // served. Goals: wall ≤ 1.10 × bound, fewer than 2 % of requests answered 429, nothing failed.
 // Usage: npm run build && node bench/ratelimit.mjs [--per-kind N] [--rate N] [--latency MS] [--parallelism N]
 import { applyConfig } from "./apply-config.mjs";
-import { cliEnvironmentNote, drainLog, headline, runAgents } from "./lib.mjs";
+import { applyBenchOptions, cliEnvironmentNote, drainLog, headline, runAgents } from "./lib.mjs";
 
-const { values } = parseArgs({
-  options: {
-    "per-kind": { type: "string", default: "400" },
-    rate: { type: "string", default: "20" },
-    latency: { type: "string", default: "50" },
-    parallelism: { type: "string", default: "10" },
-  },
-});
-const perKind = Number(values["per-kind"]);
+const { perKind, latencyMs, parallelism, values } = applyBenchOptions(
+  { perKind: "400" },
+  { rate: { type: "string", default: "20" } },
+);
 const rate = Number(values.rate);
-const latencyMs = Number(values.latency);
-const parallelism = Number(values.parallelism);
 const results = fileURLToPath(new URL("./results/ratelimit.md", import.meta.url));
 const load = os.loadavg()[0].toFixed(1);
 

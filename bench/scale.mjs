@@ -1,10 +1,8 @@
 #!/usr/bin/env node
-import { spawn } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
 // 5,000 resources spread over the four providers (environments and agents on each, the kinds every
 // provider has), with 50 ms injected latency, through the real CLI: apply against its bound on the
@@ -15,21 +13,22 @@ import { startSim } from "@agents/sims";
 //   [--cpu-prof-dir DIR]: run the unbundled CLI (dist/cli/main.js, so a profile names our source
 //   files) under `node --cpu-prof`, one .cpuprofile per command in DIR/<command>/; summarise one
 //   with `node bench/cpuprofile-top.mjs FILE`. Wall figures taken this way include the profiler.
-import { cli, cliEnvironmentNote, drainLog, headline, simRoundTripMs } from "./lib.mjs";
+import {
+  applyBenchOptions,
+  cli,
+  cliEnvironmentNote,
+  drainLog,
+  headline,
+  simRoundTripMs,
+  spawnCli,
+} from "./lib.mjs";
 
-const { values } = parseArgs({
-  options: {
-    "per-kind": { type: "string", default: "625" },
-    latency: { type: "string", default: "50" },
-    parallelism: { type: "string", default: "10" },
-    "cpu-prof-dir": { type: "string" },
-  },
-});
+const { perKind, latencyMs, parallelism, values } = applyBenchOptions(
+  { perKind: "625" },
+  { "cpu-prof-dir": { type: "string" } },
+);
 const profDir = values["cpu-prof-dir"];
 const unbundled = fileURLToPath(new URL("./cli-unbundled.mjs", import.meta.url));
-const perKind = Number(values["per-kind"]);
-const latencyMs = Number(values.latency);
-const parallelism = Number(values.parallelism);
 const results = fileURLToPath(new URL("./results/scale.md", import.meta.url));
 const load = os.loadavg()[0].toFixed(1);
 
@@ -73,43 +72,26 @@ function config(urls) {
  * The CLI under GNU time: wall seconds, exit status, peak RSS (MB) and the CPU seconds it used
  * (user + system): on a shared machine the CPU time says what the command costs whatever the load.
  */
-function runMeasured(dir, args, env) {
+async function runMeasured(dir, args, env) {
   const started = performance.now();
   const rssFile = join(dir, ".rss");
-  return new Promise((resolve, reject) => {
-    const { NODE_EXTRA_CA_CERTS: _ca, ...inherited } = process.env;
-    const program = profDir ? ["--cpu-prof", `--cpu-prof-dir=${join(profDir, args[0])}`, unbundled] : [cli];
-    const child = spawn(
-      "/usr/bin/time",
-      ["-f", "%M %U %S", "-o", rssFile, process.execPath, ...program, ...args],
-      {
-        cwd: dir,
-        env: { ...inherited, AGENTS_STATE_KEY: "bench-key", ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (status) => {
-      const seconds = (performance.now() - started) / 1000;
-      const [rssKb, user, system] = readFileSync(rssFile, "utf8").trim().split("\n").pop().split(" ");
-      resolve({
-        seconds,
-        status,
-        stdout,
-        stderr,
-        rssMb: Number(rssKb) / 1024,
-        cpuS: Number(user) + Number(system),
-      });
-    });
-  });
+  const program = profDir ? ["--cpu-prof", `--cpu-prof-dir=${join(profDir, args[0])}`, unbundled] : [cli];
+  const { status, stdout, stderr } = await spawnCli(
+    dir,
+    "/usr/bin/time",
+    ["-f", "%M %U %S", "-o", rssFile, process.execPath, ...program, ...args],
+    env,
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const [rssKb, user, system] = readFileSync(rssFile, "utf8").trim().split("\n").pop().split(" ");
+  return {
+    seconds,
+    status,
+    stdout,
+    stderr,
+    rssMb: Number(rssKb) / 1024,
+    cpuS: Number(user) + Number(system),
+  };
 }
 
 const sims = {};
