@@ -678,7 +678,8 @@ const NOT_IN_GITBEAKER: Record<string, string> = {
   "GET /projects/:id/jobs/:job_id":
     "also the artifact list (list_job_artifacts reads the job); covered by its own row",
   "POST /api/graphql": "gitbeaker is a REST client",
-  "GET /version (GET /job with a CI/CD job token)": "gitbeaker 43 reads /metadata, not /version (nor /job)",
+  "GET /version (GET /job with a CI/CD job token)":
+    "gitbeaker 43 reads /metadata, not /version; its Jobs.showConnectedJob (GET /job) throws before sending the job token (gitbeaker-sim.test.ts drives GET /job through gitbeaker's requester)",
   "PUT /projects/:id/merge_requests/:iid/draft_notes/:draft_note_id":
     "gitbeaker 43.8's MergeRequestDraftNotes.edit sends POST, where GitLab documents PUT (the simulator answers 404 as GitLab would)",
   ...NOT_IN_GITBEAKER_A,

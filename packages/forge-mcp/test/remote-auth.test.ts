@@ -245,6 +245,26 @@ describe("REMOTE_AUTHORIZATION: CI/CD job tokens (JOB-TOKEN)", () => {
     expect(r.content[0]!.text).toMatch(message);
   });
 
+  it("health_check with a job token reports the forge reachable and the token's job, and says the version is not readable", async () => {
+    const seq = await forgeLogSeq(forge);
+    const ci = await connect(mcp, { "JOB-TOKEN": RUNNING });
+    const r = await call(ci, "health_check", {});
+    await ci.close();
+    expect(r.isError, r.content[0]!.text).toBeFalsy();
+    const body = JSON.parse(r.content[0]!.text);
+    expect(body).toMatchObject({ reachable: true, token: "ci_job_token", version: null });
+    expect(body.job).toMatchObject({ id: runningJob, name: "release", status: "running" });
+    expect(body.version_note).toMatch(/does not serve \/version to a CI\/CD job token/);
+    // /version is not a job-token endpoint: it is not asked (it would answer 401)
+    expect(await forgeCallsSince(forge, seq, "/api/v4/version")).toBe(0);
+    // a personal access token still gets the forge's version
+    const bob = await connect(mcp, { "Private-Token": "sim-forge-pat-bob" });
+    const v = await call(bob, "health_check", {});
+    await bob.close();
+    expect(JSON.parse(v.content[0]!.text)).toHaveProperty("version");
+    expect(JSON.parse(v.content[0]!.text).version).toEqual(expect.any(String));
+  });
+
   it("GITLAB_JOB_TOKEN as the server's own token (no REMOTE_AUTHORIZATION) also travels as JOB-TOKEN", async () => {
     const own = await startForgeMcp({ GITLAB_JOB_TOKEN: RUNNING, FORGE_API_URL: forge.apiUrl });
     try {

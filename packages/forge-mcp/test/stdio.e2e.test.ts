@@ -57,6 +57,41 @@ describe("stdio transport and local OAuth", () => {
     await client.close();
   });
 
+  it("GITLAB_JOB_TOKEN in a CI job: the stdio server sends it as JOB-TOKEN (never a bearer) and health_check reports the job", async () => {
+    const token = "sim-job-token-stdio";
+    await forge.seed({
+      pipelines: [
+        {
+          project: "acme/platform/infra",
+          ref: "main",
+          jobs: [{ name: "stdio-release", stage: "deploy", status: "running", token }],
+        },
+      ],
+    });
+    const client = new Client({ name: "stdio-job-token", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [main],
+        env: { PATH: process.env.PATH ?? "", GITLAB_JOB_TOKEN: token, GITLAB_API_URL: forge.apiUrl },
+        stderr: "pipe",
+      }),
+    );
+    type R = { isError?: boolean; content: Array<{ text: string }> };
+    const call = (name: string, args: Record<string, unknown>) =>
+      client.callTool({ name, arguments: args }) as Promise<R>;
+    const releases = await call("list_releases", { project_id: "acme/platform/infra" });
+    const health = await call("health_check", {});
+    await client.close();
+    // as a bearer the forge would not know the token: 401
+    expect(releases.isError, releases.content[0]!.text).toBeFalsy();
+    expect(JSON.parse(health.content[0]!.text)).toMatchObject({
+      token: "ci_job_token",
+      job: { name: "stdio-release" },
+      version: null,
+    });
+  });
+
   it("FORGE_USE_OAUTH: browser login on the loopback FORGE_OAUTH_REDIRECT_URI with PKCE", async () => {
     const port = await freePort();
     const redirectUri = `http://127.0.0.1:${port}/callback`;

@@ -71,7 +71,7 @@ export class ForgeApi {
      * How the token travels: `bearer` (OAuth tokens and personal access tokens) or `job` (a CI/CD
      * job token, which GitLab reads only from the `JOB-TOKEN` header).
      */
-    private readonly tokenKind: TokenKind = "bearer",
+    readonly tokenKind: TokenKind = "bearer",
   ) {}
 
   get(path: string, query?: Query): Promise<ApiResult> {

@@ -107,11 +107,27 @@ export const projectTools = [
   }),
   tool({
     name: "health_check",
-    endpoint: "GET /version",
-    description: "Check that the forge answers with this token, and report its version and revision.",
+    endpoint: "GET /version (GET /job with a CI/CD job token)",
+    description:
+      "Check that the forge answers with this token, and report its version and revision (with a CI/CD job token: the token's running job instead, as GitLab does not show its version to job tokens).",
     write: false,
     input: {},
-    run: (api) => api.get("/version"),
+    run: async (api) => {
+      if (api.tokenKind !== "job") return api.get("/version");
+      // GitLab reads a job token only on its job-token endpoints; /version is not one of them
+      const job = await api.get("/job");
+      return {
+        ...job,
+        data: {
+          reachable: true,
+          token: "ci_job_token",
+          job: job.data,
+          version: null,
+          version_note:
+            "GitLab does not serve /version to a CI/CD job token; a personal access token with read_api reads it",
+        },
+      };
+    },
   }),
   tool({
     name: "update_project",
