@@ -163,6 +163,95 @@ USE_PIPELINE=true
   });
 });
 
+/**
+ * One row per variable of gitlab-mcp's configuration reference not covered by a whole file above:
+ * the variable (on top of a minimal environment) and the effect it has here.
+ */
+describe("each gitlab-mcp variable", () => {
+  const SECRET32 = Buffer.alloc(32, 7).toString("base64");
+  const oauth = "GITLAB_MCP_OAUTH=true\nGITLAB_OAUTH_APP_ID=app\nMCP_SERVER_URL=https://mcp.example.com\n";
+  it.each<[string, string, Record<string, unknown>]>([
+    ["GITLAB_TOKEN", "GITLAB_TOKEN=glpat-1", { forgeToken: "glpat-1", forgeTokenKind: "bearer" }],
+    ["GITLAB_JOB_TOKEN", "GITLAB_JOB_TOKEN=job-1", { forgeToken: "job-1", forgeTokenKind: "job" }],
+    ["GITLAB_USE_OAUTH", "GITLAB_USE_OAUTH=true\nGITLAB_OAUTH_CLIENT_ID=app", { localOAuth: true }],
+    ["GITLAB_OAUTH_CLIENT_ID", "GITLAB_USE_OAUTH=true\nGITLAB_OAUTH_CLIENT_ID=app", { oauthAppId: "app" }],
+    [
+      "GITLAB_OAUTH_REDIRECT_URI",
+      "GITLAB_USE_OAUTH=true\nGITLAB_OAUTH_CLIENT_ID=app\nGITLAB_OAUTH_REDIRECT_URI=http://127.0.0.1:7777/cb",
+      { localOAuthRedirectUri: "http://127.0.0.1:7777/cb" },
+    ],
+    ["GITLAB_ALLOWED_GROUPS", `${oauth}GITLAB_ALLOWED_GROUPS=acme/eng`, { allowedGroups: ["acme/eng"] }],
+    [
+      "OAUTH_STATELESS_MODE",
+      `${oauth}GITLAB_OAUTH_CALLBACK_PROXY=true\nOAUTH_STATELESS_MODE=true\nOAUTH_STATELESS_SECRET=${SECRET32}`,
+      { stateless: true },
+    ],
+    [
+      "OAUTH_STATELESS_SECRET",
+      `${oauth}GITLAB_OAUTH_CALLBACK_PROXY=true\nOAUTH_STATELESS_MODE=true\nOAUTH_STATELESS_SECRET=${SECRET32}`,
+      { statelessSecret: Buffer.alloc(32, 7) },
+    ],
+    [
+      "MCP_ALLOWED_HOSTS",
+      "STREAMABLE_HTTP=true\nMCP_ALLOWED_HOSTS=mcp.example.com",
+      { allowedHosts: expect.arrayContaining(["mcp.example.com"]) },
+    ],
+    [
+      "MCP_ALLOWED_ORIGINS",
+      "STREAMABLE_HTTP=true\nMCP_ALLOWED_ORIGINS=https://a.example",
+      { allowedOrigins: expect.arrayContaining(["https://a.example"]) },
+    ],
+    [
+      "OAUTH_REGISTER_RATE_LIMIT_PER_HOUR",
+      "OAUTH_REGISTER_RATE_LIMIT_PER_HOUR=5",
+      { registerRateLimitPerHour: 5 },
+    ],
+    ["USE_GITLAB_WIKI", "GITLAB_TOOLSETS=issues\nUSE_GITLAB_WIKI=true", { toolsets: ["issues", "wiki"] }],
+    ["USE_MILESTONE", "GITLAB_TOOLSETS=issues\nUSE_MILESTONE=true", { toolsets: ["issues", "milestones"] }],
+  ])("%s takes effect", (_name, lines, effect) => {
+    // a token row is the only token; the other rows sit on a personal access token
+    const token = /^GITLAB_(JOB_)?TOKEN=/.test(lines) ? "" : "GITLAB_PERSONAL_ACCESS_TOKEN=t\n";
+    const c = loadConfig(envFile(`${token}${lines}`));
+    expect(c).toMatchObject({ ...effect, warnings: [] });
+  });
+
+  it.each([
+    [
+      "GITLAB_OAUTH_TOKEN_PATH=/home/me/.gitlab-token",
+      /GITLAB_OAUTH_TOKEN_PATH \(gitlab-mcp\) has no equivalent here: stored token files/,
+    ],
+    [
+      "GITLAB_OAUTH_TOKEN_SCRIPT=/usr/local/bin/token",
+      /GITLAB_OAUTH_TOKEN_SCRIPT \(gitlab-mcp\) has no equivalent here: token scripts are not run/,
+    ],
+  ])("%s is refused with a line naming what to use", (line, message) => {
+    expect(() => loadConfig(envFile(`GITLAB_PERSONAL_ACCESS_TOKEN=t\n${line}`))).toThrow(message);
+  });
+
+  it.each([
+    "GITLAB_ALLOW_UNAUTHENTICATED_TOOL_DISCOVERY=true",
+    "SESSION_TIMEOUT_SECONDS=600",
+    "MAX_SESSIONS=10",
+    "GITLAB_DISABLE_VERSION_CHECK=true",
+    "MCP_SERVER_NAME=gitlab",
+    "GITLAB_POOL_MAX_SIZE=50",
+    "OAUTH_STATELESS_CLIENT_TTL_SECONDS=60",
+    "OAUTH_STATELESS_PENDING_TTL_SECONDS=60",
+    "OAUTH_STATELESS_STORED_TTL_SECONDS=60",
+    "OAUTH_STATELESS_SESSION_TTL_SECONDS=60",
+    "GITLAB_OAUTH_TOKEN_SCRIPT_TIMEOUT_SECONDS=5",
+    "SSE_DANGEROUSLY_ALLOW_UNAUTHENTICATED_REMOTE=true",
+    "MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL=true",
+    "GITLAB_IS_OLD=true",
+    "SSE_AUTH_TOKEN=s3cret",
+  ])("%s starts with a warning naming it (no effect here)", (line) => {
+    const name = line.split("=")[0]!;
+    const c = loadConfig(envFile(`GITLAB_PERSONAL_ACCESS_TOKEN=t\n${line}`));
+    expect(c.warnings).toEqual([`gitlab-mcp variables with no effect in forge-mcp (ignored): ${name}`]);
+    expect(c.warnings.join("")).not.toContain("s3cret");
+  });
+});
+
 describe("NAME_FILE secrets", () => {
   const dir = mkdtempSync(join(tmpdir(), "forge-mcp-secrets-"));
   it.each([
