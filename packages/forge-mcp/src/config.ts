@@ -188,6 +188,10 @@ const IGNORED = [
   "SSE_DANGEROUSLY_ALLOW_UNAUTHENTICATED_REMOTE",
   "MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL",
   "GITLAB_IS_OLD",
+  // gitlab-mcp sends forge calls through them; Node 20's fetch, which forge-mcp uses, does not
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
 ];
 /**
  * gitlab-mcp variables whose effect forge-mcp does not have and whose absence would serve more or

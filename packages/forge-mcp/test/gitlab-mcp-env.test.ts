@@ -208,6 +208,14 @@ describe("each gitlab-mcp variable", () => {
     ],
     ["USE_GITLAB_WIKI", "GITLAB_TOOLSETS=issues\nUSE_GITLAB_WIKI=true", { toolsets: ["issues", "wiki"] }],
     ["USE_MILESTONE", "GITLAB_TOOLSETS=issues\nUSE_MILESTONE=true", { toolsets: ["issues", "milestones"] }],
+    ["LOG_LEVEL", "LOG_LEVEL=debug", { logLevel: "debug" }],
+    [
+      "OAUTH_STATELESS_SECRET_PREVIOUS",
+      `${oauth}GITLAB_OAUTH_CALLBACK_PROXY=true\nOAUTH_STATELESS_MODE=true\nOAUTH_STATELESS_SECRET=${SECRET32}\nOAUTH_STATELESS_SECRET_PREVIOUS=${Buffer.alloc(32, 8).toString("base64")}`,
+      { statelessSecretPrevious: Buffer.alloc(32, 8) },
+    ],
+    // Node itself reads it for every TLS connection, forge calls included
+    ["NODE_TLS_REJECT_UNAUTHORIZED", "NODE_TLS_REJECT_UNAUTHORIZED=0", {}],
   ])("%s takes effect", (_name, lines, effect) => {
     // a token row is the only token; the other rows sit on a personal access token
     const token = /^GITLAB_(JOB_)?TOKEN=/.test(lines) ? "" : "GITLAB_PERSONAL_ACCESS_TOKEN=t\n";
@@ -243,6 +251,9 @@ describe("each gitlab-mcp variable", () => {
     "SSE_DANGEROUSLY_ALLOW_UNAUTHENTICATED_REMOTE=true",
     "MCP_DANGEROUSLY_ALLOW_INSECURE_ISSUER_URL=true",
     "GITLAB_IS_OLD=true",
+    "HTTP_PROXY=http://proxy.example:3128",
+    "HTTPS_PROXY=http://proxy.example:3128",
+    "NO_PROXY=gitlab.example.com",
     "SSE_AUTH_TOKEN=s3cret",
   ])("%s starts with a warning naming it (no effect here)", (line) => {
     const name = line.split("=")[0]!;
