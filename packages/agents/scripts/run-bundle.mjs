@@ -5,6 +5,7 @@
 // written by `npm run build` (scripts/bundle.mjs) and begins with the SHA-256 of the bundle it was
 // made from: V8 itself checks only the length of the source, so a cache of another bundle of the
 // same length would otherwise be taken. No cache, or a rejected one, only costs the compile.
+import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -14,8 +15,12 @@ import vm from "node:vm";
 
 const file = fileURLToPath(new URL("./agents.cjs", import.meta.url));
 const cacheFile = `${file}.cache`;
-const source = readFileSync(file, "utf8");
-const digest = createHash("sha256").update(source).digest("hex");
+// The bytes are hashed as they are (hashing the decoded text would encode it to UTF-8 again), and
+// decoded as Latin-1 when they are ASCII, as esbuild writes them: the same text as UTF-8 decoding
+// gives, a few times faster for a megabyte.
+const bytes = readFileSync(file);
+const source = isAscii(bytes) ? bytes.latin1Slice() : bytes.toString("utf8");
+const digest = createHash("sha256").update(bytes).digest("hex");
 let cachedData;
 try {
   const blob = readFileSync(cacheFile);

@@ -39,6 +39,20 @@ describe("the program and its code cache", () => {
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
+  it("reads a bundle that is not ASCII as UTF-8", () => {
+    // esbuild writes ASCII, which the program decodes as Latin-1 (faster); any other byte means
+    // UTF-8, and a text printed from the bundle must come out as written.
+    const description = "Declarative agents.yaml";
+    expect(bundle).toContain(description);
+    const result = spawnSync(
+      process.execPath,
+      [program(bundle.replace(description, "Déclarative agents.yaml"), undefined), "--help"],
+      { encoding: "utf8" },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("Déclarative agents.yaml");
+  });
+
   it("never takes the cache of another bundle of the same length", () => {
     // Same length, other behaviour: the version string changed in place.
     const version = /VERSION\s*=\s*"(\d+\.\d+\.\d+)"/.exec(bundle)?.[1];

@@ -5,7 +5,6 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { basename, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { zipSync } from "fflate";
 import { parse as parseYaml } from "yaml";
 import { UnforeseeableError } from "../unforeseeable.js";
 import { DeclarationError } from "./errors.js";
@@ -149,6 +148,8 @@ export async function packSkill(configDir: string, source: string, folder?: stri
     hash.update(file.path).update("\0").update(file.bytes).update("\0");
     entries[folder ? `${folder}/${file.path}` : file.path] = [file.bytes, { mtime }];
   }
+  // fflate builds its Huffman tables when it is loaded: only the commands that upload a skill do.
+  const { zipSync } = await import("fflate");
   return {
     name: front.name ?? basename(dir),
     description: front.description,

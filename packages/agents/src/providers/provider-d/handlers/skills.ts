@@ -1,7 +1,6 @@
 // provider_d skills: create + get only. The upload is ONE zip in the multipart field `files`,
 // every entry under `<skill name>/`. Any change uploads a new skill; removal cannot delete.
 
-import { zipSync } from "fflate";
 import { str } from "../../common/handler-kit.js";
 import { readSkill } from "../../common/local-files.js";
 import { getOrGone, idOf, isStatus } from "../../managed-dialect/remote.js";
@@ -9,7 +8,12 @@ import { skillDesired, skillOrigin } from "../../managed-dialect/skill.js";
 import type { Json } from "../../managed-dialect/spec.js";
 import type { KindHandler, RemoteObject } from "../../types.js";
 
-export function skillZip(name: string, files: Array<{ path: string; bytes: Uint8Array }>): Uint8Array {
+export async function skillZip(
+  name: string,
+  files: Array<{ path: string; bytes: Uint8Array }>,
+): Promise<Uint8Array> {
+  // Loaded on first use: fflate builds its Huffman tables at load, which no other command needs.
+  const { zipSync } = await import("fflate");
   const entries: Record<string, Uint8Array> = {};
   for (const file of files) entries[`${name}/${file.path}`] = file.bytes;
   return zipSync(entries);
@@ -33,7 +37,9 @@ export const providerDSkillHandler: KindHandler = {
     const form = new FormData();
     form.append(
       "files",
-      new Blob([skillZip(bundle.name, bundle.files) as Uint8Array<ArrayBuffer>], { type: "application/zip" }),
+      new Blob([(await skillZip(bundle.name, bundle.files)) as Uint8Array<ArrayBuffer>], {
+        type: "application/zip",
+      }),
       `${bundle.name}.zip`,
     );
     const response = await ctx.http.request<Json>({
