@@ -42,7 +42,7 @@ export function groupMilestoneJson(m: GroupMilestoneRow, origin: string, groupPa
 export function milestoneUsable(state: ForgeState, projectId: number, id: number): boolean {
   if (state.extras.milestones.some((m) => m.id === id && m.project_id === projectId)) return true;
   const p = state.projects.find((x) => x.id === projectId);
-  if (!p || p.namespace.kind !== "group") return false;
+  if (p?.namespace.kind !== "group") return false;
   const chain = groupChain(state, groupById(state, p.namespace.id)!).map((g) => g.id);
   return (state.extras.groupMilestones ?? []).some((m) => m.id === id && chain.includes(m.group_id));
 }

@@ -139,7 +139,7 @@ export function milestoneExtraRoutes(app: Express, ctx: SimContext<ForgeState>):
   };
 
   // The issues, merge requests and burndown events of one milestone, project or group.
-  const issuesOf = (id: number, req: Request, res: Response): Issue[] =>
+  const issuesOf = (id: number, res: Response): Issue[] =>
     s().issues.filter(
       (i) => s().extras.issueMilestones[i.id] === id && canSeeIssue(s(), i, caller(res)?.user ?? null),
     );
@@ -156,14 +156,14 @@ export function milestoneExtraRoutes(app: Express, ctx: SimContext<ForgeState>):
 
   const answers = {
     issues: (id: number, req: Request, res: Response) =>
-      paginate(req, res, ctx.origin, issuesOf(id, req, res)).map((i) => issueJson(s(), i, ctx.origin)),
+      paginate(req, res, ctx.origin, issuesOf(id, res)).map((i) => issueJson(s(), i, ctx.origin)),
     merge_requests: (id: number, req: Request, res: Response) =>
       paginate(req, res, ctx.origin, mrsOf(id)).map((m) => {
         const p = s().projects.find((x) => x.id === m.project_id)!;
         return mrJson(s(), p, m, ctx.origin);
       }),
     burndown_events: (id: number, req: Request, res: Response) =>
-      paginate(req, res, ctx.origin, burndown(issuesOf(id, req, res))),
+      paginate(req, res, ctx.origin, burndown(issuesOf(id, res))),
   };
 
   for (const [what, answer] of Object.entries(answers)) {
