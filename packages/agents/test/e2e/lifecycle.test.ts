@@ -1,17 +1,21 @@
-// The whole life of a project on the provider_c and provider_d simulators, through the real CLI:
+// The whole life of a project on the provider_c and provider_d simulators, through the CLI:
 // empty → apply → no changes → one-field edit → apply → drift → destroy leaves nothing behind.
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
+import { runCliHere } from "./cli-here.js";
 import { editConfig, liveObjects, makeProject, requestLog, SECRETS, simState } from "./project.js";
 
 let c: RunningSim;
 let d: RunningSim;
 let dir: string;
 const env = { AGENTS_STATE_KEY: "e2e-state-key" };
+// The project's first and last steps run the built CLI as a user does (spawned); the steps between
+// run the CLI's own commands in this process (cli-here.ts), which costs no Node start per step.
 const run = (...args: string[]) => runCli(args, { cwd: dir, env });
+const here = (...args: string[]) => runCliHere(args, { cwd: dir, env });
 const RESOURCES = 13;
 
 beforeAll(async () => {
@@ -56,7 +60,7 @@ describe("engine end to end on provider_c and provider_d", () => {
 
   it("shows no changes next, reading each resource once", async () => {
     await Promise.all([c, d].map((s) => fetch(`${s.origin}/_sim/log`, { method: "DELETE" })));
-    const plan = await run("plan", "--detailed-exitcode");
+    const plan = await here("plan", "--detailed-exitcode");
     expect(plan.stdout).toContain("No changes.");
     expect(plan.code).toBe(0);
     const calls = [...(await requestLog(c)), ...(await requestLog(d))];
@@ -64,7 +68,7 @@ describe("engine end to end on provider_c and provider_d", () => {
     // One read per resource; a read of a vault also lists its credentials and a store with seeded
     // entries lists its memories (2 vaults + 1 seeded store), and the emulated deployment needs none.
     expect(calls.length).toBeLessThanOrEqual(RESOURCES - 1 + 3);
-    const json = JSON.parse((await run("plan", "--json")).stdout) as {
+    const json = JSON.parse((await here("plan", "--json")).stdout) as {
       refresh: { reads: number; failed: number };
     };
     expect(json.refresh).toEqual({ reads: RESOURCES, failed: 0 });
@@ -76,7 +80,7 @@ describe("engine end to end on provider_c and provider_d", () => {
       "    instructions: Write clearly and cite sources.\n    vault: tools-c",
       "    instructions: Write tersely.\n    vault: tools-c",
     );
-    const plan = await run("plan", "--json");
+    const plan = await here("plan", "--json");
     const document = JSON.parse(plan.stdout) as {
       actions: Array<{ address: string; action: string; changes: unknown[] }>;
     };
@@ -97,12 +101,12 @@ describe("engine end to end on provider_c and provider_d", () => {
         ],
       }),
     ]);
-    const text = await run("plan");
+    const text = await here("plan");
     expect(text.stdout).toContain('~ instructions: "Write clearly and cite sources." → "Write tersely."');
-    const apply = await run("apply", "-y");
+    const apply = await here("apply", "-y");
     expect(apply.code).toBe(0);
     expect(apply.stdout).toContain("1 updated");
-    expect((await run("plan", "--detailed-exitcode")).code).toBe(0);
+    expect((await here("plan", "--detailed-exitcode")).code).toBe(0);
   });
 
   it("a change made behind our back shows as drift", async () => {
@@ -123,7 +127,7 @@ describe("engine end to end on provider_c and provider_d", () => {
       body: JSON.stringify({ version: current.version, system: "Edited in the console." }),
     });
     expect(edited.ok).toBe(true);
-    const plan = await run("plan", "--detailed-exitcode");
+    const plan = await here("plan", "--detailed-exitcode");
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain("changed outside agents (drift)");
     expect(plan.stdout).toContain(
@@ -133,12 +137,12 @@ describe("engine end to end on provider_c and provider_d", () => {
 
   it("a saved plan applies exactly, and a stale one is refused", async () => {
     const out = join(dir, "drift.plan.json");
-    expect((await run("plan", "--out", out)).code).toBe(0);
+    expect((await here("plan", "--out", out)).code).toBe(0);
     expectNoSecret(await fs.readFile(out, "utf8"));
-    const applied = await run("apply", out);
+    const applied = await here("apply", out);
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain("1 updated");
-    const stale = await run("apply", out);
+    const stale = await here("apply", out);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toMatch(/the state changed since the plan was saved \(serial \d+ → \d+\)/);
   });
