@@ -43,6 +43,8 @@ export const DIAGNOSTIC_CODES = {
     "a secret (api_key, access_token, secret_value, authorization_token, channel credentials) is written inline instead of as `${VAR}` (warning)",
   AGENTS1008:
     "a git repository `authorization_token` is written inline instead of as `${VAR}` (its value is never written in the file)",
+  AGENTS1009:
+    "`metadata` exceeds the target provider's limits: too many pairs (counting the tool's two ownership keys), a key or a value too long",
   AGENTS1010: "`${VAR}` names a variable that is neither in the environment nor in .env",
   AGENTS1011: "malformed `${...}` reference (variable names are [A-Za-z_][A-Za-z0-9_]*)",
   AGENTS1020:

@@ -80,6 +80,11 @@ export interface ProviderCapabilities {
   };
   /** Limits on a memory entry's key (its path) beyond being relative without `.`/`..` segments. */
   memoryKeyLimits?: { segments: number; bytes: number };
+  /**
+   * Limits on a `metadata` map as the provider receives it (with the tool's two ownership keys),
+   * for the kinds whose metadata the provider stores.
+   */
+  metadataLimits?: { pairs: number; keyLength: number; valueLength: number; kinds: readonly Kind[] };
   /** What an uploaded skill directory needs beyond a SKILL.md at its root. */
   skills?: {
     /** The provider names the skill after its SKILL.md frontmatter `name`, so the field is required. */

@@ -194,6 +194,21 @@ const TRIGGERS: Record<string, Trigger> = {
     "memory_stores:\n  m:\n    entries:\n      - {key: a/../b.md, content: x}",
     "memory_stores.m",
   ),
+  "common.metadata_too_many_keys": declared(
+    "provider_c",
+    `agents:\n${agent("a", "metadata:", ...Array.from({ length: 15 }, (_, i) => `  k${i}: v`))}`,
+    "agents.a",
+  ),
+  "common.metadata_key_too_long": declared(
+    "provider_c",
+    `agents:\n${agent("a", "metadata:", `  ${"k".repeat(65)}: v`)}`,
+    "agents.a",
+  ),
+  "common.metadata_value_too_long": declared(
+    "provider_c",
+    `environments:\n  e:\n    config: {type: cloud}\n    metadata:\n      note: ${"v".repeat(513)}`,
+    "environments.e",
+  ),
   "managed.memory_key_empty": declared(
     "provider_c",
     "memory_stores:\n  m:\n    entries:\n      - {key: /, content: x}",

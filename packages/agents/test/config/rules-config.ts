@@ -413,6 +413,36 @@ export const CONFIG_RULES: RuleRow[] = [
     ),
   },
   {
+    code: "AGENTS1009",
+    rule: "metadata within the provider's limits: at most 16 pairs counting the two ownership keys (provider_d)",
+    invalid: cfg(
+      D,
+      `agents:\n${agent("a", "metadata:", ...Array.from({ length: 15 }, (_, i) => `  ${i === 0 ? "@@" : ""}k${i}: v`))}`,
+    ),
+    valid: cfg(
+      D,
+      `agents:\n${agent("a", "metadata:", ...Array.from({ length: 14 }, (_, i) => `  k${i}: v`))}`,
+    ),
+  },
+  {
+    code: "AGENTS1009",
+    rule: "metadata keys of at most 64 characters (provider_c)",
+    invalid: cfg(C, `agents:\n${agent("a", "metadata:", `  @@${"k".repeat(65)}: v`)}`),
+    valid: cfg(C, `agents:\n${agent("a", "metadata:", `  ${"k".repeat(64)}: v`)}`),
+  },
+  {
+    code: "AGENTS1009",
+    rule: "metadata values of at most 512 characters (provider_c deployments)",
+    invalid: cfg(
+      C,
+      `agents:\n${agent("a")}\nenvironments:\n  e:\n    config: {type: cloud}\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    metadata:\n      note: @@${"v".repeat(513)}`,
+    ),
+    valid: cfg(
+      B,
+      `agents:\n${agent("a")}\nenvironments:\n  e:\n    config: {type: cloud}\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    metadata:\n      note: ${"v".repeat(513)}`,
+    ),
+  },
+  {
     code: "AGENTS1140",
     rule: "memory entry keys are relative paths without . or .. segments",
     invalid: cfg(B, "memory_stores:\n  notes:\n    entries:\n      - key: @@../up.md\n        content: x"),

@@ -12,6 +12,7 @@ import {
   checkIdentities,
   checkKindSupport,
   checkMemoryStores,
+  checkMetadata,
   checkSkills,
   checkVaults,
 } from "./resources.js";
@@ -35,6 +36,7 @@ export function runRules(
   checkVaults(ctx);
   checkSkills(ctx);
   checkMemoryStores(ctx);
+  checkMetadata(ctx);
   checkIdentities(ctx);
   checkAgents(ctx);
   checkMultiagent(ctx);

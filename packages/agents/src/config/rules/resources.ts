@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { KINDS } from "../../model/kinds.js";
 import { PROVIDER_NAMES, PROVIDERS } from "../../providers/catalog.js";
 import { parseFrontmatter } from "../../providers/common/local-files.js";
+import { OWNER_PROJECT_KEY, OWNER_RESOURCE_KEY } from "../../providers/types.js";
 import type {
   EnvironmentDecl,
   IdentityDecl,
@@ -35,6 +36,54 @@ export function checkKindSupport(ctx: RuleContext): void {
             [kind, name],
             support.alternative,
           );
+        }
+      }
+    }
+  }
+}
+
+/**
+ * `metadata` within the target provider's limits, counted as the provider receives it: with the
+ * tool's ownership keys `agents.project` and `agents.resource` (a user key of the same name
+ * replaces one rather than adding a pair). The handlers refuse the same maps
+ * (providers/common/ownership.ts).
+ */
+export function checkMetadata(ctx: RuleContext): void {
+  for (const kind of KINDS) {
+    for (const [name, spec] of ctx.declarations<{ provider?: string; metadata?: Record<string, unknown> }>(
+      kind,
+    )) {
+      const metadata = spec.metadata;
+      if (!metadata || typeof metadata !== "object") continue;
+      const base = [kind, name, "metadata"];
+      for (const { provider, caps } of ctx.targets(spec, kind)) {
+        const limits = caps.metadataLimits;
+        if (!limits?.kinds.includes(kind)) continue;
+        const keys = Object.keys(metadata);
+        const pairs = new Set([OWNER_PROJECT_KEY, OWNER_RESOURCE_KEY, ...keys]).size;
+        if (pairs > limits.pairs)
+          ctx.report(
+            "AGENTS1009",
+            `${kind}.${name}: metadata has ${pairs} pairs with the tool's two ownership keys; ${provider} allows at most ${limits.pairs}`,
+            base,
+            `remove ${pairs - limits.pairs} key${pairs - limits.pairs === 1 ? "" : "s"} (at most ${limits.pairs - 2} of your own)`,
+          );
+        for (const [key, value] of Object.entries(metadata)) {
+          if (key.length > limits.keyLength)
+            ctx.reportAtKey(
+              "AGENTS1009",
+              `${kind}.${name}: metadata key "${key.slice(0, 20)}…" is ${key.length} characters; ${provider} allows at most ${limits.keyLength}`,
+              [...base, key],
+              `shorten the key to ${limits.keyLength} characters or fewer`,
+            );
+          const text = typeof value === "string" ? value : String(value);
+          if (text.length > limits.valueLength)
+            ctx.report(
+              "AGENTS1009",
+              `${kind}.${name}: metadata "${key}" is ${text.length} characters; ${provider} allows at most ${limits.valueLength}`,
+              [...base, key],
+              `shorten the value to ${limits.valueLength} characters or fewer, or keep the text elsewhere and put a reference here`,
+            );
         }
       }
     }

@@ -161,14 +161,6 @@ export const providerARefusals: readonly ApplyRefusal[] = [
     rule: "AGENTS1400",
   },
   { id: "common.mount_path_twice", kind: "deployments", message: "is used twice", rule: "AGENTS1401" },
-  {
-    id: "common.metadata_too_many_keys",
-    kind: "agents",
-    message: "keys with the two ownership keys",
-    rule: "AGENTS1001",
-  },
-  { id: "common.metadata_key_too_long", kind: "agents", message: "metadata key", rule: "AGENTS1001" },
-  { id: "common.metadata_value_too_long", kind: "agents", message: "characters", rule: "AGENTS1001" },
   { id: "engine.kind_not_supported", kind: "channels", message: "does not support", rule: "AGENTS1050" },
   {
     id: "engine.provider_not_declared",

@@ -1,4 +1,5 @@
 import { type ProviderCapabilities, SUPPORTED, unsupported } from "../../model/capabilities.js";
+import { METADATA_LIMITS } from "../managed-dialect/ownership.js";
 
 /** provider_c facts: see docs/wire/provider-c.md §4. */
 export const providerCCapabilities: ProviderCapabilities = {
@@ -49,6 +50,10 @@ export const providerCCapabilities: ProviderCapabilities = {
     initialEventsRequired: true,
   },
   memoryKeyLimits: { segments: 20, bytes: 1024 },
+  metadataLimits: {
+    ...METADATA_LIMITS,
+    kinds: ["agents", "environments", "vaults", "memory_stores", "deployments"],
+  },
   skills: { frontmatterNameRequired: true },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };

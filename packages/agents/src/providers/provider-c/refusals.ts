@@ -190,4 +190,24 @@ export const providerCRefusals: readonly ApplyRefusal[] = [
     message: "limited networking needs allowed_hosts",
     rule: "AGENTS1111",
   },
+  // Metadata limits (providers/common/ownership.ts, given the dialect's limits): listed here, not
+  // with the other common refusals, because only the managed dialect applies them.
+  {
+    id: "common.metadata_too_many_keys",
+    kind: "agents",
+    message: "keys with the two ownership keys; the provider allows 16",
+    rule: "AGENTS1009",
+  },
+  {
+    id: "common.metadata_key_too_long",
+    kind: "agents",
+    message: "is longer than 64 characters",
+    rule: "AGENTS1009",
+  },
+  {
+    id: "common.metadata_value_too_long",
+    kind: "agents",
+    message: "is longer than 512 characters",
+    rule: "AGENTS1009",
+  },
 ];

@@ -1,4 +1,5 @@
 import { type ProviderCapabilities, SUPPORTED, unsupported } from "../../model/capabilities.js";
+import { METADATA_LIMITS } from "../managed-dialect/ownership.js";
 
 /** provider_d facts: see docs/wire/provider-d.md §4. */
 export const providerDCapabilities: ProviderCapabilities = {
@@ -45,6 +46,7 @@ export const providerDCapabilities: ProviderCapabilities = {
     outcomeDescriptionRequired: false,
   },
   memoryKeyLimits: { segments: 20, bytes: 1024 },
+  metadataLimits: { ...METADATA_LIMITS, kinds: ["agents", "environments", "vaults", "memory_stores"] },
   skills: { frontmatterNameRequired: true },
   channels: { fixedModeRequiresForwardAgent: false, types: {} },
 };
