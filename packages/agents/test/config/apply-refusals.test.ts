@@ -711,6 +711,22 @@ const TRIGGERS: Record<string, Trigger> = {
       });
     },
   },
+  "provider_b.forward_file_empty_path": declared(
+    "provider_b",
+    `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("concierge", ...forwardDelivery, "environment: e", 'files: [""]')}`,
+    "agents.concierge",
+    ["environments.e"],
+  ),
+  "provider_d.deployment_without_agent": declared(
+    "provider_d",
+    "environments:\n  e:\n    config: {type: cloud}\ndeployments:\n  d:\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}",
+    "deployments.d",
+  ),
+  "provider_d.file_resource_without_source": declared(
+    "provider_d",
+    `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("runner")}\ndeployments:\n  d:\n    agent: runner\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file, mount_path: data/a.txt}`,
+    "deployments.d",
+  ),
   "provider_b.model_map_without_entry": {
     yaml: cfg(
       ["provider_b"],

@@ -13,10 +13,7 @@ import { PROVIDER_NAMES, PROVIDERS } from "../../src/providers/catalog.js";
 export const UNPROVEN = new Set<string>([
   "common.repository_without_mount_path",
   "provider_b.environment_variable_semicolon",
-  "provider_b.forward_file_undeclared",
   "provider_b.session_resource_type",
-  "provider_d.deployment_without_agent",
-  "provider_d.file_resource_without_source",
 ]);
 
 /** One row per refusal, the apply message beside the validate rule. */

@@ -67,10 +67,10 @@ export const providerBRefusals: readonly ApplyRefusal[] = [
     rule: "AGENTS1218",
   },
   {
-    id: "provider_b.forward_file_undeclared",
+    id: "provider_b.forward_file_empty_path",
     kind: "agents",
-    message: "is not declared under files",
-    rule: "AGENTS1040",
+    message: "a file given as a path is empty",
+    rule: "AGENTS1001",
   },
   {
     id: "provider_b.static_bearer_incomplete",

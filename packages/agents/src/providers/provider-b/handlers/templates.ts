@@ -44,8 +44,8 @@ async function syncFiles(
   for (const f of derivedOf(spec).files ?? []) {
     if (!f.source)
       throw new DeclarationError(
-        "provider_b.forward_file_undeclared",
-        `agent "${logicalName(ctx.owner)}": file "${f.name}" is not declared under files`,
+        "provider_b.forward_file_empty_path",
+        `agent "${logicalName(ctx.owner)}": a file given as a path is empty; give a path relative to agents.yaml`,
       );
     const local = await readLocalFile(ctx.configDir, f.source);
     const known = prior[f.name];
