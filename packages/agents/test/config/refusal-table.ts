@@ -10,11 +10,7 @@ import { PROVIDER_NAMES, PROVIDERS } from "../../src/providers/catalog.js";
  * but neither half is proven. The first test keeps this set exactly the listed refusals without a
  * trigger, so it only shrinks; docs/providers.md marks these rows.
  */
-export const UNPROVEN = new Set<string>([
-  "common.repository_without_mount_path",
-  "provider_b.environment_variable_semicolon",
-  "provider_b.session_resource_type",
-]);
+export const UNPROVEN = new Set<string>([]);
 
 /** One row per refusal, the apply message beside the validate rule. */
 export function refusalTable(): string {

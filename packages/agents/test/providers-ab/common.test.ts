@@ -34,6 +34,11 @@ describe("mount paths (spec: Session resources)", () => {
     ["https URL with .git", "https://github.com/acme/widgets.git", "/data/workspace/widgets"],
     ["URL with trailing slash", "https://github.com/acme/widgets/", "/data/workspace/widgets"],
     ["scp-style URL", "git@github.com:acme/tools.git", "/data/workspace/tools"],
+    [
+      "URL without a name (as validate places it)",
+      "https://github.com/acme/.git",
+      "/data/workspace/repository",
+    ],
   ])("repository default mount: %s", (_rule, url, expected) => {
     expect(repositoryMountPath("/data", url)).toBe(expected);
   });

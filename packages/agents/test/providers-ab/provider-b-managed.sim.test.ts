@@ -2,7 +2,9 @@
 // update → findOwned → remove, per kind.
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SessionStartRefusal } from "../../src/providers/common/errors.js";
 import { createProviderB } from "../../src/providers/provider-b/definition.js";
+import { startManagedSession } from "../../src/providers/provider-b/handlers/sessions.js";
 import { desiredOf, drift, type Harness, makeHarness, writeSkill } from "./harness.js";
 
 let sim: RunningSim;
@@ -279,5 +281,29 @@ describe("provider_b skills, agents and deployments", () => {
     const id = h.refs.get("agents/lead")!.id;
     await handler.remove(h.ctx("agents", "lead"), id);
     expect(await handler.read(h.ctx("agents", "lead"), id)).toBe("gone");
+  });
+});
+
+describe("provider_b managed session start refuses what its session form cannot carry", () => {
+  // The agent is valid to deploy (its create sends neither): only `agents session start` is
+  // refused, as a SessionStartRefusal, before it resolves anything (environment `e` was never
+  // created here, so getting further would fail otherwise).
+  it.each([
+    [
+      'a ";" in an environment variable value',
+      { environment_variables: { A: "1;2" } },
+      /environment variable A: provider_b's managed session form cannot carry ";" in a value/,
+    ],
+    [
+      "a session resource other than git_repository",
+      { resources: [{ type: "file", url: "https://g/a/b" }] },
+      /session resource type file is not supported \(only git_repository\)/,
+    ],
+  ])("%s", async (_rule, extra, message) => {
+    const ctx = h.ctx("agents", "runner");
+    const spec = { model: "auto", instructions: "Run.", environment: "e", ...extra };
+    const refused = startManagedSession(ctx, "agent_1", { id: "agent_1", spec: {} }, { spec });
+    await expect(refused).rejects.toThrow(SessionStartRefusal);
+    await expect(refused).rejects.toThrow(message);
   });
 });

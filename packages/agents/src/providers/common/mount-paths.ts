@@ -28,17 +28,15 @@ export function normalizeMountPath(root: string, path: string): string {
   return joined;
 }
 
-/** `https://host/org/repo.git` → `repo`; also accepts `git@host:org/repo.git`. */
+/**
+ * `https://host/org/repo.git` → `repo`; also accepts `git@host:org/repo.git`. A URL whose last
+ * segment is empty (`https://host/org/.git`) mounts as `repository`, as on the managed dialect and
+ * as validate places it when it checks that mount paths are unique (config/rules/mounts.ts).
+ */
 export function repositoryName(url: string): string {
   const withoutQuery = url.replace(/[?#].*$/, "").replace(/\/+$/, "");
   const last = withoutQuery.split(/[/:]/).pop() ?? "";
-  const name = last.replace(/\.git$/i, "");
-  if (!name)
-    throw new DeclarationError(
-      "common.repository_without_mount_path",
-      `cannot derive a repository name from "${url}"; set mount_path`,
-    );
-  return name;
+  return last.replace(/\.git$/i, "") || "repository";
 }
 
 /** Mount path of a repository resource: the declared one (validated) or `<root>/workspace/<repo>`. */

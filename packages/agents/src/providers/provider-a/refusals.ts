@@ -154,12 +154,6 @@ export const providerARefusals: readonly ApplyRefusal[] = [
     message: 'remove the ".." segments',
     rule: "AGENTS1400",
   },
-  {
-    id: "common.repository_without_mount_path",
-    kind: "deployments",
-    message: "cannot derive a repository name",
-    rule: "AGENTS1400",
-  },
   { id: "common.mount_path_twice", kind: "deployments", message: "is used twice", rule: "AGENTS1401" },
   { id: "engine.kind_not_supported", kind: "channels", message: "does not support", rule: "AGENTS1050" },
   {

@@ -98,12 +98,6 @@ export const providerBRefusals: readonly ApplyRefusal[] = [
     rule: "AGENTS1224",
   },
   {
-    id: "provider_b.environment_variable_semicolon",
-    kind: "agents",
-    message: 'cannot carry ";" in a value',
-    rule: "AGENTS1001",
-  },
-  {
     id: "provider_b.setup_script_too_large",
     kind: "environments",
     message: "setup_script is larger than 64 KB",
@@ -169,12 +163,6 @@ export const providerBRefusals: readonly ApplyRefusal[] = [
     kind: "deployments",
     message: "is not a full SHA",
     rule: "AGENTS1037",
-  },
-  {
-    id: "provider_b.session_resource_type",
-    kind: "deployments",
-    message: "is not supported",
-    rule: "AGENTS1001",
   },
   {
     id: "provider_b.permission_twice",

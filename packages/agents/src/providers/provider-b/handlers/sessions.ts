@@ -9,6 +9,7 @@ import { send, str } from "../../common/handler-kit.js";
 import type { HandlerContext, PriorState, SessionInput, SessionStart } from "../../types.js";
 import { UnforeseeableError } from "../../unforeseeable.js";
 import { type AgentDecl, isForward, managedSessionToWire } from "../mappers/agent.js";
+import { MANAGED_ENV_VALUE_FORBIDDEN } from "../wire-decisions.js";
 import { client } from "./shared.js";
 
 export async function startManagedSession(
@@ -33,6 +34,18 @@ export async function startManagedSession(
     throw new SessionStartRefusal(
       `${ctx.owner.resource}: mounting declared files into a managed session is not supported yet (files: ${mounted.map((f) => f.file).join(", ")})`,
     );
+  // The managed session form has no place for these, yet the agent itself is valid to deploy
+  // (its Managed create sends neither): only starting a session of it is refused.
+  for (const [key, value] of Object.entries(decl.environment_variables ?? {}))
+    if (value.includes(MANAGED_ENV_VALUE_FORBIDDEN))
+      throw new SessionStartRefusal(
+        `${ctx.owner.resource}: environment variable ${key}: provider_b's managed session form cannot carry "${MANAGED_ENV_VALUE_FORBIDDEN}" in a value`,
+      );
+  for (const resource of decl.resources ?? [])
+    if (resource.type !== "git_repository")
+      throw new SessionStartRefusal(
+        `${ctx.owner.resource}: session resource type ${String(resource.type)} is not supported (only git_repository)`,
+      );
   const body = managedSessionToWire(decl, {
     agentId: id,
     environmentId: ctx.resolve("environments", decl.environment),

@@ -20,9 +20,9 @@ export function envVarsToManagedString(vars: Record<string, string>): string {
           `environment variable name "${key}" is not a valid identifier`,
         );
       if (value.includes(MANAGED_ENV_VALUE_FORBIDDEN)) {
-        throw new DeclarationError(
-          "provider_b.environment_variable_semicolon",
-          `environment variable ${key}: provider_b's managed session form cannot carry ";" in a value`,
+        throw new UnforeseeableError(
+          "internal",
+          `environment variable ${key}: a ";" in a value reached the managed session form (the session start refuses it first)`,
         );
       }
       return `${key}=${value}`;

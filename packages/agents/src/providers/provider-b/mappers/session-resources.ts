@@ -4,6 +4,7 @@
 
 import { DeclarationError } from "../../common/errors.js";
 import { assertUniqueMountPaths, normalizeMountPath, repositoryMountPath } from "../../common/mount-paths.js";
+import { UnforeseeableError } from "../../unforeseeable.js";
 import { PROVIDER_B_MOUNT_ROOT } from "../client.js";
 import { REPOSITORY_WIRE_TYPE } from "../wire-decisions.js";
 
@@ -56,9 +57,9 @@ export function sessionResourcesToWire(input: SessionResourceInput): Record<stri
   const out: Record<string, unknown>[] = [];
   for (const repo of input.repositories ?? []) {
     if (repo.type !== "git_repository")
-      throw new DeclarationError(
-        "provider_b.session_resource_type",
-        `session resource type ${repo.type} is not supported`,
+      throw new UnforeseeableError(
+        "internal",
+        `session resource type ${repo.type} reached the session body (the schema and the session start refuse it first)`,
       );
     out.push(repositoryToWire(repo));
   }
