@@ -134,6 +134,8 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1223: "a Forward agent without `environment` on a provider whose Forward Templates need one",
   AGENTS1224:
     "an agent `environment_variables` name is not an identifier (letters, digits and `_`, not starting with a digit)",
+  AGENTS1225:
+    'an agent `environment_variables` value contains ";", which provider_b\'s managed session form cannot carry: `agents session start` refuses the agent (warning)',
   AGENTS1300: "a multi-agent roster has more than 20 members",
   AGENTS1301: "a coordinator lists itself as a member",
   AGENTS1302: "a roster member is itself a coordinator (nested coordinators are not allowed)",

@@ -47,6 +47,11 @@ export interface ProviderCapabilities {
     askPermission: Support;
     mcpServerForms: readonly McpServerForm[];
     environmentVariables: Support;
+    /**
+     * A character a value cannot carry in the provider's Managed session form (it separates the
+     * pairs and has no escape): `agents session start` refuses such an agent, so validate warns.
+     */
+    sessionEnvironmentValueForbids?: string;
     /** Key under `delivery` that selects this provider's delivery type, when it has a choice. */
     deliveryKey?: string;
     forwardDelivery: Support;

@@ -305,6 +305,14 @@ export const AGENTS_RULES: RuleRow[] = [
     valid: cfg(B, `agents:\n${agent("a", ...forward, "environment_variables:", "  GOOD_1: x")}`),
   },
   {
+    code: "AGENTS1225",
+    rule: 'a ";" in a provider_b managed agent\'s variable value cannot start a session (warning)',
+    severity: "warning",
+    invalid: cfg(B, `agents:\n${agent("a", "environment_variables:", '  MODE: @@"a;b"')}`),
+    // A Forward Template takes its variables as a map: the ";" is carried.
+    valid: cfg(B, `agents:\n${agent("a", ...forward, "environment_variables:", '  MODE: "a;b"')}`),
+  },
+  {
     code: "AGENTS1223",
     rule: "a provider_b Forward agent needs an environment",
     invalid: cfg(B, "agents:\n" + agent("a", ...forwardDelivery).replace("  a:", "  @@a:")),

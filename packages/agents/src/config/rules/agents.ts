@@ -75,6 +75,16 @@ export function checkAgents(ctx: RuleContext): void {
               "use letters, digits and `_`, not starting with a digit (e.g. `API_MODE`)",
             );
         }
+        const forbids = caps.agents.sessionEnvironmentValueForbids;
+        if (forbids !== undefined && delivery !== "forward")
+          for (const [key, value] of Object.entries(agent.environment_variables))
+            if (String(value).includes(forbids))
+              ctx.warn(
+                "AGENTS1225",
+                `agents.${name}: environment variable ${key} has a "${forbids}" in its value, which ${provider}'s managed session form cannot carry: agents session start refuses this agent (apply does not)`,
+                [...base, "environment_variables", key],
+                `remove the "${forbids}" from the value, or pass it another way (a vault credential, a file)`,
+              );
       }
       if (agent.managed_tool_config !== undefined && delivery !== "forward") {
         ctx.report(

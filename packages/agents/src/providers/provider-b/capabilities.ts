@@ -1,4 +1,5 @@
 import { type ProviderCapabilities, SUPPORTED, unsupported } from "../../model/capabilities.js";
+import { MANAGED_ENV_VALUE_FORBIDDEN } from "./wire-decisions.js";
 
 /** provider_b facts: see docs/wire/provider-b.md §5 and docs/wire/provider-b.md §4 (Forward). */
 export const providerBCapabilities: ProviderCapabilities = {
@@ -38,6 +39,7 @@ export const providerBCapabilities: ProviderCapabilities = {
     askPermission: SUPPORTED,
     mcpServerForms: ["url"],
     environmentVariables: SUPPORTED,
+    sessionEnvironmentValueForbids: MANAGED_ENV_VALUE_FORBIDDEN,
     deliveryKey: "provider_b",
     forwardDelivery: SUPPORTED,
     sessionResources: SUPPORTED,
