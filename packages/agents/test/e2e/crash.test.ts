@@ -147,6 +147,16 @@ function windows(): number[] {
   return backend === "postgres" ? [1, RESOURCES] : [1, RESOURCES - 1, RESOURCES];
 }
 
+/**
+ * The calls failed one at a time: every call of the apply on the file backend; on PostgreSQL the
+ * first, the middle and the last (the engine's handling of a failed call is the same on both
+ * backends; what PostgreSQL adds is where the failed run's journal and state rows land).
+ */
+function callWindows(calls: number): number[] {
+  if (backend !== "postgres") return Array.from({ length: calls }, (_, i) => i + 1);
+  return [...new Set([1, Math.ceil(calls / 2), calls])];
+}
+
 /** File: a dead holder's lock stays until released by id. PostgreSQL released it with the connection. */
 async function releaseDeadLock(dir: string): Promise<void> {
   if (backend === "postgres") return;
@@ -180,7 +190,7 @@ for (const kind of ["file", "postgres"] as const) {
         expect(calls).toBeGreaterThanOrEqual(RESOURCES);
         await expectConverged(clean, "clean run");
 
-        for (let n = 1; n <= calls; n++) {
+        for (const n of callWindows(calls)) {
           const dir = await freshProject();
           // A 500 on a create is not retried (not idempotent): the step fails, its dependents are skipped.
           await setFaults(c, { rules: [{ nth: n, action: { type: "status", status: 500 } }] });
