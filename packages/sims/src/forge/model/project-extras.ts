@@ -193,6 +193,26 @@ export function wikiSlug(title: string): string {
 }
 
 /**
+ * A wiki page's edit (`PUT …/wikis/:slug`, a project's or a group's): applies the body's title
+ * (which renames the slug), content and format, or answers GitLab's 400 message when the body
+ * has none of them (nothing applied then).
+ */
+export function editWikiPage(
+  page: { slug: string; title: string; content: string; format: string },
+  body: Record<string, unknown>,
+): string | undefined {
+  if (body.title === undefined && body.content === undefined && body.format === undefined)
+    return "content, title, format are missing, at least one parameter must be provided";
+  if (typeof body.title === "string" && body.title.trim()) {
+    page.title = body.title.trim();
+    page.slug = wikiSlug(page.title);
+  }
+  if (typeof body.content === "string") page.content = body.content;
+  if (typeof body.format === "string") page.format = body.format;
+  return undefined;
+}
+
+/**
  * The files in a job's artifacts archive: seeded ones, or for a successful job a summary file
  * `<job name>/summary.txt` (so every finished pipeline has something to download).
  */

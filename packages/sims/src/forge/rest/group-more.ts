@@ -11,7 +11,7 @@ import {
   loadProject,
 } from "../model/access.js";
 import { type HookEventRow, type HookRow, more } from "../model/more-extras.js";
-import { wikiSlug } from "../model/project-extras.js";
+import { editWikiPage, wikiSlug } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Group, nextId } from "../model/state.js";
 import { API, forbidden, missing, notFound, unauthorized } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -136,17 +136,8 @@ export function groupMoreRoutes(app: Express, ctx: SimContext<ForgeState>): void
     if (!g || !groupLevel(ctx, res, g, ACCESS.developer)) return;
     const w = findPage(g, String(req.params.slug));
     if (!w) return notFound(res, "Wiki Page");
-    const b = params(req);
-    if (b.title === undefined && b.content === undefined && b.format === undefined)
-      return void res
-        .status(400)
-        .json({ error: "content, title, format are missing, at least one parameter must be provided" });
-    if (typeof b.title === "string" && b.title.trim()) {
-      w.title = b.title.trim();
-      w.slug = wikiSlug(w.title);
-    }
-    if (typeof b.content === "string") w.content = b.content;
-    if (typeof b.format === "string") w.format = b.format;
+    const error = editWikiPage(w, params(req));
+    if (error) return void res.status(400).json({ error });
     res.json(wikiJson(w, true));
   });
   app.delete(`${GW}/:slug`, (req, res) => {

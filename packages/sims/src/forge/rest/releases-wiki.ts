@@ -1,7 +1,7 @@
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject } from "../model/access.js";
-import { type ReleaseRow, type WikiRow, wikiSlug } from "../model/project-extras.js";
+import { editWikiPage, type ReleaseRow, type WikiRow, wikiSlug } from "../model/project-extras.js";
 import { commitJson, resolveRef } from "../model/repo.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
@@ -178,17 +178,8 @@ export function releaseWikiRoutes(
     if (!p) return;
     const w = findPage(p, String(req.params.slug));
     if (!w) return notFound(res, "Wiki Page");
-    const b = params(req);
-    if (b.title === undefined && b.content === undefined && b.format === undefined)
-      return void res
-        .status(400)
-        .json({ error: "content, title, format are missing, at least one parameter must be provided" });
-    if (typeof b.title === "string" && b.title.trim()) {
-      w.title = b.title.trim();
-      w.slug = wikiSlug(w.title);
-    }
-    if (typeof b.content === "string") w.content = b.content;
-    if (typeof b.format === "string") w.format = b.format;
+    const error = editWikiPage(w, params(req));
+    if (error) return void res.status(400).json({ error });
     res.json(wikiJson(w, true));
   });
 
