@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSim, type SimName, startSim } from "@agents/sims";
 import { expect } from "vitest";
+import { requestLog } from "../e2e/project.js";
 import { type InProcessProject, inProcessProject } from "./in-process.js";
 
 export interface WideProject {
@@ -16,6 +17,11 @@ export interface WideProject {
   clearLog(): Promise<void>;
   /** Each resource's remote id, by address, as the state file holds it. */
   stateIds(): Promise<Record<string, string>>;
+  /**
+   * Plans with an empty request log and expects "No changes." from reads alone, none of them a GET
+   * of one object (`singleGet`); answers the requests the plan made.
+   */
+  noChangePlanCalls(singleGet: (path: string) => boolean): ReturnType<typeof requestLog>;
   close(): Promise<void>;
 }
 
@@ -32,18 +38,29 @@ export async function applyWideProject(
   const apply = await agents.apply();
   expect(apply.error).toBe("");
   expect(apply.code).toBe(0);
+  const clearLog = async () => {
+    await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
+  };
   return {
     sim,
     dir,
     agents,
-    async clearLog() {
-      await fetch(`${sim.origin}/_sim/log`, { method: "DELETE" });
-    },
+    clearLog,
     async stateIds() {
       const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8")) as {
         resources: Record<string, { id: string }>;
       };
       return Object.fromEntries(Object.entries(state.resources).map(([address, r]) => [address, r.id]));
+    },
+    async noChangePlanCalls(singleGet) {
+      await clearLog();
+      const plan = await agents.plan();
+      expect(plan.text).toContain("No changes.");
+      expect(plan.code).toBe(0);
+      const calls = await requestLog(sim);
+      expect(calls.every((c) => c.method === "GET")).toBe(true);
+      expect(calls.filter((c) => singleGet(c.path))).toEqual([]);
+      return calls;
     },
     async close() {
       await sim.close();
