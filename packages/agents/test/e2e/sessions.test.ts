@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apply, createSession, loadProject } from "../../src/index.js";
-import { applyAll, KEYS, type SessionWorld, sessionWorld } from "../sessions/project.js";
+import { applyAll, KEYS, OTHER_PROJECT_YAML, type SessionWorld, sessionWorld } from "../sessions/project.js";
 import { runCli } from "./cli.js";
 import { runCliHere } from "./cli-here.js";
 
@@ -173,23 +173,7 @@ describe("agents chat from a pipe", () => {
 /** Another project (its own folder and label) on the same simulators, applied, with one session. */
 async function otherProject(world: SessionWorld): Promise<{ sessionId: string }> {
   const dir = mkdtempSync(join(tmpdir(), "agents-other-project-cli-"));
-  await fs.writeFile(
-    join(dir, "agents.yaml"),
-    `version: "1"
-providers:
-  provider_c:
-    api_key: \${C_API_KEY}
-    base_url: \${C_BASE_URL}
-environments:
-  env-c: { provider: provider_c, config: { type: cloud } }
-agents:
-  talk-c:
-    provider: provider_c
-    model: claude-sonnet-4-5
-    instructions: Someone else's.
-    environment: env-c
-`,
-  );
+  await fs.writeFile(join(dir, "agents.yaml"), OTHER_PROJECT_YAML);
   const options = {
     project: await loadProject({ file: join(dir, "agents.yaml"), env: world.env }),
     env: world.env,

@@ -16,7 +16,14 @@ import {
   StreamCutError,
   sessionEvents,
 } from "../../src/index.js";
-import { applyAll, type SessionWorld, sessionWorld, setChunkMs, YAML } from "./project.js";
+import {
+  applyAll,
+  OTHER_PROJECT_YAML,
+  type SessionWorld,
+  sessionWorld,
+  setChunkMs,
+  YAML,
+} from "./project.js";
 
 let world: SessionWorld;
 let applied = false;
@@ -358,20 +365,7 @@ async function sessionWorldOnSameSims() {
   const { join } = await import("node:path");
   const { loadProject } = await import("../../src/index.js");
   const dir = mkdtempSync(join(tmpdir(), "agents-other-project-"));
-  const yaml = `version: "1"
-providers:
-  provider_c:
-    api_key: \${C_API_KEY}
-    base_url: \${C_BASE_URL}
-environments:
-  env-c: { provider: provider_c, config: { type: cloud } }
-agents:
-  talk-c:
-    provider: provider_c
-    model: claude-sonnet-4-5
-    instructions: Someone else's.
-    environment: env-c
-`;
+  const yaml = OTHER_PROJECT_YAML;
   await fs.writeFile(join(dir, "agents.yaml"), yaml);
   return {
     options: async () => ({

@@ -151,3 +151,22 @@ export async function applyAll(world: SessionWorld): Promise<void> {
 export function setChunkMs(world: SessionWorld, ms: number): void {
   for (const sim of Object.values(world.sims)) agentScript(sim).chunkMs = ms;
 }
+
+/**
+ * Another project on the same provider_c account: an agent of the same logical name, applied from
+ * its own folder, whose sessions this project must refuse to touch.
+ */
+export const OTHER_PROJECT_YAML = `version: "1"
+providers:
+  provider_c:
+    api_key: \${C_API_KEY}
+    base_url: \${C_BASE_URL}
+environments:
+  env-c: { provider: provider_c, config: { type: cloud } }
+agents:
+  talk-c:
+    provider: provider_c
+    model: claude-sonnet-4-5
+    instructions: Someone else's.
+    environment: env-c
+`;
