@@ -1,24 +1,10 @@
-import type { Gitlab } from "@gitbeaker/rest";
 import { expect } from "vitest";
+import { type Ctx, done, type Gl, has, type Row, row, W } from "./gitbeaker-rows.js";
 
 /**
  * gitbeaker.test.ts rows for the endpoints of the emoji reaction, CI/CD variable, milestone and CI
  * tools. A row may make other (successful) requests first; its last one is its endpoint.
  */
-
-type Gl = InstanceType<typeof Gitlab>;
-type Ctx = Record<string, any>;
-interface Row {
-  endpoint: string;
-  run: (gl: Gl, c: Ctx) => Promise<unknown>;
-  check: (out: any, c: Ctx) => void;
-}
-
-const W = "acme/widgets";
-const row = (endpoint: string, run: Row["run"], check: Row["check"]): Row => ({ endpoint, run, check });
-const has = (key: string, value: unknown) => (out: any) =>
-  expect(out).toEqual(expect.arrayContaining([expect.objectContaining({ [key]: value })]));
-const done = () => {};
 
 /** A pipeline on feature/layout-cache whose `child` job triggers another project (a bridge). */
 export const BEAKER_A_SEED = {

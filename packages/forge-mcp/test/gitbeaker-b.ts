@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Gitlab } from "@gitbeaker/rest";
 import { expect } from "vitest";
+import { done, has, type Row, row, W } from "./gitbeaker-rows.js";
 
 /**
  * gitbeaker.test.ts rows for the endpoints of the issue extras, uploads and release downloads, group
@@ -9,19 +9,6 @@ import { expect } from "vitest";
  * (successful) requests first; its last one is its endpoint.
  */
 
-type Gl = InstanceType<typeof Gitlab>;
-type Ctx = Record<string, any>;
-interface Row {
-  endpoint: string;
-  run: (gl: Gl, c: Ctx) => Promise<unknown>;
-  check: (out: any, c: Ctx) => void;
-}
-
-const W = "acme/widgets";
-const row = (endpoint: string, run: Row["run"], check: Row["check"]): Row => ({ endpoint, run, check });
-const has = (key: string, value: unknown) => (out: any) =>
-  expect(out).toEqual(expect.arrayContaining([expect.objectContaining({ [key]: value })]));
-const done = () => {};
 /** Search answers in the blobs scope (gitbeaker's BlobSchema): a file's matching lines. */
 const blobs = (x: any[]) =>
   expect(x).toEqual(

@@ -4,6 +4,7 @@ import { TOOLSETS } from "../src/tools/index.js";
 import { type Forge, startForge } from "./forge-sim.js";
 import { BEAKER_A_SEED, beakerRowsA, NOT_IN_GITBEAKER_A } from "./gitbeaker-a.js";
 import { assetServer, beakerRowsB, beakerSeedB, NOT_IN_GITBEAKER_B } from "./gitbeaker-b.js";
+import { type Ctx, type Gl, has, type Row, row, W } from "./gitbeaker-rows.js";
 
 /**
  * A GitLab client written by others, @gitbeaker/rest, drives the forge simulator over the surface
@@ -12,19 +13,6 @@ import { assetServer, beakerRowsB, beakerSeedB, NOT_IN_GITBEAKER_B } from "./git
  * may page), must succeed, and the answer must be what gitbeaker's types promise. Endpoints
  * gitbeaker has no method for are listed with the reason, so a new tool must add a row or a reason.
  */
-
-type Gl = InstanceType<typeof Gitlab>;
-type Ctx = Record<string, any>;
-interface Row {
-  endpoint: string;
-  run: (gl: Gl, c: Ctx) => Promise<unknown>;
-  check: (out: any, c: Ctx) => void;
-}
-
-const W = "acme/widgets";
-const row = (endpoint: string, run: Row["run"], check: Row["check"]): Row => ({ endpoint, run, check });
-const has = (key: string, value: unknown) => (out: any) =>
-  expect(out).toEqual(expect.arrayContaining([expect.objectContaining({ [key]: value })]));
 
 const rows: Row[] = [
   row("GET /projects", (gl) => gl.Projects.all({ search: "widg", owned: true }), has("path", "widgets")),
