@@ -46,3 +46,21 @@ export function milestoneUsable(state: ForgeState, projectId: number, id: number
   const chain = groupChain(state, groupById(state, p.namespace.id)!).map((g) => g.id);
   return (state.extras.groupMilestones ?? []).some((m) => m.id === id && chain.includes(m.group_id));
 }
+
+/**
+ * A milestone's edit (`PUT …/milestones/:milestone_id`, a project's or a group's): title,
+ * description, dates and `state_event` (close, activate) from the body; stamps `updated_at`.
+ */
+export function editMilestone(
+  m: Pick<MilestoneRow, "title" | "description" | "start_date" | "due_date" | "state" | "updated_at">,
+  body: Record<string, unknown>,
+  now: string,
+): void {
+  if (typeof body.title === "string" && body.title.trim()) m.title = body.title.trim();
+  if (typeof body.description === "string") m.description = body.description;
+  for (const k of ["start_date", "due_date"] as const)
+    if (typeof body[k] === "string") m[k] = body[k] as string;
+  if (body.state_event === "close") m.state = "closed";
+  if (body.state_event === "activate") m.state = "active";
+  m.updated_at = now;
+}

@@ -1,7 +1,7 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject } from "../model/access.js";
-import { anyMilestoneJson, milestoneJson, milestoneUsable } from "../model/milestones.js";
+import { anyMilestoneJson, editMilestone, milestoneJson, milestoneUsable } from "../model/milestones.js";
 import type { LabelRow, MilestoneRow } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Issue, type Project } from "../model/state.js";
 import { API, missing, notFound } from "../wire/answers.js";
@@ -228,13 +228,7 @@ export function labelMilestoneRoutes(
     if (!p) return;
     const m = findMs(p, String(req.params.milestone_id));
     if (!m) return notFound(res, "Milestone");
-    const b = params(req);
-    if (typeof b.title === "string" && b.title.trim()) m.title = b.title.trim();
-    if (typeof b.description === "string") m.description = b.description;
-    for (const k of ["start_date", "due_date"] as const) if (typeof b[k] === "string") m[k] = b[k] as string;
-    if (b.state_event === "close") m.state = "closed";
-    if (b.state_event === "activate") m.state = "active";
-    m.updated_at = ctx.state.clock.iso();
+    editMilestone(m, params(req), ctx.state.clock.iso());
     res.json(milestoneJson(m, ctx.origin, fullPath(p)));
   });
 

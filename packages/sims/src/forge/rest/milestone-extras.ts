@@ -10,7 +10,7 @@ import {
   loadProject,
 } from "../model/access.js";
 import { mrJson } from "../model/merge-requests.js";
-import { groupMilestoneJson } from "../model/milestones.js";
+import { editMilestone, groupMilestoneJson } from "../model/milestones.js";
 import type { GroupMilestoneRow } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Group, type Issue, type MergeRequest } from "../model/state.js";
 import { API, forbidden, missing, notFound } from "../wire/answers.js";
@@ -110,13 +110,7 @@ export function milestoneExtraRoutes(app: Express, ctx: SimContext<ForgeState>):
     if (!g) return;
     const m = findGroupMs(g, String(req.params.milestone_id));
     if (!m) return notFound(res, "Milestone");
-    const b = params(req);
-    if (typeof b.title === "string" && b.title.trim()) m.title = b.title.trim();
-    if (typeof b.description === "string") m.description = b.description;
-    for (const k of ["start_date", "due_date"] as const) if (typeof b[k] === "string") m[k] = b[k] as string;
-    if (b.state_event === "close") m.state = "closed";
-    if (b.state_event === "activate") m.state = "active";
-    m.updated_at = s().clock.iso();
+    editMilestone(m, params(req), s().clock.iso());
     res.json(gjson(m));
   });
 
