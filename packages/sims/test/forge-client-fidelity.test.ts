@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningSim } from "../src/index.js";
-import { forge, startForge } from "./forge-helpers.js";
+import { type forge, forgeForEachTest } from "./forge-helpers.js";
 
 // The defects clients written by others (gitlab-mcp, python-gitlab) hit in the forge simulator,
 // each proven over HTTP against the default dataset: Grape's Boolean spellings, labels with real
@@ -8,15 +8,9 @@ import { forge, startForge } from "./forge-helpers.js";
 // variables, and GitLab's plain `application/json` content type.
 let sim: RunningSim;
 let f: ReturnType<typeof forge>;
-beforeAll(async () => {
-  sim = await startForge();
-  f = forge(sim);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await f.control("POST", "/reset");
+forgeForEachTest((client, running) => {
+  f = client;
+  sim = running;
 });
 
 const P = "/projects/1";

@@ -125,15 +125,15 @@ export const send = (method: string, b?: unknown, headers: Record<string, string
 
 /**
  * Starts one forge simulator for the file and resets it to the default dataset before each
- * test; `use` receives the client once the simulator listens.
+ * test; `use` receives the client (and the simulator) once the simulator listens.
  */
-export function forgeForEachTest(use: (f: ReturnType<typeof forge>) => void): void {
+export function forgeForEachTest(use: (f: ReturnType<typeof forge>, sim: RunningSim) => void): void {
   let sim: RunningSim | undefined;
   let f: ReturnType<typeof forge>;
   beforeAll(async () => {
     sim = await startForge();
     f = forge(sim);
-    use(f);
+    use(f, sim);
   });
   afterAll(async () => {
     await sim?.close();

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningSim } from "../src/index.js";
-import { forge, startForge } from "./forge-helpers.js";
+import { type forge, forgeForEachTest } from "./forge-helpers.js";
 
 // Conformance of the endpoints added for forge-mcp's second half of gitlab-mcp's tools
 // (rest/group-more.ts, project-more.ts, graphql-more.ts): who may do what, filters, and the
@@ -8,15 +8,9 @@ import { forge, startForge } from "./forge-helpers.js";
 // no member of acme (acme/widgets is public).
 let sim: RunningSim;
 let f: ReturnType<typeof forge>;
-beforeAll(async () => {
-  sim = await startForge();
-  f = forge(sim);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await f.control("POST", "/reset");
+forgeForEachTest((client, running) => {
+  f = client;
+  sim = running;
 });
 
 const as = (who: "alice" | "bob" | "carol") => (who === "alice" ? "sim-forge-pat" : `sim-forge-pat-${who}`);

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningSim } from "../src/index.js";
-import { APP, forge, startForge } from "./forge-helpers.js";
+import { APP, type forge, forgeForEachTest } from "./forge-helpers.js";
 
 // The device authorization grant (RFC 8628) as GitLab 17.1+ serves it (gitlab-wire.md "Device code").
 let sim: RunningSim;
 let f: ReturnType<typeof forge>;
-beforeAll(async () => {
-  sim = await startForge();
-  f = forge(sim);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await f.control("POST", "/reset");
+forgeForEachTest((client, running) => {
+  f = client;
+  sim = running;
 });
 
 const GRANT = "urn:ietf:params:oauth:grant-type:device_code";

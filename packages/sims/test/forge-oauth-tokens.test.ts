@@ -1,21 +1,15 @@
 import { createPublicKey, verify } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningSim } from "../src/index.js";
-import { APP, CONF_APP, CONF_SECRET, forge, REDIRECT, startForge } from "./forge-helpers.js";
+import { APP, CONF_APP, CONF_SECRET, type forge, forgeForEachTest, REDIRECT } from "./forge-helpers.js";
 
 // Conformance of the forge simulator's OAuth token introspection, revocation, metadata and
 // throttling with gitlab-wire.md (checklist items 3, 4, 5's 429 and 6).
 let sim: RunningSim;
 let f: ReturnType<typeof forge>;
-beforeAll(async () => {
-  sim = await startForge();
-  f = forge(sim);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await f.control("POST", "/reset");
+forgeForEachTest((client, running) => {
+  f = client;
+  sim = running;
 });
 
 describe("GET /oauth/token/info (checklist 3)", () => {

@@ -1,19 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningSim } from "../src/index.js";
-import { APP, CONF_APP, CONF_SECRET, forge, INVALID_GRANT, REDIRECT, startForge } from "./forge-helpers.js";
+import {
+  APP,
+  CONF_APP,
+  CONF_SECRET,
+  type forge,
+  forgeForEachTest,
+  INVALID_GRANT,
+  REDIRECT,
+} from "./forge-helpers.js";
 
 // Conformance of the forge simulator's OAuth server with gitlab-wire.md (checklist items 1 and 2).
 let sim: RunningSim;
 let f: ReturnType<typeof forge>;
-beforeAll(async () => {
-  sim = await startForge();
-  f = forge(sim);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await f.control("POST", "/reset");
+forgeForEachTest((client, running) => {
+  f = client;
+  sim = running;
 });
 
 const base = () => {

@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { RunningSim } from "../src/index.js";
-import { forge, startForge } from "./forge-helpers.js";
+import { type forge, forgeForEachTest } from "./forge-helpers.js";
 
 // Offset pagination headers and Link (gitlab-wire.md "Pagination"), faults in GitLab's error shape,
 // and seeding from a state dump.
 let sim: RunningSim;
 let f: ReturnType<typeof forge>;
-beforeAll(async () => {
-  sim = await startForge();
-  f = forge(sim);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await f.control("POST", "/reset");
+forgeForEachTest((client, running) => {
+  f = client;
+  sim = running;
 });
 
 const groups = (n: number) =>

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningSim } from "../src/index.js";
-import { forge, startForge } from "./forge-helpers.js";
+import { type forge, forgeForEachTest } from "./forge-helpers.js";
 
 // Conformance of the endpoints added for forge-mcp's project tools (rest/labels-milestones.ts,
 // releases-wiki.ts, activity.ts, repo-ci.ts, graphql.ts): labels, milestones, releases, wiki, issue
@@ -8,15 +8,9 @@ import { forge, startForge } from "./forge-helpers.js";
 // endpoint. One case per rule; the default dataset throughout.
 let sim: RunningSim;
 let f: ReturnType<typeof forge>;
-beforeAll(async () => {
-  sim = await startForge();
-  f = forge(sim);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await f.control("POST", "/reset");
+forgeForEachTest((client, running) => {
+  f = client;
+  sim = running;
 });
 
 const P = "/projects/1";

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningSim } from "../src/index.js";
-import { forge, startForge } from "./forge-helpers.js";
+import { type forge, forgeForEachTest } from "./forge-helpers.js";
 
 // Conformance of the forge simulator's merge requests, pipelines/jobs and repository endpoints.
-let sim: RunningSim;
+let _sim: RunningSim;
 let f: ReturnType<typeof forge>;
-beforeAll(async () => {
-  sim = await startForge();
-  f = forge(sim);
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await f.control("POST", "/reset");
+forgeForEachTest((client, running) => {
+  f = client;
+  _sim = running;
 });
 
 const bob = { "private-token": "sim-forge-pat-bob" };
