@@ -6,7 +6,7 @@ import type { RunningSim } from "@agents/sims";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { requestLog } from "../e2e/project.js";
 import type { InProcessProject } from "./in-process.js";
-import { applyWideProject, type WideProject } from "./wide-project.js";
+import { applyWideProject, bearerWire, type WideProject } from "./wide-project.js";
 
 // More than LIST_REFRESH_MIN of each kind, and more than one page of 100 would need: 10 suffice
 // for the listing; the page walk itself is covered by the paging tests.
@@ -53,12 +53,7 @@ function config(url: string): string {
 /** A GET of one object of a listed kind (`/agents/agt_…`), not a list or a sub-list. */
 const singleGet = (path: string) => /\/(environments|vaults|agents|deployments)\/[^/]+$/.test(path);
 
-const wire = (method: string, path: string, json?: unknown) =>
-  fetch(`${sim.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-  });
+const wire = bearerWire(() => sim.url, KEY);
 
 beforeAll(async () => {
   wide = await applyWideProject("provider_a", config, { AGENTS_STATE_KEY: "a-lists-key" });

@@ -7,7 +7,7 @@ import type { RunningSim } from "@agents/sims";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { requestLog } from "../e2e/project.js";
 import type { InProcessProject } from "./in-process.js";
-import { applyWideProject, type WideProject } from "./wide-project.js";
+import { applyWideProject, bearerWire, type WideProject } from "./wide-project.js";
 
 // More than LIST_REFRESH_MIN of each kind on each domain; the page walk itself is covered by the
 // paging tests.
@@ -68,12 +68,7 @@ function config(url: string): string {
 const LISTED = "environments|vaults|memory_stores|identities|channels|agents|templates|deployments";
 const singleGet = (path: string) => new RegExp(`/(${LISTED})/[^/]+$`).test(path);
 
-const wire = (method: string, path: string, json?: unknown) =>
-  fetch(`${sim.origin}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-  });
+const wire = bearerWire(() => sim.origin, KEY);
 
 beforeAll(async () => {
   wide = await applyWideProject("provider_b", config, { AGENTS_STATE_KEY: "b-lists-key" });

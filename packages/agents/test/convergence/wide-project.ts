@@ -68,3 +68,13 @@ export async function applyWideProject(
     },
   };
 }
+
+/** A request to a simulator's API with `Authorization: Bearer key` and a JSON body when given. */
+export function bearerWire(base: () => string, key: string) {
+  return (method: string, path: string, json?: unknown) =>
+    fetch(`${base()}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+    });
+}
