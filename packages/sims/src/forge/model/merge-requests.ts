@@ -1,9 +1,11 @@
+import type { Request, Response } from "express";
+import { notFound } from "../wire/answers.js";
 import { boolParam, labelsParam, str } from "../wire/params.js";
 
 /** The title prefixes that make a merge request a draft. */
 export const DRAFT_TITLE = /^(draft:|\[draft\]|\(draft\))/i;
 
-import { projectFullPath } from "./access.js";
+import { loadProject, projectFullPath, requireUser } from "./access.js";
 import { anyMilestoneJson, milestoneUsable } from "./milestones.js";
 import { userNotesCount } from "./notes.js";
 import { votes } from "./project-extras.js";
@@ -297,4 +299,26 @@ export function setMrMilestone(state: ForgeState, mr: MergeRequest, raw: unknown
     return "milestone_id does not name a milestone of this project";
   state.extras.mrMilestones[mr.id] = id;
   return undefined;
+}
+
+/**
+ * The merge request `:iid` of the readable project `:id`, brought up to date with its branches
+ * (syncMr); null after answering 401/403/404. `minLevel` guards writes (and needs a signed-in user).
+ */
+export function loadMr(
+  state: ForgeState,
+  req: Request,
+  res: Response,
+  minLevel = 0,
+): { project: Project; mr: MergeRequest } | null {
+  if (minLevel && !requireUser(res)) return null;
+  const project = loadProject(state, req, res, minLevel);
+  if (!project) return null;
+  const mr = findMr(state, project, Number(req.params.iid));
+  if (!mr) {
+    notFound(res);
+    return null;
+  }
+  syncMr(project, mr);
+  return { project, mr };
 }

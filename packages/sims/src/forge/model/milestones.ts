@@ -1,3 +1,4 @@
+import { str } from "../wire/params.js";
 import { groupById, groupChain, groupFullPath, projectFullPath } from "./access.js";
 import type { GroupMilestoneRow, MilestoneRow } from "./project-extras.js";
 import type { ForgeState } from "./state.js";
@@ -45,6 +46,19 @@ export function milestoneUsable(state: ForgeState, projectId: number, id: number
   if (p?.namespace.kind !== "group") return false;
   const chain = groupChain(state, groupById(state, p.namespace.id)!).map((g) => g.id);
   return (state.extras.groupMilestones ?? []).some((m) => m.id === id && chain.includes(m.group_id));
+}
+
+/** A new milestone's own fields from a create body (a project's or a group's), active, stamped now. */
+export function newMilestoneFields(title: string, body: Record<string, unknown>, now: string) {
+  return {
+    title,
+    description: str(body.description) ?? "",
+    state: "active" as const,
+    start_date: str(body.start_date) ?? null,
+    due_date: str(body.due_date) ?? null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /**

@@ -192,6 +192,20 @@ export function wikiSlug(title: string): string {
   return title.trim().replace(/\s+/g, "-");
 }
 
+/** A wiki page as GitLab answers it, a project's or a group's; `content` only where asked for. */
+export function wikiJson(
+  w: { slug: string; title: string; content: string; format: string },
+  content: boolean,
+) {
+  return {
+    ...(content ? { content: w.content } : {}),
+    format: w.format,
+    slug: w.slug,
+    title: w.title,
+    encoding: "UTF-8",
+  };
+}
+
 /**
  * A wiki page's edit (`PUT …/wikis/:slug`, a project's or a group's): applies the body's title
  * (which renames the slug), content and format, or answers GitLab's 400 message when the body

@@ -11,7 +11,7 @@ import {
   loadProject,
 } from "../model/access.js";
 import { type HookEventRow, type HookRow, more } from "../model/more-extras.js";
-import { editWikiPage, wikiSlug } from "../model/project-extras.js";
+import { editWikiPage, wikiJson, wikiSlug } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Group, nextId } from "../model/state.js";
 import { API, forbidden, missing, notFound, unauthorized } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -89,16 +89,6 @@ export function groupMoreRoutes(app: Express, ctx: SimContext<ForgeState>): void
 
   // group wikis (Premium): the project wiki's shapes under /groups/:id/wikis
   const GW = `${API}/groups/:id/wikis`;
-  const wikiJson = (
-    w: { slug: string; title: string; content: string; format: string },
-    content: boolean,
-  ) => ({
-    ...(content ? { content: w.content } : {}),
-    format: w.format,
-    slug: w.slug,
-    title: w.title,
-    encoding: "UTF-8",
-  });
   const findPage = (g: Group, slug: string) =>
     m().groupWiki.find((w) => w.group_id === g.id && w.slug === slug);
 

@@ -1,7 +1,13 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject } from "../model/access.js";
-import { anyMilestoneJson, editMilestone, milestoneJson, milestoneUsable } from "../model/milestones.js";
+import {
+  anyMilestoneJson,
+  editMilestone,
+  milestoneJson,
+  milestoneUsable,
+  newMilestoneFields,
+} from "../model/milestones.js";
 import type { LabelRow, MilestoneRow } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Issue, type Project } from "../model/state.js";
 import { API, missing, notFound } from "../wire/answers.js";
@@ -206,18 +212,11 @@ export function labelMilestoneRoutes(
         message:
           "Failed to create milestone! Title already being used for another group or project milestone.",
       });
-    const now = ctx.state.clock.iso();
     const m: MilestoneRow = {
       id: ++d().seq,
       iid: d().milestones.filter((x) => x.project_id === p.id).length + 1,
       project_id: p.id,
-      title,
-      description: str(b.description) ?? "",
-      state: "active",
-      start_date: str(b.start_date) ?? null,
-      due_date: str(b.due_date) ?? null,
-      created_at: now,
-      updated_at: now,
+      ...newMilestoneFields(title, b, ctx.state.clock.iso()),
     };
     d().milestones.push(m);
     res.status(201).json(milestoneJson(m, ctx.origin, fullPath(p)));

@@ -16,12 +16,12 @@ import {
   createMr,
   DRAFT_TITLE,
   findMr,
+  loadMr,
   mergeMr,
   mrChanges,
   mrCommits,
   mrJson,
   setMrMilestone,
-  syncMr,
 } from "../model/merge-requests.js";
 import { commitJson } from "../model/repo.js";
 import type { ForgeState, ForgeUser, MergeRequest } from "../model/state.js";
@@ -99,19 +99,7 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     render(req, res, filterMrs(ctx.state, own, req, caller(res)?.user ?? null, "all"));
   });
 
-  /** Loads `:iid` of a readable project; `minLevel` guards writes. */
-  const load = (req: Request, res: Response, minLevel = 0) => {
-    if (minLevel && !requireUser(res)) return null;
-    const project = loadProject(ctx.state, req, res, minLevel);
-    if (!project) return null;
-    const mr = findMr(ctx.state, project, Number(req.params.iid));
-    if (!mr) {
-      notFound(res);
-      return null;
-    }
-    syncMr(project, mr);
-    return { project, mr };
-  };
+  const load = (req: Request, res: Response, minLevel = 0) => loadMr(ctx.state, req, res, minLevel);
 
   app.get(`${base}/:iid`, (req, res) => {
     const l = load(req, res);

@@ -10,7 +10,7 @@ import {
   loadProject,
 } from "../model/access.js";
 import { mrJson } from "../model/merge-requests.js";
-import { editMilestone, groupMilestoneJson } from "../model/milestones.js";
+import { editMilestone, groupMilestoneJson, newMilestoneFields } from "../model/milestones.js";
 import type { GroupMilestoneRow } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Group, type Issue, type MergeRequest } from "../model/state.js";
 import { API, forbidden, missing, notFound } from "../wire/answers.js";
@@ -88,18 +88,11 @@ export function milestoneExtraRoutes(app: Express, ctx: SimContext<ForgeState>):
         return void res.status(400).json({ error: `${k} is invalid` });
     if (groupMs().some((m) => m.group_id === g.id && m.title === title))
       return void res.status(400).json({ message: "Title has already been taken" });
-    const now = s().clock.iso();
     const m: GroupMilestoneRow = {
       id: ++s().extras.seq,
       iid: groupMs().filter((x) => x.group_id === g.id).length + 1,
       group_id: g.id,
-      title,
-      description: str(b.description) ?? "",
-      state: "active",
-      start_date: str(b.start_date) ?? null,
-      due_date: str(b.due_date) ?? null,
-      created_at: now,
-      updated_at: now,
+      ...newMilestoneFields(title, b, s().clock.iso()),
     };
     groupMs().push(m);
     res.status(201).json(gjson(m));

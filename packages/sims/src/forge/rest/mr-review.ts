@@ -1,7 +1,7 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { caller, loadProject, requireUser } from "../model/access.js";
-import { approvalsLeft, findMr, mrChanges, mrCommits, syncMr } from "../model/merge-requests.js";
+import { caller } from "../model/access.js";
+import { approvalsLeft, loadMr, mrChanges, mrCommits } from "../model/merge-requests.js";
 import { addNote } from "../model/notes.js";
 import { commitJson } from "../model/repo.js";
 import {
@@ -29,18 +29,7 @@ export function mrReviewRoutes(
 ): void {
   const base = `${API}/projects/:id/merge_requests/:iid`;
 
-  const load = (req: Request, res: Response, minLevel = 0) => {
-    if (minLevel && !requireUser(res)) return null;
-    const project = loadProject(ctx.state, req, res, minLevel);
-    if (!project) return null;
-    const mr = findMr(ctx.state, project, Number(req.params.iid));
-    if (!mr) {
-      notFound(res);
-      return null;
-    }
-    syncMr(project, mr);
-    return { project, mr };
-  };
+  const load = (req: Request, res: Response, minLevel = 0) => loadMr(ctx.state, req, res, minLevel);
 
   app.get(`${base}/approval_state`, (req, res) => {
     const l = load(req, res);

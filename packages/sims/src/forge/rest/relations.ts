@@ -1,7 +1,7 @@
 import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject } from "../model/access.js";
-import { findMr, mrJson, syncMr } from "../model/merge-requests.js";
+import { loadMr, mrJson } from "../model/merge-requests.js";
 import type { ForgeState, Issue, MergeRequest, Project } from "../model/state.js";
 import { userById } from "../model/state.js";
 import { basicUser } from "../model/users.js";
@@ -62,17 +62,7 @@ export function relationRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     }
     return { project: p, issue };
   };
-  const loadMr = (req: Request, res: Response) => {
-    const project = loadProject(s(), req, res);
-    if (!project) return null;
-    const mr = findMr(s(), project, Number(req.params.iid));
-    if (!mr) {
-      notFound(res);
-      return null;
-    }
-    syncMr(project, mr);
-    return { project, mr };
-  };
+  const readMr = (req: Request, res: Response) => loadMr(s(), req, res);
   const projectMrs = (p: Project) => s().mergeRequests.filter((m) => m.project_id === p.id);
   const mrRows = (req: Request, res: Response, p: Project, rows: MergeRequest[]) =>
     res.json(paginate(req, res, ctx.origin, rows).map((m) => mrJson(s(), p, m, ctx.origin)));
@@ -95,7 +85,7 @@ export function relationRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     if (loadIssue(req, res)) res.json(timeStats);
   });
   app.get(`${M}/time_stats`, (req, res) => {
-    if (loadMr(req, res)) res.json(timeStats);
+    if (readMr(req, res)) res.json(timeStats);
   });
 
   app.get(`${I}/related_merge_requests`, (req, res) => {
@@ -115,7 +105,7 @@ export function relationRoutes(app: Express, ctx: SimContext<ForgeState>): void 
   });
 
   app.get(`${M}/participants`, (req, res) => {
-    const l = loadMr(req, res);
+    const l = readMr(req, res);
     if (!l) return;
     const { mr } = l;
     res.json(
@@ -124,7 +114,7 @@ export function relationRoutes(app: Express, ctx: SimContext<ForgeState>): void 
   });
 
   app.get(`${M}/closes_issues`, (req, res) => {
-    const l = loadMr(req, res);
+    const l = readMr(req, res);
     if (!l) return;
     const me = caller(res)?.user ?? null;
     const rows = closedIids(l.mr)

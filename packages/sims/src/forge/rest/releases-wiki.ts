@@ -1,7 +1,7 @@
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject } from "../model/access.js";
-import { editWikiPage, type ReleaseRow, type WikiRow, wikiSlug } from "../model/project-extras.js";
+import { editWikiPage, type ReleaseRow, type WikiRow, wikiJson, wikiSlug } from "../model/project-extras.js";
 import { commitJson, resolveRef } from "../model/repo.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
@@ -127,13 +127,6 @@ export function releaseWikiRoutes(
   });
 
   const W = `${API}/projects/:id/wikis`;
-  const wikiJson = (w: WikiRow, content: boolean) => ({
-    ...(content ? { content: w.content } : {}),
-    format: w.format,
-    slug: w.slug,
-    title: w.title,
-    encoding: "UTF-8",
-  });
   const findPage = (p: Project, slug: string) =>
     d().wiki.find((w) => w.project_id === p.id && w.slug === slug);
 
