@@ -80,13 +80,19 @@ try {
       `destroy/bound = ${(destroy.seconds / attainable(destroyCalls.length, 3)).toFixed(2)}`,
   ];
   const where = `${total} resources, ${latencyMs} ms/call, parallelism ${parallelism}`;
+  // The goals are stated against the simulator's measured round trip (issue 29): the injected
+  // latency alone is a bound no client on this machine can reach, since loopback and the
+  // simulator's own work add to every call.
+  const applyMeasured = apply.seconds / attainable(applyCalls.length, chainCalls);
+  const destroyMeasured = destroy.seconds / attainable(destroyCalls.length, 3);
   headline(
     "apply",
-    `apply wall / graph bound (${where}, start-up included)`,
-    applyRatio.toFixed(2),
+    `apply wall / graph bound on the measured round trip (${where}, start-up included)`,
+    applyMeasured.toFixed(2),
     "≤ 1.15",
-    applyRatio <= 1.15,
+    applyMeasured <= 1.15,
   );
+  headline("apply", `apply wall / graph bound on ${latencyMs} ms alone`, applyRatio.toFixed(2));
   headline(
     "apply",
     "no-change plan: HTTP calls per resource",
@@ -95,7 +101,14 @@ try {
     planPerResource <= 0.3,
   );
   headline("apply", "no-change plan: wall seconds", plan.seconds.toFixed(2), "≤ 1 s", plan.seconds <= 1);
-  headline("apply", "destroy wall / bound", destroyRatio.toFixed(2), "≤ 1.2", destroyRatio <= 1.2);
+  headline(
+    "apply",
+    "destroy wall / bound on the measured round trip",
+    destroyMeasured.toFixed(2),
+    "≤ 1.2",
+    destroyMeasured <= 1.2,
+  );
+  headline("apply", `destroy wall / bound on ${latencyMs} ms alone`, destroyRatio.toFixed(2));
   for (const line of figures) console.log(line);
   mkdirSync(join(results, ".."), { recursive: true });
   appendFileSync(
