@@ -22,6 +22,7 @@ import {
   simRoundTripMs,
   spawnCli,
 } from "./lib.mjs";
+import { PROVIDERS, scaleConfig } from "./scale-config.mjs";
 
 const { perKind, latencyMs, parallelism, values } = applyBenchOptions(
   { perKind: "625" },
@@ -31,42 +32,6 @@ const profDir = values["cpu-prof-dir"];
 const unbundled = fileURLToPath(new URL("./cli-unbundled.mjs", import.meta.url));
 const results = fileURLToPath(new URL("./results/scale.md", import.meta.url));
 const load = os.loadavg()[0].toFixed(1);
-
-const PROVIDERS = {
-  provider_a: {
-    model: "qwen-max",
-    block: (url) => [
-      "    api_key: sim-provider-a-key",
-      "    workspace_id: llm-scale",
-      `    base_url: ${url}`,
-    ],
-  },
-  provider_b: { model: "auto", block: (url) => ["    api_key: sim-provider-b-key", `    gateway: ${url}`] },
-  provider_c: {
-    model: "claude-sonnet-4-5",
-    block: (url) => ["    api_key: sim-provider-c-key", `    base_url: ${url}`],
-  },
-  provider_d: { model: "doubao-seed-1-6", block: () => ["    api_key: sim-provider-d-key"] },
-};
-
-function config(urls) {
-  const lines = ['version: "1"', "providers:"];
-  for (const [name, p] of Object.entries(PROVIDERS)) lines.push(`  ${name}:`, ...p.block(urls[name]));
-  lines.push("environments:");
-  for (const name of Object.keys(PROVIDERS))
-    for (let i = 0; i < perKind; i++)
-      lines.push(`  ${name.at(-1)}${i}:`, `    provider: ${name}`, "    config:", "      type: cloud");
-  lines.push("agents:");
-  for (const [name, p] of Object.entries(PROVIDERS))
-    for (let i = 0; i < perKind; i++)
-      lines.push(
-        `  ${name.at(-1)}${i}:`,
-        `    provider: ${name}`,
-        `    model: ${p.model}`,
-        `    instructions: Agent ${i}.`,
-      );
-  return `${lines.join("\n")}\n`;
-}
 
 /**
  * The CLI under GNU time: wall seconds, exit status, peak RSS (MB) and the CPU seconds it used
@@ -100,7 +65,7 @@ for (const name of Object.keys(PROVIDERS))
 const dir = mkdtempSync(join(os.tmpdir(), "agents-bench-scale-"));
 try {
   const urls = Object.fromEntries(Object.entries(sims).map(([n, s]) => [n, s.url]));
-  writeFileSync(join(dir, "agents.yaml"), config(urls));
+  writeFileSync(join(dir, "agents.yaml"), scaleConfig(urls, perKind));
   const env = { AGENTS_BASE_URL_PROVIDER_D: sims.provider_d.url };
   const total = perKind * 2 * Object.keys(PROVIDERS).length;
   const roundTripMs = await simRoundTripMs(sims.provider_c, "/agents?limit=1", {
