@@ -33,7 +33,8 @@ export async function bindDesired(
   // Reads may be on the wire meanwhile: let them go out and come back.
   const breathe = breather();
   for (const resource of desired) {
-    await breathe();
+    const pause = breathe();
+    if (pause) await pause;
     const handler = runtime.requireHandler(resource.provider, resource.kind, resource.address);
     const declared =
       (await handler.desired?.(resource.spec, { configDir: runtime.configDir, name: resource.name })) ??

@@ -15,6 +15,10 @@ export function propagateNewIds(
   state: State,
   bound: Map<string, BoundResource>,
 ): void {
+  // Only an update (a new version) or a replace or re-create (a new id) changes what its
+  // dependents must do, and what they then become can only spread from one of those: a plan with
+  // none of them has nothing to follow.
+  if (!actions.some((a) => a.action === "update" || a.action === "replace" || a.action === "create")) return;
   const byAddress = new Map(actions.map((a) => [a.address, a]));
   const renewed = (a: PlannedAction | undefined) =>
     a !== undefined &&

@@ -74,6 +74,8 @@ export async function planWithSpecs(
   const bound = await bindDesired(desired, runtime, options.stateKey, state.resources);
   const byAddress = new Map(bound.map((b) => [b.resource.address, b]));
   const hashed = specsOf(bound);
+  // Needs only the declarations: worked out while the reads are still on the wire.
+  const hash = configHash(desired, hashed);
   const phase: PlanPhase = {
     options,
     runtime,
@@ -95,7 +97,7 @@ export async function planWithSpecs(
   propagateNewIds(actions, state, byAddress);
   const warnings = noteRefreshResults(actions, remote.refreshed);
   const probeErrors = await remote.probed;
-  return { plan: assemblePlan(phase, operation, actions, warnings, remote, probeErrors), hashed };
+  return { plan: assemblePlan(phase, operation, actions, warnings, remote, probeErrors, hash), hashed };
 }
 
 /** What every phase of createPlan reads. */
@@ -171,7 +173,8 @@ async function diffAll(
   // Probes may still be on the wire (a fresh state): let them go out and come back meanwhile.
   const breathe = breather();
   for (const entry of bound) {
-    await breathe();
+    const pause = breathe();
+    if (pause) await pause;
     entry.remote = refreshed.get(entry.resource.address);
     actions.push(planDeclared(runtime.project, entry));
   }
@@ -199,7 +202,9 @@ async function settleInterrupted(phase: PlanPhase, actions: PlannedAction[]): Pr
       (!options.targets || options.targets.includes(p.address)) &&
       !planned.has(p.address),
   );
-  await mapBounded(actions, concurrency, async (action) => {
+  // Only an action with a journaled create has anything to settle.
+  const journaled = state.pending ? actions.filter((a) => state.pending![a.address] && !a.external) : [];
+  await mapBounded(journaled, concurrency, async (action) => {
     if (!state.pending?.[action.address] || action.external) return;
     if (action.action === "create") {
       const bound = byAddress.get(action.address)!;
@@ -297,8 +302,9 @@ function assemblePlan(
   warnings: string[],
   remote: RemoteRead,
   probeErrors: RefreshError[],
+  hash: string,
 ): Plan {
-  const { options, state, desired, hashed } = phase;
+  const { options, state } = phase;
   const refreshErrors: RefreshError[] = [
     ...probeErrors,
     ...[...remote.refreshed]
@@ -321,7 +327,7 @@ function assemblePlan(
       serial: state.serial,
       ...(options.source ? { ...options.source, recorded: Object.keys(state.resources).length } : {}),
     },
-    configHash: configHash(desired, hashed),
+    configHash: hash,
     scope: {
       ...(options.providers ? { providers: options.providers } : {}),
       ...(options.targets ? { targets: options.targets } : {}),
