@@ -10,7 +10,7 @@ import type { HttpClient } from "../providers/http.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { KindHandler, ListContext, ProviderName, RemoteObject } from "../providers/types.js";
 import type { ResourceState } from "../state/types.js";
-import { limiter } from "./bounded.js";
+import { breather, limiter } from "./bounded.js";
 
 export type RefreshResult =
   | { status: "found"; remote: RemoteObject; warnings?: string[] }
@@ -45,15 +45,26 @@ export async function refresh(
   // between two calls, holds no slot.
   const bounded = boundedCalls(limiter(options.concurrency));
   const listings = startListings(runtime, bounded, targets, options.signal);
-  await Promise.all(
-    targets.map(async (target) => {
-      const listed = listings
-        .get(groupKey(target))
-        ?.then((found) => found.get(target.id))
-        .catch(() => undefined);
-      results.set(target.address, await readOne(runtime, bounded, target, lookup, options.signal, listed));
-    }),
-  );
+  // The listings' first pages are the head of the plan's critical path (their pages follow one
+  // another): let them go out before the reads are set up, and set the reads up in slices, so
+  // that a page answered meanwhile is read and its next page sent without waiting for them all.
+  if (listings.size > 0) await new Promise((resolve) => setImmediate(resolve));
+  const breathe = breather();
+  const reads: Promise<void>[] = [];
+  for (const target of targets) {
+    const pause = breathe();
+    if (pause) await pause;
+    const listed = listings
+      .get(groupKey(target))
+      ?.then((found) => found.get(target.id))
+      .catch(() => undefined);
+    reads.push(
+      readOne(runtime, bounded, target, lookup, options.signal, listed).then((result) => {
+        results.set(target.address, result);
+      }),
+    );
+  }
+  await Promise.all(reads);
   // Input order, so plans and their warnings come out the same on every run.
   return new Map(targets.map((t) => [t.address, results.get(t.address)!]));
 }
