@@ -102,19 +102,25 @@ export class FileBackend implements StateBackend {
         lockPath,
       );
     }
-    try {
-      await handle.writeFile(JSON.stringify(info, null, 2));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    let initial: StateRead;
-    try {
-      initial = await readState(path);
-    } catch (error) {
+    // The exclusive create above is what holds the lock: the state is read while the lock's
+    // contents are written and flushed, and both must succeed before the run goes on.
+    const recorded = (async () => {
+      try {
+        await handle.writeFile(JSON.stringify(info, null, 2));
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    })();
+    const reading = readState(path);
+    const [wrote, read] = await Promise.allSettled([recorded, reading]);
+    // As when they ran one after the other: a lock that could not be written stops the run first.
+    if (wrote.status === "rejected") throw wrote.reason;
+    if (read.status === "rejected") {
       await fs.rm(lockPath, { force: true });
-      throw error;
+      throw read.reason;
     }
+    const initial: StateRead = read.value;
     // The lock file is exclusive, so no other writer can move the serial: no compare needed.
     const journal = new JournalWriter(path, this.startTimer);
     return {
