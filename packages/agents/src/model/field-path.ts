@@ -13,15 +13,28 @@ export function formatPath(path: PathSegment[]): string {
   return out;
 }
 
+/**
+ * Patterns split once: they are the handlers' fixed lists, matched against every field of every
+ * resource a plan hashes and compares.
+ */
+const splitPatterns = new Map<string, string[]>();
+
 /** True when `path` lies at or under a place named by `pattern`. */
 function pathMatches(pattern: string, path: PathSegment[]): boolean {
-  const parts = pattern.split(".");
+  let parts = splitPatterns.get(pattern);
+  if (!parts) {
+    parts = pattern.split(".");
+    splitPatterns.set(pattern, parts);
+  }
   if (path.length < parts.length) return false;
-  return parts.every((part, i) => part === "*" || part === String(path[i]));
+  for (let i = 0; i < parts.length; i++) if (parts[i] !== "*" && parts[i] !== String(path[i])) return false;
+  return true;
 }
 
 export function matchesAny(patterns: readonly string[] | undefined, path: PathSegment[]): boolean {
-  return (patterns ?? []).some((p) => pathMatches(p, path));
+  if (!patterns) return false;
+  for (const pattern of patterns) if (pathMatches(pattern, path)) return true;
+  return false;
 }
 
 /** Maps every leaf (and every sensitive subtree as a whole) through `fn`, returning a copy. */
