@@ -76,6 +76,9 @@ type Bound = <C extends ListContext>(ctx: C, first?: boolean) => C;
 
 function boundedCalls(slot: ReturnType<typeof limiter>): Bound {
   const clients = new Map<string, WeakMap<HttpClient, HttpClient>>();
+  // A provider's API clients (one object per provider session), wrapped once per kind of slot:
+  // every read of that provider shares them.
+  const apiSets = new Map<string, WeakMap<object, Record<string, HttpClient>>>();
   return (ctx, first = false) => {
     const key = first ? "first" : "queued";
     const cache = clients.get(key) ?? new WeakMap<HttpClient, HttpClient>();
@@ -91,13 +94,17 @@ function boundedCalls(slot: ReturnType<typeof limiter>): Bound {
       }
       return wrapped;
     };
-    return {
-      ...ctx,
-      http: bound(ctx.http),
-      ...(ctx.apis
-        ? { apis: Object.fromEntries(Object.entries(ctx.apis).map(([name, http]) => [name, bound(http)])) }
-        : {}),
-    };
+    let apis: Record<string, HttpClient> | undefined;
+    if (ctx.apis) {
+      const sets = apiSets.get(key) ?? new WeakMap<object, Record<string, HttpClient>>();
+      apiSets.set(key, sets);
+      apis = sets.get(ctx.apis);
+      if (!apis) {
+        apis = Object.fromEntries(Object.entries(ctx.apis).map(([name, http]) => [name, bound(http)]));
+        sets.set(ctx.apis, apis);
+      }
+    }
+    return { ...ctx, http: bound(ctx.http), ...(apis ? { apis } : {}) };
   };
 }
 
