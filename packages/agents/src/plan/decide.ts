@@ -139,12 +139,16 @@ export function fieldChanges(
   notYetApplied: readonly string[] = [],
 ): FieldChange[] {
   const current: Spec = { ...lastApplied };
+  for (const [key, value] of Object.entries(observed ?? {})) current[key] = value;
+  const differences = diffValues(current, desired, handler.sensitive);
+  // Where each change comes from is worked out only when there is one (most resources of a plan
+  // have none).
+  if (differences.length === 0) return [];
   const drifted = new Set<string>();
   for (const [key, value] of Object.entries(observed ?? {})) {
     if (!adopting && !notYetApplied.includes(key) && !sameValue(lastApplied[key], value)) drifted.add(key);
-    current[key] = value;
   }
-  return diffValues(current, desired, handler.sensitive).map((d) => {
+  return differences.map((d) => {
     const sensitive = matchesAny(handler.sensitive, d.segments);
     const top = String(d.segments[0] ?? "");
     return {
