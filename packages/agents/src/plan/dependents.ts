@@ -14,6 +14,7 @@ export function propagateNewIds(
   actions: PlannedAction[],
   state: State,
   bound: Map<string, BoundResource>,
+  declared?: DeclaredOrder,
 ): void {
   // Only an update (a new version) or a replace or re-create (a new id) changes what its
   // dependents must do, and what they then become can only spread from one of those: a plan with
@@ -23,7 +24,10 @@ export function propagateNewIds(
   const renewed = (a: PlannedAction | undefined) =>
     a !== undefined &&
     (a.action === "replace" || (a.action === "create" && state.resources[a.address] !== undefined));
-  for (const action of inDependencyOrder(actions.filter((a) => a.action !== "delete"))) {
+  for (const action of forwardOrder(
+    actions.filter((a) => a.action !== "delete"),
+    declared,
+  )) {
     if (action.external) continue;
     // Every action but a delete is a declared resource's.
     const { handler } = bound.get(action.address)!;
@@ -64,13 +68,49 @@ export function propagateNewIds(
 }
 
 /** Stable display order: forward actions in dependency order, then deletes in reverse. */
-export function orderActions(actions: PlannedAction[]): PlannedAction[] {
+export function orderActions(actions: PlannedAction[], declared?: DeclaredOrder): PlannedAction[] {
   const forward = actions.filter((a) => a.action !== "delete");
   const deletes = actions.filter((a) => a.action === "delete");
-  return [...inDependencyOrder(forward), ...inDependencyOrder(deletes).reverse()];
+  return [...forwardOrder(forward, declared), ...inDependencyOrder(deletes).reverse()];
 }
 
-const ACTION_EDGES: Edges<PlannedAction> = {
+/** The addresses of declared resources in the order inDependencyOrder gives their actions. */
+export type DeclaredOrder = readonly string[];
+
+/**
+ * The dependency order of the declared resources, worked out from the declarations alone (a
+ * declared resource's action has its address and dependencies), so a plan can do it while its
+ * reads are on the wire instead of after them.
+ */
+export function declaredOrder(
+  desired: readonly Pick<PlannedAction, "address" | "dependsOn">[],
+): DeclaredOrder {
+  return inDependencyOrder(desired).map((r) => r.address);
+}
+
+/**
+ * inDependencyOrder(forward), taken from `declared` when the forward actions are exactly the
+ * declared resources' (one action per declared address; a forward action is a declared resource's).
+ */
+function forwardOrder(forward: PlannedAction[], declared: DeclaredOrder | undefined): PlannedAction[] {
+  if (declared?.length === forward.length) {
+    const byAddress = new Map(forward.map((a) => [a.address, a]));
+    if (byAddress.size === declared.length) {
+      const ordered: PlannedAction[] = [];
+      for (const address of declared) {
+        const action = byAddress.get(address);
+        if (!action) break;
+        ordered.push(action);
+      }
+      if (ordered.length === forward.length) return ordered;
+    }
+  }
+  return inDependencyOrder(forward);
+}
+
+type Ordered = Pick<PlannedAction, "address" | "dependsOn">;
+
+const ACTION_EDGES: Edges<Ordered> = {
   id: (action) => action.address,
   deps: (action) => [...action.dependsOn].sort(),
 };
@@ -79,8 +119,8 @@ const ACTION_EDGES: Edges<PlannedAction> = {
  * Each action after those it depends on, by address otherwise. Declared dependencies were proved
  * acyclic by validation, and recorded ones were declared once.
  */
-function inDependencyOrder(actions: PlannedAction[]): PlannedAction[] {
-  return acyclicOrder(
+function inDependencyOrder<T extends Ordered>(actions: readonly T[]): T[] {
+  return acyclicOrder<T>(
     [...actions].sort((x, y) => compareText(x.address, y.address)),
     ACTION_EDGES,
   );

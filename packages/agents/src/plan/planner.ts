@@ -7,7 +7,7 @@ import type { ResourceState, State } from "../state/types.js";
 import { type BoundResource, bindDesired, configHash, specsOf } from "./bind.js";
 import { breather, mapBounded } from "./bounded.js";
 import { fieldChanges, planDeclared, planRemoval } from "./decide.js";
-import { orderActions, propagateNewIds } from "./dependents.js";
+import { type DeclaredOrder, declaredOrder, orderActions, propagateNewIds } from "./dependents.js";
 import { compareText } from "./order.js";
 import { type RefreshResult, type RefreshTarget, refresh } from "./refresh.js";
 import { scopeDesired, scopeState } from "./scope.js";
@@ -74,8 +74,10 @@ export async function planWithSpecs(
   const bound = await bindDesired(desired, runtime, options.stateKey, state.resources);
   const byAddress = new Map(bound.map((b) => [b.resource.address, b]));
   const hashed = specsOf(bound);
-  // Needs only the declarations: worked out while the reads are still on the wire.
+  // The config hash and the actions' order need only the declarations: worked out while the reads
+  // are still on the wire.
   const hash = configHash(desired, hashed);
+  const order = declaredOrder(desired);
   const phase: PlanPhase = {
     options,
     runtime,
@@ -94,10 +96,13 @@ export async function planWithSpecs(
   // answered.
   const actions = await diffAll(phase, inState, remote.refreshed, operation);
   await settleInterrupted(phase, actions);
-  propagateNewIds(actions, state, byAddress);
+  propagateNewIds(actions, state, byAddress, order);
   const warnings = noteRefreshResults(actions, remote.refreshed);
   const probeErrors = await remote.probed;
-  return { plan: assemblePlan(phase, operation, actions, warnings, remote, probeErrors, hash), hashed };
+  return {
+    plan: assemblePlan(phase, operation, actions, warnings, remote, probeErrors, hash, order),
+    hashed,
+  };
 }
 
 /** What every phase of createPlan reads. */
@@ -303,6 +308,7 @@ function assemblePlan(
   remote: RemoteRead,
   probeErrors: RefreshError[],
   hash: string,
+  order: DeclaredOrder,
 ): Plan {
   const { options, state } = phase;
   const refreshErrors: RefreshError[] = [
@@ -332,7 +338,7 @@ function assemblePlan(
       ...(options.providers ? { providers: options.providers } : {}),
       ...(options.targets ? { targets: options.targets } : {}),
     },
-    actions: orderActions(actions),
+    actions: orderActions(actions, order),
     summary,
     warnings,
     refresh: {
