@@ -141,7 +141,10 @@ async function readRemote(
   operation: "apply" | "destroy",
 ): Promise<RemoteRead> {
   const { runtime, state, desired, concurrency, signal } = phase;
-  const targets: RefreshTarget[] = operation === "destroy" ? [] : inState.map((r) => ({ ...r, prior: r }));
+  const targets: RefreshTarget[] =
+    operation === "destroy"
+      ? []
+      : inState.map((r) => ({ address: r.address, kind: r.kind, provider: r.provider, id: r.id, prior: r }));
   for (const r of desired) {
     if (r.external && state.resources[r.address]?.id !== r.external.id) {
       targets.push({ address: r.address, kind: r.kind, provider: r.provider, id: r.external.id });
