@@ -44,12 +44,32 @@ export function mapSensitive(
   fn: (secret: unknown) => unknown,
   path: PathSegment[] = [],
 ): unknown {
+  return mapAt(value, patterns, fn, [...path]);
+}
+
+/** mapSensitive over one path that grows and shrinks as the walk goes (no array per node). */
+function mapAt(
+  value: unknown,
+  patterns: readonly string[] | undefined,
+  fn: (secret: unknown) => unknown,
+  path: PathSegment[],
+): unknown {
   if (path.length > 0 && matchesAny(patterns, path)) return value === undefined ? undefined : fn(value);
   if (!patterns?.length) return value;
-  if (Array.isArray(value)) return value.map((item, i) => mapSensitive(item, patterns, fn, [...path, i]));
+  if (Array.isArray(value))
+    return value.map((item, i) => {
+      path.push(i);
+      const mapped = mapAt(item, patterns, fn, path);
+      path.pop();
+      return mapped;
+    });
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = mapSensitive(v, patterns, fn, [...path, k]);
+    for (const [k, v] of Object.entries(value)) {
+      path.push(k);
+      out[k] = mapAt(v, patterns, fn, path);
+      path.pop();
+    }
     return out;
   }
   return value;

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { matchesAny } from "../../src/model/field-path.js";
 import { ALL_ADAPTERS } from "../../src/providers/catalog.js";
 import type { Kind } from "../../src/providers/types.js";
+import { hashSecrets } from "../../src/state/secrets.js";
 
 const SECRET_FIELDS: Array<[Kind, Array<string | number>]> = [
   ["vaults", ["credentials", 0, "access_token"]],
@@ -24,4 +25,51 @@ describe("secret fields are hashed in state on every provider", () => {
       });
     }
   }
+});
+
+describe("hashSecrets hashes exactly the sensitive places of a spec, wherever they sit", () => {
+  const key = Buffer.alloc(32, 7);
+  const sensitive = [
+    "credentials.*.secret_value",
+    "credentials.*.access_token",
+    "resources.*.authorization_token",
+  ];
+  const hashed = (value: string) => hashSecrets({ v: value }, ["v"], key).v;
+  it.each([
+    [
+      "after other keys and nested objects",
+      { a: { b: { c: 1 } }, credentials: [{ name: "n", secret_value: "s1" }] },
+      { a: { b: { c: 1 } }, credentials: [{ name: "n", secret_value: hashed("s1") }] },
+    ],
+    [
+      "in every element of a list, after a nested list",
+      {
+        credentials: [
+          { scopes: ["x", "y"], access_token: "t1" },
+          { secret_value: "s2", note: "k" },
+        ],
+      },
+      {
+        credentials: [
+          { scopes: ["x", "y"], access_token: hashed("t1") },
+          { secret_value: hashed("s2"), note: "k" },
+        ],
+      },
+    ],
+    [
+      "a field named like a secret outside a sensitive place stays",
+      {
+        secret_value: "plain",
+        resources: [{ authorization_token: "t2" }],
+        other: [{ access_token: "plain" }],
+      },
+      {
+        secret_value: "plain",
+        resources: [{ authorization_token: hashed("t2") }],
+        other: [{ access_token: "plain" }],
+      },
+    ],
+  ])("%s", (_name, spec, expected) => {
+    expect(hashSecrets(spec, sensitive, key)).toEqual(expected);
+  });
 });
