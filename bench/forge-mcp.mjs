@@ -8,19 +8,28 @@
 //     throughput against the closed-loop bound (16 / 20 ms = 800 calls/s) and against the same
 //     forge request sent directly, and the latency each tools/call adds.
 // Usage: npm run build && node bench/forge-mcp.mjs [--seconds N] [--concurrency C] [--only load]
-//          [--cpu-prof DIR] [--label TEXT] [--mcp-main PATH] [--order write,read]
+//          [--cpu-prof DIR] [--label TEXT] [--mcp-main PATH] [--order write,read] [--phases]
+//          [--clients N] [--mcp-env NAME=VALUE]...
 //   --only load: only part 3 (the 20 ms rows), for before/after runs back to back;
 //   --cpu-prof DIR: forge-mcp runs under node --cpu-prof and writes its profile into DIR
 //     (summarise it with bench/cpuprofile-top.mjs);
 //   --mcp-main PATH: another build of forge-mcp's main.js (a copy of dist/ beside it), so that
 //     before and after run back to back under the same load;
-//   --order: which of the read and write rows runs first.
+//   --order: which of the read and write rows runs first;
+//   --clients: closed-loop clients of the 20 ms rows (16, the issue's figure, by default; fewer
+//     to see how much of the added latency is calls queueing behind each other);
+//   --mcp-env NAME=VALUE: an environment variable for forge-mcp (say LOG_LEVEL=info);
+//   --phases: forge-mcp runs with bench/forge-mcp-phases.mjs preloaded and the bench prints where
+//     each call's milliseconds go inside forge-mcp (medians per phase, its event loop's delay).
+// Every 20 ms row also reports this process's own event-loop delay (it runs the 16 clients) and
+// the forge simulator's CPU time per request, for the direct and the forge-mcp rows alike.
 // Appends the figures to bench/results/forge-mcp.md with the date and the machine.
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import os from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
@@ -37,6 +46,9 @@ const { values } = parseArgs({
     label: { type: "string" },
     "mcp-main": { type: "string", default: "packages/forge-mcp/dist/main.js" },
     order: { type: "string", default: "read,write" },
+    phases: { type: "boolean", default: false },
+    clients: { type: "string", default: "16" },
+    "mcp-env": { type: "string", multiple: true, default: [] },
   },
 });
 const seconds = Number(values.seconds);
@@ -239,7 +251,7 @@ async function inProcessRows() {
 // simulator and forge-mcp each run in a process of their own (the real binaries), so the load
 // generator here does not share an event loop with either.
 const FORGE_LATENCY_MS = 20;
-const CLIENTS = 16;
+const CLIENTS = Number(values.clients);
 const bound = CLIENTS / (FORGE_LATENCY_MS / 1000);
 
 function spawnUntil(args, env, stream, pattern) {
@@ -272,12 +284,21 @@ const mcpPort = await new Promise((resolve) => {
   });
 });
 const profDir = values["cpu-prof"];
+const phasesOut = values.phases ? `${os.tmpdir()}/forge-mcp-phases-${process.pid}.json` : undefined;
 const mcpProc = spawn(
   process.execPath,
-  [...(profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : []), values["mcp-main"]],
+  [
+    ...(profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : []),
+    ...(phasesOut ? ["--import", new URL("./forge-mcp-phases.mjs", import.meta.url).href] : []),
+    values["mcp-main"],
+  ],
   {
     env: {
       PATH: process.env.PATH,
+      ...(phasesOut ? { FORGE_MCP_PHASES_OUT: phasesOut } : {}),
+      ...Object.fromEntries(
+        values["mcp-env"].map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+      ),
       MCP_TRANSPORT: "http",
       FORGE_TOKEN: "sim-forge-pat",
       FORGE_API_URL: forgeApi,
@@ -296,11 +317,25 @@ function rssMiB() {
     return undefined;
   }
 }
-/** forge-mcp's CPU time so far (user + system, ms), from /proc (Linux). */
-function cpuMs() {
+/** A process's CPU time so far (user + system, ms), from /proc (Linux); forge-mcp's by default. */
+function cpuMs(pid = mcpProc.pid) {
+  return sysMs(pid, 11) + sysMs(pid, 12);
+}
+/** How often the kernel took the CPU away from forge-mcp while it could run (preempted), from /proc. */
+function preempted(pid = mcpProc.pid) {
   try {
-    const f = readFileSync(`/proc/${mcpProc.pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
+    return Number(
+      /nonvoluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1],
+    );
+  } catch {
+    return Number.NaN;
+  }
+}
+/** One field of /proc/PID/stat as ms: 11 utime (user), 12 stime (system: the kernel's share). */
+function sysMs(pid = mcpProc.pid, field = 12) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(f[field]) * 1000) / 100; // in USER_HZ (100)
   } catch {
     return Number.NaN;
   }
@@ -361,8 +396,28 @@ for (const t of ordered) {
     ...warm,
   });
 }
+/**
+ * One measured run of the 16 clients, with this process's own event-loop delay over it (the
+ * clients' loop: what it adds is in the latency of the direct and the forge-mcp rows alike) and
+ * the forge simulator's CPU time per request.
+ */
+async function measured(opts) {
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  const simBefore = cpuMs(simProc.child.pid);
+  const start = performance.timeOrigin + performance.now();
+  loop.enable();
+  const r = await cannon({ ...opts, connections: CLIENTS });
+  loop.disable();
+  r.window = [start, performance.timeOrigin + performance.now()];
+  // the histogram holds the intervals between its 1 ms samples: the delay is what exceeds 1 ms
+  const late = (ns) => Math.max(0, ns / 1e6 - 1).toFixed(2);
+  r.benchLoop = `bench loop delay p50 ${late(loop.percentile(50))} ms, p99 ${late(loop.percentile(99))} ms`;
+  r.simCpu = ((cpuMs(simProc.child.pid) - simBefore) / r.requests.total).toFixed(2);
+  return r;
+}
+const windows = [];
 for (const t of ordered) {
-  const forgeDirect = await cannon({ ...t.direct, connections: CLIENTS });
+  const forgeDirect = await measured(t.direct);
   const body = JSON.stringify({
     jsonrpc: "2.0",
     id: 1,
@@ -370,16 +425,23 @@ for (const t of ordered) {
     params: { name: t.tool, arguments: t.args },
   });
   const cpuBefore = cpuMs();
-  const via = await cannon({
+  const sysBefore = sysMs();
+  const preemptedBefore = preempted();
+  const via = await measured({
     url: `http://127.0.0.1:${mcpPort}/mcp`,
     method: "POST",
     headers: mcpHeaders,
     body,
-    connections: CLIENTS,
   });
+  windows.push({ tool: t.tool, window: via.window });
+  console.log(
+    `  direct: ${forgeDirect.benchLoop}, forge sim CPU ${forgeDirect.simCpu} ms/request; via forge-mcp: ${via.benchLoop}, forge sim CPU ${via.simCpu} ms/request`,
+  );
   // forge-mcp's own CPU time per call: what a loaded machine changes least (the latency and
   // throughput rows above also measure how much of the two cores the other processes leave it)
   const cpuPerCall = ((cpuMs() - cpuBefore) / via.requests.total).toFixed(2);
+  const sysPerCall = ((sysMs() - sysBefore) / via.requests.total).toFixed(2);
+  const preemptedPerCall = ((preempted() - preemptedBefore) / via.requests.total).toFixed(2);
   headline("forge-mcp", `tools/call ${t.tool} (${t.kind}): forge-mcp CPU time per call`, `${cpuPerCall} ms`);
   if (via.non2xx > 0 || forgeDirect.non2xx > 0)
     throw new Error(`${t.tool}: non-2xx answers: mcp ${via.non2xx}, forge ${forgeDirect.non2xx}`);
@@ -407,13 +469,20 @@ for (const t of ordered) {
     Number(ofDirect) >= 90,
   );
   rows.push(
-    `| tools/call ${t.tool} (${t.kind}), forge at ${FORGE_LATENCY_MS} ms, ${CLIENTS} clients, separate processes | ${via.requests.average} req/s = ${share}% of the ${bound}/s closed-loop bound, ${ofDirect}% of the forge called directly (${forgeDirect.requests.average} req/s) | mean ${via.latency.average} ms (direct ${forgeDirect.latency.average} ms): +${addedMs} ms per call; p50 ${via.latency.p50} ms (direct ${forgeDirect.latency.p50} ms): +${addedP50} ms; p99 ${via.latency.p99} ms; forge-mcp CPU ${cpuPerCall} ms per call |`,
+    `| tools/call ${t.tool} (${t.kind}), forge at ${FORGE_LATENCY_MS} ms, ${CLIENTS} clients, separate processes | ${via.requests.average} req/s = ${share}% of the ${bound}/s closed-loop bound, ${ofDirect}% of the forge called directly (${forgeDirect.requests.average} req/s) | mean ${via.latency.average} ms (direct ${forgeDirect.latency.average} ms): +${addedMs} ms per call; p50 ${via.latency.p50} ms (direct ${forgeDirect.latency.p50} ms): +${addedP50} ms; p99 ${via.latency.p99} ms; forge-mcp CPU ${cpuPerCall} ms per call (system ${sysPerCall}), preempted ${preemptedPerCall} times per call; direct row: ${forgeDirect.benchLoop}, forge CPU ${forgeDirect.simCpu} ms per request; forge-mcp row: ${via.benchLoop}, forge CPU ${via.simCpu} ms per request |`,
   );
   console.log(
-    `${t.kind} ${t.tool} at ${FORGE_LATENCY_MS} ms x ${CLIENTS}: ${via.requests.average} req/s (${share}% of bound, ${ofDirect}% of direct ${forgeDirect.requests.average}), +${addedMs} ms, p50 +${addedP50} ms, forge-mcp CPU ${cpuPerCall} ms per call`,
+    `${t.kind} ${t.tool} at ${FORGE_LATENCY_MS} ms x ${CLIENTS}: ${via.requests.average} req/s (${share}% of bound, ${ofDirect}% of direct ${forgeDirect.requests.average}), +${addedMs} ms, p50 +${addedP50} ms, forge-mcp CPU ${cpuPerCall} ms per call (system ${sysPerCall}), preempted ${preemptedPerCall} times per call`,
   );
 }
 clearInterval(rssTimer);
+if (phasesOut) {
+  mcpProc.kill("SIGUSR2");
+  for (let i = 0; i < 100 && !existsSync(phasesOut); i++) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 200)); // the write is synchronous; let it finish
+  printPhases(JSON.parse(readFileSync(phasesOut, "utf8")), windows);
+  rmSync(phasesOut);
+}
 rows.push(
   `| forge-mcp resident set (VmRSS), idle after start → peak under the 16-client load | ${idleRss?.toFixed(0)} MiB → ${peakRss.toFixed(0)} MiB | goal ≤ 150 MiB under load |`,
 );
@@ -440,3 +509,57 @@ appendFileSync(
 await memory.close();
 await stateless.close();
 await forge.close();
+
+/** Medians of each phase of forge-mcp's calls in each measured window (bench/forge-mcp-phases.mjs). */
+function printPhases({ records, loop, gcs, inboundSockets, forgeConnects }, wins) {
+  const med = (xs) => {
+    const s = xs.filter(Number.isFinite).sort((x, y) => x - y);
+    return s.length ? s[Math.floor(s.length / 2)].toFixed(2) : "-";
+  };
+  const p90 = (xs) => {
+    const s = xs.filter(Number.isFinite).sort((x, y) => x - y);
+    return s.length ? s[Math.floor(s.length * 0.9)].toFixed(2) : "-";
+  };
+  console.log(
+    `forge-mcp sockets: ${inboundSockets} accepted from clients, ${forgeConnects} opened to the forge`,
+  );
+  for (const { tool, window } of wins) {
+    const rs = records.filter((r) => r.a >= window[0] && r.a <= window[1] && r.f !== undefined);
+    const ph = {
+      "a→b in (express, body, SDK, tool)": rs.map((r) => r.b - r.a),
+      "b→c waiting for a forge socket": rs.map((r) => r.c - r.b),
+      "c→d forge answer headers": rs.map((r) => r.d - r.c),
+      "d→e forge body": rs.map((r) => r.e - r.d),
+      "e→f out (parse, SDK, write)": rs.map((r) => r.f - r.e),
+      "a→f total inside forge-mcp": rs.map((r) => r.f - r.a),
+      "a→f minus c→d (forge-mcp's own share)": rs.map((r) => r.f - r.a - (r.d - r.c)),
+    };
+    // how bunched the calls arrive: calls whose 'request' event falls in the same millisecond
+    const perMs = new Map();
+    for (const r of rs) perMs.set(Math.floor(r.a), (perMs.get(Math.floor(r.a)) ?? 0) + 1);
+    const sizes = [...perMs.values()];
+    const lp = loop.filter((l) => l.t > window[0] + 1000 && l.t <= window[1]);
+    console.log(`phases of ${rs.length} ${tool} calls inside forge-mcp (median / p90, ms):`);
+    for (const [k, v] of Object.entries(ph)) console.log(`  ${k.padEnd(42)} ${med(v)} / ${p90(v)}`);
+    console.log(
+      `  arrivals: ${(rs.length / sizes.length).toFixed(1)} calls per busy millisecond; forge-mcp loop delay p50 ${med(lp.map((l) => l.p50))} ms, p99 ${med(lp.map((l) => l.p99))} ms (median of per-second figures)`,
+    );
+    const gw = gcs.filter((g) => g.t >= window[0] && g.t <= window[1]);
+    const kinds = new Map();
+    for (const g of gw) {
+      const k =
+        { 1: "scavenge", 2: "mark-compact", 4: "incremental marking", 8: "weak callbacks" }[g.kind] ?? g.kind;
+      kinds.set(k, [...(kinds.get(k) ?? []), g.ms]);
+    }
+    const gcKinds = [...kinds]
+      .map(
+        ([k, v]) =>
+          `${v.length} ${k} (${v.reduce((s, x) => s + x, 0).toFixed(0)} ms, longest ${Math.max(...v).toFixed(1)} ms)`,
+      )
+      .join(", ");
+    const gcMs = gw.reduce((s, g) => s + g.ms, 0);
+    console.log(
+      `  garbage collection: ${((100 * gcMs) / (window[1] - window[0])).toFixed(1)}% of the wall time: ${gcKinds}`,
+    );
+  }
+}
