@@ -162,6 +162,9 @@ describe("HttpAsker: who may answer a confirmation", () => {
 
   it("remembers the elicitation capability by token, from initialize", () => {
     const asker = new HttpAsker();
+    // nothing declared yet, nothing waiting: no token may be asked, no body is an answer
+    expect(asker.mayAsk("a")).toBe(false);
+    expect(asker.deliver({ jsonrpc: "2.0", id: "confirm-x", result: { action: "accept" } }, "a")).toBe(false);
     const init = (capabilities: unknown) => ({
       jsonrpc: "2.0",
       id: 0,

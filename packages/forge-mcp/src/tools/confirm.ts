@@ -140,6 +140,8 @@ export class HttpAsker implements Asker {
 
   /** Whether answering this POST needs an event stream (a confirmation may be sent on it). */
   mayAsk(token: string | undefined): boolean {
+    // no client has declared it can answer: no token's hash to compute (the common case, per call)
+    if (this.capable.size === 0) return false;
     return this.capable.has(HttpAsker.key(token));
   }
 
@@ -174,6 +176,8 @@ export class HttpAsker implements Asker {
    * tool call. True when the whole body was such answers (the caller then replies 202).
    */
   deliver(body: unknown, token: string | undefined): boolean {
+    // nothing is waiting for an answer: no token's hash to compute (the common case, per call)
+    if (this.pending.size === 0) return false;
     const messages = Array.isArray(body) ? body : [body];
     const key = HttpAsker.key(token);
     const ours = messages.filter((m) => {
