@@ -50,6 +50,9 @@ http.Server.prototype.emit = function (event, ...args) {
   if (event !== "request") return emit.call(this, event, ...args);
   const res = args[1];
   const rec = { a: now() };
+  // with --phases the bench stamps when its client wrote the request (the same clock)
+  const sent = Number(args[0].headers["x-bench-sent"]);
+  if (sent) rec.s = sent;
   records.push(rec);
   res.once("finish", () => {
     rec.f = now();

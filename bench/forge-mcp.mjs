@@ -406,7 +406,19 @@ async function measured(opts) {
   const simBefore = cpuMs(simProc.child.pid);
   const start = performance.timeOrigin + performance.now();
   loop.enable();
-  const r = await cannon({ ...opts, connections: CLIENTS });
+  // --phases: every request says when the client wrote it, so forge-mcp's preload can tell how
+  // long it waited before forge-mcp took it up (both rows alike, so that both pay the rebuild)
+  const stamp = phasesOut && {
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          headers: { ...req.headers, "x-bench-sent": String(performance.timeOrigin + performance.now()) },
+        }),
+      },
+    ],
+  };
+  const r = await cannon({ ...opts, ...stamp, connections: CLIENTS });
   loop.disable();
   r.window = [start, performance.timeOrigin + performance.now()];
   // the histogram holds the intervals between its 1 ms samples: the delay is what exceeds 1 ms
@@ -526,6 +538,7 @@ function printPhases({ records, loop, gcs, inboundSockets, forgeConnects }, wins
   for (const { tool, window } of wins) {
     const rs = records.filter((r) => r.a >= window[0] && r.a <= window[1] && r.f !== undefined);
     const ph = {
+      "s→a client wrote it → forge-mcp takes it up": rs.map((r) => r.a - r.s),
       "a→b in (express, body, SDK, tool)": rs.map((r) => r.b - r.a),
       "b→c waiting for a forge socket": rs.map((r) => r.c - r.b),
       "c→d forge answer headers": rs.map((r) => r.d - r.c),
