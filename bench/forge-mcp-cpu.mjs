@@ -112,6 +112,7 @@ async function startMcp(main, flags, env) {
   return {
     main,
     flags,
+    env,
     child,
     url: `http://127.0.0.1:${port}/mcp`,
     idle: rssMiB(child.pid),
@@ -164,7 +165,8 @@ for (let r = 0; r < rounds; r++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rows = builds.map((b) => {
-  const name = `${b.main}${[...values["node-option"], ...b.flags].length ? ` (${[...values["node-option"], ...b.flags].join(" ")})` : ""}`;
+  const how = [...values["node-option"], ...b.flags, ...b.env];
+  const name = `${b.main}${how.length ? ` (${how.join(" ")})` : ""}`;
   return `| ${name} | ${median(b.cpu.read).toFixed(2)} ms (${b.cpu.read.map((x) => x.toFixed(2)).join(", ")}) | ${median(b.cpu.write).toFixed(2)} ms (${b.cpu.write.map((x) => x.toFixed(2)).join(", ")}) | ${median(b.tput.read).toFixed(0)} / ${median(b.tput.write).toFixed(0)} calls/s | ${b.idle.toFixed(0)} → ${hwmMiB(b.child.pid).toFixed(0)} MiB |`;
 });
 const table = [
