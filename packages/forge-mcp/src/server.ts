@@ -52,6 +52,8 @@ export interface ForgeMcpServer {
   memoryStore: ReturnType<typeof memoryStores>["lru"] | undefined;
   /** GET /metrics, to be served on METRICS_PORT (set only then). */
   metricsApp: Express | undefined;
+  /** How many McpServer objects /mcp has built, and how many wait in the JSON path's pool (tests). */
+  mcpPool(): { built: number; idle: number };
   close(): Promise<void>;
 }
 
@@ -99,7 +101,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         }),
       ]
     : [];
-  mountMcp(
+  const mcpPool = mountMcp(
     app,
     config,
     oauth?.mcpHandlers ?? perRequestTokens,
@@ -115,6 +117,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     verifier: oauth?.verifier,
     memoryStore: oauth?.memoryStore,
     metricsApp: config.metricsPort !== undefined ? ownMetricsApp : undefined,
+    mcpPool,
     async close() {
       unsubscribe?.();
       await oauth?.shared.close();
@@ -316,7 +319,7 @@ function mountMcp(
   afterBody: express.RequestHandler[],
   reauth: Reauth | undefined,
   observe: (call: ToolCall) => void,
-): void {
+): ForgeMcpServer["mcpPool"] {
   const asker = new HttpAsker();
   const destructive = new Set(
     servableTools(config)
@@ -371,8 +374,12 @@ function mountMcp(
   // The JSON path (src/json-calls.ts): servers that stay connected to a transport of their own and
   // carry one call at a time, so a call neither builds nor closes a transport.
   const idleConnected: { server: McpServer; transport: JsonCallTransport }[] = [];
-  const connected = async () => {
-    const server = createMcpServer(toolOpts, apiFor);
+  let built = 0;
+  const build = () => {
+    built++;
+    return createMcpServer(toolOpts, apiFor);
+  };
+  const connected = async (server = build()) => {
     const transport = new JsonCallTransport();
     await server.connect(transport);
     return { server, transport };
@@ -418,10 +425,20 @@ function mountMcp(
         try {
           const entry = idleConnected.pop() ?? (await connected());
           let answered = false;
-          // the caller went away: the call is aborted, and its server (busy until the tool stops)
-          // is dropped rather than pooled
+          // the caller went away: closing the transport aborts the call (its late answer goes to
+          // that closed transport, which drops it), and the server, connected to a fresh one, goes
+          // back to the pool: building a server costs milliseconds of the event loop, which a
+          // wave of callers timing out would otherwise pay once each (the SDK keeps an aborted
+          // call apart from a later one with the same id, bench/results/forge-mcp-profile.md)
           res.once("close", () => {
-            if (!answered) void entry.server.close();
+            if (answered) return;
+            void entry.server
+              .close()
+              .then(() => connected(entry.server))
+              .then((again) => {
+                if (idleConnected.length < MAX_IDLE_SERVERS) idleConnected.push(again);
+              })
+              .catch((err: Error) => logger.warn({ err: err.message }, "mcp server not pooled again"));
           });
           const answer = await entry.transport.call(call, {
             authInfo: auth as Parameters<typeof entry.transport.call>[1]["authInfo"],
@@ -446,7 +463,7 @@ function mountMcp(
         }
         return;
       }
-      const server = idleServers.pop() ?? createMcpServer(toolOpts, apiFor);
+      const server = idleServers.pop() ?? build();
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: json,
@@ -476,6 +493,7 @@ function mountMcp(
   };
   app.get(MCP_PATH, notAllowed);
   app.delete(MCP_PATH, notAllowed);
+  return () => ({ built, idle: idleConnected.length });
 }
 
 /**

@@ -158,7 +158,10 @@ describe("/mcp wire: the JSON path and the SDK's transport answer alike", () => 
     expect(JSON.parse(text)).toMatchObject({ username: expect.any(String) });
   });
 
-  it("a caller that goes away mid-call leaves the next calls answered", async () => {
+  it("a caller that goes away mid-call leaves the next calls answered, and its server pooled again", async () => {
+    await post(call(29)); // a server waits in the pool
+    const before = mcp.server.mcpPool();
+    expect(before.idle).toBeGreaterThan(0);
     await fetch(`${forge.origin}/_sim/faults`, {
       method: "PUT",
       headers: { "content-type": "application/json" },
@@ -174,6 +177,16 @@ describe("/mcp wire: the JSON path and the SDK's transport answer alike", () => 
         body: JSON.stringify({ latencyMs: 0 }),
       });
     }
+    // the abandoned call's server comes back to the pool (while its forge call still runs), and
+    // no server is built for it
+    for (let i = 0; i < 100 && mcp.server.mcpPool().idle < before.idle; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(mcp.server.mcpPool()).toEqual(before);
+    // the same id again, on that server: its own answer, not the abandoned call's
+    expect(await (await post(call(30))).json()).toMatchObject({
+      id: 30,
+      result: { content: [{ type: "text" }] },
+    });
     const answers = await Promise.all([31, 32, 33].map(async (id) => (await post(call(id))).json()));
     expect(answers).toMatchObject(
       [31, 32, 33].map((id) => ({ id, result: { content: [{ type: "text" }] } })),
