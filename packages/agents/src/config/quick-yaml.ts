@@ -1,5 +1,6 @@
-// The common case of reading agents.yaml: js-yaml's single-pass loader, about five times faster
-// than building the `yaml` library's document with positions (which only a diagnostic needs).
+// The common case of reading agents.yaml: the line reader (line-yaml.ts) for files of the plainest
+// form, else js-yaml's single-pass loader, about five times faster than building the `yaml`
+// library's document with positions (which only a diagnostic needs).
 // The schema is YAML 1.2 core with merge keys, like the `yaml` library's; wherever the two readings
 // could differ, this reader declines and the caller reads the file with the `yaml` library as
 // before: aliases, directives (`%YAML 1.1` changes the schema), explicit tags on core scalars,
@@ -27,6 +28,7 @@ import {
   type ScalarEvent,
   type ScalarTagDefinition,
 } from "js-yaml";
+import { type Indexed, readLines } from "./line-yaml.js";
 
 /** A core scalar tag that resolves plain scalars only; an explicit `!!int` and the like decline. */
 function implicitOnly<T>(tag: ScalarTagDefinition<T>): ScalarTagDefinition<T> {
@@ -74,6 +76,8 @@ export interface QuickRead {
 
 /** The document as plain data with its positions, or undefined when this reader declines. */
 export function readQuickly(text: string): QuickRead | undefined {
+  const plain = readLines(text);
+  if (plain) return { value: plain.value, locate: (path) => locateIn(plain.index(), path) };
   if (DIRECTIVE.test(text)) return undefined;
   let events: Event[];
   let value: unknown;
@@ -93,14 +97,6 @@ export function readQuickly(text: string): QuickRead | undefined {
       return locateIn(root, path);
     },
   };
-}
-
-/** A node of the positions index: its start offset (-1 for an empty value), keyed children. */
-interface Indexed {
-  start: number;
-  keyStart?: number;
-  entries?: Map<string, Indexed>;
-  items?: Indexed[];
 }
 
 function locateIn(root: Indexed, path: Path): Located | undefined {

@@ -1,5 +1,6 @@
-// The quick reader (js-yaml) must read every file it takes exactly as the `yaml` library does, and
-// decline the rest; loadConfig must not parse a valid file with positions at all.
+// The quick readers (the line reader for plain block files, then js-yaml's events) must read every
+// file they take exactly as the `yaml` library does, and decline the rest; loadConfig must not
+// parse a valid file with positions at all.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +9,7 @@ import { describe, expect, it, vi } from "vitest";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { SourcePos } from "../../src/config/diagnostics.js";
 import { loadConfigText } from "../../src/config/index.js";
+import { readLines } from "../../src/config/line-yaml.js";
 import { readQuickly } from "../../src/config/quick-yaml.js";
 import { type Path, YamlSource } from "../../src/config/source.js";
 
@@ -166,6 +168,60 @@ describe("the quick YAML reader", () => {
   });
 });
 
+describe("the line reader (plain block files)", () => {
+  it.each(PLAIN_ROWS)("%j: %s", (text, expected) => {
+    const plain = readLines(text);
+    if (expected === "declines") {
+      expect(plain).toBeUndefined();
+      return;
+    }
+    expect(plain).toBeDefined();
+    const slow = full(text);
+    expect(slow.errors).toEqual([]);
+    expectSame(plain!.value, slow.value);
+    expectPlacedAsYaml(text);
+  });
+
+  it("takes generated plain block documents, reading and placing them as the yaml library does", () => {
+    let taken = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(plainDocumentArbitrary, (text) => {
+        runs++;
+        const plain = readLines(text);
+        const slow = full(text);
+        if (!plain) {
+          // Declined only where the generator wrote what YAML refuses (a comment line's indentation
+          // can end a block early).
+          expect(slow.errors).not.toEqual([]);
+          return;
+        }
+        taken++;
+        expect(slow.errors).toEqual([]);
+        expectSame(plain.value, slow.value);
+        expectPlacedAsYaml(text);
+      }),
+      { numRuns: 100 },
+    );
+    expect(taken / runs).toBeGreaterThan(0.7);
+  });
+
+  it("takes the 5,000-resource file the scale bench writes", () => {
+    const lines = ['version: "1"', "providers:", "  provider_c:", "    api_key: sim-key", "agents:"];
+    for (let i = 0; i < 50; i++)
+      lines.push(
+        `  c${i}:`,
+        "    provider: provider_c",
+        "    model: claude-sonnet-4-5",
+        `    instructions: Agent ${i}.`,
+      );
+    const text = `${lines.join("\n")}\n`;
+    const plain = readLines(text);
+    expect(plain).toBeDefined();
+    expectSame(plain!.value, full(text).value);
+  });
+});
+
 describe("loadConfig", () => {
   const valid = [
     'version: "1"',
@@ -219,6 +275,16 @@ describe("loadConfig", () => {
     expect(set.config?.environments?.prod?.config).toMatchObject({ packages: { pip: ["httpx"] } });
   });
 });
+
+/** Every value and key of `text` placed by YamlSource (the quick readers) where the yaml library has it. */
+function expectPlacedAsYaml(text: string): void {
+  const source = new YamlSource("/tmp/agents.yaml", text);
+  for (const { path, pos, keyPos } of yamlPositions(text)) {
+    expect({ path, pos: source.pos(path) }).toEqual({ path, pos });
+    expect({ path, keyPos: source.keyPos(path) }).toEqual({ path, keyPos });
+    expect(source.pos([...path, "missing"])).toEqual(pos);
+  }
+}
 
 /** Every path of a document with the position of its value and its key, as the yaml library has them. */
 function yamlPositions(text: string): Array<{ path: Path; pos: SourcePos; keyPos: SourcePos }> {
@@ -383,4 +449,142 @@ const documentArbitrary = fc
     const lines = block({ map: entries, flow: false }, "", comment);
     if (text) lines.push(`text: ${text.style}`, ...text.lines.map((l) => `  ${l}`));
     return `${bom ? "\ufeff" : ""}${lines.join(crlf ? "\r\n" : "\n")}\n`;
+  });
+
+// ---- the line reader's form: block collections of plain and one-line quoted scalars ----
+
+// One row per form the line reader takes ("same": read as the yaml library reads it) and per form
+// it leaves to js-yaml ("declines").
+const PLAIN_ROWS: Array<[string, "same" | "declines"]> = [
+  ["a: 1\nb: x y\nc: -2\nd: .5\ne: ~\nf: true\ng: on\nh: 0x1F\ni: 12:30", "same"],
+  ["a:\n  b:\n    c: 1\n  d: 2\ne: 3", "same"],
+  ["a:\n- x\n- y\nb: 1", "same"],
+  ["a:\n  - x\n  -\n  - - 1", "declines"],
+  ["a:\n  - b: 1\n    c: 2\n  - d: 3\n  -\n    e: 4", "same"],
+  ["a:\n  - b:\n    - 1\n    c: 2", "same"],
+  ["a:   1   # c\n# whole line\n   # indented comment\n\nb: 'x # y'  # c", "same"],
+  ["a: 'it''s'\nb: \"q 'x'\"\nc: ''\nd: \"\"", "same"],
+  ["a:\nb: # c\nc:", "same"],
+  ["a: http://h:80/x\nb: ${VAR}\nc: $${x}\nd: x:y\ne: 0 9 * * 1-5", "same"],
+  ["a: -x\nb: x-\nc: a,b\nd: a]b", "same"],
+  ["a: \u00e9t\u00e9 \u2192 \ud83d\ude00", "same"],
+  ["x-ext: 1\nagent.v2: 2\na/b: 3\nA_1: 4", "same"],
+  ["a: b: c", "declines"],
+  ["a: x\n  y", "declines"],
+  ["a:\n  b: 1\n c: 2", "declines"],
+  ["a: 1\na: 2", "declines"],
+  ["a: |\n  x", "declines"],
+  ["a: >\n  x", "declines"],
+  ["a: [1]", "declines"],
+  ["a: {}", "declines"],
+  ["a: &x 1", "declines"],
+  ["a: *x", "declines"],
+  ["a: !!str 1", "declines"],
+  ['a: "x\\ny"', "declines"],
+  ["a: 'x\n  y'", "declines"],
+  ["a: 'x' y", "declines"],
+  ["'a': 1", "declines"],
+  ["a : 1", "declines"],
+  ["1: x", "declines"],
+  ["true: x", "declines"],
+  ["null: x", "declines"],
+  ["__proto__: x", "declines"],
+  ["<<: {a: 1}", "declines"],
+  ["? a\n: 1", "declines"],
+  ["a:\tb", "declines"],
+  ["a: 1\r\nb: 2", "declines"],
+  ["\ufeffa: 1", "declines"],
+  ["a: x\u2028y", "declines"],
+  ["---\na: 1", "declines"],
+  ["a: 1\n...", "declines"],
+  ["- a", "declines"],
+  ["a", "declines"],
+  ["  a: 1", "declines"],
+  ["# only a comment", "declines"],
+  ["", "declines"],
+];
+
+const PLAIN_KEYS = ["a", "b", "name", "type", "x-ext", "on", "agent-1", "v1.2", "a/b"];
+const PLAIN_SCALARS = [
+  ...PLAIN.filter((p) => p !== "$${x}"),
+  "$${x}",
+  "'quoted # not a comment'",
+  "'it''s'",
+  '"double: quoted"',
+  "''",
+  "http://127.0.0.1:8080/x",
+  "-x",
+  "a, b",
+];
+
+type PlainTree = { scalar: string | null } | { map: Array<[string, PlainTree]> } | { seq: PlainTree[] };
+
+const { plainTree } = fc.letrec<{ plainTree: PlainTree }>((tie) => ({
+  plainTree: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.option(fc.constantFrom(...PLAIN_SCALARS), { freq: 8 }).map((scalar) => ({ scalar })),
+    fc.record({
+      map: fc.uniqueArray(fc.tuple(fc.constantFrom(...PLAIN_KEYS), tie("plainTree")), {
+        minLength: 1,
+        maxLength: 4,
+        selector: ([k]) => k,
+      }),
+    }),
+    fc.record({ seq: fc.array(tie("plainTree"), { minLength: 1, maxLength: 3 }) }),
+  ),
+}));
+
+interface PlainStyle {
+  comment: boolean;
+  /** `- key: value` on the dash's line rather than under it (with a step of 2 or more: after `- `). */
+  compact: boolean;
+  /** A sequence under a key at the key's own indentation. */
+  sameIndent: boolean;
+  step: string;
+}
+
+function plainBlock(node: PlainTree, indent: string, style: PlainStyle): string[] {
+  const tail = style.comment ? "  # note" : "";
+  const inline = (v: PlainTree) =>
+    "scalar" in v ? (v.scalar === null ? tail.trimStart() : `${v.scalar}${tail}`) : null;
+  if ("map" in node)
+    return node.map.flatMap(([k, v]) => {
+      const one = inline(v);
+      if (one !== null) return [`${indent}${k}:${one ? ` ${one}` : ""}`];
+      const childIndent = "seq" in v && style.sameIndent ? indent : `${indent}${style.step}`;
+      return [`${indent}${k}:`, ...plainBlock(v, childIndent, style)];
+    });
+  if ("seq" in node)
+    return node.seq.flatMap((v) => {
+      const one = inline(v);
+      if (one !== null) return [`${indent}-${one ? ` ${one}` : ""}`];
+      const inner = plainBlock(v, `${indent}${style.step}`, style);
+      if (style.compact && "map" in v && style.step.length >= 2)
+        return [`${indent}- ${inner[0]!.slice(indent.length + style.step.length)}`, ...inner.slice(1)];
+      return [`${indent}-`, ...inner];
+    });
+  return [`${indent}${node.scalar ?? ""}`];
+}
+
+const plainDocumentArbitrary = fc
+  .tuple(
+    fc.uniqueArray(fc.tuple(fc.constantFrom(...PLAIN_KEYS), plainTree), {
+      minLength: 1,
+      maxLength: 5,
+      selector: ([k]) => k,
+    }),
+    fc.record({
+      comment: fc.boolean(),
+      compact: fc.boolean(),
+      sameIndent: fc.boolean(),
+      step: fc.constantFrom("  ", "    ", " "),
+    }),
+    fc.boolean(),
+  )
+  .map(([entries, style, commentLines]) => {
+    const lines = plainBlock({ map: entries }, "", style);
+    const withComments = commentLines
+      ? lines.flatMap((l, i) => (i % 3 === 1 ? ["   # a comment line", "", l] : [l]))
+      : lines;
+    return `${withComments.join("\n")}\n`;
   });
