@@ -73,6 +73,8 @@ export function interpolate(
     if (seen !== undefined) return seen;
     let copy: Record<string | number, unknown> | unknown[] | undefined;
     const visit = (key: string | number, item: unknown) => {
+      // A top-level entry whose text holds no `$` (line-yaml.ts) has nothing to substitute.
+      if (path.length === 0 && value === source.data && source.withoutReferences.has(key as string)) return;
       path.push(key);
       const next = walk(item);
       path.pop();

@@ -81,6 +81,12 @@ export interface LineRead {
    * path's mappings and sequences are indexed when a diagnostic first asks for a place in them).
    */
   index(): Indexed;
+  /**
+   * The top-level keys whose entry (from its key to the next top-level key) holds no `$` in its
+   * text. No value of this form is anything but text of its own line (no escapes), so no string
+   * under them can hold a `${VAR}`: interpolation need not walk them.
+   */
+  withoutReferences: ReadonlySet<string>;
 }
 
 /** The document as plain data, or undefined when it is not of the plain form this reader takes. */
@@ -96,7 +102,29 @@ export function readLines(text: string): LineRead | undefined {
     throw error;
   }
   let root: Indexed | undefined;
-  return { value, index: () => (root ??= indexDocument(text, lines)) };
+  return {
+    value,
+    index: () => (root ??= indexDocument(text, lines)),
+    withoutReferences: withoutReferences(text, lines),
+  };
+}
+
+function withoutReferences(text: string, lines: Lines): Set<string> {
+  const keys = new Set<string>();
+  let dollar = text.indexOf("$");
+  let line = 0;
+  while (line < lines.count) {
+    const from = lines.start[line]!;
+    const key = entryKey(text, from, lines.end[line]!)!;
+    line++;
+    // Its lines: deeper ones, and the items of a sequence written at the key's indentation.
+    while (line < lines.count && (lines.indent[line]! > 0 || isItem(text, lines, line))) line++;
+    // The entry's text runs to the next top-level key (comment lines after it included).
+    const to = line < lines.count ? lines.start[line]! : text.length;
+    if (dollar >= 0 && dollar < from) dollar = text.indexOf("$", from);
+    if (dollar < 0 || dollar >= to) keys.add(key);
+  }
+  return keys;
 }
 
 /** The lines that hold content (not blank, not only a comment): indentation, start and end. */

@@ -72,12 +72,19 @@ export interface QuickRead {
   value: unknown;
   /** The node at `path`; undefined where the `yaml` library must be asked (an empty value). */
   locate(path: Path): Located | undefined;
+  /** Top-level keys under which no string can hold a `${VAR}` (line-yaml.ts), when known. */
+  withoutReferences?: ReadonlySet<string>;
 }
 
 /** The document as plain data with its positions, or undefined when this reader declines. */
 export function readQuickly(text: string): QuickRead | undefined {
   const plain = readLines(text);
-  if (plain) return { value: plain.value, locate: (path) => locateIn(plain.index(), path) };
+  if (plain)
+    return {
+      value: plain.value,
+      locate: (path) => locateIn(plain.index(), path),
+      withoutReferences: plain.withoutReferences,
+    };
   if (DIRECTIVE.test(text)) return undefined;
   let events: Event[];
   let value: unknown;

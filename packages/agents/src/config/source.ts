@@ -30,6 +30,11 @@ export class YamlSource {
   private parsed: Document.Parsed | undefined;
   private syntax: Diagnostic[] = [];
   private readonly quick: QuickRead | undefined;
+  /**
+   * Top-level keys under which no string value can hold a `${VAR}` reference (known for files the
+   * line reader took; empty otherwise): interpolation skips them.
+   */
+  readonly withoutReferences: ReadonlySet<string>;
   /** Offset of the start of each line, for positions. */
   private lineStarts: number[] | undefined;
 
@@ -38,6 +43,7 @@ export class YamlSource {
     readonly text: string,
   ) {
     this.quick = readQuickly(text);
+    this.withoutReferences = this.quick?.withoutReferences ?? new Set();
     if (this.quick) {
       this.data = this.quick.value;
       return;

@@ -9,6 +9,7 @@ import { describe, expect, it, vi } from "vitest";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { SourcePos } from "../../src/config/diagnostics.js";
 import { loadConfigText } from "../../src/config/index.js";
+import { interpolate } from "../../src/config/interpolate.js";
 import { readLines } from "../../src/config/line-yaml.js";
 import { readQuickly } from "../../src/config/quick-yaml.js";
 import { type Path, YamlSource } from "../../src/config/source.js";
@@ -200,10 +201,59 @@ describe("the line reader (plain block files)", () => {
         expect(slow.errors).toEqual([]);
         expectSame(plain.value, slow.value);
         expectPlacedAsYaml(text);
+        // Interpolation skips these entries: not one of their strings may hold a `$`.
+        const data = plain.value as Record<string, unknown>;
+        for (const key of plain.withoutReferences) expect(JSON.stringify(data[key])).not.toContain("$");
       }),
       { numRuns: 100 },
     );
     expect(taken / runs).toBeGreaterThan(0.7);
+  });
+
+  it.each([
+    ["a: 1\nb: ${X}\nc: 2\n", ["a", "c"]],
+    ["a:\n  x: 1\n  y: $z\nb: 1\n", ["b"]],
+    ["a:\n  x: 1\n# $ in a comment\nb: 1\n", ["b"]],
+    ["a: x\nb:\n- '$${x}'\n", ["a"]],
+    ["a: x$\n", []],
+  ])("knows which top-level entries of %j hold no `$`", (text, keys) => {
+    expect([...readLines(text)!.withoutReferences]).toEqual(keys);
+  });
+
+  it("substitutes `${VAR}` under the top-level entries whose text holds a `$`, skipping the rest", () => {
+    const text = [
+      'version: "1"',
+      "providers:",
+      "  provider_c:",
+      "    api_key: ${C_KEY}",
+      "environments:",
+      "  dev:",
+      "    config:",
+      "      type: cloud",
+      "agents:",
+      "  a:",
+      "    model: m",
+      "    instructions: ${MISSING}",
+    ].join("\n");
+    const result = loadConfigText(text, "/tmp/agents.yaml", { env: { C_KEY: "k" } });
+    expect(result.source?.withoutReferences).toEqual(new Set(["version", "environments"]));
+    expect(result.diagnostics).toMatchObject([{ code: "AGENTS1010", line: 12, col: 19 }]);
+    expect(result.document?.providers).toEqual({ provider_c: { api_key: "k" } });
+    const written = result.source!.data as Record<string, unknown>;
+    expect(result.document!.environments).toBe(written.environments);
+  });
+
+  it("does not walk the top-level entries whose text holds no `$`", () => {
+    const source = new YamlSource("/tmp/agents.yaml", "a:\n  b: 1\nc: ${X}\n");
+    const a = (source.data as Record<string, Record<string, unknown>>).a!;
+    Object.defineProperty(a, "b", {
+      enumerable: true,
+      get: () => {
+        throw new Error("walked");
+      },
+    });
+    const result = interpolate(source, () => "x", []);
+    expect((result.value as Record<string, unknown>).c).toBe("x");
   });
 
   it("takes the 5,000-resource file the scale bench writes", () => {
