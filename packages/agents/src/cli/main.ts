@@ -5,7 +5,7 @@ import { buildProgram } from "./program.js";
 /** Runs the CLI on process.argv; a failure is one line on stderr and a non-zero exit code. */
 export async function main(): Promise<void> {
   try {
-    await buildProgram().parseAsync(process.argv);
+    await (await buildProgram(process.argv)).parseAsync(process.argv);
   } catch (error) {
     if (process.env.AGENTS_DEBUG === "1" && error instanceof Error) {
       process.stderr.write(`${error.stack ?? error.message}\n`);

@@ -23,7 +23,7 @@ function longFlags(command: Command): string[] {
   ];
 }
 
-const known = new Set([...longFlags(buildProgram()), "--help", "--version"]);
+const known = new Set([...longFlags(await buildProgram()), "--help", "--version"]);
 const texts = sources(SRC).map((path) => ({ path, text: readFileSync(path, "utf8") }));
 
 describe("flags named in messages and hints", () => {

@@ -68,7 +68,7 @@ async function runOnce(
   try {
     // What src/cli/main.ts does, with commander told to throw where it would exit.
     try {
-      const program = buildProgram();
+      const program = await buildProgram(["node", "agents", ...args]);
       const throwInsteadOfExit = (command: Command) => {
         command.exitOverride();
         for (const sub of command.commands) throwInsteadOfExit(sub);

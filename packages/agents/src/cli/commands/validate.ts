@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { displayPath, formatDiagnostic, loadConfig, summary } from "../../index.js";
+import { displayPath, formatDiagnostic, loadConfig, summary } from "../../config-api.js";
 
 interface ValidateOptions {
   file: string;
