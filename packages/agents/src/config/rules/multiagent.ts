@@ -20,8 +20,11 @@ export function checkMultiagent(ctx: RuleContext): void {
     deps: ([, agent]: [string, AgentDecl]) => projectMembers(agent).map((m) => m.name),
   };
   // Roster members are the only references that can lead back to their resource: this is the
-  // one place a dependency cycle is reported, so plan and apply never meet one.
-  for (const cycle of dependencyCycles(Object.entries(agents), rosterEdges)) {
+  // one place a dependency cycle is reported, so plan and apply never meet one. Without a roster
+  // there is no edge, so no cycle: the search is skipped.
+  const entries = Object.entries(agents);
+  const anyRoster = entries.some(([, agent]) => agent.multiagent?.agents !== undefined);
+  for (const cycle of anyRoster ? dependencyCycles(entries, rosterEdges) : []) {
     const [start] = cycle;
     for (const name of cycle.slice(0, -1)) inCycle.add(name);
     const from = agents[start!]!;
