@@ -1,10 +1,11 @@
 // The plainest agents.yaml files, read line by line: block mappings and sequences of plain and
-// one-line quoted scalars, which is what a generated or hand-written file of thousands of
-// declarations mostly is. It is several times faster than building the parser's events (a file of
-// 20,000 lines in a few milliseconds). Anything else declines, and the file is read by js-yaml's
-// events (quick-yaml.ts) as before: block scalars (`|`, `>`), flow collections, anchors, aliases,
-// tags, multi-line plain or quoted scalars, escapes in double quotes, keys that are quoted or not
-// plain text, tabs, carriage returns, control or special line-break characters, document markers.
+// one-line quoted scalars, one-line flow sequences of such scalars (`[bash, read]`) and `{}`, which
+// is what most files are, and what a generated file of thousands of declarations is. It is several
+// times faster than building the parser's events. Anything else declines, and the file is read by
+// js-yaml's events (quick-yaml.ts) as before: block scalars (`|`, `>`), flow mappings and nested
+// flow collections, anchors, aliases, tags, multi-line plain or quoted scalars, escapes in double
+// quotes, keys that are quoted or not plain text, tabs, carriage returns, control or special
+// line-break characters, document markers.
 // Plain scalars resolve with js-yaml's own core tags, so a value reads as js-yaml reads it.
 // test/config/quick-yaml.test.ts holds this reader, js-yaml's and the `yaml` library equal, values
 // and positions.
@@ -41,6 +42,10 @@ const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`]/;
 const DECLINE: unique symbol = Symbol("decline");
 
 const isQuote = (c: number) => c === 39 || c === 34;
+
+/** Whether a character can begin a key this reader takes (KEY). */
+const startsKey = (c: number) =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 
 /** The offset of character `code` in text[from, to), or -1: a search that stops at the line's end. */
 function charIn(text: string, code: number, from: number, to: number): number {
@@ -191,6 +196,105 @@ function isItem(text: string, lines: Lines, line: number): boolean {
   return text.charCodeAt(s) === 45 && (s + 1 === lines.end[line] || text.charCodeAt(s + 1) === 32);
 }
 
+/** The text of the quoted scalar readQuoted last read. */
+let quotedText = "";
+
+/**
+ * A one-line quoted scalar opened at `from` (`'it''s'`, or `"..."` without escapes): its text in
+ * quotedText; returns the offset after its closing quote.
+ */
+function readQuoted(text: string, from: number, lineEnd: number): number {
+  const quote = text.charCodeAt(from);
+  let close = from + 1;
+  let content = "";
+  for (;;) {
+    const next = charIn(text, quote, close, lineEnd);
+    if (next < 0) throw DECLINE;
+    if (quote === 39 && text.charCodeAt(next + 1) === 39) {
+      content += text.slice(close, next + 1);
+      close = next + 2;
+      continue;
+    }
+    content += text.slice(close, next);
+    close = next + 1;
+    break;
+  }
+  if (quote === 34 && content.includes("\\")) throw DECLINE;
+  quotedText = content;
+  return close;
+}
+
+/** After a value that ends at `at`: spaces, then nothing or a comment (a `#` after a space). */
+function expectLineEnd(text: string, at: number, lineEnd: number): void {
+  let after = at;
+  while (after < lineEnd && text.charCodeAt(after) === 32) after++;
+  if (after < lineEnd && (after === at || text.charCodeAt(after) !== 35)) throw DECLINE;
+}
+
+function skipSpaces(text: string, at: number, lineEnd: number): number {
+  while (at < lineEnd && text.charCodeAt(at) === 32) at++;
+  return at;
+}
+
+/**
+ * A one-line flow sequence opened at `from` whose items are plain or quoted scalars (`[a, "b", 1]`,
+ * `[]`): its items, and each item's offset pushed onto `offsets` when given. A nested collection,
+ * an empty item (`[a,,b]`, `[a,]`), a `:` or a comment inside declines.
+ */
+function readFlow(text: string, from: number, lineEnd: number, offsets: number[] | undefined): unknown[] {
+  const items: unknown[] = [];
+  let at = skipSpaces(text, from + 1, lineEnd);
+  if (text.charCodeAt(at) === 93 /* ] */) {
+    expectLineEnd(text, at + 1, lineEnd);
+    return items;
+  }
+  for (;;) {
+    if (at >= lineEnd) throw DECLINE;
+    const c = text.charCodeAt(at);
+    offsets?.push(at);
+    let stop: number;
+    if (isQuote(c)) {
+      stop = readQuoted(text, at, lineEnd);
+      items.push(quotedText);
+    } else {
+      // `-` starts a plain scalar when a non-space, non-indicator follows (`-1`, `-x`).
+      if (INDICATOR.test(text[at]!) && (c !== 45 || " ,[]{}".includes(text[at + 1] ?? " "))) throw DECLINE;
+      stop = at;
+      for (; stop < lineEnd; stop++) {
+        const d = text.charCodeAt(stop);
+        if (d === 44 /* , */ || d === 93 /* ] */) break;
+        if (d === 91 || d === 123 || d === 125 || d === 58 /* : */) throw DECLINE;
+        if (d === 35 && text.charCodeAt(stop - 1) === 32) throw DECLINE;
+      }
+      let last = stop;
+      while (text.charCodeAt(last - 1) === 32) last--;
+      items.push(resolvePlain(text.slice(at, last)));
+    }
+    at = skipSpaces(text, stop, lineEnd);
+    const separator = text.charCodeAt(at);
+    if (separator === 93) {
+      expectLineEnd(text, at + 1, lineEnd);
+      return items;
+    }
+    if (separator !== 44) throw DECLINE;
+    at = skipSpaces(text, at + 1, lineEnd);
+    const next = text.charCodeAt(at);
+    if (next === 93 || next === 44) throw DECLINE;
+  }
+}
+
+/** The index node of a value written on its line from `at`: a scalar, or a flow collection and its items. */
+function inlineNode(text: string, at: number, lineEnd: number): Indexed {
+  const c = text.charCodeAt(at);
+  if (c === 91) {
+    const offsets: number[] = [];
+    readFlow(text, at, lineEnd, offsets);
+    return { start: at, items: offsets.map((offset) => ({ start: offset })) };
+  }
+  if (c === 123) return { start: at, entries: new Map() };
+  return { start: at };
+}
+
 /** The document's data; throws DECLINE where it leaves the plain form. */
 function parseDocument(text: string, lines: Lines): unknown {
   const { count, indent, start, end } = lines;
@@ -201,26 +305,15 @@ function parseDocument(text: string, lines: Lines): unknown {
     const lineEnd = end[li]!;
     const c = text.charCodeAt(from);
     if (isQuote(c)) {
-      let close = from + 1;
-      let content = "";
-      for (;;) {
-        const next = charIn(text, c, close, lineEnd);
-        if (next < 0) throw DECLINE;
-        if (c === 39 && text.charCodeAt(next + 1) === 39) {
-          content += text.slice(close, next + 1);
-          close = next + 2;
-          continue;
-        }
-        content += text.slice(close, next);
-        close = next + 1;
-        break;
-      }
-      if (c === 34 && content.includes("\\")) throw DECLINE;
-      // After the closing quote: spaces, then nothing or a comment.
-      let after = close;
-      while (after < lineEnd && text.charCodeAt(after) === 32) after++;
-      if (after < lineEnd && (after === close || text.charCodeAt(after) !== 35)) throw DECLINE;
-      return content;
+      expectLineEnd(text, readQuoted(text, from, lineEnd), lineEnd);
+      return quotedText;
+    }
+    if (c === 91 /* [ */) return readFlow(text, from, lineEnd, undefined);
+    if (c === 123 /* { */) {
+      // `{}` alone: an empty mapping.
+      if (text.charCodeAt(from + 1) !== 125) throw DECLINE;
+      expectLineEnd(text, from + 2, lineEnd);
+      return {};
     }
     if (INDICATOR.test(text[from]!)) {
       // `-` starts a plain scalar when a non-space follows (`-1`, `-.inf`, `-x`).
@@ -279,7 +372,7 @@ function parseDocument(text: string, lines: Lines): unknown {
       if (at < 0) value.push(nested(column, false));
       else if (text.charCodeAt(at) === 45 && (at + 1 === end[li] || text.charCodeAt(at + 1) === 32))
         throw DECLINE;
-      else if (!isQuote(text.charCodeAt(at)) && entryKey(text, at, end[li]!) !== undefined)
+      else if (startsKey(text.charCodeAt(at)) && entryKey(text, at, end[li]!) !== undefined)
         value.push(mapping(at - (dash - column), at));
       else {
         value.push(scalar(at));
@@ -365,7 +458,7 @@ function indexDocument(text: string, lines: Lines): Indexed {
       let node: Indexed;
       if (valueAt < 0) [node, line] = nested(line, column, true);
       else {
-        node = { start: valueAt };
+        node = inlineNode(text, valueAt, end[line]!);
         line++;
       }
       node.keyStart = at;
@@ -385,9 +478,9 @@ function indexDocument(text: string, lines: Lines): Indexed {
       if (at < 0) [node, line] = nested(line, column, false);
       else {
         node =
-          !isQuote(text.charCodeAt(at)) && entryKey(text, at, end[line]!) !== undefined
+          startsKey(text.charCodeAt(at)) && entryKey(text, at, end[line]!) !== undefined
             ? lazyMapping(line, at - (dash - column), at)
-            : { start: at };
+            : inlineNode(text, at, end[line]!);
         line = after(line, column, false);
       }
       items.push(node);

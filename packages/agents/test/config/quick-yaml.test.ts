@@ -525,8 +525,18 @@ const PLAIN_ROWS: Array<[string, "same" | "declines"]> = [
   ["a: 1\na: 2", "declines"],
   ["a: |\n  x", "declines"],
   ["a: >\n  x", "declines"],
-  ["a: [1]", "declines"],
-  ["a: {}", "declines"],
+  ["a: [1, true, x y, 'q, r', \"s]\", -x]  # c\nb: []\nc: [ ]\nd: {}\ne:\n- [a]\n- []", "same"],
+  ["a: [x]# c", "declines"],
+  ["a: [a, [b]]", "declines"],
+  ["a: [a: b]", "declines"],
+  ["a: [${V}]", "declines"],
+  ["a: [a,]", "declines"],
+  ["a: [a,,b]", "declines"],
+  ["a: [a #c]", "declines"],
+  ["a: [a,\n  b]", "declines"],
+  ["a: [a] b", "declines"],
+  ["a: {b: 1}", "declines"],
+  ["a: { }", "declines"],
   ["a: &x 1", "declines"],
   ["a: *x", "declines"],
   ["a: !!str 1", "declines"],
@@ -567,12 +577,20 @@ const PLAIN_SCALARS = [
   "a, b",
 ];
 
-type PlainTree = { scalar: string | null } | { map: Array<[string, PlainTree]> } | { seq: PlainTree[] };
+type PlainTree =
+  | { scalar: string | null }
+  | { flow: string[] }
+  | { map: Array<[string, PlainTree]> }
+  | { seq: PlainTree[] };
+
+/** Scalars a one-line flow sequence may hold (no `:`, `,` or brackets in a plain one). */
+const FLOW_SCALARS = PLAIN_SCALARS.filter((p) => !/[:,[\]{}]/.test(p) || /^['"]/.test(p));
 
 const { plainTree } = fc.letrec<{ plainTree: PlainTree }>((tie) => ({
   plainTree: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     fc.option(fc.constantFrom(...PLAIN_SCALARS), { freq: 8 }).map((scalar) => ({ scalar })),
+    fc.array(fc.constantFrom(...FLOW_SCALARS), { maxLength: 3 }).map((flow) => ({ flow })),
     fc.record({
       map: fc.uniqueArray(fc.tuple(fc.constantFrom(...PLAIN_KEYS), tie("plainTree")), {
         minLength: 1,
@@ -595,8 +613,11 @@ interface PlainStyle {
 
 function plainBlock(node: PlainTree, indent: string, style: PlainStyle): string[] {
   const tail = style.comment ? "  # note" : "";
-  const inline = (v: PlainTree) =>
-    "scalar" in v ? (v.scalar === null ? tail.trimStart() : `${v.scalar}${tail}`) : null;
+  const inline = (v: PlainTree) => {
+    if ("flow" in v) return `[${v.flow.join(", ")}]${tail}`;
+    if ("scalar" in v) return v.scalar === null ? tail.trimStart() : `${v.scalar}${tail}`;
+    return null;
+  };
   if ("map" in node)
     return node.map.flatMap(([k, v]) => {
       const one = inline(v);
@@ -613,7 +634,7 @@ function plainBlock(node: PlainTree, indent: string, style: PlainStyle): string[
         return [`${indent}- ${inner[0]!.slice(indent.length + style.step.length)}`, ...inner.slice(1)];
       return [`${indent}-`, ...inner];
     });
-  return [`${indent}${node.scalar ?? ""}`];
+  return [`${indent}${"scalar" in node ? (node.scalar ?? "") : `[${node.flow.join(", ")}]`}`];
 }
 
 const plainDocumentArbitrary = fc
