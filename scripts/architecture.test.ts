@@ -207,13 +207,18 @@ describe("the folder graph of each package has no cycle and no upward arrow", ()
 describe("agents: a provider is one folder, reached only through the catalog", () => {
   const providerFolder = (path: string) => /^providers\/(provider-[a-z0-9]+)\//.exec(path)?.[1];
 
-  it("only providers/catalog.ts imports a provider folder, and only its definition.ts", () => {
+  // specs.ts is the catalog without the adapters (what the configuration reads), from each spec.ts.
+  it("only providers/catalog.ts and specs.ts import a provider folder: its definition.ts, its spec.ts", () => {
     const offenders = agents
       .filter((f) => providerFolder(f.path) === undefined)
       .flatMap((f) =>
         f.imports
           .filter((i) => providerFolder(i.target) !== undefined)
-          .filter((i) => f.path !== "providers/catalog.ts" || !i.target.endsWith("/definition.ts"))
+          .filter(
+            (i) =>
+              !(f.path === "providers/catalog.ts" && i.target.endsWith("/definition.ts")) &&
+              !(f.path === "providers/specs.ts" && i.target.endsWith("/spec.ts")),
+          )
           .map((i) => `${f.path} imports ${i.target}`),
       );
     expect(offenders).toEqual([]);
@@ -231,13 +236,15 @@ describe("agents: a provider is one folder, reached only through the catalog", (
     expect(offenders).toEqual([]);
   });
 
-  it("every provider folder has a definition.ts and the catalog lists it", () => {
+  it("every provider folder has a definition.ts and a spec.ts, listed by the catalog and specs.ts", () => {
     const folders = [...new Set(agents.map((f) => providerFolder(f.path)).filter((p) => p !== undefined))];
     const catalog = agents.find((f) => f.path === "providers/catalog.ts");
+    const specs = agents.find((f) => f.path === "providers/specs.ts");
     expect(folders.length).toBe(4);
     for (const folder of folders) {
       expect(agents.some((f) => f.path === `providers/${folder}/definition.ts`)).toBe(true);
       expect(catalog?.imports.map((i) => i.target)).toContain(`providers/${folder}/definition.ts`);
+      expect(specs?.imports.map((i) => i.target)).toContain(`providers/${folder}/spec.ts`);
     }
   });
 });

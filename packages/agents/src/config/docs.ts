@@ -1,5 +1,5 @@
 import { KINDS } from "../model/kinds.js";
-import { PROVIDER_NAMES, PROVIDERS } from "../providers/catalog.js";
+import { PROVIDER_NAMES, PROVIDER_SPECS } from "../providers/specs.js";
 import { DIAGNOSTIC_CODES } from "./diagnostics.js";
 import { jsonSchema, SCHEMA_ID } from "./json-schema.js";
 
@@ -104,7 +104,7 @@ const yesNo = (supported: boolean) => (supported ? "yes" : "no");
 function capabilityMatrix(): string {
   const header = `| | ${PROVIDER_NAMES.join(" | ")} |`;
   const rule = `|---|${PROVIDER_NAMES.map(() => "---").join("|")}|`;
-  const caps = PROVIDER_NAMES.map((name) => PROVIDERS[name].capabilities);
+  const caps = PROVIDER_NAMES.map((name) => PROVIDER_SPECS[name].capabilities);
   const row = (label: string, value: (c: (typeof caps)[number]) => string) =>
     `| ${label} | ${caps.map((c) => cell(value(c))).join(" | ")} |`;
   return [

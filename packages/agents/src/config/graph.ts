@@ -1,7 +1,7 @@
 import { formatAddress } from "../model/address.js";
 import { dependencyOrder, type Edges } from "../model/graph.js";
 import { KINDS, type Kind } from "../model/kinds.js";
-import { capabilitiesOf } from "../providers/catalog.js";
+import { capabilitiesOf } from "../providers/specs.js";
 import type { SourcePos } from "./diagnostics.js";
 import { referencesOf } from "./references.js";
 import type { Config } from "./schema/index.js";

@@ -1,4 +1,4 @@
-import { isProviderName, PROVIDERS } from "../providers/catalog.js";
+import { isProviderName, PROVIDER_SPECS } from "../providers/specs.js";
 
 export const DEFAULT_STARTER_PROVIDER = "provider_c";
 
@@ -14,7 +14,7 @@ export function isPlainName(name: string): boolean {
 /** The starter agents.yaml and .env.example written by `agents init`; it validates clean. */
 export function starterFiles(provider: string, agent: string): { yaml: string; envExample: string } {
   if (!isProviderName(provider)) throw new Error(`no starter for provider ${provider}`);
-  const { starter, capabilities } = PROVIDERS[provider];
+  const { starter, capabilities } = PROVIDER_SPECS[provider];
   const tools = capabilities.agents.builtinTools.filter((tool) =>
     ["bash", "read", "write", "edit", "glob", "grep"].includes(tool),
   );

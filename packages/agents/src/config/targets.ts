@@ -1,6 +1,6 @@
 import type { ProviderCapabilities } from "../model/capabilities.js";
 import type { Kind } from "../model/kinds.js";
-import { capabilitiesOf } from "../providers/catalog.js";
+import { capabilitiesOf } from "../providers/specs.js";
 import type { Config } from "./schema/index.js";
 
 /** The providers declared under `providers:`, in file order. */

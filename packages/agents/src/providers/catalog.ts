@@ -1,6 +1,5 @@
 // The one table of providers: each entry is a provider's whole definition. The validator reads
 // block schemas and capabilities from here, `agents init` its starters, the engine its adapters.
-import type { ProviderCapabilities } from "../model/capabilities.js";
 import { isProviderName, PROVIDER_NAMES, type ProviderName } from "../model/provider-names.js";
 import { providerADefinition } from "./provider-a/definition.js";
 import { providerBDefinition } from "./provider-b/definition.js";
@@ -20,6 +19,4 @@ export { isProviderName, PROVIDER_NAMES, type ProviderName };
 /** Every provider adapter in this build, in catalog order: the engine's default. */
 export const ALL_ADAPTERS: ProviderAdapter[] = PROVIDER_NAMES.map((name) => PROVIDERS[name].adapter);
 
-export function capabilitiesOf(name: string): ProviderCapabilities | undefined {
-  return isProviderName(name) ? PROVIDERS[name].capabilities : undefined;
-}
+export { capabilitiesOf } from "./specs.js";

@@ -373,11 +373,16 @@ export interface ApplyRefusal {
  * the schema of its `providers.<name>` block, its capabilities (data the validator and the
  * engine read), the starter `agents init` writes, and the adapter that talks to it.
  */
-export interface ProviderDefinition {
+/** A provider as agents.yaml sees it: the block's schema, the capabilities, the starter. */
+export interface ProviderSpec {
   name: ProviderName;
   config: z.ZodType;
   capabilities: ProviderCapabilities;
   starter: ProviderStarter;
+}
+
+/** A provider, whole: its spec and the adapter that speaks its wire. */
+export interface ProviderDefinition extends ProviderSpec {
   adapter: ProviderAdapter;
   /** Every refusal at apply that validate can foresee, with the rule that does (may be empty). */
   applyRefusals: readonly ApplyRefusal[];

@@ -1,6 +1,6 @@
 import type { ProviderCapabilities } from "../../model/capabilities.js";
 import type { Kind } from "../../model/kinds.js";
-import { capabilitiesOf } from "../../providers/catalog.js";
+import { capabilitiesOf } from "../../providers/specs.js";
 import type { Diagnostic, DiagnosticCode } from "../diagnostics.js";
 import type { Config } from "../schema/index.js";
 import type { Path, YamlSource } from "../source.js";

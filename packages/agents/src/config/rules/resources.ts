@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { KINDS } from "../../model/kinds.js";
-import { PROVIDER_NAMES, PROVIDERS } from "../../providers/catalog.js";
-import { parseFrontmatter } from "../../providers/common/local-files.js";
+import { parseFrontmatter } from "../../providers/common/frontmatter.js";
+import { PROVIDER_NAMES, PROVIDER_SPECS } from "../../providers/specs.js";
 import { OWNER_PROJECT_KEY, OWNER_RESOURCE_KEY } from "../../providers/types.js";
 import type {
   EnvironmentDecl,
@@ -24,7 +24,7 @@ export function checkKindSupport(ctx: RuleContext): void {
           "AGENTS1050",
           `tunnels.${name}: no declared provider supports BYOC tunnels`,
           [kind, name],
-          `providers with tunnels: ${PROVIDER_NAMES.filter((p) => PROVIDERS[p].capabilities.kinds.tunnels.supported).join(", ")}`,
+          `providers with tunnels: ${PROVIDER_NAMES.filter((p) => PROVIDER_SPECS[p].capabilities.kinds.tunnels.supported).join(", ")}`,
         );
       }
       for (const { provider, caps } of ctx.targets(spec, kind)) {

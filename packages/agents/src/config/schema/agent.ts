@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { coded, metadata, providerPin, strict, stringMap } from "../../model/schema-helpers.js";
-import { PROVIDERS } from "../../providers/catalog.js";
+import { PROVIDER_SPECS } from "../../providers/specs.js";
 
 const permission = z.enum(["allow", "ask"]);
 
@@ -141,14 +141,14 @@ const deliveryEntry = strict({
   type: z.enum(["managed", "forward"]).describe("`forward` materializes the agent as a Forward Template"),
 });
 const deliveryShape: Record<string, z.ZodOptional<typeof deliveryEntry>> = {};
-for (const entry of Object.values(PROVIDERS)) {
+for (const entry of Object.values(PROVIDER_SPECS)) {
   const key = entry.capabilities.agents.deliveryKey;
   if (key) deliveryShape[key] = deliveryEntry.optional();
 }
 
 const modelMapShape = Object.fromEntries(
-  Object.keys(PROVIDERS).map((name) => [name, z.string().min(1).optional()]),
-) as Record<keyof typeof PROVIDERS, z.ZodOptional<z.ZodString>>;
+  Object.keys(PROVIDER_SPECS).map((name) => [name, z.string().min(1).optional()]),
+) as Record<keyof typeof PROVIDER_SPECS, z.ZodOptional<z.ZodString>>;
 
 export const agentSchema = strict({
   description: z.string().optional(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { coded, strict } from "../../model/schema-helpers.js";
-import { PROVIDERS } from "../../providers/catalog.js";
+import { PROVIDER_SPECS } from "../../providers/specs.js";
 import { agentSchema } from "./agent.js";
 import { channelSchema, deploymentSchema } from "./deployment.js";
 import {
@@ -17,8 +17,8 @@ const resourceName = z.string().min(1);
 const resourceMap = <T extends z.ZodType>(schema: T) => z.record(resourceName, schema);
 
 const providersShape = Object.fromEntries(
-  Object.entries(PROVIDERS).map(([name, entry]) => [name, entry.config.optional()]),
-) as { [K in keyof typeof PROVIDERS]: z.ZodOptional<(typeof PROVIDERS)[K]["config"]> };
+  Object.entries(PROVIDER_SPECS).map(([name, entry]) => [name, entry.config.optional()]),
+) as { [K in keyof typeof PROVIDER_SPECS]: z.ZodOptional<(typeof PROVIDER_SPECS)[K]["config"]> };
 
 /** Where the state lives (docs/state.md). Which fields go with which backend is a rule (rules/state.ts). */
 export const stateSchema = strict({

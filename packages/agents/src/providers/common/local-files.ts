@@ -5,9 +5,9 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { basename, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { UnforeseeableError } from "../unforeseeable.js";
 import { DeclarationError } from "./errors.js";
+import { parseFrontmatter } from "./frontmatter.js";
 
 function resolveSource(configDir: string, source: string): string {
   return isAbsolute(source) ? source : resolve(configDir, source);
@@ -93,25 +93,7 @@ async function readDirectory(dir: string): Promise<DirectoryEntry[]> {
   }
 }
 
-/** The `name` and `description` of a SKILL.md frontmatter block. */
-export function parseFrontmatter(text: string): { name?: string; description?: string } {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
-  if (!match?.[1]) return {};
-  const out: { name?: string; description?: string } = {};
-  try {
-    const data = parseYaml(match[1]) as Record<string, unknown> | null;
-    for (const key of ["name", "description"] as const)
-      if (typeof data?.[key] === "string") out[key] = data[key] as string;
-    return out;
-  } catch {
-    // Not valid YAML (e.g. an unquoted colon in a description): read plain `key: value` lines.
-    for (const line of match[1].split(/\r?\n/)) {
-      const kv = /^(name|description)\s*:\s*(.*)$/.exec(line);
-      if (kv) out[kv[1] as "name" | "description"] = kv[2]!.trim().replace(/^["']|["']$/g, "");
-    }
-    return out;
-  }
-}
+export { parseFrontmatter };
 
 async function readSkillDirectory(configDir: string, source: string) {
   const dir = resolveSource(configDir, source);

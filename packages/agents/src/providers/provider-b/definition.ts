@@ -1,13 +1,9 @@
 // The provider_b adapter: Managed API (agents, deployments, sessions) and Forward API
 // (Templates, Identities, Channels) over one token; shared kinds live on either domain.
 
-import { z } from "zod";
-import { strict } from "../../model/schema-helpers.js";
 import { DeclarationError } from "../common/errors.js";
 import { probeByListingAgents } from "../common/probe.js";
-import { allowInsecureHttpField } from "../endpoint.js";
 import type { KindHandler, ProviderAdapter, ProviderDefinition } from "../types.js";
-import { providerBCapabilities } from "./capabilities.js";
 import { connectProviderB } from "./client.js";
 import { deriveProviderB } from "./derive.js";
 import { agentHandler } from "./handlers/agents.js";
@@ -21,16 +17,7 @@ import { DEFAULT_PROVIDER_B_OPTIONS, type ProviderBOptions } from "./handlers/sh
 import { skillHandler } from "./handlers/skills.js";
 import { vaultHandler } from "./handlers/vaults.js";
 import { providerBRefusals } from "./refusals.js";
-
-/** `providers.provider_b`: a personal access token and an optional gateway. */
-const providerBConfig = strict({
-  api_key: z.string().min(1).describe("personal access token (write it as `${VAR}`)"),
-  gateway: z
-    .url()
-    .optional()
-    .describe("cloud gateway base URL; default is the provider's public cloud gateway"),
-  allow_insecure_http: allowInsecureHttpField,
-}).describe("provider_b: BYOC tunnels, Forward delivery, identities and channels");
+import { providerBSpec } from "./spec.js";
 
 /** Tunnels are references to existing BYOC tunnels: never created, updated or deleted. */
 const tunnelHandler: KindHandler = {
@@ -82,14 +69,7 @@ export type { ProviderBOptions };
 
 /** provider_b, whole: the block schema, capabilities, the `agents init` starter and the adapter. */
 export const providerBDefinition = {
-  name: "provider_b",
-  config: providerBConfig,
-  capabilities: providerBCapabilities,
-  starter: {
-    block: ["api_key: ${PROVIDER_B_API_KEY}"],
-    env: ["PROVIDER_B_API_KEY=replace-me"],
-    model: "auto",
-  },
+  ...providerBSpec,
   adapter: providerB,
   applyRefusals: providerBRefusals,
 } as const satisfies ProviderDefinition;
