@@ -79,12 +79,7 @@ export class YamlSource {
 
   /** 1-based line and column of an offset, counting lines as the `yaml` library does (at "\n"). */
   posAt(offset: number): SourcePos {
-    if (this.lineStarts === undefined) {
-      this.lineStarts = [0];
-      for (let at = this.text.indexOf("\n"); at >= 0; at = this.text.indexOf("\n", at + 1))
-        this.lineStarts.push(at + 1);
-    }
-    const starts = this.lineStarts;
+    const starts = this.starts();
     let low = 0;
     let high = starts.length - 1;
     while (low < high) {
@@ -249,13 +244,31 @@ export class YamlSource {
     return this.locate(path).exact;
   }
 
-  /** The source's lines, split once: every diagnostic printed asks for one. */
-  private lines: string[] | undefined;
+  /** Offset of the start of each line (after each "\n"), found once. */
+  private starts(): number[] {
+    if (this.lineStarts === undefined) {
+      this.lineStarts = [0];
+      for (let at = this.text.indexOf("\n"); at >= 0; at = this.text.indexOf("\n", at + 1))
+        this.lineStarts.push(at + 1);
+    }
+    return this.lineStarts;
+  }
 
-  /** 1-based source line, for excerpts in the CLI. */
+  /**
+   * 1-based source line, for excerpts in the CLI: the text between two line starts, without its
+   * "\n" or "\r\n" (what splitting the text at /\r?\n/ gives, without splitting a 20,000-line file
+   * for a handful of excerpts).
+   */
   lineText(line: number): string {
-    this.lines ??= this.text.split(/\r?\n/);
-    return this.lines[line - 1] ?? "";
+    const starts = this.starts();
+    if (line < 1 || line > starts.length) return "";
+    const from = starts[line - 1]!;
+    const next = starts[line];
+    if (next === undefined) return this.text.slice(from);
+    return this.text.slice(
+      from,
+      this.text.charCodeAt(next - 2) === 13 && next - 2 >= from ? next - 2 : next - 1,
+    );
   }
 }
 

@@ -315,6 +315,22 @@ describe("loadConfig", () => {
     expect(splits).toBeLessThanOrEqual(1);
   });
 
+  it("gives every line as splitting the text at /\\r?\\n/ does", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("a", "b: 1", "\r", "\n", "\r\n", " "), { maxLength: 12 }),
+        (parts) => {
+          const text = parts.join("");
+          const source = new YamlSource("/tmp/agents.yaml", text);
+          const split = text.split(/\r?\n/);
+          for (let line = 0; line <= split.length + 1; line++)
+            expect(source.lineText(line)).toBe(split[line - 1] ?? "");
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("reads a file with aliases through the yaml library, substituting a shared value once", () => {
     const text = `${valid}\n  staging:\n    config: &cloud\n      type: cloud\n      packages: {pip: ["\${PKG}"]}\n  prod:\n    config: *cloud\n`;
     const unset = loadConfigText(text, "/tmp/agents.yaml", { env: { C_KEY: "k" } });
