@@ -51,9 +51,17 @@ export class RuleContext {
     this.diagnostics.push(diagnostic);
   }
 
-  declarations<T>(kind: Kind): [string, T][] {
-    return Object.entries((this.config[kind] ?? {}) as Record<string, T>);
+  /** The declarations of a kind, as [name, declaration] pairs: listed once per kind, for every rule. */
+  declarations<T>(kind: Kind): readonly (readonly [string, T])[] {
+    let entries = this.declarationCache.get(kind);
+    if (!entries) {
+      entries = Object.entries(this.config[kind] ?? {});
+      this.declarationCache.set(kind, entries);
+    }
+    return entries as readonly (readonly [string, T])[];
   }
+
+  private readonly declarationCache = new Map<Kind, readonly (readonly [string, unknown])[]>();
 
   /** Target providers of one declaration, restricted by `--provider`, with their capabilities. */
   targets(spec: { provider?: string }, kind?: Kind): { provider: string; caps: ProviderCapabilities }[] {
