@@ -49,18 +49,38 @@ export async function refresh(
   // another): let them go out before the reads are set up, and set the reads up in slices, so
   // that a page answered meanwhile is read and its next page sent without waiting for them all.
   if (listings.size > 0) await new Promise((resolve) => setImmediate(resolve));
-  const breathe = breather();
   const reads: Promise<void>[] = [];
+  const read = (target: RefreshTarget, listed: unknown) =>
+    readOne(runtime, bounded, target, lookup, options.signal, listed).then((result) => {
+      results.set(target.address, result);
+    });
+  // A listed kind's reads are set up once its listing has settled (in input order, as they would
+  // have resumed), unless the handler reads meanwhile what the list cannot show.
+  const afterListing = new Map<string, RefreshTarget[]>();
+  const breathe = breather();
   for (const target of targets) {
     const pause = breathe();
     if (pause) await pause;
-    const listed = listings
-      .get(groupKey(target))
-      ?.then((found) => found.get(target.id))
-      .catch(() => undefined);
+    const key = groupKey(target);
+    const listing = listings.get(key);
+    if (listing && !runtime.handler(target.provider, target.kind)?.readsWhileListing) {
+      const waiting = afterListing.get(key) ?? [];
+      afterListing.set(key, waiting);
+      waiting.push(target);
+      continue;
+    }
     reads.push(
-      readOne(runtime, bounded, target, lookup, options.signal, listed).then((result) => {
-        results.set(target.address, result);
+      read(
+        target,
+        listing?.then((found) => found.get(target.id)).catch(() => undefined),
+      ),
+    );
+  }
+  for (const [key, waiting] of afterListing) {
+    const listing = listings.get(key)!.catch(() => undefined);
+    reads.push(
+      listing.then(async (found) => {
+        await Promise.all(waiting.map((target) => read(target, listedOf(found, target.id))));
       }),
     );
   }
@@ -70,6 +90,15 @@ export async function refresh(
 }
 
 const groupKey = (target: RefreshTarget) => `${target.provider}\u0000${target.kind}`;
+
+/** The listed object for `id`, or undefined (a listing that failed, or an answer not a map). */
+function listedOf(found: ReadonlyMap<string, unknown> | undefined, id: string): unknown {
+  try {
+    return found?.get(id);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Gives a context whose provider clients make their calls through the slots; `first` for listings. */
 type Bound = <C extends ListContext>(ctx: C, first?: boolean) => C;

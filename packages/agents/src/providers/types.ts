@@ -161,6 +161,13 @@ export interface KindHandler {
    * Leave it out where the list shows less than a GET.
    */
   listForRead?(ctx: ListContext, ids: ReadonlySet<string>): Promise<ReadonlyMap<string, unknown>>;
+  /**
+   * Plan from lists: `read` starts calls the list cannot answer before it awaits `listed` (e.g. a
+   * vault's credentials), so refresh calls it while the list is walked. Without it, refresh calls
+   * `read` once the listing has settled, with the listed object itself: a wide plan then holds
+   * no read's context and calls in memory while the pages are on the wire.
+   */
+  readsWhileListing?: boolean;
   /** In-place update. Without it every change is a replacement. */
   update?(ctx: HandlerContext, id: string, spec: Spec, prior: PriorState): Promise<RemoteObject>;
   /** Deletes or archives. Already gone counts as success. */

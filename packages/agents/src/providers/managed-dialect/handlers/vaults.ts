@@ -161,6 +161,7 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
     },
 
     ...listReader(profile, "/vaults"),
+    readsWhileListing: true,
 
     async read(ctx, id, prior, listed) {
       // The credentials need only the vault's id: read them while the vault list is walked.
