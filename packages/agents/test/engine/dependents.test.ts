@@ -106,7 +106,7 @@ describe("orderActions with the declared order worked out before the reads", () 
         const expected = orderActions(actions).map((a) => a.address);
         expect(orderActions(actions, declaredOrder(declared)).map((a) => a.address)).toEqual(expected);
       }),
-      { numRuns: 300 },
+      { numRuns: 100 },
     );
   });
 

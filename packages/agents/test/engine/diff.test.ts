@@ -46,7 +46,7 @@ describe("sameValue and isEmptyValue", () => {
         expect(sameValue(a, a)).toBe(sameByDefinition(a, a));
         expect(sameValue(a, structuredClone(a))).toBe(sameByDefinition(a, structuredClone(a)));
       }),
-      { numRuns: 3000 },
+      { numRuns: 800 },
     );
   });
 
