@@ -22,6 +22,11 @@ export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
   /** Restrict validation and the graph to one provider. */
   provider?: string;
+  /**
+   * Expand the resource graph (`graph` in the result); default true. `agents validate` reports
+   * diagnostics only and passes false: the graph holds a node per declaration and provider.
+   */
+  graph?: boolean;
 }
 
 export interface LoadResult {
@@ -161,8 +166,9 @@ export function loadConfigText(text: string, file: string, opts: LoadOptions = {
   const config = parsed.data;
   const checks = [...resolvePaths(config, dir, source), ...runRules(config, source, opts.provider)];
   const diagnostics = [...dotenv.diagnostics, ...interpolationDiagnostics, ...notAtUnresolved(checks)];
-  const graph = expand(config, { pos: (path) => source.keyPos(path), provider: opts.provider });
   const hasError = diagnostics.some((d) => d.severity === "error");
+  if (opts.graph === false) return finish(diagnostics, hasError ? {} : { config });
+  const graph = expand(config, { pos: (path) => source.keyPos(path), provider: opts.provider });
   return finish(diagnostics, hasError ? { graph } : { config, graph });
 }
 

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/index.js";
+import { loadConfig, loadConfigText } from "../../src/config/index.js";
 import { instructionsPathCandidate } from "../../src/config/paths.js";
-import { cfg, errorsOf, load, locateMark, render } from "./helpers.js";
+import { cfg, errorsOf, FIXTURE_FILE, load, locateMark, render, TEST_ENV } from "./helpers.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "agents-load-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -344,4 +344,26 @@ describe("identity metadata is a map (spec): scalars are accepted and kept as th
     const hit = load(marked.text).diagnostics.find((d) => d.code === "AGENTS1001");
     expect(hit).toMatchObject({ line: marked.line, col: marked.col });
   });
+});
+
+describe("graph: false (agents validate)", () => {
+  const cases = [
+    ["a valid file", "agents:\n  a:\n    model: m\n    instructions: hi\n"],
+    ["a rule error", "agents:\n  a:\n    model: m\n    instructions: hi\n    vault: nowhere\n"],
+    ["a schema error", "agents:\n  a:\n    model: m\n"],
+  ] as const;
+  for (const [what, body] of cases) {
+    it(`${what}: the same result without the graph`, () => {
+      const text = cfg(["provider_c", "provider_b"], `defaults:\n  provider: all\n${body}`);
+      const full = loadConfigText(text, FIXTURE_FILE, { env: TEST_ENV });
+      const lean = loadConfigText(text, FIXTURE_FILE, { env: TEST_ENV, graph: false });
+      expect(lean.graph).toBeUndefined();
+      const { graph, ...rest } = full;
+      expect(what === "a schema error" ? graph : graph?.nodes.length).toEqual(
+        what === "a schema error" ? undefined : 2,
+      );
+      // The source is the same text; its lazily built position index may differ.
+      expect({ ...lean, source: lean.source?.text }).toEqual({ ...rest, source: rest.source?.text });
+    });
+  }
 });

@@ -15,7 +15,7 @@ export function register(program: Command): void {
     .option("--provider <NAME>", "check only what targets this provider")
     .option("--json", "print one JSON document instead of text")
     .action(async (options: ValidateOptions) => {
-      const result = await loadConfig(options.file, { provider: options.provider });
+      const result = await loadConfig(options.file, { provider: options.provider, graph: false });
       const errors = result.diagnostics.filter((d) => d.severity === "error").length;
       const warnings = result.diagnostics.length - errors;
       if (options.json) {
