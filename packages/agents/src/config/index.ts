@@ -10,6 +10,7 @@ import { issuesToDiagnostics } from "./issues.js";
 import { resolvePaths } from "./paths.js";
 import { runRules } from "./rules/index.js";
 import { type Config, configSchema, RESOURCE_SCHEMAS } from "./schema/index.js";
+import { parseConfig } from "./schema/plain.js";
 import { YamlSource } from "./source.js";
 import { decodeUtf8 } from "./utf8.js";
 
@@ -146,7 +147,7 @@ export function loadConfigText(text: string, file: string, opts: LoadOptions = {
   const notAtUnresolved = (list: Diagnostic[]) => list.filter((d) => !unresolved.has(`${d.line}:${d.col}`));
 
   const raw = withoutExtensions(substituted);
-  const parsed = configSchema.safeParse(raw);
+  const parsed = parseConfig(raw);
   if (!parsed.success) {
     const schemaDiagnostics = issuesToDiagnostics(parsed.error.issues, source);
     // Check what is valid anyway, so one pass shows every problem, not only the schema's.
