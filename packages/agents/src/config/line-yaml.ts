@@ -135,15 +135,23 @@ function withoutReferences(text: string, lines: Lines): Set<string> {
 /** The lines that hold content (not blank, not only a comment): indentation, start and end. */
 interface Lines {
   count: number;
-  indent: number[];
+  indent: Int32Array;
   /** Offset of the first non-space character. */
-  start: number[];
+  start: Int32Array;
   /** Offset of the line's end (its "\n", or the end of the text). */
-  end: number[];
+  end: Int32Array;
 }
 
 function scanLines(text: string): Lines | undefined {
-  const lines: Lines = { count: 0, indent: [], start: [], end: [] };
+  // Typed arrays sized by the number of lines: no growth, and nothing for the collector to copy.
+  let size = 1;
+  for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", nl + 1)) size++;
+  const lines: Lines = {
+    count: 0,
+    indent: new Int32Array(size),
+    start: new Int32Array(size),
+    end: new Int32Array(size),
+  };
   let at = 0;
   while (at < text.length) {
     let end = text.indexOf("\n", at);
@@ -156,13 +164,17 @@ function scanLines(text: string): Lines | undefined {
         const after = text.charCodeAt(at + 3);
         if (at + 3 === end || after === 32) return undefined;
       }
-      lines.indent.push(first - at);
-      lines.start.push(first);
-      lines.end.push(end);
+      lines.indent[lines.count] = first - at;
+      lines.start[lines.count] = first;
+      lines.end[lines.count] = end;
       lines.count++;
     }
     at = end + 1;
   }
+  // Exactly `count` long, as arrays were: an index past the last line reads undefined.
+  lines.indent = lines.indent.subarray(0, lines.count);
+  lines.start = lines.start.subarray(0, lines.count);
+  lines.end = lines.end.subarray(0, lines.count);
   return lines;
 }
 
@@ -325,8 +337,16 @@ function parseDocument(text: string, lines: Lines): unknown {
     const written = text.slice(from, stop);
     // `a: b: c` is not a plain scalar; `b:c` is.
     if (written.includes(": ") || written.endsWith(":")) throw DECLINE;
-    return resolvePlain(written);
+    const value = resolvePlain(written);
+    if (value !== written) return value;
+    // One string per distinct text: a generated file repeats its values (`provider: provider_a`,
+    // `type: cloud`) thousands of times, and each copy would live as long as the document.
+    const known = texts.get(written);
+    if (known !== undefined) return known;
+    texts.set(written, written);
+    return written;
   };
+  const texts = new Map<string, string>();
 
   /**
    * The value of an entry or item whose line `li` has nothing after its `:` or `-`: a block nested
