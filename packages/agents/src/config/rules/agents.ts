@@ -145,21 +145,23 @@ export function checkAgents(ctx: RuleContext): void {
       agent.resources?.forEach((resource, i) => {
         checkMountPath(ctx, resource.mount_path, [...base, "resources", i, "mount_path"], provider, caps);
       });
-      checkUniqueMountPaths(
-        ctx,
-        [
-          ...(agent.resources ?? []).map((resource, i) => ({
-            value: resource.mount_path,
-            path: [...base, "resources", i, "mount_path"],
-          })),
-          ...(agent.files ?? []).flatMap((file, i) =>
-            typeof file === "string"
-              ? []
-              : [{ value: file.mount_path, path: [...base, "files", i, "mount_path"] }],
-          ),
-        ],
-        caps,
-      );
+      // Only resources and files have mount paths: an agent with neither has nothing to compare.
+      if (agent.resources !== undefined || agent.files !== undefined)
+        checkUniqueMountPaths(
+          ctx,
+          [
+            ...(agent.resources ?? []).map((resource, i) => ({
+              value: resource.mount_path,
+              path: [...base, "resources", i, "mount_path"],
+            })),
+            ...(agent.files ?? []).flatMap((file, i) =>
+              typeof file === "string"
+                ? []
+                : [{ value: file.mount_path, path: [...base, "files", i, "mount_path"] }],
+            ),
+          ],
+          caps,
+        );
       agent.files?.forEach((file, i) => {
         if (typeof file !== "string")
           checkMountPath(ctx, file.mount_path, [...base, "files", i, "mount_path"], provider, caps);

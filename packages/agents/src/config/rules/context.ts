@@ -65,8 +65,9 @@ export class RuleContext {
 
   /** Target providers of one declaration, restricted by `--provider`, with their capabilities. */
   targets(spec: { provider?: string }, kind?: Kind): { provider: string; caps: ProviderCapabilities }[] {
-    const key = `${kind === "tunnels" ? "tunnels" : "any"}\u0000${spec.provider ?? ""}`;
-    let targets = this.targetCache.get(key);
+    const cache = kind === "tunnels" ? this.tunnelTargets : this.targetCache;
+    const key = spec.provider ?? "";
+    let targets = cache.get(key);
     if (!targets) {
       targets = targetsOf(spec.provider, this.config, kind)
         .filter((provider) => this.only === undefined || provider === this.only)
@@ -74,13 +75,17 @@ export class RuleContext {
           const caps = capabilitiesOf(provider);
           return caps ? [{ provider, caps }] : [];
         });
-      this.targetCache.set(key, targets);
+      cache.set(key, targets);
     }
     return targets;
   }
 
-  /** Targets depend only on the pin (and on tunnels having none), so they are computed once each. */
+  /**
+   * Targets depend only on the pin (and on tunnels having none), so they are computed once each:
+   * by pin, one map for tunnels and one for every other kind.
+   */
   private readonly targetCache = new Map<string, { provider: string; caps: ProviderCapabilities }[]>();
+  private readonly tunnelTargets = new Map<string, { provider: string; caps: ProviderCapabilities }[]>();
 
   /** Whether `name` of `kind` is declared for `provider`. */
   declaredOn(kind: Kind, name: string, provider: string): boolean {
