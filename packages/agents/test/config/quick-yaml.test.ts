@@ -102,15 +102,7 @@ const ROWS: Array<[string, "same" | "declines"]> = [
 
 describe("the quick YAML reader", () => {
   it.each(ROWS)("%j: %s", (text, expected) => {
-    const quick = readQuickly(text);
-    if (expected === "declines") {
-      expect(quick).toBeUndefined();
-      return;
-    }
-    expect(quick).toBeDefined();
-    const slow = full(text);
-    expect(slow.errors).toEqual([]);
-    expectSame(quick!.value, slow.value);
+    expectRow(readQuickly(text), text, expected);
   });
 
   const files = [join(root, "examples"), join(root, "packages/agents/test/fixtures")].flatMap(yamlFiles);
@@ -171,16 +163,8 @@ describe("the quick YAML reader", () => {
 
 describe("the line reader (plain block files)", () => {
   it.each(PLAIN_ROWS)("%j: %s", (text, expected) => {
-    const plain = readLines(text);
-    if (expected === "declines") {
-      expect(plain).toBeUndefined();
-      return;
-    }
-    expect(plain).toBeDefined();
-    const slow = full(text);
-    expect(slow.errors).toEqual([]);
-    expectSame(plain!.value, slow.value);
-    expectPlacedAsYaml(text);
+    expectRow(readLines(text), text, expected);
+    if (expected !== "declines") expectPlacedAsYaml(text);
   });
 
   it("takes generated plain block documents, reading and placing them as the yaml library does", () => {
@@ -343,6 +327,18 @@ describe("loadConfig", () => {
 });
 
 /** Every value and key of `text` placed by YamlSource (the quick readers) where the yaml library has it. */
+/** A table row: the reader declines `text`, or takes it with the value the yaml library reads. */
+function expectRow(read: { value: unknown } | undefined, text: string, expected: string): void {
+  if (expected === "declines") {
+    expect(read).toBeUndefined();
+    return;
+  }
+  expect(read).toBeDefined();
+  const slow = full(text);
+  expect(slow.errors).toEqual([]);
+  expectSame(read!.value, slow.value);
+}
+
 function expectPlacedAsYaml(text: string): void {
   const source = new YamlSource("/tmp/agents.yaml", text);
   for (const { path, pos, keyPos } of yamlPositions(text)) {
