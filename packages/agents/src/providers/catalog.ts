@@ -1,5 +1,6 @@
-// The one table of providers: each entry is a provider's whole definition. The validator reads
-// block schemas and capabilities from here, `agents init` its starters, the engine its adapters.
+// The one table of providers: each entry is a provider's whole definition, its spec (specs.ts:
+// block schema, capabilities, starter, which the configuration reads without loading any wire
+// code) with its adapter, which the engine drives.
 import { isProviderName, PROVIDER_NAMES, type ProviderName } from "../model/provider-names.js";
 import { providerADefinition } from "./provider-a/definition.js";
 import { providerBDefinition } from "./provider-b/definition.js";
