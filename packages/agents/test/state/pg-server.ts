@@ -110,6 +110,9 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
     urlFor,
     async stop() {
       if (child.exitCode === null) {
+        // Held again while it stops: with the child unref'd, a process with nothing else to do
+        // (a bench's top-level await) would end here with the wait unsettled (exit code 13).
+        child.ref();
         child.stdin?.end();
         await exited;
       }
