@@ -100,6 +100,18 @@ const ROWS: Array<[string, "same" | "declines"]> = [
   ["", "declines"],
 ];
 
+/** A valid file: one provider whose key comes from `${C_KEY}`, one environment. */
+const VALID_LINES = [
+  'version: "1"',
+  "providers:",
+  "  provider_c:",
+  "    api_key: ${C_KEY}",
+  "environments:",
+  "  dev:",
+  "    config:",
+  "      type: cloud",
+];
+
 describe("the quick YAML reader", () => {
   it.each(ROWS)("%j: %s", (text, expected) => {
     expectRow(readQuickly(text), text, expected);
@@ -205,20 +217,9 @@ describe("the line reader (plain block files)", () => {
   });
 
   it("substitutes `${VAR}` under the top-level entries whose text holds a `$`, skipping the rest", () => {
-    const text = [
-      'version: "1"',
-      "providers:",
-      "  provider_c:",
-      "    api_key: ${C_KEY}",
-      "environments:",
-      "  dev:",
-      "    config:",
-      "      type: cloud",
-      "agents:",
-      "  a:",
-      "    model: m",
-      "    instructions: ${MISSING}",
-    ].join("\n");
+    const text = [...VALID_LINES, "agents:", "  a:", "    model: m", "    instructions: ${MISSING}"].join(
+      "\n",
+    );
     const result = loadConfigText(text, "/tmp/agents.yaml", { env: { C_KEY: "k" } });
     expect(result.source?.withoutReferences).toEqual(new Set(["version", "environments"]));
     expect(result.diagnostics).toMatchObject([{ code: "AGENTS1010", line: 12, col: 19 }]);
@@ -257,16 +258,7 @@ describe("the line reader (plain block files)", () => {
 });
 
 describe("loadConfig", () => {
-  const valid = [
-    'version: "1"',
-    "providers:",
-    "  provider_c:",
-    "    api_key: ${C_KEY}",
-    "environments:",
-    "  dev:",
-    "    config:",
-    "      type: cloud",
-  ].join("\n");
+  const valid = VALID_LINES.join("\n");
 
   it("does not parse a valid file with positions", () => {
     const result = loadConfigText(valid, "/tmp/agents.yaml", { env: { C_KEY: "k" } });
