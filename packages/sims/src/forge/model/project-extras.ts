@@ -1,3 +1,4 @@
+import { str } from "../wire/params.js";
 import type { MoreExtras } from "./more-extras.js";
 
 /**
@@ -204,6 +205,26 @@ export function wikiJson(
     title: w.title,
     encoding: "UTF-8",
   };
+}
+
+/**
+ * A new wiki page from a create body (`POST …/wikis`, a project's or a group's): its fields, or
+ * the body's missing parameters, or GitLab's 400 message when a page already has the title's slug.
+ */
+export function newWikiPage(
+  body: Record<string, unknown>,
+  exists: (slug: string) => boolean,
+):
+  | { page: { slug: string; title: string; content: string; format: string } }
+  | { missing: string[] }
+  | { error: string } {
+  const title = str(body.title)?.trim();
+  const content = str(body.content);
+  if (!title || content === undefined)
+    return { missing: [...(!title ? ["title"] : []), ...(content === undefined ? ["content"] : [])] };
+  const slug = wikiSlug(title);
+  if (exists(slug)) return { error: "Duplicate page: A page with that title already exists" };
+  return { page: { slug, title, content, format: str(body.format) ?? "markdown" } };
 }
 
 /**

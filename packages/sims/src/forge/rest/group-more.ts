@@ -11,7 +11,7 @@ import {
   loadProject,
 } from "../model/access.js";
 import { type HookEventRow, type HookRow, more } from "../model/more-extras.js";
-import { editWikiPage, wikiJson, wikiSlug } from "../model/project-extras.js";
+import { editWikiPage, newWikiPage, wikiJson } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Group, nextId } from "../model/state.js";
 import { API, forbidden, missing, notFound, unauthorized } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -109,15 +109,10 @@ export function groupMoreRoutes(app: Express, ctx: SimContext<ForgeState>): void
   app.post(GW, (req, res) => {
     const g = loadGroup(s(), req, res);
     if (!g || !groupLevel(ctx, res, g, ACCESS.developer)) return;
-    const b = params(req);
-    const title = str(b.title)?.trim();
-    const content = str(b.content);
-    if (!title || content === undefined)
-      return missing(res, ...(!title ? ["title"] : []), ...(content === undefined ? ["content"] : []));
-    const slug = wikiSlug(title);
-    if (findPage(g, slug))
-      return void res.status(400).json({ message: "Duplicate page: A page with that title already exists" });
-    const w = { group_id: g.id, slug, title, content, format: str(b.format) ?? "markdown" };
+    const made = newWikiPage(params(req), (slug) => findPage(g, slug) !== undefined);
+    if ("missing" in made) return missing(res, ...made.missing);
+    if ("error" in made) return void res.status(400).json({ message: made.error });
+    const w = { group_id: g.id, ...made.page };
     m().groupWiki.push(w);
     res.status(201).json(wikiJson(w, true));
   });

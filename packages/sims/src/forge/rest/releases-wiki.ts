@@ -1,7 +1,13 @@
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject } from "../model/access.js";
-import { editWikiPage, type ReleaseRow, type WikiRow, wikiJson, wikiSlug } from "../model/project-extras.js";
+import {
+  editWikiPage,
+  newWikiPage,
+  type ReleaseRow,
+  type WikiRow,
+  wikiJson,
+} from "../model/project-extras.js";
 import { commitJson, resolveRef } from "../model/repo.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
@@ -153,15 +159,10 @@ export function releaseWikiRoutes(
   app.post(W, (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
     if (!p) return;
-    const b = params(req);
-    const title = str(b.title)?.trim();
-    const content = str(b.content);
-    if (!title || content === undefined)
-      return missing(res, ...(!title ? ["title"] : []), ...(content === undefined ? ["content"] : []));
-    const slug = wikiSlug(title);
-    if (findPage(p, slug))
-      return void res.status(400).json({ message: "Duplicate page: A page with that title already exists" });
-    const w: WikiRow = { project_id: p.id, slug, title, content, format: str(b.format) ?? "markdown" };
+    const made = newWikiPage(params(req), (slug) => findPage(p, slug) !== undefined);
+    if ("missing" in made) return missing(res, ...made.missing);
+    if ("error" in made) return void res.status(400).json({ message: made.error });
+    const w: WikiRow = { project_id: p.id, ...made.page };
     d().wiki.push(w);
     res.status(201).json(wikiJson(w, true));
   });
