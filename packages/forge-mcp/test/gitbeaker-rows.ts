@@ -24,3 +24,21 @@ export const has = (key: string, value: unknown) => (out: any) =>
   expect(out).toEqual(expect.arrayContaining([expect.objectContaining({ [key]: value })]));
 /** For a row whose call succeeding is the whole check. */
 export const done = () => {};
+
+/** A request the forge simulator logged. */
+export interface Logged {
+  method: string;
+  path: string;
+  status: number;
+}
+
+/**
+ * Runs `call` against the forge simulator at `origin` with its request log cleared first: the
+ * call's result and the forge requests it made (the simulator's own /_sim requests left out).
+ */
+export async function logged<T>(origin: string, call: () => Promise<T>): Promise<{ out: T; log: Logged[] }> {
+  await fetch(`${origin}/_sim/log`, { method: "DELETE" });
+  const out = await call();
+  const { entries } = (await (await fetch(`${origin}/_sim/log`)).json()) as { entries: Logged[] };
+  return { out, log: entries.filter((e) => !e.path.startsWith("/_sim")) };
+}

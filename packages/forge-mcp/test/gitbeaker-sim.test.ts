@@ -1,6 +1,7 @@
 import { Gitlab } from "@gitbeaker/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Forge, startForge } from "./forge-sim.js";
+import { logged } from "./gitbeaker-rows.js";
 
 /**
  * The forge simulator's endpoints of issue 25 that no forge-mcp tool calls yet, driven by a GitLab
@@ -252,13 +253,7 @@ describe("@gitbeaker/rest drives the forge simulator's other documented endpoint
   });
 
   it.each(rows.map((r, i) => [i + 1, r.endpoint, r] as const))("%i %s", async (_n, _endpoint, r) => {
-    await fetch(`${forge.origin}/_sim/log`, { method: "DELETE" });
-    const out = await r.run(gl, c);
-    const log = (
-      (await (await fetch(`${forge.origin}/_sim/log`)).json()) as {
-        entries: Array<{ method: string; path: string; status: number }>;
-      }
-    ).entries.filter((e) => !e.path.startsWith("/_sim"));
+    const { out, log } = await logged(forge.origin, () => r.run(gl, c));
     expect(`${log.at(-1)!.method} ${log.at(-1)!.path}`).toMatch(pattern(r.endpoint));
     expect(
       log.every((e) => e.status < 300),

@@ -4,7 +4,7 @@ import { TOOLSETS } from "../src/tools/index.js";
 import { type Forge, startForge } from "./forge-sim.js";
 import { BEAKER_A_SEED, beakerRowsA, NOT_IN_GITBEAKER_A } from "./gitbeaker-a.js";
 import { assetServer, beakerRowsB, beakerSeedB, NOT_IN_GITBEAKER_B } from "./gitbeaker-b.js";
-import { type Ctx, type Gl, has, type Row, row, W } from "./gitbeaker-rows.js";
+import { type Ctx, type Gl, has, logged, type Row, row, W } from "./gitbeaker-rows.js";
 
 /**
  * A GitLab client written by others, @gitbeaker/rest, drives the forge simulator over the surface
@@ -722,13 +722,7 @@ describe("@gitbeaker/rest drives the forge simulator over the tools' surface", (
   });
 
   it.each(rows.map((r, i) => [i + 1, r.endpoint, r] as const))("%i %s", async (_n, endpoint, r) => {
-    await fetch(`${forge.origin}/_sim/log`, { method: "DELETE" });
-    const out = await r.run(gl, c);
-    const log = (
-      (await (await fetch(`${forge.origin}/_sim/log`)).json()) as {
-        entries: Array<{ method: string; path: string; status: number }>;
-      }
-    ).entries.filter((e) => !e.path.startsWith("/_sim"));
+    const { out, log } = await logged(forge.origin, () => r.run(gl, c));
     const last = log.at(-1)!;
     expect(`${last.method} ${last.path}`).toMatch(pattern(endpoint));
     expect(
