@@ -5,7 +5,7 @@
  */
 
 type Args = Record<string, unknown>;
-type Ctx = Record<string, any>;
+export type Ctx = Record<string, any>;
 export interface Row {
   tool: string;
   args: Args | ((c: Ctx) => Args);
@@ -13,6 +13,8 @@ export interface Row {
   path: string | ((c: Ctx) => string);
   expect?: RegExp;
   save?: (body: any, c: Ctx) => void;
+  /** Forge calls the tool makes before the row's own (in any order), as "METHOD path". */
+  before?: string[] | ((c: Ctx) => string[]);
   /**
    * Every forge request of a tool that needs more than one ("METHOD path", in order; the row's own
    * request among them): the fault on the row's request must end the call there.

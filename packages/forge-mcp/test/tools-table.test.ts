@@ -5,7 +5,7 @@ import { TOOLSETS } from "../src/tools/index.js";
 import { type Forge, startForge } from "./forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
 import { prepareA, rowsA } from "./tools-table-a.js";
-import { tableRows, tableSeed } from "./tools-table-b.js";
+import { type Ctx, type Row, tableRows, tableSeed } from "./tools-table-b.js";
 
 /**
  * One row per tool, run in order against the forge simulator through the official MCP client:
@@ -14,21 +14,6 @@ import { tableRows, tableSeed } from "./tools-table-b.js";
  * the row's method and path, and the answer is what the row expects). Writes run on the default
  * dataset (acme/widgets is project 1; alice, the PAT's owner, owns it).
  */
-
-type Args = Record<string, unknown>;
-type Ctx = Record<string, any>;
-interface Row {
-  tool: string;
-  args: Args | ((c: Ctx) => Args);
-  method: string;
-  path: string | ((c: Ctx) => string);
-  expect?: RegExp;
-  save?: (body: any, c: Ctx) => void;
-  /** Forge calls the tool makes before the row's own (in any order), as "METHOD path". */
-  before?: string[] | ((c: Ctx) => string[]);
-  /** A tool needing more than one forge request: all of them, "METHOD path", in order. */
-  calls?: string[] | ((c: Ctx) => string[]);
-}
 
 const A = "/api/v4";
 const P = `${A}/projects/1`;
