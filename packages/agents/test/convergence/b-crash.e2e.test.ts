@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
-import { requestLog, setFaults, simState } from "../e2e/project.js";
+import { removedAfterAll, requestLog, setFaults, simState } from "../e2e/project.js";
 import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { type InProcessProject, inProcessProject } from "./in-process.js";
 
@@ -74,14 +74,13 @@ const OBJECT_KINDS = [
 ];
 
 let b: RunningSim;
-const dirs: string[] = [];
+const dirs = removedAfterAll();
 
 beforeAll(async () => {
   b = await startSim("provider_b", { quiet: true });
 });
 afterAll(async () => {
   await b?.close();
-  await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
 });
 
 /** A copy of the fixture wired to the simulator, emptied first unless `reset` is false. */

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SECRETS, setFaults, simState } from "../e2e/project.js";
+import { removedAfterAll, SECRETS, setFaults, simState } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
 
 type Provider = "provider_a" | "provider_d";
@@ -35,14 +35,13 @@ vaults:
 
 const ROWS: Provider[] = ["provider_a", "provider_d"];
 const sims = new Map<Provider, RunningSim>();
-const dirs: string[] = [];
+const dirs = removedAfterAll();
 
 beforeAll(async () => {
   for (const p of ROWS) sims.set(p, await startSim(p, { quiet: true }));
 });
 afterAll(async () => {
   await Promise.all([...sims.values()].map((s) => s.close()));
-  await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
 });
 
 /** The simulator's live vaults (not archived, not deleted). */

@@ -12,7 +12,7 @@ import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type InProcessProject, inProcessProject } from "../convergence/in-process.js";
 import { runCli } from "./cli.js";
-import { requestLog, setFaults, simState } from "./project.js";
+import { removedAfterAll, requestLog, setFaults, simState } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/crash-ab", import.meta.url));
 const RESOURCES = 4;
@@ -20,7 +20,7 @@ const env = { AGENTS_STATE_KEY: "crash-ab-key" };
 const MULTI_CALL = /\/(vaults|memory_stores)/;
 let a: RunningSim;
 let b: RunningSim;
-const dirs: string[] = [];
+const dirs = removedAfterAll();
 
 beforeAll(async () => {
   a = await startSim("provider_a", { quiet: true });
@@ -28,7 +28,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
-  await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
 });
 
 async function freshProject(): Promise<string> {

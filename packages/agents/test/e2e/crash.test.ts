@@ -19,21 +19,28 @@ import { forceUnlock } from "../../src/state/file-store.js";
 import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { CLI, runCli } from "./cli.js";
 import { runCliHere } from "./cli-here.js";
-import { copyProject, liveObjects, requestLog, SECRETS, setFaults, simState } from "./project.js";
+import {
+  copyProject,
+  liveObjects,
+  removedAfterAll,
+  requestLog,
+  SECRETS,
+  setFaults,
+  simState,
+} from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/crash-c", import.meta.url));
 const RESOURCES = 5;
 let env: Record<string, string> = { AGENTS_STATE_KEY: "crash-key" };
 let backend: "file" | "postgres" = "file";
 let c: RunningSim;
-const dirs: string[] = [];
+const dirs = removedAfterAll();
 
 beforeAll(async () => {
   c = await startSim("provider_c", { quiet: true });
 });
 afterAll(async () => {
   await c?.close();
-  await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
 });
 
 /** The project's state through its backend (the journal merged in, as a run sees it). */

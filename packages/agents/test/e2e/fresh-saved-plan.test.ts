@@ -11,19 +11,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
 import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { runCliHere } from "./cli-here.js";
+import { removedAfterAll } from "./project.js";
 
 const KEY = "sim-provider-c-key";
 const STALE = "error: the saved plan was made for a different state (lineage ";
 
 let c: RunningSim;
-const dirs: string[] = [];
+const dirs = removedAfterAll();
 
 beforeAll(async () => {
   c = await startSim("provider_c", { quiet: true });
 });
 afterAll(async () => {
   await c?.close();
-  await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
 });
 
 /** A new project from `agents init`, its `.env` pointing at the simulator, `stateBlock` appended. */

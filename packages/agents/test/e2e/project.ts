@@ -4,6 +4,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll } from "vitest";
+
+/**
+ * The list of folders a test file makes, each removed after the file's tests: push every folder
+ * made onto it. Call once, at the file's top level.
+ */
+export function removedAfterAll(): string[] {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
+  });
+  return dirs;
+}
 
 export const FIXTURE = fileURLToPath(new URL("./fixtures/multi-cd", import.meta.url));
 

@@ -15,21 +15,20 @@ import { keyedHash } from "../../src/state/secrets.js";
 import { inProcessProject } from "../convergence/in-process.js";
 import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { runCliHere as runCli } from "./cli-here.js";
-import { copyProject, liveObjects, SECRETS, setFaults, simState } from "./project.js";
+import { copyProject, liveObjects, removedAfterAll, SECRETS, setFaults, simState } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/crash-c", import.meta.url));
 /** What crash-c declares: environment, vault, memory store, agent, deployment. */
 const RESOURCES = 5;
 
 let c: RunningSim;
-const dirs: string[] = [];
+const dirs = removedAfterAll();
 
 beforeAll(async () => {
   c = await startSim("provider_c", { quiet: true });
 });
 afterAll(async () => {
   await c?.close();
-  await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
 });
 
 /** A clone of the project in a folder of its own name, with the shared `state:` block committed. */

@@ -18,7 +18,7 @@ import { PostgresBackend } from "../../src/state/postgres-store.js";
 import { type ResourceState, StateLockedError } from "../../src/state/types.js";
 import { CLI, type CliResult, runCli } from "../e2e/cli.js";
 import { runCliHere } from "../e2e/cli-here.js";
-import { copyProject, liveObjects, SECRETS, setFaults, simState } from "../e2e/project.js";
+import { copyProject, liveObjects, removedAfterAll, SECRETS, setFaults, simState } from "../e2e/project.js";
 import { type PgServer, testPostgres } from "./pg-server.js";
 
 const FIXTURE = fileURLToPath(new URL("../e2e/fixtures/crash-c", import.meta.url));
@@ -26,7 +26,7 @@ const KEY = { AGENTS_STATE_KEY: "pg-state-key" };
 
 let server: PgServer;
 let c: RunningSim;
-const dirs: string[] = [];
+const dirs = removedAfterAll();
 const backends: PostgresBackend[] = [];
 
 function backend(workspace: string, url = server.url): PostgresBackend {
@@ -83,7 +83,6 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
     await Promise.all(backends.map((b) => b.close()));
     await c?.close();
     await server?.stop();
-    await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
   });
 
   it("a second lock fails at once, naming the holder from the lock row; other workspaces are free", async () => {
