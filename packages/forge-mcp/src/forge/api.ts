@@ -1,4 +1,4 @@
-import { ForgeHttpError, forgeFetch, forgeMessage } from "./http.js";
+import { type ForgeHeaders, ForgeHttpError, forgeFetch, forgeMessage } from "./http.js";
 import type { ForgeRequest, GraphqlGate, ProjectScope } from "./project-scope.js";
 
 /** GitLab REST v4 for one caller (one token). Pagination facts come from the x-* headers. */
@@ -23,7 +23,7 @@ export type TokenKind = "bearer" | "job";
 type Query = Record<string, string | number | boolean | undefined>;
 
 /** A keyset answer has no x-page; its only navigation is the `page_token` of `Link rel="next"`. */
-function keysetPage(h: Headers): Page | undefined {
+function keysetPage(h: ForgeHeaders): Page | undefined {
   const next = /<([^>]+)>;\s*rel="next"/.exec(h.get("link") ?? "")?.[1];
   const token = next ? new URL(next).searchParams.get("page_token") : null;
   if (!token) return undefined;

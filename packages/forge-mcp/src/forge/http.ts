@@ -31,9 +31,15 @@ function told(method: string, status: number, started: bigint): void {
   for (const l of listeners) l(method, status, seconds);
 }
 
+/** A forge answer's headers, read by name (any case), several values joined as fetch's Headers joins them. */
+export interface ForgeHeaders {
+  get(name: string): string | null;
+  has(name: string): boolean;
+}
+
 interface ForgeResponse {
   status: number;
-  headers: Headers;
+  headers: ForgeHeaders;
   body: unknown;
   text: string;
   /** With `headBytes`: the first bytes of a successful answer, and whether more were left unread. */
@@ -117,13 +123,15 @@ export async function forgeFetch(
   return { status: res.statusCode, headers, body, text };
 }
 
-function toHeaders(raw: Dispatcher.ResponseData["headers"]): Headers {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(raw)) {
-    if (v === undefined) continue;
-    for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
-  }
-  return headers;
+// undici's own record of the headers (lower-case names), read in place: building a fetch Headers
+// object per forge call cost more than the few reads of it
+function toHeaders(raw: Dispatcher.ResponseData["headers"]): ForgeHeaders {
+  const get = (name: string): string | null => {
+    const v = raw[name.toLowerCase()];
+    if (v === undefined) return null;
+    return Array.isArray(v) ? v.join(", ") : v;
+  };
+  return { get, has: (name) => get(name) !== null };
 }
 
 /** A binary answer longer than the caller's bound: the rest is not read. */
