@@ -45,9 +45,13 @@ const AGENTS_LAYERS = [
   ["cli"],
 ];
 
-/** forge-mcp, lowest first: leaf modules, the forge client, the OAuth service and the tools, the server, the entry points. */
+/**
+ * forge-mcp, lowest first: leaf modules, the /mcp lane, the forge client, the OAuth service and the
+ * tools, the server, the entry points.
+ */
 const FORGE_MCP_LAYERS = [
   ["config.ts", "heap.ts", "json-calls.ts", "logger.ts", "metrics.ts", "origin-guard.ts", "pkce.ts"],
+  ["mcp-lane.ts"],
   ["forge"],
   ["oauth", "tools"],
   ["server.ts"],
@@ -83,11 +87,12 @@ const AGENTS_NETWORK = {
   },
 };
 
-/**
- * forge-mcp's ways out, one row each. The Express app's own listening socket is server.ts's
- * `listen` (through express, not a row here): these are the other connections it opens.
- */
+/** forge-mcp's ways out and in, one row each. */
 const FORGE_MCP_NETWORK = {
+  "server.ts": {
+    reaches: ["node:http"],
+    why: "`listen`: forge-mcp's own listening socket, serving the /mcp lane in front of the Express app",
+  },
   "forge/http.ts": { reaches: ["undici"], why: "every call to the forge: REST, GraphQL, OAuth, token info" },
   "oauth/shared-state.ts": {
     reaches: ["redis"],

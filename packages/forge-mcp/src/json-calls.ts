@@ -1,10 +1,20 @@
 import type { IncomingHttpHeaders } from "node:http";
+import type { McpServer, RegisteredTool, ToolCallback } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  normalizeObjectSchema,
+  safeParseAsync,
+  type ZodRawShapeCompat,
+} from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
   type JSONRPCMessage,
   type JSONRPCRequest,
   JSONRPCRequestSchema,
+  McpError,
   type MessageExtraInfo,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -19,15 +29,24 @@ import {
  * notifications, event streams) still goes through the SDK's transport, which answers it as before.
  */
 
-/** The request to answer on the JSON path, or undefined when the SDK's transport must answer it. */
-export function plainCall(headers: IncomingHttpHeaders, body: unknown): JSONRPCRequest | undefined {
+/**
+ * Whether a POST's headers are ones the SDK's transport would answer with one JSON body: Accept
+ * names both JSON and an event stream, the body is JSON, and the protocol version (if given) is
+ * one the SDK speaks.
+ */
+export function plainHeaders(headers: IncomingHttpHeaders): boolean {
   const accept = headers.accept;
   // the SDK's own test (Accept is a list: a substring check is what it does)
   if (accept === undefined || !accept.includes("application/json") || !accept.includes("text/event-stream"))
-    return undefined;
-  if (!isJsonContentType(headers["content-type"])) return undefined;
+    return false;
+  if (!isJsonContentType(headers["content-type"])) return false;
   const version = headers["mcp-protocol-version"];
-  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version as string)) return undefined;
+  return version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version as string);
+}
+
+/** The request to answer on the JSON path, or undefined when the SDK's transport must answer it. */
+export function plainCall(headers: IncomingHttpHeaders, body: unknown): JSONRPCRequest | undefined {
+  if (!plainHeaders(headers)) return undefined;
   if (body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
   if ((body as { method?: unknown }).method === "initialize") return undefined;
   const parsed = JSONRPCRequestSchema.safeParse(body);
@@ -72,4 +91,120 @@ export class JsonCallTransport implements Transport {
       this.onmessage?.(request, extra);
     });
   }
+}
+
+/** A tools/call in its simplest form: what the JSON path calls directly (ToolDispatch). */
+export interface SimpleToolCall {
+  id: string | number;
+  name: string;
+  args: Record<string, unknown> | undefined;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The body as a tools/call with nothing but a name and arguments, or undefined. What it takes is
+ * a subset of what the SDK's request schemas take (JSONRPCRequestSchema, CallToolRequestSchema),
+ * and for it they change nothing: no `_meta`, no task, no other member anywhere.
+ */
+export function simpleToolCall(body: unknown): SimpleToolCall | undefined {
+  if (!isRecord(body)) return undefined;
+  const { jsonrpc, id, method, params } = body;
+  if (jsonrpc !== "2.0" || method !== "tools/call" || !isRecord(params)) return undefined;
+  if (typeof id !== "string" && !Number.isInteger(id)) return undefined;
+  for (const k in body)
+    if (k !== "jsonrpc" && k !== "id" && k !== "method" && k !== "params") return undefined;
+  for (const k in params) if (k !== "name" && k !== "arguments") return undefined;
+  const { name, arguments: args } = params;
+  if (typeof name !== "string" || (args !== undefined && !isRecord(args))) return undefined;
+  return { id: id as string | number, name, args };
+}
+
+/** A result of the shape every forge-mcp tool returns: text blocks, perhaps marked as an error. */
+function plainResult(r: unknown): r is CallToolResult {
+  if (!isRecord(r) || !Array.isArray(r.content)) return false;
+  for (const k in r) if (k !== "content" && k !== "isError") return false;
+  if (r.isError !== undefined && typeof r.isError !== "boolean") return false;
+  return r.content.every(
+    (c) => isRecord(c) && c.type === "text" && typeof c.text === "string" && Object.keys(c).length === 2,
+  );
+}
+
+type HandlerExtra = Parameters<ToolCallback<ZodRawShapeCompat>>[1];
+
+/**
+ * Calls a registered tool the way the SDK's McpServer does for a simple call (find it, check
+ * that it is enabled and an ordinary tool, parse its arguments with its input schema, run its
+ * handler, turn a throw into a tool error, check the result against CallToolResultSchema), without
+ * the SDK's protocol layer: no transport, no promise chain per message, no parse of the whole
+ * request by three zod schemas. Whatever it would have to answer with an error of the SDK's own
+ * (a tool it does not have, arguments its schema refuses) it leaves to the SDK: `call` answers
+ * undefined before running anything, and the caller hands the request to a connected server.
+ * Handlers are reentrant (the token travels in `extra`), so one server's tools serve every call.
+ */
+export class ToolDispatch {
+  /** Calls answered here (tests). */
+  answered = 0;
+
+  constructor(private readonly server: McpServer) {}
+
+  private tool(name: string): RegisteredTool | undefined {
+    // the SDK keeps its tools in a record by name; it has no public lookup
+    const tools = (this.server as unknown as { _registeredTools: Record<string, RegisteredTool> })
+      ._registeredTools;
+    const t = Object.hasOwn(tools, name) ? tools[name] : undefined;
+    if (!t?.enabled || t.outputSchema || !t.inputSchema || t.execution?.taskSupport !== "forbidden")
+      return undefined;
+    if ("createTask" in t.handler) return undefined;
+    return t;
+  }
+
+  async call(
+    call: SimpleToolCall,
+    extra: Pick<HandlerExtra, "authInfo" | "requestInfo" | "signal">,
+  ): Promise<JSONRPCMessage | undefined> {
+    const t = this.tool(call.name);
+    if (!t) return undefined;
+    const schema = normalizeObjectSchema(t.inputSchema) ?? t.inputSchema!;
+    const parsed = await safeParseAsync(schema, call.args ?? {});
+    if (!parsed.success) return undefined;
+    this.answered++;
+    const full: HandlerExtra = {
+      ...extra,
+      requestId: call.id,
+      // a JSON answer carries no notification, and no request reaches the client before it ends
+      sendNotification: async () => {},
+      sendRequest: async () => {
+        throw new McpError(ErrorCode.InvalidRequest, "This call cannot send requests to its client");
+      },
+    };
+    let result: unknown;
+    try {
+      result = await (t.handler as (args: unknown, extra: HandlerExtra) => unknown)(parsed.data, full);
+    } catch (err) {
+      if (err instanceof McpError && err.code === ErrorCode.UrlElicitationRequired)
+        return { jsonrpc: "2.0", id: call.id, error: errorOf(err) };
+      result = {
+        content: [{ type: "text", text: err instanceof Error ? err.message : String(err) }],
+        isError: true,
+      };
+    }
+    if (!plainResult(result)) {
+      const checked = CallToolResultSchema.safeParse(result);
+      if (!checked.success) {
+        const err = new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid tools/call result: ${checked.error.message}`,
+        );
+        return { jsonrpc: "2.0", id: call.id, error: errorOf(err) };
+      }
+      result = checked.data;
+    }
+    return { result: result as CallToolResult, jsonrpc: "2.0", id: call.id };
+  }
+}
+
+function errorOf(err: McpError): { code: number; message: string; data?: unknown } {
+  return { code: err.code, message: err.message, ...(err.data !== undefined && { data: err.data }) };
 }

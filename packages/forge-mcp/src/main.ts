@@ -83,8 +83,8 @@ async function main(): Promise<void> {
 
   if (config.transport === "http") {
     tuneHeap();
-    const { app, close, metricsApp } = await createServer(config, { logger });
-    const server = await listen(app, config.host, config.port);
+    const { handler, close, metricsApp } = await createServer(config, { logger });
+    const server = await listen(handler, config.host, config.port);
     const metricsServer =
       metricsApp && config.metricsPort !== undefined
         ? await listen(metricsApp, config.metricsHost, config.metricsPort)

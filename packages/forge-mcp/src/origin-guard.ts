@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import type { RequestHandler } from "express";
 
 /**
@@ -13,7 +14,7 @@ import type { RequestHandler } from "express";
 
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
-interface OriginGuardOptions {
+export interface OriginGuardOptions {
   mcpServerUrl: string;
   remoteOAuth: boolean;
   /** MCP_ALLOWED_HOSTS: extra hostnames (no port), or ["*"] for any. */
@@ -22,7 +23,8 @@ interface OriginGuardOptions {
   allowedOrigins: string[];
 }
 
-export function originGuard(o: OriginGuardOptions): RequestHandler {
+/** The guard's verdict on a request's headers: what is wrong with them, or undefined. */
+export function originCheck(o: OriginGuardOptions): (headers: IncomingHttpHeaders) => string | undefined {
   const server = new URL(o.mcpServerUrl);
   const anyHost = o.allowedHosts.includes("*");
   const hosts = new Set([...LOOPBACK_HOSTS, server.hostname, ...o.allowedHosts.map((h) => h.toLowerCase())]);
@@ -34,16 +36,34 @@ export function originGuard(o: OriginGuardOptions): RequestHandler {
     const u = new URL(origin);
     return (u.protocol === "http:" || u.protocol === "https:") && LOOPBACK_HOSTS.includes(u.hostname);
   };
+  // a server sees few Host values: each one's verdict is kept (bounded), not parsed per request
+  const hostVerdicts = new Map<string, boolean>();
+  const hostAllowed = (host: string | undefined): boolean => {
+    if (host === undefined) return false;
+    let allowed = hostVerdicts.get(host);
+    if (allowed === undefined) {
+      const hostname = URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : undefined;
+      allowed = hostname !== undefined && hostname !== "" && hosts.has(hostname);
+      if (hostVerdicts.size >= 1000) hostVerdicts.clear();
+      hostVerdicts.set(host, allowed);
+    }
+    return allowed;
+  };
+  return (headers) => {
+    const origin = headers.origin;
+    return !anyHost && !hostAllowed(headers.host)
+      ? "Host header is not allowed"
+      : origin !== undefined && !originAllowed(origin)
+        ? "Origin is not allowed"
+        : undefined;
+  };
+}
+
+/** The guard as /mcp's Express middleware: 403 with a JSON-RPC error when the check finds a problem. */
+export function originGuard(o: OriginGuardOptions): RequestHandler {
+  const check = originCheck(o);
   return (req, res, next) => {
-    const host = req.headers.host;
-    const hostname = host && URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : undefined;
-    const origin = req.headers.origin;
-    const problem =
-      !anyHost && (!hostname || !hosts.has(hostname))
-        ? "Host header is not allowed"
-        : origin !== undefined && !originAllowed(origin)
-          ? "Origin is not allowed"
-          : undefined;
+    const problem = check(req.headers);
     if (!problem) return next();
     res
       .status(403)

@@ -1,6 +1,14 @@
 import { hkdfSync, randomBytes } from "node:crypto";
-import type { Server } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import express, { type Express, type Request, type Response } from "express";
@@ -12,8 +20,9 @@ import { ForgeOAuthClient } from "./forge/oauth-client.js";
 import { ProjectScope } from "./forge/project-scope.js";
 import { forgeUnauthorizedReply } from "./forge/unauthorized.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
-import { JsonCallTransport, plainCall } from "./json-calls.js";
+import { JsonCallTransport, plainCall, simpleToolCall, ToolDispatch } from "./json-calls.js";
 import { createLogger } from "./logger.js";
+import { BODY_UNREADABLE, MCP_BODY_LIMIT, mcpLane } from "./mcp-lane.js";
 import { Metrics, metricsApp } from "./metrics.js";
 import { bearerChecks } from "./oauth/bearer.js";
 import { ClientMetadataResolver } from "./oauth/client-metadata.js";
@@ -28,9 +37,9 @@ import { scopePolicy } from "./oauth/scopes.js";
 import { Sealer } from "./oauth/seal.js";
 import { OAuthService } from "./oauth/service.js";
 import { memorySharedState, redisSharedState, type SharedState } from "./oauth/shared-state.js";
-import { stepUpCheck, toolCalled } from "./oauth/step-up.js";
+import { stepUpCheck, stepUpNeeded, toolCalled } from "./oauth/step-up.js";
 import { memoryStores, sealedStores } from "./oauth/stores.js";
-import { originGuard } from "./origin-guard.js";
+import { originCheck, originGuard } from "./origin-guard.js";
 import { HttpAsker } from "./tools/confirm.js";
 import { annotations, type ToolCall, toolNames, writes } from "./tools/define.js";
 import { createMcpServer, LIST_CHANGING_TOOLS, LoadedToolsets, servableTools } from "./tools/index.js";
@@ -43,17 +52,25 @@ export interface ServerOptions {
   now?: () => number;
   /** TEST ONLY: a CA (PEM) trusted for client metadata documents (a test's self-signed certificate), a shorter fetch timeout. */
   clientMetadataForTests?: { ca?: string; timeoutMs?: number };
+  /** false: every request goes through Express, none through the /mcp lane (tests compare the two). */
+  lane?: boolean;
 }
 
 export interface ForgeMcpServer {
+  /** Every route, Express's way. */
   app: Express;
+  /** What to serve: the /mcp lane (src/mcp-lane.ts) in front of the app, or the app alone (`lane: false`). */
+  handler: RequestListener;
   verifier: ForgeTokenVerifier | undefined;
   /** The in-memory OAuth store (memory mode only), exposed for eviction tests. */
   memoryStore: ReturnType<typeof memoryStores>["lru"] | undefined;
   /** GET /metrics, to be served on METRICS_PORT (set only then). */
   metricsApp: Express | undefined;
-  /** How many McpServer objects /mcp has built, and how many wait in the JSON path's pool (tests). */
-  mcpPool(): { built: number; idle: number };
+  /**
+   * How many McpServer objects /mcp has built, how many wait in the JSON path's pool, and how many
+   * calls the JSON path answered without one (tests).
+   */
+  mcpPool(): { built: number; idle: number; direct: number };
   close(): Promise<void>;
 }
 
@@ -88,36 +105,32 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       "no FORGE_TOKEN and FORGE_MCP_OAUTH is off: /mcp tool calls will fail until a token is configured",
     );
   }
-  const perRequestTokens = config.remoteAuthorization
-    ? [
-        remoteAuthorization({
-          apiUrl: config.forgeApiUrl,
-          allowedOrigins: config.forgeOrigins && new Set(config.forgeOrigins),
-          timeoutMs: config.forgeTimeoutMs,
-          perMinute: config.verifyRateLimitPerMinute,
-          logger,
-          now,
-          onLookup: (hit) => metrics?.tokenCache.inc({ cache: "remote", result: hit ? "hit" : "miss" }),
-        }),
-      ]
-    : [];
-  const mcpPool = mountMcp(
-    app,
-    config,
-    oauth?.mcpHandlers ?? perRequestTokens,
-    logger,
-    oauth?.mcpAfterBody ?? [],
-    oauth?.reauth,
-    toolObserver(logger, metrics),
-  );
+  const auth: McpAuth =
+    oauth?.mcpAuth ?? (config.remoteAuthorization ? remoteAuth(config, logger, now, metrics) : NO_AUTH);
+  const mcp = mountMcp(app, config, auth, logger, oauth?.reauth, toolObserver(logger, metrics));
   app.use(lastStop(logger));
+  const headers: Record<string, string> = { "X-Content-Type-Options": "nosniff" };
+  if (config.replicaName) headers["x-replica"] = config.replicaName;
+  const handler: RequestListener =
+    options.lane === false
+      ? app
+      : mcpLane({
+          prefix,
+          headers,
+          originProblem: mcp.originProblem,
+          admit: auth.known,
+          answer: mcp.answer,
+          app,
+          logger,
+        });
 
   return {
     app,
+    handler,
     verifier: oauth?.verifier,
     memoryStore: oauth?.memoryStore,
     metricsApp: config.metricsPort !== undefined ? ownMetricsApp : undefined,
-    mcpPool,
+    mcpPool: mcp.pool,
     async close() {
       unsubscribe?.();
       await oauth?.shared.close();
@@ -171,10 +184,8 @@ interface OAuthSide {
   shared: SharedState;
   verifier: ForgeTokenVerifier;
   memoryStore: ForgeMcpServer["memoryStore"];
-  /** What /mcp runs before the body is read: the verify budget and the bearer check. */
-  mcpHandlers: express.RequestHandler[];
-  /** What /mcp runs once the body is read: the step-up check. */
-  mcpAfterBody: express.RequestHandler[];
+  /** The bearer checks and the step-up check of /mcp. */
+  mcpAuth: McpAuth;
   /** How /mcp answers when the forge refuses a verified token on a tool's call. */
   reauth: Reauth;
 }
@@ -291,35 +302,91 @@ async function mountOAuth(
   });
   // RFC 9728 §3.1: the well-known segment goes between the origin and the resource's path
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resourceUrl);
-  const mcpHandlers = bearerChecks(verifier, {
+  // every tool a caller may load with discover_tools, by each name it answers to
+  const writingTools = new Set(servableTools(config).filter(writes).flatMap(toolNames));
+  const bearer = bearerChecks(verifier, {
     perMinute: config.verifyRateLimitPerMinute,
     resourceMetadataUrl,
     scope: scopes.signIn,
     now,
   });
-  // every tool a caller may load with discover_tools, by each name it answers to
-  const writingTools = new Set(servableTools(config).filter(writes).flatMap(toolNames));
-  const mcpAfterBody = scopes.stepUp ? [stepUpCheck({ writingTools, resourceMetadataUrl, logger })] : [];
+  const mcpAuth: McpAuth = {
+    // the verify budget and the bearer check, before the body is read
+    before: bearer.handlers,
+    // the step-up check, once it is
+    after: scopes.stepUp ? [stepUpCheck({ writingTools, resourceMetadataUrl, logger })] : [],
+    known: bearer.known,
+    refusesBody: scopes.stepUp
+      ? (auth, body) => stepUpNeeded(auth, body, writingTools) !== undefined
+      : () => false,
+  };
   return {
     shared,
     verifier,
     memoryStore,
-    mcpHandlers,
-    mcpAfterBody,
+    mcpAuth,
     reauth: { verifier, resourceMetadataUrl },
   };
+}
+
+/**
+ * How /mcp knows its caller. The Express route runs `before` (ahead of the body parser) and
+ * `after`; the lane (src/mcp-lane.ts) asks `known` and `refusesBody`, which answer from the same
+ * state with the same rules, and leaves every case they cannot settle to the route.
+ */
+interface McpAuth {
+  before: express.RequestHandler[];
+  after: express.RequestHandler[];
+  /** The caller's AuthInfo when the checks would let it through without a forge call; null: no credential is taken. */
+  known(req: IncomingMessage): AuthInfo | null | undefined;
+  /** Whether an `after` check would refuse this body from this caller. */
+  refusesBody(auth: AuthInfo | undefined, body: unknown): boolean;
+}
+
+/** /mcp without a credential of the caller's (FORGE_TOKEN, or a local sign-in). */
+const NO_AUTH: McpAuth = { before: [], after: [], known: () => null, refusesBody: () => false };
+
+/** REMOTE_AUTHORIZATION: each request's own forge token (src/oauth/remote-auth.ts). */
+function remoteAuth(
+  config: Config,
+  logger: Logger,
+  now: () => number,
+  metrics: Metrics | undefined,
+): McpAuth {
+  const remote = remoteAuthorization({
+    apiUrl: config.forgeApiUrl,
+    allowedOrigins: config.forgeOrigins && new Set(config.forgeOrigins),
+    timeoutMs: config.forgeTimeoutMs,
+    perMinute: config.verifyRateLimitPerMinute,
+    logger,
+    now,
+    onLookup: (hit) => metrics?.tokenCache.inc({ cache: "remote", result: hit ? "hit" : "miss" }),
+  });
+  return {
+    before: [remote.check],
+    after: [],
+    known: (req) => remote.known(req.headers),
+    refusesBody: () => false,
+  };
+}
+
+interface McpRoute {
+  pool: ForgeMcpServer["mcpPool"];
+  /** The origin guard's check (the route's middleware runs the same). */
+  originProblem(headers: IncomingHttpHeaders): string | undefined;
+  /** The lane's answer to a read body: true when it answers it (one plain call), false for the route. */
+  answer(req: IncomingMessage, res: ServerResponse, body: unknown, auth: AuthInfo | undefined): boolean;
 }
 
 /** POST /mcp (stateless Streamable HTTP), behind the origin guard and the bearer checks; GET/DELETE 405. */
 function mountMcp(
   app: Express,
   config: Config,
-  mcpHandlers: express.RequestHandler[],
+  auth: McpAuth,
   logger: Logger,
-  afterBody: express.RequestHandler[],
   reauth: Reauth | undefined,
   observe: (call: ToolCall) => void,
-): ForgeMcpServer["mcpPool"] {
+): McpRoute {
   const asker = new HttpAsker();
   const destructive = new Set(
     servableTools(config)
@@ -384,85 +451,121 @@ function mountMcp(
     await server.connect(transport);
     return { server, transport };
   };
-  app.use(
-    MCP_PATH,
-    originGuard({
-      mcpServerUrl: config.mcpServerUrl,
-      remoteOAuth: config.remoteOAuth,
-      allowedHosts: config.allowedHosts,
-      allowedOrigins: config.allowedOrigins,
-    }),
-  );
+  const guard = {
+    mcpServerUrl: config.mcpServerUrl,
+    remoteOAuth: config.remoteOAuth,
+    allowedHosts: config.allowedHosts,
+    allowedOrigins: config.allowedOrigins,
+  };
+  const originProblem = originCheck(guard);
+  app.use(MCP_PATH, originGuard(guard));
+
+  /** What a forge 401 on a tool's call does to this request's answer (remote OAuth). */
+  const onReauth = (res: ServerResponse, info: AuthInfo | undefined) => {
+    if (!reauth || !info) return;
+    const reply401 = forgeUnauthorizedReply(res, reauth.resourceMetadataUrl);
+    onForge401.set(info, () => {
+      logger.info("forge refused a verified token on a tool call: answering 401 invalid_token");
+      reauth.verifier.evict(info.token);
+      reply401();
+    });
+  };
+
+  /**
+   * Whether the answer is one JSON body: an event stream is needed only where a destructive tool
+   * may ask its client during the call, and where discover_tools sends
+   * notifications/tools/list_changed.
+   */
+  const jsonAnswer = (body: unknown, token: string | undefined) =>
+    toolCalled(body, LIST_CHANGING_TOOLS) === undefined &&
+    (config.confirmDestructive === "off" ||
+      !asker.mayAsk(token) ||
+      toolCalled(body, destructive) === undefined);
+
+  // one server whose tools answer every simple call (src/json-calls.ts, ToolDispatch), built at
+  // the first; the pooled connected servers answer the other plain calls
+  let dispatch: ToolDispatch | undefined;
+
+  /** One plain call, its answer written as one JSON body. */
+  const answerPlain = async (
+    body: unknown,
+    headers: IncomingHttpHeaders,
+    res: ServerResponse,
+    info: AuthInfo | undefined,
+  ) => {
+    try {
+      const simple = simpleToolCall(body);
+      if (simple) {
+        // the call's signal aborts if its caller goes away before the answer (not after it: an
+        // abort builds an exception object, a cost per call otherwise)
+        const aborted = new AbortController();
+        const gone = () => aborted.abort();
+        res.once("close", gone);
+        dispatch ??= new ToolDispatch(build());
+        const answer = await dispatch.call(simple, {
+          authInfo: info,
+          requestInfo: { headers },
+          signal: aborted.signal,
+        });
+        res.off("close", gone);
+        if (answer !== undefined) return void written(res, answer);
+      }
+      const call = plainCall(headers, body);
+      if (!call) throw new Error("not a plain call");
+      const entry = idleConnected.pop() ?? (await connected());
+      let answered = false;
+      // the caller went away: closing the transport aborts the call (its late answer goes to
+      // that closed transport, which drops it), and the server, connected to a fresh one, goes
+      // back to the pool: building a server costs milliseconds of the event loop, which a
+      // wave of callers timing out would otherwise pay once each (the SDK keeps an aborted
+      // call apart from a later one with the same id, bench/results/forge-mcp-profile.md)
+      res.once("close", () => {
+        if (answered) return;
+        void entry.server
+          .close()
+          .then(() => connected(entry.server))
+          .then((again) => {
+            if (idleConnected.length < MAX_IDLE_SERVERS) idleConnected.push(again);
+          })
+          .catch((err: Error) => logger.warn({ err: err.message }, "mcp server not pooled again"));
+      });
+      const answer = await entry.transport.call(call, {
+        authInfo: info,
+        requestInfo: { headers },
+      });
+      answered = true;
+      if (answer === undefined) return;
+      if (idleConnected.length < MAX_IDLE_SERVERS) idleConnected.push(entry);
+      written(res, answer);
+    } catch (err) {
+      logger.error({ err: (err as Error).message }, "mcp request failed");
+      if (!res.headersSent) {
+        const text = JSON.stringify({
+          jsonrpc: "2.0",
+          error: { code: -32603, message: "Internal error" },
+          id: null,
+        });
+        res.writeHead(500, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+        res.end(text);
+      }
+    }
+  };
+
   // Authenticate before reading the body: an anonymous caller never gets us to parse megabytes.
   app.post(
     MCP_PATH,
-    ...mcpHandlers,
-    express.json({ limit: "4mb" }),
-    ...afterBody,
+    ...auth.before,
+    express.json({ limit: MCP_BODY_LIMIT }),
+    ...auth.after,
     async (req: Request, res: Response) => {
-      const auth = (req as Request & { auth?: { token: string } }).auth;
-      const token = auth?.token;
-      if (reauth && auth) {
-        const reply401 = forgeUnauthorizedReply(res, reauth.resourceMetadataUrl);
-        onForge401.set(auth, () => {
-          logger.info("forge refused a verified token on a tool call: answering 401 invalid_token");
-          reauth.verifier.evict(auth.token);
-          reply401();
-        });
-      }
+      const info = (req as Request & { auth?: AuthInfo }).auth;
+      const token = info?.token;
+      onReauth(res, info);
       // a client's answer to a confirmation we asked for goes to the tool call waiting for it
       if (asker.deliver(req.body, token)) return void res.status(202).end();
       asker.noteInitialize(req.body, token);
-      // an event stream only where a destructive tool may ask its client during the call
-      // (and where discover_tools sends notifications/tools/list_changed)
-      const json =
-        toolCalled(req.body, LIST_CHANGING_TOOLS) === undefined &&
-        (config.confirmDestructive === "off" ||
-          !asker.mayAsk(token) ||
-          toolCalled(req.body, destructive) === undefined);
-      const call = json ? plainCall(req.headers, req.body) : undefined;
-      if (call) {
-        try {
-          const entry = idleConnected.pop() ?? (await connected());
-          let answered = false;
-          // the caller went away: closing the transport aborts the call (its late answer goes to
-          // that closed transport, which drops it), and the server, connected to a fresh one, goes
-          // back to the pool: building a server costs milliseconds of the event loop, which a
-          // wave of callers timing out would otherwise pay once each (the SDK keeps an aborted
-          // call apart from a later one with the same id, bench/results/forge-mcp-profile.md)
-          res.once("close", () => {
-            if (answered) return;
-            void entry.server
-              .close()
-              .then(() => connected(entry.server))
-              .then((again) => {
-                if (idleConnected.length < MAX_IDLE_SERVERS) idleConnected.push(again);
-              })
-              .catch((err: Error) => logger.warn({ err: err.message }, "mcp server not pooled again"));
-          });
-          const answer = await entry.transport.call(call, {
-            authInfo: auth as Parameters<typeof entry.transport.call>[1]["authInfo"],
-            requestInfo: { headers: req.headers },
-          });
-          answered = true;
-          if (answer === undefined) return;
-          if (idleConnected.length < MAX_IDLE_SERVERS) idleConnected.push(entry);
-          if (res.headersSent || res.destroyed) return;
-          const text = JSON.stringify(answer);
-          res.writeHead(200, {
-            "content-type": "application/json",
-            "content-length": Buffer.byteLength(text),
-          });
-          res.end(text);
-        } catch (err) {
-          logger.error({ err: (err as Error).message }, "mcp request failed");
-          if (!res.headersSent)
-            res
-              .status(500)
-              .json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: null });
-        }
-        return;
-      }
+      const json = jsonAnswer(req.body, token);
+      if (json && plainCall(req.headers, req.body)) return answerPlain(req.body, req.headers, res, info);
       const server = idleServers.pop() ?? build();
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
@@ -493,7 +596,30 @@ function mountMcp(
   };
   app.get(MCP_PATH, notAllowed);
   app.delete(MCP_PATH, notAllowed);
-  return () => ({ built, idle: idleConnected.length });
+  return {
+    pool: () => ({ built, idle: idleConnected.length, direct: dispatch?.answered ?? 0 }),
+    originProblem,
+    // The route's handler, for a body the lane has read and its checks passed: a plain call's
+    // body has a method, so no confirmation answer is in it (asker.deliver) and it is not an
+    // initialize (asker.noteInitialize); both are left to the route with anything not plain.
+    answer: (req, res, body, info) => {
+      if (auth.refusesBody(info, body)) return false;
+      if (!jsonAnswer(body, info?.token)) return false;
+      // the lane checked the headers (plainHeaders); a simple call needs no more checking
+      if (!simpleToolCall(body) && !plainCall(req.headers, body)) return false;
+      onReauth(res, info);
+      void answerPlain(body, req.headers, res, info);
+      return true;
+    },
+  };
+}
+
+/** A JSON-path answer, unless the caller went away or something answered already. */
+function written(res: ServerResponse, answer: unknown): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(answer);
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
 }
 
 /**
@@ -539,16 +665,19 @@ function lastStop(logger: Logger) {
     res
       .status(status)
       .json(
-        status === 500
-          ? { error: "server_error", error_description: "Internal error." }
-          : { error: "invalid_request", error_description: "The request body could not be read." },
+        status === 500 ? { error: "server_error", error_description: "Internal error." } : BODY_UNREADABLE,
       );
   };
 }
 
-/** Listens and resolves with the bound port (0 = ephemeral). */
-export function listen(app: Express, host: string, port: number): Promise<Server> {
+/** Serves a request listener (a server's `handler`, or an app) and resolves once it listens (port 0 = ephemeral). */
+export function listen(handler: RequestListener, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const s = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(s)));
+    const s = createHttpServer(handler);
+    s.once("error", reject);
+    s.listen(port, host, () => {
+      s.off("error", reject);
+      resolve(s);
+    });
   });
 }

@@ -50,7 +50,7 @@ export async function startForgeMcp(
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.clientMetadataForTests ? { clientMetadataForTests: opts.clientMetadataForTests } : {}),
   });
-  http.on("request", server.app);
+  http.on("request", server.handler);
   return {
     url,
     server,

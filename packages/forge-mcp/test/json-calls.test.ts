@@ -1,6 +1,8 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CallToolRequestSchema, JSONRPCRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JsonCallTransport } from "../src/json-calls.js";
+import { z } from "zod";
+import { JsonCallTransport, simpleToolCall, ToolDispatch } from "../src/json-calls.js";
 import { type Forge, startForge } from "./forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
 
@@ -151,6 +153,18 @@ describe("/mcp wire: the JSON path and the SDK's transport answer alike", () => 
     expect(JSON.parse(text)).toMatchObject(answer as object);
   });
 
+  it("a simple call is answered by ToolDispatch, with no server taken from the pool; invalid arguments by a pooled server", async () => {
+    await post(call(40)); // the dispatcher's server is built at the first simple call
+    const before = mcp.server.mcpPool();
+    expect((await post(call(41))).status).toBe(200);
+    expect(mcp.server.mcpPool()).toEqual({ ...before, direct: before.direct + 1 });
+    const invalid = await post(
+      call(42, "create_issue_note", { project_id: "acme/widgets", issue_iid: "x", body: "b" }),
+    );
+    expect(await invalid.json()).toMatchObject({ id: 42, result: { isError: true } });
+    expect(mcp.server.mcpPool().direct).toBe(before.direct + 1);
+  });
+
   it("the result is compact JSON: the forge's user, unindented", async () => {
     const r = (await (await post(call(20))).json()) as { result: { content: Array<{ text: string }> } };
     const text = r.result.content[0]!.text;
@@ -159,7 +173,12 @@ describe("/mcp wire: the JSON path and the SDK's transport answer alike", () => 
   });
 
   it("a caller that goes away mid-call leaves the next calls answered, and its server pooled again", async () => {
-    await post(call(29)); // a server waits in the pool
+    // a call with _meta is not a simple one: a pooled server answers it, not ToolDispatch
+    const pooled = (id: number) => ({
+      ...call(id),
+      params: { ...call(id).params, _meta: { progressToken: id } },
+    });
+    await post(pooled(29)); // a server waits in the pool
     const before = mcp.server.mcpPool();
     expect(before.idle).toBeGreaterThan(0);
     await fetch(`${forge.origin}/_sim/faults`, {
@@ -168,7 +187,7 @@ describe("/mcp wire: the JSON path and the SDK's transport answer alike", () => 
       body: JSON.stringify({ latencyMs: 300 }),
     });
     try {
-      const gone = await post(call(30), {}, AbortSignal.timeout(50)).catch((e: Error) => e);
+      const gone = await post(pooled(30), {}, AbortSignal.timeout(50)).catch((e: Error) => e);
       expect(gone).toBeInstanceOf(Error);
     } finally {
       await fetch(`${forge.origin}/_sim/faults`, {
@@ -183,11 +202,11 @@ describe("/mcp wire: the JSON path and the SDK's transport answer alike", () => 
       await new Promise((r) => setTimeout(r, 10));
     expect(mcp.server.mcpPool()).toEqual(before);
     // the same id again, on that server: its own answer, not the abandoned call's
-    expect(await (await post(call(30))).json()).toMatchObject({
+    expect(await (await post(pooled(30))).json()).toMatchObject({
       id: 30,
       result: { content: [{ type: "text" }] },
     });
-    const answers = await Promise.all([31, 32, 33].map(async (id) => (await post(call(id))).json()));
+    const answers = await Promise.all([31, 32, 33].map(async (id) => (await post(pooled(id))).json()));
     expect(answers).toMatchObject(
       [31, 32, 33].map((id) => ({ id, result: { content: [{ type: "text" }] } })),
     );
@@ -248,5 +267,148 @@ describe("JsonCallTransport", () => {
     await server.close();
     expect(await pending).toBeUndefined();
     expect(signal?.aborted).toBe(true);
+  });
+});
+
+/**
+ * ToolDispatch against the SDK: every simple call it answers, it answers as the SDK's McpServer
+ * answers the same request through its protocol layer (compared as parsed JSON); every call it
+ * leaves (undefined) is one the SDK answers with an error of its own. One row per case.
+ */
+describe("ToolDispatch answers as the SDK does, or leaves the call to it", () => {
+  const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+  function tools(server: McpServer) {
+    server.registerTool("plain", { description: "d", inputSchema: { n: z.number().int() } }, async ({ n }) =>
+      text(`n=${n}`),
+    );
+    server.registerTool("fails", { description: "d", inputSchema: {} }, async () => {
+      throw new Error("it broke");
+    });
+    server.registerTool("throws-a-string", { description: "d", inputSchema: {} }, async () => {
+      throw "a string";
+    });
+    server.registerTool("tool-error", { description: "d", inputSchema: {} }, async () => ({
+      isError: true,
+      ...text("refused"),
+    }));
+    server.registerTool("rich", { description: "d", inputSchema: {} }, async () => ({
+      content: [{ type: "text" as const, text: "t", annotations: { priority: 1 } }],
+      extra: 1,
+    }));
+    server.registerTool(
+      "bad-result",
+      { description: "d", inputSchema: {} },
+      async () => ({ content: "not a list" }) as never,
+    );
+    server.registerTool(
+      "strips",
+      { description: "d", inputSchema: { keep: z.string().optional() } },
+      async (args) => text(JSON.stringify(args)),
+    );
+    server.registerTool(
+      "typed-output",
+      { description: "d", inputSchema: {}, outputSchema: { v: z.number() } },
+      async () => ({ ...text("x"), structuredContent: { v: 1 } }),
+    );
+    server.registerTool("no-input", { description: "d" }, async () => text("none"));
+    server.registerTool("off", { description: "d", inputSchema: {} }, async () => text("off")).disable();
+  }
+  const rows: Array<{ rule: string; name: string; args?: Record<string, unknown>; direct: boolean }> = [
+    { rule: "a tool's result", name: "plain", args: { n: 3 }, direct: true },
+    { rule: "a throw becomes a tool error with its message", name: "fails", direct: true },
+    { rule: "a thrown non-Error becomes a tool error with its text", name: "throws-a-string", direct: true },
+    { rule: "a tool error returned as such", name: "tool-error", direct: true },
+    { rule: "a result beyond plain text blocks, as the SDK's schema reads it", name: "rich", direct: true },
+    { rule: "a result the SDK's schema refuses is its -32602", name: "bad-result", direct: true },
+    {
+      rule: "arguments the schema does not name are dropped",
+      name: "strips",
+      args: { keep: "k", drop: 1 },
+      direct: true,
+    },
+    { rule: "no arguments at all are an empty object", name: "strips", direct: true },
+    { rule: "invalid arguments: left to the SDK", name: "plain", args: { n: "x" }, direct: false },
+    { rule: "an unknown tool: left to the SDK", name: "nope", direct: false },
+    { rule: "an inherited property name is no tool", name: "constructor", direct: false },
+    { rule: "a disabled tool: left to the SDK", name: "off", direct: false },
+    { rule: "a tool with an output schema: left to the SDK", name: "typed-output", direct: false },
+    { rule: "a tool without an input schema: left to the SDK", name: "no-input", direct: false },
+  ];
+  let dispatch: ToolDispatch;
+  let transport: JsonCallTransport;
+  beforeAll(async () => {
+    const one = new McpServer({ name: "t", version: "1" });
+    tools(one);
+    dispatch = new ToolDispatch(one);
+    const other = new McpServer({ name: "t", version: "1" });
+    tools(other);
+    transport = new JsonCallTransport();
+    await other.connect(transport);
+  });
+
+  it.each(rows)("$rule", async ({ name, args, direct }) => {
+    const call = { id: 9, name, args };
+    const request = {
+      jsonrpc: "2.0" as const,
+      id: 9,
+      method: "tools/call",
+      params: args === undefined ? { name } : { name, arguments: args },
+    };
+    const answered = dispatch.answered;
+    const mine = await dispatch.call(call, { signal: new AbortController().signal });
+    const sdk = await transport.call(request, {});
+    if (!direct) {
+      expect(mine).toBeUndefined();
+      expect(dispatch.answered).toBe(answered);
+      return;
+    }
+    expect(dispatch.answered).toBe(answered + 1);
+    expect(JSON.parse(JSON.stringify(mine))).toEqual(JSON.parse(JSON.stringify(sdk)));
+  });
+});
+
+describe("simpleToolCall: the calls ToolDispatch may take", () => {
+  const base = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { a: 1 } } };
+  const rows: Array<{ rule: string; body: unknown; simple: boolean }> = [
+    { rule: "name and arguments", body: base, simple: true },
+    { rule: "a string id", body: { ...base, id: "x" }, simple: true },
+    { rule: "no arguments", body: { ...base, params: { name: "t" } }, simple: true },
+    {
+      rule: "a fractional id (JSON-RPC ids here are strings or integers)",
+      body: { ...base, id: 1.5 },
+      simple: false,
+    },
+    { rule: "a null id", body: { ...base, id: null }, simple: false },
+    {
+      rule: "no id (a notification)",
+      body: { jsonrpc: "2.0", method: "tools/call", params: base.params },
+      simple: false,
+    },
+    { rule: "another JSON-RPC version", body: { ...base, jsonrpc: "1.0" }, simple: false },
+    { rule: "another method", body: { ...base, method: "tools/list" }, simple: false },
+    { rule: "a member beyond the four", body: { ...base, extra: 1 }, simple: false },
+    { rule: "_meta in params", body: { ...base, params: { ...base.params, _meta: {} } }, simple: false },
+    { rule: "a task in params", body: { ...base, params: { ...base.params, task: {} } }, simple: false },
+    {
+      rule: "arguments that are a list",
+      body: { ...base, params: { name: "t", arguments: [1] } },
+      simple: false,
+    },
+    {
+      rule: "arguments that are null",
+      body: { ...base, params: { name: "t", arguments: null } },
+      simple: false,
+    },
+    { rule: "a name that is not a string", body: { ...base, params: { name: 1 } }, simple: false },
+    { rule: "params that are a list", body: { ...base, params: [] }, simple: false },
+    { rule: "a batch", body: [base], simple: false },
+  ];
+  it.each(rows)("$rule", ({ body, simple }) => {
+    expect(simpleToolCall(body) !== undefined).toBe(simple);
+    // whatever it takes, the SDK's schemas take too
+    if (simple)
+      expect(
+        CallToolRequestSchema.safeParse(body).success && JSONRPCRequestSchema.safeParse(body).success,
+      ).toBe(true);
   });
 });

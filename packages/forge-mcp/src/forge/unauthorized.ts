@@ -1,4 +1,4 @@
-import type { Response } from "express";
+import type { ServerResponse } from "node:http";
 
 /**
  * When the forge answers 401 to a tool's call, the token was revoked or expired before our
@@ -8,15 +8,18 @@ import type { Response } from "express";
  * the client refreshes at once. /mcp answers in JSON mode (one write after every tool finished),
  * so the response has not started when a tool trips this.
  */
-export function forgeUnauthorizedReply(res: Response, resourceMetadataUrl: string): () => void {
+export function forgeUnauthorizedReply(res: ServerResponse, resourceMetadataUrl: string): () => void {
   let tripped = false;
   let replaced = false;
-  const writeHead = res.writeHead.bind(res) as (status: number, headers?: Record<string, string>) => Response;
+  const writeHead = res.writeHead.bind(res) as (
+    status: number,
+    headers?: Record<string, string>,
+  ) => ServerResponse;
   const write = res.write.bind(res);
-  const end = res.end.bind(res) as (chunk?: unknown) => Response;
+  const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
   const body = JSON.stringify({ error: "invalid_token", error_description: "Invalid or expired token" });
   res.writeHead = ((status: number, ...rest: unknown[]) => {
-    if (!tripped || replaced) return (writeHead as (...a: unknown[]) => Response)(status, ...rest);
+    if (!tripped || replaced) return (writeHead as (...a: unknown[]) => ServerResponse)(status, ...rest);
     replaced = true;
     for (const name of ["content-type", "content-length", "transfer-encoding", "mcp-session-id"])
       res.removeHeader(name);
@@ -25,11 +28,11 @@ export function forgeUnauthorizedReply(res: Response, resourceMetadataUrl: strin
       "content-length": String(Buffer.byteLength(body)),
       "www-authenticate": `Bearer error="invalid_token", error_description="Invalid or expired token", resource_metadata="${resourceMetadataUrl}"`,
     });
-  }) as Response["writeHead"];
-  res.write = ((...args: Parameters<Response["write"]>) =>
-    replaced ? true : write(...args)) as Response["write"];
+  }) as ServerResponse["writeHead"];
+  res.write = ((...args: Parameters<ServerResponse["write"]>) =>
+    replaced ? true : write(...args)) as ServerResponse["write"];
   res.end = ((...args: unknown[]) =>
-    replaced ? end(body) : (end as (...a: unknown[]) => Response)(...args)) as Response["end"];
+    replaced ? end(body) : (end as (...a: unknown[]) => ServerResponse)(...args)) as ServerResponse["end"];
   return () => {
     tripped = true;
   };

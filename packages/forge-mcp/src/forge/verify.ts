@@ -85,6 +85,17 @@ export class ForgeTokenVerifier implements OAuthTokenVerifier {
     this.rejected.set(key, new InvalidTokenError("Invalid or expired token"));
   }
 
+  /**
+   * A token verified before and not expired, answered without a forge call (the /mcp lane,
+   * src/mcp-lane.ts): its info, counted as a cache hit as verifyLookup counts it; undefined when
+   * the lookup holds a rejection or nothing.
+   */
+  knownAuth({ token, known }: TokenLookup): AuthInfo | undefined {
+    if (known === undefined || known instanceof Error) return undefined;
+    this.opts.onLookup?.(true);
+    return { ...known, token };
+  }
+
   verifyAccessToken(token: string): Promise<AuthInfo> {
     return this.verifyLookup(this.lookup(token));
   }

@@ -1,5 +1,7 @@
+import type { IncomingMessage } from "node:http";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
-import type { Request, RequestHandler } from "express";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { RequestHandler } from "express";
 import { LRUCache } from "lru-cache";
 import type { ForgeTokenVerifier, TokenLookup } from "../forge/verify.js";
 import { authParam } from "./scopes.js";
@@ -25,16 +27,31 @@ export interface BearerOptions {
   now: () => number;
 }
 
+export interface BearerChecks {
+  /** What /mcp runs before the body is read: the verify budget, then the SDK's bearer check. */
+  handlers: RequestHandler[];
+  /**
+   * What those checks would set as req.auth when they would let the request through without a
+   * forge call: a well-formed bearer whose token was verified before, with the expiry the SDK's
+   * check demands (a number, not past). Undefined for everything else (no or another credential,
+   * a remembered rejection, an unknown token, an expiry the SDK would refuse): the /mcp lane
+   * (src/mcp-lane.ts) then leaves the request to the checks themselves, which answer it as always.
+   */
+  known(req: IncomingMessage): AuthInfo | undefined;
+}
+
 /**
- * What /mcp runs before the body is read: the verify budget, then the SDK's bearer check. The
- * token is parsed, hashed and looked up in the verifier's caches once, by the budget; the check
- * verifies that same lookup.
+ * The bearer checks of /mcp. A request's token is parsed, hashed and looked up in the verifier's
+ * caches once, by whichever runs first (the lane's `known` or the budget); the rest share it.
  */
-export function bearerChecks(verifier: ForgeTokenVerifier, o: BearerOptions): RequestHandler[] {
-  const lookups = new WeakMap<Request, TokenLookup>();
-  const lookupFor = (req: Request, token: string) => {
+export function bearerChecks(verifier: ForgeTokenVerifier, o: BearerOptions): BearerChecks {
+  const lookups = new WeakMap<IncomingMessage, TokenLookup>();
+  const lookupFor = (req: IncomingMessage, token: string) => {
     const known = lookups.get(req);
-    return known?.token === token ? known : verifier.lookup(token);
+    if (known?.token === token) return known;
+    const lookup = verifier.lookup(token);
+    lookups.set(req, lookup);
+    return lookup;
   };
   const check: RequestHandler = (req, res, next) => {
     // The SDK names a scope in its challenge only with requiredScopes, which it then demands all
@@ -55,7 +72,19 @@ export function bearerChecks(verifier: ForgeTokenVerifier, o: BearerOptions): Re
       next(err);
     });
   };
-  return [verifyBudget(verifier, o, lookups), check];
+  const known = (req: IncomingMessage): AuthInfo | undefined => {
+    const bearer = parseBearer(req.headers.authorization);
+    if (!bearer) return undefined;
+    const lookup = lookupFor(req, bearer.token);
+    const info = lookup.known;
+    if (info === undefined || info instanceof Error) return undefined;
+    // requireBearerAuth's own tests of a verified token (the SDK, server/auth/middleware/bearerAuth)
+    const expiresAt = info.expiresAt;
+    if (typeof expiresAt !== "number" || Number.isNaN(expiresAt) || expiresAt < Date.now() / 1000)
+      return undefined;
+    return verifier.knownAuth(lookup);
+  };
+  return { handlers: [verifyBudget(verifier, o, lookupFor), check], known };
 }
 
 /**
@@ -67,14 +96,13 @@ export function bearerChecks(verifier: ForgeTokenVerifier, o: BearerOptions): Re
 function verifyBudget(
   verifier: ForgeTokenVerifier,
   { perMinute, now }: BearerOptions,
-  lookups: WeakMap<Request, TokenLookup>,
+  lookupFor: (req: IncomingMessage, token: string) => TokenLookup,
 ): RequestHandler {
   const windows = new LRUCache<string, { start: number; count: number }>({ max: 100_000 });
   return (req, res, next) => {
     const bearer = parseBearer(req.headers.authorization);
     if (!bearer) return next();
-    const lookup = verifier.lookup(bearer.token);
-    lookups.set(req, lookup);
+    const lookup = lookupFor(req, bearer.token);
     if (!verifier.needsForgeCall(lookup)) return next();
     const ip = req.ip ?? "unknown";
     const t = now();

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Request, RequestHandler, Response } from "express";
 import { LRUCache } from "lru-cache";
@@ -60,7 +61,23 @@ function refuse(res: Response, status: number, message: string, challenge?: stri
   res.status(status).json({ jsonrpc: "2.0", error: { code: -32001, message }, id: null });
 }
 
-export function remoteAuthorization(o: RemoteAuthOptions): RequestHandler {
+/** Who a request says it is: the forge it talks to and its credential, or why it is refused. */
+type Claim =
+  | { apiUrl: string; token: string; kind: TokenKind; key: string }
+  | { refused: "selector" | "no credential" };
+
+export interface RemoteAuthorization {
+  /** /mcp's Express middleware: refuses or sets req.auth. */
+  check: RequestHandler;
+  /**
+   * What `check` would set as req.auth when it can tell without a forge call: a credential
+   * verified before, sent the way `check` reads it (the /mcp lane, src/mcp-lane.ts). Undefined for
+   * everything else, which `check` then answers.
+   */
+  known(headers: IncomingHttpHeaders): AuthInfo | undefined;
+}
+
+export function remoteAuthorization(o: RemoteAuthOptions): RemoteAuthorization {
   const now = o.now ?? Date.now;
   const verified = new LRUCache<string, { userId: number; username: string }>({
     max: 10_000,
@@ -70,39 +87,57 @@ export function remoteAuthorization(o: RemoteAuthOptions): RequestHandler {
   const windows = new LRUCache<string, { start: number; count: number }>({ max: 100_000 });
   const defaultOrigin = new URL(o.apiUrl).origin;
 
-  return async (req: Request, res: Response, next) => {
+  const claim = (headers: IncomingHttpHeaders): Claim => {
     // the forge this request talks to
     let apiUrl = o.apiUrl;
-    const selector = req.headers["x-gitlab-api-url"];
+    const selector = headers["x-gitlab-api-url"];
     if (typeof selector === "string" && selector.trim()) {
       const base = apiBase(selector.trim());
       const allowed = o.allowedOrigins ?? new Set([defaultOrigin]);
-      if (!base || !allowed.has(base.origin)) {
-        o.logger.warn("remote authorization: X-GitLab-API-URL names a forge this server does not serve");
-        return refuse(res, 400, "X-GitLab-API-URL names a forge this server does not serve");
-      }
+      if (!base || !allowed.has(base.origin)) return { refused: "selector" };
       apiUrl = base.origin === defaultOrigin ? o.apiUrl : base.href.replace(/\/+$/, "");
     }
     // the credential: Private-Token, then JOB-TOKEN, then Authorization: Bearer (gitlab-mcp's order)
     const header = (name: string) => {
-      const v = req.headers[name];
+      const v = headers[name];
       return typeof v === "string" && v.trim() ? v.trim() : undefined;
     };
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? "")?.[1];
     const pat = header("private-token");
     const job = pat ? undefined : header("job-token");
     const token = pat ?? job ?? bearer;
     const kind: TokenKind = job ? "job" : "bearer";
+    if (!token) return { refused: "no credential" };
+    // the kind is part of the key: a value checked as one kind of token says nothing of the other
+    const key = createHash("sha256").update(`${apiUrl}\n${kind}\n${token}`).digest("base64url");
+    return { apiUrl, token, kind, key };
+  };
+  const authOf = (
+    c: Extract<Claim, { token: string }>,
+    user: { userId: number; username: string },
+  ): AuthInfo => ({
+    token: c.token,
+    clientId: "remote-authorization",
+    scopes: [],
+    extra: { userId: user.userId, username: user.username, apiUrl: c.apiUrl, tokenKind: c.kind },
+  });
+
+  const check: RequestHandler = async (req: Request, res: Response, next) => {
+    const c = claim(req.headers);
     const challenge = 'Bearer realm="forge-mcp"';
-    if (!token)
+    if ("refused" in c) {
+      if (c.refused === "selector") {
+        o.logger.warn("remote authorization: X-GitLab-API-URL names a forge this server does not serve");
+        return refuse(res, 400, "X-GitLab-API-URL names a forge this server does not serve");
+      }
       return refuse(
         res,
         401,
         "Authentication required: send your forge token as Private-Token, JOB-TOKEN or Authorization: Bearer",
         challenge,
       );
-    // the kind is part of the key: a value checked as one kind of token says nothing of the other
-    const key = createHash("sha256").update(`${apiUrl}\n${kind}\n${token}`).digest("base64url");
+    }
+    const { apiUrl, token, kind, key } = c;
     let user = verified.get(key);
     o.onLookup?.(user !== undefined || rejected.has(key));
     if (!user) {
@@ -139,13 +174,18 @@ export function remoteAuthorization(o: RemoteAuthOptions): RequestHandler {
         return refuse(res, 503, "The forge could not verify the token; retry later");
       }
     }
-    const auth: AuthInfo = {
-      token,
-      clientId: "remote-authorization",
-      scopes: [],
-      extra: { userId: user.userId, username: user.username, apiUrl, tokenKind: kind },
-    };
-    (req as Request & { auth?: AuthInfo }).auth = auth;
+    (req as Request & { auth?: AuthInfo }).auth = authOf(c, user);
     next();
   };
+
+  const known = (headers: IncomingHttpHeaders): AuthInfo | undefined => {
+    const c = claim(headers);
+    if ("refused" in c) return undefined;
+    const user = verified.get(c.key);
+    if (user === undefined) return undefined;
+    o.onLookup?.(true);
+    return authOf(c, user);
+  };
+
+  return { check, known };
 }

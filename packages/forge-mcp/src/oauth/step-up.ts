@@ -17,9 +17,7 @@ export function stepUpCheck(o: {
   logger: Logger;
 }): RequestHandler {
   return (req, res, next) => {
-    const auth = (req as Request & { auth?: AuthInfo }).auth;
-    if (!auth || auth.scopes.includes(WRITE_SCOPE)) return next();
-    const tool = toolCalled(req.body, o.writingTools);
+    const tool = stepUpNeeded((req as Request & { auth?: AuthInfo }).auth, req.body, o.writingTools);
     if (tool === undefined) return next();
     o.logger.info({ tool }, "step-up: writing tool called with a read-only token");
     res.setHeader(
@@ -33,6 +31,16 @@ export function stepUpCheck(o: {
     );
     res.status(403).json({ error: "insufficient_scope", error_description: "The tool needs more access" });
   };
+}
+
+/** The writing tool a body calls with a token that lacks the write scope, or undefined. */
+export function stepUpNeeded(
+  auth: AuthInfo | undefined,
+  body: unknown,
+  writingTools: Set<string>,
+): string | undefined {
+  if (!auth || auth.scopes.includes(WRITE_SCOPE)) return undefined;
+  return toolCalled(body, writingTools);
 }
 
 /** The first of `names` a JSON-RPC message (or batch) calls with `tools/call`, if any. */
