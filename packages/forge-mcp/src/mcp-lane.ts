@@ -71,15 +71,21 @@ function laneHeaders(headers: IncomingHttpHeaders): boolean {
   return plainHeaders(headers);
 }
 
-export function mcpLane(o: LaneOptions): RequestListener {
+/** The lane's request listener, with how many requests it answered itself (tests). */
+export type Lane = RequestListener & { answered: number };
+
+export function mcpLane(o: LaneOptions): Lane {
   const paths = new Set(o.prefix ? ["/mcp", `${o.prefix}/mcp`] : ["/mcp"]);
   const headerList = Object.entries(o.headers);
-  return (req, res) => {
+  const lane: Lane = Object.assign((req: IncomingMessage, res: ServerResponse) => take(req, res), {
+    answered: 0,
+  });
+  const take = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== "POST" || !paths.has(req.url ?? "") || !laneHeaders(req.headers))
-      return o.app(req, res);
-    if (o.originProblem(req.headers) !== undefined) return o.app(req, res);
+      return void o.app(req, res);
+    if (o.originProblem(req.headers) !== undefined) return void o.app(req, res);
     const auth = o.admit(req);
-    if (auth === undefined) return o.app(req, res);
+    if (auth === undefined) return void o.app(req, res);
     const chunks: Buffer[] = [];
     // a caller gone before its body was whole: nothing to answer (and no unhandled error)
     req.once("error", () => res.destroy());
@@ -98,6 +104,7 @@ export function mcpLane(o: LaneOptions): RequestListener {
           { status: 400, type: "entity.parse.failed" },
           "request rejected before reaching a handler",
         );
+        lane.answered++;
         const answer = JSON.stringify(BODY_UNREADABLE);
         res.writeHead(400, {
           ...o.headers,
@@ -116,9 +123,10 @@ export function mcpLane(o: LaneOptions): RequestListener {
         o.logger.error({ err: (err as Error).message }, "mcp lane failed");
         if (res.headersSent) return void res.destroy();
       }
-      if (taken) return;
+      if (taken) return void lane.answered++;
       (req as IncomingMessage & { body?: unknown }).body = body;
       o.app(req, res);
     });
   };
+  return lane;
 }

@@ -67,10 +67,10 @@ export interface ForgeMcpServer {
   /** GET /metrics, to be served on METRICS_PORT (set only then). */
   metricsApp: Express | undefined;
   /**
-   * How many McpServer objects /mcp has built, how many wait in the JSON path's pool, and how many
-   * calls the JSON path answered without one (tests).
+   * How many McpServer objects /mcp has built, how many wait in the JSON path's pool, how many
+   * calls the JSON path answered without one, and how many requests the lane answered (tests).
    */
-  mcpPool(): { built: number; idle: number; direct: number };
+  mcpPool(): { built: number; idle: number; direct: number; lane: number };
   close(): Promise<void>;
 }
 
@@ -111,9 +111,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.use(lastStop(logger));
   const headers: Record<string, string> = { "X-Content-Type-Options": "nosniff" };
   if (config.replicaName) headers["x-replica"] = config.replicaName;
-  const handler: RequestListener =
+  const lane =
     options.lane === false
-      ? app
+      ? undefined
       : mcpLane({
           prefix,
           headers,
@@ -123,6 +123,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
           app,
           logger,
         });
+  const handler: RequestListener = lane ?? app;
 
   return {
     app,
@@ -130,7 +131,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     verifier: oauth?.verifier,
     memoryStore: oauth?.memoryStore,
     metricsApp: config.metricsPort !== undefined ? ownMetricsApp : undefined,
-    mcpPool: mcp.pool,
+    mcpPool: () => ({ ...mcp.pool(), lane: lane?.answered ?? 0 }),
     async close() {
       unsubscribe?.();
       await oauth?.shared.close();
@@ -371,7 +372,7 @@ function remoteAuth(
 }
 
 interface McpRoute {
-  pool: ForgeMcpServer["mcpPool"];
+  pool(): { built: number; idle: number; direct: number };
   /** The origin guard's check (the route's middleware runs the same). */
   originProblem(headers: IncomingHttpHeaders): string | undefined;
   /** The lane's answer to a read body: true when it answers it (one plain call), false for the route. */

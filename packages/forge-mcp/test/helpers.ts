@@ -32,6 +32,8 @@ export async function startForgeMcp(
     now?: () => number /** a path prefix of MCP_SERVER_URL, e.g. "/gitlab" */;
     prefix?: string;
     clientMetadataForTests?: { ca?: string; timeoutMs?: number };
+    /** false: no /mcp lane, every request through Express (src/mcp-lane.ts; the lane tests compare). */
+    lane?: boolean;
   } = {},
 ): Promise<RunningForgeMcp> {
   const http: Server = createHttpServer();
@@ -49,6 +51,7 @@ export async function startForgeMcp(
     logger: createLogger("debug", sink),
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.clientMetadataForTests ? { clientMetadataForTests: opts.clientMetadataForTests } : {}),
+    ...(opts.lane === false ? { lane: false } : {}),
   });
   http.on("request", server.handler);
   return {
