@@ -366,7 +366,7 @@ function remoteAuth(
   return {
     before: [remote.check],
     after: [],
-    known: (req) => remote.known(req.headers),
+    known: remote.known,
     refusesBody: () => false,
   };
 }

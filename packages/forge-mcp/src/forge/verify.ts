@@ -46,6 +46,8 @@ export interface TokenLookup {
   key: string;
   /** A verified token's info (its token blanked), a remembered rejection, or nothing: a forge call. */
   known: AuthInfo | InvalidTokenError | InsufficientScopeError | undefined;
+  /** Counted already (onLookup): a request's one lookup is one hit or miss, whoever reads it. */
+  counted?: boolean;
 }
 
 export class ForgeTokenVerifier implements OAuthTokenVerifier {
@@ -90,10 +92,17 @@ export class ForgeTokenVerifier implements OAuthTokenVerifier {
    * src/mcp-lane.ts): its info, counted as a cache hit as verifyLookup counts it; undefined when
    * the lookup holds a rejection or nothing.
    */
-  knownAuth({ token, known }: TokenLookup): AuthInfo | undefined {
+  knownAuth(lookup: TokenLookup): AuthInfo | undefined {
+    const { token, known } = lookup;
     if (known === undefined || known instanceof Error) return undefined;
-    this.opts.onLookup?.(true);
+    this.count(lookup);
     return { ...known, token };
+  }
+
+  private count(lookup: TokenLookup): void {
+    if (lookup.counted) return;
+    lookup.counted = true;
+    this.opts.onLookup?.(lookup.known !== undefined);
   }
 
   verifyAccessToken(token: string): Promise<AuthInfo> {
@@ -101,8 +110,9 @@ export class ForgeTokenVerifier implements OAuthTokenVerifier {
   }
 
   /** Answers from the lookup's cache entry, or asks the forge and remembers the answer. */
-  async verifyLookup({ token, key, known }: TokenLookup): Promise<AuthInfo> {
-    this.opts.onLookup?.(known !== undefined);
+  async verifyLookup(lookup: TokenLookup): Promise<AuthInfo> {
+    const { token, key, known } = lookup;
+    this.count(lookup);
     try {
       // A remembered rejection is set again below, so a token that keeps coming stays refused.
       if (known instanceof Error) throw known;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Request, RequestHandler, Response } from "express";
 import { LRUCache } from "lru-cache";
@@ -74,7 +74,7 @@ export interface RemoteAuthorization {
    * verified before, sent the way `check` reads it (the /mcp lane, src/mcp-lane.ts). Undefined for
    * everything else, which `check` then answers.
    */
-  known(headers: IncomingHttpHeaders): AuthInfo | undefined;
+  known(req: IncomingMessage): AuthInfo | undefined;
 }
 
 export function remoteAuthorization(o: RemoteAuthOptions): RemoteAuthorization {
@@ -139,7 +139,7 @@ export function remoteAuthorization(o: RemoteAuthOptions): RemoteAuthorization {
     }
     const { apiUrl, token, kind, key } = c;
     let user = verified.get(key);
-    o.onLookup?.(user !== undefined || rejected.has(key));
+    if (!counted.has(req)) o.onLookup?.(user !== undefined || rejected.has(key));
     if (!user) {
       if (rejected.has(key)) return refuse(res, 401, "Invalid or expired forge token", challenge);
       // an unknown credential costs a forge call: bounded per client address
@@ -178,12 +178,15 @@ export function remoteAuthorization(o: RemoteAuthOptions): RemoteAuthorization {
     next();
   };
 
-  const known = (headers: IncomingHttpHeaders): AuthInfo | undefined => {
-    const c = claim(headers);
+  // requests whose cache lookup `known` has counted: the lane may still hand them to `check`
+  const counted = new WeakSet<IncomingMessage>();
+  const known = (req: IncomingMessage): AuthInfo | undefined => {
+    const c = claim(req.headers);
     if ("refused" in c) return undefined;
     const user = verified.get(c.key);
     if (user === undefined) return undefined;
     o.onLookup?.(true);
+    counted.add(req);
     return authOf(c, user);
   };
 
