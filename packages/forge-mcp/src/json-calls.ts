@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { McpServer, RegisteredTool, ToolCallback } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
+  type AnySchema,
   normalizeObjectSchema,
   safeParseAsync,
   type ZodRawShapeCompat,
@@ -146,6 +147,8 @@ type HandlerExtra = Parameters<ToolCallback<ZodRawShapeCompat>>[1];
 export class ToolDispatch {
   /** Calls answered here (tests). */
   answered = 0;
+  /** Each tool's input schema as the SDK parses it (normalized once per schema, not per call). */
+  private readonly schemas = new WeakMap<object, AnySchema>();
 
   constructor(private readonly server: McpServer) {}
 
@@ -166,7 +169,12 @@ export class ToolDispatch {
   ): Promise<JSONRPCMessage | undefined> {
     const t = this.tool(call.name);
     if (!t) return undefined;
-    const schema = normalizeObjectSchema(t.inputSchema) ?? t.inputSchema!;
+    const input = t.inputSchema!;
+    let schema = this.schemas.get(input);
+    if (!schema) {
+      schema = normalizeObjectSchema(input) ?? input;
+      this.schemas.set(input, schema);
+    }
     const parsed = await safeParseAsync(schema, call.args ?? {});
     if (!parsed.success) return undefined;
     this.answered++;
