@@ -51,6 +51,8 @@ interface Row {
   lane: boolean;
   /** Run once before the row is sent to either server. */
   before?: () => Promise<void>;
+  /** The server asks its client to confirm (elicitation on the event stream): answer it so. */
+  confirm?: "accept" | "decline";
 }
 
 interface Mode {
@@ -141,6 +143,34 @@ const SHAPES: Row[] = [
   { name: "a null id", body: { ...WHOAMI, id: null }, status: 400, lane: false },
   { name: "a member JSON-RPC does not define", body: { ...WHOAMI, extra: 1 }, status: 400, lane: false },
   { name: "a fractional id", body: { ...WHOAMI, id: 1.5 }, status: 400, lane: false },
+];
+
+/** Destructive tools with a client that can confirm (FORGE_MCP_CONFIRM_DESTRUCTIVE=elicit). */
+const DELETE = call(12, "delete_issue", { project_id: PROJECT, issue_iid: NO_ISSUE });
+const CONFIRM: Row[] = [
+  {
+    name: "initialize declaring form elicitation",
+    body: { ...INITIALIZE, params: { ...INITIALIZE.params, capabilities: { elicitation: { form: {} } } } },
+    status: 200,
+    lane: false,
+  },
+  {
+    name: "a destructive tool: the client is asked and declines",
+    body: DELETE,
+    status: 200,
+    lane: false,
+    confirm: "decline",
+  },
+  {
+    name: "a destructive tool: the client is asked and accepts (the forge answers 404)",
+    body: DELETE,
+    status: 200,
+    lane: false,
+    confirm: "accept",
+  },
+  { name: "a reading tool meanwhile", body: WHOAMI, status: 200, lane: true },
+  { name: "initialize without elicitation", body: INITIALIZE, status: 200, lane: false },
+  { name: "a destructive tool: nobody to ask", body: DELETE, status: 200, lane: true },
 ];
 
 /** The transport's attack rows: Host, Origin, Accept, content types and encodings, bodies, paths. */
@@ -482,7 +512,7 @@ MODES.push({
     METRICS_BEARER_TOKEN: METRICS,
     MCP_REPLICA_NAME: "lane-a",
   }),
-  rows: [...SHAPES, ...TRANSPORT],
+  rows: [...SHAPES, ...CONFIRM, ...TRANSPORT],
 });
 
 MODES.push({
@@ -836,12 +866,17 @@ interface Answer {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /** The answer to the client's POST of its confirmation (rows with `confirm`). */
+  confirmed?: Answer;
 }
 
 // Headers that legitimately differ between two servers or two answers: Date (the clock), ETag
 // (Express's res.json adds a hash of the body; the lane's and the JSON path's writeHead do not),
 // and the framing (Content-Length or chunked, Connection, Keep-Alive), the body being compared.
 const VARYING = new Set(["date", "etag", "connection", "keep-alive", "content-length", "transfer-encoding"]);
+
+const ELICITATION = /"id":"(confirm-[0-9a-f-]+)"/;
+const CONFIRM_ID = /confirm-[0-9a-f]{8}-[0-9a-f-]{27}/g;
 
 function send(mcp: RunningForgeMcp, mode: Mode, row: Row): Promise<Answer> {
   const base = new URL(mcp.url);
@@ -874,16 +909,34 @@ function send(mcp: RunningForgeMcp, mode: Mode, row: Row): Promise<Answer> {
       },
       (res) => {
         const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
+        let confirmed: Promise<Answer> | undefined;
+        res.on("data", (c: Buffer) => {
+          chunks.push(c);
+          // the elicitation request on the stream: the client answers it with a POST of its own
+          const text = Buffer.concat(chunks).toString("utf8");
+          const asked =
+            row.confirm && !confirmed && text.includes("elicitation/create") && ELICITATION.exec(text);
+          if (asked) {
+            const result =
+              row.confirm === "accept"
+                ? { action: "accept", content: { confirm: true } }
+                : { action: row.confirm };
+            const answer = { jsonrpc: "2.0", id: asked[1], result };
+            confirmed = send(mcp, mode, { name: "confirmation", body: answer, status: 202, lane: false });
+          }
+        });
         res.on("error", reject);
-        res.on("end", () => {
+        res.on("end", async () => {
           const out: Record<string, string> = {};
           for (const [k, v] of Object.entries(res.headers))
             if (!VARYING.has(k) && v !== undefined) out[k] = own(Array.isArray(v) ? v.join("\n") : v);
-          const text = own(Buffer.concat(chunks).toString("utf8"));
+          // a confirmation's id is random (a UUID): the same placeholder for both servers
+          const text = own(Buffer.concat(chunks).toString("utf8")).replace(CONFIRM_ID, "confirm-<id>");
           let parsed: unknown = text;
           if (/^application\/json\b/i.test(res.headers["content-type"] ?? "")) parsed = JSON.parse(text);
-          resolve({ status: res.statusCode!, headers: out, body: parsed });
+          const answer: Answer = { status: res.statusCode!, headers: out, body: parsed };
+          if (row.confirm) answer.confirmed = await confirmed;
+          resolve(answer);
         });
       },
     );
