@@ -59,6 +59,11 @@ interface Mode {
   name: string;
   env: () => Record<string, string>;
   prefix?: string;
+  /**
+   * One clock standing still for both servers: a budget's window starts at the same instant in
+   * each, so their Retry-After agree to the second.
+   */
+  stillClock?: boolean;
   /** Headers every row carries unless it overrides them (the mode's credential). */
   auth?: Record<string, string>;
   rows: Row[];
@@ -328,6 +333,7 @@ const TRANSPORT: Row[] = [
     status: 200,
     lane: true,
   },
+  { name: "HEAD /mcp", method: "HEAD", status: 405, lane: false },
   { name: "OPTIONS /mcp", method: "OPTIONS", status: 200, lane: false },
   { name: "chunked (no Content-Length)", body: WHOAMI, chunked: true, status: 200, lane: false },
   { name: "a body of exactly the limit", body: padded(MCP_BODY_LIMIT), status: 200, lane: true },
@@ -523,7 +529,10 @@ MODES.push({
     FORGE_API_URL: forge.apiUrl,
     FORGE_MCP_STEP_UP: "true",
     METRICS_BEARER_TOKEN: METRICS,
+    // the rows before the budget's own ask the forge about four tokens
+    MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: "4",
   }),
+  stillClock: true,
   auth: bearer(API),
   rows: [
     ...BEARER,
@@ -561,6 +570,14 @@ MODES.push({
       lane: false,
     },
     { name: "a write scope token, a writing tool", body: WRITE, status: 200, lane: true },
+    {
+      name: "a fifth unknown token: 429 and Retry-After, no forge call",
+      headers: bearer("lane-unknown-5"),
+      body: WHOAMI,
+      status: 429,
+      lane: false,
+    },
+    { name: "the verified token, the budget spent", body: WHOAMI, status: 200, lane: true },
   ],
 });
 
@@ -621,7 +638,14 @@ MODES.push({
 const pat = (token: string) => ({ "private-token": token });
 MODES.push({
   name: "REMOTE_AUTHORIZATION",
-  env: () => ({ REMOTE_AUTHORIZATION: "true", FORGE_API_URL: forge.apiUrl, METRICS_BEARER_TOKEN: METRICS }),
+  env: () => ({
+    REMOTE_AUTHORIZATION: "true",
+    FORGE_API_URL: forge.apiUrl,
+    METRICS_BEARER_TOKEN: METRICS,
+    // the rows before the budget's own ask the forge about four credentials
+    MCP_TOKEN_VERIFY_RATE_LIMIT_PER_MINUTE: "4",
+  }),
+  stillClock: true,
   auth: pat("sim-forge-pat"),
   rows: [
     { name: "no credential", headers: { "private-token": null }, body: WHOAMI, status: 401, lane: false },
@@ -728,6 +752,14 @@ MODES.push({
       status: 403,
       lane: false,
     },
+    {
+      name: "a fifth unknown credential: 429 and Retry-After, no forge call",
+      headers: pat("lane-not-a-token-5"),
+      body: WHOAMI,
+      status: 429,
+      lane: false,
+    },
+    { name: "a known credential, the budget spent", body: WHOAMI, status: 200, lane: true },
   ],
 });
 
@@ -927,16 +959,22 @@ function send(mcp: RunningForgeMcp, mode: Mode, row: Row): Promise<Answer> {
         });
         res.on("error", reject);
         res.on("end", async () => {
-          const out: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers))
-            if (!VARYING.has(k) && v !== undefined) out[k] = own(Array.isArray(v) ? v.join("\n") : v);
-          // a confirmation's id is random (a UUID): the same placeholder for both servers
-          const text = own(Buffer.concat(chunks).toString("utf8")).replace(CONFIRM_ID, "confirm-<id>");
-          let parsed: unknown = text;
-          if (/^application\/json\b/i.test(res.headers["content-type"] ?? "")) parsed = JSON.parse(text);
-          const answer: Answer = { status: res.statusCode!, headers: out, body: parsed };
-          if (row.confirm) answer.confirmed = await confirmed;
-          resolve(answer);
+          try {
+            const out: Record<string, string> = {};
+            for (const [k, v] of Object.entries(res.headers))
+              if (!VARYING.has(k) && v !== undefined) out[k] = own(Array.isArray(v) ? v.join("\n") : v);
+            // a confirmation's id is random (a UUID): the same placeholder for both servers
+            const text = own(Buffer.concat(chunks).toString("utf8")).replace(CONFIRM_ID, "confirm-<id>");
+            let parsed: unknown = text;
+            // JSON is compared parsed (a HEAD answer has the type but no body: compared as text)
+            if (text && /^application\/json\b/i.test(res.headers["content-type"] ?? ""))
+              parsed = JSON.parse(text);
+            const answer: Answer = { status: res.statusCode!, headers: out, body: parsed };
+            if (row.confirm) answer.confirmed = await confirmed;
+            resolve(answer);
+          } catch (err) {
+            reject(err);
+          }
         });
       },
     );
@@ -1030,7 +1068,11 @@ describe.each(MODES)("the /mcp lane answers as the route does: $name", (mode) =>
   let withLane: RunningForgeMcp;
   let without: RunningForgeMcp;
   beforeAll(async () => {
-    const opts = mode.prefix ? { prefix: mode.prefix } : {};
+    const at = Date.now();
+    const opts = {
+      ...(mode.prefix ? { prefix: mode.prefix } : {}),
+      ...(mode.stillClock ? { now: () => at } : {}),
+    };
     withLane = await startForgeMcp(mode.env(), opts);
     without = await startForgeMcp(mode.env(), { ...opts, lane: false });
   });
