@@ -2,9 +2,9 @@ import type { IncomingMessage } from "node:http";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { RequestHandler } from "express";
-import { LRUCache } from "lru-cache";
 import type { ForgeTokenVerifier, TokenLookup } from "../forge/verify.js";
 import { authParam } from "./scopes.js";
+import { FixedWindows } from "./windows.js";
 
 /**
  * The bearer credential of an Authorization header, read as the SDK's bearer check reads it
@@ -98,7 +98,7 @@ function verifyBudget(
   { perMinute, now }: BearerOptions,
   lookupFor: (req: IncomingMessage, token: string) => TokenLookup,
 ): RequestHandler {
-  const windows = new LRUCache<string, { start: number; count: number }>({ max: 100_000 });
+  const windows = new FixedWindows(60_000);
   return (req, res, next) => {
     const bearer = parseBearer(req.headers.authorization);
     if (!bearer) return next();
@@ -106,10 +106,7 @@ function verifyBudget(
     if (!verifier.needsForgeCall(lookup)) return next();
     const ip = req.ip ?? "unknown";
     const t = now();
-    let w = windows.get(ip);
-    if (!w || t - w.start >= 60_000) w = { start: t, count: 0 };
-    w.count += 1;
-    windows.set(ip, w);
+    const w = windows.hit(ip, t);
     if (w.count <= perMinute) return next();
     res.setHeader("Retry-After", String(Math.max(1, Math.ceil((w.start + 60_000 - t) / 1000))));
     res

@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import { OAuthError } from "./errors.js";
 import { redirectUriProblem } from "./redirect-uris.js";
 import type { ClientRecord } from "./stores.js";
+import { FixedWindows } from "./windows.js";
 
 /**
  * Client ID Metadata Documents (MCP authorization 2025-11-25; draft-ietf-oauth-client-id-metadata-document):
@@ -127,7 +128,7 @@ export class ClientMetadataResolver {
     max: CACHE_ENTRIES,
   });
   private readonly inflight = new Map<string, Promise<MetadataClientRecord>>();
-  private readonly windows = new LRUCache<string, { start: number; count: number }>({ max: 100_000 });
+  private readonly windows = new FixedWindows(MINUTE_MS);
   /** Fetches started, for tests and the log. */
   fetches = 0;
 
@@ -149,10 +150,7 @@ export class ClientMetadataResolver {
 
   private charge(source: string): void {
     const t = this.o.now();
-    let w = this.windows.get(source);
-    if (!w || t - w.start >= MINUTE_MS) w = { start: t, count: 0 };
-    w.count += 1;
-    this.windows.set(source, w);
+    const w = this.windows.hit(source, t);
     if (w.count > this.o.fetchesPerMinute) {
       const err = new OAuthError("too_many_requests", `client metadata fetch budget spent for ${source}`);
       throw Object.assign(err, { retryAfterSeconds: Math.ceil((w.start + MINUTE_MS - t) / 1000) });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { OAuthError } from "./errors.js";
+import { FixedWindows } from "./windows.js";
 
 /**
  * Bounds the forge calls that `/token` (refresh, and the passthrough code exchange) and `/revoke`
@@ -18,7 +19,7 @@ const WINDOW_MS = 60_000;
 const hash = (t: string) => createHash("sha256").update(t).digest("base64url");
 
 export class RelayBudget {
-  private readonly windows = new LRUCache<string, { start: number; count: number }>({ max: 100_000 });
+  private readonly windows = new FixedWindows(WINDOW_MS);
   private readonly refused = new LRUCache<string, true>({ max: 10_000, ttl: REMEMBER_MS });
   private readonly revoked = new LRUCache<string, true>({ max: 10_000, ttl: REMEMBER_MS });
 
@@ -46,10 +47,7 @@ export class RelayBudget {
   spend(source: string | undefined, where: string): void {
     const key = source ?? "unknown";
     const t = this.now();
-    let w = this.windows.get(key);
-    if (!w || t - w.start >= WINDOW_MS) w = { start: t, count: 0 };
-    w.count += 1;
-    this.windows.set(key, w);
+    const w = this.windows.hit(key, t);
     if (w.count <= this.perMinute) return;
     const err = new OAuthError("too_many_requests", `${where}: forge relay budget spent for ${key}`);
     throw Object.assign(err, {

@@ -6,6 +6,7 @@ import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import { ForgeApi, type TokenKind } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
+import { FixedWindows } from "./windows.js";
 
 /**
  * REMOTE_AUTHORIZATION=true: every /mcp request carries its user's own forge credential — a
@@ -84,7 +85,7 @@ export function remoteAuthorization(o: RemoteAuthOptions): RemoteAuthorization {
     ttl: CACHE_TTL_MS,
   });
   const rejected = new LRUCache<string, true>({ max: 10_000, ttl: NEGATIVE_TTL_MS });
-  const windows = new LRUCache<string, { start: number; count: number }>({ max: 100_000 });
+  const windows = new FixedWindows(60_000);
   const defaultOrigin = new URL(o.apiUrl).origin;
 
   const claim = (headers: IncomingHttpHeaders): Claim => {
@@ -145,10 +146,7 @@ export function remoteAuthorization(o: RemoteAuthOptions): RemoteAuthorization {
       // an unknown credential costs a forge call: bounded per client address
       const ip = req.ip ?? "unknown";
       const t = now();
-      let w = windows.get(ip);
-      if (!w || t - w.start >= 60_000) w = { start: t, count: 0 };
-      w.count += 1;
-      windows.set(ip, w);
+      const w = windows.hit(ip, t);
       if (w.count > o.perMinute) {
         o.onRateLimited?.();
         res.setHeader("Retry-After", String(Math.max(1, Math.ceil((w.start + 60_000 - t) / 1000))));

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { FixedWindows } from "./windows.js";
 
 /**
  * State that must be shared for exactness across replicas: one-time use of sealed values and the
@@ -75,7 +76,7 @@ const HOUR_MS = 3600_000;
 
 export function memorySharedState(limitPerHour: number, now: () => number): SharedState {
   const used = new LRUCache<string, true>({ max: 100_000 });
-  const windows = new LRUCache<string, { start: number; count: number }>({ max: 100_000 });
+  const windows = new FixedWindows(HOUR_MS);
   return {
     guard: {
       async claim(purpose, jti, expiresAt) {
@@ -89,10 +90,7 @@ export function memorySharedState(limitPerHour: number, now: () => number): Shar
     registerLimiter: {
       async hit(key) {
         const t = now();
-        let w = windows.get(key);
-        if (!w || t - w.start >= HOUR_MS) w = { start: t, count: 0 };
-        w.count += 1;
-        windows.set(key, w);
+        const w = windows.hit(key, t);
         const allowed = w.count <= limitPerHour;
         return { allowed, retryAfterSeconds: allowed ? 0 : Math.ceil((w.start + HOUR_MS - t) / 1000) };
       },
