@@ -7,7 +7,6 @@ import {
   type Server,
   type ServerResponse,
 } from "node:http";
-import { getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -23,11 +22,10 @@ import { ForgeTokenVerifier } from "./forge/verify.js";
 import { JsonCallTransport, plainCall, simpleToolCall, ToolDispatch } from "./json-calls.js";
 import { createLogger } from "./logger.js";
 import { BODY_UNREADABLE, MCP_BODY_LIMIT, mcpLane } from "./mcp-lane.js";
-import { Metrics, metricsApp } from "./metrics.js";
+import type { Metrics } from "./metrics.js";
 import { bearerChecks } from "./oauth/bearer.js";
 import { ClientMetadataResolver } from "./oauth/client-metadata.js";
 import { ConsentGuard } from "./oauth/consent.js";
-import { mountDiscovery } from "./oauth/discovery.js";
 import { GroupGate } from "./oauth/group-gate.js";
 import { globToRegExp } from "./oauth/redirect-uris.js";
 import { RelayBudget } from "./oauth/relay-budget.js";
@@ -89,13 +87,16 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const prefix = mountPlumbing(app, config, () => oauth?.shared);
   // metrics when asked for (METRICS_PORT, METRICS_BEARER_TOKEN): on their own app and port, or
   // at /metrics here behind the bearer token
-  const metrics = config.metricsPort !== undefined || config.metricsToken ? new Metrics() : undefined;
+  // (prom-client is loaded only then: a server without metrics never needs it resident)
+  const metricsModule =
+    config.metricsPort !== undefined || config.metricsToken ? await import("./metrics.js") : undefined;
+  const metrics = metricsModule && new metricsModule.Metrics();
   const unsubscribe = metrics
     ? onForgeCall((method, status, seconds) =>
         metrics.forgeLatency.observe({ method, status_class: `${Math.floor(status / 100)}xx` }, seconds),
       )
     : undefined;
-  const ownMetricsApp = metrics && metricsApp(metrics, config.metricsToken);
+  const ownMetricsApp = metrics && metricsModule?.metricsApp(metrics, config.metricsToken);
   if (metrics) app.use(metrics.requests());
   if (ownMetricsApp && config.metricsPort === undefined) app.use(ownMetricsApp);
   if (config.remoteOAuth)
@@ -239,6 +240,9 @@ async function mountOAuth(
   metrics: Metrics | undefined,
 ): Promise<OAuthSide> {
   const appId = config.oauthAppId!;
+  // the discovery routes bring the SDK's metadata router and what it needs (CORS, rate limiting):
+  // loaded only by a server that signs users in
+  const { getOAuthProtectedResourceMetadataUrl, mountDiscovery } = await import("./oauth/discovery.js");
   const shared = config.redisUrl
     ? await redisSharedState(config.redisUrl, config.registerRateLimitPerHour, now, {
         connectTimeoutMs: config.redisConnectTimeoutMs,

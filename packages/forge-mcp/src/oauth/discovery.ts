@@ -1,4 +1,7 @@
-import { mcpAuthMetadataRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import {
+  getOAuthProtectedResourceMetadataUrl,
+  mcpAuthMetadataRouter,
+} from "@modelcontextprotocol/sdk/server/auth/router.js";
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Express } from "express";
 
@@ -12,6 +15,13 @@ export interface DiscoveryOptions {
 }
 
 const RESOURCE_NAME = "forge-mcp";
+
+/**
+ * RFC 9728 §3.1: the protected resource's metadata URL (the well-known segment between the origin
+ * and the resource's path). From here, so that the SDK's router module is loaded only with the
+ * discovery routes: server.ts imports this module only when the server signs users in.
+ */
+export { getOAuthProtectedResourceMetadataUrl };
 
 /** RFC 8414 authorization-server metadata: our own endpoints, PKCE S256, public clients only. */
 export function authorizationServerMetadata(
