@@ -1,15 +1,10 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { ConfigError, loadConfig, TOOLSETS } from "./config.js";
-import { ForgeApi } from "./forge/api.js";
-import { localOAuthLogin, refreshingToken } from "./forge/local-oauth.js";
-import { ProjectScope } from "./forge/project-scope.js";
-import { tuneHeap } from "./heap.js";
-import { createLogger } from "./logger.js";
-import { createServer, listen, toolObserver } from "./server.js";
-import { sessionAsker } from "./tools/confirm.js";
-import { ALL_TOOL_NAMES, createMcpServer } from "./tools/index.js";
+import type { Config } from "./config.js";
+import { holdYoungGeneration, releaseYoungGeneration, tuneHeap } from "./heap.js";
+
+// Everything else is imported in main(), once the young generation is held at its size (src/heap.ts):
+// loading the modules would otherwise grow it to its largest, resident for the life of the process.
 
 const HELP = `forge-mcp: GitLab's API as MCP tools.
 
@@ -56,7 +51,12 @@ function handleArguments(args: string[]): void {
 
 async function main(): Promise<void> {
   handleArguments(process.argv.slice(2));
-  let config: ReturnType<typeof loadConfig>;
+  holdYoungGeneration();
+  const { ConfigError, loadConfig, TOOLSETS } = await import("./config.js");
+  const { createLogger } = await import("./logger.js");
+  const { ALL_TOOL_NAMES, createMcpServer } = await import("./tools/index.js");
+  const { createServer, listen, toolObserver } = await import("./server.js");
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
@@ -82,8 +82,8 @@ async function main(): Promise<void> {
   }
 
   if (config.transport === "http") {
-    tuneHeap();
     const { handler, close, metricsApp } = await createServer(config, { logger });
+    tuneHeap();
     const server = await listen(handler, config.host, config.port);
     const metricsServer =
       metricsApp && config.metricsPort !== undefined
@@ -128,6 +128,12 @@ async function main(): Promise<void> {
     return;
   }
 
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const { ForgeApi } = await import("./forge/api.js");
+  const { localOAuthLogin, refreshingToken } = await import("./forge/local-oauth.js");
+  const { ProjectScope } = await import("./forge/project-scope.js");
+  const { sessionAsker } = await import("./tools/confirm.js");
+  releaseYoungGeneration();
   let token: string | (() => Promise<string>) | undefined = config.forgeToken;
   if (config.localOAuth) {
     if (!config.oauthAppId) {
