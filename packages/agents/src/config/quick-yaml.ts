@@ -115,7 +115,8 @@ function locateIn(root: Indexed, path: Path): Located | undefined {
     }
     current = next;
   }
-  if (current.start < 0) return undefined;
+  // an empty value, or an empty key (only a tag: `!!str :`), has no offset here: the yaml library's
+  if (current.start < 0 || (current.keyStart !== undefined && current.keyStart < 0)) return undefined;
   return { offset: current.start, exact: true, keyOffset: current.keyStart };
 }
 
