@@ -8,14 +8,13 @@
 // agents.cjs and agents.cjs.cache, e.g. a copy of packages/agents/dist/ from another commit.
 // Records nothing.
 // Usage: node bench/apply-ab.mjs [--rounds N] [--per-kind N] [--latency MS] [--parallelism N] DIR_A DIR_B [...]
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
 import { applyConfig } from "./apply-config.mjs";
-import { drainLog, simRoundTripMs } from "./lib.mjs";
+import { cpuReportHook, drainLog, runBuild, simRoundTripMs } from "./lib.mjs";
 
 const { values, positionals } = parseArgs({
   options: {
@@ -37,41 +36,6 @@ const parallelism = Number(values.parallelism);
 
 const { NODE_EXTRA_CA_CERTS: _machineCa, ...inherited } = process.env;
 const env = { ...inherited, AGENTS_STATE_KEY: "bench-key", C_API_KEY: "sim-provider-c-key" };
-
-/** One command of one build: { wall, cpu } in seconds (the CLI reports its CPU on fd 3 at exit). */
-function run(dir, build, args, hook) {
-  const started = performance.now();
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--require", hook, join(build, "agents.mjs"), ...args], {
-      cwd: dir,
-      env,
-      // stdout on a pipe the bench reads, as apply.mjs runs the CLI (a pipe costs a writer more
-      // than /dev/null does).
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
-    });
-    let report = "";
-    let writes = 0;
-    let bytes = 0;
-    child.stdout.on("data", (chunk) => {
-      writes++;
-      bytes += chunk.length;
-    });
-    let stderr = "";
-    child.stdio[3].on("data", (chunk) => {
-      report += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", fail);
-    child.on("close", (code) => {
-      const wall = (performance.now() - started) / 1000;
-      if (code !== 0) return fail(new Error(`${build}: agents ${args.join(" ")} exited ${code}\n${stderr}`));
-      const { user, system } = JSON.parse(report);
-      done({ wall, cpu: (user + system) / 1e6, writes, bytes });
-    });
-  });
-}
 
 const kindOf = (path) =>
   /\/(environments|vaults|memory_stores|agents|deployments)\b/.exec(path)?.[1] ?? "other";
@@ -103,11 +67,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sim = await startSim("provider_c", { quiet: true, faults: { latencyMs } });
 const dir = mkdtempSync(join(os.tmpdir(), "agents-apply-ab-"));
 try {
-  const hook = join(dir, "cpu-report.cjs");
-  writeFileSync(
-    hook,
-    'process.on("exit", () => require("node:fs").writeSync(3, JSON.stringify(process.cpuUsage())));\n',
-  );
+  const hook = cpuReportHook(dir);
   const rows = new Map(builds.map((b) => [b, []]));
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const build of builds) {
@@ -118,14 +78,22 @@ try {
       await drainLog(sim);
       const load = os.loadavg()[0];
       const applyAt = Date.now();
-      const apply = await run(project, build, ["apply", "-y", "--parallelism", String(parallelism)], hook);
+      const apply = await runBuild(project, build, ["apply", "-y", "--parallelism", String(parallelism)], {
+        env,
+        hook,
+        stdout: "count",
+      });
       const applyCalls = await drainLog(sim);
       const destroyAt = Date.now();
-      const destroy = await run(
+      const destroy = await runBuild(
         project,
         build,
         ["destroy", "-y", "--parallelism", String(parallelism)],
-        hook,
+        {
+          env,
+          hook,
+          stdout: "count",
+        },
       );
       const destroyCalls = await drainLog(sim);
       // As apply.mjs: the longest chain is max(vault, memory store, environment) → agent → deployment.

@@ -1,7 +1,8 @@
 // Shared by the benchmarks that drive the real CLI against in-process simulators.
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -136,4 +137,59 @@ export async function simRoundTripMs(sim, path, headers, calls = 31) {
   } finally {
     agent.destroy();
   }
+}
+
+/**
+ * Writes, in `dir`, the preload with which a build of the CLI reports its own CPU time on fd 3 as
+ * it exits (Node 20 gives a parent no child's resource usage); returns its path, for runBuild.
+ */
+export function cpuReportHook(dir) {
+  const hook = join(dir, "cpu-report.cjs");
+  writeFileSync(
+    hook,
+    'process.on("exit", () => require("node:fs").writeSync(3, JSON.stringify(process.cpuUsage())));\n',
+  );
+  return hook;
+}
+
+/**
+ * Runs one command of one build of the CLI (a folder holding agents.mjs, e.g. a copy of
+ * packages/agents/dist/) in `dir`, with `env` and the cpuReportHook preloaded. Resolves { wall,
+ * cpu } in seconds with the exit `code`, and stdout as `stdout: "keep"` (the text), `"count"`
+ * (how many chunks and bytes it wrote: still a pipe, which costs a writer more than /dev/null) or
+ * `"ignore"` asks. An exit code not in `accept` rejects, with the end of stderr.
+ */
+export function runBuild(dir, build, args, { env, hook, accept = [0], stdout = "ignore" }) {
+  const started = performance.now();
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ["--require", hook, join(build, "agents.mjs"), ...args], {
+      cwd: dir,
+      env,
+      stdio: ["ignore", stdout === "ignore" ? "ignore" : "pipe", "pipe", "pipe"],
+    });
+    let report = "";
+    let text = "";
+    let writes = 0;
+    let bytes = 0;
+    let stderr = "";
+    child.stdio[3].on("data", (chunk) => {
+      report += chunk;
+    });
+    child.stdout?.on("data", (chunk) => {
+      writes++;
+      bytes += chunk.length;
+      if (stdout === "keep") text += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", fail);
+    child.on("close", (code) => {
+      const wall = (performance.now() - started) / 1000;
+      if (!accept.includes(code))
+        return fail(new Error(`${build}: agents ${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`));
+      const { user, system } = JSON.parse(report);
+      done({ wall, cpu: (user + system) / 1e6, code, stdout: text, writes, bytes });
+    });
+  });
 }

@@ -9,13 +9,13 @@
 // A build is a folder holding agents.mjs (e.g. a copy of packages/agents/dist/ made before a
 // change). Records nothing.
 // Usage: node bench/scale-plan-ab.mjs [--per-kind N] [--latency MS] [--rounds N] DIR_A DIR_B [...]
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
+import { cpuReportHook, runBuild } from "./lib.mjs";
 import { PROVIDERS, scaleConfig } from "./scale-config.mjs";
 
 const { values, positionals } = parseArgs({
@@ -36,38 +36,6 @@ if (builds.length < 1) {
 
 const { NODE_EXTRA_CA_CERTS: _machineCa, ...inherited } = process.env;
 
-/** One command of one build: { wall, cpu } in seconds, exit status and stdout. */
-function run(dir, build, args, env, hook) {
-  const started = performance.now();
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--require", hook, join(build, "agents.mjs"), ...args], {
-      cwd: dir,
-      env,
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
-    });
-    let report = "";
-    let stdout = "";
-    let stderr = "";
-    child.stdio[3].on("data", (chunk) => {
-      report += chunk;
-    });
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", fail);
-    child.on("close", (code) => {
-      const wall = (performance.now() - started) / 1000;
-      if (code !== 0 && code !== 2)
-        return fail(new Error(`${build}: agents ${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`));
-      const { user, system } = JSON.parse(report);
-      done({ wall, cpu: (user + system) / 1e6, code, stdout });
-    });
-  });
-}
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sims = {};
 for (const name of Object.keys(PROVIDERS)) sims[name] = await startSim(name, { quiet: true });
@@ -80,17 +48,20 @@ try {
     AGENTS_STATE_KEY: "bench-key",
     AGENTS_BASE_URL_PROVIDER_D: sims.provider_d.url,
   };
-  const hook = join(dir, "cpu-report.cjs");
-  writeFileSync(
-    hook,
-    'process.on("exit", () => require("node:fs").writeSync(3, JSON.stringify(process.cpuUsage())));\n',
-  );
-  await run(dir, builds[0], ["apply", "-y", "--parallelism", "10"], env, hook);
+  const hook = cpuReportHook(dir);
+  await runBuild(dir, builds[0], ["apply", "-y", "--parallelism", "10"], { env, hook, accept: [0, 2] });
   for (const sim of Object.values(sims)) sim.faults.set({ latencyMs: Number(values.latency) });
   const figures = new Map(builds.map((b) => [b, []]));
   for (let round = 0; round < Number(values.rounds); round++)
     for (const build of builds)
-      figures.get(build).push(await run(dir, build, ["plan", "--detailed-exitcode"], env, hook));
+      figures.get(build).push(
+        await runBuild(dir, build, ["plan", "--detailed-exitcode"], {
+          env,
+          hook,
+          accept: [0, 2],
+          stdout: "keep",
+        }),
+      );
   console.log(
     `load average ${os
       .loadavg()
