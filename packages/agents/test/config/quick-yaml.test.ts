@@ -168,15 +168,8 @@ describe("the quick YAML reader", () => {
     fc.assert(
       fc.property(documentArbitrary, (text) => {
         if (!readQuickly(text)) return;
-        const source = new YamlSource("/tmp/agents.yaml", text);
-        for (const { path, pos, keyPos } of yamlPositions(text)) {
-          expect({ path, pos: source.pos(path) }).toEqual({ path, pos });
-          expect({ path, keyPos: source.keyPos(path) }).toEqual({ path, keyPos });
-        }
-        // A path that goes on past what exists is placed at the deepest node that does.
-        for (const { path, pos } of yamlPositions(text)) {
-          expect(source.pos([...path, "missing"])).toEqual(pos);
-        }
+        // every value and key, and a path that goes on past what exists at the deepest node that does
+        expectPlacedAsYaml(text);
       }),
       { numRuns: 300 },
     );
