@@ -45,13 +45,32 @@ export function plainHeaders(headers: IncomingHttpHeaders): boolean {
   return version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version as string);
 }
 
-/** The request to answer on the JSON path, or undefined when the SDK's transport must answer it. */
-export function plainCall(headers: IncomingHttpHeaders, body: unknown): JSONRPCRequest | undefined {
-  if (!plainHeaders(headers)) return undefined;
+/**
+ * A body the JSON path answers (with plainHeaders): one JSON-RPC request, not initialize. A simple
+ * tools/call (simpleToolCall) is kept in that form for ToolDispatch; any other request is parsed
+ * by the SDK's schema. Undefined when the SDK's transport must answer the body.
+ */
+export type PlainCall = { simple: SimpleToolCall } | { request: JSONRPCRequest };
+
+export function plainCall(body: unknown): PlainCall | undefined {
+  const simple = simpleToolCall(body);
+  if (simple) return { simple };
   if (body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
   if ((body as { method?: unknown }).method === "initialize") return undefined;
   const parsed = JSONRPCRequestSchema.safeParse(body);
-  return parsed.success ? (parsed.data as JSONRPCRequest) : undefined;
+  return parsed.success ? { request: parsed.data as JSONRPCRequest } : undefined;
+}
+
+/** The JSON-RPC request of a plain call, as the SDK's schema parses it (a simple call's is built). */
+export function requestOf(call: PlainCall): JSONRPCRequest {
+  if ("request" in call) return call.request;
+  const { id, name, args } = call.simple;
+  return {
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: args === undefined ? { name } : { name, arguments: args },
+  };
 }
 
 /**

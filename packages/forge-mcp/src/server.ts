@@ -19,7 +19,14 @@ import { ForgeOAuthClient } from "./forge/oauth-client.js";
 import { ProjectScope } from "./forge/project-scope.js";
 import { forgeUnauthorizedReply } from "./forge/unauthorized.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
-import { JsonCallTransport, plainCall, simpleToolCall, ToolDispatch } from "./json-calls.js";
+import {
+  JsonCallTransport,
+  type PlainCall,
+  plainCall,
+  plainHeaders,
+  requestOf,
+  ToolDispatch,
+} from "./json-calls.js";
 import { createLogger } from "./logger.js";
 import { BODY_UNREADABLE, MCP_BODY_LIMIT, mcpLane } from "./mcp-lane.js";
 import type { Metrics } from "./metrics.js";
@@ -493,21 +500,20 @@ function mountMcp(
 
   /** One plain call, its answer written as one JSON body. */
   const answerPlain = async (
-    body: unknown,
+    plain: PlainCall,
     headers: IncomingHttpHeaders,
     res: ServerResponse,
     info: AuthInfo | undefined,
   ) => {
     try {
-      const simple = simpleToolCall(body);
-      if (simple) {
+      if ("simple" in plain) {
         // the call's signal aborts if its caller goes away before the answer (not after it: an
         // abort builds an exception object, a cost per call otherwise)
         const aborted = new AbortController();
         const gone = () => aborted.abort();
         res.once("close", gone);
         dispatch ??= new ToolDispatch(build());
-        const answer = await dispatch.call(simple, {
+        const answer = await dispatch.call(plain.simple, {
           authInfo: info,
           requestInfo: { headers },
           signal: aborted.signal,
@@ -515,8 +521,7 @@ function mountMcp(
         res.off("close", gone);
         if (answer !== undefined) return void written(res, answer);
       }
-      const call = plainCall(headers, body);
-      if (!call) throw new Error("not a plain call");
+      const call = requestOf(plain);
       const entry = idleConnected.pop() ?? (await connected());
       let answered = false;
       // the caller went away: closing the transport aborts the call (its late answer goes to
@@ -570,7 +575,8 @@ function mountMcp(
       if (asker.deliver(req.body, token)) return void res.status(202).end();
       asker.noteInitialize(req.body, token);
       const json = jsonAnswer(req.body, token);
-      if (json && plainCall(req.headers, req.body)) return answerPlain(req.body, req.headers, res, info);
+      const plain = json && plainHeaders(req.headers) ? plainCall(req.body) : undefined;
+      if (plain) return answerPlain(plain, req.headers, res, info);
       const server = idleServers.pop() ?? build();
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
@@ -610,10 +616,11 @@ function mountMcp(
     answer: (req, res, body, info) => {
       if (auth.refusesBody(info, body)) return false;
       if (!jsonAnswer(body, info?.token)) return false;
-      // the lane checked the headers (plainHeaders); a simple call needs no more checking
-      if (!simpleToolCall(body) && !plainCall(req.headers, body)) return false;
+      // the lane checked the headers (plainHeaders)
+      const plain = plainCall(body);
+      if (!plain) return false;
       onReauth(res, info);
-      void answerPlain(body, req.headers, res, info);
+      void answerPlain(plain, req.headers, res, info);
       return true;
     },
   };
