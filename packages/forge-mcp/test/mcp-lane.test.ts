@@ -6,6 +6,7 @@ import { MCP_BODY_LIMIT } from "../src/mcp-lane.js";
 import { advanceForgeClock } from "./forge-and-mcp.js";
 import { APP_ID, type Forge, forgeLogSeq, seedApp, startForge } from "./forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
+import { statelessEnv } from "./stateless-helpers.js";
 
 /**
  * The /mcp lane (src/mcp-lane.ts) against the Express route it stands in front of: every row is
@@ -661,6 +662,15 @@ MODES.push({
       lane: false,
     },
   ],
+});
+
+// callback-proxy mode with sealed stores (the stateless replicas' setup): /mcp's checks are the
+// same bearer checks, on a server whose OAuth side is built differently
+MODES.push({
+  name: "FORGE_OAUTH_CALLBACK_PROXY, OAUTH_STATELESS_MODE",
+  env: () => statelessEnv(forge.apiUrl, { METRICS_BEARER_TOKEN: METRICS }),
+  auth: bearer(API),
+  rows: [...BEARER],
 });
 
 const pat = (token: string) => ({ "private-token": token });
