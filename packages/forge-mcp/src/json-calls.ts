@@ -36,11 +36,15 @@ import {
  * one the SDK speaks.
  */
 export function plainHeaders(headers: IncomingHttpHeaders): boolean {
+  return isJsonContentType(headers["content-type"]) && plainAccept(headers);
+}
+
+/** plainHeaders without the Content-Type (the /mcp lane tests a narrower one of its own). */
+export function plainAccept(headers: IncomingHttpHeaders): boolean {
   const accept = headers.accept;
   // the SDK's own test (Accept is a list: a substring check is what it does)
   if (accept === undefined || !accept.includes("application/json") || !accept.includes("text/event-stream"))
     return false;
-  if (!isJsonContentType(headers["content-type"])) return false;
   const version = headers["mcp-protocol-version"];
   return version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version as string);
 }

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Logger } from "pino";
-import { plainHeaders } from "./json-calls.js";
+import { plainAccept } from "./json-calls.js";
 
 /**
  * The /mcp lane: a plain tools/call answered without Express, in front of the Express app.
@@ -67,8 +67,9 @@ function laneHeaders(headers: IncomingHttpHeaders): boolean {
   if (headers["transfer-encoding"] !== undefined) return false;
   const encoding = headers["content-encoding"];
   if (encoding !== undefined && encoding.toLowerCase() !== "identity") return false;
+  // narrower than the SDK's JSON test (isJsonContentType), which it therefore implies
   if (!JSON_UTF8.test(headers["content-type"] ?? "")) return false;
-  return plainHeaders(headers);
+  return plainAccept(headers);
 }
 
 /** The lane's request listener, with how many requests it answered itself (tests). */

@@ -616,7 +616,7 @@ function mountMcp(
     answer: (req, res, body, info) => {
       if (auth.refusesBody(info, body)) return false;
       if (!jsonAnswer(body, info?.token)) return false;
-      // the lane checked the headers (plainHeaders)
+      // the lane checked the headers (a narrower test than plainHeaders)
       const plain = plainCall(body);
       if (!plain) return false;
       onReauth(res, info);
