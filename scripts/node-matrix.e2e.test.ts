@@ -53,7 +53,7 @@ describe("npm run test:node-matrix without its binaries", () => {
   it("refuses a Node line it does not know", () => {
     expect(matrix(["23"])).toMatchObject({
       status: 2,
-      stderr: "usage: node scripts/node-matrix.mjs [22 24] [--no-fetch]\n",
+      stderr: "usage: node scripts/node-matrix.mjs [22 24] [--no-fetch] [--smoke]\n",
     });
   });
 });

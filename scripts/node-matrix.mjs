@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run test:node-matrix [-- 22 24] [-- --no-fetch]`: the unit tier and a smoke of each command
+// `npm run test:node-matrix [-- 22 24] [-- --no-fetch] [-- --smoke]`: the unit tier and a smoke of each command
 // (agents, forge-mcp, agents-sim) on every Node line the README promises beyond the one running
 // `npm test`. The README promises 20, 22 and 24, and users run 22 and 24; CI and the container
 // image run 20, so without this nothing would notice a change that works on 20 only.
@@ -277,18 +277,20 @@ const CHECKS = [
           else reject(new Error(`vitest run --project unit exited with ${code ?? signal}`));
         });
       }),
+    "unit", // left out by --smoke
   ],
 ];
 
 async function main() {
   const args = process.argv.slice(2);
   const fetch = !args.includes("--no-fetch");
+  const smokeOnly = args.includes("--smoke"); // the commands only, without the unit tier: seconds, not minutes
   const majors = args.filter((a) => /^\d+$/.test(a)).map(Number);
-  const unknown = args.filter((a) => a !== "--no-fetch" && !/^\d+$/.test(a));
+  const unknown = args.filter((a) => !["--no-fetch", "--smoke"].includes(a) && !/^\d+$/.test(a));
   const nodes = majors.length ? NODES.filter((n) => majors.includes(n.major)) : NODES;
   if (unknown.length || nodes.length !== (majors.length || NODES.length)) {
     process.stderr.write(
-      `usage: node scripts/node-matrix.mjs [${NODES.map((n) => n.major).join(" ")}] [--no-fetch]\n`,
+      `usage: node scripts/node-matrix.mjs [${NODES.map((n) => n.major).join(" ")}] [--no-fetch] [--smoke]\n`,
     );
     return 2;
   }
@@ -316,7 +318,7 @@ async function main() {
 
   const results = [];
   for (const node of binaries) {
-    for (const [name, check] of CHECKS) {
+    for (const [name, check] of smokeOnly ? CHECKS.filter(([, , tier]) => tier !== "unit") : CHECKS) {
       process.stdout.write(`\nnode-matrix: ${node.version}: ${name}\n`);
       const t0 = performance.now();
       let error;
