@@ -187,41 +187,47 @@ const CHECKS = [
     (node) => {
       expectRun(node, [bins.agents, "--version"], packageVersion);
       expectRun(node, [bins.agents, "--help"], "Usage: agents");
-      // the variables the example reads; validate only checks that they are set
-      const env = {
-        PROVIDER_C_API_KEY: "k",
-        ISSUES_TOKEN: "t",
-        REGISTRY_TOKEN: "t",
-        GIT_TOKEN: "t",
-        EXTERNAL_REVIEWER_AGENT_ID: "agent_external",
-      };
+      // validate only checks that the variables the example reads are set: its .env.example's will do
+      const example = join(root, "examples/provider-c");
+      const env = Object.fromEntries(
+        readFileSync(join(example, ".env.example"), "utf8")
+          .split("\n")
+          .filter((l) => /^[A-Z_]+=/.test(l))
+          .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+      );
       expectRun(node, [bins.agents, "validate"], "agents.yaml: valid (0 errors", {
-        cwd: join(root, "examples/provider-c"),
+        cwd: example,
         env,
       });
     },
   ],
   [
-    "forge-mcp --version, --help, started as the README starts it, answers /health, stops on SIGTERM",
+    "forge-mcp --version, --help, started, answers /health, asks /mcp for a token, stops on SIGTERM",
     async (node) => {
       expectRun(node, [bins["forge-mcp"], "--version"], packageVersion);
       expectRun(node, [bins["forge-mcp"], "--help"], "Usage: forge-mcp");
       const port = await freePort();
+      // each request brings its own forge token: no OAuth application, and no forge is called
       const server = start(node, [bins["forge-mcp"]], /forge-mcp listening/, {
-        FORGE_MCP_OAUTH: "true",
-        FORGE_OAUTH_CALLBACK_PROXY: "true",
-        MCP_SERVER_URL: `http://127.0.0.1:${port}`,
-        FORGE_OAUTH_APP_ID: "app",
+        REMOTE_AUTHORIZATION: "true",
         FORGE_API_URL: "https://gitlab.example.com/api/v4",
         PORT: String(port),
         HOST: "127.0.0.1",
       });
       try {
         await server.up;
-        const res = await fetch(`http://127.0.0.1:${port}/health`);
-        const body = await res.text();
-        if (res.status !== 200 || !body.includes('"ok":true'))
-          throw new Error(`GET /health: ${res.status} ${body}`);
+        const health = await fetch(`http://127.0.0.1:${port}/health`);
+        const body = await health.text();
+        if (health.status !== 200 || !body.includes('"ok":true'))
+          throw new Error(`GET /health: ${health.status} ${body}`);
+        const mcp = await fetch(`http://127.0.0.1:${port}/mcp`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        });
+        const refusal = await mcp.text();
+        if (mcp.status !== 401 || !refusal.includes("Authentication required"))
+          throw new Error(`POST /mcp without a token: ${mcp.status} ${refusal}`);
       } catch (e) {
         server.kill();
         throw e;
