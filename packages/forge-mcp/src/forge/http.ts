@@ -1,4 +1,4 @@
-import { type Dispatcher, FormData, request } from "undici";
+import { Agent, type Dispatcher, FormData, request } from "undici";
 
 /**
  * The one place forge-mcp talks HTTP to the forge: every call has a timeout, and errors carry the
@@ -25,6 +25,14 @@ export function onForgeCall(listener: ForgeCallListener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
+
+/**
+ * The forge client's own connection pool, from this package's undici. Without it, request() goes
+ * through the process's global dispatcher, which on Node >= 22 is Node's bundled copy of undici;
+ * on Node 24 that copy does not take this copy's FormData ("action is not a function"), so every
+ * upload failed there. `npm run test:node-matrix` runs the upload tests on Node 22 and 24.
+ */
+const forgeDispatcher = new Agent();
 
 function told(method: string, status: number, started: bigint): void {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -75,6 +83,7 @@ export async function forgeFetch(
   const method = init.method ?? "GET";
   try {
     res = await request(url, {
+      dispatcher: forgeDispatcher,
       method: (init.method ?? "GET") as Dispatcher.HttpMethod,
       headers: { accept: "application/json", ...init.headers },
       body: init.upload ? multipart(init.upload) : init.body,
