@@ -20,10 +20,10 @@ import { ALL_ADAPTERS, PROVIDER_NAMES, PROVIDERS, type ProviderName } from "../.
 import { createHttpClientFactory } from "../../src/providers/http.js";
 import { ProviderRuntime } from "../../src/providers/registry.js";
 import type { ApplyRefusal, Kind, Spec } from "../../src/providers/types.js";
-import { type Harness, makeHarness } from "../providers-ab/harness.js";
+import { type Harness, makeHarness } from "../providers/harness.js";
 import { cfg, load, render, TEST_ENV } from "./helpers.js";
 import { refusalTable, UNPROVEN } from "./refusal-table.js";
-import { agent, forward, forwardDelivery } from "./rule-rows.js";
+import { agent, forward, forwardDelivery } from "./rules/rows.js";
 
 interface Trigger {
   /** The declaration as agents.yaml (validate's half). */

@@ -1,5 +1,5 @@
 // The CLI's wiring of `agents memory` (the commands' behaviour per provider is in
-// test/memories/memories.test.ts): put reads the content from stdin, get prints it as stored;
+// test/engine/memories.test.ts): put reads the content from stdin, get prints it as stored;
 // import prints its report and exits 1 when a file could not be imported.
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -127,7 +127,7 @@ export function driftLines(planOutput: string): string[] {
 
 /**
  * A provider_a simulator whose uploads settle at once (file audits and skill scans take no polls);
- * the bounded waits themselves are covered by test/providers-ab/provider-a.sim.test.ts.
+ * the bounded waits themselves are covered by test/providers/provider-a/definition.sim.test.ts.
  */
 export async function startProviderAInstantUploads(): Promise<RunningSim> {
   const a = await startSim("provider_a", { quiet: true });
