@@ -1,44 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { topologicalOrder } from "../../src/config/graph.js";
-import { normalizeMountPath, repositoryMountPath } from "../../src/config/rules/mounts.js";
-import { type AddressParts, formatAddress, parseAddress } from "../../src/model/address.js";
-import { PROVIDERS } from "../../src/providers/catalog.js";
 import { cfg, load, render } from "./helpers.js";
-
-describe("addresses", () => {
-  const known: AddressParts[] = [
-    { provider: "provider_c", kind: "agents", name: "code.reviewer" },
-    { provider: "provider_c", kind: "agents", name: "helper" },
-    { provider: "provider_d", kind: "agents", name: "helper" },
-  ];
-
-  it.each([
-    [{ provider: "provider_c", kind: "agents", name: "code.reviewer" }, 'provider_c.agents["code.reviewer"]'],
-    [{ provider: "provider_b", kind: "vaults", name: 'we"ird]' }, 'provider_b.vaults["we\\"ird]"]'],
-  ] as const)("formats and parses back %j", (parts, text) => {
-    expect(formatAddress(parts)).toBe(text);
-    expect(parseAddress(text)).toEqual({ ok: true, value: parts });
-  });
-
-  it.each([
-    ["provider_d.agents.helper", { provider: "provider_d", kind: "agents", name: "helper" }],
-    ['agents["code.reviewer"]', known[0]],
-    ["agents.code.reviewer", known[0]],
-  ])("accepts the shorthand %s", (text, value) => {
-    expect(parseAddress(text, known)).toEqual({ ok: true, value });
-  });
-
-  it.each([
-    ["agents.helper", /ambiguous/],
-    ["agents.nobody", /no agents named/],
-    ["provider_c.gadgets.x", /unknown resource kind/],
-    ["helper", /not a resource address/],
-  ])("rejects %s", (text, error) => {
-    const parsed = parseAddress(text, known);
-    expect(parsed.ok).toBe(false);
-    expect(!parsed.ok && parsed.error).toMatch(error);
-  });
-});
 
 describe("the resource graph", () => {
   const text = cfg(
@@ -141,33 +103,5 @@ describe("the resource graph", () => {
     const { order, cycle } = topologicalOrder(cyclic.graph!);
     expect(order).toEqual([]);
     expect(cycle.map((n) => n.name).sort()).toEqual(["a", "b"]);
-  });
-});
-
-describe("mount paths", () => {
-  const b = PROVIDERS.provider_b.capabilities;
-  const c = PROVIDERS.provider_c.capabilities;
-  const a = PROVIDERS.provider_a.capabilities;
-  it.each([
-    [b, "inputs/x.txt", "/data/inputs/x.txt"],
-    [b, "/data/x", "/data/x"],
-    [b, "/data", null],
-    [b, "/workspace/x", null],
-    [c, "repo", "/workspace/repo"],
-    [c, "/workspace/../etc", null],
-    [b, "../etc/passwd", null],
-    [a, "/mnt/in/x", "/mnt/in/x"],
-  ])("%# normalizes %s", (caps, path, expected) => {
-    expect(normalizeMountPath(path, caps)).toBe(expected);
-  });
-
-  it("derives a repository's default mount from its name", () => {
-    expect(repositoryMountPath("https://git.example.com/ops/infra.git", undefined, b)).toBe(
-      "/data/workspace/infra",
-    );
-    expect(repositoryMountPath("https://github.com/example/service/", undefined, c)).toBe(
-      "/workspace/service",
-    );
-    expect(repositoryMountPath("https://github.com/example/service", "src", c)).toBe("/workspace/src");
   });
 });
