@@ -93,9 +93,16 @@ async function expectConverged(
     expect(ids.has(o.vault_id as string), `${label}: credential ${o.id} of a vault not in state`).toBe(true);
   }
   expect(objects.filter((x) => x._kind === "credentials").length, label).toBe(4);
-  // Seeds: the store in state holds exactly the two declared memories.
-  const memories = objects.filter((x) => x._kind === "memories");
-  if (memories.length) expect(memories.length, label).toBe(2);
+  // Seeds: the store in state holds exactly the two declared memories, each with its content.
+  const store = Object.entries(state.resources as Record<string, { id: string }>).find(([address]) =>
+    address.includes("memory_stores"),
+  )?.[1].id;
+  expect(store, `${label}: no memory store in state`).toBeTruthy();
+  const seeds = objects
+    .filter((x) => x._kind === "memories" && x.memory_store_id === store)
+    .map((m) => `${m.path}=${m.content}`)
+    .sort();
+  expect(seeds, label).toEqual(["a.md=first", "b.md=second"]);
 }
 
 describe("crash safety on provider_a and provider_b", () => {
