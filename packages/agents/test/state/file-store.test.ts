@@ -16,8 +16,9 @@ import type { StartTimer } from "../../src/state/journal.js";
 import { LockedState } from "../../src/state/locked-state.js";
 import { hashSecrets, keyedHash, legacyStateKeys } from "../../src/state/secrets.js";
 import { serialize } from "../../src/state/serialize.js";
-import { type ResourceState, type State, StateLockedError } from "../../src/state/types.js";
+import type { ResourceState, State } from "../../src/state/types.js";
 import { upgradeState } from "../../src/state/upgrade.js";
+import { describeStateBackend, entry } from "./backend-contract.js";
 import { hookedFileBackend } from "./storage-hooks.js";
 
 let dir: string;
@@ -28,16 +29,16 @@ beforeEach(() => {
 });
 afterEach(() => fs.rm(dir, { recursive: true, force: true }));
 
-const entry = (name: string) => ({
-  address: `provider_c.agents["${name}"]`,
-  kind: "agents" as const,
-  name,
-  provider: "provider_c" as const,
-  id: `agent_${name}`,
-  external: false,
-  spec: { instructions: "hi" },
-  dependsOn: [],
-  updatedAt: "2026-01-01T00:00:00.000Z",
+describeStateBackend({
+  name: "file",
+  fencesTakenOverHolder: false,
+  async storage() {
+    const place = mkdtempSync(join(tmpdir(), "agents-state-contract-"));
+    return {
+      open: () => new FileBackend(join(place, STATE_FILE_NAME)),
+      remove: () => fs.rm(place, { recursive: true, force: true }),
+    };
+  },
 });
 
 describe("state file", () => {
@@ -207,25 +208,6 @@ describe("state file", () => {
       ),
       { numRuns: 60 },
     );
-  });
-
-  it("refuses a second holder, naming the first, and force-unlock needs the right id", async () => {
-    const first = await openStateFile(statePath, "agents apply");
-    const error = await openStateFile(statePath, "agents plan").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StateLockedError);
-    expect((error as Error).message).toContain('locked by "agents apply"');
-    expect((error as Error).message).toContain(`pid ${process.pid}`);
-    expect((error as Error).message).toContain(`agents force-unlock ${first.lock.id}`);
-    await expect(forceUnlock(statePath, "wrong-id")).rejects.toThrow(/lock id mismatch/);
-    const holder = await forceUnlock(statePath, first.lock.id);
-    expect(holder.command).toBe("agents apply");
-    const second = await openStateFile(statePath, "agents plan");
-    await second.release();
-    // The first holder must not delete a lock it no longer owns.
-    const third = await openStateFile(statePath, "agents apply");
-    await first.release();
-    await expect(fs.stat(lockPathFor(statePath))).resolves.toBeTruthy();
-    await third.release();
   });
 
   it("upgrades a v0 state explicitly", async () => {

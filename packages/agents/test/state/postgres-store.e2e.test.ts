@@ -19,6 +19,7 @@ import { type ResourceState, StateLockedError } from "../../src/state/types.js";
 import { CLI, type CliResult, runCli } from "../e2e/cli.js";
 import { runCliHere } from "../e2e/cli-here.js";
 import { copyProject, liveObjects, removedAfterAll, SECRETS, setFaults, simState } from "../e2e/project.js";
+import { describeStateBackend } from "./backend-contract.js";
 import { type PgServer, testPostgres } from "./pg-server.js";
 
 const FIXTURE = fileURLToPath(new URL("../e2e/fixtures/crash-c", import.meta.url));
@@ -83,6 +84,17 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
     await Promise.all(backends.map((b) => b.close()));
     await c?.close();
     await server?.stop();
+  });
+
+  let workspaces = 0;
+  describeStateBackend({
+    name: "PostgreSQL",
+    fencesTakenOverHolder: true,
+    secrets: () => [server.password, server.url],
+    async storage() {
+      const workspace = `contract-${++workspaces}`;
+      return { open: () => new PostgresBackend({ url: server.url, workspace, schema: "agents_state" }) };
+    },
   });
 
   it("a second lock fails at once, naming the holder from the lock row; other workspaces are free", async () => {

@@ -1,5 +1,5 @@
-// A file state backend whose stores go through a hook first: a test holds them back or makes them
-// fail (a full disk, a lost mount) while everything else is the real file backend.
+// A state backend whose stores go through a hook first: a test holds them back or makes them
+// fail (a full disk, a lost mount, a dropped connection) while everything else is the real backend.
 import type { StateBackend } from "../../src/state/backend.js";
 import { FileBackend } from "../../src/state/file-store.js";
 import type { JournalEntry } from "../../src/state/types.js";
@@ -11,19 +11,19 @@ export interface StoreHooks {
   beforeAppend?: (entries: JournalEntry[]) => Promise<void> | void;
 }
 
-export function hookedFileBackend(statePath: string, hooks: StoreHooks): StateBackend {
-  const file = new FileBackend(statePath);
+export function hookedBackend(backend: StateBackend, hooks: StoreHooks): StateBackend {
   return {
-    kind: "file",
-    location: file.location,
-    read: () => file.read(),
-    readLock: () => file.readLock(),
-    forceUnlock: (id) => file.forceUnlock(id),
-    close: () => file.close(),
+    kind: backend.kind,
+    location: backend.location,
+    read: () => backend.read(),
+    readLock: () => backend.readLock(),
+    forceUnlock: (id) => backend.forceUnlock(id),
+    close: () => backend.close(),
     async lock(info) {
-      const storage = await file.lock(info);
+      const storage = await backend.lock(info);
       return {
         initial: storage.initial,
+        ...(storage.keepsRecords ? { keepsRecords: true } : {}),
         write: async (next, previous) => {
           await hooks.beforeWrite?.();
           return storage.write(next, previous);
@@ -37,4 +37,8 @@ export function hookedFileBackend(statePath: string, hooks: StoreHooks): StateBa
       };
     },
   };
+}
+
+export function hookedFileBackend(statePath: string, hooks: StoreHooks): StateBackend {
+  return hookedBackend(new FileBackend(statePath), hooks);
 }
