@@ -3,9 +3,14 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RunningSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { liveObjects, setFaults, simState, startProviderAInstantUploads } from "../e2e/project.js";
+import {
+  liveObjects,
+  setFaults,
+  simState,
+  simulatorForFile,
+  startProviderAInstantUploads,
+} from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
 
 const CONFIG = `version: "1"
@@ -38,7 +43,7 @@ deployments:
         content: Weekly numbers, please.
 `;
 
-let a: RunningSim;
+const a = simulatorForFile("provider_a", startProviderAInstantUploads);
 let dir: string;
 /** The CLI's steps in-process (in-process.ts), with the variables the CLI ran with. */
 const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "upload-key" });
@@ -46,7 +51,6 @@ const liveFiles = async () =>
   liveObjects(await simState(a)).filter((o) => o.type === "files" || o.type === "file");
 
 beforeAll(async () => {
-  a = await startProviderAInstantUploads();
   dir = mkdtempSync(join(tmpdir(), "agents-a-upload-"));
   await fs.mkdir(join(dir, "data"));
   await fs.writeFile(join(dir, "data", "glossary.md"), "# Glossary\n");
@@ -54,7 +58,6 @@ beforeAll(async () => {
   await fs.writeFile(join(dir, ".env"), `A_API_KEY=sim-provider-a-key\nA_BASE_URL=${a.url}\n`);
 });
 afterAll(async () => {
-  await a?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -4,9 +4,8 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RunningSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { simState, startProviderAInstantUploads } from "../e2e/project.js";
+import { simState, simulatorForFile, startProviderAInstantUploads } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
 
 const CONFIG = `version: "1"
@@ -32,7 +31,7 @@ agents:
 
 const SKILL = "---\nname: charts\ndescription: Draws charts\n---\nRead the CSV and draw it.\n";
 
-let a: RunningSim;
+const a = simulatorForFile("provider_a", startProviderAInstantUploads);
 let dir: string;
 /** The CLI's steps in-process (in-process.ts), with the variables the CLI ran with. */
 const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "skill-key" });
@@ -50,7 +49,6 @@ async function pinnedVersion(skillId: string): Promise<string | undefined> {
 }
 
 beforeAll(async () => {
-  a = await startProviderAInstantUploads();
   dir = mkdtempSync(join(tmpdir(), "agents-a-skill-"));
   await fs.mkdir(join(dir, "skills", "charts"), { recursive: true });
   await fs.writeFile(join(dir, "skills", "charts", "SKILL.md"), SKILL);
@@ -58,7 +56,6 @@ beforeAll(async () => {
   await fs.writeFile(join(dir, ".env"), `A_API_KEY=sim-provider-a-key\nA_BASE_URL=${a.url}\n`);
 });
 afterAll(async () => {
-  await a?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

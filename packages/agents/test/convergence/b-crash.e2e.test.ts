@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
-import { removedAfterAll, requestLog, setFaults, simState } from "../e2e/project.js";
+import { removedAfterAll, requestLog, setFaults, simState, simulatorForFile } from "../e2e/project.js";
 import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { type InProcessProject, inProcessProject } from "./in-process.js";
 
@@ -73,15 +73,8 @@ const OBJECT_KINDS = [
   "channels",
 ];
 
-let b: RunningSim;
+const b = simulatorForFile("provider_b");
 const dirs = removedAfterAll();
-
-beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
-});
-afterAll(async () => {
-  await b?.close();
-});
 
 /** A copy of the fixture wired to the simulator, emptied first unless `reset` is false. */
 async function freshProject(reset = true): Promise<string> {

@@ -6,14 +6,13 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { simState } from "../e2e/project.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { simState, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
 
 const KEY = "sim-provider-b-key";
 type Obj = Record<string, unknown>;
-let b: RunningSim;
+const b = simulatorForFile("provider_b");
 const dirs: string[] = [];
 
 async function createEnvironment(api: "cloud" | "forward", name: string): Promise<string> {
@@ -63,11 +62,7 @@ ${
     .then(() => inProcessProject(dir, { AGENTS_STATE_KEY: "b-ext-env", B_API_KEY: KEY }));
 }
 
-beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
-});
 afterAll(async () => {
-  await b?.close();
   for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -5,13 +5,12 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { simState } from "../e2e/project.js";
+import { simState, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
 
 type Obj = Record<string, unknown>;
-let b: RunningSim;
+const b = simulatorForFile("provider_b");
 let dir: string;
 /** The CLI's steps in-process (in-process.ts), with the variables the CLI ran with. */
 const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "b-files", B_API_KEY: "sim-provider-b-key" });
@@ -19,7 +18,6 @@ const dump = async () => (await simState(b)) as Record<string, Obj[]>;
 const liveFiles = async () => ((await dump()).files ?? []).filter((f) => !f.deleted_at);
 
 beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-b-files-"));
   await fs.mkdir(join(dir, "docs"));
   await fs.writeFile(join(dir, "docs", "guide.md"), "# Guide\n\nVersion one.\n");
@@ -53,7 +51,6 @@ agents:
   );
 });
 afterAll(async () => {
-  await b?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

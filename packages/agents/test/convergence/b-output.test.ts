@@ -4,14 +4,13 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editConfig, simState } from "../e2e/project.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { editConfig, simState, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
 
 const KEY = "sim-provider-b-key";
 type Obj = Record<string, any>;
-let b: RunningSim;
+const b = simulatorForFile("provider_b");
 const dirs: string[] = [];
 const dump = async () => (await simState(b)) as Record<string, Obj[]>;
 
@@ -30,11 +29,7 @@ ${body}`,
   return { dir, agents: inProcessProject(dir, { AGENTS_STATE_KEY: "b-output", B_API_KEY: KEY }) };
 }
 
-beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
-});
 afterAll(async () => {
-  await b?.close();
   for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -5,16 +5,15 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
 
-let b: RunningSim;
+const b = simulatorForFile("provider_b");
 let dir: string;
 const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "b-rubric", B_API_KEY: "sim-provider-b-key" });
 
 beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-b-rubric-"));
   await fs.mkdir(join(dir, "rubrics"));
   await fs.writeFile(join(dir, "rubrics", "review.md"), "Lists every changed file.\n");
@@ -52,7 +51,6 @@ deployments:
   );
 });
 afterAll(async () => {
-  await b?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

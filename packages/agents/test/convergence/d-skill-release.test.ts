@@ -6,18 +6,16 @@ import { cpSync, promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editConfig } from "../e2e/project.js";
+import { editConfig, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
 
 const SKILL = fileURLToPath(new URL("../e2e/fixtures/multi-cd/skills/summarize", import.meta.url));
-let d: RunningSim;
+const d = simulatorForFile("provider_d");
 let dir: string;
 const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "d-skill", D_API_KEY: "sim-provider-d-key" });
 
 beforeAll(async () => {
-  d = await startSim("provider_d", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-d-skill-"));
   cpSync(SKILL, join(dir, "skills", "summarize"), { recursive: true });
   await fs.writeFile(
@@ -36,7 +34,6 @@ skills:
   );
 });
 afterAll(async () => {
-  await d?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -6,9 +6,8 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { requestLog } from "../e2e/project.js";
+import { requestLog, simulatorForFile } from "../e2e/project.js";
 import { type InProcessProject, inProcessProject } from "./in-process.js";
 import { wireHeaders } from "./rows.js";
 
@@ -28,7 +27,7 @@ agents:
 const LEAD = 'provider_c.agents["lead"]';
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-let sim: RunningSim;
+const sim = simulatorForFile("provider_c");
 let dir: string;
 let agents: InProcessProject;
 
@@ -88,13 +87,11 @@ const EDITS: Array<{
 ];
 
 beforeAll(async () => {
-  sim = await startSim("provider_c", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-refresh-only-"));
   await fs.writeFile(join(dir, "agents.yaml"), CONFIG(sim.url));
   agents = inProcessProject(dir, { AGENTS_STATE_KEY: "refresh-only", C_API_KEY: "sim-provider-c-key" });
 });
 afterAll(async () => {
-  await sim?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 beforeEach(async () => {

@@ -4,9 +4,8 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { driftLines } from "../e2e/project.js";
+import { driftLines, simulatorForFile } from "../e2e/project.js";
 import { type InProcessProject, inProcessProject } from "./in-process.js";
 import { wireHeaders } from "./rows.js";
 
@@ -65,7 +64,7 @@ const EDITS: Array<{
   },
 ];
 
-let sim: RunningSim;
+const sim = simulatorForFile("provider_c");
 let dir: string;
 let agents: InProcessProject;
 
@@ -75,14 +74,12 @@ async function leadId(): Promise<string> {
 }
 
 beforeAll(async () => {
-  sim = await startSim("provider_c", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-remote-edits-"));
   await fs.writeFile(join(dir, "agents.yaml"), CONFIG(sim.url));
   agents = inProcessProject(dir, { AGENTS_STATE_KEY: "remote-edits", C_API_KEY: "sim-provider-c-key" });
   expect((await agents.apply()).code).toBe(0);
 });
 afterAll(async () => {
-  await sim?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -7,12 +7,11 @@ import { spawn } from "node:child_process";
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { forceUnlock } from "../../src/state/file-store.js";
 import { inProcessProject } from "../convergence/in-process.js";
 import { CLI } from "./cli.js";
-import { liveObjects, requestLog, setFaults, simState } from "./project.js";
+import { liveObjects, requestLog, setFaults, simState, simulatorForFile } from "./project.js";
 
 const CONFIG = `version: "1"
 providers:
@@ -36,7 +35,7 @@ const INSTANT = { file_audit_polls: 0, file_audit_ms: 0, skill_scan_polls: 0, sk
 /** Checks that never settle while a test holds the CLI in its wait. */
 const ENDLESS = { file_audit_polls: 1e6, file_audit_ms: 1e9, skill_scan_polls: 1e6, skill_scan_ms: 1e9 };
 
-let a: RunningSim;
+const a = simulatorForFile("provider_a");
 let dir: string;
 const agents = () => inProcessProject(dir, env);
 
@@ -88,12 +87,6 @@ async function killApplyWhen(at: RegExp, seen: number): Promise<void> {
   await forceUnlock(statePath, lock.id);
 }
 
-beforeAll(async () => {
-  a = await startSim("provider_a", { quiet: true });
-});
-afterAll(async () => {
-  await a?.close();
-});
 beforeEach(async () => {
   await fetch(`${a.origin}/_sim/reset`, { method: "POST" });
   await settings(INSTANT);

@@ -6,7 +6,6 @@ import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningSim, startSim } from "@agents/sims";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
@@ -27,21 +26,15 @@ import {
   SECRETS,
   setFaults,
   simState,
+  simulatorForFile,
 } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/crash-c", import.meta.url));
 const RESOURCES = 5;
 let env: Record<string, string> = { AGENTS_STATE_KEY: "crash-key" };
 let backend: "file" | "postgres" = "file";
-let c: RunningSim;
+const c = simulatorForFile("provider_c");
 const dirs = removedAfterAll();
-
-beforeAll(async () => {
-  c = await startSim("provider_c", { quiet: true });
-});
-afterAll(async () => {
-  await c?.close();
-});
 
 /** The project's state through its backend (the journal merged in, as a run sees it). */
 async function readStored(dir: string): Promise<StateRead> {

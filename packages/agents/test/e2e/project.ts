@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
-import { afterAll } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 
 /**
  * The list of folders a test file makes, each removed after the file's tests: push every folder
@@ -16,6 +16,32 @@ export function removedAfterAll(): string[] {
     await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
   });
   return dirs;
+}
+
+/**
+ * One simulator for a test file: started before the file's tests, closed after them. What it
+ * returns stands for the running simulator (read it only inside tests and hooks). Call once per
+ * simulator, at the file's top level; `start` replaces the default start (e.g.
+ * startProviderAInstantUploads).
+ */
+export function simulatorForFile(
+  provider: Parameters<typeof startSim>[0],
+  start: () => Promise<RunningSim> = () => startSim(provider, { quiet: true }),
+): RunningSim {
+  let sim: RunningSim | undefined;
+  beforeAll(async () => {
+    sim = await start();
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+  return new Proxy({} as RunningSim, {
+    get(_target, key) {
+      if (!sim) throw new Error(`the ${provider} simulator is read before it started`);
+      const value = Reflect.get(sim, key, sim);
+      return typeof value === "function" ? value.bind(sim) : value;
+    },
+  });
 }
 
 export const FIXTURE = fileURLToPath(new URL("./fixtures/multi-cd", import.meta.url));

@@ -4,9 +4,9 @@
 // `unrestricted` form) are preserved through sync.
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliHere as runCli } from "../e2e/cli-here.js";
+import { simulatorForFile } from "../e2e/project.js";
 import { Console, fileHash, makeProject, SECRETS } from "./remote.js";
 
 const PROJECT = "sync-kinds-a";
@@ -14,7 +14,7 @@ const FIXTURE = new URL("./fixtures/kinds-a", import.meta.url).pathname;
 const REMOTE_SECRET = "deploy-secret-remote-4410";
 const PLACEHOLDER = "VAULTS_TOOLS_A_CREDENTIALS_DEPLOY_SECRET_VALUE";
 
-let a: RunningSim;
+const a = simulatorForFile("provider_a");
 let dir: string;
 let remote: Console;
 const run = (...args: string[]) =>
@@ -84,12 +84,10 @@ const ROWS: Row[] = [
 ];
 
 beforeAll(async () => {
-  a = await startSim("provider_a", { quiet: true });
   remote = new Console("provider_a", a);
   dir = await makeProject({ a }, FIXTURE);
 });
 afterAll(async () => {
-  await a?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -4,11 +4,11 @@
 // every row; then Multi-agent rule 12 fails closed for an archived project-owned Template member.
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpClientFactory, type HttpClient } from "../../src/providers/http.js";
 import { connectProviderB } from "../../src/providers/provider-b/client.js";
 import { runCliHere as runCli } from "../e2e/cli-here.js";
+import { simulatorForFile } from "../e2e/project.js";
 import { fileHash, type Json, makeProject } from "./remote.js";
 
 const PROJECT = "sync-kinds-b";
@@ -23,7 +23,7 @@ const REMOTE_SECRET = "deploy-secret-b-3307";
 const PLACEHOLDER = "VAULTS_KEYS_B_CREDENTIALS_DEPLOY_SECRET_VALUE";
 const AGENT_MEMORY = "the user prefers tables";
 
-let b: RunningSim;
+const b = simulatorForFile("provider_b");
 let dir: string;
 let api: { managed: HttpClient; forward: HttpClient };
 let externalId: string;
@@ -226,7 +226,6 @@ function pick(o: Json, keys: string[]): Json {
 }
 
 beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
   dir = await makeProject({}, FIXTURE);
   await fs.appendFile(
     join(dir, ".env"),
@@ -241,7 +240,6 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await b?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
