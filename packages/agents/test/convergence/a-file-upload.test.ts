@@ -1,25 +1,16 @@
-// Issue 10: a provider_a deployment whose save fails after its local file was uploaded must not
-// leave the upload behind; the next apply converges and destroy leaves nothing.
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   liveObjects,
+  removedAfterAll,
   setFaults,
   simState,
   simulatorForFile,
   startProviderAInstantUploads,
 } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
+import { writeSimProject } from "./sim-project.js";
 
-const CONFIG = `version: "1"
-providers:
-  provider_a:
-    api_key: \${A_API_KEY}
-    workspace_id: llm-e2e
-    base_url: \${A_BASE_URL}
-environments:
+const BODY = `environments:
   sandbox:
     provider: provider_a
     config:
@@ -50,15 +41,13 @@ const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "upload-key" });
 const liveFiles = async () =>
   liveObjects(await simState(a)).filter((o) => o.type === "files" || o.type === "file");
 
+const dirs = removedAfterAll();
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "agents-a-upload-"));
-  await fs.mkdir(join(dir, "data"));
-  await fs.writeFile(join(dir, "data", "glossary.md"), "# Glossary\n");
-  await fs.writeFile(join(dir, "agents.yaml"), CONFIG);
-  await fs.writeFile(join(dir, ".env"), `A_API_KEY=sim-provider-a-key\nA_BASE_URL=${a.url}\n`);
-});
-afterAll(async () => {
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
+  dir = await writeSimProject("provider_a", a, BODY, {
+    dirs,
+    prefix: "agents-a-upload-",
+    files: { "data/glossary.md": "# Glossary\n" },
+  });
 });
 
 describe("provider_a deployment file uploads", () => {

@@ -1,37 +1,18 @@
-// provider_b plans say what apply will do (issue 23, item 6), through the CLI's steps in-process
-// on provider_b's simulator: each row changes one thing and checks the plan line, the wire, and
-// that the next plan is clean.
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { editConfig, simState, simulatorForFile } from "../e2e/project.js";
+import { describe, expect, it } from "vitest";
+import { editConfig, removedAfterAll, simState, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
+import { writeSimProject } from "./sim-project.js";
 
 const KEY = "sim-provider-b-key";
 type Obj = Record<string, any>;
 const b = simulatorForFile("provider_b");
-const dirs: string[] = [];
 const dump = async () => (await simState(b)) as Record<string, Obj[]>;
 
+const dirs = removedAfterAll();
 async function project(body: string) {
-  const dir = mkdtempSync(join(tmpdir(), "agents-b-output-"));
-  dirs.push(dir);
-  await fs.writeFile(
-    join(dir, "agents.yaml"),
-    `version: "1"
-providers:
-  provider_b:
-    api_key: \${B_API_KEY}
-    gateway: ${b.url}
-${body}`,
-  );
-  return { dir, agents: inProcessProject(dir, { AGENTS_STATE_KEY: "b-output", B_API_KEY: KEY }) };
+  const dir = await writeSimProject("provider_b", b, body, { dirs, prefix: "agents-b-output-" });
+  return { dir, agents: inProcessProject(dir, { AGENTS_STATE_KEY: "b-output" }) };
 }
-
-afterAll(async () => {
-  for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
-});
 
 describe("provider_b: the plan shows what apply does", () => {
   it("removing managed_tool_config plans the tools' removal and apply turns them off", async () => {
