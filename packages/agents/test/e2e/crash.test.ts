@@ -5,7 +5,6 @@
 import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { basename, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
@@ -19,6 +18,7 @@ import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { CLI, runCli } from "./cli.js";
 import { runCliHere } from "./cli-here.js";
 import {
+  CRASH_FIXTURE,
   copyProject,
   liveObjects,
   removedAfterAll,
@@ -29,7 +29,6 @@ import {
   simulatorForFile,
 } from "./project.js";
 
-const FIXTURE = fileURLToPath(new URL("./fixtures/crash-c", import.meta.url));
 const RESOURCES = 5;
 let env: Record<string, string> = { AGENTS_STATE_KEY: "crash-key" };
 let backend: "file" | "postgres" = "file";
@@ -75,7 +74,7 @@ async function journalLeft(dir: string): Promise<number> {
 async function freshProject(): Promise<string> {
   await fetch(`${c.origin}/_sim/reset`, { method: "POST" });
   const env = { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url };
-  const dir = await copyProject(FIXTURE, env, "agents-crash-");
+  const dir = await copyProject(CRASH_FIXTURE, env, "agents-crash-");
   dirs.push(dir);
   return dir;
 }

@@ -45,6 +45,8 @@ export function simulatorForFile(
 }
 
 export const FIXTURE = fileURLToPath(new URL("./fixtures/multi-cd", import.meta.url));
+/** The provider_c project of the crash and team-state tests (what each declares: RESOURCES there). */
+export const CRASH_FIXTURE = fileURLToPath(new URL("./fixtures/crash-c", import.meta.url));
 
 export const SECRETS = {
   C_API_KEY: "sim-provider-c-key",

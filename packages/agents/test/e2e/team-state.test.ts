@@ -7,7 +7,6 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
 import { keyedHash } from "../../src/state/secrets.js";
@@ -15,6 +14,7 @@ import { inProcessProject } from "../convergence/in-process.js";
 import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { runCliHere as runCli } from "./cli-here.js";
 import {
+  CRASH_FIXTURE,
   copyProject,
   liveObjects,
   removedAfterAll,
@@ -24,7 +24,6 @@ import {
   simulatorForFile,
 } from "./project.js";
 
-const FIXTURE = fileURLToPath(new URL("./fixtures/crash-c", import.meta.url));
 /** What crash-c declares: environment, vault, memory store, agent, deployment. */
 const RESOURCES = 5;
 
@@ -34,7 +33,7 @@ const dirs = removedAfterAll();
 /** A clone of the project in a folder of its own name, with the shared `state:` block committed. */
 async function clone(prefix: string, stateBlock: string): Promise<string> {
   const dir = await copyProject(
-    FIXTURE,
+    CRASH_FIXTURE,
     { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url },
     prefix,
   );

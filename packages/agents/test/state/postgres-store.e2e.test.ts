@@ -5,7 +5,6 @@
 import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { basename, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -18,11 +17,18 @@ import { PostgresBackend } from "../../src/state/postgres-store.js";
 import { type ResourceState, StateLockedError } from "../../src/state/types.js";
 import { CLI, type CliResult, runCli } from "../e2e/cli.js";
 import { runCliHere } from "../e2e/cli-here.js";
-import { copyProject, liveObjects, removedAfterAll, SECRETS, setFaults, simState } from "../e2e/project.js";
+import {
+  CRASH_FIXTURE,
+  copyProject,
+  liveObjects,
+  removedAfterAll,
+  SECRETS,
+  setFaults,
+  simState,
+} from "../e2e/project.js";
 import { describeStateBackend } from "./backend-contract.js";
 import { type PgServer, testPostgres } from "./pg-server.js";
 
-const FIXTURE = fileURLToPath(new URL("../e2e/fixtures/crash-c", import.meta.url));
 const KEY = { AGENTS_STATE_KEY: "pg-state-key" };
 
 let server: PgServer;
@@ -63,7 +69,7 @@ async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] 
 /** A provider_c project whose .env holds the secrets; its workspace is the folder's name. */
 async function project(): Promise<string> {
   const env = { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url };
-  const dir = await copyProject(FIXTURE, env, "agents-pg-");
+  const dir = await copyProject(CRASH_FIXTURE, env, "agents-pg-");
   dirs.push(dir);
   return dir;
 }

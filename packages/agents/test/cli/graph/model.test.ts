@@ -37,36 +37,44 @@ function exampleEnv(example: string): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * The plain references of each kind, as the spec defines them: [field, target kind, role], a
+ * field holding one name or (`many`) a list of names.
+ */
+const PLAIN_REFS: Record<string, Array<[field: string, target: string, role: string, many?: "many"]>> = {
+  agents: [
+    ["environment", "environments", "environment"],
+    ["tunnel", "tunnels", "tunnel"],
+    ["vault", "vaults", "vault"],
+    ["skills", "skills", "skill", "many"],
+    ["memory_stores", "memory_stores", "memory store", "many"],
+  ],
+  deployments: [
+    ["agent", "agents", "agent"],
+    ["environment", "environments", "environment"],
+    ["tunnel", "tunnels", "tunnel"],
+    ["vaults", "vaults", "vault", "many"],
+    ["memory_stores", "memory_stores", "memory store", "many"],
+  ],
+  channels: [["agent", "agents", "agent"]],
+};
+
 /** The references each declaration writes, by field, as the spec defines them. */
 function declaredRefs(kind: string, decl: Decl, doc: Decl): [string, string, string][] {
   const refs: [string, string, string][] = [];
-  const one = (field: string, target: string, role: string) => {
-    if (typeof decl[field] === "string") refs.push([target, decl[field] as string, role]);
-  };
-  const many = (field: string, target: string, role: string) => {
-    for (const item of (decl[field] as unknown[] | undefined) ?? [])
-      if (typeof item === "string") refs.push([target, item, role]);
-  };
+  // A pairing channel is bound at run time: it references nothing.
+  if (kind === "channels" && ((decl.mode as string | undefined) ?? "fixed") !== "fixed") return refs;
+  for (const [field, target, role, many] of PLAIN_REFS[kind] ?? []) {
+    const names = many ? ((decl[field] as unknown[] | undefined) ?? []) : [decl[field]];
+    for (const name of names) if (typeof name === "string") refs.push([target, name, role]);
+  }
   if (kind === "agents") {
-    one("environment", "environments", "environment");
-    one("tunnel", "tunnels", "tunnel");
-    one("vault", "vaults", "vault");
-    many("skills", "skills", "skill");
-    many("memory_stores", "memory_stores", "memory store");
     for (const f of (decl.files as unknown[] | undefined) ?? [])
       if (f && typeof f === "object") refs.push(["files", (f as Decl).file as string, "file"]);
     for (const m of ((decl.multiagent as Decl | undefined)?.agents as unknown[] | undefined) ?? [])
       if (typeof m === "string") refs.push(["agents", m, "roster member"]);
   }
-  if (kind === "deployments") {
-    one("agent", "agents", "agent");
-    one("environment", "environments", "environment");
-    one("tunnel", "tunnels", "tunnel");
-    many("vaults", "vaults", "vault");
-    many("memory_stores", "memory_stores", "memory store");
-  }
-  if (kind === "channels" && ((decl.mode as string | undefined) ?? "fixed") === "fixed") {
-    one("agent", "agents", "agent");
+  if (kind === "channels") {
     const identity =
       (decl.identity as string | undefined) ?? ((doc.defaults as Decl | undefined)?.identity as string);
     if (identity) refs.push(["identities", identity, decl.identity ? "identity" : "default identity"]);

@@ -46,6 +46,22 @@ async function noDrift(kind: "environments" | "vaults" | "agents", name: string,
   expect(drift(handler, desired, (read as { spec: Spec }).spec)).toEqual([]);
 }
 
+/** The vault tests' credentials: `default`, and `narrow` (limited to `hosts`). */
+const DEFAULT_CREDENTIAL = {
+  name: "default",
+  type: "environment_variable",
+  secret_name: "A_KEY",
+  secret_value: "secret-aaaa",
+};
+const narrow = (hosts: string[], extra: Record<string, unknown> = {}) => ({
+  name: "narrow",
+  type: "environment_variable",
+  secret_name: "B_KEY",
+  secret_value: "secret-bbbb",
+  networking: { type: "limited", allowed_hosts: hosts },
+  ...extra,
+});
+
 describe("provider_a", () => {
   it("environment: create → no drift → update → findOwned → delete", async () => {
     const handler = h.handler("environments");
@@ -71,15 +87,8 @@ describe("provider_a", () => {
   it("vault: credential policy nested under auth, defaults applied, no secret read back", async () => {
     const spec = {
       credentials: [
-        { name: "default", type: "environment_variable", secret_name: "A_KEY", secret_value: "secret-aaaa" },
-        {
-          name: "narrow",
-          type: "environment_variable",
-          secret_name: "B_KEY",
-          secret_value: "secret-bbbb",
-          networking: { type: "limited", allowed_hosts: ["api.example.com", "*.example.org"] },
-          injection_location: { header: false, body: true },
-        },
+        DEFAULT_CREDENTIAL,
+        narrow(["api.example.com", "*.example.org"], { injection_location: { header: false, body: true } }),
         {
           name: "legacy",
           type: "environment_variable",
@@ -110,16 +119,7 @@ describe("provider_a", () => {
     const vaultId = h.refs.get("vaults/keys")!.id;
     const before = (await wire<{ data: any[] }>(`/vaults/${vaultId}/credentials`)).data;
     const spec = {
-      credentials: [
-        { name: "default", type: "environment_variable", secret_name: "A_KEY", secret_value: "secret-aaaa" },
-        {
-          name: "narrow",
-          type: "environment_variable",
-          secret_name: "B_KEY",
-          secret_value: "secret-bbbb",
-          networking: { type: "limited", allowed_hosts: ["api.example.com"] },
-        },
-      ],
+      credentials: [DEFAULT_CREDENTIAL, narrow(["api.example.com"])],
     };
     // The engine adopts a vault of ours left by an interrupted run through findOwned + update.
     const owned = await handler.findOwned!(h.ctx("vaults", "keys"), h.ctx("vaults", "keys").owner);
