@@ -1,5 +1,5 @@
 import { cfg } from "../helpers.js";
-import { A, agent, B, C, D, forward, forwardDelivery, identity, type RuleRow } from "./rows.js";
+import { A, agent, B, C, D, forward, forwardDelivery, identity, type RuleRow, twins } from "./rows.js";
 
 /** An agent with one git repository resource whose `checkout:` block holds `lines`. */
 function REPO(...lines: string[]): string {
@@ -56,8 +56,9 @@ export const AGENTS_RULES: RuleRow[] = [
   {
     code: "AGENTS1203",
     rule: "ask permission unsupported on provider_a",
-    invalid: cfg(A, "agents:\n" + agent("a", "tools:", "  builtin: [bash]", "  default_permission: @@ask")),
-    valid: cfg(A, "agents:\n" + agent("a", "tools:", "  builtin: [bash]", "  default_permission: allow")),
+    ...twins(
+      cfg(A, "agents:\n" + agent("a", "tools:", "  builtin: [bash]", "  default_permission: [[ask|allow]]")),
+    ),
   },
   {
     code: "AGENTS1204",
@@ -75,8 +76,7 @@ export const AGENTS_RULES: RuleRow[] = [
   {
     code: "AGENTS1037",
     rule: "git checkout: a commit is pinned by its full SHA",
-    invalid: cfg(C, REPO("      commit: @@abc1234")),
-    valid: cfg(C, REPO("      commit: 4f2a9c0e1b7d3a5f6c8e9b0a1d2c3e4f5a6b7c8d")),
+    ...twins(cfg(C, REPO("      commit: [[abc1234|4f2a9c0e1b7d3a5f6c8e9b0a1d2c3e4f5a6b7c8d]]"))),
   },
   {
     code: "AGENTS1037",
@@ -123,29 +123,19 @@ export const AGENTS_RULES: RuleRow[] = [
   {
     code: "AGENTS1206",
     rule: "tools.mcp names a declared MCP server",
-    invalid: cfg(
-      C,
-      "agents:\n" +
-        agent(
-          "a",
-          "mcp_servers: [{name: gh, url: https://m}]",
-          "tools:",
-          "  builtin: []",
-          "  mcp:",
-          "    - @@mcp_server_name: gl",
-        ),
-    ),
-    valid: cfg(
-      C,
-      "agents:\n" +
-        agent(
-          "a",
-          "mcp_servers: [{name: gh, url: https://m}]",
-          "tools:",
-          "  builtin: []",
-          "  mcp:",
-          "    - mcp_server_name: gh",
-        ),
+    ...twins(
+      cfg(
+        C,
+        "agents:\n" +
+          agent(
+            "a",
+            "mcp_servers: [{name: gh, url: https://m}]",
+            "tools:",
+            "  builtin: []",
+            "  mcp:",
+            "    - [[mcp_server_name: gl|mcp_server_name: gh]]",
+          ),
+      ),
     ),
   },
   {
@@ -301,8 +291,7 @@ export const AGENTS_RULES: RuleRow[] = [
   {
     code: "AGENTS1224",
     rule: "environment variable names are identifiers",
-    invalid: cfg(B, `agents:\n${agent("a", ...forward, "environment_variables:", "  @@1BAD: x")}`),
-    valid: cfg(B, `agents:\n${agent("a", ...forward, "environment_variables:", "  GOOD_1: x")}`),
+    ...twins(cfg(B, `agents:\n${agent("a", ...forward, "environment_variables:", "  [[1BAD|GOOD_1]]: x")}`)),
   },
   {
     code: "AGENTS1225",

@@ -1,5 +1,5 @@
 import { cfg } from "../helpers.js";
-import { A, agent, B, C, D, identity, type RuleRow } from "./rows.js";
+import { A, agent, B, C, D, identity, type RuleRow, twins } from "./rows.js";
 
 /** Rule rows for the file, providers, variables, paths and resource kinds. */
 export const CONFIG_RULES: RuleRow[] = [
@@ -33,8 +33,7 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1002",
     rule: "unknown field with suggestion",
-    invalid: cfg(C, "agents:\n" + agent("a", "@@instruction: typo")),
-    valid: cfg(C, "agents:\n" + agent("a", "description: fine")),
+    ...twins(cfg(C, "agents:\n" + agent("a", "[[instruction: typo|description: fine]]"))),
   },
   {
     code: "AGENTS1003",
@@ -102,14 +101,12 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1020",
     rule: "local path must exist",
-    invalid: cfg(C, "skills:\n  s:\n    source: @@./no-such-dir"),
-    valid: cfg(C, "skills:\n  s:\n    source: ./skills/review"),
+    ...twins(cfg(C, "skills:\n  s:\n    source: [[./no-such-dir|./skills/review]]")),
   },
   {
     code: "AGENTS1021",
     rule: "skill source is a directory",
-    invalid: cfg(C, "skills:\n  s:\n    source: @@./data.txt"),
-    valid: cfg(C, "skills:\n  s:\n    source: skills/review"),
+    ...twins(cfg(C, "skills:\n  s:\n    source: [[./data.txt|skills/review]]")),
   },
   {
     code: "AGENTS1030",
@@ -126,8 +123,9 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1032",
     rule: "provider pin names a declared provider",
-    invalid: cfg(C, "environments:\n  e:\n    provider: @@provider_b\n    config: {type: cloud}"),
-    valid: cfg(C, "environments:\n  e:\n    provider: provider_c\n    config: {type: cloud}"),
+    ...twins(
+      cfg(C, "environments:\n  e:\n    provider: [[provider_b|provider_c]]\n    config: {type: cloud}"),
+    ),
   },
   {
     code: "AGENTS1033",
@@ -138,14 +136,12 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1034",
     rule: "defaults.identity is declared",
-    invalid: cfg(B, identity, "  identity: @@bob"),
-    valid: cfg(B, identity, "  identity: alice"),
+    ...twins(cfg(B, identity, "  identity: [[bob|alice]]")),
   },
   {
     code: "AGENTS1035",
     rule: "provider_a workspace_id begins with llm-",
-    invalid: 'version: "1"\nproviders:\n  provider_a:\n    api_key: k\n    workspace_id: @@ws-1',
-    valid: 'version: "1"\nproviders:\n  provider_a:\n    api_key: k\n    workspace_id: llm-1',
+    ...twins('version: "1"\nproviders:\n  provider_a:\n    api_key: k\n    workspace_id: [[ws-1|llm-1]]'),
   },
   {
     code: "AGENTS1036",
@@ -158,13 +154,12 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1040",
     rule: "reference names a declared resource",
-    invalid: cfg(
-      C,
-      "environments:\n  dev:\n    config: {type: cloud}\nagents:\n" + agent("a", "environment: @@dve"),
-    ),
-    valid: cfg(
-      C,
-      "environments:\n  dev:\n    config: {type: cloud}\nagents:\n" + agent("a", "environment: dev"),
+    ...twins(
+      cfg(
+        C,
+        "environments:\n  dev:\n    config: {type: cloud}\nagents:\n" +
+          agent("a", "environment: [[dve|dev]]"),
+      ),
     ),
   },
   {
@@ -216,15 +211,12 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1052",
     rule: "per-provider model map covers every target",
-    invalid: cfg(
-      [...C, ...D],
-      "agents:\n  a:\n    model: @@{provider_c: m}\n    instructions: x",
-      "  provider: all",
-    ),
-    valid: cfg(
-      [...C, ...D],
-      "agents:\n  a:\n    model: {provider_c: m, provider_d: n}\n    instructions: x",
-      "  provider: all",
+    ...twins(
+      cfg(
+        [...C, ...D],
+        "agents:\n  a:\n    model: [[{provider_c: m|{provider_c: m, provider_d: n]]}\n    instructions: x",
+        "  provider: all",
+      ),
     ),
   },
   {
@@ -312,13 +304,11 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1105",
     rule: "limited networking unsupported on provider_a",
-    invalid: cfg(
-      A,
-      "environments:\n  e:\n    config:\n      type: cloud\n      networking:\n        type: @@limited",
-    ),
-    valid: cfg(
-      A,
-      "environments:\n  e:\n    config:\n      type: cloud\n      networking:\n        type: unrestricted",
+    ...twins(
+      cfg(
+        A,
+        "environments:\n  e:\n    config:\n      type: cloud\n      networking:\n        type: [[limited|unrestricted]]",
+      ),
     ),
   },
   {
@@ -361,13 +351,11 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1112",
     rule: "credential names unique in a vault",
-    invalid: cfg(
-      C,
-      "vaults:\n  v:\n    credentials:\n      - {name: t, type: environment_variable, secret_name: A, secret_value: x}\n      - {name: @@t, type: environment_variable, secret_name: B, secret_value: y}",
-    ),
-    valid: cfg(
-      C,
-      "vaults:\n  v:\n    credentials:\n      - {name: t, type: environment_variable, secret_name: A, secret_value: x}\n      - {name: u, type: environment_variable, secret_name: B, secret_value: y}",
+    ...twins(
+      cfg(
+        C,
+        "vaults:\n  v:\n    credentials:\n      - {name: t, type: environment_variable, secret_name: A, secret_value: x}\n      - {name: [[t|u]], type: environment_variable, secret_name: B, secret_value: y}",
+      ),
     ),
   },
   {
@@ -379,14 +367,12 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1121",
     rule: "identity_id prefix idn_",
-    invalid: cfg(B, "identities:\n  alice:\n    identity_id: @@user_1"),
-    valid: cfg(B, "identities:\n  alice:\n    identity_id: idn_1"),
+    ...twins(cfg(B, "identities:\n  alice:\n    identity_id: [[user_1|idn_1]]")),
   },
   {
     code: "AGENTS1125",
     rule: "tunnel_id prefix tnl_",
-    invalid: cfg(B, "tunnels:\n  office:\n    tunnel_id: @@tun_1"),
-    valid: cfg(B, "tunnels:\n  office:\n    tunnel_id: tnl_1"),
+    ...twins(cfg(B, "tunnels:\n  office:\n    tunnel_id: [[tun_1|tnl_1]]")),
   },
   {
     code: "AGENTS1114",
@@ -445,8 +431,9 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1140",
     rule: "memory entry keys are relative paths without . or .. segments",
-    invalid: cfg(B, "memory_stores:\n  notes:\n    entries:\n      - key: @@../up.md\n        content: x"),
-    valid: cfg(B, "memory_stores:\n  notes:\n    entries:\n      - key: up.md\n        content: x"),
+    ...twins(
+      cfg(B, "memory_stores:\n  notes:\n    entries:\n      - key: [[../up.md|up.md]]\n        content: x"),
+    ),
   },
   {
     code: "AGENTS1140",
@@ -463,26 +450,22 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1141",
     rule: "one entry per memory path (a leading / names the same path)",
-    invalid: cfg(
-      C,
-      "memory_stores:\n  notes:\n    entries:\n      - {key: a.md, content: x}\n      - {key: @@/a.md, content: y}",
-    ),
-    valid: cfg(
-      C,
-      "memory_stores:\n  notes:\n    entries:\n      - {key: a.md, content: x}\n      - {key: /b.md, content: y}",
+    ...twins(
+      cfg(
+        C,
+        "memory_stores:\n  notes:\n    entries:\n      - {key: a.md, content: x}\n      - {key: [[/a.md|/b.md]], content: y}",
+      ),
     ),
   },
   {
     code: "AGENTS1130",
     rule: "official skills are referenced from agents, never declared for upload",
-    invalid: cfg(A, "skills:\n  pptx:\n    source: skills/review\n    origin: @@official"),
-    valid: cfg(A, "skills:\n  pptx:\n    source: skills/review\n    origin: custom"),
+    ...twins(cfg(A, "skills:\n  pptx:\n    source: skills/review\n    origin: [[official|custom]]")),
   },
   {
     code: "AGENTS1022",
     rule: "a skill directory has SKILL.md at its root",
-    invalid: cfg(B, "skills:\n  notes:\n    source: @@skills/bare"),
-    valid: cfg(B, "skills:\n  notes:\n    source: skills/review"),
+    ...twins(cfg(B, "skills:\n  notes:\n    source: [[skills/bare|skills/review]]")),
   },
   {
     code: "AGENTS1023",

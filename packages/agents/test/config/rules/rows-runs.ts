@@ -1,5 +1,5 @@
 import { cfg } from "../helpers.js";
-import { A, agent, B, C, D, forward, identity, type RuleRow } from "./rows.js";
+import { A, agent, B, C, D, forward, identity, type RuleRow, twins } from "./rows.js";
 
 const ENV_E = "environments:\n  e:\n    config: {type: cloud}\n";
 
@@ -8,41 +8,29 @@ export const RUNS_RULES: RuleRow[] = [
   {
     code: "AGENTS1400",
     rule: "absolute mount path under the provider root (provider_b: /data/)",
-    invalid: cfg(
-      B,
-      "agents:\n" +
-        agent(
-          "a",
-          "resources:",
-          "  - type: git_repository",
-          "    url: https://g/r",
-          "    mount_path: @@/workspace/r",
-        ),
-    ),
-    valid: cfg(
-      B,
-      "agents:\n" +
-        agent(
-          "a",
-          "resources:",
-          "  - type: git_repository",
-          "    url: https://g/r",
-          "    mount_path: /data/r",
-        ),
+    ...twins(
+      cfg(
+        B,
+        "agents:\n" +
+          agent(
+            "a",
+            "resources:",
+            "  - type: git_repository",
+            "    url: https://g/r",
+            "    mount_path: [[/workspace/r|/data/r]]",
+          ),
+      ),
     ),
   },
   {
     code: "AGENTS1400",
     rule: "absolute mount path under the provider root (provider_a: /mnt)",
-    invalid: cfg(
-      A,
-      "files:\n  data:\n    source: data.txt\nagents:\n" +
-        agent("a", "files:", "  - file: data", "    mount_path: @@/data/x.txt"),
-    ),
-    valid: cfg(
-      A,
-      "files:\n  data:\n    source: data.txt\nagents:\n" +
-        agent("a", "files:", "  - file: data", "    mount_path: inputs/x.txt"),
+    ...twins(
+      cfg(
+        A,
+        "files:\n  data:\n    source: data.txt\nagents:\n" +
+          agent("a", "files:", "  - file: data", "    mount_path: [[/data/x.txt|inputs/x.txt]]"),
+      ),
     ),
   },
   {
@@ -62,13 +50,11 @@ export const RUNS_RULES: RuleRow[] = [
   {
     code: "AGENTS1401",
     rule: "two resources of one deployment mount at different paths (relative ones under the root)",
-    invalid: cfg(
-      A,
-      `${ENV_E}agents:\n${agent("a")}\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file, file_id: file_1, mount_path: a.txt}\n      - {type: file, file_id: file_2, mount_path: @@/mnt/a.txt}`,
-    ),
-    valid: cfg(
-      A,
-      `${ENV_E}agents:\n${agent("a")}\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file, file_id: file_1, mount_path: a.txt}\n      - {type: file, file_id: file_2, mount_path: /mnt/b.txt}`,
+    ...twins(
+      cfg(
+        A,
+        `${ENV_E}agents:\n${agent("a")}\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file, file_id: file_1, mount_path: a.txt}\n      - {type: file, file_id: file_2, mount_path: [[/mnt/a.txt|/mnt/b.txt]]}`,
+      ),
     ),
   },
   {
@@ -181,19 +167,14 @@ export const RUNS_RULES: RuleRow[] = [
   {
     code: "AGENTS1501",
     rule: "max_iterations 1 to 20",
-    invalid: cfg(
-      C,
-      ENV_E +
-        "agents:\n" +
-        agent("a", "environment: e") +
-        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: d\n        max_iterations: @@21",
-    ),
-    valid: cfg(
-      C,
-      ENV_E +
-        "agents:\n" +
-        agent("a", "environment: e") +
-        "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: d\n        max_iterations: 20",
+    ...twins(
+      cfg(
+        C,
+        ENV_E +
+          "agents:\n" +
+          agent("a", "environment: e") +
+          "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: d\n        max_iterations: [[21|20]]",
+      ),
     ),
   },
   {
@@ -217,37 +198,27 @@ export const RUNS_RULES: RuleRow[] = [
   {
     code: "AGENTS1503",
     rule: "schedule.expression is 5-field cron",
-    invalid: cfg(
-      C,
-      ENV_E +
-        "agents:\n" +
-        agent("a", "environment: e") +
-        "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: @@0 0 9 * * 1",
-    ),
-    valid: cfg(
-      C,
-      ENV_E +
-        "agents:\n" +
-        agent("a", "environment: e") +
-        "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: 0 9 * * 1-5",
+    ...twins(
+      cfg(
+        C,
+        ENV_E +
+          "agents:\n" +
+          agent("a", "environment: e") +
+          "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: [[0 0 9 * * 1|0 9 * * 1-5]]",
+      ),
     ),
   },
   {
     code: "AGENTS1504",
     rule: "schedule.timezone is an IANA zone",
-    invalid: cfg(
-      C,
-      ENV_E +
-        "agents:\n" +
-        agent("a", "environment: e") +
-        "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: 0 9 * * *\n      timezone: @@Mars/Olympus",
-    ),
-    valid: cfg(
-      C,
-      ENV_E +
-        "agents:\n" +
-        agent("a", "environment: e") +
-        "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: 0 9 * * *\n      timezone: Europe/Berlin",
+    ...twins(
+      cfg(
+        C,
+        ENV_E +
+          "agents:\n" +
+          agent("a", "environment: e") +
+          "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: 0 9 * * *\n      timezone: [[Mars/Olympus|Europe/Berlin]]",
+      ),
     ),
   },
   {

@@ -29,3 +29,14 @@ export const identity = "identities:\n  alice:\n    external_id: user-1";
 export const forwardDelivery = ["delivery:", "  provider_b:", "    type: forward"];
 /** A Forward agent on provider_b, with the environment its Template needs (`cfg` declares `fwd`). */
 export const forward = [...forwardDelivery, "environment: fwd"];
+
+/**
+ * A row's two files from one text, for a rule whose nearest correct file differs from the
+ * invalid one in one place: `[[bad|good]]` stands there. The invalid file takes `bad`, marked
+ * `@@` where the rule must report; the valid file takes `good`.
+ */
+export function twins(text: string): Pick<RuleRow, "invalid" | "valid"> {
+  const choice = /\[\[([^|\]]*)\|([^\]]*)\]\]/;
+  if (!choice.test(text)) throw new Error(`no [[bad|good]] in ${text}`);
+  return { invalid: text.replace(choice, "@@$1"), valid: text.replace(choice, "$2") };
+}
