@@ -18,12 +18,10 @@ import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { CLI, runCli } from "./cli.js";
 import { runCliHere } from "./cli-here.js";
 import {
-  CRASH_FIXTURE,
-  copyProject,
+  copyCrashProject,
   liveObjects,
   removedAfterAll,
   requestLog,
-  SECRETS,
   setFaults,
   simState,
   simulatorForFile,
@@ -73,8 +71,7 @@ async function journalLeft(dir: string): Promise<number> {
 
 async function freshProject(): Promise<string> {
   await fetch(`${c.origin}/_sim/reset`, { method: "POST" });
-  const env = { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url };
-  const dir = await copyProject(CRASH_FIXTURE, env, "agents-crash-");
+  const dir = await copyCrashProject(c, "agents-crash-");
   dirs.push(dir);
   return dir;
 }

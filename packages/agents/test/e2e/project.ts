@@ -45,8 +45,6 @@ export function simulatorForFile(
 }
 
 export const FIXTURE = fileURLToPath(new URL("./fixtures/multi-cd", import.meta.url));
-/** The provider_c project of the crash and team-state tests (what each declares: RESOURCES there). */
-export const CRASH_FIXTURE = fileURLToPath(new URL("./fixtures/crash-c", import.meta.url));
 
 export const SECRETS = {
   C_API_KEY: "sim-provider-c-key",
@@ -69,6 +67,15 @@ export async function copyProject(
   const lines = Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`]));
   await fs.writeFile(join(dir, ".env"), `${lines.join("\n")}\n`);
   return dir;
+}
+
+/**
+ * A copy of crash-c, the provider_c project of the crash, team-state and PostgreSQL tests (what it
+ * declares: their RESOURCES), its `.env` pointing at the simulator `c`; the caller removes it.
+ */
+export function copyCrashProject(c: RunningSim, prefix: string): Promise<string> {
+  const env = { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url };
+  return copyProject(fileURLToPath(new URL("./fixtures/crash-c", import.meta.url)), env, prefix);
 }
 
 export function makeProject(sims: { c: RunningSim; d: RunningSim }, prefix = "agents-e2e-"): Promise<string> {

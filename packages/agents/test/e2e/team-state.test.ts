@@ -14,8 +14,7 @@ import { inProcessProject } from "../convergence/in-process.js";
 import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { runCliHere as runCli } from "./cli-here.js";
 import {
-  CRASH_FIXTURE,
-  copyProject,
+  copyCrashProject,
   liveObjects,
   removedAfterAll,
   SECRETS,
@@ -32,11 +31,7 @@ const dirs = removedAfterAll();
 
 /** A clone of the project in a folder of its own name, with the shared `state:` block committed. */
 async function clone(prefix: string, stateBlock: string): Promise<string> {
-  const dir = await copyProject(
-    CRASH_FIXTURE,
-    { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url },
-    prefix,
-  );
+  const dir = await copyCrashProject(c, prefix);
   dirs.push(dir);
   await fs.appendFile(join(dir, "agents.yaml"), `\n${stateBlock}`);
   return dir;

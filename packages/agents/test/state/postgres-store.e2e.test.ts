@@ -18,8 +18,7 @@ import { type ResourceState, StateLockedError } from "../../src/state/types.js";
 import { CLI, type CliResult, runCli } from "../e2e/cli.js";
 import { runCliHere } from "../e2e/cli-here.js";
 import {
-  CRASH_FIXTURE,
-  copyProject,
+  copyCrashProject,
   liveObjects,
   removedAfterAll,
   SECRETS,
@@ -68,8 +67,7 @@ async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] 
 
 /** A provider_c project whose .env holds the secrets; its workspace is the folder's name. */
 async function project(): Promise<string> {
-  const env = { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url };
-  const dir = await copyProject(CRASH_FIXTURE, env, "agents-pg-");
+  const dir = await copyCrashProject(c, "agents-pg-");
   dirs.push(dir);
   return dir;
 }

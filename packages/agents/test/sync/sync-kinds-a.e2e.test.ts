@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliHere as runCli } from "../e2e/cli-here.js";
 import { simulatorForFile } from "../e2e/project.js";
-import { Console, fileHash, makeProject, SECRETS } from "./remote.js";
+import { Console, dryRunOfRows, expectRowsSynced, makeProject, SECRETS, type SyncRow } from "./remote.js";
 
 const PROJECT = "sync-kinds-a";
 const FIXTURE = new URL("./fixtures/kinds-a", import.meta.url).pathname;
@@ -21,19 +21,7 @@ const run = (...args: string[]) =>
   runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "sync-kinds-a-key", AGENTS_PROJECT: PROJECT } });
 const yamlPath = () => join(dir, "agents.yaml");
 
-interface Row {
-  kind: string;
-  /** A change made outside agents, through the provider's API. */
-  change(): Promise<void>;
-  /** Lines the dry-run diff adds. */
-  added: string[];
-  /** Lines of the original file that must survive sync byte for byte. */
-  kept: string[];
-  /** Text the synced file must contain. */
-  synced: string[];
-}
-
-const ROWS: Row[] = [
+const ROWS: SyncRow[] = [
   {
     kind: "provider_a environments",
     async change() {
@@ -107,13 +95,7 @@ describe("agents sync on provider_a: environments and vaults", () => {
   });
 
   it("remote changes of every row show in the dry run, and nothing is written", async () => {
-    for (const row of ROWS) await row.change();
-    const before = await fileHash(yamlPath());
-    const dry = await run("sync", "--dry-run", "--detailed-exitcode");
-    expect(dry.code).toBe(2);
-    for (const row of ROWS) for (const line of row.added) expect(dry.stdout, row.kind).toContain(line);
-    expectNoSecret(dry.stdout + dry.stderr);
-    expect(await fileHash(yamlPath())).toBe(before);
+    expectNoSecret(await dryRunOfRows(ROWS, run, yamlPath()));
   });
 
   it("sync writes every row, keeping comments and explicit policies as written", async () => {
@@ -123,10 +105,7 @@ describe("agents sync on provider_a: environments and vaults", () => {
     expect(sync.stdout).toContain(PLACEHOLDER);
     const after = await fs.readFile(yamlPath(), "utf8");
     expectNoSecret(sync.stdout + after);
-    for (const row of ROWS) {
-      for (const line of row.kept) expect(after, row.kind).toContain(`${line}\n`);
-      for (const text of row.synced) expect(after, row.kind).toContain(text);
-    }
+    expectRowsSynced(after, ROWS);
   });
 
   it("plan then shows only the secret sync could not read, and a second sync nothing", async () => {

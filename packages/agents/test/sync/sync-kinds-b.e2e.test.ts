@@ -9,7 +9,7 @@ import { createHttpClientFactory, type HttpClient } from "../../src/providers/ht
 import { connectProviderB } from "../../src/providers/provider-b/client.js";
 import { runCliHere as runCli } from "../e2e/cli-here.js";
 import { simulatorForFile } from "../e2e/project.js";
-import { fileHash, type Json, makeProject } from "./remote.js";
+import { dryRunOfRows, expectRowsSynced, fileHash, type Json, makeProject, type SyncRow } from "./remote.js";
 
 const PROJECT = "sync-kinds-b";
 const FIXTURE = new URL("./fixtures/kinds-b", import.meta.url).pathname;
@@ -48,18 +48,7 @@ async function owned(domain: "managed" | "forward", path: string, name: string):
   return hit;
 }
 
-interface Row {
-  kind: string;
-  change(): Promise<void>;
-  /** Lines the dry-run diff adds. */
-  added: string[];
-  /** Lines of the original file that must survive sync byte for byte. */
-  kept: string[];
-  /** Text the synced file must contain. */
-  synced: string[];
-}
-
-const ROWS: Row[] = [
+const ROWS: SyncRow[] = [
   {
     kind: "provider_b environments",
     async change() {
@@ -259,13 +248,7 @@ describe("agents sync on provider_b", () => {
   });
 
   it("remote changes of every row show in the dry run, and nothing is written", async () => {
-    for (const row of ROWS) await row.change();
-    const before = await fileHash(yamlPath());
-    const dry = await run("sync", "--dry-run", "--detailed-exitcode");
-    expect(dry.code).toBe(2);
-    for (const row of ROWS) for (const line of row.added) expect(dry.stdout, row.kind).toContain(line);
-    expectNoSecret(dry.stdout + dry.stderr);
-    expect(await fileHash(yamlPath())).toBe(before);
+    expectNoSecret(await dryRunOfRows(ROWS, run, yamlPath()));
   });
 
   it("sync writes every row, keeping comments and untouched lines", async () => {
@@ -285,10 +268,7 @@ describe("agents sync on provider_b", () => {
       "  porter-f:\n    provider: provider_b\n    model: auto\n    instructions: Carry the requests.\n" +
         "    delivery:\n      provider_b:\n        type: forward\n    environment: desk-env\n",
     );
-    for (const row of ROWS) {
-      for (const line of row.kept) expect(after, row.kind).toContain(`${line}\n`);
-      for (const text of row.synced) expect(after, row.kind).toContain(text);
-    }
+    expectRowsSynced(after, ROWS);
     expect(after).toContain(`      agents: [helper-b, {agent_id: ${externalId}}] # by logical name\n`);
   });
 
