@@ -142,3 +142,14 @@ export function expectRowsSynced(after: string, rows: SyncRow[]): void {
     for (const text of row.synced ?? []) expect(after, row.kind).toContain(text);
   }
 }
+
+/** `apply -y` succeeds quietly, then `sync --dry-run` of the untouched account finds no changes. Returns the dry run. */
+export async function applyThenCleanSync(run: Run): Promise<{ stdout: string; stderr: string }> {
+  const apply = await run("apply", "-y");
+  expect(apply.stderr).toBe("");
+  expect(apply.code).toBe(0);
+  const clean = await run("sync", "--dry-run", "--detailed-exitcode");
+  expect(clean.stdout).toContain("No changes");
+  expect(clean.code).toBe(0);
+  return clean;
+}

@@ -7,7 +7,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliHere as runCli } from "../e2e/cli-here.js";
 import { simulatorForFile } from "../e2e/project.js";
-import { Console, dryRunOfRows, expectRowsSynced, makeProject, SECRETS, type SyncRow } from "./remote.js";
+import {
+  applyThenCleanSync,
+  Console,
+  dryRunOfRows,
+  expectRowsSynced,
+  makeProject,
+  SECRETS,
+  type SyncRow,
+} from "./remote.js";
 
 const PROJECT = "sync-kinds-a";
 const FIXTURE = new URL("./fixtures/kinds-a", import.meta.url).pathname;
@@ -85,13 +93,8 @@ function expectNoSecret(text: string) {
 
 describe("agents sync on provider_a: environments and vaults", () => {
   it("applies, and an unchanged account syncs to no changes", async () => {
-    const apply = await run("apply", "-y");
-    expect(apply.stderr).toBe("");
-    expect(apply.code).toBe(0);
-    const clean = await run("sync", "--dry-run", "--detailed-exitcode");
-    expect(clean.stdout).toContain("No changes");
+    const clean = await applyThenCleanSync(run);
     expect(clean.stdout + clean.stderr).not.toContain("kept as declared");
-    expect(clean.code).toBe(0);
   });
 
   it("remote changes of every row show in the dry run, and nothing is written", async () => {

@@ -9,7 +9,15 @@ import { createHttpClientFactory, type HttpClient } from "../../src/providers/ht
 import { connectProviderB } from "../../src/providers/provider-b/client.js";
 import { runCliHere as runCli } from "../e2e/cli-here.js";
 import { simulatorForFile } from "../e2e/project.js";
-import { dryRunOfRows, expectRowsSynced, fileHash, type Json, makeProject, type SyncRow } from "./remote.js";
+import {
+  applyThenCleanSync,
+  dryRunOfRows,
+  expectRowsSynced,
+  fileHash,
+  type Json,
+  makeProject,
+  type SyncRow,
+} from "./remote.js";
 
 const PROJECT = "sync-kinds-b";
 const FIXTURE = new URL("./fixtures/kinds-b", import.meta.url).pathname;
@@ -238,13 +246,7 @@ function expectNoSecret(text: string) {
 
 describe("agents sync on provider_b", () => {
   it("applies, and an unchanged account syncs to no changes", async () => {
-    const apply = await run("apply", "-y");
-    expect(apply.stderr).toBe("");
-    expect(apply.code).toBe(0);
-    const clean = await run("sync", "--dry-run", "--detailed-exitcode");
-    expect(clean.stderr).toBe("");
-    expect(clean.stdout).toContain("No changes");
-    expect(clean.code).toBe(0);
+    expect((await applyThenCleanSync(run)).stderr).toBe("");
   });
 
   it("remote changes of every row show in the dry run, and nothing is written", async () => {

@@ -7,7 +7,14 @@ import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliHere as runCli } from "../e2e/cli-here.js";
-import { Console, dryRunOfRows, expectRowsSynced, makeProject, type SyncRow } from "./remote.js";
+import {
+  applyThenCleanSync,
+  Console,
+  dryRunOfRows,
+  expectRowsSynced,
+  makeProject,
+  type SyncRow,
+} from "./remote.js";
 
 const PROJECT = "sync-kinds-cd";
 const FIXTURE = new URL("./fixtures/kinds-cd", import.meta.url).pathname;
@@ -96,12 +103,7 @@ afterAll(async () => {
 
 describe("agents sync: memory stores on provider_c and provider_d", () => {
   it("applies, and an unchanged account syncs to no changes", async () => {
-    const apply = await run("apply", "-y");
-    expect(apply.stderr).toBe("");
-    expect(apply.code).toBe(0);
-    const clean = await run("sync", "--dry-run", "--detailed-exitcode");
-    expect(clean.stdout).toContain("No changes");
-    expect(clean.code).toBe(0);
+    const clean = await applyThenCleanSync(run);
     // Two declared files, one line saying why the kind is not synced.
     const kept = "provider_d files: kept as declared, not synced (a file is uploaded bytes from a local path";
     expect((clean.stdout + clean.stderr).split(kept).length - 1).toBe(1);
