@@ -57,7 +57,10 @@ export const AGENTS_RULES: RuleRow[] = [
     code: "AGENTS1203",
     rule: "ask permission unsupported on provider_a",
     ...twins(
-      cfg(A, "agents:\n" + agent("a", "tools:", "  builtin: [bash]", "  default_permission: [[ask|allow]]")),
+      cfg(
+        A,
+        "agents:\n" + agent("a", "tools:", "  builtin: [bash]", "  default_permission: [[@@ask|allow]]"),
+      ),
     ),
   },
   {
@@ -76,7 +79,7 @@ export const AGENTS_RULES: RuleRow[] = [
   {
     code: "AGENTS1037",
     rule: "git checkout: a commit is pinned by its full SHA",
-    ...twins(cfg(C, REPO("      commit: [[abc1234|4f2a9c0e1b7d3a5f6c8e9b0a1d2c3e4f5a6b7c8d]]"))),
+    ...twins(cfg(C, REPO("      commit: [[@@abc1234|4f2a9c0e1b7d3a5f6c8e9b0a1d2c3e4f5a6b7c8d]]"))),
   },
   {
     code: "AGENTS1037",
@@ -93,31 +96,20 @@ export const AGENTS_RULES: RuleRow[] = [
   {
     code: "AGENTS1205",
     rule: "MCP toolkit: snake_case and camelCase alias not both",
-    invalid: cfg(
-      C,
-      "agents:\n" +
-        agent(
-          "a",
-          "mcp_servers: [{name: gh, url: https://m}]",
-          "tools:",
-          "  builtin: []",
-          "  mcp:",
-          "    - mcp_server_name: gh",
-          "      mcpServerName: @@gh",
-        ),
-    ),
-    valid: cfg(
-      C,
-      "agents:\n" +
-        agent(
-          "a",
-          "mcp_servers: [{name: gh, url: https://m}]",
-          "tools:",
-          "  builtin: []",
-          "  mcp:",
-          "    - mcpServerName: gh",
-          "      defaultConfig: {enabled: true}",
-        ),
+    ...twins(
+      cfg(
+        C,
+        "agents:\n" +
+          agent(
+            "a",
+            "mcp_servers: [{name: gh, url: https://m}]",
+            "tools:",
+            "  builtin: []",
+            "  mcp:",
+            "    - [[mcp_server_name|mcpServerName]]: gh",
+            "      [[mcpServerName|defaultConfig]]: [[@@gh|{enabled: true}]]",
+          ),
+      ),
     ),
   },
   {
@@ -133,7 +125,7 @@ export const AGENTS_RULES: RuleRow[] = [
             "tools:",
             "  builtin: []",
             "  mcp:",
-            "    - [[mcp_server_name: gl|mcp_server_name: gh]]",
+            "    - [[@@mcp_server_name: gl|mcp_server_name: gh]]",
           ),
       ),
     ),
@@ -141,8 +133,13 @@ export const AGENTS_RULES: RuleRow[] = [
   {
     code: "AGENTS1207",
     rule: "MCP server form supported by the provider",
-    invalid: cfg(A, "agents:\n" + agent("a", "mcp_servers:", "  - @@name: gh", "    url: https://m")),
-    valid: cfg(A, "agents:\n" + agent("a", "mcp_servers:", "  - name: gh", "    type: official")),
+    ...twins(
+      cfg(
+        A,
+        "agents:\n" +
+          agent("a", "mcp_servers:", "  - [[@@|]]name: gh", "    [[url|type]]: [[https://m|official]]"),
+      ),
+    ),
   },
   {
     code: "AGENTS1208",
@@ -291,7 +288,9 @@ export const AGENTS_RULES: RuleRow[] = [
   {
     code: "AGENTS1224",
     rule: "environment variable names are identifiers",
-    ...twins(cfg(B, `agents:\n${agent("a", ...forward, "environment_variables:", "  [[1BAD|GOOD_1]]: x")}`)),
+    ...twins(
+      cfg(B, `agents:\n${agent("a", ...forward, "environment_variables:", "  [[@@1BAD|GOOD_1]]: x")}`),
+    ),
   },
   {
     code: "AGENTS1225",

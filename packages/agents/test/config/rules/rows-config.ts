@@ -33,7 +33,7 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1002",
     rule: "unknown field with suggestion",
-    ...twins(cfg(C, "agents:\n" + agent("a", "[[instruction: typo|description: fine]]"))),
+    ...twins(cfg(C, "agents:\n" + agent("a", "[[@@instruction: typo|description: fine]]"))),
   },
   {
     code: "AGENTS1003",
@@ -101,12 +101,12 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1020",
     rule: "local path must exist",
-    ...twins(cfg(C, "skills:\n  s:\n    source: [[./no-such-dir|./skills/review]]")),
+    ...twins(cfg(C, "skills:\n  s:\n    source: [[@@./no-such-dir|./skills/review]]")),
   },
   {
     code: "AGENTS1021",
     rule: "skill source is a directory",
-    ...twins(cfg(C, "skills:\n  s:\n    source: [[./data.txt|skills/review]]")),
+    ...twins(cfg(C, "skills:\n  s:\n    source: [[@@./data.txt|skills/review]]")),
   },
   {
     code: "AGENTS1030",
@@ -124,7 +124,7 @@ export const CONFIG_RULES: RuleRow[] = [
     code: "AGENTS1032",
     rule: "provider pin names a declared provider",
     ...twins(
-      cfg(C, "environments:\n  e:\n    provider: [[provider_b|provider_c]]\n    config: {type: cloud}"),
+      cfg(C, "environments:\n  e:\n    provider: [[@@provider_b|provider_c]]\n    config: {type: cloud}"),
     ),
   },
   {
@@ -136,12 +136,12 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1034",
     rule: "defaults.identity is declared",
-    ...twins(cfg(B, identity, "  identity: [[bob|alice]]")),
+    ...twins(cfg(B, identity, "  identity: [[@@bob|alice]]")),
   },
   {
     code: "AGENTS1035",
     rule: "provider_a workspace_id begins with llm-",
-    ...twins('version: "1"\nproviders:\n  provider_a:\n    api_key: k\n    workspace_id: [[ws-1|llm-1]]'),
+    ...twins('version: "1"\nproviders:\n  provider_a:\n    api_key: k\n    workspace_id: [[@@ws-1|llm-1]]'),
   },
   {
     code: "AGENTS1036",
@@ -158,22 +158,19 @@ export const CONFIG_RULES: RuleRow[] = [
       cfg(
         C,
         "environments:\n  dev:\n    config: {type: cloud}\nagents:\n" +
-          agent("a", "environment: [[dve|dev]]"),
+          agent("a", "environment: [[@@dve|dev]]"),
       ),
     ),
   },
   {
     code: "AGENTS1041",
     rule: "reference declared for the same provider",
-    invalid: cfg(
-      [...C, ...D],
-      "environments:\n  dev:\n    provider: provider_d\n    config: {type: cloud}\nagents:\n" +
-        agent("a", "provider: provider_c", "environment: @@dev"),
-    ),
-    valid: cfg(
-      [...C, ...D],
-      "environments:\n  dev:\n    provider: provider_c\n    config: {type: cloud}\nagents:\n" +
-        agent("a", "provider: provider_c", "environment: dev"),
+    ...twins(
+      cfg(
+        [...C, ...D],
+        "environments:\n  dev:\n    provider: [[provider_d|provider_c]]\n    config: {type: cloud}\nagents:\n" +
+          agent("a", "provider: provider_c", "environment: [[@@|]]dev"),
+      ),
     ),
   },
   {
@@ -197,15 +194,12 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1051",
     rule: "agent tunnel only on provider_b",
-    invalid: cfg(
-      [...B, ...C],
-      "tunnels:\n  office:\n    tunnel_id: tnl_1\nagents:\n" +
-        agent("a", "provider: provider_c", "tunnel: @@office"),
-    ),
-    valid: cfg(
-      [...B, ...C],
-      "tunnels:\n  office:\n    tunnel_id: tnl_1\nagents:\n" +
-        agent("a", "provider: provider_b", "tunnel: office"),
+    ...twins(
+      cfg(
+        [...B, ...C],
+        "tunnels:\n  office:\n    tunnel_id: tnl_1\nagents:\n" +
+          agent("a", "provider: [[provider_c|provider_b]]", "tunnel: [[@@|]]office"),
+      ),
     ),
   },
   {
@@ -214,7 +208,7 @@ export const CONFIG_RULES: RuleRow[] = [
     ...twins(
       cfg(
         [...C, ...D],
-        "agents:\n  a:\n    model: [[{provider_c: m|{provider_c: m, provider_d: n]]}\n    instructions: x",
+        "agents:\n  a:\n    model: [[@@{provider_c: m|{provider_c: m, provider_d: n]]}\n    instructions: x",
         "  provider: all",
       ),
     ),
@@ -307,7 +301,7 @@ export const CONFIG_RULES: RuleRow[] = [
     ...twins(
       cfg(
         A,
-        "environments:\n  e:\n    config:\n      type: cloud\n      networking:\n        type: [[limited|unrestricted]]",
+        "environments:\n  e:\n    config:\n      type: cloud\n      networking:\n        type: [[@@limited|unrestricted]]",
       ),
     ),
   },
@@ -354,7 +348,7 @@ export const CONFIG_RULES: RuleRow[] = [
     ...twins(
       cfg(
         C,
-        "vaults:\n  v:\n    credentials:\n      - {name: t, type: environment_variable, secret_name: A, secret_value: x}\n      - {name: [[t|u]], type: environment_variable, secret_name: B, secret_value: y}",
+        "vaults:\n  v:\n    credentials:\n      - {name: t, type: environment_variable, secret_name: A, secret_value: x}\n      - {name: [[@@t|u]], type: environment_variable, secret_name: B, secret_value: y}",
       ),
     ),
   },
@@ -367,23 +361,21 @@ export const CONFIG_RULES: RuleRow[] = [
   {
     code: "AGENTS1121",
     rule: "identity_id prefix idn_",
-    ...twins(cfg(B, "identities:\n  alice:\n    identity_id: [[user_1|idn_1]]")),
+    ...twins(cfg(B, "identities:\n  alice:\n    identity_id: [[@@user_1|idn_1]]")),
   },
   {
     code: "AGENTS1125",
     rule: "tunnel_id prefix tnl_",
-    ...twins(cfg(B, "tunnels:\n  office:\n    tunnel_id: [[tun_1|tnl_1]]")),
+    ...twins(cfg(B, "tunnels:\n  office:\n    tunnel_id: [[@@tun_1|tnl_1]]")),
   },
   {
     code: "AGENTS1114",
     rule: "credential networking: unrestricted takes no host list",
-    invalid: cfg(
-      A,
-      "vaults:\n  v:\n    credentials:\n      - name: t\n        type: environment_variable\n        secret_name: T\n        secret_value: ${TOKEN}\n        networking:\n          type: unrestricted\n          allowed_hosts: @@[api.example.com]",
-    ),
-    valid: cfg(
-      A,
-      "vaults:\n  v:\n    credentials:\n      - name: t\n        type: environment_variable\n        secret_name: T\n        secret_value: ${TOKEN}\n        networking:\n          type: limited\n          allowed_hosts: [api.example.com]",
+    ...twins(
+      cfg(
+        A,
+        "vaults:\n  v:\n    credentials:\n      - name: t\n        type: environment_variable\n        secret_name: T\n        secret_value: ${TOKEN}\n        networking:\n          type: [[unrestricted|limited]]\n          allowed_hosts: [[@@|]][api.example.com]",
+      ),
     ),
   },
   {
@@ -432,7 +424,7 @@ export const CONFIG_RULES: RuleRow[] = [
     code: "AGENTS1140",
     rule: "memory entry keys are relative paths without . or .. segments",
     ...twins(
-      cfg(B, "memory_stores:\n  notes:\n    entries:\n      - key: [[../up.md|up.md]]\n        content: x"),
+      cfg(B, "memory_stores:\n  notes:\n    entries:\n      - key: [[@@../up.md|up.md]]\n        content: x"),
     ),
   },
   {
@@ -453,19 +445,19 @@ export const CONFIG_RULES: RuleRow[] = [
     ...twins(
       cfg(
         C,
-        "memory_stores:\n  notes:\n    entries:\n      - {key: a.md, content: x}\n      - {key: [[/a.md|/b.md]], content: y}",
+        "memory_stores:\n  notes:\n    entries:\n      - {key: a.md, content: x}\n      - {key: [[@@/a.md|/b.md]], content: y}",
       ),
     ),
   },
   {
     code: "AGENTS1130",
     rule: "official skills are referenced from agents, never declared for upload",
-    ...twins(cfg(A, "skills:\n  pptx:\n    source: skills/review\n    origin: [[official|custom]]")),
+    ...twins(cfg(A, "skills:\n  pptx:\n    source: skills/review\n    origin: [[@@official|custom]]")),
   },
   {
     code: "AGENTS1022",
     rule: "a skill directory has SKILL.md at its root",
-    ...twins(cfg(B, "skills:\n  notes:\n    source: [[skills/bare|skills/review]]")),
+    ...twins(cfg(B, "skills:\n  notes:\n    source: [[@@skills/bare|skills/review]]")),
   },
   {
     code: "AGENTS1023",

@@ -17,7 +17,7 @@ export const RUNS_RULES: RuleRow[] = [
             "resources:",
             "  - type: git_repository",
             "    url: https://g/r",
-            "    mount_path: [[/workspace/r|/data/r]]",
+            "    mount_path: [[@@/workspace/r|/data/r]]",
           ),
       ),
     ),
@@ -29,7 +29,7 @@ export const RUNS_RULES: RuleRow[] = [
       cfg(
         A,
         "files:\n  data:\n    source: data.txt\nagents:\n" +
-          agent("a", "files:", "  - file: data", "    mount_path: [[/data/x.txt|inputs/x.txt]]"),
+          agent("a", "files:", "  - file: data", "    mount_path: [[@@/data/x.txt|inputs/x.txt]]"),
       ),
     ),
   },
@@ -53,7 +53,7 @@ export const RUNS_RULES: RuleRow[] = [
     ...twins(
       cfg(
         A,
-        `${ENV_E}agents:\n${agent("a")}\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file, file_id: file_1, mount_path: a.txt}\n      - {type: file, file_id: file_2, mount_path: [[/mnt/a.txt|/mnt/b.txt]]}`,
+        `${ENV_E}agents:\n${agent("a")}\ndeployments:\n  d:\n    agent: a\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file, file_id: file_1, mount_path: a.txt}\n      - {type: file, file_id: file_2, mount_path: [[@@/mnt/a.txt|/mnt/b.txt]]}`,
       ),
     ),
   },
@@ -173,7 +173,7 @@ export const RUNS_RULES: RuleRow[] = [
         ENV_E +
           "agents:\n" +
           agent("a", "environment: e") +
-          "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: d\n        max_iterations: [[21|20]]",
+          "\ndeployments:\n  d:\n    agent: a\n    initial_events:\n      - type: user.define_outcome\n        description: d\n        max_iterations: [[@@21|20]]",
       ),
     ),
   },
@@ -204,7 +204,7 @@ export const RUNS_RULES: RuleRow[] = [
         ENV_E +
           "agents:\n" +
           agent("a", "environment: e") +
-          "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: [[0 0 9 * * 1|0 9 * * 1-5]]",
+          "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: [[@@0 0 9 * * 1|0 9 * * 1-5]]",
       ),
     ),
   },
@@ -217,7 +217,7 @@ export const RUNS_RULES: RuleRow[] = [
         ENV_E +
           "agents:\n" +
           agent("a", "environment: e") +
-          "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: 0 9 * * *\n      timezone: [[Mars/Olympus|Europe/Berlin]]",
+          "\ndeployments:\n  d:\n    agent: a\n    initial_events: [{type: user.message, content: hi}]\n    schedule:\n      expression: 0 9 * * *\n      timezone: [[@@Mars/Olympus|Europe/Berlin]]",
       ),
     ),
   },

@@ -32,11 +32,11 @@ export const forward = [...forwardDelivery, "environment: fwd"];
 
 /**
  * A row's two files from one text, for a rule whose nearest correct file differs from the
- * invalid one in one place: `[[bad|good]]` stands there. The invalid file takes `bad`, marked
- * `@@` where the rule must report; the valid file takes `good`.
+ * invalid one in a few places: `[[bad|good]]` stands at each. The invalid file takes every `bad`
+ * (one of them carries the `@@` mark where the rule must report); the valid file every `good`.
  */
 export function twins(text: string): Pick<RuleRow, "invalid" | "valid"> {
-  const choice = /\[\[([^|\]]*)\|([^\]]*)\]\]/;
-  if (!choice.test(text)) throw new Error(`no [[bad|good]] in ${text}`);
-  return { invalid: text.replace(choice, "@@$1"), valid: text.replace(choice, "$2") };
+  const choice = /\[\[([^|\]]*)\|([^\]]*)\]\]/g;
+  if (!text.match(choice)?.some((c) => c.startsWith("[[@@"))) throw new Error(`no [[@@bad|good]] in ${text}`);
+  return { invalid: text.replace(choice, "$1"), valid: text.replace(choice, "$2") };
 }
