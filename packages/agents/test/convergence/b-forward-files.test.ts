@@ -7,28 +7,14 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { removedAfterAll, simState, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
-import { writeSimProject } from "./sim-project.js";
+import { forwardConcierge, writeSimProject } from "./sim-project.js";
 
 const BODY = `defaults:
   identity: alice
 identities:
   alice:
     external_id: user-1
-environments:
-  desk:
-    config:
-      type: cloud
-agents:
-  concierge:
-    model: auto
-    instructions: Help.
-    environment: desk
-    files:
-      - docs/guide.md
-    delivery:
-      provider_b:
-        type: forward
-`;
+${forwardConcierge("files:", "  - docs/guide.md")}`;
 
 type Obj = Record<string, unknown>;
 const b = simulatorForFile("provider_b");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { editConfig, removedAfterAll, simState, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
-import { writeSimProject } from "./sim-project.js";
+import { forwardConcierge, writeSimProject } from "./sim-project.js";
 
 const KEY = "sim-provider-b-key";
 type Obj = Record<string, any>;
@@ -16,21 +16,12 @@ async function project(body: string) {
 
 describe("provider_b: the plan shows what apply does", () => {
   it("removing managed_tool_config plans the tools' removal and apply turns them off", async () => {
-    const { dir, agents } = await project(`environments:
-  desk:
-    config:
-      type: cloud
-agents:
-  concierge:
-    model: auto
-    instructions: Help.
-    environment: desk
-    managed_tool_config:
-      enabled_tools: [create_forward_schedule, list_forward_schedules]
-    delivery:
-      provider_b:
-        type: forward
-`);
+    const { dir, agents } = await project(
+      forwardConcierge(
+        "managed_tool_config:",
+        "  enabled_tools: [create_forward_schedule, list_forward_schedules]",
+      ),
+    );
     expect((await agents.apply()).code).toBe(0);
     await editConfig(
       dir,

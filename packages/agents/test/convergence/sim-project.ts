@@ -49,3 +49,24 @@ export async function writeSimProject(
   }
   return dir;
 }
+
+/**
+ * provider_b's Forward agent `concierge` on the cloud environment `desk`, with `extra` lines of the
+ * agent (as they stand under it, four spaces in) before its delivery block.
+ */
+export function forwardConcierge(...extra: string[]): string {
+  const agent = ["model: auto", "instructions: Help.", "environment: desk", ...extra];
+  return [
+    "environments:",
+    "  desk:",
+    "    config:",
+    "      type: cloud",
+    "agents:",
+    "  concierge:",
+    ...agent.map((line) => `    ${line}`),
+    "    delivery:",
+    "      provider_b:",
+    "        type: forward",
+    "",
+  ].join("\n");
+}

@@ -153,3 +153,11 @@ export async function applyThenCleanSync(run: Run): Promise<{ stdout: string; st
   expect(clean.code).toBe(0);
   return clean;
 }
+
+/** `sync` succeeds quietly; returns what it printed and the file it wrote. */
+export async function syncWrites(run: Run, yamlPath: string): Promise<{ stdout: string; after: string }> {
+  const sync = await run("sync");
+  expect(sync.stderr).toBe("");
+  expect(sync.code).toBe(0);
+  return { stdout: sync.stdout, after: await fs.readFile(yamlPath, "utf8") };
+}

@@ -15,6 +15,7 @@ import {
   makeProject,
   SECRETS,
   type SyncRow,
+  syncWrites,
 } from "./remote.js";
 
 const PROJECT = "sync-kinds-a";
@@ -102,12 +103,9 @@ describe("agents sync on provider_a: environments and vaults", () => {
   });
 
   it("sync writes every row, keeping comments and explicit policies as written", async () => {
-    const sync = await run("sync");
-    expect(sync.stderr).toBe("");
-    expect(sync.code).toBe(0);
-    expect(sync.stdout).toContain(PLACEHOLDER);
-    const after = await fs.readFile(yamlPath(), "utf8");
-    expectNoSecret(sync.stdout + after);
+    const { stdout, after } = await syncWrites(run, yamlPath());
+    expect(stdout).toContain(PLACEHOLDER);
+    expectNoSecret(stdout + after);
     expectRowsSynced(after, ROWS);
   });
 

@@ -17,6 +17,7 @@ import {
   type Json,
   makeProject,
   type SyncRow,
+  syncWrites,
 } from "./remote.js";
 
 const PROJECT = "sync-kinds-b";
@@ -254,18 +255,15 @@ describe("agents sync on provider_b", () => {
   });
 
   it("sync writes every row, keeping comments and untouched lines", async () => {
-    const sync = await run("sync");
-    expect(sync.stderr).toBe("");
-    expect(sync.code).toBe(0);
-    expect(sync.stdout).toContain(PLACEHOLDER);
-    const after = await fs.readFile(yamlPath(), "utf8");
-    expectNoSecret(sync.stdout + after);
+    const { stdout, after } = await syncWrites(run, yamlPath());
+    expect(stdout).toContain(PLACEHOLDER);
+    expectNoSecret(stdout + after);
     expect(after).not.toContain(AGENT_MEMORY);
     expect(after).toContain(
       "  reviewer-b:\n    provider: provider_b\n    model: auto\n    instructions: Review the answer.\n" +
         "    tools:\n      builtin:\n        - read\n        - web_fetch\n      permissions:\n        web_fetch: ask\n",
     );
-    expect(sync.stdout).toContain(`agents import 'provider_b.agents["reviewer-b"]' ${reviewerId}`);
+    expect(stdout).toContain(`agents import 'provider_b.agents["reviewer-b"]' ${reviewerId}`);
     expect(after).toContain(
       "  porter-f:\n    provider: provider_b\n    model: auto\n    instructions: Carry the requests.\n" +
         "    delivery:\n      provider_b:\n        type: forward\n    environment: desk-env\n",

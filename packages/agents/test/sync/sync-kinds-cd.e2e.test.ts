@@ -14,6 +14,7 @@ import {
   expectRowsSynced,
   makeProject,
   type SyncRow,
+  syncWrites,
 } from "./remote.js";
 
 const PROJECT = "sync-kinds-cd";
@@ -112,10 +113,7 @@ describe("agents sync: memory stores on provider_c and provider_d", () => {
   it("dry run shows every row's change and writes nothing; sync writes it, never the agents' memories", async () => {
     await dryRunOfRows(ROWS, run, yamlPath());
 
-    const sync = await run("sync");
-    expect(sync.stderr).toBe("");
-    expect(sync.code).toBe(0);
-    const after = await fs.readFile(yamlPath(), "utf8");
+    const { after } = await syncWrites(run, yamlPath());
     expect(after).not.toContain(AGENT_MEMORY);
     expect(after).not.toContain("learned.md");
     expectRowsSynced(after, ROWS);
