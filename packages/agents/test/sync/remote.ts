@@ -161,3 +161,8 @@ export async function syncWrites(run: Run, yamlPath: string): Promise<{ stdout: 
   expect(sync.code).toBe(0);
   return { stdout: sync.stdout, after: await fs.readFile(yamlPath, "utf8") };
 }
+
+/** Fails when any of `secrets` shows in `text`. */
+export function expectNoneOf(secrets: string[], text: string): void {
+  for (const secret of secrets) expect(text).not.toContain(secret);
+}

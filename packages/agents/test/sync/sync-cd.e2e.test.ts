@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliHere as runCli } from "../e2e/cli-here.js";
-import { Console, fileHash, type Json, makeProject, SECRETS } from "./remote.js";
+import { Console, expectNoneOf, fileHash, type Json, makeProject, SECRETS } from "./remote.js";
 
 const PROJECT = "sync-e2e";
 const OTHER = "other-team";
@@ -39,9 +39,7 @@ afterAll(async () => {
   for (const folder of [dir, otherDir]) if (folder) await fs.rm(folder, { recursive: true, force: true });
 });
 
-function expectNoSecret(text: string) {
-  for (const secret of [...Object.values(SECRETS), REMOTE_SECRET]) expect(text).not.toContain(secret);
-}
+const expectNoSecret = (text: string) => expectNoneOf([...Object.values(SECRETS), REMOTE_SECRET], text);
 
 describe("agents sync: remote changes come back into agents.yaml", () => {
   let externalId: string;

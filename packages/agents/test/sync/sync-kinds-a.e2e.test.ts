@@ -11,6 +11,7 @@ import {
   applyThenCleanSync,
   Console,
   dryRunOfRows,
+  expectNoneOf,
   expectRowsSynced,
   makeProject,
   SECRETS,
@@ -88,9 +89,7 @@ afterAll(async () => {
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
-function expectNoSecret(text: string) {
-  for (const secret of [...Object.values(SECRETS), REMOTE_SECRET]) expect(text).not.toContain(secret);
-}
+const expectNoSecret = (text: string) => expectNoneOf([...Object.values(SECRETS), REMOTE_SECRET], text);
 
 describe("agents sync on provider_a: environments and vaults", () => {
   it("applies, and an unchanged account syncs to no changes", async () => {

@@ -12,6 +12,7 @@ import { simulatorForFile } from "../e2e/project.js";
 import {
   applyThenCleanSync,
   dryRunOfRows,
+  expectNoneOf,
   expectRowsSynced,
   fileHash,
   type Json,
@@ -241,9 +242,7 @@ afterAll(async () => {
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
-function expectNoSecret(text: string) {
-  for (const secret of [...Object.values(SECRETS), REMOTE_SECRET]) expect(text).not.toContain(secret);
-}
+const expectNoSecret = (text: string) => expectNoneOf([...Object.values(SECRETS), REMOTE_SECRET], text);
 
 describe("agents sync on provider_b", () => {
   it("applies, and an unchanged account syncs to no changes", async () => {
