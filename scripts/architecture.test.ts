@@ -3,6 +3,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
+  foldersUnder,
   foldersWithSubfolders,
   importCycles,
   networkOffenders,
@@ -12,6 +13,7 @@ import {
   type SourceFile,
   unitCycles,
   unitOf,
+  unmirrored,
   unplaced,
   upward,
   withoutComments,
@@ -415,5 +417,32 @@ describe("the guard sees what breaks its rules", () => {
     expect(upward(files, [["low"], ["high"]], "p")).toEqual(["p/low/a.ts imports p/high/b.ts"]);
     expect(unplaced(files, [["low"]], "p")).toEqual(["high"]);
     expect(unitOf("p/low/a.ts", "p")).toBe("low");
+  });
+});
+
+/**
+ * agents' tests mirror its sources: each unit test sits in test/<the src folder of the module it
+ * tests>/, named after that module when it tests one. Outside the mirror stand only the suites that
+ * cut across the tree, each in a folder that says what it is, and the data they read.
+ */
+const AGENTS_TEST_CROSS_CUTTING = [
+  "e2e", // the spawned CLI against the simulators (the e2e tier, vitest.config.ts)
+  "convergence", // the CLI's steps in-process against the simulators: the matrices and examples
+  "fixtures", // agents.yaml projects and files that tests of several folders read
+];
+
+describe("agents' test/ mirrors its src/", () => {
+  it("every folder under test/ is a folder under src/, a named cross-cutting folder or fixtures", () => {
+    const testFolders = foldersUnder(root("agents", "test"));
+    expect(testFolders.length).toBeGreaterThan(10);
+    expect(
+      unmirrored(testFolders, foldersUnder(root("agents", "src")), AGENTS_TEST_CROSS_CUTTING, "fixtures"),
+    ).toEqual([]);
+  });
+
+  it("reports a test folder that no source folder matches", () => {
+    const src = ["plan", "providers", "providers/common"];
+    const test = ["plan", "engine", "providers/common", "providers/extra", "e2e", "e2e/x", "sync/fixtures/a"];
+    expect(unmirrored(test, src, ["e2e"], "fixtures")).toEqual(["engine", "providers/extra"]);
   });
 });

@@ -183,3 +183,38 @@ export const FETCH_CALL = /(^|[^\w.])fetch\s*\(/m;
 /** Code without line comments, so a comment that mentions fetch( or console.log( is not a call. */
 export const withoutComments = (text: string) =>
   text.replace(/^\s*\/\/.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, "");
+
+/** Every folder under root, relative to it, with `/` separators (the root itself left out). */
+export function foldersUnder(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name === "node_modules") continue;
+      const full = join(dir, entry.name);
+      out.push(relative(root, full).split(sep).join("/"));
+      walk(full);
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+/**
+ * The test folders that mirror no source folder: a test sits in the folder of the module it tests,
+ * so a reader of `src/plan/diff.ts` finds `test/plan/diff.test.ts`. Only the named cross-cutting
+ * folders (and whatever lies under them) and data folders named `dataFolder` (at any depth, with
+ * what lies under them) stand outside the mirror.
+ */
+export function unmirrored(
+  testFolders: string[],
+  srcFolders: string[],
+  crossCutting: string[],
+  dataFolder: string,
+): string[] {
+  const src = new Set(srcFolders);
+  return testFolders.filter((folder) => {
+    const parts = folder.split("/");
+    if (crossCutting.includes(parts[0] ?? "") || parts.includes(dataFolder)) return false;
+    return !src.has(folder);
+  });
+}

@@ -20,10 +20,10 @@ import { ALL_ADAPTERS, PROVIDER_NAMES, PROVIDERS, type ProviderName } from "../.
 import { createHttpClientFactory } from "../../src/providers/http.js";
 import { ProviderRuntime } from "../../src/providers/registry.js";
 import type { ApplyRefusal, Kind, Spec } from "../../src/providers/types.js";
-import { type Harness, makeHarness } from "../providers-ab/harness.js";
+import { type Harness, makeHarness } from "../providers/harness.js";
 import { cfg, load, render, TEST_ENV } from "./helpers.js";
 import { refusalTable, UNPROVEN } from "./refusal-table.js";
-import { agent, forward, forwardDelivery } from "./rule-rows.js";
+import { agent, forward, forwardDelivery } from "./rules/rows.js";
 
 interface Trigger {
   /** The declaration as agents.yaml (validate's half). */
@@ -47,6 +47,29 @@ function creates(kind: Kind, name: string, spec: Spec): Trigger["apply"] {
 const vault = (credential: string) => `vaults:\n  v:\n    credentials:\n      - ${credential}`;
 const envCredential = { name: "t", type: "environment_variable", secret_name: "T", secret_value: "x" };
 const runner = { model: "qwen-plus", instructions: "Run." };
+
+/** A provider_a deployment of `runner` in `e` whose one resource is the file `resource`. */
+function deploymentWithFile(resource: Record<string, string>): Trigger {
+  const flow = Object.entries(resource)
+    .map(([key, value]) => `, ${key}: ${value}`)
+    .join("");
+  return {
+    yaml: cfg(
+      ["provider_a"],
+      `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("runner")}\ndeployments:\n  weekly:\n    agent: runner\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file${flow}}`,
+    ),
+    async apply(h) {
+      await h.create("environments", "e", { config: { type: "cloud" } });
+      await h.create("agents", "runner", runner);
+      return h.handler("deployments").create(h.ctx("deployments", "weekly"), {
+        agent: "runner",
+        environment: "e",
+        initial_events: [userMessage],
+        resources: [{ type: "file", ...resource }],
+      });
+    },
+  };
+}
 
 /**
  * A row whose apply half is the file itself: `kind.name` as declared in `body` (and first the
@@ -573,38 +596,8 @@ const TRIGGERS: Record<string, Trigger> = {
       credentials: [{ name: "t", type: "environment_variable", secret_name: "T" }],
     }),
   },
-  "provider_a.file_resource_without_source": {
-    yaml: cfg(
-      ["provider_a"],
-      `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("runner")}\ndeployments:\n  weekly:\n    agent: runner\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file, mount_path: /mnt/data/a.txt}`,
-    ),
-    async apply(h) {
-      await h.create("environments", "e", { config: { type: "cloud" } });
-      await h.create("agents", "runner", runner);
-      return h.handler("deployments").create(h.ctx("deployments", "weekly"), {
-        agent: "runner",
-        environment: "e",
-        initial_events: [userMessage],
-        resources: [{ type: "file", mount_path: "/mnt/data/a.txt" }],
-      });
-    },
-  },
-  "provider_a.file_resource_without_mount_path": {
-    yaml: cfg(
-      ["provider_a"],
-      `environments:\n  e:\n    config: {type: cloud}\nagents:\n${agent("runner")}\ndeployments:\n  weekly:\n    agent: runner\n    environment: e\n    initial_events:\n      - {type: user.message, content: Go.}\n    resources:\n      - {type: file, file_id: file_1}`,
-    ),
-    async apply(h) {
-      await h.create("environments", "e", { config: { type: "cloud" } });
-      await h.create("agents", "runner", runner);
-      return h.handler("deployments").create(h.ctx("deployments", "weekly"), {
-        agent: "runner",
-        environment: "e",
-        initial_events: [userMessage],
-        resources: [{ type: "file", file_id: "file_1" }],
-      });
-    },
-  },
+  "provider_a.file_resource_without_source": deploymentWithFile({ mount_path: "/mnt/data/a.txt" }),
+  "provider_a.file_resource_without_mount_path": deploymentWithFile({ file_id: "file_1" }),
   "provider_a.environment_type_not_cloud": {
     yaml: cfg(["provider_a"], "environments:\n  e:\n    config: {type: self_hosted}"),
     apply: creates("environments", "e", { config: { type: "self_hosted" } }),

@@ -1,20 +1,16 @@
-// Issue 10: a provider_a deployment whose save fails after its local file was uploaded must not
-// leave the upload behind; the next apply converges and destroy leaves nothing.
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { RunningSim } from "@agents/sims";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { liveObjects, setFaults, simState, startProviderAInstantUploads } from "../e2e/project.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  liveObjects,
+  removedAfterAll,
+  setFaults,
+  simState,
+  simulatorForFile,
+  startProviderAInstantUploads,
+} from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
+import { writeSimProject } from "./sim-project.js";
 
-const CONFIG = `version: "1"
-providers:
-  provider_a:
-    api_key: \${A_API_KEY}
-    workspace_id: llm-e2e
-    base_url: \${A_BASE_URL}
-environments:
+const BODY = `environments:
   sandbox:
     provider: provider_a
     config:
@@ -38,24 +34,20 @@ deployments:
         content: Weekly numbers, please.
 `;
 
-let a: RunningSim;
+const a = simulatorForFile("provider_a", startProviderAInstantUploads);
 let dir: string;
 /** The CLI's steps in-process (in-process.ts), with the variables the CLI ran with. */
 const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "upload-key" });
 const liveFiles = async () =>
   liveObjects(await simState(a)).filter((o) => o.type === "files" || o.type === "file");
 
+const dirs = removedAfterAll();
 beforeAll(async () => {
-  a = await startProviderAInstantUploads();
-  dir = mkdtempSync(join(tmpdir(), "agents-a-upload-"));
-  await fs.mkdir(join(dir, "data"));
-  await fs.writeFile(join(dir, "data", "glossary.md"), "# Glossary\n");
-  await fs.writeFile(join(dir, "agents.yaml"), CONFIG);
-  await fs.writeFile(join(dir, ".env"), `A_API_KEY=sim-provider-a-key\nA_BASE_URL=${a.url}\n`);
-});
-afterAll(async () => {
-  await a?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
+  dir = await writeSimProject("provider_a", a, BODY, {
+    dirs,
+    prefix: "agents-a-upload-",
+    files: { "data/glossary.md": "# Glossary\n" },
+  });
 });
 
 describe("provider_a deployment file uploads", () => {

@@ -1,21 +1,14 @@
 // Issue 10, provider_a: an edited SKILL.md publishes a new skill version and the agents that use
 // the skill follow it (plan shows the agent's update); an official skill declared without a
 // version validates and applies alike.
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import type { RunningSim } from "@agents/sims";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { simState, startProviderAInstantUploads } from "../e2e/project.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { removedAfterAll, simState, simulatorForFile, startProviderAInstantUploads } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
+import { writeSimProject } from "./sim-project.js";
 
-const CONFIG = `version: "1"
-providers:
-  provider_a:
-    api_key: \${A_API_KEY}
-    workspace_id: llm-e2e
-    base_url: \${A_BASE_URL}
-skills:
+const BODY = `skills:
   charts:
     provider: provider_a
     source: skills/charts
@@ -32,7 +25,7 @@ agents:
 
 const SKILL = "---\nname: charts\ndescription: Draws charts\n---\nRead the CSV and draw it.\n";
 
-let a: RunningSim;
+const a = simulatorForFile("provider_a", startProviderAInstantUploads);
 let dir: string;
 /** The CLI's steps in-process (in-process.ts), with the variables the CLI ran with. */
 const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "skill-key" });
@@ -49,17 +42,13 @@ async function pinnedVersion(skillId: string): Promise<string | undefined> {
   return agent?.skills?.find((s) => s.skill_id === skillId)?.version;
 }
 
+const dirs = removedAfterAll();
 beforeAll(async () => {
-  a = await startProviderAInstantUploads();
-  dir = mkdtempSync(join(tmpdir(), "agents-a-skill-"));
-  await fs.mkdir(join(dir, "skills", "charts"), { recursive: true });
-  await fs.writeFile(join(dir, "skills", "charts", "SKILL.md"), SKILL);
-  await fs.writeFile(join(dir, "agents.yaml"), CONFIG);
-  await fs.writeFile(join(dir, ".env"), `A_API_KEY=sim-provider-a-key\nA_BASE_URL=${a.url}\n`);
-});
-afterAll(async () => {
-  await a?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
+  dir = await writeSimProject("provider_a", a, BODY, {
+    dirs,
+    prefix: "agents-a-skill-",
+    files: { "skills/charts/SKILL.md": SKILL },
+  });
 });
 
 describe("provider_a skill versions", () => {

@@ -7,14 +7,20 @@
 // the Debian service); every step in-process, nothing needs the build. Also: a create
 // that conflicts with another project's object (provider_b and provider_a, every kind whose name
 // is unique) is never adopted, and its error names `agents import`.
-import { cpSync, promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
-import { removedAfterAll, requestLog, setFaults, simState } from "../e2e/project.js";
+import {
+  copyProject,
+  removedAfterAll,
+  requestLog,
+  setFaults,
+  simState,
+  simulatorForFile,
+} from "../e2e/project.js";
 import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { type InProcessProject, inProcessProject } from "./in-process.js";
 
@@ -73,29 +79,14 @@ const OBJECT_KINDS = [
   "channels",
 ];
 
-let b: RunningSim;
+const b = simulatorForFile("provider_b");
 const dirs = removedAfterAll();
-
-beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
-});
-afterAll(async () => {
-  await b?.close();
-});
 
 /** A copy of the fixture wired to the simulator, emptied first unless `reset` is false. */
 async function freshProject(reset = true): Promise<string> {
   if (reset) await fetch(`${b.origin}/_sim/reset`, { method: "POST" });
-  const dir = mkdtempSync(join(tmpdir(), "agents-crash-b-"));
+  const dir = await copyProject(FIXTURE, { ...SECRETS, B_GATEWAY: b.url }, "agents-crash-b-");
   dirs.push(dir);
-  cpSync(FIXTURE, dir, { recursive: true });
-  const values = { ...SECRETS, B_GATEWAY: b.url };
-  await fs.writeFile(
-    join(dir, ".env"),
-    Object.entries(values)
-      .map(([k, v]) => `${k}=${v}`)
-      .join("\n"),
-  );
   return dir;
 }
 

@@ -8,9 +8,8 @@ import { cpSync, promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editConfig, requestLog, setFaults, simState } from "../e2e/project.js";
+import { editConfig, requestLog, setFaults, simState, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
 
 const FIXTURE = fileURLToPath(new URL("../e2e/fixtures/forward-b", import.meta.url));
@@ -21,7 +20,7 @@ const SECRETS = {
 };
 type Obj = Record<string, any>;
 
-let b: RunningSim;
+const b = simulatorForFile("provider_b");
 let dir: string;
 let template: Obj;
 let identity: Obj;
@@ -32,7 +31,6 @@ const dump = async () => (await simState(b)) as Record<string, Obj[]>;
 const readState = async () => JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
 
 beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-b-default-store-"));
   cpSync(FIXTURE, dir, { recursive: true });
   await fs.writeFile(
@@ -60,7 +58,6 @@ beforeAll(async () => {
   store = (await dump()).memory_stores!.find((m) => m.system_managed)!;
 });
 afterAll(async () => {
-  await b?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -1,20 +1,12 @@
-// spec: Forward environments and resources, rule 1: an external `environment_id` of a Forward
-// agent may name an environment of either API domain. Through the CLI's steps in-process on
-// provider_b's simulator: one made through the Managed API and one made through the Forward API
-// both validate, plan, apply as the Template's environment, plan clean after, and are left alone
-// by destroy.
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { simState } from "../e2e/project.js";
+import { describe, expect, it } from "vitest";
+import { removedAfterAll, simState, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
+import { writeSimProject } from "./sim-project.js";
 
 const KEY = "sim-provider-b-key";
 type Obj = Record<string, unknown>;
-let b: RunningSim;
-const dirs: string[] = [];
+const b = simulatorForFile("provider_b");
+const dirs = removedAfterAll();
 
 async function createEnvironment(api: "cloud" | "forward", name: string): Promise<string> {
   const response = await fetch(`${b.origin}/api/v1/${api}/environments`, {
@@ -26,18 +18,8 @@ async function createEnvironment(api: "cloud" | "forward", name: string): Promis
   return ((await response.json()) as { id: string }).id;
 }
 
-function project(environmentId: string, agent: string, alsoManaged = false) {
-  const dir = mkdtempSync(join(tmpdir(), "agents-b-ext-env-"));
-  dirs.push(dir);
-  return fs
-    .writeFile(
-      join(dir, "agents.yaml"),
-      `version: "1"
-providers:
-  provider_b:
-    api_key: \${B_API_KEY}
-    gateway: ${b.url}
-environments:
+async function project(environmentId: string, agent: string, alsoManaged = false) {
+  const body = `environments:
   shared:
     environment_id: ${environmentId}
     config:
@@ -58,18 +40,10 @@ ${
     environment: shared
 `
     : ""
-}`,
-    )
-    .then(() => inProcessProject(dir, { AGENTS_STATE_KEY: "b-ext-env", B_API_KEY: KEY }));
+}`;
+  const dir = await writeSimProject("provider_b", b, body, { dirs, prefix: "agents-b-ext-env-" });
+  return inProcessProject(dir, { AGENTS_STATE_KEY: "b-ext-env" });
 }
-
-beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
-});
-afterAll(async () => {
-  await b?.close();
-  for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
-});
 
 describe("a Forward agent on an external environment of either API", () => {
   it.each([

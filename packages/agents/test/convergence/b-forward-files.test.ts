@@ -2,59 +2,35 @@
 // through the Forward File API"), through the CLI's steps in-process on provider_b's simulator: a
 // local file by path is uploaded and attached to the Template, an edit of its content plans and
 // applies an update that replaces the upload, and destroy leaves no file behind.
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { simState } from "../e2e/project.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { removedAfterAll, simState, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
+import { forwardConcierge, writeSimProject } from "./sim-project.js";
 
-type Obj = Record<string, unknown>;
-let b: RunningSim;
-let dir: string;
-/** The CLI's steps in-process (in-process.ts), with the variables the CLI ran with. */
-const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "b-files", B_API_KEY: "sim-provider-b-key" });
-const dump = async () => (await simState(b)) as Record<string, Obj[]>;
-const liveFiles = async () => ((await dump()).files ?? []).filter((f) => !f.deleted_at);
-
-beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
-  dir = mkdtempSync(join(tmpdir(), "agents-b-files-"));
-  await fs.mkdir(join(dir, "docs"));
-  await fs.writeFile(join(dir, "docs", "guide.md"), "# Guide\n\nVersion one.\n");
-  await fs.writeFile(
-    join(dir, "agents.yaml"),
-    `version: "1"
-providers:
-  provider_b:
-    api_key: \${B_API_KEY}
-    gateway: ${b.url}
-defaults:
+const BODY = `defaults:
   identity: alice
 identities:
   alice:
     external_id: user-1
-environments:
-  desk:
-    config:
-      type: cloud
-agents:
-  concierge:
-    model: auto
-    instructions: Help.
-    environment: desk
-    files:
-      - docs/guide.md
-    delivery:
-      provider_b:
-        type: forward
-`,
-  );
-});
-afterAll(async () => {
-  await b?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
+${forwardConcierge("files:", "  - docs/guide.md")}`;
+
+type Obj = Record<string, unknown>;
+const b = simulatorForFile("provider_b");
+let dir: string;
+/** The CLI's steps in-process (in-process.ts), with the variables the CLI ran with. */
+const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "b-files" });
+const dump = async () => (await simState(b)) as Record<string, Obj[]>;
+const liveFiles = async () => ((await dump()).files ?? []).filter((f) => !f.deleted_at);
+
+const dirs = removedAfterAll();
+beforeAll(async () => {
+  dir = await writeSimProject("provider_b", b, BODY, {
+    dirs,
+    prefix: "agents-b-files-",
+    files: { "docs/guide.md": "# Guide\n\nVersion one.\n" },
+  });
 });
 
 describe("a Forward Template's files by path", () => {

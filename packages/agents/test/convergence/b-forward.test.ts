@@ -4,9 +4,15 @@
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyProject, editConfig, requestLog, setFaults, simState } from "../e2e/project.js";
+import {
+  copyProject,
+  editConfig,
+  requestLog,
+  setFaults,
+  simState,
+  simulatorForFile,
+} from "../e2e/project.js";
 import { type InProcessProject, inProcessProject } from "./in-process.js";
 
 const FIXTURE = fileURLToPath(new URL("../e2e/fixtures/forward-b", import.meta.url));
@@ -16,7 +22,7 @@ const SECRETS = {
   DESK_CLIENT_SECRET: "desk-secret-forward-9",
 };
 
-let b: RunningSim;
+const b = simulatorForFile("provider_b");
 let dir: string;
 let agents: InProcessProject;
 
@@ -24,12 +30,10 @@ type Dump = Record<string, Record<string, any>[]>;
 const dump = async () => (await simState(b)) as Dump;
 
 beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
   dir = await copyProject(FIXTURE, { ...SECRETS, B_GATEWAY: b.url }, "agents-b-forward-");
   agents = inProcessProject(dir, { AGENTS_STATE_KEY: "b-forward-key" });
 });
 afterAll(async () => {
-  await b?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -1,60 +1,27 @@
-// provider_b plans say what apply will do (issue 23, item 6), through the CLI's steps in-process
-// on provider_b's simulator: each row changes one thing and checks the plan line, the wire, and
-// that the next plan is clean.
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editConfig, simState } from "../e2e/project.js";
+import { describe, expect, it } from "vitest";
+import { editConfig, removedAfterAll, simState, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
+import { forwardConcierge, writeSimProject } from "./sim-project.js";
 
 const KEY = "sim-provider-b-key";
 type Obj = Record<string, any>;
-let b: RunningSim;
-const dirs: string[] = [];
+const b = simulatorForFile("provider_b");
 const dump = async () => (await simState(b)) as Record<string, Obj[]>;
 
+const dirs = removedAfterAll();
 async function project(body: string) {
-  const dir = mkdtempSync(join(tmpdir(), "agents-b-output-"));
-  dirs.push(dir);
-  await fs.writeFile(
-    join(dir, "agents.yaml"),
-    `version: "1"
-providers:
-  provider_b:
-    api_key: \${B_API_KEY}
-    gateway: ${b.url}
-${body}`,
-  );
-  return { dir, agents: inProcessProject(dir, { AGENTS_STATE_KEY: "b-output", B_API_KEY: KEY }) };
+  const dir = await writeSimProject("provider_b", b, body, { dirs, prefix: "agents-b-output-" });
+  return { dir, agents: inProcessProject(dir, { AGENTS_STATE_KEY: "b-output" }) };
 }
-
-beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
-});
-afterAll(async () => {
-  await b?.close();
-  for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
-});
 
 describe("provider_b: the plan shows what apply does", () => {
   it("removing managed_tool_config plans the tools' removal and apply turns them off", async () => {
-    const { dir, agents } = await project(`environments:
-  desk:
-    config:
-      type: cloud
-agents:
-  concierge:
-    model: auto
-    instructions: Help.
-    environment: desk
-    managed_tool_config:
-      enabled_tools: [create_forward_schedule, list_forward_schedules]
-    delivery:
-      provider_b:
-        type: forward
-`);
+    const { dir, agents } = await project(
+      forwardConcierge(
+        "managed_tool_config:",
+        "  enabled_tools: [create_forward_schedule, list_forward_schedules]",
+      ),
+    );
     expect((await agents.apply()).code).toBe(0);
     await editConfig(
       dir,

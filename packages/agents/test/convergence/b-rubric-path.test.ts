@@ -2,31 +2,14 @@
 // plan as written in agents.yaml, relative to it, and state records them so: a clone in another
 // folder reads the same plan. Through the CLI's steps in-process on provider_b's simulator, where
 // both are uploads (provider_c sends a rubric's text, which its plan shows instead).
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { removedAfterAll, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
+import { writeSimProject } from "./sim-project.js";
 
-let b: RunningSim;
-let dir: string;
-const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "b-rubric", B_API_KEY: "sim-provider-b-key" });
-
-beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
-  dir = mkdtempSync(join(tmpdir(), "agents-b-rubric-"));
-  await fs.mkdir(join(dir, "rubrics"));
-  await fs.writeFile(join(dir, "rubrics", "review.md"), "Lists every changed file.\n");
-  await fs.writeFile(join(dir, "rubrics", "notes.txt"), "Context for the review.\n");
-  await fs.writeFile(
-    join(dir, "agents.yaml"),
-    `version: "1"
-providers:
-  provider_b:
-    api_key: \${B_API_KEY}
-    gateway: ${b.url}
-environments:
+const BODY = `environments:
   e:
     config:
       type: cloud
@@ -48,12 +31,22 @@ deployments:
       - type: user.define_outcome
         description: A review report
         rubric_file: rubrics/review.md
-`,
-  );
-});
-afterAll(async () => {
-  await b?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
+`;
+
+const b = simulatorForFile("provider_b");
+let dir: string;
+const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "b-rubric" });
+
+const dirs = removedAfterAll();
+beforeAll(async () => {
+  dir = await writeSimProject("provider_b", b, BODY, {
+    dirs,
+    prefix: "agents-b-rubric-",
+    files: {
+      "rubrics/review.md": "Lists every changed file.\n",
+      "rubrics/notes.txt": "Context for the review.\n",
+    },
+  });
 });
 
 describe("deployment paths as written", () => {

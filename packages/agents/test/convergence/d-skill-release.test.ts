@@ -2,42 +2,29 @@
 // project destroyed, is released from state and stays on the provider. Through the CLI's steps
 // in-process on provider_d's simulator, the plan says so and apply and destroy report "released
 // from state", never "deleted" or "destroyed".
-import { cpSync, promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningSim, startSim } from "@agents/sims";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editConfig } from "../e2e/project.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { editConfig, removedAfterAll, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
+import { writeSimProject } from "./sim-project.js";
 
 const SKILL = fileURLToPath(new URL("../e2e/fixtures/multi-cd/skills/summarize", import.meta.url));
-let d: RunningSim;
-let dir: string;
-const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "d-skill", D_API_KEY: "sim-provider-d-key" });
-
-beforeAll(async () => {
-  d = await startSim("provider_d", { quiet: true });
-  dir = mkdtempSync(join(tmpdir(), "agents-d-skill-"));
-  cpSync(SKILL, join(dir, "skills", "summarize"), { recursive: true });
-  await fs.writeFile(
-    join(dir, "agents.yaml"),
-    `version: "1"
-providers:
-  provider_d:
-    api_key: \${D_API_KEY}
-    base_url: ${d.url}
-skills:
+const BODY = `skills:
   summarize:
     source: skills/summarize
   digest:
     source: skills/summarize
-`,
-  );
-});
-afterAll(async () => {
-  await d?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
+`;
+const d = simulatorForFile("provider_d");
+let dir: string;
+const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "d-skill" });
+
+const dirs = removedAfterAll();
+beforeAll(async () => {
+  dir = await writeSimProject("provider_d", d, BODY, { dirs, prefix: "agents-d-skill-" });
+  cpSync(SKILL, join(dir, "skills", "summarize"), { recursive: true });
 });
 
 describe("a provider_d skill is released, not deleted", () => {

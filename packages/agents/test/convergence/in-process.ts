@@ -68,7 +68,7 @@ export interface InProcessProject {
  * A project folder driven in-process. `env` is laid over process.env exactly as the spawned CLI
  * gets it (test/e2e/cli.ts), so `.env`, AGENTS_BASE_URL_* and AGENTS_STATE_KEY act the same.
  * `http` is the one thing the CLI cannot be given: a test may shorten the retry waits (the
- * policy itself is tested in test/engine/http.test.ts).
+ * policy itself is tested in test/providers/http.test.ts).
  */
 export function inProcessProject(
   dir: string,

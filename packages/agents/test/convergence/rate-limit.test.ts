@@ -5,19 +5,17 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { requestLog, setFaults, simState } from "../e2e/project.js";
+import { requestLog, setFaults, simState, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
 
 const AGENTS = 20;
 const KEY = "sim-provider-c-key";
 
-let sim: RunningSim;
+const sim = simulatorForFile("provider_c");
 let dir: string;
 
 beforeAll(async () => {
-  sim = await startSim("provider_c", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-rate-"));
   const lines = [
     'version: "1"',
@@ -37,7 +35,6 @@ beforeAll(async () => {
   await fs.writeFile(join(dir, "agents.yaml"), `${lines.join("\n")}\n`);
 });
 afterAll(async () => {
-  await sim?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -2,7 +2,7 @@
 // HTTP client retries first: each read of one agent fails on every attempt (5xx, connection reset)
 // or the provider is unreachable, and the plan ends incomplete (exit 1) naming the resource, and
 // apply refuses to change anything. In-process with the real retry policy and its waits skipped
-// (the waits themselves are test/engine/http.test.ts's); the spawned CLI's exit codes and stderr
+// (the waits themselves are test/providers/http.test.ts's); the spawned CLI's exit codes and stderr
 // for the same refusal are test/e2e/refresh-failures.test.ts's (the 401 row).
 import { promises as fs } from "node:fs";
 import { type RunningSim, startSim } from "@agents/sims";

@@ -3,23 +3,17 @@
 // write request reaching the provider (the simulator's request log says so), and a refresh-only
 // plan after it is clean, while a normal plan then offers to restore what agents.yaml declares.
 // One case per kind of remote change.
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { requestLog } from "../e2e/project.js";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { removedAfterAll, requestLog, simulatorForFile } from "../e2e/project.js";
 import { type InProcessProject, inProcessProject } from "./in-process.js";
 import { wireHeaders } from "./rows.js";
+import { writeSimProject } from "./sim-project.js";
 
 const HEADERS = wireHeaders("provider_c");
 
-const CONFIG = (baseUrl: string) => `version: "1"
-providers:
-  provider_c:
-    api_key: \${C_API_KEY}
-    base_url: ${baseUrl}
-agents:
+const BODY = `agents:
   lead:
     model: claude-sonnet-4-5
     instructions: Lead.
@@ -28,7 +22,7 @@ agents:
 const LEAD = 'provider_c.agents["lead"]';
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-let sim: RunningSim;
+const sim = simulatorForFile("provider_c");
 let dir: string;
 let agents: InProcessProject;
 
@@ -87,15 +81,10 @@ const EDITS: Array<{
   },
 ];
 
+const dirs = removedAfterAll();
 beforeAll(async () => {
-  sim = await startSim("provider_c", { quiet: true });
-  dir = mkdtempSync(join(tmpdir(), "agents-refresh-only-"));
-  await fs.writeFile(join(dir, "agents.yaml"), CONFIG(sim.url));
-  agents = inProcessProject(dir, { AGENTS_STATE_KEY: "refresh-only", C_API_KEY: "sim-provider-c-key" });
-});
-afterAll(async () => {
-  await sim?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
+  dir = await writeSimProject("provider_c", sim, BODY, { dirs, prefix: "agents-refresh-only-" });
+  agents = inProcessProject(dir, { AGENTS_STATE_KEY: "refresh-only" });
 });
 beforeEach(async () => {
   // Each case starts from an applied, clean project.

@@ -1,23 +1,17 @@
 // Edits made to an agent behind the tool's back, on provider_c's simulator, through the CLI's steps
 // in-process (in-process.ts): each is seen by plan as exactly that drift, written back by sync as
 // exactly that change, and restored by apply, after which plan is clean again. One case per edit.
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { driftLines } from "../e2e/project.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { driftLines, removedAfterAll, simulatorForFile } from "../e2e/project.js";
 import { type InProcessProject, inProcessProject } from "./in-process.js";
 import { wireHeaders } from "./rows.js";
+import { writeSimProject } from "./sim-project.js";
 
 const HEADERS = wireHeaders("provider_c");
 
-const CONFIG = (baseUrl: string) => `version: "1"
-providers:
-  provider_c:
-    api_key: \${C_API_KEY}
-    base_url: ${baseUrl}
-agents:
+const BODY = `agents:
   lead:
     model: claude-sonnet-4-5
     instructions: Lead.
@@ -65,7 +59,7 @@ const EDITS: Array<{
   },
 ];
 
-let sim: RunningSim;
+const sim = simulatorForFile("provider_c");
 let dir: string;
 let agents: InProcessProject;
 
@@ -74,16 +68,11 @@ async function leadId(): Promise<string> {
   return state.resources['provider_c.agents["lead"]'].id;
 }
 
+const dirs = removedAfterAll();
 beforeAll(async () => {
-  sim = await startSim("provider_c", { quiet: true });
-  dir = mkdtempSync(join(tmpdir(), "agents-remote-edits-"));
-  await fs.writeFile(join(dir, "agents.yaml"), CONFIG(sim.url));
-  agents = inProcessProject(dir, { AGENTS_STATE_KEY: "remote-edits", C_API_KEY: "sim-provider-c-key" });
+  dir = await writeSimProject("provider_c", sim, BODY, { dirs, prefix: "agents-remote-edits-" });
+  agents = inProcessProject(dir, { AGENTS_STATE_KEY: "remote-edits" });
   expect((await agents.apply()).code).toBe(0);
-});
-afterAll(async () => {
-  await sim?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
 describe.each(EDITS)("$name", ({ edit, drift, synced }) => {

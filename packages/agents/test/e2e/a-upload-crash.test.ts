@@ -4,23 +4,23 @@
 // interrupted run made or deletes it, and destroy leaves nothing. The kills go through the spawned
 // CLI; the runs after them through the CLI's steps in-process (convergence/in-process.ts).
 import { spawn } from "node:child_process";
-import { promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { forceUnlock } from "../../src/state/file-store.js";
 import { inProcessProject } from "../convergence/in-process.js";
+import { writeSimProject } from "../convergence/sim-project.js";
 import { CLI } from "./cli.js";
-import { liveObjects, requestLog, setFaults, simState } from "./project.js";
+import {
+  liveObjects,
+  removedAfterAll,
+  requestLog,
+  setFaults,
+  simState,
+  simulatorForFile,
+} from "./project.js";
 
-const CONFIG = `version: "1"
-providers:
-  provider_a:
-    api_key: \${A_API_KEY}
-    workspace_id: llm-e2e
-    base_url: \${A_BASE_URL}
-files:
+const BODY = `files:
   glossary:
     provider: provider_a
     source: data/glossary.md
@@ -36,7 +36,8 @@ const INSTANT = { file_audit_polls: 0, file_audit_ms: 0, skill_scan_polls: 0, sk
 /** Checks that never settle while a test holds the CLI in its wait. */
 const ENDLESS = { file_audit_polls: 1e6, file_audit_ms: 1e9, skill_scan_polls: 1e6, skill_scan_ms: 1e9 };
 
-let a: RunningSim;
+const a = simulatorForFile("provider_a");
+const dirs = removedAfterAll();
 let dir: string;
 const agents = () => inProcessProject(dir, env);
 
@@ -88,23 +89,14 @@ async function killApplyWhen(at: RegExp, seen: number): Promise<void> {
   await forceUnlock(statePath, lock.id);
 }
 
-beforeAll(async () => {
-  a = await startSim("provider_a", { quiet: true });
-});
-afterAll(async () => {
-  await a?.close();
-});
 beforeEach(async () => {
   await fetch(`${a.origin}/_sim/reset`, { method: "POST" });
   await settings(INSTANT);
-  dir = mkdtempSync(join(tmpdir(), "agents-a-upload-crash-"));
-  await fs.mkdir(join(dir, "data"));
-  await fs.mkdir(join(dir, "skills", "charts"), { recursive: true });
-  await fs.writeFile(join(dir, "data", "glossary.md"), "# Glossary\n");
-  await fs.writeFile(join(dir, "skills", "charts", "SKILL.md"), SKILL);
-  await fs.writeFile(join(dir, "agents.yaml"), CONFIG);
-  await fs.writeFile(join(dir, ".env"), `A_API_KEY=sim-provider-a-key\nA_BASE_URL=${a.url}\n`);
-  return () => fs.rm(dir, { recursive: true, force: true });
+  dir = await writeSimProject("provider_a", a, BODY, {
+    dirs,
+    prefix: "agents-a-upload-crash-",
+    files: { "data/glossary.md": "# Glossary\n", "skills/charts/SKILL.md": SKILL },
+  });
 });
 
 /** Converged: one file and one skill package, both the ones state records; plan clean; destroy empties. */

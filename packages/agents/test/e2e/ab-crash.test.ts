@@ -4,15 +4,14 @@
 // creates and GETs (retried by the HTTP client) are covered by the engine's own crash test.
 // The clean run goes through the spawned CLI; the failing runs and their re-runs run the CLI's
 // steps in-process (convergence/in-process.ts), to keep 20+ applies fast.
-import { cpSync, promises as fs, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type InProcessProject, inProcessProject } from "../convergence/in-process.js";
 import { runCli } from "./cli.js";
-import { removedAfterAll, requestLog, setFaults, simState } from "./project.js";
+import { copyProject, removedAfterAll, requestLog, setFaults, simState } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/crash-ab", import.meta.url));
 const RESOURCES = 4;
@@ -32,9 +31,6 @@ afterAll(async () => {
 
 async function freshProject(): Promise<string> {
   await Promise.all([a, b].map((s) => fetch(`${s.origin}/_sim/reset`, { method: "POST" })));
-  const dir = mkdtempSync(join(tmpdir(), "agents-crash-ab-"));
-  dirs.push(dir);
-  cpSync(FIXTURE, dir, { recursive: true });
   const values = {
     A_API_KEY: "sim-provider-a-key",
     B_API_KEY: "sim-provider-b-key",
@@ -43,12 +39,8 @@ async function freshProject(): Promise<string> {
     SECRET_ONE: "crash-secret-one",
     SECRET_TWO: "crash-secret-two",
   };
-  await fs.writeFile(
-    join(dir, ".env"),
-    Object.entries(values)
-      .map(([k, v]) => `${k}=${v}`)
-      .join("\n"),
-  );
+  const dir = await copyProject(FIXTURE, values, "agents-crash-ab-");
+  dirs.push(dir);
   return dir;
 }
 
@@ -93,9 +85,16 @@ async function expectConverged(
     expect(ids.has(o.vault_id as string), `${label}: credential ${o.id} of a vault not in state`).toBe(true);
   }
   expect(objects.filter((x) => x._kind === "credentials").length, label).toBe(4);
-  // Seeds: the store in state holds exactly the two declared memories.
-  const memories = objects.filter((x) => x._kind === "memories");
-  if (memories.length) expect(memories.length, label).toBe(2);
+  // Seeds: the store in state holds exactly the two declared memories, each with its content.
+  const store = Object.entries(state.resources as Record<string, { id: string }>).find(([address]) =>
+    address.includes("memory_stores"),
+  )?.[1].id;
+  expect(store, `${label}: no memory store in state`).toBeTruthy();
+  const seeds = objects
+    .filter((x) => x._kind === "memories" && x.memory_store_id === store)
+    .map((m) => `${m.path}=${m.content}`)
+    .sort();
+  expect(seeds, label).toEqual(["a.md=first", "b.md=second"]);
 }
 
 describe("crash safety on provider_a and provider_b", () => {

@@ -3,10 +3,9 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliHere as runCli } from "./cli-here.js";
-import { editConfig, liveObjects, simState } from "./project.js";
+import { editConfig, liveObjects, simState, simulatorForFile } from "./project.js";
 
 const CONFIG = `version: "1"
 providers:
@@ -42,13 +41,12 @@ deployments:
 `;
 
 const GIT_TOKEN = "ghp-schedule-test-secret-77";
-let b: RunningSim;
+const b = simulatorForFile("provider_b");
 let dir: string;
 const run = (...args: string[]) =>
   runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "sched-key" }, timeoutMs: 60_000 });
 
 beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-b-sched-"));
   await fs.writeFile(join(dir, "agents.yaml"), CONFIG);
   await fs.writeFile(
@@ -57,7 +55,6 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await b?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -6,17 +6,16 @@ import { cpSync, promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliHere as runCli } from "./cli-here.js";
-import { simState } from "./project.js";
+import { simState, simulatorForFile } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/cascade-b", import.meta.url));
 const API_KEY = "sim-provider-b-key";
 const SANDBOX = 'provider_b.environments["sandbox"]';
 type Obj = Record<string, any>;
 
-let b: RunningSim;
+const b = simulatorForFile("provider_b");
 let dir: string;
 const run = (...args: string[]) =>
   runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "cascade-key" }, timeoutMs: 60_000 });
@@ -38,7 +37,6 @@ let managedSession: Obj;
 let store: Obj;
 
 beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-cascade-"));
   cpSync(FIXTURE, dir, { recursive: true });
   await fs.writeFile(join(dir, ".env"), `B_API_KEY=${API_KEY}\nB_GATEWAY=${b.url}\n`);
@@ -59,7 +57,6 @@ beforeAll(async () => {
   store = (await dump()).memory_stores!.find((m) => m.system_managed)!;
 });
 afterAll(async () => {
-  await b?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -3,7 +3,7 @@
 // turn, not the program; Ctrl-D at the prompt ends it with exit 0.
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyAll, type SessionWorld, sessionWorld, setChunkMs } from "../sessions/project.js";
+import { applyAll, type SessionWorld, sessionWorld, setChunkMs } from "../engine/sessions-project.js";
 import { CLI } from "./cli.js";
 
 let world: SessionWorld;

@@ -5,17 +5,15 @@ import { cpSync, promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CLI, runCli } from "./cli.js";
-import { liveObjects, SECRETS, simState } from "./project.js";
+import { liveObjects, SECRETS, simState, simulatorForFile } from "./project.js";
 
 const env = { AGENTS_STATE_KEY: "concurrency-key" };
-let c: RunningSim;
+const c = simulatorForFile("provider_c");
 let dir: string;
 
 beforeAll(async () => {
-  c = await startSim("provider_c", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-concurrent-"));
   cpSync(fileURLToPath(new URL("./fixtures/crash-c", import.meta.url)), dir, { recursive: true });
   await fs.writeFile(
@@ -24,7 +22,6 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await c?.close();
   await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -5,8 +5,6 @@
 import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { basename, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { type RunningSim, startSim } from "@agents/sims";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
@@ -20,28 +18,20 @@ import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { CLI, runCli } from "./cli.js";
 import { runCliHere } from "./cli-here.js";
 import {
-  copyProject,
+  copyCrashProject,
   liveObjects,
   removedAfterAll,
   requestLog,
-  SECRETS,
   setFaults,
   simState,
+  simulatorForFile,
 } from "./project.js";
 
-const FIXTURE = fileURLToPath(new URL("./fixtures/crash-c", import.meta.url));
 const RESOURCES = 5;
 let env: Record<string, string> = { AGENTS_STATE_KEY: "crash-key" };
 let backend: "file" | "postgres" = "file";
-let c: RunningSim;
+const c = simulatorForFile("provider_c");
 const dirs = removedAfterAll();
-
-beforeAll(async () => {
-  c = await startSim("provider_c", { quiet: true });
-});
-afterAll(async () => {
-  await c?.close();
-});
 
 /** The project's state through its backend (the journal merged in, as a run sees it). */
 async function readStored(dir: string): Promise<StateRead> {
@@ -81,8 +71,7 @@ async function journalLeft(dir: string): Promise<number> {
 
 async function freshProject(): Promise<string> {
   await fetch(`${c.origin}/_sim/reset`, { method: "POST" });
-  const env = { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url };
-  const dir = await copyProject(FIXTURE, env, "agents-crash-");
+  const dir = await copyCrashProject(c, "agents-crash-");
   dirs.push(dir);
   return dir;
 }

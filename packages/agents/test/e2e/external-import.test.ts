@@ -4,15 +4,14 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliHere as runCli } from "./cli-here.js";
-import { liveObjects, SECRETS, simState } from "./project.js";
+import { liveObjects, SECRETS, simState, simulatorForFile } from "./project.js";
 
 const env = { AGENTS_STATE_KEY: "external-key" };
 const SHARED = 'provider_c.environments["shared"]';
 const LEGACY = 'provider_c.environments["legacy"]';
-let c: RunningSim;
+const c = simulatorForFile("provider_c");
 let dir: string;
 let sharedId: string;
 let legacyId: string;
@@ -55,14 +54,12 @@ async function writeConfig(withEnvironmentId: boolean) {
 }
 
 beforeAll(async () => {
-  c = await startSim("provider_c", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-external-"));
   sharedId = await createRemoteEnvironment("shared");
   legacyId = await createRemoteEnvironment("legacy");
   await writeConfig(true);
 });
 afterAll(async () => {
-  await c?.close();
   await fs.rm(dir, { recursive: true, force: true });
 });
 

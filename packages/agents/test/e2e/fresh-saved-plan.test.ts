@@ -6,25 +6,17 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
 import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { runCliHere } from "./cli-here.js";
-import { removedAfterAll } from "./project.js";
+import { removedAfterAll, simulatorForFile } from "./project.js";
 
 const KEY = "sim-provider-c-key";
 const STALE = "error: the saved plan was made for a different state (lineage ";
 
-let c: RunningSim;
+const c = simulatorForFile("provider_c");
 const dirs = removedAfterAll();
-
-beforeAll(async () => {
-  c = await startSim("provider_c", { quiet: true });
-});
-afterAll(async () => {
-  await c?.close();
-});
 
 /** A new project from `agents init`, its `.env` pointing at the simulator, `stateBlock` appended. */
 async function freshProject(stateBlock: string): Promise<string> {

@@ -1,6 +1,6 @@
 // The wiring of `agents graph` and `agents playground` in the built CLI: options, exit codes,
 // one-line errors, the printed URL and the page script found next to the bundle. What they draw
-// and serve is tested in-process (test/graph/graph.test.ts) and in Chromium (playground.test.ts).
+// and serve is tested in-process (test/cli/graph/model.test.ts) and in Chromium (playground.test.ts).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,24 +1,23 @@
 // The CLI's wiring of `agents memory` (the commands' behaviour per provider is in
-// test/memories/memories.test.ts): put reads the content from stdin, get prints it as stored;
+// test/engine/memories.test.ts): put reads the content from stdin, get prints it as stored;
 // import prints its report and exits 1 when a file could not be imported.
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inProcessProject } from "../convergence/in-process.js";
 import { type CliResult, runCli } from "./cli.js";
+import { simulatorForFile } from "./project.js";
 
 const ENV = { AGENTS_STATE_KEY: "memory-cli", C_API_KEY: "sim-provider-c-key" };
 
-let sim: RunningSim;
+const sim = simulatorForFile("provider_c");
 let dir: string;
 
 /** The built CLI with `input` on its stdin. */
 const cli = (args: string[], input = ""): Promise<CliResult> => runCli(args, { cwd: dir, env: ENV, input });
 
 beforeAll(async () => {
-  sim = await startSim("provider_c", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-memory-cli-"));
   await fs.writeFile(
     join(dir, "agents.yaml"),
@@ -26,7 +25,6 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await sim?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

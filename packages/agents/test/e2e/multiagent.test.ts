@@ -45,6 +45,15 @@ interface Row {
   wire(memberId: string, externalId: string, member: Obj): unknown;
 }
 
+/** The roster as read back where the platform pins versions: the member at its version, the external agent at 1. */
+const pinnedRoster = (m: string, x: string, member: Obj) => ({
+  type: "coordinator",
+  agents: [
+    { type: "agent", id: m, version: member.version },
+    { type: "agent", id: x, version: 1 },
+  ],
+});
+
 const ROWS: Row[] = [
   {
     provider: "provider_a",
@@ -68,13 +77,7 @@ const ROWS: Row[] = [
     suffix: "b",
     external: true,
     // Ids only on the wire; the platform pins each member's current version on save.
-    wire: (m, x, member) => ({
-      type: "coordinator",
-      agents: [
-        { type: "agent", id: m, version: member.version },
-        { type: "agent", id: x, version: 1 },
-      ],
-    }),
+    wire: pinnedRoster,
   },
   {
     provider: "provider_b Forward",
@@ -90,13 +93,7 @@ const ROWS: Row[] = [
     collection: "agents",
     suffix: "c",
     external: true,
-    wire: (m, x, member) => ({
-      type: "coordinator",
-      agents: [
-        { type: "agent", id: m, version: member.version },
-        { type: "agent", id: x, version: 1 },
-      ],
-    }),
+    wire: pinnedRoster,
   },
   {
     provider: "provider_d",
@@ -104,13 +101,7 @@ const ROWS: Row[] = [
     collection: "agents",
     suffix: "d",
     external: true,
-    wire: (m, x, member) => ({
-      type: "coordinator",
-      agents: [
-        { type: "agent", id: m, version: member.version },
-        { type: "agent", id: x, version: 1 },
-      ],
-    }),
+    wire: pinnedRoster,
   },
 ];
 const WITH_EXTERNAL = ROWS.filter((r) => r.external);

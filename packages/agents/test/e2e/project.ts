@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
-import { afterAll } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 
 /**
  * The list of folders a test file makes, each removed after the file's tests: push every folder
@@ -16,6 +16,32 @@ export function removedAfterAll(): string[] {
     await Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true })));
   });
   return dirs;
+}
+
+/**
+ * One simulator for a test file: started before the file's tests, closed after them. What it
+ * returns stands for the running simulator (read it only inside tests and hooks). Call once per
+ * simulator, at the file's top level; `start` replaces the default start (e.g.
+ * startProviderAInstantUploads).
+ */
+export function simulatorForFile(
+  provider: Parameters<typeof startSim>[0],
+  start: () => Promise<RunningSim> = () => startSim(provider, { quiet: true }),
+): RunningSim {
+  let sim: RunningSim | undefined;
+  beforeAll(async () => {
+    sim = await start();
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+  return new Proxy({} as RunningSim, {
+    get(_target, key) {
+      if (!sim) throw new Error(`the ${provider} simulator is read before it started`);
+      const value = Reflect.get(sim, key, sim);
+      return typeof value === "function" ? value.bind(sim) : value;
+    },
+  });
 }
 
 export const FIXTURE = fileURLToPath(new URL("./fixtures/multi-cd", import.meta.url));
@@ -41,6 +67,15 @@ export async function copyProject(
   const lines = Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`]));
   await fs.writeFile(join(dir, ".env"), `${lines.join("\n")}\n`);
   return dir;
+}
+
+/**
+ * A copy of crash-c, the provider_c project of the crash, team-state and PostgreSQL tests (what it
+ * declares: their RESOURCES), its `.env` pointing at the simulator `c`; the caller removes it.
+ */
+export function copyCrashProject(c: RunningSim, prefix: string): Promise<string> {
+  const env = { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url };
+  return copyProject(fileURLToPath(new URL("./fixtures/crash-c", import.meta.url)), env, prefix);
 }
 
 export function makeProject(sims: { c: RunningSim; d: RunningSim }, prefix = "agents-e2e-"): Promise<string> {
@@ -127,7 +162,7 @@ export function driftLines(planOutput: string): string[] {
 
 /**
  * A provider_a simulator whose uploads settle at once (file audits and skill scans take no polls);
- * the bounded waits themselves are covered by test/providers-ab/provider-a.sim.test.ts.
+ * the bounded waits themselves are covered by test/providers/provider-a/definition.sim.test.ts.
  */
 export async function startProviderAInstantUploads(): Promise<RunningSim> {
   const a = await startSim("provider_a", { quiet: true });

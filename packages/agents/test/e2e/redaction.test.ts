@@ -2,17 +2,15 @@
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runCli } from "./cli.js";
-import { copyProject, SECRETS, setFaults } from "./project.js";
+import { copyProject, SECRETS, setFaults, simulatorForFile } from "./project.js";
 
 const env = { AGENTS_STATE_KEY: "redaction-key" };
-let c: RunningSim;
+const c = simulatorForFile("provider_c");
 let dir: string;
 
 beforeAll(async () => {
-  c = await startSim("provider_c", { quiet: true });
   dir = await copyProject(
     fileURLToPath(new URL("./fixtures/crash-c", import.meta.url)),
     { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url },
@@ -20,7 +18,6 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await c?.close();
   await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -4,10 +4,10 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inProcessProject } from "../convergence/in-process.js";
 import { runCli } from "./cli.js";
+import { simulatorForFile } from "./project.js";
 
 const HEADERS = {
   "x-api-key": "sim-provider-c-key",
@@ -17,11 +17,10 @@ const HEADERS = {
 };
 const ENV = { AGENTS_STATE_KEY: "refresh-only-cli", C_API_KEY: "sim-provider-c-key" };
 
-let sim: RunningSim;
+const sim = simulatorForFile("provider_c");
 let dir: string;
 
 beforeAll(async () => {
-  sim = await startSim("provider_c", { quiet: true });
   dir = mkdtempSync(join(tmpdir(), "agents-refresh-only-cli-"));
   await fs.writeFile(
     join(dir, "agents.yaml"),
@@ -41,7 +40,6 @@ beforeAll(async () => {
   expect(edited.ok).toBe(true);
 });
 afterAll(async () => {
-  await sim?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -3,10 +3,9 @@
 // repository as a `github_repository` mounted at the derived /data/workspace/<repo>.
 import { promises as fs } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
-import { copyProject, requestLog, simState } from "./project.js";
+import { copyProject, requestLog, simState, simulatorForFile } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/session-b", import.meta.url));
 const SECRETS = {
@@ -16,18 +15,16 @@ const SECRETS = {
   GIT_TOKEN: "ghp-session-e2e-secret-3",
 };
 
-let b: RunningSim;
+const b = simulatorForFile("provider_b");
 let dir: string;
 const cli = (...args: string[]) => runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "session-e2e-key" } });
 
 type Dump = Record<string, Array<Record<string, unknown>> | undefined>;
 
 beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
   dir = await copyProject(FIXTURE, { ...SECRETS, B_GATEWAY: b.url }, "agents-session-e2e-");
 });
 afterAll(async () => {
-  await b?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -1,12 +1,18 @@
 // The session commands and `agents chat` through the real, built CLI (their own wiring: argument
 // parsing, stdin, JSON lines, one-line errors, redaction); the provider matrix is in-process in
-// test/sessions/matrix.test.ts.
+// test/engine/sessions.test.ts.
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apply, createSession, loadProject } from "../../src/index.js";
-import { applyAll, KEYS, OTHER_PROJECT_YAML, type SessionWorld, sessionWorld } from "../sessions/project.js";
+import {
+  applyAll,
+  KEYS,
+  OTHER_PROJECT_YAML,
+  type SessionWorld,
+  sessionWorld,
+} from "../engine/sessions-project.js";
 import { runCli } from "./cli.js";
 import { runCliHere } from "./cli-here.js";
 

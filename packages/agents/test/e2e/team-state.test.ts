@@ -7,37 +7,31 @@
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
 import { keyedHash } from "../../src/state/secrets.js";
 import { inProcessProject } from "../convergence/in-process.js";
 import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { runCliHere as runCli } from "./cli-here.js";
-import { copyProject, liveObjects, removedAfterAll, SECRETS, setFaults, simState } from "./project.js";
+import {
+  copyCrashProject,
+  liveObjects,
+  removedAfterAll,
+  SECRETS,
+  setFaults,
+  simState,
+  simulatorForFile,
+} from "./project.js";
 
-const FIXTURE = fileURLToPath(new URL("./fixtures/crash-c", import.meta.url));
 /** What crash-c declares: environment, vault, memory store, agent, deployment. */
 const RESOURCES = 5;
 
-let c: RunningSim;
+const c = simulatorForFile("provider_c");
 const dirs = removedAfterAll();
-
-beforeAll(async () => {
-  c = await startSim("provider_c", { quiet: true });
-});
-afterAll(async () => {
-  await c?.close();
-});
 
 /** A clone of the project in a folder of its own name, with the shared `state:` block committed. */
 async function clone(prefix: string, stateBlock: string): Promise<string> {
-  const dir = await copyProject(
-    FIXTURE,
-    { C_API_KEY: SECRETS.C_API_KEY, GITHUB_TOKEN: SECRETS.GITHUB_TOKEN, C_BASE_URL: c.url },
-    prefix,
-  );
+  const dir = await copyCrashProject(c, prefix);
   dirs.push(dir);
   await fs.appendFile(join(dir, "agents.yaml"), `\n${stateBlock}`);
   return dir;

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { RunningSim } from "@agents/sims";
+import { expect } from "vitest";
 import { createHttpClientFactory, type HttpClient } from "../../src/providers/http.js";
 import { providerA } from "../../src/providers/provider-a/definition.js";
 import { providerC } from "../../src/providers/provider-c/definition.js";
@@ -103,4 +104,65 @@ export class Console {
     const current = await this.get(`/agents/${id}`);
     return this.post(`/agents/${id}`, { ...change, version: current.version });
   }
+}
+
+/** One (provider, kind) row of a sync test: a change made outside agents, and what sync makes of it. */
+export interface SyncRow {
+  kind: string;
+  /** A change made outside agents, through the provider's API. */
+  change(): Promise<void>;
+  /** Lines the dry-run diff adds. */
+  added: string[];
+  /** Lines of the original file that must survive sync byte for byte. */
+  kept: string[];
+  /** Text the synced file must contain. */
+  synced?: string[];
+}
+
+type Run = (...args: string[]) => Promise<{ code: number | null; stdout: string; stderr: string }>;
+
+/**
+ * Makes every row's change, then `sync --dry-run`: it must exit 2, show each row's added lines and
+ * leave agents.yaml as it was. Returns what the dry run printed.
+ */
+export async function dryRunOfRows(rows: SyncRow[], run: Run, yamlPath: string): Promise<string> {
+  for (const row of rows) await row.change();
+  const before = await fileHash(yamlPath);
+  const dry = await run("sync", "--dry-run", "--detailed-exitcode");
+  expect(dry.code).toBe(2);
+  for (const row of rows) for (const line of row.added) expect(dry.stdout, row.kind).toContain(line);
+  expect(await fileHash(yamlPath)).toBe(before);
+  return dry.stdout + dry.stderr;
+}
+
+/** The synced file keeps each row's kept lines byte for byte and holds its synced text. */
+export function expectRowsSynced(after: string, rows: SyncRow[]): void {
+  for (const row of rows) {
+    for (const line of row.kept) expect(after, row.kind).toContain(`${line}\n`);
+    for (const text of row.synced ?? []) expect(after, row.kind).toContain(text);
+  }
+}
+
+/** `apply -y` succeeds quietly, then `sync --dry-run` of the untouched account finds no changes. Returns the dry run. */
+export async function applyThenCleanSync(run: Run): Promise<{ stdout: string; stderr: string }> {
+  const apply = await run("apply", "-y");
+  expect(apply.stderr).toBe("");
+  expect(apply.code).toBe(0);
+  const clean = await run("sync", "--dry-run", "--detailed-exitcode");
+  expect(clean.stdout).toContain("No changes");
+  expect(clean.code).toBe(0);
+  return clean;
+}
+
+/** `sync` succeeds quietly; returns what it printed and the file it wrote. */
+export async function syncWrites(run: Run, yamlPath: string): Promise<{ stdout: string; after: string }> {
+  const sync = await run("sync");
+  expect(sync.stderr).toBe("");
+  expect(sync.code).toBe(0);
+  return { stdout: sync.stdout, after: await fs.readFile(yamlPath, "utf8") };
+}
+
+/** Fails when any of `secrets` shows in `text`. */
+export function expectNoneOf(secrets: string[], text: string): void {
+  for (const secret of secrets) expect(text).not.toContain(secret);
 }

@@ -2,13 +2,13 @@
 // ownership rules as on provider_c/d (the core does not know which provider it talks to).
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliHere as runCli } from "../e2e/cli-here.js";
+import { simulatorForFile } from "../e2e/project.js";
 import { Console, FIXTURE_A, fileHash, makeProject } from "./remote.js";
 
 const PROJECT = "sync-a";
-let a: RunningSim;
+const a = simulatorForFile("provider_a");
 let dir: string;
 let remote: Console;
 const run = (...args: string[]) =>
@@ -16,12 +16,10 @@ const run = (...args: string[]) =>
 const yamlPath = () => join(dir, "agents.yaml");
 
 beforeAll(async () => {
-  a = await startSim("provider_a", { quiet: true });
   remote = new Console("provider_a", a);
   dir = await makeProject({ a }, FIXTURE_A);
 });
 afterAll(async () => {
-  await a?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliHere as runCli } from "../e2e/cli-here.js";
-import { Console, fileHash, type Json, makeProject, SECRETS } from "./remote.js";
+import { Console, expectNoneOf, fileHash, type Json, makeProject, SECRETS } from "./remote.js";
 
 const PROJECT = "sync-e2e";
 const OTHER = "other-team";
@@ -39,9 +39,7 @@ afterAll(async () => {
   for (const folder of [dir, otherDir]) if (folder) await fs.rm(folder, { recursive: true, force: true });
 });
 
-function expectNoSecret(text: string) {
-  for (const secret of [...Object.values(SECRETS), REMOTE_SECRET]) expect(text).not.toContain(secret);
-}
+const expectNoSecret = (text: string) => expectNoneOf([...Object.values(SECRETS), REMOTE_SECRET], text);
 
 describe("agents sync: remote changes come back into agents.yaml", () => {
   let externalId: string;
@@ -62,146 +60,149 @@ describe("agents sync: remote changes come back into agents.yaml", () => {
     expect(clean.code).toBe(0);
   });
 
-  it("changes things remotely through the providers' APIs", async () => {
-    const researcher = await consoleC.agentOf(PROJECT, "researcher-c");
-    await consoleC.updateAgent(String(researcher.id), {
-      system: "Research the question; cite primary sources.",
+  // Set-up for what follows: things change remotely through the providers' APIs.
+  describe("after changes made through the providers' APIs", () => {
+    beforeAll(async () => {
+      const researcher = await consoleC.agentOf(PROJECT, "researcher-c");
+      await consoleC.updateAgent(String(researcher.id), {
+        system: "Research the question; cite primary sources.",
+      });
+      // The other project's agent of the same name changes too: sync must not pick it up.
+      const theirs = await consoleC.agentOf(OTHER, "researcher-c");
+      await consoleC.updateAgent(String(theirs.id), { system: "THEIR INSTRUCTIONS" });
+      // An agent nobody declared joins the lead's roster: it comes back as {agent_id}.
+      const external = await consoleC.post("/agents", { name: "helper", model: "claude-sonnet-4-5" });
+      externalId = String(external.id);
+      const lead = await consoleC.agentOf(PROJECT, "lead-c");
+      await consoleC.updateAgent(String(lead.id), {
+        multiagent: { type: "coordinator", agents: [researcher.id, externalId] },
+      });
+      // An agent created elsewhere but stamped as this project's joins the file under its name.
+      const reviewer = await consoleC.post("/agents", {
+        name: "reviewer-c",
+        model: "claude-sonnet-4-5",
+        system: "Review the draft.",
+        metadata: { "agents.project": PROJECT, "agents.resource": 'provider_c.agents["reviewer-c"]' },
+      });
+      reviewerId = String(reviewer.id);
+      const writer = await consoleD.agentOf(PROJECT, "writer-d");
+      await consoleD.updateAgent(String(writer.id), { description: "Writes final copy" });
     });
-    // The other project's agent of the same name changes too: sync must not pick it up.
-    const theirs = await consoleC.agentOf(OTHER, "researcher-c");
-    await consoleC.updateAgent(String(theirs.id), { system: "THEIR INSTRUCTIONS" });
-    // An agent nobody declared joins the lead's roster: it comes back as {agent_id}.
-    const external = await consoleC.post("/agents", { name: "helper", model: "claude-sonnet-4-5" });
-    externalId = String(external.id);
-    const lead = await consoleC.agentOf(PROJECT, "lead-c");
-    await consoleC.updateAgent(String(lead.id), {
-      multiagent: { type: "coordinator", agents: [researcher.id, externalId] },
+
+    it("--dry-run prints the diff and writes nothing", async () => {
+      const before = await fileHash(yamlPath());
+      const dry = await run("sync", "--dry-run", "--detailed-exitcode");
+      expect(dry.stderr).toBe("");
+      expect(dry.code).toBe(2);
+      expect(dry.stdout).toContain("--- a/agents.yaml");
+      expect(dry.stdout).toContain("-    instructions: Research the question.");
+      expect(dry.stdout).toContain("+    instructions: Research the question; cite primary sources.");
+      expect(dry.stdout).toContain("-    description: Writes drafts");
+      expect(dry.stdout).toContain("+    description: Writes final copy");
+      expect(dry.stdout).toContain(`agent_id: ${externalId}`);
+      expect(dry.stdout).toContain("nothing was written");
+      expect(dry.stdout).not.toContain("THEIR INSTRUCTIONS");
+      expectNoSecret(dry.stdout);
+      expect(await fileHash(yamlPath())).toBe(before);
     });
-    // An agent created elsewhere but stamped as this project's joins the file under its name.
-    const reviewer = await consoleC.post("/agents", {
-      name: "reviewer-c",
-      model: "claude-sonnet-4-5",
-      system: "Review the draft.",
-      metadata: { "agents.project": PROJECT, "agents.resource": 'provider_c.agents["reviewer-c"]' },
+
+    it("sync edits the file in place, keeping comments and untouched lines", async () => {
+      const before = await readYaml();
+      const sync = await run("sync");
+      expect(sync.stderr).toBe("");
+      expect(sync.code).toBe(0);
+      expect(sync.stdout).toMatch(/Synced agents\.yaml: \d+ change\(s\) written/);
+      const after = await readYaml();
+      expectNoSecret(sync.stdout + after);
+      expect(after).not.toContain("THEIR INSTRUCTIONS");
+      // Comments, quoting and flow style of untouched nodes survive.
+      for (const line of [
+        "# A coordinator and its roster on two providers. Keys and URLs come from .env.",
+        "        allowed_hosts: [api.github.com] # only what the researcher needs",
+        "        access_token: ${GITHUB_TOKEN} # never written anywhere else",
+        "  # The researcher digs; the lead delegates.",
+        '    instructions: "Split the task and delegate."',
+        "    instructions: Write the draft.",
+      ])
+        expect(after).toContain(line);
+      expect(after).toContain("instructions: Research the question; cite primary sources.");
+      expect(after).toContain("description: Writes final copy");
+      expect(after).toContain(
+        "  reviewer-c:\n    provider: provider_c\n    model: claude-sonnet-4-5\n    instructions: Review the draft.\n",
+      );
+      expect(sync.stdout).toContain(`agents import 'provider_c.agents["reviewer-c"]' ${reviewerId}`);
+      // Roster: the project's member by logical name, the outsider as {agent_id}.
+      expect(after).toContain(
+        `      agents: [researcher-c, {agent_id: ${externalId}}] # members by logical name`,
+      );
+      const changed = before.split("\n").filter((line) => !after.includes(line));
+      expect(changed).toEqual([
+        "    instructions: Research the question.",
+        "      agents: [researcher-c] # members by logical name",
+        "    description: Writes drafts",
+      ]);
     });
-    reviewerId = String(reviewer.id);
-    const writer = await consoleD.agentOf(PROJECT, "writer-d");
-    await consoleD.updateAgent(String(writer.id), { description: "Writes final copy" });
-  });
 
-  it("--dry-run prints the diff and writes nothing", async () => {
-    const before = await fileHash(yamlPath());
-    const dry = await run("sync", "--dry-run", "--detailed-exitcode");
-    expect(dry.stderr).toBe("");
-    expect(dry.code).toBe(2);
-    expect(dry.stdout).toContain("--- a/agents.yaml");
-    expect(dry.stdout).toContain("-    instructions: Research the question.");
-    expect(dry.stdout).toContain("+    instructions: Research the question; cite primary sources.");
-    expect(dry.stdout).toContain("-    description: Writes drafts");
-    expect(dry.stdout).toContain("+    description: Writes final copy");
-    expect(dry.stdout).toContain(`agent_id: ${externalId}`);
-    expect(dry.stdout).toContain("nothing was written");
-    expect(dry.stdout).not.toContain("THEIR INSTRUCTIONS");
-    expectNoSecret(dry.stdout);
-    expect(await fileHash(yamlPath())).toBe(before);
-  });
-
-  it("sync edits the file in place, keeping comments and untouched lines", async () => {
-    const before = await readYaml();
-    const sync = await run("sync");
-    expect(sync.stderr).toBe("");
-    expect(sync.code).toBe(0);
-    expect(sync.stdout).toMatch(/Synced agents\.yaml: \d+ change\(s\) written/);
-    const after = await readYaml();
-    expectNoSecret(sync.stdout + after);
-    expect(after).not.toContain("THEIR INSTRUCTIONS");
-    // Comments, quoting and flow style of untouched nodes survive.
-    for (const line of [
-      "# A coordinator and its roster on two providers. Keys and URLs come from .env.",
-      "        allowed_hosts: [api.github.com] # only what the researcher needs",
-      "        access_token: ${GITHUB_TOKEN} # never written anywhere else",
-      "  # The researcher digs; the lead delegates.",
-      '    instructions: "Split the task and delegate."',
-      "    instructions: Write the draft.",
-    ])
-      expect(after).toContain(line);
-    expect(after).toContain("instructions: Research the question; cite primary sources.");
-    expect(after).toContain("description: Writes final copy");
-    expect(after).toContain(
-      "  reviewer-c:\n    provider: provider_c\n    model: claude-sonnet-4-5\n    instructions: Review the draft.\n",
-    );
-    expect(sync.stdout).toContain(`agents import 'provider_c.agents["reviewer-c"]' ${reviewerId}`);
-    // Roster: the project's member by logical name, the outsider as {agent_id}.
-    expect(after).toContain(
-      `      agents: [researcher-c, {agent_id: ${externalId}}] # members by logical name`,
-    );
-    const changed = before.split("\n").filter((line) => !after.includes(line));
-    expect(changed).toEqual([
-      "    instructions: Research the question.",
-      "      agents: [researcher-c] # members by logical name",
-      "    description: Writes drafts",
-    ]);
-  });
-
-  it("after sync (and importing the new agent), plan shows no changes and a second sync none", async () => {
-    const imported = await run("import", 'provider_c.agents["reviewer-c"]', reviewerId);
-    expect(imported.code).toBe(0);
-    const plan = await run("plan", "--detailed-exitcode");
-    expect(plan.stdout).toContain("No changes.");
-    expect(plan.code).toBe(0);
-    const before = await fileHash(yamlPath());
-    const again = await run("sync", "--detailed-exitcode");
-    expect(again.stdout).toContain("No changes");
-    expect(again.code).toBe(0);
-    expect(await fileHash(yamlPath())).toBe(before);
-  });
-
-  it("a remote credential comes back with a ${VAR} placeholder for its secret, never the value", async () => {
-    const vaults = (await consoleC.get("/vaults")).data as Json[];
-    const vault = vaults.find((v) => (v.metadata as Json)["agents.project"] === PROJECT)!;
-    await consoleC.post(`/vaults/${vault.id}/credentials`, {
-      display_name: "search",
-      auth: {
-        type: "environment_variable",
-        secret_name: "SEARCH_KEY",
-        secret_value: REMOTE_SECRET,
-        networking: { type: "limited", allowed_hosts: ["api.search.example"] },
-      },
+    it("after sync (and importing the new agent), plan shows no changes and a second sync none", async () => {
+      const imported = await run("import", 'provider_c.agents["reviewer-c"]', reviewerId);
+      expect(imported.code).toBe(0);
+      const plan = await run("plan", "--detailed-exitcode");
+      expect(plan.stdout).toContain("No changes.");
+      expect(plan.code).toBe(0);
+      const before = await fileHash(yamlPath());
+      const again = await run("sync", "--detailed-exitcode");
+      expect(again.stdout).toContain("No changes");
+      expect(again.code).toBe(0);
+      expect(await fileHash(yamlPath())).toBe(before);
     });
-    const sync = await run("sync");
-    expect(sync.code).toBe(0);
-    expect(sync.stdout).toContain(
-      `Set these variables (e.g. in .env) before the next plan:\n  ${PLACEHOLDER}`,
-    );
-    const after = await readYaml();
-    expectNoSecret(sync.stdout + sync.stderr + after);
-    expect(after).toContain("        access_token: ${GITHUB_TOKEN} # never written anywhere else");
-    expect(after).toContain(
-      "      - name: search\n        type: environment_variable\n        secret_name: SEARCH_KEY",
-    );
-    expect(after).toContain(`        secret_value: \${${PLACEHOLDER}}`);
-    expect(after).toContain("            - api.search.example");
-    // The provider never shows the secret back, so the plan cannot know the remote value equals
-    // the one set now: it lists that one secret (masked) for the next apply to write, nothing else.
-    await fs.appendFile(join(dir, ".env"), `${PLACEHOLDER}=${REMOTE_SECRET}\n`);
-    const plan = await run("plan");
-    expect(plan.code).toBe(0);
-    expect(plan.stdout).toContain("~ credentials[1].secret_value: (sensitive)");
-    expect(plan.stdout).toContain("0 to create, 1 to update, 0 to replace, 0 to delete");
-    expectNoSecret(plan.stdout);
-  });
 
-  it("--out writes the synced file elsewhere and leaves agents.yaml alone", async () => {
-    const lead = await consoleD.agentOf(PROJECT, "lead-d");
-    await consoleD.updateAgent(String(lead.id), { system: "Delegate, then review." });
-    const before = await fileHash(yamlPath());
-    const out = await run("sync", "--out", "synced.yaml");
-    expect(out.code).toBe(0);
-    expect(await fileHash(yamlPath())).toBe(before);
-    expect(await fs.readFile(join(dir, "synced.yaml"), "utf8")).toContain(
-      "instructions: Delegate, then review.",
-    );
-    await consoleD.updateAgent(String(lead.id), { system: "Delegate to the writer." });
+    it("a remote credential comes back with a ${VAR} placeholder for its secret, never the value", async () => {
+      const vaults = (await consoleC.get("/vaults")).data as Json[];
+      const vault = vaults.find((v) => (v.metadata as Json)["agents.project"] === PROJECT)!;
+      await consoleC.post(`/vaults/${vault.id}/credentials`, {
+        display_name: "search",
+        auth: {
+          type: "environment_variable",
+          secret_name: "SEARCH_KEY",
+          secret_value: REMOTE_SECRET,
+          networking: { type: "limited", allowed_hosts: ["api.search.example"] },
+        },
+      });
+      const sync = await run("sync");
+      expect(sync.code).toBe(0);
+      expect(sync.stdout).toContain(
+        `Set these variables (e.g. in .env) before the next plan:\n  ${PLACEHOLDER}`,
+      );
+      const after = await readYaml();
+      expectNoSecret(sync.stdout + sync.stderr + after);
+      expect(after).toContain("        access_token: ${GITHUB_TOKEN} # never written anywhere else");
+      expect(after).toContain(
+        "      - name: search\n        type: environment_variable\n        secret_name: SEARCH_KEY",
+      );
+      expect(after).toContain(`        secret_value: \${${PLACEHOLDER}}`);
+      expect(after).toContain("            - api.search.example");
+      // The provider never shows the secret back, so the plan cannot know the remote value equals
+      // the one set now: it lists that one secret (masked) for the next apply to write, nothing else.
+      await fs.appendFile(join(dir, ".env"), `${PLACEHOLDER}=${REMOTE_SECRET}\n`);
+      const plan = await run("plan");
+      expect(plan.code).toBe(0);
+      expect(plan.stdout).toContain("~ credentials[1].secret_value: (sensitive)");
+      expect(plan.stdout).toContain("0 to create, 1 to update, 0 to replace, 0 to delete");
+      expectNoSecret(plan.stdout);
+    });
+
+    it("--out writes the synced file elsewhere and leaves agents.yaml alone", async () => {
+      const lead = await consoleD.agentOf(PROJECT, "lead-d");
+      await consoleD.updateAgent(String(lead.id), { system: "Delegate, then review." });
+      const before = await fileHash(yamlPath());
+      const out = await run("sync", "--out", "synced.yaml");
+      expect(out.code).toBe(0);
+      expect(await fileHash(yamlPath())).toBe(before);
+      expect(await fs.readFile(join(dir, "synced.yaml"), "utf8")).toContain(
+        "instructions: Delegate, then review.",
+      );
+      await consoleD.updateAgent(String(lead.id), { system: "Delegate to the writer." });
+    });
   });
 });
 

@@ -4,36 +4,34 @@
 // `unrestricted` form) are preserved through sync.
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliHere as runCli } from "../e2e/cli-here.js";
-import { Console, fileHash, makeProject, SECRETS } from "./remote.js";
+import { simulatorForFile } from "../e2e/project.js";
+import {
+  applyThenCleanSync,
+  Console,
+  dryRunOfRows,
+  expectNoneOf,
+  expectRowsSynced,
+  makeProject,
+  SECRETS,
+  type SyncRow,
+  syncWrites,
+} from "./remote.js";
 
 const PROJECT = "sync-kinds-a";
 const FIXTURE = new URL("./fixtures/kinds-a", import.meta.url).pathname;
 const REMOTE_SECRET = "deploy-secret-remote-4410";
 const PLACEHOLDER = "VAULTS_TOOLS_A_CREDENTIALS_DEPLOY_SECRET_VALUE";
 
-let a: RunningSim;
+const a = simulatorForFile("provider_a");
 let dir: string;
 let remote: Console;
 const run = (...args: string[]) =>
   runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "sync-kinds-a-key", AGENTS_PROJECT: PROJECT } });
 const yamlPath = () => join(dir, "agents.yaml");
 
-interface Row {
-  kind: string;
-  /** A change made outside agents, through the provider's API. */
-  change(): Promise<void>;
-  /** Lines the dry-run diff adds. */
-  added: string[];
-  /** Lines of the original file that must survive sync byte for byte. */
-  kept: string[];
-  /** Text the synced file must contain. */
-  synced: string[];
-}
-
-const ROWS: Row[] = [
+const ROWS: SyncRow[] = [
   {
     kind: "provider_a environments",
     async change() {
@@ -84,51 +82,30 @@ const ROWS: Row[] = [
 ];
 
 beforeAll(async () => {
-  a = await startSim("provider_a", { quiet: true });
   remote = new Console("provider_a", a);
   dir = await makeProject({ a }, FIXTURE);
 });
 afterAll(async () => {
-  await a?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
-function expectNoSecret(text: string) {
-  for (const secret of [...Object.values(SECRETS), REMOTE_SECRET]) expect(text).not.toContain(secret);
-}
+const expectNoSecret = (text: string) => expectNoneOf([...Object.values(SECRETS), REMOTE_SECRET], text);
 
 describe("agents sync on provider_a: environments and vaults", () => {
   it("applies, and an unchanged account syncs to no changes", async () => {
-    const apply = await run("apply", "-y");
-    expect(apply.stderr).toBe("");
-    expect(apply.code).toBe(0);
-    const clean = await run("sync", "--dry-run", "--detailed-exitcode");
-    expect(clean.stdout).toContain("No changes");
+    const clean = await applyThenCleanSync(run);
     expect(clean.stdout + clean.stderr).not.toContain("kept as declared");
-    expect(clean.code).toBe(0);
   });
 
   it("remote changes of every row show in the dry run, and nothing is written", async () => {
-    for (const row of ROWS) await row.change();
-    const before = await fileHash(yamlPath());
-    const dry = await run("sync", "--dry-run", "--detailed-exitcode");
-    expect(dry.code).toBe(2);
-    for (const row of ROWS) for (const line of row.added) expect(dry.stdout, row.kind).toContain(line);
-    expectNoSecret(dry.stdout + dry.stderr);
-    expect(await fileHash(yamlPath())).toBe(before);
+    expectNoSecret(await dryRunOfRows(ROWS, run, yamlPath()));
   });
 
   it("sync writes every row, keeping comments and explicit policies as written", async () => {
-    const sync = await run("sync");
-    expect(sync.stderr).toBe("");
-    expect(sync.code).toBe(0);
-    expect(sync.stdout).toContain(PLACEHOLDER);
-    const after = await fs.readFile(yamlPath(), "utf8");
-    expectNoSecret(sync.stdout + after);
-    for (const row of ROWS) {
-      for (const line of row.kept) expect(after, row.kind).toContain(`${line}\n`);
-      for (const text of row.synced) expect(after, row.kind).toContain(text);
-    }
+    const { stdout, after } = await syncWrites(run, yamlPath());
+    expect(stdout).toContain(PLACEHOLDER);
+    expectNoSecret(stdout + after);
+    expectRowsSynced(after, ROWS);
   });
 
   it("plan then shows only the secret sync could not read, and a second sync nothing", async () => {

@@ -4,12 +4,22 @@
 // every row; then Multi-agent rule 12 fails closed for an archived project-owned Template member.
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpClientFactory, type HttpClient } from "../../src/providers/http.js";
 import { connectProviderB } from "../../src/providers/provider-b/client.js";
 import { runCliHere as runCli } from "../e2e/cli-here.js";
-import { fileHash, type Json, makeProject } from "./remote.js";
+import { simulatorForFile } from "../e2e/project.js";
+import {
+  applyThenCleanSync,
+  dryRunOfRows,
+  expectNoneOf,
+  expectRowsSynced,
+  fileHash,
+  type Json,
+  makeProject,
+  type SyncRow,
+  syncWrites,
+} from "./remote.js";
 
 const PROJECT = "sync-kinds-b";
 const FIXTURE = new URL("./fixtures/kinds-b", import.meta.url).pathname;
@@ -23,7 +33,7 @@ const REMOTE_SECRET = "deploy-secret-b-3307";
 const PLACEHOLDER = "VAULTS_KEYS_B_CREDENTIALS_DEPLOY_SECRET_VALUE";
 const AGENT_MEMORY = "the user prefers tables";
 
-let b: RunningSim;
+const b = simulatorForFile("provider_b");
 let dir: string;
 let api: { managed: HttpClient; forward: HttpClient };
 let externalId: string;
@@ -48,18 +58,7 @@ async function owned(domain: "managed" | "forward", path: string, name: string):
   return hit;
 }
 
-interface Row {
-  kind: string;
-  change(): Promise<void>;
-  /** Lines the dry-run diff adds. */
-  added: string[];
-  /** Lines of the original file that must survive sync byte for byte. */
-  kept: string[];
-  /** Text the synced file must contain. */
-  synced: string[];
-}
-
-const ROWS: Row[] = [
+const ROWS: SyncRow[] = [
   {
     kind: "provider_b environments",
     async change() {
@@ -226,7 +225,6 @@ function pick(o: Json, keys: string[]): Json {
 }
 
 beforeAll(async () => {
-  b = await startSim("provider_b", { quiet: true });
   dir = await makeProject({}, FIXTURE);
   await fs.appendFile(
     join(dir, ".env"),
@@ -241,56 +239,35 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await b?.close();
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
-function expectNoSecret(text: string) {
-  for (const secret of [...Object.values(SECRETS), REMOTE_SECRET]) expect(text).not.toContain(secret);
-}
+const expectNoSecret = (text: string) => expectNoneOf([...Object.values(SECRETS), REMOTE_SECRET], text);
 
 describe("agents sync on provider_b", () => {
   it("applies, and an unchanged account syncs to no changes", async () => {
-    const apply = await run("apply", "-y");
-    expect(apply.stderr).toBe("");
-    expect(apply.code).toBe(0);
-    const clean = await run("sync", "--dry-run", "--detailed-exitcode");
-    expect(clean.stderr).toBe("");
-    expect(clean.stdout).toContain("No changes");
-    expect(clean.code).toBe(0);
+    expect((await applyThenCleanSync(run)).stderr).toBe("");
   });
 
   it("remote changes of every row show in the dry run, and nothing is written", async () => {
-    for (const row of ROWS) await row.change();
-    const before = await fileHash(yamlPath());
-    const dry = await run("sync", "--dry-run", "--detailed-exitcode");
-    expect(dry.code).toBe(2);
-    for (const row of ROWS) for (const line of row.added) expect(dry.stdout, row.kind).toContain(line);
-    expectNoSecret(dry.stdout + dry.stderr);
-    expect(await fileHash(yamlPath())).toBe(before);
+    expectNoSecret(await dryRunOfRows(ROWS, run, yamlPath()));
   });
 
   it("sync writes every row, keeping comments and untouched lines", async () => {
-    const sync = await run("sync");
-    expect(sync.stderr).toBe("");
-    expect(sync.code).toBe(0);
-    expect(sync.stdout).toContain(PLACEHOLDER);
-    const after = await fs.readFile(yamlPath(), "utf8");
-    expectNoSecret(sync.stdout + after);
+    const { stdout, after } = await syncWrites(run, yamlPath());
+    expect(stdout).toContain(PLACEHOLDER);
+    expectNoSecret(stdout + after);
     expect(after).not.toContain(AGENT_MEMORY);
     expect(after).toContain(
       "  reviewer-b:\n    provider: provider_b\n    model: auto\n    instructions: Review the answer.\n" +
         "    tools:\n      builtin:\n        - read\n        - web_fetch\n      permissions:\n        web_fetch: ask\n",
     );
-    expect(sync.stdout).toContain(`agents import 'provider_b.agents["reviewer-b"]' ${reviewerId}`);
+    expect(stdout).toContain(`agents import 'provider_b.agents["reviewer-b"]' ${reviewerId}`);
     expect(after).toContain(
       "  porter-f:\n    provider: provider_b\n    model: auto\n    instructions: Carry the requests.\n" +
         "    delivery:\n      provider_b:\n        type: forward\n    environment: desk-env\n",
     );
-    for (const row of ROWS) {
-      for (const line of row.kept) expect(after, row.kind).toContain(`${line}\n`);
-      for (const text of row.synced) expect(after, row.kind).toContain(text);
-    }
+    expectRowsSynced(after, ROWS);
     expect(after).toContain(`      agents: [helper-b, {agent_id: ${externalId}}] # by logical name\n`);
   });
 

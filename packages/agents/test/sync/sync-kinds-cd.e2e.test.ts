@@ -7,7 +7,15 @@ import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliHere as runCli } from "../e2e/cli-here.js";
-import { Console, fileHash, makeProject } from "./remote.js";
+import {
+  applyThenCleanSync,
+  Console,
+  dryRunOfRows,
+  expectRowsSynced,
+  makeProject,
+  type SyncRow,
+  syncWrites,
+} from "./remote.js";
 
 const PROJECT = "sync-kinds-cd";
 const FIXTURE = new URL("./fixtures/kinds-cd", import.meta.url).pathname;
@@ -21,13 +29,6 @@ const run = (...args: string[]) =>
   runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "sync-kinds-cd-key", AGENTS_PROJECT: PROJECT } });
 const yamlPath = () => join(dir, "agents.yaml");
 
-interface Row {
-  kind: string;
-  change(): Promise<void>;
-  added: string[];
-  kept: string[];
-}
-
 /**
  * The remote store changes its description, someone rewrites a declared seed, and an agent writes
  * a memory of its own: the first two come back, the agent's memory never does.
@@ -38,7 +39,7 @@ function storeRow(
   description: string,
   seed: { path: string; now: string },
   kept: string[],
-): Row {
+): SyncRow {
   return {
     kind: `provider_${provider} memory_stores`,
     async change() {
@@ -58,7 +59,7 @@ function storeRow(
   };
 }
 
-const ROWS: Row[] = [
+const ROWS: SyncRow[] = [
   {
     kind: "provider_c deployments",
     async change() {
@@ -103,35 +104,20 @@ afterAll(async () => {
 
 describe("agents sync: memory stores on provider_c and provider_d", () => {
   it("applies, and an unchanged account syncs to no changes", async () => {
-    const apply = await run("apply", "-y");
-    expect(apply.stderr).toBe("");
-    expect(apply.code).toBe(0);
-    const clean = await run("sync", "--dry-run", "--detailed-exitcode");
-    expect(clean.stdout).toContain("No changes");
-    expect(clean.code).toBe(0);
+    const clean = await applyThenCleanSync(run);
     // Two declared files, one line saying why the kind is not synced.
     const kept = "provider_d files: kept as declared, not synced (a file is uploaded bytes from a local path";
     expect((clean.stdout + clean.stderr).split(kept).length - 1).toBe(1);
   });
 
   it("dry run shows every row's change and writes nothing; sync writes it, never the agents' memories", async () => {
-    for (const row of ROWS) await row.change();
-    const before = await fileHash(yamlPath());
-    const dry = await run("sync", "--dry-run", "--detailed-exitcode");
-    expect(dry.code).toBe(2);
-    for (const row of ROWS) for (const line of row.added) expect(dry.stdout, row.kind).toContain(line);
-    expect(await fileHash(yamlPath())).toBe(before);
+    await dryRunOfRows(ROWS, run, yamlPath());
 
-    const sync = await run("sync");
-    expect(sync.stderr).toBe("");
-    expect(sync.code).toBe(0);
-    const after = await fs.readFile(yamlPath(), "utf8");
+    const { after } = await syncWrites(run, yamlPath());
     expect(after).not.toContain(AGENT_MEMORY);
     expect(after).not.toContain("learned.md");
-    for (const row of ROWS) {
-      for (const line of row.added) expect(after, row.kind).toContain(line.slice(1));
-      for (const line of row.kept) expect(after, row.kind).toContain(`${line}\n`);
-    }
+    expectRowsSynced(after, ROWS);
+    for (const row of ROWS) for (const line of row.added) expect(after, row.kind).toContain(line.slice(1));
     const plan = await run("plan", "--detailed-exitcode");
     expect(plan.stdout).toContain("No changes.");
     expect(plan.code).toBe(0);

@@ -5,7 +5,7 @@
 // the file fails zod, the whole file is parsed by zod again, so every diagnostic is zod's own.
 // zod's first pass over thousands of declarations is the largest part of `agents validate` on a
 // generated file (its per-object parser is code generated at run time, which V8's code cache
-// cannot keep); this takes it off the common case. test/config/plain-schema.test.ts holds this
+// cannot keep); this takes it off the common case. test/config/schema/plain.test.ts holds this
 // check and zod equal on declarations of every field, value and key order it takes and declines.
 import type { z } from "zod";
 import { agentSchema } from "./agent.js";
