@@ -108,3 +108,28 @@ export function fileForm(
   for (const [k, v] of Object.entries(extra)) form.append(k, v);
   return form;
 }
+
+/**
+ * Opens the SSE stream at `path`, runs `act` (what makes the session work), then reads until the
+ * session goes idle or the stream ends, and closes it. Answers the stream's response and its text.
+ */
+export async function streamUntilIdle(
+  w: Wire,
+  path: string,
+  headers: Record<string, string>,
+  act: () => Promise<unknown>,
+): Promise<{ res: Response; text: string }> {
+  const controller = new AbortController();
+  const res = await fetch(`${w.sim.url}${path}`, { headers, signal: controller.signal });
+  await act();
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!text.includes("session.status_idle")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  controller.abort();
+  return { res, text };
+}
