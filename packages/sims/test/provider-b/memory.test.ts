@@ -1,25 +1,10 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createSim, type RunningSim } from "../../src/index.js";
-import { definition } from "../../src/provider-b/index.js";
+import { describe, expect, it } from "vitest";
 import { COLLECTIONS } from "../../src/provider-b/state.js";
-import { type Call, client } from "../wire-client.js";
+import { useProviderB } from "./setup.js";
 
-let sim: RunningSim;
-let api: Call;
-let control: Call;
-
-beforeAll(async () => {
-  sim = await createSim(definition, { quiet: true });
-  api = client(sim.url, { authorization: "Bearer sim-provider-b-key" });
-  control = client(`${sim.origin}/_sim`, {});
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await control("POST", "/reset");
-});
+const b = useProviderB();
+const { api, control } = b;
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 

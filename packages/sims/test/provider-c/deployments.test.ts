@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { fileForm, streamUntilIdle, type Wire } from "../support/wire.js";
+import { describe, expect, it } from "vitest";
+import { fileForm, streamUntilIdle, userText as text, useWire } from "../support/wire.js";
 import { fixtures, headersFor, KEY, openC } from "./setup.js";
 
-let w: Wire;
-beforeAll(async () => {
-  w = await openC();
-});
-afterAll(() => w.close());
-beforeEach(() => w.sim.reset());
-
-const text = (t: string) => ({ type: "user.message", content: [{ type: "text", text: t }] });
+const w = useWire(openC);
 
 async function basics() {
   const f = fixtures(w);

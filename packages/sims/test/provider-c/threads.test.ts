@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { streamUntilIdle, type Wire } from "../support/wire.js";
+import { describe, expect, it } from "vitest";
+import { streamUntilIdle, useWire } from "../support/wire.js";
 import { fixtures, headersFor, openC } from "./setup.js";
 
-let w: Wire;
-beforeAll(async () => {
-  w = await openC();
-});
-afterAll(() => w.close());
-beforeEach(() => w.sim.reset());
+const w = useWire(openC);
 
 async function coordinatorSession() {
   const f = fixtures(w);

@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { fileForm, streamUntilIdle, type Wire } from "../support/wire.js";
+import { describe, expect, it } from "vitest";
+import { fileForm, streamUntilIdle, userText as text, useWire } from "../support/wire.js";
 import { fixtures, KEY, openD } from "./setup.js";
 
-let w: Wire;
-beforeAll(async () => {
-  w = await openD();
-});
-afterAll(() => w.close());
-beforeEach(() => w.sim.reset());
-
-const text = (t: string) => ({ type: "user.message", content: [{ type: "text", text: t }] });
+const w = useWire(openD);
 
 describe("docs/wire/provider-d.md §3.7 session and events", () => {
   it("create (agent id or object) / get / list by agent_id / delete; file mounts under /mnt", async () => {

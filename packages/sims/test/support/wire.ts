@@ -1,4 +1,5 @@
 import { zipSync } from "fflate";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createSim, type RunningSim, type SimDefinition } from "../../src/index.js";
 
 export interface WireResponse {
@@ -25,6 +26,32 @@ export interface Wire {
   control(method: string, path: string, body?: unknown): Promise<WireResponse>;
   close(): Promise<void>;
 }
+
+/**
+ * One simulator for a test file, opened before its tests and closed after them, reset before each
+ * test unless `reset` is false. The Wire answered may be taken at the top of the file: it speaks to
+ * the simulator once it is open.
+ */
+export function useWire(open: () => Promise<Wire>, { reset = true } = {}): Wire {
+  let w: Wire;
+  beforeAll(async () => {
+    w = await open();
+  });
+  afterAll(() => w.close());
+  if (reset) beforeEach(() => w.sim.reset());
+  return {
+    get sim() {
+      return w.sim;
+    },
+    call: (...args) => w.call(...args),
+    ok: (...args) => w.ok(...args),
+    control: (...args) => w.control(...args),
+    close: () => w.close(),
+  };
+}
+
+/** A `user.message` event with one text block. */
+export const userText = (t: string) => ({ type: "user.message", content: [{ type: "text", text: t }] });
 
 /**
  * Starts one simulator on an ephemeral loopback port and speaks its wire over real HTTP. Takes the
