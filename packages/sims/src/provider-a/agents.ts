@@ -1,6 +1,6 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { h, WireError } from "../kit/errors.js";
+import { answer, h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject } from "../kit/records.js";
 import { put, type Rec } from "../kit/store.js";
 import { assertFreeName, bad, type Ctx, find, listPage, live, now, stamp, view, writable } from "./common.js";
@@ -198,9 +198,7 @@ export function agentRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/agents/:id",
-    h((req, res) => {
-      res.json(view(get(req)));
-    }),
+    answer((req) => view(get(req))),
   );
   r.post(
     "/agents/:id",

@@ -1,6 +1,6 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { h, WireError } from "../kit/errors.js";
+import { answer, h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject, sha256 } from "../kit/records.js";
 import { put, type Rec } from "../kit/store.js";
 import {
@@ -78,15 +78,11 @@ export function environmentRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/environments",
-    h((req, res) => {
-      res.json(listPage(ctx, req, [...ctx.state.objects.environments.values()]));
-    }),
+    answer((req) => listPage(ctx, req, [...ctx.state.objects.environments.values()])),
   );
   r.get(
     "/environments/:id",
-    h((req, res) => {
-      res.json(view(get(req)));
-    }),
+    answer((req) => view(get(req))),
   );
   r.post(
     "/environments/:id",
@@ -181,15 +177,11 @@ export function vaultRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/vaults",
-    h((req, res) => {
-      res.json(listPage(ctx, req, live(ctx, "vaults", req)));
-    }),
+    answer((req) => listPage(ctx, req, live(ctx, "vaults", req))),
   );
   r.get(
     "/vaults/:id",
-    h((req, res) => {
-      res.json(view(vault(req.params.id as string)));
-    }),
+    answer((req) => view(vault(req.params.id as string))),
   );
   const update = (rec: Rec, b: Record<string, unknown>, what: string) => {
     writable(rec, what);
@@ -205,15 +197,11 @@ export function vaultRoutes(r: Router, ctx: Ctx): void {
   };
   r.post(
     "/vaults/:id",
-    h((req, res) => {
-      res.json(update(vault(req.params.id as string), body(req), "vault"));
-    }),
+    answer((req) => update(vault(req.params.id as string), body(req), "vault")),
   );
   r.post(
     "/vaults/:id/archive",
-    h((req, res) => {
-      res.json(archive(vault(req.params.id as string)));
-    }),
+    answer((req) => archive(vault(req.params.id as string))),
   );
   r.delete(
     "/vaults/:id",
@@ -277,21 +265,15 @@ export function vaultRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/vaults/:id/credentials/:cid",
-    h((req, res) => {
-      res.json(view(credential(req)));
-    }),
+    answer((req) => view(credential(req))),
   );
   r.post(
     "/vaults/:id/credentials/:cid",
-    h((req, res) => {
-      res.json(update(credential(req), body(req), "credential"));
-    }),
+    answer((req) => update(credential(req), body(req), "credential")),
   );
   r.post(
     "/vaults/:id/credentials/:cid/archive",
-    h((req, res) => {
-      res.json(archive(credential(req)));
-    }),
+    answer((req) => archive(credential(req))),
   );
   r.delete(
     "/vaults/:id/credentials/:cid",

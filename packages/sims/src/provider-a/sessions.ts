@@ -1,6 +1,6 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { h, WireError } from "../kit/errors.js";
+import { answer, h, WireError } from "../kit/errors.js";
 import { playHubTurn, stopHubTurns, streamCutFor } from "../kit/hub-turns.js";
 import { checkMetadata, isObject } from "../kit/records.js";
 import { put, type Rec } from "../kit/store.js";
@@ -135,9 +135,7 @@ export function sessionRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/sessions/:id",
-    h((req, res) => {
-      res.json(view(get(req)));
-    }),
+    answer((req) => view(get(req))),
   );
   r.delete(
     "/sessions/:id",

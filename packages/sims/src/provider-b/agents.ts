@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import { body, str } from "../kit/body.js";
-import { h } from "../kit/errors.js";
+import { answer, h } from "../kit/errors.js";
 import { checkMetadata, isObject } from "../kit/records.js";
 import { put, type Rec } from "../kit/store.js";
 import {
@@ -187,9 +187,7 @@ export function agentRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/agents/:id",
-    h((req, res) => {
-      res.json(view(get(req.params.id as string)));
-    }),
+    answer((req) => view(get(req.params.id as string))),
   );
   r.put(
     "/agents/:id",
@@ -238,9 +236,7 @@ export function agentRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/models",
-    h((_req, res) => {
-      res.json({ data: MODELS, has_more: false, last_id: MODELS.at(-1)!.id });
-    }),
+    answer(() => ({ data: MODELS, has_more: false, last_id: MODELS.at(-1)!.id })),
   );
 }
 

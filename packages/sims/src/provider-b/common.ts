@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response, Router } from "express";
 import type { SimContext } from "../core/sim.js";
-import { h, WireError } from "../kit/errors.js";
+import { answer, WireError } from "../kit/errors.js";
 import { encodePageToken, queryDescending, queryLimit, queryPageCursor, slicePage } from "../kit/paging.js";
 import { publicView, sha256 } from "../kit/records.js";
 import type { Rec } from "../kit/store.js";
@@ -199,14 +199,10 @@ export function liveIn(rec: Rec | undefined, domain: Domain): rec is Rec {
 export function listAndGetRoutes(r: Router, ctx: Ctx, kind: Collection, what: string, domain: Domain): void {
   r.get(
     `/${kind}`,
-    h((req, res) => {
-      res.json(listAfterId(ctx, req, domainItems(ctx, kind, domain, req)));
-    }),
+    answer((req) => listAfterId(ctx, req, domainItems(ctx, kind, domain, req))),
   );
   r.get(
     `/${kind}/:id`,
-    h((req, res) => {
-      res.json(view(find(ctx, kind, req.params.id as string, what, domain)));
-    }),
+    answer((req) => view(find(ctx, kind, req.params.id as string, what, domain))),
   );
 }

@@ -1,6 +1,6 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { h } from "../kit/errors.js";
+import { answer, h } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
 import { cronOf, dueSlots } from "../kit/schedule.js";
 import { put, type Rec } from "../kit/store.js";
@@ -140,9 +140,7 @@ export function deploymentRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/deployments/:id",
-    h((req, res) => {
-      res.json(view(get(req)));
-    }),
+    answer((req) => view(get(req))),
   );
   r.post(
     "/deployments/:id",

@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import { body, str } from "../kit/body.js";
-import { h } from "../kit/errors.js";
+import { answer, h } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata, sha256 } from "../kit/records.js";
 import { put, type Rec } from "../kit/store.js";
 import {
@@ -270,9 +270,7 @@ export function vaultRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   };
   r.get(
     "/vaults/:id/credentials/:cid",
-    h((req, res) => {
-      res.json(view(credential(req.params.id as string, req.params.cid as string)));
-    }),
+    answer((req) => view(credential(req.params.id as string, req.params.cid as string))),
   );
   r.delete(
     "/vaults/:id/credentials/:cid",

@@ -1,6 +1,6 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { h, WireError } from "../kit/errors.js";
+import { answer, h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
 import { put, type Rec } from "../kit/store.js";
 import { CHANNEL_KEYS, storedCredentials } from "./channel-credentials.js";
@@ -66,9 +66,7 @@ export function identityRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/identities/:id",
-    h((req, res) => {
-      res.json(view(get(req)));
-    }),
+    answer((req) => view(get(req))),
   );
   r.post(
     "/identities/:id",
@@ -267,9 +265,7 @@ export function channelRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/channels/:id",
-    h((req, res) => {
-      res.json(channelView(get(req)));
-    }),
+    answer((req) => channelView(get(req))),
   );
   r.post(
     "/channels/:id",
@@ -328,15 +324,11 @@ export function channelRoutes(r: Router, ctx: Ctx): void {
 export function tunnelRoutes(r: Router, ctx: Ctx): void {
   r.get(
     "/tunnels",
-    h((req, res) => {
-      res.json(listAfterId(ctx, req, [...ctx.state.objects.tunnels.values()]));
-    }),
+    answer((req) => listAfterId(ctx, req, [...ctx.state.objects.tunnels.values()])),
   );
   r.get(
     "/tunnels/:id",
-    h((req, res) => {
-      res.json(view(find(ctx, "tunnels", req.params.id as string, "tunnel")));
-    }),
+    answer((req) => view(find(ctx, "tunnels", req.params.id as string, "tunnel"))),
   );
   r.all(
     ["/tunnels", "/tunnels/*rest"],

@@ -1,6 +1,6 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { h } from "../kit/errors.js";
+import { answer, h } from "../kit/errors.js";
 import { checkMetadata, patchMetadata, sha256 } from "../kit/records.js";
 import { put, type Rec } from "../kit/store.js";
 import {
@@ -67,15 +67,11 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   );
   r.get(
     "/memory_stores",
-    h((req, res) => {
-      res.json(listAfterId(ctx, req, domainItems(ctx, "memory_stores", domain, req)));
-    }),
+    answer((req) => listAfterId(ctx, req, domainItems(ctx, "memory_stores", domain, req))),
   );
   r.get(
     "/memory_stores/:id",
-    h((req, res) => {
-      res.json(view(store(req.params.id as string)));
-    }),
+    answer((req) => view(store(req.params.id as string))),
   );
   r.post(
     "/memory_stores/:id",
@@ -191,9 +187,7 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   );
   r.get(
     "/memory_stores/:id/memories/:mid",
-    h((req, res) => {
-      res.json(memoryView(memory(req).m, true));
-    }),
+    answer((req) => memoryView(memory(req).m, true)),
   );
   r.post(
     "/memory_stores/:id/memories/:mid",
@@ -251,9 +245,7 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   );
   r.get(
     "/memory_stores/:id/versions/:vid",
-    h((req, res) => {
-      res.json(view(version(req)));
-    }),
+    answer((req) => view(version(req))),
   );
   r.post(
     "/memory_stores/:id/versions/:vid/redact",

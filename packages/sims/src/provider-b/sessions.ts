@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { h, WireError } from "../kit/errors.js";
+import { answer, h, WireError } from "../kit/errors.js";
 import {
   awaitedTool,
   confirmHubTool,
@@ -255,9 +255,7 @@ export function sessionRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   );
   r.get(
     "/sessions/:id",
-    h((req, res) => {
-      res.json(view(session(req)));
-    }),
+    answer((req) => view(session(req))),
   );
   r.post(
     "/sessions/:id",

@@ -1,6 +1,6 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { h } from "../kit/errors.js";
+import { answer, h } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
 import { put, type Rec } from "../kit/store.js";
 import { mcpServers, skillRefs, tools } from "./agents.js";
@@ -147,9 +147,7 @@ export function templateRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/templates/:id",
-    h((req, res) => {
-      res.json(view(get(req)));
-    }),
+    answer((req) => view(get(req))),
   );
   r.post(
     "/templates/:id",
