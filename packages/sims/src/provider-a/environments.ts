@@ -12,6 +12,7 @@ import {
   live,
   missing,
   now,
+  removeRecord,
   stamp,
   view,
   writable,
@@ -98,11 +99,7 @@ export function environmentRoutes(r: Router, ctx: Ctx): void {
   );
   r.delete(
     "/environments/:id",
-    h((req, res) => {
-      const rec = get(req);
-      ctx.state.objects.environments.delete(rec.id);
-      res.json({ id: rec.id, type: "environment_deleted" });
-    }),
+    answer((req) => removeRecord(ctx, "environments", get(req), "environment")),
   );
 }
 
@@ -207,11 +204,10 @@ export function vaultRoutes(r: Router, ctx: Ctx): void {
     "/vaults/:id",
     h((req, res) => {
       const rec = vault(req.params.id as string);
-      ctx.state.objects.vaults.delete(rec.id);
       for (const c of [...ctx.state.objects.credentials.values()]) {
         if (c.vault_id === rec.id) ctx.state.objects.credentials.delete(c.id);
       }
-      res.json({ id: rec.id, type: "vault_deleted" });
+      res.json(removeRecord(ctx, "vaults", rec, "vault"));
     }),
   );
 
@@ -277,10 +273,6 @@ export function vaultRoutes(r: Router, ctx: Ctx): void {
   );
   r.delete(
     "/vaults/:id/credentials/:cid",
-    h((req, res) => {
-      const c = credential(req);
-      ctx.state.objects.credentials.delete(c.id);
-      res.json({ id: c.id, type: "credential_deleted" });
-    }),
+    answer((req) => removeRecord(ctx, "credentials", credential(req), "credential")),
   );
 }
