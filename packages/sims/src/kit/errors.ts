@@ -29,13 +29,6 @@ export function h(fn: Handler): RequestHandler {
   };
 }
 
-/** A route whose whole work is its JSON answer: the value `fn` computes from the request. */
-export function answer(fn: (req: Request) => unknown): RequestHandler {
-  return h((req, res) => {
-    res.json(fn(req));
-  });
-}
-
 /**
  * Maps anything thrown in a route to a WireError: body-parser and multipart errors keep their 4xx.
  * An empty code means "the provider's default code for this status".

@@ -1,7 +1,8 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { answer, h, WireError } from "../kit/errors.js";
+import { h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject } from "../kit/records.js";
+import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import { assertFreeName, bad, type Ctx, find, listPage, live, now, stamp, view, writable } from "./common.js";
 import { OFFICIAL_SKILLS, skillVersionStatus } from "./uploads.js";
@@ -196,10 +197,7 @@ export function agentRoutes(r: Router, ctx: Ctx): void {
       res.json(listPage(ctx, req, live(ctx, "agents", req)));
     }),
   );
-  r.get(
-    "/agents/:id",
-    answer((req) => view(get(req))),
-  );
+  getView(r, "/agents/:id", (req) => get(req));
   r.post(
     "/agents/:id",
     h((req, res) => {

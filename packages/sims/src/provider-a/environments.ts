@@ -1,7 +1,8 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { answer, h, WireError } from "../kit/errors.js";
+import { h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject, sha256 } from "../kit/records.js";
+import { answer, getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
   assertFreeName,
@@ -81,10 +82,7 @@ export function environmentRoutes(r: Router, ctx: Ctx): void {
     "/environments",
     answer((req) => listPage(ctx, req, [...ctx.state.objects.environments.values()])),
   );
-  r.get(
-    "/environments/:id",
-    answer((req) => view(get(req))),
-  );
+  getView(r, "/environments/:id", (req) => get(req));
   r.post(
     "/environments/:id",
     h((req, res) => {
@@ -176,10 +174,7 @@ export function vaultRoutes(r: Router, ctx: Ctx): void {
     "/vaults",
     answer((req) => listPage(ctx, req, live(ctx, "vaults", req))),
   );
-  r.get(
-    "/vaults/:id",
-    answer((req) => view(vault(req.params.id as string))),
-  );
+  getView(r, "/vaults/:id", (req) => vault(req.params.id as string));
   const update = (rec: Rec, b: Record<string, unknown>, what: string) => {
     writable(rec, what);
     if (b.auth !== undefined) throw bad("auth cannot be changed; create a new credential");
@@ -259,10 +254,7 @@ export function vaultRoutes(r: Router, ctx: Ctx): void {
       );
     }),
   );
-  r.get(
-    "/vaults/:id/credentials/:cid",
-    answer((req) => view(credential(req))),
-  );
+  getView(r, "/vaults/:id/credentials/:cid", (req) => credential(req));
   r.post(
     "/vaults/:id/credentials/:cid",
     answer((req) => update(credential(req), body(req), "credential")),

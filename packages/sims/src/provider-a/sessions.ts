@@ -1,8 +1,9 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { answer, h, WireError } from "../kit/errors.js";
+import { h, WireError } from "../kit/errors.js";
 import { playHubTurn, stopHubTurns, streamCutFor } from "../kit/hub-turns.js";
 import { checkMetadata, isObject } from "../kit/records.js";
+import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import { bad, type Ctx, find, listPage, mountPath, now, removeRecord, stamp, view } from "./common.js";
 import { fileStatus } from "./uploads.js";
@@ -133,10 +134,7 @@ export function sessionRoutes(r: Router, ctx: Ctx): void {
       res.json(listPage(ctx, req, items));
     }),
   );
-  r.get(
-    "/sessions/:id",
-    answer((req) => view(get(req))),
-  );
+  getView(r, "/sessions/:id", (req) => get(req));
   r.delete(
     "/sessions/:id",
     h((req, res) => {

@@ -1,8 +1,9 @@
 import type { Request, Router } from "express";
 import { fileBytes, readMultipart } from "../core/multipart.js";
 import { body } from "../kit/body.js";
-import { answer, h, WireError } from "../kit/errors.js";
+import { h, WireError } from "../kit/errors.js";
 import { sha256 } from "../kit/records.js";
+import { answer } from "../kit/routes.js";
 import { readSkillZip } from "../kit/skillzip.js";
 import { put, type Rec } from "../kit/store.js";
 import {

@@ -1,7 +1,8 @@
 import type { Router } from "express";
 import { body, str } from "../kit/body.js";
-import { answer, h } from "../kit/errors.js";
+import { h } from "../kit/errors.js";
 import { checkMetadata, isObject } from "../kit/records.js";
+import { answer, getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
   assertUnique,
@@ -185,10 +186,7 @@ export function agentRoutes(r: Router, ctx: Ctx): void {
       );
     }),
   );
-  r.get(
-    "/agents/:id",
-    answer((req) => view(get(req.params.id as string))),
-  );
+  getView(r, "/agents/:id", (req) => get(req.params.id as string));
   r.put(
     "/agents/:id",
     h((req, res) => {

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response, Router } from "express";
 import type { SimContext } from "../core/sim.js";
-import { answer, WireError } from "../kit/errors.js";
+import { WireError } from "../kit/errors.js";
 import { encodePageToken, queryDescending, queryLimit, queryPageCursor, slicePage } from "../kit/paging.js";
 import { publicView, sha256 } from "../kit/records.js";
+import { answer, getView } from "../kit/routes.js";
 import type { Rec } from "../kit/store.js";
 import type { BState, Collection, Domain } from "./state.js";
 
@@ -201,8 +202,5 @@ export function listAndGetRoutes(r: Router, ctx: Ctx, kind: Collection, what: st
     `/${kind}`,
     answer((req) => listAfterId(ctx, req, domainItems(ctx, kind, domain, req))),
   );
-  r.get(
-    `/${kind}/:id`,
-    answer((req) => view(find(ctx, kind, req.params.id as string, what, domain))),
-  );
+  getView(r, `/${kind}/:id`, (req) => find(ctx, kind, req.params.id as string, what, domain));
 }

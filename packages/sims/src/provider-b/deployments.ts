@@ -1,7 +1,8 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { answer, h } from "../kit/errors.js";
+import { h } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import { getView } from "../kit/routes.js";
 import { cronOf, dueSlots } from "../kit/schedule.js";
 import { put, type Rec } from "../kit/store.js";
 import { bad, type Ctx, conflict, find, listByPage, liveIn, notArchived, stamp, view } from "./common.js";
@@ -138,10 +139,7 @@ export function deploymentRoutes(r: Router, ctx: Ctx): void {
       res.json(listByPage(ctx, req, items));
     }),
   );
-  r.get(
-    "/deployments/:id",
-    answer((req) => view(get(req))),
-  );
+  getView(r, "/deployments/:id", (req) => get(req));
   r.post(
     "/deployments/:id",
     h((req, res) => {

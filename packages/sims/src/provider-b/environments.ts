@@ -1,7 +1,8 @@
 import type { Router } from "express";
 import { body, str } from "../kit/body.js";
-import { answer, h } from "../kit/errors.js";
+import { h } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata, sha256 } from "../kit/records.js";
+import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
   assertUnique,
@@ -268,9 +269,8 @@ export function vaultRoutes(r: Router, ctx: Ctx, domain: Domain): void {
     if (!c || c.vault_id !== vid) throw missing("credential", cid);
     return c;
   };
-  r.get(
-    "/vaults/:id/credentials/:cid",
-    answer((req) => view(credential(req.params.id as string, req.params.cid as string))),
+  getView(r, "/vaults/:id/credentials/:cid", (req) =>
+    credential(req.params.id as string, req.params.cid as string),
   );
   r.delete(
     "/vaults/:id/credentials/:cid",

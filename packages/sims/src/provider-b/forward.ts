@@ -1,7 +1,8 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { answer, h, WireError } from "../kit/errors.js";
+import { h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import { answer, getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import { CHANNEL_KEYS, storedCredentials } from "./channel-credentials.js";
 import {
@@ -64,10 +65,7 @@ export function identityRoutes(r: Router, ctx: Ctx): void {
       );
     }),
   );
-  r.get(
-    "/identities/:id",
-    answer((req) => view(get(req))),
-  );
+  getView(r, "/identities/:id", (req) => get(req));
   r.post(
     "/identities/:id",
     h((req, res) => {
@@ -326,10 +324,7 @@ export function tunnelRoutes(r: Router, ctx: Ctx): void {
     "/tunnels",
     answer((req) => listAfterId(ctx, req, [...ctx.state.objects.tunnels.values()])),
   );
-  r.get(
-    "/tunnels/:id",
-    answer((req) => view(find(ctx, "tunnels", req.params.id as string, "tunnel"))),
-  );
+  getView(r, "/tunnels/:id", (req) => find(ctx, "tunnels", req.params.id as string, "tunnel"));
   r.all(
     ["/tunnels", "/tunnels/*rest"],
     h(() => {

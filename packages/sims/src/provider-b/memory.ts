@@ -1,7 +1,8 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { answer, h } from "../kit/errors.js";
+import { h } from "../kit/errors.js";
 import { checkMetadata, patchMetadata, sha256 } from "../kit/records.js";
+import { answer, getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
   bad,
@@ -69,10 +70,7 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
     "/memory_stores",
     answer((req) => listAfterId(ctx, req, domainItems(ctx, "memory_stores", domain, req))),
   );
-  r.get(
-    "/memory_stores/:id",
-    answer((req) => view(store(req.params.id as string))),
-  );
+  getView(r, "/memory_stores/:id", (req) => store(req.params.id as string));
   r.post(
     "/memory_stores/:id",
     h((req, res) => {
@@ -243,10 +241,7 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       res.json(listAfterId(ctx, req, items));
     }),
   );
-  r.get(
-    "/memory_stores/:id/versions/:vid",
-    answer((req) => view(version(req))),
-  );
+  getView(r, "/memory_stores/:id/versions/:vid", (req) => version(req));
   r.post(
     "/memory_stores/:id/versions/:vid/redact",
     h((req, res) => {

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { answer, h, WireError } from "../kit/errors.js";
+import { h, WireError } from "../kit/errors.js";
 import {
   awaitedTool,
   confirmHubTool,
@@ -10,6 +10,7 @@ import {
   streamCutFor,
 } from "../kit/hub-turns.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
   bad,
@@ -253,10 +254,7 @@ export function sessionRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       res.json(domain === "managed" ? listByPage(ctx, req, items) : listAfterId(ctx, req, items));
     }),
   );
-  r.get(
-    "/sessions/:id",
-    answer((req) => view(session(req))),
-  );
+  getView(r, "/sessions/:id", (req) => session(req));
   r.post(
     "/sessions/:id",
     h((req, res) => {

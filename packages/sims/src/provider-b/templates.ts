@@ -1,7 +1,8 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
-import { answer, h } from "../kit/errors.js";
+import { h } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import { mcpServers, skillRefs, tools } from "./agents.js";
 import {
@@ -145,10 +146,7 @@ export function templateRoutes(r: Router, ctx: Ctx): void {
       );
     }),
   );
-  r.get(
-    "/templates/:id",
-    answer((req) => view(get(req))),
-  );
+  getView(r, "/templates/:id", (req) => get(req));
   r.post(
     "/templates/:id",
     h((req, res) => {
