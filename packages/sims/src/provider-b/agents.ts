@@ -5,6 +5,7 @@ import { checkMetadata, isObject } from "../kit/records.js";
 import { answer, getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
+  archiveRoute,
   assertUnique,
   bad,
   type Ctx,
@@ -222,16 +223,7 @@ export function agentRoutes(r: Router, ctx: Ctx): void {
       res.json({ id: rec.id, type: "agent_deleted" });
     }),
   );
-  r.post(
-    "/agents/:id/archive",
-    h((req, res) => {
-      const rec = get(req.params.id as string);
-      notArchived(rec, "agent");
-      rec.archived_at = ctx.clock.iso();
-      rec.updated_at = rec.archived_at;
-      res.json(view(rec));
-    }),
-  );
+  archiveRoute(r, ctx, "/agents/:id/archive", "agent", (req) => get(req.params.id as string));
   r.get(
     "/models",
     answer(() => ({ data: MODELS, has_more: false, last_id: MODELS.at(-1)!.id })),

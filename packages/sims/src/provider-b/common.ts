@@ -77,6 +77,26 @@ export function notArchived(rec: Rec, what: string): void {
 
 export const view = publicView;
 
+/** `POST <path>`: archives the object `find` reads (a second archive is refused) and answers its view. */
+export function archiveRoute(
+  r: Router,
+  ctx: Ctx,
+  path: string,
+  what: string,
+  find: (req: Request) => Rec,
+): void {
+  r.post(
+    path,
+    answer((req) => {
+      const rec = find(req);
+      notArchived(rec, what);
+      rec.archived_at = ctx.clock.iso();
+      rec.updated_at = rec.archived_at;
+      return view(rec);
+    }),
+  );
+}
+
 /** Most lists: `limit` + `after_id` → `{data, has_more, last_id}`. */
 export function listAfterId(ctx: Ctx, req: Request, items: Rec[]) {
   const limit = queryLimit(req.query.limit, DEFAULT_LIMIT, MAX_LIMIT);

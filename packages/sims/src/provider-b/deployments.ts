@@ -5,7 +5,18 @@ import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
 import { getView } from "../kit/routes.js";
 import { cronOf, dueSlots } from "../kit/schedule.js";
 import { put, type Rec } from "../kit/store.js";
-import { bad, type Ctx, conflict, find, listByPage, liveIn, notArchived, stamp, view } from "./common.js";
+import {
+  archiveRoute,
+  bad,
+  type Ctx,
+  conflict,
+  find,
+  listByPage,
+  liveIn,
+  notArchived,
+  stamp,
+  view,
+} from "./common.js";
 import { envVarMapOrString, sessionResources } from "./resources.js";
 import { agentTurn, appendEvent, createManagedSession, vaultIds } from "./sessions.js";
 
@@ -152,16 +163,7 @@ export function deploymentRoutes(r: Router, ctx: Ctx): void {
       res.json(view(rec));
     }),
   );
-  r.post(
-    "/deployments/:id/archive",
-    h((req, res) => {
-      const rec = get(req);
-      notArchived(rec, "deployment");
-      rec.archived_at = ctx.clock.iso();
-      rec.updated_at = rec.archived_at;
-      res.json(view(rec));
-    }),
-  );
+  archiveRoute(r, ctx, "/deployments/:id/archive", "deployment", (req) => get(req));
   for (const [verb, status] of [
     ["pause", "paused"],
     ["unpause", "active"],

@@ -5,6 +5,7 @@ import { checkMetadata, isObject, patchMetadata, sha256 } from "../kit/records.j
 import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
+  archiveRoute,
   assertUnique,
   bad,
   type Ctx,
@@ -153,15 +154,8 @@ export function environmentRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       res.json({ id: rec.id, type: "environment_deleted" });
     }),
   );
-  r.post(
-    "/environments/:id/archive",
-    h((req, res) => {
-      const rec = find(ctx, "environments", req.params.id as string, "environment", domain);
-      notArchived(rec, "environment");
-      rec.archived_at = ctx.clock.iso();
-      rec.updated_at = rec.archived_at;
-      res.json(view(rec));
-    }),
+  archiveRoute(r, ctx, "/environments/:id/archive", "environment", (req) =>
+    find(ctx, "environments", req.params.id as string, "environment", domain),
   );
 }
 

@@ -5,6 +5,7 @@ import { checkMetadata, patchMetadata, sha256 } from "../kit/records.js";
 import { answer, getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
+  archiveRoute,
   bad,
   type Ctx,
   conflict,
@@ -84,16 +85,7 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       res.json(view(rec));
     }),
   );
-  r.post(
-    "/memory_stores/:id/archive",
-    h((req, res) => {
-      const rec = store(req.params.id as string);
-      notArchived(rec, "memory store");
-      rec.archived_at = ctx.clock.iso();
-      rec.updated_at = rec.archived_at;
-      res.json(view(rec));
-    }),
-  );
+  archiveRoute(r, ctx, "/memory_stores/:id/archive", "memory store", (req) => store(req.params.id as string));
   if (domain === "managed") {
     // Permanent delete lives on the cloud gateway only, for stores of both domains.
     r.delete(
