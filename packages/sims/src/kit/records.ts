@@ -45,3 +45,19 @@ export function checkMetadata(value: unknown, removal?: null | ""): Record<strin
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
+
+/**
+ * An agent's fields as every provider's agent API takes them (the one Managed-Agents shape); a
+ * change to any of them makes a new agent version.
+ */
+export const AGENT_FIELDS: readonly string[] = [
+  "name",
+  "description",
+  "model",
+  "system",
+  "tools",
+  "mcp_servers",
+  "skills",
+  "multiagent",
+  "metadata",
+];

@@ -1,7 +1,7 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
-import { checkMetadata, isObject } from "../kit/records.js";
+import { AGENT_FIELDS, checkMetadata, isObject } from "../kit/records.js";
 import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import { assertFreeName, bad, type Ctx, find, listPage, live, now, stamp, view, writable } from "./common.js";
@@ -133,17 +133,7 @@ function roster(ctx: Ctx, value: unknown, selfId?: string): unknown {
   };
 }
 
-const MUTABLE = [
-  "name",
-  "description",
-  "model",
-  "system",
-  "tools",
-  "mcp_servers",
-  "skills",
-  "multiagent",
-  "metadata",
-];
+const MUTABLE = AGENT_FIELDS;
 
 function agentFields(ctx: Ctx, b: Record<string, unknown>, current?: Rec): Record<string, unknown> {
   const has = (k: string) => !current || b[k] !== undefined;

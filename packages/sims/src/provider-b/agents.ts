@@ -1,7 +1,7 @@
 import type { Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
-import { checkMetadata, isObject } from "../kit/records.js";
+import { AGENT_FIELDS, checkMetadata, isObject } from "../kit/records.js";
 import { answer, getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
@@ -86,17 +86,24 @@ export function skillRefs(ctx: Ctx, value: unknown, domain: Domain): unknown[] {
   });
 }
 
-/**
- * Managed coordinator roster: 1–20 unique members, each `{type:"agent", id, version?}` or
- * `{type:"self"}`; the platform pins each member's current version on save.
- */
-function managedRoster(ctx: Ctx, value: unknown, selfId?: string): unknown {
+/** A coordinator roster's members, 1 to 20 of them, checked for shape only; null removes the roster. */
+export function rosterMembers(value: unknown): unknown[] | null {
   if (value === null) return null;
   if (!isObject(value) || value.type !== "coordinator") throw bad('multiagent.type must be "coordinator"');
   const members = value.agents;
   if (!Array.isArray(members) || members.length < 1 || members.length > MAX_ROSTER) {
     throw bad(`multiagent.agents must hold 1 to ${MAX_ROSTER} entries`);
   }
+  return members;
+}
+
+/**
+ * Managed coordinator roster: 1–20 unique members, each `{type:"agent", id, version?}` or
+ * `{type:"self"}`; the platform pins each member's current version on save.
+ */
+function managedRoster(ctx: Ctx, value: unknown, selfId?: string): unknown {
+  const members = rosterMembers(value);
+  if (members === null) return null;
   const seen = new Set<string>();
   const agents = members.map((m, i) => {
     if (!isObject(m)) throw bad(`multiagent.agents[${i}] must be an object`);
@@ -123,17 +130,7 @@ function managedRoster(ctx: Ctx, value: unknown, selfId?: string): unknown {
   return { type: "coordinator", agents };
 }
 
-const MUTABLE = [
-  "name",
-  "description",
-  "model",
-  "system",
-  "tools",
-  "mcp_servers",
-  "skills",
-  "multiagent",
-  "metadata",
-];
+const MUTABLE = AGENT_FIELDS;
 
 function agentFields(ctx: Ctx, b: Record<string, unknown>, current?: Rec): Record<string, unknown> {
   const servers =

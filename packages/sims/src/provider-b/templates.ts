@@ -4,7 +4,7 @@ import { h } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
 import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
-import { mcpServers, skillRefs, tools } from "./agents.js";
+import { mcpServers, rosterMembers, skillRefs, tools } from "./agents.js";
 import {
   assertUnique,
   bad,
@@ -21,8 +21,6 @@ import {
 } from "./common.js";
 import { envVarMap } from "./resources.js";
 import { tunnelId, vaultIds } from "./sessions.js";
-
-const MAX_ROSTER = 20;
 
 function files(ctx: Ctx, value: unknown): Record<string, unknown> {
   if (value === undefined || value === null) return {};
@@ -49,12 +47,8 @@ function managedToolConfig(value: unknown): unknown {
 
 /** Forward roster: `{type:"coordinator", agents:[{type:"template", template_id}]}` (shape undetermined upstream). */
 function templateRoster(ctx: Ctx, value: unknown, selfId?: string): unknown {
-  if (value === null) return null;
-  if (!isObject(value) || value.type !== "coordinator") throw bad('multiagent.type must be "coordinator"');
-  const members = value.agents;
-  if (!Array.isArray(members) || members.length < 1 || members.length > MAX_ROSTER) {
-    throw bad(`multiagent.agents must hold 1 to ${MAX_ROSTER} entries`);
-  }
+  const members = rosterMembers(value);
+  if (members === null) return null;
   const seen = new Set<string>();
   return {
     type: "coordinator",

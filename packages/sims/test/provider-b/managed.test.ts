@@ -13,6 +13,19 @@ const ENVELOPE = {
 
 const { env, agent } = fixtures(api);
 
+/** Creates a deployment (with a fresh environment and agent) whose environment_variables are `vars`. */
+async function deployWithVariables(name: string, vars: unknown) {
+  const e = await env();
+  const a = await agent();
+  return api("POST", "/deployments", {
+    name,
+    agent: a.id,
+    environment_id: e.id,
+    initial_events: [{ type: "user.message", content: [{ type: "text", text: "hi" }] }],
+    environment_variables: vars,
+  });
+}
+
 describe("provider_b transport (docs/wire/provider-b.md §1)", () => {
   it.each([
     ["no Authorization header", {}],
@@ -100,15 +113,7 @@ describe("provider_b pagination (docs/wire/provider-b.md §2)", () => {
     ["an object", { A: "1", B: "x=y" }],
     ["a KEY=VALUE;… string", "A=1;B=x=y"],
   ])("deployment environment_variables as %s read back as the map", async (_n, vars) => {
-    const e = await env();
-    const a = await agent();
-    const r = await api("POST", "/deployments", {
-      name: "vars",
-      agent: a.id,
-      environment_id: e.id,
-      initial_events: [{ type: "user.message", content: [{ type: "text", text: "hi" }] }],
-      environment_variables: vars,
-    });
+    const r = await deployWithVariables("vars", vars);
     expect(r.status).toBe(200);
     expect(r.body.environment_variables).toEqual({ A: "1", B: "x=y" });
     const updated = await api("POST", `/deployments/${r.body.id}`, { environment_variables: "C=3" });
@@ -116,15 +121,7 @@ describe("provider_b pagination (docs/wire/provider-b.md §2)", () => {
   });
 
   it.each([["A"], ["1A=2"], [7]])("deployment environment_variables %j → 400", async (vars) => {
-    const e = await env();
-    const a = await agent();
-    const r = await api("POST", "/deployments", {
-      name: "bad-vars",
-      agent: a.id,
-      environment_id: e.id,
-      initial_events: [{ type: "user.message", content: [{ type: "text", text: "hi" }] }],
-      environment_variables: vars,
-    });
+    const r = await deployWithVariables("bad-vars", vars);
     expect(r.status).toBe(400);
   });
 
