@@ -11,6 +11,19 @@ import type { Rec } from "./store.js";
 
 const bad = (message: string) => new WireError(400, "", message);
 
+/** The deployment body fields the providers with deployments share; each adds its own. */
+export const DEPLOYMENT_FIELDS: readonly string[] = [
+  "name",
+  "description",
+  "agent",
+  "environment_id",
+  "initial_events",
+  "vault_ids",
+  "resources",
+  "schedule",
+  "metadata",
+];
+
 /** `{type:"cron", expression, timezone}`, the zone defaulting to the provider's own. */
 export function cronSchedule(value: unknown, defaultZone: string): Record<string, unknown> {
   if (!isObject(value) || value.type !== "cron")

@@ -61,3 +61,12 @@ export const AGENT_FIELDS: readonly string[] = [
   "multiagent",
   "metadata",
 ];
+
+/** A new agent record: version 1 of `fields`, with no earlier version kept yet. */
+export function firstAgentVersion(
+  id: string,
+  fields: Record<string, unknown>,
+  stamp: { created_at: string; updated_at: string },
+): { id: string; [k: string]: unknown } {
+  return { id, type: "agent", ...fields, version: 1, ...stamp, archived_at: null, _versions: [] };
+}

@@ -1,7 +1,7 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
-import { AGENT_FIELDS, checkMetadata, isObject } from "../kit/records.js";
+import { AGENT_FIELDS, checkMetadata, firstAgentVersion, isObject } from "../kit/records.js";
 import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import { assertFreeName, bad, type Ctx, find, listPage, live, now, stamp, view, writable } from "./common.js";
@@ -168,15 +168,7 @@ export function agentRoutes(r: Router, ctx: Ctx): void {
     h((req, res) => {
       const fields = agentFields(ctx, body(req));
       assertFreeName(ctx.state.objects.agents.values(), "name", fields.name);
-      const rec = put(ctx.state, "agents", {
-        id: ctx.ids.next("agent_", 26),
-        type: "agent",
-        ...fields,
-        version: 1,
-        ...stamp(ctx),
-        archived_at: null,
-        _versions: [],
-      });
+      const rec = put(ctx.state, "agents", firstAgentVersion(ctx.ids.next("agent_", 26), fields, stamp(ctx)));
       res.json(view(rec));
     }),
   );

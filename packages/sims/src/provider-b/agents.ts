@@ -1,7 +1,7 @@
 import type { Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
-import { AGENT_FIELDS, checkMetadata, isObject } from "../kit/records.js";
+import { AGENT_FIELDS, checkMetadata, firstAgentVersion, isObject } from "../kit/records.js";
 import { answer, getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
@@ -159,15 +159,7 @@ export function agentRoutes(r: Router, ctx: Ctx): void {
       const b = body(req);
       const fields = agentFields(ctx, b);
       assertUnique(agents().values(), "name", fields.name);
-      const rec = put(ctx.state, "agents", {
-        id: ctx.ids.next("agent_", 32),
-        type: "agent",
-        ...fields,
-        version: 1,
-        ...stamp(ctx),
-        archived_at: null,
-        _versions: [],
-      });
+      const rec = put(ctx.state, "agents", firstAgentVersion(ctx.ids.next("agent_", 32), fields, stamp(ctx)));
       res.json(view(rec));
     }),
   );

@@ -2,6 +2,7 @@ import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
 import {
   cronSchedule,
+  DEPLOYMENT_FIELDS,
   deploymentRun,
   fireDueSlots,
   pauseRoutes,
@@ -27,18 +28,7 @@ import {
 import { envVarMapOrString, sessionResources } from "./resources.js";
 import { agentTurn, appendEvent, createManagedSession, vaultIds } from "./sessions.js";
 
-const FIELDS = [
-  "name",
-  "agent",
-  "environment_id",
-  "initial_events",
-  "vault_ids",
-  "resources",
-  "schedule",
-  "description",
-  "environment_variables",
-  "metadata",
-];
+const FIELDS = [...DEPLOYMENT_FIELDS, "environment_variables"];
 
 function agentRef(ctx: Ctx, value: unknown): unknown {
   const id = typeof value === "string" ? value : isObject(value) ? value.id : undefined;
