@@ -57,6 +57,12 @@ function checkPath(path: unknown): string {
 
 export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   const store = (id: string) => find(ctx, "memory_stores", id, "memory store");
+  /** The store a write names, which must not be archived. */
+  const writableStore = (req: Request) => {
+    const s = store(req.params.id as string);
+    notArchived(s, "memory store");
+    return s;
+  };
 
   r.post(
     "/memory_stores",
@@ -75,8 +81,7 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   r.post(
     "/memory_stores/:id",
     h((req, res) => {
-      const rec = store(req.params.id as string);
-      notArchived(rec, "memory store");
+      const rec = writableStore(req);
       const b = body(req);
       if (b.name !== undefined) rec.name = str(b, "name", true);
       if (b.description !== undefined) rec.description = str(b, "description") ?? "";
@@ -142,8 +147,7 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   r.post(
     "/memory_stores/:id/memories",
     h((req, res) => {
-      const s = store(req.params.id as string);
-      notArchived(s, "memory store");
+      const s = writableStore(req);
       const b = body(req);
       const path = checkPath(b.path);
       const content = str(b, "content");
