@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response, Router } from "express";
 import type { SimContext } from "../core/sim.js";
 import { WireError } from "../kit/errors.js";
 import { encodePageToken, queryDescending, queryLimit, queryPageCursor, slicePage } from "../kit/paging.js";
-import { publicView, sha256 } from "../kit/records.js";
+import { patchMetadata, publicView, sha256 } from "../kit/records.js";
 import { answer, getView } from "../kit/routes.js";
 import type { Rec } from "../kit/store.js";
 import type { BState, Collection, Domain } from "./state.js";
@@ -76,6 +76,13 @@ export function notArchived(rec: Rec, what: string): void {
 }
 
 export const view = publicView;
+
+/** The end of an update: the metadata patch merged, `updated_at` stamped, the view answered. */
+export function updatedView(ctx: Ctx, rec: Rec, metadataPatch: unknown): Record<string, unknown> {
+  rec.metadata = patchMetadata(rec.metadata as Record<string, string>, metadataPatch);
+  rec.updated_at = ctx.clock.iso();
+  return view(rec);
+}
 
 /** `POST <path>`: archives the object `find` reads (a second archive is refused) and answers its view. */
 export function archiveRoute(

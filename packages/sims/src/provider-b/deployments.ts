@@ -10,7 +10,7 @@ import {
   seedRunSession,
 } from "../kit/deployments.js";
 import { h } from "../kit/errors.js";
-import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import { checkMetadata, isObject } from "../kit/records.js";
 import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
@@ -23,6 +23,7 @@ import {
   liveIn,
   notArchived,
   stamp,
+  updatedView,
   view,
 } from "./common.js";
 import { envVarMapOrString, sessionResources } from "./resources.js";
@@ -140,9 +141,7 @@ export function deploymentRoutes(r: Router, ctx: Ctx): void {
       notArchived(rec, "deployment");
       const b = body(req);
       Object.assign(rec, deploymentFields(ctx, b, false));
-      rec.metadata = patchMetadata(rec.metadata as Record<string, string>, b.metadata);
-      rec.updated_at = ctx.clock.iso();
-      res.json(view(rec));
+      res.json(updatedView(ctx, rec, b.metadata));
     }),
   );
   archiveRoute(r, ctx, "/deployments/:id/archive", "deployment", (req) => get(req));

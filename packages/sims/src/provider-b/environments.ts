@@ -1,7 +1,7 @@
 import type { Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
-import { checkMetadata, isObject, patchMetadata, sha256 } from "../kit/records.js";
+import { checkMetadata, isObject, sha256 } from "../kit/records.js";
 import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
@@ -19,6 +19,7 @@ import {
   notArchived,
   replayIfSeen,
   stamp,
+  updatedView,
   view,
 } from "./common.js";
 import type { Domain } from "./state.js";
@@ -137,9 +138,7 @@ export function environmentRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       // The config is replaced, never merged: a dropped setup_script must disappear.
       if (b.config !== undefined) rec.config = environmentConfig(b.config, domain);
       if (b.description !== undefined) rec.description = str(b, "description") ?? "";
-      rec.metadata = patchMetadata(rec.metadata as Record<string, string>, b.metadata);
-      rec.updated_at = ctx.clock.iso();
-      res.json(view(rec));
+      res.json(updatedView(ctx, rec, b.metadata));
     }),
   );
   r.delete(
@@ -205,9 +204,7 @@ export function vaultRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       notArchived(rec, "vault");
       const b = body(req);
       if (b.display_name !== undefined) rec.display_name = str(b, "display_name") ?? null;
-      rec.metadata = patchMetadata(rec.metadata as Record<string, string>, b.metadata);
-      rec.updated_at = ctx.clock.iso();
-      res.json(view(rec));
+      res.json(updatedView(ctx, rec, b.metadata));
     }),
   );
   r.delete(

@@ -16,6 +16,7 @@ import {
   missing,
   notArchived,
   stamp,
+  updatedView,
   view,
 } from "./common.js";
 import type { Domain } from "./state.js";
@@ -85,9 +86,7 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       const b = body(req);
       if (b.name !== undefined) rec.name = str(b, "name", true);
       if (b.description !== undefined) rec.description = str(b, "description") ?? "";
-      rec.metadata = patchMetadata(rec.metadata as Record<string, string>, b.metadata);
-      rec.updated_at = ctx.clock.iso();
-      res.json(view(rec));
+      res.json(updatedView(ctx, rec, b.metadata));
     }),
   );
   archiveRoute(r, ctx, "/memory_stores/:id/archive", "memory store", (req) => store(req.params.id as string));

@@ -1,7 +1,7 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
-import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import { checkMetadata, isObject } from "../kit/records.js";
 import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import { mcpServers, rosterMembers, skillRefs, tools } from "./agents.js";
@@ -17,6 +17,7 @@ import {
   liveIn,
   replayIfSeen,
   stamp,
+  updatedView,
   view,
 } from "./common.js";
 import { envVarMap } from "./resources.js";
@@ -150,9 +151,7 @@ export function templateRoutes(r: Router, ctx: Ctx): void {
       const fields = templateFields(ctx, b, rec);
       if (fields.name !== undefined) assertUnique(templates().values(), "name", fields.name, rec.id);
       Object.assign(rec, fields);
-      rec.metadata = patchMetadata(rec.metadata as Record<string, string>, b.metadata);
-      rec.updated_at = ctx.clock.iso();
-      res.json(view(rec));
+      res.json(updatedView(ctx, rec, b.metadata));
     }),
   );
   r.post(
