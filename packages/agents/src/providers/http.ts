@@ -218,21 +218,15 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
     const url = buildUrl(base, req.path, req.query);
     const retryable = SAFE_METHODS.has(req.method) || req.idempotent === true;
     const where = `${options.provider} ${req.method} ${req.path}`;
+    const aborted = () =>
+      new ProviderHttpError(`${where}: aborted`, options.provider, req.method, req.path, 0, "aborted", false);
     let refusals = 0;
     for (let attempt = 0; ; attempt++) {
       let sentAtMs: number;
       try {
         sentAtMs = await pacer.acquire(req.signal);
       } catch {
-        throw new ProviderHttpError(
-          `${where}: aborted`,
-          options.provider,
-          req.method,
-          req.path,
-          0,
-          "aborted",
-          false,
-        );
+        throw aborted();
       }
       stats.calls++;
       stats.byMethod[req.method] = (stats.byMethod[req.method] ?? 0) + 1;
@@ -241,16 +235,7 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
         response = await send(url, req, options.headers, req.timeoutMs ?? policy.timeoutMs);
       } catch (error) {
         pacer.settle({ status: 0, sentAtMs });
-        if (req.signal?.aborted)
-          throw new ProviderHttpError(
-            `${where}: aborted`,
-            options.provider,
-            req.method,
-            req.path,
-            0,
-            "aborted",
-            false,
-          );
+        if (req.signal?.aborted) throw aborted();
         const reason = describeNetworkError(error);
         if (retryable && attempt - refusals < policy.maxRetries) {
           stats.retries++;

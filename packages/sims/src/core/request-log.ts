@@ -39,17 +39,10 @@ function redactHeaders(headers: Record<string, string | string[] | undefined>): 
  * request's own object until someone reads the log: formatting and redacting 10,000 requests a
  * second nobody reads was a measurable share of each request's cost (bench/results/sims.md).
  */
-interface RawLogEntry {
+type RawLogEntry = Omit<LogEntry, "seq" | "at" | "headers"> & {
   atMs: number;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  fault?: string;
-  delayedMs?: number;
-  aborted?: true;
   headers: Record<string, string | string[] | undefined>;
-}
+};
 
 /** A bounded request log: the newest `capacity` entries, numbered so a reader can ask for what is new. */
 export class RequestLog {

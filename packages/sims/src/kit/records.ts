@@ -45,3 +45,28 @@ export function checkMetadata(value: unknown, removal?: null | ""): Record<strin
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
+
+/**
+ * An agent's fields as every provider's agent API takes them (the one Managed-Agents shape); a
+ * change to any of them makes a new agent version.
+ */
+export const AGENT_FIELDS: readonly string[] = [
+  "name",
+  "description",
+  "model",
+  "system",
+  "tools",
+  "mcp_servers",
+  "skills",
+  "multiagent",
+  "metadata",
+];
+
+/** A new agent record: version 1 of `fields`, with no earlier version kept yet. */
+export function firstAgentVersion(
+  id: string,
+  fields: Record<string, unknown>,
+  stamp: { created_at: string; updated_at: string },
+): { id: string; [k: string]: unknown } {
+  return { id, type: "agent", ...fields, version: 1, ...stamp, archived_at: null, _versions: [] };
+}

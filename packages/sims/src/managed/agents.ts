@@ -1,4 +1,5 @@
 import type { Router } from "express";
+import { AGENT_FIELDS } from "../kit/records.js";
 import { parseMcpServers, parseModel, parseMultiagent, parseSkills, parseTools } from "./agent-fields.js";
 import { archive, assertNotArchived, deleted, listPage, lookup, param } from "./common.js";
 import { ApiError, invalid, notFound } from "./errors.js";
@@ -16,18 +17,7 @@ import {
   updateMetadata,
 } from "./validate.js";
 
-const FIELDS = [
-  "name",
-  "description",
-  "model",
-  "system",
-  "tools",
-  "mcp_servers",
-  "skills",
-  "multiagent",
-  "metadata",
-  "execution_identity",
-];
+const FIELDS = [...AGENT_FIELDS, "execution_identity"];
 
 /**
  * `execution_identity` (provider_c; SDK 1.12 declares it required on every agent): the run principal,

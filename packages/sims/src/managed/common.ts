@@ -1,7 +1,7 @@
 import type { Request } from "express";
 import { invalid, notFound } from "./errors.js";
 import { createdAtFilter, type Page, pageParams, paginate, queryBool, type SortKey } from "./http.js";
-import type { Kit, Obj } from "./state.js";
+import type { IdKind, Kit, Obj } from "./state.js";
 
 export function lookup(map: Map<string, Obj>, id: string | undefined, label: string): Obj {
   const found = id === undefined ? undefined : map.get(id);
@@ -56,4 +56,26 @@ export function deleted(id: string, type: string): { id: string; type: string } 
 export function param(req: Request, name: string): string {
   const v = req.params[name];
   return typeof v === "string" ? v : "";
+}
+
+/**
+ * A new object: its id (drawn before `fields` is read, so a refused body still uses one, as the
+ * providers do), type, fields and timestamps, and `archived_at: null` where the dialect archives.
+ */
+export function newObject(
+  kit: Kit,
+  type: IdKind,
+  fields: () => Record<string, unknown>,
+  archivable: boolean,
+): Obj {
+  const now = kit.now();
+  const id = kit.newId(type);
+  return {
+    id,
+    type,
+    ...fields(),
+    created_at: now,
+    updated_at: now,
+    ...(archivable ? { archived_at: null } : {}),
+  };
 }

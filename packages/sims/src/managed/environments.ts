@@ -1,7 +1,7 @@
 import type { Router } from "express";
-import { archive, assertNotArchived, deleted, listPage, lookup, param } from "./common.js";
+import { archive, assertNotArchived, deleted, listPage, lookup, newObject, param } from "./common.js";
 import { ApiError, invalid } from "./errors.js";
-import type { Kit, Obj } from "./state.js";
+import type { Kit } from "./state.js";
 import {
   allowOnly,
   body,
@@ -115,18 +115,17 @@ export function environmentRoutes(router: Router, kit: Kit): void {
     if (b.scope !== undefined && b.scope !== "organization") {
       throw invalid(`scope: only "organization" is available to API keys`);
     }
-    const now = kit.now();
-    const env: Obj = {
-      id: kit.newId("environment"),
-      type: "environment",
-      name,
-      description: optString(b, "description", { max: 1024 }) ?? null,
-      config: config(b.config, kit),
-      metadata: createMetadata(b.metadata),
-      created_at: now,
-      updated_at: now,
-    };
-    if (archivable) env.archived_at = null;
+    const env = newObject(
+      kit,
+      "environment",
+      () => ({
+        name,
+        description: optString(b, "description", { max: 1024 }) ?? null,
+        config: config(b.config, kit),
+        metadata: createMetadata(b.metadata),
+      }),
+      archivable,
+    );
     kit.state().environments.set(env.id, env);
     res.json(env);
   });

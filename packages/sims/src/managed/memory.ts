@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Request, Router } from "express";
-import { archive, assertNotArchived, deleted, listPage, lookup, param } from "./common.js";
+import { archive, assertNotArchived, deleted, listPage, lookup, newObject, param } from "./common.js";
 import { ApiError, invalid, notFound, providerDCode } from "./errors.js";
 import { pageParams, paginate, queryInt, queryString } from "./http.js";
 import type { Kit, Obj } from "./state.js";
@@ -121,17 +121,16 @@ export function memoryRoutes(router: Router, kit: Kit): void {
   router.post("/memory_stores", (req, res) => {
     const b = body(req.body);
     allowOnly(b, ["name", "description", "metadata"]);
-    const now = kit.now();
-    const s: Obj = {
-      id: kit.newId("memory_store"),
-      type: "memory_store",
-      name: reqString(b, "name", { min: 1, max: 255 }),
-      description: optString(b, "description", { max: 1024 }) ?? null,
-      metadata: createMetadata(b.metadata),
-      created_at: now,
-      updated_at: now,
-    };
-    if (archivable) s.archived_at = null;
+    const s = newObject(
+      kit,
+      "memory_store",
+      () => ({
+        name: reqString(b, "name", { min: 1, max: 255 }),
+        description: optString(b, "description", { max: 1024 }) ?? null,
+        metadata: createMetadata(b.metadata),
+      }),
+      archivable,
+    );
     kit.state().memoryStores.set(s.id, s);
     res.json(s);
   });

@@ -5,7 +5,7 @@ import type { PageLimits } from "./http.js";
 /** A stored object, kept exactly as the wire shows it (no internal fields), so GET returns it as is. */
 export type Obj = { id: string; type: string; created_at: string; [field: string]: any };
 
-type IdKind =
+export type IdKind =
   | "environment"
   | "vault"
   | "credential"

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Router } from "express";
-import { archive, assertNotArchived, deleted, listPage, lookup, param } from "./common.js";
+import { archive, assertNotArchived, deleted, listPage, lookup, newObject, param } from "./common.js";
 import { invalid, notFound } from "./errors.js";
 import type { Kit, Obj } from "./state.js";
 import {
@@ -116,16 +116,15 @@ export function vaultRoutes(router: Router, kit: Kit): void {
   router.post("/vaults", (req, res) => {
     const b = body(req.body);
     allowOnly(b, ["display_name", "metadata"]);
-    const now = kit.now();
-    const v: Obj = {
-      id: kit.newId("vault"),
-      type: "vault",
-      display_name: reqString(b, "display_name", { min: 1, max: 256 }),
-      metadata: createMetadata(b.metadata),
-      created_at: now,
-      updated_at: now,
-    };
-    if (archivable) v.archived_at = null;
+    const v = newObject(
+      kit,
+      "vault",
+      () => ({
+        display_name: reqString(b, "display_name", { min: 1, max: 256 }),
+        metadata: createMetadata(b.metadata),
+      }),
+      archivable,
+    );
     kit.state().vaults.set(v.id, v);
     res.json(v);
   });

@@ -1,7 +1,8 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
-import { checkMetadata, isObject } from "../kit/records.js";
+import { AGENT_FIELDS, checkMetadata, firstAgentVersion, isObject } from "../kit/records.js";
+import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import { assertFreeName, bad, type Ctx, find, listPage, live, now, stamp, view, writable } from "./common.js";
 import { OFFICIAL_SKILLS, skillVersionStatus } from "./uploads.js";
@@ -132,17 +133,7 @@ function roster(ctx: Ctx, value: unknown, selfId?: string): unknown {
   };
 }
 
-const MUTABLE = [
-  "name",
-  "description",
-  "model",
-  "system",
-  "tools",
-  "mcp_servers",
-  "skills",
-  "multiagent",
-  "metadata",
-];
+const MUTABLE = AGENT_FIELDS;
 
 function agentFields(ctx: Ctx, b: Record<string, unknown>, current?: Rec): Record<string, unknown> {
   const has = (k: string) => !current || b[k] !== undefined;
@@ -177,15 +168,7 @@ export function agentRoutes(r: Router, ctx: Ctx): void {
     h((req, res) => {
       const fields = agentFields(ctx, body(req));
       assertFreeName(ctx.state.objects.agents.values(), "name", fields.name);
-      const rec = put(ctx.state, "agents", {
-        id: ctx.ids.next("agent_", 26),
-        type: "agent",
-        ...fields,
-        version: 1,
-        ...stamp(ctx),
-        archived_at: null,
-        _versions: [],
-      });
+      const rec = put(ctx.state, "agents", firstAgentVersion(ctx.ids.next("agent_", 26), fields, stamp(ctx)));
       res.json(view(rec));
     }),
   );
@@ -196,12 +179,7 @@ export function agentRoutes(r: Router, ctx: Ctx): void {
       res.json(listPage(ctx, req, live(ctx, "agents", req)));
     }),
   );
-  r.get(
-    "/agents/:id",
-    h((req, res) => {
-      res.json(view(get(req)));
-    }),
-  );
+  getView(r, "/agents/:id", (req) => get(req));
   r.post(
     "/agents/:id",
     h((req, res) => {

@@ -70,6 +70,17 @@ export function stamp(ctx: Ctx): { created_at: string; updated_at: string } {
   return { created_at: at, updated_at: at };
 }
 
+/** Deletes a record and answers what the API answers a delete: `{id, type: "<what>_deleted"}`. */
+export function removeRecord(
+  ctx: Ctx,
+  kind: Collection,
+  rec: Rec,
+  what: string,
+): { id: string; type: string } {
+  ctx.state.objects[kind].delete(rec.id);
+  return { id: rec.id, type: `${what}_deleted` };
+}
+
 export function find(ctx: Ctx, kind: Collection, id: string, what: string): Rec {
   const rec = ctx.state.objects[kind].get(id);
   if (!rec) throw missing(what, id);

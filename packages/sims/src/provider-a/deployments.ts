@@ -1,8 +1,16 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
+import {
+  cronSchedule,
+  deploymentRun,
+  fireDueSlots,
+  pauseRoutes,
+  runRoute,
+  seedRunSession,
+} from "../kit/deployments.js";
 import { h } from "../kit/errors.js";
 import { checkMetadata, isObject } from "../kit/records.js";
-import { cronOf, dueSlots } from "../kit/schedule.js";
+import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
   assertFreeName,
@@ -30,19 +38,7 @@ function agentRef(ctx: Ctx, value: unknown): Record<string, unknown> {
 }
 
 function schedule(value: unknown): unknown {
-  if (value === null) return null;
-  if (!isObject(value) || value.type !== "cron")
-    throw bad('schedule must be {type:"cron", expression, timezone}');
-  const tz = value.timezone ?? "Asia/Shanghai";
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: String(tz) });
-  } catch {
-    throw bad(`schedule.timezone ${String(tz)} is not an IANA time zone`);
-  }
-  if (typeof value.expression !== "string" || !cronOf(value.expression, String(tz))) {
-    throw bad("schedule.expression must be a valid 5-field cron expression");
-  }
-  return { type: "cron", expression: value.expression, timezone: tz };
+  return value === null ? null : cronSchedule(value, "Asia/Shanghai");
 }
 
 function fields(ctx: Ctx, b: Record<string, unknown>, creating: boolean): Record<string, unknown> {
@@ -103,12 +99,7 @@ export function deploymentRoutes(r: Router, ctx: Ctx): void {
       res.json(listPage(ctx, req, items));
     }),
   );
-  r.get(
-    "/deployments/:id",
-    h((req, res) => {
-      res.json(view(get(req)));
-    }),
-  );
+  getView(r, "/deployments/:id", (req) => get(req));
   r.post(
     "/deployments/:id",
     h((req, res) => {
@@ -129,93 +120,49 @@ export function deploymentRoutes(r: Router, ctx: Ctx): void {
       res.json(view(rec));
     }),
   );
-  for (const [verb, status] of [
-    ["pause", "paused"],
-    ["unpause", "active"],
-  ] as const) {
-    r.post(
-      `/deployments/:id/${verb}`,
-      h((req, res) => {
-        const rec = get(req);
-        writable(rec, "deployment");
-        Object.assign(rec, {
-          status,
-          paused_reason: status === "paused" ? "manual" : null,
-          updated_at: now(ctx),
-        });
-        res.json(view(rec));
-      }),
-    );
-  }
-  r.post(
-    "/deployments/:id/run",
-    h((req, res) => {
-      const rec = get(req);
-      writable(rec, "deployment");
-      if (rec.status === "paused") throw bad(`deployment ${rec.id} is paused`, "deployment_paused");
-      res.json(view(runDeployment(ctx, rec, { type: "manual" })));
-    }),
+  pauseRoutes(
+    r,
+    get,
+    (rec) => writable(rec, "deployment"),
+    () => now(ctx),
+  );
+  runRoute(
+    r,
+    get,
+    (rec) => writable(rec, "deployment"),
+    (rec) => bad(`deployment ${rec.id} is paused`, "deployment_paused"),
+    (rec) => runDeployment(ctx, rec, { type: "manual" }),
   );
 }
 
 /** One run: a session seeded with the initial events; a broken reference becomes the run's error. */
 function runDeployment(ctx: Ctx, rec: Rec, trigger: Record<string, unknown>): Rec {
-  const run: Rec = {
-    id: ctx.ids.next("drun_"),
-    type: "deployment_run",
-    deployment_id: rec.id,
-    session_id: null,
-    status: "running",
-    error: null,
-    trigger_context: trigger,
-    ...stamp(ctx),
-  };
-  try {
-    const session = createSession(ctx, {
-      agent: (rec.agent as Rec).id,
-      environment_id: rec.environment_id,
-      vault_ids: rec.vault_ids,
-      resources: rec.resources,
-      metadata: { deployment_id: rec.id },
-    });
-    for (const e of rec.initial_events as Rec[]) appendEvent(ctx, session, { ...e });
-    // The agent answers the run's messages as it answers a session's (docs/sims.md §Session turns).
-    const text = (rec.initial_events as Rec[]).map((e) => textOfContent(e.content)).join("\n");
-    if (text) agentTurn(ctx, session, text);
-    run.session_id = session.id;
-  } catch (e) {
-    Object.assign(run, { status: "failed", error: { message: (e as Error).message } });
-  }
+  const run = deploymentRun(
+    rec,
+    trigger,
+    { id: ctx.ids.next("drun_"), status: "running", ...stamp(ctx) },
+    () => {
+      const session = createSession(ctx, {
+        agent: (rec.agent as Rec).id,
+        environment_id: rec.environment_id,
+        vault_ids: rec.vault_ids,
+        resources: rec.resources,
+        metadata: { deployment_id: rec.id },
+      });
+      seedRunSession(
+        rec.initial_events as Rec[],
+        (e) => appendEvent(ctx, session, e),
+        (text) => agentTurn(ctx, session, text),
+      );
+      return session.id;
+    },
+  );
   return put(ctx.state, "deployment_runs", run);
 }
 
-/**
- * Cron schedules fire on the simulated clock, lazily: before deployments or sessions are served,
- * every slot passed since the last look becomes a run (at most 50 per deployment per look).
- * Paused and archived deployments skip their slots.
- */
+/** Due cron slots become runs (kit/deployments.ts fireDueSlots says when). */
 export function fireSchedules(ctx: Ctx): void {
-  const nowMs = ctx.clock.now();
-  for (const d of ctx.state.objects.deployments.values()) {
-    const sched = d.schedule as { expression: string; timezone: string } | null;
-    if (!sched) continue;
-    const from = (d._schedule_cursor_ms as number | undefined) ?? Date.parse(d.created_at as string);
-    d._schedule_cursor_ms = nowMs;
-    if (d.status !== "active" || d.archived_at) continue;
-    const cron = cronOf(sched.expression, sched.timezone);
-    if (!cron) continue;
-    for (const slot of dueSlots(cron, from, nowMs)) {
-      runDeployment(ctx, d, { type: "schedule", scheduled_at: timestamp(slot) });
-    }
-  }
-}
-
-function textOfContent(content: unknown): string {
-  return Array.isArray(content)
-    ? content
-        .map((c) =>
-          typeof c === "object" && c !== null && typeof (c as Rec).text === "string" ? (c as Rec).text : "",
-        )
-        .join("")
-    : "";
+  fireDueSlots(ctx.state.objects.deployments.values(), ctx.clock.now(), (d, slot) => {
+    runDeployment(ctx, d, { type: "schedule", scheduled_at: timestamp(slot) });
+  });
 }

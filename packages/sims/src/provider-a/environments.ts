@@ -2,6 +2,7 @@ import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject, sha256 } from "../kit/records.js";
+import { answer, getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
   assertFreeName,
@@ -12,6 +13,7 @@ import {
   live,
   missing,
   now,
+  removeRecord,
   stamp,
   view,
   writable,
@@ -78,16 +80,9 @@ export function environmentRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/environments",
-    h((req, res) => {
-      res.json(listPage(ctx, req, [...ctx.state.objects.environments.values()]));
-    }),
+    answer((req) => listPage(ctx, req, [...ctx.state.objects.environments.values()])),
   );
-  r.get(
-    "/environments/:id",
-    h((req, res) => {
-      res.json(view(get(req)));
-    }),
-  );
+  getView(r, "/environments/:id", (req) => get(req));
   r.post(
     "/environments/:id",
     h((req, res) => {
@@ -102,11 +97,7 @@ export function environmentRoutes(r: Router, ctx: Ctx): void {
   );
   r.delete(
     "/environments/:id",
-    h((req, res) => {
-      const rec = get(req);
-      ctx.state.objects.environments.delete(rec.id);
-      res.json({ id: rec.id, type: "environment_deleted" });
-    }),
+    answer((req) => removeRecord(ctx, "environments", get(req), "environment")),
   );
 }
 
@@ -181,16 +172,9 @@ export function vaultRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/vaults",
-    h((req, res) => {
-      res.json(listPage(ctx, req, live(ctx, "vaults", req)));
-    }),
+    answer((req) => listPage(ctx, req, live(ctx, "vaults", req))),
   );
-  r.get(
-    "/vaults/:id",
-    h((req, res) => {
-      res.json(view(vault(req.params.id as string)));
-    }),
-  );
+  getView(r, "/vaults/:id", (req) => vault(req.params.id as string));
   const update = (rec: Rec, b: Record<string, unknown>, what: string) => {
     writable(rec, what);
     if (b.auth !== undefined) throw bad("auth cannot be changed; create a new credential");
@@ -205,25 +189,20 @@ export function vaultRoutes(r: Router, ctx: Ctx): void {
   };
   r.post(
     "/vaults/:id",
-    h((req, res) => {
-      res.json(update(vault(req.params.id as string), body(req), "vault"));
-    }),
+    answer((req) => update(vault(req.params.id as string), body(req), "vault")),
   );
   r.post(
     "/vaults/:id/archive",
-    h((req, res) => {
-      res.json(archive(vault(req.params.id as string)));
-    }),
+    answer((req) => archive(vault(req.params.id as string))),
   );
   r.delete(
     "/vaults/:id",
     h((req, res) => {
       const rec = vault(req.params.id as string);
-      ctx.state.objects.vaults.delete(rec.id);
       for (const c of [...ctx.state.objects.credentials.values()]) {
         if (c.vault_id === rec.id) ctx.state.objects.credentials.delete(c.id);
       }
-      res.json({ id: rec.id, type: "vault_deleted" });
+      res.json(removeRecord(ctx, "vaults", rec, "vault"));
     }),
   );
 
@@ -275,30 +254,17 @@ export function vaultRoutes(r: Router, ctx: Ctx): void {
       );
     }),
   );
-  r.get(
-    "/vaults/:id/credentials/:cid",
-    h((req, res) => {
-      res.json(view(credential(req)));
-    }),
-  );
+  getView(r, "/vaults/:id/credentials/:cid", (req) => credential(req));
   r.post(
     "/vaults/:id/credentials/:cid",
-    h((req, res) => {
-      res.json(update(credential(req), body(req), "credential"));
-    }),
+    answer((req) => update(credential(req), body(req), "credential")),
   );
   r.post(
     "/vaults/:id/credentials/:cid/archive",
-    h((req, res) => {
-      res.json(archive(credential(req)));
-    }),
+    answer((req) => archive(credential(req))),
   );
   r.delete(
     "/vaults/:id/credentials/:cid",
-    h((req, res) => {
-      const c = credential(req);
-      ctx.state.objects.credentials.delete(c.id);
-      res.json({ id: c.id, type: "credential_deleted" });
-    }),
+    answer((req) => removeRecord(ctx, "credentials", credential(req), "credential")),
   );
 }

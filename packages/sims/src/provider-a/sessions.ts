@@ -3,8 +3,9 @@ import { body, str } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
 import { playHubTurn, stopHubTurns, streamCutFor } from "../kit/hub-turns.js";
 import { checkMetadata, isObject } from "../kit/records.js";
+import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
-import { bad, type Ctx, find, listPage, mountPath, now, stamp, view } from "./common.js";
+import { bad, type Ctx, find, listPage, mountPath, now, removeRecord, stamp, view } from "./common.js";
 import { fileStatus } from "./uploads.js";
 
 /** Only files mount (under /mnt, unique paths); the file must have passed its audit. */
@@ -133,21 +134,15 @@ export function sessionRoutes(r: Router, ctx: Ctx): void {
       res.json(listPage(ctx, req, items));
     }),
   );
-  r.get(
-    "/sessions/:id",
-    h((req, res) => {
-      res.json(view(get(req)));
-    }),
-  );
+  getView(r, "/sessions/:id", (req) => get(req));
   r.delete(
     "/sessions/:id",
     h((req, res) => {
       const s = get(req);
-      ctx.state.objects.sessions.delete(s.id);
       ctx.state.events.delete(s.id);
       stopHubTurns(s);
       ctx.state.hub.close(s.id);
-      res.json({ id: s.id, type: "session_deleted" });
+      res.json(removeRecord(ctx, "sessions", s, "session"));
     }),
   );
   r.post(

@@ -3,9 +3,21 @@ import { fileBytes, readMultipart } from "../core/multipart.js";
 import { body } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
 import { sha256 } from "../kit/records.js";
+import { answer } from "../kit/routes.js";
 import { readSkillZip } from "../kit/skillzip.js";
 import { put, type Rec } from "../kit/store.js";
-import { assertFreeName, bad, type Ctx, find, listPage, missing, now, stamp, view } from "./common.js";
+import {
+  assertFreeName,
+  bad,
+  type Ctx,
+  find,
+  listPage,
+  missing,
+  now,
+  removeRecord,
+  stamp,
+  view,
+} from "./common.js";
 
 /**
  * The provider's own skills (`?source=official`), referenced as `{type:"official"}` by id or by
@@ -109,9 +121,8 @@ export function fileRoutes(r: Router, ctx: Ctx): void {
     "/files/:id",
     h((req, res) => {
       const rec = file(req);
-      ctx.state.objects.files.delete(rec.id);
       ctx.state.blobs.delete(rec.id);
-      res.json({ id: rec.id, type: "file_deleted" });
+      res.json(removeRecord(ctx, "files", rec, "file"));
     }),
   );
 }
@@ -197,11 +208,7 @@ export function skillRoutes(r: Router, ctx: Ctx): void {
   );
   r.delete(
     "/skills/:id",
-    h((req, res) => {
-      const rec = skill(req.params.id as string);
-      ctx.state.objects.skills.delete(rec.id);
-      res.json({ id: rec.id, type: "skill_deleted" });
-    }),
+    answer((req) => removeRecord(ctx, "skills", skill(req.params.id as string), "skill")),
   );
   r.post(
     "/skills/:id/versions",

@@ -1,9 +1,11 @@
 import type { Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
-import { checkMetadata, isObject } from "../kit/records.js";
+import { AGENT_FIELDS, checkMetadata, firstAgentVersion, isObject } from "../kit/records.js";
+import { answer, getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
+  archiveRoute,
   assertUnique,
   bad,
   type Ctx,
@@ -84,17 +86,24 @@ export function skillRefs(ctx: Ctx, value: unknown, domain: Domain): unknown[] {
   });
 }
 
-/**
- * Managed coordinator roster: 1–20 unique members, each `{type:"agent", id, version?}` or
- * `{type:"self"}`; the platform pins each member's current version on save.
- */
-function managedRoster(ctx: Ctx, value: unknown, selfId?: string): unknown {
+/** A coordinator roster's members, 1 to 20 of them, checked for shape only; null removes the roster. */
+export function rosterMembers(value: unknown): unknown[] | null {
   if (value === null) return null;
   if (!isObject(value) || value.type !== "coordinator") throw bad('multiagent.type must be "coordinator"');
   const members = value.agents;
   if (!Array.isArray(members) || members.length < 1 || members.length > MAX_ROSTER) {
     throw bad(`multiagent.agents must hold 1 to ${MAX_ROSTER} entries`);
   }
+  return members;
+}
+
+/**
+ * Managed coordinator roster: 1–20 unique members, each `{type:"agent", id, version?}` or
+ * `{type:"self"}`; the platform pins each member's current version on save.
+ */
+function managedRoster(ctx: Ctx, value: unknown, selfId?: string): unknown {
+  const members = rosterMembers(value);
+  if (members === null) return null;
   const seen = new Set<string>();
   const agents = members.map((m, i) => {
     if (!isObject(m)) throw bad(`multiagent.agents[${i}] must be an object`);
@@ -121,17 +130,7 @@ function managedRoster(ctx: Ctx, value: unknown, selfId?: string): unknown {
   return { type: "coordinator", agents };
 }
 
-const MUTABLE = [
-  "name",
-  "description",
-  "model",
-  "system",
-  "tools",
-  "mcp_servers",
-  "skills",
-  "multiagent",
-  "metadata",
-];
+const MUTABLE = AGENT_FIELDS;
 
 function agentFields(ctx: Ctx, b: Record<string, unknown>, current?: Rec): Record<string, unknown> {
   const servers =
@@ -160,15 +159,7 @@ export function agentRoutes(r: Router, ctx: Ctx): void {
       const b = body(req);
       const fields = agentFields(ctx, b);
       assertUnique(agents().values(), "name", fields.name);
-      const rec = put(ctx.state, "agents", {
-        id: ctx.ids.next("agent_", 32),
-        type: "agent",
-        ...fields,
-        version: 1,
-        ...stamp(ctx),
-        archived_at: null,
-        _versions: [],
-      });
+      const rec = put(ctx.state, "agents", firstAgentVersion(ctx.ids.next("agent_", 32), fields, stamp(ctx)));
       res.json(view(rec));
     }),
   );
@@ -185,12 +176,7 @@ export function agentRoutes(r: Router, ctx: Ctx): void {
       );
     }),
   );
-  r.get(
-    "/agents/:id",
-    h((req, res) => {
-      res.json(view(get(req.params.id as string)));
-    }),
-  );
+  getView(r, "/agents/:id", (req) => get(req.params.id as string));
   r.put(
     "/agents/:id",
     h((req, res) => {
@@ -226,21 +212,10 @@ export function agentRoutes(r: Router, ctx: Ctx): void {
       res.json({ id: rec.id, type: "agent_deleted" });
     }),
   );
-  r.post(
-    "/agents/:id/archive",
-    h((req, res) => {
-      const rec = get(req.params.id as string);
-      notArchived(rec, "agent");
-      rec.archived_at = ctx.clock.iso();
-      rec.updated_at = rec.archived_at;
-      res.json(view(rec));
-    }),
-  );
+  archiveRoute(r, ctx, "/agents/:id/archive", "agent", (req) => get(req.params.id as string));
   r.get(
     "/models",
-    h((_req, res) => {
-      res.json({ data: MODELS, has_more: false, last_id: MODELS.at(-1)!.id });
-    }),
+    answer(() => ({ data: MODELS, has_more: false, last_id: MODELS.at(-1)!.id })),
   );
 }
 

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response, Router } from "express";
 import type { SimContext } from "../core/sim.js";
-import { h, WireError } from "../kit/errors.js";
+import { WireError } from "../kit/errors.js";
 import { encodePageToken, queryDescending, queryLimit, queryPageCursor, slicePage } from "../kit/paging.js";
-import { publicView, sha256 } from "../kit/records.js";
+import { patchMetadata, publicView, sha256 } from "../kit/records.js";
+import { answer, getView } from "../kit/routes.js";
 import type { Rec } from "../kit/store.js";
 import type { BState, Collection, Domain } from "./state.js";
 
@@ -75,6 +76,33 @@ export function notArchived(rec: Rec, what: string): void {
 }
 
 export const view = publicView;
+
+/** The end of an update: the metadata patch merged, `updated_at` stamped, the view answered. */
+export function updatedView(ctx: Ctx, rec: Rec, metadataPatch: unknown): Record<string, unknown> {
+  rec.metadata = patchMetadata(rec.metadata as Record<string, string>, metadataPatch);
+  rec.updated_at = ctx.clock.iso();
+  return view(rec);
+}
+
+/** `POST <path>`: archives the object `find` reads (a second archive is refused) and answers its view. */
+export function archiveRoute(
+  r: Router,
+  ctx: Ctx,
+  path: string,
+  what: string,
+  find: (req: Request) => Rec,
+): void {
+  r.post(
+    path,
+    answer((req) => {
+      const rec = find(req);
+      notArchived(rec, what);
+      rec.archived_at = ctx.clock.iso();
+      rec.updated_at = rec.archived_at;
+      return view(rec);
+    }),
+  );
+}
 
 /** Most lists: `limit` + `after_id` → `{data, has_more, last_id}`. */
 export function listAfterId(ctx: Ctx, req: Request, items: Rec[]) {
@@ -199,14 +227,7 @@ export function liveIn(rec: Rec | undefined, domain: Domain): rec is Rec {
 export function listAndGetRoutes(r: Router, ctx: Ctx, kind: Collection, what: string, domain: Domain): void {
   r.get(
     `/${kind}`,
-    h((req, res) => {
-      res.json(listAfterId(ctx, req, domainItems(ctx, kind, domain, req)));
-    }),
+    answer((req) => listAfterId(ctx, req, domainItems(ctx, kind, domain, req))),
   );
-  r.get(
-    `/${kind}/:id`,
-    h((req, res) => {
-      res.json(view(find(ctx, kind, req.params.id as string, what, domain)));
-    }),
-  );
+  getView(r, `/${kind}/:id`, (req) => find(ctx, kind, req.params.id as string, what, domain));
 }

@@ -1,25 +1,35 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
+import {
+  cronSchedule,
+  DEPLOYMENT_FIELDS,
+  deploymentRun,
+  fireDueSlots,
+  pauseRoutes,
+  runRoute,
+  seedRunSession,
+} from "../kit/deployments.js";
 import { h } from "../kit/errors.js";
-import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
-import { cronOf, dueSlots } from "../kit/schedule.js";
+import { checkMetadata, isObject } from "../kit/records.js";
+import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
-import { bad, type Ctx, conflict, find, listByPage, liveIn, notArchived, stamp, view } from "./common.js";
+import {
+  archiveRoute,
+  bad,
+  type Ctx,
+  conflict,
+  find,
+  listByPage,
+  liveIn,
+  notArchived,
+  stamp,
+  updatedView,
+  view,
+} from "./common.js";
 import { envVarMapOrString, sessionResources } from "./resources.js";
 import { agentTurn, appendEvent, createManagedSession, vaultIds } from "./sessions.js";
 
-const FIELDS = [
-  "name",
-  "agent",
-  "environment_id",
-  "initial_events",
-  "vault_ids",
-  "resources",
-  "schedule",
-  "description",
-  "environment_variables",
-  "metadata",
-];
+const FIELDS = [...DEPLOYMENT_FIELDS, "environment_variables"];
 
 function agentRef(ctx: Ctx, value: unknown): unknown {
   const id = typeof value === "string" ? value : isObject(value) ? value.id : undefined;
@@ -60,21 +70,6 @@ function initialEvents(value: unknown): unknown[] {
   });
 }
 
-function schedule(value: unknown): unknown {
-  if (!isObject(value) || value.type !== "cron")
-    throw bad('schedule must be {type:"cron", expression, timezone}');
-  const tz = value.timezone ?? "UTC";
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: String(tz) });
-  } catch {
-    throw bad(`schedule.timezone ${String(tz)} is not an IANA time zone`);
-  }
-  if (typeof value.expression !== "string" || !cronOf(value.expression, String(tz))) {
-    throw bad("schedule.expression must be a valid 5-field cron expression");
-  }
-  return { type: "cron", expression: value.expression, timezone: tz };
-}
-
 /** Validates the fields present in a create (all) or update (present ones) body. */
 function deploymentFields(ctx: Ctx, b: Record<string, unknown>, creating: boolean): Record<string, unknown> {
   const unknown = Object.keys(b).filter((k) => !FIELDS.includes(k));
@@ -94,7 +89,7 @@ function deploymentFields(ctx: Ctx, b: Record<string, unknown>, creating: boolea
   if (b.schedule === null && !creating)
     throw bad("a schedule cannot be removed by update; archive and recreate");
   if (has("schedule"))
-    out.schedule = b.schedule === undefined || b.schedule === null ? null : schedule(b.schedule);
+    out.schedule = b.schedule === undefined || b.schedule === null ? null : cronSchedule(b.schedule, "UTC");
   if (has("description")) out.description = str(b, "description") ?? "";
   if (has("environment_variables"))
     out.environment_variables = envVarMapOrString(b.environment_variables, "environment_variables");
@@ -138,12 +133,7 @@ export function deploymentRoutes(r: Router, ctx: Ctx): void {
       res.json(listByPage(ctx, req, items));
     }),
   );
-  r.get(
-    "/deployments/:id",
-    h((req, res) => {
-      res.json(view(get(req)));
-    }),
-  );
+  getView(r, "/deployments/:id", (req) => get(req));
   r.post(
     "/deployments/:id",
     h((req, res) => {
@@ -151,111 +141,56 @@ export function deploymentRoutes(r: Router, ctx: Ctx): void {
       notArchived(rec, "deployment");
       const b = body(req);
       Object.assign(rec, deploymentFields(ctx, b, false));
-      rec.metadata = patchMetadata(rec.metadata as Record<string, string>, b.metadata);
-      rec.updated_at = ctx.clock.iso();
-      res.json(view(rec));
+      res.json(updatedView(ctx, rec, b.metadata));
     }),
   );
-  r.post(
-    "/deployments/:id/archive",
-    h((req, res) => {
-      const rec = get(req);
-      notArchived(rec, "deployment");
-      rec.archived_at = ctx.clock.iso();
-      rec.updated_at = rec.archived_at;
-      res.json(view(rec));
-    }),
+  archiveRoute(r, ctx, "/deployments/:id/archive", "deployment", (req) => get(req));
+  pauseRoutes(
+    r,
+    get,
+    (rec) => notArchived(rec, "deployment"),
+    () => ctx.clock.iso(),
   );
-  for (const [verb, status] of [
-    ["pause", "paused"],
-    ["unpause", "active"],
-  ] as const) {
-    r.post(
-      `/deployments/:id/${verb}`,
-      h((req, res) => {
-        const rec = get(req);
-        notArchived(rec, "deployment");
-        rec.status = status;
-        rec.paused_reason = status === "paused" ? "manual" : null;
-        rec.updated_at = ctx.clock.iso();
-        res.json(view(rec));
-      }),
-    );
-  }
-  r.post(
-    "/deployments/:id/run",
-    h((req, res) => {
-      const rec = get(req);
-      notArchived(rec, "deployment");
-      if (rec.status === "paused") throw conflict(`deployment ${rec.id} is paused`, "DEPLOYMENT_PAUSED");
-      res.json(view(runDeployment(ctx, rec, { type: "manual" })));
-    }),
+  runRoute(
+    r,
+    get,
+    (rec) => notArchived(rec, "deployment"),
+    (rec) => conflict(`deployment ${rec.id} is paused`, "DEPLOYMENT_PAUSED"),
+    (rec) => runDeployment(ctx, rec, { type: "manual" }),
   );
 }
 
 /** One run: a managed session seeded with the initial events; a broken reference is the run's error. */
 function runDeployment(ctx: Ctx, rec: Rec, trigger: Record<string, unknown>): Rec {
-  const run: Rec = {
-    id: ctx.ids.next("drun_"),
-    type: "deployment_run",
-    deployment_id: rec.id,
-    session_id: null,
-    status: "succeeded",
-    error: null,
-    trigger_context: trigger,
-    ...stamp(ctx),
-  };
-  try {
-    const session = createManagedSession(ctx, {
-      agent: rec.agent,
-      environment_id: rec.environment_id,
-      vault_ids: rec.vault_ids,
-      resources: rec.resources,
-      metadata: { deployment_id: rec.id },
-    });
-    for (const e of rec.initial_events as Rec[]) appendEvent(ctx, session, { ...e });
-    // The agent answers the run's messages as it answers a session's (docs/sims.md §Session turns).
-    const text = (rec.initial_events as Rec[])
-      .filter((e) => e.type === "user.message")
-      .map((e) => textOfContent(e.content))
-      .join("\n");
-    if (text) agentTurn(ctx, session, text);
-    run.session_id = session.id;
-  } catch (e) {
-    Object.assign(run, { status: "failed", error: { message: (e as Error).message } });
-  }
+  const run = deploymentRun(
+    rec,
+    trigger,
+    { id: ctx.ids.next("drun_"), status: "succeeded", ...stamp(ctx) },
+    () => {
+      const session = createManagedSession(ctx, {
+        agent: rec.agent,
+        environment_id: rec.environment_id,
+        vault_ids: rec.vault_ids,
+        resources: rec.resources,
+        metadata: { deployment_id: rec.id },
+      });
+      seedRunSession(
+        rec.initial_events as Rec[],
+        (e) => appendEvent(ctx, session, e),
+        (text) => agentTurn(ctx, session, text),
+        (e) => e.type === "user.message",
+      );
+      return session.id;
+    },
+  );
   put(ctx.state, "deployment_runs", run);
   rec.last_run_at = run.created_at;
   return run;
 }
 
-/**
- * Cron schedules fire on the simulated clock, lazily: before deployments or sessions are read, every
- * slot passed since the last look becomes a run (at most 50 per deployment per look). Paused and
- * archived deployments skip their slots.
- */
+/** Due cron slots become runs (kit/deployments.ts fireDueSlots says when). */
 export function fireSchedules(ctx: Ctx): void {
-  const nowMs = ctx.clock.now();
-  for (const d of ctx.state.objects.deployments.values()) {
-    const sched = d.schedule as { expression: string; timezone: string } | null;
-    if (!sched) continue;
-    const from = (d._schedule_cursor_ms as number | undefined) ?? Date.parse(d.created_at as string);
-    d._schedule_cursor_ms = nowMs;
-    if (d.status !== "active" || d.archived_at) continue;
-    const cron = cronOf(sched.expression, sched.timezone);
-    if (!cron) continue;
-    for (const slot of dueSlots(cron, from, nowMs)) {
-      runDeployment(ctx, d, { type: "schedule", scheduled_at: new Date(slot).toISOString() });
-    }
-  }
-}
-
-function textOfContent(content: unknown): string {
-  return Array.isArray(content)
-    ? content
-        .map((c) =>
-          typeof c === "object" && c !== null && typeof (c as Rec).text === "string" ? (c as Rec).text : "",
-        )
-        .join("")
-    : "";
+  fireDueSlots(ctx.state.objects.deployments.values(), ctx.clock.now(), (d, slot) => {
+    runDeployment(ctx, d, { type: "schedule", scheduled_at: new Date(slot).toISOString() });
+  });
 }

@@ -1,9 +1,11 @@
 import type { Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
-import { checkMetadata, isObject, patchMetadata, sha256 } from "../kit/records.js";
+import { checkMetadata, isObject, sha256 } from "../kit/records.js";
+import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
+  archiveRoute,
   assertUnique,
   bad,
   type Ctx,
@@ -17,6 +19,7 @@ import {
   notArchived,
   replayIfSeen,
   stamp,
+  updatedView,
   view,
 } from "./common.js";
 import type { Domain } from "./state.js";
@@ -135,9 +138,7 @@ export function environmentRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       // The config is replaced, never merged: a dropped setup_script must disappear.
       if (b.config !== undefined) rec.config = environmentConfig(b.config, domain);
       if (b.description !== undefined) rec.description = str(b, "description") ?? "";
-      rec.metadata = patchMetadata(rec.metadata as Record<string, string>, b.metadata);
-      rec.updated_at = ctx.clock.iso();
-      res.json(view(rec));
+      res.json(updatedView(ctx, rec, b.metadata));
     }),
   );
   r.delete(
@@ -152,15 +153,8 @@ export function environmentRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       res.json({ id: rec.id, type: "environment_deleted" });
     }),
   );
-  r.post(
-    "/environments/:id/archive",
-    h((req, res) => {
-      const rec = find(ctx, "environments", req.params.id as string, "environment", domain);
-      notArchived(rec, "environment");
-      rec.archived_at = ctx.clock.iso();
-      rec.updated_at = rec.archived_at;
-      res.json(view(rec));
-    }),
+  archiveRoute(r, ctx, "/environments/:id/archive", "environment", (req) =>
+    find(ctx, "environments", req.params.id as string, "environment", domain),
   );
 }
 
@@ -210,9 +204,7 @@ export function vaultRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       notArchived(rec, "vault");
       const b = body(req);
       if (b.display_name !== undefined) rec.display_name = str(b, "display_name") ?? null;
-      rec.metadata = patchMetadata(rec.metadata as Record<string, string>, b.metadata);
-      rec.updated_at = ctx.clock.iso();
-      res.json(view(rec));
+      res.json(updatedView(ctx, rec, b.metadata));
     }),
   );
   r.delete(
@@ -268,11 +260,8 @@ export function vaultRoutes(r: Router, ctx: Ctx, domain: Domain): void {
     if (!c || c.vault_id !== vid) throw missing("credential", cid);
     return c;
   };
-  r.get(
-    "/vaults/:id/credentials/:cid",
-    h((req, res) => {
-      res.json(view(credential(req.params.id as string, req.params.cid as string)));
-    }),
+  getView(r, "/vaults/:id/credentials/:cid", (req) =>
+    credential(req.params.id as string, req.params.cid as string),
   );
   r.delete(
     "/vaults/:id/credentials/:cid",

@@ -2,6 +2,7 @@ import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h, WireError } from "../kit/errors.js";
 import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import { answer, getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import { CHANNEL_KEYS, storedCredentials } from "./channel-credentials.js";
 import {
@@ -64,12 +65,7 @@ export function identityRoutes(r: Router, ctx: Ctx): void {
       );
     }),
   );
-  r.get(
-    "/identities/:id",
-    h((req, res) => {
-      res.json(view(get(req)));
-    }),
-  );
+  getView(r, "/identities/:id", (req) => get(req));
   r.post(
     "/identities/:id",
     h((req, res) => {
@@ -267,9 +263,7 @@ export function channelRoutes(r: Router, ctx: Ctx): void {
   );
   r.get(
     "/channels/:id",
-    h((req, res) => {
-      res.json(channelView(get(req)));
-    }),
+    answer((req) => channelView(get(req))),
   );
   r.post(
     "/channels/:id",
@@ -328,16 +322,9 @@ export function channelRoutes(r: Router, ctx: Ctx): void {
 export function tunnelRoutes(r: Router, ctx: Ctx): void {
   r.get(
     "/tunnels",
-    h((req, res) => {
-      res.json(listAfterId(ctx, req, [...ctx.state.objects.tunnels.values()]));
-    }),
+    answer((req) => listAfterId(ctx, req, [...ctx.state.objects.tunnels.values()])),
   );
-  r.get(
-    "/tunnels/:id",
-    h((req, res) => {
-      res.json(view(find(ctx, "tunnels", req.params.id as string, "tunnel")));
-    }),
-  );
+  getView(r, "/tunnels/:id", (req) => find(ctx, "tunnels", req.params.id as string, "tunnel"));
   r.all(
     ["/tunnels", "/tunnels/*rest"],
     h(() => {

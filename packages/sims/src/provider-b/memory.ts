@@ -2,8 +2,10 @@ import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
 import { checkMetadata, patchMetadata, sha256 } from "../kit/records.js";
+import { answer, getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
+  archiveRoute,
   bad,
   type Ctx,
   conflict,
@@ -14,6 +16,7 @@ import {
   missing,
   notArchived,
   stamp,
+  updatedView,
   view,
 } from "./common.js";
 import type { Domain } from "./state.js";
@@ -55,6 +58,12 @@ function checkPath(path: unknown): string {
 
 export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   const store = (id: string) => find(ctx, "memory_stores", id, "memory store");
+  /** The store a write names, which must not be archived. */
+  const writableStore = (req: Request) => {
+    const s = store(req.params.id as string);
+    notArchived(s, "memory store");
+    return s;
+  };
 
   r.post(
     "/memory_stores",
@@ -67,39 +76,20 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   );
   r.get(
     "/memory_stores",
-    h((req, res) => {
-      res.json(listAfterId(ctx, req, domainItems(ctx, "memory_stores", domain, req)));
-    }),
+    answer((req) => listAfterId(ctx, req, domainItems(ctx, "memory_stores", domain, req))),
   );
-  r.get(
-    "/memory_stores/:id",
-    h((req, res) => {
-      res.json(view(store(req.params.id as string)));
-    }),
-  );
+  getView(r, "/memory_stores/:id", (req) => store(req.params.id as string));
   r.post(
     "/memory_stores/:id",
     h((req, res) => {
-      const rec = store(req.params.id as string);
-      notArchived(rec, "memory store");
+      const rec = writableStore(req);
       const b = body(req);
       if (b.name !== undefined) rec.name = str(b, "name", true);
       if (b.description !== undefined) rec.description = str(b, "description") ?? "";
-      rec.metadata = patchMetadata(rec.metadata as Record<string, string>, b.metadata);
-      rec.updated_at = ctx.clock.iso();
-      res.json(view(rec));
+      res.json(updatedView(ctx, rec, b.metadata));
     }),
   );
-  r.post(
-    "/memory_stores/:id/archive",
-    h((req, res) => {
-      const rec = store(req.params.id as string);
-      notArchived(rec, "memory store");
-      rec.archived_at = ctx.clock.iso();
-      rec.updated_at = rec.archived_at;
-      res.json(view(rec));
-    }),
-  );
+  archiveRoute(r, ctx, "/memory_stores/:id/archive", "memory store", (req) => store(req.params.id as string));
   if (domain === "managed") {
     // Permanent delete lives on the cloud gateway only, for stores of both domains.
     r.delete(
@@ -156,8 +146,7 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   r.post(
     "/memory_stores/:id/memories",
     h((req, res) => {
-      const s = store(req.params.id as string);
-      notArchived(s, "memory store");
+      const s = writableStore(req);
       const b = body(req);
       const path = checkPath(b.path);
       const content = str(b, "content");
@@ -191,9 +180,7 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
   );
   r.get(
     "/memory_stores/:id/memories/:mid",
-    h((req, res) => {
-      res.json(memoryView(memory(req).m, true));
-    }),
+    answer((req) => memoryView(memory(req).m, true)),
   );
   r.post(
     "/memory_stores/:id/memories/:mid",
@@ -249,12 +236,7 @@ export function memoryRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       res.json(listAfterId(ctx, req, items));
     }),
   );
-  r.get(
-    "/memory_stores/:id/versions/:vid",
-    h((req, res) => {
-      res.json(view(version(req)));
-    }),
-  );
+  getView(r, "/memory_stores/:id/versions/:vid", (req) => version(req));
   r.post(
     "/memory_stores/:id/versions/:vid/redact",
     h((req, res) => {

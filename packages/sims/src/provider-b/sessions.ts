@@ -9,7 +9,8 @@ import {
   stopHubTurns,
   streamCutFor,
 } from "../kit/hub-turns.js";
-import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import { checkMetadata, isObject } from "../kit/records.js";
+import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
 import {
   bad,
@@ -22,6 +23,7 @@ import {
   listByPage,
   liveIn,
   stamp,
+  updatedView,
   view,
 } from "./common.js";
 import { createStore } from "./memory.js";
@@ -253,12 +255,7 @@ export function sessionRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       res.json(domain === "managed" ? listByPage(ctx, req, items) : listAfterId(ctx, req, items));
     }),
   );
-  r.get(
-    "/sessions/:id",
-    h((req, res) => {
-      res.json(view(session(req)));
-    }),
-  );
+  getView(r, "/sessions/:id", (req) => session(req));
   r.post(
     "/sessions/:id",
     h((req, res) => {
@@ -266,9 +263,7 @@ export function sessionRoutes(r: Router, ctx: Ctx, domain: Domain): void {
       if (s.archived_at) throw conflict(`session ${s.id} is archived`, "SESSION_ARCHIVED");
       const b = body(req);
       if (b.title !== undefined) s.title = str(b, "title") ?? null;
-      s.metadata = patchMetadata(s.metadata as Record<string, string>, b.metadata);
-      s.updated_at = ctx.clock.iso();
-      res.json(view(s));
+      res.json(updatedView(ctx, s, b.metadata));
     }),
   );
   r.delete(

@@ -1,9 +1,10 @@
 import type { Request, Router } from "express";
 import { body, str } from "../kit/body.js";
 import { h } from "../kit/errors.js";
-import { checkMetadata, isObject, patchMetadata } from "../kit/records.js";
+import { checkMetadata, isObject } from "../kit/records.js";
+import { getView } from "../kit/routes.js";
 import { put, type Rec } from "../kit/store.js";
-import { mcpServers, skillRefs, tools } from "./agents.js";
+import { mcpServers, rosterMembers, skillRefs, tools } from "./agents.js";
 import {
   assertUnique,
   bad,
@@ -16,12 +17,11 @@ import {
   liveIn,
   replayIfSeen,
   stamp,
+  updatedView,
   view,
 } from "./common.js";
 import { envVarMap } from "./resources.js";
 import { tunnelId, vaultIds } from "./sessions.js";
-
-const MAX_ROSTER = 20;
 
 function files(ctx: Ctx, value: unknown): Record<string, unknown> {
   if (value === undefined || value === null) return {};
@@ -48,12 +48,8 @@ function managedToolConfig(value: unknown): unknown {
 
 /** Forward roster: `{type:"coordinator", agents:[{type:"template", template_id}]}` (shape undetermined upstream). */
 function templateRoster(ctx: Ctx, value: unknown, selfId?: string): unknown {
-  if (value === null) return null;
-  if (!isObject(value) || value.type !== "coordinator") throw bad('multiagent.type must be "coordinator"');
-  const members = value.agents;
-  if (!Array.isArray(members) || members.length < 1 || members.length > MAX_ROSTER) {
-    throw bad(`multiagent.agents must hold 1 to ${MAX_ROSTER} entries`);
-  }
+  const members = rosterMembers(value);
+  if (members === null) return null;
   const seen = new Set<string>();
   return {
     type: "coordinator",
@@ -145,12 +141,7 @@ export function templateRoutes(r: Router, ctx: Ctx): void {
       );
     }),
   );
-  r.get(
-    "/templates/:id",
-    h((req, res) => {
-      res.json(view(get(req)));
-    }),
-  );
+  getView(r, "/templates/:id", (req) => get(req));
   r.post(
     "/templates/:id",
     h((req, res) => {
@@ -160,9 +151,7 @@ export function templateRoutes(r: Router, ctx: Ctx): void {
       const fields = templateFields(ctx, b, rec);
       if (fields.name !== undefined) assertUnique(templates().values(), "name", fields.name, rec.id);
       Object.assign(rec, fields);
-      rec.metadata = patchMetadata(rec.metadata as Record<string, string>, b.metadata);
-      rec.updated_at = ctx.clock.iso();
-      res.json(view(rec));
+      res.json(updatedView(ctx, rec, b.metadata));
     }),
   );
   r.post(

@@ -1,4 +1,5 @@
 import type { Router } from "express";
+import { DEPLOYMENT_FIELDS } from "../kit/deployments.js";
 import { archive, assertNotArchived, listPage, lookup, param } from "../managed/common.js";
 import { invalid } from "../managed/errors.js";
 import { queryString } from "../managed/http.js";
@@ -18,18 +19,7 @@ import {
 } from "../managed/validate.js";
 import { catchUpSchedules, parseSchedule } from "./schedule.js";
 
-const FIELDS = [
-  "name",
-  "description",
-  "agent",
-  "environment_id",
-  "initial_events",
-  "vault_ids",
-  "resources",
-  "schedule",
-  "metadata",
-  "budget",
-];
+const FIELDS = [...DEPLOYMENT_FIELDS, "budget"];
 
 /** `agent` on a deployment: a bare id floats to the latest version at run time; an object may pin one. */
 function deploymentAgent(v: unknown, kit: Kit): JsonObject {

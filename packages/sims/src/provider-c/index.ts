@@ -2,17 +2,13 @@ import { randomBytes } from "node:crypto";
 import type { Request } from "express";
 import type { RateLimitHeaders } from "../core/rate-limit.js";
 import type { SimDefinition } from "../core/sim.js";
-import { agentRoutes } from "../managed/agents.js";
-import { environmentRoutes } from "../managed/environments.js";
 import { ApiError, typeForStatus } from "../managed/errors.js";
-import { fileRoutes } from "../managed/files.js";
 import { mountApi } from "../managed/http.js";
 import { makeKit } from "../managed/kit.js";
-import { memoryRoutes } from "../managed/memory.js";
+import { dialectRoutes } from "../managed/routes.js";
 import { sessionRoutes } from "../managed/sessions.js";
 import { dumpState, seedState } from "../managed/snapshot.js";
 import { createState, type Dialect, type State } from "../managed/state.js";
-import { vaultRoutes } from "../managed/vaults.js";
 import { deploymentRoutes } from "./deployments.js";
 import { modelRoutes } from "./models.js";
 import { skillRoutes } from "./skills.js";
@@ -183,12 +179,7 @@ export const definition: SimDefinition<State> = {
       authenticate: (req) => authenticate(req, ctx.state.apiKeys),
       render: renderError,
       routes(router) {
-        environmentRoutes(router, kit);
-        vaultRoutes(router, kit);
-        fileRoutes(router, kit);
-        skillRoutes(router, kit);
-        agentRoutes(router, kit);
-        memoryRoutes(router, kit);
+        dialectRoutes(router, kit, skillRoutes);
         deploymentRoutes(router, kit);
         sessionRoutes(router, kit);
         modelRoutes(router, kit);

@@ -1,16 +1,12 @@
 import type { Request } from "express";
 import type { SimDefinition } from "../core/sim.js";
-import { agentRoutes } from "../managed/agents.js";
-import { environmentRoutes } from "../managed/environments.js";
 import { ApiError, providerDCode, typeForStatus } from "../managed/errors.js";
-import { fileRoutes } from "../managed/files.js";
 import { mountApi } from "../managed/http.js";
 import { makeKit } from "../managed/kit.js";
-import { memoryRoutes } from "../managed/memory.js";
+import { dialectRoutes } from "../managed/routes.js";
 import { sessionRoutes } from "../managed/sessions.js";
 import { dumpState, seedState } from "../managed/snapshot.js";
 import { createState, type Dialect, type State } from "../managed/state.js";
-import { vaultRoutes } from "../managed/vaults.js";
 import { skillRoutes } from "./skills.js";
 
 /** The well-known test key every provider_d simulator accepts (more can be seeded as `api_keys`). */
@@ -79,12 +75,7 @@ export const definition: SimDefinition<State> = {
       authenticate: (req) => authenticate(req, ctx.state.apiKeys),
       render: renderError,
       routes(router) {
-        environmentRoutes(router, kit);
-        vaultRoutes(router, kit);
-        fileRoutes(router, kit);
-        skillRoutes(router, kit);
-        agentRoutes(router, kit);
-        memoryRoutes(router, kit);
+        dialectRoutes(router, kit, skillRoutes);
         sessionRoutes(router, kit);
         // No deployment routes: provider_d has no deployment API (clients emulate it with sessions).
       },

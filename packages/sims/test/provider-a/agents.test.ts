@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { COLLECTIONS } from "../../src/provider-a/state.js";
 import { readSse, skillZip } from "../wire-client.js";
 import { availableSkillFile, KEY, upload, useProviderA } from "./setup.js";
 
@@ -389,21 +390,8 @@ describe("provider_a /_sim/state", () => {
     await t.api("POST", `/agents/${a.id}/archive`);
     const dump = (await t.control("GET", "/state")).body;
     expect(dump.agents[0]).toMatchObject({ id: a.id, archived_at: expect.any(String) });
-    expect(Object.keys(dump)).toEqual(
-      expect.arrayContaining([
-        "environments",
-        "vaults",
-        "credentials",
-        "files",
-        "skills",
-        "agents",
-        "deployments",
-        "deployment_runs",
-        "sessions",
-        "events",
-        "settings",
-      ]),
-    );
+    // Every collection the state keeps, plus the session events and the simulator's settings.
+    expect(Object.keys(dump)).toEqual(expect.arrayContaining([...COLLECTIONS, "events", "settings"]));
     // API keys are never dumped (docs/sims.md), the default nor a seeded one.
     await t.control("POST", "/seed", { api_keys: ["seeded-a-key"] });
     const text = JSON.stringify((await t.control("GET", "/state")).body);

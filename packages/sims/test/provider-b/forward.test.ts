@@ -1,27 +1,10 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createSim, type RunningSim } from "../../src/index.js";
-import { definition } from "../../src/provider-b/index.js";
-import { type Call, client, form, readSse } from "../wire-client.js";
+import { describe, expect, it } from "vitest";
+import { client, form, readSse } from "../wire-client.js";
+import { KEY, useProviderB } from "./setup.js";
 
-const KEY = "sim-provider-b-key";
-let sim: RunningSim;
-let cloud: Call;
-let fwd: Call;
-let control: Call;
-
-beforeAll(async () => {
-  sim = await createSim(definition, { quiet: true });
-  cloud = client(sim.url, { authorization: `Bearer ${KEY}` });
-  fwd = client(`${sim.origin}/api/v1/forward`, { authorization: `Bearer ${KEY}` });
-  control = client(`${sim.origin}/_sim`, {});
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await control("POST", "/reset");
-});
+const b = useProviderB();
+const { api: cloud, fwd, control } = b;
 
 async function forwardEnv(name = "fenv") {
   const r = await fwd("POST", "/environments", {
@@ -265,7 +248,7 @@ describe("provider_b channels (docs/wire/provider-b.md §4)", () => {
       _secrets_sha256: { secret: sha("wecom-seeded-secret") },
     });
     // The seeded key still opens the API: it is held, only not dumped.
-    const seededKey = client(`${sim.origin}/api/v1/forward`, { authorization: "Bearer pat-seeded-secret" });
+    const seededKey = client(`${b.sim.origin}/api/v1/forward`, { authorization: "Bearer pat-seeded-secret" });
     expect((await seededKey("GET", "/channels")).status).toBe(200);
   });
 
@@ -456,7 +439,7 @@ describe("provider_b Forward sessions and the default memory store (docs/wire/pr
     const evs = await fwd("GET", `/sessions/${s1.id}/events?limit=2`);
     expect(evs.body).toMatchObject({ has_more: true, last_id: evs.body.data[1].id });
     const resumed = await readSse(
-      `${sim.origin}/api/v1/forward/sessions/${s1.id}/events/stream`,
+      `${b.sim.origin}/api/v1/forward/sessions/${s1.id}/events/stream`,
       { authorization: `Bearer ${KEY}`, "last-event-id": evs.body.data[1].id },
       2,
     );

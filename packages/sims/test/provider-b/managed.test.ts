@@ -1,26 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createSim, type RunningSim } from "../../src/index.js";
-import { definition } from "../../src/provider-b/index.js";
-import { type Call, client, form, skillZip } from "../wire-client.js";
+import { describe, expect, it } from "vitest";
+import { client, form, skillZip } from "../wire-client.js";
+import { fixtures, KEY, useProviderB } from "./setup.js";
 
-const KEY = "sim-provider-b-key";
-let sim: RunningSim;
-let api: Call;
-let fwd: Call;
-let control: Call;
-
-beforeAll(async () => {
-  sim = await createSim(definition, { quiet: true });
-  api = client(sim.url, { authorization: `Bearer ${KEY}` });
-  fwd = client(`${sim.origin}/api/v1/forward`, { authorization: `Bearer ${KEY}` });
-  control = client(`${sim.origin}/_sim`, {});
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await control("POST", "/reset");
-});
+const b = useProviderB();
+const { api, fwd, control } = b;
 
 const ENVELOPE = {
   type: "error",
@@ -28,15 +11,19 @@ const ENVELOPE = {
   error: { type: expect.any(String), code: expect.any(String), message: expect.any(String) },
 };
 
-async function env(name = "e1", config: unknown = { type: "cloud" }) {
-  const r = await api("POST", "/environments", { name, config, metadata: { "agents.project": "p" } });
-  expect(r.status).toBe(200);
-  return r.body;
-}
-async function agent(name = "a1") {
-  const r = await api("POST", "/agents", { name, model: "auto", system: "be brief" });
-  expect(r.status).toBe(200);
-  return r.body;
+const { env, agent } = fixtures(api);
+
+/** Creates a deployment (with a fresh environment and agent) whose environment_variables are `vars`. */
+async function deployWithVariables(name: string, vars: unknown) {
+  const e = await env();
+  const a = await agent();
+  return api("POST", "/deployments", {
+    name,
+    agent: a.id,
+    environment_id: e.id,
+    initial_events: [{ type: "user.message", content: [{ type: "text", text: "hi" }] }],
+    environment_variables: vars,
+  });
 }
 
 describe("provider_b transport (docs/wire/provider-b.md §1)", () => {
@@ -45,7 +32,7 @@ describe("provider_b transport (docs/wire/provider-b.md §1)", () => {
     ["an unknown token", { authorization: "Bearer nope" }],
     ["a non-Bearer scheme", { authorization: `Basic ${KEY}` }],
   ])("answers 401 in the error envelope for %s", async (_label, headers) => {
-    const r = await client(sim.url, headers as Record<string, string>)("GET", "/environments");
+    const r = await client(b.sim.url, headers as Record<string, string>)("GET", "/environments");
     expect(r.status).toBe(401);
     expect(r.body).toEqual(ENVELOPE);
     expect(r.body.error.type).toBe("authentication_error");
@@ -53,12 +40,12 @@ describe("provider_b transport (docs/wire/provider-b.md §1)", () => {
 
   it("accepts keys added through /_sim/seed", async () => {
     await control("POST", "/seed", { api_keys: ["pat-extra"] });
-    const r = await client(sim.url, { authorization: "Bearer pat-extra" })("GET", "/environments");
+    const r = await client(b.sim.url, { authorization: "Bearer pat-extra" })("GET", "/environments");
     expect(r.status).toBe(200);
   });
 
   it("serves the Forward gateway beside the cloud one on the same simulator", async () => {
-    expect(sim.url.endsWith("/api/v1/cloud")).toBe(true);
+    expect(b.sim.url.endsWith("/api/v1/cloud")).toBe(true);
     expect((await fwd("GET", "/environments")).status).toBe(200);
   });
 
@@ -126,15 +113,7 @@ describe("provider_b pagination (docs/wire/provider-b.md §2)", () => {
     ["an object", { A: "1", B: "x=y" }],
     ["a KEY=VALUE;… string", "A=1;B=x=y"],
   ])("deployment environment_variables as %s read back as the map", async (_n, vars) => {
-    const e = await env();
-    const a = await agent();
-    const r = await api("POST", "/deployments", {
-      name: "vars",
-      agent: a.id,
-      environment_id: e.id,
-      initial_events: [{ type: "user.message", content: [{ type: "text", text: "hi" }] }],
-      environment_variables: vars,
-    });
+    const r = await deployWithVariables("vars", vars);
     expect(r.status).toBe(200);
     expect(r.body.environment_variables).toEqual({ A: "1", B: "x=y" });
     const updated = await api("POST", `/deployments/${r.body.id}`, { environment_variables: "C=3" });
@@ -142,15 +121,7 @@ describe("provider_b pagination (docs/wire/provider-b.md §2)", () => {
   });
 
   it.each([["A"], ["1A=2"], [7]])("deployment environment_variables %j → 400", async (vars) => {
-    const e = await env();
-    const a = await agent();
-    const r = await api("POST", "/deployments", {
-      name: "bad-vars",
-      agent: a.id,
-      environment_id: e.id,
-      initial_events: [{ type: "user.message", content: [{ type: "text", text: "hi" }] }],
-      environment_variables: vars,
-    });
+    const r = await deployWithVariables("bad-vars", vars);
     expect(r.status).toBe(400);
   });
 

@@ -1,24 +1,10 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createSim, type RunningSim } from "../../src/index.js";
-import { definition } from "../../src/provider-b/index.js";
-import { type Call, client } from "../wire-client.js";
+import { describe, expect, it } from "vitest";
+import { COLLECTIONS } from "../../src/provider-b/state.js";
+import { useProviderB } from "./setup.js";
 
-let sim: RunningSim;
-let api: Call;
-let control: Call;
-
-beforeAll(async () => {
-  sim = await createSim(definition, { quiet: true });
-  api = client(sim.url, { authorization: "Bearer sim-provider-b-key" });
-  control = client(`${sim.origin}/_sim`, {});
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await control("POST", "/reset");
-});
+const b = useProviderB();
+const { api, control } = b;
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 
@@ -132,26 +118,8 @@ describe("provider_b /_sim/state and /_sim/seed", () => {
     const dump = (await control("GET", "/state")).body;
     expect(dump.memory_stores.map((x: any) => x.id)).toEqual([s.id]);
     expect(dump.agents[0].archived_at).toEqual(expect.any(String));
-    expect(Object.keys(dump)).toEqual(
-      expect.arrayContaining([
-        "environments",
-        "vaults",
-        "credentials",
-        "files",
-        "skills",
-        "agents",
-        "deployments",
-        "sessions",
-        "memories",
-        "memory_versions",
-        "templates",
-        "identities",
-        "channels",
-        "tunnels",
-        "mounts",
-        "events",
-      ]),
-    );
+    // Every collection the state keeps, plus the BYOC mounts and the session events.
+    expect(Object.keys(dump)).toEqual(expect.arrayContaining([...COLLECTIONS, "mounts", "events"]));
     await control("POST", "/reset");
     expect((await api("GET", `/agents/${a.id}`)).status).toBe(404);
     expect(

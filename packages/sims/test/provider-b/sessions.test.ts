@@ -1,35 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createSim, type RunningSim } from "../../src/index.js";
-import { definition } from "../../src/provider-b/index.js";
-import { type Call, client, readSse } from "../wire-client.js";
+import { describe, expect, it } from "vitest";
+import { readSse } from "../wire-client.js";
+import { fixtures, KEY, useProviderB } from "./setup.js";
 
-const KEY = "sim-provider-b-key";
-let sim: RunningSim;
-let api: Call;
-let control: Call;
+const b = useProviderB();
+const { api, control } = b;
 
-beforeAll(async () => {
-  sim = await createSim(definition, { quiet: true });
-  api = client(sim.url, { authorization: `Bearer ${KEY}` });
-  control = client(`${sim.origin}/_sim`, {});
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await control("POST", "/reset");
-});
-
-async function env(name = "e1", config: unknown = { type: "cloud" }) {
-  const r = await api("POST", "/environments", { name, config, metadata: { "agents.project": "p" } });
-  expect(r.status).toBe(200);
-  return r.body;
-}
-async function agent(name = "a1") {
-  const r = await api("POST", "/agents", { name, model: "auto", system: "be brief" });
-  expect(r.status).toBe(200);
-  return r.body;
-}
+const { env, agent } = fixtures(api);
 
 describe("provider_b deployments (docs/wire/provider-b.md §3.7)", () => {
   const events = [{ type: "user.message", content: [{ type: "text", text: "go" }] }];
@@ -143,7 +119,7 @@ describe("provider_b managed sessions (docs/wire/provider-b.md §3.8)", () => {
       "session.status_idle",
     ]);
     const frames = await readSse(
-      `${sim.url}/sessions/${s.body.id}/events/stream`,
+      `${b.sim.url}/sessions/${s.body.id}/events/stream`,
       { authorization: `Bearer ${KEY}` },
       4,
     );

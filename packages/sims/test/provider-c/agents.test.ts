@@ -1,15 +1,9 @@
 import { unzipSync } from "fflate";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Wire } from "../support/wire.js";
-import { skillForm, skillMd } from "../support/wire.js";
+import { describe, expect, it } from "vitest";
+import { skillForm, skillMd, useWire } from "../support/wire.js";
 import { fixtures, openC } from "./setup.js";
 
-let w: Wire;
-beforeAll(async () => {
-  w = await openC();
-});
-afterAll(() => w.close());
-beforeEach(() => w.sim.reset());
+const w = useWire(openC);
 
 const TOOLSET = "agent_toolset_20260401";
 

@@ -1,22 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openD } from "../provider-d/setup.js";
-import type { Wire } from "../support/wire.js";
+import { useWire } from "../support/wire.js";
 import { openC } from "./setup.js";
 
-let c: Wire;
-let d: Wire;
-beforeAll(async () => {
-  c = await openC();
-  d = await openD();
-});
-afterAll(async () => {
-  await c.close();
-  await d.close();
-});
-beforeEach(() => {
-  c.sim.reset();
-  d.sim.reset();
-});
+const c = useWire(openC);
+const d = useWire(openD);
 
 describe("crash faults for duplicate/orphan tests", () => {
   it.each([

@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Wire } from "../support/wire.js";
-import { fileForm } from "../support/wire.js";
-import { fixtures, KEY, openC } from "./setup.js";
+import { describe, expect, it } from "vitest";
+import { fileForm, streamUntilIdle, userText as text, useWire } from "../support/wire.js";
+import { fixtures, headersFor, KEY, openC } from "./setup.js";
 
-let w: Wire;
-beforeAll(async () => {
-  w = await openC();
-});
-afterAll(() => w.close());
-beforeEach(() => w.sim.reset());
-
-const text = (t: string) => ({ type: "user.message", content: [{ type: "text", text: t }] });
+const w = useWire(openC);
 
 async function basics() {
   const f = fixtures(w);
@@ -305,26 +297,13 @@ describe("docs/wire/provider-c.md §3.8 session and events", () => {
     const b = await basics();
     const s = await w.ok("POST", "/sessions", { agent: b.agent.id, environment_id: b.env.id });
     await w.ok("POST", `/sessions/${s.id}/events`, { events: [text("before")] });
-    const controller = new AbortController();
-    const res = await fetch(`${w.sim.url}/sessions/${s.id}/events/stream`, {
-      headers: {
-        "x-api-key": KEY,
-        "anthropic-version": "2023-06-01",
-        "anthropic-beta": "managed-agents-2026-04-01",
-        accept: "text/event-stream",
-      },
-      signal: controller.signal,
-    });
+    const { res, text: buffer } = await streamUntilIdle(
+      w,
+      `/sessions/${s.id}/events/stream`,
+      { ...headersFor("/sessions"), accept: "text/event-stream" },
+      () => w.ok("POST", `/sessions/${s.id}/events`, { events: [text("after")] }),
+    );
     expect(res.headers.get("content-type")).toContain("text/event-stream");
-    await w.ok("POST", `/sessions/${s.id}/events`, { events: [text("after")] });
-    const reader = res.body!.getReader();
-    let buffer = "";
-    while (!buffer.includes("session.status_idle")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += new TextDecoder().decode(value);
-    }
-    controller.abort();
     const frames = buffer.split("\n\n").filter((f) => f.includes("data:"));
     const events = frames.map((f) =>
       JSON.parse(

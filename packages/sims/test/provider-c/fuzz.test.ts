@@ -1,19 +1,12 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openD } from "../provider-d/setup.js";
 import type { Wire } from "../support/wire.js";
+import { useWire } from "../support/wire.js";
 import { openC } from "./setup.js";
 
-let c: Wire;
-let d: Wire;
-beforeAll(async () => {
-  c = await openC();
-  d = await openD();
-});
-afterAll(async () => {
-  await c.close();
-  await d.close();
-});
+const c = useWire(openC, { reset: false });
+const d = useWire(openD, { reset: false });
 
 const CREATES = ["/environments", "/vaults", "/agents", "/memory_stores", "/sessions"];
 

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Wire } from "../support/wire.js";
-import { fileForm, skillForm, skillMd } from "../support/wire.js";
+import { fileForm, skillForm, skillMd, userText as text, useWire } from "../support/wire.js";
 import { fixtures, openC } from "./setup.js";
 
-let w: Wire;
-beforeAll(async () => {
-  w = await openC();
-});
-afterAll(() => w.close());
-beforeEach(() => w.sim.reset());
-
-const text = (t: string) => ({ type: "user.message", content: [{ type: "text", text: t }] });
+const w = useWire(openC);
 
 /** One row per archivable kind: how to make one, where it lives, and a valid update body. */
 const ARCHIVABLE: [string, (w: Wire) => Promise<{ base: string; list: string; update: object }>][] = [

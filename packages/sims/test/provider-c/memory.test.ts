@@ -1,14 +1,9 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Wire } from "../support/wire.js";
+import { describe, expect, it } from "vitest";
+import { useWire } from "../support/wire.js";
 import { fixtures, openC } from "./setup.js";
 
-let w: Wire;
-beforeAll(async () => {
-  w = await openC();
-});
-afterAll(() => w.close());
-beforeEach(() => w.sim.reset());
+const w = useWire(openC);
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 const mems = (id: string) => `/memory_stores/${id}/memories`;

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Wire } from "../support/wire.js";
-import { fileForm, skillForm, skillMd } from "../support/wire.js";
+import { describe, expect, it } from "vitest";
+import { fileForm, skillForm, skillMd, useWire } from "../support/wire.js";
 import { fixtures, openC } from "./setup.js";
 
-let w: Wire;
-beforeAll(async () => {
-  w = await openC();
-});
-afterAll(() => w.close());
-beforeEach(() => w.sim.reset());
+const w = useWire(openC);
 
 const KINDS = [
   "environments",

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Wire } from "../support/wire.js";
-import { fixtures, KEY, openC } from "./setup.js";
+import { describe, expect, it } from "vitest";
+import { streamUntilIdle, useWire } from "../support/wire.js";
+import { fixtures, headersFor, openC } from "./setup.js";
 
-let w: Wire;
-beforeAll(async () => {
-  w = await openC();
-});
-afterAll(() => w.close());
-beforeEach(() => w.sim.reset());
+const w = useWire(openC);
 
 async function coordinatorSession() {
   const f = fixtures(w);
@@ -51,26 +46,15 @@ describe("docs/wire/provider-c.md §3.8 session threads", () => {
   it("thread events and thread stream carry the delegated turn", async () => {
     const { session } = await coordinatorSession();
     const [t] = (await w.ok("GET", `/sessions/${session.id}/threads`)).data;
-    const controller = new AbortController();
-    const res = await fetch(`${w.sim.url}/sessions/${session.id}/threads/${t.id}/stream`, {
-      headers: {
-        "x-api-key": KEY,
-        "anthropic-version": "2023-06-01",
-        "anthropic-beta": "managed-agents-2026-04-01",
-      },
-      signal: controller.signal,
-    });
-    await w.ok("POST", `/sessions/${session.id}/events`, {
-      events: [{ type: "user.message", content: [{ type: "text", text: "split the work" }] }],
-    });
-    const reader = res.body!.getReader();
-    let buffer = "";
-    while (!buffer.includes("session.status_idle")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += new TextDecoder().decode(value);
-    }
-    controller.abort();
+    const { text: buffer } = await streamUntilIdle(
+      w,
+      `/sessions/${session.id}/threads/${t.id}/stream`,
+      headersFor("/sessions"),
+      () =>
+        w.ok("POST", `/sessions/${session.id}/events`, {
+          events: [{ type: "user.message", content: [{ type: "text", text: "split the work" }] }],
+        }),
+    );
     expect(buffer).toContain("handled: split the work");
     const events = await w.ok("GET", `/sessions/${session.id}/threads/${t.id}/events`);
     expect(events.data.map((e: any) => e.type)).toEqual([

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { fileForm, skillForm, skillMd, type Wire } from "../support/wire.js";
+import { describe, expect, it } from "vitest";
+import { fileForm, skillForm, skillMd, useWire } from "../support/wire.js";
 import { FILES, fixtures, KEY, MANAGED, MEMORY, openC, SKILLS } from "./setup.js";
 
-let w: Wire;
-beforeAll(async () => {
-  w = await openC();
-});
-afterAll(() => w.close());
-beforeEach(() => w.sim.reset());
+const w = useWire(openC);
 
 const errorShape = (type: string) => ({
   type: "error",

@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Wire } from "../support/wire.js";
-import { fileForm } from "../support/wire.js";
+import { describe, expect, it } from "vitest";
+import { fileForm, streamUntilIdle, userText as text, useWire } from "../support/wire.js";
 import { fixtures, KEY, openD } from "./setup.js";
 
-let w: Wire;
-beforeAll(async () => {
-  w = await openD();
-});
-afterAll(() => w.close());
-beforeEach(() => w.sim.reset());
-
-const text = (t: string) => ({ type: "user.message", content: [{ type: "text", text: t }] });
+const w = useWire(openD);
 
 describe("docs/wire/provider-d.md §3.7 session and events", () => {
   it("create (agent id or object) / get / list by agent_id / delete; file mounts under /mnt", async () => {
@@ -71,20 +63,12 @@ describe("docs/wire/provider-d.md §3.7 session and events", () => {
       (await w.call("POST", `/sessions/${s.id}/events`, { json: { events: [{ type: "user.interrupt" }] } }))
         .status,
     ).toBe(400);
-    const controller = new AbortController();
-    const res = await fetch(`${w.sim.url}/sessions/${s.id}/events/stream`, {
-      headers: { authorization: `Bearer ${KEY}` },
-      signal: controller.signal,
-    });
-    await w.ok("POST", `/sessions/${s.id}/events`, { events: [text("hi")] });
-    const reader = res.body!.getReader();
-    let buffer = "";
-    while (!buffer.includes("session.status_idle")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += new TextDecoder().decode(value);
-    }
-    controller.abort();
+    const { text: buffer } = await streamUntilIdle(
+      w,
+      `/sessions/${s.id}/events/stream`,
+      { authorization: `Bearer ${KEY}` },
+      () => w.ok("POST", `/sessions/${s.id}/events`, { events: [text("hi")] }),
+    );
     expect(buffer).toContain('"type":"agent.message"');
     const events = await w.ok("GET", `/sessions/${s.id}/events?limit=2&order=asc`);
     expect(events.data.map((e: any) => e.type)).toEqual(["user.message", "session.status_running"]);
@@ -144,20 +128,12 @@ describe("docs/wire/provider-d.md §3.7 upstream session endpoints the reference
     expect(t).toMatchObject({ id: expect.stringMatching(/^sthr-/), agent: { id: m.id } });
     expect(t).not.toHaveProperty("archived_at");
     expect(await w.ok("GET", `/sessions/${s.id}/threads/${t.id}`)).toEqual(t);
-    const controller = new AbortController();
-    const res = await fetch(`${w.sim.url}/sessions/${s.id}/threads/${t.id}/stream`, {
-      headers: { authorization: `Bearer ${KEY}` },
-      signal: controller.signal,
-    });
-    await w.ok("POST", `/sessions/${s.id}/events`, { events: [text("go")] });
-    const reader = res.body!.getReader();
-    let buffer = "";
-    while (!buffer.includes("session.status_idle")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += new TextDecoder().decode(value);
-    }
-    controller.abort();
+    const { text: buffer } = await streamUntilIdle(
+      w,
+      `/sessions/${s.id}/threads/${t.id}/stream`,
+      { authorization: `Bearer ${KEY}` },
+      () => w.ok("POST", `/sessions/${s.id}/events`, { events: [text("go")] }),
+    );
     expect(buffer).toContain("member handled: go");
     expect((await w.ok("GET", `/sessions/${s.id}/threads/${t.id}/events`)).data).toHaveLength(3);
     expect((await w.call("POST", `/sessions/${s.id}/threads/${t.id}/archive`)).status).toBe(404);

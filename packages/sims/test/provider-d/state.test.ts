@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Wire } from "../support/wire.js";
-import { fileForm, skillMd, skillZipForm } from "../support/wire.js";
+import { describe, expect, it } from "vitest";
+import { fileForm, skillMd, skillZipForm, useWire } from "../support/wire.js";
 import { fixtures, openD } from "./setup.js";
 
-let w: Wire;
-beforeAll(async () => {
-  w = await openD();
-});
-afterAll(() => w.close());
-beforeEach(() => w.sim.reset());
+const w = useWire(openD);
 
 describe("provider_d /_sim/state", () => {
   it("dumps every object, reserved environment names and credential fingerprints; seed round-trips", async () => {

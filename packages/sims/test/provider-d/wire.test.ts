@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Wire } from "../support/wire.js";
-import { fileForm, skillForm, skillMd, skillZipForm } from "../support/wire.js";
+import { describe, expect, it } from "vitest";
+import { fileForm, skillForm, skillMd, skillZipForm, useWire } from "../support/wire.js";
 import { fixtures, KEY, openD } from "./setup.js";
 
-let w: Wire;
-beforeAll(async () => {
-  w = await openD();
-});
-afterAll(() => w.close());
-beforeEach(() => w.sim.reset());
+const w = useWire(openD);
 
 const errorShape = (code: string) => ({ error: { code, message: expect.any(String) } });
 

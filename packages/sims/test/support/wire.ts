@@ -1,4 +1,5 @@
 import { zipSync } from "fflate";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createSim, type RunningSim, type SimDefinition } from "../../src/index.js";
 
 export interface WireResponse {
@@ -25,6 +26,32 @@ export interface Wire {
   control(method: string, path: string, body?: unknown): Promise<WireResponse>;
   close(): Promise<void>;
 }
+
+/**
+ * One simulator for a test file, opened before its tests and closed after them, reset before each
+ * test unless `reset` is false. The Wire answered may be taken at the top of the file: it speaks to
+ * the simulator once it is open.
+ */
+export function useWire(open: () => Promise<Wire>, { reset = true } = {}): Wire {
+  let w: Wire;
+  beforeAll(async () => {
+    w = await open();
+  });
+  afterAll(() => w.close());
+  if (reset) beforeEach(() => w.sim.reset());
+  return {
+    get sim() {
+      return w.sim;
+    },
+    call: (...args) => w.call(...args),
+    ok: (...args) => w.ok(...args),
+    control: (...args) => w.control(...args),
+    close: () => w.close(),
+  };
+}
+
+/** A `user.message` event with one text block. */
+export const userText = (t: string) => ({ type: "user.message", content: [{ type: "text", text: t }] });
 
 /**
  * Starts one simulator on an ephemeral loopback port and speaks its wire over real HTTP. Takes the
@@ -107,4 +134,29 @@ export function fileForm(
   form.append("file", new Blob([content], { type }), name);
   for (const [k, v] of Object.entries(extra)) form.append(k, v);
   return form;
+}
+
+/**
+ * Opens the SSE stream at `path`, runs `act` (what makes the session work), then reads until the
+ * session goes idle or the stream ends, and closes it. Answers the stream's response and its text.
+ */
+export async function streamUntilIdle(
+  w: Wire,
+  path: string,
+  headers: Record<string, string>,
+  act: () => Promise<unknown>,
+): Promise<{ res: Response; text: string }> {
+  const controller = new AbortController();
+  const res = await fetch(`${w.sim.url}${path}`, { headers, signal: controller.signal });
+  await act();
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!text.includes("session.status_idle")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  controller.abort();
+  return { res, text };
 }

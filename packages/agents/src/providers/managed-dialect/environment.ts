@@ -28,19 +28,24 @@ function canonicalPackages(value: unknown): Json | undefined {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** The comparable form of a declared environment (also what fromWire returns). */
-export function canonicalEnvironment(spec: Json): Json {
-  const config = isRecord(spec.config) ? spec.config : {};
+/** The compared fields of an environment, read alike from a declaration and from a remote object. */
+function comparableEnvironment(source: Json, name: string | undefined): Json {
+  const config = isRecord(source.config) ? source.config : {};
   return compact({
-    name: nonEmpty(str(spec.name)),
-    description: nonEmpty(str(spec.description)),
+    name,
+    description: nonEmpty(str(source.description)),
     config: compact({
       type: str(config.type) ?? "cloud",
       networking: canonicalNetworking(config.networking),
       packages: canonicalPackages(config.packages),
     }),
-    metadata: userMetadata(spec.metadata),
+    metadata: userMetadata(source.metadata),
   });
+}
+
+/** The comparable form of a declared environment (also what fromWire returns). */
+export function canonicalEnvironment(spec: Json): Json {
+  return comparableEnvironment(spec, nonEmpty(str(spec.name)));
 }
 
 export function environmentToWire(spec: Json, wireName: string, metadata: Metadata): Json {
@@ -73,16 +78,6 @@ export function environmentToWire(spec: Json, wireName: string, metadata: Metada
  * chosen (`isDefaultName`), so an undeclared display name never shows as drift.
  */
 export function environmentFromWire(remote: Json, isDefaultName: (name: string) => boolean): Json {
-  const config = isRecord(remote.config) ? remote.config : {};
   const name = str(remote.name);
-  return compact({
-    name: name !== undefined && !isDefaultName(name) ? name : undefined,
-    description: nonEmpty(str(remote.description)),
-    config: compact({
-      type: str(config.type) ?? "cloud",
-      networking: canonicalNetworking(config.networking),
-      packages: canonicalPackages(config.packages),
-    }),
-    metadata: userMetadata(remote.metadata),
-  });
+  return comparableEnvironment(remote, name !== undefined && !isDefaultName(name) ? name : undefined);
 }

@@ -2,12 +2,14 @@
 
 import { multipartFile, str } from "../common/handler-kit.js";
 import { readLocalFile } from "../common/local-files.js";
-import { isOwnedBy } from "../common/ownership.js";
-import { findFirst } from "../common/paging.js";
+import { isOwnedBy, listedOwnerOf, metadataPatch, withOwnership } from "../common/ownership.js";
+import { findFirst, listAll, listReader } from "../common/paging.js";
 import type { HttpClient, HttpRequest } from "../http.js";
 import { ProviderHttpError } from "../http.js";
 import type { HandlerContext, Owner, RemoteObject } from "../types.js";
 import { UnforeseeableError } from "../unforeseeable.js";
+import { METADATA_LIMITS } from "./ownership.js";
+import type { DialectProfile } from "./profile.js";
 import { isRecord, type Json } from "./spec.js";
 
 /**
@@ -38,6 +40,104 @@ export async function ignoreGone(action: () => Promise<unknown>): Promise<"done"
     if (error instanceof ProviderHttpError && error.status === 404) return "gone";
     throw error;
   }
+}
+
+type Call = Pick<HandlerContext, "http" | "signal">;
+
+/**
+ * The calls every handler makes on its kind's collection (`/environments`, `/vaults`, …), with
+ * the path written once: the list walk, adoption, refresh reads, deletes and metadata updates.
+ */
+export function dialectKind(
+  profile: Pick<DialectProfile, "pageSize" | "metadataUpdate" | "listsShowFullObjects">,
+  base: string,
+) {
+  const path = (id: string) => `${base}/${id}`;
+  return {
+    path,
+
+    /** Every object of the account, page by page. */
+    listAll: (ctx: Call, query?: Record<string, string | number | boolean>) =>
+      listAll<Json>(ctx.http, base, {
+        pageSize: profile.pageSize,
+        signal: ctx.signal,
+        ...(query ? { query } : {}),
+      }),
+
+    /** The handler's `listForRead`, where the provider's lists show whole objects. */
+    listReader: () => listReader(profile, base),
+
+    /** The handler's `findOwned`, with `toRemote` mapping the hit. */
+    ownedFinder: (toRemote: Parameters<typeof ownedFinder>[2]) =>
+      ownedFinder(base, profile.pageSize, toRemote),
+
+    /** A handler's `read`: the listed object or a GET, where an archived object counts as gone. */
+    async readLive(ctx: Call, listed: unknown, id: string): Promise<Json | "gone"> {
+      const remote = await listedOrGet(ctx.http, listed, { path: path(id), signal: ctx.signal });
+      return remote === "gone" || isArchived(remote) ? "gone" : remote;
+    },
+
+    /** A handler's `remove` by DELETE: an object already gone is removed. */
+    async remove(ctx: Call, id: string): Promise<void> {
+      await deleteIfPresent(ctx, path(id));
+    },
+
+    /**
+     * Creates an object carrying our ownership metadata, then `fill`s it (seeds, credentials). If
+     * filling fails the half-built object is removed (not aborted with the run, its own failure
+     * swallowed) so a retry starts clean, and the fill's error is reported.
+     */
+    async createFilled<T>(
+      ctx: HandlerContext,
+      spec: Json,
+      toWire: (metadata: Record<string, string>) => Json,
+      fill: (id: string) => Promise<T>,
+    ): Promise<{ created: Json; filled: T }> {
+      const metadata = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
+      const response = await ctx.http.request<Json>({
+        method: "POST",
+        path: base,
+        json: toWire(metadata),
+        signal: ctx.signal,
+      });
+      const id = idOf(response.body);
+      try {
+        return { created: response.body, filled: await fill(id) };
+      } catch (error) {
+        await ignoreGone(() => ctx.http.request({ method: "DELETE", path: path(id) })).catch(() => {});
+        throw error;
+      }
+    },
+
+    /**
+     * The metadata an update sends: the declared map with our ownership keys, and where the dialect
+     * patches metadata, a patch against what the object holds now (so dropped keys are removed).
+     */
+    async metadataForUpdate(
+      ctx: HandlerContext,
+      id: string,
+      declaredMetadata: unknown,
+    ): Promise<{ declared: Record<string, string>; metadata: Record<string, string | null> }> {
+      const declared = withOwnership(declaredMetadata, ctx.owner, METADATA_LIMITS);
+      if (profile.metadataUpdate !== "patch") return { declared, metadata: declared };
+      const current = await getOrGone(ctx.http, { path: path(id), signal: ctx.signal });
+      return {
+        declared,
+        metadata: current === "gone" ? declared : metadataPatch(current.metadata, declared),
+      };
+    },
+  };
+}
+
+/** DELETE; an object already gone is removed. */
+export async function deleteIfPresent(ctx: Call, path: string): Promise<void> {
+  await ignoreGone(() => ctx.http.request({ method: "DELETE", path, signal: ctx.signal }));
+}
+
+/** A listing's object with the owner its metadata names, though it may lack the resource key. */
+export function withListedOwner(listed: RemoteObject, metadata: unknown): RemoteObject {
+  const owner = listedOwnerOf(metadata);
+  return owner ? { ...listed, owner } : listed;
 }
 
 export function isArchived(remote: Json): boolean {

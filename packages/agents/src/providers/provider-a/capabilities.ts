@@ -1,4 +1,5 @@
 import { type ProviderCapabilities, SUPPORTED, unsupported } from "../../model/capabilities.js";
+import { cloudEnvironments, kindsBesideProviderB, NO_CHANNELS } from "../common/capability-facts.js";
 
 /**
  * provider_a facts: see docs/wire/provider-a.md §4 (capabilities) and docs/wire/provider-a.md §5 (mount
@@ -6,28 +7,15 @@ import { type ProviderCapabilities, SUPPORTED, unsupported } from "../../model/c
  */
 export const providerACapabilities: ProviderCapabilities = {
   name: "provider_a",
-  kinds: {
-    environments: SUPPORTED,
-    tunnels: unsupported("BYOC tunnels exist only on provider_b; use a cloud environment"),
-    vaults: SUPPORTED,
+  kinds: kindsBesideProviderB({
     memory_stores: unsupported(
       "provider_a has no memory stores; keep durable context in instructions or files, or target provider_b, provider_c or provider_d",
     ),
-    skills: SUPPORTED,
-    files: SUPPORTED,
-    identities: unsupported("identities exist only on provider_b"),
-    agents: SUPPORTED,
-    channels: unsupported("channels exist only on provider_b"),
-    deployments: SUPPORTED,
-  },
+  }),
   mountRoot: "/mnt",
-  environments: {
-    packageManagers: ["apt", "pip", "npm", "cargo", "gem", "go"],
-    setupScript: unsupported("install what you need through `config.packages`"),
-    selfHosted: unsupported("use `type: cloud`; self-hosted (BYOC) environments exist only on provider_b"),
-    selfHostedConfigIsMinimal: false,
-    limitedNetworking: unsupported("provider_a environments accept only `unrestricted` networking"),
-  },
+  environments: cloudEnvironments(
+    unsupported("provider_a environments accept only `unrestricted` networking"),
+  ),
   credentialTypes: {
     static_bearer: unsupported(
       "the provider_a API rejects static_bearer credentials; use an `environment_variable` credential",
@@ -55,5 +43,5 @@ export const providerACapabilities: ProviderCapabilities = {
     outcomeEvent: "dropped",
   },
   skills: { frontmatterNameRequired: true },
-  channels: { fixedModeRequiresForwardAgent: false, types: {} },
+  channels: NO_CHANNELS,
 };

@@ -1,32 +1,12 @@
 // provider_d's place in the shared Managed-Agents dialect, as data.
 import { str } from "../common/handler-kit.js";
 import type { EnvironmentNaming } from "../managed-dialect/handlers/environments.js";
-import type { DialectProfile } from "../managed-dialect/profile.js";
+import { type DialectProfile, dialectProfile } from "../managed-dialect/profile.js";
 import { isOwnName, nameAttempts, normalizeEnvironmentName } from "./environment-names.js";
-import {
-  BUILTIN_TOOLSET_TYPE,
-  LISTS_SHOW_FULL_OBJECTS,
-  METADATA_UPDATE,
-  MODEL_FORM,
-  MOUNT_ROOT,
-  OFFICIAL_SKILL_TYPE,
-  PAGE_SIZE,
-  ROSTER_FORM,
-} from "./wire-decisions.js";
+import * as wire from "./wire-decisions.js";
 
-export const providerDProfile: DialectProfile = {
-  agent: {
-    provider: "provider_d",
-    toolsetType: BUILTIN_TOOLSET_TYPE,
-    modelForm: MODEL_FORM,
-    rosterForm: ROSTER_FORM,
-    officialSkillType: OFFICIAL_SKILL_TYPE,
-    mountRoot: MOUNT_ROOT,
-    gitRepositories: false,
-  },
-  pageSize: PAGE_SIZE,
-  listsShowFullObjects: LISTS_SHOW_FULL_OBJECTS,
-  metadataUpdate: METADATA_UPDATE,
+export const providerDProfile: DialectProfile = dialectProfile("provider_d", wire, {
+  gitRepositories: false,
   agentRemoval: "delete",
   memoryPreconditions: false,
   memoryBatchCreate: true,
@@ -34,7 +14,7 @@ export const providerDProfile: DialectProfile = {
   vaultInPlaceUpdate: false,
   injectionLocation: false,
   agentVersionRetries: 2,
-};
+});
 
 const base = (declared: string | undefined, logical: string) => normalizeEnvironmentName(declared || logical);
 

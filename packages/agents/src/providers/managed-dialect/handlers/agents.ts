@@ -2,29 +2,21 @@
 // version is re-read and retried); removal archives (provider_c) or deletes (provider_d).
 
 import { logicalNameOf } from "../../../model/address.js";
-import { listedOwnerOf, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
-import { listAll, listReader } from "../../common/paging.js";
-import type {
-  HandlerContext,
-  KindHandler,
-  ListContext,
-  PriorState,
-  RemoteObject,
-  Spec,
-} from "../../types.js";
+import { metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
+import type { HandlerContext, KindHandler, ListContext, RemoteObject, Spec } from "../../types.js";
 import { UnforeseeableError } from "../../unforeseeable.js";
 import { agentFromWire, agentReverseRefs, agentToWire, canonicalAgent, sessionDefaults } from "../agent.js";
 import { METADATA_LIMITS } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
 import {
+  dialectKind,
   getOrGone,
   idOf,
   ignoreGone,
   isArchived,
   isStatus,
-  listedOrGet,
   overlay,
-  ownedFinder,
+  withListedOwner,
 } from "../remote.js";
 import type { Json } from "../spec.js";
 
@@ -41,6 +33,7 @@ const COMPARED = [
 
 export function agentHandler(profile: DialectProfile): KindHandler {
   const dialect = profile.agent;
+  const kind = dialectKind(profile, "/agents");
 
   const toRemote = (
     ctx: Pick<HandlerContext, "resolve" | "resolveExtra"> | ListContext,
@@ -75,22 +68,15 @@ export function agentHandler(profile: DialectProfile): KindHandler {
     return { wire, session: sessionDefaults(spec, dialect, ctx, ctx.warn), metadata };
   };
 
-  const findOwned = ownedFinder("/agents", profile.pageSize, (ctx, hit) => toRemote(ctx, hit, undefined));
+  const findOwned = kind.ownedFinder((ctx, hit) => toRemote(ctx, hit, undefined));
 
   // Same walker as findOwned, over the whole account; archived agents are asked for where the
   // provider archives (sync must see an archived roster member to refuse it).
   async function list(ctx: ListContext): Promise<RemoteObject[]> {
     const query = profile.agentRemoval === "archive" ? { include_archived: true } : undefined;
-    const all = await listAll<Json>(ctx.http, "/agents", {
-      pageSize: profile.pageSize,
-      signal: ctx.signal,
-      ...(query ? { query } : {}),
-    });
-    return all.map((remote) => {
-      const listed = toRemote(ctx, remote, undefined, undefined, false);
-      const owner = listedOwnerOf(remote.metadata);
-      return owner ? { ...listed, owner } : listed;
-    });
+    return (await kind.listAll(ctx, query)).map((remote) =>
+      withListedOwner(toRemote(ctx, remote, undefined, undefined, false), remote.metadata),
+    );
   }
 
   return {
@@ -115,15 +101,15 @@ export function agentHandler(profile: DialectProfile): KindHandler {
       return toRemote(ctx, response.body, spec, session);
     },
 
-    ...listReader(profile, "/agents"),
+    ...kind.listReader(),
 
     async read(ctx, id, prior, listed) {
-      const remote = await listedOrGet(ctx.http, listed, { path: `/agents/${id}`, signal: ctx.signal });
-      if (remote === "gone" || isArchived(remote)) return "gone";
+      const remote = await kind.readLive(ctx, listed, id);
+      if (remote === "gone") return "gone";
       return toRemote(ctx, remote, prior?.spec, prior?.extra?.session as Json | undefined);
     },
 
-    async update(ctx: HandlerContext, id: string, spec: Spec, _prior: PriorState) {
+    async update(ctx, id, spec) {
       const { wire, session, metadata } = body(ctx, spec);
       for (let attempt = 0; ; attempt++) {
         const current = await getOrGone(ctx.http, { path: `/agents/${id}`, signal: ctx.signal });
@@ -155,9 +141,7 @@ export function agentHandler(profile: DialectProfile): KindHandler {
 
     async remove(ctx, id) {
       if (profile.agentRemoval === "delete") {
-        await ignoreGone(() =>
-          ctx.http.request({ method: "DELETE", path: `/agents/${id}`, signal: ctx.signal }),
-        );
+        await kind.remove(ctx, id);
         return;
       }
       try {

@@ -3,21 +3,13 @@
 
 import { logicalNameOf } from "../../../model/address.js";
 import { str } from "../../common/handler-kit.js";
-import { listedOwnerOf, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
-import { listAll, listReader } from "../../common/paging.js";
-import type {
-  HandlerContext,
-  KindHandler,
-  ListContext,
-  PriorState,
-  RemoteObject,
-  Spec,
-} from "../../types.js";
+import { ownerOf, withOwnership } from "../../common/ownership.js";
+import type { KindHandler, ListContext, RemoteObject } from "../../types.js";
 import { UnforeseeableError } from "../../unforeseeable.js";
 import { canonicalEnvironment, environmentFromWire, environmentToWire } from "../environment.js";
 import { METADATA_LIMITS } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay, ownedFinder } from "../remote.js";
+import { dialectKind, idOf, isArchived, overlay, withListedOwner } from "../remote.js";
 import type { Json } from "../spec.js";
 
 export interface EnvironmentNaming {
@@ -32,6 +24,7 @@ export interface EnvironmentNaming {
 const COMPARED = ["name", "description", "config", "metadata"] as const;
 
 export function environmentHandler(profile: DialectProfile, naming: EnvironmentNaming): KindHandler {
+  const kind = dialectKind(profile, "/environments");
   const toRemote = (remote: Json, logicalName: string, declared?: Json): RemoteObject => {
     const owner = ownerOf(remote.metadata);
     const declaredName = declared ? str(declared.name) : undefined;
@@ -44,30 +37,23 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
     };
   };
 
-  const findOwned = ownedFinder("/environments", profile.pageSize, (_ctx, hit, owner) =>
-    toRemote(hit, logicalNameOf(owner.resource)),
-  );
+  const findOwned = kind.ownedFinder((_ctx, hit, owner) => toRemote(hit, logicalNameOf(owner.resource)));
 
   // The walker findOwned uses, over the whole account; archived environments are left out.
   async function list(ctx: ListContext): Promise<RemoteObject[]> {
-    const all = await listAll<Json>(ctx.http, "/environments", {
-      pageSize: profile.pageSize,
-      signal: ctx.signal,
-    });
-    return all
+    return (await kind.listAll(ctx))
       .filter((e) => !isArchived(e))
       .map((remote) => {
-        const owner = listedOwnerOf(remote.metadata);
-        const logical = owner?.resource ? logicalNameOf(owner.resource) : (str(remote.name) ?? "");
-        const listed = toRemote(remote, logical);
-        return owner ? { ...listed, owner } : listed;
+        const resource = ownerOf(remote.metadata)?.resource;
+        const logical = resource ? logicalNameOf(resource) : (str(remote.name) ?? "");
+        return withListedOwner(toRemote(remote, logical), remote.metadata);
       });
   }
 
   return {
     desired: (spec) => overlay(spec, canonicalEnvironment(spec), COMPARED),
 
-    async create(ctx: HandlerContext, spec: Spec): Promise<RemoteObject> {
+    async create(ctx, spec) {
       const logical = logicalNameOf(ctx.owner.resource);
       const metadata = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
       const names = naming.attempts(spec, logical);
@@ -96,25 +82,20 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
       throw new UnforeseeableError("internal", "environment create: no name to try");
     },
 
-    ...listReader(profile, "/environments"),
+    ...kind.listReader(),
 
-    async read(ctx: HandlerContext, id: string, prior?: PriorState, listed?: unknown) {
-      const remote = await listedOrGet(ctx.http, listed, { path: `/environments/${id}`, signal: ctx.signal });
-      if (remote === "gone" || isArchived(remote)) return "gone";
+    async read(ctx, id, prior, listed) {
+      const remote = await kind.readLive(ctx, listed, id);
+      if (remote === "gone") return "gone";
       return toRemote(remote, logicalNameOf(ctx.owner.resource), prior?.spec);
     },
 
-    async update(ctx: HandlerContext, id: string, spec: Spec, prior: PriorState): Promise<RemoteObject> {
+    async update(ctx, id, spec, prior) {
       const logical = logicalNameOf(ctx.owner.resource);
-      const declared = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
-      let metadata: Record<string, string | null> = declared;
-      if (profile.metadataUpdate === "patch") {
-        const current = await getOrGone(ctx.http, { path: `/environments/${id}`, signal: ctx.signal });
-        if (current !== "gone") metadata = metadataPatch(current.metadata, declared);
-      }
+      const { declared, metadata } = await kind.metadataForUpdate(ctx, id, spec.metadata);
       const response = await ctx.http.request<Json>({
         method: "POST",
-        path: `/environments/${id}`,
+        path: kind.path(id),
         json: {
           ...environmentToWire(spec, naming.updateName(spec, logical, str(prior?.extra?.name)), declared),
           metadata,
@@ -124,10 +105,8 @@ export function environmentHandler(profile: DialectProfile, naming: EnvironmentN
       return toRemote(response.body, logical, spec);
     },
 
-    async remove(ctx: HandlerContext, id: string): Promise<void> {
-      await ignoreGone(() =>
-        ctx.http.request({ method: "DELETE", path: `/environments/${id}`, signal: ctx.signal }),
-      );
+    async remove(ctx, id) {
+      await kind.remove(ctx, id);
     },
 
     findOwned,

@@ -4,16 +4,9 @@
 
 import { logicalNameOf } from "../../../model/address.js";
 import { str } from "../../common/handler-kit.js";
-import { listedOwnerOf, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
-import { listAll, listReader } from "../../common/paging.js";
-import type {
-  HandlerContext,
-  KindHandler,
-  ListContext,
-  PriorState,
-  RemoteObject,
-  Spec,
-} from "../../types.js";
+import { ownerOf } from "../../common/ownership.js";
+import { listAll } from "../../common/paging.js";
+import type { HandlerContext, KindHandler, ListContext, RemoteObject, Spec } from "../../types.js";
 import { UnforeseeableError } from "../../unforeseeable.js";
 import {
   canonicalMemoryStore,
@@ -25,18 +18,8 @@ import {
   type SeedEntry,
   seedEntries,
 } from "../memory.js";
-import { METADATA_LIMITS } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
-import {
-  getOrGone,
-  idOf,
-  ignoreGone,
-  isArchived,
-  isStatus,
-  listedOrGet,
-  overlay,
-  ownedFinder,
-} from "../remote.js";
+import { dialectKind, getOrGone, idOf, isArchived, isStatus, overlay, withListedOwner } from "../remote.js";
 import { isRecord, type Json, records } from "../spec.js";
 
 const COMPARED = ["description", "metadata", "entries"] as const;
@@ -48,7 +31,8 @@ interface RemoteMemory {
 }
 
 export function memoryStoreHandler(profile: DialectProfile): KindHandler {
-  const base = (id: string) => `/memory_stores/${id}`;
+  const kind = dialectKind(profile, "/memory_stores");
+  const base = kind.path;
 
   async function memoriesByPath(
     ctx: Pick<HandlerContext, "http" | "signal">,
@@ -169,27 +153,18 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
 
   const keysOf = (spec: Json | undefined) => records(spec?.entries).map((e) => str(e.key) ?? "");
 
-  const findOwned = ownedFinder("/memory_stores", profile.pageSize, (ctx, hit) =>
-    toRemote(ctx, hit, undefined),
-  );
+  const findOwned = kind.ownedFinder((ctx, hit) => toRemote(ctx, hit, undefined));
 
   // Every store of the account with its description and metadata only: the memories in it are
   // the agents' own (sync must never import them), and the declared seeds are apply's to write,
   // so `entries` is left out and the file keeps its seeds as declared.
   async function list(ctx: ListContext): Promise<RemoteObject[]> {
-    const all = await listAll<Json>(ctx.http, "/memory_stores", {
-      pageSize: profile.pageSize,
-      signal: ctx.signal,
-    });
-    return all.map((remote) => {
-      const owner = listedOwnerOf(remote.metadata);
-      return {
-        id: idOf(remote),
-        spec: memoryStoreFromWire(remote, [], new Map()),
-        ...(owner ? { owner } : {}),
-        archived: isArchived(remote),
-      };
-    });
+    return (await kind.listAll(ctx)).map((remote) =>
+      withListedOwner(
+        { id: idOf(remote), spec: memoryStoreFromWire(remote, [], new Map()), archived: isArchived(remote) },
+        remote.metadata,
+      ),
+    );
   }
 
   // The declared seeds as the provider now holds them; a seed that is gone remotely keeps its
@@ -214,41 +189,29 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
     list,
     readDeclared,
 
-    async create(ctx: HandlerContext, spec: Spec): Promise<RemoteObject> {
+    async create(ctx, spec) {
       const entries = seedEntries(spec);
       const logical = logicalNameOf(ctx.owner.resource);
-      const response = await ctx.http.request<Json>({
-        method: "POST",
-        path: "/memory_stores",
-        json: memoryStoreToWire(spec, logical, withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS)),
-        signal: ctx.signal,
-      });
-      const id = idOf(response.body);
-      try {
-        await writeSeeds(ctx, id, entries);
-      } catch (error) {
-        // A store without its seeds would be adopted as if complete: remove it, then report.
-        await ignoreGone(() => ctx.http.request({ method: "DELETE", path: base(id) })).catch(() => {});
-        throw error;
-      }
-      return toRemote(ctx, response.body, spec);
+      // A store without its seeds would be adopted as if complete: a failed seed write removes it.
+      const { created } = await kind.createFilled(
+        ctx,
+        spec,
+        (metadata) => memoryStoreToWire(spec, logical, metadata),
+        (id) => writeSeeds(ctx, id, entries),
+      );
+      return toRemote(ctx, created, spec);
     },
 
-    ...listReader(profile, "/memory_stores"),
+    ...kind.listReader(),
 
-    async read(ctx: HandlerContext, id: string, prior?: PriorState, listed?: unknown) {
-      const remote = await listedOrGet(ctx.http, listed, { path: base(id), signal: ctx.signal });
-      if (remote === "gone" || isArchived(remote)) return "gone";
+    async read(ctx, id, prior, listed) {
+      const remote = await kind.readLive(ctx, listed, id);
+      if (remote === "gone") return "gone";
       return toRemote(ctx, remote, prior?.spec);
     },
 
-    async update(ctx: HandlerContext, id: string, spec: Spec): Promise<RemoteObject> {
-      const declared = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
-      let metadata: Record<string, string | null> = declared;
-      if (profile.metadataUpdate === "patch") {
-        const current = await getOrGone(ctx.http, { path: base(id), signal: ctx.signal });
-        if (current !== "gone") metadata = metadataPatch(current.metadata, declared);
-      }
+    async update(ctx, id, spec) {
+      const { metadata } = await kind.metadataForUpdate(ctx, id, spec.metadata);
       const response = await ctx.http.request<Json>({
         method: "POST",
         path: base(id),
@@ -259,8 +222,8 @@ export function memoryStoreHandler(profile: DialectProfile): KindHandler {
       return toRemote(ctx, response.body, spec);
     },
 
-    async remove(ctx: HandlerContext, id: string): Promise<void> {
-      await ignoreGone(() => ctx.http.request({ method: "DELETE", path: base(id), signal: ctx.signal }));
+    async remove(ctx, id) {
+      await kind.remove(ctx, id);
     },
 
     findOwned,

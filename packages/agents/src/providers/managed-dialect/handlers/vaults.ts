@@ -4,19 +4,12 @@
 import { logicalNameOf } from "../../../model/address.js";
 import { str } from "../../common/handler-kit.js";
 import { listedOwnerOf, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
-import { listAll, listReader } from "../../common/paging.js";
+import { listAll } from "../../common/paging.js";
 import type { HttpClient } from "../../http.js";
-import type {
-  HandlerContext,
-  KindHandler,
-  ListContext,
-  PriorState,
-  RemoteObject,
-  Spec,
-} from "../../types.js";
+import type { HandlerContext, KindHandler, ListContext, RemoteObject, Spec } from "../../types.js";
 import { METADATA_LIMITS } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
-import { getOrGone, idOf, ignoreGone, isArchived, listedOrGet, overlay, ownedFinder } from "../remote.js";
+import { deleteIfPresent, dialectKind, getOrGone, idOf, isArchived, overlay } from "../remote.js";
 import { isRecord, type Json, records } from "../spec.js";
 import {
   type CredentialWire,
@@ -60,6 +53,7 @@ function withoutProtocol(credentials: unknown): unknown {
 
 export function vaultHandler(profile: DialectProfile): KindHandler {
   const options = { injectionLocation: profile.injectionLocation };
+  const kind = dialectKind(profile, "/vaults");
 
   const credentialsOf = (http: HttpClient, id: string, signal: AbortSignal) =>
     listAll<Json>(http, `/vaults/${id}/credentials`, { pageSize: profile.pageSize, signal });
@@ -99,18 +93,14 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
     };
   };
 
-  const findOwned = ownedFinder("/vaults", profile.pageSize, async (ctx, hit, owner) =>
+  const findOwned = kind.ownedFinder(async (ctx, hit, owner) =>
     toRemote(hit, await credentialsOf(ctx.http, idOf(hit), ctx.signal), logicalNameOf(owner.resource)),
   );
 
   // The vault walker findOwned uses, over the whole account. Credentials are read only for the
   // project's own vaults (one list per vault); other vaults come back with their metadata only.
   async function list(ctx: ListContext, project: string): Promise<RemoteObject[]> {
-    const vaults = await listAll<Json>(ctx.http, "/vaults", {
-      pageSize: profile.pageSize,
-      signal: ctx.signal,
-    });
-    const live = vaults.filter((v) => !isArchived(v));
+    const live = (await kind.listAll(ctx)).filter((v) => !isArchived(v));
     const out: RemoteObject[] = [];
     // A few credential lists in flight at once: one round trip per owned vault is the cost.
     for (let start = 0; start < live.length; start += LIST_CONCURRENCY) {
@@ -139,43 +129,35 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
     async create(ctx, spec) {
       const logical = logicalNameOf(ctx.owner.resource);
       const credentials = mapCredentials(spec, ctx);
-      const response = await ctx.http.request<Json>({
-        method: "POST",
-        path: "/vaults",
-        json: vaultToWire(spec, logical, withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS)),
-        signal: ctx.signal,
-      });
-      const vaultId = idOf(response.body);
-      // The created credentials are what the vault holds: no list needed to read them back.
-      const added: Json[] = [];
-      try {
-        for (const credential of credentials) added.push(await addCredential(ctx, vaultId, credential));
-      } catch (error) {
-        // Half a vault is worse than none: remove it so a retry starts clean.
-        await ignoreGone(() => ctx.http.request({ method: "DELETE", path: `/vaults/${vaultId}` })).catch(
-          () => {},
-        );
-        throw error;
-      }
-      return toRemote(response.body, added, logical, spec);
+      // Half a vault is worse than none: a failed credential removes it. The created credentials are
+      // what the vault holds: no list needed to read them back.
+      const { created, filled } = await kind.createFilled(
+        ctx,
+        spec,
+        (metadata) => vaultToWire(spec, logical, metadata),
+        async (vaultId) => {
+          const added: Json[] = [];
+          for (const credential of credentials) added.push(await addCredential(ctx, vaultId, credential));
+          return added;
+        },
+      );
+      return toRemote(created, filled, logical, spec);
     },
 
-    ...listReader(profile, "/vaults"),
+    ...kind.listReader(),
     readsWhileListing: true,
 
     async read(ctx, id, prior, listed) {
       // The credentials need only the vault's id: read them while the vault list is walked.
       const credentials = credentialsOf(ctx.http, id, ctx.signal);
       credentials.catch(() => {});
-      const remote = await listedOrGet(ctx.http, listed, { path: `/vaults/${id}`, signal: ctx.signal });
-      if (remote === "gone" || isArchived(remote)) return "gone";
+      const remote = await kind.readLive(ctx, listed, id);
+      if (remote === "gone") return "gone";
       return toRemote(remote, await credentials, logicalNameOf(ctx.owner.resource), prior?.spec);
     },
 
     async remove(ctx, id) {
-      await ignoreGone(() =>
-        ctx.http.request({ method: "DELETE", path: `/vaults/${id}`, signal: ctx.signal }),
-      );
+      await kind.remove(ctx, id);
     },
 
     findOwned,
@@ -184,7 +166,7 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
 
   if (!profile.vaultInPlaceUpdate) return { ...handler, createBeforeDestroy: true };
 
-  handler.update = async (ctx: HandlerContext, id: string, spec: Spec, _prior: PriorState) => {
+  handler.update = async (ctx, id, spec) => {
     const logical = logicalNameOf(ctx.owner.resource);
     const declared = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
     const current = await getOrGone(ctx.http, { path: `/vaults/${id}`, signal: ctx.signal });
@@ -226,11 +208,5 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
 }
 
 async function deleteCredential(ctx: HandlerContext, vaultId: string, credentialId: string): Promise<void> {
-  await ignoreGone(() =>
-    ctx.http.request({
-      method: "DELETE",
-      path: `/vaults/${vaultId}/credentials/${credentialId}`,
-      signal: ctx.signal,
-    }),
-  );
+  await deleteIfPresent(ctx, `/vaults/${vaultId}/credentials/${credentialId}`);
 }

@@ -15,15 +15,7 @@ import {
   environmentFromWire,
   environmentToWire,
 } from "../mappers/environment.js";
-import {
-  bothDomainsListReader,
-  client,
-  findOwnedIn,
-  listedOn,
-  readEither,
-  requireOneDomain,
-  specDomain,
-} from "./shared.js";
+import { bothDomainsKind, client, findOwnedIn, requireOneDomain, specDomain } from "./shared.js";
 
 function toRemote(ctx: HandlerContext, wire: Wire, domain: ApiDomain): RemoteObject {
   return {
@@ -33,6 +25,8 @@ function toRemote(ctx: HandlerContext, wire: Wire, domain: ApiDomain): RemoteObj
     extra: { domain },
   };
 }
+
+const kind = bothDomainsKind("/environments");
 
 export const environmentHandler: KindHandler = {
   list: listEnvironments,
@@ -68,16 +62,14 @@ export const environmentHandler: KindHandler = {
       );
     }
   },
-  ...bothDomainsListReader("/environments"),
+  ...kind.listReader(),
   async read(ctx, id, prior, listed) {
     // An external environment (verified, never created: no domain in `extra`) may live on either
     // API whatever its users' delivery: the domain its spec names first, then the other one.
     const external = prior !== undefined && prior.extra?.domain === undefined;
     const domain = specDomain(prior?.spec);
-    const found =
-      (await listedOn(listed, external ? undefined : domain)) ??
-      (await readEither(ctx, `/environments/${id}`, domain, external));
-    if (found === "gone" || found.wire.archived_at) return "gone";
+    const found = await kind.readLive(ctx, listed, id, domain, external);
+    if (found === "gone") return "gone";
     return toRemote(ctx, found.wire, found.domain);
   },
   async update(ctx, id, spec) {
@@ -124,13 +116,7 @@ export const environmentHandler: KindHandler = {
     }
     await removeTolerant(http, "DELETE", `/environments/${id}`, ctx.signal);
   },
-  async findOwned(ctx, owner, exclude) {
-    for (const domain of ["managed", "forward"] as const) {
-      const found = await findOwnedIn(ctx, client(ctx, domain), "/environments", owner, exclude);
-      if (found) return toRemote(ctx, found, domain);
-    }
-    return undefined;
-  },
+  findOwned: kind.ownedFinder(toRemote),
 };
 
 /** Live sessions of the environment's API domain that run in it (Forward ones through their Template). */

@@ -17,14 +17,11 @@ import {
   seedContents,
 } from "../mappers/memory-store.js";
 import {
-  bothDomainsListReader,
+  bothDomainsKind,
   client,
   DEFAULT_PROVIDER_B_OPTIONS,
   deleteMemoryStorePermanently,
-  findOwnedIn,
-  listedOn,
   type ProviderBOptions,
-  readEither,
   requireOneDomain,
   specDomain,
 } from "./shared.js";
@@ -123,6 +120,8 @@ function lastAppliedSeeds(prior: PriorState | undefined): Record<string, unknown
   return entries && typeof entries === "object" ? (entries as Record<string, unknown>) : undefined;
 }
 
+const kind = bothDomainsKind("/memory_stores");
+
 export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVIDER_B_OPTIONS): KindHandler {
   return {
     list: listMemoryStores,
@@ -163,12 +162,11 @@ export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVID
       }
       return withSeeds(await toRemote(ctx, store, domain), decl);
     },
-    ...bothDomainsListReader("/memory_stores"),
+    ...kind.listReader(),
     async read(ctx, id, prior, listed) {
       const domain = specDomain(prior?.spec);
-      const found =
-        (await listedOn(listed, domain)) ?? (await readEither(ctx, `/memory_stores/${id}`, domain));
-      if (found === "gone" || found.wire.archived_at) return "gone";
+      const found = await kind.readLive(ctx, listed, id, domain);
+      if (found === "gone") return "gone";
       return toRemote(ctx, found.wire, found.domain, lastAppliedSeeds(prior));
     },
     async update(ctx, id, spec) {
@@ -190,12 +188,6 @@ export function createMemoryStoreHandler(opts: ProviderBOptions = DEFAULT_PROVID
     async remove(ctx, id) {
       await deleteMemoryStorePermanently(ctx, opts, id);
     },
-    async findOwned(ctx, owner, exclude) {
-      for (const domain of ["managed", "forward"] as const) {
-        const found = await findOwnedIn(ctx, client(ctx, domain), "/memory_stores", owner, exclude);
-        if (found) return toRemote(ctx, found, domain);
-      }
-      return undefined;
-    },
+    findOwned: kind.ownedFinder((ctx, wire, domain) => toRemote(ctx, wire, domain)),
   };
 }

@@ -7,7 +7,7 @@ import { readLocalFile } from "../../common/local-files.js";
 import { ownerOf, sameOwner } from "../../common/ownership.js";
 import { firstMatch, listPagesAfterId, walkAfterId } from "../../common/paging.js";
 import { delay, type HttpClient, ProviderHttpError } from "../../http.js";
-import type { HandlerContext, KindHandler, ListContext, Owner, Spec } from "../../types.js";
+import type { HandlerContext, KindHandler, ListContext, Owner, RemoteObject, Spec } from "../../types.js";
 import { type ApiDomain, domainClient } from "../client.js";
 import { derivedOf, domainOf } from "../derive.js";
 
@@ -72,6 +72,56 @@ export async function readEither(
     if (wire !== "gone") return { wire, domain: d };
   }
   return "gone";
+}
+
+/**
+ * A kind that lives on both API domains (environments, vaults, memory stores), with its
+ * collection path written once: refresh's list reader, adoption, and refresh's read.
+ */
+export function bothDomainsKind(base: string) {
+  return {
+    listReader: () => bothDomainsListReader(base),
+    ownedFinder: (toRemote: Parameters<typeof ownedOnEitherDomain>[1]) => ownedOnEitherDomain(base, toRemote),
+    readLive: (
+      ctx: HandlerContext,
+      listed: unknown,
+      id: string,
+      domain: ApiDomain | undefined,
+      external = false,
+    ) => readLiveOn(ctx, listed, `${base}/${id}`, domain, external),
+  };
+}
+
+/** A `findOwned` for a kind on both API domains: the Managed one first, then Forward. */
+function ownedOnEitherDomain(
+  path: string,
+  toRemote: (ctx: HandlerContext, wire: Wire, domain: ApiDomain) => RemoteObject | Promise<RemoteObject>,
+): NonNullable<KindHandler["findOwned"]> {
+  return async (ctx, owner, exclude) => {
+    for (const domain of ["managed", "forward"] as const) {
+      const found = await findOwnedIn(ctx, client(ctx, domain), path, owner, exclude);
+      if (found) return toRemote(ctx, found, domain);
+    }
+    return undefined;
+  };
+}
+
+/**
+ * A both-domain kind's refresh read: what refresh listed on the recorded domain, else a GET there
+ * (`external`: the listed object of either domain, else a GET on the recorded one and then the
+ * other). An archived object is gone.
+ */
+async function readLiveOn(
+  ctx: HandlerContext,
+  listed: unknown,
+  path: string,
+  domain: ApiDomain | undefined,
+  external = false,
+): Promise<Listed | "gone"> {
+  const found =
+    (await listedOn(listed, external ? undefined : domain)) ??
+    (await readEither(ctx, path, domain, external));
+  return found === "gone" || found.wire.archived_at ? "gone" : found;
 }
 
 /** What plan from lists found for one id: the object as its domain's list showed it. */

@@ -15,15 +15,7 @@ import {
   credentialToWire,
   secretOf,
 } from "../mappers/credential.js";
-import {
-  bothDomainsListReader,
-  client,
-  findOwnedIn,
-  listedOn,
-  readEither,
-  requireOneDomain,
-  specDomain,
-} from "./shared.js";
+import { bothDomainsKind, client, findOwnedIn, requireOneDomain, specDomain } from "./shared.js";
 
 interface VaultDecl {
   display_name?: string;
@@ -67,6 +59,8 @@ async function toRemote(
     },
   };
 }
+
+const kind = bothDomainsKind("/vaults");
 
 export const vaultHandler: KindHandler = {
   list: listVaults,
@@ -130,11 +124,11 @@ export const vaultHandler: KindHandler = {
     return toRemote(ctx, vault, domain, undefined, adopted ? undefined : written);
   },
   // The list shows the vault; its credentials are still read from their own list per vault.
-  ...bothDomainsListReader("/vaults"),
+  ...kind.listReader(),
   async read(ctx, id, prior, listed) {
     const domain = specDomain(prior?.spec);
-    const found = (await listedOn(listed, domain)) ?? (await readEither(ctx, `/vaults/${id}`, domain));
-    if (found === "gone" || found.wire.archived_at) return "gone";
+    const found = await kind.readLive(ctx, listed, id, domain);
+    if (found === "gone") return "gone";
     return toRemote(ctx, found.wire, found.domain, prior);
   },
   async remove(ctx, id, prior) {
@@ -184,11 +178,5 @@ export const vaultHandler: KindHandler = {
     const vault = await send(ctx, http, { method: "GET", path: `/vaults/${id}` });
     return toRemote(ctx, vault, domain);
   },
-  async findOwned(ctx, owner, exclude) {
-    for (const domain of ["managed", "forward"] as const) {
-      const found = await findOwnedIn(ctx, client(ctx, domain), "/vaults", owner, exclude);
-      if (found) return toRemote(ctx, found, domain);
-    }
-    return undefined;
-  },
+  findOwned: kind.ownedFinder((ctx, wire, domain) => toRemote(ctx, wire, domain)),
 };

@@ -1,6 +1,6 @@
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSim, type RunningSim, type SimDefinition } from "../src/index.js";
+import { createSim, type RunningSim, type SimDefinition } from "../../src/index.js";
 
 interface Thing {
   id: string;

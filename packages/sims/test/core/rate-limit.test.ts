@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TokenBuckets } from "../src/core/rate-limit.js";
-import { type RunningSim, type SimName, startSim } from "../src/index.js";
+import { TokenBuckets } from "../../src/core/rate-limit.js";
+import { type RunningSim, type SimName, startSim } from "../../src/index.js";
 
 // One row per provider simulator: how it authenticates, a cheap read, and the headers its limit
 // answers with (docs/sims.md "Request limits").

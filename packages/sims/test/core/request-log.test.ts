@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LogEntry, RequestLog } from "../src/core/request-log.js";
-import { createSim, type RunningSim } from "../src/index.js";
-import { definition as providerC } from "../src/provider-c/index.js";
+import { type LogEntry, RequestLog } from "../../src/core/request-log.js";
+import { createSim, type RunningSim } from "../../src/index.js";
+import { definition as providerC } from "../../src/provider-c/index.js";
 
 const entry = (n: number) => ({
   atMs: Date.UTC(2026, 0, 1) + n * 1000,

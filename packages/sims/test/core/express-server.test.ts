@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createExpressServer } from "../src/core/express-server.js";
+import { createExpressServer } from "../../src/core/express-server.js";
 
 // The server must hand Express objects that already have the app's prototypes (so Express never
 // re-parents them), and everything the simulators use from Express must still work on them.
