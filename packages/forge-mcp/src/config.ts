@@ -103,7 +103,8 @@ export interface Config {
   logLevel: string;
 }
 
-export const TOOLSETS = [
+/** Every toolset's name, in the order tools/list and the docs show them (tools/index.ts fills each). */
+export const TOOLSET_NAMES = [
   "projects",
   "issues",
   "merge_requests",
@@ -124,9 +125,13 @@ export const TOOLSETS = [
   "vulnerabilities",
   "dependency_proxy",
 ] as const;
+export type Toolset = (typeof TOOLSET_NAMES)[number];
 
-/** gitlab-mcp's toolset names that map onto one of ours, so its GITLAB_TOOLSETS values carry over. */
-export const TOOLSET_ALIASES: Record<string, (typeof TOOLSETS)[number]> = {
+/**
+ * gitlab-mcp's toolset names that map onto one of ours, so its GITLAB_TOOLSETS values and
+ * discover_tools categories carry over.
+ */
+export const TOOLSET_ALIASES: Readonly<Record<string, Toolset>> = {
   repositories: "repository",
   branches: "repository",
   ci: "pipelines",
@@ -148,10 +153,10 @@ export function parseToolsets(raw: string | undefined): {
     .split(",")
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean)) {
-    if (name === "all") for (const t of TOOLSETS) out.add(t);
+    if (name === "all") for (const t of TOOLSET_NAMES) out.add(t);
     else if (name === "none")
       continue; // only GITLAB_TOOLS' single tools
-    else if ((TOOLSETS as readonly string[]).includes(name)) out.add(name);
+    else if ((TOOLSET_NAMES as readonly string[]).includes(name)) out.add(name);
     else if (TOOLSET_ALIASES[name]) out.add(TOOLSET_ALIASES[name]);
     else unknown.push(name);
   }

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import type { PermissionMode } from "../config.js";
 import type { ApiResult, ForgeApi } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
 import { ProjectOutsideScope } from "../forge/project-scope.js";
@@ -12,27 +13,6 @@ import { type Asker, type ConfirmExtra, type ConfirmMode, confirmDestructive } f
  * one forge call. Registration applies read-only mode; the wrapper turns forge errors into MCP tool
  * errors carrying the forge's message (never a token).
  */
-
-export type Toolset =
-  | "projects"
-  | "issues"
-  | "merge_requests"
-  | "pipelines"
-  | "repository"
-  | "users"
-  | "groups"
-  | "labels"
-  | "milestones"
-  | "tags"
-  | "releases"
-  | "wiki"
-  | "search"
-  | "variables"
-  | "workitems"
-  | "graphql"
-  | "webhooks"
-  | "vulnerabilities"
-  | "dependency_proxy";
 
 export interface ForgeTool<S extends z.ZodRawShape = z.ZodRawShape> {
   /** gitlab-mcp's name where it has a tool doing the same job, so its users' names carry over. */
@@ -95,8 +75,6 @@ export function annotations(t: ForgeTool) {
 export function writes(t: ForgeTool): boolean {
   return !annotations(t).readOnlyHint;
 }
-
-export type PermissionMode = "readonly" | "modify" | "full";
 
 /** What a deployment exposes (./exposure.ts decides with it which tools exist). */
 export interface Exposure {
