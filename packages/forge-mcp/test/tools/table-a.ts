@@ -1,0 +1,429 @@
+import { unzipSync } from "fflate";
+import { expect } from "vitest";
+
+/**
+ * Rows of the tools table (tools/table.test.ts) for emoji reactions, CI/CD variables, milestone
+ * items and group milestones, and CI (lint, environments, deployments, trigger jobs, artifacts).
+ * They run after the table's own rows and use what those left: issue 1's note `c.note`, the build
+ * job `c.build`. `prepareA` adds what no tool creates: a deployment and a pipeline with a trigger job.
+ */
+
+type Ctx = Record<string, any>;
+export interface RowA {
+  tool: string;
+  args: Record<string, unknown> | ((c: Ctx) => Record<string, unknown>);
+  method: string;
+  path: string | ((c: Ctx) => string);
+  expect?: RegExp;
+  save?: (body: any, c: Ctx) => void;
+  /** Forge calls the tool makes before the row's own (in any order), as "METHOD path". */
+  before?: string[] | ((c: Ctx) => string[]);
+}
+
+const A = "/api/v4";
+const P = `${A}/projects/1`;
+const MR1 = `${P}/merge_requests/1`;
+const G = `${A}/groups/acme`;
+const r = (
+  tool: string,
+  args: RowA["args"],
+  method: string,
+  path: RowA["path"],
+  more: Partial<RowA> = {},
+): RowA => ({
+  tool,
+  args,
+  method,
+  path,
+  ...more,
+});
+
+/** A deployment to production and a pipeline whose `downstream` job triggers another project. */
+export async function prepareA(origin: string, seed: (b: Record<string, unknown>) => Promise<void>, c: Ctx) {
+  const headers = { "private-token": "sim-forge-pat", "content-type": "application/json" };
+  const d = await fetch(`${origin}${P}/deployments`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({
+      environment: "production",
+      sha: "main",
+      ref: "main",
+      tag: false,
+      status: "success",
+    }),
+  });
+  expect(d.status).toBe(201);
+  await seed({
+    pipelines: [
+      {
+        project: "acme/widgets",
+        ref: "main",
+        jobs: [
+          { name: "build", stage: "build", status: "success" },
+          { name: "downstream", stage: "deploy", status: "success", trigger: "acme/platform/infra" },
+        ],
+      },
+    ],
+  });
+  // a CI/CD catalog resource: components under templates/, published by a release
+  await seed({
+    projects: [
+      {
+        namespace: "acme",
+        path: "components",
+        name: "Components",
+        description: "Shared CI components",
+        visibility: "public",
+        creator: "alice",
+        files: {
+          "README.md": "# Components\n",
+          "templates/lint.yml":
+            "spec:\n  inputs:\n    stage:\n      default: test\n---\nlint:\n  stage: $[[ inputs.stage ]]\n  script: make lint\n",
+          "templates/deploy/template.yml":
+            "spec:\n  inputs:\n    target:\n      description: Where to\n---\ndeploy:\n  script: make deploy\n",
+        },
+      },
+    ],
+    releases: [{ project: "acme/components", tag_name: "v1.2.0", ref: "main" }],
+  });
+  const pipelines = (await (await fetch(`${origin}${P}/pipelines?per_page=1`, { headers })).json()) as Array<{
+    id: number;
+  }>;
+  c.bridgePipeline = pipelines[0]!.id;
+}
+
+const emoji = (kind: "issue" | "merge_request", on: string, noteOf: (c: Ctx) => number): RowA[] => {
+  const key = kind === "issue" ? "issue_iid" : "merge_request_iid";
+  const t = { project_id: 1, [key]: 1 };
+  return [
+    r(`create_${kind}_emoji_reaction`, { ...t, name: "thumbsup" }, "POST", `${on}/award_emoji`, {
+      expect: /"name":"thumbsup"[\s\S]*"username":"alice"/,
+      save: (b, c) => {
+        c[`${kind}Award`] = b.id;
+      },
+    }),
+    r(`list_${kind}_emoji_reactions`, t, "GET", `${on}/award_emoji`, { expect: /"name":"thumbsup"/ }),
+    r(
+      `delete_${kind}_emoji_reaction`,
+      (c) => ({ ...t, award_id: c[`${kind}Award`] }),
+      "DELETE",
+      (c) => `${on}/award_emoji/${c[`${kind}Award`]}`,
+      { expect: /^Done\.$/ },
+    ),
+    r(
+      `create_${kind}_note_emoji_reaction`,
+      (c) => ({ ...t, note_id: noteOf(c), name: "eyes" }),
+      "POST",
+      (c) => `${on}/notes/${noteOf(c)}/award_emoji`,
+      {
+        expect: /"name":"eyes"[\s\S]*"awardable_type":"Note"/,
+        save: (b, c) => {
+          c[`${kind}NoteAward`] = b.id;
+        },
+      },
+    ),
+    r(
+      `list_${kind}_note_emoji_reactions`,
+      (c) => ({ ...t, note_id: noteOf(c) }),
+      "GET",
+      (c) => `${on}/notes/${noteOf(c)}/award_emoji`,
+      { expect: /"name":"eyes"/ },
+    ),
+    r(
+      `delete_${kind}_note_emoji_reaction`,
+      (c) => ({ ...t, note_id: noteOf(c), award_id: c[`${kind}NoteAward`] }),
+      "DELETE",
+      (c) => `${on}/notes/${noteOf(c)}/award_emoji/${c[`${kind}NoteAward`]}`,
+      { expect: /^Done\.$/ },
+    ),
+  ];
+};
+
+const variables = (owner: "project" | "group", base: string, id: unknown): RowA[] => {
+  const o = { [`${owner}_id`]: id };
+  return [
+    r(
+      `create_${owner}_variable`,
+      { ...o, key: "DEPLOY_TOKEN", value: "s3cr3t-value", masked: true },
+      "POST",
+      `${base}/variables`,
+      { expect: /^(?!.*s3cr3t)[\s\S]*"key":"DEPLOY_TOKEN","value":"\[masked\]"/ },
+    ),
+    r(`list_${owner}_variables`, o, "GET", `${base}/variables`, {
+      expect: /^(?!.*s3cr3t)[\s\S]*"value":"\[masked\]"/,
+    }),
+    r(
+      `get_${owner}_variable`,
+      { ...o, key: "DEPLOY_TOKEN", show_values: true },
+      "GET",
+      `${base}/variables/DEPLOY_TOKEN`,
+      {
+        expect: /"value":"s3cr3t-value"/,
+      },
+    ),
+    r(
+      `update_${owner}_variable`,
+      { ...o, key: "DEPLOY_TOKEN", value: "n3w-s3cr3t-value", protected: true },
+      "PUT",
+      `${base}/variables/DEPLOY_TOKEN`,
+      { expect: /^(?!.*s3cr3t)[\s\S]*"value":"\[masked\]","hidden":false,"protected":true/ },
+    ),
+    r(`delete_${owner}_variable`, { ...o, key: "DEPLOY_TOKEN" }, "DELETE", `${base}/variables/DEPLOY_TOKEN`, {
+      expect: /^Done\.$/,
+    }),
+  ];
+};
+
+const WI = `${P}/issues/1`;
+const gidNote = (c: Ctx) => `gid://gitlab/Note/${c.note}`;
+
+export const rowsA: RowA[] = [
+  // emoji reactions: issues, merge requests (on a note of its own), work items (issue 1)
+  ...emoji("issue", `${P}/issues/1`, (c) => c.note),
+  r(
+    "create_merge_request_note",
+    { project_id: 1, merge_request_iid: 1, body: "React to me" },
+    "POST",
+    `${MR1}/notes`,
+    {
+      save: (b, c) => {
+        c.emojiMrNote = b.id;
+      },
+    },
+  ),
+  ...emoji("merge_request", MR1, (c) => c.emojiMrNote),
+  r(
+    "create_work_item_emoji_reaction",
+    { project_id: 1, iid: 1, name: "rocket" },
+    "POST",
+    `${WI}/award_emoji`,
+    {
+      expect: /"name":"rocket"/,
+      save: (b, c) => {
+        c.wiAward = b.id;
+      },
+    },
+  ),
+  r("list_work_item_emoji_reactions", { project_id: 1, iid: 1 }, "GET", `${WI}/award_emoji`, {
+    expect: /"name":"rocket"/,
+  }),
+  r(
+    "delete_work_item_emoji_reaction",
+    { project_id: 1, iid: 1, name: "rocket" },
+    "DELETE",
+    (c) => `${WI}/award_emoji/${c.wiAward}`,
+    { before: [`GET ${WI}/award_emoji`], expect: /^Done\.$/ },
+  ),
+  r(
+    "create_work_item_note_emoji_reaction",
+    (c) => ({ project_id: 1, iid: 1, note_id: gidNote(c), name: "tada" }),
+    "POST",
+    (c) => `${WI}/notes/${c.note}/award_emoji`,
+    {
+      expect: /"name":"tada"/,
+      save: (b, c) => {
+        c.wiNoteAward = b.id;
+      },
+    },
+  ),
+  r(
+    "list_work_item_note_emoji_reactions",
+    (c) => ({ project_id: 1, iid: 1, note_id: gidNote(c) }),
+    "GET",
+    (c) => `${WI}/notes/${c.note}/award_emoji`,
+    { expect: /"name":"tada"/ },
+  ),
+  r(
+    "delete_work_item_note_emoji_reaction",
+    (c) => ({ project_id: 1, iid: 1, note_id: c.note, name: "tada" }),
+    "DELETE",
+    (c) => `${WI}/notes/${c.note}/award_emoji/${c.wiNoteAward}`,
+    { before: (c) => [`GET ${WI}/notes/${c.note}/award_emoji`], expect: /^Done\.$/ },
+  ),
+  // CI/CD variables: values masked unless show_values
+  ...variables("project", P, 1),
+  ...variables("group", G, "acme"),
+  // a milestone's issues, merge requests and burndown, promotion, group milestones
+  r("create_milestone", { project_id: 1, title: "v3.0" }, "POST", `${P}/milestones`, {
+    save: (b, c) => {
+      c.ms = b.id;
+    },
+  }),
+  r("update_issue", (c) => ({ project_id: 1, issue_iid: 1, milestone_id: c.ms }), "PUT", `${P}/issues/1`, {
+    expect: /"title":"v3\.0"/,
+  }),
+  r(
+    "update_merge_request",
+    (c) => ({ project_id: 1, merge_request_iid: 1, milestone_id: c.ms }),
+    "PUT",
+    MR1,
+    { expect: /"milestone":\{[^}]*"title":"v3\.0"/ },
+  ),
+  r(
+    "get_milestone_issue",
+    (c) => ({ project_id: 1, milestone_id: c.ms }),
+    "GET",
+    (c) => `${P}/milestones/${c.ms}/issues`,
+    { expect: /render slowly/ },
+  ),
+  r(
+    "get_milestone_merge_requests",
+    (c) => ({ project_id: 1, milestone_id: c.ms }),
+    "GET",
+    (c) => `${P}/milestones/${c.ms}/merge_requests`,
+    { expect: /"iid":1,/ },
+  ),
+  r(
+    "get_milestone_burndown_events",
+    (c) => ({ project_id: 1, milestone_id: c.ms }),
+    "GET",
+    (c) => `${P}/milestones/${c.ms}/burndown_events`,
+    { expect: /"action":"created"/ },
+  ),
+  r(
+    "promote_milestone",
+    (c) => ({ project_id: 1, milestone_id: c.ms }),
+    "POST",
+    (c) => `${P}/milestones/${c.ms}/promote`,
+    {
+      expect: /"title":"v3\.0"[\s\S]*"group_id":\d+/,
+      save: (b, c) => {
+        c.gms = b.id;
+      },
+    },
+  ),
+  r("list_group_milestones", { group_id: "acme", state: "active" }, "GET", `${G}/milestones`, {
+    expect: /"title":"v3\.0"/,
+  }),
+  r(
+    "get_group_milestone",
+    (c) => ({ group_id: "acme", milestone_id: c.gms }),
+    "GET",
+    (c) => `${G}/milestones/${c.gms}`,
+    {
+      expect: /groups\/acme\/-\/milestones/,
+    },
+  ),
+  r(
+    "get_group_milestone_issue",
+    (c) => ({ group_id: "acme", milestone_id: c.gms }),
+    "GET",
+    (c) => `${G}/milestones/${c.gms}/issues`,
+    { expect: /render slowly/ },
+  ),
+  r(
+    "get_group_milestone_merge_requests",
+    (c) => ({ group_id: "acme", milestone_id: c.gms }),
+    "GET",
+    (c) => `${G}/milestones/${c.gms}/merge_requests`,
+    { expect: /"iid":1,/ },
+  ),
+  r(
+    "get_group_milestone_burndown_events",
+    (c) => ({ group_id: "acme", milestone_id: c.gms }),
+    "GET",
+    (c) => `${G}/milestones/${c.gms}/burndown_events`,
+    { expect: /"action":"created"/ },
+  ),
+  r(
+    "create_group_milestone",
+    { group_id: "acme", title: "Q1", due_date: "2027-03-31" },
+    "POST",
+    `${G}/milestones`,
+    {
+      save: (b, c) => {
+        c.gms2 = b.id;
+      },
+    },
+  ),
+  r(
+    "edit_group_milestone",
+    (c) => ({ group_id: "acme", milestone_id: c.gms2, state_event: "close" }),
+    "PUT",
+    (c) => `${G}/milestones/${c.gms2}`,
+    { expect: /"state":"closed"/ },
+  ),
+  r(
+    "delete_group_milestone",
+    (c) => ({ group_id: "acme", milestone_id: c.gms2 }),
+    "DELETE",
+    (c) => `${G}/milestones/${c.gms2}`,
+    { expect: /^Done\.$/ },
+  ),
+  // CI: lint, environments and deployments, trigger jobs, the artifacts archive
+  r(
+    "validate_ci_lint",
+    { project_id: 1, content: "build:\n  script: make\n", include_jobs: true },
+    "POST",
+    `${P}/ci/lint`,
+    { expect: /"valid":true[\s\S]*"jobs":\[\{"name":"build"/ },
+  ),
+  r("validate_project_ci_lint", { project_id: 1, content_ref: "main" }, "GET", `${P}/ci/lint`, {
+    expect: /"valid":true,"errors":\[\]/,
+  }),
+  r("list_environments", { project_id: 1 }, "GET", `${P}/environments`, {
+    expect: /"name":"production"/,
+    save: (b, c) => {
+      c.env = b.items[0].id;
+    },
+  }),
+  r(
+    "get_environment",
+    (c) => ({ project_id: 1, environment_id: c.env }),
+    "GET",
+    (c) => `${P}/environments/${c.env}`,
+    {
+      expect: /"last_deployment":\{[^}]*"status":"success"/,
+    },
+  ),
+  r("list_deployments", { project_id: 1, environment: "production" }, "GET", `${P}/deployments`, {
+    expect: /"status":"success"/,
+    save: (b, c) => {
+      c.deployment = b.items[0].id;
+    },
+  }),
+  r(
+    "get_deployment",
+    (c) => ({ project_id: 1, deployment_id: c.deployment }),
+    "GET",
+    (c) => `${P}/deployments/${c.deployment}`,
+    { expect: /"environment":\{[^}]*"name":"production"/ },
+  ),
+  r(
+    "list_pipeline_trigger_jobs",
+    (c) => ({ project_id: 1, pipeline_id: c.bridgePipeline }),
+    "GET",
+    (c) => `${P}/pipelines/${c.bridgePipeline}/bridges`,
+    { expect: /^(?![\s\S]*"name":"build")[\s\S]*"name":"downstream"[\s\S]*"downstream_pipeline":null/ },
+  ),
+  r("list_ci_catalog_resources", { search: "shared" }, "POST", "/api/graphql", {
+    expect: /"fullPath":"acme\/components"[\s\S]*"latestReleasedAt":"/,
+  }),
+  r(
+    "get_ci_catalog_resource",
+    { full_path: "acme/components", component_name: "deploy" },
+    "POST",
+    "/api/graphql",
+    {
+      expect:
+        /^(?![\s\S]*"name":"lint")[\s\S]*"name":"v1\.2\.0"[\s\S]*"name":"deploy"[\s\S]*"includePath":"[^"]+\/acme\/components\/deploy@1\.2\.0"[\s\S]*"name":"target","description":"Where to","type":"STRING","required":true/,
+    },
+  ),
+  r(
+    "download_job_artifacts",
+    (c) => ({ project_id: 1, job_id: c.build }),
+    "GET",
+    (c) => `${P}/jobs/${c.build}/artifacts`,
+    {
+      expect: /"filename":"artifacts\.zip"[\s\S]*"encoding":"base64"/,
+      save: (b) => {
+        // the archive arrives whole: a zip holding the job's files
+        const files = unzipSync(Buffer.from(b.content_base64, "base64"));
+        expect(Buffer.from(files["build/summary.txt"]!).toString()).toMatch(
+          /job build \(\d+\) at [0-9a-f]+: success/,
+        );
+        expect(b.size_bytes).toBe(Buffer.from(b.content_base64, "base64").length);
+      },
+    },
+  ),
+];
