@@ -15,6 +15,8 @@ export interface Row {
   save?: (body: any, c: Ctx) => void;
   /** Forge calls the tool makes before the row's own (in any order), as "METHOD path". */
   before?: string[] | ((c: Ctx) => string[]);
+  /** Context values the row uses that an earlier row leaves; made by table-a.ts's set-ups when missing. */
+  needs?: string[];
   /**
    * Every forge request of a tool that needs more than one ("METHOD path", in order; the row's own
    * request among them): the fault on the row's request must end the call there.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOLSETS } from "../../src/tools/index.js";
 import { type Forge, startForge } from "../forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
-import { prepareA, rowsA } from "./table-a.js";
+import { ensure, prepareA, rowsA } from "./table-a.js";
 import { type Ctx, type Row, tableRows, tableSeed } from "./table-b.js";
 
 /**
@@ -938,6 +938,7 @@ describe("every tool against the forge simulator (one row per tool)", () => {
   });
 
   it.each(rows.map((row, i) => [i + 1, row.tool, row] as const))("%i %s", async (_n, name, row) => {
+    await ensure(row.needs, forge.origin, c);
     const args = typeof row.args === "function" ? row.args(c) : row.args;
     const path = typeof row.path === "function" ? row.path(c) : row.path;
     const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
