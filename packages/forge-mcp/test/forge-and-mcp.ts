@@ -1,3 +1,5 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll } from "vitest";
 import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "./forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
@@ -33,4 +35,41 @@ export async function advanceForgeClock(forge: Forge, seconds: number): Promise<
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ advance_seconds: seconds }),
   });
+}
+
+export type ToolResult = { isError?: boolean; content: Array<{ text: string }> };
+
+/**
+ * One forge simulator, one forge-mcp on it with the simulator's personal access token over HTTP
+ * (`env` adds to that), and the official MCP client connected as `name`, started before the file's
+ * tests and closed after them. `call` answers a tool's parsed JSON (or its text) and throws on
+ * `isError`; `raw` answers the result as it came.
+ */
+export function forgeWithToolClient(name: string, env: Record<string, string> = {}) {
+  const ctx = {} as { forge: Forge; mcp: RunningForgeMcp; client: Client };
+  beforeAll(async () => {
+    ctx.forge = await startForge();
+    ctx.mcp = await startForgeMcp({
+      MCP_TRANSPORT: "http",
+      FORGE_TOKEN: "sim-forge-pat",
+      FORGE_API_URL: ctx.forge.apiUrl,
+      ...env,
+    });
+    ctx.client = new Client({ name, version: "1.0.0" });
+    await ctx.client.connect(new StreamableHTTPClientTransport(new URL(`${ctx.mcp.url}/mcp`)));
+  });
+  afterAll(async () => {
+    await ctx.client?.close();
+    await ctx.mcp?.close();
+    await ctx.forge?.close();
+  });
+  const raw = async (tool: string, args: Record<string, unknown>) =>
+    (await ctx.client.callTool({ name: tool, arguments: args })) as ToolResult;
+  const call = async (tool: string, args: Record<string, unknown>) => {
+    const r = await raw(tool, args);
+    if (r.isError) throw new Error(`${tool}: ${r.content[0]!.text}`);
+    const text = r.content[0]!.text;
+    return text.startsWith("{") || text.startsWith("[") ? JSON.parse(text) : text;
+  };
+  return Object.assign(ctx, { raw, call });
 }

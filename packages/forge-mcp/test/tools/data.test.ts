@@ -1,39 +1,10 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Forge, startForge } from "../forge-sim.js";
-import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
+import { describe, expect, it } from "vitest";
+import { forgeWithToolClient } from "../forge-and-mcp.js";
 
 /** A working day against the simulator's seeded forge (acme/widgets), through the MCP tools. */
 
-type ToolResult = { isError?: boolean; content: Array<{ text: string }> };
-
 describe("tools on seeded forge data", () => {
-  let forge: Forge;
-  let mcp: RunningForgeMcp;
-  let client: Client;
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const r = (await client.callTool({ name, arguments: args })) as ToolResult;
-    if (r.isError) throw new Error(`${name}: ${r.content[0]!.text}`);
-    const text = r.content[0]!.text;
-    return text.startsWith("{") || text.startsWith("[") ? JSON.parse(text) : text;
-  };
-
-  beforeAll(async () => {
-    forge = await startForge();
-    mcp = await startForgeMcp({
-      MCP_TRANSPORT: "http",
-      FORGE_TOKEN: "sim-forge-pat",
-      FORGE_API_URL: forge.apiUrl,
-    });
-    client = new Client({ name: "day", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${mcp.url}/mcp`)));
-  });
-  afterAll(async () => {
-    await client?.close();
-    await mcp?.close();
-    await forge?.close();
-  });
+  const { raw, call } = forgeWithToolClient("day");
 
   it("answers JSON results compact, without indentation (fewer tokens for the model)", async () => {
     for (const [name, args] of [
@@ -41,7 +12,7 @@ describe("tools on seeded forge data", () => {
       ["discover_tools", {}],
       ["list_projects", { search: "widgets" }],
     ] as const) {
-      const r = (await client.callTool({ name, arguments: args })) as ToolResult;
+      const r = await raw(name, args);
       const text = r.content[0]!.text;
       expect(text).toBe(JSON.stringify(JSON.parse(text)));
     }

@@ -1,8 +1,5 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Forge, startForge } from "../forge-sim.js";
-import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
+import { describe, expect, it } from "vitest";
+import { forgeWithToolClient } from "../forge-and-mcp.js";
 
 /**
  * What the file and patch tools promise beyond one forge call: downloads are cut at max_bytes and
@@ -11,28 +8,18 @@ import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
  * page.
  */
 
-type ToolResult = { isError?: boolean; content: Array<{ text: string }> };
-
 describe("files, patches and deliveries", () => {
-  let forge: Forge;
-  let mcp: RunningForgeMcp;
-  let client: Client;
-  const raw = async (name: string, args: Record<string, unknown>) =>
-    (await client.callTool({ name, arguments: args })) as ToolResult;
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const r = await raw(name, args);
-    if (r.isError) throw new Error(`${name}: ${r.content[0]!.text}`);
-    return JSON.parse(r.content[0]!.text);
-  };
+  const t = forgeWithToolClient("files", { FORGE_TOOLSETS: "all", FORGE_MCP_CONFIRM_DESTRUCTIVE: "off" });
+  const { raw, call } = t;
   const log = async () =>
     (
-      (await (await fetch(`${forge.origin}/_sim/log`)).json()) as {
+      (await (await fetch(`${t.forge.origin}/_sim/log`)).json()) as {
         entries: Array<{ method: string; path: string }>;
       }
     ).entries
       .filter((e) => !e.path.startsWith("/_sim"))
       .map((e) => `${e.method} ${e.path}`);
-  const clearLog = () => fetch(`${forge.origin}/_sim/log`, { method: "DELETE" });
+  const clearLog = () => fetch(`${t.forge.origin}/_sim/log`, { method: "DELETE" });
   const upload = async (filename: string, bytes: Buffer) => {
     const made = await call("upload_markdown", {
       project_id: 1,
@@ -44,29 +31,11 @@ describe("files, patches and deliveries", () => {
   const description = async (iid: number) =>
     (
       (await (
-        await fetch(`${forge.apiUrl}/projects/1/issues/${iid}`, {
+        await fetch(`${t.forge.apiUrl}/projects/1/issues/${iid}`, {
           headers: { "private-token": "sim-forge-pat" },
         })
       ).json()) as { description: string }
     ).description;
-
-  beforeAll(async () => {
-    forge = await startForge();
-    mcp = await startForgeMcp({
-      MCP_TRANSPORT: "http",
-      FORGE_TOKEN: "sim-forge-pat",
-      FORGE_API_URL: forge.apiUrl,
-      FORGE_TOOLSETS: "all",
-      FORGE_MCP_CONFIRM_DESTRUCTIVE: "off",
-    });
-    client = new Client({ name: "files", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${mcp.url}/mcp`)));
-  });
-  afterAll(async () => {
-    await client?.close();
-    await mcp?.close();
-    await forge?.close();
-  });
 
   it("a download is cut at max_bytes and says so; a whole one is not", async () => {
     const text = "line of text\n".repeat(8_000); // 104 000 bytes
@@ -97,14 +66,14 @@ describe("files, patches and deliveries", () => {
 
   it("a release asset stored on the forge's API is fetched through one redirect", async () => {
     const secret = await upload("notes.txt", Buffer.from("release notes\n"));
-    await forge.seed({
+    await t.forge.seed({
       releases: [{ project: "acme/widgets", tag_name: "v0.8.0", ref: "main" }],
       release_links: [
         {
           project: "acme/widgets",
           tag_name: "v0.8.0",
           name: "notes",
-          url: `${forge.apiUrl}/projects/1/uploads/${secret}/notes.txt`,
+          url: `${t.forge.apiUrl}/projects/1/uploads/${secret}/notes.txt`,
           direct_asset_path: "/notes.txt",
         },
       ],
@@ -190,7 +159,7 @@ describe("files, patches and deliveries", () => {
   });
 
   it("get_webhook_event finds an older delivery on a later page", async () => {
-    await forge.seed({
+    await t.forge.seed({
       hooks: [
         {
           project: "acme/widgets",

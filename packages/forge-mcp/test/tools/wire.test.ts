@@ -1,8 +1,5 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Forge, startForge } from "../forge-sim.js";
-import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
+import { describe, expect, it } from "vitest";
+import { forgeWithToolClient } from "../forge-and-mcp.js";
 
 /**
  * Every tool's forge request, checked in the simulator's request log: method and raw path
@@ -88,7 +85,8 @@ const cases: Array<[string, Record<string, unknown>, string, string]> = [
     "GET",
     `${P}/repository/files/src%2Fa%20b.ts`,
   ],
-  [
+  // create: true writes a new file (POST), create: false changes one (PUT)
+  ...([true, false] as const).map((create): [string, Record<string, unknown>, string, string] => [
     "create_or_update_file",
     {
       project_id: "group/sub/proj",
@@ -96,24 +94,11 @@ const cases: Array<[string, Record<string, unknown>, string, string]> = [
       branch: "main",
       content: "x",
       commit_message: "m",
-      create: true,
+      create,
     },
-    "POST",
+    create ? "POST" : "PUT",
     `${P}/repository/files/a%2Fb.md`,
-  ],
-  [
-    "create_or_update_file",
-    {
-      project_id: "group/sub/proj",
-      file_path: "a/b.md",
-      branch: "main",
-      content: "x",
-      commit_message: "m",
-      create: false,
-    },
-    "PUT",
-    `${P}/repository/files/a%2Fb.md`,
-  ],
+  ]),
   ["list_branches", { project_id: "group/sub/proj" }, "GET", `${P}/repository/branches`],
   [
     "create_branch",
@@ -135,38 +120,20 @@ const cases: Array<[string, Record<string, unknown>, string, string]> = [
 ];
 
 describe("tools → forge requests", () => {
-  let forge: Forge;
-  let mcp: RunningForgeMcp;
-  let client: Client;
-
-  beforeAll(async () => {
-    forge = await startForge();
-    mcp = await startForgeMcp({
-      MCP_TRANSPORT: "http",
-      FORGE_TOKEN: "sim-forge-pat",
-      FORGE_API_URL: forge.apiUrl,
-    });
-    client = new Client({ name: "wire", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${mcp.url}/mcp`)));
-  });
-  afterAll(async () => {
-    await client?.close();
-    await mcp?.close();
-    await forge?.close();
-  });
+  const t = forgeWithToolClient("wire");
 
   it("every case names a registered tool (tools/table.test.ts covers all of them)", async () => {
-    const names = new Set((await client.listTools()).tools.map((t) => t.name));
+    const names = new Set((await t.client.listTools()).tools.map((t) => t.name));
     for (const [name] of cases) expect(names.has(name), name).toBe(true);
   });
 
   it.each(cases)("%s %j → %s %s", async (name, args, method, path) => {
-    await fetch(`${forge.origin}/_sim/log`, { method: "DELETE" });
-    const r = (await client.callTool({ name, arguments: args })) as {
+    await fetch(`${t.forge.origin}/_sim/log`, { method: "DELETE" });
+    const r = (await t.client.callTool({ name, arguments: args })) as {
       isError?: boolean;
       content: Array<{ text: string }>;
     };
-    const { entries } = (await (await fetch(`${forge.origin}/_sim/log`)).json()) as {
+    const { entries } = (await (await fetch(`${t.forge.origin}/_sim/log`)).json()) as {
       entries: Array<{ method: string; path: string; status: number }>;
     };
     const call = entries.find((e) => !e.path.startsWith("/_sim"));
