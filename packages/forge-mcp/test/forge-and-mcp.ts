@@ -7,19 +7,21 @@ import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
 /**
  * One forge simulator and one forge-mcp signing users in through it (remote OAuth, our test
  * application, its callback and the test client's registered with the forge), started before the
- * file's tests and closed after them. `env` picks the mode.
+ * file's tests and closed after them. `env` picks the mode; `callbacks` narrows the redirect URIs
+ * the forge application knows (a proxy needs only the server's), `now` is forge-mcp's clock.
  */
-export function forgeAndMcp(env: Record<string, string>): { forge: Forge; mcp: RunningForgeMcp } {
+export function forgeAndMcp(
+  env: Record<string, string>,
+  opts: { callbacks?: (mcpUrl: string) => string[]; now?: () => number } = {},
+): { forge: Forge; mcp: RunningForgeMcp } {
   const ctx = {} as { forge: Forge; mcp: RunningForgeMcp };
   beforeAll(async () => {
     ctx.forge = await startForge();
-    ctx.mcp = await startForgeMcp({
-      FORGE_MCP_OAUTH: "true",
-      FORGE_OAUTH_APP_ID: APP_ID,
-      FORGE_API_URL: ctx.forge.apiUrl,
-      ...env,
-    });
-    await seedApp(ctx.forge, [`${ctx.mcp.url}/callback`, CLIENT_CB]);
+    ctx.mcp = await startForgeMcp(
+      { FORGE_MCP_OAUTH: "true", FORGE_OAUTH_APP_ID: APP_ID, FORGE_API_URL: ctx.forge.apiUrl, ...env },
+      opts.now ? { now: opts.now } : {},
+    );
+    await seedApp(ctx.forge, opts.callbacks?.(ctx.mcp.url) ?? [`${ctx.mcp.url}/callback`, CLIENT_CB]);
   });
   afterAll(async () => {
     await ctx.mcp?.close();

@@ -1,34 +1,21 @@
 import * as oauth from "oauth4webapi";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { browse } from "../browser.js";
-import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "../forge-sim.js";
-import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
+import { forgeAndMcp } from "../forge-and-mcp.js";
+import { CLIENT_CB } from "../forge-sim.js";
 
 /** The raw OAuth endpoints driven by an independent, strict client (panva's oauth4webapi). */
 
 const insecure = { [oauth.allowInsecureRequests]: true };
 
 describe("oauth4webapi against forge-mcp (proxy mode with consent)", () => {
-  let forge: Forge;
-  let mcp: RunningForgeMcp;
-
-  beforeAll(async () => {
-    forge = await startForge();
-    mcp = await startForgeMcp({
-      FORGE_MCP_OAUTH: "true",
-      FORGE_OAUTH_CALLBACK_PROXY: "true",
-      FORGE_OAUTH_APP_ID: APP_ID,
-      FORGE_API_URL: forge.apiUrl,
-    });
-    await seedApp(forge, [`${mcp.url}/callback`]);
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await forge?.close();
-  });
+  const ctx = forgeAndMcp(
+    { FORGE_OAUTH_CALLBACK_PROXY: "true" },
+    { callbacks: (url) => [`${url}/callback`] },
+  );
 
   it("discovery → registration → authorization code with PKCE → refresh → revocation", async () => {
-    const issuer = new URL(`${mcp.url}/`);
+    const issuer = new URL(`${ctx.mcp.url}/`);
     const as = await oauth.processDiscoveryResponse(
       issuer,
       await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oauth2" }),
@@ -85,7 +72,7 @@ describe("oauth4webapi against forge-mcp (proxy mode with consent)", () => {
     await oauth.processRevocationResponse(
       await oauth.revocationRequest(as, client, oauth.None(), refreshed.access_token, insecure),
     );
-    const info = await fetch(`${forge.origin}/oauth/token/info`, {
+    const info = await fetch(`${ctx.forge.origin}/oauth/token/info`, {
       headers: { authorization: `Bearer ${refreshed.access_token}` },
     });
     expect(info.status).toBe(401);

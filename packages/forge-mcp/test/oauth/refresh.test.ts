@@ -1,41 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "../forge-sim.js";
-import { postForm, type RunningForgeMcp, SECRET, startForgeMcp, testClock } from "../helpers.js";
+import { describe, expect, it } from "vitest";
+import { forgeAndMcp } from "../forge-and-mcp.js";
+import { APP_ID } from "../forge-sim.js";
+import { postForm, SECRET, testClock } from "../helpers.js";
 import { authorizeToCode, newClient, pkce, redeem } from "../oauth-client.js";
 import { connectV1 } from "../sdk-clients.js";
 
 /** Two hours later: the forge token has expired and the official client refreshes through us. */
 
 describe("token expiry and refresh with the v1 MCP client (proxy mode)", () => {
-  let forge: Forge;
-  let mcp: RunningForgeMcp;
   const clock = testClock();
-
-  beforeAll(async () => {
-    forge = await startForge();
-    mcp = await startForgeMcp(
-      {
-        FORGE_MCP_OAUTH: "true",
-        FORGE_OAUTH_CALLBACK_PROXY: "true",
-        FORGE_OAUTH_APP_ID: APP_ID,
-        FORGE_API_URL: forge.apiUrl,
-      },
-      { now: clock.now },
-    );
-    await seedApp(forge, [`${mcp.url}/callback`]);
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await forge?.close();
-  });
+  const ctx = forgeAndMcp(
+    { FORGE_OAUTH_CALLBACK_PROXY: "true" },
+    { callbacks: (url) => [`${url}/callback`], now: clock.now },
+  );
 
   it("an expired token gets 401 at /mcp; the client refreshes at /token and the call succeeds", async () => {
-    const { client, provider } = await connectV1(mcp.url);
+    const { client, provider } = await connectV1(ctx.mcp.url);
     const first = provider.saved.access_token as string;
     expect((await client.callTool({ name: "whoami", arguments: {} })).isError).toBeFalsy();
 
     // the forge's clock and ours move past the token's two hours (and past our verification cache)
-    await fetch(`${forge.origin}/_sim/clock`, {
+    await fetch(`${ctx.forge.origin}/_sim/clock`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ advance_seconds: 7300 }),
@@ -61,40 +46,27 @@ describe.each([
     { FORGE_OAUTH_CALLBACK_PROXY: "true", OAUTH_STATELESS_MODE: "true", OAUTH_STATELESS_SECRET: SECRET },
   ],
 ] as const)("refresh tokens are bound to the client that obtained them (%s mode)", (_mode, extra) => {
-  let forge: Forge;
-  let mcp: RunningForgeMcp;
-
-  beforeAll(async () => {
-    forge = await startForge();
-    mcp = await startForgeMcp({
-      FORGE_MCP_OAUTH: "true",
-      FORGE_OAUTH_CONSENT: "false",
-      FORGE_OAUTH_APP_ID: APP_ID,
-      FORGE_API_URL: forge.apiUrl,
-      ...extra,
-    });
-    await seedApp(forge, [`${mcp.url}/callback`, CLIENT_CB]);
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await forge?.close();
-  });
+  const ctx = forgeAndMcp({ FORGE_OAUTH_CONSENT: "false", ...extra });
 
   const refresh = (clientId: string, token: string) =>
-    postForm(`${mcp.url}/token`, { grant_type: "refresh_token", client_id: clientId, refresh_token: token });
+    postForm(`${ctx.mcp.url}/token`, {
+      grant_type: "refresh_token",
+      client_id: clientId,
+      refresh_token: token,
+    });
 
   it("another client presenting it gets invalid_grant; its own client refreshes, and the new one is bound too", async () => {
-    const a = await newClient(mcp.url, "A");
-    const b = await newClient(mcp.url, "B");
+    const a = await newClient(ctx.mcp.url, "A");
+    const b = await newClient(ctx.mcp.url, "B");
     const p = pkce();
-    const { code } = await authorizeToCode(mcp.url, a, p.challenge);
-    const tokens = await redeem(mcp.url, a, code!, p.verifier);
+    const { code } = await authorizeToCode(ctx.mcp.url, a, p.challenge);
+    const tokens = await redeem(ctx.mcp.url, a, code!, p.verifier);
     expect(tokens.status).toBe(200);
     const rt = tokens.body.refresh_token as string;
     // sealed in every mode: the client never holds the forge's refresh token, so it cannot skip
     // the binding by refreshing at the forge directly
     expect(rt.startsWith("fmcprt1.")).toBe(true);
-    const direct = await postForm(`${forge.origin}/oauth/token`, {
+    const direct = await postForm(`${ctx.forge.origin}/oauth/token`, {
       grant_type: "refresh_token",
       client_id: APP_ID,
       refresh_token: rt,
