@@ -66,60 +66,67 @@ async function readyBecomes(base: string, status: number): Promise<Answer> {
   throw new Error(`/ready stayed ${last?.status}`);
 }
 
-describeWith("redis-server")("stateless mode: Redis dies or falls silent after start-up", () => {
-  let forge: Forge;
-  let redis: TestRedis;
-  let mcp: RunningForgeMcp;
-
+/**
+ * A forge, a redis-server of the test's own and forge-mcp on both (the environment `env` gives for
+ * them, the server's callback registered with the forge), started before the block's tests and
+ * stopped after them.
+ */
+function forgeRedisMcp(env: (forge: Forge, redis: TestRedis) => Record<string, string>) {
+  const ctx = {} as { forge: Forge; redis: TestRedis; mcp: RunningForgeMcp };
   beforeAll(async () => {
-    forge = await startForge();
-    redis = await startRedis();
-    mcp = await startForgeMcp(
-      statelessEnv(forge.apiUrl, {
-        REDIS_URL: redis.url,
-        REDIS_TIMEOUT_MS: String(TIMEOUT_MS),
-        OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: String(REGISTER_LIMIT),
-      }),
-    );
-    await seedApp(forge, [`${mcp.url}/callback`]);
+    ctx.forge = await startForge();
+    ctx.redis = await startRedis();
+    ctx.mcp = await startForgeMcp(env(ctx.forge, ctx.redis));
+    await seedApp(ctx.forge, [`${ctx.mcp.url}/callback`]);
   });
   afterAll(async () => {
-    await mcp?.close();
-    await redis?.stop();
-    await forge?.close();
+    await ctx.mcp?.close();
+    await ctx.redis?.stop();
+    await ctx.forge?.close();
   });
+  return ctx;
+}
+
+describeWith("redis-server")("stateless mode: Redis dies or falls silent after start-up", () => {
+  const ctx = forgeRedisMcp((forge, redis) =>
+    statelessEnv(forge.apiUrl, {
+      REDIS_URL: redis.url,
+      REDIS_TIMEOUT_MS: String(TIMEOUT_MS),
+      OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: String(REGISTER_LIMIT),
+    }),
+  );
 
   /**
    * A sign-in halfway: the forge has sent the user back, /callback not yet taken. `cookie` is the
    * browser's callback binding, which a browser carries to /callback.
    */
   const pendingCallback = async () => {
-    const clientId = await newClient(mcp.url);
+    const clientId = await newClient(ctx.mcp.url);
     const p = pkce();
-    const hop = await forgeAuthorizeHop(mcp.url, clientId, p.challenge, "st");
+    const hop = await forgeAuthorizeHop(ctx.mcp.url, clientId, p.challenge, "st");
     const atForge = await timed(hop.location);
     return { clientId, p, callback: atForge.headers.get("location")!, cookie: hop.cookie };
   };
 
   it("with Redis up: a sign-in with the official client, /ready 200, /health reports the store", async () => {
-    const { client } = await connectV2(mcp.url);
+    const { client } = await connectV2(ctx.mcp.url);
     const user = (await client.callTool({ name: "whoami", arguments: {} })) as {
       content: Array<{ text: string }>;
     };
     expect(JSON.parse(user.content[0]!.text).username).toBe("alice");
     await client.close();
-    const ready = await timed(`${mcp.url}/ready`);
+    const ready = await timed(`${ctx.mcp.url}/ready`);
     expect([ready.status, ready.json]).toEqual([200, { ready: true, store: { kind: "redis", up: true } }]);
-    const health = await timed(`${mcp.url}/health`);
+    const health = await timed(`${ctx.mcp.url}/health`);
     expect([health.status, health.json]).toEqual([200, { ok: true, store: { kind: "redis", up: true } }]);
   });
 
   it("Redis silent (SIGSTOP): a one-time claim gives up after REDIS_TIMEOUT_MS with 503, /ready 503; SIGCONT recovers", async () => {
-    const { clientId, p, code } = await proxyCodeVia(mcp.url, mcp, mcp, mcp);
-    redis.pause();
+    const { clientId, p, code } = await proxyCodeVia(ctx.mcp.url, ctx.mcp, ctx.mcp, ctx.mcp);
+    ctx.redis.pause();
     try {
       const token = await timed(
-        `${mcp.url}/token`,
+        `${ctx.mcp.url}/token`,
         form({
           grant_type: "authorization_code",
           client_id: clientId,
@@ -131,30 +138,30 @@ describeWith("redis-server")("stateless mode: Redis dies or falls silent after s
       expect([token.status, token.json?.error]).toEqual([503, "temporarily_unavailable"]);
       expect(token.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 20);
       expect(token.ms).toBeLessThan(ANSWER_WITHIN_MS);
-      const ready = await timed(`${mcp.url}/ready`);
+      const ready = await timed(`${ctx.mcp.url}/ready`);
       expect([ready.status, ready.json?.store?.up]).toEqual([503, false]);
       expect(ready.ms).toBeLessThan(ANSWER_WITHIN_MS);
-      const health = await timed(`${mcp.url}/health`);
+      const health = await timed(`${ctx.mcp.url}/health`);
       expect([health.status, health.json?.store?.up]).toEqual([200, false]);
     } finally {
-      redis.resume();
+      ctx.redis.resume();
     }
-    await readyBecomes(mcp.url, 200);
+    await readyBecomes(ctx.mcp.url, 200);
   });
 
   it("Redis killed (SIGKILL) mid sign-in: every endpoint answers within the bound, one-time use fails closed", async () => {
     // before the kill: one sign-in up to its proxy code, another up to the forge's redirect back
-    const withCode = await proxyCodeVia(mcp.url, mcp, mcp, mcp);
+    const withCode = await proxyCodeVia(ctx.mcp.url, ctx.mcp, ctx.mcp, ctx.mcp);
     const atCallback = await pendingCallback();
-    const otherClient = await newClient(mcp.url);
-    await redis.kill();
+    const otherClient = await newClient(ctx.mcp.url);
+    await ctx.redis.kill();
 
     const rows: Array<[string, () => Promise<Answer>, (a: Answer) => void]> = [
       // fails open (documented): a registration grants nothing; the limit counts per replica
       [
         "POST /register",
         () =>
-          timed(`${mcp.url}/register`, {
+          timed(`${ctx.mcp.url}/register`, {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: JSON.stringify({ redirect_uris: ["http://127.0.0.1:8765/callback"] }),
@@ -164,7 +171,8 @@ describeWith("redis-server")("stateless mode: Redis dies or falls silent after s
       // needs no store in stateless mode: the state is sealed, claimed only at /callback
       [
         "GET /authorize",
-        async () => timed((await forgeAuthorizeHop(mcp.url, otherClient, pkce().challenge, "x")).location),
+        async () =>
+          timed((await forgeAuthorizeHop(ctx.mcp.url, otherClient, pkce().challenge, "x")).location),
         (a) => expect(a.status).toBe(302),
       ],
       [
@@ -181,7 +189,7 @@ describeWith("redis-server")("stateless mode: Redis dies or falls silent after s
         "POST /token (authorization_code)",
         () =>
           timed(
-            `${mcp.url}/token`,
+            `${ctx.mcp.url}/token`,
             form({
               grant_type: "authorization_code",
               client_id: withCode.clientId,
@@ -200,13 +208,13 @@ describeWith("redis-server")("stateless mode: Redis dies or falls silent after s
       ],
       [
         "GET /ready",
-        () => timed(`${mcp.url}/ready`),
+        () => timed(`${ctx.mcp.url}/ready`),
         (a) =>
           expect([a.status, a.json]).toEqual([503, { ready: false, store: { kind: "redis", up: false } }]),
       ],
       [
         "GET /health",
-        () => timed(`${mcp.url}/health`),
+        () => timed(`${ctx.mcp.url}/health`),
         (a) => expect([a.status, a.json]).toEqual([200, { ok: true, store: { kind: "redis", up: false } }]),
       ],
     ];
@@ -216,16 +224,18 @@ describeWith("redis-server")("stateless mode: Redis dies or falls silent after s
       check(a);
     }
     // a second registration in the same outage: no second warning
-    expect((await newClient(mcp.url)).length).toBeGreaterThan(0);
-    expect(mcp.logs.filter((l) => l.includes("the registration limit counts per replica")).length).toBe(1);
+    expect((await newClient(ctx.mcp.url)).length).toBeGreaterThan(0);
+    expect(ctx.mcp.logs.filter((l) => l.includes("the registration limit counts per replica")).length).toBe(
+      1,
+    );
     // the official client's sign-in fails at once instead of hanging
     const t0 = performance.now();
-    await expect(connectV1(mcp.url)).rejects.toThrow(/\/callback: HTTP 503/);
+    await expect(connectV1(ctx.mcp.url)).rejects.toThrow(/\/callback: HTTP 503/);
     expect(performance.now() - t0).toBeLessThan(ANSWER_WITHIN_MS * 2);
     // open, but not unlimited: this replica's own count still stops one address
     const statuses: number[] = [];
     for (let i = 0; i < REGISTER_LIMIT && !statuses.includes(429); i++) {
-      const a = await timed(`${mcp.url}/register`, {
+      const a = await timed(`${ctx.mcp.url}/register`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ redirect_uris: ["http://127.0.0.1:8765/callback"] }),
@@ -236,24 +246,26 @@ describeWith("redis-server")("stateless mode: Redis dies or falls silent after s
     expect(statuses.at(-1)).toBe(429);
 
     // Redis returns on the same port: forge-mcp recovers without a restart
-    await redis.restart();
-    const ready = await readyBecomes(mcp.url, 200);
+    await ctx.redis.restart();
+    const ready = await readyBecomes(ctx.mcp.url, 200);
     expect(ready.json).toEqual({ ready: true, store: { kind: "redis", up: true } });
     // nothing was consumed by the refused calls: the code is redeemed now, exactly once
-    expect((await redeem(mcp.url, withCode.clientId, withCode.code, withCode.p.verifier)).status).toBe(200);
-    const replay = await redeem(mcp.url, withCode.clientId, withCode.code, withCode.p.verifier);
+    expect((await redeem(ctx.mcp.url, withCode.clientId, withCode.code, withCode.p.verifier)).status).toBe(
+      200,
+    );
+    const replay = await redeem(ctx.mcp.url, withCode.clientId, withCode.code, withCode.p.verifier);
     expect([replay.status, replay.body.error]).toEqual([400, "invalid_grant"]);
     // and the other sign-in's callback goes through now
     const back = await timed(atCallback.callback, { headers: { cookie: atCallback.cookie } });
     expect(back.status).toBe(302);
     expect(new URL(back.headers.get("location")!).searchParams.get("code")).toBeTruthy();
     for (const connect of [connectV1, connectV2]) {
-      const { client } = await connect(mcp.url);
+      const { client } = await connect(ctx.mcp.url);
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
       await client.close();
     }
-    expect(mcp.logs.some((l) => l.includes("the registration limit is shared again"))).toBe(true);
-    const health = await timed(`${mcp.url}/health`);
+    expect(ctx.mcp.logs.some((l) => l.includes("the registration limit is shared again"))).toBe(true);
+    const health = await timed(`${ctx.mcp.url}/health`);
     expect(health.json).toEqual({ ok: true, store: { kind: "redis", up: true } });
   });
 });
@@ -296,33 +308,19 @@ describeWith("redis-server")("stateless mode: the connection to Redis goes silen
 // Memory mode keeps only the registration limit in Redis (REDIS_URL shares it across replicas):
 // the same bound and fail-open hold there, and sign-ins, whose state is in this process, go on.
 describeWith("redis-server")("memory mode with REDIS_URL: Redis dies after start-up", () => {
-  let forge: Forge;
-  let redis: TestRedis;
-  let mcp: RunningForgeMcp;
-
-  beforeAll(async () => {
-    forge = await startForge();
-    redis = await startRedis();
-    mcp = await startForgeMcp(
-      oauthEnv(forge, {
-        FORGE_OAUTH_CALLBACK_PROXY: "true",
-        REDIS_URL: redis.url,
-        REDIS_TIMEOUT_MS: String(MEMORY_MODE_TIMEOUT_MS),
-        OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: String(REGISTER_LIMIT),
-      }),
-    );
-    await seedApp(forge, [`${mcp.url}/callback`]);
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await redis?.stop();
-    await forge?.close();
-  });
+  const ctx = forgeRedisMcp((forge, redis) =>
+    oauthEnv(forge, {
+      FORGE_OAUTH_CALLBACK_PROXY: "true",
+      REDIS_URL: redis.url,
+      REDIS_TIMEOUT_MS: String(MEMORY_MODE_TIMEOUT_MS),
+      OAUTH_REGISTER_RATE_LIMIT_PER_HOUR: String(REGISTER_LIMIT),
+    }),
+  );
 
   it("/register answers within the bound (fail-open to this process's count), /ready 503 until Redis returns, and the official client signs in", async () => {
-    await redis.kill();
+    await ctx.redis.kill();
     const register = () =>
-      timed(`${mcp.url}/register`, {
+      timed(`${ctx.mcp.url}/register`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ redirect_uris: ["http://127.0.0.1:8765/callback"] }),
@@ -333,13 +331,13 @@ describeWith("redis-server")("memory mode with REDIS_URL: Redis dies after start
     const statuses = [first.status];
     for (let i = 0; i < REGISTER_LIMIT + 2; i++) statuses.push((await register()).status);
     expect(statuses).toContain(429);
-    const ready = await timed(`${mcp.url}/ready`);
+    const ready = await timed(`${ctx.mcp.url}/ready`);
     expect(ready.status).toBe(503);
     expect(ready.ms).toBeLessThan(ANSWER_WITHIN_MS);
 
-    await redis.restart();
-    await readyBecomes(mcp.url, 200);
-    const { client } = await connectV2(mcp.url);
+    await ctx.redis.restart();
+    await readyBecomes(ctx.mcp.url, 200);
+    const { client } = await connectV2(ctx.mcp.url);
     const user = (await client.callTool({ name: "whoami", arguments: {} })) as {
       content: Array<{ text: string }>;
     };
