@@ -46,19 +46,21 @@ describe("oauth4webapi against forge-mcp (proxy mode with consent)", () => {
     const { url: callback } = await browse(url, CLIENT_CB);
     const params = oauth.validateAuthResponse(as, client, callback, state);
 
-    const tokens = await oauth.processAuthorizationCodeResponse(
-      as,
-      client,
-      await oauth.authorizationCodeGrantRequest(
+    const exchangeCode = async () =>
+      oauth.processAuthorizationCodeResponse(
         as,
         client,
-        oauth.None(),
-        params,
-        CLIENT_CB,
-        verifier,
-        insecure,
-      ),
-    );
+        await oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          oauth.None(),
+          params,
+          CLIENT_CB,
+          verifier,
+          insecure,
+        ),
+      );
+    const tokens = await exchangeCode();
     expect(tokens.token_type).toBe("bearer");
     expect(tokens.refresh_token).toBeTruthy();
 
@@ -79,20 +81,6 @@ describe("oauth4webapi against forge-mcp (proxy mode with consent)", () => {
 
     // the same code again is refused with a typed RFC 6749 error (last: it also revokes what the code
     // produced, RFC 6749 §10.5, which oauth/code-replay.test.ts checks)
-    await expect(
-      oauth.processAuthorizationCodeResponse(
-        as,
-        client,
-        await oauth.authorizationCodeGrantRequest(
-          as,
-          client,
-          oauth.None(),
-          params,
-          CLIENT_CB,
-          verifier,
-          insecure,
-        ),
-      ),
-    ).rejects.toMatchObject({ error: "invalid_grant" });
+    await expect(exchangeCode()).rejects.toMatchObject({ error: "invalid_grant" });
   });
 });
