@@ -1,6 +1,6 @@
 import { unzipSync } from "fflate";
 import { expect } from "vitest";
-import type { Ctx, Row } from "./table-b.js";
+import { type Ctx, type Row, r } from "./table-b.js";
 
 /**
  * Rows of the tools table (tools/table.test.ts) for emoji reactions, CI/CD variables, milestone
@@ -16,19 +16,6 @@ const P = `${A}/projects/1`;
 const MR1 = `${P}/merge_requests/1`;
 const G = `${A}/groups/acme`;
 const WI = `${P}/issues/1`;
-const r = (
-  tool: string,
-  args: Row["args"],
-  method: string,
-  path: Row["path"],
-  more: Partial<Row> = {},
-): Row => ({
-  tool,
-  args,
-  method,
-  path,
-  ...more,
-});
 
 const headers = { "private-token": "sim-forge-pat", "content-type": "application/json" };
 type Rest = (method: string, path: string, body?: unknown) => Promise<any>;

@@ -29,7 +29,8 @@ const P = `${A}/projects/1`;
 const G = `${A}/groups/acme`;
 const GQL = "/api/graphql";
 const twice = [`POST ${GQL}`, `POST ${GQL}`];
-const r = (
+/** One row: the tool, its arguments, its forge request, and what else the row says. */
+export const r = (
   tool: string,
   args: Row["args"],
   method: string,

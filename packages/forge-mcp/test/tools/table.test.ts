@@ -5,7 +5,7 @@ import { TOOLSETS } from "../../src/tools/index.js";
 import { type Forge, startForge } from "../forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 import { ensure, prepareA, rowsA } from "./table-a.js";
-import { type Ctx, type Row, tableRows, tableSeed } from "./table-b.js";
+import { type Ctx, type Row, r, tableRows, tableSeed } from "./table-b.js";
 
 /**
  * One row per tool, run in order against the forge simulator through the official MCP client:
@@ -19,13 +19,6 @@ const A = "/api/v4";
 const P = `${A}/projects/1`;
 const W = `${A}/projects/acme%2Fwidgets`;
 const MR1 = `${P}/merge_requests/1`;
-const r = (
-  tool: string,
-  args: Row["args"],
-  method: string,
-  path: Row["path"],
-  more: Partial<Row> = {},
-): Row => ({ tool, args, method, path, ...more });
 
 const rows: Row[] = [
   // projects, groups, users
