@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   holdYoungGeneration();
   const { ConfigError, loadConfig, TOOLSET_NAMES } = await import("./config.js");
   const { createLogger } = await import("./logger.js");
-  const { ALL_TOOL_NAMES, createMcpServer } = await import("./tools/index.js");
+  const { ALL_TOOL_NAMES, createMcpServer, toolExposure } = await import("./tools/index.js");
   const { createServer, listen, toolObserver } = await import("./server.js");
   let config: Config;
   try {
@@ -169,12 +169,7 @@ async function main(): Promise<void> {
   );
   const server = createMcpServer(
     {
-      readOnly: config.readOnly,
-      permission: config.permission,
-      extraTools: config.extraTools,
-      deniedTools: config.deniedTools,
-      defaultProject: config.defaultProject,
-      toolsets: config.toolsets,
+      ...toolExposure(config),
       confirm: { mode: config.confirmDestructive, asker: sessionAsker },
       observe: toolObserver(logger, undefined),
     },

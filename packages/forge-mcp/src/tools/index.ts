@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { TOOLSET_ALIASES, TOOLSET_NAMES, type Toolset } from "../config.js";
+import { type Config, TOOLSET_ALIASES, TOOLSET_NAMES, type Toolset } from "../config.js";
 import type { ForgeApi } from "../forge/api.js";
 import { branchProtectionTools } from "./branch-protection.js";
 import { ciCatalogTools, ciTools } from "./ci.js";
@@ -90,6 +90,18 @@ interface ToolOptions extends Exposure {
    * servers (keyed by the caller's token); without one, the server keeps its own (stdio: one client).
    */
   loaded?: LoadedToolsets | undefined;
+}
+
+/** What a configuration says about which tools are served and how (both transports read it so). */
+export function toolExposure(config: Config) {
+  return {
+    readOnly: config.readOnly,
+    permission: config.permission,
+    extraTools: config.extraTools,
+    deniedTools: config.deniedTools,
+    defaultProject: config.defaultProject,
+    toolsets: config.toolsets,
+  };
 }
 
 /** Every tool name there is, for warnings about GITLAB_TOOLS naming tools we do not have. */
