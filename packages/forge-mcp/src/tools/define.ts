@@ -48,6 +48,18 @@ export const pagination = {
   page: z.number().int().min(1).optional().describe("Page number, 1-based"),
   per_page: z.number().int().min(1).max(100).optional().describe("Items per page (max 100, default 20)"),
 };
+/** A GraphQL connection's page: its size and the cursor it starts after. */
+export const cursorPagination = {
+  first: z.number().int().min(1).max(100).default(20),
+  after: z.string().optional().describe("endCursor of the previous page"),
+};
+/** The filters GitLab's group lists share: ancestors' and descendants' records, and update times. */
+export const groupTreeFilters = {
+  include_ancestors: z.boolean().optional(),
+  include_descendants: z.boolean().optional(),
+  updated_before: z.string().optional().describe("ISO 8601 time"),
+  updated_after: z.string().optional().describe("ISO 8601 time"),
+};
 
 function toResult(r: ApiResult | string): CallToolResult {
   if (typeof r === "string") return { content: [{ type: "text", text: r }] };
