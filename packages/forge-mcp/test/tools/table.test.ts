@@ -156,7 +156,7 @@ const rows: Row[] = [
     (c) => ({ project_id: 1, issue_iid: 1, note_id: c.note, body: "Seen on 3.2 and 3.3" }),
     "PUT",
     (c) => `${P}/issues/1/notes/${c.note}`,
-    { expect: /3\.3/ },
+    { needs: ["note"], expect: /3\.3/ },
   ),
   r("list_issue_discussions", { project_id: 1, issue_iid: 1 }, "GET", `${P}/issues/1/discussions`, {
     expect: /3\.3/,
@@ -707,6 +707,7 @@ const rows: Row[] = [
     "GET",
     (c) => `${P}/jobs/${c.build}`,
     {
+      needs: ["build"],
       expect: /"name":"build"/,
     },
   ),
@@ -716,6 +717,7 @@ const rows: Row[] = [
     "GET",
     (c) => `${P}/jobs/${c.build}/trace`,
     {
+      needs: ["build"],
       expect: /^Job succeeded\n$/,
     },
   ),
@@ -725,6 +727,7 @@ const rows: Row[] = [
     "GET",
     (c) => `${P}/jobs/${c.build}`,
     {
+      needs: ["build"],
       expect: /"file_type":"archive"/,
     },
   ),
@@ -733,7 +736,7 @@ const rows: Row[] = [
     (c) => ({ project_id: 1, job_id: c.build, artifact_path: "build/summary.txt" }),
     "GET",
     (c) => `${P}/jobs/${c.build}/artifacts/build/summary.txt`,
-    { expect: /: success/ },
+    { needs: ["build"], expect: /: success/ },
   ),
   r(
     "retry_pipeline_job",
@@ -741,6 +744,7 @@ const rows: Row[] = [
     "POST",
     (c) => `${P}/jobs/${c.build}/retry`,
     {
+      needs: ["build"],
       expect: /"status":"(created|pending)"/,
       save: (b, c) => {
         c.retried = b.id;
