@@ -48,10 +48,13 @@ const AGENTS_LAYERS = [
 ];
 
 /**
- * forge-mcp, lowest first: leaf modules, the /mcp lane, the forge client, the OAuth service and the
- * tools, the server, the entry points.
+ * forge-mcp, lowest first: the variable readers, the variable table, the leaf modules (config.ts
+ * among them), the /mcp lane, the forge client, the OAuth service and the tools, the server, the
+ * entry points.
  */
 const FORGE_MCP_LAYERS = [
+  ["config-readers.ts"],
+  ["config-variables.ts"],
   ["config.ts", "heap.ts", "json-calls.ts", "logger.ts", "metrics.ts", "origin-guard.ts", "pkce.ts"],
   ["mcp-lane.ts"],
   ["forge"],

@@ -22,11 +22,15 @@ function runNginxSuite(ci: boolean): Promise<{ status: number | null; out: strin
   delete env.VITEST_WORKER_ID;
   if (ci) env.CI = "true";
   return new Promise((resolve, reject) => {
-    const child = spawn("npx", ["vitest", "run", "packages/forge-mcp/test/replicas-nginx.e2e.test.ts"], {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 120_000,
-    });
+    const child = spawn(
+      "npx",
+      ["vitest", "run", "packages/forge-mcp/test/oauth/replicas-nginx.e2e.test.ts"],
+      {
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: 120_000,
+      },
+    );
     let out = "";
     child.stdout.on("data", (chunk) => {
       out += chunk;

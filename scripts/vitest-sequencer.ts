@@ -11,7 +11,7 @@ export const LONG_FILES = [
   "packages/agents/test/e2e/crash.test.ts",
   "packages/agents/test/e2e/lifecycle.test.ts",
   "scripts/test-services.e2e.test.ts",
-  "packages/forge-mcp/test/consent-chromium.e2e.test.ts",
+  "packages/forge-mcp/test/oauth/consent-chromium.e2e.test.ts",
   "scripts/demo.e2e.test.ts",
   "packages/agents/test/config/cli.e2e.test.ts",
   "packages/agents/test/e2e/storm.test.ts",

@@ -52,9 +52,9 @@ function handleArguments(args: string[]): void {
 async function main(): Promise<void> {
   handleArguments(process.argv.slice(2));
   holdYoungGeneration();
-  const { ConfigError, loadConfig, TOOLSETS } = await import("./config.js");
+  const { ConfigError, loadConfig, TOOLSET_NAMES } = await import("./config.js");
   const { createLogger } = await import("./logger.js");
-  const { ALL_TOOL_NAMES, createMcpServer } = await import("./tools/index.js");
+  const { ALL_TOOL_NAMES, createMcpServer, toolExposure } = await import("./tools/index.js");
   const { createServer, listen, toolObserver } = await import("./server.js");
   let config: Config;
   try {
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   if (config.unknownToolsets.length > 0) {
     logger.warn(
       { toolsets: config.unknownToolsets },
-      `FORGE_TOOLSETS names toolsets forge-mcp does not have (ignored): ${config.unknownToolsets.join(", ")}; known: ${TOOLSETS.join(", ")}`,
+      `FORGE_TOOLSETS names toolsets forge-mcp does not have (ignored): ${config.unknownToolsets.join(", ")}; known: ${TOOLSET_NAMES.join(", ")}`,
     );
   }
 
@@ -169,12 +169,7 @@ async function main(): Promise<void> {
   );
   const server = createMcpServer(
     {
-      readOnly: config.readOnly,
-      permission: config.permission,
-      extraTools: config.extraTools,
-      deniedTools: config.deniedTools,
-      defaultProject: config.defaultProject,
-      toolsets: config.toolsets,
+      ...toolExposure(config),
       confirm: { mode: config.confirmDestructive, asker: sessionAsker },
       observe: toolObserver(logger, undefined),
     },

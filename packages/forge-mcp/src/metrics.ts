@@ -10,12 +10,11 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly toolCalls = new Counter({
-    name: "forge_mcp_tool_calls_total",
-    help: "Tool calls by tool and outcome (ok, error: the forge or the tool failed, refused: by a control)",
-    labelNames: ["tool", "outcome"] as const,
-    registers: [this.registry],
-  });
+  readonly toolCalls = this.counter(
+    "forge_mcp_tool_calls_total",
+    "Tool calls by tool and outcome (ok, error: the forge or the tool failed, refused: by a control)",
+    ["tool", "outcome"] as const,
+  );
   readonly forgeLatency = new Histogram({
     name: "forge_mcp_forge_request_duration_seconds",
     help: "Forge HTTP calls (REST, GraphQL, OAuth, token checks) by method and status class (0xx: unreachable)",
@@ -23,33 +22,34 @@ export class Metrics {
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
-  readonly tokenCache = new Counter({
-    name: "forge_mcp_token_cache_lookups_total",
-    help: "Bearer tokens looked up in the verification cache (oauth: signed-in clients, remote: REMOTE_AUTHORIZATION), hit or miss",
-    labelNames: ["cache", "result"] as const,
-    registers: [this.registry],
-  });
-  readonly oauth = new Counter({
-    name: "forge_mcp_oauth_requests_total",
-    help: "OAuth endpoint requests by endpoint and status class",
-    labelNames: ["endpoint", "status_class"] as const,
-    registers: [this.registry],
-  });
-  readonly oauthEvents = new Counter({
-    name: "forge_mcp_oauth_events_total",
-    help: "OAuth events by kind (group_refused: a sign-in refused by GITLAB_OAUTH_ALLOWED_GROUPS)",
-    labelNames: ["event"] as const,
-    registers: [this.registry],
-  });
-  readonly rateLimited = new Counter({
-    name: "forge_mcp_rate_limited_total",
-    help: "Requests refused with 429 by one of the per-address budgets, by endpoint",
-    labelNames: ["endpoint"] as const,
-    registers: [this.registry],
-  });
+  readonly tokenCache = this.counter(
+    "forge_mcp_token_cache_lookups_total",
+    "Bearer tokens looked up in the verification cache (oauth: signed-in clients, remote: REMOTE_AUTHORIZATION), hit or miss",
+    ["cache", "result"] as const,
+  );
+  readonly oauth = this.counter(
+    "forge_mcp_oauth_requests_total",
+    "OAuth endpoint requests by endpoint and status class",
+    ["endpoint", "status_class"] as const,
+  );
+  readonly oauthEvents = this.counter(
+    "forge_mcp_oauth_events_total",
+    "OAuth events by kind (group_refused: a sign-in refused by GITLAB_OAUTH_ALLOWED_GROUPS)",
+    ["event"] as const,
+  );
+  readonly rateLimited = this.counter(
+    "forge_mcp_rate_limited_total",
+    "Requests refused with 429 by one of the per-address budgets, by endpoint",
+    ["endpoint"] as const,
+  );
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: "forge_mcp_" });
+  }
+
+  /** A counter in this server's registry. */
+  private counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
 
   /** Counts OAuth endpoint answers and every 429, from the response as it finishes (one place). */

@@ -47,7 +47,13 @@ import { memoryStores, sealedStores } from "./oauth/stores.js";
 import { originCheck, originGuard } from "./origin-guard.js";
 import { HttpAsker } from "./tools/confirm.js";
 import { annotations, type ToolCall, toolNames, writes } from "./tools/define.js";
-import { createMcpServer, LIST_CHANGING_TOOLS, LoadedToolsets, servableTools } from "./tools/index.js";
+import {
+  createMcpServer,
+  LIST_CHANGING_TOOLS,
+  LoadedToolsets,
+  servableTools,
+  toolExposure,
+} from "./tools/index.js";
 
 const MAX_IDLE_SERVERS = 32;
 
@@ -406,12 +412,7 @@ function mountMcp(
       .flatMap(toolNames),
   );
   const toolOpts = {
-    readOnly: config.readOnly,
-    permission: config.permission,
-    extraTools: config.extraTools,
-    deniedTools: config.deniedTools,
-    defaultProject: config.defaultProject,
-    toolsets: config.toolsets,
+    ...toolExposure(config),
     confirm: { mode: config.confirmDestructive, asker },
     observe,
     loaded: new LoadedToolsets(),

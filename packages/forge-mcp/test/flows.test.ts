@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { forgeAndMcp } from "./forge-and-mcp.js";
 import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "./forge-sim.js";
 import { type RunningForgeMcp, SIGN_IN_MODES, startForgeMcp } from "./helpers.js";
 import { connectV1, connectV2 } from "./sdk-clients.js";
@@ -8,23 +9,9 @@ import { connectV1, connectV2 } from "./sdk-clients.js";
 const modes = SIGN_IN_MODES;
 
 describe.each(modes)("%s mode", (mode, extra) => {
-  let forge: Forge;
-  let mcp: RunningForgeMcp;
-
-  beforeAll(async () => {
-    forge = await startForge();
-    mcp = await startForgeMcp({
-      FORGE_MCP_OAUTH: "true",
-      FORGE_OAUTH_APP_ID: APP_ID,
-      FORGE_API_URL: forge.apiUrl,
-      ...extra,
-    });
-    // passthrough needs every client callback at the forge; proxy only the server's
-    await seedApp(forge, mode === "passthrough" ? [CLIENT_CB] : [`${mcp.url}/callback`]);
-  });
-  afterAll(async () => {
-    await mcp?.close();
-    await forge?.close();
+  // passthrough needs every client callback at the forge; proxy only the server's
+  const ctx = forgeAndMcp(extra, {
+    callbacks: (url) => (mode === "passthrough" ? [CLIENT_CB] : [`${url}/callback`]),
   });
 
   for (const [sdk, connect] of [
@@ -32,7 +19,7 @@ describe.each(modes)("%s mode", (mode, extra) => {
     ["v2 (@modelcontextprotocol/client)", connectV2],
   ] as const) {
     it(`${sdk}: discovers, registers, authorizes and calls a tool`, async () => {
-      const { client, provider } = await connect(mcp.url);
+      const { client, provider } = await connect(ctx.mcp.url);
       const expectedHops =
         mode === "passthrough"
           ? ["/authorize", "/oauth/authorize"]

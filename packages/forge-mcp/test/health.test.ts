@@ -4,7 +4,7 @@ import { type RunningForgeMcp, SECRET, startForgeMcp } from "./helpers.js";
 
 /**
  * /health (liveness, no I/O) and /ready (readiness: asks the store) in every mode without Redis;
- * with Redis, dead or alive, see redis-outage.e2e.test.ts.
+ * with Redis, dead or alive, see oauth/redis-outage.e2e.test.ts.
  */
 
 const oauth = { FORGE_MCP_OAUTH: "true", FORGE_OAUTH_APP_ID: APP_ID };

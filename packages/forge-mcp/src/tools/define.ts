@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import type { PermissionMode } from "../config.js";
 import type { ApiResult, ForgeApi } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
 import { ProjectOutsideScope } from "../forge/project-scope.js";
@@ -12,27 +13,6 @@ import { type Asker, type ConfirmExtra, type ConfirmMode, confirmDestructive } f
  * one forge call. Registration applies read-only mode; the wrapper turns forge errors into MCP tool
  * errors carrying the forge's message (never a token).
  */
-
-export type Toolset =
-  | "projects"
-  | "issues"
-  | "merge_requests"
-  | "pipelines"
-  | "repository"
-  | "users"
-  | "groups"
-  | "labels"
-  | "milestones"
-  | "tags"
-  | "releases"
-  | "wiki"
-  | "search"
-  | "variables"
-  | "workitems"
-  | "graphql"
-  | "webhooks"
-  | "vulnerabilities"
-  | "dependency_proxy";
 
 export interface ForgeTool<S extends z.ZodRawShape = z.ZodRawShape> {
   /** gitlab-mcp's name where it has a tool doing the same job, so its users' names carry over. */
@@ -68,6 +48,18 @@ export const pagination = {
   page: z.number().int().min(1).optional().describe("Page number, 1-based"),
   per_page: z.number().int().min(1).max(100).optional().describe("Items per page (max 100, default 20)"),
 };
+/** A GraphQL connection's page: its size and the cursor it starts after. */
+export const cursorPagination = {
+  first: z.number().int().min(1).max(100).default(20),
+  after: z.string().optional().describe("endCursor of the previous page"),
+};
+/** The filters GitLab's group lists share: ancestors' and descendants' records, and update times. */
+export const groupTreeFilters = {
+  include_ancestors: z.boolean().optional(),
+  include_descendants: z.boolean().optional(),
+  updated_before: z.string().optional().describe("ISO 8601 time"),
+  updated_after: z.string().optional().describe("ISO 8601 time"),
+};
 
 function toResult(r: ApiResult | string): CallToolResult {
   if (typeof r === "string") return { content: [{ type: "text", text: r }] };
@@ -95,8 +87,6 @@ export function annotations(t: ForgeTool) {
 export function writes(t: ForgeTool): boolean {
   return !annotations(t).readOnlyHint;
 }
-
-export type PermissionMode = "readonly" | "modify" | "full";
 
 /** What a deployment exposes (./exposure.ts decides with it which tools exist). */
 export interface Exposure {

@@ -1,4 +1,4 @@
-import type { Toolset } from "./define.js";
+import type { Toolset } from "../config.js";
 import { DEFAULT_TOOLSETS, TOOLSETS } from "./index.js";
 
 /** Markers around the generated tools table in docs/forge-mcp.md. */

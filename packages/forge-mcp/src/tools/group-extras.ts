@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { enc } from "../forge/api.js";
-import { groupId, pagination, tool } from "./define.js";
+import { groupId, groupTreeFilters, pagination, tool } from "./define.js";
 
 /** Creating a group, and a group's iterations (GitLab Premium). */
 
@@ -29,10 +29,7 @@ export const groupExtraTools = [
       group_id: groupId,
       state: z.enum(["opened", "upcoming", "current", "closed", "all"]).optional(),
       search: z.string().optional(),
-      include_ancestors: z.boolean().optional(),
-      include_descendants: z.boolean().optional(),
-      updated_before: z.string().optional().describe("ISO 8601 time"),
-      updated_after: z.string().optional().describe("ISO 8601 time"),
+      ...groupTreeFilters,
       ...pagination,
     },
     run: (api, { group_id, ...q }) => api.get(`/groups/${enc(group_id)}/iterations`, q),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { enc } from "../forge/api.js";
-import { groupId, id, pagination, projectId, tool } from "./define.js";
+import { groupId, groupTreeFilters, id, pagination, projectId, tool } from "./define.js";
 
 /**
  * A milestone's issues, merge requests and burndown events (project and group milestones), group
@@ -73,10 +73,7 @@ export const groupMilestoneTools = [
       state: z.enum(["active", "closed"]).optional(),
       title: z.string().optional(),
       search: z.string().optional(),
-      include_ancestors: z.boolean().optional(),
-      include_descendants: z.boolean().optional(),
-      updated_before: z.string().optional().describe("ISO 8601 time"),
-      updated_after: z.string().optional().describe("ISO 8601 time"),
+      ...groupTreeFilters,
       ...pagination,
     },
     run: (api, { group_id, ...q }) => api.get(gms(group_id), q),

@@ -2,19 +2,13 @@ import { createHash } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { type Config, TOOLSET_ALIASES, TOOLSET_NAMES, type Toolset } from "../config.js";
 import type { ForgeApi } from "../forge/api.js";
 import { branchProtectionTools } from "./branch-protection.js";
 import { ciCatalogTools, ciTools } from "./ci.js";
 import { codeSearchTools } from "./code-search.js";
 import type { Asker, ConfirmMode } from "./confirm.js";
-import {
-  type ForgeTool,
-  permitted,
-  registerTools,
-  type ToolCall,
-  type Toolset,
-  toolNames,
-} from "./define.js";
+import { type ForgeTool, permitted, registerTools, type ToolCall, toolNames } from "./define.js";
 import { dependencyProxyTools } from "./dependency-proxy.js";
 import { releaseAssetTools, tagSignatureTools, uploadTools } from "./downloads.js";
 import { issueEmojiTools, mergeRequestEmojiTools, workItemEmojiTools } from "./emoji.js";
@@ -72,7 +66,7 @@ export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
  * and CI/CD variables (secrets, and writing them changes what pipelines run with), which are opt-in.
  */
 const OPT_IN: readonly Toolset[] = ["graphql", "variables"];
-export const DEFAULT_TOOLSETS = (Object.keys(TOOLSETS) as Toolset[]).filter((t) => !OPT_IN.includes(t));
+export const DEFAULT_TOOLSETS = TOOLSET_NAMES.filter((t) => !OPT_IN.includes(t));
 
 /** The tools that change the caller's own tool list (their calls answer on an event stream). */
 export const LIST_CHANGING_TOOLS = new Set(["discover_tools"]);
@@ -96,6 +90,18 @@ interface ToolOptions extends Exposure {
    * servers (keyed by the caller's token); without one, the server keeps its own (stdio: one client).
    */
   loaded?: LoadedToolsets | undefined;
+}
+
+/** What a configuration says about which tools are served and how (both transports read it so). */
+export function toolExposure(config: Config) {
+  return {
+    readOnly: config.readOnly,
+    permission: config.permission,
+    extraTools: config.extraTools,
+    deniedTools: config.deniedTools,
+    defaultProject: config.defaultProject,
+    toolsets: config.toolsets,
+  };
 }
 
 /** Every tool name there is, for warnings about GITLAB_TOOLS naming tools we do not have. */
@@ -148,13 +154,6 @@ export class LoadedToolsets {
     return true;
   }
 }
-
-/** gitlab-mcp's toolset names → ours, so discover_tools takes either. */
-const CATEGORY_ALIASES: Record<string, Toolset> = {
-  repositories: "repository",
-  branches: "repository",
-  ci: "pipelines",
-};
 
 type Extra = {
   authInfo?: { token: string } | undefined;
@@ -213,7 +212,7 @@ export function createMcpServer(
 }
 
 function registerDiscover(server: McpServer, loaded: LoadedToolsets, opts: ToolOptions): void {
-  const names = Object.keys(TOOLSETS) as Toolset[];
+  const names = TOOLSET_NAMES;
   server.registerTool(
     "discover_tools",
     {
@@ -243,7 +242,9 @@ function registerDiscover(server: McpServer, loaded: LoadedToolsets, opts: ToolO
       if (category === undefined)
         return { content: [{ type: "text", text: JSON.stringify({ toolsets: summary() }) }] };
       const wanted = category.trim().toLowerCase();
-      const toolset = (names as string[]).includes(wanted) ? (wanted as Toolset) : CATEGORY_ALIASES[wanted];
+      const toolset = (names as readonly string[]).includes(wanted)
+        ? (wanted as Toolset)
+        : TOOLSET_ALIASES[wanted];
       if (!toolset)
         return {
           isError: true,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { projectId, tool } from "./define.js";
+import { cursorPagination, projectId, tool } from "./define.js";
 import { gql, inProject, payload, result } from "./gql.js";
 
 /**
@@ -41,8 +41,7 @@ export const vulnerabilityTools = [
           "generic",
         ])
         .optional(),
-      first: z.number().int().min(1).max(100).default(20),
-      after: z.string().optional().describe("endCursor of the previous page"),
+      ...cursorPagination,
     },
     run: async (api, a) => {
       const p = await inProject(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ForgeHttpError } from "../forge/http.js";
-import { iid, projectId, tool } from "./define.js";
+import { cursorPagination, iid, projectId, tool } from "./define.js";
 import { gql, inProject, payload, result } from "./gql.js";
 
 /**
@@ -103,8 +103,7 @@ export const workItemTools = [
       search: z.string().optional(),
       assignee_usernames: usernames.optional(),
       label_names: labelNames.optional(),
-      first: z.number().int().min(1).max(100).default(20),
-      after: z.string().optional().describe("endCursor of the previous page"),
+      ...cursorPagination,
     },
     run: async (api, a) => {
       const p = await inProject(
