@@ -1,8 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext, SimDefinition } from "../core/sim.js";
-import { projectFullPath } from "./model/access.js";
-import { emptyState, type ForgeState, type Project, userById } from "./model/state.js";
+import { emptyState, type ForgeState, userById } from "./model/state.js";
 import { oauthRoutes } from "./oauth/routes.js";
 import { oauthExpired } from "./oauth/tokens.js";
 import { activityRoutes } from "./rest/activity.js";
@@ -21,6 +20,7 @@ import { mrRoutes } from "./rest/merge-requests.js";
 import { milestoneExtraRoutes } from "./rest/milestone-extras.js";
 import { mrReviewRoutes } from "./rest/mr-review.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
+import { noteRoutes } from "./rest/notes.js";
 import { projectMoreRoutes } from "./rest/project-more.js";
 import { projectSettingsRoutes } from "./rest/project-settings.js";
 import { projectRoutes } from "./rest/projects.js";
@@ -46,6 +46,8 @@ import { DEFAULT_DATASET } from "./seed/defaults-data.js";
 import { dumpExtras, seedExtras } from "./seed/extras.js";
 import { seedMore } from "./seed/more.js";
 import { dumpRest, seedRest } from "./seed/work.js";
+import { API } from "./wire/answers.js";
+import { mountResources, type Resource } from "./wire/router.js";
 
 /**
  * Rack::Attack-style throttle on the simulated clock: one fixed window over all wire requests,
@@ -88,6 +90,36 @@ function plainJsonType(_req: Request, res: Response, next: NextFunction) {
   next();
 }
 
+/** The REST resources, one mount function each; their order does not matter (see wire/router.ts). */
+export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
+  userRoutes,
+  labelMilestoneRoutes,
+  awardEmojiRoutes,
+  ciVariableRoutes,
+  milestoneExtraRoutes,
+  ciExtraRoutes,
+  releaseWikiRoutes,
+  projectMoreRoutes,
+  mrReviewRoutes,
+  projectSettingsRoutes,
+  activityRoutes,
+  relationRoutes,
+  memberRoutes,
+  repoInsightRoutes,
+  repoCiRoutes,
+  groupMoreRoutes,
+  projectRoutes,
+  namespaceRoutes,
+  groupRoutes,
+  issueRoutes,
+  noteRoutes,
+  mrRoutes,
+  ciRoutes,
+  repoRoutes,
+  tagRoutes,
+  searchRoutes,
+];
+
 const OAUTH_MALFORMED =
   "The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed.";
 
@@ -110,36 +142,9 @@ export const definition: SimDefinition<ForgeState> = {
     app.use(throttle(ctx));
     oauthRoutes(app, ctx);
     apiAuth(app, ctx);
-    userRoutes(app, ctx);
-    // Before projectRoutes and issueRoutes, so `/projects/:id/labels/:label_id` etc. win.
-    const fullPath = (p: Project) => projectFullPath(ctx.state, p);
-    labelMilestoneRoutes(app, ctx, fullPath);
-    // award emoji, CI/CD variables, group milestones, lint/environments/deployments/bridges/artifacts
-    awardEmojiRoutes(app, ctx);
-    ciVariableRoutes(app, ctx);
-    milestoneExtraRoutes(app, ctx);
-    ciExtraRoutes(app, ctx);
-    releaseWikiRoutes(app, ctx, fullPath);
-    projectMoreRoutes(app, ctx);
-    mrReviewRoutes(app, ctx, fullPath);
-    projectSettingsRoutes(app, ctx);
-    activityRoutes(app, ctx);
-    relationRoutes(app, ctx);
-    memberRoutes(app, ctx);
-    // before repoCiRoutes: `/jobs/:job_id/artifacts/tree` is not an artifact file named "tree"
-    repoInsightRoutes(app, ctx);
-    repoCiRoutes(app, ctx);
-    groupMoreRoutes(app, ctx);
+    // every resource's routes, ranked so a literal segment wins over a parameter wherever both match
+    mountResources(app, API, RESOURCES, ctx);
     graphqlRoutes(app, ctx);
-    projectRoutes(app, ctx);
-    namespaceRoutes(app, ctx);
-    groupRoutes(app, ctx);
-    issueRoutes(app, ctx);
-    mrRoutes(app, ctx);
-    ciRoutes(app, ctx);
-    repoRoutes(app, ctx);
-    tagRoutes(app, ctx);
-    searchRoutes(app, ctx);
     // A body the parsers refuse on an OAuth endpoint is an OAuth invalid_request, not a REST error.
     app.use("/oauth", (err: unknown, _req: Request, res: Response, next: NextFunction) => {
       const status = (err as { status?: unknown }).status;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Express } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   caller,
@@ -11,9 +11,10 @@ import {
 } from "../model/access.js";
 import { ACCESS, type ForgeState, type ForgeUser, userByName } from "../model/state.js";
 import { userRef } from "../model/users.js";
-import { API, missing, notFound } from "../wire/answers.js";
+import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 import { findIssue, issueJson } from "./issues.js";
 
 /** Issue milestones, issue links, to-do items and activity events. */
@@ -144,14 +145,9 @@ const ACTIONS: Record<string, string> = {
   closed: "closed",
 };
 
-export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+export function activityRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const L = `${API}/projects/:id/issues/:iid/links`;
-  const loadIssue = (
-    req: Parameters<Parameters<Express["get"]>[1]>[0],
-    res: Parameters<Parameters<Express["get"]>[1]>[1],
-    min = 0,
-  ) => {
+  const loadIssue = (req: Request, res: Response, min = 0) => {
     const p = loadProject(s(), req, res, min);
     if (!p) return null;
     const issue = findIssue(s(), p, Number(req.params.iid), caller(res)?.user ?? null);
@@ -162,7 +158,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     return issue;
   };
 
-  app.get(L, (req, res) => {
+  r.get("/projects/:id/issues/:iid/links", (req, res) => {
     const issue = loadIssue(req, res);
     if (!issue) return;
     const me = caller(res)?.user ?? null;
@@ -194,7 +190,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     res.json(rows);
   });
 
-  app.post(L, (req, res) => {
+  r.post("/projects/:id/issues/:iid/links", (req, res) => {
     const issue = loadIssue(req, res, ACCESS.guest);
     if (!issue) return;
     const b = params(req);
@@ -240,7 +236,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
   });
 
   // One link by its id: both issues (each must be visible to the caller) and the link's type.
-  app.get(`${L}/:link_id`, (req, res) => {
+  r.get("/projects/:id/issues/:iid/links/:link_id", (req, res) => {
     const issue = loadIssue(req, res);
     if (!issue) return;
     const me = caller(res)?.user ?? null;
@@ -266,7 +262,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     });
   });
 
-  app.delete(`${L}/:link_id`, (req, res) => {
+  r.delete("/projects/:id/issues/:iid/links/:link_id", (req, res) => {
     const issue = loadIssue(req, res, ACCESS.guest);
     if (!issue) return;
     const link = s().extras.links.find(
@@ -301,7 +297,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     };
   };
 
-  app.get(`${API}/todos`, (req, res) => {
+  r.get("/todos", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const q = req.query as Record<string, unknown>;
@@ -315,7 +311,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     res.json(paginate(req, res, ctx.origin, rows).map((t) => todoJson(t, done.has(t.id))));
   });
 
-  app.post(`${API}/todos/:todo_id/mark_as_done`, (req, res) => {
+  r.post("/todos/:todo_id/mark_as_done", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const t = todosOf(ctx, me).find((x) => x.id === Number(req.params.todo_id));
@@ -344,7 +340,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     return p !== undefined && canReadProject(s(), me, p);
   };
 
-  app.get(`${API}/events`, (req, res) => {
+  r.get("/events", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const rows = filterEvents(req.query as Record<string, unknown>, eventsOf(s(), ctx.origin)).filter(
@@ -353,7 +349,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     res.json(paginate(req, res, ctx.origin, rows));
   });
 
-  app.get(`${API}/users/:user_id/events`, (req, res) => {
+  r.get("/users/:user_id/events", (req, res) => {
     const ref = String(req.params.user_id);
     const u = /^\d+$/.test(ref) ? s().users.find((x) => x.id === Number(ref)) : userByName(s(), ref);
     if (!u) return notFound(res, "User");
@@ -364,7 +360,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     res.json(paginate(req, res, ctx.origin, rows));
   });
 
-  app.get(`${API}/projects/:id/events`, (req, res) => {
+  r.get("/projects/:id/events", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
     const rows = filterEvents(req.query as Record<string, unknown>, eventsOf(s(), ctx.origin)).filter(

@@ -1,4 +1,3 @@
-import type { Express } from "express";
 import { zipSync } from "fflate";
 import { parseDocument } from "yaml";
 import type { SimContext } from "../../core/sim.js";
@@ -9,9 +8,10 @@ import { jobArtifactFiles } from "../model/project-extras.js";
 import { resolveRef } from "../model/repo.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
-import { API, missing, notFound } from "../wire/answers.js";
+import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, compareBy, params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 
 /**
  * CI beside pipelines and jobs: the CI lint (`/projects/:id/ci/lint`, content or the project's own
@@ -109,13 +109,12 @@ export function lintCi(content: string, includeJobs: boolean): Lint {
   };
 }
 
-export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+export function ciExtraRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
   const envs = () => (s().extras.environments ??= []);
   const deps = () => (s().extras.deployments ??= []);
-  const P = `${API}/projects/:id`;
 
-  app.post(`${P}/ci/lint`, (req, res) => {
+  r.post("/projects/:id/ci/lint", (req, res) => {
     const p = loadProject(s(), req, res, ACCESS.developer);
     if (!p) return;
     const b = params(req);
@@ -124,7 +123,7 @@ export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(lintCi(content, boolParam(b.include_jobs) === true));
   });
 
-  app.get(`${P}/ci/lint`, (req, res) => {
+  r.get("/projects/:id/ci/lint", (req, res) => {
     const p = loadProject(s(), req, res, ACCESS.developer);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -178,7 +177,7 @@ export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     };
   };
 
-  app.get(`${P}/environments`, (req, res) => {
+  r.get("/projects/:id/environments", (req, res) => {
     const p = loadProject(s(), req, res, ACCESS.reporter);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -191,7 +190,7 @@ export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, rows).map((e) => envJson(p, e, false)));
   });
 
-  app.get(`${P}/environments/:environment_id`, (req, res) => {
+  r.get("/projects/:id/environments/:environment_id", (req, res) => {
     const p = loadProject(s(), req, res, ACCESS.reporter);
     if (!p) return;
     const e = envs().find((x) => x.project_id === p.id && String(x.id) === req.params.environment_id);
@@ -199,7 +198,7 @@ export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(envJson(p, e, true));
   });
 
-  app.post(`${P}/environments`, (req, res) => {
+  r.post("/projects/:id/environments", (req, res) => {
     const p = loadProject(s(), req, res, ACCESS.developer);
     if (!p) return;
     const b = params(req);
@@ -235,7 +234,7 @@ export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     ref: (d) => d.ref,
   };
 
-  app.get(`${P}/deployments`, (req, res) => {
+  r.get("/projects/:id/deployments", (req, res) => {
     const p = loadProject(s(), req, res, ACCESS.reporter);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -254,7 +253,7 @@ export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, rows).map((d) => depJson(p, d)));
   });
 
-  app.get(`${P}/deployments/:deployment_id`, (req, res) => {
+  r.get("/projects/:id/deployments/:deployment_id", (req, res) => {
     const p = loadProject(s(), req, res, ACCESS.reporter);
     if (!p) return;
     const d = deps().find((x) => x.project_id === p.id && String(x.id) === req.params.deployment_id);
@@ -263,7 +262,7 @@ export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
   });
 
   // A deployment made by hand (GitLab's POST /deployments): names its environment, created if new.
-  app.post(`${P}/deployments`, (req, res) => {
+  r.post("/projects/:id/deployments", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const p = loadProject(s(), req, res, ACCESS.developer);
@@ -312,7 +311,7 @@ export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(201).json(depJson(p, d));
   });
 
-  app.get(`${P}/pipelines/:pipeline_id/bridges`, (req, res) => {
+  r.get("/projects/:id/pipelines/:pipeline_id/bridges", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
     const pl = s().pipelines.find((x) => x.project_id === p.id && String(x.id) === req.params.pipeline_id);
@@ -336,7 +335,7 @@ export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
   });
 
   // The job's whole artifacts archive, as a zip (404 while the job runs or when it kept nothing).
-  app.get(`${P}/jobs/:job_id/artifacts`, (req, res) => {
+  r.get("/projects/:id/jobs/:job_id/artifacts", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
     const job = s().jobs.find((j) => j.project_id === p.id && String(j.id) === req.params.job_id);

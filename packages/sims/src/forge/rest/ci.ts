@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject, requireUser } from "../model/access.js";
 import {
@@ -16,9 +16,10 @@ import {
 import { resolveRef } from "../model/repo.js";
 import type { ForgeState, Job, JobStatus, Pipeline, Project } from "../model/state.js";
 import { ACCESS, userByName } from "../model/state.js";
-import { API, forbidden, missing, notFound, unauthorized } from "../wire/answers.js";
+import { forbidden, missing, notFound, unauthorized } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 
 const SCOPES: Record<string, (p: Pipeline) => boolean> = {
   running: (p) => p.status === "running",
@@ -47,11 +48,9 @@ function parseVariables(v: unknown): { key: string; value: string }[] | string {
   return out;
 }
 
-export function ciRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  const base = `${API}/projects/:id`;
-
+export function ciRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   // The job of the CI/CD job token the request carries (rest/auth.ts lets only a running job's in).
-  app.get(`${API}/job`, (_req, res) => {
+  r.get("/job", (_req, res) => {
     const job = caller(res)?.job;
     if (!job) return unauthorized(res);
     res.json(jobJson(ctx.state, job, ctx.origin));
@@ -98,7 +97,7 @@ export function ciRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, rows).map((j) => jobJson(ctx.state, j, ctx.origin)));
   };
 
-  app.get(`${base}/pipelines`, (req, res) => {
+  r.get("/projects/:id/pipelines", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -125,7 +124,7 @@ export function ciRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, rows).map((x) => pipelineJson(ctx.state, x, ctx.origin)));
   });
 
-  app.get(`${base}/pipelines/latest`, (req, res) => {
+  r.get("/projects/:id/pipelines/latest", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const ref = str((req.query as Record<string, unknown>).ref) ?? p.default_branch;
@@ -136,17 +135,17 @@ export function ciRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(pipelineDetailJson(ctx.state, latest, ctx.origin));
   });
 
-  app.get(`${base}/pipelines/:pipeline_id`, (req, res) => {
+  r.get("/projects/:id/pipelines/:pipeline_id", (req, res) => {
     const l = loadPipeline(req, res);
     if (l) res.json(pipelineDetailJson(ctx.state, l.pipeline, ctx.origin));
   });
 
-  app.get(`${base}/pipelines/:pipeline_id/variables`, (req, res) => {
+  r.get("/projects/:id/pipelines/:pipeline_id/variables", (req, res) => {
     const l = loadPipeline(req, res, ACCESS.developer);
     if (l) res.json(l.pipeline.variables.map((v) => ({ ...v, variable_type: "env_var" })));
   });
 
-  app.post(`${base}/pipeline`, (req, res) => {
+  r.post("/projects/:id/pipeline", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const project = loadProject(ctx.state, req, res, ACCESS.developer);
@@ -163,7 +162,7 @@ export function ciRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(201).json(pipelineDetailJson(ctx.state, pipeline, ctx.origin));
   });
 
-  app.post(`${base}/pipelines/:pipeline_id/retry`, (req, res) => {
+  r.post("/projects/:id/pipelines/:pipeline_id/retry", (req, res) => {
     const l = loadPipeline(req, res, ACCESS.developer);
     if (!l) return;
     const retryable = pipelineJobs(ctx.state, l.pipeline).filter((j) =>
@@ -173,14 +172,14 @@ export function ciRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(201).json(pipelineDetailJson(ctx.state, l.pipeline, ctx.origin));
   });
 
-  app.post(`${base}/pipelines/:pipeline_id/cancel`, (req, res) => {
+  r.post("/projects/:id/pipelines/:pipeline_id/cancel", (req, res) => {
     const l = loadPipeline(req, res, ACCESS.developer);
     if (!l) return;
     cancelPipeline(ctx.state, l.pipeline);
     res.status(200).json(pipelineDetailJson(ctx.state, l.pipeline, ctx.origin));
   });
 
-  app.delete(`${base}/pipelines/:pipeline_id`, (req, res) => {
+  r.delete("/projects/:id/pipelines/:pipeline_id", (req, res) => {
     const l = loadPipeline(req, res, ACCESS.owner);
     if (!l) return;
     ctx.state.pipelines = ctx.state.pipelines.filter((x) => x !== l.pipeline);
@@ -188,14 +187,14 @@ export function ciRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(204).end();
   });
 
-  app.get(`${base}/pipelines/:pipeline_id/jobs`, (req, res) => {
+  r.get("/projects/:id/pipelines/:pipeline_id/jobs", (req, res) => {
     const l = loadPipeline(req, res);
     if (!l) return;
     const includeRetried = boolParam((req.query as Record<string, unknown>).include_retried) === true;
     renderJobs(req, res, pipelineJobs(ctx.state, l.pipeline, includeRetried));
   });
 
-  app.get(`${base}/jobs`, (req, res) => {
+  r.get("/projects/:id/jobs", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     projectPipelines(p);
@@ -206,17 +205,17 @@ export function ciRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     );
   });
 
-  app.get(`${base}/jobs/:job_id`, (req, res) => {
+  r.get("/projects/:id/jobs/:job_id", (req, res) => {
     const l = loadJob(req, res);
     if (l) res.json(jobJson(ctx.state, l.job, ctx.origin));
   });
 
-  app.get(`${base}/jobs/:job_id/trace`, (req, res) => {
+  r.get("/projects/:id/jobs/:job_id/trace", (req, res) => {
     const l = loadJob(req, res);
     if (l) res.status(200).type("text/plain").send(renderTrace(l.job));
   });
 
-  app.post(`${base}/jobs/:job_id/retry`, (req, res) => {
+  r.post("/projects/:id/jobs/:job_id/retry", (req, res) => {
     const l = loadJob(req, res, ACCESS.developer);
     if (!l) return;
     if (!isFinal(l.job.status) || l.job.retried)
@@ -225,7 +224,7 @@ export function ciRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(201).json(jobJson(ctx.state, fresh!, ctx.origin));
   });
 
-  app.post(`${base}/jobs/:job_id/cancel`, (req, res) => {
+  r.post("/projects/:id/jobs/:job_id/cancel", (req, res) => {
     const l = loadJob(req, res, ACCESS.developer);
     if (!l) return;
     if (!isFinal(l.job.status)) {

@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   caller,
@@ -13,9 +13,10 @@ import {
 import { type HookEventRow, type HookRow, more } from "../model/more-extras.js";
 import { editWikiPage, newWikiPage, wikiJson } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Group, nextId } from "../model/state.js";
-import { API, forbidden, missing, notFound, unauthorized } from "../wire/answers.js";
+import { forbidden, missing, notFound, unauthorized } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
+import { type Routes, twins } from "../wire/router.js";
 import { groupJson } from "./groups.js";
 
 /**
@@ -83,30 +84,29 @@ function statusMatches(e: HookEventRow, status: unknown): boolean {
   return false;
 }
 
-export function groupMoreRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+export function groupMoreRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
   const m = () => more(ctx.state);
 
   // group wikis (Premium): the project wiki's shapes under /groups/:id/wikis
-  const GW = `${API}/groups/:id/wikis`;
   const findPage = (g: Group, slug: string) =>
     m().groupWiki.find((w) => w.group_id === g.id && w.slug === slug);
 
-  app.get(GW, (req, res) => {
+  r.get("/groups/:id/wikis", (req, res) => {
     const g = loadGroup(s(), req, res);
     if (!g) return;
     const content = boolParam((req.query as Record<string, unknown>).with_content) === true;
     const rows = m().groupWiki.filter((w) => w.group_id === g.id);
     res.json(rows.map((w) => wikiJson(w, content)));
   });
-  app.get(`${GW}/:slug`, (req, res) => {
+  r.get("/groups/:id/wikis/:slug", (req, res) => {
     const g = loadGroup(s(), req, res);
     if (!g) return;
     const w = findPage(g, String(req.params.slug));
     if (!w) return notFound(res, "Wiki Page");
     res.json(wikiJson(w, true));
   });
-  app.post(GW, (req, res) => {
+  r.post("/groups/:id/wikis", (req, res) => {
     const g = loadGroup(s(), req, res);
     if (!g || !groupLevel(ctx, res, g, ACCESS.developer)) return;
     const made = newWikiPage(params(req), (slug) => findPage(g, slug) !== undefined);
@@ -116,7 +116,7 @@ export function groupMoreRoutes(app: Express, ctx: SimContext<ForgeState>): void
     m().groupWiki.push(w);
     res.status(201).json(wikiJson(w, true));
   });
-  app.put(`${GW}/:slug`, (req, res) => {
+  r.put("/groups/:id/wikis/:slug", (req, res) => {
     const g = loadGroup(s(), req, res);
     if (!g || !groupLevel(ctx, res, g, ACCESS.developer)) return;
     const w = findPage(g, String(req.params.slug));
@@ -125,7 +125,7 @@ export function groupMoreRoutes(app: Express, ctx: SimContext<ForgeState>): void
     if (error) return void res.status(400).json({ error });
     res.json(wikiJson(w, true));
   });
-  app.delete(`${GW}/:slug`, (req, res) => {
+  r.delete("/groups/:id/wikis/:slug", (req, res) => {
     const g = loadGroup(s(), req, res);
     if (!g || !groupLevel(ctx, res, g, ACCESS.developer)) return;
     const w = findPage(g, String(req.params.slug));
@@ -135,7 +135,7 @@ export function groupMoreRoutes(app: Express, ctx: SimContext<ForgeState>): void
   });
 
   // iterations (Premium): state 1 upcoming, 2 current, 3 closed, from the dates and today
-  app.get(`${API}/groups/:id/iterations`, (req, res) => {
+  r.get("/groups/:id/iterations", (req, res) => {
     const g = loadGroup(s(), req, res);
     if (!g) return;
     const q = req.query as Record<string, unknown>;
@@ -188,7 +188,7 @@ export function groupMoreRoutes(app: Express, ctx: SimContext<ForgeState>): void
   });
 
   // creating a group: top level for any signed-in user, a subgroup for the parent's maintainers
-  app.post(`${API}/groups`, (req, res) => {
+  r.post("/groups", (req, res) => {
     const user = caller(res)?.user;
     if (!user) return unauthorized(res);
     const b = params(req);
@@ -227,59 +227,47 @@ export function groupMoreRoutes(app: Express, ctx: SimContext<ForgeState>): void
   });
 
   // webhooks: project hooks need maintainer, group hooks owner; deliveries are read newest first
-  const hookRoutes = (kind: "projects" | "groups") => {
-    const base = `${API}/${kind}/:id/hooks`;
-    const owner = (
-      req: Request,
-      res: Response,
-    ): { project_id: number | null; group_id: number | null } | null => {
-      if (kind === "projects") {
-        const p = loadProject(s(), req, res, ACCESS.maintainer);
-        return p ? { project_id: p.id, group_id: null } : null;
-      }
+  type HookOwner = { project_id: number | null; group_id: number | null };
+  const hooks = twins<HookOwner>(r, [
+    (req, res) => {
+      const p = loadProject(s(), req, res, ACCESS.maintainer);
+      return p ? { project_id: p.id, group_id: null } : null;
+    },
+    (req, res) => {
       const g = loadGroup(s(), req, res);
       if (!g || !groupLevel(ctx, res, g, ACCESS.owner)) return null;
       return { project_id: null, group_id: g.id };
-    };
-    const hooksOf = (o: { project_id: number | null; group_id: number | null }) =>
-      m().hooks.filter((h) => h.project_id === o.project_id && h.group_id === o.group_id);
-    const findHook = (req: Request, res: Response) => {
-      const o = owner(req, res);
-      if (!o) return null;
-      const h = hooksOf(o).find((x) => x.id === Number(req.params.hook_id));
-      if (!h) {
-        notFound(res);
-        return null;
-      }
-      return h;
-    };
-    app.get(base, (req, res) => {
-      const o = owner(req, res);
-      if (!o) return;
-      res.json(paginate(req, res, ctx.origin, hooksOf(o)).map(hookJson));
-    });
-    app.get(`${base}/:hook_id`, (req, res) => {
-      const h = findHook(req, res);
-      if (h) res.json(hookJson(h));
-    });
-    app.get(`${base}/:hook_id/events`, (req, res) => {
-      const h = findHook(req, res);
-      if (!h) return;
-      const q = req.query as Record<string, unknown>;
-      const perPage = Number(q.per_page ?? 20);
-      if (!Number.isInteger(perPage) || perPage < 1 || perPage > 20)
-        return void res.status(400).json({ error: "per_page does not have a valid value" });
-      const rows = m()
-        .hookEvents.filter((e) => e.hook_id === h.id && statusMatches(e, q.status))
-        .sort((a, b) => b.id - a.id);
-      res.json(paginate(req, res, ctx.origin, rows).map(({ hook_id: _h, created_at: _c, ...e }) => e));
-    });
+    },
+  ]);
+  const hooksOf = (o: HookOwner) =>
+    m().hooks.filter((h) => h.project_id === o.project_id && h.group_id === o.group_id);
+  const findHook = (o: HookOwner, req: Request, res: Response) => {
+    const h = hooksOf(o).find((x) => x.id === Number(req.params.hook_id));
+    if (!h) notFound(res);
+    return h;
   };
-  hookRoutes("projects");
-  hookRoutes("groups");
+  hooks.get(["/projects/:id/hooks", "/groups/:id/hooks"], (o, req, res) => {
+    res.json(paginate(req, res, ctx.origin, hooksOf(o)).map(hookJson));
+  });
+  hooks.get(["/projects/:id/hooks/:hook_id", "/groups/:id/hooks/:hook_id"], (o, req, res) => {
+    const h = findHook(o, req, res);
+    if (h) res.json(hookJson(h));
+  });
+  hooks.get(["/projects/:id/hooks/:hook_id/events", "/groups/:id/hooks/:hook_id/events"], (o, req, res) => {
+    const h = findHook(o, req, res);
+    if (!h) return;
+    const q = req.query as Record<string, unknown>;
+    const perPage = Number(q.per_page ?? 20);
+    if (!Number.isInteger(perPage) || perPage < 1 || perPage > 20)
+      return void res.status(400).json({ error: "per_page does not have a valid value" });
+    const rows = m()
+      .hookEvents.filter((e) => e.hook_id === h.id && statusMatches(e, q.status))
+      .sort((a, b) => b.id - a.id);
+    res.json(paginate(req, res, ctx.origin, rows).map(({ hook_id: _h, created_at: _c, ...e }) => e));
+  });
 
   // the dependency proxy's cache: purged in the background (202), by the group's owners
-  app.delete(`${API}/groups/:id/dependency_proxy/cache`, (req, res) => {
+  r.delete("/groups/:id/dependency_proxy/cache", (req, res) => {
     const g = loadGroup(s(), req, res);
     if (!g || !groupLevel(ctx, res, g, ACCESS.owner)) return;
     const row = m().dependencyProxy.find((d) => d.group_id === g.id);

@@ -1,4 +1,4 @@
-import type { Express, Request } from "express";
+import type { Request } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   caller,
@@ -11,9 +11,9 @@ import {
   loadGroup,
 } from "../model/access.js";
 import type { ForgeState, ForgeUser, Group, Member } from "../model/state.js";
-import { API } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 import { filterProjects, memberJson, renderProjects } from "./projects.js";
 
 export function groupJson(state: ForgeState, g: Group, origin: string) {
@@ -83,13 +83,13 @@ function filterGroups(state: ForgeState, list: Group[], req: Request, user: Forg
     .map((x) => x.g);
 }
 
-export function groupRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  app.get(`${API}/groups`, (req, res) => {
+export function groupRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  r.get("/groups", (req, res) => {
     const list = filterGroups(ctx.state, ctx.state.groups, req, caller(res)?.user ?? null);
     res.json(paginate(req, res, ctx.origin, list).map((g) => groupJson(ctx.state, g, ctx.origin)));
   });
 
-  app.get(`${API}/groups/:id`, (req, res) => {
+  r.get("/groups/:id", (req, res) => {
     const g = loadGroup(ctx.state, req, res);
     if (!g) return;
     const body: Record<string, unknown> = groupJson(ctx.state, g, ctx.origin);
@@ -105,7 +105,7 @@ export function groupRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(body);
   });
 
-  app.get(`${API}/groups/:id/subgroups`, (req, res) => {
+  r.get("/groups/:id/subgroups", (req, res) => {
     const g = loadGroup(ctx.state, req, res);
     if (!g) return;
     const children = ctx.state.groups.filter((x) => x.parent_id === g.id);
@@ -117,7 +117,7 @@ export function groupRoutes(app: Express, ctx: SimContext<ForgeState>): void {
   });
 
   // Every group below this one, at any depth, that the caller can see (subgroups only go one down).
-  app.get(`${API}/groups/:id/descendant_groups`, (req, res) => {
+  r.get("/groups/:id/descendant_groups", (req, res) => {
     const g = loadGroup(ctx.state, req, res);
     if (!g) return;
     const user = caller(res)?.user ?? null;
@@ -132,7 +132,7 @@ export function groupRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, list).map((x) => groupJson(ctx.state, x, ctx.origin)));
   });
 
-  app.get(`${API}/groups/:id/projects`, (req, res) => {
+  r.get("/groups/:id/projects", (req, res) => {
     const g = loadGroup(ctx.state, req, res);
     if (!g) return;
     const deep = boolParam((req.query as Record<string, unknown>).include_subgroups) === true;
@@ -145,8 +145,8 @@ export function groupRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     renderProjects(ctx, req, res, filterProjects(ctx.state, own, req, res));
   });
 
-  for (const path of [`${API}/groups/:id/members`, `${API}/groups/:id/members/all`]) {
-    app.get(path, (req, res) => {
+  for (const path of ["/groups/:id/members", "/groups/:id/members/all"]) {
+    r.get(path, (req, res) => {
       const g = loadGroup(ctx.state, req, res);
       if (!g) return;
       const chain = path.endsWith("/all") ? groupChain(ctx.state, g) : [g];

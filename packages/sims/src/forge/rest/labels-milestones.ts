@@ -1,6 +1,6 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject } from "../model/access.js";
+import { loadProject, projectFullPath } from "../model/access.js";
 import {
   anyMilestoneJson,
   editMilestone,
@@ -10,9 +10,10 @@ import {
 } from "../model/milestones.js";
 import type { LabelRow, MilestoneRow } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Issue, type Project } from "../model/state.js";
-import { API, missing, notFound } from "../wire/answers.js";
+import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 
 /** GitLab's label colours: #RRGGBB or a CSS colour name. */
 const COLOR = /^#[0-9A-Fa-f]{6}$|^[a-z]+$/;
@@ -65,16 +66,13 @@ export function labelJson(state: ForgeState, p: Project, l: LabelRow) {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-export function labelMilestoneRoutes(
-  app: Express,
-  ctx: SimContext<ForgeState>,
-  fullPath: (p: Project) => string,
-): void {
+export function labelMilestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  const fullPath = (p: Project) => projectFullPath(ctx.state, p);
   const d = () => ctx.state.extras;
   const findLabel = (p: Project, ref: string) =>
     projectLabels(ctx.state, p).find((l) => String(l.id) === ref || l.name === ref);
 
-  app.get(`${API}/projects/:id/labels`, (req, res) => {
+  r.get("/projects/:id/labels", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -85,7 +83,7 @@ export function labelMilestoneRoutes(
     res.json(paginate(req, res, ctx.origin, rows).map((l) => labelJson(ctx.state, p, l)));
   });
 
-  app.get(`${API}/projects/:id/labels/:label_id`, (req, res) => {
+  r.get("/projects/:id/labels/:label_id", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const l = findLabel(p, String(req.params.label_id));
@@ -93,7 +91,7 @@ export function labelMilestoneRoutes(
     res.json(labelJson(ctx.state, p, l));
   });
 
-  app.post(`${API}/projects/:id/labels`, (req, res) => {
+  r.post("/projects/:id/labels", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
     if (!p) return;
     const b = params(req);
@@ -154,8 +152,8 @@ export function labelMilestoneRoutes(
     if (b.priority !== undefined) l.priority = b.priority === null ? null : Number(b.priority);
     res.json(labelJson(ctx.state, p, l));
   };
-  app.put(`${API}/projects/:id/labels/:label_id`, updateLabel);
-  app.put(`${API}/projects/:id/labels`, updateLabel);
+  r.put("/projects/:id/labels/:label_id", updateLabel);
+  r.put("/projects/:id/labels", updateLabel);
 
   const deleteLabel = (req: Request, res: Response) => {
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
@@ -169,14 +167,12 @@ export function labelMilestoneRoutes(
       if (x.project_id === p.id) x.labels = x.labels.filter((n) => n !== l.name);
     res.status(204).end();
   };
-  app.delete(`${API}/projects/:id/labels/:label_id`, deleteLabel);
-  app.delete(`${API}/projects/:id/labels`, deleteLabel);
-
-  const M = `${API}/projects/:id/milestones`;
+  r.delete("/projects/:id/labels/:label_id", deleteLabel);
+  r.delete("/projects/:id/labels", deleteLabel);
   const findMs = (p: Project, id: string) =>
     d().milestones.find((m) => m.project_id === p.id && String(m.id) === id);
 
-  app.get(M, (req, res) => {
+  r.get("/projects/:id/milestones", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -190,7 +186,7 @@ export function labelMilestoneRoutes(
     res.json(paginate(req, res, ctx.origin, rows).map((m) => milestoneJson(m, ctx.origin, fullPath(p))));
   });
 
-  app.get(`${M}/:milestone_id`, (req, res) => {
+  r.get("/projects/:id/milestones/:milestone_id", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const m = findMs(p, String(req.params.milestone_id));
@@ -198,7 +194,7 @@ export function labelMilestoneRoutes(
     res.json(milestoneJson(m, ctx.origin, fullPath(p)));
   });
 
-  app.post(M, (req, res) => {
+  r.post("/projects/:id/milestones", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.reporter);
     if (!p) return;
     const b = params(req);
@@ -222,7 +218,7 @@ export function labelMilestoneRoutes(
     res.status(201).json(milestoneJson(m, ctx.origin, fullPath(p)));
   });
 
-  app.put(`${M}/:milestone_id`, (req, res) => {
+  r.put("/projects/:id/milestones/:milestone_id", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.reporter);
     if (!p) return;
     const m = findMs(p, String(req.params.milestone_id));
@@ -231,7 +227,7 @@ export function labelMilestoneRoutes(
     res.json(milestoneJson(m, ctx.origin, fullPath(p)));
   });
 
-  app.delete(`${M}/:milestone_id`, (req, res) => {
+  r.delete("/projects/:id/milestones/:milestone_id", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.reporter);
     if (!p) return;
     const m = findMs(p, String(req.params.milestone_id));

@@ -1,11 +1,12 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { groupById, groupChain, loadProject, requireUser } from "../model/access.js";
 import type { ForgeState, Member, Project } from "../model/state.js";
 import { ACCESS, userById, userByName } from "../model/state.js";
-import { API, missing, notFound } from "../wire/answers.js";
+import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 import { memberJson } from "./projects.js";
 
 /**
@@ -33,9 +34,8 @@ function all(state: ForgeState, p: Project): Member[] {
   return [...best.values()];
 }
 
-export function memberRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+export function memberRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const B = `${API}/projects/:id/members`;
 
   const list = (which: typeof direct) => (req: Request, res: Response) => {
     const p = loadProject(s(), req, res);
@@ -59,12 +59,12 @@ export function memberRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(row);
   };
 
-  app.get(`${B}/all`, list(all));
-  app.get(`${B}/all/:user_id`, one(all));
-  app.get(B, list(direct));
-  app.get(`${B}/:user_id`, one(direct));
+  r.get("/projects/:id/members/all", list(all));
+  r.get("/projects/:id/members/all/:user_id", one(all));
+  r.get("/projects/:id/members", list(direct));
+  r.get("/projects/:id/members/:user_id", one(direct));
 
-  app.post(B, (req, res) => {
+  r.post("/projects/:id/members", (req, res) => {
     if (!requireUser(res)) return;
     const p = loadProject(s(), req, res, ACCESS.maintainer);
     if (!p) return;

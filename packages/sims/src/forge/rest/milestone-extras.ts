@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   caller,
@@ -13,9 +13,10 @@ import { mrJson } from "../model/merge-requests.js";
 import { editMilestone, groupMilestoneJson, newMilestoneFields } from "../model/milestones.js";
 import type { GroupMilestoneRow } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Group, type Issue, type MergeRequest } from "../model/state.js";
-import { API, forbidden, missing, notFound } from "../wire/answers.js";
+import { forbidden, missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, idsParam, params, str } from "../wire/params.js";
+import { type Routes, twins } from "../wire/router.js";
 import { canSeeIssue, issueJson } from "./issues.js";
 
 /**
@@ -25,7 +26,7 @@ import { canSeeIssue, issueJson } from "./issues.js";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-export function milestoneExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+export function milestoneExtraRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
   const groupMs = () => (s().extras.groupMilestones ??= []);
   const gjson = (m: GroupMilestoneRow) => {
@@ -50,9 +51,7 @@ export function milestoneExtraRoutes(app: Express, ctx: SimContext<ForgeState>):
       (p) => p.namespace.kind === "group" && groupChain(s(), groupById(s(), p.namespace.id)!).includes(g),
     );
 
-  const G = `${API}/groups/:id/milestones`;
-
-  app.get(G, (req, res) => {
+  r.get("/groups/:id/milestones", (req, res) => {
     const g = loadGroupAt(req, res, 0);
     if (!g) return;
     const q = req.query as Record<string, unknown>;
@@ -69,7 +68,7 @@ export function milestoneExtraRoutes(app: Express, ctx: SimContext<ForgeState>):
     res.json(paginate(req, res, ctx.origin, rows).map(gjson));
   });
 
-  app.get(`${G}/:milestone_id`, (req, res) => {
+  r.get("/groups/:id/milestones/:milestone_id", (req, res) => {
     const g = loadGroupAt(req, res, 0);
     if (!g) return;
     const m = findGroupMs(g, String(req.params.milestone_id));
@@ -77,7 +76,7 @@ export function milestoneExtraRoutes(app: Express, ctx: SimContext<ForgeState>):
     res.json(gjson(m));
   });
 
-  app.post(G, (req, res) => {
+  r.post("/groups/:id/milestones", (req, res) => {
     const g = loadGroupAt(req, res, ACCESS.reporter);
     if (!g) return;
     const b = params(req);
@@ -98,7 +97,7 @@ export function milestoneExtraRoutes(app: Express, ctx: SimContext<ForgeState>):
     res.status(201).json(gjson(m));
   });
 
-  app.put(`${G}/:milestone_id`, (req, res) => {
+  r.put("/groups/:id/milestones/:milestone_id", (req, res) => {
     const g = loadGroupAt(req, res, ACCESS.reporter);
     if (!g) return;
     const m = findGroupMs(g, String(req.params.milestone_id));
@@ -107,7 +106,7 @@ export function milestoneExtraRoutes(app: Express, ctx: SimContext<ForgeState>):
     res.json(gjson(m));
   });
 
-  app.delete(`${G}/:milestone_id`, (req, res) => {
+  r.delete("/groups/:id/milestones/:milestone_id", (req, res) => {
     const g = loadGroupAt(req, res, ACCESS.reporter);
     if (!g) return;
     const m = findGroupMs(g, String(req.params.milestone_id));
@@ -153,31 +152,56 @@ export function milestoneExtraRoutes(app: Express, ctx: SimContext<ForgeState>):
       paginate(req, res, ctx.origin, burndown(issuesOf(id, res))),
   };
 
-  for (const [what, answer] of Object.entries(answers)) {
-    app.get(`${API}/projects/:id/milestones/:milestone_id/${what}`, (req, res) => {
+  /** A project milestone (its items are its project's) or a group milestone (items inside the group). */
+  type Scope = { id: number; inGroup: Set<number> | null };
+  const milestone = twins<Scope>(r, [
+    (req, res) => {
       const p = loadProject(s(), req, res);
-      if (!p) return;
+      if (!p) return null;
       const m = s().extras.milestones.find(
         (x) => x.project_id === p.id && String(x.id) === req.params.milestone_id,
       );
-      if (!m) return notFound(res, "Milestone");
-      // a project milestone's items are its project's
-      res.json(answer(m.id, req, res));
-    });
-    app.get(`${G}/:milestone_id/${what}`, (req, res) => {
+      if (!m) {
+        notFound(res, "Milestone");
+        return null;
+      }
+      return { id: m.id, inGroup: null };
+    },
+    (req, res) => {
       const g = loadGroupAt(req, res, 0);
-      if (!g) return;
+      if (!g) return null;
       const m = findGroupMs(g, String(req.params.milestone_id));
-      if (!m) return notFound(res, "Milestone");
-      const inGroup = new Set(groupProjects(g).map((p) => p.id));
-      const all = answer(m.id, req, res) as Array<{ project_id?: number }>;
-      res.json(what === "burndown_events" ? all : all.filter((x) => inGroup.has(x.project_id!)));
-    });
-  }
+      if (!m) {
+        notFound(res, "Milestone");
+        return null;
+      }
+      return { id: m.id, inGroup: new Set(groupProjects(g).map((p) => p.id)) };
+    },
+  ]);
+  const inScope = <T extends { project_id?: number }>(scope: Scope, rows: T[]) =>
+    scope.inGroup ? rows.filter((x) => scope.inGroup!.has(x.project_id!)) : rows;
+  milestone.get(
+    ["/projects/:id/milestones/:milestone_id/issues", "/groups/:id/milestones/:milestone_id/issues"],
+    (scope, req, res) => res.json(inScope(scope, answers.issues(scope.id, req, res))),
+  );
+  milestone.get(
+    [
+      "/projects/:id/milestones/:milestone_id/merge_requests",
+      "/groups/:id/milestones/:milestone_id/merge_requests",
+    ],
+    (scope, req, res) => res.json(inScope(scope, answers.merge_requests(scope.id, req, res))),
+  );
+  milestone.get(
+    [
+      "/projects/:id/milestones/:milestone_id/burndown_events",
+      "/groups/:id/milestones/:milestone_id/burndown_events",
+    ],
+    (scope, req, res) => res.json(answers.burndown_events(scope.id, req, res)),
+  );
 
   // Promotion: the project milestone becomes a milestone of the project's group (same title, dates
   // and description); the issues and merge requests that had it keep it, now as the group's.
-  app.post(`${API}/projects/:id/milestones/:milestone_id/promote`, (req, res) => {
+  r.post("/projects/:id/milestones/:milestone_id/promote", (req, res) => {
     const p = loadProject(s(), req, res, ACCESS.reporter);
     if (!p) return;
     const m = s().extras.milestones.find(

@@ -1,6 +1,6 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { caller } from "../model/access.js";
+import { caller, projectFullPath } from "../model/access.js";
 import { approvalsLeft, loadMr, mrChanges, mrCommits } from "../model/merge-requests.js";
 import { addNote } from "../model/notes.js";
 import { commitJson } from "../model/repo.js";
@@ -13,25 +13,22 @@ import {
   type Project,
 } from "../model/state.js";
 import { userRef } from "../model/users.js";
-import { API, missing, notFound } from "../wire/answers.js";
+import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 
 /**
  * Merge-request review endpoints beside the basic ones (merge-requests.ts): the approval state
  * with its one "All Members" rule, the diff versions (one per head the simulator has seen: the
  * current one), and draft notes (created, edited and deleted privately, then published as notes).
  */
-export function mrReviewRoutes(
-  app: Express,
-  ctx: SimContext<ForgeState>,
-  fullPath: (p: Project) => string,
-): void {
-  const base = `${API}/projects/:id/merge_requests/:iid`;
+export function mrReviewRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  const fullPath = (p: Project) => projectFullPath(ctx.state, p);
 
   const load = (req: Request, res: Response, minLevel = 0) => loadMr(ctx.state, req, res, minLevel);
 
-  app.get(`${base}/approval_state`, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid/approval_state", (req, res) => {
     const l = load(req, res);
     if (!l) return;
     const approvedBy = l.mr.approved_by_ids.map((id) => userRef(ctx.state, id, ctx.origin));
@@ -69,12 +66,12 @@ export function mrReviewRoutes(
     patch_id_sha: null,
   });
 
-  app.get(`${base}/versions`, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid/versions", (req, res) => {
     const l = load(req, res);
     if (l) res.json(paginate(req, res, ctx.origin, [version(l.project, l.mr)]));
   });
 
-  app.get(`${base}/versions/:version_id`, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid/versions/:version_id", (req, res) => {
     const l = load(req, res);
     if (!l) return;
     const v = version(l.project, l.mr);
@@ -88,7 +85,6 @@ export function mrReviewRoutes(
   });
 
   // Draft notes: a reviewer's own, until published.
-  const D = `${base}/draft_notes`;
   const draftJson = (mr: MergeRequest, d: DraftNote) => ({
     id: d.id,
     author_id: d.author_id,
@@ -113,17 +109,17 @@ export function mrReviewRoutes(
     return { ...l, d };
   };
 
-  app.get(D, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid/draft_notes", (req, res) => {
     const l = load(req, res, ACCESS.guest);
     if (l) res.json(paginate(req, res, ctx.origin, mine(l.mr, res)).map((d) => draftJson(l.mr, d)));
   });
 
-  app.get(`${D}/:draft_note_id`, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid/draft_notes/:draft_note_id", (req, res) => {
     const l = findDraft(req, res);
     if (l) res.json(draftJson(l.mr, l.d));
   });
 
-  app.post(D, (req, res) => {
+  r.post("/projects/:id/merge_requests/:iid/draft_notes", (req, res) => {
     const l = load(req, res, ACCESS.guest);
     if (!l) return;
     const b = params(req);
@@ -146,7 +142,7 @@ export function mrReviewRoutes(
     res.status(201).json(draftJson(l.mr, d));
   });
 
-  app.put(`${D}/:draft_note_id`, (req, res) => {
+  r.put("/projects/:id/merge_requests/:iid/draft_notes/:draft_note_id", (req, res) => {
     const l = findDraft(req, res);
     if (!l) return;
     const b = params(req);
@@ -160,7 +156,7 @@ export function mrReviewRoutes(
     res.json(draftJson(l.mr, l.d));
   });
 
-  app.delete(`${D}/:draft_note_id`, (req, res) => {
+  r.delete("/projects/:id/merge_requests/:iid/draft_notes/:draft_note_id", (req, res) => {
     const l = findDraft(req, res);
     if (!l) return;
     l.mr.draft_notes = (l.mr.draft_notes ?? []).filter((x) => x !== l.d);
@@ -187,14 +183,14 @@ export function mrReviewRoutes(
     if (d.position) discussion.notes[0]!.position = { position_type: "text", ...d.position };
   };
 
-  app.put(`${D}/:draft_note_id/publish`, (req, res) => {
+  r.put("/projects/:id/merge_requests/:iid/draft_notes/:draft_note_id/publish", (req, res) => {
     const l = findDraft(req, res);
     if (!l) return;
     publish(l.mr, l.d);
     res.status(204).end();
   });
 
-  app.post(`${D}/bulk_publish`, (req, res) => {
+  r.post("/projects/:id/merge_requests/:iid/draft_notes/bulk_publish", (req, res) => {
     const l = load(req, res, ACCESS.guest);
     if (!l) return;
     for (const d of mine(l.mr, res)) publish(l.mr, d);

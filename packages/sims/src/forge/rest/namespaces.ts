@@ -1,4 +1,3 @@
-import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   findGroup,
@@ -13,9 +12,10 @@ import {
 import { addCommit, emptyRepository } from "../model/repo.js";
 import type { ForgeState, ForgeUser, Group, Project, Visibility } from "../model/state.js";
 import { ACCESS, nextId, userById } from "../model/state.js";
-import { API, forbidden, notFound } from "../wire/answers.js";
+import { forbidden, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 import { projectJson } from "./projects.js";
 
 type Namespace = { kind: "user"; user: ForgeUser } | { kind: "group"; group: Group };
@@ -82,8 +82,8 @@ export function findNamespace(state: ForgeState, ref: string): Namespace | undef
   return user ? { kind: "user", user } : undefined;
 }
 
-export function namespaceRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  app.get(`${API}/namespaces`, (req, res) => {
+export function namespaceRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  r.get("/namespaces", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const q = req.query as Record<string, unknown>;
@@ -107,7 +107,7 @@ export function namespaceRoutes(app: Express, ctx: SimContext<ForgeState>): void
     res.json(paginate(req, res, ctx.origin, rows).map((n) => namespaceJson(ctx.state, n, ctx.origin)));
   });
 
-  app.get(`${API}/namespaces/:id`, (req, res) => {
+  r.get("/namespaces/:id", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const ns = findNamespace(ctx.state, String(req.params.id));
@@ -120,7 +120,7 @@ export function namespaceRoutes(app: Express, ctx: SimContext<ForgeState>): void
     res.json(namespaceJson(ctx.state, ns, ctx.origin));
   });
 
-  app.post(`${API}/projects`, (req, res) => {
+  r.post("/projects", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const p = params(req);

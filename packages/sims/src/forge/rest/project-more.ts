@@ -1,10 +1,10 @@
-import type { Express } from "express";
 import express from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject } from "../model/access.js";
 import { more, nextMoreId } from "../model/more-extras.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
-import { API, missing, notFound } from "../wire/answers.js";
+import { missing, notFound } from "../wire/answers.js";
+import type { Routes } from "../wire/router.js";
 
 /**
  * Release evidence and release asset downloads, tag signatures, and project uploads (the files
@@ -13,15 +13,14 @@ import { API, missing, notFound } from "../wire/answers.js";
 
 const UPLOAD_LIMIT = 10 * 1024 * 1024;
 
-export function projectMoreRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+export function projectMoreRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
   const m = () => more(ctx.state);
-  const R = `${API}/projects/:id/releases/:tag_name`;
   const release = (p: Project, tag: string) =>
     s().extras.releases.find((r) => r.project_id === p.id && r.tag_name === tag);
 
   // Premium: a new evidence snapshot of an existing release (201, body true)
-  app.post(`${R}/evidence`, (req, res) => {
+  r.post("/projects/:id/releases/:tag_name/evidence", (req, res) => {
     const p = loadProject(s(), req, res, ACCESS.reporter);
     if (!p) return;
     const r = release(p, String(req.params.tag_name));
@@ -38,7 +37,7 @@ export function projectMoreRoutes(app: Express, ctx: SimContext<ForgeState>): vo
   });
 
   // a release asset by its direct_asset_path: a redirect to the link's URL
-  app.get(`${R}/downloads/*asset`, (req, res) => {
+  r.get("/projects/:id/releases/:tag_name/downloads/*asset", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
     const r = release(p, String(req.params.tag_name));
@@ -53,7 +52,7 @@ export function projectMoreRoutes(app: Express, ctx: SimContext<ForgeState>): vo
   });
 
   // a tag's signature (X.509, GPG or SSH); an unsigned tag is 404
-  app.get(`${API}/projects/:id/repository/tags/:tag_name/signature`, (req, res) => {
+  r.get("/projects/:id/repository/tags/:tag_name/signature", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
     const name = String(req.params.tag_name);
@@ -88,8 +87,8 @@ export function projectMoreRoutes(app: Express, ctx: SimContext<ForgeState>): vo
   });
 
   // uploads: multipart `file`, answered with the markdown that links to it
-  app.post(
-    `${API}/projects/:id/uploads`,
+  r.post(
+    "/projects/:id/uploads",
     express.raw({ type: "multipart/form-data", limit: UPLOAD_LIMIT }),
     async (req, res) => {
       const p = loadProject(s(), req, res, ACCESS.guest);
@@ -129,7 +128,7 @@ export function projectMoreRoutes(app: Express, ctx: SimContext<ForgeState>): vo
   );
 
   // GitLab 17.4+: an upload by secret and file name (the bytes, with their type)
-  app.get(`${API}/projects/:id/uploads/:secret/:filename`, (req, res) => {
+  r.get("/projects/:id/uploads/:secret/:filename", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
     const u = m().uploads.find(

@@ -1,13 +1,13 @@
-import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, findGroup, loadProject, requireUser } from "../model/access.js";
 import type { CommitStatusRow, ProtectedBranchRow } from "../model/project-extras.js";
 import { resolveRef } from "../model/repo.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
-import { API, missing, notFound } from "../wire/answers.js";
+import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 import { todosOf } from "./activity.js";
 import { projectJson } from "./projects.js";
 
@@ -26,7 +26,7 @@ const LEVEL_NAMES: Record<number, string> = {
 };
 const STATES = new Set(["pending", "running", "success", "failed", "canceled", "skipped"]);
 
-export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+export function projectSettingsRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const x = () => ctx.state.extras;
 
   /** A project's protected branches; the default branch is protected until someone unprotects it. */
@@ -61,9 +61,8 @@ export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>)
     allow_force_push: row.allow_force_push,
     code_owner_approval_required: false,
   });
-  const PB = `${API}/projects/:id/protected_branches`;
 
-  app.get(PB, (req, res) => {
+  r.get("/projects/:id/protected_branches", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const search = str((req.query as Record<string, unknown>).search);
@@ -71,7 +70,7 @@ export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>)
     res.json(paginate(req, res, ctx.origin, rows).map(protectedJson));
   });
 
-  app.get(`${PB}/:name`, (req, res) => {
+  r.get("/projects/:id/protected_branches/:name", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const row = protectedOf(p).find((b) => b.name === req.params.name);
@@ -79,7 +78,7 @@ export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>)
     res.json(protectedJson(row));
   });
 
-  app.post(PB, (req, res) => {
+  r.post("/projects/:id/protected_branches", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.maintainer);
     if (!p) return;
     const b = params(req);
@@ -105,7 +104,7 @@ export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>)
     res.status(201).json(protectedJson(row));
   });
 
-  app.delete(`${PB}/:name`, (req, res) => {
+  r.delete("/projects/:id/protected_branches/:name", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.maintainer);
     if (!p) return;
     const list = protectedOf(p);
@@ -132,7 +131,7 @@ export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>)
     author: userRef(ctx.state, s.author_id, ctx.origin),
   });
 
-  app.post(`${API}/projects/:id/statuses/:sha`, (req, res) => {
+  r.post("/projects/:id/statuses/:sha", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
     if (!p) return;
     const commit = resolveRef(p.repository, String(req.params.sha));
@@ -163,7 +162,7 @@ export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>)
     res.status(201).json(statusJson(row));
   });
 
-  app.get(`${API}/projects/:id/repository/commits/:sha/statuses`, (req, res) => {
+  r.get("/projects/:id/repository/commits/:sha/statuses", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const commit = resolveRef(p.repository, String(req.params.sha));
@@ -180,7 +179,7 @@ export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>)
   });
 
   // Project settings: name, description, visibility and the default branch (which must exist).
-  app.put(`${API}/projects/:id`, (req, res) => {
+  r.put("/projects/:id", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.maintainer);
     if (!p) return;
     const b = params(req);
@@ -205,7 +204,7 @@ export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>)
     res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
   });
 
-  app.post(`${API}/todos/mark_as_done`, (_req, res) => {
+  r.post("/todos/mark_as_done", (_req, res) => {
     const me = requireUser(res);
     if (!me) return;
     for (const t of todosOf(ctx, me)) if (!x().todosDone.includes(t.id)) x().todosDone.push(t.id);
@@ -213,7 +212,7 @@ export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>)
   });
 
   // Whether a namespace path is taken: at the top level (users and groups) or under parent_id.
-  app.get(`${API}/namespaces/:id/exists`, (req, res) => {
+  r.get("/namespaces/:id/exists", (req, res) => {
     if (!requireUser(res)) return;
     const path = String(req.params.id).toLowerCase();
     const parentRef = str((req.query as Record<string, unknown>).parent_id);

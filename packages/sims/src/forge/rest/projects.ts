@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   caller,
@@ -14,9 +14,9 @@ import {
 import type { ForgeState, ForgeUser, Member, Project } from "../model/state.js";
 import { ACCESS, userById } from "../model/state.js";
 import { basicUser } from "../model/users.js";
-import { API } from "../wire/answers.js";
 import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "../wire/paginate.js";
 import { boolParam } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 
 function projectWebUrl(state: ForgeState, p: Project, origin: string): string {
   return `${origin}/${projectFullPath(state, p)}`;
@@ -192,18 +192,18 @@ export function memberJson(state: ForgeState, m: Member, origin: string) {
     : null;
 }
 
-export function projectRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  app.get(`${API}/projects`, (req, res) => {
+export function projectRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  r.get("/projects", (req, res) => {
     renderProjects(ctx, req, res, filterProjects(ctx.state, ctx.state.projects, req, res));
   });
 
-  app.get(`${API}/projects/:id`, (req, res) => {
+  r.get("/projects/:id", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
   });
 
-  app.get(`${API}/users/:user_id/projects`, (req, res) => {
+  r.get("/users/:user_id/projects", (req, res) => {
     const ref = String(req.params.user_id);
     const u = /^\d+$/.test(ref)
       ? userById(ctx.state, Number(ref))

@@ -1,6 +1,5 @@
-import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { caller, loadProject } from "../model/access.js";
+import { caller, loadProject, projectFullPath } from "../model/access.js";
 import {
   editWikiPage,
   newWikiPage,
@@ -11,17 +10,14 @@ import {
 import { commitJson, resolveRef } from "../model/repo.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
-import { API, missing, notFound } from "../wire/answers.js";
+import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 
-export function releaseWikiRoutes(
-  app: Express,
-  ctx: SimContext<ForgeState>,
-  fullPath: (p: Project) => string,
-): void {
+export function releaseWikiRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  const fullPath = (p: Project) => projectFullPath(ctx.state, p);
   const d = () => ctx.state.extras;
-  const R = `${API}/projects/:id/releases`;
   const findRelease = (p: Project, tag: string) =>
     d().releases.find((r) => r.project_id === p.id && r.tag_name === tag);
 
@@ -55,7 +51,7 @@ export function releaseWikiRoutes(
       .find((t) => !d().milestones.some((m) => m.project_id === p.id && m.title === t));
   };
 
-  app.get(R, (req, res) => {
+  r.get("/projects/:id/releases", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -67,7 +63,7 @@ export function releaseWikiRoutes(
     res.json(paginate(req, res, ctx.origin, rows).map((r) => releaseJson(p, r)));
   });
 
-  app.get(`${R}/:tag_name`, (req, res) => {
+  r.get("/projects/:id/releases/:tag_name", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const r = findRelease(p, String(req.params.tag_name));
@@ -75,7 +71,7 @@ export function releaseWikiRoutes(
     res.json(releaseJson(p, r));
   });
 
-  app.post(R, (req, res) => {
+  r.post("/projects/:id/releases", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
     if (!p) return;
     const b = params(req);
@@ -107,7 +103,7 @@ export function releaseWikiRoutes(
     res.status(201).json(releaseJson(p, r));
   });
 
-  app.put(`${R}/:tag_name`, (req, res) => {
+  r.put("/projects/:id/releases/:tag_name", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
     if (!p) return;
     const r = findRelease(p, String(req.params.tag_name));
@@ -122,7 +118,7 @@ export function releaseWikiRoutes(
     res.json(releaseJson(p, r));
   });
 
-  app.delete(`${R}/:tag_name`, (req, res) => {
+  r.delete("/projects/:id/releases/:tag_name", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.maintainer);
     if (!p) return;
     const r = findRelease(p, String(req.params.tag_name));
@@ -131,12 +127,10 @@ export function releaseWikiRoutes(
     // GitLab answers the deleted release.
     res.json(releaseJson(p, r));
   });
-
-  const W = `${API}/projects/:id/wikis`;
   const findPage = (p: Project, slug: string) =>
     d().wiki.find((w) => w.project_id === p.id && w.slug === slug);
 
-  app.get(W, (req, res) => {
+  r.get("/projects/:id/wikis", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -148,7 +142,7 @@ export function releaseWikiRoutes(
     );
   });
 
-  app.get(`${W}/:slug`, (req, res) => {
+  r.get("/projects/:id/wikis/:slug", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const w = findPage(p, String(req.params.slug));
@@ -156,7 +150,7 @@ export function releaseWikiRoutes(
     res.json(wikiJson(w, true));
   });
 
-  app.post(W, (req, res) => {
+  r.post("/projects/:id/wikis", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
     if (!p) return;
     const made = newWikiPage(params(req), (slug) => findPage(p, slug) !== undefined);
@@ -167,7 +161,7 @@ export function releaseWikiRoutes(
     res.status(201).json(wikiJson(w, true));
   });
 
-  app.put(`${W}/:slug`, (req, res) => {
+  r.put("/projects/:id/wikis/:slug", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
     if (!p) return;
     const w = findPage(p, String(req.params.slug));
@@ -177,7 +171,7 @@ export function releaseWikiRoutes(
     res.json(wikiJson(w, true));
   });
 
-  app.delete(`${W}/:slug`, (req, res) => {
+  r.delete("/projects/:id/wikis/:slug", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
     if (!p) return;
     const w = findPage(p, String(req.params.slug));

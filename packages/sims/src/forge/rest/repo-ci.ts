@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   caller,
@@ -13,8 +13,9 @@ import { findMr, mergeBase, syncMr } from "../model/merge-requests.js";
 import { jobArtifactFiles } from "../model/project-extras.js";
 import { history, resolveRef } from "../model/repo.js";
 import { ACCESS, type Commit, type ForgeState, nextId, type Project } from "../model/state.js";
-import { API, notFound } from "../wire/answers.js";
+import { notFound } from "../wire/answers.js";
 import { params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 import { findNamespace } from "./namespaces.js";
 import { projectJson } from "./projects.js";
 
@@ -44,10 +45,10 @@ function blame(repo: Project["repository"], head: Commit, path: string) {
   return ranges;
 }
 
-export function repoCiRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+export function repoCiRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
 
-  app.get(`${API}/projects/:id/merge_requests/:iid/conflicts`, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid/conflicts", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
     const mr = findMr(s(), p, Number(req.params.iid));
@@ -88,7 +89,7 @@ export function repoCiRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     });
   });
 
-  app.get(`${API}/projects/:id/repository/files/:file_path/blame`, (req, res) => {
+  r.get("/projects/:id/repository/files/:file_path/blame", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -125,7 +126,7 @@ export function repoCiRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(out);
   });
 
-  app.post(`${API}/projects/:id/fork`, (req, res) => {
+  r.post("/projects/:id/fork", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const src = loadProject(s(), req, res);
@@ -180,7 +181,7 @@ export function repoCiRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     return { p, job, pipeline };
   };
 
-  app.post(`${API}/projects/:id/jobs/:job_id/play`, (req, res) => {
+  r.post("/projects/:id/jobs/:job_id/play", (req, res) => {
     const l = loadJob(req, res, ACCESS.developer);
     if (!l) return;
     if (l.job.status !== "manual")
@@ -200,7 +201,7 @@ export function repoCiRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(jobJson(s(), l.job, ctx.origin));
   });
 
-  app.get(`${API}/projects/:id/jobs/:job_id/artifacts/*artifact_path`, (req, res) => {
+  r.get("/projects/:id/jobs/:job_id/artifacts/*artifact_path", (req, res) => {
     const l = loadJob(req, res);
     if (!l) return;
     const raw = (req.params as Record<string, unknown>).artifact_path;

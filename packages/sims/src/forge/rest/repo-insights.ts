@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject } from "../model/access.js";
 import { isFinal, syncPipeline } from "../model/ci.js";
@@ -6,9 +6,10 @@ import { mrCommits, mrJson, syncMr } from "../model/merge-requests.js";
 import { jobArtifactFiles } from "../model/project-extras.js";
 import { blobId, history, resolveRef } from "../model/repo.js";
 import type { Commit, ForgeState, Project } from "../model/state.js";
-import { API, notFound } from "../wire/answers.js";
+import { notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 
 /**
  * Reads over a project's repository that GitLab computes rather than stores: blobs by id,
@@ -119,9 +120,8 @@ function artifactEntries(files: Record<string, string>, dir: string, recursive: 
   return [...dirRows.sort(byPath), ...out.sort(byPath)];
 }
 
-export function repoInsightRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+export function repoInsightRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const R = `${API}/projects/:id/repository`;
 
   const loadCommit = (req: Request, res: Response): { p: Project; commit: Commit } | null => {
     const p = loadProject(s(), req, res);
@@ -134,7 +134,7 @@ export function repoInsightRoutes(app: Express, ctx: SimContext<ForgeState>): vo
     return { p, commit };
   };
 
-  app.get(`${R}/blobs/:sha`, (req, res) => {
+  r.get("/projects/:id/repository/blobs/:sha", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
     const content = findBlob(p, String(req.params.sha));
@@ -148,7 +148,7 @@ export function repoInsightRoutes(app: Express, ctx: SimContext<ForgeState>): vo
     });
   });
 
-  app.get(`${R}/blobs/:sha/raw`, (req, res) => {
+  r.get("/projects/:id/repository/blobs/:sha/raw", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
     const content = findBlob(p, String(req.params.sha));
@@ -157,7 +157,7 @@ export function repoInsightRoutes(app: Express, ctx: SimContext<ForgeState>): vo
   });
 
   // Contributors of the default branch, by author email; the simulator counts no line changes.
-  app.get(`${R}/contributors`, (req, res) => {
+  r.get("/projects/:id/repository/contributors", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -187,7 +187,7 @@ export function repoInsightRoutes(app: Express, ctx: SimContext<ForgeState>): vo
     res.json(paginate(req, res, ctx.origin, rows));
   });
 
-  app.get(`${R}/commits/:sha/refs`, (req, res) => {
+  r.get("/projects/:id/repository/commits/:sha/refs", (req, res) => {
     const l = loadCommit(req, res);
     if (!l) return;
     const type = String((req.query as Record<string, unknown>).type ?? "all");
@@ -196,7 +196,7 @@ export function repoInsightRoutes(app: Express, ctx: SimContext<ForgeState>): vo
     res.json(paginate(req, res, ctx.origin, refsContaining(l.p, l.commit.id, type)));
   });
 
-  app.get(`${R}/commits/:sha/merge_requests`, (req, res) => {
+  r.get("/projects/:id/repository/commits/:sha/merge_requests", (req, res) => {
     const l = loadCommit(req, res);
     if (!l) return;
     const rows = s().mergeRequests.filter((m) => {
@@ -207,7 +207,7 @@ export function repoInsightRoutes(app: Express, ctx: SimContext<ForgeState>): vo
     res.json(paginate(req, res, ctx.origin, rows).map((m) => mrJson(s(), l.p, m, ctx.origin)));
   });
 
-  app.get(`${API}/projects/:id/languages`, (req, res) => {
+  r.get("/projects/:id/languages", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
     const head = resolveRef(p.repository, p.default_branch);
@@ -225,7 +225,7 @@ export function repoInsightRoutes(app: Express, ctx: SimContext<ForgeState>): vo
 
   // The files of a job's artifacts archive (GET /projects/:id/jobs/:job_id/artifacts/tree, GitLab
   // 18.x): `path` names a directory, `recursive` lists everything below it.
-  app.get(`${API}/projects/:id/jobs/:job_id/artifacts/tree`, (req, res) => {
+  r.get("/projects/:id/jobs/:job_id/artifacts/tree", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
     const job = s().jobs.find((j) => j.project_id === p.id && j.id === Number(req.params.job_id));

@@ -1,14 +1,15 @@
 import { createHash } from "node:crypto";
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject, projectAccessLevel, projectFullPath, requireUser } from "../model/access.js";
 import { blobId, commitDetailJson, commitJson, diffCommits, history, resolveRef } from "../model/repo.js";
 import { type CommitAction, commitActions, lastCommitFor, validBranchName } from "../model/repo-write.js";
 import type { Commit, ForgeState, Project } from "../model/state.js";
 import { ACCESS } from "../model/state.js";
-import { API, forbidden, missing, notFound } from "../wire/answers.js";
+import { forbidden, missing, notFound } from "../wire/answers.js";
 import { keysetPaginate, paginate, wantsKeyset } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 
 function branchJson(state: ForgeState, project: Project, name: string, origin: string, res: Response) {
   const repo = project.repository;
@@ -71,9 +72,7 @@ function treeEntries(files: Record<string, string>, dir: string, recursive: bool
   return out.sort((a, b) => (a.type !== b.type ? (a.type === "tree" ? -1 : 1) : a.path < b.path ? -1 : 1));
 }
 
-export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  const base = `${API}/projects/:id/repository`;
-
+export function repoRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   /** Write access to a branch: developers push, protected branches need maintainers. */
   const writable = (req: Request, res: Response, branch: string | undefined) => {
     if (!requireUser(res)) return null;
@@ -88,7 +87,7 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     return project;
   };
 
-  app.get(`${base}/tree`, (req, res) => {
+  r.get("/projects/:id/repository/tree", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -144,12 +143,12 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     return { meta, bytes };
   };
 
-  app.get(`${base}/files/:file_path/raw`, (req, res) => {
+  r.get("/projects/:id/repository/files/:file_path/raw", (req, res) => {
     const hit = fileLookup(req, res, str((req.query as Record<string, unknown>).ref));
     if (hit) res.status(200).type("text/plain; charset=utf-8").send(hit.bytes);
   });
 
-  app.get(`${base}/files/:file_path`, (req, res) => {
+  r.get("/projects/:id/repository/files/:file_path", (req, res) => {
     const ref = str((req.query as Record<string, unknown>).ref);
     if (!ref) return missing(res, "ref");
     const hit = fileLookup(req, res, ref);
@@ -185,11 +184,11 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     if (action === "delete") return void res.status(204).end();
     res.status(action === "create" ? 201 : 200).json({ file_path: path, branch });
   };
-  app.post(`${base}/files/:file_path`, fileWrite("create"));
-  app.put(`${base}/files/:file_path`, fileWrite("update"));
-  app.delete(`${base}/files/:file_path`, fileWrite("delete"));
+  r.post("/projects/:id/repository/files/:file_path", fileWrite("create"));
+  r.put("/projects/:id/repository/files/:file_path", fileWrite("update"));
+  r.delete("/projects/:id/repository/files/:file_path", fileWrite("delete"));
 
-  app.get(`${base}/branches`, (req, res) => {
+  r.get("/projects/:id/repository/branches", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -207,7 +206,7 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, names).map((n) => branchJson(ctx.state, p, n, ctx.origin, res)));
   });
 
-  app.get(`${base}/branches/:branch`, (req, res) => {
+  r.get("/projects/:id/repository/branches/:branch", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const name = String(req.params.branch);
@@ -215,7 +214,7 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(branchJson(ctx.state, p, name, ctx.origin, res));
   });
 
-  app.post(`${base}/branches`, (req, res) => {
+  r.post("/projects/:id/repository/branches", (req, res) => {
     const p = params(req);
     const absent = ["branch", "ref"].filter((k) => typeof p[k] !== "string" || !p[k]);
     if (absent.length) return missing(res, ...absent);
@@ -231,7 +230,7 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(201).json(branchJson(ctx.state, project, name, ctx.origin, res));
   });
 
-  app.delete(`${base}/branches/:branch`, (req, res) => {
+  r.delete("/projects/:id/repository/branches/:branch", (req, res) => {
     const name = String(req.params.branch);
     const project = writable(req, res, name);
     if (!project) return;
@@ -243,7 +242,7 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(204).end();
   });
 
-  app.get(`${base}/commits`, (req, res) => {
+  r.get("/projects/:id/repository/commits", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -267,7 +266,7 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, rows).map((c) => commitJson(c, ctx.origin, full)));
   });
 
-  app.get(`${base}/commits/:sha`, (req, res) => {
+  r.get("/projects/:id/repository/commits/:sha", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const c = resolveRef(p.repository, String(req.params.sha));
@@ -275,7 +274,7 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(commitDetailJson(ctx.state, p, c, ctx.origin, projectFullPath(ctx.state, p)));
   });
 
-  app.get(`${base}/commits/:sha/diff`, (req, res) => {
+  r.get("/projects/:id/repository/commits/:sha/diff", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const c = resolveRef(p.repository, String(req.params.sha));
@@ -284,7 +283,7 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, diffCommits(parent, c).entries));
   });
 
-  app.post(`${base}/commits`, (req, res) => {
+  r.post("/projects/:id/repository/commits", (req, res) => {
     const p = params(req);
     const absent = ["branch", "commit_message"].filter((k) => typeof p[k] !== "string" || !p[k]);
     if (!Array.isArray(p.actions)) absent.push("actions");
@@ -307,7 +306,7 @@ export function repoRoutes(app: Express, ctx: SimContext<ForgeState>): void {
       .json(commitDetailJson(ctx.state, project, result, ctx.origin, projectFullPath(ctx.state, project)));
   });
 
-  app.get(`${base}/compare`, (req, res) => {
+  r.get("/projects/:id/repository/compare", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;

@@ -1,13 +1,13 @@
-import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject, projectFullPath, requireUser } from "../model/access.js";
 import { commitJson, resolveRef } from "../model/repo.js";
 import { validBranchName } from "../model/repo-write.js";
 import type { ForgeState, Project, Tag } from "../model/state.js";
 import { ACCESS } from "../model/state.js";
-import { API, missing, notFound } from "../wire/answers.js";
+import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 
 function tagJson(state: ForgeState, project: Project, t: Tag, origin: string) {
   const commit = project.repository.commits.get(t.target)!;
@@ -27,10 +27,8 @@ function compareVersions(a: string, b: string): number {
   return a.localeCompare(b, "en", { numeric: true });
 }
 
-export function tagRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  const base = `${API}/projects/:id/repository/tags`;
-
-  app.get(base, (req, res) => {
+export function tagRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  r.get("/projects/:id/repository/tags", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -50,7 +48,7 @@ export function tagRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, tags).map((t) => tagJson(ctx.state, p, t, ctx.origin)));
   });
 
-  app.get(`${base}/:tag_name`, (req, res) => {
+  r.get("/projects/:id/repository/tags/:tag_name", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const tag = p.repository.tags.get(String(req.params.tag_name));
@@ -58,7 +56,7 @@ export function tagRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(tagJson(ctx.state, p, tag, ctx.origin));
   });
 
-  app.post(base, (req, res) => {
+  r.post("/projects/:id/repository/tags", (req, res) => {
     const body = params(req);
     const absent = ["tag_name", "ref"].filter((k) => !str(body[k]));
     if (absent.length) return missing(res, ...absent);
@@ -77,7 +75,7 @@ export function tagRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(201).json(tagJson(ctx.state, p, tag, ctx.origin));
   });
 
-  app.delete(`${base}/:tag_name`, (req, res) => {
+  r.delete("/projects/:id/repository/tags/:tag_name", (req, res) => {
     if (!requireUser(res)) return;
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
     if (!p) return;
