@@ -7,20 +7,24 @@ import { oauthExpired } from "./oauth/tokens.js";
 import { activityRoutes } from "./rest/activity.js";
 import { apiAuth } from "./rest/auth.js";
 import { awardEmojiRoutes } from "./rest/award-emoji.js";
-import { ciRoutes } from "./rest/ci.js";
-import { ciExtraRoutes } from "./rest/ci-extras.js";
 import { ciVariableRoutes } from "./rest/ci-variables.js";
+import { deploymentRoutes } from "./rest/deployments.js";
+import { environmentRoutes } from "./rest/environments.js";
 import { graphqlRoutes } from "./rest/graphql.js";
 import { groupMoreRoutes } from "./rest/group-more.js";
 import { groupRoutes } from "./rest/groups.js";
 import { issueRoutes } from "./rest/issues.js";
+import { jobArtifactRoutes } from "./rest/job-artifacts.js";
+import { jobRoutes } from "./rest/jobs.js";
 import { labelMilestoneRoutes } from "./rest/labels-milestones.js";
+import { lintRoutes } from "./rest/lint.js";
 import { memberRoutes } from "./rest/members.js";
 import { mrRoutes } from "./rest/merge-requests.js";
 import { milestoneExtraRoutes } from "./rest/milestone-extras.js";
 import { mrReviewRoutes } from "./rest/mr-review.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
 import { noteRoutes } from "./rest/notes.js";
+import { pipelineRoutes } from "./rest/pipelines.js";
 import { projectMoreRoutes } from "./rest/project-more.js";
 import { projectSettingsRoutes } from "./rest/project-settings.js";
 import { projectRoutes } from "./rest/projects.js";
@@ -97,7 +101,10 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   awardEmojiRoutes,
   ciVariableRoutes,
   milestoneExtraRoutes,
-  ciExtraRoutes,
+  lintRoutes,
+  environmentRoutes,
+  deploymentRoutes,
+  jobArtifactRoutes,
   releaseWikiRoutes,
   projectMoreRoutes,
   mrReviewRoutes,
@@ -114,7 +121,8 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   issueRoutes,
   noteRoutes,
   mrRoutes,
-  ciRoutes,
+  pipelineRoutes,
+  jobRoutes,
   repoRoutes,
   tagRoutes,
   searchRoutes,

@@ -1,26 +1,25 @@
 import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { caller, loadProject, requireUser } from "../model/access.js";
+import { loadProject, requireUser } from "../model/access.js";
 import {
   cancelPipeline,
   createPipeline,
   isFinal,
-  jobJson,
   pipelineDetailJson,
   pipelineJobs,
   pipelineJson,
-  renderTrace,
   retryJobs,
   syncPipeline,
 } from "../model/ci.js";
 import { resolveRef } from "../model/repo.js";
-import type { ForgeState, Job, JobStatus, Pipeline, Project } from "../model/state.js";
+import type { ForgeState, Pipeline, Project } from "../model/state.js";
 import { ACCESS, userByName } from "../model/state.js";
-import { forbidden, missing, notFound, unauthorized } from "../wire/answers.js";
+import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
-import { boolParam, params, str } from "../wire/params.js";
+import { params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
 
+/** A project's pipelines (GitLab's ci/pipelines.rb): list, latest, one, its variables, run, retry, cancel, delete. */
 const SCOPES: Record<string, (p: Pipeline) => boolean> = {
   running: (p) => p.status === "running",
   pending: (p) => p.status === "pending",
@@ -28,13 +27,6 @@ const SCOPES: Record<string, (p: Pipeline) => boolean> = {
   branches: () => true,
   tags: () => false,
 };
-
-function jobScopes(req: Request): JobStatus[] | undefined {
-  const q = req.query as Record<string, unknown>;
-  const raw = q.scope ?? q["scope[]"];
-  if (raw === undefined) return undefined;
-  return ([] as unknown[]).concat(raw).map(String) as JobStatus[];
-}
 
 function parseVariables(v: unknown): { key: string; value: string }[] | string {
   if (v === undefined) return [];
@@ -48,14 +40,8 @@ function parseVariables(v: unknown): { key: string; value: string }[] | string {
   return out;
 }
 
-export function ciRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
-  // The job of the CI/CD job token the request carries (rest/auth.ts lets only a running job's in).
-  r.get("/job", (_req, res) => {
-    const job = caller(res)?.job;
-    if (!job) return unauthorized(res);
-    res.json(jobJson(ctx.state, job, ctx.origin));
-  });
-
+/** A project's pipelines (brought up to date first), and the one `:pipeline_id` names. */
+export function pipelineLoaders(ctx: SimContext<ForgeState>) {
   const projectPipelines = (p: Project) => {
     const rows = ctx.state.pipelines.filter((x) => x.project_id === p.id);
     for (const x of rows) syncPipeline(ctx.state, x);
@@ -76,26 +62,11 @@ export function ciRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     syncPipeline(ctx.state, pipeline);
     return { project, pipeline };
   };
+  return { projectPipelines, loadPipeline };
+}
 
-  const loadJob = (req: Request, res: Response, minLevel = 0) => {
-    if (minLevel && !requireUser(res)) return null;
-    const project = loadProject(ctx.state, req, res, minLevel);
-    if (!project) return null;
-    const job = ctx.state.jobs.find((j) => j.project_id === project.id && j.id === Number(req.params.job_id));
-    if (!job) {
-      notFound(res);
-      return null;
-    }
-    const pipeline = ctx.state.pipelines.find((x) => x.id === job.pipeline_id)!;
-    syncPipeline(ctx.state, pipeline);
-    return { project, job, pipeline };
-  };
-
-  const renderJobs = (req: Request, res: Response, jobs: Job[]) => {
-    const scopes = jobScopes(req);
-    const rows = (scopes ? jobs.filter((j) => scopes.includes(j.status)) : jobs).sort((a, b) => b.id - a.id);
-    res.json(paginate(req, res, ctx.origin, rows).map((j) => jobJson(ctx.state, j, ctx.origin)));
-  };
+export function pipelineRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  const { projectPipelines, loadPipeline } = pipelineLoaders(ctx);
 
   r.get("/projects/:id/pipelines", (req, res) => {
     const p = loadProject(ctx.state, req, res);
@@ -185,54 +156,5 @@ export function ciRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     ctx.state.pipelines = ctx.state.pipelines.filter((x) => x !== l.pipeline);
     ctx.state.jobs = ctx.state.jobs.filter((j) => j.pipeline_id !== l.pipeline.id);
     res.status(204).end();
-  });
-
-  r.get("/projects/:id/pipelines/:pipeline_id/jobs", (req, res) => {
-    const l = loadPipeline(req, res);
-    if (!l) return;
-    const includeRetried = boolParam((req.query as Record<string, unknown>).include_retried) === true;
-    renderJobs(req, res, pipelineJobs(ctx.state, l.pipeline, includeRetried));
-  });
-
-  r.get("/projects/:id/jobs", (req, res) => {
-    const p = loadProject(ctx.state, req, res);
-    if (!p) return;
-    projectPipelines(p);
-    renderJobs(
-      req,
-      res,
-      ctx.state.jobs.filter((j) => j.project_id === p.id && j.trigger === undefined),
-    );
-  });
-
-  r.get("/projects/:id/jobs/:job_id", (req, res) => {
-    const l = loadJob(req, res);
-    if (l) res.json(jobJson(ctx.state, l.job, ctx.origin));
-  });
-
-  r.get("/projects/:id/jobs/:job_id/trace", (req, res) => {
-    const l = loadJob(req, res);
-    if (l) res.status(200).type("text/plain").send(renderTrace(l.job));
-  });
-
-  r.post("/projects/:id/jobs/:job_id/retry", (req, res) => {
-    const l = loadJob(req, res, ACCESS.developer);
-    if (!l) return;
-    if (!isFinal(l.job.status) || l.job.retried)
-      return forbidden(res, "403 Forbidden - Job is not retryable");
-    const [fresh] = retryJobs(ctx.state, l.pipeline, [l.job]);
-    res.status(201).json(jobJson(ctx.state, fresh!, ctx.origin));
-  });
-
-  r.post("/projects/:id/jobs/:job_id/cancel", (req, res) => {
-    const l = loadJob(req, res, ACCESS.developer);
-    if (!l) return;
-    if (!isFinal(l.job.status)) {
-      l.job.status = "canceled";
-      l.job.schedule = null;
-      if (l.job.started_at) l.job.finished_at = ctx.state.clock.iso();
-      syncPipeline(ctx.state, l.pipeline);
-    }
-    res.status(201).json(jobJson(ctx.state, l.job, ctx.origin));
   });
 }
