@@ -8,12 +8,14 @@ import { activityRoutes } from "./rest/activity.js";
 import { apiAuth } from "./rest/auth.js";
 import { awardEmojiRoutes } from "./rest/award-emoji.js";
 import { ciVariableRoutes } from "./rest/ci-variables.js";
+import { dependencyProxyRoutes } from "./rest/dependency-proxy.js";
 import { deploymentRoutes } from "./rest/deployments.js";
 import { environmentRoutes } from "./rest/environments.js";
 import { graphqlRoutes } from "./rest/graphql.js";
-import { groupMoreRoutes } from "./rest/group-more.js";
 import { groupRoutes } from "./rest/groups.js";
+import { hookRoutes } from "./rest/hooks.js";
 import { issueRoutes } from "./rest/issues.js";
+import { iterationRoutes } from "./rest/iterations.js";
 import { jobArtifactRoutes } from "./rest/job-artifacts.js";
 import { jobRoutes } from "./rest/jobs.js";
 import { labelMilestoneRoutes } from "./rest/labels-milestones.js";
@@ -25,17 +27,18 @@ import { mrReviewRoutes } from "./rest/mr-review.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
 import { noteRoutes } from "./rest/notes.js";
 import { pipelineRoutes } from "./rest/pipelines.js";
-import { projectMoreRoutes } from "./rest/project-more.js";
 import { projectSettingsRoutes } from "./rest/project-settings.js";
 import { projectRoutes } from "./rest/projects.js";
 import { relationRoutes } from "./rest/relations.js";
-import { releaseWikiRoutes } from "./rest/releases-wiki.js";
+import { releaseRoutes } from "./rest/releases.js";
 import { repoCiRoutes } from "./rest/repo-ci.js";
 import { repoInsightRoutes } from "./rest/repo-insights.js";
 import { repoRoutes } from "./rest/repository.js";
 import { searchRoutes } from "./rest/search.js";
 import { tagRoutes } from "./rest/tags.js";
+import { uploadRoutes } from "./rest/uploads.js";
 import { userRoutes } from "./rest/users.js";
+import { wikiRoutes } from "./rest/wikis.js";
 import {
   addOAuthTokenSeed,
   addPatSeed,
@@ -105,8 +108,9 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   environmentRoutes,
   deploymentRoutes,
   jobArtifactRoutes,
-  releaseWikiRoutes,
-  projectMoreRoutes,
+  releaseRoutes,
+  wikiRoutes,
+  uploadRoutes,
   mrReviewRoutes,
   projectSettingsRoutes,
   activityRoutes,
@@ -114,7 +118,9 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   memberRoutes,
   repoInsightRoutes,
   repoCiRoutes,
-  groupMoreRoutes,
+  hookRoutes,
+  iterationRoutes,
+  dependencyProxyRoutes,
   projectRoutes,
   namespaceRoutes,
   groupRoutes,

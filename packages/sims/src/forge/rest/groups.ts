@@ -1,8 +1,9 @@
-import type { Request } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   caller,
   canSeeGroup,
+  findGroup,
   groupAccessLevel,
   groupById,
   groupChain,
@@ -10,9 +11,10 @@ import {
   groupFullPath,
   loadGroup,
 } from "../model/access.js";
-import type { ForgeState, ForgeUser, Group, Member } from "../model/state.js";
+import { ACCESS, type ForgeState, type ForgeUser, type Group, type Member, nextId } from "../model/state.js";
+import { forbidden, missing, notFound, unauthorized } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
-import { boolParam } from "../wire/params.js";
+import { boolParam, params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
 import { filterProjects, memberJson, renderProjects } from "./projects.js";
 
@@ -81,6 +83,20 @@ function filterGroups(state: ForgeState, list: Group[], req: Request, user: Forg
     .map((g) => ({ g, k: key(g) }))
     .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.g.id - b.g.id) * dir)
     .map((x) => x.g);
+}
+
+/** The caller's access to a group, refusing (401/403) below `min`: the group itself was loaded. */
+export function groupLevel(ctx: SimContext<ForgeState>, res: Response, g: Group, min: number): boolean {
+  const user = caller(res)?.user ?? null;
+  if (!user) {
+    unauthorized(res);
+    return false;
+  }
+  if (groupAccessLevel(ctx.state, user, g) < min) {
+    forbidden(res);
+    return false;
+  }
+  return true;
 }
 
 export function groupRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
@@ -163,4 +179,43 @@ export function groupRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
       res.json(paginate(req, res, ctx.origin, rows));
     });
   }
+
+  // creating a group: top level for any signed-in user, a subgroup for the parent's maintainers
+  r.post("/groups", (req, res) => {
+    const user = caller(res)?.user;
+    if (!user) return unauthorized(res);
+    const b = params(req);
+    const name = str(b.name);
+    const path = str(b.path);
+    if (!name || !path) return missing(res, ...(!name ? ["name"] : []), ...(!path ? ["path"] : []));
+    const parentId = b.parent_id === undefined || b.parent_id === null ? null : Number(b.parent_id);
+    const parent = parentId === null ? undefined : groupById(ctx.state, parentId);
+    if (parentId !== null && !parent) return notFound(res, "Parent group");
+    if (parent && groupAccessLevel(ctx.state, user, parent) < ACCESS.maintainer) return forbidden(res);
+    if (!/^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/.test(path) || /\.(git|atom)$/.test(path))
+      return void res.status(400).json({ message: { path: ["is invalid"] } });
+    const full = parent ? `${groupFullPath(ctx.state, parent)}/${path}` : path;
+    const taken =
+      findGroup(ctx.state, full) !== undefined ||
+      (!parent && ctx.state.users.some((u) => u.username.toLowerCase() === path.toLowerCase()));
+    if (taken)
+      return void res
+        .status(400)
+        .json({ message: 'Failed to save group {:path=>["has already been taken"]}' });
+    const visibility = str(b.visibility) ?? "private";
+    if (!["private", "internal", "public"].includes(visibility))
+      return void res.status(400).json({ error: "visibility does not have a valid value" });
+    const g: Group = {
+      id: nextId(ctx.state, "group"),
+      name,
+      path,
+      parent_id: parent?.id ?? null,
+      description: str(b.description) ?? "",
+      visibility: visibility as Group["visibility"],
+      members: [{ user_id: user.id, access_level: ACCESS.owner }],
+      created_at: ctx.state.clock.iso(),
+    };
+    ctx.state.groups.push(g);
+    res.status(201).json(groupJson(ctx.state, g, ctx.origin));
+  });
 }

@@ -1,5 +1,6 @@
 import type { SimContext } from "../../core/sim.js";
 import { loadProject, projectFullPath, requireUser } from "../model/access.js";
+import { more } from "../model/more-extras.js";
 import { commitJson, resolveRef } from "../model/repo.js";
 import { validBranchName } from "../model/repo-write.js";
 import type { ForgeState, Project, Tag } from "../model/state.js";
@@ -81,5 +82,40 @@ export function tagRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (!p) return;
     if (!p.repository.tags.delete(String(req.params.tag_name))) return notFound(res, "Tag");
     res.status(204).end();
+  });
+
+  // a tag's signature (X.509, GPG or SSH); an unsigned tag is 404
+  r.get("/projects/:id/repository/tags/:tag_name/signature", (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const name = String(req.params.tag_name);
+    if (!p.repository.tags.has(name)) return notFound(res, "Tag");
+    const sig = more(ctx.state).tagSignatures[`${p.id}:${name}`];
+    if (!sig) return notFound(res, "Signature");
+    const base = { signature_type: sig.signature_type, verification_status: sig.verification_status };
+    if (sig.signature_type === "X509")
+      return void res.json({
+        ...base,
+        x509_certificate: {
+          id: 1,
+          subject: "CN=gitlab@example.org,OU=Example,O=World",
+          subject_key_identifier: "BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC",
+          email: "gitlab@example.org",
+          serial_number: 1234567890,
+          certificate_status: "good",
+          x509_issuer: {
+            id: 1,
+            subject: "CN=PKI,OU=Example,O=World",
+            subject_key_identifier: "AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB",
+            crl_url: "http://example.com/pki.crl",
+          },
+        },
+      });
+    res.json({
+      ...base,
+      gpg_key_id: 1,
+      gpg_key_primary_keyid: "8254AAB3FBD54AC9",
+      gpg_key_user_name: "John Doe",
+    });
   });
 }

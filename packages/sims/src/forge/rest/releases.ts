@@ -1,21 +1,20 @@
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject, projectFullPath } from "../model/access.js";
-import {
-  editWikiPage,
-  newWikiPage,
-  type ReleaseRow,
-  type WikiRow,
-  wikiJson,
-} from "../model/project-extras.js";
+import { more, nextMoreId } from "../model/more-extras.js";
+import type { ReleaseRow } from "../model/project-extras.js";
 import { commitJson, resolveRef } from "../model/repo.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
 import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
-import { boolParam, params, str } from "../wire/params.js";
+import { params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
 
-export function releaseWikiRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+/**
+ * Releases (GitLab's releases.rb): a project's releases by tag, their evidence snapshots (Premium)
+ * and asset downloads.
+ */
+export function releaseRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const fullPath = (p: Project) => projectFullPath(ctx.state, p);
   const d = () => ctx.state.extras;
   const findRelease = (p: Project, tag: string) =>
@@ -127,56 +126,36 @@ export function releaseWikiRoutes(r: Routes, ctx: SimContext<ForgeState>): void 
     // GitLab answers the deleted release.
     res.json(releaseJson(p, r));
   });
-  const findPage = (p: Project, slug: string) =>
-    d().wiki.find((w) => w.project_id === p.id && w.slug === slug);
 
-  r.get("/projects/:id/wikis", (req, res) => {
+  // Premium: a new evidence snapshot of an existing release (201, body true)
+  r.post("/projects/:id/releases/:tag_name/evidence", (req, res) => {
+    const p = loadProject(ctx.state, req, res, ACCESS.reporter);
+    if (!p) return;
+    const r = findRelease(p, String(req.params.tag_name));
+    if (!r) return notFound(res);
+    const tag = p.repository.tags.get(r.tag_name);
+    more(ctx.state).evidence.push({
+      id: nextMoreId(ctx.state),
+      project_id: p.id,
+      tag_name: r.tag_name,
+      sha: (tag?.target ?? "").padEnd(40, "0").slice(0, 40),
+      collected_at: ctx.state.clock.iso(),
+    });
+    res.status(201).json(true);
+  });
+
+  // a release asset by its direct_asset_path: a redirect to the link's URL
+  r.get("/projects/:id/releases/:tag_name/downloads/*asset", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
-    const q = req.query as Record<string, unknown>;
-    const content = boolParam(q.with_content) === true;
-    res.json(
-      d()
-        .wiki.filter((w) => w.project_id === p.id)
-        .map((w) => wikiJson(w, content)),
+    const r = findRelease(p, String(req.params.tag_name));
+    if (!r) return notFound(res);
+    const raw = (req.params as Record<string, unknown>).asset;
+    const path = `/${Array.isArray(raw) ? raw.join("/") : String(raw)}`;
+    const link = more(ctx.state).releaseLinks.find(
+      (l) => l.project_id === p.id && l.tag_name === r.tag_name && l.direct_asset_path === path,
     );
-  });
-
-  r.get("/projects/:id/wikis/:slug", (req, res) => {
-    const p = loadProject(ctx.state, req, res);
-    if (!p) return;
-    const w = findPage(p, String(req.params.slug));
-    if (!w) return notFound(res, "Wiki Page");
-    res.json(wikiJson(w, true));
-  });
-
-  r.post("/projects/:id/wikis", (req, res) => {
-    const p = loadProject(ctx.state, req, res, ACCESS.developer);
-    if (!p) return;
-    const made = newWikiPage(params(req), (slug) => findPage(p, slug) !== undefined);
-    if ("missing" in made) return missing(res, ...made.missing);
-    if ("error" in made) return void res.status(400).json({ message: made.error });
-    const w: WikiRow = { project_id: p.id, ...made.page };
-    d().wiki.push(w);
-    res.status(201).json(wikiJson(w, true));
-  });
-
-  r.put("/projects/:id/wikis/:slug", (req, res) => {
-    const p = loadProject(ctx.state, req, res, ACCESS.developer);
-    if (!p) return;
-    const w = findPage(p, String(req.params.slug));
-    if (!w) return notFound(res, "Wiki Page");
-    const error = editWikiPage(w, params(req));
-    if (error) return void res.status(400).json({ error });
-    res.json(wikiJson(w, true));
-  });
-
-  r.delete("/projects/:id/wikis/:slug", (req, res) => {
-    const p = loadProject(ctx.state, req, res, ACCESS.developer);
-    if (!p) return;
-    const w = findPage(p, String(req.params.slug));
-    if (!w) return notFound(res, "Wiki Page");
-    d().wiki = d().wiki.filter((x) => x !== w);
-    res.status(204).end();
+    if (!link) return notFound(res);
+    res.redirect(302, link.url);
   });
 }
