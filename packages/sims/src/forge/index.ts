@@ -12,17 +12,18 @@ import { dependencyProxyRoutes } from "./rest/dependency-proxy.js";
 import { deploymentRoutes } from "./rest/deployments.js";
 import { environmentRoutes } from "./rest/environments.js";
 import { graphqlRoutes } from "./rest/graphql.js";
+import { groupMilestoneRoutes } from "./rest/group-milestones.js";
 import { groupRoutes } from "./rest/groups.js";
 import { hookRoutes } from "./rest/hooks.js";
 import { issueRoutes } from "./rest/issues.js";
 import { iterationRoutes } from "./rest/iterations.js";
 import { jobArtifactRoutes } from "./rest/job-artifacts.js";
 import { jobRoutes } from "./rest/jobs.js";
-import { labelMilestoneRoutes } from "./rest/labels-milestones.js";
+import { labelRoutes } from "./rest/labels.js";
 import { lintRoutes } from "./rest/lint.js";
 import { memberRoutes } from "./rest/members.js";
 import { mrRoutes } from "./rest/merge-requests.js";
-import { milestoneExtraRoutes } from "./rest/milestone-extras.js";
+import { milestoneRoutes } from "./rest/milestones.js";
 import { mrReviewRoutes } from "./rest/mr-review.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
 import { noteRoutes } from "./rest/notes.js";
@@ -100,10 +101,11 @@ function plainJsonType(_req: Request, res: Response, next: NextFunction) {
 /** The REST resources, one mount function each; their order does not matter (see wire/router.ts). */
 export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   userRoutes,
-  labelMilestoneRoutes,
+  labelRoutes,
+  milestoneRoutes,
   awardEmojiRoutes,
   ciVariableRoutes,
-  milestoneExtraRoutes,
+  groupMilestoneRoutes,
   lintRoutes,
   environmentRoutes,
   deploymentRoutes,

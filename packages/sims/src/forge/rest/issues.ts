@@ -20,7 +20,7 @@ import { forbidden, missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, compareBy, idsParam, labelsParam, params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
-import { issueMilestone, setIssueMilestone } from "./labels-milestones.js";
+import { issueMilestone, setIssueMilestone } from "./milestones.js";
 
 type Listable = Issue | MergeRequest;
 

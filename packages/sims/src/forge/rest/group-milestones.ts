@@ -26,7 +26,7 @@ import { canSeeIssue, issueJson } from "./issues.js";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-export function milestoneExtraRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+export function groupMilestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
   const groupMs = () => (s().extras.groupMilestones ??= []);
   const gjson = (m: GroupMilestoneRow) => {
