@@ -90,7 +90,7 @@ const numericId = (gid: unknown, type: string): number | undefined => {
   return m ? Number(m[1]) : undefined;
 };
 
-export function moreGraphql(env: GqlEnv) {
+export function workItemGraphql(env: GqlEnv) {
   const { s, me, origin, gid, userObj } = env;
   const m = () => more(s);
   const typeOf = (i: Issue) => m().workItemTypes[i.id] ?? "issue";
