@@ -7,7 +7,6 @@ import { oauthExpired } from "./oauth/tokens.js";
 import { activityRoutes } from "./rest/activity.js";
 import { apiAuth } from "./rest/auth.js";
 import { awardEmojiRoutes } from "./rest/award-emoji.js";
-import { ciVariableRoutes } from "./rest/ci-variables.js";
 import { dependencyProxyRoutes } from "./rest/dependency-proxy.js";
 import { deploymentRoutes } from "./rest/deployments.js";
 import { environmentRoutes } from "./rest/environments.js";
@@ -39,6 +38,7 @@ import { searchRoutes } from "./rest/search.js";
 import { tagRoutes } from "./rest/tags.js";
 import { uploadRoutes } from "./rest/uploads.js";
 import { userRoutes } from "./rest/users.js";
+import { variableRoutes } from "./rest/variables.js";
 import { wikiRoutes } from "./rest/wikis.js";
 import {
   addOAuthTokenSeed,
@@ -104,7 +104,7 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   labelRoutes,
   milestoneRoutes,
   awardEmojiRoutes,
-  ciVariableRoutes,
+  variableRoutes,
   groupMilestoneRoutes,
   lintRoutes,
   environmentRoutes,

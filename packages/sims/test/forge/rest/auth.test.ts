@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type forge, forgeForEachTest, send } from "./forge-helpers.js";
+import { type forge, forgeForEachTest, send } from "../helpers.js";
 
 // CI/CD job tokens (rest/auth.ts): a seeded running job in the private acme/platform/infra (id 2),
 // triggered by alice, carries JOB_TOKEN. The token reaches only GitLab's job-token endpoints, only

@@ -2,15 +2,17 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeWith } from "../../../scripts/test-services.js";
-import { definition } from "../src/forge/index.js";
-import { createSim, type RunningSim } from "../src/index.js";
+import { describeWith } from "../../../../scripts/test-services.js";
+import { definition } from "../../src/forge/index.js";
+import { createSim, type RunningSim } from "../../src/index.js";
 
 // Debian's python3-gitlab (3.12), a client written by others, against the forge simulator: one run
 // of support/python_gitlab_smoke.py (about thirty calls across projects, labels, issues, merge
 // requests, CI, repository, releases, groups, milestones and wiki) and a check of what it saw. The
 // e2e set-up installs the package (scripts/test-services.ts).
-const SCRIPT = fileURLToPath(new URL("./support/python_gitlab_smoke.py", import.meta.url));
+const SCRIPT = fileURLToPath(
+  new URL("../../packages/sims/test/support/python_gitlab_smoke.py", import.meta.url),
+);
 
 describeWith("python3-gitlab")("Debian's python3-gitlab against the forge simulator", () => {
   let sim: RunningSim;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BOB, type forge, forgeForEachTest, send } from "./forge-helpers.js";
+import { BOB, type forge, forgeForEachTest, send } from "../helpers.js";
 
 // rest/relations.ts, rest/repo-insights.ts, rest/members.ts over HTTP on the default dataset: the
 // refusals and filters of the endpoints that @gitbeaker/rest drives in forge-mcp's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../src/index.js";
-import { APP, type forge, forgeForEachTest } from "./forge-helpers.js";
+import type { RunningSim } from "../../../src/index.js";
+import { APP, type forge, forgeForEachTest } from "../helpers.js";
 
 // The device authorization grant (RFC 8628) as GitLab 17.1+ serves it (gitlab-wire.md "Device code").
 let sim: RunningSim;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { definition } from "../src/forge/index.js";
-import { createSim, type RunningSim } from "../src/index.js";
+import { definition } from "../../src/forge/index.js";
+import { createSim, type RunningSim } from "../../src/index.js";
 
 /** Shared plumbing for the forge conformance suites: everything goes over real HTTP. */
 export const APP = "sim-forge-app";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BOB, type forge, forgeForEachTest, send } from "./forge-helpers.js";
+import { BOB, type forge, forgeForEachTest, send } from "../helpers.js";
 
 // The merge-request review endpoints (rest/mr-review.ts and the thread-note routes of notes.ts):
 // who sees and changes what, over HTTP on the default dataset (alice's PAT unless bob's is given).

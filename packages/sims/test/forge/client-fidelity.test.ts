@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../src/index.js";
-import { type forge, forgeForEachTest } from "./forge-helpers.js";
+import type { RunningSim } from "../../src/index.js";
+import { type forge, forgeForEachTest } from "./helpers.js";
 
 // The defects clients written by others (gitlab-mcp, python-gitlab) hit in the forge simulator,
 // each proven over HTTP against the default dataset: Grape's Boolean spellings, labels with real

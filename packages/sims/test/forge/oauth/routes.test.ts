@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../src/index.js";
+import type { RunningSim } from "../../../src/index.js";
 import {
   APP,
   CONF_APP,
@@ -8,7 +8,7 @@ import {
   forgeForEachTest,
   INVALID_GRANT,
   REDIRECT,
-} from "./forge-helpers.js";
+} from "../helpers.js";
 
 // Conformance of the forge simulator's OAuth server with gitlab-wire.md (checklist items 1 and 2).
 let sim: RunningSim;

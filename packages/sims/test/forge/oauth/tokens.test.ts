@@ -1,7 +1,7 @@
 import { createPublicKey, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../src/index.js";
-import { APP, CONF_APP, CONF_SECRET, type forge, forgeForEachTest, REDIRECT } from "./forge-helpers.js";
+import type { RunningSim } from "../../../src/index.js";
+import { APP, CONF_APP, CONF_SECRET, type forge, forgeForEachTest, REDIRECT } from "../helpers.js";
 
 // Conformance of the forge simulator's OAuth token introspection, revocation, metadata and
 // throttling with gitlab-wire.md (checklist items 3, 4, 5's 429 and 6).

@@ -36,7 +36,7 @@ function scopeFilter(req: Request): string | undefined {
   return str(f?.environment_scope) ?? str(params(req)["filter[environment_scope]"]);
 }
 
-export function ciVariableRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+export function variableRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const all = () => {
     ctx.state.extras.variables ??= [];
     return ctx.state.extras.variables;

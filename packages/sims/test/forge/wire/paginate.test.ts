@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { RunningSim } from "../src/index.js";
-import { type forge, forgeForEachTest } from "./forge-helpers.js";
+import type { RunningSim } from "../../../src/index.js";
+import { type forge, forgeForEachTest } from "../helpers.js";
 
 // Offset pagination headers and Link (gitlab-wire.md "Pagination"), faults in GitLab's error shape,
 // and seeding from a state dump.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BOB, type forge, forgeForEachTest, send } from "./forge-helpers.js";
+import { BOB, type forge, forgeForEachTest, send } from "../helpers.js";
 
 // rest/project-settings.ts over HTTP on the default dataset: protected branches, commit statuses,
 // marking every to-do done, and namespace paths. alice owns acme/widgets; bob is a Developer there.

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
 // The real `agents-sim` CLI: the URL it prints for the forge is what FORGE_API_URL is set to.
-const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const cli = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 let child: ChildProcess | undefined;
 afterAll(async () => {
   if (child && child.exitCode === null) {
