@@ -4,16 +4,18 @@ import type { SimContext, SimDefinition } from "../core/sim.js";
 import { emptyState, type ForgeState, userById } from "./model/state.js";
 import { oauthRoutes } from "./oauth/routes.js";
 import { oauthExpired } from "./oauth/tokens.js";
-import { activityRoutes } from "./rest/activity.js";
 import { apiAuth } from "./rest/auth.js";
 import { awardEmojiRoutes } from "./rest/award-emoji.js";
+import { commitStatusRoutes } from "./rest/commit-statuses.js";
 import { dependencyProxyRoutes } from "./rest/dependency-proxy.js";
 import { deploymentRoutes } from "./rest/deployments.js";
 import { environmentRoutes } from "./rest/environments.js";
+import { eventRoutes } from "./rest/events.js";
 import { graphqlRoutes } from "./rest/graphql.js";
 import { groupMilestoneRoutes } from "./rest/group-milestones.js";
 import { groupRoutes } from "./rest/groups.js";
 import { hookRoutes } from "./rest/hooks.js";
+import { issueLinkRoutes } from "./rest/issue-links.js";
 import { issueRoutes } from "./rest/issues.js";
 import { iterationRoutes } from "./rest/iterations.js";
 import { jobArtifactRoutes } from "./rest/job-artifacts.js";
@@ -27,8 +29,8 @@ import { mrReviewRoutes } from "./rest/mr-review.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
 import { noteRoutes } from "./rest/notes.js";
 import { pipelineRoutes } from "./rest/pipelines.js";
-import { projectSettingsRoutes } from "./rest/project-settings.js";
 import { projectRoutes } from "./rest/projects.js";
+import { protectedBranchRoutes } from "./rest/protected-branches.js";
 import { relationRoutes } from "./rest/relations.js";
 import { releaseRoutes } from "./rest/releases.js";
 import { repoCiRoutes } from "./rest/repo-ci.js";
@@ -36,6 +38,7 @@ import { repoInsightRoutes } from "./rest/repo-insights.js";
 import { repoRoutes } from "./rest/repository.js";
 import { searchRoutes } from "./rest/search.js";
 import { tagRoutes } from "./rest/tags.js";
+import { todoRoutes } from "./rest/todos.js";
 import { uploadRoutes } from "./rest/uploads.js";
 import { userRoutes } from "./rest/users.js";
 import { variableRoutes } from "./rest/variables.js";
@@ -114,8 +117,11 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   wikiRoutes,
   uploadRoutes,
   mrReviewRoutes,
-  projectSettingsRoutes,
-  activityRoutes,
+  protectedBranchRoutes,
+  commitStatusRoutes,
+  issueLinkRoutes,
+  todoRoutes,
+  eventRoutes,
   relationRoutes,
   memberRoutes,
   repoInsightRoutes,

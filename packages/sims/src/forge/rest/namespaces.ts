@@ -185,4 +185,22 @@ export function namespaceRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     state.projects.push(project);
     res.status(201).json(projectJson(state, project, ctx.origin, me));
   });
+
+  // Whether a namespace path is taken: at the top level (users and groups) or under parent_id.
+  r.get("/namespaces/:id/exists", (req, res) => {
+    if (!requireUser(res)) return;
+    const path = String(req.params.id).toLowerCase();
+    const parentRef = str((req.query as Record<string, unknown>).parent_id);
+    const parent = parentRef ? findGroup(ctx.state, parentRef) : undefined;
+    if (parentRef && !parent) return notFound(res, "Parent Namespace");
+    const taken = (candidate: string) =>
+      parent
+        ? ctx.state.groups.some((g) => g.parent_id === parent.id && g.path.toLowerCase() === candidate)
+        : ctx.state.users.some((u) => u.username.toLowerCase() === candidate) ||
+          ctx.state.groups.some((g) => g.parent_id === null && g.path.toLowerCase() === candidate);
+    const exists = taken(path);
+    let n = 1;
+    while (exists && taken(`${path}${n}`)) n++;
+    res.json({ exists, suggests: exists ? [`${req.params.id}${n}`] : [] });
+  });
 }

@@ -15,7 +15,7 @@ import type { ForgeState, ForgeUser, Member, Project } from "../model/state.js";
 import { ACCESS, userById } from "../model/state.js";
 import { basicUser } from "../model/users.js";
 import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "../wire/paginate.js";
-import { boolParam } from "../wire/params.js";
+import { boolParam, params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
 
 function projectWebUrl(state: ForgeState, p: Project, origin: string): string {
@@ -211,5 +211,31 @@ export function projectRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (!u) return void res.status(404).json({ message: "404 User Not Found" });
     const owned = ctx.state.projects.filter((p) => p.namespace.kind === "user" && p.namespace.id === u.id);
     renderProjects(ctx, req, res, filterProjects(ctx.state, owned, req, res));
+  });
+
+  // Project settings: name, description, visibility and the default branch (which must exist).
+  r.put("/projects/:id", (req, res) => {
+    const p = loadProject(ctx.state, req, res, ACCESS.maintainer);
+    if (!p) return;
+    const b = params(req);
+    const branch = str(b.default_branch);
+    if (branch !== undefined && !p.repository.branches.has(branch))
+      return void res
+        .status(400)
+        .json({ message: { base: [`Could not change HEAD: branch '${branch}' does not exist`] } });
+    const visibility = str(b.visibility);
+    if (visibility !== undefined && !["private", "internal", "public"].includes(visibility))
+      return void res.status(400).json({ error: "visibility does not have a valid value" });
+    const name = str(b.name);
+    if (name !== undefined) {
+      if (!name.trim()) return void res.status(400).json({ message: { name: ["can't be blank"] } });
+      p.name = name;
+    }
+    const description = str(b.description);
+    if (description !== undefined) p.description = description;
+    if (visibility !== undefined) p.visibility = visibility as Project["visibility"];
+    if (branch !== undefined) p.default_branch = branch;
+    p.last_activity_at = ctx.state.clock.iso();
+    res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { BOB, type forge, forgeForEachTest, send } from "../helpers.js";
 
 // rest/projects.ts over HTTP on the default dataset.
 let f: ReturnType<typeof forge>;
@@ -7,6 +7,8 @@ forgeForEachTest((client) => {
   f = client;
 });
 
+const P = "/projects/1";
+const bob = BOB;
 const as = (token: string) => ({ headers: { "private-token": token } });
 
 describe("projects", () => {
@@ -38,5 +40,18 @@ describe("projects", () => {
     const simple = (await f.api("/projects?simple=true&per_page=1")).body[0];
     expect(simple).not.toHaveProperty("permissions");
     expect(simple).toHaveProperty("path_with_namespace");
+  });
+});
+
+describe("PUT /projects/:id", () => {
+  it.each([
+    ["a maintainer changes the default branch → 200", { default_branch: "fix/readme-typo" }, {}, 200],
+    ["a branch that does not exist → 400", { default_branch: "nope" }, {}, 400],
+    ["an unknown visibility → 400", { visibility: "secret" }, {}, 400],
+    ["a developer → 403", { description: "x" }, bob, 403],
+  ])("%s", async (_n, b, headers, status) => {
+    const res = await f.api(P, send("PUT", b, headers));
+    expect(res.status).toBe(status);
+    if (status === 200) expect((await f.api(P)).body.default_branch).toBe("fix/readme-typo");
   });
 });

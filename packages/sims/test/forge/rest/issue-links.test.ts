@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type forge, forgeForEachTest } from "../helpers.js";
 
-// rest/activity.ts over HTTP on the default dataset.
+// rest/issue-links.ts, todos.ts and events.ts over HTTP on the default dataset.
 let f: ReturnType<typeof forge>;
 forgeForEachTest((client) => {
   f = client;
