@@ -1,17 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../../src/index.js";
-import { type forge, forgeForEachTest } from "./helpers.js";
+import { freshForge } from "./helpers.js";
 
 // The defects clients written by others (gitlab-mcp, python-gitlab) hit in the forge simulator,
 // each proven over HTTP against the default dataset: Grape's Boolean spellings, labels with real
 // ids, a release's full commit, projects owned through a group, omitted nullable GraphQL
 // variables, and GitLab's plain `application/json` content type.
-let sim: RunningSim;
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client, running) => {
-  f = client;
-  sim = running;
-});
+const { f, sim } = freshForge();
 
 const P = "/projects/1";
 const bob = { "private-token": "sim-forge-pat-bob" };

@@ -123,6 +123,10 @@ export const send = (method: string, b?: unknown, headers: Record<string, string
   ...(b === undefined ? {} : { body: JSON.stringify(b) }),
 });
 
+/** The request inits most suites write: a JSON POST or PUT (with headers), a DELETE. */
+export const post = (b: unknown, headers: Record<string, string> = {}) => send("POST", b, headers);
+export const put = (b: unknown) => send("PUT", b);
+export const del = { method: "DELETE" };
 /**
  * Starts one forge simulator for the file and resets it to the default dataset before each
  * test; `use` receives the client (and the simulator) once the simulator listens.
@@ -141,4 +145,26 @@ export function forgeForEachTest(use: (f: ReturnType<typeof forge>, sim: Running
   beforeEach(async () => {
     await f.control("POST", "/reset");
   });
+}
+
+/**
+ * A forge for the file's tests (one simulator, reset before each test), as stand-ins that always
+ * reach the current one: `const { f, sim } = freshForge();` at the top of a suite.
+ */
+export function freshForge(): { f: ReturnType<typeof forge>; sim: RunningSim } {
+  let client: ReturnType<typeof forge> | undefined;
+  let running: RunningSim | undefined;
+  forgeForEachTest((c, r) => {
+    client = c;
+    running = r;
+  });
+  const live = <T extends object>(current: () => T | undefined): T =>
+    new Proxy({} as T, {
+      get: (_t, key) => {
+        const target = current();
+        if (!target) throw new Error("the forge starts in beforeAll: use it inside a test");
+        return Reflect.get(target, key);
+      },
+    });
+  return { f: live(() => client), sim: live(() => running) };
 }

@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type forge, forgeForEachTest } from "./helpers.js";
+import { freshForge } from "./helpers.js";
 
 // forge/index.ts's seed and dump over HTTP on the default dataset.
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 const P = "/projects/1";
 

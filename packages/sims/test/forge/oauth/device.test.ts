@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../../../src/index.js";
-import { APP, type forge, forgeForEachTest } from "../helpers.js";
+import { APP, freshForge } from "../helpers.js";
 
 // The device authorization grant (RFC 8628) as GitLab 17.1+ serves it (gitlab-wire.md "Device code").
-let sim: RunningSim;
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client, running) => {
-  f = client;
-  sim = running;
-});
+const { f, sim } = freshForge();
 
 const GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 

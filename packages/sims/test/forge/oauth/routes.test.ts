@@ -1,22 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../../../src/index.js";
-import {
-  APP,
-  CONF_APP,
-  CONF_SECRET,
-  type forge,
-  forgeForEachTest,
-  INVALID_GRANT,
-  REDIRECT,
-} from "../helpers.js";
+import { APP, CONF_APP, CONF_SECRET, freshForge, INVALID_GRANT, REDIRECT } from "../helpers.js";
 
 // Conformance of the forge simulator's OAuth server with gitlab-wire.md (checklist items 1 and 2).
-let sim: RunningSim;
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client, running) => {
-  f = client;
-  sim = running;
-});
+const { f, sim } = freshForge();
 
 const base = () => {
   const p = f.pkce();

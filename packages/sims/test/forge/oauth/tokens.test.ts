@@ -1,16 +1,10 @@
 import { createPublicKey, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../../../src/index.js";
-import { APP, CONF_APP, CONF_SECRET, type forge, forgeForEachTest, REDIRECT } from "../helpers.js";
+import { APP, CONF_APP, CONF_SECRET, freshForge, REDIRECT } from "../helpers.js";
 
 // Conformance of the forge simulator's OAuth token introspection, revocation, metadata and
 // throttling with gitlab-wire.md (checklist items 3, 4, 5's 429 and 6).
-let sim: RunningSim;
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client, running) => {
-  f = client;
-  sim = running;
-});
+const { f, sim } = freshForge();
 
 describe("GET /oauth/token/info (checklist 3)", () => {
   const info = (init: { header?: string; query?: string; param?: string }) => {

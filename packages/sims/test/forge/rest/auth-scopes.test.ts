@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../../../src/index.js";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { freshForge } from "../helpers.js";
 
 // rest/auth.ts (tokens and scopes) over HTTP on the default dataset.
-let sim: RunningSim;
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client, running) => {
-  f = client;
-  sim = running;
-});
+const { f, sim } = freshForge();
 
 const as = (token: string) => ({ headers: { "private-token": token } });
 

@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../../../src/index.js";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { freshForge } from "../helpers.js";
 
 // rest/graphql-work-items.ts over HTTP on the default dataset: alice owns acme, bob is a developer
 // there, carol is no member of acme (acme/widgets is public).
-let sim: RunningSim;
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client, running) => {
-  f = client;
-  sim = running;
-});
+const { f, sim } = freshForge();
 
 const as = (who: "alice" | "bob" | "carol") => (who === "alice" ? "sim-forge-pat" : `sim-forge-pat-${who}`);
 const json = (body: unknown) => JSON.stringify(body);

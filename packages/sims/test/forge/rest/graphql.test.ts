@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../../../src/index.js";
-import { forgeForEachTest } from "../helpers.js";
+import { freshForge } from "../helpers.js";
 
 // rest/graphql.ts over HTTP on the default dataset.
-let sim: RunningSim;
-forgeForEachTest((_client, running) => {
-  sim = running;
-});
+const { sim } = freshForge();
 
 describe("GraphQL (POST /api/graphql)", () => {
   const gql = (query: string, variables?: unknown, token: string | null = "sim-forge-pat") =>

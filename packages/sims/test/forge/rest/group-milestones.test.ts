@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { BOB, type forge, forgeForEachTest, send } from "../helpers.js";
+import { BOB, freshForge, send } from "../helpers.js";
 
 // rest/group-milestones.ts over HTTP on the default dataset: alice owns acme/widgets (project 1)
 // and the acme group; bob is a Developer in both.
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 const P = "/projects/1";
 const bob = BOB;

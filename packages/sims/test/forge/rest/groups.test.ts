@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { freshForge } from "../helpers.js";
 
 // rest/groups.ts over HTTP on the default dataset.
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 const as = (token: string) => ({ headers: { "private-token": token } });
 

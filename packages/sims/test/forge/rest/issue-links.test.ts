@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { del, freshForge, post } from "../helpers.js";
 
 // rest/issue-links.ts, todos.ts and events.ts over HTTP on the default dataset.
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 const P = "/projects/1";
 const bob = { "private-token": "sim-forge-pat-bob" };
-const post = (body: unknown, headers: Record<string, string> = {}) => ({
-  method: "POST",
-  body: JSON.stringify(body),
-  headers,
-});
-const del = { method: "DELETE" };
 
 describe("issue links, to-dos and events", () => {
   it("links two issues both ways, refuses self and duplicate links, unlinks", async () => {

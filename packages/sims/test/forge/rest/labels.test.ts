@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { del, freshForge, post, put } from "../helpers.js";
 
 // rest/labels.ts and rest/milestones.ts over HTTP on the default dataset.
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 const P = "/projects/1";
-const post = (body: unknown, headers: Record<string, string> = {}) => ({
-  method: "POST",
-  body: JSON.stringify(body),
-  headers,
-});
-const put = (body: unknown) => ({ method: "PUT", body: JSON.stringify(body) });
-const del = { method: "DELETE" };
 
 describe("labels and milestones", () => {
   it.each([

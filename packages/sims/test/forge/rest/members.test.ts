@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { freshForge } from "../helpers.js";
 
 // rest/members.ts and rest/labels.ts over HTTP on the default dataset.
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 describe("project members and labels", () => {
   it("lists direct members, and inherited ones under /members/all", async () => {

@@ -1,18 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../../../src/index.js";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { freshForge, post, put } from "../helpers.js";
 
 // rest/merge-requests.ts over HTTP on the default dataset.
-let _sim: RunningSim;
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client, running) => {
-  f = client;
-  _sim = running;
-});
+const { f } = freshForge();
 
 const bob = { "private-token": "sim-forge-pat-bob" };
-const post = (body: unknown) => ({ method: "POST", body: JSON.stringify(body) });
-const put = (body: unknown) => ({ method: "PUT", body: JSON.stringify(body) });
 
 describe("merge requests", () => {
   it("lists and gets with diff_refs, changes_count and the source head sha", async () => {

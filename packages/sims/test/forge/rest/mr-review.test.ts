@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { BOB, type forge, forgeForEachTest, send } from "../helpers.js";
+import { BOB, freshForge, send } from "../helpers.js";
 
 // The merge-request review endpoints (rest/mr-review.ts and the thread-note routes of notes.ts):
 // who sees and changes what, over HTTP on the default dataset (alice's PAT unless bob's is given).
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 const MR = "/projects/1/merge_requests/1";
 const bob = BOB;

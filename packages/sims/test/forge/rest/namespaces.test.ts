@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { freshForge } from "../helpers.js";
 
 // rest/namespaces.ts over HTTP on the default dataset.
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 describe("namespaces and project creation", () => {
   it("lists the caller's namespaces and finds one by path", async () => {

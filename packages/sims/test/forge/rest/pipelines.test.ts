@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../../../src/index.js";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { freshForge, post } from "../helpers.js";
 
 // rest/pipelines.ts and rest/jobs.ts over HTTP on the default dataset.
-let _sim: RunningSim;
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client, running) => {
-  f = client;
-  _sim = running;
-});
-
-const post = (body: unknown) => ({ method: "POST", body: JSON.stringify(body) });
+const { f } = freshForge();
 
 describe("pipelines and jobs", () => {
   it("lists and gets the seeded pipelines with their jobs and traces", async () => {

@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { BOB, type forge, forgeForEachTest, send } from "../helpers.js";
+import { BOB, freshForge, send } from "../helpers.js";
 
 // rest/projects.ts over HTTP on the default dataset.
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 const P = "/projects/1";
 const bob = BOB;

@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { BOB, type forge, forgeForEachTest, send } from "../helpers.js";
+import { BOB, freshForge, send } from "../helpers.js";
 
 // rest/protected-branches.ts over HTTP on the default dataset: alice owns acme/widgets; bob is a Developer
 // there.
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 const P = "/projects/1";
 const bob = BOB;

@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { BOB, type forge, forgeForEachTest, send } from "../helpers.js";
+import { BOB, freshForge, send } from "../helpers.js";
 
 // rest/relations.ts, rest/repo-insights.ts, rest/members.ts over HTTP on the default dataset: the
 // refusals and filters of the endpoints that @gitbeaker/rest drives in forge-mcp's
 // gitbeaker-sim.test.ts. alice owns acme/widgets (id 1); bob is a Developer there through acme.
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 const P = "/projects/1";
 

@@ -1,21 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { del, freshForge, post, put } from "../helpers.js";
 
 // rest/releases.ts and rest/wikis.ts over HTTP on the default dataset.
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 const P = "/projects/1";
 const bob = { "private-token": "sim-forge-pat-bob" };
-const post = (body: unknown, headers: Record<string, string> = {}) => ({
-  method: "POST",
-  body: JSON.stringify(body),
-  headers,
-});
-const put = (body: unknown) => ({ method: "PUT", body: JSON.stringify(body) });
-const del = { method: "DELETE" };
 
 describe("releases and wiki", () => {
   it("creates a release on an existing tag, or creates the tag from ref; refuses without ref (422)", async () => {

@@ -1,19 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { freshForge, post } from "../helpers.js";
 
 // rest/repo-ci.ts over HTTP on the default dataset.
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 const P = "/projects/1";
 const bob = { "private-token": "sim-forge-pat-bob" };
-const post = (body: unknown, headers: Record<string, string> = {}) => ({
-  method: "POST",
-  body: JSON.stringify(body),
-  headers,
-});
 
 describe("conflicts, blame, forks, manual jobs, artifacts", () => {
   it("reports a file changed differently on both sides as a conflict", async () => {

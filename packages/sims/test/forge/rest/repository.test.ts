@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../../../src/index.js";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { freshForge, post, put } from "../helpers.js";
 
 // rest/repository.ts over HTTP on the default dataset.
-let _sim: RunningSim;
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client, running) => {
-  f = client;
-  _sim = running;
-});
-
-const post = (body: unknown) => ({ method: "POST", body: JSON.stringify(body) });
-const put = (body: unknown) => ({ method: "PUT", body: JSON.stringify(body) });
+const { f } = freshForge();
 
 describe("repository", () => {
   it("lists the tree at the root, in a folder and recursively", async () => {

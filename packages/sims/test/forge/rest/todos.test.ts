@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { type forge, forgeForEachTest, send } from "../helpers.js";
+import { freshForge, send } from "../helpers.js";
 
 // rest/todos.ts (marking every to-do done) and rest/namespaces.ts (namespace paths) over HTTP on
 // the default dataset: alice owns acme/widgets; bob is a Developer there.
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client) => {
-  f = client;
-});
+const { f } = freshForge();
 
 describe("to-dos and namespaces", () => {
   it("mark_as_done empties the pending list", async () => {

@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { RunningSim } from "../../../src/index.js";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { freshForge } from "../helpers.js";
 
 // rest/users.ts over HTTP on the default dataset.
-let sim: RunningSim;
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client, running) => {
-  f = client;
-  sim = running;
-});
+const { f, sim } = freshForge();
 
 describe("users and version", () => {
   it("GET /user returns the owner's fields", async () => {

@@ -1,15 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { RunningSim } from "../../../src/index.js";
-import { type forge, forgeForEachTest } from "../helpers.js";
+import { freshForge } from "../helpers.js";
 
 // Offset pagination headers and Link (gitlab-wire.md "Pagination"), faults in GitLab's error shape,
 // and seeding from a state dump.
-let sim: RunningSim;
-let f: ReturnType<typeof forge>;
-forgeForEachTest((client, running) => {
-  f = client;
-  sim = running;
-});
+const { f, sim } = freshForge();
 
 const groups = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ path: `g${String(i).padStart(5, "0")}`, visibility: "public" }));
