@@ -11,7 +11,7 @@ import { deploymentViews } from "./environments.js";
 /** A project's deployments (`/projects/:id/deployments`), each with its environment and job. */
 export function deploymentRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const { envs, deps, depJson } = deploymentViews(ctx);
+  const { envs, deps, depJson, addEnvironment } = deploymentViews(ctx);
 
   const ORDER: Record<string, (d: DeploymentRow) => string | number> = {
     id: (d) => d.id,
@@ -63,24 +63,7 @@ export function deploymentRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
       return void res.status(400).json({ error: "status does not have a valid value" });
     const now = s().clock.iso();
     const name = String(b.environment);
-    let e = envs().find((x) => x.project_id === p.id && x.name === name);
-    if (!e) {
-      e = {
-        id: ++s().extras.seq,
-        project_id: p.id,
-        name,
-        slug: name
-          .toLowerCase()
-          .replace(/[^a-z0-9]+/g, "-")
-          .replace(/^-|-$/g, ""),
-        external_url: null,
-        state: "available",
-        tier: /prod/.test(name) ? "production" : "other",
-        created_at: now,
-        updated_at: now,
-      };
-      envs().push(e);
-    }
+    const e = envs().find((x) => x.project_id === p.id && x.name === name) ?? addEnvironment(p, name, null);
     const d: DeploymentRow = {
       id: ++s().extras.seq,
       iid: deps().filter((x) => x.project_id === p.id).length + 1,

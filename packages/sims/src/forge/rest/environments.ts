@@ -49,12 +49,32 @@ export function deploymentViews(ctx: SimContext<ForgeState>) {
       deployable: job ? jobJson(s(), job, ctx.origin) : null,
     };
   };
-  return { envs, deps, envJson, depJson };
+  /** A new available environment of the project; its tier from the name unless given. */
+  const addEnvironment = (p: Project, name: string, externalUrl: string | null, tier?: string) => {
+    const now = s().clock.iso();
+    const e: EnvironmentRow = {
+      id: ++s().extras.seq,
+      project_id: p.id,
+      name,
+      slug: name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, ""),
+      external_url: externalUrl,
+      state: "available",
+      tier: tier ?? (/prod/.test(name) ? "production" : "other"),
+      created_at: now,
+      updated_at: now,
+    };
+    envs().push(e);
+    return e;
+  };
+  return { envs, deps, envJson, depJson, addEnvironment };
 }
 
 export function environmentRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const { envs, envJson } = deploymentViews(ctx);
+  const { envs, envJson, addEnvironment } = deploymentViews(ctx);
 
   r.get("/projects/:id/environments", (req, res) => {
     const p = loadProject(s(), req, res, ACCESS.reporter);
@@ -85,22 +105,7 @@ export function environmentRoutes(r: Routes, ctx: SimContext<ForgeState>): void 
     if (!name) return missing(res, "name");
     if (envs().some((e) => e.project_id === p.id && e.name === name))
       return void res.status(400).json({ message: { name: ["has already been taken"] } });
-    const now = s().clock.iso();
-    const e: EnvironmentRow = {
-      id: ++s().extras.seq,
-      project_id: p.id,
-      name,
-      slug: name
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, "-")
-        .replace(/^-|-$/g, ""),
-      external_url: str(b.external_url) ?? null,
-      state: "available",
-      tier: str(b.tier) ?? (/prod/.test(name) ? "production" : "other"),
-      created_at: now,
-      updated_at: now,
-    };
-    envs().push(e);
+    const e = addEnvironment(p, name, str(b.external_url) ?? null, str(b.tier));
     res.status(201).json(envJson(p, e, false));
   });
 }

@@ -13,18 +13,17 @@ import { mrJson } from "../model/merge-requests.js";
 import { editMilestone, groupMilestoneJson, newMilestoneFields } from "../model/milestones.js";
 import type { GroupMilestoneRow } from "../model/project-extras.js";
 import { ACCESS, type ForgeState, type Group, type Issue, type MergeRequest } from "../model/state.js";
-import { forbidden, missing, notFound } from "../wire/answers.js";
+import { forbidden, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, idsParam, params, str } from "../wire/params.js";
 import { type Routes, twins } from "../wire/router.js";
 import { canSeeIssue, issueJson } from "./issues.js";
+import { newMilestoneTitle } from "./milestones.js";
 
 /**
  * Group milestones (`/groups/:id/milestones`), the issues, merge requests and burndown events of a
  * project or group milestone, and promoting a project milestone to its group.
  */
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function groupMilestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
@@ -80,11 +79,8 @@ export function groupMilestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): vo
     const g = loadGroupAt(req, res, ACCESS.reporter);
     if (!g) return;
     const b = params(req);
-    const title = str(b.title)?.trim();
-    if (!title) return missing(res, "title");
-    for (const k of ["start_date", "due_date"])
-      if (b[k] !== undefined && !DATE.test(String(b[k])))
-        return void res.status(400).json({ error: `${k} is invalid` });
+    const title = newMilestoneTitle(b, res);
+    if (!title) return;
     if (groupMs().some((m) => m.group_id === g.id && m.title === title))
       return void res.status(400).json({ message: "Title has already been taken" });
     const m: GroupMilestoneRow = {

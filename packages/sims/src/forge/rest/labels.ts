@@ -110,13 +110,24 @@ export function labelRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     return ref;
   };
 
-  const updateLabel = (req: Request, res: Response) => {
+  /** The label a change names, for developers; null when answered (403, 400, 404). */
+  const labelToChange = (req: Request, res: Response) => {
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
-    if (!p) return;
+    if (!p) return null;
     const ref = labelRef(req, res);
-    if (ref === undefined) return;
+    if (ref === undefined) return null;
     const l = findLabel(p, ref);
-    if (!l) return notFound(res, "Label");
+    if (!l) {
+      notFound(res, "Label");
+      return null;
+    }
+    return { p, l };
+  };
+
+  const updateLabel = (req: Request, res: Response) => {
+    const found = labelToChange(req, res);
+    if (!found) return;
+    const { p, l } = found;
     const b = params(req);
     if (
       b.new_name === undefined &&
@@ -146,12 +157,9 @@ export function labelRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   r.put("/projects/:id/labels", updateLabel);
 
   const deleteLabel = (req: Request, res: Response) => {
-    const p = loadProject(ctx.state, req, res, ACCESS.developer);
-    if (!p) return;
-    const ref = labelRef(req, res);
-    if (ref === undefined) return;
-    const l = findLabel(p, ref);
-    if (!l) return notFound(res, "Label");
+    const found = labelToChange(req, res);
+    if (!found) return;
+    const { p, l } = found;
     d().labels = d().labels.filter((x) => x !== l);
     for (const x of [...ctx.state.issues, ...ctx.state.mergeRequests])
       if (x.project_id === p.id) x.labels = x.labels.filter((n) => n !== l.name);

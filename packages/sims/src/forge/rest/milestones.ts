@@ -1,3 +1,4 @@
+import type { Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject, projectFullPath } from "../model/access.js";
 import {
@@ -17,6 +18,24 @@ import type { Routes } from "../wire/router.js";
 /** A project's milestones (GitLab's milestones.rb), and the milestone an issue carries. */
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A create body's milestone title (a project's or a group's), or undefined once the 400 is
+ * answered: the title is missing, or a date is not YYYY-MM-DD.
+ */
+export function newMilestoneTitle(b: Record<string, unknown>, res: Response): string | undefined {
+  const title = str(b.title)?.trim();
+  if (!title) {
+    missing(res, "title");
+    return undefined;
+  }
+  const bad = ["start_date", "due_date"].find((k) => b[k] !== undefined && !DATE.test(String(b[k])));
+  if (bad) {
+    res.status(400).json({ error: `${bad} is invalid` });
+    return undefined;
+  }
+  return title;
+}
 
 export function milestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const fullPath = (p: Project) => projectFullPath(ctx.state, p);
@@ -51,11 +70,8 @@ export function milestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     const p = loadProject(ctx.state, req, res, ACCESS.reporter);
     if (!p) return;
     const b = params(req);
-    const title = str(b.title)?.trim();
-    if (!title) return missing(res, "title");
-    for (const k of ["start_date", "due_date"])
-      if (b[k] !== undefined && !DATE.test(String(b[k])))
-        return void res.status(400).json({ error: `${k} is invalid` });
+    const title = newMilestoneTitle(b, res);
+    if (!title) return;
     if (d().milestones.some((m) => m.project_id === p.id && m.title === title))
       return void res.status(400).json({
         message:

@@ -94,8 +94,6 @@ const NOTEABLES: Record<Segment, { label: string; find: Find }> = {
  * an issue and a merge request, each route written once with both paths.
  */
 export function noteRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
-  const noteable = twins<Segment>(r, [() => "issues", () => "merge_requests"]);
-
   const load = (segment: Segment, req: Request, res: Response, writing: boolean) => {
     const { label, find } = NOTEABLES[segment];
     const state = ctx.state;
@@ -107,14 +105,22 @@ export function noteRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
       notFound(res, label);
       return null;
     }
-    return { state, project, on };
+    return { segment, state, project, on };
   };
+  // an issue's and a merge request's, resolved once: to read, and to write (signed in)
+  const noteables = (writing: boolean) =>
+    twins(
+      r,
+      (["issues", "merge_requests"] as const).map(
+        (segment) => (req: Request, res: Response) => load(segment, req, res, writing),
+      ),
+    );
+  const reading = noteables(false);
+  const writing = noteables(true);
 
-  noteable.get(
+  reading.get(
     ["/projects/:id/issues/:iid/notes", "/projects/:id/merge_requests/:iid/notes"],
-    (segment, req, res) => {
-      const l = load(segment, req, res, false);
-      if (!l) return;
+    (l, req, res) => {
       const q = req.query as Record<string, unknown>;
       const by = q.order_by === "updated_at" ? "updated_at" : "created_at";
       const dir = q.sort === "asc" ? 1 : -1;
@@ -127,22 +133,18 @@ export function noteRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     },
   );
 
-  noteable.get(
+  reading.get(
     ["/projects/:id/issues/:iid/notes/:note_id", "/projects/:id/merge_requests/:iid/notes/:note_id"],
-    (segment, req, res) => {
-      const l = load(segment, req, res, false);
-      if (!l) return;
+    (l, req, res) => {
       const hit = findNote(l.on, Number(req.params.note_id));
       if (!hit) return notFound(res, "Note");
       res.json(noteJson(l.state, hit.n, hit.d, l.on, ctx.origin));
     },
   );
 
-  noteable.post(
+  writing.post(
     ["/projects/:id/issues/:iid/notes", "/projects/:id/merge_requests/:iid/notes"],
-    (segment, req, res) => {
-      const l = load(segment, req, res, true);
-      if (!l) return;
+    (l, req, res) => {
       const body = bodyOf(req);
       if (!body) return missing(res, "body");
       const { discussion, note } = addNote(l.state, l.on, caller(res)!.user.id, body);
@@ -150,11 +152,9 @@ export function noteRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     },
   );
 
-  noteable.put(
+  writing.put(
     ["/projects/:id/issues/:iid/notes/:note_id", "/projects/:id/merge_requests/:iid/notes/:note_id"],
-    (segment, req, res) => {
-      const l = load(segment, req, res, true);
-      if (!l) return;
+    (l, req, res) => {
       const hit = findNote(l.on, Number(req.params.note_id));
       if (!hit) return notFound(res, "Note");
       if (hit.n.author_id !== caller(res)!.user.id) return forbidden(res);
@@ -166,11 +166,9 @@ export function noteRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     },
   );
 
-  noteable.delete(
+  writing.delete(
     ["/projects/:id/issues/:iid/notes/:note_id", "/projects/:id/merge_requests/:iid/notes/:note_id"],
-    (segment, req, res) => {
-      const l = load(segment, req, res, true);
-      if (!l) return;
+    (l, req, res) => {
       const hit = findNote(l.on, Number(req.params.note_id));
       if (!hit) return notFound(res, "Note");
       const me = caller(res)!.user;
@@ -184,11 +182,9 @@ export function noteRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     },
   );
 
-  noteable.get(
+  reading.get(
     ["/projects/:id/issues/:iid/discussions", "/projects/:id/merge_requests/:iid/discussions"],
-    (segment, req, res) => {
-      const l = load(segment, req, res, false);
-      if (!l) return;
+    (l, req, res) => {
       res.json(
         paginate(req, res, ctx.origin, l.on.discussions).map((d) =>
           discussionJson(l.state, d, l.on, ctx.origin),
@@ -197,25 +193,21 @@ export function noteRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     },
   );
 
-  noteable.get(
+  reading.get(
     [
       "/projects/:id/issues/:iid/discussions/:discussion_id",
       "/projects/:id/merge_requests/:iid/discussions/:discussion_id",
     ],
-    (segment, req, res) => {
-      const l = load(segment, req, res, false);
-      if (!l) return;
+    (l, req, res) => {
       const d = l.on.discussions.find((x) => x.id === req.params.discussion_id);
       if (!d) return notFound(res, "Discussion");
       res.json(discussionJson(l.state, d, l.on, ctx.origin));
     },
   );
 
-  noteable.post(
+  writing.post(
     ["/projects/:id/issues/:iid/discussions", "/projects/:id/merge_requests/:iid/discussions"],
-    (segment, req, res) => {
-      const l = load(segment, req, res, true);
-      if (!l) return;
+    (l, req, res) => {
       const body = bodyOf(req);
       if (!body) return missing(res, "body");
       const position = ((req.body ?? {}) as Record<string, unknown>).position;
@@ -227,21 +219,19 @@ export function noteRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
       }
       const { discussion } = addNote(l.state, l.on, caller(res)!.user.id, body, {
         individual: false,
-        resolvable: segment === "merge_requests",
+        resolvable: l.segment === "merge_requests",
       });
       if (pos) discussion.notes[0]!.position = { position_type: "text", ...pos };
       res.status(201).json(discussionJson(l.state, discussion, l.on, ctx.origin));
     },
   );
 
-  noteable.post(
+  writing.post(
     [
       "/projects/:id/issues/:iid/discussions/:discussion_id/notes",
       "/projects/:id/merge_requests/:iid/discussions/:discussion_id/notes",
     ],
-    (segment, req, res) => {
-      const l = load(segment, req, res, true);
-      if (!l) return;
+    (l, req, res) => {
       const d = l.on.discussions.find((x) => x.id === req.params.discussion_id);
       if (!d) return notFound(res, "Discussion");
       const body = bodyOf(req);
@@ -258,9 +248,7 @@ export function noteRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   );
 
   // One note of a thread: edit its body (author only) or its resolved state; delete it.
-  const threadNote = (segment: Segment, req: Request, res: Response) => {
-    const l = load(segment, req, res, true);
-    if (!l) return null;
+  const threadNote = (l: NonNullable<ReturnType<typeof load>>, req: Request, res: Response) => {
     const d = l.on.discussions.find((x) => x.id === req.params.discussion_id);
     const n = d?.notes.find((x) => x.id === Number(req.params.note_id));
     if (!d || !n) {
@@ -270,13 +258,13 @@ export function noteRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     return { ...l, d, n };
   };
 
-  noteable.put(
+  writing.put(
     [
       "/projects/:id/issues/:iid/discussions/:discussion_id/notes/:note_id",
       "/projects/:id/merge_requests/:iid/discussions/:discussion_id/notes/:note_id",
     ],
-    (segment, req, res) => {
-      const l = threadNote(segment, req, res);
+    (w, req, res) => {
+      const l = threadNote(w, req, res);
       if (!l) return;
       const b = params(req);
       const body = str(b.body);
@@ -297,13 +285,13 @@ export function noteRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     },
   );
 
-  noteable.delete(
+  writing.delete(
     [
       "/projects/:id/issues/:iid/discussions/:discussion_id/notes/:note_id",
       "/projects/:id/merge_requests/:iid/discussions/:discussion_id/notes/:note_id",
     ],
-    (segment, req, res) => {
-      const l = threadNote(segment, req, res);
+    (w, req, res) => {
+      const l = threadNote(w, req, res);
       if (!l) return;
       const me = caller(res)!.user;
       if (l.n.author_id !== me.id && !me.admin && !loadProject(l.state, req, res, ACCESS.maintainer)) return;
@@ -313,14 +301,12 @@ export function noteRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     },
   );
 
-  noteable.put(
+  writing.put(
     [
       "/projects/:id/issues/:iid/discussions/:discussion_id",
       "/projects/:id/merge_requests/:iid/discussions/:discussion_id",
     ],
-    (segment, req, res) => {
-      const l = load(segment, req, res, true);
-      if (!l) return;
+    (l, req, res) => {
       const d = l.on.discussions.find((x) => x.id === req.params.discussion_id);
       if (!d) return notFound(res, "Discussion");
       const raw =
