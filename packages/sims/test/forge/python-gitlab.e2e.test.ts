@@ -10,9 +10,7 @@ import { createSim, type RunningSim } from "../../src/index.js";
 // of support/python_gitlab_smoke.py (about thirty calls across projects, labels, issues, merge
 // requests, CI, repository, releases, groups, milestones and wiki) and a check of what it saw. The
 // e2e set-up installs the package (scripts/test-services.ts).
-const SCRIPT = fileURLToPath(
-  new URL("../../packages/sims/test/support/python_gitlab_smoke.py", import.meta.url),
-);
+const SCRIPT = fileURLToPath(new URL("../support/python_gitlab_smoke.py", import.meta.url));
 
 describeWith("python3-gitlab")("Debian's python3-gitlab against the forge simulator", () => {
   let sim: RunningSim;
