@@ -6,11 +6,14 @@ import { oauthRoutes } from "./oauth/routes.js";
 import { oauthExpired } from "./oauth/tokens.js";
 import { apiAuth } from "./rest/auth.js";
 import { awardEmojiRoutes } from "./rest/award-emoji.js";
+import { branchRoutes } from "./rest/branches.js";
 import { commitStatusRoutes } from "./rest/commit-statuses.js";
+import { commitRoutes } from "./rest/commits.js";
 import { dependencyProxyRoutes } from "./rest/dependency-proxy.js";
 import { deploymentRoutes } from "./rest/deployments.js";
 import { environmentRoutes } from "./rest/environments.js";
 import { eventRoutes } from "./rest/events.js";
+import { fileRoutes } from "./rest/files.js";
 import { graphqlRoutes } from "./rest/graphql.js";
 import { groupMilestoneRoutes } from "./rest/group-milestones.js";
 import { groupRoutes } from "./rest/groups.js";
@@ -35,7 +38,7 @@ import { relationRoutes } from "./rest/relations.js";
 import { releaseRoutes } from "./rest/releases.js";
 import { repoCiRoutes } from "./rest/repo-ci.js";
 import { repoInsightRoutes } from "./rest/repo-insights.js";
-import { repoRoutes } from "./rest/repository.js";
+import { repositoryRoutes } from "./rest/repositories.js";
 import { searchRoutes } from "./rest/search.js";
 import { tagRoutes } from "./rest/tags.js";
 import { todoRoutes } from "./rest/todos.js";
@@ -137,7 +140,10 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   mrRoutes,
   pipelineRoutes,
   jobRoutes,
-  repoRoutes,
+  repositoryRoutes,
+  fileRoutes,
+  branchRoutes,
+  commitRoutes,
   tagRoutes,
   searchRoutes,
 ];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { freshForge, post, put } from "../helpers.js";
 
-// rest/repository.ts over HTTP on the default dataset.
+// rest/repositories.ts, files.ts, branches.ts and commits.ts over HTTP on the default dataset.
 const { f } = freshForge();
 
 describe("repository", () => {
