@@ -36,7 +36,6 @@ import { projectRoutes } from "./rest/projects.js";
 import { protectedBranchRoutes } from "./rest/protected-branches.js";
 import { relationRoutes } from "./rest/relations.js";
 import { releaseRoutes } from "./rest/releases.js";
-import { repoCiRoutes } from "./rest/repo-ci.js";
 import { repoInsightRoutes } from "./rest/repo-insights.js";
 import { repositoryRoutes } from "./rest/repositories.js";
 import { searchRoutes } from "./rest/search.js";
@@ -128,7 +127,6 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   relationRoutes,
   memberRoutes,
   repoInsightRoutes,
-  repoCiRoutes,
   hookRoutes,
   iterationRoutes,
   dependencyProxyRoutes,

@@ -2,15 +2,39 @@ import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject } from "../model/access.js";
-import { blobId, resolveRef } from "../model/repo.js";
+import { blobId, history, resolveRef } from "../model/repo.js";
 import { type CommitAction, commitActions, lastCommitFor } from "../model/repo-write.js";
-import type { ForgeState } from "../model/state.js";
+import type { Commit, ForgeState, Project } from "../model/state.js";
 import { missing, notFound } from "../wire/answers.js";
 import { params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
 import { writableBranch } from "./branches.js";
 
 /** Repository files (GitLab's files.rb): read, raw, and create, update, delete as commits. */
+/** Blame ranges: each line belongs to the oldest commit since which the file has kept that line. */
+function blame(repo: Project["repository"], head: Commit, path: string) {
+  const content = head.files[path];
+  if (content === undefined) return undefined;
+  const lines = content.replace(/\n$/, "").split("\n");
+  const chain = history(repo, head);
+  const owner = lines.map((line) => {
+    let who = chain[0]!;
+    for (const c of chain) {
+      const f = c.files[path];
+      if (f === undefined || !f.split("\n").includes(line)) break;
+      who = c;
+    }
+    return who;
+  });
+  const ranges: Array<{ commit: Commit; lines: string[] }> = [];
+  owner.forEach((c, i) => {
+    const last = ranges.at(-1);
+    if (last && last.commit.id === c.id) last.lines.push(lines[i]!);
+    else ranges.push({ commit: c, lines: [lines[i]!] });
+  });
+  return ranges;
+}
+
 export function fileRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const fileLookup = (req: Request, res: Response, ref: string | undefined) => {
     const p = loadProject(ctx.state, req, res);
@@ -97,4 +121,41 @@ export function fileRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   r.post("/projects/:id/repository/files/:file_path", fileWrite("create"));
   r.put("/projects/:id/repository/files/:file_path", fileWrite("update"));
   r.delete("/projects/:id/repository/files/:file_path", fileWrite("delete"));
+
+  r.get("/projects/:id/repository/files/:file_path/blame", (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const q = req.query as Record<string, unknown>;
+    const ref = str(q.ref);
+    if (!ref) return void res.status(400).json({ error: "ref is missing" });
+    const commit = resolveRef(p.repository, ref);
+    if (!commit) return notFound(res, "Commit");
+    const ranges = blame(p.repository, commit, String(req.params.file_path));
+    if (!ranges) return notFound(res, "File");
+    const range = (q.range ?? {}) as Record<string, unknown>;
+    const start = Number(range.start ?? q["range[start]"] ?? 1);
+    const end = Number(range.end ?? q["range[end]"] ?? Number.MAX_SAFE_INTEGER);
+    let line = 0;
+    const out = [];
+    for (const r of ranges) {
+      const kept = r.lines.filter((_, i) => line + i + 1 >= start && line + i + 1 <= end);
+      line += r.lines.length;
+      if (!kept.length) continue;
+      out.push({
+        commit: {
+          id: r.commit.id,
+          parent_ids: r.commit.parent_ids,
+          message: r.commit.message,
+          authored_date: r.commit.created_at,
+          author_name: r.commit.author_name,
+          author_email: r.commit.author_email,
+          committed_date: r.commit.created_at,
+          committer_name: r.commit.author_name,
+          committer_email: r.commit.author_email,
+        },
+        lines: kept,
+      });
+    }
+    res.json(out);
+  });
 }

@@ -6,6 +6,7 @@ import { jobArtifactFiles } from "../model/project-extras.js";
 import type { ForgeState } from "../model/state.js";
 import { notFound } from "../wire/answers.js";
 import type { Routes } from "../wire/router.js";
+import { loadProjectJob } from "./jobs.js";
 
 /** A job's whole artifacts archive (`/projects/:id/jobs/:job_id/artifacts`), as a zip. */
 export function jobArtifactRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
@@ -28,5 +29,16 @@ export function jobArtifactRoutes(r: Routes, ctx: SimContext<ForgeState>): void 
       .type("application/zip")
       .setHeader("Content-Disposition", `attachment; filename="artifacts.zip"`)
       .send(Buffer.from(zip));
+  });
+
+  r.get("/projects/:id/jobs/:job_id/artifacts/*artifact_path", (req, res) => {
+    const l = loadProjectJob(ctx.state, req, res);
+    if (!l) return;
+    const raw = (req.params as Record<string, unknown>).artifact_path;
+    const path = (Array.isArray(raw) ? raw.join("/") : String(raw)).replace(/^\/+/, "");
+    if (!isFinal(l.job.status)) return notFound(res);
+    const content = jobArtifactFiles(ctx.state.extras, l.job)[path];
+    if (content === undefined) return notFound(res);
+    res.status(200).type("application/octet-stream").send(Buffer.from(content));
   });
 }

@@ -17,6 +17,21 @@ function jobScopes(req: Request): JobStatus[] | undefined {
   return ([] as unknown[]).concat(raw).map(String) as JobStatus[];
 }
 
+/** The job `:job_id` of the project `:id` (its pipeline brought up to date), or null when answered. */
+export function loadProjectJob(state: ForgeState, req: Request, res: Response, minLevel = 0) {
+  if (minLevel && !requireUser(res)) return null;
+  const project = loadProject(state, req, res, minLevel);
+  if (!project) return null;
+  const job = state.jobs.find((j) => j.project_id === project.id && j.id === Number(req.params.job_id));
+  if (!job) {
+    notFound(res);
+    return null;
+  }
+  const pipeline = state.pipelines.find((x) => x.id === job.pipeline_id)!;
+  syncPipeline(state, pipeline);
+  return { project, job, pipeline };
+}
+
 /** CI jobs (GitLab's ci/jobs.rb): the job token's own job, a pipeline's jobs and bridges, a project's jobs, trace, retry, cancel. */
 export function jobRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   // The job of the CI/CD job token the request carries (rest/auth.ts lets only a running job's in).
@@ -28,19 +43,8 @@ export function jobRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
 
   const { projectPipelines, loadPipeline } = pipelineLoaders(ctx);
 
-  const loadJob = (req: Request, res: Response, minLevel = 0) => {
-    if (minLevel && !requireUser(res)) return null;
-    const project = loadProject(ctx.state, req, res, minLevel);
-    if (!project) return null;
-    const job = ctx.state.jobs.find((j) => j.project_id === project.id && j.id === Number(req.params.job_id));
-    if (!job) {
-      notFound(res);
-      return null;
-    }
-    const pipeline = ctx.state.pipelines.find((x) => x.id === job.pipeline_id)!;
-    syncPipeline(ctx.state, pipeline);
-    return { project, job, pipeline };
-  };
+  const loadJob = (req: Request, res: Response, minLevel = 0) =>
+    loadProjectJob(ctx.state, req, res, minLevel);
 
   const renderJobs = (req: Request, res: Response, jobs: Job[]) => {
     const scopes = jobScopes(req);
@@ -120,5 +124,25 @@ export function jobRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
         return { ...job, downstream_pipeline: null };
       }),
     );
+  });
+
+  r.post("/projects/:id/jobs/:job_id/play", (req, res) => {
+    const l = loadJob(req, res, ACCESS.developer);
+    if (!l) return;
+    if (l.job.status !== "manual")
+      return void res.status(400).json({ message: "400 Bad request - Unplayable Job" });
+    const now = ctx.state.clock.iso();
+    // A played manual job runs like any other: queued, then 30 s on the simulated clock.
+    l.job.status = "pending";
+    l.job.user_id = caller(res)!.user.id;
+    l.job.schedule = {
+      startMs: ctx.state.clock.now() + 1000,
+      endMs: ctx.state.clock.now() + 31_000,
+      outcome: "success",
+      first: true,
+    };
+    l.job.created_at = now;
+    syncPipeline(ctx.state, l.pipeline);
+    res.json(jobJson(ctx.state, l.job, ctx.origin));
   });
 }

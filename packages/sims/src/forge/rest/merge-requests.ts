@@ -15,14 +15,17 @@ import {
   approvalsLeft,
   createMr,
   DRAFT_TITLE,
+  findMr,
   loadMr,
+  mergeBase,
   mergeMr,
   mrChanges,
   mrCommits,
   mrJson,
   setMrMilestone,
+  syncMr,
 } from "../model/merge-requests.js";
-import { commitJson } from "../model/repo.js";
+import { commitJson, resolveRef } from "../model/repo.js";
 import type { ForgeState, ForgeUser, MergeRequest } from "../model/state.js";
 import { ACCESS, userByName } from "../model/state.js";
 import { missing, notFound } from "../wire/answers.js";
@@ -276,5 +279,46 @@ export function mrRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (!l.mr.approved_by_ids.includes(me.id)) return notFound(res);
     l.mr.approved_by_ids = l.mr.approved_by_ids.filter((id) => id !== me.id);
     res.status(201).json(approvalsJson(ctx.state, l.project, l.mr, ctx.origin, me));
+  });
+
+  r.get("/projects/:id/merge_requests/:iid/conflicts", (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const mr = findMr(ctx.state, p, Number(req.params.iid));
+    if (!mr) return notFound(res);
+    syncMr(p, mr);
+    const source = p.repository.commits.get(mr.head_sha);
+    const target = resolveRef(p.repository, mr.target_branch);
+    if (!source || !target) return notFound(res);
+    const base = mergeBase(p, source, target);
+    const paths = new Set([
+      ...Object.keys(source.files),
+      ...Object.keys(target.files),
+      ...Object.keys(base.files),
+    ]);
+    const files = [...paths]
+      .filter((f) => {
+        const [b, x, y] = [base.files[f], source.files[f], target.files[f]];
+        return x !== b && y !== b && x !== y;
+      })
+      .sort()
+      .map((f) => ({
+        old_path: f,
+        new_path: f,
+        blob_path: `/${projectFullPath(ctx.state, p)}/-/blob/${source.id}/${f}`,
+        conflict_type:
+          source.files[f] === undefined || target.files[f] === undefined
+            ? "deleted_on_one_side"
+            : "both_modified",
+        ours: target.files[f] ?? null,
+        theirs: source.files[f] ?? null,
+      }));
+    res.json({
+      target_branch: mr.target_branch,
+      source_branch: mr.source_branch,
+      commit_sha: source.id,
+      commit_message: `Merge branch '${mr.source_branch}' into '${mr.target_branch}'`,
+      files,
+    });
   });
 }

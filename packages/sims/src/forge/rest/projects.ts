@@ -3,20 +3,25 @@ import type { SimContext } from "../../core/sim.js";
 import {
   caller,
   canReadProject,
+  findProject,
   groupAccessLevel,
   groupById,
+  groupFullPath,
   loadProject,
   namespaceOf,
   projectAccessLevel,
   projectFullName,
   projectFullPath,
+  requireUser,
 } from "../model/access.js";
 import type { ForgeState, ForgeUser, Member, Project } from "../model/state.js";
-import { ACCESS, userById } from "../model/state.js";
+import { ACCESS, nextId, userById } from "../model/state.js";
 import { basicUser } from "../model/users.js";
+import { notFound } from "../wire/answers.js";
 import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
+import { findNamespace } from "./namespaces.js";
 
 function projectWebUrl(state: ForgeState, p: Project, origin: string): string {
   return `${origin}/${projectFullPath(state, p)}`;
@@ -237,5 +242,50 @@ export function projectRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (branch !== undefined) p.default_branch = branch;
     p.last_activity_at = ctx.state.clock.iso();
     res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
+  });
+
+  r.post("/projects/:id/fork", (req, res) => {
+    const me = requireUser(res);
+    if (!me) return;
+    const src = loadProject(ctx.state, req, res);
+    if (!src) return;
+    const b = params(req);
+    const ref = str(b.namespace_id) ?? str(b.namespace_path) ?? str(b.namespace);
+    const ns = ref ? findNamespace(ctx.state, ref) : { kind: "user" as const, user: me };
+    if (!ns) return notFound(res, "Target Namespace");
+    const nsPath = ns.kind === "user" ? ns.user.username : groupFullPath(ctx.state, ns.group);
+    const path = str(b.path) ?? src.path;
+    if (findProject(ctx.state, `${nsPath}/${path}`))
+      return void res.status(409).json({
+        message: [
+          "Project namespace name has already been taken",
+          "Name has already been taken",
+          "Path has already been taken",
+        ],
+      });
+    const now = ctx.state.clock.iso();
+    const fork: Project = {
+      ...structuredClone({ ...src, repository: undefined }),
+      id: nextId(ctx.state, "project"),
+      name: str(b.name) ?? src.name,
+      path,
+      namespace: ns.kind === "user" ? { kind: "user", id: ns.user.id } : { kind: "group", id: ns.group.id },
+      members: [],
+      creator_id: me.id,
+      created_at: now,
+      last_activity_at: now,
+      archived: false,
+      repository: structuredClone(src.repository),
+    };
+    ctx.state.projects.push(fork);
+    ctx.state.extras.forks[fork.id] = src.id;
+    res.status(201).json({
+      ...projectJson(ctx.state, fork, ctx.origin, me),
+      forked_from_project: {
+        id: src.id,
+        name: src.name,
+        path_with_namespace: projectFullPath(ctx.state, src),
+      },
+    });
   });
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { freshForge, post } from "../helpers.js";
 
-// rest/repo-ci.ts over HTTP on the default dataset.
+// rest/jobs.ts (play) and job-artifacts.ts, with merge-requests.ts (conflicts), files.ts (blame)
+// and projects.ts (forks), over HTTP on the default dataset.
 const { f } = freshForge();
 
 const P = "/projects/1";
