@@ -36,7 +36,6 @@ import { projectRoutes } from "./rest/projects.js";
 import { protectedBranchRoutes } from "./rest/protected-branches.js";
 import { relationRoutes } from "./rest/relations.js";
 import { releaseRoutes } from "./rest/releases.js";
-import { repoInsightRoutes } from "./rest/repo-insights.js";
 import { repositoryRoutes } from "./rest/repositories.js";
 import { searchRoutes } from "./rest/search.js";
 import { tagRoutes } from "./rest/tags.js";
@@ -126,7 +125,6 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   eventRoutes,
   relationRoutes,
   memberRoutes,
-  repoInsightRoutes,
   hookRoutes,
   iterationRoutes,
   dependencyProxyRoutes,

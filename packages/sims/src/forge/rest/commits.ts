@@ -1,13 +1,32 @@
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject, projectFullPath } from "../model/access.js";
+import { mrCommits, mrJson, syncMr } from "../model/merge-requests.js";
 import { commitDetailJson, commitJson, diffCommits, history, resolveRef } from "../model/repo.js";
 import { type CommitAction, commitActions } from "../model/repo-write.js";
-import type { Commit, ForgeState } from "../model/state.js";
+import type { Commit, ForgeState, Project } from "../model/state.js";
 import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
 import { writableBranch } from "./branches.js";
+
+/** Branches and tags whose history contains the commit. */
+function refsContaining(p: Project, sha: string, type: string) {
+  const repo = p.repository;
+  const contains = (head: string | undefined) => {
+    const c = head ? repo.commits.get(head) : undefined;
+    return c !== undefined && history(repo, c).some((x) => x.id === sha);
+  };
+  const out: Array<{ type: "branch" | "tag"; name: string }> = [];
+  if (type !== "tag")
+    for (const [name, head] of [...repo.branches].sort(([a], [b]) => (a < b ? -1 : 1)))
+      if (contains(head)) out.push({ type: "branch", name });
+  if (type !== "branch")
+    for (const [name, tag] of [...repo.tags].sort(([a], [b]) => (a < b ? -1 : 1)))
+      if (contains(tag.target)) out.push({ type: "tag", name });
+  return out;
+}
 
 /** Repository commits (GitLab's commits.rb): list, one, its diff, and committing actions. */
 export function commitRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
@@ -73,5 +92,36 @@ export function commitRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     res
       .status(201)
       .json(commitDetailJson(ctx.state, project, result, ctx.origin, projectFullPath(ctx.state, project)));
+  });
+
+  const loadCommit = (req: Request, res: Response): { p: Project; commit: Commit } | null => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return null;
+    const commit = resolveRef(p.repository, String(req.params.sha));
+    if (!commit) {
+      notFound(res, "Commit");
+      return null;
+    }
+    return { p, commit };
+  };
+
+  r.get("/projects/:id/repository/commits/:sha/refs", (req, res) => {
+    const l = loadCommit(req, res);
+    if (!l) return;
+    const type = String((req.query as Record<string, unknown>).type ?? "all");
+    if (!["branch", "tag", "all"].includes(type))
+      return void res.status(400).json({ error: "type does not have a valid value" });
+    res.json(paginate(req, res, ctx.origin, refsContaining(l.p, l.commit.id, type)));
+  });
+
+  r.get("/projects/:id/repository/commits/:sha/merge_requests", (req, res) => {
+    const l = loadCommit(req, res);
+    if (!l) return;
+    const rows = ctx.state.mergeRequests.filter((m) => {
+      if (m.project_id !== l.p.id) return false;
+      syncMr(l.p, m);
+      return m.merge_commit_sha === l.commit.id || mrCommits(l.p, m).some((c) => c.id === l.commit.id);
+    });
+    res.json(paginate(req, res, ctx.origin, rows).map((m) => mrJson(ctx.state, l.p, m, ctx.origin)));
   });
 }

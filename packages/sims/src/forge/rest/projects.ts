@@ -14,6 +14,7 @@ import {
   projectFullPath,
   requireUser,
 } from "../model/access.js";
+import { resolveRef } from "../model/repo.js";
 import type { ForgeState, ForgeUser, Member, Project } from "../model/state.js";
 import { ACCESS, nextId, userById } from "../model/state.js";
 import { basicUser } from "../model/users.js";
@@ -197,6 +198,52 @@ export function memberJson(state: ForgeState, m: Member, origin: string) {
     : null;
 }
 
+/**
+ * Linguist's language of a file, for the languages GitLab counts (programming and markup; prose
+ * such as Markdown and data such as JSON or YAML are left out of the shares, as Linguist does).
+ */
+const LANGUAGE_BY_EXT: Record<string, string> = {
+  ts: "TypeScript",
+  tsx: "TypeScript",
+  mts: "TypeScript",
+  js: "JavaScript",
+  mjs: "JavaScript",
+  cjs: "JavaScript",
+  jsx: "JavaScript",
+  py: "Python",
+  go: "Go",
+  rb: "Ruby",
+  rs: "Rust",
+  java: "Java",
+  kt: "Kotlin",
+  c: "C",
+  h: "C",
+  cpp: "C++",
+  cs: "C#",
+  sh: "Shell",
+  bash: "Shell",
+  tf: "HCL",
+  hcl: "HCL",
+  html: "HTML",
+  css: "CSS",
+  vue: "Vue",
+};
+
+const LANGUAGE_BY_NAME: Record<string, string> = {
+  ".bashrc": "Shell",
+  ".zshrc": "Shell",
+  ".profile": "Shell",
+  Dockerfile: "Dockerfile",
+  Makefile: "Makefile",
+};
+
+export function languageOf(path: string): string | undefined {
+  const name = path.split("/").pop() ?? path;
+  if (LANGUAGE_BY_NAME[name]) return LANGUAGE_BY_NAME[name];
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? LANGUAGE_BY_EXT[name.slice(dot + 1).toLowerCase()] : undefined;
+}
+
 export function projectRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   r.get("/projects", (req, res) => {
     renderProjects(ctx, req, res, filterProjects(ctx.state, ctx.state.projects, req, res));
@@ -287,5 +334,21 @@ export function projectRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
         path_with_namespace: projectFullPath(ctx.state, src),
       },
     });
+  });
+
+  r.get("/projects/:id/languages", (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const head = resolveRef(p.repository, p.default_branch);
+    const bytes = new Map<string, number>();
+    for (const [path, content] of Object.entries(head?.files ?? {})) {
+      const lang = languageOf(path);
+      if (lang) bytes.set(lang, (bytes.get(lang) ?? 0) + Buffer.byteLength(content));
+    }
+    const total = [...bytes.values()].reduce((a, b) => a + b, 0);
+    const shares = [...bytes]
+      .map(([lang, n]) => [lang, Math.round((n / total) * 10_000) / 100] as const)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    res.json(Object.fromEntries(shares));
   });
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject, projectFullPath } from "../model/access.js";
 import { blobId, commitJson, diffCommits, history, resolveRef } from "../model/repo.js";
-import type { ForgeState } from "../model/state.js";
+import type { ForgeState, Project } from "../model/state.js";
 import { missing, notFound } from "../wire/answers.js";
 import { keysetPaginate, paginate, wantsKeyset } from "../wire/paginate.js";
 import { boolParam, str } from "../wire/params.js";
@@ -46,6 +46,13 @@ function treeEntries(files: Record<string, string>, dir: string, recursive: bool
   return out.sort((a, b) => (a.type !== b.type ? (a.type === "tree" ? -1 : 1) : a.path < b.path ? -1 : 1));
 }
 
+/** Every blob of every commit, by its git blob id. */
+function findBlob(p: Project, sha: string): string | undefined {
+  for (const c of p.repository.commits.values())
+    for (const content of Object.values(c.files)) if (blobId(content) === sha) return content;
+  return undefined;
+}
+
 export function repositoryRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   r.get("/projects/:id/repository/tree", (req, res) => {
     const p = loadProject(ctx.state, req, res);
@@ -82,5 +89,58 @@ export function repositoryRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
       compare_same_ref: from.id === to.id,
       web_url: `${ctx.origin}/${full}/-/compare/${q.from}...${q.to}`,
     });
+  });
+
+  r.get("/projects/:id/repository/blobs/:sha", (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const content = findBlob(p, String(req.params.sha));
+    if (content === undefined) return notFound(res, "Blob");
+    const bytes = Buffer.from(content, "utf8");
+    res.json({
+      size: bytes.length,
+      encoding: "base64",
+      content: bytes.toString("base64"),
+      sha: req.params.sha,
+    });
+  });
+
+  r.get("/projects/:id/repository/blobs/:sha/raw", (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const content = findBlob(p, String(req.params.sha));
+    if (content === undefined) return notFound(res, "Blob");
+    res.status(200).type("text/plain; charset=utf-8").send(Buffer.from(content, "utf8"));
+  });
+
+  // Contributors of the default branch, by author email; the simulator counts no line changes.
+  r.get("/projects/:id/repository/contributors", (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const q = req.query as Record<string, unknown>;
+    const head = resolveRef(p.repository, str(q.ref), p.default_branch);
+    const by = new Map<
+      string,
+      { name: string; email: string; commits: number; additions: 0; deletions: 0 }
+    >();
+    for (const c of head ? history(p.repository, head) : []) {
+      const row = by.get(c.author_email) ?? {
+        name: c.author_name,
+        email: c.author_email,
+        commits: 0,
+        additions: 0 as const,
+        deletions: 0 as const,
+      };
+      row.commits += 1;
+      by.set(c.author_email, row);
+    }
+    const key = ["name", "email", "commits"].includes(String(q.order_by)) ? String(q.order_by) : "commits";
+    const dir = q.sort === "desc" ? -1 : 1;
+    const rows = [...by.values()].sort((a, b) => {
+      const x = a[key as "name"];
+      const y = b[key as "name"];
+      return (x < y ? -1 : x > y ? 1 : a.email < b.email ? -1 : 1) * dir;
+    });
+    res.json(paginate(req, res, ctx.origin, rows));
   });
 }
