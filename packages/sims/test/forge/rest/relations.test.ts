@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { BOB, freshForge, send } from "../helpers.js";
 
-// rest/relations.ts, repositories.ts, commits.ts, projects.ts (languages), members.ts over HTTP on the default dataset: the
-// refusals and filters of the endpoints that @gitbeaker/rest drives in forge-mcp's
-// gitbeaker-sim.test.ts. alice owns acme/widgets (id 1); bob is a Developer there through acme.
+// rest/relations.ts, repositories.ts, commits.ts, projects.ts (languages) and members.ts over HTTP
+// on the default dataset: the refusals and filters of the endpoints that @gitbeaker/rest drives in
+// forge-mcp's gitbeaker-sim.test.ts. alice owns acme/widgets (id 1); bob is a Developer there through acme.
 const { f } = freshForge();
 
 const P = "/projects/1";
