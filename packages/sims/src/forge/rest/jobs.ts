@@ -32,7 +32,10 @@ export function loadProjectJob(state: ForgeState, req: Request, res: Response, m
   return { project, job, pipeline };
 }
 
-/** CI jobs (GitLab's ci/jobs.rb): the job token's own job, a pipeline's jobs and bridges, a project's jobs, trace, retry, cancel. */
+/**
+ * CI jobs (GitLab's ci/jobs.rb): the job token's own job, a pipeline's jobs and bridges, a
+ * project's jobs, trace, retry, cancel and play.
+ */
 export function jobRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   // The job of the CI/CD job token the request carries (rest/auth.ts lets only a running job's in).
   r.get("/job", (_req, res) => {

@@ -19,7 +19,10 @@ import { paginate } from "../wire/paginate.js";
 import { params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
 
-/** A project's pipelines (GitLab's ci/pipelines.rb): list, latest, one, its variables, run, retry, cancel, delete. */
+/**
+ * A project's pipelines (GitLab's ci/pipelines.rb): list, latest, one, its variables, run, retry,
+ * cancel, delete.
+ */
 const SCOPES: Record<string, (p: Pipeline) => boolean> = {
   running: (p) => p.status === "running",
   pending: (p) => p.status === "pending",

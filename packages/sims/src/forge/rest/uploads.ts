@@ -6,7 +6,7 @@ import { ACCESS, type ForgeState } from "../model/state.js";
 import { missing, notFound } from "../wire/answers.js";
 import type { Routes } from "../wire/router.js";
 
-/** Project uploads (the files markdown links to): a multipart `file` in, the markdown that links to it out. */
+/** Project uploads (files markdown links to): a multipart `file` in, the markdown linking it out. */
 
 const UPLOAD_LIMIT = 10 * 1024 * 1024;
 
