@@ -14,15 +14,15 @@ import {
   projectFullPath,
   requireUser,
 } from "../model/access.js";
-import { resolveRef } from "../model/repo.js";
-import type { ForgeState, ForgeUser, Member, Project } from "../model/state.js";
+import { addCommit, emptyRepository, resolveRef } from "../model/repo.js";
+import type { ForgeState, ForgeUser, Member, Project, Visibility } from "../model/state.js";
 import { ACCESS, nextId, userById } from "../model/state.js";
 import { basicUser } from "../model/users.js";
-import { notFound } from "../wire/answers.js";
+import { forbidden, notFound } from "../wire/answers.js";
 import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
-import { findNamespace } from "./namespaces.js";
+import { findNamespace, type Namespace } from "./namespaces.js";
 
 function projectWebUrl(state: ForgeState, p: Project, origin: string): string {
   return `${origin}/${projectFullPath(state, p)}`;
@@ -350,5 +350,71 @@ export function projectRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
       .map(([lang, n]) => [lang, Math.round((n / total) * 10_000) / 100] as const)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     res.json(Object.fromEntries(shares));
+  });
+
+  r.post("/projects", (req, res) => {
+    const me = requireUser(res);
+    if (!me) return;
+    const p = params(req);
+    const name = str(p.name);
+    const path = str(p.path) ?? name?.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-");
+    if (!name && !str(p.path)) {
+      return void res
+        .status(400)
+        .json({ error: "name, path are missing, at least one parameter must be provided" });
+    }
+    const state = ctx.state;
+    const nsRef = str(p.namespace_id) ?? str(p.namespace_path);
+    const ns: Namespace | undefined = nsRef ? findNamespace(state, nsRef) : { kind: "user", user: me };
+    if (!ns) return notFound(res, "Namespace");
+    if (
+      ns.kind === "user"
+        ? ns.user.id !== me.id && !me.admin
+        : groupAccessLevel(state, me, ns.group) < ACCESS.developer
+    ) {
+      return forbidden(res);
+    }
+    const visibility = (str(p.visibility) ?? "private") as Visibility;
+    if (!["public", "internal", "private"].includes(visibility)) {
+      return void res.status(400).json({ error: "visibility does not have a valid value" });
+    }
+    const nsPath = ns.kind === "user" ? ns.user.username : groupFullPath(state, ns.group);
+    if (!path || !/^[\w.-]+$/.test(path))
+      return void res.status(400).json({ message: { path: ["is invalid"] } });
+    if (findProject(state, `${nsPath}/${path}`)) {
+      return void res
+        .status(400)
+        .json({ message: { path: ["has already been taken"], name: ["has already been taken"] } });
+    }
+    const now = state.clock.iso();
+    const project: Project = {
+      id: nextId(state, "project"),
+      name: name ?? path,
+      path,
+      description: str(p.description) ?? "",
+      namespace: ns.kind === "user" ? { kind: "user", id: ns.user.id } : { kind: "group", id: ns.group.id },
+      visibility,
+      default_branch: str(p.default_branch) ?? "main",
+      archived: false,
+      members: [],
+      creator_id: me.id,
+      created_at: now,
+      last_activity_at: now,
+      repository: emptyRepository(),
+    };
+    if (boolParam(p.initialize_with_readme)) {
+      const readme = addCommit(project.repository, {
+        parents: [],
+        message: "Initial commit",
+        author_name: me.name,
+        author_email: me.email,
+        files: { "README.md": `# ${project.name}\n\n${project.description}\n` },
+        created_at: now,
+      });
+      project.repository.branches.set(project.default_branch, readme.id);
+      project.repository.protected.add(project.default_branch);
+    }
+    state.projects.push(project);
+    res.status(201).json(projectJson(state, project, ctx.origin, me));
   });
 }
