@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { SimContext } from "../../core/sim.js";
 import { projectFullPath, requireUser } from "../model/access.js";
-import type { ForgeState, ForgeUser } from "../model/state.js";
+import type { ForgeState, ForgeUser, Issue, MergeRequest } from "../model/state.js";
 import { userRef } from "../model/users.js";
 import { notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -30,20 +30,27 @@ export function todosOf(ctx: SimContext<ForgeState>, user: ForgeUser): Todo[] {
   const s = ctx.state;
   const out: Todo[] = [];
   const web = (pid: number) => `${ctx.origin}/${projectFullPath(s, s.projects.find((p) => p.id === pid)!)}`;
+  const todo = (
+    target_type: Todo["target_type"],
+    key: string,
+    x: Issue | MergeRequest,
+    action_name: Todo["action_name"],
+    path: string,
+  ): Todo => ({
+    id: stableId(key),
+    user_id: user.id,
+    project_id: x.project_id,
+    action_name,
+    target_type,
+    target: { id: x.id, iid: x.iid, title: x.title, state: x.state },
+    author_id: x.author_id,
+    created_at: x.updated_at,
+    body: x.title,
+    target_url: `${web(x.project_id)}/-/${path}/${x.iid}`,
+  });
   for (const i of s.issues) {
     if (i.state !== "opened" || !i.assignee_ids.includes(user.id)) continue;
-    out.push({
-      id: stableId(`todo-issue-${i.id}-${user.id}`),
-      user_id: user.id,
-      project_id: i.project_id,
-      action_name: "assigned",
-      target_type: "Issue",
-      target: { id: i.id, iid: i.iid, title: i.title, state: i.state },
-      author_id: i.author_id,
-      created_at: i.updated_at,
-      body: i.title,
-      target_url: `${web(i.project_id)}/-/issues/${i.iid}`,
-    });
+    out.push(todo("Issue", `todo-issue-${i.id}-${user.id}`, i, "assigned", "issues"));
   }
   for (const m of s.mergeRequests) {
     if (m.state !== "opened") continue;
@@ -51,19 +58,8 @@ export function todosOf(ctx: SimContext<ForgeState>, user: ForgeUser): Todo[] {
       ["review_requested", m.reviewer_ids],
       ["assigned", m.assignee_ids],
     ] as const) {
-      if (!ids.includes(user.id)) continue;
-      out.push({
-        id: stableId(`todo-mr-${action}-${m.id}-${user.id}`),
-        user_id: user.id,
-        project_id: m.project_id,
-        action_name: action,
-        target_type: "MergeRequest",
-        target: { id: m.id, iid: m.iid, title: m.title, state: m.state },
-        author_id: m.author_id,
-        created_at: m.updated_at,
-        body: m.title,
-        target_url: `${web(m.project_id)}/-/merge_requests/${m.iid}`,
-      });
+      if (ids.includes(user.id))
+        out.push(todo("MergeRequest", `todo-mr-${action}-${m.id}-${user.id}`, m, action, "merge_requests"));
     }
   }
   return out.sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
