@@ -11,6 +11,7 @@ import { commitStatusRoutes } from "./rest/commit-statuses.js";
 import { commitRoutes } from "./rest/commits.js";
 import { dependencyProxyRoutes } from "./rest/dependency-proxy.js";
 import { deploymentRoutes } from "./rest/deployments.js";
+import { draftNoteRoutes } from "./rest/draft-notes.js";
 import { environmentRoutes } from "./rest/environments.js";
 import { eventRoutes } from "./rest/events.js";
 import { fileRoutes } from "./rest/files.js";
@@ -26,9 +27,10 @@ import { jobRoutes } from "./rest/jobs.js";
 import { labelRoutes } from "./rest/labels.js";
 import { lintRoutes } from "./rest/lint.js";
 import { memberRoutes } from "./rest/members.js";
+import { mergeRequestApprovalRoutes } from "./rest/merge-request-approvals.js";
+import { mergeRequestDiffRoutes } from "./rest/merge-request-diffs.js";
 import { mrRoutes } from "./rest/merge-requests.js";
 import { milestoneRoutes } from "./rest/milestones.js";
-import { mrReviewRoutes } from "./rest/mr-review.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
 import { noteRoutes } from "./rest/notes.js";
 import { pipelineRoutes } from "./rest/pipelines.js";
@@ -117,7 +119,9 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   releaseRoutes,
   wikiRoutes,
   uploadRoutes,
-  mrReviewRoutes,
+  draftNoteRoutes,
+  mergeRequestApprovalRoutes,
+  mergeRequestDiffRoutes,
   protectedBranchRoutes,
   commitStatusRoutes,
   issueLinkRoutes,

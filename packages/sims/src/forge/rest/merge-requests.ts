@@ -11,7 +11,6 @@ import {
 } from "../model/access.js";
 import { pipelineJson } from "../model/ci.js";
 import {
-  approvalsJson,
   approvalsLeft,
   createMr,
   DRAFT_TITLE,
@@ -246,39 +245,6 @@ export function mrRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
       .sort((a, b) => b.id - a.id)
       .map((p) => pipelineJson(ctx.state, p, ctx.origin));
     res.json(paginate(req, res, ctx.origin, rows));
-  });
-
-  r.get("/projects/:id/merge_requests/:iid/approvals", (req, res) => {
-    const l = load(req, res);
-    if (l) res.json(approvalsJson(ctx.state, l.project, l.mr, ctx.origin, caller(res)?.user ?? null));
-  });
-
-  r.post("/projects/:id/merge_requests/:iid/approve", (req, res) => {
-    const l = load(req, res, ACCESS.developer);
-    if (!l) return;
-    const me = caller(res)!.user;
-    const p = params(req);
-    if (typeof p.sha === "string" && p.sha !== l.mr.head_sha) {
-      return void res
-        .status(409)
-        .json({ message: `SHA does not match HEAD of source branch: ${l.mr.head_sha}` });
-    }
-    // GitLab answers a second approval by the same user with 401.
-    if (l.mr.approved_by_ids.includes(me.id) || l.mr.state !== "opened") {
-      return void res.status(401).json({ message: "401 Unauthorized" });
-    }
-    l.mr.approved_by_ids.push(me.id);
-    l.mr.updated_at = ctx.state.clock.iso();
-    res.status(201).json(approvalsJson(ctx.state, l.project, l.mr, ctx.origin, me));
-  });
-
-  r.post("/projects/:id/merge_requests/:iid/unapprove", (req, res) => {
-    const l = load(req, res, ACCESS.developer);
-    if (!l) return;
-    const me = caller(res)!.user;
-    if (!l.mr.approved_by_ids.includes(me.id)) return notFound(res);
-    l.mr.approved_by_ids = l.mr.approved_by_ids.filter((id) => id !== me.id);
-    res.status(201).json(approvalsJson(ctx.state, l.project, l.mr, ctx.origin, me));
   });
 
   r.get("/projects/:id/merge_requests/:iid/conflicts", (req, res) => {

@@ -1,88 +1,20 @@
 import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { caller, projectFullPath } from "../model/access.js";
-import { approvalsLeft, loadMr, mrChanges, mrCommits } from "../model/merge-requests.js";
+import { caller } from "../model/access.js";
+import { loadMr } from "../model/merge-requests.js";
 import { addNote } from "../model/notes.js";
-import { commitJson } from "../model/repo.js";
-import {
-  ACCESS,
-  type DraftNote,
-  type ForgeState,
-  type MergeRequest,
-  nextId,
-  type Project,
-} from "../model/state.js";
-import { userRef } from "../model/users.js";
+import { ACCESS, type DraftNote, type ForgeState, type MergeRequest, nextId } from "../model/state.js";
 import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
 
 /**
- * Merge-request review endpoints beside the basic ones (merge-requests.ts): the approval state
- * with its one "All Members" rule, the diff versions (one per head the simulator has seen: the
- * current one), and draft notes (created, edited and deleted privately, then published as notes).
+ * A merge request's draft notes (GitLab's draft_notes.rb): created, edited and deleted privately,
+ * then published as notes, one or all.
  */
-export function mrReviewRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
-  const fullPath = (p: Project) => projectFullPath(ctx.state, p);
-
+export function draftNoteRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const load = (req: Request, res: Response, minLevel = 0) => loadMr(ctx.state, req, res, minLevel);
-
-  r.get("/projects/:id/merge_requests/:iid/approval_state", (req, res) => {
-    const l = load(req, res);
-    if (!l) return;
-    const approvedBy = l.mr.approved_by_ids.map((id) => userRef(ctx.state, id, ctx.origin));
-    res.json({
-      approval_rules_overwritten: false,
-      rules: [
-        {
-          id: l.mr.id,
-          name: "All Members",
-          rule_type: "any_approver",
-          eligible_approvers: [],
-          approvals_required: l.mr.approvals_required,
-          users: [],
-          groups: [],
-          contains_hidden_groups: false,
-          approved_by: approvedBy,
-          source_rule: null,
-          approved: approvalsLeft(l.mr) === 0,
-          overridden: false,
-        },
-      ],
-    });
-  });
-
-  // One version: the merge request's current diff (GitLab keeps one per push).
-  const version = (project: Project, mr: MergeRequest) => ({
-    id: mr.id * 1000 + 1,
-    head_commit_sha: mr.head_sha,
-    base_commit_sha: mr.diff_base_sha,
-    start_commit_sha: mr.diff_base_sha,
-    created_at: mr.updated_at,
-    merge_request_id: mr.id,
-    state: "collected",
-    real_size: String(mrChanges(project, mr).entries.length),
-    patch_id_sha: null,
-  });
-
-  r.get("/projects/:id/merge_requests/:iid/versions", (req, res) => {
-    const l = load(req, res);
-    if (l) res.json(paginate(req, res, ctx.origin, [version(l.project, l.mr)]));
-  });
-
-  r.get("/projects/:id/merge_requests/:iid/versions/:version_id", (req, res) => {
-    const l = load(req, res);
-    if (!l) return;
-    const v = version(l.project, l.mr);
-    if (String(v.id) !== req.params.version_id) return notFound(res);
-    const web = fullPath(l.project);
-    res.json({
-      ...v,
-      commits: mrCommits(l.project, l.mr).map((c) => commitJson(c, ctx.origin, web)),
-      diffs: mrChanges(l.project, l.mr).entries,
-    });
-  });
 
   // Draft notes: a reviewer's own, until published.
   const draftJson = (mr: MergeRequest, d: DraftNote) => ({
