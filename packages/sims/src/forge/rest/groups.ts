@@ -11,12 +11,12 @@ import {
   groupFullPath,
   loadGroup,
 } from "../model/access.js";
-import { ACCESS, type ForgeState, type ForgeUser, type Group, type Member, nextId } from "../model/state.js";
+import { ACCESS, type ForgeState, type ForgeUser, type Group, nextId } from "../model/state.js";
 import { forbidden, missing, notFound, unauthorized } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
-import { filterProjects, memberJson, renderProjects } from "./projects.js";
+import { filterProjects, renderProjects } from "./projects.js";
 
 export function groupJson(state: ForgeState, g: Group, origin: string) {
   const full = groupFullPath(state, g);
@@ -160,25 +160,6 @@ export function groupRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     });
     renderProjects(ctx, req, res, filterProjects(ctx.state, own, req, res));
   });
-
-  for (const path of ["/groups/:id/members", "/groups/:id/members/all"]) {
-    r.get(path, (req, res) => {
-      const g = loadGroup(ctx.state, req, res);
-      if (!g) return;
-      const chain = path.endsWith("/all") ? groupChain(ctx.state, g) : [g];
-      const best = new Map<number, Member>();
-      for (const x of chain) {
-        for (const m of x.members) {
-          const prev = best.get(m.user_id);
-          if (!prev || prev.access_level < m.access_level) best.set(m.user_id, m);
-        }
-      }
-      const rows = [...best.values()]
-        .map((m) => memberJson(ctx.state, m, ctx.origin))
-        .filter((x) => x !== null);
-      res.json(paginate(req, res, ctx.origin, rows));
-    });
-  }
 
   // creating a group: top level for any signed-in user, a subgroup for the parent's maintainers
   r.post("/groups", (req, res) => {
