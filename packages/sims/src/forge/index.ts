@@ -1,37 +1,51 @@
 import { STATUS_CODES } from "node:http";
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext, SimDefinition } from "../core/sim.js";
-import { projectFullPath } from "./model/access.js";
-import { emptyState, type ForgeState, type Project, userById } from "./model/state.js";
+import { emptyState, type ForgeState, userById } from "./model/state.js";
 import { oauthRoutes } from "./oauth/routes.js";
 import { oauthExpired } from "./oauth/tokens.js";
-import { activityRoutes } from "./rest/activity.js";
 import { apiAuth } from "./rest/auth.js";
 import { awardEmojiRoutes } from "./rest/award-emoji.js";
-import { ciRoutes } from "./rest/ci.js";
-import { ciExtraRoutes } from "./rest/ci-extras.js";
-import { ciVariableRoutes } from "./rest/ci-variables.js";
+import { branchRoutes } from "./rest/branches.js";
+import { commitStatusRoutes } from "./rest/commit-statuses.js";
+import { commitRoutes } from "./rest/commits.js";
+import { dependencyProxyRoutes } from "./rest/dependency-proxy.js";
+import { deploymentRoutes } from "./rest/deployments.js";
+import { draftNoteRoutes } from "./rest/draft-notes.js";
+import { environmentRoutes } from "./rest/environments.js";
+import { eventRoutes } from "./rest/events.js";
+import { fileRoutes } from "./rest/files.js";
 import { graphqlRoutes } from "./rest/graphql.js";
-import { groupMoreRoutes } from "./rest/group-more.js";
+import { groupMilestoneRoutes } from "./rest/group-milestones.js";
 import { groupRoutes } from "./rest/groups.js";
+import { hookRoutes } from "./rest/hooks.js";
+import { issueLinkRoutes } from "./rest/issue-links.js";
 import { issueRoutes } from "./rest/issues.js";
-import { labelMilestoneRoutes } from "./rest/labels-milestones.js";
+import { iterationRoutes } from "./rest/iterations.js";
+import { jobArtifactRoutes } from "./rest/job-artifacts.js";
+import { jobRoutes } from "./rest/jobs.js";
+import { labelRoutes } from "./rest/labels.js";
+import { lintRoutes } from "./rest/lint.js";
 import { memberRoutes } from "./rest/members.js";
+import { mergeRequestApprovalRoutes } from "./rest/merge-request-approvals.js";
+import { mergeRequestDiffRoutes } from "./rest/merge-request-diffs.js";
 import { mrRoutes } from "./rest/merge-requests.js";
-import { milestoneExtraRoutes } from "./rest/milestone-extras.js";
-import { mrReviewRoutes } from "./rest/mr-review.js";
+import { milestoneRoutes } from "./rest/milestones.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
-import { projectMoreRoutes } from "./rest/project-more.js";
-import { projectSettingsRoutes } from "./rest/project-settings.js";
+import { noteRoutes } from "./rest/notes.js";
+import { pipelineRoutes } from "./rest/pipelines.js";
 import { projectRoutes } from "./rest/projects.js";
+import { protectedBranchRoutes } from "./rest/protected-branches.js";
 import { relationRoutes } from "./rest/relations.js";
-import { releaseWikiRoutes } from "./rest/releases-wiki.js";
-import { repoCiRoutes } from "./rest/repo-ci.js";
-import { repoInsightRoutes } from "./rest/repo-insights.js";
-import { repoRoutes } from "./rest/repository.js";
+import { releaseRoutes } from "./rest/releases.js";
+import { repositoryRoutes } from "./rest/repositories.js";
 import { searchRoutes } from "./rest/search.js";
 import { tagRoutes } from "./rest/tags.js";
+import { todoRoutes } from "./rest/todos.js";
+import { uploadRoutes } from "./rest/uploads.js";
 import { userRoutes } from "./rest/users.js";
+import { variableRoutes } from "./rest/variables.js";
+import { wikiRoutes } from "./rest/wikis.js";
 import {
   addOAuthTokenSeed,
   addPatSeed,
@@ -46,6 +60,8 @@ import { DEFAULT_DATASET } from "./seed/defaults-data.js";
 import { dumpExtras, seedExtras } from "./seed/extras.js";
 import { seedMore } from "./seed/more.js";
 import { dumpRest, seedRest } from "./seed/work.js";
+import { API } from "./wire/answers.js";
+import { mountResources, type Resource } from "./wire/router.js";
 
 /**
  * Rack::Attack-style throttle on the simulated clock: one fixed window over all wire requests,
@@ -88,6 +104,50 @@ function plainJsonType(_req: Request, res: Response, next: NextFunction) {
   next();
 }
 
+/** The REST resources, one mount function each; their order does not matter (see wire/router.ts). */
+export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
+  userRoutes,
+  labelRoutes,
+  milestoneRoutes,
+  awardEmojiRoutes,
+  variableRoutes,
+  groupMilestoneRoutes,
+  lintRoutes,
+  environmentRoutes,
+  deploymentRoutes,
+  jobArtifactRoutes,
+  releaseRoutes,
+  wikiRoutes,
+  uploadRoutes,
+  draftNoteRoutes,
+  mergeRequestApprovalRoutes,
+  mergeRequestDiffRoutes,
+  protectedBranchRoutes,
+  commitStatusRoutes,
+  issueLinkRoutes,
+  todoRoutes,
+  eventRoutes,
+  relationRoutes,
+  memberRoutes,
+  hookRoutes,
+  iterationRoutes,
+  dependencyProxyRoutes,
+  projectRoutes,
+  namespaceRoutes,
+  groupRoutes,
+  issueRoutes,
+  noteRoutes,
+  mrRoutes,
+  pipelineRoutes,
+  jobRoutes,
+  repositoryRoutes,
+  fileRoutes,
+  branchRoutes,
+  commitRoutes,
+  tagRoutes,
+  searchRoutes,
+];
+
 const OAUTH_MALFORMED =
   "The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed.";
 
@@ -110,36 +170,9 @@ export const definition: SimDefinition<ForgeState> = {
     app.use(throttle(ctx));
     oauthRoutes(app, ctx);
     apiAuth(app, ctx);
-    userRoutes(app, ctx);
-    // Before projectRoutes and issueRoutes, so `/projects/:id/labels/:label_id` etc. win.
-    const fullPath = (p: Project) => projectFullPath(ctx.state, p);
-    labelMilestoneRoutes(app, ctx, fullPath);
-    // award emoji, CI/CD variables, group milestones, lint/environments/deployments/bridges/artifacts
-    awardEmojiRoutes(app, ctx);
-    ciVariableRoutes(app, ctx);
-    milestoneExtraRoutes(app, ctx);
-    ciExtraRoutes(app, ctx);
-    releaseWikiRoutes(app, ctx, fullPath);
-    projectMoreRoutes(app, ctx);
-    mrReviewRoutes(app, ctx, fullPath);
-    projectSettingsRoutes(app, ctx);
-    activityRoutes(app, ctx);
-    relationRoutes(app, ctx);
-    memberRoutes(app, ctx);
-    // before repoCiRoutes: `/jobs/:job_id/artifacts/tree` is not an artifact file named "tree"
-    repoInsightRoutes(app, ctx);
-    repoCiRoutes(app, ctx);
-    groupMoreRoutes(app, ctx);
+    // every resource's routes, ranked so a literal segment wins over a parameter wherever both match
+    mountResources(app, API, RESOURCES, ctx);
     graphqlRoutes(app, ctx);
-    projectRoutes(app, ctx);
-    namespaceRoutes(app, ctx);
-    groupRoutes(app, ctx);
-    issueRoutes(app, ctx);
-    mrRoutes(app, ctx);
-    ciRoutes(app, ctx);
-    repoRoutes(app, ctx);
-    tagRoutes(app, ctx);
-    searchRoutes(app, ctx);
     // A body the parsers refuse on an OAuth endpoint is an OAuth invalid_request, not a REST error.
     app.use("/oauth", (err: unknown, _req: Request, res: Response, next: NextFunction) => {
       const status = (err as { status?: unknown }).status;

@@ -13,7 +13,7 @@ import type { ForgeState, ForgeUser, Project } from "../model/state.js";
 import { checkToken } from "../oauth/tokens.js";
 import { catalogRoot } from "./graphql-catalog.js";
 import { type Args, connection, GqlError, type Obj, type Value } from "./graphql-kit.js";
-import { moreGraphql } from "./graphql-more.js";
+import { workItemGraphql } from "./graphql-work-items.js";
 import { canSeeIssue } from "./issues.js";
 import { FORGE_VERSION } from "./users.js";
 
@@ -21,7 +21,7 @@ import { FORGE_VERSION } from "./users.js";
  * A minimal GitLab GraphQL endpoint (`POST /api/graphql`, `{query, variables}`): queries and one
  * mutation (`createNote`, with the `api` scope), inline fragments (`... on Type`), no named ones. Root fields: `currentUser`, `metadata`, `project(fullPath:)` (with `issues` and
  * `mergeRequests` connections taking `state` and `first`), `group(fullPath:)`, the CI/CD catalog
- * (`ciCatalogResources`, `ciCatalogResource`), and those of ./graphql-more.ts. Answers
+ * (`ciCatalogResources`, `ciCatalogResource`), and those of ./graphql-work-items.ts. Answers
  * `{data}` or, for a document it cannot run, `{errors: [{message}]}` with status 200 as GitLab does.
  */
 
@@ -202,9 +202,16 @@ export function graphqlRoutes(app: Express, ctx: SimContext<ForgeState>): void {
       state: u.state,
       webUrl: `${ctx.origin}/${u.username}`,
     });
-    // the more-fields (./graphql-more.ts) build projects too: projectObj is assigned below
+    // the work item fields (./graphql-work-items.ts) build projects too: projectObj is assigned below
     let projectObj: (p: Project) => Obj | null = () => null;
-    const extra = moreGraphql({ s, me, origin: ctx.origin, gid, userObj, projectObj: (p) => projectObj(p) });
+    const extra = workItemGraphql({
+      s,
+      me,
+      origin: ctx.origin,
+      gid,
+      userObj,
+      projectObj: (p) => projectObj(p),
+    });
     const root: Obj = {
       __typename: "Query",
       ...extra.root,

@@ -1,8 +1,9 @@
-import type { Express, Request } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   caller,
   canSeeGroup,
+  findGroup,
   groupAccessLevel,
   groupById,
   groupChain,
@@ -10,11 +11,12 @@ import {
   groupFullPath,
   loadGroup,
 } from "../model/access.js";
-import type { ForgeState, ForgeUser, Group, Member } from "../model/state.js";
-import { API } from "../wire/answers.js";
+import { ACCESS, type ForgeState, type ForgeUser, type Group, nextId } from "../model/state.js";
+import { forbidden, missing, notFound, unauthorized } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
-import { boolParam } from "../wire/params.js";
-import { filterProjects, memberJson, renderProjects } from "./projects.js";
+import { boolParam, params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
+import { filterProjects, renderProjects } from "./projects.js";
 
 export function groupJson(state: ForgeState, g: Group, origin: string) {
   const full = groupFullPath(state, g);
@@ -83,13 +85,27 @@ function filterGroups(state: ForgeState, list: Group[], req: Request, user: Forg
     .map((x) => x.g);
 }
 
-export function groupRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  app.get(`${API}/groups`, (req, res) => {
+/** The caller's access to a group, refusing (401/403) below `min`: the group itself was loaded. */
+export function groupLevel(ctx: SimContext<ForgeState>, res: Response, g: Group, min: number): boolean {
+  const user = caller(res)?.user ?? null;
+  if (!user) {
+    unauthorized(res);
+    return false;
+  }
+  if (groupAccessLevel(ctx.state, user, g) < min) {
+    forbidden(res);
+    return false;
+  }
+  return true;
+}
+
+export function groupRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  r.get("/groups", (req, res) => {
     const list = filterGroups(ctx.state, ctx.state.groups, req, caller(res)?.user ?? null);
     res.json(paginate(req, res, ctx.origin, list).map((g) => groupJson(ctx.state, g, ctx.origin)));
   });
 
-  app.get(`${API}/groups/:id`, (req, res) => {
+  r.get("/groups/:id", (req, res) => {
     const g = loadGroup(ctx.state, req, res);
     if (!g) return;
     const body: Record<string, unknown> = groupJson(ctx.state, g, ctx.origin);
@@ -105,7 +121,7 @@ export function groupRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(body);
   });
 
-  app.get(`${API}/groups/:id/subgroups`, (req, res) => {
+  r.get("/groups/:id/subgroups", (req, res) => {
     const g = loadGroup(ctx.state, req, res);
     if (!g) return;
     const children = ctx.state.groups.filter((x) => x.parent_id === g.id);
@@ -117,7 +133,7 @@ export function groupRoutes(app: Express, ctx: SimContext<ForgeState>): void {
   });
 
   // Every group below this one, at any depth, that the caller can see (subgroups only go one down).
-  app.get(`${API}/groups/:id/descendant_groups`, (req, res) => {
+  r.get("/groups/:id/descendant_groups", (req, res) => {
     const g = loadGroup(ctx.state, req, res);
     if (!g) return;
     const user = caller(res)?.user ?? null;
@@ -132,7 +148,7 @@ export function groupRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, list).map((x) => groupJson(ctx.state, x, ctx.origin)));
   });
 
-  app.get(`${API}/groups/:id/projects`, (req, res) => {
+  r.get("/groups/:id/projects", (req, res) => {
     const g = loadGroup(ctx.state, req, res);
     if (!g) return;
     const deep = boolParam((req.query as Record<string, unknown>).include_subgroups) === true;
@@ -145,22 +161,42 @@ export function groupRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     renderProjects(ctx, req, res, filterProjects(ctx.state, own, req, res));
   });
 
-  for (const path of [`${API}/groups/:id/members`, `${API}/groups/:id/members/all`]) {
-    app.get(path, (req, res) => {
-      const g = loadGroup(ctx.state, req, res);
-      if (!g) return;
-      const chain = path.endsWith("/all") ? groupChain(ctx.state, g) : [g];
-      const best = new Map<number, Member>();
-      for (const x of chain) {
-        for (const m of x.members) {
-          const prev = best.get(m.user_id);
-          if (!prev || prev.access_level < m.access_level) best.set(m.user_id, m);
-        }
-      }
-      const rows = [...best.values()]
-        .map((m) => memberJson(ctx.state, m, ctx.origin))
-        .filter((x) => x !== null);
-      res.json(paginate(req, res, ctx.origin, rows));
-    });
-  }
+  // creating a group: top level for any signed-in user, a subgroup for the parent's maintainers
+  r.post("/groups", (req, res) => {
+    const user = caller(res)?.user;
+    if (!user) return unauthorized(res);
+    const b = params(req);
+    const name = str(b.name);
+    const path = str(b.path);
+    if (!name || !path) return missing(res, ...(!name ? ["name"] : []), ...(!path ? ["path"] : []));
+    const parentId = b.parent_id === undefined || b.parent_id === null ? null : Number(b.parent_id);
+    const parent = parentId === null ? undefined : groupById(ctx.state, parentId);
+    if (parentId !== null && !parent) return notFound(res, "Parent group");
+    if (parent && groupAccessLevel(ctx.state, user, parent) < ACCESS.maintainer) return forbidden(res);
+    if (!/^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/.test(path) || /\.(git|atom)$/.test(path))
+      return void res.status(400).json({ message: { path: ["is invalid"] } });
+    const full = parent ? `${groupFullPath(ctx.state, parent)}/${path}` : path;
+    const taken =
+      findGroup(ctx.state, full) !== undefined ||
+      (!parent && ctx.state.users.some((u) => u.username.toLowerCase() === path.toLowerCase()));
+    if (taken)
+      return void res
+        .status(400)
+        .json({ message: 'Failed to save group {:path=>["has already been taken"]}' });
+    const visibility = str(b.visibility) ?? "private";
+    if (!["private", "internal", "public"].includes(visibility))
+      return void res.status(400).json({ error: "visibility does not have a valid value" });
+    const g: Group = {
+      id: nextId(ctx.state, "group"),
+      name,
+      path,
+      parent_id: parent?.id ?? null,
+      description: str(b.description) ?? "",
+      visibility: visibility as Group["visibility"],
+      members: [{ user_id: user.id, access_level: ACCESS.owner }],
+      created_at: ctx.state.clock.iso(),
+    };
+    ctx.state.groups.push(g);
+    res.status(201).json(groupJson(ctx.state, g, ctx.origin));
+  });
 }

@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   caller,
@@ -16,11 +16,11 @@ import { votes } from "../model/project-extras.js";
 import type { ForgeState, ForgeUser, Issue, MergeRequest, Project } from "../model/state.js";
 import { ACCESS, nextId, userByName } from "../model/state.js";
 import { userRef } from "../model/users.js";
-import { API, forbidden, missing, notFound } from "../wire/answers.js";
+import { forbidden, missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, compareBy, idsParam, labelsParam, params, str } from "../wire/params.js";
-import { issueMilestone, setIssueMilestone } from "./labels-milestones.js";
-import { noteRoutes } from "./notes.js";
+import type { Routes } from "../wire/router.js";
+import { issueMilestone, setIssueMilestone } from "./milestones.js";
 
 type Listable = Issue | MergeRequest;
 
@@ -240,14 +240,14 @@ function renderIssues(ctx: SimContext<ForgeState>, req: Request, res: Response, 
   res.json(paginate(req, res, ctx.origin, rows).map((i) => issueJson(ctx.state, i, ctx.origin)));
 }
 
-export function issueRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  app.get(`${API}/issues`, (req, res) => {
+export function issueRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  r.get("/issues", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     renderIssues(ctx, req, res, filterListables(ctx.state, ctx.state.issues, req, me, "created_by_me"));
   });
 
-  app.get(`${API}/groups/:id/issues`, (req, res) => {
+  r.get("/groups/:id/issues", (req, res) => {
     const g = loadGroup(ctx.state, req, res);
     if (!g) return;
     const inGroup = ctx.state.issues.filter((i) => {
@@ -259,14 +259,14 @@ export function issueRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     renderIssues(ctx, req, res, filterListables(ctx.state, inGroup, req, caller(res)?.user ?? null, "all"));
   });
 
-  app.get(`${API}/projects/:id/issues`, (req, res) => {
+  r.get("/projects/:id/issues", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const own = ctx.state.issues.filter((i) => i.project_id === p.id);
     renderIssues(ctx, req, res, filterListables(ctx.state, own, req, caller(res)?.user ?? null, "all"));
   });
 
-  app.get(`${API}/projects/:id/issues/:iid`, (req, res) => {
+  r.get("/projects/:id/issues/:iid", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const issue = findIssue(ctx.state, p, Number(req.params.iid), caller(res)?.user ?? null);
@@ -274,7 +274,7 @@ export function issueRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(issueJson(ctx.state, issue, ctx.origin));
   });
 
-  app.post(`${API}/projects/:id/issues`, (req, res) => {
+  r.post("/projects/:id/issues", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const p = loadProject(ctx.state, req, res, ACCESS.guest);
@@ -286,7 +286,7 @@ export function issueRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(201).json(issueJson(ctx.state, issue, ctx.origin));
   });
 
-  app.put(`${API}/projects/:id/issues/:iid`, (req, res) => {
+  r.put("/projects/:id/issues/:iid", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const p = loadProject(ctx.state, req, res);
@@ -303,7 +303,7 @@ export function issueRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(issueJson(ctx.state, issue, ctx.origin));
   });
 
-  app.delete(`${API}/projects/:id/issues/:iid`, (req, res) => {
+  r.delete("/projects/:id/issues/:iid", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.owner);
     if (!p) return;
     const issue = findIssue(ctx.state, p, Number(req.params.iid), caller(res)?.user ?? null);
@@ -311,6 +311,4 @@ export function issueRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     ctx.state.issues = ctx.state.issues.filter((i) => i !== issue);
     res.status(204).end();
   });
-
-  noteRoutes(app, ctx, "issues", findIssue);
 }

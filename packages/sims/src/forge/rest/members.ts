@@ -1,17 +1,19 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { groupById, groupChain, loadProject, requireUser } from "../model/access.js";
+import { groupById, groupChain, loadGroup, loadProject, requireUser } from "../model/access.js";
 import type { ForgeState, Member, Project } from "../model/state.js";
 import { ACCESS, userById, userByName } from "../model/state.js";
-import { API, missing, notFound } from "../wire/answers.js";
+import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 import { memberJson } from "./projects.js";
 
 /**
  * Project members: the direct ones (`/members`: the project's own, and the owner of a personal
  * project), or everyone with access (`/members/all`: also the members of the groups above it,
- * each at their highest level), one by user id, and adding a member (maintainers).
+ * each at their highest level), one by user id, and adding a member (maintainers); a group's
+ * members (`/groups/:id/members`, and `/all` with its ancestors'), as GitLab's members.rb serves both.
  */
 
 const LEVELS = new Set<number>(Object.values(ACCESS));
@@ -33,9 +35,8 @@ function all(state: ForgeState, p: Project): Member[] {
   return [...best.values()];
 }
 
-export function memberRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+export function memberRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const B = `${API}/projects/:id/members`;
 
   const list = (which: typeof direct) => (req: Request, res: Response) => {
     const p = loadProject(s(), req, res);
@@ -59,12 +60,12 @@ export function memberRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(row);
   };
 
-  app.get(`${B}/all`, list(all));
-  app.get(`${B}/all/:user_id`, one(all));
-  app.get(B, list(direct));
-  app.get(`${B}/:user_id`, one(direct));
+  r.get("/projects/:id/members/all", list(all));
+  r.get("/projects/:id/members/all/:user_id", one(all));
+  r.get("/projects/:id/members", list(direct));
+  r.get("/projects/:id/members/:user_id", one(direct));
 
-  app.post(B, (req, res) => {
+  r.post("/projects/:id/members", (req, res) => {
     if (!requireUser(res)) return;
     const p = loadProject(s(), req, res, ACCESS.maintainer);
     if (!p) return;
@@ -86,4 +87,24 @@ export function memberRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     p.members.push(member);
     res.status(201).json(memberJson(s(), member, ctx.origin));
   });
+
+  // a group's members, or (all) with those inherited from its ancestors, the highest level each
+  for (const path of ["/groups/:id/members", "/groups/:id/members/all"]) {
+    r.get(path, (req, res) => {
+      const g = loadGroup(ctx.state, req, res);
+      if (!g) return;
+      const chain = path.endsWith("/all") ? groupChain(ctx.state, g) : [g];
+      const best = new Map<number, Member>();
+      for (const x of chain) {
+        for (const m of x.members) {
+          const prev = best.get(m.user_id);
+          if (!prev || prev.access_level < m.access_level) best.set(m.user_id, m);
+        }
+      }
+      const rows = [...best.values()]
+        .map((m) => memberJson(ctx.state, m, ctx.origin))
+        .filter((x) => x !== null);
+      res.json(paginate(req, res, ctx.origin, rows));
+    });
+  }
 }

@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   caller,
@@ -11,26 +11,27 @@ import {
 } from "../model/access.js";
 import { pipelineJson } from "../model/ci.js";
 import {
-  approvalsJson,
   approvalsLeft,
   createMr,
   DRAFT_TITLE,
   findMr,
   loadMr,
+  mergeBase,
   mergeMr,
   mrChanges,
   mrCommits,
   mrJson,
   setMrMilestone,
+  syncMr,
 } from "../model/merge-requests.js";
-import { commitJson } from "../model/repo.js";
+import { commitJson, resolveRef } from "../model/repo.js";
 import type { ForgeState, ForgeUser, MergeRequest } from "../model/state.js";
 import { ACCESS, userByName } from "../model/state.js";
-import { API, missing, notFound } from "../wire/answers.js";
+import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, idsParam, labelsParam, params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 import { filterListables } from "./issues.js";
-import { noteRoutes } from "./notes.js";
 
 function filterMrs(
   state: ForgeState,
@@ -63,8 +64,7 @@ function userIds(state: ForgeState, p: Record<string, unknown>, many: string, on
   return ids?.filter((id) => state.users.some((u) => u.id === id));
 }
 
-export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  const base = `${API}/projects/:id/merge_requests`;
+export function mrRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const render = (req: Request, res: Response, rows: MergeRequest[]) => {
     const page = paginate(req, res, ctx.origin, rows);
     res.json(
@@ -74,13 +74,13 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     );
   };
 
-  app.get(`${API}/merge_requests`, (req, res) => {
+  r.get("/merge_requests", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     render(req, res, filterMrs(ctx.state, ctx.state.mergeRequests, req, me, "created_by_me"));
   });
 
-  app.get(`${API}/groups/:id/merge_requests`, (req, res) => {
+  r.get("/groups/:id/merge_requests", (req, res) => {
     const g = loadGroup(ctx.state, req, res);
     if (!g) return;
     const rows = ctx.state.mergeRequests.filter((m) => {
@@ -92,7 +92,7 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     render(req, res, filterMrs(ctx.state, rows, req, caller(res)?.user ?? null, "all"));
   });
 
-  app.get(base, (req, res) => {
+  r.get("/projects/:id/merge_requests", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const own = ctx.state.mergeRequests.filter((m) => m.project_id === p.id);
@@ -101,12 +101,12 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
 
   const load = (req: Request, res: Response, minLevel = 0) => loadMr(ctx.state, req, res, minLevel);
 
-  app.get(`${base}/:iid`, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid", (req, res) => {
     const l = load(req, res);
     if (l) res.json(mrJson(ctx.state, l.project, l.mr, ctx.origin, true));
   });
 
-  app.post(base, (req, res) => {
+  r.post("/projects/:id/merge_requests", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const project = loadProject(ctx.state, req, res, ACCESS.developer);
@@ -145,7 +145,7 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(201).json(mrJson(ctx.state, project, mr, ctx.origin, true));
   });
 
-  app.put(`${base}/:iid`, (req, res) => {
+  r.put("/projects/:id/merge_requests/:iid", (req, res) => {
     const l = load(req, res, ACCESS.developer);
     if (!l) return;
     const { mr } = l;
@@ -189,7 +189,7 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(mrJson(ctx.state, l.project, mr, ctx.origin, true));
   });
 
-  app.put(`${base}/:iid/merge`, (req, res) => {
+  r.put("/projects/:id/merge_requests/:iid/merge", (req, res) => {
     const l = load(req, res, ACCESS.developer);
     if (!l) return;
     const { mr, project } = l;
@@ -213,7 +213,7 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(mrJson(ctx.state, project, mr, ctx.origin, true));
   });
 
-  app.get(`${base}/:iid/changes`, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid/changes", (req, res) => {
     const l = load(req, res);
     if (!l) return;
     res.json({
@@ -223,12 +223,12 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     });
   });
 
-  app.get(`${base}/:iid/diffs`, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid/diffs", (req, res) => {
     const l = load(req, res);
     if (l) res.json(paginate(req, res, ctx.origin, mrChanges(l.project, l.mr).entries));
   });
 
-  app.get(`${base}/:iid/commits`, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid/commits", (req, res) => {
     const l = load(req, res);
     if (!l) return;
     const web = projectFullPath(ctx.state, l.project);
@@ -236,7 +236,7 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, rows));
   });
 
-  app.get(`${base}/:iid/pipelines`, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid/pipelines", (req, res) => {
     const l = load(req, res);
     if (!l) return;
     const shas = new Set(mrCommits(l.project, l.mr).map((c) => c.id));
@@ -247,38 +247,44 @@ export function mrRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, rows));
   });
 
-  app.get(`${base}/:iid/approvals`, (req, res) => {
-    const l = load(req, res);
-    if (l) res.json(approvalsJson(ctx.state, l.project, l.mr, ctx.origin, caller(res)?.user ?? null));
+  r.get("/projects/:id/merge_requests/:iid/conflicts", (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const mr = findMr(ctx.state, p, Number(req.params.iid));
+    if (!mr) return notFound(res);
+    syncMr(p, mr);
+    const source = p.repository.commits.get(mr.head_sha);
+    const target = resolveRef(p.repository, mr.target_branch);
+    if (!source || !target) return notFound(res);
+    const base = mergeBase(p, source, target);
+    const paths = new Set([
+      ...Object.keys(source.files),
+      ...Object.keys(target.files),
+      ...Object.keys(base.files),
+    ]);
+    const files = [...paths]
+      .filter((f) => {
+        const [b, x, y] = [base.files[f], source.files[f], target.files[f]];
+        return x !== b && y !== b && x !== y;
+      })
+      .sort()
+      .map((f) => ({
+        old_path: f,
+        new_path: f,
+        blob_path: `/${projectFullPath(ctx.state, p)}/-/blob/${source.id}/${f}`,
+        conflict_type:
+          source.files[f] === undefined || target.files[f] === undefined
+            ? "deleted_on_one_side"
+            : "both_modified",
+        ours: target.files[f] ?? null,
+        theirs: source.files[f] ?? null,
+      }));
+    res.json({
+      target_branch: mr.target_branch,
+      source_branch: mr.source_branch,
+      commit_sha: source.id,
+      commit_message: `Merge branch '${mr.source_branch}' into '${mr.target_branch}'`,
+      files,
+    });
   });
-
-  app.post(`${base}/:iid/approve`, (req, res) => {
-    const l = load(req, res, ACCESS.developer);
-    if (!l) return;
-    const me = caller(res)!.user;
-    const p = params(req);
-    if (typeof p.sha === "string" && p.sha !== l.mr.head_sha) {
-      return void res
-        .status(409)
-        .json({ message: `SHA does not match HEAD of source branch: ${l.mr.head_sha}` });
-    }
-    // GitLab answers a second approval by the same user with 401.
-    if (l.mr.approved_by_ids.includes(me.id) || l.mr.state !== "opened") {
-      return void res.status(401).json({ message: "401 Unauthorized" });
-    }
-    l.mr.approved_by_ids.push(me.id);
-    l.mr.updated_at = ctx.state.clock.iso();
-    res.status(201).json(approvalsJson(ctx.state, l.project, l.mr, ctx.origin, me));
-  });
-
-  app.post(`${base}/:iid/unapprove`, (req, res) => {
-    const l = load(req, res, ACCESS.developer);
-    if (!l) return;
-    const me = caller(res)!.user;
-    if (!l.mr.approved_by_ids.includes(me.id)) return notFound(res);
-    l.mr.approved_by_ids = l.mr.approved_by_ids.filter((id) => id !== me.id);
-    res.status(201).json(approvalsJson(ctx.state, l.project, l.mr, ctx.origin, me));
-  });
-
-  noteRoutes(app, ctx, "merge_requests", (state, project, iid) => findMr(state, project, iid));
 }

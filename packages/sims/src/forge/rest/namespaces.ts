@@ -1,8 +1,6 @@
-import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   findGroup,
-  findProject,
   groupAccessLevel,
   groupById,
   groupFullName,
@@ -10,15 +8,14 @@ import {
   requireUser,
   USER_NAMESPACE_OFFSET,
 } from "../model/access.js";
-import { addCommit, emptyRepository } from "../model/repo.js";
-import type { ForgeState, ForgeUser, Group, Project, Visibility } from "../model/state.js";
-import { ACCESS, nextId, userById } from "../model/state.js";
-import { API, forbidden, notFound } from "../wire/answers.js";
+import type { ForgeState, ForgeUser, Group } from "../model/state.js";
+import { ACCESS, userById } from "../model/state.js";
+import { notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
-import { boolParam, params, str } from "../wire/params.js";
-import { projectJson } from "./projects.js";
+import { boolParam, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 
-type Namespace = { kind: "user"; user: ForgeUser } | { kind: "group"; group: Group };
+export type Namespace = { kind: "user"; user: ForgeUser } | { kind: "group"; group: Group };
 
 function namespaceJson(state: ForgeState, ns: Namespace, origin: string) {
   if (ns.kind === "user") {
@@ -82,8 +79,8 @@ export function findNamespace(state: ForgeState, ref: string): Namespace | undef
   return user ? { kind: "user", user } : undefined;
 }
 
-export function namespaceRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  app.get(`${API}/namespaces`, (req, res) => {
+export function namespaceRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  r.get("/namespaces", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const q = req.query as Record<string, unknown>;
@@ -107,7 +104,7 @@ export function namespaceRoutes(app: Express, ctx: SimContext<ForgeState>): void
     res.json(paginate(req, res, ctx.origin, rows).map((n) => namespaceJson(ctx.state, n, ctx.origin)));
   });
 
-  app.get(`${API}/namespaces/:id`, (req, res) => {
+  r.get("/namespaces/:id", (req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const ns = findNamespace(ctx.state, String(req.params.id));
@@ -120,69 +117,21 @@ export function namespaceRoutes(app: Express, ctx: SimContext<ForgeState>): void
     res.json(namespaceJson(ctx.state, ns, ctx.origin));
   });
 
-  app.post(`${API}/projects`, (req, res) => {
-    const me = requireUser(res);
-    if (!me) return;
-    const p = params(req);
-    const name = str(p.name);
-    const path = str(p.path) ?? name?.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-");
-    if (!name && !str(p.path)) {
-      return void res
-        .status(400)
-        .json({ error: "name, path are missing, at least one parameter must be provided" });
-    }
-    const state = ctx.state;
-    const nsRef = str(p.namespace_id) ?? str(p.namespace_path);
-    const ns: Namespace | undefined = nsRef ? findNamespace(state, nsRef) : { kind: "user", user: me };
-    if (!ns) return notFound(res, "Namespace");
-    if (
-      ns.kind === "user"
-        ? ns.user.id !== me.id && !me.admin
-        : groupAccessLevel(state, me, ns.group) < ACCESS.developer
-    ) {
-      return forbidden(res);
-    }
-    const visibility = (str(p.visibility) ?? "private") as Visibility;
-    if (!["public", "internal", "private"].includes(visibility)) {
-      return void res.status(400).json({ error: "visibility does not have a valid value" });
-    }
-    const nsPath = ns.kind === "user" ? ns.user.username : groupFullPath(state, ns.group);
-    if (!path || !/^[\w.-]+$/.test(path))
-      return void res.status(400).json({ message: { path: ["is invalid"] } });
-    if (findProject(state, `${nsPath}/${path}`)) {
-      return void res
-        .status(400)
-        .json({ message: { path: ["has already been taken"], name: ["has already been taken"] } });
-    }
-    const now = state.clock.iso();
-    const project: Project = {
-      id: nextId(state, "project"),
-      name: name ?? path,
-      path,
-      description: str(p.description) ?? "",
-      namespace: ns.kind === "user" ? { kind: "user", id: ns.user.id } : { kind: "group", id: ns.group.id },
-      visibility,
-      default_branch: str(p.default_branch) ?? "main",
-      archived: false,
-      members: [],
-      creator_id: me.id,
-      created_at: now,
-      last_activity_at: now,
-      repository: emptyRepository(),
-    };
-    if (boolParam(p.initialize_with_readme)) {
-      const readme = addCommit(project.repository, {
-        parents: [],
-        message: "Initial commit",
-        author_name: me.name,
-        author_email: me.email,
-        files: { "README.md": `# ${project.name}\n\n${project.description}\n` },
-        created_at: now,
-      });
-      project.repository.branches.set(project.default_branch, readme.id);
-      project.repository.protected.add(project.default_branch);
-    }
-    state.projects.push(project);
-    res.status(201).json(projectJson(state, project, ctx.origin, me));
+  // Whether a namespace path is taken: at the top level (users and groups) or under parent_id.
+  r.get("/namespaces/:id/exists", (req, res) => {
+    if (!requireUser(res)) return;
+    const path = String(req.params.id).toLowerCase();
+    const parentRef = str((req.query as Record<string, unknown>).parent_id);
+    const parent = parentRef ? findGroup(ctx.state, parentRef) : undefined;
+    if (parentRef && !parent) return notFound(res, "Parent Namespace");
+    const taken = (candidate: string) =>
+      parent
+        ? ctx.state.groups.some((g) => g.parent_id === parent.id && g.path.toLowerCase() === candidate)
+        : ctx.state.users.some((u) => u.username.toLowerCase() === candidate) ||
+          ctx.state.groups.some((g) => g.parent_id === null && g.path.toLowerCase() === candidate);
+    const exists = taken(path);
+    let n = 1;
+    while (exists && taken(`${path}${n}`)) n++;
+    res.json({ exists, suggests: exists ? [`${req.params.id}${n}`] : [] });
   });
 }

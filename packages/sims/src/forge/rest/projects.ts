@@ -1,22 +1,28 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   caller,
   canReadProject,
+  findProject,
   groupAccessLevel,
   groupById,
+  groupFullPath,
   loadProject,
   namespaceOf,
   projectAccessLevel,
   projectFullName,
   projectFullPath,
+  requireUser,
 } from "../model/access.js";
-import type { ForgeState, ForgeUser, Member, Project } from "../model/state.js";
-import { ACCESS, userById } from "../model/state.js";
+import { addCommit, emptyRepository, resolveRef } from "../model/repo.js";
+import type { ForgeState, ForgeUser, Member, Project, Visibility } from "../model/state.js";
+import { ACCESS, nextId, userById } from "../model/state.js";
 import { basicUser } from "../model/users.js";
-import { API } from "../wire/answers.js";
+import { forbidden, notFound } from "../wire/answers.js";
 import { keysetPaginate, keysetUnavailable, paginate, wantsKeyset } from "../wire/paginate.js";
-import { boolParam } from "../wire/params.js";
+import { boolParam, params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
+import { findNamespace, type Namespace } from "./namespaces.js";
 
 function projectWebUrl(state: ForgeState, p: Project, origin: string): string {
   return `${origin}/${projectFullPath(state, p)}`;
@@ -192,18 +198,64 @@ export function memberJson(state: ForgeState, m: Member, origin: string) {
     : null;
 }
 
-export function projectRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  app.get(`${API}/projects`, (req, res) => {
+/**
+ * Linguist's language of a file, for the languages GitLab counts (programming and markup; prose
+ * such as Markdown and data such as JSON or YAML are left out of the shares, as Linguist does).
+ */
+const LANGUAGE_BY_EXT: Record<string, string> = {
+  ts: "TypeScript",
+  tsx: "TypeScript",
+  mts: "TypeScript",
+  js: "JavaScript",
+  mjs: "JavaScript",
+  cjs: "JavaScript",
+  jsx: "JavaScript",
+  py: "Python",
+  go: "Go",
+  rb: "Ruby",
+  rs: "Rust",
+  java: "Java",
+  kt: "Kotlin",
+  c: "C",
+  h: "C",
+  cpp: "C++",
+  cs: "C#",
+  sh: "Shell",
+  bash: "Shell",
+  tf: "HCL",
+  hcl: "HCL",
+  html: "HTML",
+  css: "CSS",
+  vue: "Vue",
+};
+
+const LANGUAGE_BY_NAME: Record<string, string> = {
+  ".bashrc": "Shell",
+  ".zshrc": "Shell",
+  ".profile": "Shell",
+  Dockerfile: "Dockerfile",
+  Makefile: "Makefile",
+};
+
+export function languageOf(path: string): string | undefined {
+  const name = path.split("/").pop() ?? path;
+  if (LANGUAGE_BY_NAME[name]) return LANGUAGE_BY_NAME[name];
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? LANGUAGE_BY_EXT[name.slice(dot + 1).toLowerCase()] : undefined;
+}
+
+export function projectRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  r.get("/projects", (req, res) => {
     renderProjects(ctx, req, res, filterProjects(ctx.state, ctx.state.projects, req, res));
   });
 
-  app.get(`${API}/projects/:id`, (req, res) => {
+  r.get("/projects/:id", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
   });
 
-  app.get(`${API}/users/:user_id/projects`, (req, res) => {
+  r.get("/users/:user_id/projects", (req, res) => {
     const ref = String(req.params.user_id);
     const u = /^\d+$/.test(ref)
       ? userById(ctx.state, Number(ref))
@@ -211,5 +263,158 @@ export function projectRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     if (!u) return void res.status(404).json({ message: "404 User Not Found" });
     const owned = ctx.state.projects.filter((p) => p.namespace.kind === "user" && p.namespace.id === u.id);
     renderProjects(ctx, req, res, filterProjects(ctx.state, owned, req, res));
+  });
+
+  // Project settings: name, description, visibility and the default branch (which must exist).
+  r.put("/projects/:id", (req, res) => {
+    const p = loadProject(ctx.state, req, res, ACCESS.maintainer);
+    if (!p) return;
+    const b = params(req);
+    const branch = str(b.default_branch);
+    if (branch !== undefined && !p.repository.branches.has(branch))
+      return void res
+        .status(400)
+        .json({ message: { base: [`Could not change HEAD: branch '${branch}' does not exist`] } });
+    const visibility = str(b.visibility);
+    if (visibility !== undefined && !["private", "internal", "public"].includes(visibility))
+      return void res.status(400).json({ error: "visibility does not have a valid value" });
+    const name = str(b.name);
+    if (name !== undefined) {
+      if (!name.trim()) return void res.status(400).json({ message: { name: ["can't be blank"] } });
+      p.name = name;
+    }
+    const description = str(b.description);
+    if (description !== undefined) p.description = description;
+    if (visibility !== undefined) p.visibility = visibility as Project["visibility"];
+    if (branch !== undefined) p.default_branch = branch;
+    p.last_activity_at = ctx.state.clock.iso();
+    res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
+  });
+
+  r.post("/projects/:id/fork", (req, res) => {
+    const me = requireUser(res);
+    if (!me) return;
+    const src = loadProject(ctx.state, req, res);
+    if (!src) return;
+    const b = params(req);
+    const ref = str(b.namespace_id) ?? str(b.namespace_path) ?? str(b.namespace);
+    const ns = ref ? findNamespace(ctx.state, ref) : { kind: "user" as const, user: me };
+    if (!ns) return notFound(res, "Target Namespace");
+    const nsPath = ns.kind === "user" ? ns.user.username : groupFullPath(ctx.state, ns.group);
+    const path = str(b.path) ?? src.path;
+    if (findProject(ctx.state, `${nsPath}/${path}`))
+      return void res.status(409).json({
+        message: [
+          "Project namespace name has already been taken",
+          "Name has already been taken",
+          "Path has already been taken",
+        ],
+      });
+    const now = ctx.state.clock.iso();
+    const fork: Project = {
+      ...structuredClone({ ...src, repository: undefined }),
+      id: nextId(ctx.state, "project"),
+      name: str(b.name) ?? src.name,
+      path,
+      namespace: ns.kind === "user" ? { kind: "user", id: ns.user.id } : { kind: "group", id: ns.group.id },
+      members: [],
+      creator_id: me.id,
+      created_at: now,
+      last_activity_at: now,
+      archived: false,
+      repository: structuredClone(src.repository),
+    };
+    ctx.state.projects.push(fork);
+    ctx.state.extras.forks[fork.id] = src.id;
+    res.status(201).json({
+      ...projectJson(ctx.state, fork, ctx.origin, me),
+      forked_from_project: {
+        id: src.id,
+        name: src.name,
+        path_with_namespace: projectFullPath(ctx.state, src),
+      },
+    });
+  });
+
+  r.get("/projects/:id/languages", (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const head = resolveRef(p.repository, p.default_branch);
+    const bytes = new Map<string, number>();
+    for (const [path, content] of Object.entries(head?.files ?? {})) {
+      const lang = languageOf(path);
+      if (lang) bytes.set(lang, (bytes.get(lang) ?? 0) + Buffer.byteLength(content));
+    }
+    const total = [...bytes.values()].reduce((a, b) => a + b, 0);
+    const shares = [...bytes]
+      .map(([lang, n]) => [lang, Math.round((n / total) * 10_000) / 100] as const)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    res.json(Object.fromEntries(shares));
+  });
+
+  r.post("/projects", (req, res) => {
+    const me = requireUser(res);
+    if (!me) return;
+    const p = params(req);
+    const name = str(p.name);
+    const path = str(p.path) ?? name?.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-");
+    if (!name && !str(p.path)) {
+      return void res
+        .status(400)
+        .json({ error: "name, path are missing, at least one parameter must be provided" });
+    }
+    const state = ctx.state;
+    const nsRef = str(p.namespace_id) ?? str(p.namespace_path);
+    const ns: Namespace | undefined = nsRef ? findNamespace(state, nsRef) : { kind: "user", user: me };
+    if (!ns) return notFound(res, "Namespace");
+    if (
+      ns.kind === "user"
+        ? ns.user.id !== me.id && !me.admin
+        : groupAccessLevel(state, me, ns.group) < ACCESS.developer
+    ) {
+      return forbidden(res);
+    }
+    const visibility = (str(p.visibility) ?? "private") as Visibility;
+    if (!["public", "internal", "private"].includes(visibility)) {
+      return void res.status(400).json({ error: "visibility does not have a valid value" });
+    }
+    const nsPath = ns.kind === "user" ? ns.user.username : groupFullPath(state, ns.group);
+    if (!path || !/^[\w.-]+$/.test(path))
+      return void res.status(400).json({ message: { path: ["is invalid"] } });
+    if (findProject(state, `${nsPath}/${path}`)) {
+      return void res
+        .status(400)
+        .json({ message: { path: ["has already been taken"], name: ["has already been taken"] } });
+    }
+    const now = state.clock.iso();
+    const project: Project = {
+      id: nextId(state, "project"),
+      name: name ?? path,
+      path,
+      description: str(p.description) ?? "",
+      namespace: ns.kind === "user" ? { kind: "user", id: ns.user.id } : { kind: "group", id: ns.group.id },
+      visibility,
+      default_branch: str(p.default_branch) ?? "main",
+      archived: false,
+      members: [],
+      creator_id: me.id,
+      created_at: now,
+      last_activity_at: now,
+      repository: emptyRepository(),
+    };
+    if (boolParam(p.initialize_with_readme)) {
+      const readme = addCommit(project.repository, {
+        parents: [],
+        message: "Initial commit",
+        author_name: me.name,
+        author_email: me.email,
+        files: { "README.md": `# ${project.name}\n\n${project.description}\n` },
+        created_at: now,
+      });
+      project.repository.branches.set(project.default_branch, readme.id);
+      project.repository.protected.add(project.default_branch);
+    }
+    state.projects.push(project);
+    res.status(201).json(projectJson(state, project, ctx.origin, me));
   });
 }

@@ -1,12 +1,13 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject } from "../model/access.js";
 import { loadMr, mrJson } from "../model/merge-requests.js";
 import type { ForgeState, Issue, MergeRequest, Project } from "../model/state.js";
 import { userById } from "../model/state.js";
 import { basicUser } from "../model/users.js";
-import { API, notFound } from "../wire/answers.js";
+import { notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
+import type { Routes } from "../wire/router.js";
 import { findIssue, issueJson } from "./issues.js";
 
 /**
@@ -47,10 +48,8 @@ function participants(state: ForgeState, ids: number[], noteAuthors: number[], o
 const noteAuthors = (on: Issue | MergeRequest) =>
   on.discussions.flatMap((d) => d.notes.filter((n) => !n.system).map((n) => n.author_id));
 
-export function relationRoutes(app: Express, ctx: SimContext<ForgeState>): void {
+export function relationRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const I = `${API}/projects/:id/issues/:iid`;
-  const M = `${API}/projects/:id/merge_requests/:iid`;
 
   const loadIssue = (req: Request, res: Response) => {
     const p = loadProject(s(), req, res);
@@ -67,7 +66,7 @@ export function relationRoutes(app: Express, ctx: SimContext<ForgeState>): void 
   const mrRows = (req: Request, res: Response, p: Project, rows: MergeRequest[]) =>
     res.json(paginate(req, res, ctx.origin, rows).map((m) => mrJson(s(), p, m, ctx.origin)));
 
-  app.get(`${I}/participants`, (req, res) => {
+  r.get("/projects/:id/issues/:iid/participants", (req, res) => {
     const l = loadIssue(req, res);
     if (!l) return;
     const { issue } = l;
@@ -81,21 +80,21 @@ export function relationRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     human_time_estimate: null,
     human_total_time_spent: null,
   };
-  app.get(`${I}/time_stats`, (req, res) => {
+  r.get("/projects/:id/issues/:iid/time_stats", (req, res) => {
     if (loadIssue(req, res)) res.json(timeStats);
   });
-  app.get(`${M}/time_stats`, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid/time_stats", (req, res) => {
     if (readMr(req, res)) res.json(timeStats);
   });
 
-  app.get(`${I}/related_merge_requests`, (req, res) => {
+  r.get("/projects/:id/issues/:iid/related_merge_requests", (req, res) => {
     const l = loadIssue(req, res);
     if (!l) return;
     const rows = projectMrs(l.project).filter((m) => mentionedIids(m).includes(l.issue.iid));
     mrRows(req, res, l.project, rows);
   });
 
-  app.get(`${I}/closed_by`, (req, res) => {
+  r.get("/projects/:id/issues/:iid/closed_by", (req, res) => {
     const l = loadIssue(req, res);
     if (!l) return;
     const rows = projectMrs(l.project).filter(
@@ -104,7 +103,7 @@ export function relationRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     mrRows(req, res, l.project, rows);
   });
 
-  app.get(`${M}/participants`, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid/participants", (req, res) => {
     const l = readMr(req, res);
     if (!l) return;
     const { mr } = l;
@@ -113,7 +112,7 @@ export function relationRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     );
   });
 
-  app.get(`${M}/closes_issues`, (req, res) => {
+  r.get("/projects/:id/merge_requests/:iid/closes_issues", (req, res) => {
     const l = readMr(req, res);
     if (!l) return;
     const me = caller(res)?.user ?? null;

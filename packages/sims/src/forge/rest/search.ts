@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from "express";
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import {
   caller,
@@ -13,9 +13,9 @@ import { mrJson } from "../model/merge-requests.js";
 import { commitJson, history, resolveRef } from "../model/repo.js";
 import type { ForgeState, Group, Project } from "../model/state.js";
 import { basicUser } from "../model/users.js";
-import { API } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 import { canSeeIssue, issueJson } from "./issues.js";
 import { projectJson } from "./projects.js";
 
@@ -188,15 +188,15 @@ function inGroup(state: ForgeState, p: Project, g: Group): boolean {
   return ns !== undefined && groupChain(state, ns).includes(g);
 }
 
-export function searchRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  app.get(`${API}/search`, (req, res) => {
+export function searchRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  r.get("/search", (req, res) => {
     search(ctx, req, res, ctx.state.projects, GLOBAL_SCOPES, true);
   });
-  app.get(`${API}/projects/:id/search`, (req, res) => {
+  r.get("/projects/:id/search", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (p) search(ctx, req, res, [p], PROJECT_SCOPES, false);
   });
-  app.get(`${API}/groups/:id/search`, (req, res) => {
+  r.get("/groups/:id/search", (req, res) => {
     const g = loadGroup(ctx.state, req, res);
     if (g)
       search(

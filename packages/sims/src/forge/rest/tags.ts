@@ -1,13 +1,14 @@
-import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject, projectFullPath, requireUser } from "../model/access.js";
+import { more } from "../model/more-extras.js";
 import { commitJson, resolveRef } from "../model/repo.js";
 import { validBranchName } from "../model/repo-write.js";
 import type { ForgeState, Project, Tag } from "../model/state.js";
 import { ACCESS } from "../model/state.js";
-import { API, missing, notFound } from "../wire/answers.js";
+import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { params, str } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 
 function tagJson(state: ForgeState, project: Project, t: Tag, origin: string) {
   const commit = project.repository.commits.get(t.target)!;
@@ -27,10 +28,8 @@ function compareVersions(a: string, b: string): number {
   return a.localeCompare(b, "en", { numeric: true });
 }
 
-export function tagRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  const base = `${API}/projects/:id/repository/tags`;
-
-  app.get(base, (req, res) => {
+export function tagRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  r.get("/projects/:id/repository/tags", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const q = req.query as Record<string, unknown>;
@@ -50,7 +49,7 @@ export function tagRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, tags).map((t) => tagJson(ctx.state, p, t, ctx.origin)));
   });
 
-  app.get(`${base}/:tag_name`, (req, res) => {
+  r.get("/projects/:id/repository/tags/:tag_name", (req, res) => {
     const p = loadProject(ctx.state, req, res);
     if (!p) return;
     const tag = p.repository.tags.get(String(req.params.tag_name));
@@ -58,7 +57,7 @@ export function tagRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(tagJson(ctx.state, p, tag, ctx.origin));
   });
 
-  app.post(base, (req, res) => {
+  r.post("/projects/:id/repository/tags", (req, res) => {
     const body = params(req);
     const absent = ["tag_name", "ref"].filter((k) => !str(body[k]));
     if (absent.length) return missing(res, ...absent);
@@ -77,11 +76,46 @@ export function tagRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.status(201).json(tagJson(ctx.state, p, tag, ctx.origin));
   });
 
-  app.delete(`${base}/:tag_name`, (req, res) => {
+  r.delete("/projects/:id/repository/tags/:tag_name", (req, res) => {
     if (!requireUser(res)) return;
     const p = loadProject(ctx.state, req, res, ACCESS.developer);
     if (!p) return;
     if (!p.repository.tags.delete(String(req.params.tag_name))) return notFound(res, "Tag");
     res.status(204).end();
+  });
+
+  // a tag's signature (X.509, GPG or SSH); an unsigned tag is 404
+  r.get("/projects/:id/repository/tags/:tag_name/signature", (req, res) => {
+    const p = loadProject(ctx.state, req, res);
+    if (!p) return;
+    const name = String(req.params.tag_name);
+    if (!p.repository.tags.has(name)) return notFound(res, "Tag");
+    const sig = more(ctx.state).tagSignatures[`${p.id}:${name}`];
+    if (!sig) return notFound(res, "Signature");
+    const base = { signature_type: sig.signature_type, verification_status: sig.verification_status };
+    if (sig.signature_type === "X509")
+      return void res.json({
+        ...base,
+        x509_certificate: {
+          id: 1,
+          subject: "CN=gitlab@example.org,OU=Example,O=World",
+          subject_key_identifier: "BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC:BC",
+          email: "gitlab@example.org",
+          serial_number: 1234567890,
+          certificate_status: "good",
+          x509_issuer: {
+            id: 1,
+            subject: "CN=PKI,OU=Example,O=World",
+            subject_key_identifier: "AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB",
+            crl_url: "http://example.com/pki.crl",
+          },
+        },
+      });
+    res.json({
+      ...base,
+      gpg_key_id: 1,
+      gpg_key_primary_keyid: "8254AAB3FBD54AC9",
+      gpg_key_user_name: "John Doe",
+    });
   });
 }

@@ -1,12 +1,12 @@
-import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, requireUser } from "../model/access.js";
 import type { ForgeState, ForgeUser } from "../model/state.js";
 import { userById } from "../model/state.js";
 import { basicUser } from "../model/users.js";
-import { API, notFound } from "../wire/answers.js";
+import { notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam } from "../wire/params.js";
+import type { Routes } from "../wire/router.js";
 
 export const FORGE_VERSION = "17.6.2";
 
@@ -56,20 +56,20 @@ function currentUser(u: ForgeUser, origin: string) {
   });
 }
 
-export function userRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  app.get(`${API}/version`, (_req, res) => {
+export function userRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  r.get("/version", (_req, res) => {
     if (!requireUser(res)) return;
     res.json({ version: FORGE_VERSION, revision: "5imf0rg3", kas: { enabled: false }, enterprise: false });
   });
 
-  app.get(`${API}/user`, (_req, res) => {
+  r.get("/user", (_req, res) => {
     const me = requireUser(res);
     if (!me) return;
     res.json(currentUser(me, ctx.origin));
   });
 
   // How a client validates a personal access token (OAuth tokens use /oauth/token/info instead).
-  app.get(`${API}/personal_access_tokens/self`, (_req, res) => {
+  r.get("/personal_access_tokens/self", (_req, res) => {
     const me = requireUser(res);
     if (!me) return;
     const pat = caller(res)?.pat;
@@ -88,7 +88,7 @@ export function userRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     });
   });
 
-  app.get(`${API}/users`, (req, res) => {
+  r.get("/users", (req, res) => {
     const q = req.query as Record<string, unknown>;
     let users = ctx.state.users;
     if (typeof q.username === "string") {
@@ -109,7 +109,7 @@ export function userRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     res.json(paginate(req, res, ctx.origin, users).map((u) => basicUser(u, ctx.origin)));
   });
 
-  app.get(`${API}/users/:id`, (req, res) => {
+  r.get("/users/:id", (req, res) => {
     const u = userById(ctx.state, Number(req.params.id));
     if (!u) return notFound(res, "User");
     res.json(publicUser(u, ctx.origin));

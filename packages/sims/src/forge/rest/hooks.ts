@@ -1,0 +1,104 @@
+import type { Request, Response } from "express";
+import type { SimContext } from "../../core/sim.js";
+import { loadGroup, loadProject } from "../model/access.js";
+import { type HookEventRow, type HookRow, more } from "../model/more-extras.js";
+import { ACCESS, type ForgeState } from "../model/state.js";
+import { notFound } from "../wire/answers.js";
+import { paginate } from "../wire/paginate.js";
+import { type Routes, twins } from "../wire/router.js";
+import { groupLevel } from "./groups.js";
+
+/**
+ * Webhooks (GitLab's hooks: project_hooks.rb and group_hooks.rb): a project's for its maintainers,
+ * a group's for its owners, with their recorded deliveries (`/hooks/:hook_id/events`).
+ */
+
+/** The hook event names GitLab's hook objects carry, with their defaults (push on, the rest off). */
+const HOOK_EVENTS = [
+  "push_events",
+  "tag_push_events",
+  "issues_events",
+  "confidential_issues_events",
+  "merge_requests_events",
+  "note_events",
+  "confidential_note_events",
+  "job_events",
+  "pipeline_events",
+  "wiki_page_events",
+  "deployment_events",
+  "releases_events",
+  "emoji_events",
+];
+
+export function hookJson(h: HookRow) {
+  return {
+    id: h.id,
+    url: h.url,
+    name: h.name,
+    description: h.description,
+    ...(h.project_id !== null ? { project_id: h.project_id } : { group_id: h.group_id }),
+    ...Object.fromEntries(HOOK_EVENTS.map((e) => [e, h.events[e] ?? e === "push_events"])),
+    push_events_branch_filter: null,
+    enable_ssl_verification: h.enable_ssl_verification,
+    alert_status: "executable",
+    disabled_until: null,
+    url_variables: [],
+    created_at: h.created_at,
+  };
+}
+
+/** `status`: a code (200) or a category (successful, client_failure, server_failure). */
+function statusMatches(e: HookEventRow, status: unknown): boolean {
+  if (status === undefined || status === "") return true;
+  const s = String(status);
+  if (/^\d+$/.test(s)) return e.response_status === Number(s);
+  if (s === "successful") return e.response_status >= 200 && e.response_status < 300;
+  if (s === "client_failure") return e.response_status >= 400 && e.response_status < 500;
+  if (s === "server_failure") return e.response_status >= 500;
+  return false;
+}
+
+export function hookRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  const s = () => ctx.state;
+  const m = () => more(ctx.state);
+
+  // webhooks: project hooks need maintainer, group hooks owner; deliveries are read newest first
+  type HookOwner = { project_id: number | null; group_id: number | null };
+  const hooks = twins<HookOwner>(r, [
+    (req, res) => {
+      const p = loadProject(s(), req, res, ACCESS.maintainer);
+      return p ? { project_id: p.id, group_id: null } : null;
+    },
+    (req, res) => {
+      const g = loadGroup(s(), req, res);
+      if (!g || !groupLevel(ctx, res, g, ACCESS.owner)) return null;
+      return { project_id: null, group_id: g.id };
+    },
+  ]);
+  const hooksOf = (o: HookOwner) =>
+    m().hooks.filter((h) => h.project_id === o.project_id && h.group_id === o.group_id);
+  const findHook = (o: HookOwner, req: Request, res: Response) => {
+    const h = hooksOf(o).find((x) => x.id === Number(req.params.hook_id));
+    if (!h) notFound(res);
+    return h;
+  };
+  hooks.get(["/projects/:id/hooks", "/groups/:id/hooks"], (o, req, res) => {
+    res.json(paginate(req, res, ctx.origin, hooksOf(o)).map(hookJson));
+  });
+  hooks.get(["/projects/:id/hooks/:hook_id", "/groups/:id/hooks/:hook_id"], (o, req, res) => {
+    const h = findHook(o, req, res);
+    if (h) res.json(hookJson(h));
+  });
+  hooks.get(["/projects/:id/hooks/:hook_id/events", "/groups/:id/hooks/:hook_id/events"], (o, req, res) => {
+    const h = findHook(o, req, res);
+    if (!h) return;
+    const q = req.query as Record<string, unknown>;
+    const perPage = Number(q.per_page ?? 20);
+    if (!Number.isInteger(perPage) || perPage < 1 || perPage > 20)
+      return void res.status(400).json({ error: "per_page does not have a valid value" });
+    const rows = m()
+      .hookEvents.filter((e) => e.hook_id === h.id && statusMatches(e, q.status))
+      .sort((a, b) => b.id - a.id);
+    res.json(paginate(req, res, ctx.origin, rows).map(({ hook_id: _h, created_at: _c, ...e }) => e));
+  });
+}

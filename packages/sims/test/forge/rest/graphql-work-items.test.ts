@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { freshForge } from "../helpers.js";
+
+// rest/graphql-work-items.ts over HTTP on the default dataset: alice owns acme, bob is a developer
+// there, carol is no member of acme (acme/widgets is public).
+const { f, sim } = freshForge();
+
+const as = (who: "alice" | "bob" | "carol") => (who === "alice" ? "sim-forge-pat" : `sim-forge-pat-${who}`);
+const json = (body: unknown) => JSON.stringify(body);
+
+describe("GraphQL additions", () => {
+  const gql = async (query: string, variables: unknown = {}, who: "alice" | "bob" | "carol" = "alice") => {
+    const r = await fetch(`${sim.origin}/api/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${as(who)}` },
+      body: json({ query, variables }),
+    });
+    return (await r.json()) as any;
+  };
+
+  it("an inline fragment applies to its own type only", async () => {
+    const r = await gql("{ currentUser { ... on UserCore { username } ... on Project { name } } }");
+    expect(r).toEqual({ data: { currentUser: { username: "alice" } } });
+  });
+
+  it("vulnerabilities need developer access: carol sees none, alice sees them", async () => {
+    await f.control("POST", "/seed", { vulnerabilities: [{ project: "acme/widgets", title: "XSS" }] });
+    const q = '{ project(fullPath: "acme/widgets") { vulnerabilities { nodes { title state } } } }';
+    expect((await gql(q, {}, "carol")).data.project.vulnerabilities.nodes).toEqual([]);
+    expect((await gql(q)).data.project.vulnerabilities.nodes).toEqual([{ title: "XSS", state: "DETECTED" }]);
+  });
+
+  it("a work item change needs reporter access; a type that does not exist is refused", async () => {
+    const id = (await gql('{ project(fullPath: "acme/widgets") { workItems(iid: "1") { nodes { id } } } }'))
+      .data.project.workItems.nodes[0].id;
+    const update = 'mutation($id: WorkItemID!) { workItemUpdate(input: {id: $id, title: "x"}) { errors } }';
+    expect((await gql(update, { id }, "carol")).errors[0].message).toMatch(/don't have permission/);
+    const convert =
+      'mutation($id: WorkItemID!) { workItemConvert(input: {id: $id, workItemTypeId: "gid://gitlab/WorkItems::Type/99"}) { errors } }';
+    expect((await gql(convert, { id })).errors[0].message).toMatch(/Work item type .* does not exist/);
+  });
+
+  it("work items page with first/after cursors", async () => {
+    const page = async (after?: string) =>
+      (
+        await gql(
+          'query($after: String) { project(fullPath: "acme/widgets") { workItems(first: 1, after: $after) { nodes { iid } pageInfo { hasNextPage endCursor } } } }',
+          { after },
+        )
+      ).data.project.workItems;
+    const one = await page();
+    const two = await page(one.pageInfo.endCursor);
+    expect(one.nodes[0].iid).not.toBe(two.nodes[0].iid);
+    expect(one.pageInfo.hasNextPage).toBe(true);
+  });
+});

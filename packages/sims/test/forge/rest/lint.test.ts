@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { freshForge, send } from "../helpers.js";
+
+// rest/lint.ts over HTTP on the default dataset: alice owns acme/widgets (project 1) and the acme
+// group; bob is a Developer in both.
+const { f } = freshForge();
+
+const P = "/projects/1";
+
+describe("CI lint", () => {
+  it.each([
+    ["a valid job", "build:\n  script: make\n", true, []],
+    ["no job", "stages: [build]\n", false, ["jobs config should contain at least one visible job"]],
+    [
+      "a job without script",
+      "build:\n  stage: build\n",
+      false,
+      ["jobs:build config should implement the script:, run:, or trigger: keyword"],
+    ],
+    [
+      "an unknown stage",
+      "stages: [build]\nx:\n  stage: deploy\n  script: a\n",
+      false,
+      ["x job: chosen stage deploy does not exist; available stages are build"],
+    ],
+    ["not YAML", "build: [\n", false, [expect.stringMatching(/^Invalid configuration format/)]],
+  ])("%s", async (_n, content, valid, errors) => {
+    const r = await f.api(`${P}/ci/lint`, send("POST", { content }));
+    expect(r.body).toMatchObject({ valid, errors });
+    expect(r.body.merged_yaml === null).toBe(!valid);
+  });
+
+  it("the project's own .gitlab-ci.yml, with its jobs", async () => {
+    const r = await f.api(`${P}/ci/lint?include_jobs=true`);
+    expect(r.body.valid).toBe(true);
+    expect(r.body.jobs.map((j: { name: string }) => j.name)).toEqual(["build", "test", "lint"]);
+  });
+});
