@@ -167,7 +167,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     if (!issue) return;
     const me = caller(res)?.user ?? null;
     const rows = s()
-      .extras.links.filter((l) => l.source_issue_id === issue.id || l.target_issue_id === issue.id)
+      .links.filter((l) => l.source_issue_id === issue.id || l.target_issue_id === issue.id)
       .flatMap((l) => {
         const otherId = l.source_issue_id === issue.id ? l.target_issue_id : l.source_issue_id;
         const other = s().issues.find((i) => i.id === otherId);
@@ -217,7 +217,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     if (target.id === issue.id)
       return void res.status(400).json({ message: "Cannot link an issue to itself" });
     if (
-      s().extras.links.some(
+      s().links.some(
         (l) =>
           (l.source_issue_id === issue.id && l.target_issue_id === target.id) ||
           (l.source_issue_id === target.id && l.target_issue_id === issue.id),
@@ -225,13 +225,13 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     )
       return void res.status(409).json({ message: "Issue(s) already assigned" });
     const link = {
-      id: ++s().extras.seq,
+      id: ++s().seq.record,
       source_issue_id: issue.id,
       target_issue_id: target.id,
       link_type: type as "relates_to",
       created_at: s().clock.iso(),
     };
-    s().extras.links.push(link);
+    s().links.push(link);
     res.status(201).json({
       source_issue: issueJson(s(), issue, ctx.origin),
       target_issue: issueJson(s(), target, ctx.origin),
@@ -244,7 +244,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     const issue = loadIssue(req, res);
     if (!issue) return;
     const me = caller(res)?.user ?? null;
-    const link = s().extras.links.find(
+    const link = s().links.find(
       (x) =>
         x.id === Number(req.params.link_id) &&
         (x.source_issue_id === issue.id || x.target_issue_id === issue.id),
@@ -269,13 +269,13 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
   app.delete(`${L}/:link_id`, (req, res) => {
     const issue = loadIssue(req, res, ACCESS.guest);
     if (!issue) return;
-    const link = s().extras.links.find(
+    const link = s().links.find(
       (l) =>
         l.id === Number(req.params.link_id) &&
         (l.source_issue_id === issue.id || l.target_issue_id === issue.id),
     );
     if (!link) return notFound(res, "Not found");
-    s().extras.links = s().extras.links.filter((l) => l !== link);
+    s().links = s().links.filter((l) => l !== link);
     const src = s().issues.find((i) => i.id === link.source_issue_id)!;
     const dst = s().issues.find((i) => i.id === link.target_issue_id)!;
     res.json({
@@ -305,7 +305,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     const me = requireUser(res);
     if (!me) return;
     const q = req.query as Record<string, unknown>;
-    const done = new Set(s().extras.todosDone);
+    const done = new Set(s().todosDone);
     const want = q.state === "done" ? "done" : "pending";
     const rows = todosOf(ctx, me)
       .filter((t) => (done.has(t.id) ? "done" : "pending") === want)
@@ -320,7 +320,7 @@ export function activityRoutes(app: Express, ctx: SimContext<ForgeState>): void 
     if (!me) return;
     const t = todosOf(ctx, me).find((x) => x.id === Number(req.params.todo_id));
     if (!t) return notFound(res, "Todo");
-    if (!s().extras.todosDone.includes(t.id)) s().extras.todosDone.push(t.id);
+    if (!s().todosDone.includes(t.id)) s().todosDone.push(t.id);
     res.status(201).json(todoJson(t, true));
   });
 

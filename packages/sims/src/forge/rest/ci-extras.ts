@@ -4,9 +4,9 @@ import { parseDocument } from "yaml";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject, requireUser } from "../model/access.js";
 import { isFinal, jobJson } from "../model/ci.js";
-import type { DeploymentRow, EnvironmentRow } from "../model/project-extras.js";
-import { jobArtifactFiles } from "../model/project-extras.js";
+import { jobArtifactFiles } from "../model/job-artifacts.js";
 import { resolveRef } from "../model/repo.js";
+import type { DeploymentRow, EnvironmentRow } from "../model/state.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
 import { API, missing, notFound } from "../wire/answers.js";
@@ -111,8 +111,8 @@ export function lintCi(content: string, includeJobs: boolean): Lint {
 
 export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const envs = () => (s().extras.environments ??= []);
-  const deps = () => (s().extras.deployments ??= []);
+  const envs = () => (s().environments ??= []);
+  const deps = () => (s().deployments ??= []);
   const P = `${API}/projects/:id`;
 
   app.post(`${P}/ci/lint`, (req, res) => {
@@ -209,7 +209,7 @@ export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
       return void res.status(400).json({ message: { name: ["has already been taken"] } });
     const now = s().clock.iso();
     const e: EnvironmentRow = {
-      id: ++s().extras.seq,
+      id: ++s().seq.record,
       project_id: p.id,
       name,
       slug: name
@@ -279,7 +279,7 @@ export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     let e = envs().find((x) => x.project_id === p.id && x.name === name);
     if (!e) {
       e = {
-        id: ++s().extras.seq,
+        id: ++s().seq.record,
         project_id: p.id,
         name,
         slug: name
@@ -295,7 +295,7 @@ export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
       envs().push(e);
     }
     const d: DeploymentRow = {
-      id: ++s().extras.seq,
+      id: ++s().seq.record,
       iid: deps().filter((x) => x.project_id === p.id).length + 1,
       project_id: p.id,
       environment_id: e.id,
@@ -341,7 +341,7 @@ export function ciExtraRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     if (!p) return;
     const job = s().jobs.find((j) => j.project_id === p.id && String(j.id) === req.params.job_id);
     if (!job) return notFound(res);
-    const files = jobArtifactFiles(s().extras, job);
+    const files = jobArtifactFiles(s(), job);
     if (!isFinal(job.status) || Object.keys(files).length === 0) return notFound(res);
     const zip = zipSync(
       Object.fromEntries(Object.entries(files).map(([path, text]) => [path, Buffer.from(text)])),

@@ -10,9 +10,9 @@ import {
   loadGroup,
   loadProject,
 } from "../model/access.js";
-import { type HookEventRow, type HookRow, more } from "../model/more-extras.js";
-import { editWikiPage, newWikiPage, wikiJson } from "../model/project-extras.js";
+import type { HookEventRow, HookRow } from "../model/state.js";
 import { ACCESS, type ForgeState, type Group, nextId } from "../model/state.js";
+import { editWikiPage, newWikiPage, wikiJson } from "../model/wikis.js";
 import { API, forbidden, missing, notFound, unauthorized } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
@@ -85,7 +85,7 @@ function statusMatches(e: HookEventRow, status: unknown): boolean {
 
 export function groupMoreRoutes(app: Express, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const m = () => more(ctx.state);
+  const m = () => ctx.state;
 
   // group wikis (Premium): the project wiki's shapes under /groups/:id/wikis
   const GW = `${API}/groups/:id/wikis`;

@@ -8,7 +8,7 @@ import {
   milestoneUsable,
   newMilestoneFields,
 } from "../model/milestones.js";
-import type { LabelRow, MilestoneRow } from "../model/project-extras.js";
+import type { LabelRow, MilestoneRow } from "../model/state.js";
 import { ACCESS, type ForgeState, type Issue, type Project } from "../model/state.js";
 import { API, missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -22,7 +22,7 @@ const COLOR = /^#[0-9A-Fa-f]{6}$|^[a-z]+$/;
  * name in use is a stored label with a real id that later reads by id or name find.
  */
 export function projectLabels(state: ForgeState, p: Project): LabelRow[] {
-  const x = state.extras;
+  const x = state;
   const stored = x.labels.filter((l) => l.project_id === p.id);
   const known = new Set(stored.map((l) => l.name));
   const used = [...state.issues, ...state.mergeRequests].filter((i) => i.project_id === p.id);
@@ -31,7 +31,7 @@ export function projectLabels(state: ForgeState, p: Project): LabelRow[] {
     known.add(name);
     const hue = [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 0xffffff, 7);
     const row: LabelRow = {
-      id: ++x.seq,
+      id: ++x.seq.record,
       project_id: p.id,
       name,
       color: `#${hue.toString(16).padStart(6, "0")}`,
@@ -70,7 +70,7 @@ export function labelMilestoneRoutes(
   ctx: SimContext<ForgeState>,
   fullPath: (p: Project) => string,
 ): void {
-  const d = () => ctx.state.extras;
+  const d = () => ctx.state;
   const findLabel = (p: Project, ref: string) =>
     projectLabels(ctx.state, p).find((l) => String(l.id) === ref || l.name === ref);
 
@@ -104,7 +104,7 @@ export function labelMilestoneRoutes(
       return void res.status(400).json({ message: { color: ["must be a valid color code"] } });
     if (findLabel(p, name)) return void res.status(409).json({ message: "Label already exists" });
     const row: LabelRow = {
-      id: ++d().seq,
+      id: ++d().seq.record,
       project_id: p.id,
       name,
       color,
@@ -213,7 +213,7 @@ export function labelMilestoneRoutes(
           "Failed to create milestone! Title already being used for another group or project milestone.",
       });
     const m: MilestoneRow = {
-      id: ++d().seq,
+      id: ++d().seq.record,
       iid: d().milestones.filter((x) => x.project_id === p.id).length + 1,
       project_id: p.id,
       ...newMilestoneFields(title, b, ctx.state.clock.iso()),
@@ -242,7 +242,7 @@ export function labelMilestoneRoutes(
 }
 
 export function issueMilestone(state: ForgeState, i: Issue, origin: string) {
-  const id = state.extras.issueMilestones[i.id];
+  const id = state.issueMilestones[i.id];
   return id === undefined ? null : anyMilestoneJson(state, id, origin);
 }
 
@@ -251,11 +251,11 @@ export function setIssueMilestone(state: ForgeState, i: Issue, raw: unknown): st
   if (raw === undefined) return undefined;
   const id = raw === null || raw === "" ? 0 : Number(raw);
   if (id === 0) {
-    delete state.extras.issueMilestones[i.id];
+    delete state.issueMilestones[i.id];
     return undefined;
   }
   if (!milestoneUsable(state, i.project_id, id))
     return "milestone_id does not name a milestone of this project";
-  state.extras.issueMilestones[i.id] = id;
+  state.issueMilestones[i.id] = id;
   return undefined;
 }

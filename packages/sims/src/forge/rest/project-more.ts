@@ -2,8 +2,7 @@ import type { Express } from "express";
 import express from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject } from "../model/access.js";
-import { more, nextMoreId } from "../model/more-extras.js";
-import { ACCESS, type ForgeState, type Project } from "../model/state.js";
+import { ACCESS, type ForgeState, nextId, type Project } from "../model/state.js";
 import { API, missing, notFound } from "../wire/answers.js";
 
 /**
@@ -15,10 +14,10 @@ const UPLOAD_LIMIT = 10 * 1024 * 1024;
 
 export function projectMoreRoutes(app: Express, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const m = () => more(ctx.state);
+  const m = () => ctx.state;
   const R = `${API}/projects/:id/releases/:tag_name`;
   const release = (p: Project, tag: string) =>
-    s().extras.releases.find((r) => r.project_id === p.id && r.tag_name === tag);
+    s().releases.find((r) => r.project_id === p.id && r.tag_name === tag);
 
   // Premium: a new evidence snapshot of an existing release (201, body true)
   app.post(`${R}/evidence`, (req, res) => {
@@ -28,7 +27,7 @@ export function projectMoreRoutes(app: Express, ctx: SimContext<ForgeState>): vo
     if (!r) return notFound(res);
     const tag = p.repository.tags.get(r.tag_name);
     m().evidence.push({
-      id: nextMoreId(s()),
+      id: nextId(s(), "record2"),
       project_id: p.id,
       tag_name: r.tag_name,
       sha: (tag?.target ?? "").padEnd(40, "0").slice(0, 40),
@@ -106,7 +105,7 @@ export function projectMoreRoutes(app: Express, ctx: SimContext<ForgeState>): vo
       const filename = (file as File).name || "file";
       const secret = s().ids.next("", 32);
       const row = {
-        id: nextMoreId(s()),
+        id: nextId(s(), "record2"),
         project_id: p.id,
         secret,
         filename,

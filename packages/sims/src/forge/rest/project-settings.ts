@@ -1,8 +1,8 @@
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, findGroup, loadProject, requireUser } from "../model/access.js";
-import type { CommitStatusRow, ProtectedBranchRow } from "../model/project-extras.js";
 import { resolveRef } from "../model/repo.js";
+import type { CommitStatusRow, ProtectedBranchRow } from "../model/state.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
 import { API, missing, notFound } from "../wire/answers.js";
@@ -27,7 +27,7 @@ const LEVEL_NAMES: Record<number, string> = {
 const STATES = new Set(["pending", "running", "success", "failed", "canceled", "skipped"]);
 
 export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>): void {
-  const x = () => ctx.state.extras;
+  const x = () => ctx.state;
 
   /** A project's protected branches; the default branch is protected until someone unprotects it. */
   const protectedOf = (p: Project): ProtectedBranchRow[] => {
@@ -35,7 +35,7 @@ export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>)
     const all = x().protectedBranches!;
     all[p.id] ??= [
       {
-        id: ++x().seq,
+        id: ++x().seq.record,
         name: p.default_branch,
         push_access_level: 40,
         merge_access_level: 40,
@@ -95,7 +95,7 @@ export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>)
         .status(400)
         .json({ error: "push_access_level, merge_access_level does not have a valid value" });
     const row: ProtectedBranchRow = {
-      id: ++x().seq,
+      id: ++x().seq.record,
       name,
       push_access_level: push,
       merge_access_level: merge,
@@ -142,7 +142,7 @@ export function projectSettingsRoutes(app: Express, ctx: SimContext<ForgeState>)
     if (!state) return missing(res, "state");
     if (!STATES.has(state)) return void res.status(400).json({ error: "state does not have a valid value" });
     const row: CommitStatusRow = {
-      id: ++x().seq,
+      id: ++x().seq.record,
       project_id: p.id,
       sha: commit.id,
       ref: str(b.ref) ?? null,

@@ -1,16 +1,11 @@
 import type { Express } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject } from "../model/access.js";
-import {
-  editWikiPage,
-  newWikiPage,
-  type ReleaseRow,
-  type WikiRow,
-  wikiJson,
-} from "../model/project-extras.js";
 import { commitJson, resolveRef } from "../model/repo.js";
+import type { ReleaseRow, WikiRow } from "../model/state.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
+import { editWikiPage, newWikiPage, wikiJson } from "../model/wikis.js";
 import { API, missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, params, str } from "../wire/params.js";
@@ -20,7 +15,7 @@ export function releaseWikiRoutes(
   ctx: SimContext<ForgeState>,
   fullPath: (p: Project) => string,
 ): void {
-  const d = () => ctx.state.extras;
+  const d = () => ctx.state;
   const R = `${API}/projects/:id/releases`;
   const findRelease = (p: Project, tag: string) =>
     d().releases.find((r) => r.project_id === p.id && r.tag_name === tag);

@@ -9,8 +9,8 @@ import {
   requireUser,
 } from "../model/access.js";
 import { isFinal, jobJson, syncPipeline } from "../model/ci.js";
+import { jobArtifactFiles } from "../model/job-artifacts.js";
 import { findMr, mergeBase, syncMr } from "../model/merge-requests.js";
-import { jobArtifactFiles } from "../model/project-extras.js";
 import { history, resolveRef } from "../model/repo.js";
 import { ACCESS, type Commit, type ForgeState, nextId, type Project } from "../model/state.js";
 import { API, notFound } from "../wire/answers.js";
@@ -159,7 +159,7 @@ export function repoCiRoutes(app: Express, ctx: SimContext<ForgeState>): void {
       repository: structuredClone(src.repository),
     };
     s().projects.push(fork);
-    s().extras.forks[fork.id] = src.id;
+    s().forks[fork.id] = src.id;
     res.status(201).json({
       ...projectJson(s(), fork, ctx.origin, me),
       forked_from_project: { id: src.id, name: src.name, path_with_namespace: projectFullPath(s(), src) },
@@ -206,7 +206,7 @@ export function repoCiRoutes(app: Express, ctx: SimContext<ForgeState>): void {
     const raw = (req.params as Record<string, unknown>).artifact_path;
     const path = (Array.isArray(raw) ? raw.join("/") : String(raw)).replace(/^\/+/, "");
     if (!isFinal(l.job.status)) return notFound(res);
-    const content = jobArtifactFiles(s().extras, l.job)[path];
+    const content = jobArtifactFiles(s(), l.job)[path];
     if (content === undefined) return notFound(res);
     res.status(200).type("application/octet-stream").send(Buffer.from(content));
   });

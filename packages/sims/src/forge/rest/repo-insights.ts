@@ -2,8 +2,8 @@ import type { Express, Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject } from "../model/access.js";
 import { isFinal, syncPipeline } from "../model/ci.js";
+import { jobArtifactFiles } from "../model/job-artifacts.js";
 import { mrCommits, mrJson, syncMr } from "../model/merge-requests.js";
-import { jobArtifactFiles } from "../model/project-extras.js";
 import { blobId, history, resolveRef } from "../model/repo.js";
 import type { Commit, ForgeState, Project } from "../model/state.js";
 import { API, notFound } from "../wire/answers.js";
@@ -232,7 +232,7 @@ export function repoInsightRoutes(app: Express, ctx: SimContext<ForgeState>): vo
     if (!job) return notFound(res);
     const pipeline = s().pipelines.find((x) => x.id === job.pipeline_id);
     if (pipeline) syncPipeline(s(), pipeline);
-    const files = isFinal(job.status) ? jobArtifactFiles(s().extras, job) : {};
+    const files = isFinal(job.status) ? jobArtifactFiles(s(), job) : {};
     if (Object.keys(files).length === 0) return notFound(res);
     const q = req.query as Record<string, unknown>;
     const dir = (str(q.path) ?? "").replace(/^\/+|\/+$/g, "");
