@@ -22,6 +22,8 @@ const ALICE = "sim-forge-pat";
 const P = "/projects/1";
 
 const SEEDED_RECORDS = {
+  tokens: [{ user: "bob", application: "sim-forge-app", scopes: ["read_api"] }],
+  personal_access_tokens: [{ token: "sim-forge-pat-extra", user: "carol", name: "extra" }],
   labels: [{ project: "acme/widgets", name: "triage", color: "#aa0000", description: "New", priority: 2 }],
   milestones: [{ project: "acme/widgets", title: "2.0", due_date: "2026-12-01" }],
   releases: [
@@ -244,6 +246,20 @@ describe("a dumped world seeded into a fresh simulator", () => {
 
   it("dumps the seeded world as it was dumped", () => {
     expect(redumped).toEqual(dump);
+  });
+
+  it("keeps the plaintext of the tokens it holds, and no redacted value authenticates", async () => {
+    const b = client(second);
+    expect((await b.get("/user", ROOT)).body.username).toBe("root");
+    const extra = dump.personal_access_tokens.find((p: any) => p.name === "extra");
+    expect(extra.token).toBe("sim-…[redacted]");
+    // a value never given out (the dumped one goes in the query: "…" is no header character)
+    const asQuery = async (param: string, value: string) =>
+      (await fetch(`${second.url}/user?${param}=${encodeURIComponent(value)}`)).status;
+    expect(await asQuery("private_token", extra.token)).toBe(401);
+    expect(await asQuery("private_token", "sim-forge-pat-extra")).toBe(401);
+    expect(await asQuery("access_token", dump.tokens[0].token)).toBe(401);
+    expect(await asQuery("private_token", "sim-forge-pat-root")).toBe(200);
   });
 });
 

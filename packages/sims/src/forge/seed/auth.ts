@@ -128,8 +128,10 @@ export function addOAuthTokenSeed(state: ForgeState, t: Record<string, any>): OA
     app === null || state.applications.some((a) => a.uid === app),
     `tokens[]: unknown application ${app}`,
   );
+  // a dumped token's value is redacted: the row is kept under a value no client was given
+  const value = typeof t.token === "string" ? t.token : secretValue(state);
   const token: OAuthToken = {
-    token: typeof t.token === "string" ? t.token : secretValue(state),
+    token: value.endsWith(REDACTED) ? `${value}#${state.tokens.size + 1}` : value,
     refresh_token: typeof t.refresh_token === "string" ? t.refresh_token : secretValue(state),
     app_uid: app,
     user_id: ownerId(state, t.user, "tokens[]"),
@@ -137,7 +139,7 @@ export function addOAuthTokenSeed(state: ForgeState, t: Record<string, any>): OA
     created_at_ms: typeof t.created_at === "number" ? t.created_at * 1000 : state.clock.now(),
     expires_in: typeof t.expires_in === "number" ? t.expires_in : ACCESS_TOKEN_TTL_SECONDS,
     ...(t.revoked === true ? { revoked_at_ms: state.clock.now() } : {}),
-    refreshed: false,
+    refreshed: t.refreshed === true,
   };
   addToken(state, token);
   return token;
