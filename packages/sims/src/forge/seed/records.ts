@@ -86,6 +86,47 @@ export function storedRows(key: string, field: Rows, series?: Series): RecordKin
   };
 }
 
+/**
+ * A kind a person seeds by hand, each row owned by a project or a group named by full path: the
+ * seed resolves the owner and `build` makes the stored row from the seed's (or the dump's) fields;
+ * the dump names the owner by path again and leaves out what `build` derives (`derived`).
+ * `replaces` says which stored row a seeded one takes the place of (none unless given).
+ */
+export function ownedRows<F extends Rows>(spec: {
+  key: string;
+  field: F;
+  owner: "project" | "group";
+  build(state: ForgeState, x: Record<string, any>, ownerId: number, now: string): ForgeState[F][number];
+  replaces?(stored: ForgeState[F][number], seeded: ForgeState[F][number]): boolean;
+  derived?: string[];
+}): RecordKind {
+  const ownerField = `${spec.owner}_id`;
+  const rows = (state: ForgeState) => state[spec.field] as Record<string, any>[];
+  return {
+    key: spec.key,
+    seed(state, seeded) {
+      const now = state.clock.iso();
+      const where = `${spec.key}[]`;
+      for (const x of seeded) {
+        const owner = spec.owner === "project" ? projectAt(state, x, where) : groupAt(state, x, where);
+        const row = spec.build(state, x, owner.id, now);
+        const replaces = spec.replaces;
+        if (replaces)
+          (state[spec.field] as unknown[]) = rows(state).filter((r) => !replaces(r as never, row));
+        rows(state).push(row);
+      }
+    },
+    dump: (state) =>
+      rows(state).map(({ [ownerField]: id, ...row }) => {
+        for (const k of spec.derived ?? []) delete row[k];
+        return { [spec.owner]: (spec.owner === "project" ? projectPath : groupPath)(state, id), ...row };
+      }),
+    reset(state) {
+      (state[spec.field] as unknown[]) = [];
+    },
+  };
+}
+
 type Maps = {
   [K in keyof ForgeState]: ForgeState[K] extends Record<number, infer V>
     ? ForgeState[K] extends unknown[]

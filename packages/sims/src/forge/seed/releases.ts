@@ -1,7 +1,7 @@
 import { resolveRef } from "../model/repo.js";
 import { userById, userByName } from "../model/state.js";
 import { check } from "./auth.js";
-import { projectAt, projectPath, type RecordKind, seededId, text } from "./records.js";
+import { ownedRows, projectAt, projectPath, type RecordKind, seededId, text } from "./records.js";
 
 /**
  * `/_sim/seed` keys for releases, by project path: `releases` ({project, tag_name, ref? (creates
@@ -45,32 +45,26 @@ export const releases: RecordKind = {
   },
 };
 
-export const releaseLinks: RecordKind = {
+export const releaseLinks = ownedRows({
   key: "release_links",
-  seed(state, rows) {
-    for (const l of rows) {
-      const p = projectAt(state, l, "release_links[]");
-      check(
-        typeof l.tag_name === "string" && typeof l.url === "string",
-        "release_links[].tag_name and url are required",
-      );
-      state.releaseLinks.push({
-        id: seededId(state, "record2", l.id),
-        project_id: p.id,
-        tag_name: l.tag_name,
-        name: text(l.name, l.url),
-        url: l.url,
-        direct_asset_path: text(l.direct_asset_path, `/${text(l.name, "asset")}`),
-        link_type: text(l.link_type, "other"),
-      });
-    }
+  field: "releaseLinks",
+  owner: "project",
+  build(state, l, project_id) {
+    check(
+      typeof l.tag_name === "string" && typeof l.url === "string",
+      "release_links[].tag_name and url are required",
+    );
+    return {
+      id: seededId(state, "record2", l.id),
+      project_id,
+      tag_name: l.tag_name,
+      name: text(l.name, l.url),
+      url: l.url,
+      direct_asset_path: text(l.direct_asset_path, `/${text(l.name, "asset")}`),
+      link_type: text(l.link_type, "other"),
+    };
   },
-  dump: (state) =>
-    state.releaseLinks.map(({ project_id, ...l }) => ({ project: projectPath(state, project_id), ...l })),
-  reset(state) {
-    state.releaseLinks = [];
-  },
-};
+});
 
 export const tagSignatures: RecordKind = {
   key: "tag_signatures",

@@ -1,6 +1,6 @@
 import { wikiSlug } from "../model/wikis.js";
 import { check } from "./auth.js";
-import { groupAt, groupPath, projectAt, projectPath, type RecordKind, text } from "./records.js";
+import { ownedRows, text } from "./records.js";
 
 /**
  * `/_sim/seed` keys `wiki` ({project, title, content, format?}) and `group_wiki` ({group, title,
@@ -16,34 +16,18 @@ function wikiPage(x: Record<string, any>, where: string) {
   };
 }
 
-export const projectWikis: RecordKind = {
+export const projectWikis = ownedRows({
   key: "wiki",
-  seed(state, rows) {
-    for (const w of rows)
-      state.wiki.push({ project_id: projectAt(state, w, "wiki[]").id, ...wikiPage(w, "wiki[]") });
-  },
-  dump: (state) =>
-    state.wiki.map(({ project_id, slug: _slug, ...w }) => ({
-      project: projectPath(state, project_id),
-      ...w,
-    })),
-  reset(state) {
-    state.wiki = [];
-  },
-};
+  field: "wiki",
+  owner: "project",
+  build: (_state, w, project_id) => ({ project_id, ...wikiPage(w, "wiki[]") }),
+  derived: ["slug"],
+});
 
-export const groupWikis: RecordKind = {
+export const groupWikis = ownedRows({
   key: "group_wiki",
-  seed(state, rows) {
-    for (const w of rows)
-      state.groupWiki.push({
-        group_id: groupAt(state, w, "group_wiki[]").id,
-        ...wikiPage(w, "group_wiki[]"),
-      });
-  },
-  dump: (state) =>
-    state.groupWiki.map(({ group_id, slug: _slug, ...w }) => ({ group: groupPath(state, group_id), ...w })),
-  reset(state) {
-    state.groupWiki = [];
-  },
-};
+  field: "groupWiki",
+  owner: "group",
+  build: (_state, w, group_id) => ({ group_id, ...wikiPage(w, "group_wiki[]") }),
+  derived: ["slug"],
+});
