@@ -6,7 +6,8 @@ import { definition } from "../../src/forge/index.js";
 import { emptyRecords, type ForgeState } from "../../src/forge/model/state.js";
 import { seedRecords } from "../../src/forge/seed/records.js";
 import { RECORDS } from "../../src/forge/seed/registry.js";
-import { createSim, type RunningSim } from "../../src/index.js";
+import type { RunningSim } from "../../src/index.js";
+import { forge, startForge } from "../forge-helpers.js";
 
 /**
  * The record registry's promise (docs/sims.md, "Seeding and state"): `GET /_sim/state` dumps every
@@ -24,20 +25,22 @@ const P = "/projects/1";
 const SEEDED_RECORDS = {
   tokens: [{ user: "bob", application: "sim-forge-app", scopes: ["read_api"] }],
   personal_access_tokens: [{ token: "sim-forge-pat-extra", user: "carol", name: "extra" }],
-  labels: [{ project: "acme/widgets", name: "triage", color: "#aa0000", description: "New", priority: 2 }],
-  milestones: [{ project: "acme/widgets", title: "2.0", due_date: "2026-12-01" }],
+  labels: [
+    { project: "acme/widgets", name: "needs-design", color: "#0033cc", priority: 1 },
+    { project: "labs/experiments", name: "spike", description: "time-boxed" },
+  ],
+  milestones: [
+    { project: "acme/widgets", title: "1.5", start_date: "2026-02-01", due_date: "2026-03-01" },
+    { project: "acme/widgets", title: "1.3", state: "closed", description: "shipped" },
+  ],
   releases: [
-    { project: "acme/widgets", tag_name: "v1.4.0", name: "1.4", description: "notes", milestones: ["2.0"] },
+    { project: "acme/widgets", tag_name: "v1.4.0", name: "Widgets 1.4", milestones: ["1.5"], author: "bob" },
   ],
-  wiki: [{ project: "acme/widgets", title: "Runbook", content: "restart it" }],
-  artifacts: [
-    {
-      project: "acme/widgets",
-      job: "test",
-      ref: "feature/layout-cache",
-      files: { "junit.xml": "<testsuite/>" },
-    },
+  wiki: [
+    { project: "acme/widgets", title: "Release checklist", content: "tag, then publish" },
+    { project: "labs/experiments", title: "Ideas", content: "= Ideas", format: "asciidoc" },
   ],
+  artifacts: [{ project: "acme/widgets", job: "build", files: { "dist/widget.js": "export {};" } }],
   group_wiki: [{ group: "acme", title: "Handbook", content: "be kind" }],
   iterations: [{ group: "acme", title: "Sprint 1", start_date: "2026-01-05", due_date: "2026-01-18" }],
   hooks: [
@@ -117,7 +120,7 @@ async function paramValues(get: (path: string, token?: string) => Promise<any>) 
     tag_name: ["v1.4.0"],
     file_path: ["README.md"],
     asset: ["bin"],
-    artifact_path: ["junit.xml"],
+    artifact_path: ["dist/widget.js"],
   } as Record<string, string[]>;
 }
 
@@ -154,30 +157,23 @@ function expand(route: string, values: Record<string, string[]>): string[] {
   );
 }
 
+/** Reads answer as they come: a release asset's download is a redirect to a host that does not exist. */
 function client(sim: RunningSim) {
+  const f = forge(sim);
   const call = async (method: string, path: string, body?: unknown, token = ALICE) => {
-    const res = await fetch(`${sim.url}${path}`, {
+    const r = await f.api(path, {
       method,
+      token,
       redirect: "manual",
-      headers: { "PRIVATE-TOKEN": token, "content-type": "application/json" },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {}
-    return { status: res.status, body: parsed as any };
+    return { status: r.status, body: r.body };
   };
-  const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${sim.origin}/_sim${path}`, {
-      method,
-      headers: { "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, body: (await res.json()) as any };
+  return {
+    call,
+    get: (path: string, token?: string) => call("GET", path, undefined, token),
+    control: f.control,
   };
-  return { call, get: (path: string, token?: string) => call("GET", path, undefined, token), control };
 }
 
 describe("a dumped world seeded into a fresh simulator", () => {
@@ -187,8 +183,8 @@ describe("a dumped world seeded into a fresh simulator", () => {
   let redumped: any;
 
   beforeAll(async () => {
-    first = await createSim(definition, { quiet: true });
-    second = await createSim(definition, { quiet: true });
+    first = await startForge();
+    second = await startForge();
     const a = client(first);
     expect((await a.control("POST", "/seed", SEEDED_RECORDS)).status).toBe(200);
     const sha = (await a.get(`${P}/repository/branches/main`)).body.commit.id as string;
