@@ -7,7 +7,7 @@ export const DRAFT_TITLE = /^(draft:|\[draft\]|\(draft\))/i;
 
 import { loadProject, projectFullPath, requireUser } from "./access.js";
 import { votes } from "./award-emoji.js";
-import { anyMilestoneJson, milestoneUsable } from "./milestones.js";
+import { anyMilestoneJson, setMilestone } from "./milestones.js";
 import { userNotesCount } from "./notes.js";
 import { addCommit, diffCommits, history, resolveRef } from "./repo.js";
 import type { Commit, ForgeState, ForgeUser, MergeRequest, Project } from "./state.js";
@@ -289,17 +289,7 @@ export function mergeMr(
 
 /** `milestone_id` on a merge request: a milestone of its project (or its groups), or 0/null to remove it. */
 export function setMrMilestone(state: ForgeState, mr: MergeRequest, raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  const id = raw === null || raw === "" ? 0 : Number(raw);
-  state.mrMilestones ??= {};
-  if (id === 0) {
-    delete state.mrMilestones[mr.id];
-    return undefined;
-  }
-  if (!milestoneUsable(state, mr.project_id, id))
-    return "milestone_id does not name a milestone of this project";
-  state.mrMilestones[mr.id] = id;
-  return undefined;
+  return setMilestone(state, "mrMilestones", mr, raw);
 }
 
 /**

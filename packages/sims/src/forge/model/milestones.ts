@@ -47,6 +47,28 @@ export function milestoneUsable(state: ForgeState, projectId: number, id: number
   return (state.groupMilestones ?? []).some((m) => m.id === id && chain.includes(m.group_id));
 }
 
+/**
+ * `milestone_id` on an issue or a merge request (kept in `issueMilestones` or `mrMilestones`): a
+ * milestone of its project (or its groups), or 0/null to remove it; a refusal's message otherwise.
+ */
+export function setMilestone(
+  state: ForgeState,
+  links: "issueMilestones" | "mrMilestones",
+  item: { id: number; project_id: number },
+  raw: unknown,
+): string | undefined {
+  if (raw === undefined) return undefined;
+  const id = raw === null || raw === "" ? 0 : Number(raw);
+  if (id === 0) {
+    delete state[links][item.id];
+    return undefined;
+  }
+  if (!milestoneUsable(state, item.project_id, id))
+    return "milestone_id does not name a milestone of this project";
+  state[links][item.id] = id;
+  return undefined;
+}
+
 /** A new milestone's own fields from a create body (a project's or a group's), active, stamped now. */
 export function newMilestoneFields(title: string, body: Record<string, unknown>, now: string) {
   return {

@@ -5,8 +5,8 @@ import {
   anyMilestoneJson,
   editMilestone,
   milestoneJson,
-  milestoneUsable,
   newMilestoneFields,
+  setMilestone,
 } from "../model/milestones.js";
 import type { LabelRow, MilestoneRow } from "../model/state.js";
 import { ACCESS, type ForgeState, type Issue, type Project } from "../model/state.js";
@@ -248,14 +248,5 @@ export function issueMilestone(state: ForgeState, i: Issue, origin: string) {
 
 /** `milestone_id`: a milestone of the issue's project (or its groups), or 0/null to remove it. */
 export function setIssueMilestone(state: ForgeState, i: Issue, raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  const id = raw === null || raw === "" ? 0 : Number(raw);
-  if (id === 0) {
-    delete state.issueMilestones[i.id];
-    return undefined;
-  }
-  if (!milestoneUsable(state, i.project_id, id))
-    return "milestone_id does not name a milestone of this project";
-  state.issueMilestones[i.id] = id;
-  return undefined;
+  return setMilestone(state, "issueMilestones", i, raw);
 }
