@@ -1,11 +1,12 @@
 import type { ProtectedBranchRow } from "../model/state.js";
 import { identities } from "./auth.js";
+import { dependencyProxy } from "./dependency-proxy.js";
 import { hooks } from "./hooks.js";
 import { jobArtifacts } from "./job-artifacts.js";
 import { customFields, iterations, labels, milestones } from "./plan.js";
 import { type RecordKind, storedPairs, storedRows } from "./records.js";
 import { releaseLinks, releases, tagSignatures } from "./releases.js";
-import { dependencyProxy, vulnerabilities } from "./security.js";
+import { vulnerabilities } from "./vulnerabilities.js";
 import { groupWikis, projectWikis } from "./wikis.js";
 import { work } from "./work.js";
 
