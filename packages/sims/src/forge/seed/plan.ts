@@ -12,10 +12,10 @@ export const labels = ownedRows({
   key: "labels",
   field: "labels",
   owner: "project",
-  build(state, l, project_id) {
-    check(typeof l.name === "string" && l.name, "labels[].name is required");
+  required: ["name"],
+  series: "record",
+  build(_state, l, project_id) {
     return {
-      id: seededId(state, "record", l.id),
       project_id,
       name: l.name,
       color: text(l.color, "#6699cc"),
@@ -30,10 +30,10 @@ export const milestones = ownedRows({
   key: "milestones",
   field: "milestones",
   owner: "project",
+  required: ["title"],
+  series: "record",
   build(state, m, project_id, now) {
-    check(typeof m.title === "string" && m.title, "milestones[].title is required");
     return {
-      id: seededId(state, "record", m.id),
       iid:
         typeof m.iid === "number"
           ? m.iid
@@ -41,7 +41,7 @@ export const milestones = ownedRows({
       project_id,
       title: m.title,
       description: text(m.description, ""),
-      state: m.state === "closed" ? "closed" : "active",
+      state: m.state === "closed" ? ("closed" as const) : ("active" as const),
       start_date: textOrNull(m.start_date),
       due_date: textOrNull(m.due_date),
       created_at: text(m.created_at, now),
@@ -54,13 +54,13 @@ export const iterations = ownedRows({
   key: "iterations",
   field: "iterations",
   owner: "group",
+  series: "record2",
   build(state, i, group_id, now) {
     check(
       typeof i.start_date === "string" && typeof i.due_date === "string",
       "iterations[].start_date and due_date are required",
     );
     return {
-      id: seededId(state, "record2", i.id),
       iid:
         typeof i.iid === "number"
           ? i.iid
@@ -82,6 +82,7 @@ export const customFields = ownedRows({
   key: "custom_fields",
   field: "customFields",
   owner: "group",
+  series: "record2",
   build(state, f, group_id) {
     check(
       state.groups.find((g) => g.id === group_id)?.parent_id === null,
@@ -91,7 +92,6 @@ export const customFields = ownedRows({
     const type = String(f.field_type ?? "TEXT").toUpperCase();
     check(FIELD_TYPES.includes(type), "custom_fields[].field_type is invalid");
     return {
-      id: seededId(state, "record2", f.id),
       group_id,
       name: f.name,
       field_type: type as "TEXT",

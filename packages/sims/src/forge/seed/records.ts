@@ -88,15 +88,23 @@ export function storedRows(key: string, field: Rows, series?: Series): RecordKin
 
 /**
  * A kind a person seeds by hand, each row owned by a project or a group named by full path: the
- * seed resolves the owner and `build` makes the stored row from the seed's (or the dump's) fields;
- * the dump names the owner by path again and leaves out what `build` derives (`derived`).
+ * seed resolves the owner, checks the `required` text fields, numbers the row from `series` (the
+ * dumped id kept) and `build` makes the rest of the stored row from the seed's (or the dump's)
+ * fields; the dump names the owner by path again and leaves out what `build` derives (`derived`).
  * `replaces` says which stored row a seeded one takes the place of (none unless given).
  */
 export function ownedRows<F extends Rows>(spec: {
   key: string;
   field: F;
   owner: "project" | "group";
-  build(state: ForgeState, x: Record<string, any>, ownerId: number, now: string): ForgeState[F][number];
+  required?: string[];
+  series?: Series;
+  build(
+    state: ForgeState,
+    x: Record<string, any>,
+    ownerId: number,
+    now: string,
+  ): Omit<ForgeState[F][number], "id">;
   replaces?(stored: ForgeState[F][number], seeded: ForgeState[F][number]): boolean;
   derived?: string[];
 }): RecordKind {
@@ -109,7 +117,10 @@ export function ownedRows<F extends Rows>(spec: {
       const where = `${spec.key}[]`;
       for (const x of seeded) {
         const owner = spec.owner === "project" ? projectAt(state, x, where) : groupAt(state, x, where);
-        const row = spec.build(state, x, owner.id, now);
+        for (const name of spec.required ?? [])
+          check(typeof x[name] === "string" && x[name], `${where}.${name} is required`);
+        const id = spec.series ? { id: seededId(state, spec.series, x.id) } : {};
+        const row = { ...id, ...spec.build(state, x, owner.id, now) } as ForgeState[F][number];
         const replaces = spec.replaces;
         if (replaces)
           (state[spec.field] as unknown[]) = rows(state).filter((r) => !replaces(r as never, row));

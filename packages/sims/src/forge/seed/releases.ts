@@ -1,7 +1,7 @@
 import { resolveRef } from "../model/repo.js";
 import { userById, userByName } from "../model/state.js";
 import { check } from "./auth.js";
-import { ownedRows, projectAt, projectPath, type RecordKind, seededId, text } from "./records.js";
+import { ownedRows, projectAt, projectPath, type RecordKind, text } from "./records.js";
 
 /**
  * `/_sim/seed` keys for releases, by project path: `releases` ({project, tag_name, ref? (creates
@@ -49,13 +49,13 @@ export const releaseLinks = ownedRows({
   key: "release_links",
   field: "releaseLinks",
   owner: "project",
-  build(state, l, project_id) {
+  series: "record2",
+  build(_state, l, project_id) {
     check(
       typeof l.tag_name === "string" && typeof l.url === "string",
       "release_links[].tag_name and url are required",
     );
     return {
-      id: seededId(state, "record2", l.id),
       project_id,
       tag_name: l.tag_name,
       name: text(l.name, l.url),

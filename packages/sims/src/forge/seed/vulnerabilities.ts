@@ -1,5 +1,4 @@
-import { check } from "./auth.js";
-import { ownedRows, seededId, text, textOrNull } from "./records.js";
+import { ownedRows, text, textOrNull } from "./records.js";
 
 /**
  * `/_sim/seed` key `vulnerabilities`: a project's ({project, title, description?, severity?,
@@ -11,10 +10,10 @@ export const vulnerabilities = ownedRows({
   key: "vulnerabilities",
   field: "vulnerabilities",
   owner: "project",
-  build(state, v, project_id, now) {
-    check(typeof v.title === "string" && v.title, "vulnerabilities[].title is required");
+  required: ["title"],
+  series: "record2",
+  build(_state, v, project_id, now) {
     return {
-      id: seededId(state, "record2", v.id),
       project_id,
       title: v.title,
       description: text(v.description, ""),

@@ -1,13 +1,11 @@
 import { wikiSlug } from "../model/wikis.js";
-import { check } from "./auth.js";
 import { ownedRows, text } from "./records.js";
 
 /**
  * `/_sim/seed` keys `wiki` ({project, title, content, format?}) and `group_wiki` ({group, title,
  * content, format?}): wiki pages, dumped in that shape (a page's slug follows from its title).
  */
-function wikiPage(x: Record<string, any>, where: string) {
-  check(typeof x.title === "string" && x.title, `${where}.title is required`);
+function wikiPage(x: Record<string, any>) {
   return {
     slug: wikiSlug(x.title),
     title: x.title,
@@ -20,7 +18,8 @@ export const projectWikis = ownedRows({
   key: "wiki",
   field: "wiki",
   owner: "project",
-  build: (_state, w, project_id) => ({ project_id, ...wikiPage(w, "wiki[]") }),
+  required: ["title"],
+  build: (_state, w, project_id) => ({ project_id, ...wikiPage(w) }),
   derived: ["slug"],
 });
 
@@ -28,6 +27,7 @@ export const groupWikis = ownedRows({
   key: "group_wiki",
   field: "groupWiki",
   owner: "group",
-  build: (_state, w, group_id) => ({ group_id, ...wikiPage(w, "group_wiki[]") }),
+  required: ["title"],
+  build: (_state, w, group_id) => ({ group_id, ...wikiPage(w) }),
   derived: ["slug"],
 });
