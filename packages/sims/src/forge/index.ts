@@ -1,9 +1,8 @@
 import { STATUS_CODES } from "node:http";
 import type { Express, NextFunction, Request, Response } from "express";
 import type { SimContext, SimDefinition } from "../core/sim.js";
-import { emptyState, type ForgeState, userById } from "./model/state.js";
+import { emptyState, type ForgeState } from "./model/state.js";
 import { oauthRoutes } from "./oauth/routes.js";
-import { oauthExpired } from "./oauth/tokens.js";
 import { apiAuth } from "./rest/auth.js";
 import { awardEmojiRoutes } from "./rest/award-emoji.js";
 import { branchRoutes } from "./rest/branches.js";
@@ -46,20 +45,11 @@ import { uploadRoutes } from "./rest/uploads.js";
 import { userRoutes } from "./rest/users.js";
 import { variableRoutes } from "./rest/variables.js";
 import { wikiRoutes } from "./rest/wikis.js";
-import {
-  addOAuthTokenSeed,
-  addPatSeed,
-  applySettings,
-  check,
-  list,
-  upsertApplication,
-  upsertUser,
-} from "./seed/auth.js";
+import { applySettings } from "./seed/auth.js";
 import { seedDefaultIdentities } from "./seed/defaults.js";
 import { DEFAULT_DATASET } from "./seed/defaults-data.js";
-import { dumpExtras, seedExtras } from "./seed/extras.js";
-import { seedMore } from "./seed/more.js";
-import { dumpRest, seedRest } from "./seed/work.js";
+import { check, dumpRecords, seedRecords } from "./seed/records.js";
+import { RECORDS } from "./seed/registry.js";
 import { API } from "./wire/answers.js";
 import { mountResources, type Resource } from "./wire/router.js";
 
@@ -151,15 +141,13 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
 const OAUTH_MALFORMED =
   "The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed.";
 
-const redacted = (value: string) => `${value.slice(0, 4)}…[redacted]`;
-
 export const definition: SimDefinition<ForgeState> = {
   name: "forge",
   basePath: "/api/v4",
   createState({ ids, clock }) {
     const state = emptyState(ids, clock);
     seedDefaultIdentities(state);
-    seedRest(state, DEFAULT_DATASET);
+    seedRecords(RECORDS, state, DEFAULT_DATASET);
     return state;
   },
   // before the fault injector and the body parsers: their JSON answers carry no charset either
@@ -196,14 +184,8 @@ export const definition: SimDefinition<ForgeState> = {
     // Applied to a copy first: a seed refused half-way (400) leaves the simulator as it was.
     const { ids, clock, ...data } = ctx.state;
     const state: ForgeState = { ...structuredClone(data), ids, clock };
-    for (const u of list(b, "users")) upsertUser(state, u);
-    for (const a of list(b, "applications")) upsertApplication(state, a);
-    for (const t of list(b, "tokens")) addOAuthTokenSeed(state, t);
-    for (const p of list(b, "personal_access_tokens")) addPatSeed(state, p);
     applySettings(state, b);
-    seedRest(state, b);
-    seedExtras(state, b);
-    seedMore(state, b);
+    seedRecords(RECORDS, state, b);
     Object.assign(ctx.state, state);
     return {
       ok: true,
@@ -219,56 +201,6 @@ export const definition: SimDefinition<ForgeState> = {
     };
   },
   dump(ctx) {
-    const s = ctx.state;
-    const username = (id: number) => userById(s, id)?.username ?? null;
-    return {
-      settings: s.settings,
-      users: s.users,
-      applications: s.applications.map(({ secret, ...a }) => ({
-        ...a,
-        ...(secret ? { secret: redacted(secret) } : {}),
-      })),
-      grants: [...s.grants.values()].map((g) => ({
-        code: redacted(g.code),
-        application: g.app_uid,
-        user: username(g.user_id),
-        redirect_uri: g.redirect_uri,
-        scopes: g.scopes,
-        code_challenge_method: g.code_challenge_method ?? null,
-        expires_at: new Date(g.expires_at_ms).toISOString(),
-        used: g.used,
-      })),
-      devices: [...s.devices.values()].map((d) => ({
-        device_code: redacted(d.device_code),
-        user_code: d.user_code,
-        application: d.app_uid,
-        scopes: d.scopes,
-        status: d.status,
-        user: d.user_id === null ? null : username(d.user_id),
-        expires_at: new Date(d.expires_at_ms).toISOString(),
-      })),
-      tokens: [...s.tokens.values()].map((t) => ({
-        token: redacted(t.token),
-        application: t.app_uid,
-        user: username(t.user_id),
-        scopes: t.scopes,
-        created_at: Math.floor(t.created_at_ms / 1000),
-        expires_in: t.expires_in,
-        expired: oauthExpired(s, t),
-        revoked: t.revoked_at_ms !== undefined,
-        refreshed: t.refreshed,
-      })),
-      personal_access_tokens: [...s.pats.values()].map((p) => ({
-        id: p.id,
-        token: redacted(p.token),
-        user: username(p.user_id),
-        name: p.name,
-        scopes: p.scopes,
-        expires_at: p.expires_at,
-        revoked: p.revoked,
-      })),
-      ...dumpRest(s),
-      ...dumpExtras(s),
-    };
+    return { settings: ctx.state.settings, ...dumpRecords(RECORDS, ctx.state) };
   },
 };

@@ -1,5 +1,5 @@
 import { projectFullPath } from "./access.js";
-import { jobArtifactsJson } from "./project-extras.js";
+import { jobArtifactsJson } from "./job-artifacts.js";
 import { commitJson } from "./repo.js";
 import type { ForgeState, Job, JobStatus, Pipeline, Project } from "./state.js";
 import { nextId } from "./state.js";
@@ -251,7 +251,7 @@ export function jobJson(state: ForgeState, j: Job, origin: string) {
   const pipeline = state.pipelines.find((x) => x.id === j.pipeline_id)!;
   const full = projectFullPath(state, project);
   const commit = project.repository.commits.get(j.sha);
-  const arts = jobArtifactsJson(state.extras, j, Buffer.byteLength(renderTrace(j)));
+  const arts = jobArtifactsJson(state, j, Buffer.byteLength(renderTrace(j)));
   return {
     id: j.id,
     status: j.status,

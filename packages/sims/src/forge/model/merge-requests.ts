@@ -6,9 +6,9 @@ import { boolParam, labelsParam, str } from "../wire/params.js";
 export const DRAFT_TITLE = /^(draft:|\[draft\]|\(draft\))/i;
 
 import { loadProject, projectFullPath, requireUser } from "./access.js";
-import { anyMilestoneJson, milestoneUsable } from "./milestones.js";
+import { votes } from "./award-emoji.js";
+import { anyMilestoneJson, setMilestone } from "./milestones.js";
 import { userNotesCount } from "./notes.js";
-import { votes } from "./project-extras.js";
 import { addCommit, diffCommits, history, resolveRef } from "./repo.js";
 import type { Commit, ForgeState, ForgeUser, MergeRequest, Project } from "./state.js";
 import { nextId } from "./state.js";
@@ -89,7 +89,7 @@ export function mrJson(
     target_branch: mr.target_branch,
     source_branch: mr.source_branch,
     user_notes_count: userNotesCount(mr),
-    ...votes(state.extras, "MergeRequest", mr.id),
+    ...votes(state, "MergeRequest", mr.id),
     author: userRef(state, mr.author_id, origin),
     assignees,
     assignee: assignees[0] ?? null,
@@ -100,9 +100,9 @@ export function mrJson(
     draft: mr.draft,
     work_in_progress: mr.draft,
     milestone:
-      state.extras.mrMilestones?.[mr.id] === undefined
+      state.mrMilestones?.[mr.id] === undefined
         ? null
-        : anyMilestoneJson(state, state.extras.mrMilestones[mr.id]!, origin),
+        : anyMilestoneJson(state, state.mrMilestones[mr.id]!, origin),
     merge_when_pipeline_succeeds: false,
     merge_status: mr.state === "opened" ? "can_be_merged" : "cannot_be_merged",
     detailed_merge_status: detailedStatus(mr),
@@ -203,15 +203,16 @@ export function createMr(
   project: Project,
   author: ForgeUser,
   p: Record<string, unknown>,
-  ids: { assignees?: number[]; reviewers?: number[] },
+  ids: { assignees?: number[]; reviewers?: number[]; id?: number },
 ): MergeRequest {
+  if (ids.id !== undefined) state.seq.mr = Math.max(state.seq.mr, ids.id);
   const now = state.clock.iso();
   const iid =
     Math.max(0, ...state.mergeRequests.filter((m) => m.project_id === project.id).map((m) => m.iid)) + 1;
   const title = String(p.title);
   const draft = boolParam(p.draft) === true || DRAFT_TITLE.test(title);
   const mr: MergeRequest = {
-    id: nextId(state, "mr"),
+    id: ids.id ?? nextId(state, "mr"),
     iid,
     project_id: project.id,
     title,
@@ -288,17 +289,7 @@ export function mergeMr(
 
 /** `milestone_id` on a merge request: a milestone of its project (or its groups), or 0/null to remove it. */
 export function setMrMilestone(state: ForgeState, mr: MergeRequest, raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  const id = raw === null || raw === "" ? 0 : Number(raw);
-  state.extras.mrMilestones ??= {};
-  if (id === 0) {
-    delete state.extras.mrMilestones[mr.id];
-    return undefined;
-  }
-  if (!milestoneUsable(state, mr.project_id, id))
-    return "milestone_id does not name a milestone of this project";
-  state.extras.mrMilestones[mr.id] = id;
-  return undefined;
+  return setMilestone(state, "mrMilestones", mr, raw);
 }
 
 /**

@@ -1,7 +1,6 @@
 import { str } from "../wire/params.js";
 import { groupById, groupChain, groupFullPath, projectFullPath } from "./access.js";
-import type { GroupMilestoneRow, MilestoneRow } from "./project-extras.js";
-import type { ForgeState } from "./state.js";
+import type { ForgeState, GroupMilestoneRow, MilestoneRow } from "./state.js";
 
 /** Milestones as GitLab shows them: a project's, a group's, and either embedded in an issue or MR. */
 
@@ -24,12 +23,12 @@ export function milestoneJson(m: MilestoneRow, origin: string, web: string) {
 
 /** A project milestone or a group milestone, by id, as GitLab embeds it in issues and merge requests. */
 export function anyMilestoneJson(state: ForgeState, id: number, origin: string) {
-  const m = state.extras.milestones.find((x) => x.id === id);
+  const m = state.milestones.find((x) => x.id === id);
   if (m) {
     const p = state.projects.find((x) => x.id === m.project_id)!;
     return milestoneJson(m, origin, projectFullPath(state, p));
   }
-  const g = state.extras.groupMilestones?.find((x) => x.id === id);
+  const g = state.groupMilestones?.find((x) => x.id === id);
   const group = g && groupById(state, g.group_id);
   return g && group ? groupMilestoneJson(g, origin, groupFullPath(state, group)) : null;
 }
@@ -41,11 +40,33 @@ export function groupMilestoneJson(m: GroupMilestoneRow, origin: string, groupPa
 
 /** Whether a project may use the milestone: its own, or one of the groups it sits in. */
 export function milestoneUsable(state: ForgeState, projectId: number, id: number): boolean {
-  if (state.extras.milestones.some((m) => m.id === id && m.project_id === projectId)) return true;
+  if (state.milestones.some((m) => m.id === id && m.project_id === projectId)) return true;
   const p = state.projects.find((x) => x.id === projectId);
   if (p?.namespace.kind !== "group") return false;
   const chain = groupChain(state, groupById(state, p.namespace.id)!).map((g) => g.id);
-  return (state.extras.groupMilestones ?? []).some((m) => m.id === id && chain.includes(m.group_id));
+  return (state.groupMilestones ?? []).some((m) => m.id === id && chain.includes(m.group_id));
+}
+
+/**
+ * `milestone_id` on an issue or a merge request (kept in `issueMilestones` or `mrMilestones`): a
+ * milestone of its project (or its groups), or 0/null to remove it; a refusal's message otherwise.
+ */
+export function setMilestone(
+  state: ForgeState,
+  links: "issueMilestones" | "mrMilestones",
+  item: { id: number; project_id: number },
+  raw: unknown,
+): string | undefined {
+  if (raw === undefined) return undefined;
+  const id = raw === null || raw === "" ? 0 : Number(raw);
+  if (id === 0) {
+    delete state[links][item.id];
+    return undefined;
+  }
+  if (!milestoneUsable(state, item.project_id, id))
+    return "milestone_id does not name a milestone of this project";
+  state[links][item.id] = id;
+  return undefined;
 }
 
 /** A new milestone's own fields from a create body (a project's or a group's), active, stamped now. */

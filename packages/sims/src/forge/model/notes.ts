@@ -16,11 +16,12 @@ export function addNote(
   on: Noteable,
   authorId: number,
   body: string,
-  opts: { individual?: boolean; system?: boolean; resolvable?: boolean; at?: string } = {},
+  opts: { individual?: boolean; system?: boolean; resolvable?: boolean; at?: string; id?: number } = {},
 ): { discussion: Discussion; note: Note } {
   const now = opts.at ?? state.clock.iso();
+  if (opts.id !== undefined) state.seq.note = Math.max(state.seq.note, opts.id);
   const note: Note = {
-    id: nextId(state, "note"),
+    id: opts.id ?? nextId(state, "note"),
     body,
     author_id: authorId,
     created_at: now,

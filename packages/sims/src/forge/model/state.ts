@@ -1,6 +1,5 @@
 import type { SimClock } from "../../core/clock.js";
 import type { IdGenerator } from "../../core/prng.js";
-import { emptyExtras, type ProjectExtras } from "./project-extras.js";
 
 /** Access levels as GitLab numbers them (members API, `min_access_level`). */
 export const ACCESS = { guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
@@ -305,6 +304,252 @@ export interface Pipeline {
   variables: { key: string; value: string }[];
 }
 
+// The records a project or group keeps beside its repository, issues and merge requests. Each kind
+// is one collection of ForgeState, seeded, dumped and emptied through seed/records.ts.
+
+export interface LabelRow {
+  id: number;
+  project_id: number;
+  name: string;
+  color: string;
+  description: string | null;
+  priority: number | null;
+}
+
+export interface MilestoneRow {
+  id: number;
+  iid: number;
+  project_id: number;
+  title: string;
+  description: string;
+  state: "active" | "closed";
+  start_date: string | null;
+  due_date: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReleaseRow {
+  project_id: number;
+  tag_name: string;
+  name: string;
+  description: string;
+  author_id: number;
+  milestones: string[];
+  created_at: string;
+  released_at: string;
+}
+
+export interface WikiRow {
+  project_id: number;
+  slug: string;
+  title: string;
+  content: string;
+  format: string;
+}
+
+export interface IssueLinkRow {
+  id: number;
+  source_issue_id: number;
+  target_issue_id: number;
+  link_type: "relates_to" | "blocks" | "is_blocked_by";
+  created_at: string;
+}
+
+export interface AwardRow {
+  id: number;
+  name: string;
+  user_id: number;
+  awardable_type: "Issue" | "MergeRequest" | "Note";
+  awardable_id: number;
+  created_at: string;
+}
+
+export interface VariableRow {
+  /** `project:<id>` or `group:<id>`. */
+  owner: string;
+  key: string;
+  value: string;
+  variable_type: "env_var" | "file";
+  protected: boolean;
+  masked: boolean;
+  hidden: boolean;
+  raw: boolean;
+  environment_scope: string;
+  description: string | null;
+}
+
+export interface GroupMilestoneRow extends Omit<MilestoneRow, "project_id"> {
+  group_id: number;
+}
+
+export interface EnvironmentRow {
+  id: number;
+  project_id: number;
+  name: string;
+  slug: string;
+  external_url: string | null;
+  state: "available" | "stopped";
+  tier: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeploymentRow {
+  id: number;
+  iid: number;
+  project_id: number;
+  environment_id: number;
+  ref: string;
+  sha: string;
+  status: "created" | "running" | "success" | "failed" | "canceled" | "blocked";
+  user_id: number;
+  job_id: number | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export interface ProtectedBranchRow {
+  id: number;
+  name: string;
+  push_access_level: number;
+  merge_access_level: number;
+  allow_force_push: boolean;
+}
+
+export interface CommitStatusRow {
+  id: number;
+  project_id: number;
+  sha: string;
+  ref: string | null;
+  name: string;
+  status: string;
+  target_url: string | null;
+  description: string | null;
+  created_at: string;
+  author_id: number;
+}
+
+export interface GroupWikiRow {
+  group_id: number;
+  slug: string;
+  title: string;
+  content: string;
+  format: string;
+}
+
+export interface IterationRow {
+  id: number;
+  iid: number;
+  group_id: number;
+  title: string | null;
+  description: string | null;
+  start_date: string;
+  due_date: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HookRow {
+  id: number;
+  project_id: number | null;
+  group_id: number | null;
+  url: string;
+  name: string;
+  description: string;
+  created_at: string;
+  events: Record<string, boolean>;
+  enable_ssl_verification: boolean;
+}
+
+export interface HookEventRow {
+  id: number;
+  hook_id: number;
+  trigger: string;
+  url: string;
+  request_headers: Record<string, string>;
+  request_data: Record<string, unknown>;
+  response_headers: Record<string, string>;
+  response_body: string;
+  response_status: number;
+  execution_duration: number;
+  created_at: string;
+}
+
+export interface UploadRow {
+  id: number;
+  project_id: number;
+  secret: string;
+  filename: string;
+  /** base64 */
+  content: string;
+  content_type: string;
+  created_at: string;
+}
+
+export interface ReleaseLinkRow {
+  id: number;
+  project_id: number;
+  tag_name: string;
+  name: string;
+  url: string;
+  direct_asset_path: string;
+  link_type: string;
+}
+
+export interface EvidenceRow {
+  id: number;
+  project_id: number;
+  tag_name: string;
+  sha: string;
+  collected_at: string;
+}
+
+export interface VulnerabilityRow {
+  id: number;
+  project_id: number;
+  title: string;
+  description: string;
+  severity: string;
+  state: "detected" | "confirmed" | "resolved" | "dismissed";
+  report_type: string;
+  dismissal_reason: string | null;
+  detected_at: string;
+  updated_at: string;
+  notes: string[];
+}
+
+export interface DependencyProxyRow {
+  group_id: number;
+  enabled: boolean;
+  identity: string | null;
+  /** Never answered: GitLab does not return the secret. */
+  secret_set: boolean;
+  blobs: Array<{ id: number; file_name: string; size: number; created_at: string }>;
+}
+
+export interface TimelineEventRow {
+  id: number;
+  issue_id: number;
+  note: string;
+  occurred_at: string;
+  tags: string[];
+  author_id: number;
+  created_at: string;
+}
+
+export interface CustomFieldRow {
+  id: number;
+  /** The root group that defines it. */
+  group_id: number;
+  name: string;
+  field_type: "SINGLE_SELECT" | "MULTI_SELECT" | "TEXT" | "NUMBER";
+  options: Array<{ id: number; value: string }>;
+  /** Work item types (issue, task, ...) it applies to. */
+  work_item_types: string[];
+}
+
 export interface ForgeState {
   settings: ForgeSettings;
   users: ForgeUser[];
@@ -320,11 +565,76 @@ export interface ForgeState {
   mergeRequests: MergeRequest[];
   pipelines: Pipeline[];
   jobs: Job[];
-  /** Labels, milestones, releases, wiki, issue links, to-dos, artifacts and forks (project-extras.ts). */
-  extras: ProjectExtras;
-  /** Next id per kind: GitLab ids are instance-wide integers. */
+  labels: LabelRow[];
+  milestones: MilestoneRow[];
+  /** Group milestones (rest/group-milestones.ts); their ids share `seq.record` with project milestones. */
+  groupMilestones: GroupMilestoneRow[];
+  /** Issue id → milestone id (project or ancestor group milestone). */
+  issueMilestones: Record<number, number>;
+  /** Merge request id → milestone id (project or ancestor group milestone). */
+  mrMilestones: Record<number, number>;
+  releases: ReleaseRow[];
+  releaseLinks: ReleaseLinkRow[];
+  evidence: EvidenceRow[];
+  /** Signed tags: `project_id:tag_name` → the signature GitLab verified. */
+  tagSignatures: Record<string, { signature_type: "PGP" | "X509" | "SSH"; verification_status: string }>;
+  /** Project wiki pages. */
+  wiki: WikiRow[];
+  groupWiki: GroupWikiRow[];
+  /** Issue links. */
+  links: IssueLinkRow[];
+  /** Ids of the derived to-do items marked done. */
+  todosDone: number[];
+  /** Emoji reactions on issues, merge requests and their notes. */
+  awards: AwardRow[];
+  /** Job id → artifact archive contents (path → text), set by seeding; see jobArtifactFiles. */
+  artifacts: Record<number, Record<string, string>>;
+  /** Fork project id → the project it was forked from. */
+  forks: Record<number, number>;
+  /** Project id → its protected branches (the default branch until changed: see protectedBranches). */
+  protectedBranches: Record<number, ProtectedBranchRow[]>;
+  /** External commit statuses (POST /projects/:id/statuses/:sha). */
+  statuses: CommitStatusRow[];
+  /** Project and group CI/CD variables (rest/variables.ts). */
+  variables: VariableRow[];
+  /** Environments and deployments (rest/environments.ts, rest/deployments.ts). */
+  environments: EnvironmentRow[];
+  deployments: DeploymentRow[];
+  iterations: IterationRow[];
+  /** Project and group webhooks, and their recorded deliveries. */
+  hooks: HookRow[];
+  hookEvents: HookEventRow[];
+  uploads: UploadRow[];
+  vulnerabilities: VulnerabilityRow[];
+  dependencyProxy: DependencyProxyRow[];
+  /** Incident timeline events. */
+  timeline: TimelineEventRow[];
+  /** Custom fields (Premium) defined on root groups. */
+  customFields: CustomFieldRow[];
+  /** Issue id → work item type (GitLab's issue types: issue, task, incident, ...), when not issue. */
+  workItemTypes: Record<number, string>;
+  /** Issue id → status id (work item status widget). */
+  workItemStatus: Record<number, string>;
+  /**
+   * Last id given per kind: GitLab ids are instance-wide integers. The records above share two
+   * series, numbered as they always were: `record` (labels, milestones, award emoji, issue links,
+   * environments, deployments, protected branches, commit statuses) and `record2` (iterations,
+   * hooks and their deliveries, uploads, release links, evidence, vulnerabilities, custom fields,
+   * dependency proxy blobs, timeline events).
+   */
   seq: Record<
-    "user" | "app" | "pat" | "group" | "project" | "issue" | "mr" | "note" | "pipeline" | "job",
+    | "user"
+    | "app"
+    | "pat"
+    | "group"
+    | "project"
+    | "issue"
+    | "mr"
+    | "note"
+    | "pipeline"
+    | "job"
+    | "record"
+    | "record2",
     number
   >;
   rateWindow: { startMs: number; count: number };
@@ -335,6 +645,43 @@ export interface ForgeState {
 export function nextId(state: ForgeState, kind: keyof ForgeState["seq"]): number {
   state.seq[kind] += 1;
   return state.seq[kind];
+}
+
+/** Every record collection, empty. */
+export function emptyRecords() {
+  return {
+    labels: [],
+    milestones: [],
+    groupMilestones: [],
+    issueMilestones: {},
+    mrMilestones: {},
+    releases: [],
+    releaseLinks: [],
+    evidence: [],
+    tagSignatures: {},
+    wiki: [],
+    groupWiki: [],
+    links: [],
+    todosDone: [],
+    awards: [],
+    artifacts: {},
+    forks: {},
+    protectedBranches: {},
+    statuses: [],
+    variables: [],
+    environments: [],
+    deployments: [],
+    iterations: [],
+    hooks: [],
+    hookEvents: [],
+    uploads: [],
+    vulnerabilities: [],
+    dependencyProxy: [],
+    timeline: [],
+    customFields: [],
+    workItemTypes: {},
+    workItemStatus: {},
+  } satisfies Partial<ForgeState>;
 }
 
 export function emptyState(ids: IdGenerator, clock: SimClock): ForgeState {
@@ -359,8 +706,21 @@ export function emptyState(ids: IdGenerator, clock: SimClock): ForgeState {
     mergeRequests: [],
     pipelines: [],
     jobs: [],
-    extras: emptyExtras(),
-    seq: { user: 0, app: 0, pat: 0, group: 0, project: 0, issue: 0, mr: 0, note: 0, pipeline: 0, job: 0 },
+    ...emptyRecords(),
+    seq: {
+      user: 0,
+      app: 0,
+      pat: 0,
+      group: 0,
+      project: 0,
+      issue: 0,
+      mr: 0,
+      note: 0,
+      pipeline: 0,
+      job: 0,
+      record: 0,
+      record2: 0,
+    },
     rateWindow: { startMs: 0, count: 0 },
     ids,
     clock,

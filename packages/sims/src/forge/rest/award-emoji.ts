@@ -3,8 +3,7 @@ import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject, requireUser } from "../model/access.js";
 import { findMr } from "../model/merge-requests.js";
 import type { Noteable } from "../model/notes.js";
-import type { AwardRow } from "../model/project-extras.js";
-import type { ForgeState } from "../model/state.js";
+import type { AwardRow, ForgeState } from "../model/state.js";
 import { userRef } from "../model/users.js";
 import { forbidden, missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -35,8 +34,8 @@ function awardJson(state: ForgeState, a: AwardRow, origin: string) {
 
 export function awardEmojiRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const awards = () => {
-    ctx.state.extras.awards ??= [];
-    return ctx.state.extras.awards;
+    ctx.state.awards ??= [];
+    return ctx.state.awards;
   };
 
   type Segment = "issues" | "merge_requests";
@@ -120,7 +119,7 @@ export function awardEmojiRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (of(t).some((a) => a.user_id === me.id && a.name === name))
       return void res.status(400).json({ message: { name: ["has already been taken"] } });
     const a: AwardRow = {
-      id: ++ctx.state.extras.seq,
+      id: ++ctx.state.seq.record,
       name,
       user_id: me.id,
       awardable_type: t.type,
@@ -136,7 +135,7 @@ export function awardEmojiRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (!a) return notFound(res, "Award Emoji");
     // only the user who awarded it (or an administrator) may take it back
     if (a.user_id !== me.id && !me.admin) return forbidden(res);
-    ctx.state.extras.awards = awards().filter((x) => x !== a);
+    ctx.state.awards = awards().filter((x) => x !== a);
     res.status(204).end();
   });
 }

@@ -1,7 +1,7 @@
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject } from "../model/access.js";
-import type { CommitStatusRow } from "../model/project-extras.js";
 import { resolveRef } from "../model/repo.js";
+import type { CommitStatusRow } from "../model/state.js";
 import { ACCESS, type ForgeState } from "../model/state.js";
 import { userRef } from "../model/users.js";
 import { missing, notFound } from "../wire/answers.js";
@@ -14,7 +14,7 @@ import type { Routes } from "../wire/router.js";
 const STATES = new Set(["pending", "running", "success", "failed", "canceled", "skipped"]);
 
 export function commitStatusRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
-  const x = () => ctx.state.extras;
+  const x = () => ctx.state;
 
   // Commit statuses set by external systems.
   const statusJson = (s: CommitStatusRow) => ({
@@ -43,7 +43,7 @@ export function commitStatusRoutes(r: Routes, ctx: SimContext<ForgeState>): void
     if (!state) return missing(res, "state");
     if (!STATES.has(state)) return void res.status(400).json({ error: "state does not have a valid value" });
     const row: CommitStatusRow = {
-      id: ++x().seq,
+      id: ++x().seq.record,
       project_id: p.id,
       sha: commit.id,
       ref: str(b.ref) ?? null,

@@ -1,6 +1,5 @@
 import type { SimContext } from "../../core/sim.js";
 import { loadGroup } from "../model/access.js";
-import { more } from "../model/more-extras.js";
 import { ACCESS, type ForgeState } from "../model/state.js";
 import type { Routes } from "../wire/router.js";
 import { groupLevel } from "./groups.js";
@@ -9,7 +8,7 @@ import { groupLevel } from "./groups.js";
 
 export function dependencyProxyRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const m = () => more(ctx.state);
+  const m = () => ctx.state;
 
   // the dependency proxy's cache: purged in the background (202), by the group's owners
   r.delete("/groups/:id/dependency_proxy/cache", (req, res) => {

@@ -1,6 +1,6 @@
 import type { SimContext } from "../../core/sim.js";
 import { loadProject, requireUser } from "../model/access.js";
-import type { DeploymentRow } from "../model/project-extras.js";
+import type { DeploymentRow } from "../model/state.js";
 import { ACCESS, type ForgeState } from "../model/state.js";
 import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -65,7 +65,7 @@ export function deploymentRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     const name = String(b.environment);
     const e = envs().find((x) => x.project_id === p.id && x.name === name) ?? addEnvironment(p, name, null);
     const d: DeploymentRow = {
-      id: ++s().extras.seq,
+      id: ++s().seq.record,
       iid: deps().filter((x) => x.project_id === p.id).length + 1,
       project_id: p.id,
       environment_id: e.id,

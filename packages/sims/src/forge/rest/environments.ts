@@ -1,7 +1,7 @@
 import type { SimContext } from "../../core/sim.js";
 import { loadProject } from "../model/access.js";
 import { jobJson } from "../model/ci.js";
-import type { DeploymentRow, EnvironmentRow } from "../model/project-extras.js";
+import type { DeploymentRow, EnvironmentRow } from "../model/state.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
 import { missing, notFound } from "../wire/answers.js";
@@ -13,8 +13,8 @@ import type { Routes } from "../wire/router.js";
 /** Environments and deployments as GitLab shows them, each embedding the other. */
 export function deploymentViews(ctx: SimContext<ForgeState>) {
   const s = () => ctx.state;
-  const envs = () => (s().extras.environments ??= []);
-  const deps = () => (s().extras.deployments ??= []);
+  const envs = () => (s().environments ??= []);
+  const deps = () => (s().deployments ??= []);
   const envJson = (p: Project, e: EnvironmentRow, detail: boolean): Record<string, unknown> => {
     const last = deps()
       .filter((d) => d.environment_id === e.id)
@@ -53,7 +53,7 @@ export function deploymentViews(ctx: SimContext<ForgeState>) {
   const addEnvironment = (p: Project, name: string, externalUrl: string | null, tier?: string) => {
     const now = s().clock.iso();
     const e: EnvironmentRow = {
-      id: ++s().extras.seq,
+      id: ++s().seq.record,
       project_id: p.id,
       name,
       slug: name

@@ -65,7 +65,7 @@ export function catalogRoot(s: ForgeState, me: ForgeUser | null, origin: string)
   const gid = (type: string, id: number) => `gid://gitlab/${type}/${id}`;
   const host = new URL(origin).host;
   const releasesOf = (p: Project) =>
-    s.extras.releases
+    s.releases
       .filter((r) => r.project_id === p.id)
       .sort((a, b) => (a.released_at < b.released_at ? 1 : a.released_at > b.released_at ? -1 : 0));
   const isResource = (p: Project) => {

@@ -8,7 +8,6 @@ import {
   projectAccessLevel,
   projectFullPath,
 } from "../model/access.js";
-import { more, nextMoreId } from "../model/more-extras.js";
 import { addNote } from "../model/notes.js";
 import {
   ACCESS,
@@ -16,6 +15,7 @@ import {
   type ForgeUser,
   type Group,
   type Issue,
+  nextId,
   type Project,
   userByName,
 } from "../model/state.js";
@@ -92,11 +92,11 @@ const numericId = (gid: unknown, type: string): number | undefined => {
 
 export function workItemGraphql(env: GqlEnv) {
   const { s, me, origin, gid, userObj } = env;
-  const m = () => more(s);
+  const m = () => s;
   const typeOf = (i: Issue) => m().workItemTypes[i.id] ?? "issue";
   const projectOf = (i: Issue) => s.projects.find((p) => p.id === i.project_id)!;
   const labelRow = (p: Project, title: string) =>
-    s.extras.labels.find((l) => l.project_id === p.id && l.name === title);
+    s.labels.find((l) => l.project_id === p.id && l.name === title);
 
   /** The custom fields of the project's root group that apply to a work item type. */
   const customFieldsOf = (p: Project, kind: string) => {
@@ -352,7 +352,7 @@ export function workItemGraphql(env: GqlEnv) {
       ),
     labels: (a: Args) =>
       connection(
-        s.extras.labels.filter((l) => l.project_id === p.id && (!a.title || l.name === a.title)),
+        s.labels.filter((l) => l.project_id === p.id && (!a.title || l.name === a.title)),
         a,
         (l) => ({ __typename: "Label", id: gid("ProjectLabel", l.id), title: l.name, color: l.color }),
         "Label",
@@ -444,7 +444,7 @@ export function workItemGraphql(env: GqlEnv) {
   /** Labels by title, assignees by username, from GitLab's global ids. */
   const labelTitles = (p: Project, ids: unknown): string[] =>
     (Array.isArray(ids) ? ids : []).map((x) => {
-      const l = s.extras.labels.find((r) => r.project_id === p.id && r.id === numericId(x, "ProjectLabel"));
+      const l = s.labels.find((r) => r.project_id === p.id && r.id === numericId(x, "ProjectLabel"));
       if (!l) throw new GqlError(`Label ${String(x)} does not exist in ${projectFullPath(s, p)}`);
       return l.name;
     });
@@ -574,7 +574,7 @@ export function workItemGraphql(env: GqlEnv) {
       if (typeof input.note !== "string" || !input.note.trim())
         return payload("TimelineEventCreate", "timelineEvent", null, ["Timeline text can't be blank"]);
       const t = {
-        id: nextMoreId(s),
+        id: nextId(s, "record2"),
         issue_id: i.id,
         note: input.note,
         occurred_at: String(input.occurredAt ?? s.clock.iso()),

@@ -11,7 +11,7 @@ import {
 } from "../model/access.js";
 import { mrJson } from "../model/merge-requests.js";
 import { editMilestone, groupMilestoneJson, newMilestoneFields } from "../model/milestones.js";
-import type { GroupMilestoneRow } from "../model/project-extras.js";
+import type { GroupMilestoneRow } from "../model/state.js";
 import { ACCESS, type ForgeState, type Group, type Issue, type MergeRequest } from "../model/state.js";
 import { forbidden, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -27,7 +27,7 @@ import { newMilestoneTitle } from "./milestones.js";
 
 export function groupMilestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const groupMs = () => (s().extras.groupMilestones ??= []);
+  const groupMs = () => (s().groupMilestones ??= []);
   const gjson = (m: GroupMilestoneRow) => {
     const g = groupById(s(), m.group_id)!;
     return groupMilestoneJson(m, ctx.origin, groupFullPath(s(), g));
@@ -84,7 +84,7 @@ export function groupMilestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): vo
     if (groupMs().some((m) => m.group_id === g.id && m.title === title))
       return void res.status(400).json({ message: "Title has already been taken" });
     const m: GroupMilestoneRow = {
-      id: ++s().extras.seq,
+      id: ++s().seq.record,
       iid: groupMs().filter((x) => x.group_id === g.id).length + 1,
       group_id: g.id,
       ...newMilestoneFields(title, b, s().clock.iso()),
@@ -107,14 +107,14 @@ export function groupMilestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): vo
     if (!g) return;
     const m = findGroupMs(g, String(req.params.milestone_id));
     if (!m) return notFound(res, "Milestone");
-    s().extras.groupMilestones = groupMs().filter((x) => x !== m);
+    s().groupMilestones = groupMs().filter((x) => x !== m);
     unassign(m.id);
     res.status(204).end();
   });
 
   /** Removing a milestone takes it off every issue and merge request that had it. */
   const unassign = (id: number) => {
-    const x = s().extras;
+    const x = s();
     for (const [k, v] of Object.entries(x.issueMilestones)) if (v === id) delete x.issueMilestones[Number(k)];
     for (const [k, v] of Object.entries(x.mrMilestones ?? {}))
       if (v === id) delete x.mrMilestones![Number(k)];
@@ -123,10 +123,10 @@ export function groupMilestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): vo
   // The issues, merge requests and burndown events of one milestone, project or group.
   const issuesOf = (id: number, res: Response): Issue[] =>
     s().issues.filter(
-      (i) => s().extras.issueMilestones[i.id] === id && canSeeIssue(s(), i, caller(res)?.user ?? null),
+      (i) => s().issueMilestones[i.id] === id && canSeeIssue(s(), i, caller(res)?.user ?? null),
     );
   const mrsOf = (id: number): MergeRequest[] =>
-    s().mergeRequests.filter((m) => s().extras.mrMilestones?.[m.id] === id);
+    s().mergeRequests.filter((m) => s().mrMilestones?.[m.id] === id);
   /** One event per issue opened, closed (and reopened: GitLab keeps no more than that in the sim). */
   const burndown = (issues: Issue[]) =>
     issues
@@ -154,9 +154,7 @@ export function groupMilestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): vo
     (req, res) => {
       const p = loadProject(s(), req, res);
       if (!p) return null;
-      const m = s().extras.milestones.find(
-        (x) => x.project_id === p.id && String(x.id) === req.params.milestone_id,
-      );
+      const m = s().milestones.find((x) => x.project_id === p.id && String(x.id) === req.params.milestone_id);
       if (!m) {
         notFound(res, "Milestone");
         return null;
@@ -200,9 +198,7 @@ export function groupMilestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): vo
   r.post("/projects/:id/milestones/:milestone_id/promote", (req, res) => {
     const p = loadProject(s(), req, res, ACCESS.reporter);
     if (!p) return;
-    const m = s().extras.milestones.find(
-      (x) => x.project_id === p.id && String(x.id) === req.params.milestone_id,
-    );
+    const m = s().milestones.find((x) => x.project_id === p.id && String(x.id) === req.params.milestone_id);
     if (!m) return notFound(res, "Milestone");
     if (p.namespace.kind !== "group")
       return void res.status(400).json({ message: "Project does not belong to a group." });
@@ -213,15 +209,15 @@ export function groupMilestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): vo
     const now = s().clock.iso();
     const promoted: GroupMilestoneRow = {
       ...m,
-      id: ++s().extras.seq,
+      id: ++s().seq.record,
       iid: groupMs().filter((x) => x.group_id === g.id).length + 1,
       group_id: g.id,
       updated_at: now,
     };
     delete (promoted as { project_id?: number }).project_id;
     groupMs().push(promoted);
-    s().extras.milestones = s().extras.milestones.filter((x) => x !== m);
-    const x = s().extras;
+    s().milestones = s().milestones.filter((x) => x !== m);
+    const x = s();
     for (const [k, v] of Object.entries(x.issueMilestones))
       if (v === m.id) x.issueMilestones[Number(k)] = promoted.id;
     for (const [k, v] of Object.entries(x.mrMilestones ?? {}))

@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadGroup, loadProject } from "../model/access.js";
-import { type HookEventRow, type HookRow, more } from "../model/more-extras.js";
+import type { HookEventRow, HookRow } from "../model/state.js";
 import { ACCESS, type ForgeState } from "../model/state.js";
 import { notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -60,7 +60,7 @@ function statusMatches(e: HookEventRow, status: unknown): boolean {
 
 export function hookRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const m = () => more(ctx.state);
+  const m = () => ctx.state;
 
   // webhooks: project hooks need maintainer, group hooks owner; deliveries are read newest first
   type HookOwner = { project_id: number | null; group_id: number | null };

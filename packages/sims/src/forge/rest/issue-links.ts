@@ -27,7 +27,7 @@ export function issueLinkRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (!issue) return;
     const me = caller(res)?.user ?? null;
     const rows = s()
-      .extras.links.filter((l) => l.source_issue_id === issue.id || l.target_issue_id === issue.id)
+      .links.filter((l) => l.source_issue_id === issue.id || l.target_issue_id === issue.id)
       .flatMap((l) => {
         const otherId = l.source_issue_id === issue.id ? l.target_issue_id : l.source_issue_id;
         const other = s().issues.find((i) => i.id === otherId);
@@ -77,7 +77,7 @@ export function issueLinkRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (target.id === issue.id)
       return void res.status(400).json({ message: "Cannot link an issue to itself" });
     if (
-      s().extras.links.some(
+      s().links.some(
         (l) =>
           (l.source_issue_id === issue.id && l.target_issue_id === target.id) ||
           (l.source_issue_id === target.id && l.target_issue_id === issue.id),
@@ -85,13 +85,13 @@ export function issueLinkRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     )
       return void res.status(409).json({ message: "Issue(s) already assigned" });
     const link = {
-      id: ++s().extras.seq,
+      id: ++s().seq.record,
       source_issue_id: issue.id,
       target_issue_id: target.id,
       link_type: type as "relates_to",
       created_at: s().clock.iso(),
     };
-    s().extras.links.push(link);
+    s().links.push(link);
     res.status(201).json({
       source_issue: issueJson(s(), issue, ctx.origin),
       target_issue: issueJson(s(), target, ctx.origin),
@@ -104,7 +104,7 @@ export function issueLinkRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     const issue = loadIssue(req, res);
     if (!issue) return;
     const me = caller(res)?.user ?? null;
-    const link = s().extras.links.find(
+    const link = s().links.find(
       (x) =>
         x.id === Number(req.params.link_id) &&
         (x.source_issue_id === issue.id || x.target_issue_id === issue.id),
@@ -129,13 +129,13 @@ export function issueLinkRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   r.delete("/projects/:id/issues/:iid/links/:link_id", (req, res) => {
     const issue = loadIssue(req, res, ACCESS.guest);
     if (!issue) return;
-    const link = s().extras.links.find(
+    const link = s().links.find(
       (l) =>
         l.id === Number(req.params.link_id) &&
         (l.source_issue_id === issue.id || l.target_issue_id === issue.id),
     );
     if (!link) return notFound(res, "Not found");
-    s().extras.links = s().extras.links.filter((l) => l !== link);
+    s().links = s().links.filter((l) => l !== link);
     const src = s().issues.find((i) => i.id === link.source_issue_id)!;
     const dst = s().issues.find((i) => i.id === link.target_issue_id)!;
     res.json({

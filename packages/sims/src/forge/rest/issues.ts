@@ -11,8 +11,8 @@ import {
   projectFullPath,
   requireUser,
 } from "../model/access.js";
+import { votes } from "../model/award-emoji.js";
 import { userNotesCount } from "../model/notes.js";
-import { votes } from "../model/project-extras.js";
 import type { ForgeState, ForgeUser, Issue, MergeRequest, Project } from "../model/state.js";
 import { ACCESS, nextId, userByName } from "../model/state.js";
 import { userRef } from "../model/users.js";
@@ -123,7 +123,7 @@ export function issueJson(state: ForgeState, i: Issue, origin: string) {
     assignee: assignees[0] ?? null,
     user_notes_count: userNotesCount(i),
     merge_requests_count: 0,
-    ...votes(state.extras, "Issue", i.id),
+    ...votes(state, "Issue", i.id),
     due_date: i.due_date,
     confidential: i.confidential,
     discussion_locked: null,

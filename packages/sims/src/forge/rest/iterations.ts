@@ -1,6 +1,5 @@
 import type { SimContext } from "../../core/sim.js";
 import { groupById, groupChain, groupFullPath, loadGroup } from "../model/access.js";
-import { more } from "../model/more-extras.js";
 import type { ForgeState } from "../model/state.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam, str } from "../wire/params.js";
@@ -10,7 +9,7 @@ import type { Routes } from "../wire/router.js";
 
 export function iterationRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const m = () => more(ctx.state);
+  const m = () => ctx.state;
 
   // iterations (Premium): state 1 upcoming, 2 current, 3 closed, from the dates and today
   r.get("/groups/:id/iterations", (req, res) => {

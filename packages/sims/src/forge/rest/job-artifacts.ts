@@ -2,7 +2,7 @@ import { zipSync } from "fflate";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject } from "../model/access.js";
 import { isFinal, syncPipeline } from "../model/ci.js";
-import { jobArtifactFiles } from "../model/project-extras.js";
+import { jobArtifactFiles } from "../model/job-artifacts.js";
 import type { ForgeState } from "../model/state.js";
 import { notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -54,7 +54,7 @@ export function jobArtifactRoutes(r: Routes, ctx: SimContext<ForgeState>): void 
     if (!p) return;
     const job = s().jobs.find((j) => j.project_id === p.id && String(j.id) === req.params.job_id);
     if (!job) return notFound(res);
-    const files = jobArtifactFiles(s().extras, job);
+    const files = jobArtifactFiles(s(), job);
     if (!isFinal(job.status) || Object.keys(files).length === 0) return notFound(res);
     const zip = zipSync(
       Object.fromEntries(Object.entries(files).map(([path, text]) => [path, Buffer.from(text)])),
@@ -73,7 +73,7 @@ export function jobArtifactRoutes(r: Routes, ctx: SimContext<ForgeState>): void 
     const raw = (req.params as Record<string, unknown>).artifact_path;
     const path = (Array.isArray(raw) ? raw.join("/") : String(raw)).replace(/^\/+/, "");
     if (!isFinal(l.job.status)) return notFound(res);
-    const content = jobArtifactFiles(ctx.state.extras, l.job)[path];
+    const content = jobArtifactFiles(ctx.state, l.job)[path];
     if (content === undefined) return notFound(res);
     res.status(200).type("application/octet-stream").send(Buffer.from(content));
   });
@@ -87,7 +87,7 @@ export function jobArtifactRoutes(r: Routes, ctx: SimContext<ForgeState>): void 
     if (!job) return notFound(res);
     const pipeline = ctx.state.pipelines.find((x) => x.id === job.pipeline_id);
     if (pipeline) syncPipeline(ctx.state, pipeline);
-    const files = isFinal(job.status) ? jobArtifactFiles(ctx.state.extras, job) : {};
+    const files = isFinal(job.status) ? jobArtifactFiles(ctx.state, job) : {};
     if (Object.keys(files).length === 0) return notFound(res);
     const q = req.query as Record<string, unknown>;
     const dir = (str(q.path) ?? "").replace(/^\/+|\/+$/g, "");

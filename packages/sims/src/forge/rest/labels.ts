@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject } from "../model/access.js";
-import type { LabelRow } from "../model/project-extras.js";
+import type { LabelRow } from "../model/state.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -16,7 +16,7 @@ const COLOR = /^#[0-9A-Fa-f]{6}$|^[a-z]+$/;
  * name in use is a stored label with a real id that later reads by id or name find.
  */
 export function projectLabels(state: ForgeState, p: Project): LabelRow[] {
-  const x = state.extras;
+  const x = state;
   const stored = x.labels.filter((l) => l.project_id === p.id);
   const known = new Set(stored.map((l) => l.name));
   const used = [...state.issues, ...state.mergeRequests].filter((i) => i.project_id === p.id);
@@ -25,7 +25,7 @@ export function projectLabels(state: ForgeState, p: Project): LabelRow[] {
     known.add(name);
     const hue = [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 0xffffff, 7);
     const row: LabelRow = {
-      id: ++x.seq,
+      id: ++x.seq.record,
       project_id: p.id,
       name,
       color: `#${hue.toString(16).padStart(6, "0")}`,
@@ -58,7 +58,7 @@ export function labelJson(state: ForgeState, p: Project, l: LabelRow) {
 }
 
 export function labelRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
-  const d = () => ctx.state.extras;
+  const d = () => ctx.state;
   const findLabel = (p: Project, ref: string) =>
     projectLabels(ctx.state, p).find((l) => String(l.id) === ref || l.name === ref);
 
@@ -92,7 +92,7 @@ export function labelRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
       return void res.status(400).json({ message: { color: ["must be a valid color code"] } });
     if (findLabel(p, name)) return void res.status(409).json({ message: "Label already exists" });
     const row: LabelRow = {
-      id: ++d().seq,
+      id: ++d().seq.record,
       project_id: p.id,
       name,
       color,

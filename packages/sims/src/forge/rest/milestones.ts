@@ -5,10 +5,10 @@ import {
   anyMilestoneJson,
   editMilestone,
   milestoneJson,
-  milestoneUsable,
   newMilestoneFields,
+  setMilestone,
 } from "../model/milestones.js";
-import type { MilestoneRow } from "../model/project-extras.js";
+import type { MilestoneRow } from "../model/state.js";
 import { ACCESS, type ForgeState, type Issue, type Project } from "../model/state.js";
 import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -39,7 +39,7 @@ export function newMilestoneTitle(b: Record<string, unknown>, res: Response): st
 
 export function milestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const fullPath = (p: Project) => projectFullPath(ctx.state, p);
-  const d = () => ctx.state.extras;
+  const d = () => ctx.state;
 
   const findMs = (p: Project, id: string) =>
     d().milestones.find((m) => m.project_id === p.id && String(m.id) === id);
@@ -78,7 +78,7 @@ export function milestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
           "Failed to create milestone! Title already being used for another group or project milestone.",
       });
     const m: MilestoneRow = {
-      id: ++d().seq,
+      id: ++d().seq.record,
       iid: d().milestones.filter((x) => x.project_id === p.id).length + 1,
       project_id: p.id,
       ...newMilestoneFields(title, b, ctx.state.clock.iso()),
@@ -107,20 +107,11 @@ export function milestoneRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
 }
 
 export function issueMilestone(state: ForgeState, i: Issue, origin: string) {
-  const id = state.extras.issueMilestones[i.id];
+  const id = state.issueMilestones[i.id];
   return id === undefined ? null : anyMilestoneJson(state, id, origin);
 }
 
 /** `milestone_id`: a milestone of the issue's project (or its groups), or 0/null to remove it. */
 export function setIssueMilestone(state: ForgeState, i: Issue, raw: unknown): string | undefined {
-  if (raw === undefined) return undefined;
-  const id = raw === null || raw === "" ? 0 : Number(raw);
-  if (id === 0) {
-    delete state.extras.issueMilestones[i.id];
-    return undefined;
-  }
-  if (!milestoneUsable(state, i.project_id, id))
-    return "milestone_id does not name a milestone of this project";
-  state.extras.issueMilestones[i.id] = id;
-  return undefined;
+  return setMilestone(state, "issueMilestones", i, raw);
 }

@@ -325,7 +325,7 @@ export function projectRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
       repository: structuredClone(src.repository),
     };
     ctx.state.projects.push(fork);
-    ctx.state.extras.forks[fork.id] = src.id;
+    ctx.state.forks[fork.id] = src.id;
     res.status(201).json({
       ...projectJson(ctx.state, fork, ctx.origin, me),
       forked_from_project: {

@@ -1,6 +1,6 @@
 import type { SimContext } from "../../core/sim.js";
 import { loadProject } from "../model/access.js";
-import type { ProtectedBranchRow } from "../model/project-extras.js";
+import type { ProtectedBranchRow } from "../model/state.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -20,7 +20,7 @@ const LEVEL_NAMES: Record<number, string> = {
 };
 
 export function protectedBranchRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
-  const x = () => ctx.state.extras;
+  const x = () => ctx.state;
 
   /** A project's protected branches; the default branch is protected until someone unprotects it. */
   const protectedOf = (p: Project): ProtectedBranchRow[] => {
@@ -28,7 +28,7 @@ export function protectedBranchRoutes(r: Routes, ctx: SimContext<ForgeState>): v
     const all = x().protectedBranches!;
     all[p.id] ??= [
       {
-        id: ++x().seq,
+        id: ++x().seq.record,
         name: p.default_branch,
         push_access_level: 40,
         merge_access_level: 40,
@@ -87,7 +87,7 @@ export function protectedBranchRoutes(r: Routes, ctx: SimContext<ForgeState>): v
         .status(400)
         .json({ error: "push_access_level, merge_access_level does not have a valid value" });
     const row: ProtectedBranchRow = {
-      id: ++x().seq,
+      id: ++x().seq.record,
       name,
       push_access_level: push,
       merge_access_level: merge,

@@ -1,9 +1,8 @@
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject, projectFullPath } from "../model/access.js";
-import { more, nextMoreId } from "../model/more-extras.js";
-import type { ReleaseRow } from "../model/project-extras.js";
 import { commitJson, resolveRef } from "../model/repo.js";
-import { ACCESS, type ForgeState, type Project } from "../model/state.js";
+import type { ReleaseRow } from "../model/state.js";
+import { ACCESS, type ForgeState, nextId, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
 import { missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -16,7 +15,7 @@ import type { Routes } from "../wire/router.js";
  */
 export function releaseRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const fullPath = (p: Project) => projectFullPath(ctx.state, p);
-  const d = () => ctx.state.extras;
+  const d = () => ctx.state;
   const findRelease = (p: Project, tag: string) =>
     d().releases.find((r) => r.project_id === p.id && r.tag_name === tag);
 
@@ -134,8 +133,8 @@ export function releaseRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     const r = findRelease(p, String(req.params.tag_name));
     if (!r) return notFound(res);
     const tag = p.repository.tags.get(r.tag_name);
-    more(ctx.state).evidence.push({
-      id: nextMoreId(ctx.state),
+    ctx.state.evidence.push({
+      id: nextId(ctx.state, "record2"),
       project_id: p.id,
       tag_name: r.tag_name,
       sha: (tag?.target ?? "").padEnd(40, "0").slice(0, 40),
@@ -152,7 +151,7 @@ export function releaseRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (!r) return notFound(res);
     const raw = (req.params as Record<string, unknown>).asset;
     const path = `/${Array.isArray(raw) ? raw.join("/") : String(raw)}`;
-    const link = more(ctx.state).releaseLinks.find(
+    const link = ctx.state.releaseLinks.find(
       (l) => l.project_id === p.id && l.tag_name === r.tag_name && l.direct_asset_path === path,
     );
     if (!link) return notFound(res);

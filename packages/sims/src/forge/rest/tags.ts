@@ -1,6 +1,5 @@
 import type { SimContext } from "../../core/sim.js";
 import { loadProject, projectFullPath, requireUser } from "../model/access.js";
-import { more } from "../model/more-extras.js";
 import { commitJson, resolveRef } from "../model/repo.js";
 import { validBranchName } from "../model/repo-write.js";
 import type { ForgeState, Project, Tag } from "../model/state.js";
@@ -90,7 +89,7 @@ export function tagRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (!p) return;
     const name = String(req.params.tag_name);
     if (!p.repository.tags.has(name)) return notFound(res, "Tag");
-    const sig = more(ctx.state).tagSignatures[`${p.id}:${name}`];
+    const sig = ctx.state.tagSignatures[`${p.id}:${name}`];
     if (!sig) return notFound(res, "Signature");
     const base = { signature_type: sig.signature_type, verification_status: sig.verification_status };
     if (sig.signature_type === "X509")

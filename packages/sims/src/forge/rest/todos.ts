@@ -88,7 +88,7 @@ export function todoRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     const me = requireUser(res);
     if (!me) return;
     const q = req.query as Record<string, unknown>;
-    const done = new Set(s().extras.todosDone);
+    const done = new Set(s().todosDone);
     const want = q.state === "done" ? "done" : "pending";
     const rows = todosOf(ctx, me)
       .filter((t) => (done.has(t.id) ? "done" : "pending") === want)
@@ -103,15 +103,14 @@ export function todoRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (!me) return;
     const t = todosOf(ctx, me).find((x) => x.id === Number(req.params.todo_id));
     if (!t) return notFound(res, "Todo");
-    if (!s().extras.todosDone.includes(t.id)) s().extras.todosDone.push(t.id);
+    if (!s().todosDone.includes(t.id)) s().todosDone.push(t.id);
     res.status(201).json(todoJson(t, true));
   });
 
   r.post("/todos/mark_as_done", (_req, res) => {
     const me = requireUser(res);
     if (!me) return;
-    for (const t of todosOf(ctx, me))
-      if (!s().extras.todosDone.includes(t.id)) s().extras.todosDone.push(t.id);
+    for (const t of todosOf(ctx, me)) if (!s().todosDone.includes(t.id)) s().todosDone.push(t.id);
     res.status(204).end();
   });
 }

@@ -1,8 +1,7 @@
 import express from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadProject } from "../model/access.js";
-import { more, nextMoreId } from "../model/more-extras.js";
-import { ACCESS, type ForgeState } from "../model/state.js";
+import { ACCESS, type ForgeState, nextId } from "../model/state.js";
 import { missing, notFound } from "../wire/answers.js";
 import type { Routes } from "../wire/router.js";
 
@@ -12,7 +11,7 @@ const UPLOAD_LIMIT = 10 * 1024 * 1024;
 
 export function uploadRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const m = () => more(ctx.state);
+  const m = () => ctx.state;
 
   // uploads: multipart `file`, answered with the markdown that links to it
   r.post(
@@ -33,7 +32,7 @@ export function uploadRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
       const filename = (file as File).name || "file";
       const secret = s().ids.next("", 32);
       const row = {
-        id: nextMoreId(s()),
+        id: nextId(s(), "record2"),
         project_id: p.id,
         secret,
         filename,

@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, groupAccessLevel, loadGroup, loadProject } from "../model/access.js";
-import type { VariableRow } from "../model/project-extras.js";
+import type { VariableRow } from "../model/state.js";
 import { ACCESS, type ForgeState } from "../model/state.js";
 import { forbidden, missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
@@ -38,8 +38,8 @@ function scopeFilter(req: Request): string | undefined {
 
 export function variableRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const all = () => {
-    ctx.state.extras.variables ??= [];
-    return ctx.state.extras.variables;
+    ctx.state.variables ??= [];
+    return ctx.state.variables;
   };
 
   /** The owner a request names (`project:1`, `group:2`), for maintainers only; null when answered. */
@@ -146,7 +146,7 @@ export function variableRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   both.delete(["/projects/:id/variables/:key", "/groups/:id/variables/:key"], (owner, req, res) => {
     const v = one(req, res, owner);
     if (!v) return;
-    ctx.state.extras.variables = all().filter((x) => x !== v);
+    ctx.state.variables = all().filter((x) => x !== v);
     res.status(204).end();
   });
 }

@@ -1,9 +1,8 @@
 import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { loadGroup, loadProject } from "../model/access.js";
-import { more } from "../model/more-extras.js";
-import { editWikiPage, newWikiPage, wikiJson } from "../model/project-extras.js";
 import { ACCESS, type ForgeState } from "../model/state.js";
+import { editWikiPage, newWikiPage, wikiJson } from "../model/wikis.js";
 import { missing, notFound } from "../wire/answers.js";
 import { boolParam, params } from "../wire/params.js";
 import { type Routes, twins } from "../wire/router.js";
@@ -27,25 +26,25 @@ interface Wiki {
 export function wikiRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
   const projectWiki = (id: number): Wiki => ({
-    pages: () => s().extras.wiki.filter((w) => w.project_id === id),
+    pages: () => s().wiki.filter((w) => w.project_id === id),
     add: (page) => {
       const w = { project_id: id, ...page };
-      s().extras.wiki.push(w);
+      s().wiki.push(w);
       return w;
     },
     remove: (page) => {
-      s().extras.wiki = s().extras.wiki.filter((x) => x !== page);
+      s().wiki = s().wiki.filter((x) => x !== page);
     },
   });
   const groupWiki = (id: number): Wiki => ({
-    pages: () => more(s()).groupWiki.filter((w) => w.group_id === id),
+    pages: () => s().groupWiki.filter((w) => w.group_id === id),
     add: (page) => {
       const w = { group_id: id, ...page };
-      more(s()).groupWiki.push(w);
+      s().groupWiki.push(w);
       return w;
     },
     remove: (page) => {
-      more(s()).groupWiki = more(s()).groupWiki.filter((x) => x !== page);
+      s().groupWiki = s().groupWiki.filter((x) => x !== page);
     },
   });
 

@@ -6,29 +6,13 @@ import type {
   PersonalAccessToken,
 } from "../model/state.js";
 import { nextId, secretValue, userByName } from "../model/state.js";
-import { ACCESS_TOKEN_TTL_SECONDS, addToken, KNOWN_SCOPES } from "../oauth/tokens.js";
+import { ACCESS_TOKEN_TTL_SECONDS, addToken, KNOWN_SCOPES, oauthExpired } from "../oauth/tokens.js";
+import { check, isObj, type RecordKind, SeedError } from "./records.js";
 
-/** A seed that cannot be applied: the control API answers 400 and nothing is changed. */
-class SeedError extends Error {
-  readonly status = 400;
-  get publicMessage(): string {
-    return this.message;
-  }
-}
+const REDACTED = "…[redacted]";
 
-export function check(cond: unknown, message: string): asserts cond {
-  if (!cond) throw new SeedError(message);
-}
-
-const isObj = (v: unknown): v is Record<string, any> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
-export function list(body: Record<string, unknown>, key: string): Record<string, any>[] {
-  const v = body[key];
-  if (v === undefined) return [];
-  check(Array.isArray(v) && v.every(isObj), `${key} must be an array of objects`);
-  return v as Record<string, any>[];
-}
+/** How the state dump shows a secret: its first four characters. */
+export const redacted = (value: string) => `${value.slice(0, 4)}${REDACTED}`;
 
 function scopes(v: unknown, where: string, fallback: string[]): string[] {
   if (v === undefined) return fallback;
@@ -86,10 +70,15 @@ export function upsertApplication(state: ForgeState, a: Record<string, any>): OA
     `application ${a.uid}: a confidential application needs a secret`,
   );
   const existing = state.applications.find((x) => x.uid === a.uid);
+  // a dumped secret is redacted: the application keeps the secret it has
+  const secret =
+    typeof a.secret === "string" && a.secret.endsWith(REDACTED) && existing?.secret
+      ? existing.secret
+      : a.secret;
   const app: OAuthApplication = {
     id: existing?.id ?? nextId(state, "app"),
     uid: a.uid,
-    ...(typeof a.secret === "string" ? { secret: a.secret } : {}),
+    ...(typeof secret === "string" ? { secret } : {}),
     name: typeof a.name === "string" ? a.name : a.uid,
     confidential,
     trusted: a.trusted === true,
@@ -117,8 +106,10 @@ export function addOAuthTokenSeed(state: ForgeState, t: Record<string, any>): OA
     app === null || state.applications.some((a) => a.uid === app),
     `tokens[]: unknown application ${app}`,
   );
+  // a dumped token's value is redacted: the row is kept under a value no client was given
+  const value = typeof t.token === "string" ? t.token : secretValue(state);
   const token: OAuthToken = {
-    token: typeof t.token === "string" ? t.token : secretValue(state),
+    token: value.endsWith(REDACTED) ? `${value}#${state.tokens.size + 1}` : value,
     refresh_token: typeof t.refresh_token === "string" ? t.refresh_token : secretValue(state),
     app_uid: app,
     user_id: ownerId(state, t.user, "tokens[]"),
@@ -126,7 +117,7 @@ export function addOAuthTokenSeed(state: ForgeState, t: Record<string, any>): OA
     created_at_ms: typeof t.created_at === "number" ? t.created_at * 1000 : state.clock.now(),
     expires_in: typeof t.expires_in === "number" ? t.expires_in : ACCESS_TOKEN_TTL_SECONDS,
     ...(t.revoked === true ? { revoked_at_ms: state.clock.now() } : {}),
-    refreshed: false,
+    refreshed: t.refreshed === true,
   };
   addToken(state, token);
   return token;
@@ -141,17 +132,25 @@ export function addPatSeed(state: ForgeState, p: Record<string, any>): PersonalA
     p.expires_at === undefined || p.expires_at === null || /^\d{4}-\d{2}-\d{2}$/.test(String(p.expires_at)),
     "personal_access_tokens[].expires_at must be YYYY-MM-DD",
   );
+  // A dumped token (its value redacted) restores its row: the plaintext stays where the row is
+  // still held, and a row no simulator holds any more is kept under a key no client can send.
+  const held = typeof p.id === "number" ? [...state.pats].find(([, x]) => x.id === p.id) : undefined;
+  const restores = held !== undefined && p.token.endsWith(REDACTED) && redacted(held[1].token) === p.token;
+  if (restores) state.pats.delete(held[0]);
+  const token = restores ? held[1].token : p.token;
   const pat: PersonalAccessToken = {
-    id: nextId(state, "pat"),
-    token: p.token,
+    id: typeof p.id === "number" ? p.id : nextId(state, "pat"),
+    token,
     user_id: ownerId(state, p.user, "personal_access_tokens[]"),
     name: typeof p.name === "string" ? p.name : "seeded",
     scopes: scopes(p.scopes, "personal_access_tokens[]", ["api"]),
     expires_at: typeof p.expires_at === "string" ? p.expires_at : null,
     revoked: p.revoked === true,
-    created_at: state.clock.iso(),
+    created_at: typeof p.created_at === "string" ? p.created_at : state.clock.iso(),
   };
-  state.pats.set(pat.token, pat);
+  state.seq.pat = Math.max(state.seq.pat, pat.id);
+  const key = !restores && p.token.endsWith(REDACTED) ? `${token}#${pat.id}` : token;
+  state.pats.set(key, pat);
   return pat;
 }
 
@@ -201,3 +200,93 @@ export function applySettings(state: ForgeState, body: Record<string, any>): voi
   }
   state.settings = next;
 }
+
+const username = (state: ForgeState, id: number) => state.users.find((u) => u.id === id)?.username ?? null;
+
+/**
+ * The identities as record kinds: upserted by a seed (a `replace: true` keeps them) and dumped
+ * with every secret redacted (seeding such a dump keeps the plaintext the simulator holds).
+ * Authorization codes and device grants are dumped for reading only.
+ */
+export const identities: RecordKind[] = [
+  {
+    key: "users",
+    seed(state, rows) {
+      for (const u of rows) upsertUser(state, u);
+    },
+    dump: (state) => state.users,
+  },
+  {
+    key: "applications",
+    seed(state, rows) {
+      for (const a of rows) upsertApplication(state, a);
+    },
+    dump: (state) =>
+      state.applications.map(({ secret, ...a }) => ({
+        ...a,
+        ...(secret ? { secret: redacted(secret) } : {}),
+      })),
+  },
+  {
+    key: "tokens",
+    seed(state, rows) {
+      for (const t of rows) addOAuthTokenSeed(state, t);
+    },
+    dump: (state) =>
+      [...state.tokens.values()].map((t) => ({
+        token: redacted(t.token),
+        application: t.app_uid,
+        user: username(state, t.user_id),
+        scopes: t.scopes,
+        created_at: Math.floor(t.created_at_ms / 1000),
+        expires_in: t.expires_in,
+        expired: oauthExpired(state, t),
+        revoked: t.revoked_at_ms !== undefined,
+        refreshed: t.refreshed,
+      })),
+  },
+  {
+    key: "personal_access_tokens",
+    seed(state, rows) {
+      for (const p of rows) addPatSeed(state, p);
+    },
+    dump: (state) =>
+      [...state.pats.values()].map((p) => ({
+        id: p.id,
+        token: redacted(p.token),
+        user: username(state, p.user_id),
+        name: p.name,
+        scopes: p.scopes,
+        expires_at: p.expires_at,
+        revoked: p.revoked,
+        created_at: p.created_at,
+      })),
+  },
+  {
+    key: "grants",
+    dump: (state) =>
+      [...state.grants.values()].map((g) => ({
+        code: redacted(g.code),
+        application: g.app_uid,
+        user: username(state, g.user_id),
+        redirect_uri: g.redirect_uri,
+        scopes: g.scopes,
+        code_challenge_method: g.code_challenge_method ?? null,
+        expires_at: new Date(g.expires_at_ms).toISOString(),
+        used: g.used,
+      })),
+  },
+  {
+    key: "devices",
+    dump: (state) =>
+      [...state.devices.values()].map((d) => ({
+        device_code: redacted(d.device_code),
+        user_code: d.user_code,
+        application: d.app_uid,
+        scopes: d.scopes,
+        status: d.status,
+        user: d.user_id === null ? null : username(state, d.user_id),
+        expires_at: new Date(d.expires_at_ms).toISOString(),
+      })),
+  },
+];

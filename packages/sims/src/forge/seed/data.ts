@@ -3,7 +3,7 @@ import { addNote } from "../model/notes.js";
 import { addCommit, emptyRepository } from "../model/repo.js";
 import type { ForgeState, Group, Member, Project, Visibility } from "../model/state.js";
 import { nextId, userById, userByName } from "../model/state.js";
-import { check, list } from "./auth.js";
+import { check, list, seededId } from "./records.js";
 
 /**
  * Seeding of the REST world (groups, projects with repositories, issues, merge requests, pipelines)
@@ -178,31 +178,42 @@ export function projectOf(state: ForgeState, v: unknown, where: string): Project
   return p;
 }
 
+/**
+ * An issue's or merge request's notes: `notes` (each its own discussion) and `discussions`
+ * (threads; as dumped, every discussion in order, `individual_note: true` for a lone note). A
+ * dumped note keeps its id, times and resolution.
+ */
 export function seedNotes(
   state: ForgeState,
   on: Parameters<typeof addNote>[1],
   v: Record<string, any>,
   where: string,
 ) {
-  for (const n of list(v, "notes")) {
-    addNote(state, on, user(state, n.author, where), String(n.body ?? ""), {
+  const at = (n: Record<string, any>) => (typeof n.created_at === "string" ? n.created_at : on.created_at);
+  const add = (n: Record<string, any>, opts: { individual?: boolean; resolvable?: boolean }) => {
+    const made = addNote(state, on, user(state, n.author, where), String(n.body ?? ""), {
+      ...opts,
+      ...(typeof n.resolvable === "boolean" ? { resolvable: n.resolvable } : {}),
       system: n.system === true,
-      at: typeof n.created_at === "string" ? n.created_at : on.created_at,
+      at: at(n),
+      ...(typeof n.id === "number" ? { id: n.id } : {}),
     });
-  }
+    if (typeof n.updated_at === "string") made.note.updated_at = n.updated_at;
+    if (typeof n.resolved === "boolean") made.note.resolved = n.resolved;
+    if (n.position && typeof n.position === "object") made.note.position = n.position;
+    return made;
+  };
+  for (const n of list(v, "notes")) add(n, {});
   for (const thread of list(v, "discussions")) {
     const notes = list(thread, "notes");
     check(notes.length > 0, `${where}: a discussion needs notes`);
-    const first = addNote(state, on, user(state, notes[0]!.author, where), String(notes[0]!.body ?? ""), {
-      individual: false,
-      resolvable: "source_branch" in on,
-      at: typeof notes[0]!.created_at === "string" ? notes[0]!.created_at : on.created_at,
-    });
+    if (thread.individual_note === true) {
+      add(notes[0]!, {});
+      continue;
+    }
+    const first = add(notes[0]!, { individual: false, resolvable: "source_branch" in on });
     for (const n of notes.slice(1)) {
-      const reply = addNote(state, on, user(state, n.author, where), String(n.body ?? ""), {
-        resolvable: "source_branch" in on,
-        at: typeof n.created_at === "string" ? n.created_at : on.created_at,
-      });
+      const reply = add(n, { resolvable: "source_branch" in on });
       on.discussions = on.discussions.filter((d) => d !== reply.discussion);
       first.discussion.notes.push(reply.note);
     }
@@ -220,7 +231,7 @@ export function seedIssue(state: ForgeState, i: Record<string, any>): void {
       : Math.max(0, ...state.issues.filter((x) => x.project_id === project.id).map((x) => x.iid)) + 1;
   const closed = i.state === "closed";
   const issue = {
-    id: nextId(state, "issue"),
+    id: seededId(state, "issue", i.id),
     iid,
     project_id: project.id,
     title: i.title,

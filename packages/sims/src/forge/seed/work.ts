@@ -4,8 +4,8 @@ import { createMr, mergeMr, syncMr } from "../model/merge-requests.js";
 import { resolveRef } from "../model/repo.js";
 import type { Discussion, ForgeState, Job, JobStatus, Pipeline } from "../model/state.js";
 import { nextId, userById } from "../model/state.js";
-import { check, list } from "./auth.js";
 import { projectOf, seedGroup, seedIssue, seedNotes, seedProject, user, users } from "./data.js";
+import { check, list, type RecordKind } from "./records.js";
 
 const JOB_STATUSES = new Set([
   "created",
@@ -40,8 +40,15 @@ function seedMergeRequest(state: ForgeState, m: Record<string, any>): void {
     {
       assignees: users(state, m.assignees, `${where}.assignees`),
       reviewers: users(state, m.reviewers, `${where}.reviewers`),
+      ...(typeof m.id === "number" ? { id: m.id } : {}),
     },
   );
+  if (typeof m.should_remove_source_branch === "boolean")
+    mr.should_remove_source_branch = m.should_remove_source_branch;
+  if (Array.isArray(m.draft_notes)) {
+    mr.draft_notes = structuredClone(m.draft_notes);
+    for (const d of mr.draft_notes) state.seq.note = Math.max(state.seq.note, d.id);
+  }
   if (typeof m.iid === "number") mr.iid = m.iid;
   if (frozen) {
     mr.head_sha = m.head_sha;
@@ -76,7 +83,10 @@ function seedPipeline(state: ForgeState, pl: Record<string, any>): void {
   const userId = user(state, pl.user, "pipelines[]", "alice");
   const pipeline: Pipeline = {
     id: typeof pl.id === "number" ? pl.id : nextId(state, "pipeline"),
-    iid: Math.max(0, ...state.pipelines.filter((p) => p.project_id === project.id).map((p) => p.iid)) + 1,
+    iid:
+      typeof pl.iid === "number"
+        ? pl.iid
+        : Math.max(0, ...state.pipelines.filter((p) => p.project_id === project.id).map((p) => p.iid)) + 1,
     project_id: project.id,
     sha: commit.id,
     ref,
@@ -87,7 +97,9 @@ function seedPipeline(state: ForgeState, pl: Record<string, any>): void {
     updated_at: created,
     started_at: null,
     finished_at: null,
-    variables: [],
+    variables: Array.isArray(pl.variables)
+      ? pl.variables.map((v: Record<string, unknown>) => ({ key: String(v.key), value: String(v.value) }))
+      : [],
   };
   state.seq.pipeline = Math.max(state.seq.pipeline, pipeline.id);
   const fallback = typeof pl.status === "string" ? pl.status : "success";
@@ -126,7 +138,8 @@ function seedPipeline(state: ForgeState, pl: Record<string, any>): void {
       retried: j.retried === true,
       ...(typeof j.trigger === "string" ? { trigger: j.trigger } : {}),
       schedule: null,
-      failure_reason: status === "failed" ? "script_failure" : null,
+      failure_reason:
+        j.failure_reason !== undefined ? j.failure_reason : status === "failed" ? "script_failure" : null,
       ...(typeof j.token === "string" && j.token ? { token: j.token } : {}),
     };
     state.seq.job = Math.max(state.seq.job, job.id);
@@ -134,155 +147,214 @@ function seedPipeline(state: ForgeState, pl: Record<string, any>): void {
   }
   state.pipelines.push(pipeline);
   syncPipeline(state, pipeline);
-  pipeline.updated_at = pipeline.finished_at ?? created;
+  pipeline.updated_at = typeof pl.updated_at === "string" ? pl.updated_at : (pipeline.finished_at ?? created);
 }
 
-/** Applies the REST part of a seed; `replace: true` first empties groups, projects and their work. */
-export function seedRest(state: ForgeState, body: Record<string, unknown>): void {
-  if (body.replace === true) {
-    Object.assign(state, {
-      groups: [],
-      projects: [],
-      issues: [],
-      mergeRequests: [],
-      pipelines: [],
-      jobs: [],
-    });
-  }
-  for (const g of list(body, "groups")) seedGroup(state, g);
-  for (const p of list(body, "projects")) seedProject(state, p);
-  // Seeded work is history: it does not count as new activity on its project.
+/** Seeded work is history: it does not count as new activity on its project. */
+function asHistory(state: ForgeState, seed: () => void): void {
   const activity = new Map(state.projects.map((p) => [p, p.last_activity_at]));
-  for (const i of list(body, "issues")) seedIssue(state, i);
-  for (const m of list(body, "merge_requests")) seedMergeRequest(state, m);
-  for (const p of list(body, "pipelines")) seedPipeline(state, p);
+  seed();
   for (const [p, at] of activity) p.last_activity_at = at;
 }
 
-function dumpNotes(state: ForgeState, discussions: Discussion[]) {
-  const name = (id: number) => userById(state, id)?.username ?? null;
-  const note = (n: Discussion["notes"][number]) => ({
-    author: name(n.author_id),
-    body: n.body,
-    system: n.system,
-  });
+/** Every discussion in order, a lone note as `individual_note: true`, each note with its id. */
+function dumpDiscussions(state: ForgeState, discussions: Discussion[]) {
   return {
-    notes: discussions.filter((d) => d.individual_note).flatMap((d) => d.notes.map(note)),
-    discussions: discussions
-      .filter((d) => !d.individual_note)
-      .map((d) => ({
-        notes: d.notes.map(note),
-        resolved: d.notes.some((n) => n.resolvable) && d.notes.every((n) => !n.resolvable || n.resolved),
+    discussions: discussions.map((d) => ({
+      individual_note: d.individual_note,
+      notes: d.notes.map((n) => ({
+        id: n.id,
+        author: userById(state, n.author_id)?.username ?? null,
+        body: n.body,
+        system: n.system,
+        created_at: n.created_at,
+        updated_at: n.updated_at,
+        resolvable: n.resolvable,
+        resolved: n.resolved,
+        ...(n.position ? { position: n.position } : {}),
       })),
+      resolved: d.notes.some((n) => n.resolvable) && d.notes.every((n) => !n.resolvable || n.resolved),
+    })),
   };
 }
 
-/** The REST world in the shape `seedRest` reads. */
-export function dumpRest(state: ForgeState) {
-  const name = (id: number | null) => (id === null ? null : (userById(state, id)?.username ?? null));
-  const projectPath = (id: number) => projectFullPath(state, state.projects.find((p) => p.id === id)!);
-  const memberList = (ms: { user_id: number; access_level: number }[]) =>
-    ms.map((m) => ({ user: name(m.user_id), access_level: m.access_level }));
-  for (const p of state.pipelines) syncPipeline(state, p);
-  return {
-    groups: state.groups.map((g) => ({
-      id: g.id,
-      path: g.path,
-      name: g.name,
-      parent: g.parent_id === null ? null : groupFullPath(state, groupById(state, g.parent_id)!),
-      description: g.description,
-      visibility: g.visibility,
-      members: memberList(g.members),
-      created_at: g.created_at,
-    })),
-    projects: state.projects.map((p) => ({
-      id: p.id,
-      namespace: projectFullPath(state, p).split("/").slice(0, -1).join("/"),
-      path: p.path,
-      name: p.name,
-      description: p.description,
-      visibility: p.visibility,
-      default_branch: p.default_branch,
-      archived: p.archived,
-      members: memberList(p.members),
-      creator: name(p.creator_id),
-      created_at: p.created_at,
-      last_activity_at: p.last_activity_at,
-      repository: {
-        commits: [...p.repository.commits.values()],
-        branches: Object.fromEntries(p.repository.branches),
-        protected: [...p.repository.protected],
-        tags: [...p.repository.tags.values()],
-      },
-    })),
-    issues: state.issues.map((i) => ({
-      project: projectPath(i.project_id),
-      iid: i.iid,
-      title: i.title,
-      description: i.description,
-      state: i.state,
-      labels: i.labels,
-      author: name(i.author_id),
-      assignees: i.assignee_ids.map(name),
-      created_at: i.created_at,
-      updated_at: i.updated_at,
-      closed_at: i.closed_at,
-      closed_by: name(i.closed_by_id),
-      confidential: i.confidential,
-      due_date: i.due_date,
-      ...dumpNotes(state, i.discussions),
-    })),
-    merge_requests: state.mergeRequests.map((m) => {
-      const project = state.projects.find((p) => p.id === m.project_id)!;
-      syncMr(project, m);
-      return {
-        project: projectPath(m.project_id),
-        iid: m.iid,
-        title: m.title,
-        description: m.description,
-        state: m.state,
-        source_branch: m.source_branch,
-        target_branch: m.target_branch,
-        labels: m.labels,
-        author: name(m.author_id),
-        assignees: m.assignee_ids.map(name),
-        reviewers: m.reviewer_ids.map(name),
-        draft: m.draft,
-        approvals_required: m.approvals_required,
-        approved_by: m.approved_by_ids.map(name),
-        created_at: m.created_at,
-        updated_at: m.updated_at,
-        merged_at: m.merged_at,
-        merged_by: name(m.merged_by_id),
-        closed_at: m.closed_at,
-        merge_commit_sha: m.merge_commit_sha,
-        head_sha: m.head_sha,
-        diff_base_sha: m.diff_base_sha,
-        ...dumpNotes(state, m.discussions),
-      };
-    }),
-    pipelines: state.pipelines.map((p) => ({
-      id: p.id,
-      project: projectPath(p.project_id),
-      ref: p.ref,
-      sha: p.sha,
-      status: p.status,
-      source: p.source,
-      user: name(p.user_id),
-      created_at: p.created_at,
-      jobs: state.jobs
-        .filter((j) => j.pipeline_id === p.id)
-        .map((j) => ({
-          id: j.id,
-          name: j.name,
-          stage: j.stage,
-          status: j.status,
-          started_at: j.started_at,
-          finished_at: j.finished_at,
-          allow_failure: j.allow_failure,
-          retried: j.retried,
-          ...(j.trace !== null ? { trace: j.trace } : {}),
-        })),
-    })),
-  };
-}
+const username = (state: ForgeState, id: number | null) =>
+  id === null ? null : (userById(state, id)?.username ?? null);
+const members = (state: ForgeState, ms: { user_id: number; access_level: number }[]) =>
+  ms.map((m) => ({ user: username(state, m.user_id), access_level: m.access_level }));
+const pathOf = (state: ForgeState, id: number) =>
+  projectFullPath(state, state.projects.find((p) => p.id === id)!);
+
+/**
+ * The REST world as record kinds (groups, projects with repositories, issues, merge requests,
+ * pipelines with their jobs), each dumped in the shape its seed reads; `replace: true` empties them.
+ */
+export const work: RecordKind[] = [
+  {
+    key: "groups",
+    seed(state, rows) {
+      for (const g of rows) seedGroup(state, g);
+    },
+    dump: (state) =>
+      state.groups.map((g) => ({
+        id: g.id,
+        path: g.path,
+        name: g.name,
+        parent: g.parent_id === null ? null : groupFullPath(state, groupById(state, g.parent_id)!),
+        description: g.description,
+        visibility: g.visibility,
+        members: members(state, g.members),
+        created_at: g.created_at,
+      })),
+    reset(state) {
+      state.groups = [];
+    },
+  },
+  {
+    key: "projects",
+    seed(state, rows) {
+      for (const p of rows) seedProject(state, p);
+    },
+    dump: (state) =>
+      state.projects.map((p) => ({
+        id: p.id,
+        namespace: projectFullPath(state, p).split("/").slice(0, -1).join("/"),
+        path: p.path,
+        name: p.name,
+        description: p.description,
+        visibility: p.visibility,
+        default_branch: p.default_branch,
+        archived: p.archived,
+        members: members(state, p.members),
+        creator: username(state, p.creator_id),
+        created_at: p.created_at,
+        last_activity_at: p.last_activity_at,
+        repository: {
+          commits: [...p.repository.commits.values()],
+          branches: Object.fromEntries(p.repository.branches),
+          protected: [...p.repository.protected],
+          tags: [...p.repository.tags.values()],
+        },
+      })),
+    reset(state) {
+      state.projects = [];
+    },
+  },
+  {
+    key: "issues",
+    seed(state, rows) {
+      asHistory(state, () => {
+        for (const i of rows) seedIssue(state, i);
+      });
+    },
+    dump: (state) =>
+      state.issues.map((i) => ({
+        id: i.id,
+        project: pathOf(state, i.project_id),
+        iid: i.iid,
+        title: i.title,
+        description: i.description,
+        state: i.state,
+        labels: i.labels,
+        author: username(state, i.author_id),
+        assignees: i.assignee_ids.map((id) => username(state, id)),
+        created_at: i.created_at,
+        updated_at: i.updated_at,
+        closed_at: i.closed_at,
+        closed_by: username(state, i.closed_by_id),
+        confidential: i.confidential,
+        due_date: i.due_date,
+        ...dumpDiscussions(state, i.discussions),
+      })),
+    reset(state) {
+      state.issues = [];
+    },
+  },
+  {
+    key: "merge_requests",
+    seed(state, rows) {
+      asHistory(state, () => {
+        for (const m of rows) seedMergeRequest(state, m);
+      });
+    },
+    dump: (state) =>
+      state.mergeRequests.map((m) => {
+        syncMr(state.projects.find((p) => p.id === m.project_id)!, m);
+        return {
+          id: m.id,
+          project: pathOf(state, m.project_id),
+          iid: m.iid,
+          title: m.title,
+          description: m.description,
+          state: m.state,
+          source_branch: m.source_branch,
+          target_branch: m.target_branch,
+          labels: m.labels,
+          author: username(state, m.author_id),
+          assignees: m.assignee_ids.map((id) => username(state, id)),
+          reviewers: m.reviewer_ids.map((id) => username(state, id)),
+          draft: m.draft,
+          squash: m.squash,
+          should_remove_source_branch: m.should_remove_source_branch,
+          approvals_required: m.approvals_required,
+          approved_by: m.approved_by_ids.map((id) => username(state, id)),
+          created_at: m.created_at,
+          updated_at: m.updated_at,
+          merged_at: m.merged_at,
+          merged_by: username(state, m.merged_by_id),
+          closed_at: m.closed_at,
+          merge_commit_sha: m.merge_commit_sha,
+          head_sha: m.head_sha,
+          diff_base_sha: m.diff_base_sha,
+          ...dumpDiscussions(state, m.discussions),
+          ...(m.draft_notes?.length ? { draft_notes: m.draft_notes } : {}),
+        };
+      }),
+    reset(state) {
+      state.mergeRequests = [];
+    },
+  },
+  {
+    key: "pipelines",
+    seed(state, rows) {
+      asHistory(state, () => {
+        for (const p of rows) seedPipeline(state, p);
+      });
+    },
+    dump(state) {
+      for (const p of state.pipelines) syncPipeline(state, p);
+      return state.pipelines.map((p) => ({
+        id: p.id,
+        iid: p.iid,
+        project: pathOf(state, p.project_id),
+        ref: p.ref,
+        sha: p.sha,
+        status: p.status,
+        source: p.source,
+        user: username(state, p.user_id),
+        created_at: p.created_at,
+        updated_at: p.updated_at,
+        ...(p.variables.length ? { variables: p.variables } : {}),
+        jobs: state.jobs
+          .filter((j) => j.pipeline_id === p.id)
+          .map((j) => ({
+            id: j.id,
+            name: j.name,
+            stage: j.stage,
+            status: j.status,
+            started_at: j.started_at,
+            finished_at: j.finished_at,
+            allow_failure: j.allow_failure,
+            retried: j.retried,
+            failure_reason: j.failure_reason,
+            ...(j.trace !== null ? { trace: j.trace } : {}),
+            ...(j.trigger !== undefined ? { trigger: j.trigger } : {}),
+          })),
+      }));
+    },
+    reset(state) {
+      state.pipelines = [];
+      state.jobs = [];
+    },
+  },
+];
