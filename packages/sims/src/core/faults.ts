@@ -203,6 +203,11 @@ function validateFaultConfig(config: FaultConfig): void {
  * Express middleware applying a decision. `errorBody` renders the provider's own error shape, so a
  * fault looks on the wire like the provider's real 503 or 429.
  */
+/** The client closed its connection (killed, timed out) before its request was let through. */
+function clientGone(req: Request): boolean {
+  return req.socket.destroyed || (req.res?.destroyed ?? false);
+}
+
 export function faultMiddleware(
   injector: FaultInjector,
   errorBody: (status: number, message: string) => unknown,
@@ -217,6 +222,9 @@ export function faultMiddleware(
     if (decision.delayMs <= 0) return void apply(decision, req, res, next);
     res.locals.delayedMs = Math.round(decision.delayMs);
     setTimeout(() => {
+      // The latency stands for the time the request takes to reach the provider: a client that died
+      // meanwhile never got its request there, so nothing is carried out (no route, no fault).
+      if (clientGone(req)) return;
       try {
         apply(decision, req, res, next);
       } catch (err) {
@@ -246,7 +254,9 @@ export function faultMiddleware(
         return void next();
       }
       case "hold":
-        void injector.hold().then(() => next());
+        void injector.hold().then(() => {
+          if (!clientGone(req)) next();
+        });
         return;
       case "rate_limit":
         res.setHeader("Retry-After", String(action.retryAfterSeconds ?? 1));

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSim, type RunningSim, type SimDefinition } from "../../src/index.js";
@@ -173,6 +174,29 @@ describe("simulator harness", () => {
     await fetch(`${sim.url}/things`);
     const entries = (await control("GET", "/log")).body.entries as Array<{ delayedMs?: number }>;
     expect(entries.slice(-2).map((e) => e.delayedMs)).toEqual([60, undefined]);
+  });
+
+  // A client killed while the injected latency holds its request: the latency stands for the way to
+  // the provider, so the request never arrives; before, the route ran on an empty body (nameless
+  // vaults in the crash storm).
+  it.each([
+    ["the whole body was sent before the client died", true],
+    ["the client died halfway through its body", false],
+  ])("a request whose client died during the latency: %s", async (_row, whole) => {
+    await control("POST", "/reset");
+    await control("PUT", "/faults", { latencyMs: 150 });
+    const { port } = new URL(sim.url);
+    const body = JSON.stringify({ name: "sent" });
+    const socket = connect(Number(port), "127.0.0.1");
+    await new Promise<void>((resolve) => socket.once("connect", resolve));
+    const head = `POST /v1/things HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    socket.write(head + (whole ? body : body.slice(0, 5)));
+    await new Promise((r) => setTimeout(r, 40));
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 400));
+    await control("PUT", "/faults", {});
+    const names = ((await control("GET", "/state")).body.things as Thing[]).map((t) => t.name);
+    expect(names).toEqual([]);
   });
 
   it("rejects an invalid fault configuration", async () => {
