@@ -278,6 +278,22 @@ async function mountOAuth(
     logger,
     now,
   });
+  const groupGate =
+    config.allowedGroups.length > 0
+      ? new GroupGate(config.allowedGroups, config.forgeApiUrl, config.forgeTimeoutMs)
+      : undefined;
+  const verifier = new ForgeTokenVerifier({
+    rootUrl: config.forgeRootUrl,
+    appId,
+    acceptedScopes: scopes.accepted,
+    timeoutMs: config.forgeTimeoutMs,
+    queryFallback: config.tokenInfoQueryFallback,
+    logger,
+    now,
+    onLookup: (hit) => metrics?.tokenCache.inc({ cache: "oauth", result: hit ? "hit" : "miss" }),
+    // the group gate holds at /mcp too, for every token (one issued elsewhere included)
+    admits: groupGate && ((token) => groupGate.admits(token)),
+  });
   const service = new OAuthService({
     mode,
     consentPage: config.consentPage,
@@ -294,10 +310,7 @@ async function mountOAuth(
     consent: new ConsentGuard(consentKeys),
     clientMetadata,
     onEvent: (event) => metrics?.oauthEvents.inc({ event }),
-    groupGate:
-      config.allowedGroups.length > 0
-        ? new GroupGate(config.allowedGroups, config.forgeApiUrl, config.forgeTimeoutMs)
-        : undefined,
+    groupGate,
     logger,
     now,
   });
@@ -308,16 +321,6 @@ async function mountOAuth(
     prefix,
   );
   app.use(oauthRouter(service, { mode, secureCookies: config.mcpServerUrl.startsWith("https:"), logger }));
-  const verifier = new ForgeTokenVerifier({
-    rootUrl: config.forgeRootUrl,
-    appId,
-    acceptedScopes: scopes.accepted,
-    timeoutMs: config.forgeTimeoutMs,
-    queryFallback: config.tokenInfoQueryFallback,
-    logger,
-    now,
-    onLookup: (hit) => metrics?.tokenCache.inc({ cache: "oauth", result: hit ? "hit" : "miss" }),
-  });
   // RFC 9728 §3.1: the well-known segment goes between the origin and the resource's path
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resourceUrl);
   // every tool a caller may load with discover_tools, by each name it answers to

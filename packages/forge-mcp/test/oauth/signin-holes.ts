@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { browse } from "../browser.js";
+import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "../forge-sim.js";
+import { postForm, type RunningForgeMcp, startForgeMcp } from "../helpers.js";
+import { authorizeToCode, newClient, pkce, redeem } from "../oauth-client.js";
+
+/**
+ * The sign-in holes of the third outside review (issue 36, item 4), as attack rows run in every
+ * sign-in mode they apply to: test/oauth/signin-holes.test.ts runs them in passthrough, proxy with
+ * memory stores and stateless sealed mode, test/oauth/signin-holes-redis.e2e.test.ts in stateless
+ * mode with Redis. Each server admits the group `labs` only (GITLAB_OAUTH_ALLOWED_GROUPS): in the
+ * forge simulator bob is a member, alice is not. A second deployment (`other`) shares the forge
+ * application and admits anyone.
+ */
+
+const ACCEPT = "application/json, text/event-stream";
+const WHOAMI = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "whoami", arguments: {} } };
+
+export interface HoleServers {
+  forge: Forge;
+  mcp: RunningForgeMcp;
+  other: RunningForgeMcp;
+}
+
+/** Starts the forge, the gated server of the mode (`env`) and the other deployment. */
+export function holeServers(env: () => Record<string, string>): HoleServers {
+  const ctx = {} as HoleServers;
+  beforeAll(async () => {
+    ctx.forge = await startForge();
+    const base = { FORGE_MCP_OAUTH: "true", FORGE_OAUTH_APP_ID: APP_ID, FORGE_API_URL: ctx.forge.apiUrl };
+    ctx.mcp = await startForgeMcp({ ...base, GITLAB_OAUTH_ALLOWED_GROUPS: "labs", ...env() });
+    ctx.other = await startForgeMcp(base);
+    await seedApp(ctx.forge, [`${ctx.mcp.url}/callback`, CLIENT_CB]);
+  });
+  afterAll(async () => {
+    await ctx.mcp?.close();
+    await ctx.other?.close();
+    await ctx.forge?.close();
+  });
+  return ctx;
+}
+
+/** A POST to /mcp with a bearer token: status and parsed body. */
+export async function mcpPost(
+  url: string,
+  token: string | undefined,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(`${url}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: ACCEPT,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: any = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** A token the forge issues to our application through its own authorize: this server never saw it. */
+async function forgeDirectToken(forge: Forge, user: string): Promise<string> {
+  await forge.seed({ signedInUser: user });
+  const p = pkce();
+  const u = new URL(`${forge.origin}/oauth/authorize`);
+  u.search = new URLSearchParams({
+    client_id: APP_ID,
+    redirect_uri: CLIENT_CB,
+    response_type: "code",
+    code_challenge: p.challenge,
+    code_challenge_method: "S256",
+    scope: "api",
+    state: "direct",
+  }).toString();
+  const { url } = await browse(u, CLIENT_CB);
+  const t = await postForm(`${forge.origin}/oauth/token`, {
+    grant_type: "authorization_code",
+    client_id: APP_ID,
+    code: url.searchParams.get("code")!,
+    code_verifier: p.verifier,
+    redirect_uri: CLIENT_CB,
+  });
+  expect(t.status).toBe(200);
+  return t.body.access_token as string;
+}
+
+/** Signs `user` in through `base` as a new client: the client id and the token response. */
+async function signIn(forge: Forge, base: string, user: string, name = "holes client") {
+  await forge.seed({ signedInUser: user });
+  const client = await newClient(base, name);
+  const p = pkce();
+  const { code } = await authorizeToCode(base, client, p.challenge);
+  const t = await redeem(base, client, code!, p.verifier);
+  expect(t.status).toBe(200);
+  return { client, access: t.body.access_token as string, refresh: t.body.refresh_token as string };
+}
+
+/** The rows; `proxy` says whether the mode runs the callback proxy (its pages and /callback). */
+export function signInHoleRows(ctx: HoleServers, _opts: { proxy: boolean }): void {
+  it("group gate at /mcp: a refused user's token from the forge's own authorize (public app id) gets 401, by the route and by the lane; a member's gets data", async () => {
+    const refused = await forgeDirectToken(ctx.forge, "alice");
+    for (let i = 0; i < 2; i++) {
+      const r = await mcpPost(ctx.mcp.url, refused, WHOAMI);
+      expect(r.status).toBe(401);
+      expect(JSON.stringify(r.body)).not.toMatch(/alice/);
+    }
+    const member = await forgeDirectToken(ctx.forge, "bob");
+    const lane = ctx.mcp.server.mcpPool().lane;
+    for (let i = 0; i < 2; i++) {
+      const r = await mcpPost(ctx.mcp.url, member, WHOAMI);
+      expect(r.status).toBe(200);
+      expect(JSON.stringify(r.body)).toMatch(/bob/);
+    }
+    // the second call was the lane's: a cached verdict is the gate's too
+    expect(ctx.mcp.server.mcpPool().lane).toBe(lane + 1);
+  });
+
+  it("group gate at /mcp: a token a refused user got through another deployment sharing the forge application gets 401", async () => {
+    const { access } = await signIn(ctx.forge, ctx.other.url, "alice");
+    expect((await mcpPost(ctx.other.url, access, WHOAMI)).status).toBe(200);
+    expect((await mcpPost(ctx.mcp.url, access, WHOAMI)).status).toBe(401);
+  });
+}
