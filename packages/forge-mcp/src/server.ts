@@ -35,6 +35,7 @@ import { ClientMetadataResolver } from "./oauth/client-metadata.js";
 import { ConsentGuard } from "./oauth/consent.js";
 import { GroupGate } from "./oauth/group-gate.js";
 import { globToRegExp } from "./oauth/redirect-uris.js";
+import { RefreshFamilies } from "./oauth/refresh-families.js";
 import { RelayBudget } from "./oauth/relay-budget.js";
 import { remoteAuthorization } from "./oauth/remote-auth.js";
 import { oauthRouter } from "./oauth/routes.js";
@@ -217,26 +218,29 @@ function oauthStores(
   now: () => number,
 ): {
   stores: ReturnType<typeof sealedStores>;
+  /** What the stores seal with (the refresh-token families seal their records with it too). */
+  sealer: Sealer;
   consentKeys: Buffer[];
   memoryStore: ForgeMcpServer["memoryStore"];
 } {
   if (config.stateless) {
     const derive = (secret: Buffer) =>
       Buffer.from(hkdfSync("sha256", secret, "forge-mcp/consent/v1", "consent-csrf", 32));
+    const sealer = new Sealer(config.statelessSecret!, config.statelessSecretPrevious, now);
     return {
-      stores: sealedStores(
-        new Sealer(config.statelessSecret!, config.statelessSecretPrevious, now),
-        shared.guard,
-      ),
+      stores: sealedStores(sealer, shared.guard),
+      sealer,
       consentKeys: [config.statelessSecret!, config.statelessSecretPrevious]
         .filter((s): s is Buffer => s !== undefined)
         .map(derive),
       memoryStore: undefined,
     };
   }
-  const mem = memoryStores(now);
+  const sealer = new Sealer(randomBytes(32), undefined, now);
+  const mem = memoryStores(now, sealer);
   return {
     stores: mem,
+    sealer,
     consentKeys: [randomBytes(32)],
     memoryStore: mem.lru,
   };
@@ -263,7 +267,7 @@ async function mountOAuth(
         warn: (msg) => logger.warn(msg),
       })
     : memorySharedState(config.registerRateLimitPerHour, now);
-  const { stores, consentKeys, memoryStore } = oauthStores(config, shared, now);
+  const { stores, sealer: familySealer, consentKeys, memoryStore } = oauthStores(config, shared, now);
   const mode = config.callbackProxy ? "proxy" : "passthrough";
   const scopes = scopePolicy(config);
   const allowlist = config.redirectUriAllowlist.map(globToRegExp);
@@ -305,6 +309,8 @@ async function mountOAuth(
     allowlist,
     forge: new ForgeOAuthClient(config.forgeRootUrl, appId, config.forgeTimeoutMs),
     ...stores,
+    families: new RefreshFamilies(shared.records, familySealer),
+    onAccessRevoked: (token) => verifier.evict(token),
     registerLimiter: shared.registerLimiter,
     relayBudget: new RelayBudget(config.relayRateLimitPerMinute, now),
     consent: new ConsentGuard(consentKeys),

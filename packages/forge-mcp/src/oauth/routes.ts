@@ -184,7 +184,7 @@ export function oauthRouter(
 
   r.post("/revoke", form, async (req, res) => {
     try {
-      await service.revoke(req.body ?? {}, req.ip ?? "unknown");
+      await service.revoke(req.body ?? {}, basicClientId(req), req.ip ?? "unknown");
       res.status(200).json({});
     } catch (err) {
       fail(res, err, "revoke");

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { browse } from "../browser.js";
-import { APP_ID, CLIENT_CB, type Forge, seedApp, startForge } from "../forge-sim.js";
+import {
+  APP_ID,
+  CLIENT_CB,
+  type Forge,
+  forgeCallsSince,
+  forgeLogSeq,
+  seedApp,
+  startForge,
+} from "../forge-sim.js";
 import { postForm, type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 import { authorizeToCode, newClient, pkce, redeem } from "../oauth-client.js";
 
@@ -102,6 +110,16 @@ async function signIn(forge: Forge, base: string, user: string, name = "holes cl
   return { client, access: t.body.access_token as string, refresh: t.body.refresh_token as string };
 }
 
+const refresh = (base: string, clientId: string, token: string) =>
+  postForm(`${base}/token`, { grant_type: "refresh_token", client_id: clientId, refresh_token: token });
+
+const forgeInfo = async (forge: Forge, token: string) =>
+  (await fetch(`${forge.origin}/oauth/token/info`, { headers: { authorization: `Bearer ${token}` } })).status;
+
+/**
+ * Streams `total` bytes of a chunked JSON body to /mcp and answers how many were written before
+ * the server cut the connection (all of them when it read everything), and the status it answered.
+
 /** The rows; `proxy` says whether the mode runs the callback proxy (its pages and /callback). */
 export function signInHoleRows(ctx: HoleServers, _opts: { proxy: boolean }): void {
   it("group gate at /mcp: a refused user's token from the forge's own authorize (public app id) gets 401, by the route and by the lane; a member's gets data", async () => {
@@ -126,5 +144,44 @@ export function signInHoleRows(ctx: HoleServers, _opts: { proxy: boolean }): voi
     const { access } = await signIn(ctx.forge, ctx.other.url, "alice");
     expect((await mcpPost(ctx.other.url, access, WHOAMI)).status).toBe(200);
     expect((await mcpPost(ctx.mcp.url, access, WHOAMI)).status).toBe(401);
+  });
+
+  it("refresh-token reuse revokes the family: replaying R0 after R0 → R1 leaves R1 unable to refresh and its access token refused", async () => {
+    const { client, refresh: r0 } = await signIn(ctx.forge, ctx.mcp.url, "bob");
+    const first = await refresh(ctx.mcp.url, client, r0);
+    expect(first.status).toBe(200);
+    const r1 = first.body.refresh_token as string;
+    const a1 = first.body.access_token as string;
+    expect((await mcpPost(ctx.mcp.url, a1, WHOAMI)).status).toBe(200);
+    const replay = await refresh(ctx.mcp.url, client, r0);
+    expect(replay.status).toBe(400);
+    expect(replay.body).toEqual({ error: "invalid_grant", error_description: expect.any(String) });
+    const after = await refresh(ctx.mcp.url, client, r1);
+    expect(after.status).toBe(400);
+    expect(after.body.error).toBe("invalid_grant");
+    expect(await forgeInfo(ctx.forge, a1)).toBe(401);
+    expect((await mcpPost(ctx.mcp.url, a1, WHOAMI)).status).toBe(401);
+    // no token in the log
+    expect(ctx.mcp.logs.join("")).not.toContain(a1);
+  });
+
+  it("/revoke is bound to the client: no client_id or an unknown one gets 401 invalid_client, another client's revocation revokes nothing, its own client's does", async () => {
+    const { client, refresh: rt } = await signIn(ctx.forge, ctx.mcp.url, "bob");
+    const other = await newClient(ctx.mcp.url, "another client");
+    const seq = await forgeLogSeq(ctx.forge);
+    const anonymous = await postForm(`${ctx.mcp.url}/revoke`, { token: rt });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error).toBe("invalid_client");
+    const unknown = await postForm(`${ctx.mcp.url}/revoke`, { token: rt, client_id: "not-a-client" });
+    expect(unknown.status).toBe(401);
+    const foreign = await postForm(`${ctx.mcp.url}/revoke`, { token: rt, client_id: other });
+    expect(foreign.status).toBe(200);
+    expect(await forgeCallsSince(ctx.forge, seq, "/oauth/revoke")).toBe(0);
+    const still = await refresh(ctx.mcp.url, client, rt);
+    expect(still.status).toBe(200);
+    const next = still.body.refresh_token as string;
+    expect((await postForm(`${ctx.mcp.url}/revoke`, { token: next, client_id: client })).status).toBe(200);
+    expect((await refresh(ctx.mcp.url, client, next)).body.error).toBe("invalid_grant");
+    expect(await forgeInfo(ctx.forge, still.body.access_token)).toBe(401);
   });
 }
