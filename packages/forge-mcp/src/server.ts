@@ -28,7 +28,7 @@ import {
   ToolDispatch,
 } from "./json-calls.js";
 import { createLogger } from "./logger.js";
-import { BODY_UNREADABLE, MCP_BODY_LIMIT, mcpLane } from "./mcp-lane.js";
+import { BODY_UNREADABLE, bodyLimit, MCP_BODY_LIMIT, mcpLane } from "./mcp-lane.js";
 import type { Metrics } from "./metrics.js";
 import { bearerChecks } from "./oauth/bearer.js";
 import { ClientMetadataResolver } from "./oauth/client-metadata.js";
@@ -575,6 +575,7 @@ function mountMcp(
   app.post(
     MCP_PATH,
     ...auth.before,
+    bodyLimit(MCP_BODY_LIMIT, logger),
     express.json({ limit: MCP_BODY_LIMIT }),
     ...auth.after,
     async (req: Request, res: Response) => {

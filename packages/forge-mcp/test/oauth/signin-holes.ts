@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { browse } from "../browser.js";
 import {
@@ -119,6 +120,49 @@ const forgeInfo = async (forge: Forge, token: string) =>
 /**
  * Streams `total` bytes of a chunked JSON body to /mcp and answers how many were written before
  * the server cut the connection (all of them when it read everything), and the status it answered.
+ */
+function chunkedFlood(url: string, token: string | undefined, total: number) {
+  const u = new URL(url);
+  return new Promise<{ sent: number; status: number | undefined }>((resolve) => {
+    let sent = 0;
+    let status: number | undefined;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      resolve({ sent, status });
+    };
+    const req = request({
+      host: u.hostname,
+      port: u.port,
+      method: "POST",
+      path: "/mcp",
+      agent: false,
+      headers: {
+        "content-type": "application/json",
+        accept: ACCEPT,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+    });
+    req.on("response", (res) => {
+      status = res.statusCode;
+      res.resume();
+      res.on("end", finish);
+    });
+    req.on("error", finish);
+    req.on("close", finish);
+    // JSON whitespace: valid bytes of a body that never ends in time
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    const pump = () => {
+      while (sent < total && !done) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      if (!done) req.end();
+    };
+    pump();
+  });
+}
 
 /** The rows; `proxy` says whether the mode runs the callback proxy (its pages and /callback). */
 export function signInHoleRows(ctx: HoleServers, _opts: { proxy: boolean }): void {
@@ -183,5 +227,13 @@ export function signInHoleRows(ctx: HoleServers, _opts: { proxy: boolean }): voi
     expect((await postForm(`${ctx.mcp.url}/revoke`, { token: next, client_id: client })).status).toBe(200);
     expect((await refresh(ctx.mcp.url, client, next)).body.error).toBe("invalid_grant");
     expect(await forgeInfo(ctx.forge, still.body.access_token)).toBe(401);
+  });
+
+  it("an authenticated chunked body over the limit is cut off near the limit, not read to its end", async () => {
+    const { access } = await signIn(ctx.forge, ctx.mcp.url, "bob");
+    const total = 128 * 1024 * 1024;
+    const r = await chunkedFlood(ctx.mcp.url, access, total);
+    expect(r.status).toBe(413);
+    expect(r.sent).toBeLessThan(total / 2);
   });
 }
