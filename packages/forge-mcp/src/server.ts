@@ -579,6 +579,10 @@ function mountMcp(
     express.json({ limit: MCP_BODY_LIMIT }),
     ...auth.after,
     async (req: Request, res: Response) => {
+      // MCP 2025-06-18 removed JSON-RPC batching: a client announcing that revision or a later
+      // one gets one error for the whole array, and no element of it runs (no forge call)
+      if (Array.isArray(req.body) && withoutBatching(req.headers["mcp-protocol-version"]))
+        return void res.status(400).json(BATCH_REFUSED);
       const info = (req as Request & { auth?: AuthInfo }).auth;
       const token = info?.token;
       onReauth(res, info);
@@ -636,6 +640,22 @@ function mountMcp(
     },
   };
 }
+
+/** The first MCP revision without JSON-RPC batching (2025-03-26 had it). */
+const FIRST_WITHOUT_BATCHING = "2025-06-18";
+
+/** Whether the announced MCP-Protocol-Version is a revision without batching. */
+function withoutBatching(version: unknown): boolean {
+  return (
+    typeof version === "string" && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= FIRST_WITHOUT_BATCHING
+  );
+}
+
+const BATCH_REFUSED = {
+  jsonrpc: "2.0",
+  id: null,
+  error: { code: -32600, message: "Invalid Request: this protocol revision has no batching" },
+} as const;
 
 /** A JSON-path answer, unless the caller went away or something answered already. */
 function written(res: ServerResponse, answer: unknown): void {

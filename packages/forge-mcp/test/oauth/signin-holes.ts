@@ -236,4 +236,27 @@ export function signInHoleRows(ctx: HoleServers, _opts: { proxy: boolean }): voi
     expect(r.status).toBe(413);
     expect(r.sent).toBeLessThan(total / 2);
   });
+
+  it.each([
+    ["2025-06-18", 400],
+    ["2025-11-25", 400],
+    ["2025-03-26", 200],
+  ])(
+    "under MCP-Protocol-Version %s a batch of tools/call answers %i (400: refused, no element reaches the forge)",
+    async (version, status) => {
+      const { access } = await signIn(ctx.forge, ctx.mcp.url, "bob");
+      const batch = Array.from({ length: 5 }, (_, i) => ({ ...WHOAMI, id: i + 1 }));
+      const seq = await forgeLogSeq(ctx.forge);
+      const r = await mcpPost(ctx.mcp.url, access, batch, { "mcp-protocol-version": version });
+      expect(r.status).toBe(status);
+      const calls = await forgeCallsSince(ctx.forge, seq, "/api/v4/user");
+      if (status === 400) {
+        expect(r.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+        expect(calls).toBe(0);
+      } else {
+        expect(Array.isArray(r.body)).toBe(true);
+        expect(calls).toBe(5);
+      }
+    },
+  );
 }
