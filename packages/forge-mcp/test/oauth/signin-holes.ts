@@ -10,8 +10,8 @@ import {
   seedApp,
   startForge,
 } from "../forge-sim.js";
-import { postForm, type RunningForgeMcp, startForgeMcp } from "../helpers.js";
-import { authorizeToCode, newClient, pkce, redeem } from "../oauth-client.js";
+import { getManual, postForm, type RunningForgeMcp, startForgeMcp } from "../helpers.js";
+import { authorizeToCode, authorizeUrl, newClient, pkce, redeem } from "../oauth-client.js";
 
 /**
  * The sign-in holes of the third outside review (issue 36, item 4), as attack rows run in every
@@ -165,7 +165,7 @@ function chunkedFlood(url: string, token: string | undefined, total: number) {
 }
 
 /** The rows; `proxy` says whether the mode runs the callback proxy (its pages and /callback). */
-export function signInHoleRows(ctx: HoleServers, _opts: { proxy: boolean }): void {
+export function signInHoleRows(ctx: HoleServers, opts: { proxy: boolean }): void {
   it("group gate at /mcp: a refused user's token from the forge's own authorize (public app id) gets 401, by the route and by the lane; a member's gets data", async () => {
     const refused = await forgeDirectToken(ctx.forge, "alice");
     for (let i = 0; i < 2; i++) {
@@ -259,4 +259,33 @@ export function signInHoleRows(ctx: HoleServers, _opts: { proxy: boolean }): voi
       }
     },
   );
+
+  const pages: Array<[string, () => Promise<{ status: number; headers: Headers; text: string }>]> = [
+    [
+      "the authorize error page",
+      async () => {
+        const client = await newClient(ctx.mcp.url, "error page");
+        const u = new URL(authorizeUrl(ctx.mcp.url, client, pkce().challenge, "s"));
+        u.searchParams.set("response_type", "token");
+        return getManual(u.href);
+      },
+    ],
+  ];
+  if (opts.proxy)
+    pages.push(
+      [
+        "the consent page",
+        async () => {
+          const client = await newClient(ctx.mcp.url, "consent page");
+          return getManual(authorizeUrl(ctx.mcp.url, client, pkce().challenge, "s"));
+        },
+      ],
+      // the same page path as the group refused page (an error page of /callback)
+      ["the callback refused page", () => getManual(`${ctx.mcp.url}/callback?state=unbound&code=x`)],
+    );
+  it.each(pages)("%s is sent with Referrer-Policy: no-referrer", async (_name, page) => {
+    const r = await page();
+    expect(r.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(r.headers.get("referrer-policy")).toBe("no-referrer");
+  });
 }
