@@ -1,5 +1,8 @@
-import { describe } from "vitest";
-import { SECRET } from "../helpers.js";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
+import { forgeAndMcp } from "../forge-and-mcp.js";
+import { getManual, SECRET } from "../helpers.js";
+import { authorizeUrl, newClient, pkce } from "../oauth-client.js";
 import { holeServers, signInHoleRows } from "./signin-holes.js";
 
 /**
@@ -19,4 +22,37 @@ describe.each([
 ] as const)("sign-in holes of the third review (%s)", (_mode, env, proxy) => {
   const ctx = holeServers(() => ({ ...env }));
   signInHoleRows(ctx, { proxy });
+});
+
+const MCP = { MCP_SERVER_URL: "http://127.0.0.1:9", MCP_TRANSPORT: "http", FORGE_MCP_OAUTH: "true" };
+
+describe("least privilege: a read-only server asks the forge for read_api", () => {
+  it.each([
+    ["FORGE_READ_ONLY=true", { FORGE_READ_ONLY: "true" }, ["read_api"]],
+    ["GITLAB_READ_ONLY_MODE=true", { GITLAB_READ_ONLY_MODE: "true" }, ["read_api"]],
+    ["read-only with step-up", { FORGE_READ_ONLY: "true", FORGE_MCP_STEP_UP: "true" }, ["read_api"]],
+    [
+      "read-only, scopes set by the operator",
+      { FORGE_READ_ONLY: "true", FORGE_OAUTH_SCOPES: "api" },
+      ["api"],
+    ],
+    ["not read-only", {}, ["api"]],
+  ])("%s: sign-in scopes %j", (_name, env, scopes) => {
+    expect(loadConfig({ ...MCP, FORGE_OAUTH_APP_ID: "x", ...env }).oauthScopes).toEqual(scopes);
+  });
+
+  describe.each([
+    ["passthrough", {}],
+    ["proxy", { FORGE_OAUTH_CALLBACK_PROXY: "true", FORGE_OAUTH_CONSENT: "false" }],
+  ] as const)("%s mode", (_mode, env) => {
+    const ctx = forgeAndMcp({ FORGE_READ_ONLY: "true", ...env });
+    it("a client asking for api is sent to the forge for read_api", async () => {
+      const client = await newClient(ctx.mcp.url);
+      const r = await getManual(authorizeUrl(ctx.mcp.url, client, pkce().challenge, "s"));
+      expect(r.status).toBe(302);
+      const forge = new URL(r.location!);
+      expect(forge.pathname).toBe("/oauth/authorize");
+      expect(forge.searchParams.get("scope")).toBe("read_api");
+    });
+  });
 });
