@@ -1,9 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { forgeAndMcp } from "../forge-and-mcp.js";
-import { getManual, SECRET } from "../helpers.js";
+import { type Forge, startForge } from "../forge-sim.js";
+import { getManual, type RunningForgeMcp, SECRET, startForgeMcp } from "../helpers.js";
 import { authorizeUrl, newClient, pkce } from "../oauth-client.js";
-import { holeServers, signInHoleRows } from "./signin-holes.js";
+import { holeServers, mcpRequestRows, signInHoleRows } from "./signin-holes.js";
 
 /**
  * The sign-in holes of the third outside review (issue 36, item 4): the rows of ./signin-holes.ts
@@ -22,6 +23,19 @@ describe.each([
 ] as const)("sign-in holes of the third review (%s)", (_mode, env, proxy) => {
   const ctx = holeServers(() => ({ ...env }));
   signInHoleRows(ctx, { proxy });
+});
+
+describe("what /mcp reads, with a server token (FORGE_TOKEN: no credential of the caller's)", () => {
+  const ctx = {} as { forge: Forge; mcp: RunningForgeMcp };
+  beforeAll(async () => {
+    ctx.forge = await startForge();
+    ctx.mcp = await startForgeMcp({ FORGE_TOKEN: "sim-forge-pat", FORGE_API_URL: ctx.forge.apiUrl });
+  });
+  afterAll(async () => {
+    await ctx.mcp?.close();
+    await ctx.forge?.close();
+  });
+  mcpRequestRows(ctx, async () => undefined);
 });
 
 const MCP = { MCP_SERVER_URL: "http://127.0.0.1:9", MCP_TRANSPORT: "http", FORGE_MCP_OAUTH: "true" };

@@ -118,10 +118,11 @@ const forgeInfo = async (forge: Forge, token: string) =>
   (await fetch(`${forge.origin}/oauth/token/info`, { headers: { authorization: `Bearer ${token}` } })).status;
 
 /**
- * Streams `total` bytes of a chunked JSON body to /mcp and answers how many were written before
- * the server cut the connection (all of them when it read everything), and the status it answered.
+ * Streams `total` bytes of a JSON body to /mcp, chunked or with its length stated, and answers how
+ * many were written before the server cut the connection (all of them when it read everything),
+ * and the status it answered.
  */
-function chunkedFlood(url: string, token: string | undefined, total: number) {
+function bodyFlood(url: string, token: string | undefined, total: number, framing: Framing) {
   const u = new URL(url);
   return new Promise<{ sent: number; status: number | undefined }>((resolve) => {
     let sent = 0;
@@ -142,6 +143,7 @@ function chunkedFlood(url: string, token: string | undefined, total: number) {
         "content-type": "application/json",
         accept: ACCEPT,
         ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(framing === "stated length" ? { "content-length": String(total) } : {}),
       },
     });
     req.on("response", (res) => {
@@ -162,6 +164,50 @@ function chunkedFlood(url: string, token: string | undefined, total: number) {
     };
     pump();
   });
+}
+
+type Framing = "chunked" | "stated length";
+
+/**
+ * The rows about what /mcp reads, for any server: `token` gives the caller's credential (undefined
+ * for a server that takes none).
+ */
+export function mcpRequestRows(
+  ctx: { forge: Forge; mcp: RunningForgeMcp },
+  token: () => Promise<string | undefined>,
+): void {
+  it.each(["chunked", "stated length"] as const)(
+    "a body over the limit (%s), from a caller /mcp admits, is cut off near the limit, not read to its end",
+    async (framing) => {
+      const total = 128 * 1024 * 1024;
+      const r = await bodyFlood(ctx.mcp.url, await token(), total, framing);
+      expect(r.status).toBe(413);
+      expect(r.sent).toBeLessThan(total / 2);
+    },
+  );
+
+  it.each([
+    ["2025-06-18", 400],
+    ["2025-11-25", 400],
+    ["2025-03-26", 200],
+  ])(
+    "under MCP-Protocol-Version %s a batch of tools/call answers %i (400: refused, no element reaches the forge)",
+    async (version, status) => {
+      const access = await token();
+      const batch = Array.from({ length: 5 }, (_, i) => ({ ...WHOAMI, id: i + 1 }));
+      const seq = await forgeLogSeq(ctx.forge);
+      const r = await mcpPost(ctx.mcp.url, access, batch, { "mcp-protocol-version": version });
+      expect(r.status).toBe(status);
+      const calls = await forgeCallsSince(ctx.forge, seq, "/api/v4/user");
+      if (status === 400) {
+        expect(r.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+        expect(calls).toBe(0);
+      } else {
+        expect(Array.isArray(r.body)).toBe(true);
+        expect(calls).toBe(5);
+      }
+    },
+  );
 }
 
 /** The rows; `proxy` says whether the mode runs the callback proxy (its pages and /callback). */
@@ -229,36 +275,7 @@ export function signInHoleRows(ctx: HoleServers, opts: { proxy: boolean }): void
     expect(await forgeInfo(ctx.forge, still.body.access_token)).toBe(401);
   });
 
-  it("an authenticated chunked body over the limit is cut off near the limit, not read to its end", async () => {
-    const { access } = await signIn(ctx.forge, ctx.mcp.url, "bob");
-    const total = 128 * 1024 * 1024;
-    const r = await chunkedFlood(ctx.mcp.url, access, total);
-    expect(r.status).toBe(413);
-    expect(r.sent).toBeLessThan(total / 2);
-  });
-
-  it.each([
-    ["2025-06-18", 400],
-    ["2025-11-25", 400],
-    ["2025-03-26", 200],
-  ])(
-    "under MCP-Protocol-Version %s a batch of tools/call answers %i (400: refused, no element reaches the forge)",
-    async (version, status) => {
-      const { access } = await signIn(ctx.forge, ctx.mcp.url, "bob");
-      const batch = Array.from({ length: 5 }, (_, i) => ({ ...WHOAMI, id: i + 1 }));
-      const seq = await forgeLogSeq(ctx.forge);
-      const r = await mcpPost(ctx.mcp.url, access, batch, { "mcp-protocol-version": version });
-      expect(r.status).toBe(status);
-      const calls = await forgeCallsSince(ctx.forge, seq, "/api/v4/user");
-      if (status === 400) {
-        expect(r.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
-        expect(calls).toBe(0);
-      } else {
-        expect(Array.isArray(r.body)).toBe(true);
-        expect(calls).toBe(5);
-      }
-    },
-  );
+  mcpRequestRows(ctx, async () => (await signIn(ctx.forge, ctx.mcp.url, "bob")).access);
 
   const pages: Array<[string, () => Promise<{ status: number; headers: Headers; text: string }>]> = [
     [
