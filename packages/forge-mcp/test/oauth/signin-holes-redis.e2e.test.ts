@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
+import { oauthEnv } from "../forge-sim.js";
 import { postForm, type RunningForgeMcp, SECRET, startForgeMcp } from "../helpers.js";
 import { authorizeToCode, newClient, pkce, redeem } from "../oauth-client.js";
 import { startRedis } from "../redis.js";
@@ -16,25 +17,23 @@ describeWith("redis-server")("sign-in holes of the third review (stateless with 
   beforeAll(async () => {
     redis = await startRedis();
   });
-  const ctx = holeServers(() => ({
+  // the mode, shared by the gated server and its second replica
+  const statelessRedis = () => ({
     FORGE_OAUTH_CALLBACK_PROXY: "true",
     OAUTH_STATELESS_MODE: "true",
     OAUTH_STATELESS_SECRET: SECRET,
     REDIS_URL: redis.url,
-  }));
+  });
+  const ctx = holeServers(statelessRedis);
   let replica: RunningForgeMcp;
   beforeAll(async () => {
-    replica = await startForgeMcp({
-      FORGE_MCP_OAUTH: "true",
-      FORGE_OAUTH_APP_ID: "forge-mcp-test-app",
-      FORGE_API_URL: ctx.forge.apiUrl,
-      GITLAB_OAUTH_ALLOWED_GROUPS: "labs",
-      FORGE_OAUTH_CALLBACK_PROXY: "true",
-      OAUTH_STATELESS_MODE: "true",
-      OAUTH_STATELESS_SECRET: SECRET,
-      REDIS_URL: redis.url,
-      MCP_SERVER_URL: ctx.mcp.url,
-    });
+    replica = await startForgeMcp(
+      oauthEnv(ctx.forge, {
+        GITLAB_OAUTH_ALLOWED_GROUPS: "labs",
+        ...statelessRedis(),
+        MCP_SERVER_URL: ctx.mcp.url,
+      }),
+    );
   });
   afterAll(async () => {
     await replica?.close();

@@ -7,6 +7,7 @@ import {
   type Forge,
   forgeCallsSince,
   forgeLogSeq,
+  oauthEnv,
   seedApp,
   startForge,
 } from "../forge-sim.js";
@@ -36,9 +37,8 @@ export function holeServers(env: () => Record<string, string>): HoleServers {
   const ctx = {} as HoleServers;
   beforeAll(async () => {
     ctx.forge = await startForge();
-    const base = { FORGE_MCP_OAUTH: "true", FORGE_OAUTH_APP_ID: APP_ID, FORGE_API_URL: ctx.forge.apiUrl };
-    ctx.mcp = await startForgeMcp({ ...base, GITLAB_OAUTH_ALLOWED_GROUPS: "labs", ...env() });
-    ctx.other = await startForgeMcp(base);
+    ctx.mcp = await startForgeMcp(oauthEnv(ctx.forge, { GITLAB_OAUTH_ALLOWED_GROUPS: "labs", ...env() }));
+    ctx.other = await startForgeMcp(oauthEnv(ctx.forge));
     await seedApp(ctx.forge, [`${ctx.mcp.url}/callback`, CLIENT_CB]);
   });
   afterAll(async () => {
