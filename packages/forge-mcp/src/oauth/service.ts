@@ -9,7 +9,7 @@ import { OAuthError, type OAuthErrorCode } from "./errors.js";
 import { GROUP_REFUSED_STATUS, type GroupGate, groupRefusedPage } from "./group-gate.js";
 import { repeatedParam, SINGLE_VALUED } from "./params.js";
 import { redirectUriMatches, redirectUriProblem } from "./redirect-uris.js";
-import type { RefreshFamilies } from "./refresh-families.js";
+import type { FamilyTokens, RefreshFamilies } from "./refresh-families.js";
 import type { RelayBudget } from "./relay-budget.js";
 import type { RateLimiter } from "./shared-state.js";
 import {
@@ -509,16 +509,17 @@ export class OAuthService {
    * Ends a refresh-token family: its active tokens are revoked at the forge and forgotten by the
    * verify cache; every member refreshes no more.
    */
-  private async endFamily(family: string, why: string, reuse = true): Promise<void> {
+  private async endFamily(family: string, why: string, reuse = true): Promise<FamilyTokens | undefined> {
     const active = await this.d.families.end(family);
     this.d.logger[reuse ? "warn" : "info"](
       { revoked: active !== undefined },
       `${why}: its family is revoked`,
     );
     if (reuse) this.d.onEvent?.("refresh_reuse");
-    if (!active) return;
+    if (!active) return undefined;
     this.d.onAccessRevoked?.(active.access_token);
     await this.revokeIssued({ token_type: "Bearer", ...active });
+    return active;
   }
 
   /**
@@ -541,10 +542,13 @@ export class OAuthService {
       return;
     }
     // revoking a refresh token ends its family (RFC 7009 §2.1: the grant's tokens go with it)
-    if (opened.family !== undefined)
-      await this.endFamily(opened.family, "revoke: refresh token revoked by its client", false);
+    const ended =
+      opened.family === undefined
+        ? undefined
+        : await this.endFamily(opened.family, "revoke: refresh token revoked by its client", false);
     const token = opened.token;
-    if (this.d.relayBudget.wasRevoked(token)) return;
+    // the family's active refresh token is revoked already
+    if (ended?.refresh_token === token || this.d.relayBudget.wasRevoked(token)) return;
     this.d.relayBudget.spend(source, "revoke");
     try {
       await this.d.forge.revoke(token, str(form.token_type_hint));
