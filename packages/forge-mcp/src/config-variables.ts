@@ -68,7 +68,7 @@ export const VARIABLES = [
     name: "FORGE_OAUTH_SCOPES",
     key: "oauthScopes",
     read: text(),
-    shown: "`api` (`read_api api` with `FORGE_MCP_STEP_UP`)",
+    shown: "`api` (`read_api` with `FORGE_READ_ONLY`; `read_api api` with `FORGE_MCP_STEP_UP`)",
     doc: 'scopes forge-mcp may request at the forge (space or comma separated), advertised as `scopes_supported`; a 401 from `/mcp` names the scope sign-in asks for (`scope="api"`)',
   },
   {
@@ -260,7 +260,7 @@ export const VARIABLES = [
     input: true,
     read: bool(),
     default: "false",
-    doc: "register no write tools; tokens with `read_api` are accepted",
+    doc: "register no write tools; tokens with `read_api` are accepted, and sign-in asks for `read_api` only (unless `FORGE_OAUTH_SCOPES` is set)",
   },
   {
     name: "FORGE_PERMISSION_MODE",
@@ -310,7 +310,7 @@ export const VARIABLES = [
     key: "allowedGroups",
     read: groupPaths(),
     shown: "unset (anyone who signs in)",
-    doc: "comma list of group full paths; with OAuth, only members of one of them or of a subgroup get a token",
+    doc: "comma list of group full paths; with OAuth, only members of one of them or of a subgroup get a token, and `/mcp` accepts only their tokens",
   },
   {
     name: "REMOTE_AUTHORIZATION",

@@ -311,21 +311,30 @@ export function loadConfig(rawEnv: Env = process.env): Config {
       "OAUTH_STATELESS_MODE=true needs OAUTH_STATELESS_SECRET (32 random bytes, base64; generate with: openssl rand -base64 32)",
     );
   }
-  const oauthScopes = (scopeList ?? (stepUp ? "read_api api" : "api")).split(/[\s,]+/).filter(Boolean);
-  if (stepUp && !remoteOAuth)
-    throw new ConfigError(
-      "FORGE_MCP_STEP_UP=true needs FORGE_MCP_OAUTH=true (step-up re-authorizes a signed-in client)",
-    );
-  if (stepUp && !(oauthScopes.includes("read_api") && oauthScopes.includes("api")))
-    throw new ConfigError(
-      `FORGE_MCP_STEP_UP=true needs both read_api and api in FORGE_OAUTH_SCOPES (sign-in asks for read_api, writing tools for api), got "${oauthScopes.join(" ")}"`,
-    );
   const named = parseToolsets(toolsetList);
   const { unknown: unknownToolsets } = named;
   // the USE_* flags add to an explicit list; without one every default toolset is served anyway
   const toolsets = named.toolsets && [...new Set([...named.toolsets, ...compat.toolsets])];
   // GITLAB_READ_ONLY_MODE=true wins over a permission mode, as in gitlab-mcp
   const permission: PermissionMode = readOnlyMode ? "readonly" : permissionMode;
+  const readOnly = permission === "readonly";
+  // least privilege by default: a read-only server asks the forge for read_api only (step-up is
+  // off in read-only mode: no tool writes); scopes the operator set are asked for as they are
+  const oauthScopes = (scopeList ?? (readOnly ? "read_api" : stepUp ? "read_api api" : "api"))
+    .split(/[\s,]+/)
+    .filter(Boolean);
+  if (stepUp && !remoteOAuth)
+    throw new ConfigError(
+      "FORGE_MCP_STEP_UP=true needs FORGE_MCP_OAUTH=true (step-up re-authorizes a signed-in client)",
+    );
+  if (
+    stepUp &&
+    !(readOnly && scopeList === undefined) &&
+    !(oauthScopes.includes("read_api") && oauthScopes.includes("api"))
+  )
+    throw new ConfigError(
+      `FORGE_MCP_STEP_UP=true needs both read_api and api in FORGE_OAUTH_SCOPES (sign-in asks for read_api, writing tools for api), got "${oauthScopes.join(" ")}"`,
+    );
   const { allowedProjects, allowedGroups } = settings;
   for (const p of allowedProjects)
     if (!/^\d+$/.test(p) && !/^[\w.-]+(\/[\w.-]+)+$/.test(p))
@@ -353,7 +362,7 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     ...settings,
     transport,
     forgeRootUrl,
-    readOnly: permission === "readonly",
+    readOnly,
     permission,
     toolsets,
     unknownToolsets,

@@ -31,6 +31,64 @@ import { plainAccept } from "./json-calls.js";
 /** The JSON body limit of /mcp (the app's `express.json({ limit })` and the lane's). */
 export const MCP_BODY_LIMIT = 4 * 1024 * 1024;
 
+/**
+ * How long a refused connection stays open, unread, after the 413: the client gets to read the
+ * answer before the connection is cut.
+ */
+const LINGER_MS = 1000;
+
+/**
+ * The /mcp route's body limit, ahead of the body parser, which on a body over its limit reads
+ * the rest of the request to its end before answering (body-parser's dump), and so does Node once
+ * an answer is sent with the body unread: an authenticated caller could make us read gigabytes.
+ * A declared Content-Length over the limit is refused before a byte is read; a chunked or
+ * compressed body is counted as it comes, and refused at the chunk that crosses the limit. Both
+ * get the answer the last stop gives an oversized body (413, generic, logged the same way), then
+ * nothing more is read from the connection, which is destroyed LINGER_MS later. The lane never
+ * reads such a body: it takes only a stated length within the limit, never a chunked body.
+ */
+export function bodyLimit(limit: number, logger: Logger) {
+  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    const declared = req.headers["content-length"];
+    let received = 0;
+    let refused = false;
+    const refuse = () => {
+      refused = true;
+      // answered already (a handler that did not read the body): only stop reading
+      if (res.headersSent) return void req.socket.destroy();
+      logger.warn({ status: 413, type: "entity.too.large" }, "request rejected before reaching a handler");
+      const text = JSON.stringify(BODY_UNREADABLE);
+      res.writeHead(413, {
+        "content-type": "application/json; charset=utf-8",
+        "content-length": Buffer.byteLength(text),
+        connection: "close",
+      });
+      res.end(text);
+      // a reset is not an error worth an unhandled event: the caller is the one we cut off
+      req.on("error", () => {});
+      const socket = req.socket;
+      socket.pause();
+      const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+      timer.unref();
+      socket.once("close", () => clearTimeout(timer));
+    };
+    if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > limit) {
+      refuse();
+      return;
+    }
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit && !refused) {
+        req.off("data", count);
+        refuse();
+      }
+    };
+    req.on("data", count);
+    req.once("end", () => req.off("data", count));
+    next();
+  };
+}
+
 /** What the app (server.ts's last stop) and the lane answer for a body they cannot read. */
 export const BODY_UNREADABLE = {
   error: "invalid_request",

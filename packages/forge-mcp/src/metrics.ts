@@ -34,7 +34,7 @@ export class Metrics {
   );
   readonly oauthEvents = this.counter(
     "forge_mcp_oauth_events_total",
-    "OAuth events by kind (group_refused: a sign-in refused by GITLAB_OAUTH_ALLOWED_GROUPS)",
+    "OAuth events by kind (group_refused: a sign-in refused by GITLAB_OAUTH_ALLOWED_GROUPS; refresh_reuse: a refresh token used twice, its family revoked)",
     ["event"] as const,
   );
   readonly rateLimited = this.counter(

@@ -28,13 +28,14 @@ import {
   ToolDispatch,
 } from "./json-calls.js";
 import { createLogger } from "./logger.js";
-import { BODY_UNREADABLE, MCP_BODY_LIMIT, mcpLane } from "./mcp-lane.js";
+import { BODY_UNREADABLE, bodyLimit, MCP_BODY_LIMIT, mcpLane } from "./mcp-lane.js";
 import type { Metrics } from "./metrics.js";
 import { bearerChecks } from "./oauth/bearer.js";
 import { ClientMetadataResolver } from "./oauth/client-metadata.js";
 import { ConsentGuard } from "./oauth/consent.js";
 import { GroupGate } from "./oauth/group-gate.js";
 import { globToRegExp } from "./oauth/redirect-uris.js";
+import { RefreshFamilies } from "./oauth/refresh-families.js";
 import { RelayBudget } from "./oauth/relay-budget.js";
 import { remoteAuthorization } from "./oauth/remote-auth.js";
 import { oauthRouter } from "./oauth/routes.js";
@@ -217,26 +218,29 @@ function oauthStores(
   now: () => number,
 ): {
   stores: ReturnType<typeof sealedStores>;
+  /** What the stores seal with (the refresh-token families seal their records with it too). */
+  sealer: Sealer;
   consentKeys: Buffer[];
   memoryStore: ForgeMcpServer["memoryStore"];
 } {
   if (config.stateless) {
     const derive = (secret: Buffer) =>
       Buffer.from(hkdfSync("sha256", secret, "forge-mcp/consent/v1", "consent-csrf", 32));
+    const sealer = new Sealer(config.statelessSecret!, config.statelessSecretPrevious, now);
     return {
-      stores: sealedStores(
-        new Sealer(config.statelessSecret!, config.statelessSecretPrevious, now),
-        shared.guard,
-      ),
+      stores: sealedStores(sealer, shared.guard),
+      sealer,
       consentKeys: [config.statelessSecret!, config.statelessSecretPrevious]
         .filter((s): s is Buffer => s !== undefined)
         .map(derive),
       memoryStore: undefined,
     };
   }
-  const mem = memoryStores(now);
+  const sealer = new Sealer(randomBytes(32), undefined, now);
+  const mem = memoryStores(now, sealer);
   return {
     stores: mem,
+    sealer,
     consentKeys: [randomBytes(32)],
     memoryStore: mem.lru,
   };
@@ -263,7 +267,7 @@ async function mountOAuth(
         warn: (msg) => logger.warn(msg),
       })
     : memorySharedState(config.registerRateLimitPerHour, now);
-  const { stores, consentKeys, memoryStore } = oauthStores(config, shared, now);
+  const { stores, sealer: familySealer, consentKeys, memoryStore } = oauthStores(config, shared, now);
   const mode = config.callbackProxy ? "proxy" : "passthrough";
   const scopes = scopePolicy(config);
   const allowlist = config.redirectUriAllowlist.map(globToRegExp);
@@ -278,6 +282,22 @@ async function mountOAuth(
     logger,
     now,
   });
+  const groupGate =
+    config.allowedGroups.length > 0
+      ? new GroupGate(config.allowedGroups, config.forgeApiUrl, config.forgeTimeoutMs)
+      : undefined;
+  const verifier = new ForgeTokenVerifier({
+    rootUrl: config.forgeRootUrl,
+    appId,
+    acceptedScopes: scopes.accepted,
+    timeoutMs: config.forgeTimeoutMs,
+    queryFallback: config.tokenInfoQueryFallback,
+    logger,
+    now,
+    onLookup: (hit) => metrics?.tokenCache.inc({ cache: "oauth", result: hit ? "hit" : "miss" }),
+    // the group gate holds at /mcp too, for every token (one issued elsewhere included)
+    admits: groupGate && ((token) => groupGate.admits(token)),
+  });
   const service = new OAuthService({
     mode,
     consentPage: config.consentPage,
@@ -289,15 +309,14 @@ async function mountOAuth(
     allowlist,
     forge: new ForgeOAuthClient(config.forgeRootUrl, appId, config.forgeTimeoutMs),
     ...stores,
+    families: new RefreshFamilies(shared.records, familySealer),
+    onAccessRevoked: (token) => verifier.evict(token),
     registerLimiter: shared.registerLimiter,
     relayBudget: new RelayBudget(config.relayRateLimitPerMinute, now),
     consent: new ConsentGuard(consentKeys),
     clientMetadata,
     onEvent: (event) => metrics?.oauthEvents.inc({ event }),
-    groupGate:
-      config.allowedGroups.length > 0
-        ? new GroupGate(config.allowedGroups, config.forgeApiUrl, config.forgeTimeoutMs)
-        : undefined,
+    groupGate,
     logger,
     now,
   });
@@ -308,16 +327,6 @@ async function mountOAuth(
     prefix,
   );
   app.use(oauthRouter(service, { mode, secureCookies: config.mcpServerUrl.startsWith("https:"), logger }));
-  const verifier = new ForgeTokenVerifier({
-    rootUrl: config.forgeRootUrl,
-    appId,
-    acceptedScopes: scopes.accepted,
-    timeoutMs: config.forgeTimeoutMs,
-    queryFallback: config.tokenInfoQueryFallback,
-    logger,
-    now,
-    onLookup: (hit) => metrics?.tokenCache.inc({ cache: "oauth", result: hit ? "hit" : "miss" }),
-  });
   // RFC 9728 §3.1: the well-known segment goes between the origin and the resource's path
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resourceUrl);
   // every tool a caller may load with discover_tools, by each name it answers to
@@ -566,9 +575,14 @@ function mountMcp(
   app.post(
     MCP_PATH,
     ...auth.before,
+    bodyLimit(MCP_BODY_LIMIT, logger),
     express.json({ limit: MCP_BODY_LIMIT }),
     ...auth.after,
     async (req: Request, res: Response) => {
+      // MCP 2025-06-18 removed JSON-RPC batching: a client announcing that revision or a later
+      // one gets one error for the whole array, and no element of it runs (no forge call)
+      if (Array.isArray(req.body) && withoutBatching(req.headers["mcp-protocol-version"]))
+        return void res.status(400).json(BATCH_REFUSED);
       const info = (req as Request & { auth?: AuthInfo }).auth;
       const token = info?.token;
       onReauth(res, info);
@@ -626,6 +640,22 @@ function mountMcp(
     },
   };
 }
+
+/** The first MCP revision without JSON-RPC batching (2025-03-26 had it). */
+const FIRST_WITHOUT_BATCHING = "2025-06-18";
+
+/** Whether the announced MCP-Protocol-Version is a revision without batching. */
+function withoutBatching(version: unknown): boolean {
+  return (
+    typeof version === "string" && /^\d{4}-\d{2}-\d{2}$/.test(version) && version >= FIRST_WITHOUT_BATCHING
+  );
+}
+
+const BATCH_REFUSED = {
+  jsonrpc: "2.0",
+  id: null,
+  error: { code: -32600, message: "Invalid Request: this protocol revision has no batching" },
+} as const;
 
 /** A JSON-path answer, unless the caller went away or something answered already. */
 function written(res: ServerResponse, answer: unknown): void {

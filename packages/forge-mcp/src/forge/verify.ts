@@ -38,6 +38,13 @@ interface VerifierOptions {
   now?: () => number;
   /** Told whether a token was answered from the caches (metrics). */
   onLookup?: (hit: boolean) => void;
+  /**
+   * GITLAB_OAUTH_ALLOWED_GROUPS (src/oauth/group-gate.ts): asked for every token before it is
+   * cached as verified, so a token that did not come through this server's sign-in (the forge's
+   * own authorize with the public app id, another deployment sharing the application) meets the
+   * same gate. Its verdict lives with the token in the caches.
+   */
+  admits?: ((token: string) => Promise<boolean>) | undefined;
 }
 
 /** A token with its cache key and what the caches held for it when it was looked up. */
@@ -148,6 +155,23 @@ export class ForgeTokenVerifier implements OAuthTokenVerifier {
       throw new InsufficientScopeError(
         `Token needs one of the scopes: ${this.opts.acceptedScopes.join(" ")}`,
       );
+    }
+    if (this.opts.admits) {
+      let admitted: boolean;
+      try {
+        admitted = await this.opts.admits(token);
+      } catch (err) {
+        // fail closed, and not remembered: the next request asks again
+        this.opts.logger.error({ err: (err as Error).message }, "token verification: group look-up failed");
+        throw new ServerError("Token verification is unavailable");
+      }
+      if (!admitted) {
+        this.opts.logger.warn(
+          { userId: info.resource_owner_id },
+          "token rejected: the user is in none of the allowed groups",
+        );
+        throw new InvalidTokenError("Invalid or expired token");
+      }
     }
     // Doorkeeper reports null for non-expiring tokens; bound our trust by the cache TTL then.
     const ttlMs = info.expires_in === null ? CACHE_TTL_MS : Math.min(CACHE_TTL_MS, info.expires_in * 1000);

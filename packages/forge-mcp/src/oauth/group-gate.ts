@@ -3,9 +3,13 @@ import { STYLE } from "./consent.js";
 
 /**
  * GITLAB_OAUTH_ALLOWED_GROUPS: only members of one of the listed groups, or of any of their
- * subgroups, get a token from this server. Asked where tokens are issued (OAuthService: the proxy
- * callback, and every token the forge hands out through /token: passthrough codes and refreshes),
- * with the user's own new token: `GET /groups?min_access_level=10` lists the groups the user is a
+ * subgroups, get a token from this server or use one at /mcp. Asked where tokens are issued
+ * (OAuthService: the proxy callback, and every token the forge hands out through /token:
+ * passthrough codes and refreshes), and again for every token /mcp accepts (the token verifier,
+ * src/forge/verify.ts, whose cache keeps the verdict with the token): a token the forge issued to
+ * our application without this server (the forge's own authorize with the public app id, another
+ * deployment sharing the application) meets the same gate. The look-up is made with the user's
+ * own token: `GET /groups?min_access_level=10` lists the groups the user is a
  * member of (directly or through a parent group). Matching is on the group's full path, in any
  * case. A forge that refuses the look-up refuses the sign-in (fail closed).
  */

@@ -71,6 +71,8 @@ export function oauthRouter(
       return res.redirect(302, outcome.location);
     }
     if (outcome.type === "error") return fail(res, outcome.error, where);
+    // every HTML page: no URL of ours (a state, a client's redirect URI) in a Referer elsewhere
+    res.setHeader("Referrer-Policy", "no-referrer");
     if (outcome.type === "error_page") {
       res.setHeader("X-Frame-Options", "DENY");
       res.setHeader("Content-Security-Policy", consentCsp([]));
@@ -99,6 +101,7 @@ export function oauthRouter(
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("Retry-After", String(STORE_RETRY_AFTER_SECONDS));
     res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Referrer-Policy", "no-referrer");
     res.setHeader("Content-Security-Policy", STORE_UNAVAILABLE_CSP);
     return res.status(503).type("html").send(storeUnavailablePage());
   };
@@ -184,7 +187,7 @@ export function oauthRouter(
 
   r.post("/revoke", form, async (req, res) => {
     try {
-      await service.revoke(req.body ?? {}, req.ip ?? "unknown");
+      await service.revoke(req.body ?? {}, basicClientId(req), req.ip ?? "unknown");
       res.status(200).json({});
     } catch (err) {
       fail(res, err, "revoke");

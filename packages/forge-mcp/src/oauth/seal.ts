@@ -10,7 +10,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
  * Opening tries the current secret, then the previous one (rotation without a flag day).
  */
 
-type SealPurpose = "client" | "state" | "code" | "consent" | "refresh";
+type SealPurpose = "client" | "state" | "code" | "consent" | "refresh" | "family";
 
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -46,7 +46,7 @@ export class Sealer {
     previous?: Buffer,
     private readonly now: () => number = Date.now,
   ) {
-    const purposes: SealPurpose[] = ["client", "state", "code", "consent", "refresh"];
+    const purposes: SealPurpose[] = ["client", "state", "code", "consent", "refresh", "family"];
     this.keys = [secret, previous]
       .filter((s): s is Buffer => s !== undefined)
       .map((s) => new Map(purposes.map((p) => [p, deriveKey(s, p)])));

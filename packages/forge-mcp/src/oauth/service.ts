@@ -9,6 +9,7 @@ import { OAuthError, type OAuthErrorCode } from "./errors.js";
 import { GROUP_REFUSED_STATUS, type GroupGate, groupRefusedPage } from "./group-gate.js";
 import { repeatedParam, SINGLE_VALUED } from "./params.js";
 import { redirectUriMatches, redirectUriProblem } from "./redirect-uris.js";
+import type { FamilyTokens, RefreshFamilies } from "./refresh-families.js";
 import type { RelayBudget } from "./relay-budget.js";
 import type { RateLimiter } from "./shared-state.js";
 import {
@@ -57,6 +58,10 @@ interface OAuthServiceDeps {
   transactions: TransactionStore;
   codes: ProxyCodeStore;
   refresh: RefreshBinding;
+  /** Rotation with reuse detection of the refresh tokens we hand out (./refresh-families.ts). */
+  families: RefreshFamilies;
+  /** An access token this server revoked at the forge: the verify cache forgets it. */
+  onAccessRevoked?: ((accessToken: string) => void) | undefined;
   registerLimiter: RateLimiter;
   /** Per-address bound of the forge calls /token and /revoke relay (./relay-budget.ts). */
   relayBudget: RelayBudget;
@@ -379,9 +384,17 @@ export class OAuthService {
     if (grantType === "refresh_token") {
       const presented = str(form.refresh_token);
       if (!presented) throw new OAuthError("invalid_request", "token: refresh_token missing");
-      const refreshToken = this.d.refresh.open(presented, clientId);
-      if (!refreshToken)
+      const opened = this.d.refresh.open(presented, clientId);
+      if (!opened)
         throw new OAuthError("invalid_grant", "token: refresh token issued to another client (or not ours)");
+      const { token: refreshToken, family, id } = opened;
+      // RFC 9700 §4.14.2: a member of a family that is not its active one was used before
+      if (family !== undefined && id !== undefined) {
+        const state = await this.d.families.state(family, id);
+        if (state === "reused") await this.endFamily(family, "token: refresh token reused");
+        if (state === "reused" || state === "ended")
+          throw new OAuthError("invalid_grant", `token: refresh token of a family that is ${state}`);
+      }
       const params: Record<string, string> = { grant_type: "refresh_token", refresh_token: refreshToken };
       const scope = str(form.scope);
       if (scope) params.scope = scope;
@@ -390,10 +403,18 @@ export class OAuthService {
         throw new OAuthError("invalid_grant", "token: refresh token refused by the forge moments ago");
       this.d.relayBudget.spend(source, "token");
       try {
-        return this.bound(await this.relayForgeToken(params), clientId);
+        return await this.bound(await this.relayForgeToken(params), clientId, family);
       } catch (err) {
-        if (err instanceof OAuthError && err.code === "invalid_grant")
+        if (err instanceof OAuthError && err.code === "invalid_grant") {
           this.d.relayBudget.rememberRefused(refreshToken);
+          // the forge has rotated it meanwhile: a concurrent use of the same member
+          if (
+            family !== undefined &&
+            id !== undefined &&
+            (await this.d.families.state(family, id)) === "reused"
+          )
+            await this.endFamily(family, "token: refresh token reused concurrently");
+        }
         throw err;
       }
     }
@@ -414,7 +435,7 @@ export class OAuthService {
       const ru = redirectUri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
       if (ru) params.redirect_uri = ru;
       this.d.relayBudget.spend(source, "token");
-      return this.bound(await this.relayForgeToken(params), clientId);
+      return this.bound(await this.relayForgeToken(params), clientId, undefined);
     }
 
     const live = await this.d.codes.peek(code);
@@ -442,7 +463,7 @@ export class OAuthService {
       );
     }
     this.d.logger.info({ clientName: client.client_name }, "token: proxy code exchanged");
-    return this.bound(tokenResponse(record.tokens), clientId);
+    return this.bound(tokenResponse(record.tokens), clientId, undefined);
   }
 
   /** A registered client, or one named by its metadata document's URL. */
@@ -463,18 +484,71 @@ export class OAuthService {
     return given.every((r) => typeof r === "string" && URL.canParse(r) && ours.has(new URL(r).href));
   }
 
-  /** The token response with its refresh token bound to the client that obtained it. */
-  private bound(response: Record<string, unknown>, clientId: string): Record<string, unknown> {
+  /**
+   * The token response with its refresh token bound to the client that obtained it, as the new
+   * active member of its family (`family` undefined: a sign-in, which starts one).
+   */
+  private async bound(
+    response: Record<string, unknown>,
+    clientId: string,
+    family: string | undefined,
+  ): Promise<Record<string, unknown>> {
     if (typeof response.refresh_token !== "string") return response;
-    return { ...response, refresh_token: this.d.refresh.bind(response.refresh_token, clientId) };
+    const member = family === undefined ? this.d.families.start() : { family, id: this.d.families.nextId() };
+    await this.d.families.activate(member.family, member.id, {
+      access_token: String(response.access_token),
+      refresh_token: response.refresh_token,
+    });
+    return {
+      ...response,
+      refresh_token: this.d.refresh.bind(response.refresh_token, clientId, member.family, member.id),
+    };
   }
 
-  async revoke(form: Params, source?: string): Promise<void> {
+  /**
+   * Ends a refresh-token family: its active tokens are revoked at the forge and forgotten by the
+   * verify cache; every member refreshes no more.
+   */
+  private async endFamily(family: string, why: string, reuse = true): Promise<FamilyTokens | undefined> {
+    const active = await this.d.families.end(family);
+    this.d.logger[reuse ? "warn" : "info"](
+      { revoked: active !== undefined },
+      `${why}: its family is revoked`,
+    );
+    if (reuse) this.d.onEvent?.("refresh_reuse");
+    if (!active) return undefined;
+    this.d.onAccessRevoked?.(active.access_token);
+    await this.revokeIssued({ token_type: "Bearer", ...active });
+    return active;
+  }
+
+  /**
+   * RFC 7009. The client must be one we know (a public client names itself with client_id, or
+   * HTTP Basic): else 401 invalid_client. A refresh token of ours sealed for another client is
+   * not revoked, and the answer is the same 200 as for any token the server does not act on
+   * (§2.2), so a client learns nothing about another's tokens. A raw token (an access token) is
+   * relayed to the forge, which revokes only tokens of our application.
+   */
+  async revoke(form: Params, basicClientId?: string, source = "unknown"): Promise<void> {
+    const clientId = str(form.client_id) ?? basicClientId;
+    const client = clientId ? await this.client(clientId, source) : undefined;
+    if (!clientId || !client) throw new OAuthError("invalid_client", "revoke: unknown client_id", 401);
     const presented = str(form.token);
     if (!presented) throw new OAuthError("invalid_request", "revoke: token missing");
-    // a sealed refresh token is revoked as the forge token inside it; RFC 7009 asks no client proof
-    const token = this.d.refresh.open(presented, undefined);
-    if (!token || this.d.relayBudget.wasRevoked(token)) return;
+    const opened = this.d.refresh.openForRevoke(presented, clientId);
+    if (!opened) return;
+    if (!opened.own) {
+      this.d.logger.warn("revoke: a refresh token of another client, not revoked");
+      return;
+    }
+    // revoking a refresh token ends its family (RFC 7009 §2.1: the grant's tokens go with it)
+    const ended =
+      opened.family === undefined
+        ? undefined
+        : await this.endFamily(opened.family, "revoke: refresh token revoked by its client", false);
+    const token = opened.token;
+    // the family's active refresh token is revoked already
+    if (ended?.refresh_token === token || this.d.relayBudget.wasRevoked(token)) return;
     this.d.relayBudget.spend(source, "revoke");
     try {
       await this.d.forge.revoke(token, str(form.token_type_hint));

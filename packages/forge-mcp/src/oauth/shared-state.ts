@@ -13,6 +13,12 @@ export interface OneTimeGuard {
   claim(purpose: string, jti: string, expiresAt: number): Promise<boolean>;
 }
 
+/** Small records with an expiry (the refresh-token families of ./refresh-families.ts). */
+export interface RecordStore {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+}
+
 export interface RateLimiter {
   /** Counts one hit for key; returns how many seconds to wait when over the limit. */
   hit(key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
@@ -26,6 +32,7 @@ export interface StoreHealth {
 
 export interface SharedState {
   guard: OneTimeGuard;
+  records: RecordStore;
   registerLimiter: RateLimiter;
   /** Without I/O: the store's state as last seen (for /health, a liveness probe). */
   health(): StoreHealth;
@@ -76,8 +83,17 @@ const HOUR_MS = 3600_000;
 
 export function memorySharedState(limitPerHour: number, now: () => number): SharedState {
   const used = new LRUCache<string, true>({ max: 100_000 });
+  const records = new LRUCache<string, string>({ max: 100_000 });
   const windows = new FixedWindows(HOUR_MS);
   return {
+    records: {
+      async get(key) {
+        return records.get(key);
+      },
+      async set(key, value, ttlMs) {
+        records.set(key, value, { ttl: ttlMs });
+      },
+    },
     guard: {
       async claim(purpose, jti, expiresAt) {
         const key = `${purpose}:${jti}`;
@@ -222,6 +238,18 @@ export async function redisSharedState(
           }),
         );
         return r === "OK";
+      },
+    },
+    // fails closed like the guard: a refresh that cannot see its family answers 503
+    records: {
+      async get(key) {
+        const v = await call("record read", () => client.get(`forge-mcp:record:${key}`));
+        return v ?? undefined;
+      },
+      async set(key, value, ttlMs) {
+        await call("record write", () =>
+          client.set(`forge-mcp:record:${key}`, value, { expiration: { type: "PX", value: ttlMs } }),
+        );
       },
     },
     registerLimiter: {

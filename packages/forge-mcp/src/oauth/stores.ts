@@ -62,16 +62,37 @@ export interface TransactionStore {
 /**
  * Refresh tokens are bound to the client that obtained them: another client presenting one gets
  * invalid_grant. Every mode hands the client a sealed wrapper (`fmcprt1.`: the forge's refresh
- * token and the client id), so the client never holds the forge's token and cannot skip the
- * binding by going to the forge directly. Stateless mode seals under the shared secret (every
- * replica opens it); memory mode under a key made at start-up, so a restart makes outstanding
- * refresh tokens unusable, as it already makes the client registrations unknown.
+ * token, the client id's hash, the token's family and its own id), so the client never holds the
+ * forge's token and cannot skip the binding by going to the forge directly. Stateless mode seals
+ * under the shared secret (every replica opens it); memory mode under a key made at start-up, so
+ * a restart makes outstanding refresh tokens unusable, as it already makes the client
+ * registrations unknown. The family and id let ./refresh-families.ts tell a reused refresh token
+ * from the family's active one (RFC 9700 §4.14.2).
  */
+export interface OpenedRefresh {
+  /** The forge token behind it (a raw token presented as it is: the token itself). */
+  token: string;
+  /** Sealed by us: its family and its own id (absent for a raw token). */
+  family?: string;
+  id?: string;
+  /** Whether it was issued to the client presenting it (a raw token: true, it names no client). */
+  own: boolean;
+}
+
 export interface RefreshBinding {
-  /** The forge refresh token behind what a client presents; undefined when it is bound elsewhere. */
-  open(presented: string, clientId: string | undefined): string | undefined;
-  /** What the client receives for a forge refresh token it obtained. */
-  bind(forgeRefreshToken: string, clientId: string): string;
+  /**
+   * The forge refresh token behind what a client presents for a refresh; undefined when it is
+   * bound to another client, or not ours.
+   */
+  open(presented: string, clientId: string): OpenedRefresh | undefined;
+  /**
+   * What a client presents for revocation (RFC 7009: a refresh token of ours, or a raw token,
+   * which may be an access token): undefined when it is not ours; `own` false when it is sealed
+   * for another client.
+   */
+  openForRevoke(presented: string, clientId: string): OpenedRefresh | undefined;
+  /** What the client receives for a forge refresh token it obtained, as the member `id` of `family`. */
+  bind(forgeRefreshToken: string, clientId: string, family: string, id: string): string;
 }
 
 const tokenHash = (t: string) => createHash("sha256").update(t).digest("base64url");
@@ -134,7 +155,7 @@ export function memoryStores(
     lru,
     // nothing unsealed was ever handed out by this process: a raw token is refused for refresh,
     // and relayed only for revocation (where it may be an access token)
-    refresh: sealedRefresh(sealer, (clientId) => clientId === undefined),
+    refresh: sealedRefresh(sealer, false),
     clients: {
       async register(record) {
         const id = randomUUID();
@@ -202,7 +223,7 @@ export function sealedStores(
 } {
   return {
     // a token from before sealing (or a raw forge token) is relayed as it is
-    refresh: sealedRefresh(sealer, () => true),
+    refresh: sealedRefresh(sealer, true),
     clients: {
       async register(record) {
         return SEALED_CLIENT_PREFIX + sealer.seal("client", record, undefined);
@@ -244,23 +265,37 @@ export function sealedStores(
 }
 
 /**
- * The sealed refresh binding of both modes. `unsealed` says whether a token without the prefix is
- * relayed as it is (for a refresh by `clientId`, or a revocation when it is undefined).
+ * The sealed refresh binding of both modes. `rawRefresh` says whether a token without the prefix
+ * is relayed as it is for a refresh (a raw token is always relayed for a revocation).
  */
-function sealedRefresh(sealer: Sealer, unsealed: (clientId: string | undefined) => boolean): RefreshBinding {
+function sealedRefresh(sealer: Sealer, rawRefresh: boolean): RefreshBinding {
+  const opened = (presented: string, clientId: string): OpenedRefresh | undefined => {
+    if (!presented.startsWith(SEALED_REFRESH_PREFIX)) return { token: presented, own: true };
+    const o = sealer.open<{ t: string; c: string; f?: string; n?: string }>(
+      "refresh",
+      presented.slice(SEALED_REFRESH_PREFIX.length),
+    );
+    if (!o || typeof o.data.t !== "string") return undefined;
+    return {
+      token: o.data.t,
+      ...(o.data.f !== undefined && o.data.n !== undefined ? { family: o.data.f, id: o.data.n } : {}),
+      own: o.data.c === tokenHash(clientId),
+    };
+  };
   return {
     open(presented, clientId) {
-      if (!presented.startsWith(SEALED_REFRESH_PREFIX)) return unsealed(clientId) ? presented : undefined;
-      const opened = sealer.open<{ t: string; c: string }>(
-        "refresh",
-        presented.slice(SEALED_REFRESH_PREFIX.length),
-      );
-      if (!opened || (clientId !== undefined && opened.data.c !== tokenHash(clientId))) return undefined;
-      return opened.data.t;
+      if (!presented.startsWith(SEALED_REFRESH_PREFIX))
+        return rawRefresh ? { token: presented, own: true } : undefined;
+      const o = opened(presented, clientId);
+      return o?.own ? o : undefined;
     },
-    bind(token, clientId) {
+    openForRevoke: opened,
+    bind(token, clientId, family, id) {
       // the client id's hash: a stateless client id is itself a sealed registration, and long
-      return SEALED_REFRESH_PREFIX + sealer.seal("refresh", { t: token, c: tokenHash(clientId) }, undefined);
+      return (
+        SEALED_REFRESH_PREFIX +
+        sealer.seal("refresh", { t: token, c: tokenHash(clientId), f: family, n: id }, undefined)
+      );
     },
   };
 }

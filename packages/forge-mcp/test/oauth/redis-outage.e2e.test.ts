@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
-import { type Forge, oauthEnv, seedApp, startForge } from "../forge-sim.js";
+import { type Forge, forgeCallsSince, forgeLogSeq, oauthEnv, seedApp, startForge } from "../forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 import { forgeAuthorizeHop, newClient, pkce, redeem } from "../oauth-client.js";
 import { startRedis, type TestRedis, tcpRelay } from "../redis.js";
@@ -147,6 +147,33 @@ describeWith("redis-server")("stateless mode: Redis dies or falls silent after s
       ctx.redis.resume();
     }
     await readyBecomes(ctx.mcp.url, 200);
+  });
+
+  it("Redis silent: a refresh fails closed (503, no forge call, nothing rotated), the store-unavailable page says no-referrer; after SIGCONT the same refresh token refreshes", async () => {
+    const { clientId, p, code } = await proxyCodeVia(ctx.mcp.url, ctx.mcp, ctx.mcp, ctx.mcp);
+    const tokens = await redeem(ctx.mcp.url, clientId, code, p.verifier);
+    expect(tokens.status).toBe(200);
+    const refresh = () =>
+      timed(
+        `${ctx.mcp.url}/token`,
+        form({ grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.body.refresh_token }),
+      );
+    const pending = await pendingCallback();
+    ctx.redis.pause();
+    try {
+      const seq = await forgeLogSeq(ctx.forge);
+      const refused = await refresh();
+      expect([refused.status, refused.json?.error]).toEqual([503, "temporarily_unavailable"]);
+      expect(await forgeCallsSince(ctx.forge, seq, "/oauth/token")).toBe(0);
+      const page = await timed(pending.callback, { headers: { cookie: pending.cookie } });
+      expect(page.status).toBe(503);
+      expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    } finally {
+      ctx.redis.resume();
+    }
+    await readyBecomes(ctx.mcp.url, 200);
+    const again = await refresh();
+    expect(again.status).toBe(200);
   });
 
   it("Redis killed (SIGKILL) mid sign-in: every endpoint answers within the bound, one-time use fails closed", async () => {

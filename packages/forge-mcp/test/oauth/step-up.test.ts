@@ -30,7 +30,14 @@ async function challenge(mcpUrl: string, headers: Record<string, string> = {}) {
 describe.each([
   ["default", {}, ["api"], "api"],
   ["FORGE_MCP_STEP_UP=true", { FORGE_MCP_STEP_UP: "true" }, ["read_api", "api"], "read_api"],
-  ["FORGE_READ_ONLY=true", { FORGE_READ_ONLY: "true" }, ["api"], "api"],
+  // least privilege: a read-only server asks for read_api unless FORGE_OAUTH_SCOPES says otherwise
+  ["FORGE_READ_ONLY=true", { FORGE_READ_ONLY: "true" }, ["read_api"], "read_api"],
+  [
+    "FORGE_READ_ONLY=true, scopes set",
+    { FORGE_READ_ONLY: "true", FORGE_OAUTH_SCOPES: "api" },
+    ["api"],
+    "api",
+  ],
 ] as const)("scopes in the challenge and the metadata (%s)", (_name, env, supported, challenged) => {
   let forge: Forge;
   let mcp: RunningForgeMcp;
