@@ -11,6 +11,7 @@ import { forceUnlock } from "../../src/state/file-store.js";
 import { inProcessProject } from "../convergence/in-process.js";
 import { writeSimProject } from "../convergence/sim-project.js";
 import { CLI } from "./cli.js";
+import { killApplyWhileHeld } from "./kill-held.js";
 import {
   liveObjects,
   removedAfterAll,
@@ -127,10 +128,10 @@ describe("provider_a uploads interrupted", () => {
     await fetch(`${a.origin}/_sim/log`, { method: "DELETE" });
     const again = await agents().apply();
     expect(again.code, again.text + again.error).toBe(0);
-    // The declared file was adopted: nothing uploaded it again. The skill package was not
-    // usable to adopt a skill (none was made), so it was deleted and a new one sent.
+    // The declared file was adopted: nothing uploaded it again. No skill was made from the
+    // package, but it holds the very bytes the skill needs: the new skill is made from it.
     const uploads = (await requestLog(a)).filter((e) => e.method === "POST" && e.path.endsWith("/files"));
-    expect(uploads).toHaveLength(1);
+    expect(uploads).toHaveLength(0);
     expect(again.text).toContain('provider_a.files["glossary"]: adopted');
     await expectOneOfEachThenNothing("lost answers");
   });
@@ -139,13 +140,35 @@ describe("provider_a uploads interrupted", () => {
     await settings(ENDLESS);
     // Twice: each killed run leaves its uploads, and they must not pile up.
     for (let kill = 1; kill <= 2; kill++) await killApplyWhen(/^GET .*\/files\/file_/, 2);
-    // The first kill leaves the file and the package; the second run adopts that file (and dies
-    // waiting for its audit) and sends a second package.
-    expect((await live()).files).toHaveLength(3);
+    // The first kill leaves the file and the package; the second run adopts that file and takes
+    // up that package (dying again in the audit wait): no second package.
+    expect((await live()).files).toHaveLength(2);
     await settings(INSTANT);
     const again = await agents().apply();
     expect(again.code, again.text + again.error).toBe(0);
     await expectOneOfEachThenNothing("killed in the audit wait");
+  });
+
+  it("kills between the package upload and the skill create, three in a row: one package, then none", async () => {
+    // The package is uploaded and audited; POST /skills is held, and the CLI killed while it is.
+    await setFaults(a, {
+      rules: [{ method: "POST", path: "/skills$", repeat: true, action: { type: "hold" } }],
+    });
+    const packages = async () =>
+      ((await simState(a)) as { files: Array<{ id: string; filename: string }> }).files
+        .filter((f) => f.filename.endsWith(".zip"))
+        .map((f) => f.id);
+    for (let kill = 1; kill <= 3; kill++) {
+      await killApplyWhileHeld(a, dir, env);
+      // Each run after the first uses the package the one before it uploaded.
+      expect(await packages(), `after kill ${kill}`).toHaveLength(1);
+    }
+    await setFaults(a, {});
+    const again = await agents().apply();
+    expect(again.code, again.text + again.error).toBe(0);
+    const used = (await stateIds())['provider_a.skills["charts"]']!.extra?.package_files;
+    expect(await packages()).toEqual(used);
+    await expectOneOfEachThenNothing("killed before the skill create");
   });
 
   it("a kill while the skill waits for its scan: the next apply adopts the skill (no 409, no copy)", async () => {
