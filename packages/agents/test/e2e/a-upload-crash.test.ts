@@ -3,15 +3,12 @@
 // for its audit or a skill for its scan, must leave no copy behind: the next apply adopts what the
 // interrupted run made or deletes it, and destroy leaves nothing. The kills go through the spawned
 // CLI; the runs after them through the CLI's steps in-process (convergence/in-process.ts).
-import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { forceUnlock } from "../../src/state/file-store.js";
 import { inProcessProject } from "../convergence/in-process.js";
 import { writeSimProject } from "../convergence/sim-project.js";
-import { CLI } from "./cli.js";
-import { killApplyWhileHeld } from "./kill-held.js";
+import { killApplyWhen, killApplyWhileHeld } from "./kill-held.js";
 import {
   liveObjects,
   removedAfterAll,
@@ -63,31 +60,16 @@ async function stateIds(): Promise<Record<string, { id: string; extra?: Record<s
 }
 
 /**
- * Spawns `agents apply -y` and SIGKILLs it once the simulator has logged `seen` requests matching
+ * Runs `agents apply -y` and SIGKILLs it once the simulator has logged `seen` requests matching
  * `at` (the upload sent, the wait begun): the moment a run dies with an upload unrecorded.
  */
-async function killApplyWhen(at: RegExp, seen: number): Promise<void> {
+async function killApplyWhenSeen(at: RegExp, seen: number): Promise<void> {
   await fetch(`${a.origin}/_sim/log`, { method: "DELETE" });
-  const child = spawn(process.execPath, [CLI, "apply", "-y"], {
-    cwd: dir,
-    env: { ...process.env, AGENTS_DEBUG: "", NO_COLOR: "1", ...env },
-    stdio: "ignore",
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-  try {
-    for (let i = 0; i < 400; i++) {
-      const hits = (await requestLog(a)).filter((e) => at.test(`${e.method} ${e.path}`)).length;
-      if (hits >= seen) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  } finally {
-    child.kill("SIGKILL");
-  }
-  expect(await exited).toBeNull();
-  // A killed run leaves its file lock: released the way its own message says.
-  const statePath = join(dir, "agents.state.json");
-  const lock = JSON.parse(await fs.readFile(`${statePath}.lock`, "utf8")) as { id: string };
-  await forceUnlock(statePath, lock.id);
+  await killApplyWhen(
+    dir,
+    env,
+    async () => (await requestLog(a)).filter((e) => at.test(`${e.method} ${e.path}`)).length >= seen,
+  );
 }
 
 beforeEach(async () => {
@@ -139,7 +121,7 @@ describe("provider_a uploads interrupted", () => {
   it("kills while uploads wait for their audit: the next apply leaves one of each, destroy nothing", async () => {
     await settings(ENDLESS);
     // Twice: each killed run leaves its uploads, and they must not pile up.
-    for (let kill = 1; kill <= 2; kill++) await killApplyWhen(/^GET .*\/files\/file_/, 2);
+    for (let kill = 1; kill <= 2; kill++) await killApplyWhenSeen(/^GET .*\/files\/file_/, 2);
     // The first kill leaves the file and the package; the second run adopts that file and takes
     // up that package (dying again in the audit wait): no second package.
     expect((await live()).files).toHaveLength(2);
@@ -173,7 +155,7 @@ describe("provider_a uploads interrupted", () => {
 
   it("a kill while the skill waits for its scan: the next apply adopts the skill (no 409, no copy)", async () => {
     await settings({ ...INSTANT, skill_scan_polls: 1e6, skill_scan_ms: 1e9 });
-    await killApplyWhen(/^GET .*\/skills\/skill-[^/]+\/versions\//, 1);
+    await killApplyWhenSeen(/^GET .*\/skills\/skill-[^/]+\/versions\//, 1);
     expect((await live()).skills).toHaveLength(1);
     await settings(INSTANT);
     const again = await agents().apply();

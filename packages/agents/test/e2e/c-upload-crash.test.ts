@@ -8,14 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { inProcessProject } from "../convergence/in-process.js";
 import { writeSimProject } from "../convergence/sim-project.js";
 import { killApplyWhileHeld } from "./kill-held.js";
-import {
-  liveObjects,
-  removedAfterAll,
-  requestLog,
-  setFaults,
-  simState,
-  simulatorForFile,
-} from "./project.js";
+import { liveFileIds, removedAfterAll, requestLog, setFaults, simulatorForFile } from "./project.js";
 
 const BODY = `environments:
   sandbox:
@@ -48,10 +41,7 @@ const dirs = removedAfterAll();
 let dir: string;
 const agents = () => inProcessProject(dir, env);
 
-const liveFiles = async () =>
-  liveObjects(await simState(c))
-    .filter((o) => o.type === "file" || o.type === "files")
-    .map((o) => o.id);
+const liveFiles = () => liveFileIds(c);
 
 async function recordedUploads(): Promise<string[]> {
   const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));

@@ -1,7 +1,8 @@
-// Kills the real CLI between two of its calls: a `hold` fault parks the second call in the
-// simulator, the spawned `agents apply -y` is SIGKILLed once it is parked, and the parked call is
-// let go (the simulator drops a request whose client is gone). The killed run's file lock is
-// released the way its own message says.
+// Kills the real CLI at a chosen moment of its apply: `agents apply -y` is spawned, SIGKILLed once
+// `reached` says so, and the killed run's file lock is released the way its own message says.
+// `killApplyWhileHeld` kills it between two of its calls: a `hold` fault parks the second call in
+// the simulator, and once the CLI is dead the parked call is let go (the simulator drops a
+// request whose client is gone).
 import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
@@ -10,12 +11,12 @@ import { expect } from "vitest";
 import { forceUnlock } from "../../src/state/file-store.js";
 import { CLI } from "./cli.js";
 
-async function held(sim: RunningSim): Promise<number> {
-  return ((await (await fetch(`${sim.origin}/_sim/held`)).json()) as { held: number }).held;
-}
-
-/** `agents apply -y` in `dir`, killed once the simulator holds one of its calls. */
-export async function killApplyWhileHeld(sim: RunningSim, dir: string, env: Record<string, string>) {
+/** `agents apply -y` in `dir`, killed once `reached()` holds (polled every 25 ms, 20 s at most). */
+export async function killApplyWhen(
+  dir: string,
+  env: Record<string, string>,
+  reached: () => Promise<boolean>,
+): Promise<void> {
   const child = spawn(process.execPath, [CLI, "apply", "-y"], {
     cwd: dir,
     env: { ...process.env, AGENTS_DEBUG: "", NO_COLOR: "1", ...env },
@@ -23,15 +24,23 @@ export async function killApplyWhileHeld(sim: RunningSim, dir: string, env: Reco
   });
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
   try {
-    for (let i = 0; i < 800 && (await held(sim)) === 0; i++)
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    expect(await held(sim), "the CLI never reached the held call").toBeGreaterThan(0);
+    for (let i = 0; i < 800 && !(await reached()); i++) await new Promise((r) => setTimeout(r, 25));
   } finally {
     child.kill("SIGKILL");
   }
   expect(await exited).toBeNull();
-  await fetch(`${sim.origin}/_sim/release`, { method: "POST" });
   const statePath = join(dir, "agents.state.json");
   const lock = JSON.parse(await fs.readFile(`${statePath}.lock`, "utf8")) as { id: string };
   await forceUnlock(statePath, lock.id);
+}
+
+const held = async (sim: RunningSim) =>
+  ((await (await fetch(`${sim.origin}/_sim/held`)).json()) as { held: number }).held;
+
+/** `agents apply -y` in `dir`, killed while the simulator holds one of its calls. */
+export async function killApplyWhileHeld(sim: RunningSim, dir: string, env: Record<string, string>) {
+  await killApplyWhen(dir, env, async () => (await held(sim)) > 0);
+  expect(await fetch(`${sim.origin}/_sim/release`, { method: "POST" }).then((r) => r.json())).toMatchObject({
+    released: 1,
+  });
 }
