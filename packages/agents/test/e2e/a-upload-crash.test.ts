@@ -153,6 +153,18 @@ describe("provider_a uploads interrupted", () => {
     await expectOneOfEachThenNothing("killed before the skill create");
   });
 
+  it("a destroy killed before a package's delete: the next destroy deletes it", async () => {
+    expect((await agents().apply()).code).toBe(0);
+    await setFaults(a, {
+      rules: [{ method: "DELETE", path: "/files/", repeat: true, action: { type: "hold" } }],
+    });
+    await killApplyWhileHeld(a, dir, env, ["destroy", "-y"]);
+    await setFaults(a, {});
+    const destroyed = await agents().destroy();
+    expect(destroyed.code, destroyed.text + destroyed.error).toBe(0);
+    expect(await live()).toEqual({ files: [], skills: [] });
+  });
+
   it("a kill while the skill waits for its scan: the next apply adopts the skill (no 409, no copy)", async () => {
     await settings({ ...INSTANT, skill_scan_polls: 1e6, skill_scan_ms: 1e9 });
     await killApplyWhenSeen(/^GET .*\/skills\/skill-[^/]+\/versions\//, 1);

@@ -129,4 +129,17 @@ describe("provider_c deployment uploads interrupted", () => {
     expect(destroyed.code, destroyed.text + destroyed.error).toBe(0);
     expect(await liveFiles()).toEqual([]);
   });
+
+  it("a destroy killed between the archive and the upload's delete: the next destroy deletes it", async () => {
+    expect((await agents().apply()).code).toBe(0);
+    expect(await liveFiles()).toHaveLength(1);
+    await setFaults(c, {
+      rules: [{ method: "DELETE", path: "/files/", repeat: true, action: { type: "hold" } }],
+    });
+    await killApplyWhileHeld(c, dir, env, ["destroy", "-y"]);
+    await setFaults(c, {});
+    const destroyed = await agents().destroy();
+    expect(destroyed.code, destroyed.text + destroyed.error).toBe(0);
+    expect(await liveFiles()).toEqual([]);
+  });
 });

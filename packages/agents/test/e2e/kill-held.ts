@@ -11,13 +11,17 @@ import { expect } from "vitest";
 import { forceUnlock } from "../../src/state/file-store.js";
 import { CLI } from "./cli.js";
 
-/** `agents apply -y` in `dir`, killed once `reached()` holds (polled every 25 ms, 20 s at most). */
+/**
+ * `agents apply -y` (or `command`) in `dir`, killed once `reached()` holds (polled every 25 ms,
+ * 20 s at most).
+ */
 export async function killApplyWhen(
   dir: string,
   env: Record<string, string>,
   reached: () => Promise<boolean>,
+  command: string[] = ["apply", "-y"],
 ): Promise<void> {
-  const child = spawn(process.execPath, [CLI, "apply", "-y"], {
+  const child = spawn(process.execPath, [CLI, ...command], {
     cwd: dir,
     env: { ...process.env, AGENTS_DEBUG: "", NO_COLOR: "1", ...env },
     stdio: "ignore",
@@ -37,10 +41,16 @@ export async function killApplyWhen(
 const held = async (sim: RunningSim) =>
   ((await (await fetch(`${sim.origin}/_sim/held`)).json()) as { held: number }).held;
 
-/** `agents apply -y` in `dir`, killed while the simulator holds one of its calls. */
-export async function killApplyWhileHeld(sim: RunningSim, dir: string, env: Record<string, string>) {
-  await killApplyWhen(dir, env, async () => (await held(sim)) > 0);
-  expect(await fetch(`${sim.origin}/_sim/release`, { method: "POST" }).then((r) => r.json())).toMatchObject({
-    released: 1,
-  });
+/** `agents apply -y` (or `command`) in `dir`, killed while the simulator holds one of its calls. */
+export async function killApplyWhileHeld(
+  sim: RunningSim,
+  dir: string,
+  env: Record<string, string>,
+  command?: string[],
+) {
+  await killApplyWhen(dir, env, async () => (await held(sim)) > 0, command);
+  const { released } = (await (await fetch(`${sim.origin}/_sim/release`, { method: "POST" })).json()) as {
+    released: number;
+  };
+  expect(released, "the CLI was killed while a call was held").toBeGreaterThan(0);
 }
