@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { inProcessProject } from "../convergence/in-process.js";
 import { writeSimProject } from "../convergence/sim-project.js";
-import { killApplyWhen, killApplyWhileHeld } from "./kill-held.js";
+import { killApplyWhen, killApplyWhileHeld, killDestroyBeforeFileDelete } from "./kill-held.js";
 import {
   liveObjects,
   removedAfterAll,
@@ -155,11 +155,7 @@ describe("provider_a uploads interrupted", () => {
 
   it("a destroy killed before a package's delete: the next destroy deletes it", async () => {
     expect((await agents().apply()).code).toBe(0);
-    await setFaults(a, {
-      rules: [{ method: "DELETE", path: "/files/", repeat: true, action: { type: "hold" } }],
-    });
-    await killApplyWhileHeld(a, dir, env, ["destroy", "-y"]);
-    await setFaults(a, {});
+    await killDestroyBeforeFileDelete(a, dir, env);
     const destroyed = await agents().destroy();
     expect(destroyed.code, destroyed.text + destroyed.error).toBe(0);
     expect(await live()).toEqual({ files: [], skills: [] });

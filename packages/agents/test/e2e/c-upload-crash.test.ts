@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { inProcessProject } from "../convergence/in-process.js";
 import { writeSimProject } from "../convergence/sim-project.js";
-import { killApplyWhileHeld } from "./kill-held.js";
+import { killApplyWhileHeld, killDestroyBeforeFileDelete } from "./kill-held.js";
 import { liveFileIds, removedAfterAll, requestLog, setFaults, simulatorForFile } from "./project.js";
 
 const BODY = `environments:
@@ -133,11 +133,7 @@ describe("provider_c deployment uploads interrupted", () => {
   it("a destroy killed between the archive and the upload's delete: the next destroy deletes it", async () => {
     expect((await agents().apply()).code).toBe(0);
     expect(await liveFiles()).toHaveLength(1);
-    await setFaults(c, {
-      rules: [{ method: "DELETE", path: "/files/", repeat: true, action: { type: "hold" } }],
-    });
-    await killApplyWhileHeld(c, dir, env, ["destroy", "-y"]);
-    await setFaults(c, {});
+    await killDestroyBeforeFileDelete(c, dir, env);
     const destroyed = await agents().destroy();
     expect(destroyed.code, destroyed.text + destroyed.error).toBe(0);
     expect(await liveFiles()).toEqual([]);

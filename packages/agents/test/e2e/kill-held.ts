@@ -10,6 +10,7 @@ import type { RunningSim } from "@agents/sims";
 import { expect } from "vitest";
 import { forceUnlock } from "../../src/state/file-store.js";
 import { CLI } from "./cli.js";
+import { setFaults } from "./project.js";
 
 /**
  * `agents apply -y` (or `command`) in `dir`, killed once `reached()` holds (polled every 25 ms,
@@ -53,4 +54,16 @@ export async function killApplyWhileHeld(
     released: number;
   };
   expect(released, "the CLI was killed while a call was held").toBeGreaterThan(0);
+}
+
+/**
+ * `agents destroy -y` killed while its first `DELETE /files/…` is held: the object an upload
+ * belongs to is already removed, the upload not yet (the faults are cleared afterwards).
+ */
+export async function killDestroyBeforeFileDelete(sim: RunningSim, dir: string, env: Record<string, string>) {
+  await setFaults(sim, {
+    rules: [{ method: "DELETE", path: "/files/", repeat: true, action: { type: "hold" } }],
+  });
+  await killApplyWhileHeld(sim, dir, env, ["destroy", "-y"]);
+  await setFaults(sim, {});
 }
