@@ -108,6 +108,7 @@ async function expectSettled(
 const LOST_CREATES: Array<{ provider: Provider; kind: Kind; path: string }> = [
   { provider: "provider_d", kind: "vaults", path: "/vaults$" },
   { provider: "provider_c", kind: "vaults", path: "/vaults$" },
+  { provider: "provider_d", kind: "files", path: "/files$" },
 ];
 
 describe("a create whose answer was lost", () => {
