@@ -155,3 +155,28 @@ describe("a vault credential deleted outside agents", () => {
     await expectSettled(sim, "vaults", agents, provider);
   });
 });
+
+describe("a file replacement whose new upload's answer was lost", () => {
+  it("provider_d: the next apply keeps one file, destroy removes it", async () => {
+    const { sim, dir, agents } = await project("provider_d", "files", "replace-file");
+    const first = await agents.apply();
+    expect(first.code, first.text + first.error).toBe(0);
+    const [old] = await remote(sim, "files");
+
+    await fs.writeFile(join(dir, "data/notes.md"), "# Notes\n\nKeep them shorter.\n");
+    await setFaults(sim, {
+      rules: [{ method: "POST", path: "/files$", nth: 1, action: { type: "drop_response" } }],
+    });
+    const broken = await agents.apply();
+    await setFaults(sim, {});
+    expect(broken.code, broken.text).toBe(1);
+    expect(await remote(sim, "files"), "the lost upload made the new file").toHaveLength(2);
+
+    const again = await agents.apply();
+    expect(again.code, again.text + again.error).toBe(0);
+    const files = await remote(sim, "files");
+    expect(files).toHaveLength(1);
+    expect(files[0]!.id).not.toBe(old!.id);
+    await expectSettled(sim, "files", agents, "provider_d file replacement");
+  });
+});
