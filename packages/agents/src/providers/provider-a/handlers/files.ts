@@ -5,10 +5,10 @@
 // lets the next one find the upload again, adopt it or delete it (docs/state.md#uploads).
 import { basename } from "node:path";
 import { getOrGone, multipartFile, removeTolerant, send, str, type Wire } from "../../common/handler-kit.js";
+import { filesOfUploads, journalUpload, settleUploads } from "../../common/journaled-uploads.js";
 import { readLocalFile } from "../../common/local-files.js";
-import { collect, walkPages } from "../../common/paging.js";
 import { pollUntil } from "../../common/wait.js";
-import type { HandlerContext, KindHandler, ListContext, RemoteObject, UploadIntent } from "../../types.js";
+import type { HandlerContext, KindHandler, RemoteObject } from "../../types.js";
 import type { ProviderAOptions } from "./options.js";
 
 interface FileDecl {
@@ -16,6 +16,10 @@ interface FileDecl {
   name?: string;
   purpose?: string;
 }
+
+// The journaled-upload helpers moved to common/ (provider_c and provider_d files use them too);
+// skills and deployments still import them from here.
+export { filesOfUploads, journalUpload, settleUploads };
 
 const AUDIT_FAILED = new Set(["rejected", "type_rejected"]);
 
@@ -32,68 +36,6 @@ export async function uploadFile(
   const form = multipartFile("file", local.bytes, name, mimeType ?? local.mimeType);
   const created = await send(ctx, ctx.http, { method: "POST", path: "/files", body: form });
   return waitAvailable(ctx, opts, String(created.id), created);
-}
-
-/**
- * Journals an upload before its request. A filename that is not `unique` (a declared file keeps
- * its basename) is journaled with the ids of the files that already carry it, so a later run never
- * takes one of those for this upload.
- */
-export async function journalUpload(
-  ctx: HandlerContext,
-  upload: { filename: string; size: number; unique: boolean; carries?: string; digest?: string },
-): Promise<void> {
-  if (!ctx.journalUpload) return;
-  const before = upload.unique
-    ? undefined
-    : (await listFiles(ctx)).filter((f) => f.filename === upload.filename).map((f) => String(f.id));
-  await ctx.journalUpload({
-    filename: upload.filename,
-    size: upload.size,
-    since: new Date().toISOString(),
-    ...(before ? { before } : {}),
-    ...(upload.carries ? { carries: upload.carries } : {}),
-    ...(upload.digest ? { digest: upload.digest } : {}),
-  });
-}
-
-export function listFiles(ctx: ListContext): Promise<Wire[]> {
-  return collect(walkPages<Wire>(ctx.http, "/files", {}, ctx.signal));
-}
-
-/** The listed files a journaled upload may have made, oldest first. */
-export function filesOfUpload(upload: UploadIntent, listed: readonly Wire[]): Wire[] {
-  return listed
-    .filter(
-      (f) =>
-        f.filename === upload.filename &&
-        Number(f.size_bytes) === upload.size &&
-        !upload.before?.includes(String(f.id)),
-    )
-    .sort((a, b) => String(a.created_at ?? "").localeCompare(String(b.created_at ?? "")));
-}
-
-/** The files every journaled upload of `uploads` made (each id once, oldest first). */
-export async function filesOfUploads(ctx: ListContext, uploads: readonly UploadIntent[]): Promise<Wire[]> {
-  if (uploads.length === 0) return [];
-  const listed = await listFiles(ctx);
-  const seen = new Map<string, Wire>();
-  for (const upload of uploads) for (const f of filesOfUpload(upload, listed)) seen.set(String(f.id), f);
-  return [...seen.values()];
-}
-
-/** Deletes what the journaled uploads made, apart from the ids in `keep` (KindHandler.settleUploads). */
-export async function settleUploads(
-  ctx: HandlerContext,
-  uploads: readonly UploadIntent[],
-  keep: ReadonlySet<string>,
-): Promise<void> {
-  for (const file of await filesOfUploads(ctx, uploads)) {
-    const id = String(file.id);
-    if (keep.has(id)) continue;
-    await removeTolerant(ctx.http, "DELETE", `/files/${id}`, ctx.signal);
-    ctx.warn(`deleted ${id} (${String(file.filename)}), uploaded by an interrupted run and not used`);
-  }
 }
 
 export async function waitAvailable(
