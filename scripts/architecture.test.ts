@@ -434,14 +434,25 @@ const AGENTS_TEST_CROSS_CUTTING = [
   "fixtures", // agents.yaml projects and files that tests of several folders read
 ];
 
-describe("agents' test/ mirrors its src/", () => {
-  it("every folder under test/ is a folder under src/, a named cross-cutting folder or fixtures", () => {
-    const testFolders = foldersUnder(root("agents", "test"));
-    expect(testFolders.length).toBeGreaterThan(10);
-    expect(
-      unmirrored(testFolders, foldersUnder(root("agents", "src")), AGENTS_TEST_CROSS_CUTTING, "fixtures"),
-    ).toEqual([]);
-  });
+/** The same rule for the other two packages, with their own cross-cutting folders. */
+const TEST_CROSS_CUTTING: Record<string, string[]> = {
+  agents: AGENTS_TEST_CROSS_CUTTING,
+  "forge-mcp": [],
+  sims: [
+    "provider-c-sdk", // provider_c's simulator driven by the provider's official SDK (docs/sims.md)
+    "support", // the wire client and the set-up the provider suites share
+  ],
+};
+
+describe("each package's test/ mirrors its src/", () => {
+  it.each(Object.entries(TEST_CROSS_CUTTING))(
+    "%s: every folder under test/ is a folder under src/, a named cross-cutting folder or fixtures",
+    (pkg, crossCutting) => {
+      const testFolders = foldersUnder(root(pkg, "test"));
+      expect(testFolders.length).toBeGreaterThan(2);
+      expect(unmirrored(testFolders, foldersUnder(root(pkg, "src")), crossCutting, "fixtures")).toEqual([]);
+    },
+  );
 
   it("reports a test folder that no source folder matches", () => {
     const src = ["plan", "providers", "providers/common"];

@@ -167,13 +167,18 @@ export function vaultFromWire(
   options: { injectionLocation: boolean },
 ): Json {
   const displayName = str(remote.display_name);
-  return compact({
-    display_name: displayName !== undefined && displayName !== logicalName ? displayName : undefined,
-    metadata: userMetadata(remote.metadata),
+  return {
+    ...compact({
+      display_name: displayName !== undefined && displayName !== logicalName ? displayName : undefined,
+      metadata: userMetadata(remote.metadata),
+    }),
+    // Always present, even empty: an absent key reads as "not shown" and the plan would keep the
+    // last-applied credentials, so a vault whose credentials are gone would look up to date.
+    // Presence and the shown fields are compared; secret values never come back.
     credentials: credentials
       .filter((c) => !c.archived_at)
       .map((c) => credentialFromWire(c, options))
       .filter((c): c is Json => c !== undefined)
       .sort(byName),
-  });
+  };
 }

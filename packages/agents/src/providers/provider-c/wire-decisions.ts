@@ -63,9 +63,9 @@ export function parseSkillOwnerTag(displayName: string): { project: string; reso
 }
 
 // U3 (docs/wire/provider-c.md §7). Files carry no metadata and their filename must stay the basename
-// of `source`, so there is no honest ownership marker: files have no findOwned (a crash between upload
-// and the state write can leave one orphaned upload, reported by nothing but the provider's file list).
-// (managed-dialect/handlers/files.ts defines no findOwned)
+// of `source`, so there is no honest ownership marker: a file's upload is journaled before its
+// request and findOwned finds only a journaled upload in `GET /files` (managed-dialect/handlers/files.ts,
+// shared with provider_d).
 
 // Agent update: resend the full body; cleared lists are `[]`, a cleared roster `null`, description
 // `""`. (done in managed-dialect/agent.ts)

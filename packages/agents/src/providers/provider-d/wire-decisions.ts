@@ -67,4 +67,5 @@ export function emulatedDeploymentId(address: string): string {
 // "overwrite"`. (sent by managed-dialect/handlers/memory-stores.ts)
 
 // U10 (docs/wire/provider-d.md §8). Files have no metadata and keep the source basename: no ownership
-// marker, no findOwned. (managed-dialect/handlers/files.ts defines no findOwned)
+// marker. `GET /files` lists them, so each upload is journaled before its request and findOwned
+// finds only a journaled upload (common/journaled-uploads.ts, managed-dialect/handlers/files.ts).

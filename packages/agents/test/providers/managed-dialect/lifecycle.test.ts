@@ -1,7 +1,7 @@
 // create → read → update → read shows the change → findOwned finds it → remove → read is gone,
 // per kind per provider, over real HTTP against the provider_c and provider_d simulators.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Kind, PriorState, Spec } from "../../../src/providers/types.js";
+import type { Kind, PriorState, Spec, UploadIntent } from "../../../src/providers/types.js";
 import { expectNoDrift, SIMULATED, SimWorld } from "./sim-world.js";
 
 interface Case {
@@ -124,7 +124,15 @@ for (const provider of SIMULATED) {
     for (const c of CASES) {
       it(`${c.kind}: create → read → change → read → findOwned → remove → gone`, async () => {
         const handler = w.handler(c.kind);
-        const ctx = w.ctx(c.kind, c.name);
+        // Uploads are journaled as apply journals them: files are found again only through them.
+        const journaled: UploadIntent[] = [];
+        const ctx = {
+          ...w.ctx(c.kind, c.name),
+          journalUpload: async (upload: UploadIntent) => {
+            journaled.push(upload);
+          },
+          leftoverUploads: journaled,
+        };
         const first = await w.apply(c.kind, c.name, await c.spec(w));
         expectNoDrift(await handler.read(ctx, first.id, first), first.spec);
 

@@ -1,9 +1,12 @@
 // Uploaded files. Neither provider can change a file in place, so every change (a new
 // content digest, another source or purpose) replaces it: upload the new one, then delete.
-// Files carry no metadata and keep the source's basename, so there is no ownership marker and
-// no findOwned (see wire-decisions).
+// Files carry no metadata and keep the source's basename, so there is no ownership marker: each
+// upload is journaled before its request (filename, size, the files that already had that name)
+// and the run after an interrupted one finds it again in `GET /files`, adopts it and deletes any
+// other upload it journaled (docs/state.md#uploads).
 
 import { str } from "../../common/handler-kit.js";
+import { fileIdOf, filesOfUploads, journalUpload, settleUploads } from "../../common/journaled-uploads.js";
 import { digestBytes, readLocalFile } from "../../common/local-files.js";
 import type { HandlerContext, KindHandler, RemoteObject, Spec } from "../../types.js";
 import { getOrGone, idOf, ignoreGone, uploadLocalFile } from "../remote.js";
@@ -42,7 +45,10 @@ export function fileHandler(profile: FileProfile): KindHandler {
       const fields = profile.purpose && purpose ? { [profile.purpose.field]: purpose } : {};
       if (!(profile.purpose && purpose) && spec.purpose !== undefined)
         ctx.warn("purpose is not part of this provider's file upload; not sent");
-      const body = await uploadLocalFile(ctx.http, ctx.configDir, str(spec.source) ?? "", {
+      const source = str(spec.source) ?? "";
+      const local = await readLocalFile(ctx.configDir, source);
+      await journalUpload(ctx, { filename: local.filename, size: local.bytes.byteLength, unique: false });
+      const body = await uploadLocalFile(ctx.http, ctx.configDir, source, {
         fields,
         headers,
         signal: ctx.signal,
@@ -60,6 +66,15 @@ export function fileHandler(profile: FileProfile): KindHandler {
         ctx.http.request({ method: "DELETE", path: `/files/${id}`, headers, signal: ctx.signal }),
       );
     },
+
+    // Only an upload this project journaled is its own: the newest is adopted, settleUploads
+    // deletes the others.
+    async findOwned(ctx, _owner, exclude) {
+      const found = await filesOfUploads(ctx, ctx.leftoverUploads ?? []);
+      const newest = found.filter((f) => !exclude?.has(fileIdOf(f))).at(-1);
+      return newest ? toRemote(newest, fileIdOf(newest)) : undefined;
+    },
+    settleUploads,
 
     createBeforeDestroy: true,
   };

@@ -7,6 +7,7 @@ import { listedOwnerOf, metadataPatch, ownerOf, withOwnership } from "../../comm
 import { listAll } from "../../common/paging.js";
 import type { HttpClient } from "../../http.js";
 import type { HandlerContext, KindHandler, ListContext, RemoteObject, Spec } from "../../types.js";
+import { UnforeseeableError } from "../../unforeseeable.js";
 import { METADATA_LIMITS } from "../ownership.js";
 import type { DialectProfile } from "../profile.js";
 import { deleteIfPresent, dialectKind, getOrGone, idOf, isArchived, overlay } from "../remote.js";
@@ -110,6 +111,8 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
           owner?.project === project ? await credentialsOf(ctx.http, idOf(vault), ctx.signal) : [];
         const logical = owner?.resource ? logicalNameOf(owner.resource) : (str(vault.display_name) ?? "");
         const listed = toRemote(vault, credentials, logical);
+        // Credentials are read only for the project's vaults: others show none, not "no credentials".
+        if (owner?.project !== project) delete listed.spec.credentials;
         return owner ? { ...listed, owner } : listed;
       });
       out.push(...(await Promise.all(batch)));
@@ -164,7 +167,32 @@ export function vaultHandler(profile: DialectProfile): KindHandler {
     list,
   };
 
-  if (!profile.vaultInPlaceUpdate) return { ...handler, createBeforeDestroy: true };
+  if (!profile.vaultInPlaceUpdate)
+    return {
+      ...handler,
+      createBeforeDestroy: true,
+      // An adopted vault whose create answer was lost (or whose run died before its credentials
+      // were added) gets the declared credentials it lacks, by name; the vault is kept. Any other
+      // difference shows on the next plan and replaces it, as every change of this vault does.
+      async complete(ctx, id, spec) {
+        const present = new Set(
+          (await credentialsOf(ctx.http, id, ctx.signal))
+            .filter((c) => !isArchived(c))
+            .map((c) => str(c.display_name) ?? ""),
+        );
+        for (const credential of mapCredentials(spec, ctx))
+          if (!present.has(credential.name)) await addCredential(ctx, id, credential);
+        const remote = await kind.readLive(ctx, undefined, id);
+        if (remote === "gone")
+          throw new UnforeseeableError("remote", `vault ${id} was deleted while its credentials were added`);
+        return toRemote(
+          remote,
+          await credentialsOf(ctx.http, id, ctx.signal),
+          logicalNameOf(ctx.owner.resource),
+          spec,
+        );
+      },
+    };
 
   handler.update = async (ctx, id, spec) => {
     const logical = logicalNameOf(ctx.owner.resource);

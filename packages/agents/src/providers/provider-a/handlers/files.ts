@@ -5,9 +5,13 @@
 // lets the next one find the upload again, adopt it or delete it (docs/state.md#uploads).
 import { basename } from "node:path";
 import { getOrGone, multipartFile, removeTolerant, send, str, type Wire } from "../../common/handler-kit.js";
+import {
+  filesOfUploads,
+  journalUpload,
+  reusableUpload,
+  settleUploads,
+} from "../../common/journaled-uploads.js";
 import { readLocalFile } from "../../common/local-files.js";
-import { collect, walkPages } from "../../common/paging.js";
-import { uploadJournal } from "../../common/uploads.js";
 import { pollUntil } from "../../common/wait.js";
 import type { HandlerContext, KindHandler, RemoteObject } from "../../types.js";
 import type { ProviderAOptions } from "./options.js";
@@ -17,6 +21,10 @@ interface FileDecl {
   name?: string;
   purpose?: string;
 }
+
+// The journaled-upload helpers moved to common/ (provider_c and provider_d files use them too);
+// skills and deployments still import them from here.
+export { filesOfUploads, journalUpload, reusableUpload, settleUploads };
 
 export const AUDIT_FAILED = new Set(["rejected", "type_rejected"]);
 
@@ -34,9 +42,6 @@ export async function uploadFile(
   const created = await send(ctx, ctx.http, { method: "POST", path: "/files", body: form });
   return waitAvailable(ctx, opts, String(created.id), created);
 }
-
-const journal = uploadJournal((ctx) => collect(walkPages<Wire>(ctx.http, "/files", {}, ctx.signal)));
-export const { journalUpload, filesOfUploads, settleUploads, reusable: reusableUpload } = journal;
 
 export async function waitAvailable(
   ctx: HandlerContext,

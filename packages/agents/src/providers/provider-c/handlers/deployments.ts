@@ -8,10 +8,16 @@
 import { logicalNameOf } from "../../../model/address.js";
 import { DeclarationError } from "../../common/errors.js";
 import { str } from "../../common/handler-kit.js";
+import {
+  filesOfUpload,
+  journalUpload,
+  listFiles,
+  reusableUpload,
+  settleUploads,
+} from "../../common/journaled-uploads.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { metadataPatch, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
-import { listAll, listReader } from "../../common/paging.js";
-import { uploadJournal } from "../../common/uploads.js";
+import { listReader } from "../../common/paging.js";
 import { ProviderHttpError } from "../../http.js";
 import {
   canonicalDeployment,
@@ -64,10 +70,6 @@ async function readRubrics(spec: Json, configDir: string): Promise<Json> {
   return Array.isArray(spec.initial_events) ? { ...spec, initial_events: events } : spec;
 }
 
-const journal = uploadJournal((ctx) =>
-  listAll<Json>(ctx.http, "/files", { pageSize: PAGE_SIZE, signal: ctx.signal }),
-);
-
 /**
  * The file id of every local `source` the deployment mounts: the known one, else the upload an
  * interrupted run made of these very bytes, else a new upload, journaled first. The ids this call
@@ -84,12 +86,12 @@ async function uploadSources(
     const source = str(resource.source);
     if (resource.type !== "file" || !source || str(resource.file_id) || uploads[source]) continue;
     const local = await readLocalFile(ctx.configDir, source);
-    const left = await journal.reusable(ctx, source, local.sha256);
+    const left = await reusableUpload(ctx, source, local.sha256);
     if (left) {
       uploads[source] = idOf(left);
       continue;
     }
-    await journal.journalUpload(ctx, {
+    await journalUpload(ctx, {
       filename: local.filename,
       size: local.bytes.byteLength,
       unique: false,
@@ -132,11 +134,11 @@ async function withUploads<T>(
 async function adoptedUploads(ctx: HandlerContext, remote: Json): Promise<Uploads> {
   const leftovers = (ctx.leftoverUploads ?? []).filter((u) => u.carries);
   if (leftovers.length === 0) return {};
-  const listed = await journal.listFiles(ctx);
+  const listed = await listFiles(ctx);
   const mounted = new Set(records(remote.resources).map((r) => str(r.file_id)));
   const uploads: Uploads = {};
   for (const upload of leftovers)
-    for (const file of journal.filesOfUpload(upload, listed))
+    for (const file of filesOfUpload(upload, listed))
       if (mounted.has(idOf(file))) uploads[upload.carries!] = idOf(file);
   return uploads;
 }
@@ -359,5 +361,5 @@ export const providerCDeploymentHandler: DeploymentHandler = {
     });
     return hit ? toRemote(ctx, hit, undefined, await adoptedUploads(ctx, hit)) : undefined;
   },
-  settleUploads: journal.settleUploads,
+  settleUploads,
 };
