@@ -3,14 +3,12 @@
 // for its audit or a skill for its scan, must leave no copy behind: the next apply adopts what the
 // interrupted run made or deletes it, and destroy leaves nothing. The kills go through the spawned
 // CLI; the runs after them through the CLI's steps in-process (convergence/in-process.ts).
-import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { forceUnlock } from "../../src/state/file-store.js";
 import { inProcessProject } from "../convergence/in-process.js";
 import { writeSimProject } from "../convergence/sim-project.js";
-import { CLI } from "./cli.js";
+import { killApplyWhen, killApplyWhileHeld, killDestroyBeforeFileDelete } from "./kill-held.js";
 import {
   liveObjects,
   removedAfterAll,
@@ -62,31 +60,16 @@ async function stateIds(): Promise<Record<string, { id: string; extra?: Record<s
 }
 
 /**
- * Spawns `agents apply -y` and SIGKILLs it once the simulator has logged `seen` requests matching
+ * Runs `agents apply -y` and SIGKILLs it once the simulator has logged `seen` requests matching
  * `at` (the upload sent, the wait begun): the moment a run dies with an upload unrecorded.
  */
-async function killApplyWhen(at: RegExp, seen: number): Promise<void> {
+async function killApplyWhenSeen(at: RegExp, seen: number): Promise<void> {
   await fetch(`${a.origin}/_sim/log`, { method: "DELETE" });
-  const child = spawn(process.execPath, [CLI, "apply", "-y"], {
-    cwd: dir,
-    env: { ...process.env, AGENTS_DEBUG: "", NO_COLOR: "1", ...env },
-    stdio: "ignore",
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-  try {
-    for (let i = 0; i < 400; i++) {
-      const hits = (await requestLog(a)).filter((e) => at.test(`${e.method} ${e.path}`)).length;
-      if (hits >= seen) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  } finally {
-    child.kill("SIGKILL");
-  }
-  expect(await exited).toBeNull();
-  // A killed run leaves its file lock: released the way its own message says.
-  const statePath = join(dir, "agents.state.json");
-  const lock = JSON.parse(await fs.readFile(`${statePath}.lock`, "utf8")) as { id: string };
-  await forceUnlock(statePath, lock.id);
+  await killApplyWhen(
+    dir,
+    env,
+    async () => (await requestLog(a)).filter((e) => at.test(`${e.method} ${e.path}`)).length >= seen,
+  );
 }
 
 beforeEach(async () => {
@@ -127,10 +110,10 @@ describe("provider_a uploads interrupted", () => {
     await fetch(`${a.origin}/_sim/log`, { method: "DELETE" });
     const again = await agents().apply();
     expect(again.code, again.text + again.error).toBe(0);
-    // The declared file was adopted: nothing uploaded it again. The skill package was not
-    // usable to adopt a skill (none was made), so it was deleted and a new one sent.
+    // The declared file was adopted: nothing uploaded it again. No skill was made from the
+    // package, but it holds the very bytes the skill needs: the new skill is made from it.
     const uploads = (await requestLog(a)).filter((e) => e.method === "POST" && e.path.endsWith("/files"));
-    expect(uploads).toHaveLength(1);
+    expect(uploads).toHaveLength(0);
     expect(again.text).toContain('provider_a.files["glossary"]: adopted');
     await expectOneOfEachThenNothing("lost answers");
   });
@@ -138,19 +121,49 @@ describe("provider_a uploads interrupted", () => {
   it("kills while uploads wait for their audit: the next apply leaves one of each, destroy nothing", async () => {
     await settings(ENDLESS);
     // Twice: each killed run leaves its uploads, and they must not pile up.
-    for (let kill = 1; kill <= 2; kill++) await killApplyWhen(/^GET .*\/files\/file_/, 2);
-    // The first kill leaves the file and the package; the second run adopts that file (and dies
-    // waiting for its audit) and sends a second package.
-    expect((await live()).files).toHaveLength(3);
+    for (let kill = 1; kill <= 2; kill++) await killApplyWhenSeen(/^GET .*\/files\/file_/, 2);
+    // The first kill leaves the file and the package; the second run adopts that file and takes
+    // up that package (dying again in the audit wait): no second package.
+    expect((await live()).files).toHaveLength(2);
     await settings(INSTANT);
     const again = await agents().apply();
     expect(again.code, again.text + again.error).toBe(0);
     await expectOneOfEachThenNothing("killed in the audit wait");
   });
 
+  it("kills between the package upload and the skill create, three in a row: one package, then none", async () => {
+    // The package is uploaded and audited; POST /skills is held, and the CLI killed while it is.
+    await setFaults(a, {
+      rules: [{ method: "POST", path: "/skills$", repeat: true, action: { type: "hold" } }],
+    });
+    const packages = async () =>
+      ((await simState(a)) as { files: Array<{ id: string; filename: string }> }).files
+        .filter((f) => f.filename.endsWith(".zip"))
+        .map((f) => f.id);
+    for (let kill = 1; kill <= 3; kill++) {
+      await killApplyWhileHeld(a, dir, env);
+      // Each run after the first uses the package the one before it uploaded.
+      expect(await packages(), `after kill ${kill}`).toHaveLength(1);
+    }
+    await setFaults(a, {});
+    const again = await agents().apply();
+    expect(again.code, again.text + again.error).toBe(0);
+    const used = (await stateIds())['provider_a.skills["charts"]']!.extra?.package_files;
+    expect(await packages()).toEqual(used);
+    await expectOneOfEachThenNothing("killed before the skill create");
+  });
+
+  it("a destroy killed before a package's delete: the next destroy deletes it", async () => {
+    expect((await agents().apply()).code).toBe(0);
+    await killDestroyBeforeFileDelete(a, dir, env);
+    const destroyed = await agents().destroy();
+    expect(destroyed.code, destroyed.text + destroyed.error).toBe(0);
+    expect(await live()).toEqual({ files: [], skills: [] });
+  });
+
   it("a kill while the skill waits for its scan: the next apply adopts the skill (no 409, no copy)", async () => {
     await settings({ ...INSTANT, skill_scan_polls: 1e6, skill_scan_ms: 1e9 });
-    await killApplyWhen(/^GET .*\/skills\/skill-[^/]+\/versions\//, 1);
+    await killApplyWhenSeen(/^GET .*\/skills\/skill-[^/]+\/versions\//, 1);
     expect((await live()).skills).toHaveLength(1);
     await settings(INSTANT);
     const again = await agents().apply();

@@ -175,3 +175,10 @@ export async function startProviderAInstantUploads(): Promise<RunningSim> {
   });
   return a;
 }
+
+/** The ids of the files the simulator holds (GET /_sim/state): uploads left behind show here. */
+export async function liveFileIds(sim: RunningSim): Promise<string[]> {
+  return liveObjects(await simState(sim))
+    .filter((o) => o.type === "file" || o.type === "files")
+    .map((o) => o.id);
+}

@@ -60,6 +60,21 @@ export async function filesOfUploads(ctx: ListContext, uploads: readonly UploadI
   return [...seen.values()];
 }
 
+/**
+ * The newest file an interrupted run uploaded with exactly these bytes (journaled as carrying
+ * `carries` with `digest`) that `usable` accepts: reused instead of uploading a copy, so repeated
+ * kills between an upload and the call that uses it leave one upload, not one each.
+ */
+export async function reusableUpload(
+  ctx: HandlerContext,
+  carries: string,
+  digest: string,
+  usable: (file: Wire) => boolean = () => true,
+): Promise<Wire | undefined> {
+  const same = (ctx.leftoverUploads ?? []).filter((u) => u.carries === carries && u.digest === digest);
+  return (await filesOfUploads(ctx, same)).filter(usable).at(-1);
+}
+
 /** Deletes what the journaled uploads made, apart from the ids in `keep` (KindHandler.settleUploads). */
 export async function settleUploads(
   ctx: HandlerContext,

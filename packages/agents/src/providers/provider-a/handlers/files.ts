@@ -5,7 +5,12 @@
 // lets the next one find the upload again, adopt it or delete it (docs/state.md#uploads).
 import { basename } from "node:path";
 import { getOrGone, multipartFile, removeTolerant, send, str, type Wire } from "../../common/handler-kit.js";
-import { filesOfUploads, journalUpload, settleUploads } from "../../common/journaled-uploads.js";
+import {
+  filesOfUploads,
+  journalUpload,
+  reusableUpload,
+  settleUploads,
+} from "../../common/journaled-uploads.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { pollUntil } from "../../common/wait.js";
 import type { HandlerContext, KindHandler, RemoteObject } from "../../types.js";
@@ -19,9 +24,9 @@ interface FileDecl {
 
 // The journaled-upload helpers moved to common/ (provider_c and provider_d files use them too);
 // skills and deployments still import them from here.
-export { filesOfUploads, journalUpload, settleUploads };
+export { filesOfUploads, journalUpload, reusableUpload, settleUploads };
 
-const AUDIT_FAILED = new Set(["rejected", "type_rejected"]);
+export const AUDIT_FAILED = new Set(["rejected", "type_rejected"]);
 
 export async function uploadFile(
   ctx: HandlerContext,

@@ -11,7 +11,14 @@ import { collect, firstMatch, walkPages } from "../../common/paging.js";
 import { pollUntil, retryWithDelays } from "../../common/wait.js";
 import { ProviderHttpError } from "../../http.js";
 import type { HandlerContext, KindHandler, PriorState, RemoteObject } from "../../types.js";
-import { filesOfUploads, journalUpload, settleUploads, waitAvailable } from "./files.js";
+import {
+  AUDIT_FAILED,
+  filesOfUploads,
+  journalUpload,
+  reusableUpload,
+  settleUploads,
+  waitAvailable,
+} from "./files.js";
 import type { ProviderAOptions } from "./options.js";
 
 interface SkillDecl {
@@ -37,6 +44,14 @@ async function uploadPackage(
   source: string,
 ): Promise<{ fileId: string; name: string }> {
   const pkg = await packSkill(ctx.configDir, source);
+  // An interrupted run (killed between the upload and the skill call) may have sent these very
+  // bytes already: that package is used, not a copy, so kills never pile up packages. Its other
+  // leftover packages are deleted by settleUploads when the result is recorded.
+  const left = await reusableUpload(ctx, pkg.name, pkg.digest, (f) => !AUDIT_FAILED.has(String(f.status)));
+  if (left) {
+    await waitAvailable(ctx, opts, String(left.id));
+    return { fileId: String(left.id), name: pkg.name };
+  }
   // A filename of the tool's choosing, unique, journaled before the request: a run that dies
   // before recording the skill lets the next one find this upload by its name.
   const filename = `${pkg.name}.${randomBytes(6).toString("hex")}.zip`;

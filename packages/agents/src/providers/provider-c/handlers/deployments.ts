@@ -1,13 +1,24 @@
 // provider_c deployments are native: create/update by POST, removal by archive (there is no
 // delete). File resources with a local `source` are uploaded for the deployment and deleted
-// with it; the uploaded ids live in `extra.uploads` (source → file id).
+// with it; the uploaded ids live in `extra.uploads` (source → file id). Files carry no metadata,
+// so each upload is journaled before its request (docs/state.md#uploads): a run that dies between
+// the upload and the deployment call lets the next one reuse that upload, adopt it with the
+// deployment, or delete it; a create the provider refuses deletes the uploads it made.
 
 import { logicalNameOf } from "../../../model/address.js";
 import { DeclarationError } from "../../common/errors.js";
 import { str } from "../../common/handler-kit.js";
+import {
+  filesOfUpload,
+  journalUpload,
+  listFiles,
+  reusableUpload,
+  settleUploads,
+} from "../../common/journaled-uploads.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { metadataPatch, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
 import { listReader } from "../../common/paging.js";
+import { ProviderHttpError } from "../../http.js";
 import {
   canonicalDeployment,
   DEPLOYMENT_COMPARED,
@@ -59,13 +70,76 @@ async function readRubrics(spec: Json, configDir: string): Promise<Json> {
   return Array.isArray(spec.initial_events) ? { ...spec, initial_events: events } : spec;
 }
 
-async function uploadSources(ctx: HandlerContext, spec: Json, known: Uploads): Promise<Uploads> {
+/**
+ * The file id of every local `source` the deployment mounts: the known one, else the upload an
+ * interrupted run made of these very bytes, else a new upload, journaled first. The ids this call
+ * uploaded are pushed to `made`.
+ */
+async function uploadSources(
+  ctx: HandlerContext,
+  spec: Json,
+  known: Uploads,
+  made: string[],
+): Promise<Uploads> {
   const uploads: Uploads = { ...known };
   for (const resource of records(spec.resources)) {
     const source = str(resource.source);
     if (resource.type !== "file" || !source || str(resource.file_id) || uploads[source]) continue;
+    const local = await readLocalFile(ctx.configDir, source);
+    const left = await reusableUpload(ctx, source, local.sha256);
+    if (left) {
+      uploads[source] = idOf(left);
+      continue;
+    }
+    await journalUpload(ctx, {
+      filename: local.filename,
+      size: local.bytes.byteLength,
+      unique: false,
+      carries: source,
+      digest: local.sha256,
+    });
     uploads[source] = idOf(await uploadLocalFile(ctx.http, ctx.configDir, source, { signal: ctx.signal }));
+    made.push(uploads[source]);
   }
+  return uploads;
+}
+
+/**
+ * Sends the deployment call that uses the uploads; when the provider answers it with an error,
+ * deletes what this call uploaded (best effort: the provider's answer is what the user needs).
+ * A lost answer keeps them: the deployment may exist and use them, and the journal lets the next
+ * run adopt them with it or delete them.
+ */
+async function withUploads<T>(
+  ctx: HandlerContext,
+  made: readonly string[],
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ProviderHttpError && error.status !== 0)
+      for (const id of made)
+        await ignoreGone(() =>
+          ctx.http.request({ method: "DELETE", path: `/files/${id}`, signal: ctx.signal }),
+        ).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * The uploads of a deployment adopted after an interrupted run: the files it mounts that the
+ * run's journaled uploads made, by the source each one carried.
+ */
+async function adoptedUploads(ctx: HandlerContext, remote: Json): Promise<Uploads> {
+  const leftovers = (ctx.leftoverUploads ?? []).filter((u) => u.carries);
+  if (leftovers.length === 0) return {};
+  const listed = await listFiles(ctx);
+  const mounted = new Set(records(remote.resources).map((r) => str(r.file_id)));
+  const uploads: Uploads = {};
+  for (const upload of leftovers)
+    for (const file of filesOfUpload(upload, listed))
+      if (mounted.has(idOf(file))) uploads[upload.carries!] = idOf(file);
   return uploads;
 }
 
@@ -208,17 +282,21 @@ export const providerCDeploymentHandler: DeploymentHandler = {
 
   async create(ctx: HandlerContext, spec: Spec) {
     const declared = await readRubrics(spec, ctx.configDir);
-    const uploads = await uploadSources(ctx, declared, {});
-    const metadata = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
-    const body = deploymentBody(ctx, declared, uploads);
-    if (body.schedule === null) delete body.schedule;
-    const response = await ctx.http.request<Json>({
-      method: "POST",
-      path: "/deployments",
-      json: { ...body, metadata },
-      signal: ctx.signal,
+    const made: string[] = [];
+    const response = await withUploads(ctx, made, async () => {
+      const uploads = await uploadSources(ctx, declared, {}, made);
+      const metadata = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
+      const body = deploymentBody(ctx, declared, uploads);
+      if (body.schedule === null) delete body.schedule;
+      const answer = await ctx.http.request<Json>({
+        method: "POST",
+        path: "/deployments",
+        json: { ...body, metadata },
+        signal: ctx.signal,
+      });
+      return { answer, uploads };
     });
-    return toRemote(ctx, response.body, declared, uploads);
+    return toRemote(ctx, response.answer.body, declared, response.uploads);
   },
 
   ...listReader(providerCProfile, "/deployments"),
@@ -226,24 +304,28 @@ export const providerCDeploymentHandler: DeploymentHandler = {
   async read(ctx, id, prior, listed) {
     const remote = await listedOrGet(ctx.http, listed, { path: `/deployments/${id}`, signal: ctx.signal });
     if (remote === "gone" || isArchived(remote)) return "gone";
-    return toRemote(ctx, remote, prior?.spec, uploadsOf(prior));
+    return toRemote(ctx, remote, prior?.spec, prior ? uploadsOf(prior) : await adoptedUploads(ctx, remote));
   },
 
   async update(ctx, id, spec, prior) {
     const declared = await readRubrics(spec, ctx.configDir);
-    const uploads = await uploadSources(ctx, declared, uploadsOf(prior));
-    const metadata = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
-    const current = await getOrGone(ctx.http, { path: `/deployments/${id}`, signal: ctx.signal });
-    const response = await ctx.http.request<Json>({
-      method: "POST",
-      path: `/deployments/${id}`,
-      json: {
-        ...deploymentBody(ctx, declared, uploads),
-        metadata: current === "gone" ? metadata : metadataPatch(current.metadata, metadata),
-      },
-      signal: ctx.signal,
+    const made: string[] = [];
+    const response = await withUploads(ctx, made, async () => {
+      const uploads = await uploadSources(ctx, declared, uploadsOf(prior), made);
+      const metadata = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
+      const current = await getOrGone(ctx.http, { path: `/deployments/${id}`, signal: ctx.signal });
+      const answer = await ctx.http.request<Json>({
+        method: "POST",
+        path: `/deployments/${id}`,
+        json: {
+          ...deploymentBody(ctx, declared, uploads),
+          metadata: current === "gone" ? metadata : metadataPatch(current.metadata, metadata),
+        },
+        signal: ctx.signal,
+      });
+      return { answer, uploads };
     });
-    return toRemote(ctx, response.body, declared, uploads);
+    return toRemote(ctx, response.answer.body, declared, response.uploads);
   },
 
   async remove(ctx, id, prior) {
@@ -277,6 +359,7 @@ export const providerCDeploymentHandler: DeploymentHandler = {
       pageSize: PAGE_SIZE,
       signal: ctx.signal,
     });
-    return hit ? toRemote(ctx, hit, undefined, {}) : undefined;
+    return hit ? toRemote(ctx, hit, undefined, await adoptedUploads(ctx, hit)) : undefined;
   },
+  settleUploads,
 };
