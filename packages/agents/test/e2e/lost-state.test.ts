@@ -73,11 +73,7 @@ function config(provider: Provider): { yaml: string; addresses: string[] } {
   };
   section("environments", ["sandbox", "build"], () => ["config:", "  type: cloud"]);
   section("vaults", ["keys"], () => [
-    "credentials:",
-    "  - name: search",
-    "    type: environment_variable",
-    "    secret_name: SEARCH_KEY",
-    "    secret_value: ${SEARCH_KEY}",
+    "credentials: [{name: search, type: environment_variable, secret_name: SEARCH_KEY, secret_value: '${SEARCH_KEY}'}]",
   ]);
   if (p.stores) section("memory_stores", ["notes"], () => ["description: Team notes"]);
   section("agents", ["writer", "reviewer"], (name) => [
