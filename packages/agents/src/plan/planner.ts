@@ -9,7 +9,7 @@ import { breather, mapBounded } from "./bounded.js";
 import { fieldChanges, planDeclared, planRemoval } from "./decide.js";
 import { type DeclaredOrder, declaredOrder, orderActions, propagateNewIds } from "./dependents.js";
 import { compareText } from "./order.js";
-import { type RefreshResult, type RefreshTarget, refresh } from "./refresh.js";
+import { LIST_REFRESH_MIN, type RefreshResult, type RefreshTarget, refresh } from "./refresh.js";
 import { scopeDesired, scopeState } from "./scope.js";
 import {
   type ActionType,
@@ -315,9 +315,13 @@ async function adoptUnrecorded(phase: PlanPhase, actions: PlannedAction[]): Prom
   if (!creates.length) return;
   const recorded = new Set(Object.values(state.resources).map((r) => `${r.provider} ${r.id}`));
   const ambiguous: { address: string; ids: string[] }[] = [];
+  const listed = await ownedByList(runtime, creates, concurrency, signal);
   await mapBounded(creates, concurrency, async (action) => {
     const bound = byAddress.get(action.address);
     if (!bound) return;
+    // A kind listed once for many creates: nothing owned under this address needs no lookup.
+    const owned = listed.get(`${action.provider} ${action.kind}`)?.get(action.address);
+    if (owned?.length === 0) return;
     const found = await findOwned(runtime, action, lookup, signal);
     // An object state records under another address is never this one's.
     if (!found || recorded.has(`${action.provider} ${found.id}`)) return;
@@ -344,6 +348,43 @@ async function adoptUnrecorded(phase: PlanPhase, actions: PlannedAction[]): Prom
     "ambiguous_owned_objects",
     first.address,
   );
+}
+
+/**
+ * Where many creates of one kind look for owned objects (a first apply, a lost state), the kind is
+ * listed once (the handler's `list`, as sync uses it) instead of walked once per create: by
+ * provider and kind, the live owned ids under each create's address (empty when none). Kinds
+ * without `list`, or with fewer than LIST_REFRESH_MIN creates, are not listed.
+ */
+async function ownedByList(
+  runtime: ProviderRuntime,
+  creates: PlannedAction[],
+  concurrency: number,
+  signal: AbortSignal,
+): Promise<Map<string, Map<string, string[]>>> {
+  const groups = new Map<string, PlannedAction[]>();
+  for (const a of creates) {
+    const key = `${a.provider} ${a.kind}`;
+    groups.set(key, [...(groups.get(key) ?? []), a]);
+  }
+  const out = new Map<string, Map<string, string[]>>();
+  const wide = [...groups.values()].filter((g) => g.length >= LIST_REFRESH_MIN);
+  await mapBounded(wide, concurrency, async (group) => {
+    const { provider, kind } = group[0]!;
+    const handler = runtime.handler(provider, kind);
+    if (!handler?.list || !handler.findOwned) return;
+    const objects = await handler.list(
+      runtime.listContext(provider, signal, () => {}),
+      runtime.project,
+    );
+    const byAddress = new Map(group.map((a) => [a.address, [] as string[]]));
+    for (const o of objects) {
+      if (o.archived || o.owner?.project !== runtime.project) continue;
+      byAddress.get(o.owner.resource)?.push(o.id);
+    }
+    out.set(`${provider} ${kind}`, byAddress);
+  });
+  return out;
 }
 
 /** Read warnings go on their action; a failed read is noted there (or on the plan, without one). */

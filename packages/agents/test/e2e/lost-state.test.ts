@@ -60,7 +60,7 @@ const PROVIDERS: Record<Provider, { block: (sim: RunningSim) => string[]; model:
   };
 
 /** Environments, vaults (with a credential), memory stores where the provider has them, agents. */
-function config(provider: Provider): { yaml: string; addresses: string[] } {
+function config(provider: Provider, wide: boolean): { yaml: string; addresses: string[] } {
   const p = PROVIDERS[provider];
   const lines = ['version: "1"', "providers:", ...p.block(sims[provider])];
   const addresses: string[] = [];
@@ -71,12 +71,15 @@ function config(provider: Provider): { yaml: string; addresses: string[] } {
       addresses.push(`${provider}.${kind}["${name}"]`);
     }
   };
-  section("environments", ["sandbox", "build"], () => ["config:", "  type: cloud"]);
+  // Wide: enough environments and agents that plan lists the kind once instead of a lookup each.
+  const names = (two: string[], prefix: string) =>
+    wide ? Array.from({ length: 8 }, (_, i) => `${prefix}-${i}`) : two;
+  section("environments", names(["sandbox", "build"], "env"), () => ["config:", "  type: cloud"]);
   section("vaults", ["keys"], () => [
     "credentials: [{name: search, type: environment_variable, secret_name: SEARCH_KEY, secret_value: '${SEARCH_KEY}'}]",
   ]);
   if (p.stores) section("memory_stores", ["notes"], () => ["description: Team notes"]);
-  section("agents", ["writer", "reviewer"], (name) => [
+  section("agents", names(["writer", "reviewer"], "agent"), (name) => [
     `model: ${p.model}`,
     `instructions: You are the ${name}.`,
   ]);
@@ -94,11 +97,11 @@ async function ownedByAddress(sim: RunningSim): Promise<Map<string, string[]>> {
   return out;
 }
 
-async function project(provider: Provider): Promise<{ dir: string; addresses: string[] }> {
+async function project(provider: Provider, wide = false): Promise<{ dir: string; addresses: string[] }> {
   await fetch(`${sims[provider].origin}/_sim/reset`, { method: "POST" });
   const dir = mkdtempSync(join(tmpdir(), `agents-lost-${provider}-`));
   dirs.push(dir);
-  const { yaml, addresses } = config(provider);
+  const { yaml, addresses } = config(provider, wide);
   await fs.writeFile(join(dir, "agents.yaml"), yaml);
   await fs.writeFile(
     join(dir, ".env"),
@@ -123,12 +126,14 @@ const LOSSES = {
 };
 
 const ROWS = (Object.keys(sims) as Provider[]).flatMap((provider) =>
-  (Object.keys(LOSSES) as (keyof typeof LOSSES)[]).map((loss) => ({ provider, loss })),
+  (Object.keys(LOSSES) as (keyof typeof LOSSES)[]).flatMap((loss) =>
+    [false, true].map((wide) => ({ provider, loss, wide })),
+  ),
 );
 
 describe("a lost state adopts what this project owns, never creates it again", () => {
-  it.each(ROWS)("$provider, state $loss", async ({ provider, loss }) => {
-    const { dir, addresses } = await project(provider);
+  it.each(ROWS)("$provider, state $loss, wide $wide", async ({ provider, loss, wide }) => {
+    const { dir, addresses } = await project(provider, wide);
     const first = await run(dir, "apply", "--auto-approve");
     expect(first.code, first.stderr).toBe(0);
     const before = await ownedByAddress(sims[provider]);
