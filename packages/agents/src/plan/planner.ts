@@ -9,7 +9,7 @@ import { breather, mapBounded } from "./bounded.js";
 import { fieldChanges, planDeclared, planRemoval } from "./decide.js";
 import { type DeclaredOrder, declaredOrder, orderActions, propagateNewIds } from "./dependents.js";
 import { compareText } from "./order.js";
-import { type RefreshResult, type RefreshTarget, refresh } from "./refresh.js";
+import { LIST_REFRESH_MIN, type RefreshResult, type RefreshTarget, refresh } from "./refresh.js";
 import { scopeDesired, scopeState } from "./scope.js";
 import {
   type ActionType,
@@ -96,6 +96,7 @@ export async function planWithSpecs(
   // answered.
   const actions = await diffAll(phase, inState, remote.refreshed, operation);
   await settleInterrupted(phase, actions);
+  await adoptUnrecorded(phase, actions);
   propagateNewIds(actions, state, byAddress, order);
   const warnings = noteRefreshResults(actions, remote.refreshed);
   const probeErrors = await remote.probed;
@@ -232,15 +233,14 @@ async function settleInterrupted(phase: PlanPhase, actions: PlannedAction[]): Pr
         Object.values(state.resources).some((r) => r.id === found.id && r.provider === action.provider)
       )
         return;
-      const changes = fieldChanges({}, found.spec, bound.spec, bound.handler, true);
-      Object.assign(action, {
-        action: "adopt",
-        remoteId: found.id,
-        reason: owned
+      adoptInstead(
+        action,
+        bound,
+        found,
+        owned
           ? `found ${found.id} owned by this project (left by an interrupted run): adopt it instead of creating a duplicate`
           : `found ${found.id} under the name an interrupted run's journaled create took: adopt it instead of creating a duplicate`,
-        changes: changes.filter((c) => !c.sensitive),
-      });
+      );
       return;
     }
     const recorded = state.resources[action.address]?.id;
@@ -284,6 +284,107 @@ async function settleInterrupted(phase: PlanPhase, actions: PlannedAction[]): Pr
       warnings: [],
     });
   }
+}
+
+/** A planned create becomes the adoption of `found`, with the field changes the adopt makes. */
+function adoptInstead(
+  action: PlannedAction,
+  bound: BoundResource,
+  found: RemoteObject,
+  reason: string,
+): void {
+  const changes = fieldChanges({}, found.spec, bound.spec, bound.handler, true);
+  Object.assign(action, {
+    action: "adopt",
+    remoteId: found.id,
+    reason,
+    changes: changes.filter((c) => !c.sensitive),
+  });
+}
+
+/**
+ * A declared resource state has no entry for (a lost or emptied state, or one entry missing):
+ * before it is planned as a create, the remote is asked for an object carrying this project's
+ * ownership markers for its address, and one found is adopted, never created a second time. Two
+ * or more owned objects for one address are not guessed between: the plan stops and names them
+ * with the `agents import` line for each. Only creates look: a complete state costs no call here.
+ */
+async function adoptUnrecorded(phase: PlanPhase, actions: PlannedAction[]): Promise<void> {
+  const { runtime, state, byAddress, lookup, concurrency, signal } = phase;
+  const creates = actions.filter((a) => a.action === "create" && !a.external && !state.resources[a.address]);
+  if (!creates.length) return;
+  const recorded = new Set(Object.values(state.resources).map((r) => `${r.provider} ${r.id}`));
+  const ambiguous: { address: string; ids: string[] }[] = [];
+  const listed = await ownedByList(runtime, creates, concurrency, signal);
+  await mapBounded(creates, concurrency, async (action) => {
+    const bound = byAddress.get(action.address);
+    if (!bound) return;
+    // A kind listed once for many creates: nothing owned under this address needs no lookup.
+    const owned = listed.get(`${action.provider} ${action.kind}`)?.get(action.address);
+    if (owned?.length === 0) return;
+    const found = await findOwned(runtime, action, lookup, signal);
+    // An object state records under another address is never this one's.
+    if (!found || recorded.has(`${action.provider} ${found.id}`)) return;
+    const other = await findOwned(runtime, action, lookup, signal, new Set([found.id]));
+    if (other && other.id !== found.id) {
+      ambiguous.push({ address: action.address, ids: [found.id, other.id].sort(compareText) });
+      return;
+    }
+    adoptInstead(
+      action,
+      bound,
+      found,
+      `found ${found.id} owned by this project under this address and not in state (a lost or emptied state): adopt it instead of creating a duplicate`,
+    );
+  });
+  if (!ambiguous.length) return;
+  ambiguous.sort((a, b) => compareText(a.address, b.address));
+  const first = ambiguous[0]!;
+  throw new PlanError(
+    `${ambiguous.map((a) => `${a.address}: ${a.ids.length} remote objects (${a.ids.join(", ")})`).join("; ")} ` +
+      "carry this project's ownership markers and none is recorded in state; agents will not guess which one is yours. " +
+      `Keep one with agents import, e.g.: ${ambiguous.map((a) => `agents import '${a.address}' ${a.ids[0]}`).join(" ; ")}` +
+      " (then delete the other object on the provider, or leave it unmanaged)",
+    "ambiguous_owned_objects",
+    first.address,
+  );
+}
+
+/**
+ * Where many creates of one kind look for owned objects (a first apply, a lost state), the kind is
+ * listed once (the handler's `list`, as sync uses it) instead of walked once per create: by
+ * provider and kind, the live owned ids under each create's address (empty when none). Kinds
+ * without `list`, or with fewer than LIST_REFRESH_MIN creates, are not listed.
+ */
+async function ownedByList(
+  runtime: ProviderRuntime,
+  creates: PlannedAction[],
+  concurrency: number,
+  signal: AbortSignal,
+): Promise<Map<string, Map<string, string[]>>> {
+  const groups = new Map<string, PlannedAction[]>();
+  for (const a of creates) {
+    const key = `${a.provider} ${a.kind}`;
+    groups.set(key, [...(groups.get(key) ?? []), a]);
+  }
+  const out = new Map<string, Map<string, string[]>>();
+  const wide = [...groups.values()].filter((g) => g.length >= LIST_REFRESH_MIN);
+  await mapBounded(wide, concurrency, async (group) => {
+    const { provider, kind } = group[0]!;
+    const handler = runtime.handler(provider, kind);
+    if (!handler?.list || !handler.findOwned) return;
+    const objects = await handler.list(
+      runtime.listContext(provider, signal, () => {}),
+      runtime.project,
+    );
+    const byAddress = new Map(group.map((a) => [a.address, [] as string[]]));
+    for (const o of objects) {
+      if (o.archived || o.owner?.project !== runtime.project) continue;
+      byAddress.get(o.owner.resource)?.push(o.id);
+    }
+    out.set(`${provider} ${kind}`, byAddress);
+  });
+  return out;
 }
 
 /** Read warnings go on their action; a failed read is noted there (or on the plan, without one). */

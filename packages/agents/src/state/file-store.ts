@@ -32,12 +32,48 @@ export async function readState(statePath: string): Promise<StateRead> {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new StateError(
-      `${statePath}: not valid JSON (${(error as Error).message}); restore it from a backup`,
-    );
+    throw await corruptState(statePath, `not valid JSON (${(error as Error).message})`);
   }
-  const upgraded = upgradeState(raw, statePath);
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw await corruptState(statePath, "not a state file (expected a JSON object)");
+  }
+  let upgraded: ReturnType<typeof upgradeState>;
+  try {
+    upgraded = upgradeState(raw, statePath);
+  } catch (error) {
+    // A newer version is not damage (upgrade agents); a missing lineage, serial or map is.
+    if (!/malformed state/.test((error as Error).message)) throw error;
+    throw await corruptState(statePath, "malformed state (missing lineage, serial or resources)");
+  }
   return withJournal({ ...upgraded, exists: true }, await readJournal(statePath));
+}
+
+/** The copy of the state as it was before the last write (written by every whole write). */
+export function backupPathFor(statePath: string): string {
+  return `${statePath}.backup`;
+}
+
+/**
+ * A state file that cannot be read: one line saying what is wrong, and a hint naming the ways
+ * back (the backup when there is one, `agents state push`, and plan's adoption, `agents sync` and
+ * `agents import` without it).
+ */
+async function corruptState(statePath: string, what: string): Promise<StateError> {
+  const backup = backupPathFor(statePath);
+  const serial = await fs
+    .readFile(backup, "utf8")
+    .then((text) => (JSON.parse(text) as { serial?: unknown }).serial)
+    .catch(() => undefined);
+  const rebuild =
+    "run agents plan, which adopts every object carrying this project's ownership markers, " +
+    "agents sync to rebuild agents.yaml from the remote, or agents import <ADDRESS> <REMOTE_ID> per resource";
+  const hint =
+    typeof serial === "number"
+      ? `hint: ${backup} holds the state before the last write (serial ${serial}): move the broken file aside ` +
+        `(mv ${statePath} ${statePath}.broken) and restore it with agents state push ${backup}; or ${rebuild}`
+      : `hint: there is no readable backup (${backup}): move the broken file aside (mv ${statePath} ${statePath}.broken), ` +
+        `then push a copy you kept with agents state push <STATE_FILE>, or ${rebuild}`;
+  return new StateError(`${statePath}: ${what}\n${hint}`);
 }
 
 export async function readLock(statePath: string): Promise<LockInfo | undefined> {
@@ -123,9 +159,17 @@ export class FileBackend implements StateBackend {
     const initial: StateRead = read.value;
     // The lock file is exclusive, so no other writer can move the serial: no compare needed.
     const journal = new JournalWriter(path, this.startTimer);
+    // What the file holds now: copied to the backup before the next whole write replaces it, so
+    // the backup is always the state one write back (the previous serial), written under the lock.
+    let onDisk = initial.exists ? await fs.readFile(path, "utf8").catch(() => undefined) : undefined;
     return {
       initial,
-      write: (next) => writeAtomically(path, serialize(next)),
+      write: async (next) => {
+        if (onDisk !== undefined) await writeAtomically(backupPathFor(path), onDisk);
+        const text = serialize(next);
+        await writeAtomically(path, text);
+        onDisk = text;
+      },
       appendJournal: (entries) => journal.append(entries),
       compactJournal: (pending) => journal.compact(pending),
       unlock: async () => {

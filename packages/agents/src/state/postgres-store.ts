@@ -2,6 +2,7 @@
 // journal table for creates in flight, and a session advisory lock plus a row naming its holder.
 //
 //   <schema>.states  (workspace PK, serial, lineage, state jsonb, updated_at)
+//   <schema>.backups (workspace PK, serial, lineage, state jsonb, updated_at) -- the row before the last write
 //   <schema>.journal (workspace, seq, entry jsonb)      -- the intent journal, one row per entry
 //   <schema>.locks   (workspace PK, lock_id, pid, host, command, since, backend_pid)
 //
@@ -81,7 +82,7 @@ export class PostgresBackend implements StateBackend {
   readonly location: string;
   private pool: Pool | undefined;
   private ready: Promise<void> | undefined;
-  private readonly q: { states: string; journal: string; locks: string; schema: string };
+  private readonly q: { states: string; backups: string; journal: string; locks: string; schema: string };
   private readonly secrets: string[];
   /** Lock connections still open: close() ends them (their locks end with them). */
   private readonly lockClients = new Set<PgClient>();
@@ -98,6 +99,7 @@ export class PostgresBackend implements StateBackend {
     this.q = {
       schema,
       states: `${schema}.states`,
+      backups: `${schema}.backups`,
       journal: `${schema}.journal`,
       locks: `${schema}.locks`,
     };
@@ -138,10 +140,10 @@ export class PostgresBackend implements StateBackend {
 
   private async createTables(pool: Pool): Promise<void> {
     const { rows } = await pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM (VALUES (to_regclass($1)), (to_regclass($2)), (to_regclass($3))) t(c) WHERE c IS NOT NULL`,
-      [this.q.states, this.q.journal, this.q.locks],
+      `SELECT count(*)::int AS n FROM (VALUES (to_regclass($1)), (to_regclass($2)), (to_regclass($3)), (to_regclass($4))) t(c) WHERE c IS NOT NULL`,
+      [this.q.states, this.q.journal, this.q.locks, this.q.backups],
     );
-    if (rows[0]?.n === 3) return;
+    if (rows[0]?.n === 4) return;
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
@@ -154,6 +156,13 @@ export class PostgresBackend implements StateBackend {
         lineage text NOT NULL,
         state jsonb NOT NULL,
         updated_at timestamptz NOT NULL DEFAULT now())`);
+      // The state row as it was before the last write (one previous serial per workspace).
+      await client.query(`CREATE TABLE IF NOT EXISTS ${this.q.backups} (
+        workspace text PRIMARY KEY,
+        serial bigint NOT NULL,
+        lineage text NOT NULL,
+        state jsonb NOT NULL,
+        updated_at timestamptz NOT NULL)`);
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.q.journal} (
         workspace text NOT NULL,
         seq bigserial,
@@ -372,6 +381,14 @@ export class PostgresBackend implements StateBackend {
     const write = async (next: State, previousSerial: number) => {
       await compareAndSet(previousSerial, "cannot write the state", async (client) => {
         const { pending: _pending, ...durable } = next;
+        // The row this write replaces is kept first, in the same transaction: the previous serial.
+        await client.query(
+          `INSERT INTO ${this.q.backups} (workspace, serial, lineage, state, updated_at)
+             SELECT workspace, serial, lineage, state, updated_at FROM ${this.q.states} WHERE workspace = $1
+           ON CONFLICT (workspace) DO UPDATE SET serial = EXCLUDED.serial, lineage = EXCLUDED.lineage,
+             state = EXCLUDED.state, updated_at = EXCLUDED.updated_at`,
+          [this.settings.workspace],
+        );
         await client.query(
           `INSERT INTO ${this.q.states} (workspace, serial, lineage, state, updated_at) VALUES ($1, $2, $3, $4, now())
            ON CONFLICT (workspace) DO UPDATE SET serial = EXCLUDED.serial, lineage = EXCLUDED.lineage,

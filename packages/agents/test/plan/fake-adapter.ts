@@ -23,7 +23,9 @@ export class FakeRemote {
 
   async call<T>(label: string, fn: () => T): Promise<T> {
     this.calls.push(label);
-    this.inFlight++;
+    // In flight counts apply's steps: plan's owned-object lookups (`find`) run before any of them.
+    const step = !label.startsWith("find ");
+    if (step) this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
       await new Promise((r) => setTimeout(r, this.delayMs));
@@ -31,7 +33,7 @@ export class FakeRemote {
         throw new ProviderHttpError(`fake: ${label} failed`, "fake", "POST", label, 500, "boom", false);
       return fn();
     } finally {
-      this.inFlight--;
+      if (step) this.inFlight--;
     }
   }
 

@@ -126,6 +126,26 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
     await again.release();
   });
 
+  it("every whole write keeps the row it replaces in backups: the previous serial, one row per workspace", async () => {
+    const store = await LockedState.open(backend("backup"), "agents apply");
+    try {
+      await store.persist();
+      expect(await sql("SELECT 1 FROM agents_state.backups WHERE workspace = 'backup'")).toEqual([]);
+      await store.persist();
+      await store.persist();
+    } finally {
+      await store.release();
+    }
+    const [state] = await sql<{ serial: string }>(
+      "SELECT serial FROM agents_state.states WHERE workspace = 'backup'",
+    );
+    const backups = await sql<{ serial: string; state: { serial: number } }>(
+      "SELECT serial, state FROM agents_state.backups WHERE workspace = 'backup'",
+    );
+    expect(Number(state!.serial)).toBe(3);
+    expect(backups.map((b) => [Number(b.serial), b.state.serial])).toEqual([[2, 2]]);
+  });
+
   it("a write is compare-and-set on serial: a state moved by another writer is never overwritten", async () => {
     const store = await LockedState.open(backend("cas"), "agents apply");
     try {
