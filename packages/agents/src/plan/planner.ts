@@ -96,10 +96,12 @@ export async function planWithSpecs(
   // answered.
   const actions = await diffAll(phase, inState, remote.refreshed, operation);
   await settleInterrupted(phase, actions);
-  await adoptUnrecorded(phase, actions);
+  // The owned-object lookups go only to providers whose credential check passed: a wrong key or
+  // an unreachable base URL is reported as the incomplete plan it makes, not thrown by a lookup.
+  const probeErrors = await remote.probed;
+  await adoptUnrecorded(phase, actions, new Set(probeErrors.map((e) => e.target)));
   propagateNewIds(actions, state, byAddress, order);
   const warnings = noteRefreshResults(actions, remote.refreshed);
-  const probeErrors = await remote.probed;
   return {
     plan: assemblePlan(phase, operation, actions, warnings, remote, probeErrors, hash, order),
     hashed,
@@ -309,9 +311,15 @@ function adoptInstead(
  * or more owned objects for one address are not guessed between: the plan stops and names them
  * with the `agents import` line for each. Only creates look: a complete state costs no call here.
  */
-async function adoptUnrecorded(phase: PlanPhase, actions: PlannedAction[]): Promise<void> {
+async function adoptUnrecorded(
+  phase: PlanPhase,
+  actions: PlannedAction[],
+  unreadable: Set<string>,
+): Promise<void> {
   const { runtime, state, byAddress, lookup, concurrency, signal } = phase;
-  const creates = actions.filter((a) => a.action === "create" && !a.external && !state.resources[a.address]);
+  const creates = actions.filter(
+    (a) => a.action === "create" && !a.external && !state.resources[a.address] && !unreadable.has(a.provider),
+  );
   if (!creates.length) return;
   const recorded = new Set(Object.values(state.resources).map((r) => `${r.provider} ${r.id}`));
   const ambiguous: { address: string; ids: string[] }[] = [];
