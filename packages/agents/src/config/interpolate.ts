@@ -1,8 +1,11 @@
 import type { Diagnostic } from "./diagnostics.js";
 import type { Path, YamlSource } from "./source.js";
 
-/** `${NAME}` references; `$${` is an escape that yields a literal `${`. */
-const REFERENCE = /\$\$\{|\$\{([^}]*)\}/g;
+/**
+ * `${NAME}` references; `$${` is an escape that yields a literal `${`. A `${` never closed by a
+ * `}` is matched too (the last alternative), so it is refused as malformed, never sent as written.
+ */
+const REFERENCE = /\$\$\{|\$\{([^}]*)\}|\$\{[^}]*$/g;
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 interface InterpolationResult {

@@ -99,6 +99,11 @@ export const CONFIG_RULES: RuleRow[] = [
     valid: 'version: "1"\nproviders:\n  provider_c:\n    api_key: $${LITERAL}',
   },
   {
+    code: "AGENTS1011",
+    rule: "a ${ never closed is refused, not sent as a literal key",
+    ...twins('version: "1"\nproviders:\n  provider_c:\n    api_key: [[@@${KEY|${KEY}]]'),
+  },
+  {
     code: "AGENTS1020",
     rule: "local path must exist",
     ...twins(cfg(C, "skills:\n  s:\n    source: [[@@./no-such-dir|./skills/review]]")),
