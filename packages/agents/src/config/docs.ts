@@ -169,11 +169,17 @@ agents:
     instructions: prompts/reviewer.md
 \`\`\`
 
+Each of these is refused at its \`file:line:col\` (AGENTS1000 unless named):
+
+- an alias that stands inside the value its own anchor names (\`&m {self: *m}\`), at the alias;
+
 ## Variables and secrets
 
 - \`\${NAME}\` inside any string value is replaced after the YAML is parsed, one scalar at a time. A
   value containing \`#\`, a newline or quotes stays one value; \`\${NAME}\` in a comment is ignored;
-  mapping keys are never interpolated. \`$\${\` writes a literal \`\${\`.
+  mapping keys are never interpolated. \`$\${\` writes a literal \`\${\`. A \`\${\` that is never
+  closed by \`}\` (\`\${PROVIDER_C_KEY\`) is refused at its value's line and column (AGENTS1011),
+  never sent as written.
 - Values come from the process environment first, then from \`.env\` files searched from the
   config's folder upward to the project root (the first folder holding \`.git\`, else the
   filesystem root); a nearer \`.env\` wins over a farther one.

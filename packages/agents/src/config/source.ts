@@ -109,19 +109,33 @@ export class YamlSource {
   }
 
   /**
-   * An alias whose anchor is not set before it, reported where the alias stands (the `yaml`
-   * library finds it only while expanding, with no position).
+   * An alias whose anchor is not set before it, or that stands inside the value its anchor names,
+   * reported where the alias stands (the `yaml` library finds the first only while expanding, with
+   * no position, and builds the second as a value that contains itself).
    */
   private unresolvedAliases(): Diagnostic[] {
     const found: Diagnostic[] = [];
-    const anchors = new Set<string>();
+    // Each anchor's latest definition so far: an alias names the one set last before it.
+    const anchors = new Map<string, Node>();
     visit(this.doc, {
       Node: (_key, node) => {
-        if (node.anchor) anchors.add(node.anchor);
+        if (node.anchor) anchors.set(node.anchor, node);
       },
-      Alias: (_key, alias) => {
-        if (anchors.has(alias.source)) return;
-        const near = closest(alias.source, anchors);
+      Alias: (_key, alias, ancestors) => {
+        const target = anchors.get(alias.source);
+        if (target !== undefined && ancestors.includes(target)) {
+          // `&m {self: *m}`: the value would contain itself, endlessly.
+          found.push({
+            code: "AGENTS1000",
+            severity: "error",
+            message: `YAML alias *${alias.source} stands inside the value its anchor &${alias.source} names, so that value would contain itself`,
+            ...this.posAt(alias.range?.[0] ?? 0),
+            hint: `move *${alias.source} out of the value anchored as &${alias.source}, or write the value here`,
+          });
+          return;
+        }
+        if (target !== undefined) return;
+        const near = closest(alias.source, anchors.keys());
         const define = `set the anchor &${alias.source} on the value to reuse, above this line (e.g. a top-level \`x-${alias.source}: &${alias.source} ...\`), or write the value here`;
         found.push({
           code: "AGENTS1000",

@@ -25,6 +25,11 @@ export const CONFIG_RULES: RuleRow[] = [
     valid: cfg(C, "x-tools: &later { builtin: [bash] }\nagents:\n" + agent("a", "tools: *later")),
   },
   {
+    code: "AGENTS1000",
+    rule: "an alias inside the value its anchor names (a value containing itself)",
+    ...twins(cfg(C, "agents:\n" + agent("a", "metadata: &m {self: [[@@*m|me]]}"))),
+  },
+  {
     code: "AGENTS1001",
     rule: "wrong type",
     invalid: cfg(C, "agents:\n" + agent("a", "memory_stores: @@notalist")),
