@@ -172,6 +172,7 @@ agents:
 Each of these is refused at its \`file:line:col\` (AGENTS1000 unless named):
 
 - an alias that stands inside the value its own anchor names (\`&m {self: *m}\`), at the alias;
+- a second document (a \`---\` after the first): the file holds one, at the second's start;
 
 ## Variables and secrets
 

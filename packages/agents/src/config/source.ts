@@ -96,13 +96,24 @@ export class YamlSource {
   }
 
   private readSyntax(): Diagnostic[] {
-    const syntax = this.doc.errors.map((error) => ({
-      code: "AGENTS1000",
-      severity: "error" as const,
-      message: `YAML syntax error: ${firstLine(error.message)}`,
-      ...this.posAt(error.pos[0]),
-      hint: "fix the YAML syntax; indentation and unquoted `:` or `#` are common causes",
-    }));
+    const syntax = this.doc.errors.map((error) =>
+      error.code === "MULTIPLE_DOCS"
+        ? {
+            // The library's own words point at its API (`YAML.parseAllDocuments()`), not at the file.
+            code: "AGENTS1000",
+            severity: "error" as const,
+            message: "the file holds more than one YAML document; a second one starts here",
+            ...this.posAt(error.pos[0]),
+            hint: "agents.yaml must hold one document: remove the `---` line and what follows it, or merge it into the first document",
+          }
+        : {
+            code: "AGENTS1000",
+            severity: "error" as const,
+            message: `YAML syntax error: ${firstLine(error.message)}`,
+            ...this.posAt(error.pos[0]),
+            hint: "fix the YAML syntax; indentation and unquoted `:` or `#` are common causes",
+          },
+    );
     if (syntax.length > 0) return syntax;
     const aliases = this.unresolvedAliases();
     return aliases.length > 0 ? aliases : this.duplicateKeys();

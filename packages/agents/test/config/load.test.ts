@@ -244,6 +244,32 @@ describe("hostile YAML", () => {
   });
 });
 
+describe("config round 3: refused in our words at the right line and column (issue 38)", () => {
+  const base = cfg(["provider_c"], "");
+  /** `text` carries `@@` where `code` must be reported; `message` is what it must say. */
+  const rows: { name: string; text: string; code: string; message: RegExp }[] = [
+    {
+      name: "a second document: the file holds one, said in our words at the second",
+      text: `${base}\n@@---\nagents: {}\n`,
+      code: "AGENTS1000",
+      message: /^the file holds more than one YAML document/,
+    },
+  ];
+  it.each(rows.map((row) => [row.name, row] as const))("%s", (_name, row) => {
+    const marked = locateMark(row.text);
+    const result = load(marked.text);
+    const hit = result.diagnostics.find((d) => d.code === row.code);
+    expect(hit, render(result)).toBeDefined();
+    expect({ line: hit!.line, col: hit!.col }, render(result)).toEqual({
+      line: marked.line,
+      col: marked.col,
+    });
+    expect(hit!.message).toMatch(row.message);
+    expect(hit!.message).not.toMatch(/YAML\.|parseAllDocuments|JS Object/);
+    expect(result.config).toBeUndefined();
+  });
+});
+
 describe("bytes the tool refuses, with a position", () => {
   const good = cfg(["provider_c"], "agents:\n  a:\n    model: m\n    instructions: ${GREETING}").replace(
     "${KEY}",
