@@ -169,6 +169,7 @@ agents:
     instructions: prompts/reviewer.md
 \`\`\`
 
+Lines end at \`\\n\`, \`\\r\\n\` or a lone \`\\r\`, as YAML reads them; every \`file:line:col\` counts them so.
 Each of these is refused at its \`file:line:col\` (AGENTS1000 unless named):
 
 - an alias that stands inside the value its own anchor names (\`&m {self: *m}\`), at the alias;

@@ -77,7 +77,10 @@ export class YamlSource {
     return this.parsed;
   }
 
-  /** 1-based line and column of an offset, counting lines as the `yaml` library does (at "\n"). */
+  /**
+   * 1-based line and column of an offset. Lines break where YAML breaks them: at "\n", "\r\n" and a
+   * lone "\r" (a file saved with old Mac line endings is one line to a reader counting "\n" only).
+   */
   posAt(offset: number): SourcePos {
     const starts = this.starts();
     let low = 0;
@@ -269,20 +272,21 @@ export class YamlSource {
     return this.locate(path).exact;
   }
 
-  /** Offset of the start of each line (after each "\n"), found once. */
+  /** Offset of the start of each line (after each "\n", "\r\n" or lone "\r"), found once. */
   private starts(): number[] {
     if (this.lineStarts === undefined) {
       this.lineStarts = [0];
-      for (let at = this.text.indexOf("\n"); at >= 0; at = this.text.indexOf("\n", at + 1))
-        this.lineStarts.push(at + 1);
+      const breaks = /\r\n?|\n/g;
+      for (let found = breaks.exec(this.text); found; found = breaks.exec(this.text))
+        this.lineStarts.push(breaks.lastIndex);
     }
     return this.lineStarts;
   }
 
   /**
    * 1-based source line, for excerpts in the CLI: the text between two line starts, without its
-   * "\n" or "\r\n" (what splitting the text at /\r?\n/ gives, without splitting a 20,000-line file
-   * for a handful of excerpts).
+   * line break (what splitting the text at /\r\n|\r|\n/ gives, without splitting a 20,000-line
+   * file for a handful of excerpts).
    */
   lineText(line: number): string {
     const starts = this.starts();
@@ -290,10 +294,9 @@ export class YamlSource {
     const from = starts[line - 1]!;
     const next = starts[line];
     if (next === undefined) return this.text.slice(from);
-    return this.text.slice(
-      from,
-      this.text.charCodeAt(next - 2) === 13 && next - 2 >= from ? next - 2 : next - 1,
-    );
+    const crlf =
+      this.text.charCodeAt(next - 1) === 10 && this.text.charCodeAt(next - 2) === 13 && next - 2 >= from;
+    return this.text.slice(from, crlf ? next - 2 : next - 1);
   }
 }
 

@@ -247,17 +247,24 @@ describe("hostile YAML", () => {
 describe("config round 3: refused in our words at the right line and column (issue 38)", () => {
   const base = cfg(["provider_c"], "");
   /** `text` carries `@@` where `code` must be reported; `message` is what it must say. */
-  const rows: { name: string; text: string; code: string; message: RegExp }[] = [
+  const rows: { name: string; text: string; code: string; message: RegExp; lineBreak?: string }[] = [
     {
       name: "a second document: the file holds one, said in our words at the second",
       text: `${base}\n@@---\nagents: {}\n`,
       code: "AGENTS1000",
       message: /^the file holds more than one YAML document/,
     },
+    ...["\r", "\r\n"].map((lineBreak) => ({
+      name: `lines ending in ${JSON.stringify(lineBreak)} are counted as lines`,
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    @@bogus: 1\n`,
+      code: "AGENTS1002",
+      message: /unknown field "bogus"/,
+      lineBreak,
+    })),
   ];
   it.each(rows.map((row) => [row.name, row] as const))("%s", (_name, row) => {
     const marked = locateMark(row.text);
-    const result = load(marked.text);
+    const result = load(marked.text.replaceAll("\n", row.lineBreak ?? "\n"));
     const hit = result.diagnostics.find((d) => d.code === row.code);
     expect(hit, render(result)).toBeDefined();
     expect({ line: hit!.line, col: hit!.col }, render(result)).toEqual({
