@@ -34,6 +34,13 @@ export function interpolate(
 
   const substitute = (original: string, at: Path): string => {
     let failed = false;
+    // Where each reference is written, found only for a diagnostic, each after the one before.
+    let from = 0;
+    const where = (match: string) => {
+      const offset = source.offsetIn(at, match, from);
+      from = offset + match.length;
+      return source.posAt(offset);
+    };
     const replaced = original.replace(REFERENCE, (match, name: string | undefined) => {
       if (match === "$${") return "${";
       if (name === undefined || !VALID_NAME.test(name)) {
@@ -42,7 +49,7 @@ export function interpolate(
           code: "AGENTS1011",
           severity: "error",
           message: `malformed variable reference "${match}"`,
-          ...source.pos(at),
+          ...where(match),
           hint: "write ${NAME} with NAME made of letters, digits and _; write $${ for a literal ${",
         });
         return match;
@@ -54,7 +61,7 @@ export function interpolate(
           code: "AGENTS1010",
           severity: "error",
           message: `variable ${name} is not set`,
-          ...source.pos(at),
+          ...where(match),
           hint: `set ${name} in the environment or in a .env file (looked in: ${searched
             .map((dir) => `${dir}/.env`)
             .join(", ")})`,

@@ -243,6 +243,19 @@ export class YamlSource {
     return index;
   }
 
+  /**
+   * Offset where `needle` is written inside the scalar at `path`, at or after `from` (an offset an
+   * earlier call returned, to find the next one); the scalar's own start when it is not found. A
+   * `${VAR}` on the third line of a block scalar is placed there, not on the `|` line.
+   */
+  offsetIn(path: Path, needle: string, from = 0): number {
+    const { offset, exact } = this.locate(path);
+    // An alias (`*name`) is not where its text is written: it stays the place to report.
+    if (!exact || this.text.charCodeAt(offset) === 42) return offset;
+    const found = this.text.indexOf(needle, Math.max(offset, from));
+    return found < 0 ? offset : found;
+  }
+
   /** Position of the value at `path`, or of its nearest existing ancestor. */
   pos(path: Path): SourcePos {
     return this.posAt(this.locate(path).offset);

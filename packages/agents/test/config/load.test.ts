@@ -254,6 +254,18 @@ describe("config round 3: refused in our words at the right line and column (iss
       code: "AGENTS1000",
       message: /^the file holds more than one YAML document/,
     },
+    {
+      name: "an unset variable inside a block scalar, at its ${ and not on the | line",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: |\n      Hello.\n      Then @@\${UNSET_IN_BLOCK} here.\n`,
+      code: "AGENTS1010",
+      message: /variable UNSET_IN_BLOCK is not set/,
+    },
+    {
+      name: "the second unset variable of one block scalar, at its own ${",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: >\n      \${KEY} \${UNSET_TWICE}\n      and @@\${UNSET_TWICE_B}\n`,
+      code: "AGENTS1010",
+      message: /variable UNSET_TWICE_B is not set/,
+    },
     ...["\r", "\r\n"].map((lineBreak) => ({
       name: `lines ending in ${JSON.stringify(lineBreak)} are counted as lines`,
       text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    @@bogus: 1\n`,
@@ -265,13 +277,12 @@ describe("config round 3: refused in our words at the right line and column (iss
   it.each(rows.map((row) => [row.name, row] as const))("%s", (_name, row) => {
     const marked = locateMark(row.text);
     const result = load(marked.text.replaceAll("\n", row.lineBreak ?? "\n"));
-    const hit = result.diagnostics.find((d) => d.code === row.code);
+    const hit = result.diagnostics.find((d) => d.code === row.code && row.message.test(d.message));
     expect(hit, render(result)).toBeDefined();
     expect({ line: hit!.line, col: hit!.col }, render(result)).toEqual({
       line: marked.line,
       col: marked.col,
     });
-    expect(hit!.message).toMatch(row.message);
     expect(hit!.message).not.toMatch(/YAML\.|parseAllDocuments|JS Object/);
     expect(result.config).toBeUndefined();
   });
