@@ -163,13 +163,34 @@ export class YamlSource {
     return found;
   }
 
-  /** A key repeated in one mapping, reported at its second occurrence. */
+  /**
+   * A key repeated in one mapping, reported at its second occurrence; a key that is null (`~`,
+   * `null`, empty) or a collection, which JavaScript objects cannot hold (one is spelled "null" or
+   * "[object Object]" and may silently replace another entry), at the key.
+   */
   private duplicateKeys(): Diagnostic[] {
     const found: Diagnostic[] = [];
     const walk = (node: unknown): void => {
       if (isMap(node)) {
         const seen = new Set<string>();
         for (const pair of node.items) {
+          const what = isPair(pair) ? notTextKey(pair.key) : undefined;
+          if (what !== undefined) {
+            const range = (pair.key as Node | null)?.range;
+            const value = (pair.value as Node | null)?.range?.[0] ?? 0;
+            // An empty key has an empty range: its `:` is the place.
+            const at =
+              range && range[1] > range[0] ? range[0] : Math.max(0, this.text.lastIndexOf(":", value));
+            found.push({
+              code: "AGENTS1000",
+              severity: "error",
+              message: `a mapping key must be text, not ${what}`,
+              ...this.posAt(at),
+              hint: 'write the key as text (quote it: "null", "[a]"), or remove the entry',
+            });
+            walk(pair.value);
+            continue;
+          }
           const key = isPair(pair) ? scalarKey(pair.key) : undefined;
           if (key !== undefined && key !== "<<") {
             if (seen.has(key)) {
@@ -311,6 +332,13 @@ export class YamlSource {
       this.text.charCodeAt(next - 1) === 10 && this.text.charCodeAt(next - 2) === 13 && next - 2 >= from;
     return this.text.slice(from, crlf ? next - 2 : next - 1);
   }
+}
+
+/** What a key that cannot be a name is ("null", "a collection"), or undefined for a fit key. */
+function notTextKey(key: unknown): string | undefined {
+  if (key === null || key === undefined || (isScalar(key) && key.value === null)) return "null";
+  if (isMap(key) || isSeq(key)) return "a collection";
+  return undefined;
 }
 
 function scalarKey(key: unknown): string | undefined {

@@ -266,6 +266,36 @@ describe("config round 3: refused in our words at the right line and column (iss
       code: "AGENTS1010",
       message: /variable UNSET_TWICE_B is not set/,
     },
+    {
+      name: "a ~ key in a string map is refused at the key, no value lost",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    metadata:\n      team: b\n      @@~: a\n`,
+      code: "AGENTS1000",
+      message: /^a mapping key must be text, not null$/,
+    },
+    {
+      name: "a null key in a string map is refused at the key, no value lost",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    metadata:\n      team: b\n      @@null: a\n`,
+      code: "AGENTS1000",
+      message: /^a mapping key must be text, not null$/,
+    },
+    {
+      name: "an empty key in a string map is refused at the key, no value lost",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    metadata:\n      team: b\n      @@: a\n`,
+      code: "AGENTS1000",
+      message: /^a mapping key must be text, not null$/,
+    },
+    {
+      name: "a flow sequence key in a string map is refused at the key, no value lost",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    metadata:\n      team: b\n      ? @@[a, b]\n      : a\n`,
+      code: "AGENTS1000",
+      message: /^a mapping key must be text, not a collection$/,
+    },
+    {
+      name: "a flow mapping key in a string map is refused at the key, no value lost",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    metadata:\n      team: b\n      ? @@{x: 1}\n      : a\n`,
+      code: "AGENTS1000",
+      message: /^a mapping key must be text, not a collection$/,
+    },
     ...["\r", "\r\n"].map((lineBreak) => ({
       name: `lines ending in ${JSON.stringify(lineBreak)} are counted as lines`,
       text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    @@bogus: 1\n`,
