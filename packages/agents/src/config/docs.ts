@@ -174,6 +174,8 @@ Each of these is refused at its \`file:line:col\` (AGENTS1000 unless named):
 
 - an alias that stands inside the value its own anchor names (\`&m {self: *m}\`), at the alias;
 - a second document (a \`---\` after the first): the file holds one, at the second's start;
+- a merge (\`<<:\`) from anything but a mapping, an alias of one or a list of them, at that source;
+  a merged value of the wrong type is reported with its rule at the merge (\`<<: *defaults\`);
 - a mapping key that is null (\`~\`, \`null\`, empty) or a collection (\`? [a, b]\`), at the key: quote it
   to mean the text;
 

@@ -1,5 +1,6 @@
 import {
   type Document,
+  isAlias,
   isMap,
   isPair,
   isScalar,
@@ -192,6 +193,7 @@ export class YamlSource {
             continue;
           }
           const key = isPair(pair) ? scalarKey(pair.key) : undefined;
+          if (key === "<<" && isPair(pair)) found.push(...this.mergeSources(pair));
           if (key !== undefined && key !== "<<") {
             if (seen.has(key)) {
               found.push({
@@ -215,6 +217,33 @@ export class YamlSource {
   }
 
   /**
+   * A `<<` merge whose source is not a mapping, an alias of one, or a list of them, reported at
+   * that source (the `yaml` library refuses it only while expanding, with no position).
+   */
+  private mergeSources(pair: Pair): Diagnostic[] {
+    const value = pair.value as Node | null;
+    const sources = isSeq(value) ? (value.items as Node[]) : [value];
+    const found: Diagnostic[] = [];
+    for (const source of sources) {
+      const target = isAlias(source) ? source.resolve(this.doc) : source;
+      if (isMap(target)) continue;
+      const what = isSeq(target)
+        ? "a list"
+        : isScalar(target) && target.value !== null
+          ? "a scalar"
+          : "empty";
+      found.push({
+        code: "AGENTS1000",
+        severity: "error",
+        message: `a merge key \`<<\` takes a mapping, an alias of one (\`*name\`) or a list of them; this is ${what}`,
+        ...this.posAt(source?.range?.[0] ?? (pair.key as Node | null)?.range?.[0] ?? 0),
+        hint: "merge a mapping: `<<: *defaults` where `&defaults` names a mapping, or write the fields here",
+      });
+    }
+    return found;
+  }
+
+  /**
    * Where the node at `path` starts, or its nearest existing ancestor (`exact` false), and where
    * its key starts. From the quick reader's offsets when it has them, else from the document.
    */
@@ -232,7 +261,12 @@ export class YamlSource {
     for (let i = 0; i < path.length; i++) {
       const segment = path[i];
       if (isMap(current)) {
-        const pair = this.pairsOf(current).get(String(segment));
+        const pairs = this.pairsOf(current);
+        const pair = pairs.get(String(segment));
+        // A key merged in (`<<: *defaults`) is written elsewhere: the merge is where it enters.
+        const merge = pair ? undefined : pairs.get("<<");
+        if (merge && this.present(path.slice(0, i + 1)))
+          return { node: (merge.value as Node | null) ?? (merge.key as Node), exact: false };
         if (!pair) return { node: current as Node, exact: false };
         keyNode = pair.key as Node;
         current = pair.value ?? pair.key;
@@ -302,6 +336,16 @@ export class YamlSource {
     return current !== null && typeof current === "object" ? undefined : String(current);
   }
 
+  /** Whether the data (after merges) holds a value at `path`, written here or merged in. */
+  present(path: Path): boolean {
+    let current: unknown = this.data;
+    for (const segment of path) {
+      if (current === null || typeof current !== "object" || !Object.hasOwn(current, segment)) return false;
+      current = (current as Record<string | number, unknown>)[segment];
+    }
+    return current !== undefined;
+  }
+
   has(path: Path): boolean {
     return this.locate(path).exact;
   }
@@ -342,7 +386,8 @@ function notTextKey(key: unknown): string | undefined {
 }
 
 function scalarKey(key: unknown): string | undefined {
-  if (isScalar(key)) return String(key.value);
+  // The merge key `<<` is read as a symbol (merge: true): "<<", not "Symbol(<<)".
+  if (isScalar(key)) return typeof key.value === "symbol" ? (key.value.description ?? "") : String(key.value);
   return undefined;
 }
 

@@ -30,6 +30,22 @@ export const CONFIG_RULES: RuleRow[] = [
     ...twins(cfg(C, "agents:\n" + agent("a", "metadata: &m {self: [[@@*m|me]]}"))),
   },
   {
+    code: "AGENTS1000",
+    rule: "a merge from a scalar, at the scalar",
+    ...twins(cfg(C, "x-d: &d {model: m}\nagents:\n  a:\n    <<: [[@@5|*d]]\n    instructions: x")),
+  },
+  {
+    code: "AGENTS1000",
+    rule: "a merge list holding a scalar, at the scalar",
+    ...twins(cfg(C, "x-d: &d {model: m}\nagents:\n  a:\n    <<: [*d, [[@@3|{}]]]\n    instructions: x")),
+  },
+  {
+    code: "AGENTS1001",
+    rule: "a wrongly typed merged value, at the merge, not as missing",
+    invalid: cfg(C, "x-d: &d {model: 5}\nagents:\n  a:\n    <<: @@*d\n    instructions: x"),
+    valid: cfg(C, "x-d: &d {model: m}\nagents:\n  a:\n    <<: *d\n    instructions: x"),
+  },
+  {
     code: "AGENTS1001",
     rule: "wrong type",
     invalid: cfg(C, "agents:\n" + agent("a", "memory_stores: @@notalist")),
