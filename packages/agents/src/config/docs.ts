@@ -176,6 +176,9 @@ Each of these is refused at its \`file:line:col\` (AGENTS1000 unless named):
 - a second document (a \`---\` after the first): the file holds one, at the second's start;
 - a merge (\`<<:\`) from anything but a mapping, an alias of one or a list of them, at that source;
   a merged value of the wrong type is reported with its rule at the merge (\`<<: *defaults\`);
+- aliases and merges that expand the document past 2,000,000 values (an alias bomb such as "billion
+  laughs"), at the alias that crosses it; the expanded size is counted, not the aliases, so a thousand
+  agents may merge one \`&defaults\`;
 - a mapping key that is null (\`~\`, \`null\`, empty) or a collection (\`? [a, b]\`), at the key: quote it
   to mean the text;
 

@@ -2,6 +2,7 @@ import {
   type Document,
   isAlias,
   isMap,
+  isNode,
   isPair,
   isScalar,
   isSeq,
@@ -18,6 +19,12 @@ import { type Located, type QuickRead, readQuickly } from "./quick-yaml.js";
 export type Path = readonly (string | number)[];
 
 /**
+ * The most values (mappings, sequences, scalars, keys) a document may hold once its aliases and
+ * merges are expanded: 50 times a 5,000-agent file; a "billion laughs" document is far past it.
+ */
+export const MAX_EXPANDED_VALUES = 2_000_000;
+
+/**
  * A YAML file read for validation: its data at once, and the position of any path when a
  * diagnostic asks. A file the quick reader takes (quick-yaml.ts: the common case) is not parsed
  * again: positions come from its events, and the `yaml` library is asked only where an empty value
@@ -28,6 +35,8 @@ export class YamlSource {
   readonly data: unknown;
   /** Why aliases could not be expanded ("billion laughs"), when they could not. */
   readonly expansionError: string | undefined;
+  /** Offset of the alias where the expansion grew too large, when it did. */
+  readonly expansionAt: number | undefined;
   private parsed: Document.Parsed | undefined;
   private syntax: Diagnostic[] = [];
   private readonly quick: QuickRead | undefined;
@@ -51,11 +60,52 @@ export class YamlSource {
     }
     this.syntax = this.readSyntax();
     if (this.syntax.length > 0) return;
+    const bomb = this.expansionBomb();
+    if (bomb) {
+      this.expansionError = bomb.message;
+      this.expansionAt = bomb.offset;
+      return;
+    }
     try {
-      this.data = this.doc.toJS({ maxAliasCount: 1000 });
+      // The size that matters is counted above; the library's own cap counts alias uses, and
+      // refused 1,000 agents merging one `&defaults`.
+      this.data = this.doc.toJS({ maxAliasCount: -1 });
     } catch (error) {
       this.expansionError = error instanceof Error ? error.message : String(error);
     }
+  }
+
+  /**
+   * Whether the aliases expand the document past MAX_EXPANDED_VALUES values ("billion laughs"),
+   * and at which alias. One pass in document order: an anchor's expanded size is counted once,
+   * when its value ends, and an alias adds that size, so a bomb is refused without expanding it.
+   */
+  private expansionBomb(): { message: string; offset: number } | undefined {
+    const sizes = new Map<string, number>();
+    let total = 0;
+    let at: number | undefined;
+    const size = (node: unknown): number => {
+      if (at !== undefined) return 0;
+      let count: number;
+      if (isAlias(node)) {
+        count = sizes.get(node.source) ?? 1;
+        total += count;
+        if (total > MAX_EXPANDED_VALUES) at = node.range?.[0] ?? 0;
+      } else {
+        total += 1;
+        count = 1;
+        if (isMap(node)) for (const pair of node.items) count += size(pair.key) + size(pair.value);
+        else if (isSeq(node)) for (const item of node.items) count += size(item);
+      }
+      if (isNode(node) && !isAlias(node) && node.anchor) sizes.set(node.anchor, count);
+      return count;
+    };
+    size(this.doc.contents);
+    if (at === undefined) return undefined;
+    return {
+      message: `the aliases here expand the document past ${MAX_EXPANDED_VALUES.toLocaleString("en-US")} values (an alias bomb)`,
+      offset: at,
+    };
   }
 
   /** Whether the file was parsed with positions (for tests: a valid file read quickly is not). */
@@ -171,7 +221,10 @@ export class YamlSource {
    */
   private duplicateKeys(): Diagnostic[] {
     const found: Diagnostic[] = [];
+    // Each anchor's latest value so far, for merges (Alias.resolve searches the whole document).
+    const anchors = new Map<string, Node>();
     const walk = (node: unknown): void => {
+      if (isNode(node) && !isAlias(node) && node.anchor) anchors.set(node.anchor, node);
       if (isMap(node)) {
         const seen = new Set<string>();
         for (const pair of node.items) {
@@ -193,7 +246,7 @@ export class YamlSource {
             continue;
           }
           const key = isPair(pair) ? scalarKey(pair.key) : undefined;
-          if (key === "<<" && isPair(pair)) found.push(...this.mergeSources(pair));
+          if (key === "<<" && isPair(pair)) found.push(...this.mergeSources(pair, anchors));
           if (key !== undefined && key !== "<<") {
             if (seen.has(key)) {
               found.push({
@@ -220,12 +273,12 @@ export class YamlSource {
    * A `<<` merge whose source is not a mapping, an alias of one, or a list of them, reported at
    * that source (the `yaml` library refuses it only while expanding, with no position).
    */
-  private mergeSources(pair: Pair): Diagnostic[] {
+  private mergeSources(pair: Pair, anchors: ReadonlyMap<string, Node>): Diagnostic[] {
     const value = pair.value as Node | null;
     const sources = isSeq(value) ? (value.items as Node[]) : [value];
     const found: Diagnostic[] = [];
     for (const source of sources) {
-      const target = isAlias(source) ? source.resolve(this.doc) : source;
+      const target = isAlias(source) ? anchors.get(source.source) : source;
       if (isMap(target)) continue;
       const what = isSeq(target)
         ? "a list"

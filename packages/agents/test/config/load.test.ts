@@ -242,6 +242,47 @@ describe("hostile YAML", () => {
     expect(result.diagnostics.map((d) => d.code)).toContain("AGENTS1000");
     expect(result.config).toBeUndefined();
   });
+
+  // Issue 38: the size is counted, not the alias uses. Each row is refused or read; how long the
+  // refusal takes is printed (measured, not asserted: the machine is shared).
+  const laughs = (levels: number, width: number) => {
+    const lines = [`l0: &l0 [${Array(width).fill("lol").join(", ")}]`];
+    for (let i = 1; i < levels; i++)
+      lines.push(
+        `l${i}: &l${i} [${Array(width)
+          .fill(`*l${i - 1}`)
+          .join(", ")}]`,
+      );
+    return `${cfg(["provider_c"], "")}\n${lines.join("\n").replace(/^/gm, "x-")}\n`;
+  };
+  const agents = (count: number) =>
+    cfg(
+      ["provider_c"],
+      `x-defaults: &defaults\n  model: m\n  instructions: Do the work.\nagents:\n${Array.from(
+        { length: count },
+        (_, i) => `  a${i}:\n    <<: *defaults`,
+      ).join("\n")}`,
+    );
+  it.each([
+    { name: "1,200 agents merging one anchor are read", text: agents(1200), refused: false },
+    { name: "a billion laughs (10^9 values) is refused", text: laughs(9, 10), refused: true },
+    { name: "a wide, shallow bomb (3 levels of 2,000) is refused", text: laughs(3, 2000), refused: true },
+  ])("$name", ({ text, refused }) => {
+    const started = performance.now();
+    const result = load(text);
+    const took = performance.now() - started;
+    const bomb = result.diagnostics.find((d) => d.message.includes("alias bomb"));
+    if (refused) {
+      expect(bomb, render(result)).toMatchObject({ code: "AGENTS1000" });
+      // at the alias that crossed the line, not at 1:1
+      expect(bomb!.line).toBeGreaterThan(5);
+      expect(result.config).toBeUndefined();
+      console.log(`refused in ${took.toFixed(0)} ms`);
+    } else {
+      expect(errorsOf(result), render(result)).toEqual([]);
+      expect(Object.keys(result.config?.agents ?? {})).toHaveLength(1200);
+    }
+  });
 });
 
 describe("config round 3: refused in our words at the right line and column (issue 38)", () => {
