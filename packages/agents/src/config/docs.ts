@@ -179,6 +179,8 @@ Each of these is refused at its \`file:line:col\` (AGENTS1000 unless named):
 - aliases and merges that expand the document past 2,000,000 values (an alias bomb such as "billion
   laughs"), at the alias that crosses it; the expanded size is counted, not the aliases, so a thousand
   agents may merge one \`&defaults\`;
+- a number written in digits too large to hold (\`1e400\`), at the number, whatever else the file
+  holds: quote it to mean the text (\`.inf\` is read as infinity, as written);
 - a mapping key that is null (\`~\`, \`null\`, empty) or a collection (\`? [a, b]\`), at the key: quote it
   to mean the text;
 

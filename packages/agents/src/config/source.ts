@@ -14,6 +14,7 @@ import {
 } from "yaml";
 import { closest } from "../model/suggest.js";
 import type { Diagnostic, SourcePos } from "./diagnostics.js";
+import { CORE_FLOAT } from "./line-yaml.js";
 import { type Located, type QuickRead, readQuickly } from "./quick-yaml.js";
 
 export type Path = readonly (string | number)[];
@@ -170,7 +171,31 @@ export class YamlSource {
     );
     if (syntax.length > 0) return syntax;
     const aliases = this.unresolvedAliases();
-    return aliases.length > 0 ? aliases : this.duplicateKeys();
+    return aliases.length > 0 ? aliases : [...this.duplicateKeys(), ...this.numbersTooLarge()];
+  }
+
+  /**
+   * A number written in digits too large to hold (`1e400`), at the number: the `yaml` library reads
+   * it as infinity where js-yaml reads text, so it is refused rather than read one way or the
+   * other. `.inf` is infinity as written, and kept.
+   */
+  private numbersTooLarge(): Diagnostic[] {
+    const found: Diagnostic[] = [];
+    visit(this.doc, {
+      Scalar: (_key, node) => {
+        if (typeof node.value !== "number" || Number.isFinite(node.value) || node.type !== "PLAIN") return;
+        const written = node.source ?? String(node.value);
+        if (!CORE_FLOAT.test(written)) return;
+        found.push({
+          code: "AGENTS1000",
+          severity: "error",
+          message: `the number ${written} is too large to hold (it would read as infinity)`,
+          ...this.posAt(node.range?.[0] ?? 0),
+          hint: `quote it ("${written}") to mean the text, or write a smaller number`,
+        });
+      },
+    });
+    return found;
   }
 
   /**

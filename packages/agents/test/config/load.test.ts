@@ -337,6 +337,16 @@ describe("config round 3: refused in our words at the right line and column (iss
       code: "AGENTS1000",
       message: /^a mapping key must be text, not a collection$/,
     },
+    ...[
+      ["a plain file", "", "metadata:\n      n: @@1e400"],
+      ["a flow mapping", "", "metadata: {n: @@1e400}"],
+      ["a file with aliases", "x-text: &text t\n", "metadata: {n: @@-1.5E400, m: *text}"],
+    ].map(([where, head, lines]) => ({
+      name: `a number too large to hold is refused the same way in ${where}`,
+      text: `${base}\n${head}agents:\n  a:\n    model: m\n    instructions: x\n    ${lines}\n`,
+      code: "AGENTS1000",
+      message: /^the number \S+ is too large to hold/,
+    })),
     ...["\r", "\r\n"].map((lineBreak) => ({
       name: `lines ending in ${JSON.stringify(lineBreak)} are counted as lines`,
       text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    @@bogus: 1\n`,
