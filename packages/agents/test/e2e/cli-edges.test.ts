@@ -1,11 +1,13 @@
 // The CLI's edges of issue 38, spawned as a user runs it: output into a pipe the reader closes.
-import { spawnSync } from "node:child_process";
-import { promises as fs, mkdtempSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStateFile } from "../../src/state/file-store.js";
-import { CLI } from "./cli.js";
+import { CLI, runCli } from "./cli.js";
+import { SECRETS, simulatorForFile } from "./project.js";
 
 const env = { AGENTS_STATE_KEY: "edges-key", C_KEY: "sk-edges-secret-1234" };
 const ENTRIES = 3000;
@@ -66,4 +68,51 @@ describe("a reader that closes the pipe (`| head`): the CLI stops quietly, as gi
     // 128 + SIGPIPE, what the shell shows for `git log | head -1` (docs/cli.md)
     expect(run.stdout.trim()).toBe("141");
   });
+});
+
+describe("a second Ctrl-C during apply", () => {
+  const c = simulatorForFile("provider_c");
+
+  it("quits at once, naming the lock it leaves and the command that releases it", async () => {
+    const project = mkdtempSync(join(tmpdir(), "agents-edges-ctrlc-"));
+    cpSync(fileURLToPath(new URL("./fixtures/crash-c", import.meta.url)), project, { recursive: true });
+    await fs.writeFile(
+      join(project, ".env"),
+      `C_API_KEY=${SECRETS.C_API_KEY}\nGITHUB_TOKEN=${SECRETS.GITHUB_TOKEN}\nC_BASE_URL=${c.url}\n`,
+    );
+    const cliEnv = { ...process.env, ...env, AGENTS_DEBUG: "", NO_COLOR: "1" };
+    // The first create is parked in the simulator: the apply is certainly mid-step, lock held.
+    await fetch(`${c.origin}/_sim/faults`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ rules: [{ method: "POST", nth: 1, action: { type: "hold" } }] }),
+    });
+    try {
+      const child = spawn(process.execPath, [CLI, "apply", "-y"], { cwd: project, env: cliEnv });
+      let out = "";
+      let err = "";
+      child.stderr.on("data", (chunk) => {
+        err += chunk;
+      });
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+        if (out.includes("creating...") && !out.includes("Interrupted")) child.kill("SIGINT");
+        if (out.includes("Interrupted: finishing")) child.kill("SIGINT");
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(code).toBe(130);
+      const lock = JSON.parse(await fs.readFile(join(project, "agents.state.json.lock"), "utf8"));
+      expect(err).toContain(`the state lock (id ${lock.id}) is left held`);
+      expect(err).toContain(`release it with: agents force-unlock ${lock.id}`);
+      expect(err).not.toMatch(/\n\s+at /);
+      // The command it names is the real one, and releases that lock.
+      const unlock = await runCli(["force-unlock", lock.id], { cwd: project, env });
+      expect(unlock.stderr).toBe("");
+      expect(unlock.code).toBe(0);
+      await expect(fs.stat(join(project, "agents.state.json.lock"))).rejects.toThrow();
+    } finally {
+      await fetch(`${c.origin}/_sim/release`, { method: "POST" });
+      await fs.rm(project, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
