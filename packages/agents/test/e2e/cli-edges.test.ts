@@ -70,16 +70,41 @@ describe("a reader that closes the pipe (`| head`): the CLI stops quietly, as gi
   });
 });
 
-describe("a second Ctrl-C during apply", () => {
+describe("against the provider_c simulator", () => {
   const c = simulatorForFile("provider_c");
 
-  it("quits at once, naming the lock it leaves and the command that releases it", async () => {
-    const project = mkdtempSync(join(tmpdir(), "agents-edges-ctrlc-"));
+  async function freshProject(): Promise<string> {
+    const project = mkdtempSync(join(tmpdir(), "agents-edges-sim-"));
     cpSync(fileURLToPath(new URL("./fixtures/crash-c", import.meta.url)), project, { recursive: true });
     await fs.writeFile(
       join(project, ".env"),
       `C_API_KEY=${SECRETS.C_API_KEY}\nGITHUB_TOKEN=${SECRETS.GITHUB_TOKEN}\nC_BASE_URL=${c.url}\n`,
     );
+    return project;
+  }
+
+  it("a key renamed without state mv: the plan names the state mv that keeps the object", async () => {
+    const project = await freshProject();
+    try {
+      const first = await runCli(["apply", "-y"], { cwd: project, env });
+      expect(first.code, first.stderr).toBe(0);
+      const file = join(project, "agents.yaml");
+      const text = await fs.readFile(file, "utf8");
+      await fs.writeFile(file, text.replace("  notes:", "  journal:").replace("[notes]", "[journal]"));
+      const plan = await runCli(["plan"], { cwd: project, env });
+      expect(plan.code, plan.stderr).toBe(0);
+      expect(plan.stdout).toContain(
+        `agents state mv 'provider_c.memory_stores["notes"]' 'provider_c.memory_stores["journal"]'`,
+      );
+      // only the renamed pair gets the hint
+      expect(plan.stdout.match(/agents state mv/g)).toHaveLength(1);
+    } finally {
+      await fs.rm(project, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("a second Ctrl-C during apply quits at once, naming the lock it leaves and the command that releases it", async () => {
+    const project = await freshProject();
     const cliEnv = { ...process.env, ...env, AGENTS_DEBUG: "", NO_COLOR: "1" };
     // The first create is parked in the simulator: the apply is certainly mid-step, lock held.
     await fetch(`${c.origin}/_sim/faults`, {
