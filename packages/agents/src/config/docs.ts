@@ -195,7 +195,9 @@ Each of these is refused at its \`file:line:col\` (AGENTS1000 unless named):
   config's folder upward to the project root (the first folder holding \`.git\`, else the
   filesystem root); a nearer \`.env\` wins over a farther one.
 - An unset variable is an error at the line and column of its \`\${\` (inside a block scalar too;
-  AGENTS1010) that names the variable and every place \`.env\` was looked for. Resolved values are never printed, not even in errors.
+  AGENTS1010) that names the variable and every place \`.env\` was looked for. Resolved values are never printed, not even in errors,
+  except in fields that hold an object's id (their name ends in \`_id\`: \`agent_id\`,
+  \`environment_id\`...): ids are not secrets and are shown, unless the same value is also used as one.
 - A substituted value is always a string (a secret such as \`0123\` keeps its leading zero); fields
   that take numbers or booleans cannot be set from variables.
 - Inside a flow collection (\`{...}\` or \`[...]\`) quote the reference: \`{token: "\${TOKEN}"}\`.

@@ -7,12 +7,14 @@ import type { Path, YamlSource } from "./source.js";
  */
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}|\$\{[^}]*$/g;
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Fields holding the id of an object, not a secret: what is substituted there is shown. */
+const ID_FIELD = /_id$/;
 
 interface InterpolationResult {
   /** The document with every reference substituted (the source's own data is left as written). */
   value: unknown;
   diagnostics: Diagnostic[];
-  /** Every value substituted into the document, so output can redact it. */
+  /** Every value substituted into the document but into id fields only, so output can redact it. */
   secretValues: string[];
 }
 
@@ -34,6 +36,10 @@ export function interpolate(
 
   const substitute = (original: string, at: Path): string => {
     let failed = false;
+    // A value substituted into an id field (`agent_id`, `environment_id`...) names an object: it is
+    // shown in plans and state, not redacted as a secret (unless it is also used as one).
+    const last = at[at.length - 1];
+    const idField = typeof last === "string" && ID_FIELD.test(last);
     // Where each reference is written, found only for a diagnostic, each after the one before.
     let from = 0;
     const where = (match: string) => {
@@ -68,7 +74,7 @@ export function interpolate(
         });
         return match;
       }
-      if (value.length > 0) secretValues.add(value);
+      if (value.length > 0 && !idField) secretValues.add(value);
       return value;
     });
     return failed ? original : replaced;

@@ -369,6 +369,29 @@ describe("config round 3: refused in our words at the right line and column (iss
   });
 });
 
+describe("ids are not secrets (issue 38)", () => {
+  it.each([
+    ["an external agent in a roster", "agent_id"],
+    ["an external environment", "environment_id"],
+  ])("a value substituted into %s's %s is shown; the api key stays redacted", (_what, field) => {
+    const env = { ...TEST_ENV, EXT_ID: "ext_0123456789" };
+    const body =
+      field === "agent_id"
+        ? "agents:\n  lead:\n    model: m\n    instructions: x\n    multiagent:\n      type: coordinator\n      agents:\n        - agent_id: ${EXT_ID}"
+        : "environments:\n  shared:\n    environment_id: ${EXT_ID}\n    config: {type: cloud}";
+    const result = load(cfg(["provider_c"], body), env);
+    expect(errorsOf(result), render(result)).toEqual([]);
+    expect(result.secretValues).toContain(TEST_ENV.KEY);
+    expect(result.secretValues).not.toContain("ext_0123456789");
+  });
+
+  it("a value used both as an id and as a secret stays a secret", () => {
+    const env = { ...TEST_ENV, KEY: "same-value-1234" };
+    const body = "environments:\n  shared:\n    environment_id: ${KEY}\n    config: {type: cloud}";
+    expect(load(cfg(["provider_c"], body), env).secretValues).toContain("same-value-1234");
+  });
+});
+
 describe("bytes the tool refuses, with a position", () => {
   const good = cfg(["provider_c"], "agents:\n  a:\n    model: m\n    instructions: ${GREETING}").replace(
     "${KEY}",
