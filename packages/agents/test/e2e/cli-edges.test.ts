@@ -1,11 +1,12 @@
 // The CLI's edges of issue 38, spawned as a user runs it: output into a pipe the reader closes.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, promises as fs, mkdtempSync } from "node:fs";
+import { cpSync, promises as fs, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStateFile } from "../../src/state/file-store.js";
+import { copyExample } from "../convergence/examples.js";
 import { CLI, runCli } from "./cli.js";
 import { SECRETS, simulatorForFile } from "./project.js";
 
@@ -82,6 +83,46 @@ describe("against the provider_c simulator", () => {
     );
     return project;
   }
+
+  it("examples/provider-c applies with the external agent made as its .env.example says, its id shown", async () => {
+    // The command the .env.example documents, run as written (its URL pointed at this simulator).
+    const example = fileURLToPath(new URL("../../../../examples/provider-c/.env.example", import.meta.url));
+    const documented = readFileSync(example, "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("#   "))
+      .map((line) => line.slice(4).replace(/\\$/, ""))
+      .join(" ");
+    expect(documented).toMatch(/^curl /);
+    const headers = Object.fromEntries(
+      [...documented.matchAll(/-H '([^:]+): ([^']*)'/g)].map((m) => [m[1]!, m[2]!] as [string, string]),
+    );
+    const body = /-d '([^']*)'/.exec(documented)![1]!;
+    const path = new URL(/http:\/\/\S+/.exec(documented)![0]).pathname;
+    const made = await fetch(`${c.url}${path}`, { method: "POST", headers, body });
+    expect(made.status, await made.clone().text()).toBeLessThan(300);
+    const id = ((await made.json()) as { id: string }).id;
+
+    const { dir: project } = await copyExample("provider-c", new Map([["provider_c", c]]));
+    try {
+      const envFile = join(project, ".env");
+      const text = await fs.readFile(envFile, "utf8");
+      await fs.writeFile(
+        envFile,
+        text.replace(/^EXTERNAL_REVIEWER_AGENT_ID=.*$/m, `EXTERNAL_REVIEWER_AGENT_ID=${id}`),
+      );
+      const exampleEnv = { AGENTS_STATE_KEY: "edges-example", AGENTS_BASE_URL_PROVIDER_C: c.url };
+      const apply = await runCli(["apply", "-y"], { cwd: project, env: exampleEnv, timeoutMs: 120_000 });
+      expect(apply.stderr).toBe("");
+      expect({ code: apply.code, out: apply.code === 0 ? "" : apply.stdout }).toEqual({ code: 0, out: "" });
+      // the id is not a secret: the plan shows it, and never as [redacted]
+      expect(apply.stdout).toContain(id);
+      const state = await fs.readFile(join(project, "agents.state.json"), "utf8");
+      expect(state).toContain(id);
+      await runCli(["destroy", "-y"], { cwd: project, env: exampleEnv, timeoutMs: 120_000 });
+    } finally {
+      await fs.rm(project, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it("a key renamed without state mv: the plan names the state mv that keeps the object", async () => {
     const project = await freshProject();
