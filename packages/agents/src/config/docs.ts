@@ -169,16 +169,35 @@ agents:
     instructions: prompts/reviewer.md
 \`\`\`
 
+Lines end at \`\\n\`, \`\\r\\n\` or a lone \`\\r\`, as YAML reads them; every \`file:line:col\` counts them so.
+Each of these is refused at its \`file:line:col\` (AGENTS1000 unless named):
+
+- an alias that stands inside the value its own anchor names (\`&m {self: *m}\`), at the alias;
+- a second document (a \`---\` after the first): the file holds one, at the second's start;
+- a merge (\`<<:\`) from anything but a mapping, an alias of one or a list of them, at that source;
+  a merged value of the wrong type is reported with its rule at the merge (\`<<: *defaults\`);
+- aliases and merges that expand the document past 2,000,000 values (an alias bomb such as "billion
+  laughs"), at the alias that crosses it; the expanded size is counted, not the aliases, so a thousand
+  agents may merge one \`&defaults\`;
+- a number written in digits too large to hold (\`1e400\`), at the number, whatever else the file
+  holds: quote it to mean the text (\`.inf\` is read as infinity, as written);
+- a mapping key that is null (\`~\`, \`null\`, empty) or a collection (\`? [a, b]\`), at the key: quote it
+  to mean the text;
+
 ## Variables and secrets
 
 - \`\${NAME}\` inside any string value is replaced after the YAML is parsed, one scalar at a time. A
   value containing \`#\`, a newline or quotes stays one value; \`\${NAME}\` in a comment is ignored;
-  mapping keys are never interpolated. \`$\${\` writes a literal \`\${\`.
+  mapping keys are never interpolated. \`$\${\` writes a literal \`\${\`. A \`\${\` that is never
+  closed by \`}\` (\`\${PROVIDER_C_KEY\`) is refused at its value's line and column (AGENTS1011),
+  never sent as written.
 - Values come from the process environment first, then from \`.env\` files searched from the
   config's folder upward to the project root (the first folder holding \`.git\`, else the
   filesystem root); a nearer \`.env\` wins over a farther one.
-- An unset variable is an error at its line and column (AGENTS1010) that names the variable and
-  every place \`.env\` was looked for. Resolved values are never printed, not even in errors.
+- An unset variable is an error at the line and column of its \`\${\` (inside a block scalar too;
+  AGENTS1010) that names the variable and every place \`.env\` was looked for. Resolved values are never printed, not even in errors,
+  except in fields that hold an object's id (their name ends in \`_id\`: \`agent_id\`,
+  \`environment_id\`...): ids are not secrets and are shown, unless the same value is also used as one.
 - A substituted value is always a string (a secret such as \`0123\` keeps its leading zero); fields
   that take numbers or booleans cannot be set from variables.
 - Inside a flow collection (\`{...}\` or \`[...]\`) quote the reference: \`{token: "\${TOKEN}"}\`.

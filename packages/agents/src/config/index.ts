@@ -95,7 +95,7 @@ export function loadConfigText(text: string, file: string, opts: LoadOptions = {
           code: "AGENTS1000",
           severity: "error",
           message: `YAML cannot be expanded: ${source.expansionError}`,
-          ...source.pos([]),
+          ...(source.expansionAt === undefined ? source.pos([]) : source.posAt(source.expansionAt)),
           hint: "reduce the number of aliases (*name) that expand other aliases",
         },
       ],

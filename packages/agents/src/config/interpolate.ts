@@ -1,15 +1,20 @@
 import type { Diagnostic } from "./diagnostics.js";
 import type { Path, YamlSource } from "./source.js";
 
-/** `${NAME}` references; `$${` is an escape that yields a literal `${`. */
-const REFERENCE = /\$\$\{|\$\{([^}]*)\}/g;
+/**
+ * `${NAME}` references; `$${` is an escape that yields a literal `${`. A `${` never closed by a
+ * `}` is matched too (the last alternative), so it is refused as malformed, never sent as written.
+ */
+const REFERENCE = /\$\$\{|\$\{([^}]*)\}|\$\{[^}]*$/g;
 const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Fields holding the id of an object, not a secret: what is substituted there is shown. */
+const ID_FIELD = /_id$/;
 
 interface InterpolationResult {
   /** The document with every reference substituted (the source's own data is left as written). */
   value: unknown;
   diagnostics: Diagnostic[];
-  /** Every value substituted into the document, so output can redact it. */
+  /** Every value substituted into the document but into id fields only, so output can redact it. */
   secretValues: string[];
 }
 
@@ -31,6 +36,17 @@ export function interpolate(
 
   const substitute = (original: string, at: Path): string => {
     let failed = false;
+    // A value substituted into an id field (`agent_id`, `environment_id`...) names an object: it is
+    // shown in plans and state, not redacted as a secret (unless it is also used as one).
+    const last = at[at.length - 1];
+    const idField = typeof last === "string" && ID_FIELD.test(last);
+    // Where each reference is written, found only for a diagnostic, each after the one before.
+    let from = 0;
+    const where = (match: string) => {
+      const offset = source.offsetIn(at, match, from);
+      from = offset + match.length;
+      return source.posAt(offset);
+    };
     const replaced = original.replace(REFERENCE, (match, name: string | undefined) => {
       if (match === "$${") return "${";
       if (name === undefined || !VALID_NAME.test(name)) {
@@ -39,7 +55,7 @@ export function interpolate(
           code: "AGENTS1011",
           severity: "error",
           message: `malformed variable reference "${match}"`,
-          ...source.pos(at),
+          ...where(match),
           hint: "write ${NAME} with NAME made of letters, digits and _; write $${ for a literal ${",
         });
         return match;
@@ -51,14 +67,14 @@ export function interpolate(
           code: "AGENTS1010",
           severity: "error",
           message: `variable ${name} is not set`,
-          ...source.pos(at),
+          ...where(match),
           hint: `set ${name} in the environment or in a .env file (looked in: ${searched
             .map((dir) => `${dir}/.env`)
             .join(", ")})`,
         });
         return match;
       }
-      if (value.length > 0) secretValues.add(value);
+      if (value.length > 0 && !idField) secretValues.add(value);
       return value;
     });
     return failed ? original : replaced;

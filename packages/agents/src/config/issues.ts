@@ -72,7 +72,8 @@ function convert(issue: Issue, base: Path, source: YamlSource, out: Diagnostic[]
     return;
   }
 
-  if (!source.has(path)) {
+  // A field merged in (`<<: *defaults`) is present though not written in this mapping.
+  if (!source.has(path) && !source.present(path)) {
     const field = path[path.length - 1];
     out.push({
       code: "AGENTS1003",

@@ -60,6 +60,13 @@ function commentIn(text: string, from: number, to: number): number {
   return -1;
 }
 
+/**
+ * A YAML 1.2 core float written in digits. One too large to hold (`1e400`) js-yaml reads as text
+ * and the `yaml` library as infinity; both readers here decline it, so the `yaml` library reads
+ * it and source.ts refuses it with its position, whatever else the file holds.
+ */
+export const CORE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+
 /** The value of a plain scalar, as js-yaml resolves it in the core schema. */
 function resolvePlain(text: string): unknown {
   const tags = BY_FIRST.get(text[0]!);
@@ -68,6 +75,7 @@ function resolvePlain(text: string): unknown {
     const value = tag.resolve(text, false, tag.tagName);
     if (value !== NOT_RESOLVED) return value;
   }
+  if (CORE_FLOAT.test(text)) throw DECLINE;
   return text;
 }
 

@@ -28,7 +28,7 @@ import {
   type ScalarEvent,
   type ScalarTagDefinition,
 } from "js-yaml";
-import { type Indexed, readLines } from "./line-yaml.js";
+import { CORE_FLOAT, type Indexed, readLines } from "./line-yaml.js";
 
 /** A core scalar tag that resolves plain scalars only; an explicit `!!int` and the like decline. */
 function implicitOnly<T>(tag: ScalarTagDefinition<T>): ScalarTagDefinition<T> {
@@ -47,11 +47,21 @@ const plainKeysMap = defineMappingTag(mapTag.tagName, {
       : "a mapping key that is not a string, number or boolean",
 });
 
+/** The core float tag, declining (by throwing) a number too large to hold: see CORE_FLOAT. */
+const finiteFloat = defineScalarTag(floatCoreTag.tagName, {
+  ...floatCoreTag,
+  resolve: (source, explicit, name) => {
+    const value = floatCoreTag.resolve(source, explicit, name);
+    if (value === NOT_RESOLVED && !explicit && CORE_FLOAT.test(source)) throw new Error("a number too large");
+    return value;
+  },
+});
+
 const schema = FAILSAFE_SCHEMA.withTags(
   implicitOnly(nullCoreTag),
   implicitOnly(boolCoreTag),
   implicitOnly(intCoreTag),
-  implicitOnly(floatCoreTag),
+  implicitOnly(finiteFloat),
   mergeTag,
   plainKeysMap,
 );

@@ -26,7 +26,7 @@ import { FileBackend, STATE_FILE_NAME } from "../state/file-store.js";
 import { LockedState } from "../state/locked-state.js";
 import { hashSecrets, legacyStateKeys, rekeyHashes, stateHashKey } from "../state/secrets.js";
 import { openBackend } from "../state/settings.js";
-import type { ResourceState, State } from "../state/types.js";
+import type { LockInfo, ResourceState, State } from "../state/types.js";
 import { writeAtomically } from "../state/write.js";
 import { asIdentity, resolveIdentity } from "./identity.js";
 import type { LoadedProject } from "./project.js";
@@ -68,6 +68,8 @@ export interface EngineOptions {
    * name is used instead of the folder's (engine/identity.ts).
    */
   onNotice?: (line: string) => void;
+  /** The lock just taken (the CLI names its id if the user quits at once, leaving it held). */
+  onLocked?: (lock: LockInfo) => void;
 }
 
 export interface ApplyOptions extends EngineOptions {
@@ -157,13 +159,14 @@ export async function readProjectState(
  * folder's (engine/identity.ts), and `onNotice` hears when it did.
  */
 export async function withState<T>(
-  options: Pick<EngineOptions, "backend" | "statePath" | "project" | "command" | "onNotice">,
+  options: Pick<EngineOptions, "backend" | "statePath" | "project" | "command" | "onNotice" | "onLocked">,
   run: (store: LockedState, project: LoadedProject) => Promise<T>,
   command = options.command ?? "agents",
 ): Promise<T> {
   const { backend, owned } = backendFor(options);
   try {
     const store = await LockedState.open(backend, command);
+    options.onLocked?.(store.lock);
     try {
       const identity = resolveIdentity(options.project, store.state, backend.location);
       if (identity.notice) options.onNotice?.(identity.notice);

@@ -1,5 +1,6 @@
 // Builds a Plan from the desired resources, the state and a refresh of the remote. Read-only:
 // it never writes state and never changes a remote resource.
+import { isDeepStrictEqual } from "node:util";
 import { closest } from "../model/suggest.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { RemoteObject, Spec, UploadIntent } from "../providers/types.js";
@@ -101,7 +102,7 @@ export async function planWithSpecs(
   const probeErrors = await remote.probed;
   await adoptUnrecorded(phase, actions, new Set(probeErrors.map((e) => e.target)));
   propagateNewIds(actions, state, byAddress, order);
-  const warnings = noteRefreshResults(actions, remote.refreshed);
+  const warnings = [...noteRefreshResults(actions, remote.refreshed), ...renameHints(actions, state, hashed)];
   return {
     plan: assemblePlan(phase, operation, actions, warnings, remote, probeErrors, hash, order),
     hashed,
@@ -396,6 +397,37 @@ async function ownedByList(
 }
 
 /** Read warnings go on their action; a failed read is noted there (or on the plan, without one). */
+/**
+ * A key renamed without `agents state mv` plans a delete of the old address and a create of the
+ * new one: when the two are of one kind and provider and the created spec is the recorded one
+ * (its name aside, which follows the key), say how to keep the remote object instead.
+ */
+function renameHints(actions: PlannedAction[], state: State, hashed: Map<string, Spec>): string[] {
+  const hints: string[] = [];
+  const creates = actions.filter((a) => a.action === "create");
+  const withoutName = (spec: Spec | undefined, name: string): unknown => {
+    if (!spec || spec.name !== name) return spec;
+    const { name: _name, ...rest } = spec;
+    return rest;
+  };
+  for (const gone of actions) {
+    const prior = gone.action === "delete" && !gone.external ? state.resources[gone.address] : undefined;
+    if (!prior) continue;
+    const recorded = withoutName(prior.spec, prior.name);
+    const twin = creates.find(
+      (c) =>
+        c.kind === prior.kind &&
+        c.provider === prior.provider &&
+        isDeepStrictEqual(withoutName(hashed.get(c.address), c.name), recorded),
+    );
+    if (twin)
+      hints.push(
+        `${gone.address} is deleted and ${twin.address} created with the same settings: if you renamed the key, keep the remote object with: agents state mv '${gone.address}' '${twin.address}'`,
+      );
+  }
+  return hints;
+}
+
 function noteRefreshResults(actions: PlannedAction[], refreshed: Map<string, RefreshResult>): string[] {
   const warnings: string[] = [];
   for (const [address, result] of refreshed) {

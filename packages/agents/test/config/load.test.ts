@@ -242,6 +242,154 @@ describe("hostile YAML", () => {
     expect(result.diagnostics.map((d) => d.code)).toContain("AGENTS1000");
     expect(result.config).toBeUndefined();
   });
+
+  // Issue 38: the size is counted, not the alias uses. Each row is refused or read; how long the
+  // refusal takes is printed (measured, not asserted: the machine is shared).
+  const laughs = (levels: number, width: number) => {
+    const lines = [`l0: &l0 [${Array(width).fill("lol").join(", ")}]`];
+    for (let i = 1; i < levels; i++)
+      lines.push(
+        `l${i}: &l${i} [${Array(width)
+          .fill(`*l${i - 1}`)
+          .join(", ")}]`,
+      );
+    return `${cfg(["provider_c"], "")}\n${lines.join("\n").replace(/^/gm, "x-")}\n`;
+  };
+  const agents = (count: number) =>
+    cfg(
+      ["provider_c"],
+      `x-defaults: &defaults\n  model: m\n  instructions: Do the work.\nagents:\n${Array.from(
+        { length: count },
+        (_, i) => `  a${i}:\n    <<: *defaults`,
+      ).join("\n")}`,
+    );
+  it.each([
+    { name: "1,200 agents merging one anchor are read", text: agents(1200), refused: false },
+    { name: "a billion laughs (10^9 values) is refused", text: laughs(9, 10), refused: true },
+    { name: "a wide, shallow bomb (3 levels of 2,000) is refused", text: laughs(3, 2000), refused: true },
+  ])("$name", ({ text, refused }) => {
+    const started = performance.now();
+    const result = load(text);
+    const took = performance.now() - started;
+    const bomb = result.diagnostics.find((d) => d.message.includes("alias bomb"));
+    if (refused) {
+      expect(bomb, render(result)).toMatchObject({ code: "AGENTS1000" });
+      // at the alias that crossed the line, not at 1:1
+      expect(bomb!.line).toBeGreaterThan(5);
+      expect(result.config).toBeUndefined();
+      console.log(`refused in ${took.toFixed(0)} ms`);
+    } else {
+      expect(errorsOf(result), render(result)).toEqual([]);
+      expect(Object.keys(result.config?.agents ?? {})).toHaveLength(1200);
+    }
+  });
+});
+
+describe("config round 3: refused in our words at the right line and column (issue 38)", () => {
+  const base = cfg(["provider_c"], "");
+  /** `text` carries `@@` where `code` must be reported; `message` is what it must say. */
+  const rows: { name: string; text: string; code: string; message: RegExp; lineBreak?: string }[] = [
+    {
+      name: "a second document: the file holds one, said in our words at the second",
+      text: `${base}\n@@---\nagents: {}\n`,
+      code: "AGENTS1000",
+      message: /^the file holds more than one YAML document/,
+    },
+    {
+      name: "an unset variable inside a block scalar, at its ${ and not on the | line",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: |\n      Hello.\n      Then @@\${UNSET_IN_BLOCK} here.\n`,
+      code: "AGENTS1010",
+      message: /variable UNSET_IN_BLOCK is not set/,
+    },
+    {
+      name: "the second unset variable of one block scalar, at its own ${",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: >\n      \${KEY} \${UNSET_TWICE}\n      and @@\${UNSET_TWICE_B}\n`,
+      code: "AGENTS1010",
+      message: /variable UNSET_TWICE_B is not set/,
+    },
+    {
+      name: "a ~ key in a string map is refused at the key, no value lost",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    metadata:\n      team: b\n      @@~: a\n`,
+      code: "AGENTS1000",
+      message: /^a mapping key must be text, not null$/,
+    },
+    {
+      name: "a null key in a string map is refused at the key, no value lost",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    metadata:\n      team: b\n      @@null: a\n`,
+      code: "AGENTS1000",
+      message: /^a mapping key must be text, not null$/,
+    },
+    {
+      name: "an empty key in a string map is refused at the key, no value lost",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    metadata:\n      team: b\n      @@: a\n`,
+      code: "AGENTS1000",
+      message: /^a mapping key must be text, not null$/,
+    },
+    {
+      name: "a flow sequence key in a string map is refused at the key, no value lost",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    metadata:\n      team: b\n      ? @@[a, b]\n      : a\n`,
+      code: "AGENTS1000",
+      message: /^a mapping key must be text, not a collection$/,
+    },
+    {
+      name: "a flow mapping key in a string map is refused at the key, no value lost",
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    metadata:\n      team: b\n      ? @@{x: 1}\n      : a\n`,
+      code: "AGENTS1000",
+      message: /^a mapping key must be text, not a collection$/,
+    },
+    ...[
+      ["a plain file", "", "metadata:\n      n: @@1e400"],
+      ["a flow mapping", "", "metadata: {n: @@1e400}"],
+      ["a file with aliases", "x-text: &text t\n", "metadata: {n: @@-1.5E400, m: *text}"],
+    ].map(([where, head, lines]) => ({
+      name: `a number too large to hold is refused the same way in ${where}`,
+      text: `${base}\n${head}agents:\n  a:\n    model: m\n    instructions: x\n    ${lines}\n`,
+      code: "AGENTS1000",
+      message: /^the number \S+ is too large to hold/,
+    })),
+    ...["\r", "\r\n"].map((lineBreak) => ({
+      name: `lines ending in ${JSON.stringify(lineBreak)} are counted as lines`,
+      text: `${base}\nagents:\n  a:\n    model: m\n    instructions: x\n    @@bogus: 1\n`,
+      code: "AGENTS1002",
+      message: /unknown field "bogus"/,
+      lineBreak,
+    })),
+  ];
+  it.each(rows.map((row) => [row.name, row] as const))("%s", (_name, row) => {
+    const marked = locateMark(row.text);
+    const result = load(marked.text.replaceAll("\n", row.lineBreak ?? "\n"));
+    const hit = result.diagnostics.find((d) => d.code === row.code && row.message.test(d.message));
+    expect(hit, render(result)).toBeDefined();
+    expect({ line: hit!.line, col: hit!.col }, render(result)).toEqual({
+      line: marked.line,
+      col: marked.col,
+    });
+    expect(hit!.message).not.toMatch(/YAML\.|parseAllDocuments|JS Object/);
+    expect(result.config).toBeUndefined();
+  });
+});
+
+describe("ids are not secrets (issue 38)", () => {
+  it.each([
+    ["an external agent in a roster", "agent_id"],
+    ["an external environment", "environment_id"],
+  ])("a value substituted into %s's %s is shown; the api key stays redacted", (_what, field) => {
+    const env = { ...TEST_ENV, EXT_ID: "ext_0123456789" };
+    const body =
+      field === "agent_id"
+        ? "agents:\n  lead:\n    model: m\n    instructions: x\n    multiagent:\n      type: coordinator\n      agents:\n        - agent_id: ${EXT_ID}"
+        : "environments:\n  shared:\n    environment_id: ${EXT_ID}\n    config: {type: cloud}";
+    const result = load(cfg(["provider_c"], body), env);
+    expect(errorsOf(result), render(result)).toEqual([]);
+    expect(result.secretValues).toContain(TEST_ENV.KEY);
+    expect(result.secretValues).not.toContain("ext_0123456789");
+  });
+
+  it("a value used both as an id and as a secret stays a secret", () => {
+    const env = { ...TEST_ENV, KEY: "same-value-1234" };
+    const body = "environments:\n  shared:\n    environment_id: ${KEY}\n    config: {type: cloud}";
+    expect(load(cfg(["provider_c"], body), env).secretValues).toContain("same-value-1234");
+  });
 });
 
 describe("bytes the tool refuses, with a position", () => {

@@ -294,14 +294,14 @@ describe("loadConfig", () => {
     expect(splits).toBeLessThanOrEqual(1);
   });
 
-  it("gives every line as splitting the text at /\\r?\\n/ does", () => {
+  it("gives every line as splitting the text at YAML's line breaks (/\\r\\n|\\r|\\n/) does", () => {
     fc.assert(
       fc.property(
         fc.array(fc.constantFrom("a", "b: 1", "\r", "\n", "\r\n", " "), { maxLength: 12 }),
         (parts) => {
           const text = parts.join("");
           const source = new YamlSource("/tmp/agents.yaml", text);
-          const split = text.split(/\r?\n/);
+          const split = text.split(/\r\n|\r|\n/);
           for (let line = 0; line <= split.length + 1; line++)
             expect(source.lineText(line)).toBe(split[line - 1] ?? "");
         },

@@ -3,6 +3,7 @@ import {
   apply,
   applyRefreshOnly,
   destroy,
+  type LockInfo,
   loadProject,
   readPlanFile,
   redactor,
@@ -73,8 +74,14 @@ export async function runChange(
     }
     // First Ctrl-C: start nothing new, let steps in flight finish and be recorded, release the lock.
     const interrupt = new AbortController();
+    let held: LockInfo | undefined;
     const onSigint = () => {
-      if (interrupt.signal.aborted) process.exit(130);
+      if (interrupt.signal.aborted) {
+        // Second Ctrl-C: quit at once, and say what is left behind and how to release it.
+        out.flush();
+        process.stderr.write(`\n${quitAtOnce(held)}\n`);
+        process.exit(130);
+      }
       print("\nInterrupted: finishing the steps in flight and saving state (Ctrl-C again to quit at once).");
       interrupt.abort();
     };
@@ -90,6 +97,9 @@ export async function runChange(
         parallelism,
         cascade: options.cascade === true,
         onNotice: noticeToStderr,
+        onLocked: (lock) => {
+          held = lock;
+        },
         onPlan: report.onPlan,
         confirm: async () => {
           // A saved plan was reviewed when it was made; -y skips the question.
@@ -150,4 +160,14 @@ async function runRefreshOnly(options: RunOptions): Promise<void> {
     print(
       `\nRecorded ${outcome.accepted} ${outcome.accepted === 1 ? "resource" : "resources"} in the state; nothing remote was changed.\n`,
     );
+}
+
+/** What a second Ctrl-C leaves behind: the steps in flight unrecorded, and the state lock held. */
+function quitAtOnce(lock: LockInfo | undefined): string {
+  if (!lock) return "Quit at once; the state was not locked yet.";
+  return (
+    `Quit at once: the steps in flight are not recorded, and the state lock (id ${lock.id}) is left held. ` +
+    "A PostgreSQL state frees it when this process ends; a file state keeps it: check the state " +
+    `(agents state list, agents plan), then release it with: agents force-unlock ${lock.id}`
+  );
 }

@@ -25,6 +25,27 @@ export const CONFIG_RULES: RuleRow[] = [
     valid: cfg(C, "x-tools: &later { builtin: [bash] }\nagents:\n" + agent("a", "tools: *later")),
   },
   {
+    code: "AGENTS1000",
+    rule: "an alias inside the value its anchor names (a value containing itself)",
+    ...twins(cfg(C, "agents:\n" + agent("a", "metadata: &m {self: [[@@*m|me]]}"))),
+  },
+  {
+    code: "AGENTS1000",
+    rule: "a merge from a scalar, at the scalar",
+    ...twins(cfg(C, "x-d: &d {model: m}\nagents:\n  a:\n    <<: [[@@5|*d]]\n    instructions: x")),
+  },
+  {
+    code: "AGENTS1000",
+    rule: "a merge list holding a scalar, at the scalar",
+    ...twins(cfg(C, "x-d: &d {model: m}\nagents:\n  a:\n    <<: [*d, [[@@3|{}]]]\n    instructions: x")),
+  },
+  {
+    code: "AGENTS1001",
+    rule: "a wrongly typed merged value, at the merge, not as missing",
+    invalid: cfg(C, "x-d: &d {model: 5}\nagents:\n  a:\n    <<: @@*d\n    instructions: x"),
+    valid: cfg(C, "x-d: &d {model: m}\nagents:\n  a:\n    <<: *d\n    instructions: x"),
+  },
+  {
     code: "AGENTS1001",
     rule: "wrong type",
     invalid: cfg(C, "agents:\n" + agent("a", "memory_stores: @@notalist")),
@@ -97,6 +118,11 @@ export const CONFIG_RULES: RuleRow[] = [
     rule: "malformed variable reference",
     invalid: 'version: "1"\nproviders:\n  provider_c:\n    api_key: @@${1BAD}',
     valid: 'version: "1"\nproviders:\n  provider_c:\n    api_key: $${LITERAL}',
+  },
+  {
+    code: "AGENTS1011",
+    rule: "a ${ never closed is refused, not sent as a literal key",
+    ...twins('version: "1"\nproviders:\n  provider_c:\n    api_key: [[@@${KEY|${KEY}]]'),
   },
   {
     code: "AGENTS1020",

@@ -1,0 +1,184 @@
+// The CLI's edges of issue 38, spawned as a user runs it: output into a pipe the reader closes.
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, promises as fs, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStateFile } from "../../src/state/file-store.js";
+import { copyExample } from "../convergence/examples.js";
+import { CLI, runCli } from "./cli.js";
+import { SECRETS, simulatorForFile } from "./project.js";
+
+const env = { AGENTS_STATE_KEY: "edges-key", C_KEY: "sk-edges-secret-1234" };
+const ENTRIES = 3000;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "agents-edges-"));
+  // Enough output to outgrow a pipe's buffer: 3,000 state entries, 3,000 findings.
+  const agents = Array.from(
+    { length: ENTRIES },
+    (_, i) => `  a${i}:\n    model: m\n    instructions: x\n    bogus: 1`,
+  );
+  await fs.writeFile(
+    join(dir, "agents.yaml"),
+    ['version: "1"', "providers:", "  provider_c:", "    api_key: ${C_KEY}", "agents:", ...agents, ""].join(
+      "\n",
+    ),
+  );
+  const store = await openStateFile(join(dir, "agents.state.json"), "seed");
+  await store.update((records) => {
+    for (let i = 0; i < ENTRIES; i++) {
+      const address = `provider_c.environments["e${i}"]`;
+      records[address] = {
+        address,
+        kind: "environments",
+        name: `e${i}`,
+        provider: "provider_c",
+        id: `env_${i}`,
+        external: false,
+        spec: {},
+        dependsOn: [],
+        updatedAt: new Date().toISOString(),
+      };
+    }
+  });
+  await store.release();
+});
+afterAll(() => fs.rm(dir, { recursive: true, force: true }));
+
+describe("a reader that closes the pipe (`| head`): the CLI stops quietly, as git does", () => {
+  it.each([
+    ["agents state list | head -1", "state list", ""],
+    ["agents validate | head -1", "validate", ""],
+    ["agents validate 2>err | head -1", "validate", "2>err"],
+    ["agents validate --json | head -1", "validate --json", ""],
+  ])("%s", (_title, args, redirect) => {
+    // bash reports each side of the pipe: the CLI's exit code and what it said on stderr.
+    const script = `node ${JSON.stringify(CLI)} ${args} ${redirect || "2>stderr.txt"} | head -1 >/dev/null; echo "\${PIPESTATUS[0]}"`;
+    const run = spawnSync("bash", ["-c", script], {
+      cwd: dir,
+      env: { ...process.env, ...env, AGENTS_DEBUG: "", NO_COLOR: "1" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    const stderr = spawnSync("cat", [redirect ? "err" : "stderr.txt"], { cwd: dir, encoding: "utf8" }).stdout;
+    expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+    expect(stderr).toBe("");
+    // 128 + SIGPIPE, what the shell shows for `git log | head -1` (docs/cli.md)
+    expect(run.stdout.trim()).toBe("141");
+  });
+});
+
+describe("against the provider_c simulator", () => {
+  const c = simulatorForFile("provider_c");
+
+  async function freshProject(): Promise<string> {
+    const project = mkdtempSync(join(tmpdir(), "agents-edges-sim-"));
+    cpSync(fileURLToPath(new URL("./fixtures/crash-c", import.meta.url)), project, { recursive: true });
+    await fs.writeFile(
+      join(project, ".env"),
+      `C_API_KEY=${SECRETS.C_API_KEY}\nGITHUB_TOKEN=${SECRETS.GITHUB_TOKEN}\nC_BASE_URL=${c.url}\n`,
+    );
+    return project;
+  }
+
+  it("examples/provider-c applies with the external agent made as its .env.example says, its id shown", async () => {
+    // The command the .env.example documents, run as written (its URL pointed at this simulator).
+    const example = fileURLToPath(new URL("../../../../examples/provider-c/.env.example", import.meta.url));
+    const documented = readFileSync(example, "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("#   "))
+      .map((line) => line.slice(4).replace(/\\$/, ""))
+      .join(" ");
+    expect(documented).toMatch(/^curl /);
+    const headers = Object.fromEntries(
+      [...documented.matchAll(/-H '([^:]+): ([^']*)'/g)].map((m) => [m[1]!, m[2]!] as [string, string]),
+    );
+    const body = /-d '([^']*)'/.exec(documented)![1]!;
+    const path = new URL(/http:\/\/\S+/.exec(documented)![0]).pathname;
+    const made = await fetch(`${c.url}${path}`, { method: "POST", headers, body });
+    expect(made.status, await made.clone().text()).toBeLessThan(300);
+    const id = ((await made.json()) as { id: string }).id;
+
+    const { dir: project } = await copyExample("provider-c", new Map([["provider_c", c]]));
+    try {
+      const envFile = join(project, ".env");
+      const text = await fs.readFile(envFile, "utf8");
+      await fs.writeFile(
+        envFile,
+        text.replace(/^EXTERNAL_REVIEWER_AGENT_ID=.*$/m, `EXTERNAL_REVIEWER_AGENT_ID=${id}`),
+      );
+      const exampleEnv = { AGENTS_STATE_KEY: "edges-example", AGENTS_BASE_URL_PROVIDER_C: c.url };
+      const apply = await runCli(["apply", "-y"], { cwd: project, env: exampleEnv, timeoutMs: 120_000 });
+      expect(apply.stderr).toBe("");
+      expect({ code: apply.code, out: apply.code === 0 ? "" : apply.stdout }).toEqual({ code: 0, out: "" });
+      // the id is not a secret: the plan shows it, and never as [redacted]
+      expect(apply.stdout).toContain(id);
+      const state = await fs.readFile(join(project, "agents.state.json"), "utf8");
+      expect(state).toContain(id);
+      await runCli(["destroy", "-y"], { cwd: project, env: exampleEnv, timeoutMs: 120_000 });
+    } finally {
+      await fs.rm(project, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("a key renamed without state mv: the plan names the state mv that keeps the object", async () => {
+    const project = await freshProject();
+    try {
+      const first = await runCli(["apply", "-y"], { cwd: project, env });
+      expect(first.code, first.stderr).toBe(0);
+      const file = join(project, "agents.yaml");
+      const text = await fs.readFile(file, "utf8");
+      await fs.writeFile(file, text.replace("  notes:", "  journal:").replace("[notes]", "[journal]"));
+      const plan = await runCli(["plan"], { cwd: project, env });
+      expect(plan.code, plan.stderr).toBe(0);
+      expect(plan.stdout).toContain(
+        `agents state mv 'provider_c.memory_stores["notes"]' 'provider_c.memory_stores["journal"]'`,
+      );
+      // only the renamed pair gets the hint
+      expect(plan.stdout.match(/agents state mv/g)).toHaveLength(1);
+    } finally {
+      await fs.rm(project, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("a second Ctrl-C during apply quits at once, naming the lock it leaves and the command that releases it", async () => {
+    const project = await freshProject();
+    const cliEnv = { ...process.env, ...env, AGENTS_DEBUG: "", NO_COLOR: "1" };
+    // The first create is parked in the simulator: the apply is certainly mid-step, lock held.
+    await fetch(`${c.origin}/_sim/faults`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ rules: [{ method: "POST", nth: 1, action: { type: "hold" } }] }),
+    });
+    try {
+      const child = spawn(process.execPath, [CLI, "apply", "-y"], { cwd: project, env: cliEnv });
+      let out = "";
+      let err = "";
+      child.stderr.on("data", (chunk) => {
+        err += chunk;
+      });
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+        if (out.includes("creating...") && !out.includes("Interrupted")) child.kill("SIGINT");
+        if (out.includes("Interrupted: finishing")) child.kill("SIGINT");
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(code).toBe(130);
+      const lock = JSON.parse(await fs.readFile(join(project, "agents.state.json.lock"), "utf8"));
+      expect(err).toContain(`the state lock (id ${lock.id}) is left held`);
+      expect(err).toContain(`release it with: agents force-unlock ${lock.id}`);
+      expect(err).not.toMatch(/\n\s+at /);
+      // The command it names is the real one, and releases that lock.
+      const unlock = await runCli(["force-unlock", lock.id], { cwd: project, env });
+      expect(unlock.stderr).toBe("");
+      expect(unlock.code).toBe(0);
+      await expect(fs.stat(join(project, "agents.state.json.lock"))).rejects.toThrow();
+    } finally {
+      await fetch(`${c.origin}/_sim/release`, { method: "POST" });
+      await fs.rm(project, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
