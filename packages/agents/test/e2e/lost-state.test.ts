@@ -125,11 +125,14 @@ const LOSSES = {
   },
 };
 
-const ROWS = (Object.keys(sims) as Provider[]).flatMap((provider) =>
-  (Object.keys(LOSSES) as (keyof typeof LOSSES)[]).flatMap((loss) =>
-    [false, true].map((wide) => ({ provider, loss, wide })),
-  ),
-);
+// Every provider takes both paths of the lookup (one walk per create; the kind listed once for
+// many creates) and both losses, crossed in two rows rather than four: the loss only decides what
+// the state file holds, which no provider sees, so the four-way product would spend spawned-CLI
+// time (about 2 s a row) proving the same code twice.
+const ROWS = (Object.keys(sims) as Provider[]).flatMap((provider) => [
+  { provider, loss: "deleted" as const, wide: true },
+  { provider, loss: "emptied" as const, wide: false },
+]);
 
 describe("a lost state adopts what this project owns, never creates it again", () => {
   it.each(ROWS)("$provider, state $loss, wide $wide", async ({ provider, loss, wide }) => {
