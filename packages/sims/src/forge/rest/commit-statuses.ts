@@ -14,8 +14,6 @@ import type { Routes } from "../wire/router.js";
 const STATES = new Set(["pending", "running", "success", "failed", "canceled", "skipped"]);
 
 export function commitStatusRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
-  const x = () => ctx.state;
-
   // Commit statuses set by external systems.
   const statusJson = (s: CommitStatusRow) => ({
     id: s.id,
@@ -43,7 +41,7 @@ export function commitStatusRoutes(r: Routes, ctx: SimContext<ForgeState>): void
     if (!state) return missing(res, "state");
     if (!STATES.has(state)) return void res.status(400).json({ error: "state does not have a valid value" });
     const row: CommitStatusRow = {
-      id: ++x().seq.record,
+      id: ++ctx.state.seq.record,
       project_id: p.id,
       sha: commit.id,
       ref: str(b.ref) ?? null,
@@ -55,8 +53,8 @@ export function commitStatusRoutes(r: Routes, ctx: SimContext<ForgeState>): void
       author_id: caller(res)!.user.id,
     };
     // the same name on the same sha and ref is one status, moved to its new state
-    x().statuses = [
-      ...(x().statuses ?? []).filter(
+    ctx.state.statuses = [
+      ...(ctx.state.statuses ?? []).filter(
         (s) => !(s.project_id === p.id && s.sha === row.sha && s.name === row.name && s.ref === row.ref),
       ),
       row,
@@ -70,7 +68,7 @@ export function commitStatusRoutes(r: Routes, ctx: SimContext<ForgeState>): void
     const commit = resolveRef(p.repository, String(req.params.sha));
     if (!commit) return notFound(res, "Commit");
     const q = req.query as Record<string, unknown>;
-    const rows = (x().statuses ?? []).filter(
+    const rows = (ctx.state.statuses ?? []).filter(
       (s) =>
         s.project_id === p.id &&
         s.sha === commit.id &&

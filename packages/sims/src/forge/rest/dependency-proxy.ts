@@ -8,13 +8,12 @@ import { groupLevel } from "./groups.js";
 
 export function dependencyProxyRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const m = () => ctx.state;
 
   // the dependency proxy's cache: purged in the background (202), by the group's owners
   r.delete("/groups/:id/dependency_proxy/cache", (req, res) => {
     const g = loadGroup(s(), req, res);
     if (!g || !groupLevel(ctx, res, g, ACCESS.owner)) return;
-    const row = m().dependencyProxy.find((d) => d.group_id === g.id);
+    const row = ctx.state.dependencyProxy.find((d) => d.group_id === g.id);
     if (row) row.blobs = [];
     res.status(202).end();
   });

@@ -60,7 +60,6 @@ function statusMatches(e: HookEventRow, status: unknown): boolean {
 
 export function hookRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const m = () => ctx.state;
 
   // webhooks: project hooks need maintainer, group hooks owner; deliveries are read newest first
   type HookOwner = { project_id: number | null; group_id: number | null };
@@ -76,7 +75,7 @@ export function hookRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     },
   ]);
   const hooksOf = (o: HookOwner) =>
-    m().hooks.filter((h) => h.project_id === o.project_id && h.group_id === o.group_id);
+    ctx.state.hooks.filter((h) => h.project_id === o.project_id && h.group_id === o.group_id);
   const findHook = (o: HookOwner, req: Request, res: Response) => {
     const h = hooksOf(o).find((x) => x.id === Number(req.params.hook_id));
     if (!h) notFound(res);
@@ -96,8 +95,8 @@ export function hookRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     const perPage = Number(q.per_page ?? 20);
     if (!Number.isInteger(perPage) || perPage < 1 || perPage > 20)
       return void res.status(400).json({ error: "per_page does not have a valid value" });
-    const rows = m()
-      .hookEvents.filter((e) => e.hook_id === h.id && statusMatches(e, q.status))
+    const rows = ctx.state.hookEvents
+      .filter((e) => e.hook_id === h.id && statusMatches(e, q.status))
       .sort((a, b) => b.id - a.id);
     res.json(paginate(req, res, ctx.origin, rows).map(({ hook_id: _h, created_at: _c, ...e }) => e));
   });

@@ -9,7 +9,6 @@ import type { Routes } from "../wire/router.js";
 
 export function iterationRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const m = () => ctx.state;
 
   // iterations (Premium): state 1 upcoming, 2 current, 3 closed, from the dates and today
   r.get("/groups/:id/iterations", (req, res) => {
@@ -39,8 +38,8 @@ export function iterationRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     const allowed = codes[wanted];
     if (!allowed) return void res.status(400).json({ error: "state does not have a valid value" });
     const term = str(q.search)?.toLowerCase();
-    const rows = m()
-      .iterations.filter((i) => inScope(i.group_id) && allowed.includes(stateOf(i)))
+    const rows = ctx.state.iterations
+      .filter((i) => inScope(i.group_id) && allowed.includes(stateOf(i)))
       .filter((i) => !term || (i.title ?? "").toLowerCase().includes(term))
       .sort((a, b) => (a.due_date < b.due_date ? -1 : 1));
     res.json(

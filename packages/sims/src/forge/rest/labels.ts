@@ -16,8 +16,7 @@ const COLOR = /^#[0-9A-Fa-f]{6}$|^[a-z]+$/;
  * name in use is a stored label with a real id that later reads by id or name find.
  */
 export function projectLabels(state: ForgeState, p: Project): LabelRow[] {
-  const x = state;
-  const stored = x.labels.filter((l) => l.project_id === p.id);
+  const stored = state.labels.filter((l) => l.project_id === p.id);
   const known = new Set(stored.map((l) => l.name));
   const used = [...state.issues, ...state.mergeRequests].filter((i) => i.project_id === p.id);
   for (const name of used.flatMap((i) => i.labels)) {
@@ -25,14 +24,14 @@ export function projectLabels(state: ForgeState, p: Project): LabelRow[] {
     known.add(name);
     const hue = [...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 0xffffff, 7);
     const row: LabelRow = {
-      id: ++x.seq.record,
+      id: ++state.seq.record,
       project_id: p.id,
       name,
       color: `#${hue.toString(16).padStart(6, "0")}`,
       description: null,
       priority: null,
     };
-    x.labels.push(row);
+    state.labels.push(row);
     stored.push(row);
   }
   return stored;

@@ -20,15 +20,13 @@ const LEVEL_NAMES: Record<number, string> = {
 };
 
 export function protectedBranchRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
-  const x = () => ctx.state;
-
   /** A project's protected branches; the default branch is protected until someone unprotects it. */
   const protectedOf = (p: Project): ProtectedBranchRow[] => {
-    x().protectedBranches ??= {};
-    const all = x().protectedBranches!;
+    ctx.state.protectedBranches ??= {};
+    const all = ctx.state.protectedBranches!;
     all[p.id] ??= [
       {
-        id: ++x().seq.record,
+        id: ++ctx.state.seq.record,
         name: p.default_branch,
         push_access_level: 40,
         merge_access_level: 40,
@@ -87,7 +85,7 @@ export function protectedBranchRoutes(r: Routes, ctx: SimContext<ForgeState>): v
         .status(400)
         .json({ error: "push_access_level, merge_access_level does not have a valid value" });
     const row: ProtectedBranchRow = {
-      id: ++x().seq.record,
+      id: ++ctx.state.seq.record,
       name,
       push_access_level: push,
       merge_access_level: merge,
@@ -103,7 +101,7 @@ export function protectedBranchRoutes(r: Routes, ctx: SimContext<ForgeState>): v
     const list = protectedOf(p);
     const row = list.find((b) => b.name === req.params.name);
     if (!row) return notFound(res, "Protected Branch");
-    x().protectedBranches![p.id] = list.filter((b) => b !== row);
+    ctx.state.protectedBranches![p.id] = list.filter((b) => b !== row);
     res.status(204).end();
   });
 }

@@ -11,7 +11,6 @@ const UPLOAD_LIMIT = 10 * 1024 * 1024;
 
 export function uploadRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   const s = () => ctx.state;
-  const m = () => ctx.state;
 
   // uploads: multipart `file`, answered with the markdown that links to it
   r.post(
@@ -40,7 +39,7 @@ export function uploadRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
         content_type: file.type || "application/octet-stream",
         created_at: s().clock.iso(),
       };
-      m().uploads.push(row);
+      ctx.state.uploads.push(row);
       const url = `/uploads/${secret}/${filename}`;
       const image = /\.(png|jpe?g|gif|svg|webp)$/i.test(filename);
       const alt = filename.replace(/\.[^.]*$/, "");
@@ -58,7 +57,7 @@ export function uploadRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   r.get("/projects/:id/uploads/:secret/:filename", (req, res) => {
     const p = loadProject(s(), req, res);
     if (!p) return;
-    const u = m().uploads.find(
+    const u = ctx.state.uploads.find(
       (x) => x.project_id === p.id && x.secret === req.params.secret && x.filename === req.params.filename,
     );
     if (!u) return notFound(res, "Upload");
