@@ -150,7 +150,9 @@ describe("agents init", () => {
     writeFileSync(join(dir, ".gitignore"), "node_modules/\n.env");
     writeFileSync(join(dir, ".env.example"), "OTHER=1\nPROVIDER_C_API_KEY=keep-me");
     expect((await run(["init"], { cwd: dir })).code).toBe(0);
-    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\n.env\nagents.state.json\n");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe(
+      "node_modules/\n.env\nagents.state.json\nagents.state.json.*\n",
+    );
     // an existing .env.example is kept; only variables it lacks would be appended
     expect(readFileSync(join(dir, ".env.example"), "utf8")).toBe("OTHER=1\nPROVIDER_C_API_KEY=keep-me");
     const again = await run(["init"], { cwd: dir });
@@ -158,7 +160,9 @@ describe("agents init", () => {
     expect(again.stderr).toMatch(/already exists; refusing to overwrite/);
     rmSync(join(dir, "agents.yaml"));
     expect((await run(["init"], { cwd: dir })).code).toBe(0);
-    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules/\n.env\nagents.state.json\n");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe(
+      "node_modules/\n.env\nagents.state.json\nagents.state.json.*\n",
+    );
     // the default starter targets provider_c
     expect(readFileSync(join(dir, "agents.yaml"), "utf8")).toContain("provider_c:");
   });

@@ -19,7 +19,9 @@ interface InitOptions {
   dir?: string;
 }
 
-const IGNORED = ["agents.state.json", ".env"];
+// The state and what stands beside it (its lock, journal and backup, which hold the same state):
+// none belongs in git.
+const IGNORED = ["agents.state.json", "agents.state.json.*", ".env"];
 
 export function register(program: Command): void {
   program
