@@ -3,16 +3,22 @@ import { describe, expect, it } from "vitest";
 import { browse } from "../browser.js";
 import { forgeAndMcp } from "../forge-and-mcp.js";
 import { CLIENT_CB } from "../forge-sim.js";
+import { SECRET } from "../helpers.js";
 
 /** The raw OAuth endpoints driven by an independent, strict client (panva's oauth4webapi). */
 
 const insecure = { [oauth.allowInsecureRequests]: true };
 
-describe("oauth4webapi against forge-mcp (proxy mode with consent)", () => {
-  const ctx = forgeAndMcp(
-    { FORGE_OAUTH_CALLBACK_PROXY: "true" },
-    { callbacks: (url) => [`${url}/callback`] },
-  );
+// Both callback-proxy stores: the memory one and the sealed one of the stateless mode, whose
+// refresh tokens carry their client and family (the reuse rows of signin-holes.ts).
+describe.each([
+  ["memory stores", { FORGE_OAUTH_CALLBACK_PROXY: "true" }],
+  [
+    "stateless sealed",
+    { FORGE_OAUTH_CALLBACK_PROXY: "true", OAUTH_STATELESS_MODE: "true", OAUTH_STATELESS_SECRET: SECRET },
+  ],
+])("oauth4webapi against forge-mcp (proxy mode with consent, %s)", (_mode, env) => {
+  const ctx = forgeAndMcp(env, { callbacks: (url) => [`${url}/callback`] });
 
   it("discovery → registration → authorization code with PKCE → refresh → revocation", async () => {
     const issuer = new URL(`${ctx.mcp.url}/`);
@@ -70,6 +76,14 @@ describe("oauth4webapi against forge-mcp (proxy mode with consent)", () => {
       await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
     );
     expect(refreshed.access_token).not.toBe(tokens.access_token);
+    // The spent refresh token replayed by the same strict client: a typed invalid_grant.
+    await expect(
+      oauth.processRefreshTokenResponse(
+        as,
+        client,
+        await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+      ),
+    ).rejects.toMatchObject({ error: "invalid_grant" });
 
     await oauth.processRevocationResponse(
       await oauth.revocationRequest(as, client, oauth.None(), refreshed.access_token, insecure),
