@@ -1,0 +1,144 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { Logger } from "pino";
+import type { Caller, Catalogue } from "./catalogue.js";
+import { JsonCallTransport, type PlainCall, requestOf, ToolDispatch } from "./json-calls.js";
+import { createMcpServer } from "./sdk-server.js";
+
+const MAX_IDLE_SERVERS = 32;
+
+/**
+ * Stateless Streamable HTTP for one catalogue: the two ways /mcp answers a POST whose checks have
+ * passed. `answerPlain` takes one plain request answered as one JSON body (src/mcp/json-calls.ts:
+ * a simple tools/call by the catalogue's own dispatch, any other by a pooled server connected to a
+ * transport of its own); `answerStream` hands anything else to the SDK's transport (initialize,
+ * batches, notifications, event streams, the transport's own errors).
+ *
+ * The McpServer objects are pooled: building one (tool schemas, a JSON-schema validator) costs
+ * more than the rest of a request. Nothing user-specific lives in them (the token travels per
+ * request in the call's context); only the last initialize's client info does, which no tool uses.
+ */
+export class McpHttp {
+  private readonly idleServers: McpServer[] = [];
+  // servers that stay connected to a JsonCallTransport and carry one call at a time, so a call
+  // neither builds nor closes a transport
+  private readonly idleConnected: { server: McpServer; transport: JsonCallTransport }[] = [];
+  private built = 0;
+  private readonly dispatch: ToolDispatch;
+
+  constructor(
+    private readonly catalogue: Catalogue,
+    private readonly logger: Logger,
+  ) {
+    this.dispatch = new ToolDispatch(catalogue);
+  }
+
+  /** How many servers were built, how many wait connected, how many calls the dispatch answered (tests). */
+  pool(): { built: number; idle: number; direct: number } {
+    return { built: this.built, idle: this.idleConnected.length, direct: this.dispatch.answered };
+  }
+
+  private build(): McpServer {
+    this.built++;
+    return createMcpServer(this.catalogue);
+  }
+
+  private async connected(server = this.build()) {
+    const transport = new JsonCallTransport();
+    await server.connect(transport);
+    return { server, transport };
+  }
+
+  /** One plain call, its answer written as one JSON body. */
+  async answerPlain(
+    plain: PlainCall,
+    headers: IncomingHttpHeaders,
+    res: ServerResponse,
+    info: Caller | undefined,
+  ): Promise<void> {
+    try {
+      if ("simple" in plain) {
+        // the call's signal aborts if its caller goes away before the answer (not after it: an
+        // abort builds an exception object, a cost per call otherwise)
+        const aborted = new AbortController();
+        const gone = () => aborted.abort();
+        res.once("close", gone);
+        const answer = await this.dispatch.call(plain.simple, { authInfo: info, signal: aborted.signal });
+        res.off("close", gone);
+        if (answer !== undefined) return void written(res, answer);
+      }
+      const call = requestOf(plain);
+      const entry = this.idleConnected.pop() ?? (await this.connected());
+      let answered = false;
+      // the caller went away: closing the transport aborts the call (its late answer goes to
+      // that closed transport, which drops it), and the server, connected to a fresh one, goes
+      // back to the pool: building a server costs milliseconds of the event loop, which a
+      // wave of callers timing out would otherwise pay once each (the SDK keeps an aborted
+      // call apart from a later one with the same id, bench/results/forge-mcp-profile.md)
+      res.once("close", () => {
+        if (answered) return;
+        void entry.server
+          .close()
+          .then(() => this.connected(entry.server))
+          .then((again) => {
+            if (this.idleConnected.length < MAX_IDLE_SERVERS) this.idleConnected.push(again);
+          })
+          .catch((err: Error) => this.logger.warn({ err: err.message }, "mcp server not pooled again"));
+      });
+      const answer = await entry.transport.call(call, {
+        authInfo: info as never,
+        requestInfo: { headers },
+      });
+      answered = true;
+      if (answer === undefined) return;
+      if (this.idleConnected.length < MAX_IDLE_SERVERS) this.idleConnected.push(entry);
+      written(res, answer);
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message }, "mcp request failed");
+      if (!res.headersSent) {
+        const text = JSON.stringify({
+          jsonrpc: "2.0",
+          error: { code: -32603, message: "Internal error" },
+          id: null,
+        });
+        res.writeHead(500, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+        res.end(text);
+      }
+    }
+  }
+
+  /**
+   * Any other POST, through the SDK's transport on a pooled server: `json` false when the answer
+   * may need an event stream (a tool that notifies or asks its client while it runs). Throws what
+   * the SDK throws, for the caller to answer.
+   */
+  async answerStream(
+    req: IncomingMessage & { auth?: Caller | undefined },
+    res: ServerResponse,
+    body: unknown,
+    json: boolean,
+  ): Promise<void> {
+    const server = this.idleServers.pop() ?? this.build();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: json,
+    });
+    res.on("close", () => {
+      void transport.close().then(() => {
+        if (this.idleServers.length < MAX_IDLE_SERVERS) this.idleServers.push(server);
+      });
+    });
+    // a throw here is the route's to answer (its 500)
+    await server.connect(transport);
+    await transport.handleRequest(req as never, res, body);
+  }
+}
+
+/** A JSON-path answer, unless the caller went away or something answered already. */
+function written(res: ServerResponse, answer: unknown): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(answer);
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
