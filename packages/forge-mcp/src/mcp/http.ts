@@ -1,12 +1,28 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import type { Caller, Catalogue } from "./catalogue.js";
 import { JsonCallTransport, type PlainCall, requestOf, ToolDispatch } from "./json-calls.js";
 import { createMcpServer } from "./sdk-server.js";
 
 const MAX_IDLE_SERVERS = 32;
+
+/** What the layer knows of one plain request before a method runs. */
+export interface PlainContext {
+  caller: Caller | undefined;
+  /**
+   * The protocol revision the request is answered under, as its MCP-Protocol-Version header says
+   * (undefined: none sent, the transport's default). Checked already: one the SDK speaks.
+   */
+  protocolVersion: string | undefined;
+  headers: IncomingHttpHeaders;
+  res: ServerResponse;
+}
+
+/** A method's answer on the JSON path, or undefined to leave the request to the SDK's server. */
+type MethodHandler = (plain: PlainCall, ctx: PlainContext) => Promise<JSONRPCMessage | undefined>;
 
 /**
  * Stateless Streamable HTTP for one catalogue: the two ways /mcp answers a POST whose checks have
@@ -50,7 +66,27 @@ export class McpHttp {
     return { server, transport };
   }
 
-  /** One plain call, its answer written as one JSON body. */
+  /**
+   * The JSON path's own answers, one entry per JSON-RPC method: each answers a plain request, or
+   * answers undefined to leave it to a pooled SDK server (which answers every method, and every
+   * error of its own). The one place a method is dispatched; MCP 2026-07-28's (server/discover,
+   * subscriptions/listen) belong here.
+   */
+  private readonly methods: Record<string, MethodHandler> = {
+    "tools/call": async (plain, ctx) => {
+      if (!("simple" in plain)) return undefined;
+      // the call's signal aborts if its caller goes away before the answer (not after it: an
+      // abort builds an exception object, a cost per call otherwise)
+      const aborted = new AbortController();
+      const gone = () => aborted.abort();
+      ctx.res.once("close", gone);
+      const answer = await this.dispatch.call(plain.simple, { authInfo: ctx.caller, signal: aborted.signal });
+      ctx.res.off("close", gone);
+      return answer;
+    },
+  };
+
+  /** One plain request, its answer written as one JSON body. */
   async answerPlain(
     plain: PlainCall,
     headers: IncomingHttpHeaders,
@@ -58,14 +94,17 @@ export class McpHttp {
     info: Caller | undefined,
   ): Promise<void> {
     try {
-      if ("simple" in plain) {
-        // the call's signal aborts if its caller goes away before the answer (not after it: an
-        // abort builds an exception object, a cost per call otherwise)
-        const aborted = new AbortController();
-        const gone = () => aborted.abort();
-        res.once("close", gone);
-        const answer = await this.dispatch.call(plain.simple, { authInfo: info, signal: aborted.signal });
-        res.off("close", gone);
+      const method = "simple" in plain ? "tools/call" : plain.request.method;
+      const own = Object.hasOwn(this.methods, method) ? this.methods[method] : undefined;
+      if (own) {
+        const version = headers["mcp-protocol-version"];
+        const ctx = {
+          caller: info,
+          headers,
+          res,
+          protocolVersion: typeof version === "string" ? version : undefined,
+        };
+        const answer = await own(plain, ctx);
         if (answer !== undefined) return void written(res, answer);
       }
       const call = requestOf(plain);
