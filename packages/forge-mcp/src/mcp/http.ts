@@ -31,14 +31,15 @@ type MethodHandler = (plain: PlainCall, ctx: PlainContext) => Promise<JSONRPCMes
  * transport of its own); `answerStream` hands anything else to the SDK's transport (initialize,
  * batches, notifications, event streams, the transport's own errors).
  *
- * The McpServer objects are pooled: building one (tool schemas, a JSON-schema validator) costs
- * more than the rest of a request. Nothing user-specific lives in them (the token travels per
- * request in the call's context); only the last initialize's client info does, which no tool uses.
+ * The McpServer objects are pooled, in one pool both ways draw from: building one (tool schemas, a
+ * JSON-schema validator) costs more than the rest of a request. A server waits connected to a
+ * JsonCallTransport of its own, so a plain call neither builds nor closes a transport; the SDK's
+ * transport takes it off that one for its request and gives it a fresh one after. Nothing
+ * user-specific lives in them (the token travels per request in the call's context); only the
+ * last initialize's client info does, which no tool uses.
  */
 export class McpHttp {
-  private readonly idleServers: McpServer[] = [];
-  // servers that stay connected to a JsonCallTransport and carry one call at a time, so a call
-  // neither builds nor closes a transport
+  // the pool: servers connected to a JsonCallTransport, which carries one call at a time
   private readonly idleConnected: { server: McpServer; transport: JsonCallTransport }[] = [];
   private built = 0;
   private readonly dispatch: ToolDispatch;
@@ -50,7 +51,7 @@ export class McpHttp {
     this.dispatch = new ToolDispatch(catalogue);
   }
 
-  /** How many servers were built, how many wait connected, how many calls the dispatch answered (tests). */
+  /** How many servers were built, how many wait in the pool, how many calls the dispatch answered (tests). */
   pool(): { built: number; idle: number; direct: number } {
     return { built: this.built, idle: this.idleConnected.length, direct: this.dispatch.answered };
   }
@@ -64,6 +65,16 @@ export class McpHttp {
     const transport = new JsonCallTransport();
     await server.connect(transport);
     return { server, transport };
+  }
+
+  /** A server back to the pool, on a fresh JsonCallTransport, once its transport is closed. */
+  private pooledAgain(closed: Promise<void>, server: McpServer): void {
+    void closed
+      .then(() => this.connected(server))
+      .then((again) => {
+        if (this.idleConnected.length < MAX_IDLE_SERVERS) this.idleConnected.push(again);
+      })
+      .catch((err: Error) => this.logger.warn({ err: err.message }, "mcp server not pooled again"));
   }
 
   /**
@@ -116,14 +127,7 @@ export class McpHttp {
       // wave of callers timing out would otherwise pay once each (the SDK keeps an aborted
       // call apart from a later one with the same id, bench/results/forge-mcp-profile.md)
       res.once("close", () => {
-        if (answered) return;
-        void entry.server
-          .close()
-          .then(() => this.connected(entry.server))
-          .then((again) => {
-            if (this.idleConnected.length < MAX_IDLE_SERVERS) this.idleConnected.push(again);
-          })
-          .catch((err: Error) => this.logger.warn({ err: err.message }, "mcp server not pooled again"));
+        if (!answered) this.pooledAgain(entry.server.close(), entry.server);
       });
       const answer = await entry.transport.call(call, {
         authInfo: info as never,
@@ -158,17 +162,15 @@ export class McpHttp {
     body: unknown,
     json: boolean,
   ): Promise<void> {
-    const server = this.idleServers.pop() ?? this.build();
+    const entry = this.idleConnected.pop();
+    const server = entry?.server ?? this.build();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: json,
     });
-    res.on("close", () => {
-      void transport.close().then(() => {
-        if (this.idleServers.length < MAX_IDLE_SERVERS) this.idleServers.push(server);
-      });
-    });
-    // a throw here is the route's to answer (its 500)
+    res.on("close", () => this.pooledAgain(transport.close(), server));
+    // a throw here is the route's to answer (its 500); off its JsonCallTransport first
+    if (entry) await entry.transport.close();
     await server.connect(transport);
     await transport.handleRequest(req as never, res, body);
   }
