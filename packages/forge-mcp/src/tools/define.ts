@@ -119,8 +119,8 @@ function inputFor(t: ForgeTool, defaultProject: string | undefined): z.ZodRawSha
 
 /**
  * The permission mode and the deny regex, read from the tool's annotations: readonly drops every
- * tool whose readOnlyHint is false, modify every tool whose destructiveHint is true. Registration
- * asks this for every tool, so a tool added later (or registered on demand) is covered as well.
+ * tool whose readOnlyHint is false, modify every tool whose destructiveHint is true. The catalogue
+ * asks this for every tool, so a tool added later (or loaded on demand) is covered as well.
  */
 export function permitted(t: ForgeTool, e: Exposure): boolean {
   const mode = e.readOnly ? "readonly" : (e.permission ?? "full");
