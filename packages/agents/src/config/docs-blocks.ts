@@ -20,7 +20,7 @@ removed:      # stop managing a vault, leave it on the provider
 
 | List | The plan shows | Apply | Terraform |
 |---|---|---|---|
-| \`moved\` | \`-> … move, moved from FROM\` on the new address (with any update the rename makes: the remote name follows the key, the ownership label is re-stamped), never a delete and a create | renames the state entry (as \`agents state mv\`), then runs the action | \`moved\` block |
+| \`moved\` | \`moved from FROM\` on the new address, never a delete and a create: \`-> … move\` alone, or \`~ … update\` with what the rename changes remotely (a name that follows the key, the ownership label); \`N to move\` in the summary | renames the state entry (as \`agents state mv\`), then runs the action | \`moved\` block |
 | \`import\` | \`<- … import\` of the id, with the changes the config then makes (\`~ name: "handmade-env" → "env"\`, this project's ownership labels) | reads the object again, updates it when the plan listed changes, records it (as \`agents import\`) | \`import\` block |
 | \`removed\` | \`destroy: false\`: \`. … forget\`; \`destroy: true\`: the delete, its reason naming the entry | \`forget\`: drops the state entry and calls nothing, the remote object stays; \`destroy: true\`: deletes it | \`removed\` block with \`lifecycle { destroy = … }\` |
 

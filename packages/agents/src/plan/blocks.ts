@@ -100,7 +100,17 @@ export function markMoves(actions: PlannedAction[], moves: ReadonlyMap<string, s
     const from = moves.get(action.address);
     if (from === undefined) continue;
     action.previousAddress = from;
-    action.reason = `moved from ${from}${action.action === "noop" ? "" : `; ${action.reason}`}`;
+    // The remote still names the old address as its owner: re-stamping it is the move's own
+    // change, not drift.
+    for (const change of action.changes)
+      if (change.path === "metadata.agents.resource" && change.before === from) change.source = "config";
+    const drift = action.changes.some((c) => c.source === "drift");
+    const fields = action.changes.length;
+    const why =
+      action.action === "update" && !drift
+        ? `${fields} field${fields === 1 ? "" : "s"} to update (a remote name follows its key; the ownership label names the new address)`
+        : action.reason;
+    action.reason = `moved from ${from}${action.action === "noop" ? "" : `; ${why}`}`;
   }
 }
 
