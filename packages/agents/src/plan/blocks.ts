@@ -153,6 +153,7 @@ export async function planImports(
     signal: AbortSignal;
   },
 ): Promise<string[]> {
+  if (imports.length === 0) return [];
   const { runtime, state, byAddress, lookup, signal } = options;
   const warnings: string[] = [];
   const wanted = new Map(imports.map((i) => [i.to, i.id]));

@@ -247,6 +247,26 @@ describe("provider_c: what the state and the remote decide", () => {
     expect((await agents.plan()).code).toBe(0);
   });
 
+  it("destroy honours removed with destroy: false: the object is forgotten, the rest destroyed", async () => {
+    const { dir, agents } = await project(
+      C,
+      `environments:\n${environment("keep")}${environment("scratch")}`,
+    );
+    expect((await agents.apply()).code).toBe(0);
+    const ids = await recorded(dir);
+    const text = (await fs.readFile(join(dir, "agents.yaml"), "utf8")).replace(environment("scratch"), "");
+    await fs.writeFile(
+      join(dir, "agents.yaml"),
+      `${text}removed:\n  - from: ${CE("scratch")}\n    destroy: false\n`,
+    );
+    const destroyed = await agents.destroy();
+    expect(destroyed.code, destroyed.text).toBe(0);
+    expect(Object.keys(await recorded(dir))).toEqual([]);
+    const remaining = (await live(C, "environments")).map((e) => e.id);
+    expect(remaining).toContain(ids[CE("scratch")]!.id);
+    expect(remaining).not.toContain(ids[CE("keep")]!.id);
+  });
+
   it("removed with destroy: true deletes it, the plan naming the entry", async () => {
     const { dir, agents } = await project(
       C,
