@@ -143,26 +143,20 @@ export function keyNamed(changes: FieldChange[], key: string): FieldChange[] {
  * follows its import stamps this project's, so sync and adoption find it.
  */
 export function ownershipStamp(owner: Owner | undefined, project: string, address: string): FieldChange[] {
-  const changes: FieldChange[] = [];
-  if (owner?.project !== project)
-    changes.push({
-      path: "metadata.agents.project",
-      ...(owner?.project !== undefined ? { before: owner.project } : {}),
-      after: project,
+  const labels = [
+    ["metadata.agents.project", owner?.project, project],
+    ["metadata.agents.resource", owner?.resource, address],
+  ] as const;
+  return labels
+    .filter(([, before, after]) => before !== after)
+    .map(([path, before, after]) => ({
+      path,
+      ...(before !== undefined ? { before } : {}),
+      after,
       sensitive: false,
       forcesReplacement: false,
-      source: "config",
-    });
-  if (owner?.resource !== address)
-    changes.push({
-      path: "metadata.agents.resource",
-      ...(owner?.resource !== undefined ? { before: owner.resource } : {}),
-      after: address,
-      sensitive: false,
-      forcesReplacement: false,
-      source: "config",
-    });
-  return changes;
+      source: "config" as const,
+    }));
 }
 
 /** Changes from what is there now (last-applied overlaid with what the remote shows) to desired. */

@@ -142,6 +142,20 @@ const C: SimProvider = "provider_c";
 const CA = (key: string) => `provider_c.agents["${key}"]`;
 const CE = (key: string) => `provider_c.environments["${key}"]`;
 
+/**
+ * A provider_c project that applied environments `keep` and `scratch`, then took `scratch` out of
+ * the file with a `removed:` entry of `destroy`; `ids` are the state's before the change.
+ */
+async function removedScratch(destroy: boolean) {
+  const made = await project(C, `environments:\n${environment("keep")}${environment("scratch")}`);
+  expect((await made.agents.apply()).code).toBe(0);
+  const ids = await recorded(made.dir);
+  const file = join(made.dir, "agents.yaml");
+  const text = (await fs.readFile(file, "utf8")).replace(environment("scratch"), "");
+  await fs.writeFile(file, `${text}removed:\n  - from: ${CE("scratch")}\n    destroy: ${destroy}\n`);
+  return { ...made, ids };
+}
+
 describe("provider_c: what the state and the remote decide", () => {
   it("a chain of moves (a → b, b → c) moves the entry recorded at a to c", async () => {
     const { dir, agents } = await project(C, `agents:\n${agent("a", C)}`);
@@ -224,17 +238,8 @@ describe("provider_c: what the state and the remote decide", () => {
   });
 
   it("removed with destroy: false forgets the resource and leaves the remote object", async () => {
-    const { dir, agents } = await project(
-      C,
-      `environments:\n${environment("keep")}${environment("scratch")}`,
-    );
-    expect((await agents.apply()).code).toBe(0);
-    const id = (await recorded(dir))[CE("scratch")]!.id;
-    const text = (await fs.readFile(join(dir, "agents.yaml"), "utf8")).replace(environment("scratch"), "");
-    await fs.writeFile(
-      join(dir, "agents.yaml"),
-      `${text}removed:\n  - from: ${CE("scratch")}\n    destroy: false\n`,
-    );
+    const { dir, agents, ids } = await removedScratch(false);
+    const id = ids[CE("scratch")]!.id;
     const planned = await agents.plan();
     expect(byAddress(planned.plan?.actions, CE("scratch"))?.action).toBe("forget");
     expect(planned.text).toContain(`  . ${CE("scratch")} (${id}): forget`);
@@ -248,17 +253,7 @@ describe("provider_c: what the state and the remote decide", () => {
   });
 
   it("destroy honours removed with destroy: false: the object is forgotten, the rest destroyed", async () => {
-    const { dir, agents } = await project(
-      C,
-      `environments:\n${environment("keep")}${environment("scratch")}`,
-    );
-    expect((await agents.apply()).code).toBe(0);
-    const ids = await recorded(dir);
-    const text = (await fs.readFile(join(dir, "agents.yaml"), "utf8")).replace(environment("scratch"), "");
-    await fs.writeFile(
-      join(dir, "agents.yaml"),
-      `${text}removed:\n  - from: ${CE("scratch")}\n    destroy: false\n`,
-    );
+    const { dir, agents, ids } = await removedScratch(false);
     const destroyed = await agents.destroy();
     expect(destroyed.code, destroyed.text).toBe(0);
     expect(Object.keys(await recorded(dir))).toEqual([]);
@@ -268,17 +263,8 @@ describe("provider_c: what the state and the remote decide", () => {
   });
 
   it("removed with destroy: true deletes it, the plan naming the entry", async () => {
-    const { dir, agents } = await project(
-      C,
-      `environments:\n${environment("keep")}${environment("scratch")}`,
-    );
-    expect((await agents.apply()).code).toBe(0);
-    const id = (await recorded(dir))[CE("scratch")]!.id;
-    const text = (await fs.readFile(join(dir, "agents.yaml"), "utf8")).replace(environment("scratch"), "");
-    await fs.writeFile(
-      join(dir, "agents.yaml"),
-      `${text}removed:\n  - from: ${CE("scratch")}\n    destroy: true\n`,
-    );
+    const { agents, ids } = await removedScratch(true);
+    const id = ids[CE("scratch")]!.id;
     const planned = await agents.plan();
     expect(byAddress(planned.plan?.actions, CE("scratch"))).toMatchObject({
       action: "delete",
