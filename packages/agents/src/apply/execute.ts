@@ -287,8 +287,9 @@ class Step {
 
   /**
    * An `import:` entry: the object is read again (it may have gone since the plan), updated when
-   * the plan listed changes, and recorded. A kind that cannot be updated in place is recorded as
-   * `agents import` records it, the remote as last-applied, so the next plan shows what differs.
+   * the plan listed changes, and recorded. A kind that cannot be updated in place, or a change that
+   * forces replacement, is recorded as `agents import` records it, the remote as last-applied, so
+   * the next plan shows the replacement (the plan's reason said so).
    */
   private async importObject(id: string): Promise<void> {
     const handler = this.handler;
@@ -298,7 +299,8 @@ class Step {
         `${this.action.address}: ${id} no longer exists remotely, so it cannot be imported; nothing was recorded. Run agents plan again`,
       );
     if (this.action.changes.length === 0) return this.record(current, false);
-    if (handler.update) {
+    // What cannot change in place is left to the next plan, which shows the replacement.
+    if (handler.update && !this.action.changes.some((c) => c.forcesReplacement)) {
       const update = handler.update.bind(handler);
       const prior: PriorState = { id, spec: current.spec, extra: current.extra, version: current.version };
       return this.record(await this.remote(() => update(this.ctx, id, this.spec, prior)), false);

@@ -201,6 +201,7 @@ export async function planImports(
     const changes = keyNamed(fieldChanges({}, found.spec, bound.spec, bound.handler, true), action.name);
     if (bound.handler.update) changes.push(...ownershipStamp(found.owner, runtime.project, action.address));
     const updates = changes.length;
+    const forcing = changes.filter((c) => c.forcesReplacement).map((c) => c.path);
     Object.assign(action, {
       action: "import",
       remoteId: found.id,
@@ -208,9 +209,11 @@ export async function planImports(
       reason:
         updates === 0
           ? `import ${found.id}: it matches the config`
-          : bound.handler.update
-            ? `import ${found.id}, then update ${updates} field${updates === 1 ? "" : "s"} to match the config`
-            : `import ${found.id}; ${action.kind} cannot be updated in place on ${action.provider}, so the next plan replaces it to match the config`,
+          : !bound.handler.update
+            ? `import ${found.id}; ${action.kind} cannot be updated in place on ${action.provider}, so the next plan replaces it to match the config`
+            : forcing.length > 0
+              ? `import ${found.id}; ${forcing.join(", ")} cannot be changed in place, so the next plan replaces it to match the config`
+              : `import ${found.id}, then update ${updates} field${updates === 1 ? "" : "s"} to match the config`,
     });
   });
   return warnings;

@@ -138,6 +138,43 @@ describe.each(PROVIDERS)("%s: import", (provider) => {
   });
 });
 
+/** A vault holding one secret, as a project declares it (the secret from `.env`). */
+const vault = (key: string) =>
+  `vaults:\n  ${key}:\n    credentials:\n      - name: token\n        type: environment_variable\n        secret_name: SERVICE_TOKEN\n        secret_value: \${SECRET}\n`;
+
+// A vault's secret cannot be read back: importing one always sends the declared secret. Where
+// that is an in-place update (provider_c) the import makes it; where the change forces a
+// replacement (provider_a) or vaults cannot be updated (provider_b, provider_d), the import only
+// records the object and says so, and the next plan shows the replacement, never a silent update.
+describe.each([
+  { provider: "provider_a" as const, after: "replace" },
+  { provider: "provider_b" as const, after: "replace" },
+  { provider: "provider_c" as const, after: "none" },
+  { provider: "provider_d" as const, after: "replace" },
+])("$provider: import of a vault with a secret", ({ provider, after }) => {
+  it(`imports it, then ${after === "none" ? "plans clean" : "plans the replacement it announced"}`, async () => {
+    const other = await project(provider, vault("handmade"));
+    await fs.appendFile(join(other.dir, ".env"), "SECRET=first\n");
+    expect((await other.agents.apply()).code).toBe(0);
+    const id = (await recorded(other.dir))[`${provider}.vaults["handmade"]`]!.id;
+    const to = `${provider}.vaults["v"]`;
+    const { dir, agents } = await project(provider, `${vault("v")}import:\n  - to: ${to}\n    id: ${id}\n`);
+    await fs.appendFile(join(dir, ".env"), "SECRET=second\n");
+
+    const planned = await agents.plan();
+    const action = byAddress(planned.plan?.actions, to);
+    expect(action?.action).toBe("import");
+    expect(action?.changes.find((c) => c.path === "credentials[0].secret_value")?.sensitive).toBe(true);
+    expect(planned.text).not.toContain("second");
+    expect(action?.reason).toContain(after === "none" ? "then update" : "the next plan replaces it");
+    expect((await agents.apply()).code).toBe(0);
+    expect((await recorded(dir))[to]?.id).toBe(id);
+    const next = await agents.plan();
+    if (after === "none") expect(next.code, next.text).toBe(0);
+    else expect(byAddress(next.plan?.actions, to)?.action).toBe("replace");
+  });
+});
+
 const C: SimProvider = "provider_c";
 const CA = (key: string) => `provider_c.agents["${key}"]`;
 const CE = (key: string) => `provider_c.environments["${key}"]`;
