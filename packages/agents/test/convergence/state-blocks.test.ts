@@ -213,6 +213,19 @@ describe("provider_c: what the state and the remote decide", () => {
     expect((await agents.plan()).code).toBe(0);
   });
 
+  it("a chain that would move two recorded entries to one address is a plan error naming both", async () => {
+    const { dir, agents } = await project(C, `agents:\n${agent("a", C)}${agent("b", C)}`);
+    expect((await agents.apply()).code).toBe(0);
+    const text = (await fs.readFile(join(dir, "agents.yaml"), "utf8")).replace(agent("b", C), "");
+    await fs.writeFile(
+      join(dir, "agents.yaml"),
+      `${text.replace("  a:", "  c:")}moved:\n  - from: ${CA("a")}\n    to: ${CA("b")}\n  - from: ${CA("b")}\n    to: ${CA("c")}\n`,
+    );
+    const planned = await agents.plan();
+    expect(planned.code).toBe(1);
+    expect(planned.error).toContain(`moved: ${CA("a")} and ${CA("b")} would both move to ${CA("c")}`);
+  });
+
   it("a move whose to state already records is a plan error naming both", async () => {
     const { dir, agents } = await project(C, `agents:\n${agent("writer", C)}${agent("author", C)}`);
     expect((await agents.apply()).code).toBe(0);
