@@ -179,6 +179,15 @@ const C: SimProvider = "provider_c";
 const CA = (key: string) => `provider_c.agents["${key}"]`;
 const CE = (key: string) => `provider_c.environments["${key}"]`;
 
+/** A provider_c project with `body`, applied, then its agents.yaml rewritten by `edit`. */
+async function appliedThenEdited(body: string, edit: (text: string) => string) {
+  const made = await project(C, body);
+  expect((await made.agents.apply()).code).toBe(0);
+  const file = join(made.dir, "agents.yaml");
+  await fs.writeFile(file, edit(await fs.readFile(file, "utf8")));
+  return made;
+}
+
 /**
  * A provider_c project that applied environments `keep` and `scratch`, then took `scratch` out of
  * the file with a `removed:` entry of `destroy`; `ids` are the state's before the change.
@@ -214,12 +223,10 @@ describe("provider_c: what the state and the remote decide", () => {
   });
 
   it("a chain that would move two recorded entries to one address is a plan error naming both", async () => {
-    const { dir, agents } = await project(C, `agents:\n${agent("a", C)}${agent("b", C)}`);
-    expect((await agents.apply()).code).toBe(0);
-    const text = (await fs.readFile(join(dir, "agents.yaml"), "utf8")).replace(agent("b", C), "");
-    await fs.writeFile(
-      join(dir, "agents.yaml"),
-      `${text.replace("  a:", "  c:")}moved:\n  - from: ${CA("a")}\n    to: ${CA("b")}\n  - from: ${CA("b")}\n    to: ${CA("c")}\n`,
+    const { agents } = await appliedThenEdited(
+      `agents:\n${agent("a", C)}${agent("b", C)}`,
+      (text) =>
+        `${text.replace(agent("b", C), "").replace("  a:", "  c:")}moved:\n  - from: ${CA("a")}\n    to: ${CA("b")}\n  - from: ${CA("b")}\n    to: ${CA("c")}\n`,
     );
     const planned = await agents.plan();
     expect(planned.code).toBe(1);
@@ -227,12 +234,10 @@ describe("provider_c: what the state and the remote decide", () => {
   });
 
   it("a move whose to state already records is a plan error naming both", async () => {
-    const { dir, agents } = await project(C, `agents:\n${agent("writer", C)}${agent("author", C)}`);
-    expect((await agents.apply()).code).toBe(0);
-    const text = (await fs.readFile(join(dir, "agents.yaml"), "utf8")).replace(agent("writer", C), "");
-    await fs.writeFile(
-      join(dir, "agents.yaml"),
-      `${text}moved:\n  - from: ${CA("writer")}\n    to: ${CA("author")}\n`,
+    const { agents } = await appliedThenEdited(
+      `agents:\n${agent("writer", C)}${agent("author", C)}`,
+      (text) =>
+        `${text.replace(agent("writer", C), "")}moved:\n  - from: ${CA("writer")}\n    to: ${CA("author")}\n`,
     );
     const planned = await agents.plan();
     expect(planned.code).toBe(1);
