@@ -4,6 +4,7 @@
 import { ConfigError } from "../config/diagnostics.js";
 import { formatDiagnostic } from "../config/format.js";
 import { loadConfig } from "../config/index.js";
+import { hasBlocks, type StateBlocks } from "../plan/blocks.js";
 import type { DesiredResource } from "../plan/types.js";
 import { ALL_ADAPTERS } from "../providers/catalog.js";
 import type { Kind, ProviderAdapter, ProviderName, Spec } from "../providers/types.js";
@@ -60,6 +61,11 @@ export async function loadProject(options: LoadOptions): Promise<LoadedProject> 
     dependsOn: node.dependsOn,
   }));
   const project = projectName(result.dir, env);
+  const blocks: StateBlocks = {
+    moved: result.config.moved ?? [],
+    imports: result.config.import ?? [],
+    removed: result.config.removed ?? [],
+  };
   const state = stateSettingsOf(result.config.state, result.dir, project, env);
   return {
     configPath: result.file,
@@ -67,6 +73,7 @@ export async function loadProject(options: LoadOptions): Promise<LoadedProject> 
     project,
     projectFrom: projectSource(env),
     state: state.settings,
+    ...(hasBlocks(blocks) ? { stateBlocks: blocks } : {}),
     desired,
     blocks: (result.config.providers ?? {}) as LoadedProject["blocks"],
     secrets: [...result.secretValues, ...state.secrets],
