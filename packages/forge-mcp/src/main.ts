@@ -175,7 +175,8 @@ async function main(): Promise<void> {
     },
     () => api,
   );
-  await serveStdio(catalogue);
+  const { requestStateSealer } = await import("./oauth/seal.js");
+  await serveStdio(catalogue, requestStateSealer());
 }
 
 main().catch((err: Error) => {
