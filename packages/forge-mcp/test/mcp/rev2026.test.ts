@@ -4,7 +4,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Forge, startForge } from "../forge-sim.js";
-import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
+import { type RunningForgeMcp, startForgeMcp, testClock } from "../helpers.js";
 
 /**
  * MCP 2026-07-28 on /mcp (src/mcp/rev2026.ts): the official v2 client negotiates it and calls
@@ -296,5 +296,272 @@ describe("MCP 2026-07-28 on /mcp", () => {
     expect(result.resultType).toBeUndefined();
     expect(result.ttlMs).toBeUndefined();
     expect(result.tools[0].execution).toEqual({ taskSupport: "forbidden" });
+  });
+});
+
+/**
+ * A destructive tool's confirmation under 2026-07-28: the first call answers input_required with
+ * the yes/no form and a requestState; the retry with the answer and that state runs it (or not).
+ * The state is sealed to the caller's token, the tool and its arguments, and expires.
+ */
+describe("MCP 2026-07-28: confirming a destructive tool with input_required", () => {
+  let forge: Forge;
+  let mcp: RunningForgeMcp;
+  const clock = testClock();
+  const alice = "sim-forge-pat";
+  const bob = "sim-forge-pat-bob";
+  beforeAll(async () => {
+    forge = await startForge();
+    mcp = await startForgeMcp(
+      { REMOTE_AUTHORIZATION: "true", FORGE_API_URL: forge.apiUrl },
+      { now: clock.now },
+    );
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await forge?.close();
+  });
+
+  const result = async (r: Promise<Response>) => (await json(await r)).body;
+  async function newIssue(title: string): Promise<number> {
+    const r = await result(
+      post(
+        mcp,
+        "tools/call",
+        { name: "create_issue", arguments: { project_id: "acme/widgets", title } },
+        { token: alice },
+      ),
+    );
+    expect(r.result.isError).toBeFalsy();
+    return JSON.parse(r.result.content[0].text).iid;
+  }
+  const exists = async (iid: number) => {
+    const r = await result(
+      post(
+        mcp,
+        "tools/call",
+        { name: "get_issue", arguments: { project_id: "acme/widgets", issue_iid: iid } },
+        { token: alice },
+      ),
+    );
+    return !r.result.isError;
+  };
+  const del = (iid: number) => ({
+    name: "delete_issue",
+    arguments: { project_id: "acme/widgets", issue_iid: iid },
+  });
+
+  it("asks with input_required: the form names the tool and target, the state is opaque, nothing ran", async () => {
+    const iid = await newIssue("asked");
+    const r = (await result(post(mcp, "tools/call", del(iid), { token: alice }))).result;
+    expect(r.resultType).toBe("input_required");
+    const [key, ask] = Object.entries(r.inputRequests as Record<string, Json>)[0]!;
+    expect(key).toBeTruthy();
+    expect(ask.method).toBe("elicitation/create");
+    expect(ask.params.message).toContain("delete_issue");
+    expect(ask.params.message).toContain(`issue_iid=${iid}`);
+    expect(typeof r.requestState).toBe("string");
+    expect(r.requestState).not.toContain("sim-forge");
+    expect(await exists(iid)).toBe(true);
+  });
+
+  /** Round one, then the retry `retry` makes of its answer and state. */
+  async function twoRounds(
+    answer: Json,
+    retry: (state: string) => { state: string; token: string } = (state) => ({ state, token: alice }),
+  ) {
+    const iid = await newIssue("to delete");
+    const first = (await result(post(mcp, "tools/call", del(iid), { token: alice }))).result;
+    const key = Object.keys(first.inputRequests)[0]!;
+    const { state, token } = retry(first.requestState);
+    const second = await result(
+      post(
+        mcp,
+        "tools/call",
+        { ...del(iid), inputResponses: { [key]: answer }, requestState: state },
+        { token },
+      ),
+    );
+    return { iid, second };
+  }
+  const yes = { action: "accept", content: { confirm: true } };
+
+  it.each<
+    [string, Json, ((s: string) => { state: string; token: string }) | undefined, "ran" | "refused" | "error"]
+  >([
+    ["confirmed: the tool runs", yes, undefined, "ran"],
+    ["declined: a tool error, nothing runs", { action: "decline" }, undefined, "refused"],
+    [
+      "answered no: a tool error, nothing runs",
+      { action: "accept", content: { confirm: false } },
+      undefined,
+      "refused",
+    ],
+    ["the state replayed by another token: refused", yes, (state) => ({ state, token: bob }), "error"],
+    [
+      "a tampered state: refused",
+      yes,
+      (state) => ({
+        state: `${state.slice(0, -4)}${state.slice(-4) === "AAAA" ? "BBBB" : "AAAA"}`,
+        token: alice,
+      }),
+      "error",
+    ],
+    [
+      "an expired state: refused",
+      yes,
+      (state) => {
+        clock.advance(11 * 60_000);
+        return { state, token: alice };
+      },
+      "error",
+    ],
+  ])("%s", async (_, answer, retry, outcome) => {
+    const { iid, second } = await twoRounds(answer, retry);
+    if (outcome === "error") {
+      expect(second.error.code).toBe(-32602);
+      expect(second.error.message).toMatch(/requestState/);
+      expect(await exists(iid)).toBe(true);
+      return;
+    }
+    expect(second.result.resultType).toBe("complete");
+    expect(Boolean(second.result.isError)).toBe(outcome === "refused");
+    expect(await exists(iid)).toBe(outcome === "refused");
+  });
+
+  it("the state of one call does not confirm another (another issue)", async () => {
+    const a = await newIssue("a");
+    const b = await newIssue("b");
+    const first = (await result(post(mcp, "tools/call", del(a), { token: alice }))).result;
+    const key = Object.keys(first.inputRequests)[0]!;
+    const r = await result(
+      post(
+        mcp,
+        "tools/call",
+        { ...del(b), inputResponses: { [key]: yes }, requestState: first.requestState },
+        { token: alice },
+      ),
+    );
+    expect(r.error.code).toBe(-32602);
+    expect(await exists(b)).toBe(true);
+  });
+
+  it("the official v2 client answers the form through its elicitation handler and the tool runs", async () => {
+    const iid = await newIssue("v2");
+    const asked: string[] = [];
+    const client = await v2Client(mcp, { authorization: `Bearer ${alice}` }, { elicitation: { form: {} } });
+    client.setRequestHandler("elicitation/create", async (r) => {
+      asked.push((r.params as Json).message);
+      return { action: "accept", content: { confirm: true } };
+    });
+    const r = (await client.callTool(del(iid))) as Json;
+    expect(r.isError).toBeFalsy();
+    expect(asked).toHaveLength(1);
+    expect(await exists(iid)).toBe(false);
+    await client.close();
+  });
+});
+
+/** subscriptions/listen: a caller's stream hears its own tools/list change, another caller's does not. */
+describe("MCP 2026-07-28: subscriptions/listen for tools/list_changed", () => {
+  let forge: Forge;
+  let mcp: RunningForgeMcp;
+  beforeAll(async () => {
+    forge = await startForge();
+    mcp = await startForgeMcp({
+      REMOTE_AUTHORIZATION: "true",
+      FORGE_API_URL: forge.apiUrl,
+      FORGE_TOOLSETS: "users",
+    });
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await forge?.close();
+  });
+
+  /** Opens a listen stream; `events` fills as messages arrive. */
+  async function listen(token: string, notifications: Json) {
+    const ctrl = new AbortController();
+    const res = await fetch(`${mcp.url}/mcp`, {
+      method: "POST",
+      signal: ctrl.signal,
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": V,
+        "mcp-method": "subscriptions/listen",
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: "listen-1",
+        method: "subscriptions/listen",
+        params: {
+          notifications,
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": V,
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
+    });
+    expect(res.headers.get("content-type")).toMatch(/text\/event-stream/);
+    const events: Json[] = [];
+    const reader = res.body!.getReader();
+    void (async () => {
+      let buf = "";
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+        if (done) return;
+        buf += new TextDecoder().decode(value);
+        const parts = buf.split("\n\n");
+        buf = parts.pop()!;
+        for (const p of parts) {
+          const line = p.split("\n").find((l) => l.startsWith("data: "));
+          if (line) events.push(JSON.parse(line.slice(6)));
+        }
+      }
+    })();
+    return { events, close: () => ctrl.abort() };
+  }
+  const until = async (cond: () => boolean) => {
+    for (let i = 0; i < 100 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
+  };
+
+  it("acknowledges what it honours, then tells the caller (only) when discover_tools changes its list", async () => {
+    const mine = await listen("sim-forge-pat", { toolsListChanged: true, promptsListChanged: true });
+    const other = await listen("sim-forge-pat-bob", { toolsListChanged: true });
+    await until(() => mine.events.length > 0 && other.events.length > 0);
+    expect(mine.events[0]).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: {
+        notifications: { toolsListChanged: true },
+        _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1" },
+      },
+    });
+    const before = (await json(await post(mcp, "tools/list", {}, { token: "sim-forge-pat" }))).body.result;
+    expect(before.ttlMs).toBe(0);
+    const loaded = await json(
+      await post(
+        mcp,
+        "tools/call",
+        { name: "discover_tools", arguments: { category: "issues" } },
+        { token: "sim-forge-pat" },
+      ),
+    );
+    expect(loaded.body.result.isError).toBeFalsy();
+    await until(() => mine.events.length > 1);
+    expect(mine.events[1]).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+      params: { _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1" } },
+    });
+    const after = (await json(await post(mcp, "tools/list", {}, { token: "sim-forge-pat" }))).body.result;
+    expect(after.tools.length).toBeGreaterThan(before.tools.length);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(other.events).toHaveLength(1);
+    mine.close();
+    other.close();
   });
 });
