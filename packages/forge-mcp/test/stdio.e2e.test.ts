@@ -1,3 +1,5 @@
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -54,6 +56,47 @@ describe("stdio transport and local OAuth", () => {
     expect((await call("get_issue", { project_id: "acme/widgets", issue_iid: iid })).isError).toBe(true);
     expect(asked).toHaveLength(2);
     expect(asked[0]).toContain(`delete_issue (project_id=acme/widgets, issue_iid=${iid})`);
+    await client.close();
+  });
+
+  it("the official v2 client negotiates MCP 2026-07-28 over stdio; a destructive tool asks with input_required", async () => {
+    const answers = [{ action: "decline" }, { action: "accept", content: { confirm: true } }];
+    const asked: string[] = [];
+    const client = new ClientV2(
+      { name: "stdio-2026", version: "1.0.0" },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: "auto" } },
+    );
+    client.setRequestHandler("elicitation/create", async (r) => {
+      asked.push((r.params as { message: string }).message);
+      return answers.shift() as never;
+    });
+    await client.connect(
+      new StdioV2({
+        command: process.execPath,
+        args: [main],
+        env: {
+          PATH: process.env.PATH ?? "",
+          GITLAB_PERSONAL_ACCESS_TOKEN: "sim-forge-pat",
+          GITLAB_API_URL: forge.apiUrl,
+        },
+        stderr: "pipe",
+      }),
+    );
+    expect(client.getProtocolEra()).toBe("modern");
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    type R = { isError?: boolean; content: Array<{ text: string }> };
+    const call = (name: string, args: Record<string, unknown>) =>
+      client.callTool({ name, arguments: args }) as Promise<R>;
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("whoami");
+    expect(JSON.parse((await call("whoami", {})).content[0]!.text).username).toBe("alice");
+    const created = await call("create_issue", { project_id: "acme/widgets", title: "stdio 2026 confirm" });
+    const iid = JSON.parse(created.content[0]!.text).iid as number;
+    const del = () => call("delete_issue", { project_id: "acme/widgets", issue_iid: iid });
+    expect((await del()).isError).toBe(true);
+    expect((await call("get_issue", { project_id: "acme/widgets", issue_iid: iid })).isError).toBeFalsy();
+    expect((await del()).isError).toBeFalsy();
+    expect((await call("get_issue", { project_id: "acme/widgets", issue_iid: iid })).isError).toBe(true);
+    expect(asked).toHaveLength(2);
     await client.close();
   });
 
