@@ -22,6 +22,8 @@ const noCompletions =
 const fixture = (tool, what) =>
   `not-applicable: calls the suite's fixture tool ${tool} (${what}); forge-mcp's tools are GitLab's`;
 const pending = "pending-item-2";
+/** Rows of several scenarios that share their expectations. */
+const rows = (scenarios, expect) => scenarios.map((scenario) => ({ scenario, ...expect }));
 
 /** @type {import("./conformance-table.d.mts").Row[]} */
 export const TABLE = [
@@ -92,35 +94,44 @@ export const TABLE = [
   // multi-round-trip requests (2026-07-28): forge-mcp will answer destructive-tool confirmation and
   // step-up with input_required (item 2); the scenarios drive the suite's own test tools, so item 2
   // either serves what they need or turns these rows into not-applicable with its reason
-  { scenario: "input-required-result-basic-elicitation", at2026: pending },
-  { scenario: "input-required-result-basic-sampling", at2026: pending },
-  { scenario: "input-required-result-basic-list-roots", at2026: pending },
-  { scenario: "input-required-result-request-state", at2026: pending },
-  { scenario: "input-required-result-multiple-input-requests", at2026: pending },
-  { scenario: "input-required-result-multi-round", at2026: pending },
-  { scenario: "input-required-result-missing-input-response", at2026: pending },
-  { scenario: "input-required-result-non-tool-request", at2026: pending },
-  { scenario: "input-required-result-result-type", at2026: pending },
-  { scenario: "input-required-result-unsupported-methods", at2026: pending },
-  { scenario: "input-required-result-tampered-state", at2026: pending },
-  { scenario: "input-required-result-capability-check", at2026: pending },
-  { scenario: "input-required-result-ignore-extra-params", at2026: pending },
+  ...rows(
+    [
+      "input-required-result-basic-elicitation",
+      "input-required-result-basic-sampling",
+      "input-required-result-basic-list-roots",
+      "input-required-result-request-state",
+      "input-required-result-multiple-input-requests",
+      "input-required-result-multi-round",
+      "input-required-result-missing-input-response",
+      "input-required-result-non-tool-request",
+      "input-required-result-result-type",
+      "input-required-result-unsupported-methods",
+      "input-required-result-tampered-state",
+      "input-required-result-capability-check",
+      "input-required-result-ignore-extra-params",
+    ],
+    { at2026: pending },
+  ),
   { scenario: "input-required-result-validate-input", at2026: "pass" },
   // prompts, resources, logging, completions: capabilities forge-mcp does not declare
   { scenario: "logging-set-level", at2025: noLogging },
   { scenario: "completion-complete", at2025: noCompletions, at2026: noCompletions },
-  { scenario: "resources-list", at2025: noResources, at2026: noResources },
-  { scenario: "resources-read-text", at2025: noResources, at2026: noResources },
-  { scenario: "resources-read-binary", at2025: noResources, at2026: noResources },
-  { scenario: "resources-templates-read", at2025: noResources, at2026: noResources },
-  { scenario: "resources-subscribe", at2025: noResources },
-  { scenario: "resources-unsubscribe", at2025: noResources },
+  ...rows(["resources-list", "resources-read-text", "resources-read-binary", "resources-templates-read"], {
+    at2025: noResources,
+    at2026: noResources,
+  }),
+  ...rows(["resources-subscribe", "resources-unsubscribe"], { at2025: noResources }),
   { scenario: "sep-2164-resource-not-found", at2026: noResources },
-  { scenario: "prompts-list", at2025: noPrompts, at2026: noPrompts },
-  { scenario: "prompts-get-simple", at2025: noPrompts, at2026: noPrompts },
-  { scenario: "prompts-get-with-args", at2025: noPrompts, at2026: noPrompts },
-  { scenario: "prompts-get-embedded-resource", at2025: noPrompts, at2026: noPrompts },
-  { scenario: "prompts-get-with-image", at2025: noPrompts, at2026: noPrompts },
+  ...rows(
+    [
+      "prompts-list",
+      "prompts-get-simple",
+      "prompts-get-with-args",
+      "prompts-get-embedded-resource",
+      "prompts-get-with-image",
+    ],
+    { at2025: noPrompts, at2026: noPrompts },
+  ),
   // the authorization server (OAuth modes; the suite runs these once, at no particular revision)
   { scenario: "authorization-server-metadata-endpoint", at2025: "pass" },
   { scenario: "authorization-code-grant", at2025: "pass" },

@@ -30,6 +30,7 @@ import { createServer, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CHROMIUM_ARGS } from "./chromium.mjs";
 import { judge, TABLE } from "./conformance-table.mjs";
 import { MissingBinary, NODES, nodeFor } from "./registry-node.mjs";
 
@@ -485,14 +486,7 @@ async function main() {
       browser = await chromium.launch({
         executablePath: CHROMIUM,
         headless: true,
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-        ],
+        args: CHROMIUM_ARGS,
       });
     } else notRun.push(...oauthModes);
   }
