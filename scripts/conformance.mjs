@@ -216,6 +216,10 @@ function readResults(dir, ran) {
   });
 }
 
+/** The end of a run's output, on one line: why it reported nothing. */
+const lastLines = (run) =>
+  `exit ${run.code}, ${run.out.trim().split("\n").slice(-3).join(" | ").slice(0, 300) || "no output"}`;
+
 /** The scenarios a run reports in its summary (`✓ name: ...` / `✗ name: ...`). */
 const summaryScenarios = (out) => [...out.matchAll(/^[✓✗] ([^:\s]+):/gmu)].map((m) => m[1]);
 
@@ -351,6 +355,8 @@ async function runMode(mode, ctx) {
   const { node, forge, browser, work } = ctx;
   const results = [];
   const timings = [];
+  /** Runs that reported no scenario at all (the suite failed to start, or was stopped). */
+  const broken = [];
   const front = mode === "pat" ? undefined : await startFront();
   const cbPort = await freePort();
   const clientCallback = `http://127.0.0.1:${cbPort}/callback`;
@@ -368,10 +374,11 @@ async function runMode(mode, ctx) {
       : mode === "proxy"
         ? { ...oauth, FORGE_OAUTH_CALLBACK_PROXY: "true" }
         : oauth;
-  if (front)
-    await seedApp(forge.origin, uid, mode === "proxy" ? [`${front.url}/callback`] : [clientCallback]);
-  const server = await startForgeMcp(env);
+  let server;
   try {
+    if (front)
+      await seedApp(forge.origin, uid, mode === "proxy" ? [`${front.url}/callback`] : [clientCallback]);
+    server = await startForgeMcp(env);
     let base = server.url;
     if (front) {
       front.target = server.port;
@@ -402,10 +409,15 @@ async function runMode(mode, ctx) {
             out,
           ],
           {
-            onLine: (line) => {
+            onLine: (line, child) => {
               if (next && /^https?:\/\//.test(line.trim())) {
                 next = false;
-                browsing = browse(browser, line.trim(), clientCallback).catch((e) => e);
+                // a sign-in that fails never reaches the suite's callback, where it would wait
+                // five minutes: stop it at once, the scenario then fails with the browser's reason
+                browsing = browse(browser, line.trim(), clientCallback).catch((e) => {
+                  child.kill();
+                  return e;
+                });
               }
               if (line.startsWith("Access the following URL")) next = true;
             },
@@ -422,7 +434,10 @@ async function runMode(mode, ctx) {
             detail:
               failedBrowser instanceof Error ? `${r.detail} (browser: ${failedBrowser.message})` : r.detail,
           });
-        if (ran.length === 0) process.stderr.write(run.out);
+        if (ran.length === 0)
+          broken.push(
+            `the suite reported no scenario: ${mode} ${suite.version} authorization: ${lastLines(run)}`,
+          );
         timings.push({ mode, suite: suite.version, revision: "authorization", ms: run.ms });
       }
       front.token = await signIn(browser, base, clientCallback);
@@ -434,16 +449,19 @@ async function runMode(mode, ctx) {
         if (revision) args.push("--spec-version", revision);
         const run = await runSuite(node, args);
         const ran = summaryScenarios(run.out);
-        if (ran.length === 0) process.stderr.write(run.out);
+        if (ran.length === 0)
+          broken.push(
+            `the suite reported no scenario: ${mode} ${suite.version} ${revision ?? suite.wire}: ${lastLines(run)}`,
+          );
         for (const r of readResults(out, ran))
           results.push({ mode, suite: suite.version, revision: revision ?? suite.wire, ...r });
         timings.push({ mode, suite: suite.version, revision: revision ?? suite.wire, ms: run.ms });
       }
   } finally {
-    await server.stop();
+    await server?.stop();
     await front?.close();
   }
-  return { results, timings };
+  return { results, timings, broken };
 }
 
 /** One line per scenario and revision, the modes and suite versions that gave it in brackets. */
@@ -496,15 +514,21 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), "forge-mcp-conformance-"));
   const results = [];
   const timings = [];
+  const broken = [];
   let wall = 0;
   try {
     // one mode after the other, so that each run's time below is the suite's own (side by side on
     // two cores the modes took as long in all and each run's time meant nothing)
     const started = performance.now();
     for (const mode of modes.filter((m) => !notRun.includes(m))) {
-      const r = await runMode(mode, { node, forge, browser, work });
+      const r = await runMode(mode, { node, forge, browser, work }).catch((e) => ({
+        results: [],
+        timings: [],
+        broken: [`${mode} stopped: ${e.message.split("\n")[0].slice(0, 300)}`],
+      }));
       results.push(...r.results);
       timings.push(...r.timings);
+      broken.push(...r.broken);
     }
     wall = performance.now() - started;
   } finally {
@@ -520,6 +544,7 @@ async function main() {
     process.stdout.write(
       `FAIL    ${s}: a row in scripts/conformance-table.mjs that no run met (remove it, or rename it)\n`,
     );
+  for (const b of broken) process.stdout.write(`FAIL    ${b}\n`);
   process.stdout.write("\nthe suite's own time:\n");
   for (const t of timings)
     process.stdout.write(
@@ -530,7 +555,9 @@ async function main() {
     `  sum ${(total / 1000).toFixed(1)} s; ${(wall / 1000).toFixed(1)} s wall${keep ? `; results kept in ${work}` : ""}\n`,
   );
   const failures =
-    verdicts.filter((v) => !v.ok).length + (modes.length === MODES.length ? staleNow.length : 0);
+    verdicts.filter((v) => !v.ok).length +
+    broken.length +
+    (modes.length === MODES.length ? staleNow.length : 0);
   if (notRun.length) {
     process.stdout.write(
       `not run: ${notRun.join(", ")} (no Chromium at ${CHROMIUM}; apt-get install chromium)\n`,
