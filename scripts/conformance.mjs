@@ -149,6 +149,10 @@ async function startForgeMcp(env) {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // never left behind, however this script ends (an exception, Ctrl-C)
+  const orphan = () => child.kill();
+  process.once("exit", orphan);
+  child.once("exit", () => process.off("exit", orphan));
   const log = [];
   child.stdout.on("data", (d) => log.push(String(d)));
   child.stderr.on("data", (d) => log.push(String(d)));
