@@ -5,17 +5,19 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 // for its length. vitest starts the longest files first once it has timed a run on this machine,
 // but a fresh clone (CI, a new user) has no timings, and vitest then starts the largest files
 // first, which put the demo (a small file that runs the whole demo) and the nested test runs at
-// the very end. These files, the longest of their tier when last measured (docs/architecture.md
-// "Tests and benchmarks"), start first when vitest has no timing for them.
+// the very end. These files, the longest of their tier when last measured (2026-12-06, whole run,
+// bench/results/test-suite.md), start first when vitest has no timing for them.
 export const LONG_FILES = [
   "packages/agents/test/e2e/crash.test.ts",
-  "packages/agents/test/e2e/lifecycle.test.ts",
-  "scripts/test-services.e2e.test.ts",
-  "packages/forge-mcp/test/oauth/consent-chromium.e2e.test.ts",
-  "scripts/demo.e2e.test.ts",
-  "packages/agents/test/config/cli.e2e.test.ts",
   "packages/agents/test/e2e/storm.test.ts",
+  "packages/agents/test/e2e/cli-edges.test.ts",
+  "scripts/demo.e2e.test.ts",
+  "packages/forge-mcp/test/main.e2e.test.ts",
+  "packages/forge-mcp/test/stdio.e2e.test.ts",
+  "packages/agents/test/e2e/sessions.test.ts",
+  "packages/forge-mcp/test/oauth/consent-chromium.e2e.test.ts",
   "packages/agents/test/convergence/matrix.test.ts",
+  "packages/agents/test/convergence/examples.test.ts",
 ];
 
 export default class LongFilesFirst extends BaseSequencer {

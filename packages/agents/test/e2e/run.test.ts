@@ -1,10 +1,13 @@
 // `agents run` through the real CLI: a native deployment run on the provider_c simulator and the
-// session an emulated provider_d deployment sends.
+// session an emulated provider_d deployment sends. The apply that sets them up runs the same command
+// in the test's process (./cli-here.ts): it is not what this file is about, and a spawned CLI costs
+// about a second on two cores.
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
+import { runCliHere } from "./cli-here.js";
 import { liveObjects, makeProject, requestLog, simState } from "./project.js";
 
 let c: RunningSim;
@@ -45,7 +48,7 @@ describe("agents run", () => {
   });
 
   it("starts a native provider_c run by name and prints its run and session", async () => {
-    const apply = await cli("apply", "-y");
+    const apply = await runCliHere(["apply", "-y"], { cwd: dir, env });
     expect(apply.code).toBe(0);
     const deployment = await stateEntry('provider_c.deployments["nightly-c"]');
     const result = await cli("run", "nightly-c");

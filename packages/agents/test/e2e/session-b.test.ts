@@ -1,10 +1,12 @@
 // `agents session start` through the real CLI against the provider_b simulator: the session of a
 // Managed agent carries its environment variables in the managed `KEY=VALUE;…` form and its
-// repository as a `github_repository` mounted at the derived /data/workspace/<repo>.
+// repository as a `github_repository` mounted at the derived /data/workspace/<repo>. The apply that
+// sets the session up runs in the test's process (./cli-here.ts), as it is not this file's subject.
 import { promises as fs } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
+import { runCliHere } from "./cli-here.js";
 import { copyProject, requestLog, simState, simulatorForFile } from "./project.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/session-b", import.meta.url));
@@ -17,7 +19,8 @@ const SECRETS = {
 
 const b = simulatorForFile("provider_b");
 let dir: string;
-const cli = (...args: string[]) => runCli(args, { cwd: dir, env: { AGENTS_STATE_KEY: "session-e2e-key" } });
+const env = { AGENTS_STATE_KEY: "session-e2e-key" };
+const cli = (...args: string[]) => runCli(args, { cwd: dir, env });
 
 type Dump = Record<string, Array<Record<string, unknown>> | undefined>;
 
@@ -44,7 +47,7 @@ describe("agents session start on provider_b", () => {
   });
 
   it("starts a session with the declared variables, repository and first message", async () => {
-    const apply = await cli("apply", "-y");
+    const apply = await runCliHere(["apply", "-y"], { cwd: dir, env });
     expect(apply.stderr).toBe("");
     expect(apply.code).toBe(0);
     const result = await cli("session", "start", "coder-b", "--message", "Start with the parser.", "--json");

@@ -1,12 +1,16 @@
 // Issue 38 item 1: the file backend keeps agents.state.json.backup, the state one write back
 // (0600), and a state that cannot be read is one line plus a hint naming the backup and the ways
-// back (agents state push, agents sync, agents import), never a stack trace. The real CLI, spawned
-// against the provider_c simulator.
+// back (agents state push, agents sync, agents import), never a stack trace. The CLI's commands
+// against the provider_c simulator: the refusals of one damage and of a missing backup spawn the
+// real CLI (what a user's terminal shows, no stack trace included); the applies that set each case
+// up and the other damages run the same commands in the test's process (./cli-here.ts), since a
+// spawned CLI costs about a second a step on two cores.
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./cli.js";
+import { type CliResult, runCli } from "./cli.js";
+import { runCliHere } from "./cli-here.js";
 import { liveObjects, removedAfterAll, simState, simulatorForFile } from "./project.js";
 
 const dirs = removedAfterAll();
@@ -34,31 +38,39 @@ function config(instructions: string): string {
   ].join("\n");
 }
 
-const run = (dir: string, ...args: string[]) => runCli(args, { cwd: dir, env, timeoutMs: 60_000 });
+type Run = (dir: string, ...args: string[]) => Promise<CliResult>;
+const spawned: Run = (dir, ...args) => runCli(args, { cwd: dir, env, timeoutMs: 60_000 });
+const here: Run = (dir, ...args) => runCliHere(args, { cwd: dir, env });
 
 async function appliedTwice(): Promise<{ dir: string; first: string; state: string; backup: string }> {
   await fetch(`${c.origin}/_sim/reset`, { method: "POST" });
   const dir = mkdtempSync(join(tmpdir(), "agents-backup-"));
   dirs.push(dir);
   await fs.writeFile(join(dir, "agents.yaml"), config("Write clearly."));
-  expect((await run(dir, "apply", "--auto-approve")).code).toBe(0);
+  expect((await here(dir, "apply", "--auto-approve")).code).toBe(0);
   const first = await fs.readFile(join(dir, "agents.state.json"), "utf8");
   await fs.writeFile(join(dir, "agents.yaml"), config("Write briefly."));
-  const second = await run(dir, "apply", "--auto-approve");
+  const second = await here(dir, "apply", "--auto-approve");
   expect(second.code, second.stderr).toBe(0);
   return { dir, first, state: join(dir, "agents.state.json"), backup: join(dir, "agents.state.json.backup") };
 }
 
 const readJson = async (path: string) => JSON.parse(await fs.readFile(path, "utf8"));
 
-/** Ways a state file is damaged, each refused with the backup and the ways back named. */
+/** Ways a state file is damaged, each refused with the backup and the ways back named; the first by the spawned CLI. */
 const DAMAGE = [
-  { name: "cut short", damage: (text: string) => text.slice(0, text.length / 2), says: /not valid JSON/ },
-  { name: "not an object", damage: () => "[]", says: /not a state file/ },
+  {
+    name: "cut short",
+    damage: (text: string) => text.slice(0, text.length / 2),
+    says: /not valid JSON/,
+    cli: "spawned",
+  },
+  { name: "not an object", damage: () => "[]", says: /not a state file/, cli: "here" },
   {
     name: "serial missing",
     damage: (text: string) => JSON.stringify({ ...JSON.parse(text), serial: undefined }),
     says: /malformed state/,
+    cli: "here",
   },
 ];
 
@@ -77,8 +89,9 @@ describe("agents.state.json.backup", () => {
   });
 
   it.each(DAMAGE)(
-    "a state $name: one line and a hint naming the backup and the ways back",
-    async ({ damage, says }) => {
+    "a state $name: one line and a hint naming the backup and the ways back (CLI $cli)",
+    async ({ damage, says, cli }) => {
+      const run = cli === "spawned" ? spawned : here;
       const { dir, state, backup } = await appliedTwice();
       const previous = await readJson(backup);
       await fs.writeFile(state, damage(await fs.readFile(state, "utf8")));
@@ -112,7 +125,7 @@ describe("agents.state.json.backup", () => {
     const { dir, state, backup } = await appliedTwice();
     await fs.rm(backup);
     await fs.writeFile(state, "{");
-    const refused = await run(dir, "plan");
+    const refused = await spawned(dir, "plan");
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(`there is no readable backup (${backup})`);
     for (const way of ["agents state push", "agents sync", "agents import"])
