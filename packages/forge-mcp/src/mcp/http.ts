@@ -178,7 +178,8 @@ export class McpHttp {
         signal: aborted.signal,
         listChanged: (c) => this.listeners.listChanged(c),
       });
-      written(res, answer);
+      // 2026-07-28 over HTTP: a method the server does not have is a 404 as well
+      written(res, answer, "error" in answer && answer.error.code === -32601 ? 404 : 200);
     } catch (err) {
       this.logger.error({ err: (err as Error).message }, "mcp request failed");
       refuse(res, 500, {
@@ -256,9 +257,9 @@ export function refuse(res: ServerResponse, status: number, answer: ErrorAnswer)
 }
 
 /** A JSON-path answer, unless the caller went away or something answered already. */
-function written(res: ServerResponse, answer: unknown): void {
+function written(res: ServerResponse, answer: unknown, status = 200): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(answer);
-  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }

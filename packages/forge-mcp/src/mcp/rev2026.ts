@@ -150,8 +150,9 @@ export function classify(body: unknown, headers: IncomingHttpHeaders | undefined
   const claimed = meta[VERSION_KEY];
   if (typeof claimed !== "string")
     return refused(id, INVALID_PARAMS, `Invalid params: _meta ${VERSION_KEY} must be a string`);
-  // a 2025 revision named in _meta: a 2025 request (which ignores _meta)
-  if (!isModernVersion(claimed)) return { era: "legacy" };
+  // a 2025 revision named in _meta: a 2025 request (which ignores _meta); any other name that is
+  // not 2026-07-28 is answered below as a revision this server does not know
+  if (SUPPORTED_PROTOCOL_VERSIONS.includes(claimed)) return { era: "legacy" };
   if (headerVersion !== undefined && headerVersion !== claimed)
     return refused(
       id,

@@ -127,6 +127,17 @@ describe("MCP 2026-07-28 on /mcp", () => {
   });
 
   const call = { name: "get_current_user", arguments: {} };
+  /** A request naming `version` in its header and its envelope alike. */
+  const unknownRevision = (method: string, version: string) =>
+    post(
+      pat,
+      method,
+      {},
+      {
+        headers: { "mcp-protocol-version": version },
+        meta: { "io.modelcontextprotocol/protocolVersion": version },
+      },
+    );
   it.each<[string, () => Promise<Response>, number, number]>([
     [
       "an unknown tool is a JSON-RPC error",
@@ -190,18 +201,10 @@ describe("MCP 2026-07-28 on /mcp", () => {
       400,
       -32602,
     ],
+    ["a revision this server does not know", () => unknownRevision("tools/list", "2027-01-01"), 400, -32022],
     [
-      "a revision this server does not know",
-      () =>
-        post(
-          pat,
-          "tools/list",
-          {},
-          {
-            headers: { "mcp-protocol-version": "2027-01-01" },
-            meta: { "io.modelcontextprotocol/protocolVersion": "2027-01-01" },
-          },
-        ),
+      "a version name that is no revision at all",
+      () => unknownRevision("server/discover", "v999.0.0"),
       400,
       -32022,
     ],
@@ -250,11 +253,24 @@ describe("MCP 2026-07-28 on /mcp", () => {
       400,
       -32600,
     ],
-    ["ping, which 2026-07-28 removed", () => post(pat, "ping"), 200, -32601],
+    ["ping, which 2026-07-28 removed", () => post(pat, "ping"), 404, -32601],
+    [
+      "initialize with a 2026 envelope (the revision has no handshake)",
+      () =>
+        post(pat, "initialize", {
+          protocolVersion: V,
+          capabilities: {},
+          clientInfo: { name: "x", version: "1" },
+        }),
+      404,
+      -32601,
+    ],
   ])("%s: answered with its HTTP status and error code", async (_, send, status, code) => {
     const r = await json(await send());
     expect(r.status).toBe(status);
     expect(r.body.error?.code).toBe(code);
+    // the error answers the request's id (a batch has none to answer)
+    if (code !== -32600) expect(typeof r.body.id).toBe("number");
     if (code === -32022) expect(r.body.error.data.supported).toContain(V);
   });
 
