@@ -139,6 +139,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     metricsApp: config.metricsPort !== undefined ? ownMetricsApp : undefined,
     mcpPool: () => ({ ...mcp.pool(), lane: lane?.answered ?? 0 }),
     async close() {
+      mcp.close();
       unsubscribe?.();
       await oauth?.shared.close();
     },
@@ -389,6 +390,8 @@ function remoteAuth(
 }
 
 interface McpRoute {
+  /** Ends what /mcp holds open (2026-07-28 listen streams). */
+  close(): void;
   pool(): { built: number; idle: number; direct: number };
   /** The origin guard's check (the route's middleware runs the same). */
   originProblem(headers: IncomingHttpHeaders): string | undefined;
@@ -538,6 +541,7 @@ function mountMcp(
   app.delete(MCP_PATH, notAllowed);
   return {
     pool: () => mcp.pool(),
+    close: () => mcp.close(),
     originProblem,
     // The route's handler, for a body the lane has read and its checks passed: a plain call's
     // body has a method, so no confirmation answer is in it (asker.deliver) and it is not an

@@ -6,7 +6,13 @@ import type { Logger } from "pino";
 import type { Caller, Catalogue } from "./catalogue.js";
 import { JsonCallTransport, type PlainCall, requestOf, ToolDispatch } from "./json-calls.js";
 import { ListenBus } from "./listen.js";
-import { type ErrorAnswer, type ModernRequest, Rev2026, type StateSealer } from "./rev2026.js";
+import {
+  type ErrorAnswer,
+  type ModernRequest,
+  Rev2026,
+  type StateSealer,
+  SUBSCRIPTION_KEY,
+} from "./rev2026.js";
 import { createMcpServer } from "./sdk-server.js";
 
 const MAX_IDLE_SERVERS = 32;
@@ -51,6 +57,8 @@ export class McpHttp {
   /** MCP 2026-07-28's answers (src/mcp/rev2026.ts), and its listen streams. */
   private readonly modern: Rev2026;
   readonly listeners = new ListenBus();
+  /** How to end each open listen stream. */
+  private readonly open = new Set<() => void>();
 
   constructor(
     private readonly catalogue: Catalogue,
@@ -203,7 +211,6 @@ export class McpHttp {
         res.writeHead(200, {
           "content-type": "text/event-stream",
           "cache-control": "no-cache",
-          connection: "keep-alive",
         });
         res.flushHeaders();
       }
@@ -217,10 +224,26 @@ export class McpHttp {
       if (!res.destroyed) res.write(": keep-alive\n\n");
     }, LISTEN_KEEPALIVE_MS);
     keepAlive.unref();
+    // the server stops: the listen ends gracefully (its result), and its connection with it
+    const end = () => {
+      event({
+        jsonrpc: "2.0",
+        id: request.id,
+        result: { resultType: "complete", _meta: { [SUBSCRIPTION_KEY]: request.id } },
+      });
+      res.end(() => res.socket?.destroy());
+    };
+    this.open.add(end);
     res.once("close", () => {
       clearInterval(keepAlive);
+      this.open.delete(end);
       opened();
     });
+  }
+
+  /** Ends every open listen stream (the server stops): nothing else of this layer holds a connection. */
+  close(): void {
+    for (const end of [...this.open]) end();
   }
 
   /**

@@ -580,4 +580,17 @@ describe("MCP 2026-07-28: subscriptions/listen for tools/list_changed", () => {
     mine.close();
     other.close();
   });
+
+  it("a stopping server ends an open listen with its result, and closes its connection", async () => {
+    const open = await listen("sim-forge-pat", { toolsListChanged: true });
+    await until(() => open.events.length > 0);
+    await mcp.server.close();
+    await until(() => open.events.length > 1);
+    expect(open.events[1]).toEqual({
+      jsonrpc: "2.0",
+      id: "listen-1",
+      result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1" } },
+    });
+    open.close();
+  });
 });
