@@ -4,6 +4,7 @@ import type { YamlSource } from "../source.js";
 import { checkAgents } from "./agents.js";
 import { RuleContext } from "./context.js";
 import { checkChannels, checkDeployments } from "./deployments.js";
+import { checkLifecycle } from "./lifecycle.js";
 import { checkMultiagent } from "./multiagent.js";
 import { checkProviders } from "./providers.js";
 import { checkReferences } from "./references.js";
@@ -44,5 +45,6 @@ export function runRules(
   checkChannels(ctx);
   checkInlineSecrets(ctx);
   checkState(ctx);
+  checkLifecycle(ctx);
   return ctx.diagnostics;
 }
