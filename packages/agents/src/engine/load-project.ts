@@ -4,7 +4,8 @@
 import { ConfigError } from "../config/diagnostics.js";
 import { formatDiagnostic } from "../config/format.js";
 import { loadConfig } from "../config/index.js";
-import type { DesiredResource } from "../plan/types.js";
+import type { LifecycleDecl } from "../config/schema/index.js";
+import type { DesiredResource, LifecycleRules } from "../plan/types.js";
 import { ALL_ADAPTERS } from "../providers/catalog.js";
 import type { Kind, ProviderAdapter, ProviderName, Spec } from "../providers/types.js";
 import { type LoadedProject, projectName, projectSource } from "./project.js";
@@ -37,6 +38,16 @@ function withDerived(
   return derived ? { ...spec, derived } : spec;
 }
 
+function lifecycleRules(declared: LifecycleDecl): LifecycleRules {
+  return {
+    ...(declared.prevent_destroy !== undefined ? { preventDestroy: declared.prevent_destroy } : {}),
+    ...(declared.ignore_changes !== undefined ? { ignoreChanges: declared.ignore_changes } : {}),
+    ...(declared.create_before_destroy !== undefined
+      ? { createBeforeDestroy: declared.create_before_destroy }
+      : {}),
+  };
+}
+
 export async function loadProject(options: LoadOptions): Promise<LoadedProject> {
   const env = options.env ?? process.env;
   const adapters = options.adapters ?? ALL_ADAPTERS;
@@ -58,6 +69,7 @@ export async function loadProject(options: LoadOptions): Promise<LoadedProject> 
     spec: withDerived(adapters, node.spec as Spec, config, node.provider, node.kind as Kind, node.name),
     ...(node.external ? { external: { id: node.external.id, field: node.external.field } } : {}),
     dependsOn: node.dependsOn,
+    ...(node.lifecycle ? { lifecycle: lifecycleRules(node.lifecycle) } : {}),
   }));
   const project = projectName(result.dir, env);
   const state = stateSettingsOf(result.config.state, result.dir, project, env);

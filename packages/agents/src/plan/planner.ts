@@ -9,6 +9,7 @@ import { type BoundResource, bindDesired, configHash, specsOf } from "./bind.js"
 import { breather, mapBounded } from "./bounded.js";
 import { fieldChanges, planDeclared, planRemoval } from "./decide.js";
 import { type DeclaredOrder, declaredOrder, orderActions, propagateNewIds } from "./dependents.js";
+import { checkReplace, forceReplacements, refuseProtected } from "./lifecycle.js";
 import { compareText } from "./order.js";
 import { LIST_REFRESH_MIN, type RefreshResult, type RefreshTarget, refresh } from "./refresh.js";
 import { scopeDesired, scopeState } from "./scope.js";
@@ -30,6 +31,8 @@ export interface PlanOptions {
   operation?: "apply" | "destroy";
   providers?: string[];
   targets?: string[];
+  /** `--replace ADDRESS`: replace these declared resources even though nothing forces it. */
+  replace?: string[];
   concurrency?: number;
   signal?: AbortSignal;
   /** Which state this is, recorded in the plan (and shown as its first line). */
@@ -58,6 +61,7 @@ export async function planWithSpecs(
   const concurrency = options.concurrency ?? 10;
   const scope = { providers: options.providers, targets: options.targets };
   checkTargets(options.targets, options.desired, state);
+  checkReplace(options.replace, operation, options.desired, state);
   const desired = operation === "destroy" ? [] : scopeDesired(options.desired, scope);
   const inState = scopeState(state, options.desired, scope, operation);
   const lookup = (address: string) => {
@@ -96,13 +100,20 @@ export async function planWithSpecs(
   // The diff needs the refresh, not the probes: on a fresh state it is worked out while they are
   // answered.
   const actions = await diffAll(phase, inState, remote.refreshed, operation);
+  const replaceWarnings: string[] = [];
+  forceReplacements(actions, options.replace, byAddress, replaceWarnings);
   await settleInterrupted(phase, actions);
   // The owned-object lookups go only to providers whose credential check passed: a wrong key or
   // an unreachable base URL is reported as the incomplete plan it makes, not thrown by a lookup.
   const probeErrors = await remote.probed;
   await adoptUnrecorded(phase, actions, new Set(probeErrors.map((e) => e.target)));
   propagateNewIds(actions, state, byAddress, order);
-  const warnings = [...noteRefreshResults(actions, remote.refreshed), ...renameHints(actions, state, hashed)];
+  refuseProtected(actions, options.desired, state, operation);
+  const warnings = [
+    ...replaceWarnings,
+    ...noteRefreshResults(actions, remote.refreshed),
+    ...renameHints(actions, state, hashed),
+  ];
   return {
     plan: assemblePlan(phase, operation, actions, warnings, remote, probeErrors, hash, order),
     hashed,
@@ -481,6 +492,7 @@ function assemblePlan(
     scope: {
       ...(options.providers ? { providers: options.providers } : {}),
       ...(options.targets ? { targets: options.targets } : {}),
+      ...(options.replace?.length ? { replace: options.replace } : {}),
     },
     actions: orderActions(actions, order),
     summary,
