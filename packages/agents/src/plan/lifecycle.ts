@@ -156,6 +156,14 @@ export function forceReplacements(
   warnings: string[],
 ): void {
   if (!replace?.length) return;
+  const planned = new Set(actions.map((a) => a.address));
+  const outside = replace.find((address) => !planned.has(address));
+  if (outside)
+    throw new PlanError(
+      `--replace ${outside}: outside this run's scope (--provider/--target), so it cannot be replaced; add it with --target '${outside}'`,
+      "unknown_replace",
+      outside,
+    );
   const wanted = new Set(replace);
   for (const action of actions) {
     if (!wanted.has(action.address) || action.action === "delete") continue;

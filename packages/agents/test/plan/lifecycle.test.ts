@@ -1,7 +1,7 @@
 // The pure parts of plan/lifecycle.ts, one row per case: which change paths an ignore_changes
 // path covers, what an update sends for ignored fields, and which deletions prevent_destroy stops.
 import { describe, expect, it } from "vitest";
-import { keepIgnored, refuseProtected, underPattern } from "../../src/plan/lifecycle.js";
+import { forceReplacements, keepIgnored, refuseProtected, underPattern } from "../../src/plan/lifecycle.js";
 import type { DesiredResource, PlannedAction } from "../../src/plan/types.js";
 import type { State } from "../../src/state/types.js";
 
@@ -63,5 +63,14 @@ describe("prevent_destroy stops only what deletes a remote object", () => {
   it("the declaration decides while there is one: prevent_destroy: false lets it go", () => {
     const declared = [{ address, lifecycle: { preventDestroy: false } }] as DesiredResource[];
     expect(() => refuseProtected([action({ action: "replace" })], declared, state, "apply")).not.toThrow();
+  });
+});
+
+describe("--replace and the run's scope", () => {
+  it("an address --target leaves out is refused, not silently dropped", () => {
+    const address = 'provider_c.agents["writer"]';
+    expect(() => forceReplacements([], [address], new Map(), [])).toThrow(
+      `--replace ${address}: outside this run's scope (--provider/--target), so it cannot be replaced; add it with --target '${address}'`,
+    );
   });
 });

@@ -1,6 +1,8 @@
 // The words of the lifecycle diagnostics (rows-lifecycle.ts holds their positions), and the
 // declaration graph keeping `lifecycle:` out of what is sent to a provider.
 import { describe, expect, it } from "vitest";
+import { jsonSchema } from "../../../src/config/json-schema.js";
+import { KINDS } from "../../../src/model/kinds.js";
 import { cfg, load, render } from "../helpers.js";
 import { A, agent, C } from "./rows.js";
 
@@ -65,5 +67,22 @@ describe("lifecycle diagnostics", () => {
     const node = result.graph!.nodes[0]!;
     expect(node.lifecycle).toEqual({ prevent_destroy: true, ignore_changes: "all" });
     expect(Object.keys(node.spec as object)).not.toContain("lifecycle");
+  });
+});
+
+describe("the JSON Schema editors read", () => {
+  it.each(KINDS)("%s takes a lifecycle block with the three rules", (kind) => {
+    const schema = jsonSchema() as {
+      properties: Record<
+        string,
+        { additionalProperties: { properties: Record<string, { properties: object }> } }
+      >;
+    };
+    const lifecycle = schema.properties[kind]!.additionalProperties.properties.lifecycle;
+    expect(Object.keys(lifecycle?.properties ?? {})).toEqual([
+      "prevent_destroy",
+      "ignore_changes",
+      "create_before_destroy",
+    ]);
   });
 });
