@@ -328,7 +328,32 @@ describe("provider_c: create_before_destroy", () => {
     ).toBe(true);
     expect(created < repointed && repointed < archived, calls.join(" ")).toBe(true);
     const now = (await stateOf(dir)).resources[member]!.id;
+    const live = await liveAgents(sim);
+    expect(live.map((a) => a.id).sort()).toEqual([lead, now].sort());
+    const roster = JSON.stringify((live.find((a) => a.id === lead) as { multiagent?: unknown }).multiagent);
+    expect(roster).toContain(now);
+    expect(roster).not.toContain(old);
+    expect((await agents.destroy()).code).toBe(0);
+  });
+
+  it("a run whose create answer for the new member was lost converges: no duplicate, no orphan", async () => {
+    const { dir, agents, old, lead } = await applied("lc-cbd-lost");
+    await setFaults(sim, {
+      rules: [{ method: "POST", path: "/agents$", nth: 1, action: { type: "drop_response" } }],
+    });
+    const broken = await agents.apply({ replace: [member] });
+    await setFaults(sim, {});
+    expect(broken.code, said(broken)).toBe(1);
+    expect(await liveAgents(sim), "the lost create made the new member").toHaveLength(3);
+
+    // Asked again, the replacement adopts the member the lost create made instead of making another.
+    const again = await agents.apply({ replace: [member] });
+    expect(again.code, said(again)).toBe(0);
+    expect(said(again)).toContain("the replacement an interrupted run created");
+    const now = (await stateOf(dir)).resources[member]!.id;
+    expect(now).not.toBe(old);
     expect((await liveAgents(sim)).map((a) => a.id).sort()).toEqual([lead, now].sort());
+    expect((await agents.plan()).code).toBe(0);
     expect((await agents.destroy()).code).toBe(0);
   });
 
