@@ -38,9 +38,9 @@ export function renderChange(change: FieldChange, action?: ActionType): string {
 
 export function renderAction(action: PlannedAction): string[] {
   const id = action.remoteId ? ` (${action.remoteId})` : "";
-  const lines = [
-    `${SYMBOL[action.action].padStart(3)} ${action.address}${id}: ${action.action}, ${action.reason}`,
-  ];
+  // As Terraform marks them: `+/-` creates the new object first, `-/+` deletes the old one first.
+  const symbol = action.action === "replace" && action.createBeforeDestroy ? "+/-" : SYMBOL[action.action];
+  const lines = [`${symbol.padStart(3)} ${action.address}${id}: ${action.action}, ${action.reason}`];
   for (const change of action.changes) lines.push(`        ${renderChange(change, action.action)}`);
   for (const warning of action.warnings) lines.push(`        ! ${warning}`);
   return lines;

@@ -313,6 +313,7 @@ describe("provider_c: create_before_destroy", () => {
       [member, "replace", true],
       ['provider_c.agents["lead"]', "update", false],
     ]);
+    expect(planned.text).toContain(`+/- ${member} (${old}): replace, replacement asked for with --replace`);
     const from = (await requestLog(sim)).length;
     expect((await agents.apply({ replace: [member] })).code).toBe(0);
     const calls = (await requestLog(sim))
