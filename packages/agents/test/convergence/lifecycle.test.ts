@@ -334,6 +334,9 @@ describe("provider_c: create_before_destroy", () => {
     const roster = JSON.stringify((live.find((a) => a.id === lead) as { multiagent?: unknown }).multiagent);
     expect(roster).toContain(now);
     expect(roster).not.toContain(old);
+    // The lifecycle block is the file's alone: sync finds nothing to write back.
+    const synced = await agents.sync({ dryRun: true });
+    expect({ code: synced.code, changed: synced.changed }, said(synced)).toEqual({ code: 0, changed: false });
     expect((await agents.destroy()).code).toBe(0);
   });
 
