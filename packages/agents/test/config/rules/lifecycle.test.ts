@@ -71,13 +71,13 @@ describe("lifecycle diagnostics", () => {
 });
 
 describe("the JSON Schema editors read", () => {
+  type Kinds = Record<
+    string,
+    { additionalProperties: { properties: Record<string, { properties: object }> } }
+  >;
+  let schema: { properties: Kinds } | undefined;
   it.each(KINDS)("%s takes a lifecycle block with the three rules", (kind) => {
-    const schema = jsonSchema() as {
-      properties: Record<
-        string,
-        { additionalProperties: { properties: Record<string, { properties: object }> } }
-      >;
-    };
+    schema ??= jsonSchema() as { properties: Kinds };
     const lifecycle = schema.properties[kind]!.additionalProperties.properties.lifecycle;
     expect(Object.keys(lifecycle?.properties ?? {})).toEqual([
       "prevent_destroy",
