@@ -472,7 +472,7 @@ class Step {
         });
         return;
       }
-      const spec = await this.updateSpec(prior.id);
+      const spec = await this.updateSpec(prior);
       await this.record(await this.remote(() => handler.update!(this.ctx, prior.id, spec, prior)), false);
     } catch (error) {
       if (!(error instanceof ProviderHttpError && error.status === 404)) throw error;
@@ -489,11 +489,11 @@ class Step {
    * keep what the remote holds now (read just before, so a change made there since the plan is
    * kept too).
    */
-  private async updateSpec(id: string): Promise<Spec> {
+  private async updateSpec(prior: PriorState): Promise<Spec> {
     const rules = this.desired?.lifecycle;
     if (!Array.isArray(rules?.ignoreChanges) || rules.ignoreChanges.length === 0) return this.spec;
     const handler = this.handler;
-    const current = await this.remote(() => handler.read(this.ctx, id));
+    const current = await this.remote(() => handler.read(this.ctx, prior.id, prior));
     if (current === "gone") return this.spec;
     return keepIgnored(this.spec, current.spec, rules, handler.sensitive);
   }
