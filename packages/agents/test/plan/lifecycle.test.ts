@@ -60,6 +60,19 @@ describe("prevent_destroy stops only what deletes a remote object", () => {
     else expect(run).not.toThrow();
   });
 
+  it("a replacement a change forces says to undo the change; one --replace asked for, to leave out --replace", () => {
+    const forcing = action({
+      action: "replace",
+      reason: "credentials cannot be changed in place (forces replacement)",
+    });
+    expect(() => refuseProtected([forcing], [], state, "apply")).toThrow(
+      `${address}: the plan would replace (delete and re-create) it (credentials cannot be changed in place (forces replacement)).\n    To keep it: undo the change that forces the replacement.`,
+    );
+    expect(() => refuseProtected([{ ...forcing, forced: true }], [], state, "apply")).toThrow(
+      "To keep it: leave out --replace for it.",
+    );
+  });
+
   it("the declaration decides while there is one: prevent_destroy: false lets it go", () => {
     const declared = [{ address, lifecycle: { preventDestroy: false } }] as DesiredResource[];
     expect(() => refuseProtected([action({ action: "replace" })], declared, state, "apply")).not.toThrow();
