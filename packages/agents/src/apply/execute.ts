@@ -10,7 +10,7 @@ import { ProviderHttpError } from "../providers/http.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { KindHandler, PriorState, RemoteObject, Spec, UploadIntent } from "../providers/types.js";
 import type { LockedState } from "../state/locked-state.js";
-import type { PendingCreate, ResourceState } from "../state/types.js";
+import type { PendingCreate, ResourceState, State } from "../state/types.js";
 
 export type ApplyEvent =
   | { type: "start"; address: string; action: PlannedAction["action"] }
@@ -85,7 +85,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   };
 
   const usedBy = referencesInState(actions, store.state.resources);
-  const retiring = retireAfterDependents(actions, store.state.resources);
+  const retiring = retireAfterDependents(actions, store.state);
   // The old object of each of those replacements, handed from its step to its retirement.
   const replaced = new Map<string, PriorState>();
   const newStep = (action: PlannedAction) => {
@@ -178,6 +178,16 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   };
 }
 
+/**
+ * An update that removes the old object an interrupted create-before-destroy replacement left
+ * (`strays` holds the id its journal entry `replaces`): the resources that reference the address
+ * are updated before it goes, as in the replacement itself.
+ */
+function supersededLeft(action: PlannedAction, state: State): boolean {
+  const old = state.pending?.[action.address]?.replaces;
+  return old !== undefined && (action.strays ?? []).includes(old);
+}
+
 const RETIRE = "\u0000retire ";
 const retireId = (address: string) => `${RETIRE}${address}`;
 function retiredAddress(id: string): string | undefined {
@@ -191,13 +201,13 @@ function retiredAddress(id: string): string | undefined {
  * in its own step. When a re-pointing step fails or is interrupted, the old object stays (still in
  * use) and its journal entry (`replaces`) has the next apply remove it.
  */
-function retireAfterDependents(
-  actions: readonly PlannedAction[],
-  recorded: Record<string, ResourceState>,
-): Map<string, string[]> {
+function retireAfterDependents(actions: readonly PlannedAction[], state: State): Map<string, string[]> {
+  const recorded = state.resources;
   const out = new Map<string, string[]>();
   for (const action of actions) {
-    if (action.action !== "replace" || !action.createBeforeDestroy || !recorded[action.address]) continue;
+    const replacing = action.action === "replace" && action.createBeforeDestroy && recorded[action.address];
+    // Also the old object an interrupted replacement left (its dependents are re-pointed first).
+    if (!replacing && !(action.action === "update" && supersededLeft(action, state))) continue;
     // Only a recorded dependent references the old object; a new one is made with the new id.
     const after = actions
       .filter(
@@ -464,12 +474,16 @@ class Step {
     if (!prior) throw new Error(`${this.action.address}: not in state`);
     try {
       const handler = this.handler;
-      await this.removeStrays(prior);
+      // The old object an interrupted replacement left goes in retire(), after its dependents;
+      // until then its journal entry stays (`replacing` keeps record() from clearing it).
+      if (this.retireLater) this.replacing = prior.id;
+      else await this.removeStrays(prior);
       if (this.action.changes.length === 0 && this.action.strays?.length) {
         // Only the objects an interrupted replacement left: the recorded one is up to date.
-        await this.store.update((_resources, state) => {
-          delete state.pending![this.action.address];
-        });
+        if (!this.retireLater)
+          await this.store.update((_resources, state) => {
+            delete state.pending![this.action.address];
+          });
         return;
       }
       const spec = await this.updateSpec(prior);
@@ -529,7 +543,12 @@ class Step {
   /** The old object of a create-before-destroy replacement, once what referenced it is re-pointed. */
   async retire(): Promise<void> {
     const old = this.replaced.get(this.action.address);
-    if (old) await this.removeReplaced(old);
+    if (old) return this.removeReplaced(old);
+    // An update removing what an interrupted replacement left.
+    await this.removeStrays(this.prior);
+    await this.store.update((_resources, state) => {
+      delete state.pending![this.action.address];
+    });
   }
 
   private async removeReplaced(prior: PriorState): Promise<void> {

@@ -344,6 +344,42 @@ describe("provider_c: create_before_destroy", () => {
     expect((await agents.destroy()).code).toBe(0);
   });
 
+  it("a run cut before the coordinator was re-pointed keeps the old member in use; the next run re-points, then removes it", async () => {
+    const { dir, agents, old, lead } = await applied("lc-cbd-repoint");
+    const rosterOf = async () =>
+      JSON.stringify(
+        ((await liveAgents(sim)).find((a) => a.id === lead) as { multiagent?: unknown }).multiagent,
+      );
+    await setFaults(sim, {
+      rules: [{ method: "POST", path: `/agents/${lead}$`, action: { type: "status", status: 400 } }],
+    });
+    const broken = await agents.apply({ replace: [member] });
+    await setFaults(sim, {});
+    expect(broken.code, said(broken)).toBe(1);
+    expect(said(broken)).toContain("the old object is kept because");
+    expect(await liveAgents(sim)).toHaveLength(3);
+    expect(await rosterOf()).toContain(old);
+
+    const from = (await requestLog(sim)).length;
+    const again = await agents.apply();
+    expect(again.code, said(again)).toBe(0);
+    const now = (await stateOf(dir)).resources[member]!.id;
+    expect(now).not.toBe(old);
+    expect((await liveAgents(sim)).map((a) => a.id).sort()).toEqual([lead, now].sort());
+    expect(await rosterOf()).toContain(now);
+    // Still in use until the coordinator names the new member: re-pointed first, then archived.
+    const calls = (await requestLog(sim))
+      .slice(from)
+      .filter((e) => e.method === "POST")
+      .map((e) => e.path.replace(old, "OLD").replace(lead, "LEAD"));
+    expect(calls.indexOf("/v1/agents/LEAD"), calls.join(" ")).toBeGreaterThanOrEqual(0);
+    expect(calls.indexOf("/v1/agents/LEAD"), calls.join(" ")).toBeLessThan(
+      calls.indexOf("/v1/agents/OLD/archive"),
+    );
+    expect((await agents.plan()).code).toBe(0);
+    expect((await agents.destroy()).code).toBe(0);
+  });
+
   it("a run whose create answer for the new member was lost converges: no duplicate, no orphan", async () => {
     const { dir, agents, old, lead } = await applied("lc-cbd-lost");
     await setFaults(sim, {
