@@ -6,6 +6,7 @@ import {
   foldersUnder,
   foldersWithSubfolders,
   importCycles,
+  importsOutside,
   networkOffenders,
   opaqueOffenders,
   parseSource,
@@ -49,13 +50,14 @@ const AGENTS_LAYERS = [
 
 /**
  * forge-mcp, lowest first: the variable readers, the variable table, the leaf modules (config.ts
- * among them), the /mcp lane, the forge client, the OAuth service and the tools, the server, the
- * entry points.
+ * among them), the MCP layer (the tool catalogue and the one user of the SDK's server side), the
+ * /mcp lane, the forge client, the OAuth service and the tools, the server, the entry points.
  */
 const FORGE_MCP_LAYERS = [
   ["config-readers.ts"],
   ["config-variables.ts"],
-  ["config.ts", "heap.ts", "json-calls.ts", "logger.ts", "metrics.ts", "origin-guard.ts", "pkce.ts"],
+  ["config.ts", "heap.ts", "logger.ts", "metrics.ts", "origin-guard.ts", "pkce.ts"],
+  ["mcp"],
   ["mcp-lane.ts"],
   ["forge"],
   ["oauth", "tools"],
@@ -290,7 +292,23 @@ describe("agents: the rules of the house that hold today", () => {
   });
 });
 
+/**
+ * The MCP SDK's server side: v1's `server/*` (its OAuth helpers under `server/auth/` aside) and v2's
+ * server packages. forge-mcp's src/mcp/ is the one place that speaks it.
+ */
+const MCP_SERVER_SIDE = /^@modelcontextprotocol\/(sdk\/server\/(?!auth\/)|server($|\/|-))/;
+
 describe("forge-mcp: the rules of the house that hold today", () => {
+  it("only src/mcp/ imports the MCP SDK's server side (the OAuth helpers under server/auth/ aside)", () => {
+    expect(importsOutside(forgeMcp, "mcp", MCP_SERVER_SIDE)).toEqual([]);
+    // the layer is there and does import it
+    expect(
+      forgeMcp.some(
+        (f) => f.path.startsWith("mcp/") && f.packages.some((p) => MCP_SERVER_SIDE.test(p.target)),
+      ),
+    ).toBe(true);
+  });
+
   it("only the modules in FORGE_MCP_NETWORK reach the network, each through what its row names", () => {
     expect(networkOffenders(forgeMcp, NETWORK, FORGE_MCP_NETWORK)).toEqual([]);
   });
@@ -390,6 +408,28 @@ describe("the guard sees what breaks its rules", () => {
       "forge/login.ts reaches node:http",
       "tools/x.ts reaches fetch",
       "forge/http.ts reaches node:net",
+    ]);
+  });
+
+  it("reports an import of the MCP SDK's server side outside src/mcp/, type-only and dynamic ones included", () => {
+    const files = [
+      file("mcp/sdk-server.ts", 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'),
+      file("tools/x.ts", 'import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'),
+      file("main.ts", 'const s = await import("@modelcontextprotocol/sdk/server/stdio.js");\n'),
+      file("server.ts", 'import { McpServer } from "@modelcontextprotocol/server";\n'),
+      file("http.ts", 'import { x } from "@modelcontextprotocol/server-express";\n'),
+      file(
+        "oauth/bearer.ts",
+        'import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";\n',
+      ),
+      file("oauth/types.ts", 'import type { AuthInfo } from "@modelcontextprotocol/sdk/types.js";\n'),
+      file("client.ts", 'import { Client } from "@modelcontextprotocol/client";\n'),
+    ];
+    expect(importsOutside(files, "mcp", MCP_SERVER_SIDE)).toEqual([
+      "tools/x.ts imports @modelcontextprotocol/sdk/server/mcp.js",
+      "main.ts imports @modelcontextprotocol/sdk/server/stdio.js",
+      "server.ts imports @modelcontextprotocol/server",
+      "http.ts imports @modelcontextprotocol/server-express",
     ]);
   });
 

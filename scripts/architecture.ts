@@ -171,6 +171,18 @@ export function networkOffenders(
   });
 }
 
+/**
+ * Files outside `home` (a folder) that import a package `forbidden` matches, type-only imports
+ * included: one line per import, "path imports specifier".
+ */
+export function importsOutside(files: SourceFile[], home: string, forbidden: RegExp): string[] {
+  return files
+    .filter((f) => !f.path.startsWith(`${home}/`))
+    .flatMap((f) =>
+      f.packages.filter((p) => forbidden.test(p.target)).map((p) => `${f.path} imports ${p.target}`),
+    );
+}
+
 /** Dynamic imports the guard cannot follow, unless `allowed` (path → why) names the file. */
 export function opaqueOffenders(files: SourceFile[], allowed: Record<string, string>): string[] {
   return files

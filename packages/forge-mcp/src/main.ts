@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   holdYoungGeneration();
   const { ConfigError, loadConfig, TOOLSET_NAMES } = await import("./config.js");
   const { createLogger } = await import("./logger.js");
-  const { ALL_TOOL_NAMES, createMcpServer, toolExposure } = await import("./tools/index.js");
+  const { ALL_TOOL_NAMES, createCatalogue, toolExposure } = await import("./tools/index.js");
   const { createServer, listen, toolObserver } = await import("./server.js");
   let config: Config;
   try {
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const { serveStdio } = await import("./mcp/stdio.js");
   const { ForgeApi } = await import("./forge/api.js");
   const { localOAuthLogin, refreshingToken } = await import("./forge/local-oauth.js");
   const { ProjectScope } = await import("./forge/project-scope.js");
@@ -167,7 +167,7 @@ async function main(): Promise<void> {
     // GITLAB_JOB_TOKEN travels as JOB-TOKEN (a local OAuth token or FORGE_TOKEN as a bearer)
     config.forgeTokenKind === "job" && !config.localOAuth ? "job" : "bearer",
   );
-  const server = createMcpServer(
+  const catalogue = createCatalogue(
     {
       ...toolExposure(config),
       confirm: { mode: config.confirmDestructive, asker: sessionAsker },
@@ -175,7 +175,7 @@ async function main(): Promise<void> {
     },
     () => api,
   );
-  await server.connect(new StdioServerTransport());
+  await serveStdio(catalogue);
 }
 
 main().catch((err: Error) => {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Logger } from "pino";
-import { plainAccept } from "./json-calls.js";
+import { plainAccept } from "./mcp/json-calls.js";
 
 /**
  * The /mcp lane: a plain tools/call answered without Express, in front of the Express app.

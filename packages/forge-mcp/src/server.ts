@@ -8,8 +8,6 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import express, { type Express, type Request, type Response } from "express";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
@@ -19,15 +17,9 @@ import { ForgeOAuthClient } from "./forge/oauth-client.js";
 import { ProjectScope } from "./forge/project-scope.js";
 import { forgeUnauthorizedReply } from "./forge/unauthorized.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
-import {
-  JsonCallTransport,
-  type PlainCall,
-  plainCall,
-  plainHeaders,
-  requestOf,
-  ToolDispatch,
-} from "./json-calls.js";
 import { createLogger } from "./logger.js";
+import { McpHttp } from "./mcp/http.js";
+import { plainCall, plainHeaders } from "./mcp/json-calls.js";
 import { BODY_UNREADABLE, bodyLimit, MCP_BODY_LIMIT, mcpLane } from "./mcp-lane.js";
 import type { Metrics } from "./metrics.js";
 import { bearerChecks } from "./oauth/bearer.js";
@@ -49,14 +41,12 @@ import { originCheck, originGuard } from "./origin-guard.js";
 import { HttpAsker } from "./tools/confirm.js";
 import { annotations, type ToolCall, toolNames, writes } from "./tools/define.js";
 import {
-  createMcpServer,
+  createCatalogue,
   LIST_CHANGING_TOOLS,
   LoadedToolsets,
   servableTools,
   toolExposure,
 } from "./tools/index.js";
-
-const MAX_IDLE_SERVERS = 32;
 
 export interface ServerOptions {
   logger?: Logger;
@@ -455,24 +445,9 @@ function mountMcp(
     );
   };
 
-  // Stateless Streamable HTTP: a fresh transport per request, so any replica serves any call. The
-  // McpServer objects are pooled: building one (tool schemas, a JSON-schema validator) costs more
-  // than the rest of a request. Nothing user-specific lives in them (the token travels per request
-  // in extra.authInfo); only the last initialize's client info does, which no tool uses.
-  const idleServers: McpServer[] = [];
-  // The JSON path (src/json-calls.ts): servers that stay connected to a transport of their own and
-  // carry one call at a time, so a call neither builds nor closes a transport.
-  const idleConnected: { server: McpServer; transport: JsonCallTransport }[] = [];
-  let built = 0;
-  const build = () => {
-    built++;
-    return createMcpServer(toolOpts, apiFor);
-  };
-  const connected = async (server = build()) => {
-    const transport = new JsonCallTransport();
-    await server.connect(transport);
-    return { server, transport };
-  };
+  // Stateless Streamable HTTP (src/mcp/http.ts): a fresh transport per request, so any replica
+  // serves any call, on servers built from the one catalogue
+  const mcp = new McpHttp(createCatalogue(toolOpts, apiFor), logger);
   const guard = {
     mcpServerUrl: config.mcpServerUrl,
     remoteOAuth: config.remoteOAuth,
@@ -504,73 +479,6 @@ function mountMcp(
       !asker.mayAsk(token) ||
       toolCalled(body, destructive) === undefined);
 
-  // one server whose tools answer every simple call (src/json-calls.ts, ToolDispatch), built at
-  // the first; the pooled connected servers answer the other plain calls
-  let dispatch: ToolDispatch | undefined;
-
-  /** One plain call, its answer written as one JSON body. */
-  const answerPlain = async (
-    plain: PlainCall,
-    headers: IncomingHttpHeaders,
-    res: ServerResponse,
-    info: AuthInfo | undefined,
-  ) => {
-    try {
-      if ("simple" in plain) {
-        // the call's signal aborts if its caller goes away before the answer (not after it: an
-        // abort builds an exception object, a cost per call otherwise)
-        const aborted = new AbortController();
-        const gone = () => aborted.abort();
-        res.once("close", gone);
-        dispatch ??= new ToolDispatch(build());
-        const answer = await dispatch.call(plain.simple, {
-          authInfo: info,
-          requestInfo: { headers },
-          signal: aborted.signal,
-        });
-        res.off("close", gone);
-        if (answer !== undefined) return void written(res, answer);
-      }
-      const call = requestOf(plain);
-      const entry = idleConnected.pop() ?? (await connected());
-      let answered = false;
-      // the caller went away: closing the transport aborts the call (its late answer goes to
-      // that closed transport, which drops it), and the server, connected to a fresh one, goes
-      // back to the pool: building a server costs milliseconds of the event loop, which a
-      // wave of callers timing out would otherwise pay once each (the SDK keeps an aborted
-      // call apart from a later one with the same id, bench/results/forge-mcp-profile.md)
-      res.once("close", () => {
-        if (answered) return;
-        void entry.server
-          .close()
-          .then(() => connected(entry.server))
-          .then((again) => {
-            if (idleConnected.length < MAX_IDLE_SERVERS) idleConnected.push(again);
-          })
-          .catch((err: Error) => logger.warn({ err: err.message }, "mcp server not pooled again"));
-      });
-      const answer = await entry.transport.call(call, {
-        authInfo: info,
-        requestInfo: { headers },
-      });
-      answered = true;
-      if (answer === undefined) return;
-      if (idleConnected.length < MAX_IDLE_SERVERS) idleConnected.push(entry);
-      written(res, answer);
-    } catch (err) {
-      logger.error({ err: (err as Error).message }, "mcp request failed");
-      if (!res.headersSent) {
-        const text = JSON.stringify({
-          jsonrpc: "2.0",
-          error: { code: -32603, message: "Internal error" },
-          id: null,
-        });
-        res.writeHead(500, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-        res.end(text);
-      }
-    }
-  };
-
   // Authenticate before reading the body: an anonymous caller never gets us to parse megabytes.
   app.post(
     MCP_PATH,
@@ -591,20 +499,9 @@ function mountMcp(
       asker.noteInitialize(req.body, token);
       const json = jsonAnswer(req.body, token);
       const plain = json && plainHeaders(req.headers) ? plainCall(req.body) : undefined;
-      if (plain) return answerPlain(plain, req.headers, res, info);
-      const server = idleServers.pop() ?? build();
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: json,
-      });
-      res.on("close", () => {
-        void transport.close().then(() => {
-          if (idleServers.length < MAX_IDLE_SERVERS) idleServers.push(server);
-        });
-      });
+      if (plain) return mcp.answerPlain(plain, req.headers, res, info);
       try {
-        await server.connect(transport);
-        await transport.handleRequest(req, res, req.body);
+        await mcp.answerStream(req, res, req.body, json);
       } catch (err) {
         logger.error({ err: (err as Error).message }, "mcp request failed");
         if (!res.headersSent)
@@ -623,7 +520,7 @@ function mountMcp(
   app.get(MCP_PATH, notAllowed);
   app.delete(MCP_PATH, notAllowed);
   return {
-    pool: () => ({ built, idle: idleConnected.length, direct: dispatch?.answered ?? 0 }),
+    pool: () => mcp.pool(),
     originProblem,
     // The route's handler, for a body the lane has read and its checks passed: a plain call's
     // body has a method, so no confirmation answer is in it (asker.deliver) and it is not an
@@ -635,7 +532,7 @@ function mountMcp(
       const plain = plainCall(body);
       if (!plain) return false;
       onReauth(res, info);
-      void answerPlain(plain, req.headers, res, info);
+      void mcp.answerPlain(plain, req.headers, res, info);
       return true;
     },
   };
@@ -656,14 +553,6 @@ const BATCH_REFUSED = {
   id: null,
   error: { code: -32600, message: "Invalid Request: this protocol revision has no batching" },
 } as const;
-
-/** A JSON-path answer, unless the caller went away or something answered already. */
-function written(res: ServerResponse, answer: unknown): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(answer);
-  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
-}
 
 /**
  * What every finished tool call feeds: the tool-call counter, and for a writing tool (its

@@ -5,12 +5,13 @@
 import { Interrupted, walkGraph } from "../model/graph.js";
 import { limiter } from "../plan/bounded.js";
 import { keepIgnored } from "../plan/lifecycle.js";
-import type { DesiredResource, Plan, PlannedAction } from "../plan/types.js";
+import { type DesiredResource, isRemoval, type Plan, type PlannedAction } from "../plan/types.js";
 import { ProviderHttpError } from "../providers/http.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { KindHandler, PriorState, RemoteObject, Spec, UploadIntent } from "../providers/types.js";
 import type { LockedState } from "../state/locked-state.js";
 import type { PendingCreate, ResourceState, State } from "../state/types.js";
+import { importedEntry } from "./imported.js";
 
 export type ApplyEvent =
   | { type: "start"; address: string; action: PlannedAction["action"] }
@@ -106,7 +107,7 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   };
   const tasks = actions.map((action) => ({
     id: action.address,
-    deps: action.action === "delete" ? (usedBy.get(action.address) ?? []) : action.dependsOn,
+    deps: isRemoval(action) ? (usedBy.get(action.address) ?? []) : action.dependsOn,
     run: async () => {
       const step = newStep(action);
       if (retiring.has(action.address)) step.retireLater = true;
@@ -212,7 +213,7 @@ function retireAfterDependents(actions: readonly PlannedAction[], state: State):
     const after = actions
       .filter(
         (a) =>
-          a.action !== "delete" &&
+          !isRemoval(a) &&
           a.address !== action.address &&
           recorded[a.address] !== undefined &&
           a.dependsOn.includes(action.address),
@@ -373,7 +374,47 @@ class Step {
         return this.delete();
       case "noop":
         return this.settleOnly();
+      case "import":
+        return this.importObject(this.action.remoteId!);
+      case "forget":
+        return this.forget();
     }
+  }
+
+  /**
+   * An `import:` entry: the object is read again (it may have gone since the plan), updated when
+   * the plan listed changes, and recorded. A kind that cannot be updated in place, or a change that
+   * forces replacement, is recorded as `agents import` records it, the remote as last-applied, so
+   * the next plan shows the replacement (the plan's reason said so).
+   */
+  private async importObject(id: string): Promise<void> {
+    const handler = this.handler;
+    const current = await this.remote(() => handler.read(this.ctx, id));
+    if (current === "gone" || current.archived)
+      throw new Error(
+        `${this.action.address}: ${id} no longer exists remotely, so it cannot be imported; nothing was recorded. Run agents plan again`,
+      );
+    if (this.action.changes.length === 0) return this.record(current, false);
+    // What cannot change in place is left to the next plan, which shows the replacement.
+    if (handler.update && !this.action.changes.some((c) => c.forcesReplacement)) {
+      const update = handler.update.bind(handler);
+      const prior: PriorState = { id, spec: current.spec, extra: current.extra, version: current.version };
+      return this.record(await this.remote(() => update(this.ctx, id, this.spec, prior)), false);
+    }
+    const entry = importedEntry(this.desired!, current);
+    await this.store.update((resources, state) => {
+      resources[entry.address] = entry;
+      delete state.pending![entry.address];
+    });
+  }
+
+  /** A `removed:` entry with `destroy: false`: state drops the resource; nothing is called. */
+  private async forget(): Promise<void> {
+    const { address } = this.action;
+    await this.store.update((resources, state) => {
+      delete resources[address];
+      delete state.pending![address];
+    });
   }
 
   /** Nothing to change, but an interrupted run left uploads for this resource: settle them. */

@@ -18,6 +18,8 @@ const PAST: Record<string, string> = {
   adopt: "adopted",
   read: "verified",
   noop: "unchanged",
+  import: "imported",
+  forget: "forgotten (the remote object stays)",
 };
 const PRESENT: Record<string, string> = {
   create: "creating",
@@ -27,6 +29,8 @@ const PRESENT: Record<string, string> = {
   adopt: "adopting",
   read: "verifying",
   noop: "checking",
+  import: "importing",
+  forget: "forgetting",
 };
 
 type Printer = (line: string) => void;
@@ -127,13 +131,18 @@ export function resultSummary(plan: Plan, result: ExecuteResult, seconds: number
         a.action === action && done.has(a.address) && (a.action !== "delete" || releasedOnly(a) === released),
     ).length;
   const released = count("delete", true) ? `, ${count("delete", true)} released from state` : "";
+  // Moves are made before any step: all of them, once the run got that far.
+  const moved = plan.actions.filter((a) => a.previousAddress !== undefined).length;
   const word = plan.operation === "destroy" ? "Destroy" : "Apply";
   const counts =
     plan.operation === "destroy"
       ? `${count("delete")} destroyed${released}`
       : `${count("create")} created, ${count("update")} updated, ${count("replace")} replaced, ${count("delete")} deleted${released}` +
         (count("adopt") ? `, ${count("adopt")} adopted` : "") +
-        (count("read") ? `, ${count("read")} external verified` : "");
+        (count("read") ? `, ${count("read")} external verified` : "") +
+        (count("import") ? `, ${count("import")} imported` : "") +
+        (moved ? `, ${moved} moved` : "") +
+        (count("forget") ? `, ${count("forget")} forgotten` : "");
   if (result.ok) return [`${word} complete in ${seconds.toFixed(1)}s: ${counts}.`];
   const lines = [
     `${word} incomplete in ${seconds.toFixed(1)}s: ${counts}; ${result.failed.length} failed, ${result.skipped.length} skipped.`,

@@ -78,6 +78,16 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1063: "`state.url` is not a postgres:// or postgresql:// URL",
   AGENTS1064:
     "`state.backend: postgres` without `workspace`: the workspace is then the folder's name, so a clone in a folder of another name reads another, empty state (warning)",
+  AGENTS1070:
+    'an address in `moved`, `import` or `removed` is not written as plans print it (`provider.kind["name"]`), or names an unknown provider or kind',
+  AGENTS1071:
+    "a `moved` entry changes the provider or the kind (a move renames within one provider and kind)",
+  AGENTS1072: "the `from` of a `moved` or `removed` entry is still declared in the file",
+  AGENTS1073:
+    "the `to` of a `moved` or `import` entry is not declared in the file (nor continued by another move)",
+  AGENTS1074:
+    "two `moved`/`import`/`removed` entries claim one address (or one imported id), or moves form a cycle",
+  AGENTS1075: "an `import` entry names an external reference (`environment_id`, `identity_id`, a tunnel)",
   AGENTS1100: "provider_b accepts only apt, npm and pip packages (non-empty cargo/gem/go rejected)",
   AGENTS1101: "`setup_script` is only supported by provider_b",
   AGENTS1102: "`setup_script` exceeds 64 KB of UTF-8",

@@ -1,6 +1,7 @@
 import { KINDS } from "../model/kinds.js";
 import { PROVIDER_NAMES, PROVIDER_SPECS } from "../providers/specs.js";
 import { DIAGNOSTIC_CODES } from "./diagnostics.js";
+import { BLOCKS_INTRO, BLOCKS_TITLE } from "./docs-blocks.js";
 import { LIFECYCLE_SECTION } from "./docs-lifecycle.js";
 import { jsonSchema, SCHEMA_ID } from "./json-schema.js";
 
@@ -251,6 +252,17 @@ export function configurationReference(): string {
     descend(props[key], key, top);
   }
   sections.push("## Top level", "", table(top), "");
+  const blocks: Row[] = [];
+  for (const key of ["moved", "import", "removed"]) {
+    blocks.push({
+      field: key,
+      type: typeOf(props[key]),
+      required: false,
+      description: props[key].description ?? "",
+    });
+    descend(props[key], key, blocks);
+  }
+  sections.push(BLOCKS_TITLE, "", BLOCKS_INTRO, table(blocks), "");
   for (const kind of KINDS) {
     const entry = props[kind] as Json;
     const item = entry.additionalProperties as Json;

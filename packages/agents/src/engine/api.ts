@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { hasDeferred, preflightRemovals, runDeferred } from "../apply/deferred.js";
 import { type ApplyEvent, type ExecuteResult, executePlan } from "../apply/execute.js";
+import { recordMoves } from "../apply/moves.js";
 import { loadDotenv } from "../config/dotenv.js";
 import { configHash, prepareDesired } from "../plan/bind.js";
 import { protectionUpdates, refuseProtected } from "../plan/lifecycle.js";
@@ -267,6 +268,7 @@ function planWith(
     concurrency: options.refreshConcurrency,
     signal: options.signal,
     source: { backend: view.backend.kind, location: view.backend.location, project: project.project },
+    ...(project.stateBlocks ? { blocks: project.stateBlocks } : {}),
   });
 }
 
@@ -341,6 +343,7 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
       options.onEvent?.({ type: "warning", address, message });
     let result: ExecuteResult = { ok: true, done: [], failed: [], skipped: [] };
     if (hasChanges(planned)) {
+      await recordMoves(planned, store);
       await preflightRemovals(planned, store, runtime, signal, warn);
       result = await executePlan({
         plan: planned,

@@ -5,6 +5,7 @@ import { ConfigError } from "../config/diagnostics.js";
 import { formatDiagnostic } from "../config/format.js";
 import { loadConfig } from "../config/index.js";
 import type { LifecycleDecl } from "../config/schema/index.js";
+import { hasBlocks, type StateBlocks } from "../plan/blocks.js";
 import type { DesiredResource, LifecycleRules } from "../plan/types.js";
 import { ALL_ADAPTERS } from "../providers/catalog.js";
 import type { Kind, ProviderAdapter, ProviderName, Spec } from "../providers/types.js";
@@ -72,6 +73,11 @@ export async function loadProject(options: LoadOptions): Promise<LoadedProject> 
     ...(node.lifecycle ? { lifecycle: lifecycleRules(node.lifecycle) } : {}),
   }));
   const project = projectName(result.dir, env);
+  const blocks: StateBlocks = {
+    moved: result.config.moved ?? [],
+    imports: result.config.import ?? [],
+    removed: result.config.removed ?? [],
+  };
   const state = stateSettingsOf(result.config.state, result.dir, project, env);
   return {
     configPath: result.file,
@@ -79,6 +85,7 @@ export async function loadProject(options: LoadOptions): Promise<LoadedProject> 
     project,
     projectFrom: projectSource(env),
     state: state.settings,
+    ...(hasBlocks(blocks) ? { stateBlocks: blocks } : {}),
     desired,
     blocks: (result.config.providers ?? {}) as LoadedProject["blocks"],
     secrets: [...result.secretValues, ...state.secrets],

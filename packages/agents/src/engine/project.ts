@@ -1,5 +1,6 @@
 // What the engine needs from a loaded agents.yaml, independent of how it was parsed.
 import { basename } from "node:path";
+import type { StateBlocks } from "../plan/blocks.js";
 import type { DesiredResource } from "../plan/types.js";
 import type { StateSettings } from "../state/settings.js";
 
@@ -21,6 +22,8 @@ export interface LoadedProject {
   warnings: string[];
   /** Where the state lives (the `state:` block or AGENTS_STATE_URL); default: the file beside the config. */
   state?: StateSettings;
+  /** The `moved:`, `import:` and `removed:` lists (absent: none). */
+  stateBlocks?: StateBlocks;
 }
 
 /** Project label for ownership metadata (and the default state workspace): AGENTS_PROJECT, else the config folder's name. */

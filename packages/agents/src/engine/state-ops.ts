@@ -1,11 +1,13 @@
 // `agents import` and `agents state list|show|rm|mv`. Every write holds the state lock.
 
-import { formatAddress, parseAddress } from "../model/address.js";
+import { importedEntry } from "../apply/imported.js";
+import { parseAddress } from "../model/address.js";
 import { compareText } from "../plan/order.js";
 import { stateLine } from "../plan/render.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { StateBackend } from "../state/backend.js";
 import { LockedState } from "../state/locked-state.js";
+import { moveEntry } from "../state/moves.js";
 import { canonicalJson, serialize } from "../state/serialize.js";
 import { type ResourceState, type State, StateError } from "../state/types.js";
 import { upgradeState } from "../state/upgrade.js";
@@ -72,14 +74,9 @@ export async function moveInState(backend: StateBackend, from: string, to: strin
     if (!entry) throw new StateError(notInState(from, Object.keys(store.state.resources)));
     if (store.state.resources[to])
       throw new StateError(`${to} is already in state; remove it first with agents state rm`);
-    const moved = { ...entry, address: formatAddress(target), name: target.name };
+    let moved = entry;
     await store.update((resources) => {
-      delete resources[from];
-      resources[moved.address] = moved;
-      // Entries are replaced, never changed in place (a write that fails leaves state as it was).
-      for (const [address, r] of Object.entries(resources))
-        if (r.dependsOn.includes(from))
-          resources[address] = { ...r, dependsOn: r.dependsOn.map((d) => (d === from ? moved.address : d)) };
+      moved = moveEntry(resources, from, target);
     });
     return moved;
   } finally {
@@ -125,21 +122,7 @@ export async function importResource(
           `${declared.provider} has no ${declared.kind} with id ${remoteId} (or it is archived)`,
         );
       }
-      const entry: ResourceState = {
-        address,
-        kind: declared.kind,
-        name: declared.name,
-        provider: declared.provider,
-        id: remote.id,
-        external: false,
-        // What the remote shows becomes last-applied: the next plan lists what differs from the file.
-        spec: remote.spec,
-        // Marks an object whose ownership labels the next plan checks (and the next update stamps).
-        extra: { ...remote.extra, imported: true },
-        ...(remote.version !== undefined ? { version: remote.version } : {}),
-        dependsOn: [...declared.dependsOn].sort(),
-        updatedAt: new Date().toISOString(),
-      };
+      const entry = importedEntry(declared, remote);
       await store.update((resources) => {
         resources[address] = entry;
       });

@@ -2,7 +2,7 @@
 // remote shows: create, update, replace, read or noop for a declared resource, delete for one
 // that is not (any more).
 import { matchesAny } from "../model/field-path.js";
-import type { KindHandler, Spec } from "../providers/types.js";
+import type { KindHandler, Owner, Spec } from "../providers/types.js";
 import type { ResourceState } from "../state/types.js";
 import type { BoundResource } from "./bind.js";
 import { diffValues, isEmptyValue, sameValue } from "./diff.js";
@@ -72,7 +72,7 @@ export function planDeclared(project: string, bound: BoundResource): PlannedActi
   const observed = result?.status === "found" ? result.remote.spec : undefined;
   const notYetApplied = result?.status === "found" ? result.remote.notYetApplied : undefined;
   const changes = withoutIgnored(
-    fieldChanges(prior.spec, observed, spec, handler, false, notYetApplied),
+    keyNamed(fieldChanges(prior.spec, observed, spec, handler, false, notYetApplied), resource.name),
     resource.lifecycle,
   );
   // After `agents state mv` the remote still names the old address as its owner: an update
@@ -81,24 +81,7 @@ export function planDeclared(project: string, bound: BoundResource): PlannedActi
   // An imported object may carry no ownership labels (or another project's): its first update
   // stamps this project's, so sync and adoption find it. The plan shows that update.
   if (result?.status === "found" && prior.extra?.imported === true && handler.update) {
-    if (owner?.project !== project)
-      changes.push({
-        path: "metadata.agents.project",
-        ...(owner?.project !== undefined ? { before: owner.project } : {}),
-        after: project,
-        sensitive: false,
-        forcesReplacement: false,
-        source: "config",
-      });
-    if (owner?.resource !== resource.address)
-      changes.push({
-        path: "metadata.agents.resource",
-        ...(owner?.resource !== undefined ? { before: owner.resource } : {}),
-        after: resource.address,
-        sensitive: false,
-        forcesReplacement: false,
-        source: "config",
-      });
+    changes.push(...ownershipStamp(owner, project, resource.address));
   } else if (owner && owner.project === project && owner.resource !== resource.address && handler.update) {
     changes.push({
       path: "metadata.agents.resource",
@@ -131,6 +114,50 @@ export function planDeclared(project: string, bound: BoundResource): PlannedActi
         ? "changed outside agents (drift): restore the declared values"
         : `${changes.length} field${changes.length === 1 ? "" : "s"} changed in the config`;
   return { ...withId, action: "update", reason };
+}
+
+/** The remote name fields a declaration may leave out: the object is then named after its key. */
+const KEY_NAMED = new Set(["name", "display_name"]);
+
+/**
+ * Every handler names an object after its key when the declaration gives no `name` (a vault no
+ * `display_name`), and reads a name equal to the key back as absent. An object named otherwise (an
+ * imported one, one renamed outside agents, one whose key was renamed) is renamed to the key by
+ * the update: the change says so (`~ name: "handmade-env" → "env"`) instead of reading as the
+ * field's removal.
+ */
+export function keyNamed(changes: FieldChange[], key: string): FieldChange[] {
+  for (const change of changes) {
+    if (
+      KEY_NAMED.has(change.path) &&
+      !change.sensitive &&
+      typeof change.before === "string" &&
+      isEmptyValue(change.after)
+    )
+      change.after = key;
+  }
+  return changes;
+}
+
+/**
+ * The ownership labels an imported object lacks (none, or another project's): the update that
+ * follows its import stamps this project's, so sync and adoption find it.
+ */
+export function ownershipStamp(owner: Owner | undefined, project: string, address: string): FieldChange[] {
+  const labels = [
+    ["metadata.agents.project", owner?.project, project],
+    ["metadata.agents.resource", owner?.resource, address],
+  ] as const;
+  return labels
+    .filter(([, before, after]) => before !== after)
+    .map(([path, before, after]) => ({
+      path,
+      ...(before !== undefined ? { before } : {}),
+      after,
+      sensitive: false,
+      forcesReplacement: false,
+      source: "config" as const,
+    }));
 }
 
 /** Changes from what is there now (last-applied overlaid with what the remote shows) to desired. */

@@ -5,7 +5,7 @@ import type { State } from "../state/types.js";
 import type { BoundResource } from "./bind.js";
 import { replacesFirst } from "./lifecycle.js";
 import { compareText } from "./order.js";
-import type { PlannedAction } from "./types.js";
+import { isRemoval, type PlannedAction } from "./types.js";
 
 /**
  * A resource whose dependency gets a new remote id (replaced, or recreated after it vanished)
@@ -26,7 +26,7 @@ export function propagateNewIds(
     a !== undefined &&
     (a.action === "replace" || (a.action === "create" && state.resources[a.address] !== undefined));
   for (const action of forwardOrder(
-    actions.filter((a) => a.action !== "delete"),
+    actions.filter((a) => !isRemoval(a)),
     declared,
   )) {
     if (action.external) continue;
@@ -70,8 +70,8 @@ export function propagateNewIds(
 
 /** Stable display order: forward actions in dependency order, then deletes in reverse. */
 export function orderActions(actions: PlannedAction[], declared?: DeclaredOrder): PlannedAction[] {
-  const forward = actions.filter((a) => a.action !== "delete");
-  const deletes = actions.filter((a) => a.action === "delete");
+  const forward = actions.filter((a) => !isRemoval(a));
+  const deletes = actions.filter(isRemoval);
   return [...forwardOrder(forward, declared), ...inDependencyOrder(deletes).reverse()];
 }
 

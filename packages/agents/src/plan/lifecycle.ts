@@ -242,7 +242,7 @@ export function refuseProtected(
       (declared.has(a.address) ? "" : " (with its declaration put back)") +
       ", apply, then run this again" +
       (a.action === "delete"
-        ? `; or stop managing it and leave it in place: agents state rm '${a.address}'`
+        ? `; or stop managing it and leave it in place: agents state rm '${a.address}' (or a \`removed:\` entry with \`destroy: false\`)`
         : "")
     );
   });

@@ -6,6 +6,7 @@ import type { ProviderRuntime } from "../providers/registry.js";
 import type { RemoteObject, Spec, UploadIntent } from "../providers/types.js";
 import type { ResourceState, State } from "../state/types.js";
 import { type BoundResource, bindDesired, configHash, specsOf } from "./bind.js";
+import { markMoves, planImports, planMoves, planRemoved, type StateBlocks } from "./blocks.js";
 import { breather, mapBounded } from "./bounded.js";
 import { fieldChanges, planDeclared, planRemoval } from "./decide.js";
 import { type DeclaredOrder, declaredOrder, orderActions, propagateNewIds } from "./dependents.js";
@@ -14,7 +15,7 @@ import { compareText } from "./order.js";
 import { LIST_REFRESH_MIN, type RefreshResult, type RefreshTarget, refresh } from "./refresh.js";
 import { scopeDesired, scopeState } from "./scope.js";
 import {
-  type ActionType,
+  ACTION_TYPES,
   type DesiredResource,
   PLAN_FORMAT_VERSION,
   type Plan,
@@ -37,6 +38,8 @@ export interface PlanOptions {
   signal?: AbortSignal;
   /** Which state this is, recorded in the plan (and shown as its first line). */
   source?: { backend: "file" | "postgres"; location: string; project: string };
+  /** The config's `moved:`, `import:` and `removed:` lists (plan/blocks.ts). */
+  blocks?: StateBlocks;
 }
 
 /**
@@ -55,8 +58,15 @@ export async function createPlan(options: PlanOptions): Promise<Plan> {
 export async function planWithSpecs(
   options: PlanOptions,
 ): Promise<{ plan: Plan; hashed: Map<string, Spec> }> {
-  const { runtime, state } = options;
+  const { runtime } = options;
   const operation = options.operation ?? "apply";
+  const blocks = options.blocks ?? { moved: [], imports: [], removed: [] };
+  // The plan compares with the state as the moves leave it (a destroy removes what is recorded,
+  // under whichever address).
+  const { state, moves } =
+    operation === "destroy"
+      ? { state: options.state, moves: new Map() }
+      : planMoves(options.state, blocks.moved);
   const signal = options.signal ?? new AbortController().signal;
   const concurrency = options.concurrency ?? 10;
   const scope = { providers: options.providers, targets: options.targets };
@@ -84,7 +94,7 @@ export async function planWithSpecs(
   const hash = configHash(desired, hashed);
   const order = declaredOrder(desired);
   const phase: PlanPhase = {
-    options,
+    options: { ...options, state },
     runtime,
     state,
     desired,
@@ -103,6 +113,10 @@ export async function planWithSpecs(
   const replaceWarnings: string[] = [];
   forceReplacements(actions, options.replace, byAddress, replaceWarnings);
   await settleInterrupted(phase, actions);
+  markMoves(actions, moves);
+  planRemoved(actions, blocks.removed);
+  const importWarnings =
+    operation === "destroy" ? [] : await planImports(actions, blocks.imports, { ...phase, byAddress });
   // The owned-object lookups go only to providers whose credential check passed: a wrong key or
   // an unreachable base URL is reported as the incomplete plan it makes, not thrown by a lookup.
   const probeErrors = await remote.probed;
@@ -111,6 +125,7 @@ export async function planWithSpecs(
   refuseProtected(actions, options.desired, state, operation);
   const warnings = [
     ...replaceWarnings,
+    ...importWarnings,
     ...noteRefreshResults(actions, remote.refreshed),
     ...renameHints(actions, state, hashed),
   ];
@@ -407,11 +422,10 @@ async function ownedByList(
   return out;
 }
 
-/** Read warnings go on their action; a failed read is noted there (or on the plan, without one). */
 /**
- * A key renamed without `agents state mv` plans a delete of the old address and a create of the
- * new one: when the two are of one kind and provider and the created spec is the recorded one
- * (its name aside, which follows the key), say how to keep the remote object instead.
+ * A key renamed without a `moved:` entry (or `agents state mv`) plans a delete of the old address
+ * and a create of the new one: when the two are of one kind and provider and the created spec is
+ * the recorded one (its name aside, which follows the key), say how to keep the remote object.
  */
 function renameHints(actions: PlannedAction[], state: State, hashed: Map<string, Spec>): string[] {
   const hints: string[] = [];
@@ -433,12 +447,14 @@ function renameHints(actions: PlannedAction[], state: State, hashed: Map<string,
     );
     if (twin)
       hints.push(
-        `${gone.address} is deleted and ${twin.address} created with the same settings: if you renamed the key, keep the remote object with: agents state mv '${gone.address}' '${twin.address}'`,
+        `${gone.address} is deleted and ${twin.address} created with the same settings: if you renamed the key, keep the remote object by adding to agents.yaml: ` +
+          `moved: [{from: '${gone.address}', to: '${twin.address}'}] (reviewed in the plan, kept in git; or once, by hand: agents state mv '${gone.address}' '${twin.address}')`,
       );
   }
   return hints;
 }
 
+/** Read warnings go on their action; a failed read is noted there (or on the plan, without one). */
 function noteRefreshResults(actions: PlannedAction[], refreshed: Map<string, RefreshResult>): string[] {
   const warnings: string[] = [];
   for (const [address, result] of refreshed) {
@@ -474,10 +490,7 @@ function assemblePlan(
       .sort((a, b) => compareText(a.target, b.target)),
   ];
   const summary = Object.fromEntries(
-    (["create", "update", "replace", "delete", "adopt", "read", "noop"] as ActionType[]).map((t) => [
-      t,
-      actions.filter((a) => a.action === t).length,
-    ]),
+    ACTION_TYPES.map((t) => [t, actions.filter((a) => a.action === t).length]),
   ) as Plan["summary"];
   return {
     formatVersion: PLAN_FORMAT_VERSION,

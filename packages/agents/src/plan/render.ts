@@ -3,6 +3,7 @@ import { isEmptyValue } from "./diff.js";
 import {
   type ActionType,
   type FieldChange,
+  hasChanges,
   incompleteMessage,
   type Plan,
   type PlannedAction,
@@ -17,6 +18,8 @@ const SYMBOL: Record<ActionType, string> = {
   adopt: "<~",
   read: "<=",
   noop: " ",
+  import: "<-",
+  forget: ".",
 };
 
 function formatValue(value: unknown, max = 80): string {
@@ -38,9 +41,16 @@ export function renderChange(change: FieldChange, action?: ActionType): string {
 
 export function renderAction(action: PlannedAction): string[] {
   const id = action.remoteId ? ` (${action.remoteId})` : "";
-  // As Terraform marks them: `+/-` creates the new object first, `-/+` deletes the old one first.
-  const symbol = action.action === "replace" && action.createBeforeDestroy ? "+/-" : SYMBOL[action.action];
-  const lines = [`${symbol.padStart(3)} ${action.address}${id}: ${action.action}, ${action.reason}`];
+  // A move with nothing else to do is shown as the move; as Terraform marks replacements, `+/-`
+  // creates the new object first and `-/+` deletes the old one first.
+  const moveOnly = action.previousAddress !== undefined && action.action === "noop";
+  const symbol = moveOnly
+    ? "->"
+    : action.action === "replace" && action.createBeforeDestroy
+      ? "+/-"
+      : SYMBOL[action.action];
+  const verb = moveOnly ? "move" : action.action;
+  const lines = [`${symbol.padStart(3)} ${action.address}${id}: ${verb}, ${action.reason}`];
   for (const change of action.changes) lines.push(`        ${renderChange(change, action.action)}`);
   for (const warning of action.warnings) lines.push(`        ! ${warning}`);
   return lines;
@@ -57,6 +67,10 @@ function renderSummary(plan: Plan): string {
   ];
   if (s.adopt) parts.push(`${s.adopt} to adopt`);
   if (s.read) parts.push(`${s.read} external to verify`);
+  if (s.import) parts.push(`${s.import} to import`);
+  const moves = plan.actions.filter((a) => a.previousAddress !== undefined).length;
+  if (moves) parts.push(`${moves} to move`);
+  if (s.forget) parts.push(`${s.forget} to forget`);
   return `Plan (${verb}): ${parts.join(", ")}.`;
 }
 
@@ -76,15 +90,18 @@ export function renderPlan(plan: Plan, options: { showNoop?: boolean } = {}): st
   const source = stateLine(plan.state);
   if (source) lines.push(source);
   for (const warning of plan.warnings) lines.push(`warning: ${warning}`);
-  const shown = plan.actions.filter((a) => options.showNoop || a.action !== "noop" || a.warnings.length > 0);
+  const shown = plan.actions.filter(
+    (a) =>
+      options.showNoop || a.action !== "noop" || a.warnings.length > 0 || a.previousAddress !== undefined,
+  );
   if (refreshErrors(plan).length > 0) {
     // A plan that could not read the remote never says it matches.
     for (const a of shown) lines.push(...renderAction(a));
-    if (plan.actions.some((a) => a.action !== "noop")) lines.push("", renderSummary(plan));
+    if (hasChanges(plan)) lines.push("", renderSummary(plan));
     lines.push("", `Error: ${incompleteMessage(plan)}`);
     return `${lines.join("\n")}\n`;
   }
-  if (plan.actions.every((a) => a.action === "noop")) {
+  if (!hasChanges(plan)) {
     for (const a of shown) lines.push(...renderAction(a));
     lines.push(
       plan.operation === "destroy"

@@ -4,7 +4,31 @@ import type { Kind, ProviderName, Spec } from "../providers/types.js";
 
 export const PLAN_FORMAT_VERSION = 1;
 
-export type ActionType = "create" | "update" | "replace" | "delete" | "adopt" | "read" | "noop";
+export type ActionType =
+  | "create"
+  | "update"
+  | "replace"
+  | "delete"
+  | "adopt"
+  | "read"
+  | "noop"
+  /** An `import:` entry: the remote object `remoteId` is read and recorded (updated first when `changes`). */
+  | "import"
+  /** A `removed:` entry with `destroy: false`: dropped from state, the remote object stays. */
+  | "forget";
+
+/** Every action type, in the order summaries list them. */
+export const ACTION_TYPES: readonly ActionType[] = [
+  "create",
+  "update",
+  "replace",
+  "delete",
+  "adopt",
+  "read",
+  "noop",
+  "import",
+  "forget",
+];
 
 /** A declared resource after expansion: what the engine plans against. */
 export interface DesiredResource {
@@ -62,6 +86,11 @@ export interface PlannedAction {
   createBeforeDestroy?: boolean;
   /** replace: asked for with `--replace ADDRESS`, not forced by a change. */
   forced?: true;
+  /**
+   * A `moved:` entry: the address state records the resource under until this plan is applied
+   * (apply renames the entry first; the action then runs on the new address).
+   */
+  previousAddress?: string;
   /**
    * replace: the new object an interrupted run already created for this replacement (found by
    * ownership, journaled, never recorded): adopted as the replacement instead of creating another.
@@ -155,6 +184,12 @@ export class PlanError extends Error {
   }
 }
 
+/** Whether applying the plan changes anything: an action, or a state entry it moves. */
 export function hasChanges(plan: Plan): boolean {
-  return plan.actions.some((a) => a.action !== "noop");
+  return plan.actions.some((a) => a.action !== "noop" || a.previousAddress !== undefined);
+}
+
+/** Actions that take a resource out of state (a delete, a forget): they run after what uses them. */
+export function isRemoval(action: Pick<PlannedAction, "action">): boolean {
+  return action.action === "delete" || action.action === "forget";
 }

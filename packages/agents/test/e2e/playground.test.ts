@@ -9,6 +9,7 @@ import { gzipSync } from "node:zlib";
 import { agentScript, type RunningSim, startSim } from "@agents/sims";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { CHROMIUM_ARGS } from "../../../../scripts/chromium.mjs";
 import { describeWith, servicePath } from "../../../../scripts/test-services.js";
 import { projectGraph } from "../../src/cli/graph/model.js";
 import { type Playground, startPlayground } from "../../src/cli/playground/server.js";
@@ -69,13 +70,7 @@ describeWith("chromium")("agents playground in headless Chromium (examples/provi
     browser = await chromium.launch({
       executablePath: servicePath("chromium")!,
       headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-sync",
-      ],
+      args: CHROMIUM_ARGS,
     });
     page = await browser.newPage({ viewport: { width: 1800, height: 1000 } });
     // A step that does not happen fails in seconds and names its selector, not at the test's timeout.

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { renderAction, renderChange, renderPlan } from "../../src/plan/render.js";
-import type { ActionType, FieldChange, Plan, PlannedAction } from "../../src/plan/types.js";
+import {
+  ACTION_TYPES,
+  type ActionType,
+  type FieldChange,
+  type Plan,
+  type PlannedAction,
+} from "../../src/plan/types.js";
 
 const action = (type: ActionType, extra: Partial<PlannedAction> = {}): PlannedAction => ({
   address: 'provider_c.agents["writer"]',
@@ -24,10 +30,7 @@ const plan = (actions: PlannedAction[], operation: Plan["operation"] = "apply"):
   scope: {},
   actions,
   summary: Object.fromEntries(
-    (["create", "update", "replace", "delete", "adopt", "read", "noop"] as ActionType[]).map((t) => [
-      t,
-      actions.filter((a) => a.action === t).length,
-    ]),
+    ACTION_TYPES.map((t) => [t, actions.filter((a) => a.action === t).length]),
   ) as Plan["summary"],
   warnings: [],
   refresh: { reads: 0, failed: 0 },
@@ -41,6 +44,8 @@ describe("plan rendering: one symbol per action", () => {
     ["delete", "  -"],
     ["adopt", " <~"],
     ["read", " <="],
+    ["import", " <-"],
+    ["forget", "  ."],
   ] as const)("%s is shown as %s with its reason", (type, symbol) => {
     expect(renderAction(action(type, { remoteId: "agent_1" }))[0]).toBe(
       `${symbol} provider_c.agents["writer"] (agent_1): ${type}, because`,
@@ -51,6 +56,36 @@ describe("plan rendering: one symbol per action", () => {
     expect(renderAction(action("replace", { remoteId: "agent_1", createBeforeDestroy: true }))[0]).toBe(
       '+/- provider_c.agents["writer"] (agent_1): replace, because',
     );
+  });
+});
+
+describe("moves (a `moved:` entry)", () => {
+  const from = 'provider_c.agents["scribe"]';
+  it.each([
+    {
+      row: "a move alone is shown as the move, and is a change",
+      moved: action("noop", { previousAddress: from, reason: `moved from ${from}`, remoteId: "agent_1" }),
+      line: ` -> provider_c.agents["writer"] (agent_1): move, moved from ${from}`,
+    },
+    {
+      row: "a move with an update is shown as the update",
+      moved: action("update", {
+        previousAddress: from,
+        reason: `moved from ${from}; 1 field`,
+        remoteId: "agent_1",
+      }),
+      line: `  ~ provider_c.agents["writer"] (agent_1): update, moved from ${from}; 1 field`,
+    },
+  ])("$row", ({ moved, line }) => {
+    const text = renderPlan(plan([moved]));
+    expect(text).toContain(line);
+    expect(text).toContain("1 to move.");
+    expect(text).not.toContain("No changes");
+  });
+
+  it("import and forget are counted in the summary", () => {
+    const text = renderPlan(plan([action("import"), action("forget", { address: "x" })]));
+    expect(text).toContain("0 to delete, 1 to import, 1 to forget.");
   });
 });
 

@@ -3,7 +3,7 @@ import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middlew
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { RequestHandler } from "express";
 import type { ForgeTokenVerifier, TokenLookup } from "../forge/verify.js";
-import { authParam } from "./scopes.js";
+import { authParam, bearerChallenge } from "./scopes.js";
 import { FixedWindows } from "./windows.js";
 
 /**
@@ -54,6 +54,20 @@ export function bearerChecks(verifier: ForgeTokenVerifier, o: BearerOptions): Be
     return lookup;
   };
   const check: RequestHandler = (req, res, next) => {
+    // RFC 6750 §3.1: a request with no credential (no Authorization header, or another scheme than
+    // Bearer) gets a challenge without an error code, only where to sign in; the SDK's check would
+    // call it invalid_token, which a client may take for "your token is bad" and drop a good one.
+    const scheme = (req.headers.authorization ?? "").split(" ")[0]!.toLowerCase();
+    if (scheme !== "bearer") {
+      res.setHeader(
+        "WWW-Authenticate",
+        bearerChallenge({ scope: o.scope, resourceMetadataUrl: o.resourceMetadataUrl }),
+      );
+      res
+        .status(401)
+        .json({ error_description: "Authentication required: send a forge access token as Bearer" });
+      return;
+    }
     // The SDK names a scope in its challenge only with requiredScopes, which it then demands all
     // of; ours are any-of (`api` or `read_api`), so the scope is added to its challenge here.
     const setHeader = res.setHeader;

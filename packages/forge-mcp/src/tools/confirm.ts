@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { LRUCache } from "lru-cache";
+import type { CallContext, ElicitAnswer as ElicitResult, Peer } from "../mcp/catalogue.js";
 
 /**
  * Confirmation of destructive tools through MCP elicitation (docs/forge-mcp.md "Confirming
@@ -13,19 +12,14 @@ import { LRUCache } from "lru-cache";
  */
 export type ConfirmMode = "elicit" | "refuse" | "off";
 
-/** What a tool handler's `extra` carries that confirmation reads. */
-export interface ConfirmExtra {
-  authInfo?: { token: string } | undefined;
-  requestId: string | number;
-  /** Aborted when the tool call's own request ends. */
-  signal: AbortSignal;
-}
+/** What a tool call's context carries that confirmation reads. */
+export type ConfirmExtra = Pick<CallContext, "authInfo" | "requestId" | "signal">;
 
 /** How one kind of server asks its client: over a stdio session, or over stateless HTTP. */
 export interface Asker {
   /** Whether this request's client declared the elicitation capability (form mode). */
-  supports(server: McpServer, extra: ConfirmExtra): boolean;
-  ask(server: McpServer, extra: ConfirmExtra, params: ElicitParams): Promise<ElicitResult>;
+  supports(peer: Peer, extra: ConfirmExtra): boolean;
+  ask(peer: Peer, extra: ConfirmExtra, params: ElicitParams): Promise<ElicitResult>;
 }
 
 export interface ElicitParams {
@@ -76,19 +70,18 @@ export function confirmationForm(toolName: string, args: Record<string, unknown>
 export async function confirmDestructive(
   mode: ConfirmMode,
   asker: Asker,
-  server: McpServer,
-  extra: ConfirmExtra,
+  extra: ConfirmExtra & { peer: Peer },
   toolName: string,
   args: Record<string, unknown>,
 ): Promise<string | undefined> {
   if (mode === "off") return undefined;
-  if (!asker.supports(server, extra))
+  if (!asker.supports(extra.peer, extra))
     return mode === "refuse"
       ? `${toolName} was not run: it needs the person's confirmation and this client cannot ask (no elicitation capability)`
       : undefined;
   let answer: ElicitResult;
   try {
-    answer = await asker.ask(server, extra, confirmationForm(toolName, args));
+    answer = await asker.ask(extra.peer, extra, confirmationForm(toolName, args));
   } catch {
     return `${toolName} was not run: the confirmation was not answered`;
   }
@@ -98,8 +91,8 @@ export async function confirmDestructive(
 
 /** A stdio session: the server knows its one client's capabilities and can send it requests. */
 export const sessionAsker: Asker = {
-  supports: (server) => declaresFormElicitation(server.server.getClientCapabilities()),
-  ask: (server, _extra, params) => server.server.elicitInput(params),
+  supports: (peer) => declaresFormElicitation(peer.clientCapabilities()),
+  ask: (peer, _extra, params) => peer.elicit({ ...params }),
 };
 
 const WAIT_MS = 5 * 60_000;
@@ -134,7 +127,7 @@ export class HttpAsker implements Asker {
     }
   }
 
-  supports(_server: McpServer, extra: ConfirmExtra): boolean {
+  supports(_peer: Peer, extra: ConfirmExtra): boolean {
     return this.capable.has(HttpAsker.key(extra.authInfo?.token));
   }
 
@@ -145,9 +138,7 @@ export class HttpAsker implements Asker {
     return this.capable.has(HttpAsker.key(token));
   }
 
-  ask(server: McpServer, extra: ConfirmExtra, params: ElicitParams): Promise<ElicitResult> {
-    const transport = server.server.transport;
-    if (!transport) return Promise.reject(new Error("no transport"));
+  ask(peer: Peer, extra: ConfirmExtra, params: ElicitParams): Promise<ElicitResult> {
     const id = `confirm-${randomUUID()}`;
     const key = HttpAsker.key(extra.authInfo?.token);
     return new Promise<ElicitResult>((resolve, reject) => {
@@ -162,11 +153,8 @@ export class HttpAsker implements Asker {
       this.pending.set(id, { key, done: finish });
       // the tool call's own POST ended (the client went away): nobody will answer
       extra.signal.addEventListener("abort", () => finish(new Error("aborted")), { once: true });
-      transport
-        .send(
-          { jsonrpc: "2.0", id, method: "elicitation/create", params: { ...params } },
-          { relatedRequestId: extra.requestId },
-        )
+      peer
+        .send({ jsonrpc: "2.0", id, method: "elicitation/create", params: { ...params } }, extra.requestId)
         .catch((err: Error) => finish(err));
     });
   }

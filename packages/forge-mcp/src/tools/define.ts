@@ -1,17 +1,16 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { PermissionMode } from "../config.js";
 import type { ApiResult, ForgeApi } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
 import { ProjectOutsideScope } from "../forge/project-scope.js";
-import { type Asker, type ConfirmExtra, type ConfirmMode, confirmDestructive } from "./confirm.js";
+import type { CallContext, CatalogueTool, ToolAnnotations, ToolResult } from "../mcp/catalogue.js";
+import { type Asker, type ConfirmMode, confirmDestructive } from "./confirm.js";
 
 /**
  * One declarative shape for every forge tool: a zod input, whether it writes (and whether that
  * write destroys something), the forge endpoint it calls, and a function from (api, args) to that
- * one forge call. Registration applies read-only mode; the wrapper turns forge errors into MCP tool
- * errors carrying the forge's message (never a token).
+ * one forge call. The catalogue (src/mcp/catalogue.ts) takes them with read-only mode applied; the
+ * wrapper turns forge errors into MCP tool errors carrying the forge's message (never a token).
  */
 
 export interface ForgeTool<S extends z.ZodRawShape = z.ZodRawShape> {
@@ -61,7 +60,7 @@ export const groupTreeFilters = {
   updated_after: z.string().optional().describe("ISO 8601 time"),
 };
 
-function toResult(r: ApiResult | string): CallToolResult {
+function toResult(r: ApiResult | string): ToolResult {
   if (typeof r === "string") return { content: [{ type: "text", text: r }] };
   const payload = r.page ? { items: r.data, pagination: r.page } : r.data;
   // A 204 (deletions) has no body: say what happened rather than print an empty string. Compact
@@ -71,7 +70,7 @@ function toResult(r: ApiResult | string): CallToolResult {
   return { content: [{ type: "text", text }] };
 }
 
-export function annotations(t: ForgeTool) {
+export function annotations(t: ForgeTool): ToolAnnotations {
   return {
     readOnlyHint: !t.write,
     destructiveHint: t.write && (t.destructive ?? false),
@@ -120,8 +119,8 @@ function inputFor(t: ForgeTool, defaultProject: string | undefined): z.ZodRawSha
 
 /**
  * The permission mode and the deny regex, read from the tool's annotations: readonly drops every
- * tool whose readOnlyHint is false, modify every tool whose destructiveHint is true. Registration
- * asks this for every tool, so a tool added later (or registered on demand) is covered as well.
+ * tool whose readOnlyHint is false, modify every tool whose destructiveHint is true. The catalogue
+ * asks this for every tool, so a tool added later (or loaded on demand) is covered as well.
  */
 export function permitted(t: ForgeTool, e: Exposure): boolean {
   const mode = e.readOnly ? "readonly" : (e.permission ?? "full");
@@ -138,39 +137,34 @@ export function toolNames(t: ForgeTool): string[] {
   return [t.name, ...(t.aliases ?? [])];
 }
 
-export function registerTools(
-  server: McpServer,
+/**
+ * The catalogue's entries for the tools the policy permits: each tool under each name it answers
+ * to, its handler filling in the default project, asking for confirmation, calling the forge and
+ * telling the observer.
+ */
+export function catalogueTools(
   tools: ForgeTool[],
-  apiFor: (extra: { authInfo?: { token: string } | undefined }) => ForgeApi,
+  apiFor: (ctx: { authInfo?: CallContext["authInfo"] }) => ForgeApi,
+  toolsetOf: (t: ForgeTool) => string,
   opts: Exposure & {
     confirm?: { mode: ConfirmMode; asker: Asker } | undefined;
     /** Told of every call as it ends (metrics, audit): the one place all tool calls pass. */
     observe?: ((call: ToolCall) => void) | undefined;
-    /** Why a tool may not be called by this caller now (its toolset is not loaded), or undefined. */
-    available?: (name: string, extra: ConfirmExtra) => string | undefined;
   },
-): string[] {
-  const names: string[] = [];
+): CatalogueTool[] {
+  const entries: CatalogueTool[] = [];
   for (const t of tools) {
     if (!permitted(t, opts)) continue;
-    names.push(t.name);
-    const inputSchema = inputFor(t, opts.defaultProject);
-    const fill = inputSchema !== t.input;
-    const call = async (args: Record<string, unknown>, extra: ConfirmExtra): Promise<CallToolResult> => {
+    const input = inputFor(t, opts.defaultProject);
+    const fill = input !== t.input;
+    const call = async (args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> => {
       // a destructive tool asks the person first (annotations: the one source of destructiveHint)
       if (opts.confirm && annotations(t).destructiveHint) {
-        const refused = await confirmDestructive(
-          opts.confirm.mode,
-          opts.confirm.asker,
-          server,
-          extra,
-          t.name,
-          args,
-        );
+        const refused = await confirmDestructive(opts.confirm.mode, opts.confirm.asker, ctx, t.name, args);
         if (refused) return refusal(refused);
       }
       try {
-        return toResult(await t.run(apiFor(extra), args as never));
+        return toResult(await t.run(apiFor(ctx), args as never));
       } catch (err) {
         if (err instanceof ProjectOutsideScope) return refusal(err.message);
         const message =
@@ -180,22 +174,24 @@ export function registerTools(
         return { isError: true, content: [{ type: "text", text: message }] };
       }
     };
-    for (const name of toolNames(t))
-      server.registerTool(
-        name,
-        { description: t.description, inputSchema, annotations: annotations(t) },
-        async (given: Record<string, unknown>, extra: ConfirmExtra) => {
-          const unavailable = opts.available?.(name, extra);
-          if (unavailable) return { isError: true, content: [{ type: "text", text: unavailable }] };
-          const args =
-            fill && given.project_id === undefined ? { ...given, project_id: opts.defaultProject } : given;
-          const result = await call(args, extra);
-          opts.observe?.({ tool: t, args, authInfo: extra.authInfo, outcome: outcomeOf(result) });
-          return result;
-        },
-      );
+    const handler = async (given: Record<string, unknown>, ctx: CallContext) => {
+      const args =
+        fill && given.project_id === undefined ? { ...given, project_id: opts.defaultProject } : given;
+      const result = await call(args, ctx);
+      opts.observe?.({ tool: t, args, authInfo: ctx.authInfo, outcome: outcomeOf(result) });
+      return result;
+    };
+    const shared = {
+      toolset: toolsetOf(t),
+      description: t.description,
+      input,
+      annotations: annotations(t),
+      endpoint: t.endpoint,
+      handler,
+    };
+    for (const name of toolNames(t)) entries.push({ name, ...shared });
   }
-  return names;
+  return entries;
 }
 
 /** One finished tool call, as observers see it. */
@@ -209,11 +205,11 @@ export interface ToolCall {
 
 const REFUSED = Symbol("refused");
 
-function refusal(text: string): CallToolResult {
+function refusal(text: string): ToolResult {
   return Object.assign({ isError: true, content: [{ type: "text" as const, text }] }, { [REFUSED]: true });
 }
 
-function outcomeOf(r: CallToolResult): ToolCall["outcome"] {
+function outcomeOf(r: ToolResult): ToolCall["outcome"] {
   if (!r.isError) return "ok";
   return (r as { [REFUSED]?: boolean })[REFUSED] ? "refused" : "error";
 }

@@ -1,14 +1,13 @@
 import { createHash } from "node:crypto";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ListToolsRequestSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { type Config, TOOLSET_ALIASES, TOOLSET_NAMES, type Toolset } from "../config.js";
 import type { ForgeApi } from "../forge/api.js";
+import type { CallContext, Caller, Catalogue, CatalogueTool } from "../mcp/catalogue.js";
 import { branchProtectionTools } from "./branch-protection.js";
 import { ciCatalogTools, ciTools } from "./ci.js";
 import { codeSearchTools } from "./code-search.js";
 import type { Asker, ConfirmMode } from "./confirm.js";
-import { type ForgeTool, permitted, registerTools, type ToolCall, toolNames } from "./define.js";
+import { catalogueTools, type ForgeTool, permitted, type ToolCall, toolNames } from "./define.js";
 import { dependencyProxyTools } from "./dependency-proxy.js";
 import { releaseAssetTools, tagSignatureTools, uploadTools } from "./downloads.js";
 import { issueEmojiTools, mergeRequestEmojiTools, workItemEmojiTools } from "./emoji.js";
@@ -155,18 +154,16 @@ export class LoadedToolsets {
   }
 }
 
-type Extra = {
-  authInfo?: { token: string } | undefined;
-  sendNotification?: (n: { method: string }) => Promise<void>;
-};
-
-/** A fresh MCP server with the selected forge tools; apiFor maps a request's auth to a forge client. */
-export function createMcpServer(
+/**
+ * The catalogue of a configuration (src/mcp/catalogue.ts): every tool it can serve, each alias as
+ * a tool of its own name; per caller, tools/list shows the starting toolsets' tools and the ones
+ * the caller loaded with discover_tools (never an alias), and a call to a tool of a toolset the
+ * caller has not loaded is refused. apiFor maps a call's caller to a forge client.
+ */
+export function createCatalogue(
   opts: ToolOptions,
-  apiFor: (extra: { authInfo?: { token: string } | undefined }) => ForgeApi,
-  version = "0.1.0",
-): McpServer {
-  const server = new McpServer({ name: "forge-mcp", version });
+  apiFor: (ctx: { authInfo?: Caller | undefined }) => ForgeApi,
+): Catalogue {
   const loaded = opts.loaded ?? new LoadedToolsets();
   const startList = selectTools(opts).map((t) => t.name);
   const initial = new Set(startList);
@@ -177,58 +174,47 @@ export function createMcpServer(
   const toolsetOf = new Map<string, Toolset>();
   for (const [set, tools] of Object.entries(TOOLSETS) as [Toolset, ForgeTool[]][])
     for (const t of tools) for (const n of toolNames(t)) toolsetOf.set(n, set);
-  const available = (name: string, extra: Extra) =>
-    initial.has(TOOL_ALIASES.get(name) ?? name) ||
-    loaded.get(extra.authInfo?.token).has(toolsetOf.get(name)!);
+  const available = (name: string, caller: Caller | undefined) =>
+    initial.has(TOOL_ALIASES.get(name) ?? name) || loaded.get(caller?.token).has(toolsetOf.get(name)!);
 
-  registerTools(server, servableTools(opts), apiFor, {
-    ...opts,
-    available: (name, extra) =>
-      available(name, extra)
+  const entries = [
+    ...catalogueTools(servableTools(opts), apiFor, (t) => toolsetOf.get(t.name)!, opts),
+    discoverTool(loaded, opts),
+  ];
+  const tools = new Map(entries.map((t) => [t.name, t]));
+  // what tools/list may ever show: each tool once, by today's name, in the catalogue's order
+  // (stable: loaded toolsets keep it among themselves)
+  const listable = entries
+    .filter((t) => !TOOL_ALIASES.has(t.name))
+    .sort((a, b) => order(a.name) - order(b.name));
+  return {
+    tools,
+    listed: (caller) => listable.filter((t) => t.name === "discover_tools" || available(t.name, caller)),
+    refusal: (name, caller) =>
+      name === "discover_tools" || available(name, caller)
         ? undefined
         : `Tool ${name} is in the ${toolsetOf.get(name)} toolset, which is not loaded: call discover_tools with category "${toolsetOf.get(name)}" first`,
-  });
-  registerDiscover(server, loaded, opts);
-
-  // tools/list shows each tool once, by today's name, and only from toolsets the caller has: the
-  // SDK lists every registered tool, so its answer is filtered here.
-  const handlers = (
-    server.server as unknown as {
-      _requestHandlers: Map<string, (r: unknown, e: Extra) => Promise<ListToolsResult>>;
-    }
-  )._requestHandlers;
-  const list = handlers.get("tools/list")!;
-  server.server.setRequestHandler(ListToolsRequestSchema, async (req, extra) => {
-    const all = await list(req, extra);
-    return {
-      ...all,
-      tools: all.tools
-        .filter((t) => t.name === "discover_tools" || (!TOOL_ALIASES.has(t.name) && available(t.name, extra)))
-        // stable: loaded toolsets keep the catalogue's order among themselves
-        .sort((a, b) => order(a.name) - order(b.name)),
-    };
-  });
-  return server;
+  };
 }
 
-function registerDiscover(server: McpServer, loaded: LoadedToolsets, opts: ToolOptions): void {
+function discoverTool(loaded: LoadedToolsets, opts: ToolOptions): CatalogueTool {
   const names = TOOLSET_NAMES;
-  server.registerTool(
-    "discover_tools",
-    {
-      description: `List the toolsets this server has, or load one for this session so its tools appear in tools/list (a notifications/tools/list_changed follows). Toolsets: ${names.join(", ")}.`,
-      inputSchema: {
-        category: z
-          .string()
-          .optional()
-          .describe(
-            "Toolset to load (gitlab-mcp's names repositories, branches and ci are accepted); omit to list them",
-          ),
-      },
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  return {
+    name: "discover_tools",
+    toolset: "discover",
+    description: `List the toolsets this server has, or load one for this session so its tools appear in tools/list (a notifications/tools/list_changed follows). Toolsets: ${names.join(", ")}.`,
+    input: {
+      category: z
+        .string()
+        .optional()
+        .describe(
+          "Toolset to load (gitlab-mcp's names repositories, branches and ci are accepted); omit to list them",
+        ),
     },
-    async ({ category }, extra) => {
-      const token = extra.authInfo?.token;
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async (args, ctx: CallContext) => {
+      const category = args.category as string | undefined;
+      const token = ctx.authInfo?.token;
       const active = new Set<Toolset>([
         ...(opts.toolsets ?? DEFAULT_TOOLSETS).filter((t): t is Toolset => t in TOOLSETS),
         ...loaded.get(token),
@@ -253,7 +239,7 @@ function registerDiscover(server: McpServer, loaded: LoadedToolsets, opts: ToolO
       const added = !active.has(toolset) && loaded.add(token, toolset);
       active.add(toolset);
       // on this request's own stream, so a stateless HTTP client receives it too
-      if (added) await extra.sendNotification({ method: "notifications/tools/list_changed" });
+      if (added) await ctx.sendNotification({ method: "notifications/tools/list_changed" });
       const tools = TOOLSETS[toolset].filter((x) => permitted(x, opts)).map((x) => x.name);
       return {
         content: [
@@ -264,5 +250,5 @@ function registerDiscover(server: McpServer, loaded: LoadedToolsets, opts: ToolO
         ],
       };
     },
-  );
+  };
 }

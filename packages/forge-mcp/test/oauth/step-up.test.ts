@@ -54,7 +54,9 @@ describe.each([
     for (const headers of [{}, { authorization: "Bearer not-a-forge-token" }] as Record<string, string>[]) {
       const c = await challenge(mcp.url, headers);
       expect(c.status).toBe(401);
-      expect(c.header).toMatch(/^Bearer error="invalid_token", /);
+      // RFC 6750 §3.1: no credential, no error code (the rows are in oauth/bearer.test.ts)
+      if (headers.authorization) expect(c.header).toMatch(/^Bearer error="invalid_token", /);
+      else expect(c.header).toMatch(/^Bearer scope="/);
       expect(c.header).toContain(`scope="${challenged}"`);
       expect(c.header).toContain(`resource_metadata="${mcp.url}/.well-known/oauth-protected-resource/mcp"`);
     }

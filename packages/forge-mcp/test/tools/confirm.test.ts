@@ -142,10 +142,10 @@ describe.each(modes)("confirming destructive tools, %s mode", (mode, extra) => {
 describe("HttpAsker: who may answer a confirmation", () => {
   it("only a POST with the asking call's token answers it; another token's answer is not taken", async () => {
     const sent: Array<{ id: string }> = [];
-    const server = { server: { transport: { send: async (m: { id: string }) => void sent.push(m) } } };
+    const peer = { send: async (m: { id: string }) => void sent.push(m) };
     const asker = new HttpAsker(60_000);
     const extra = { authInfo: { token: "alice-token" }, requestId: 1, signal: new AbortController().signal };
-    const answer = asker.ask(server as never, extra, confirmationForm("delete_issue", { issue_iid: 3 }));
+    const answer = asker.ask(peer as never, extra, confirmationForm("delete_issue", { issue_iid: 3 }));
     await Promise.resolve();
     const reply = {
       jsonrpc: "2.0",

@@ -4,7 +4,8 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ForgeApi } from "../../src/forge/api.js";
-import { createMcpServer, TOOL_ALIASES, TOOLSETS } from "../../src/tools/index.js";
+import { createMcpServer } from "../../src/mcp/sdk-server.js";
+import { createCatalogue, TOOL_ALIASES, TOOLSETS } from "../../src/tools/index.js";
 import { APP_ID, type Forge, seedApp, startForge } from "../forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 
@@ -193,8 +194,10 @@ describe("discover_tools: toolsets loaded on demand", () => {
 
   it("in one process (stdio's shape: no shared store) a load notifies and lists too", async () => {
     const server = createMcpServer(
-      { readOnly: true, toolsets: ["users"] },
-      () => new ForgeApi(forge.apiUrl, "sim-forge-pat", 5000),
+      createCatalogue(
+        { readOnly: true, toolsets: ["users"] },
+        () => new ForgeApi(forge.apiUrl, "sim-forge-pat", 5000),
+      ),
     );
     const [a, b] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: "in-process", version: "1.0.0" });

@@ -2,6 +2,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { Config } from "../schema/index.js";
 import type { YamlSource } from "../source.js";
 import { checkAgents } from "./agents.js";
+import { checkBlocks } from "./blocks.js";
 import { RuleContext } from "./context.js";
 import { checkChannels, checkDeployments } from "./deployments.js";
 import { checkLifecycle } from "./lifecycle.js";
@@ -45,6 +46,7 @@ export function runRules(
   checkChannels(ctx);
   checkInlineSecrets(ctx);
   checkState(ctx);
+  checkBlocks(ctx);
   checkLifecycle(ctx);
   return ctx.diagnostics;
 }

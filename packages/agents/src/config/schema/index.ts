@@ -2,6 +2,7 @@ import { z } from "zod";
 import { coded, strict } from "../../model/schema-helpers.js";
 import { PROVIDER_SPECS } from "../../providers/specs.js";
 import { agentSchema } from "./agent.js";
+import { blockListsShape } from "./blocks.js";
 import { channelSchema, deploymentSchema } from "./deployment.js";
 import type { lifecycleSchema } from "./lifecycle.js";
 import {
@@ -83,6 +84,7 @@ export const configSchema = strict({
   agents: resourceMap(agentSchema).optional().describe("managed agents"),
   channels: resourceMap(channelSchema).optional().describe("external messaging channels (provider_b)"),
   deployments: resourceMap(deploymentSchema).optional().describe("repeatable run units"),
+  ...blockListsShape,
 });
 
 /** The schema of one declaration of each kind, for checking declarations one at a time. */

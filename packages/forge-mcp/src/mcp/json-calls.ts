@@ -1,11 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { McpServer, RegisteredTool, ToolCallback } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  type AnySchema,
-  normalizeObjectSchema,
-  safeParseAsync,
-  type ZodRawShapeCompat,
-} from "@modelcontextprotocol/sdk/server/zod-compat.js";
+import { safeParseAsync } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -19,6 +13,8 @@ import {
   type MessageExtraInfo,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
+import { type Caller, type Catalogue, NO_PEER } from "./catalogue.js";
+import { inputSchemaOf, runTool } from "./sdk-server.js";
 
 /**
  * The common case of stateless Streamable HTTP, answered without the SDK's HTTP transport: one
@@ -155,64 +151,41 @@ function plainResult(r: unknown): r is CallToolResult {
   );
 }
 
-type HandlerExtra = Parameters<ToolCallback<ZodRawShapeCompat>>[1];
-
 /**
- * Calls a registered tool the way the SDK's McpServer does for a simple call (find it, check
- * that it is enabled and an ordinary tool, parse its arguments with its input schema, run its
- * handler, turn a throw into a tool error, check the result against CallToolResultSchema), without
- * the SDK's protocol layer: no transport, no promise chain per message, no parse of the whole
- * request by three zod schemas. Whatever it would have to answer with an error of the SDK's own
- * (a tool it does not have, arguments its schema refuses) it leaves to the SDK: `call` answers
- * undefined before running anything, and the caller hands the request to a connected server.
- * Handlers are reentrant (the token travels in `extra`), so one server's tools serve every call.
+ * Calls a catalogue's tool the way the SDK's McpServer does for a simple call (find it, parse its
+ * arguments with its input schema, run its handler, turn a throw into a tool error, check the
+ * result against CallToolResultSchema), without the SDK's protocol layer: no transport, no promise
+ * chain per message, no parse of the whole request by three zod schemas. Whatever it would have to
+ * answer with an error of the SDK's own (a tool it does not have, arguments its schema refuses) it
+ * leaves to the SDK: `call` answers undefined before running anything, and the caller hands the
+ * request to a connected server. Handlers are reentrant (the token travels in the context), so one
+ * catalogue serves every call.
  */
 export class ToolDispatch {
   /** Calls answered here (tests). */
   answered = 0;
-  /** Each tool's input schema as the SDK parses it (normalized once per schema, not per call). */
-  private readonly schemas = new WeakMap<object, AnySchema>();
 
-  constructor(private readonly server: McpServer) {}
-
-  private tool(name: string): RegisteredTool | undefined {
-    // the SDK keeps its tools in a record by name; it has no public lookup
-    const tools = (this.server as unknown as { _registeredTools: Record<string, RegisteredTool> })
-      ._registeredTools;
-    const t = Object.hasOwn(tools, name) ? tools[name] : undefined;
-    if (!t?.enabled || t.outputSchema || !t.inputSchema || t.execution?.taskSupport !== "forbidden")
-      return undefined;
-    if ("createTask" in t.handler) return undefined;
-    return t;
-  }
+  constructor(private readonly catalogue: Catalogue) {}
 
   async call(
     call: SimpleToolCall,
-    extra: Pick<HandlerExtra, "authInfo" | "requestInfo" | "signal">,
+    extra: { authInfo?: Caller | undefined; signal: AbortSignal },
   ): Promise<JSONRPCMessage | undefined> {
-    const t = this.tool(call.name);
+    const t = this.catalogue.tools.get(call.name);
     if (!t) return undefined;
-    const input = t.inputSchema!;
-    let schema = this.schemas.get(input);
-    if (!schema) {
-      schema = normalizeObjectSchema(input) ?? input;
-      this.schemas.set(input, schema);
-    }
-    const parsed = await safeParseAsync(schema, call.args ?? {});
+    const parsed = await safeParseAsync(inputSchemaOf(t), call.args ?? {});
     if (!parsed.success) return undefined;
     this.answered++;
-    const full: HandlerExtra = {
-      ...extra,
-      requestId: call.id,
-      // a JSON answer carries no notification, and no request reaches the client before it ends
-      sendNotification: async () => {},
-      sendRequest: async () => {
-        throw new McpError(ErrorCode.InvalidRequest, "This call cannot send requests to its client");
-      },
-    };
     let result: unknown;
     try {
-      result = await (t.handler as (args: unknown, extra: HandlerExtra) => unknown)(parsed.data, full);
+      result = await runTool(this.catalogue, t, parsed.data as Record<string, unknown>, {
+        authInfo: extra.authInfo,
+        signal: extra.signal,
+        requestId: call.id,
+        // a JSON answer carries no notification, and no request reaches the client before it ends
+        sendNotification: async () => {},
+        peer: NO_PEER,
+      });
     } catch (err) {
       if (err instanceof McpError && err.code === ErrorCode.UrlElicitationRequired)
         return { jsonrpc: "2.0", id: call.id, error: errorOf(err) };

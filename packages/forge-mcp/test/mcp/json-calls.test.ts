@@ -2,12 +2,14 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, JSONRPCRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { JsonCallTransport, simpleToolCall, ToolDispatch } from "../src/json-calls.js";
-import { type Forge, startForge } from "./forge-sim.js";
-import { type RunningForgeMcp, startForgeMcp } from "./helpers.js";
+import type { Catalogue, CatalogueTool, ToolResult } from "../../src/mcp/catalogue.js";
+import { JsonCallTransport, simpleToolCall, ToolDispatch } from "../../src/mcp/json-calls.js";
+import { createMcpServer } from "../../src/mcp/sdk-server.js";
+import { type Forge, startForge } from "../forge-sim.js";
+import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 
 /**
- * /mcp answers a plain tools/call on its own JSON path (src/json-calls.ts) and everything else
+ * /mcp answers a plain tools/call on its own JSON path (src/mcp/json-calls.ts) and everything else
  * through the SDK's Streamable HTTP transport: the wire is the same either way. One row per rule
  * of the transport (MCP 2025-06-18, "Streamable HTTP", and JSON-RPC 2.0 §5.1).
  */
@@ -274,47 +276,52 @@ describe("JsonCallTransport", () => {
 
 /**
  * ToolDispatch against the SDK: every simple call it answers, it answers as the SDK's McpServer
- * answers the same request through its protocol layer (compared as parsed JSON); every call it
- * leaves (undefined) is one the SDK answers with an error of its own. One row per case.
+ * serving the same catalogue answers the same request through its protocol layer (compared as
+ * parsed JSON); every call it leaves (undefined) is one the SDK answers with an error of its own.
+ * One row per case.
  */
 describe("ToolDispatch answers as the SDK does, or leaves the call to it", () => {
-  const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
-  function tools(server: McpServer) {
-    server.registerTool("plain", { description: "d", inputSchema: { n: z.number().int() } }, async ({ n }) =>
-      text(`n=${n}`),
-    );
-    server.registerTool("fails", { description: "d", inputSchema: {} }, async () => {
+  const text = (t: string): ToolResult => ({ content: [{ type: "text" as const, text: t }] });
+  const annotations = {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  };
+  const tool = (
+    name: string,
+    input: CatalogueTool["input"],
+    handler: (args: Record<string, unknown>) => Promise<unknown>,
+  ): CatalogueTool => ({
+    name,
+    toolset: "t",
+    description: "d",
+    input,
+    annotations,
+    handler: handler as CatalogueTool["handler"],
+  });
+  const tools = [
+    tool("plain", { n: z.number().int() }, async ({ n }) => text(`n=${n}`)),
+    tool("fails", {}, async () => {
       throw new Error("it broke");
-    });
-    server.registerTool("throws-a-string", { description: "d", inputSchema: {} }, async () => {
+    }),
+    tool("throws-a-string", {}, async () => {
       throw "a string";
-    });
-    server.registerTool("tool-error", { description: "d", inputSchema: {} }, async () => ({
-      isError: true,
-      ...text("refused"),
-    }));
-    server.registerTool("rich", { description: "d", inputSchema: {} }, async () => ({
+    }),
+    tool("tool-error", {}, async () => ({ isError: true, ...text("refused") })),
+    tool("rich", {}, async () => ({
       content: [{ type: "text" as const, text: "t", annotations: { priority: 1 } }],
       extra: 1,
-    }));
-    server.registerTool(
-      "bad-result",
-      { description: "d", inputSchema: {} },
-      async () => ({ content: "not a list" }) as never,
-    );
-    server.registerTool(
-      "strips",
-      { description: "d", inputSchema: { keep: z.string().optional() } },
-      async (args) => text(JSON.stringify(args)),
-    );
-    server.registerTool(
-      "typed-output",
-      { description: "d", inputSchema: {}, outputSchema: { v: z.number() } },
-      async () => ({ ...text("x"), structuredContent: { v: 1 } }),
-    );
-    server.registerTool("no-input", { description: "d" }, async () => text("none"));
-    server.registerTool("off", { description: "d", inputSchema: {} }, async () => text("off")).disable();
-  }
+    })),
+    tool("bad-result", {}, async () => ({ content: "not a list" })),
+    tool("strips", { keep: z.string().optional() }, async (args) => text(JSON.stringify(args))),
+    tool("not-for-you", {}, async () => text("ran")),
+  ];
+  const catalogue: Catalogue = {
+    tools: new Map(tools.map((t) => [t.name, t])),
+    listed: () => tools,
+    refusal: (name) => (name === "not-for-you" ? "not loaded" : undefined),
+  };
   const rows: Array<{ rule: string; name: string; args?: Record<string, unknown>; direct: boolean }> = [
     { rule: "a tool's result", name: "plain", args: { n: 3 }, direct: true },
     { rule: "a throw becomes a tool error with its message", name: "fails", direct: true },
@@ -329,23 +336,21 @@ describe("ToolDispatch answers as the SDK does, or leaves the call to it", () =>
       direct: true,
     },
     { rule: "no arguments at all are an empty object", name: "strips", direct: true },
+    {
+      rule: "a tool the catalogue refuses this caller: its refusal as a tool error",
+      name: "not-for-you",
+      direct: true,
+    },
     { rule: "invalid arguments: left to the SDK", name: "plain", args: { n: "x" }, direct: false },
     { rule: "an unknown tool: left to the SDK", name: "nope", direct: false },
     { rule: "an inherited property name is no tool", name: "constructor", direct: false },
-    { rule: "a disabled tool: left to the SDK", name: "off", direct: false },
-    { rule: "a tool with an output schema: left to the SDK", name: "typed-output", direct: false },
-    { rule: "a tool without an input schema: left to the SDK", name: "no-input", direct: false },
   ];
   let dispatch: ToolDispatch;
   let transport: JsonCallTransport;
   beforeAll(async () => {
-    const one = new McpServer({ name: "t", version: "1" });
-    tools(one);
-    dispatch = new ToolDispatch(one);
-    const other = new McpServer({ name: "t", version: "1" });
-    tools(other);
+    dispatch = new ToolDispatch(catalogue);
     transport = new JsonCallTransport();
-    await other.connect(transport);
+    await createMcpServer(catalogue).connect(transport);
   });
 
   it.each(rows)("$rule", async ({ name, args, direct }) => {

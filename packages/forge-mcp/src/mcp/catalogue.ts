@@ -1,0 +1,103 @@
+import type { z } from "zod";
+
+/**
+ * The tool catalogue: forge-mcp's own description of its tools and of who may see and call them,
+ * with nothing of the MCP SDK in it. The rest of src/mcp/ turns it into the wire (the SDK's
+ * server, or the JSON path's own dispatch); tools/ builds it; nothing else needs the SDK to say
+ * what a tool is, what it returns, or whether a caller may use it.
+ */
+
+/** One block of a tool's answer: every forge-mcp tool answers in text. */
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+
+/** What a tool's handler returns (MCP's CallToolResult, in the form forge-mcp uses). */
+export interface ToolResult {
+  content: TextBlock[];
+  isError?: boolean;
+}
+
+/** MCP's tool annotations, all four always given. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** Who calls: the credential the request was authenticated with (none with a server token). */
+export interface Caller {
+  token: string;
+  extra?: Record<string, unknown> | undefined;
+}
+
+/** A client's answer to an elicitation (MCP's ElicitResult). */
+export interface ElicitAnswer {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, unknown> | undefined;
+}
+
+/**
+ * The client at the other end of a call, as a tool may reach it while the call runs. A transport
+ * that cannot reach the client (the JSON path) has a peer that knows no capability and refuses.
+ */
+export interface Peer {
+  /** The capabilities the client declared at initialize, when this connection knows them. */
+  clientCapabilities(): unknown;
+  /** Sends the client an elicitation/create on this connection and waits for its answer. */
+  elicit(params: Record<string, unknown>): Promise<ElicitAnswer>;
+  /** Sends the client a JSON-RPC request on the stream of the request `relatedTo` (no waiting). */
+  send(
+    message: { jsonrpc: "2.0"; id: string; method: string; params: Record<string, unknown> },
+    relatedTo: string | number,
+  ): Promise<void>;
+}
+
+/** What a tool's handler knows about the request it answers. */
+export interface CallContext {
+  authInfo?: Caller | undefined;
+  requestId: string | number;
+  /** Aborted when the request ends before its answer (the caller went away). */
+  signal: AbortSignal;
+  /** A notification on this request's own stream (dropped where the answer is one JSON body). */
+  sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
+  peer: Peer;
+}
+
+/** One tool, under one name it answers to. */
+export interface CatalogueTool {
+  name: string;
+  /** The toolset it belongs to (FORGE_TOOLSETS, discover_tools). */
+  toolset: string;
+  description: string;
+  /** Its arguments: parsed before the handler runs (members it does not name are dropped). */
+  input: z.ZodRawShape;
+  annotations: ToolAnnotations;
+  /** The forge request it makes (`GET /projects/:id`), when it makes one. */
+  endpoint?: string | undefined;
+  /** Runs the tool on parsed arguments; a throw is answered as a tool error with its message. */
+  handler(args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult>;
+}
+
+/**
+ * What a server serves, decided per request. `tools` holds every tool any caller of this server
+ * may ever call (each alias as a tool of its own name); `listed` and `refusal` narrow it for one
+ * caller (toolsets loaded with discover_tools). Read-only mode, the permission mode and the deny
+ * regex leave a tool out of `tools` altogether.
+ */
+export interface Catalogue {
+  readonly tools: ReadonlyMap<string, CatalogueTool>;
+  /** tools/list for this caller, in the order it shows them. */
+  listed(caller: Caller | undefined): readonly CatalogueTool[];
+  /** Why this caller may not call the tool now (answered as a tool error), or undefined. */
+  refusal(name: string, caller: Caller | undefined): string | undefined;
+}
+
+/** A peer that reaches no client: no capability known, every request refused. */
+export const NO_PEER: Peer = {
+  clientCapabilities: () => undefined,
+  elicit: () => Promise.reject(new Error("This call cannot send requests to its client")),
+  send: () => Promise.reject(new Error("This call cannot send requests to its client")),
+};

@@ -1,0 +1,185 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "pino";
+import type { Caller, Catalogue } from "./catalogue.js";
+import { JsonCallTransport, type PlainCall, requestOf, ToolDispatch } from "./json-calls.js";
+import { createMcpServer } from "./sdk-server.js";
+
+const MAX_IDLE_SERVERS = 32;
+
+/** What the layer knows of one plain request before a method runs. */
+export interface PlainContext {
+  caller: Caller | undefined;
+  /**
+   * The protocol revision the request is answered under, as its MCP-Protocol-Version header says
+   * (undefined: none sent, the transport's default). Checked already: one the SDK speaks.
+   */
+  protocolVersion: string | undefined;
+  headers: IncomingHttpHeaders;
+  res: ServerResponse;
+}
+
+/** A method's answer on the JSON path, or undefined to leave the request to the SDK's server. */
+type MethodHandler = (plain: PlainCall, ctx: PlainContext) => Promise<JSONRPCMessage | undefined>;
+
+/**
+ * Stateless Streamable HTTP for one catalogue: the two ways /mcp answers a POST whose checks have
+ * passed. `answerPlain` takes one plain request answered as one JSON body (src/mcp/json-calls.ts:
+ * a simple tools/call by the catalogue's own dispatch, any other by a pooled server connected to a
+ * transport of its own); `answerStream` hands anything else to the SDK's transport (initialize,
+ * batches, notifications, event streams, the transport's own errors).
+ *
+ * The McpServer objects are pooled, in one pool both ways draw from: building one (tool schemas, a
+ * JSON-schema validator) costs more than the rest of a request. A server waits connected to a
+ * JsonCallTransport of its own, so a plain call neither builds nor closes a transport; the SDK's
+ * transport takes it off that one for its request and gives it a fresh one after. Nothing
+ * user-specific lives in them (the token travels per request in the call's context); only the
+ * last initialize's client info does, which no tool uses.
+ */
+export class McpHttp {
+  // the pool: servers connected to a JsonCallTransport, which carries one call at a time
+  private readonly idleConnected: { server: McpServer; transport: JsonCallTransport }[] = [];
+  private built = 0;
+  private readonly dispatch: ToolDispatch;
+
+  constructor(
+    private readonly catalogue: Catalogue,
+    private readonly logger: Logger,
+  ) {
+    this.dispatch = new ToolDispatch(catalogue);
+  }
+
+  /** How many servers were built, how many wait in the pool, how many calls the dispatch answered (tests). */
+  pool(): { built: number; idle: number; direct: number } {
+    return { built: this.built, idle: this.idleConnected.length, direct: this.dispatch.answered };
+  }
+
+  private build(): McpServer {
+    this.built++;
+    return createMcpServer(this.catalogue);
+  }
+
+  private async connected(server = this.build()) {
+    const transport = new JsonCallTransport();
+    await server.connect(transport);
+    return { server, transport };
+  }
+
+  /** A server back to the pool, on a fresh JsonCallTransport, once its transport is closed. */
+  private pooledAgain(closed: Promise<void>, server: McpServer): void {
+    void closed
+      .then(() => this.connected(server))
+      .then((again) => {
+        if (this.idleConnected.length < MAX_IDLE_SERVERS) this.idleConnected.push(again);
+      })
+      .catch((err: Error) => this.logger.warn({ err: err.message }, "mcp server not pooled again"));
+  }
+
+  /**
+   * The JSON path's own answers, one entry per JSON-RPC method: each answers a plain request, or
+   * answers undefined to leave it to a pooled SDK server (which answers every method, and every
+   * error of its own). The one place a method is dispatched; MCP 2026-07-28's (server/discover,
+   * subscriptions/listen) belong here.
+   */
+  private readonly methods: Record<string, MethodHandler> = {
+    "tools/call": async (plain, ctx) => {
+      if (!("simple" in plain)) return undefined;
+      // the call's signal aborts if its caller goes away before the answer (not after it: an
+      // abort builds an exception object, a cost per call otherwise)
+      const aborted = new AbortController();
+      const gone = () => aborted.abort();
+      ctx.res.once("close", gone);
+      const answer = await this.dispatch.call(plain.simple, { authInfo: ctx.caller, signal: aborted.signal });
+      ctx.res.off("close", gone);
+      return answer;
+    },
+  };
+
+  /** One plain request, its answer written as one JSON body. */
+  async answerPlain(
+    plain: PlainCall,
+    headers: IncomingHttpHeaders,
+    res: ServerResponse,
+    info: Caller | undefined,
+  ): Promise<void> {
+    try {
+      const method = "simple" in plain ? "tools/call" : plain.request.method;
+      const own = Object.hasOwn(this.methods, method) ? this.methods[method] : undefined;
+      if (own) {
+        const version = headers["mcp-protocol-version"];
+        const ctx = {
+          caller: info,
+          headers,
+          res,
+          protocolVersion: typeof version === "string" ? version : undefined,
+        };
+        const answer = await own(plain, ctx);
+        if (answer !== undefined) return void written(res, answer);
+      }
+      const call = requestOf(plain);
+      const entry = this.idleConnected.pop() ?? (await this.connected());
+      let answered = false;
+      // the caller went away: closing the transport aborts the call (its late answer goes to
+      // that closed transport, which drops it), and the server, connected to a fresh one, goes
+      // back to the pool: building a server costs milliseconds of the event loop, which a
+      // wave of callers timing out would otherwise pay once each (the SDK keeps an aborted
+      // call apart from a later one with the same id, bench/results/forge-mcp-profile.md)
+      res.once("close", () => {
+        if (!answered) this.pooledAgain(entry.server.close(), entry.server);
+      });
+      const answer = await entry.transport.call(call, {
+        authInfo: info as never,
+        requestInfo: { headers },
+      });
+      answered = true;
+      if (answer === undefined) return;
+      if (this.idleConnected.length < MAX_IDLE_SERVERS) this.idleConnected.push(entry);
+      written(res, answer);
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message }, "mcp request failed");
+      if (!res.headersSent) {
+        const text = JSON.stringify({
+          jsonrpc: "2.0",
+          error: { code: -32603, message: "Internal error" },
+          id: null,
+        });
+        res.writeHead(500, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+        res.end(text);
+      }
+    }
+  }
+
+  /**
+   * Any other POST, through the SDK's transport on a pooled server: `json` false when the answer
+   * may need an event stream (a tool that notifies or asks its client while it runs). Throws what
+   * the SDK throws, for the caller to answer.
+   */
+  async answerStream(
+    req: IncomingMessage & { auth?: Caller | undefined },
+    res: ServerResponse,
+    body: unknown,
+    json: boolean,
+  ): Promise<void> {
+    const entry = this.idleConnected.pop();
+    const server = entry?.server ?? this.build();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: json,
+    });
+    res.on("close", () => this.pooledAgain(transport.close(), server));
+    // a throw here is the route's to answer (its 500); off its JsonCallTransport first
+    if (entry) await entry.transport.close();
+    await server.connect(transport);
+    await transport.handleRequest(req as never, res, body);
+  }
+}
+
+/** A JSON-path answer, unless the caller went away or something answered already. */
+function written(res: ServerResponse, answer: unknown): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(answer);
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}

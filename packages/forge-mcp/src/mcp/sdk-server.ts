@@ -1,0 +1,119 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  type AnySchema,
+  normalizeObjectSchema,
+  objectFromShape,
+} from "@modelcontextprotocol/sdk/server/zod-compat.js";
+import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { CallContext, Caller, Catalogue, CatalogueTool, Peer, ToolResult } from "./catalogue.js";
+
+/**
+ * The SDK's McpServer, speaking the wire for a catalogue: each tool registered under each name it
+ * answers to, tools/list answered from the catalogue for the request's caller. The server holds
+ * nothing of a caller's (the token travels per request in extra.authInfo), so servers built from
+ * one catalogue are interchangeable and can be pooled.
+ */
+
+/** The SDK's request `extra`, as much of it as a tool's context reads. */
+interface SdkExtra {
+  authInfo?: Caller | undefined;
+  requestId: string | number;
+  signal: AbortSignal;
+  sendNotification(n: { method: string; params?: Record<string, unknown> }): Promise<void>;
+}
+
+// a tool's input schema as the SDK registers it (an object of its raw shape), built once per tool
+const schemas = new WeakMap<CatalogueTool, AnySchema>();
+/** The schema a tool's arguments are parsed with, as the SDK's McpServer parses them. */
+export function inputSchemaOf(t: CatalogueTool): AnySchema {
+  let s = schemas.get(t);
+  if (!s) {
+    const registered = objectFromShape(t.input as never);
+    s = normalizeObjectSchema(registered) ?? registered;
+    schemas.set(t, s);
+  }
+  return s;
+}
+
+/** A tools/list entry, as the SDK's own tools/list writes one for a registered tool. */
+function listEntry(t: CatalogueTool) {
+  const obj = normalizeObjectSchema(objectFromShape(t.input as never));
+  return {
+    name: t.name,
+    description: t.description,
+    inputSchema: obj
+      ? toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: "input" })
+      : { type: "object" as const, properties: {} },
+    annotations: t.annotations,
+    execution: { taskSupport: "forbidden" as const },
+  };
+}
+
+// a tool's entry is the same for every server and every caller: computed once per tool
+const entries = new WeakMap<CatalogueTool, ReturnType<typeof listEntry>>();
+function entryOf(t: CatalogueTool) {
+  let e = entries.get(t);
+  if (!e) {
+    e = listEntry(t);
+    entries.set(t, e);
+  }
+  return e;
+}
+
+/** tools/list's result for one caller. */
+export function toolList(catalogue: Catalogue, caller: Caller | undefined) {
+  return { tools: catalogue.listed(caller).map(entryOf) };
+}
+
+/**
+ * A tool's call once its arguments are parsed: the catalogue's refusal for this caller, or the
+ * handler's answer (the one path both the SDK's server and the JSON path's dispatch take).
+ */
+export function runTool(
+  catalogue: Catalogue,
+  t: CatalogueTool,
+  args: Record<string, unknown>,
+  ctx: CallContext,
+): Promise<ToolResult> {
+  const refused = catalogue.refusal(t.name, ctx.authInfo);
+  if (refused !== undefined)
+    return Promise.resolve({ isError: true, content: [{ type: "text", text: refused }] });
+  return t.handler(args, ctx);
+}
+
+function peerOf(server: McpServer): Peer {
+  return {
+    clientCapabilities: () => server.server.getClientCapabilities(),
+    elicit: (params) => server.server.elicitInput(params as never),
+    send: (message, relatedTo) => {
+      const transport = server.server.transport;
+      if (!transport) return Promise.reject(new Error("no transport"));
+      return transport.send(message, { relatedRequestId: relatedTo });
+    },
+  };
+}
+
+/** A fresh McpServer serving the catalogue. */
+export function createMcpServer(catalogue: Catalogue, version = "0.1.0"): McpServer {
+  const server = new McpServer({ name: "forge-mcp", version });
+  const peer = peerOf(server);
+  for (const t of catalogue.tools.values())
+    server.registerTool(
+      t.name,
+      { description: t.description, inputSchema: t.input, annotations: t.annotations },
+      (args: Record<string, unknown>, extra: SdkExtra) =>
+        runTool(catalogue, t, args, {
+          authInfo: extra.authInfo,
+          requestId: extra.requestId,
+          signal: extra.signal,
+          sendNotification: (n) => extra.sendNotification(n),
+          peer,
+        }) as never,
+    );
+  // the SDK lists every registered tool; the catalogue decides what this caller sees
+  server.server.setRequestHandler(ListToolsRequestSchema, (_req, extra) =>
+    toolList(catalogue, extra.authInfo as Caller | undefined),
+  );
+  return server;
+}
