@@ -215,6 +215,26 @@ describe("provider_c: prevent_destroy set after the first apply", () => {
   });
 });
 
+describe("provider_c: a removed: entry with destroy: false lets a protected resource go, left in place", () => {
+  it("apply forgets it; the remote agent stays", async () => {
+    const address = 'provider_c.agents["writer"]';
+    const dir = await writeSimProject(
+      "provider_c",
+      sims.provider_c,
+      writer("provider_c", "    lifecycle:\n      prevent_destroy: true\n"),
+      { dirs, prefix: "agents-lc-" },
+    );
+    const agents = inProcessProject(dir, { AGENTS_STATE_KEY: "lifecycle", AGENTS_PROJECT: "lc-forget" });
+    expect((await agents.apply()).code).toBe(0);
+    const id = (await stateOf(dir)).resources[address]!.id;
+    await declare(dir, `removed:\n  - from: '${address}'\n    destroy: false\n`);
+    const forgot = await agents.apply();
+    expect(forgot.code, said(forgot)).toBe(0);
+    expect((await stateOf(dir)).resources[address]).toBeUndefined();
+    expect((await liveAgents(sims.provider_c)).map((a) => a.id)).toContain(id);
+  });
+});
+
 describe("provider_c: ignore_changes", () => {
   const sim = sims.provider_c;
   const address = 'provider_c.agents["writer"]';

@@ -54,6 +54,11 @@ describe("prevent_destroy stops only what deletes a remote object", () => {
     { row: "an external released from state", action: action({ external: true }), refused: false },
     { row: "a kind the provider cannot delete, released", action: action({ remains: true }), refused: false },
     { row: "an update", action: action({ action: "update" }), refused: false },
+    {
+      row: "a removed: entry with destroy: false (forget)",
+      action: action({ action: "forget" }),
+      refused: false,
+    },
   ])("$row: refused $refused", ({ action: planned, refused }) => {
     const run = () => refuseProtected([planned], [], state, "apply");
     if (refused) expect(run).toThrow(/lifecycle\.prevent_destroy/);
