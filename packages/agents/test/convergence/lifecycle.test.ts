@@ -232,6 +232,12 @@ describe("provider_c: a removed: entry with destroy: false lets a protected reso
     expect(forgot.code, said(forgot)).toBe(0);
     expect((await stateOf(dir)).resources[address]).toBeUndefined();
     expect((await liveAgents(sims.provider_c)).map((a) => a.id)).toContain(id);
+    // No longer agents' to delete: archived by hand, as its new owner would, for the rows after.
+    const archived = await fetch(`${sims.provider_c.url}/agents/${id}/archive`, {
+      method: "POST",
+      headers: wireHeaders("provider_c"),
+    });
+    expect(archived.ok).toBe(true);
   });
 });
 
