@@ -11,14 +11,9 @@ import { runCliHere } from "../e2e/cli-here.js";
 import { removedAfterAll, requestLog, setFaults, simState, simulatorForFile } from "../e2e/project.js";
 import { type InProcessProject, inProcessProject, type StepResult } from "./in-process.js";
 import { wireHeaders } from "./rows.js";
-import { type SimProvider, writeSimProject } from "./sim-project.js";
+import { AGENT_MODELS, type SimProvider, writeSimProject } from "./sim-project.js";
 
-const MODELS: Record<SimProvider, string> = {
-  provider_a: "qwen-max",
-  provider_b: "auto",
-  provider_c: "claude-sonnet-4-5",
-  provider_d: "gpt-4o",
-};
+const MODELS = AGENT_MODELS;
 const PROVIDERS = Object.keys(MODELS) as SimProvider[];
 const sims = Object.fromEntries(PROVIDERS.map((p) => [p, simulatorForFile(p)])) as Record<
   SimProvider,
