@@ -1,0 +1,261 @@
+// The kill matrix of issue 38: every provider, each with a project of every kind it manages
+// (kill-projects.ts), through three phases — apply, a forced replacement, destroy — on the file
+// state and on PostgreSQL. In each phase the run is killed (kill -9, in-process: kill-switch.ts)
+// at fixed provider requests, once or several times in a row, then a run without kills finishes
+// the phase. After each finishing run, read from the simulators' own state: no object twice, none
+// that the state does not name (an orphan), the declared credentials and memory entries, and a
+// plan with no changes; after destroy, nothing of the project left and the state empty.
+// Each of the four storm paths issue 38 names has its row (marked below); the randomized storm
+// over 97 resources is bench/storm.mjs.
+import { join } from "node:path";
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeWith } from "../../../../scripts/test-services.js";
+import { stateBackendForConfig } from "../../src/engine/state-config.js";
+import { removedAfterAll, simState, startProviderAInstantUploads } from "../e2e/project.js";
+import { type PgServer, testPostgres } from "../state/pg-server.js";
+import { inProcessProject } from "./in-process.js";
+import { KILL_PROJECTS, writeKillProject } from "./kill-projects.js";
+import { type KillPoint, KillSwitch, killedRun, killLabel } from "./kill-switch.js";
+import { KEYS, type Provider } from "./rows.js";
+
+type Phase = "apply" | "replace" | "destroy";
+
+const served = (method: string, path: string, nth = 1): KillPoint => ({ method, path, nth, served: true });
+const unsent = (method: string, path: string, nth = 1): KillPoint => ({ method, path, nth, served: false });
+
+/**
+ * Where each phase's runs die, one run per point, in order. A later point is a request that the
+ * earlier run could not have sent yet (it depends on what the earlier point cut), or the same
+ * point never sent (the next run sends it again), so every point is reached whatever the order
+ * of parallel steps.
+ */
+const KILLS: Record<Provider, Record<Phase, KillPoint[]>> = {
+  provider_a: {
+    // Storm path 4: killed between the skill package upload and the skill create, twice in a row.
+    apply: [unsent("POST", "/skills$"), unsent("POST", "/skills$")],
+    // The new vault of a create-before-destroy replacement made, its answer lost.
+    replace: [served("POST", "/vaults$")],
+    destroy: [served("DELETE", "/", 2)],
+  },
+  provider_b: {
+    apply: [served("POST", "/cloud/vaults$"), served("POST", "/cloud/agents$")],
+    replace: [served("POST", "/cloud/vaults$")],
+    destroy: [served("DELETE", "/", 3)],
+  },
+  provider_c: {
+    // Storm path 3: killed between the deployment's source upload and its create, twice.
+    apply: [served("POST", "/vaults$"), unsent("POST", "/deployments$"), unsent("POST", "/deployments$")],
+    replace: [served("POST", "/skills$")],
+    // Between the deployment's archive and its upload's delete.
+    destroy: [unsent("DELETE", "/files/")],
+  },
+  provider_d: {
+    // Storm path 1: a vault's create answer lost (adopted, it must get its credential).
+    apply: [served("POST", "/vaults$"), served("POST", "/agents$")],
+    // Storm path 2: the new file of a replacement uploaded, its answer lost.
+    replace: [served("POST", "/files$")],
+    destroy: [served("DELETE", "/", 2)],
+  },
+};
+
+const PROVIDERS = Object.keys(KILLS) as Provider[];
+const SECRET = "kill-matrix-secret-3307";
+const sims = new Map<Provider, RunningSim>();
+const switches = new Map<Provider, KillSwitch>();
+const dirs = removedAfterAll();
+
+beforeAll(async () => {
+  for (const p of PROVIDERS) {
+    const sim =
+      p === "provider_a" ? await startProviderAInstantUploads() : await startSim(p, { quiet: true });
+    sims.set(p, sim);
+    switches.set(p, await KillSwitch.start(sim));
+  }
+});
+afterAll(async () => {
+  await Promise.all([...switches.values()].map((s) => s.close()));
+  await Promise.all([...sims.values()].map((s) => s.close()));
+});
+
+interface Live {
+  kind: string;
+  id: string;
+  name: string;
+  parent: string;
+}
+
+/** Children of another object, counted against the declaration and checked through their parent. */
+const CHILDREN = new Set(["credentials", "memories"]);
+
+/** The project's live objects on the simulator (the platform's own, histories and runs left out). */
+async function live(sim: RunningSim): Promise<Live[]> {
+  const dump = (await simState(sim)) as Record<string, unknown>;
+  const out: Live[] = [];
+  for (const [kind, value] of Object.entries(dump)) {
+    // Histories (versions), runs and the simulator's own fixtures (tunnels, mounts) are no objects.
+    if (!Array.isArray(value) || /(versions|sessions|events|runs|tunnels|mounts)$/.test(kind)) continue;
+    for (const o of value as Record<string, unknown>[]) {
+      if (typeof o?.id !== "string" || o.archived_at || o.deleted_at) continue;
+      if (o.status === "archived" || o.status === "deleted") continue;
+      if (o.source === "official" || o.source === "qoder") continue;
+      const metadata = (o.metadata ?? {}) as Record<string, unknown>;
+      out.push({
+        kind,
+        id: o.id,
+        name: String(
+          metadata["agents.resource"] ??
+            o.name ??
+            o.display_name ??
+            o.filename ??
+            o.external_id ??
+            o.key ??
+            o.path,
+        ),
+        parent: String(o.vault_id ?? o.memory_store_id ?? o.store_id ?? ""),
+      });
+    }
+  }
+  return out;
+}
+
+describe("the kill matrix covers every provider", () => {
+  it("has a project and the kill points of each phase for each provider", () => {
+    expect(Object.keys(KILL_PROJECTS).sort()).toEqual(Object.keys(KEYS).sort());
+    for (const p of PROVIDERS)
+      for (const phase of ["apply", "replace", "destroy"] as const)
+        expect(KILLS[p][phase].length).toBeGreaterThan(0);
+  });
+});
+
+for (const backend of ["file", "postgres"] as const) {
+  (backend === "postgres" ? describeWith("postgresql") : describe)(`kill matrix (${backend} state)`, () => {
+    let server: PgServer | undefined;
+    const state: Record<string, string> = {};
+    beforeAll(async () => {
+      if (backend === "postgres") {
+        server = await testPostgres();
+        state.AGENTS_STATE_URL = server.url;
+      }
+    }, 60_000);
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    describe.each(PROVIDERS)("%s", (provider) => {
+      let dir: string;
+      const sim = () => sims.get(provider)!;
+      const kill = () => switches.get(provider)!;
+      const env = () => ({
+        ...state,
+        AGENTS_STATE_KEY: "kill-matrix-key",
+        API_KEY: KEYS[provider],
+        SECRET,
+        URL: kill().url,
+      });
+      const agents = () => inProcessProject(dir, env());
+
+      beforeAll(async () => {
+        await fetch(`${sim().origin}/_sim/reset`, { method: "POST" });
+        if (provider === "provider_a")
+          await fetch(`${sim().origin}/_sim/seed`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({
+              settings: { file_audit_polls: 0, file_audit_ms: 0, skill_scan_polls: 0, skill_scan_ms: 0 },
+            }),
+          });
+        dir = await writeKillProject(provider, 1);
+        dirs.push(dir);
+      });
+
+      /** The state as its backend holds it (the journal replayed), as the next run reads it. */
+      async function stored() {
+        const { backend: store } = await stateBackendForConfig(join(dir, "agents.yaml"), {
+          ...process.env,
+          ...env(),
+        });
+        try {
+          return (await store.read()).state;
+        } finally {
+          await store.close();
+        }
+      }
+
+      /** Each point kills one run; a point repeated must leave no more objects than the run before. */
+      async function killAt(command: "apply" | "destroy", points: KillPoint[]): Promise<void> {
+        let before: number | undefined;
+        for (const [i, point] of points.entries()) {
+          await killedRun(dir, env(), kill(), command, point);
+          const count = (await live(sim())).length;
+          if (i > 0 && killLabel(point) === killLabel(points[i - 1]!))
+            expect(count, `killed again at ${killLabel(point)}: nothing piles up`).toBeLessThanOrEqual(
+              before!,
+            );
+          before = count;
+        }
+      }
+
+      async function expectConverged(label: string): Promise<void> {
+        const plan = await agents().plan();
+        expect(plan.code, `${label}: plan after the finishing run\n${plan.text}${plan.error}`).toBe(0);
+        const objects = await live(sim());
+        const text = JSON.stringify((await stored()).resources);
+        const groups = new Map<string, string[]>();
+        for (const o of objects) {
+          const key = `${o.kind} ${o.parent} ${o.name}`;
+          groups.set(key, [...(groups.get(key) ?? []), o.id]);
+        }
+        const twice = [...groups].filter(([, ids]) => ids.length > 1);
+        expect(twice, `${label}: objects twice`).toEqual([]);
+        const orphans = objects.filter(
+          (o) => !text.includes(o.id) && !(CHILDREN.has(o.kind) && text.includes(o.parent)),
+        );
+        expect(orphans, `${label}: objects the state does not name`).toEqual([]);
+        const declared = KILL_PROJECTS[provider];
+        expect(objects.filter((o) => o.kind === "credentials").length, `${label}: credentials`).toBe(
+          declared.credentials,
+        );
+        expect(objects.filter((o) => o.kind === "memories").length, `${label}: memory entries`).toBe(
+          declared.memories,
+        );
+      }
+
+      it("apply: killed, then converged", async () => {
+        await killAt("apply", KILLS[provider].apply);
+        const finish = await agents().apply();
+        expect(finish.code, `${finish.text}\n${finish.error}`).toBe(0);
+        await expectConverged("apply");
+      });
+
+      it("forced replacement: killed, then converged", async () => {
+        await writeKillProject(provider, 2, dir);
+        const plan = await agents().plan();
+        const replacing =
+          plan.plan?.actions.filter((a) => a.action === "replace").map((a) => a.address) ?? [];
+        expect(replacing, plan.text + plan.error).toEqual(
+          expect.arrayContaining(KILL_PROJECTS[provider].replaced),
+        );
+        await killAt("apply", KILLS[provider].replace);
+        const finish = await agents().apply();
+        expect(finish.code, `${finish.text}\n${finish.error}`).toBe(0);
+        await expectConverged("replace");
+      });
+
+      it("destroy: killed, then nothing left and the state empty", async () => {
+        await killAt("destroy", KILLS[provider].destroy);
+        const finish = await agents().destroy();
+        expect(finish.code, `${finish.text}\n${finish.error}`).toBe(0);
+        // provider_d skills have no delete on the wire: destroy releases them from state, as
+        // documented (docs/engine.md, Crash safety); every other object must be gone.
+        const left = (await live(sim())).filter((o) => !(provider === "provider_d" && o.kind === "skills"));
+        expect(left, "left after destroy").toEqual([]);
+        const after = await stored();
+        expect({ resources: after.resources, pending: Object.keys(after.pending ?? {}) }).toEqual({
+          resources: {},
+          pending: [],
+        });
+      });
+    });
+  });
+}
