@@ -12,6 +12,7 @@ import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
 import { stateBackendForConfig } from "../../src/engine/state-config.js";
+import type { Plan } from "../../src/index.js";
 import { removedAfterAll, simState, startProviderAInstantUploads } from "../e2e/project.js";
 import { type PgServer, testPostgres } from "../state/pg-server.js";
 import { inProcessProject } from "./in-process.js";
@@ -119,6 +120,22 @@ async function live(sim: RunningSim): Promise<Live[]> {
   return out;
 }
 
+/**
+ * Live objects by kind, parent and name: two under one key are one object twice. provider_a skill
+ * packages are uploaded under the skill's name plus a unique suffix: a skill keeps one package per
+ * version, so once converged each is its own key (and must be named by the state); while runs are
+ * killed, `bySkill` puts a skill's packages under one key, to see them pile up.
+ */
+function byName(objects: Live[], bySkill = false): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const o of objects) {
+    const name = bySkill ? o.name.replace(/\.[0-9a-f]{12}\.zip$/, ".zip") : o.name;
+    const key = `${o.kind} ${o.parent} ${name}`;
+    groups.set(key, [...(groups.get(key) ?? []), o.id]);
+  }
+  return groups;
+}
+
 describe("the kill matrix covers every provider", () => {
   it("has a project and the kill points of each phase for each provider", () => {
     expect(Object.keys(KILL_PROJECTS).sort()).toEqual(Object.keys(KEYS).sort());
@@ -182,18 +199,26 @@ for (const backend of ["file", "postgres"] as const) {
         }
       }
 
-      /** Each point kills one run; a point repeated must leave no more objects than the run before. */
-      async function killAt(command: "apply" | "destroy", points: KillPoint[]): Promise<void> {
-        let before: number | undefined;
+      /**
+       * Each point kills one run; a point repeated must leave no more objects than the run before.
+       * Returns the plan of the first killed run.
+       */
+      async function killAt(command: "apply" | "destroy", points: KillPoint[]): Promise<Plan | undefined> {
+        let before = new Map<string, string[]>();
+        let first: Plan | undefined;
         for (const [i, point] of points.entries()) {
-          await killedRun(dir, env(), kill(), command, point);
-          const count = (await live(sim())).length;
-          if (i > 0 && killLabel(point) === killLabel(points[i - 1]!))
-            expect(count, `killed again at ${killLabel(point)}: nothing piles up`).toBeLessThanOrEqual(
-              before!,
+          const plan = await killedRun(dir, env(), kill(), command, point);
+          first ??= plan;
+          const after = byName(await live(sim()), true);
+          if (i > 0 && killLabel(point) === killLabel(points[i - 1]!)) {
+            const grew = [...after].filter(
+              ([key, ids]) => ids.length > Math.max(1, before.get(key)?.length ?? 0),
             );
-          before = count;
+            expect(grew, `killed again at ${killLabel(point)}: nothing piles up`).toEqual([]);
+          }
+          before = after;
         }
+        return first;
       }
 
       async function expectConverged(label: string): Promise<void> {
@@ -201,12 +226,7 @@ for (const backend of ["file", "postgres"] as const) {
         expect(plan.code, `${label}: plan after the finishing run\n${plan.text}${plan.error}`).toBe(0);
         const objects = await live(sim());
         const text = JSON.stringify((await stored()).resources);
-        const groups = new Map<string, string[]>();
-        for (const o of objects) {
-          const key = `${o.kind} ${o.parent} ${o.name}`;
-          groups.set(key, [...(groups.get(key) ?? []), o.id]);
-        }
-        const twice = [...groups].filter(([, ids]) => ids.length > 1);
+        const twice = [...byName(objects)].filter(([, ids]) => ids.length > 1);
         expect(twice, `${label}: objects twice`).toEqual([]);
         const orphans = objects.filter(
           (o) => !text.includes(o.id) && !(CHILDREN.has(o.kind) && text.includes(o.parent)),
@@ -230,13 +250,9 @@ for (const backend of ["file", "postgres"] as const) {
 
       it("forced replacement: killed, then converged", async () => {
         await writeKillProject(provider, 2, dir);
-        const plan = await agents().plan();
-        const replacing =
-          plan.plan?.actions.filter((a) => a.action === "replace").map((a) => a.address) ?? [];
-        expect(replacing, plan.text + plan.error).toEqual(
-          expect.arrayContaining(KILL_PROJECTS[provider].replaced),
-        );
-        await killAt("apply", KILLS[provider].replace);
+        const plan = await killAt("apply", KILLS[provider].replace);
+        const replacing = plan?.actions.filter((a) => a.action === "replace").map((a) => a.address) ?? [];
+        expect(replacing).toEqual(expect.arrayContaining(KILL_PROJECTS[provider].replaced));
         const finish = await agents().apply();
         expect(finish.code, `${finish.text}\n${finish.error}`).toBe(0);
         await expectConverged("replace");

@@ -15,9 +15,9 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { RunningSim } from "@agents/sims";
 import { expect } from "vitest";
-import { ALL_ADAPTERS, apply, destroy, type EngineOptions, loadProject } from "../../src/index.js";
+import { ALL_ADAPTERS, apply, destroy, type EngineOptions, loadProject, type Plan } from "../../src/index.js";
 import type { StateBackend } from "../../src/state/backend.js";
-import { forceUnlock, readLock } from "../../src/state/file-store.js";
+import { FileBackend, forceUnlock, readLock } from "../../src/state/file-store.js";
 import { openBackend } from "../../src/state/settings.js";
 import { hookedBackend } from "../state/storage-hooks.js";
 
@@ -146,7 +146,7 @@ export class KillSwitch {
 /**
  * `agents apply -y` (or destroy) in `dir`, through `kill`'s proxy (the project's base URL is the
  * `URL` variable), killed at `point`. Expects the point to be reached; leaves no lock behind (a
- * file lock is force-unlocked by id, as its message tells a user).
+ * file lock is force-unlocked by id, as its message tells a user). Returns the plan the run made.
  */
 export async function killedRun(
   dir: string,
@@ -154,10 +154,10 @@ export async function killedRun(
   kill: KillSwitch,
   command: "apply" | "destroy",
   point: KillPoint,
-): Promise<void> {
+): Promise<Plan | undefined> {
   const fullEnv = { ...process.env, AGENTS_DEBUG: "", NO_COLOR: "1", ...env, URL: kill.url };
   const project = await loadProject({ file: join(dir, "agents.yaml"), env: fullEnv });
-  const stored = openBackend(project.state);
+  const stored = project.state ? openBackend(project.state) : new FileBackend(join(dir, "agents.state.json"));
   kill.arm(point);
   const options: EngineOptions & { parallelism: number } = {
     project,
@@ -170,8 +170,15 @@ export async function killedRun(
   };
   let died = false;
   let requests: string[] = [];
+  let planned: Plan | undefined;
   try {
-    await (command === "apply" ? apply : destroy)({ ...options, confirm: async () => true }).catch(() => {});
+    await (command === "apply" ? apply : destroy)({
+      ...options,
+      confirm: async () => true,
+      onPlan: (plan) => {
+        planned = plan;
+      },
+    }).catch(() => {});
   } finally {
     died = kill.dead;
     requests = kill.requests;
@@ -184,4 +191,5 @@ export async function killedRun(
     const lock = await readLock(statePath);
     if (lock) await forceUnlock(statePath, lock.id);
   }
+  return planned;
 }
