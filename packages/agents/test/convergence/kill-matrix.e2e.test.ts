@@ -5,8 +5,8 @@
 // the phase. After each finishing run, read from the simulators' own state: no object twice, none
 // that the state does not name (an orphan), the declared credentials and memory entries, and a
 // plan with no changes; after destroy, nothing of the project left and the state empty.
-// Each of the four storm paths issue 38 names has its row (marked below); the randomized storm
-// over 97 resources is bench/storm.mjs.
+// Each of the four storm paths issue 38 names has its row (marked below), and so does a fifth the
+// matrix found (provider_b Forward files); the randomized storm over 97 resources is bench/storm.mjs.
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,7 +40,13 @@ const KILLS: Record<Provider, Record<Phase, KillPoint[]>> = {
     destroy: [served("DELETE", "/", 2)],
   },
   provider_b: {
-    apply: [served("POST", "/cloud/vaults$"), served("POST", "/cloud/agents$")],
+    // A Forward agent's inherited file uploaded, the Template create never sent, twice in a row:
+    // each run uploaded the file again and none was ever deleted, until its uploads were journaled.
+    apply: [
+      served("POST", "/cloud/vaults$"),
+      unsent("POST", "/forward/templates$"),
+      unsent("POST", "/forward/templates$"),
+    ],
     replace: [served("POST", "/cloud/vaults$")],
     destroy: [served("DELETE", "/", 3)],
   },

@@ -67,10 +67,13 @@ export const KILL_PROJECTS: Record<Provider, KillProject> = {
       "  writer:\n    model: auto\n    instructions: Write clearly.\n    environment: m-env\n" +
       "    vault: keys\n    skills: [charts]\n    memory_stores: [notes]\n" +
       "  concierge:\n    model: auto\n    instructions: Answer support questions.\n    environment: f-env\n" +
-      "    delivery:\n      provider_b:\n        type: forward\n" +
+      "    files:\n      - docs/guide.md\n    delivery:\n      provider_b:\n        type: forward\n" +
       `deployments:\n  nightly:\n    agent: writer\n    environment: m-env\n${message}` +
       "channels:\n  lobby:\n    type: wechat\n    mode: pairing\n",
-    files: (round) => ({ "skills/charts/SKILL.md": skill("charts", round) }),
+    files: (round) => ({
+      "skills/charts/SKILL.md": skill("charts", round),
+      "docs/guide.md": glossary(round),
+    }),
     replaced: ['provider_b.vaults["keys"]', 'provider_b.identities["alice"]'],
     credentials: 1,
     memories: 1,

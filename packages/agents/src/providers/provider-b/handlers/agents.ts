@@ -3,6 +3,7 @@
 // fixed for a resource's life: changing it replaces the resource.
 import { isConflict } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { settleUploads } from "../../common/journaled-uploads.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { logicalName, ownerOf, withOwnership } from "../../common/ownership.js";
 import { rosterObserved, withRoster } from "../../common/roster.js";
@@ -21,7 +22,10 @@ import { captureForDestroy } from "./default-store.js";
 import { startManagedSession } from "./sessions.js";
 import { afterIdListReader, client, findOwnedIn, listedOn } from "./shared.js";
 import {
+  adoptedFiles,
   createTemplate,
+  forwardFiles,
+  listForwardFiles,
   readTemplate,
   removeTemplate,
   toTemplateRemote,
@@ -138,6 +142,13 @@ export const agentHandler: AgentHandler = {
     const managed = await findOwnedIn(ctx, client(ctx, "managed"), "/agents", owner);
     if (managed) return toRemote(ctx, managed);
     const template = await findOwnedIn(ctx, client(ctx, "forward"), "/templates", owner);
-    return template ? toTemplateRemote(ctx, template) : undefined;
+    if (!template) return undefined;
+    const remote = toTemplateRemote(ctx, template);
+    const files = await adoptedFiles(ctx, template);
+    if (Object.keys(files).length > 0) remote.extra = { ...remote.extra, files };
+    return remote;
   },
+  // A Forward Template's inherited files are journaled uploads (templates.ts): what an
+  // interrupted run uploaded and nothing records is deleted.
+  settleUploads: (ctx, uploads, keep) => settleUploads(forwardFiles(ctx), uploads, keep, listForwardFiles),
 };

@@ -4,8 +4,16 @@
 
 import { DeclarationError } from "../../common/errors.js";
 import { getOrGone, send, type Wire } from "../../common/handler-kit.js";
+import {
+  type FileLister,
+  fileIdOf,
+  filesOfUpload,
+  journalUpload,
+  reusableUpload,
+} from "../../common/journaled-uploads.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { logicalName, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
+import { collect, walkAfterId } from "../../common/paging.js";
 import { rosterObserved, withRoster } from "../../common/roster.js";
 import type { HandlerContext, PriorState, RemoteObject, Spec } from "../../types.js";
 import { derivedOf } from "../derive.js";
@@ -34,12 +42,64 @@ function identityId(ctx: HandlerContext, spec: Spec, needed: string): string | u
   return ctx.resolve("identities", identity);
 }
 
+/**
+ * provider_b's Forward files carry no metadata either: like a provider_c deployment's sources
+ * (docs/state.md#uploads), each upload is journaled before its request, carrying the file's name
+ * and content digest, and an upload of the same bytes an interrupted run left is used instead of a
+ * copy, so kills between the upload and the Template call never pile up files.
+ */
+export function forwardFiles(ctx: HandlerContext): HandlerContext {
+  return Object.create(ctx, { http: { value: client(ctx, "forward") } }) as HandlerContext;
+}
+
+/** The Forward File API lists with `after_id` pages. */
+export const listForwardFiles: FileLister = (ctx) =>
+  collect(walkAfterId<Wire>(ctx.http, "/files", {}, ctx.signal));
+
+async function uploadJournaled(
+  ctx: HandlerContext,
+  file: { name: string; source: string },
+  local: { filename: string; bytes: Uint8Array; sha256: string },
+): Promise<{ id: string; sha256: string }> {
+  const forward = forwardFiles(ctx);
+  const left = await reusableUpload(forward, file.name, local.sha256, undefined, listForwardFiles);
+  if (left) return { id: fileIdOf(left), sha256: local.sha256 };
+  await journalUpload(
+    forward,
+    {
+      filename: local.filename,
+      size: local.bytes.byteLength,
+      unique: false,
+      carries: file.name,
+      digest: local.sha256,
+    },
+    listForwardFiles,
+  );
+  return uploadFile(ctx, forward.http, file.source, FORWARD_FILE_PURPOSE);
+}
+
+/**
+ * The files a Template adopted after an interrupted run uses, by the name each journaled upload
+ * carried: recorded with it, so they are neither uploaded again nor deleted as leftovers.
+ */
+export async function adoptedFiles(ctx: HandlerContext, wire: Wire): Promise<FileRecord> {
+  const leftovers = (ctx.leftoverUploads ?? []).filter((u) => u.carries && u.digest);
+  const used = new Set(Object.keys((wire.files as Record<string, unknown> | undefined) ?? {}));
+  if (leftovers.length === 0 || used.size === 0) return {};
+  const forward = forwardFiles(ctx);
+  const listed = await listForwardFiles(forward);
+  const files: FileRecord = {};
+  for (const upload of leftovers)
+    for (const file of filesOfUpload(upload, listed))
+      if (used.has(fileIdOf(file))) files[upload.carries!] = { id: fileIdOf(file), sha256: upload.digest! };
+  return files;
+}
+
 async function syncFiles(
   ctx: HandlerContext,
   spec: Spec,
   prior: FileRecord,
 ): Promise<{ files: FileRecord; stale: string[] }> {
-  const forward = client(ctx, "forward");
   const files: FileRecord = {};
   for (const f of derivedOf(spec).files ?? []) {
     if (!f.source)
@@ -49,10 +109,7 @@ async function syncFiles(
       );
     const local = await readLocalFile(ctx.configDir, f.source);
     const known = prior[f.name];
-    files[f.name] =
-      known && known.sha256 === local.sha256
-        ? known
-        : await uploadFile(ctx, forward, f.source, FORWARD_FILE_PURPOSE);
+    files[f.name] = known && known.sha256 === local.sha256 ? known : await uploadJournaled(ctx, f, local);
   }
   const keep = new Set(Object.values(files).map((f) => f.id));
   return {
@@ -260,6 +317,11 @@ export async function readTemplate(
     }
   }
   remote.extra = { ...prior?.extra, ...remote.extra };
+  // Adopted after an interrupted run: the uploads it journaled that this Template uses.
+  if (!prior && ctx.leftoverUploads?.length) {
+    const files = await adoptedFiles(ctx, wire);
+    if (Object.keys(files).length > 0) remote.extra.files = files;
+  }
   return remote;
 }
 
