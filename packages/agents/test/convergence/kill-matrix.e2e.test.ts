@@ -42,10 +42,12 @@ const KILLS: Record<Provider, Record<Phase, KillPoint[]>> = {
   provider_b: {
     // A Forward agent's inherited file uploaded, the Template create never sent, twice in a row:
     // each run uploaded the file again and none was ever deleted, until its uploads were journaled.
+    // Then the Template made with that upload, its answer lost: adopted with the file it uses.
     apply: [
       served("POST", "/cloud/vaults$"),
       unsent("POST", "/forward/templates$"),
       unsent("POST", "/forward/templates$"),
+      served("POST", "/forward/templates$"),
     ],
     replace: [served("POST", "/cloud/vaults$")],
     destroy: [served("DELETE", "/", 3)],
@@ -231,7 +233,21 @@ for (const backend of ["file", "postgres"] as const) {
         const plan = await agents().plan();
         expect(plan.code, `${label}: plan after the finishing run\n${plan.text}${plan.error}`).toBe(0);
         const objects = await live(sim());
-        const text = JSON.stringify((await stored()).resources);
+        const resources = (await stored()).resources;
+        const text = JSON.stringify(resources);
+        // Nothing the state records is gone: each resource's object (provider_d deployments are
+        // local only) and each upload it uses (a file id anywhere in its extra).
+        const ids = new Set(objects.map((o) => o.id));
+        const recorded = Object.values(resources).flatMap((r) => [
+          ...(provider === "provider_d" && r.kind === "deployments" ? [] : [r.id]),
+          ...(JSON.stringify(r.extra ?? {}).match(/"file[-_][A-Za-z0-9]{10,}"/g) ?? []).map((id) =>
+            id.slice(1, -1),
+          ),
+        ]);
+        expect(
+          recorded.filter((id) => !ids.has(id)),
+          `${label}: recorded, but gone from the provider`,
+        ).toEqual([]);
         const twice = [...byName(objects)].filter(([, ids]) => ids.length > 1);
         expect(twice, `${label}: objects twice`).toEqual([]);
         const orphans = objects.filter(

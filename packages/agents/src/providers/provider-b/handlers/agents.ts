@@ -22,7 +22,6 @@ import { captureForDestroy } from "./default-store.js";
 import { startManagedSession } from "./sessions.js";
 import { afterIdListReader, client, findOwnedIn, listedOn } from "./shared.js";
 import {
-  adoptedFiles,
   createTemplate,
   forwardFiles,
   listForwardFiles,
@@ -142,11 +141,7 @@ export const agentHandler: AgentHandler = {
     const managed = await findOwnedIn(ctx, client(ctx, "managed"), "/agents", owner);
     if (managed) return toRemote(ctx, managed);
     const template = await findOwnedIn(ctx, client(ctx, "forward"), "/templates", owner);
-    if (!template) return undefined;
-    const remote = toTemplateRemote(ctx, template);
-    const files = await adoptedFiles(ctx, template);
-    if (Object.keys(files).length > 0) remote.extra = { ...remote.extra, files };
-    return remote;
+    return template ? toTemplateRemote(ctx, template) : undefined;
   },
   // A Forward Template's inherited files are journaled uploads (templates.ts): what an
   // interrupted run uploaded and nothing records is deleted.

@@ -4,13 +4,7 @@
 
 import { DeclarationError } from "../../common/errors.js";
 import { getOrGone, send, type Wire } from "../../common/handler-kit.js";
-import {
-  type FileLister,
-  fileIdOf,
-  filesOfUpload,
-  journalUpload,
-  reusableUpload,
-} from "../../common/journaled-uploads.js";
+import { type FileLister, fileIdOf, journalUpload, reusableUpload } from "../../common/journaled-uploads.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { logicalName, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
 import { collect, walkAfterId } from "../../common/paging.js";
@@ -46,7 +40,9 @@ function identityId(ctx: HandlerContext, spec: Spec, needed: string): string | u
  * provider_b's Forward files carry no metadata either: like a provider_c deployment's sources
  * (docs/state.md#uploads), each upload is journaled before its request, carrying the file's name
  * and content digest, and an upload of the same bytes an interrupted run left is used instead of a
- * copy, so kills between the upload and the Template call never pile up files.
+ * copy, so kills between the upload and the Template call never pile up files. A Template adopted
+ * after a lost answer reads without its files (a read cannot show them), so the update that
+ * follows takes up that same upload the same way.
  */
 export function forwardFiles(ctx: HandlerContext): HandlerContext {
   return Object.create(ctx, { http: { value: client(ctx, "forward") } }) as HandlerContext;
@@ -76,23 +72,6 @@ async function uploadJournaled(
     listForwardFiles,
   );
   return uploadFile(ctx, forward.http, file.source, FORWARD_FILE_PURPOSE);
-}
-
-/**
- * The files a Template adopted after an interrupted run uses, by the name each journaled upload
- * carried: recorded with it, so they are neither uploaded again nor deleted as leftovers.
- */
-export async function adoptedFiles(ctx: HandlerContext, wire: Wire): Promise<FileRecord> {
-  const leftovers = (ctx.leftoverUploads ?? []).filter((u) => u.carries && u.digest);
-  const used = new Set(Object.keys((wire.files as Record<string, unknown> | undefined) ?? {}));
-  if (leftovers.length === 0 || used.size === 0) return {};
-  const forward = forwardFiles(ctx);
-  const listed = await listForwardFiles(forward);
-  const files: FileRecord = {};
-  for (const upload of leftovers)
-    for (const file of filesOfUpload(upload, listed))
-      if (used.has(fileIdOf(file))) files[upload.carries!] = { id: fileIdOf(file), sha256: upload.digest! };
-  return files;
 }
 
 async function syncFiles(
@@ -317,11 +296,6 @@ export async function readTemplate(
     }
   }
   remote.extra = { ...prior?.extra, ...remote.extra };
-  // Adopted after an interrupted run: the uploads it journaled that this Template uses.
-  if (!prior && ctx.leftoverUploads?.length) {
-    const files = await adoptedFiles(ctx, wire);
-    if (Object.keys(files).length > 0) remote.extra.files = files;
-  }
   return remote;
 }
 
