@@ -77,6 +77,25 @@ function loadPg(): Promise<PgModule> {
   return pgModule;
 }
 
+/**
+ * A client of the pool for a transaction. pg's pool takes its error listener off a client it hands
+ * out, so a server that ends the connection while no query of that client is in flight (killed,
+ * restarted, or its FATAL read in the same chunk as the last answer) would emit an unhandled
+ * 'error' and end the process with a stack trace. Here such an error is kept until the client's
+ * next query reports it; the listener goes when the client goes back to the pool.
+ */
+async function checkout(pool: Pool): Promise<PoolClient> {
+  const client = await pool.connect();
+  const ignore = () => {};
+  client.on("error", ignore);
+  const release = client.release.bind(client);
+  client.release = (error?: Error | boolean) => {
+    client.off("error", ignore);
+    release(error);
+  };
+  return client;
+}
+
 export class PostgresBackend implements StateBackend {
   readonly kind = "postgres";
   readonly location: string;
@@ -144,7 +163,7 @@ export class PostgresBackend implements StateBackend {
       [this.q.states, this.q.journal, this.q.locks, this.q.backups],
     );
     if (rows[0]?.n === 4) return;
-    const client = await pool.connect();
+    const client = await checkout(pool);
     try {
       await client.query("BEGIN");
       // Two first runs at once must not race on CREATE ... IF NOT EXISTS.
@@ -354,7 +373,7 @@ export class PostgresBackend implements StateBackend {
       body: (client: PoolClient) => Promise<void>,
     ) => {
       guard();
-      const client = await pool.connect();
+      const client = await checkout(pool);
       try {
         await client.query("BEGIN");
         const { rows } = await client.query<{ serial: string; lineage: string }>(
@@ -419,7 +438,7 @@ export class PostgresBackend implements StateBackend {
     const compactJournal = async (pending: PendingCreate[], keepRecordsOn?: number) => {
       // With the lock lost, the journal is the next holder's to settle: leave it as it is.
       if (lost) return;
-      const client = await pool.connect();
+      const client = await checkout(pool);
       try {
         await client.query("BEGIN");
         // Records on the stored state stay (in their order) when the run leaves them there; every

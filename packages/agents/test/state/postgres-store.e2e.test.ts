@@ -14,7 +14,7 @@ import { StateConflictError } from "../../src/state/backend.js";
 import { FileBackend } from "../../src/state/file-store.js";
 import { LockedState } from "../../src/state/locked-state.js";
 import { PostgresBackend } from "../../src/state/postgres-store.js";
-import { type ResourceState, StateLockedError } from "../../src/state/types.js";
+import { type ResourceState, StateError, StateLockedError } from "../../src/state/types.js";
 import { CLI, type CliResult, runCli } from "../e2e/cli.js";
 import { runCliHere } from "../e2e/cli-here.js";
 import {
@@ -169,6 +169,46 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
     expect(Object.keys(row!.state.resources)).toEqual([]);
     const journal = await sql("SELECT entry FROM agents_state.journal WHERE workspace = 'cas'");
     expect(journal).toEqual([]);
+  });
+
+  it("a connection the server ends between two queries of a write fails that write, never the process", async () => {
+    const store = await LockedState.open(backend("ended"), "agents apply");
+    try {
+      await store.persist();
+      // The next transaction's client: once its BEGIN is answered, its server process is ended
+      // (as when the server is killed) and its FATAL arrives while no query of it is in flight.
+      const pool = (store.backend as unknown as { pool: pg.Pool }).pool;
+      const connect = pool.connect.bind(pool);
+      let ended = false;
+      pool.connect = (async () => {
+        const client = (await connect()) as pg.PoolClient;
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+        (client as unknown as { query: typeof query }).query = async (...args: unknown[]) => {
+          const answer = await query(...args);
+          if (!ended && args[0] === "BEGIN") {
+            ended = true;
+            const gone = new Promise((resolve) => client.once("end", resolve));
+            await sql("SELECT pg_terminate_backend($1)", [
+              (client as unknown as { processID: number }).processID,
+            ]);
+            await gone;
+          }
+          return answer;
+        };
+        return client;
+      }) as typeof pool.connect;
+      const error = await store
+        .update((r) => {
+          r.two = entry("two", "id-2");
+        })
+        .catch((e: unknown) => e);
+      pool.connect = connect as typeof pool.connect;
+      expect(ended).toBe(true);
+      expect(error).toBeInstanceOf(StateError);
+      expect((error as Error).message).toMatch(/^cannot write the state (journal )?\(postgres /);
+    } finally {
+      await store.release().catch(() => {});
+    }
   });
 
   it("force-unlock (CLI) ends a hung holder's connection; the holder's next write is refused", async () => {
