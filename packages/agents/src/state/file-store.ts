@@ -5,6 +5,7 @@ import { dirname } from "node:path";
 import {
   emptyState,
   type LockedStorage,
+  REBUILD_HINT,
   type StateBackend,
   StateConflictError,
   type StateRead,
@@ -80,9 +81,7 @@ async function corruptState(statePath: string, what: string): Promise<StateError
     .readFile(backup, "utf8")
     .then((text) => (JSON.parse(text) as { serial?: unknown }).serial)
     .catch(() => undefined);
-  const rebuild =
-    "run agents plan, which adopts every object carrying this project's ownership markers, " +
-    "agents sync to rebuild agents.yaml from the remote, or agents import <ADDRESS> <REMOTE_ID> per resource";
+  const rebuild = REBUILD_HINT;
   const hint =
     typeof serial === "number"
       ? `hint: ${backup} holds the state before the last write (serial ${serial}): move the broken file aside ` +

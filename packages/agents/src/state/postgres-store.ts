@@ -16,6 +16,7 @@ import { redact } from "../model/redact.js";
 import {
   emptyState,
   type LockedStorage,
+  REBUILD_HINT,
   type StateBackend,
   StateConflictError,
   type StateRead,
@@ -211,8 +212,39 @@ export class PostgresBackend implements StateBackend {
     );
     const journal = await this.readJournal(db);
     if (rows.length === 0) return withJournal({ state: emptyState(), exists: false }, journal);
-    const upgraded = upgradeState(rows[0]!.state, this.location);
+    let upgraded: ReturnType<typeof upgradeState>;
+    try {
+      upgraded = upgradeState(rows[0]!.state, this.location);
+    } catch (error) {
+      // A newer version is not damage (upgrade agents); a row that is no state is.
+      if (!/malformed state|not a state file/.test((error as Error).message)) throw error;
+      throw await this.damaged(db, (error as Error).message);
+    }
     return withJournal({ ...upgraded, exists: true }, journal);
+  }
+
+  /**
+   * A state row that cannot be read: the error, and a hint naming the backups row (the state one
+   * write back) and the commands that put it back, or the ways back without it.
+   */
+  private async damaged(db: Pool | PoolClient | PgClient, what: string): Promise<StateError> {
+    const { schema, workspace } = this.settings;
+    const { rows } = await db.query<{ serial: string; ok: boolean }>(
+      `SELECT serial, jsonb_typeof(state) = 'object' AND state ? 'lineage' AND state ? 'resources' AS ok
+         FROM ${this.q.backups} WHERE workspace = $1`,
+      [workspace],
+    );
+    const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
+    // The schema is a plain identifier (checked above): written unquoted, as a user would type it.
+    const aside = `psql <DATABASE_URL> -c "UPDATE ${schema}.states SET workspace = ${quoted(`${workspace}.broken`)} WHERE workspace = ${quoted(workspace)}"`;
+    const backup = rows[0]?.ok ? rows[0] : undefined;
+    const hint = backup
+      ? `hint: ${schema}.backups holds the state before the last write (serial ${backup.serial}): move the broken row aside ` +
+        `(${aside}) and restore it with psql <DATABASE_URL> -At -c "SELECT state FROM ${schema}.backups WHERE workspace = ${quoted(workspace)}" > prev.json ` +
+        `and agents state push prev.json; or ${REBUILD_HINT}`
+      : `hint: there is no readable backup row in ${schema}.backups: move the broken row aside (${aside}), ` +
+        `then push a copy you kept with agents state push <STATE_FILE>, or ${REBUILD_HINT}`;
+    return new StateError(`${what}\n${hint}`);
   }
 
   private async readJournal(db: Pool | PoolClient | PgClient): Promise<JournalReplay> {

@@ -211,6 +211,48 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
     }
   });
 
+  it("a damaged state row: one line and a hint naming the backups row and the commands that restore it", async () => {
+    const dir = await project();
+    const workspace = basename(dir);
+    const env = { ...KEY, AGENTS_STATE_URL: server.url };
+    const run = await LockedState.open(backend(workspace), "agents apply");
+    for (const name of ["one", "two"]) {
+      await run.update((r) => {
+        r[name] = entry(name, `id-${name}`);
+      });
+      await run.persist();
+    }
+    await run.release();
+    const [kept] = await sql<{ serial: string }>(
+      "SELECT serial FROM agents_state.backups WHERE workspace = $1",
+      [workspace],
+    );
+    await sql(`UPDATE agents_state.states SET state = '{"version": 1}' WHERE workspace = $1`, [workspace]);
+
+    const refused = await runCliHere(["plan"], { cwd: dir, env });
+    expect(refused.code).toBe(1);
+    const lines = refused.stderr.trim().split("\n");
+    expect(lines, refused.stderr).toHaveLength(2);
+    expect(lines[0]).toMatch(/malformed state/);
+    expect(lines[1]).toContain(
+      `agents_state.backups holds the state before the last write (serial ${kept!.serial})`,
+    );
+    for (const way of ["agents state push prev.json", "agents sync", "agents import"])
+      expect(lines[1]).toContain(way);
+    expectNoSecret(refused, "damaged state");
+
+    // The way back the hint names, each psql command run as written (through the test's client).
+    const commands = [...lines[1]!.matchAll(/psql <DATABASE_URL>(?: -At)? -c "([^"]+)"/g)].map((m) => m[1]!);
+    expect(commands).toHaveLength(2);
+    await sql(commands[0]!);
+    const [backup] = await sql<{ state: unknown }>(commands[1]!);
+    await fs.writeFile(join(dir, "prev.json"), JSON.stringify(backup!.state));
+    const pushed = await runCliHere(["state", "push", "prev.json"], { cwd: dir, env });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const restored = await backend(workspace).read();
+    expect(Object.keys(restored.state.resources)).toEqual(["one"]);
+  });
+
   it("force-unlock (CLI) ends a hung holder's connection; the holder's next write is refused", async () => {
     const dir = await project();
     const env = { ...KEY, AGENTS_STATE_URL: server.url };
