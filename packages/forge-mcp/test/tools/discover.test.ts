@@ -97,7 +97,7 @@ describe("an earlier name in the allow-list and the deny regex", () => {
     [
       "GITLAB_TOOLS=get_current_user serves whoami",
       { FORGE_TOOLSETS: "none", GITLAB_TOOLS: "get_current_user" },
-      ["whoami", "discover_tools"],
+      ["whoami", "search_tools", "discover_tools"],
     ],
     [
       "GITLAB_DENIED_TOOLS_REGEX=^get_current_user$ denies whoami",
@@ -105,7 +105,7 @@ describe("an earlier name in the allow-list and the deny regex", () => {
       TOOLSETS.users
         .map((t) => t.name)
         .filter((n) => n !== "whoami")
-        .concat("discover_tools"),
+        .concat("search_tools", "discover_tools"),
     ],
   ])("%s", async (_n, env, expected) => {
     const mcp = await startForgeMcp({ FORGE_TOKEN: "sim-forge-pat", FORGE_API_URL: forge.apiUrl, ...env });
@@ -124,16 +124,19 @@ describe("an earlier name in the allow-list and the deny regex", () => {
 
 describe("discover_tools: toolsets loaded on demand", () => {
   it("starts with FORGE_TOOLSETS, loads a toolset, notifies, and then lists and runs its tools", async () => {
-    const { client, changes } = await connect(usersOnly.url, "tok-alice");
+    const { client, changes } = await connect(usersOnly.url, "tok-bob");
     const before = await names(client);
-    expect(before.sort()).toEqual([...TOOLSETS.users.map((t) => t.name), "discover_tools"].sort());
+    expect(before.sort()).toEqual(
+      [...TOOLSETS.users.map((t) => t.name), "search_tools", "discover_tools"].sort(),
+    );
 
-    const refused = (await client.callTool({
+    // not listed, but served: callable by name (what search_tools answers), before any load
+    const unlisted = (await client.callTool({
       name: "list_labels",
       arguments: { project_id: 1 },
     })) as ToolResult;
-    expect(refused.isError).toBe(true);
-    expect(refused.content[0]!.text).toMatch(/labels toolset, which is not loaded: call discover_tools/);
+    expect(unlisted.isError, unlisted.content[0]!.text).toBeFalsy();
+    expect(unlisted.content[0]!.text).toMatch(/"name":"bug"/);
 
     const loaded = (await client.callTool({
       name: "discover_tools",
