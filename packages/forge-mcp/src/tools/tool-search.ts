@@ -58,6 +58,29 @@ function queryTerms(query: string): string[][] {
   return words(query).map((w) => [w, ...(SYNONYMS[w] ?? []).map(stem)]);
 }
 
+interface Indexed {
+  name: Set<string>;
+  set: Set<string>;
+  desc: Set<string>;
+  exactName: string;
+}
+// a tool's words, worked out once per tool object
+const indexed = new WeakMap<Searchable, Indexed>();
+function indexOf(t: Searchable): Indexed {
+  let i = indexed.get(t);
+  if (!i) {
+    const n = words(t.name);
+    i = {
+      name: new Set(n),
+      set: new Set(words(t.toolset)),
+      desc: new Set(words(t.description)),
+      exactName: n.join("_"),
+    };
+    indexed.set(t, i);
+  }
+  return i;
+}
+
 /**
  * The tools matching a query, best first: a word in the tool's name counts most, in its toolset
  * next, in its description least; a name the query spells out in full (gitlab-mcp's names, with
@@ -68,23 +91,26 @@ export function rankTools<T extends Searchable>(tools: readonly T[], query: stri
   const exact = words(query).join("_");
   const scored: { t: T; score: number }[] = [];
   for (const t of tools) {
-    const name = new Set(words(t.name));
-    const set = new Set(words(t.toolset));
-    const desc = new Set(words(t.description));
+    const { name, set, desc, exactName } = indexOf(t);
     let score = 0;
     let matched = 0;
-    for (const alternatives of terms) {
-      let best = 0;
+    for (const [word, ...alternatives] of terms) {
+      // the word itself counts more than what it stands for; each further word it stands for
+      // that the name carries adds one (log → job output: get_pipeline_job_output)
+      let best = name.has(word!) ? 4 : set.has(word!) ? 2 : desc.has(word!) ? 1 : 0;
+      let extra = 0;
       for (const w of alternatives) {
-        if (name.has(w)) best = Math.max(best, 4);
-        else if (set.has(w)) best = Math.max(best, 2);
+        if (name.has(w)) {
+          if (best >= 3) extra++;
+          best = Math.max(best, 3);
+        } else if (set.has(w)) best = Math.max(best, 2);
         else if (desc.has(w)) best = Math.max(best, 1);
       }
       if (best > 0) matched++;
-      score += best;
+      score += best + extra;
     }
     if (matched === 0) continue;
-    if (words(t.name).join("_") === exact) score += 100;
+    if (exactName === exact) score += 100;
     // a tool that matches every word of the query ranks above one matching some of them
     if (matched === terms.length) score += 10;
     scored.push({ t, score });
