@@ -62,8 +62,9 @@ export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
 };
 
 /**
- * Toolsets served when FORGE_TOOLSETS is unset: everything but GraphQL (a query can reach anything)
- * and CI/CD variables (secrets, and writing them changes what pipelines run with), which are opt-in.
+ * The toolsets listed without FORGE_TOOLSETS before the core list: everything but GraphQL (a query
+ * can reach anything) and CI/CD variables (secrets, and writing them changes what pipelines run
+ * with). An operator who wants that list back names them (docs/forge-mcp.md's tools table says so).
  */
 const OPT_IN: readonly Toolset[] = ["graphql", "variables"];
 export const DEFAULT_TOOLSETS = TOOLSET_NAMES.filter((t) => !OPT_IN.includes(t));

@@ -39,7 +39,7 @@ describe("tools/list, as the model sees it", () => {
     const tools = await listed(opts);
     // one tool a line, so a review sees which tools changed
     await expect(`${tools.map((t) => JSON.stringify(t)).join("\n")}\n`).toMatchFileSnapshot(
-      `__snapshots__/tools-list.${name.replace(" ", "-")}.snap`,
+      `fixtures/tools-list.${name.replace(" ", "-")}.snap`,
     );
     const text = JSON.stringify(tools);
     expect(text).not.toContain("$schema");
