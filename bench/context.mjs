@@ -8,36 +8,15 @@
 //
 // One function per measure (`toolListTokens` below); a measure of tool results (the six daily
 // calls' bytes) takes the same `connect` and adds a function and a table of its own.
-import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { headline } from "./lib.mjs";
+import { headline, startForgeSim } from "./lib.mjs";
 
 const require = createRequire(import.meta.url);
 const PAT = "sim-forge-pat";
-
-/** The forge simulator in a process of its own; resolves its API URL and a stop function. */
-export async function startForgeSim() {
-  const sim = spawn(process.execPath, ["packages/sims/dist/cli.js", "forge", "--port", "0"], {
-    env: { PATH: process.env.PATH },
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-  const stop = () => sim.kill();
-  process.on("exit", stop);
-  const apiUrl = await new Promise((resolve, reject) => {
-    let out = "";
-    sim.stdout.on("data", (d) => {
-      out += d;
-      const m = /forge (\S+)\n[\s\S]*ready/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    sim.once("exit", (c) => reject(new Error(`forge simulator exited ${c}`)));
-  });
-  return { apiUrl, stop };
-}
 
 /** The two servers, each as a command and the environment a configuration adds. */
 export const SERVERS = {
