@@ -18,6 +18,7 @@ import { ProjectScope } from "./forge/project-scope.js";
 import { forgeUnauthorizedReply } from "./forge/unauthorized.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
 import { createLogger } from "./logger.js";
+import { unprefixed } from "./mcp/client-view.js";
 import { McpHttp } from "./mcp/http.js";
 import { plainCall, plainHeaders } from "./mcp/json-calls.js";
 import { BODY_UNREADABLE, bodyLimit, MCP_BODY_LIMIT, mcpLane } from "./mcp-lane.js";
@@ -493,6 +494,8 @@ function mountMcp(
         return void res.status(400).json(BATCH_REFUSED);
       const info = (req as Request & { auth?: AuthInfo }).auth;
       const token = info?.token;
+      // a client that asked for a tool-name prefix calls the tools by the names it was shown
+      req.body = unprefixed(req.body, req.headers);
       onReauth(res, info);
       // a client's answer to a confirmation we asked for goes to the tool call waiting for it
       if (asker.deliver(req.body, token)) return void res.status(202).end();
@@ -525,8 +528,9 @@ function mountMcp(
     // The route's handler, for a body the lane has read and its checks passed: a plain call's
     // body has a method, so no confirmation answer is in it (asker.deliver) and it is not an
     // initialize (asker.noteInitialize); both are left to the route with anything not plain.
-    answer: (req, res, body, info) => {
-      if (auth.refusesBody(info, body)) return false;
+    answer: (req, res, given, info) => {
+      if (auth.refusesBody(info, given)) return false;
+      const body = unprefixed(given, req.headers);
       if (!jsonAnswer(body, info?.token)) return false;
       // the lane checked the headers (a narrower test than plainHeaders)
       const plain = plainCall(body);

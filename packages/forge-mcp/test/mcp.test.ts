@@ -237,7 +237,7 @@ describe("/mcp with forge OAuth tokens", () => {
   it("FORGE_TOOLSETS selects the tool areas", async () => {
     const client = await connect(usersOnly.url, "tok-good");
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(
-      [...TOOLSETS.users.map((t) => t.name), "discover_tools"].sort(),
+      [...TOOLSETS.users.map((t) => t.name), "search_tools", "discover_tools"].sort(),
     );
     await client.close();
   });

@@ -33,6 +33,23 @@ export interface Caller {
   extra?: Record<string, unknown> | undefined;
 }
 
+/**
+ * What a client asked to see on one request (HTTP headers, src/mcp/client-view.ts): it narrows
+ * what the operator serves, never widens it. Undefined members narrow nothing.
+ */
+export interface ClientView {
+  /** Toolsets to show instead of the starting list (names as FORGE_TOOLSETS takes them). */
+  toolsets?: readonly string[] | undefined;
+  /** Single tools to show, beside `toolsets` (a union, as GitLab and GitHub do). */
+  tools?: readonly string[] | undefined;
+  /** Tools neither shown nor callable. */
+  exclude?: readonly string[] | undefined;
+  /** Only readers shown and callable. */
+  readOnly?: boolean | undefined;
+  /** Put before every tool name tools/list shows (and taken off the names a call sends). */
+  prefix?: string | undefined;
+}
+
 /** A client's answer to an elicitation (MCP's ElicitResult). */
 export interface ElicitAnswer {
   action: "accept" | "decline" | "cancel";
@@ -64,6 +81,8 @@ export interface CallContext {
   /** A notification on this request's own stream (dropped where the answer is one JSON body). */
   sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
   peer: Peer;
+  /** What the client asked to see on this request (HTTP headers), when it asked. */
+  view?: ClientView | undefined;
 }
 
 /** One tool, under one name it answers to. */
@@ -89,10 +108,10 @@ export interface CatalogueTool {
  */
 export interface Catalogue {
   readonly tools: ReadonlyMap<string, CatalogueTool>;
-  /** tools/list for this caller, in the order it shows them. */
-  listed(caller: Caller | undefined): readonly CatalogueTool[];
+  /** tools/list for this caller, in the order it shows them, narrowed by the request's view. */
+  listed(caller: Caller | undefined, view?: ClientView): readonly CatalogueTool[];
   /** Why this caller may not call the tool now (answered as a tool error), or undefined. */
-  refusal(name: string, caller: Caller | undefined): string | undefined;
+  refusal(name: string, caller: Caller | undefined, view?: ClientView): string | undefined;
 }
 
 /** A peer that reaches no client: no capability known, every request refused. */

@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import type { Caller, Catalogue } from "./catalogue.js";
+import { viewOf } from "./client-view.js";
 import { JsonCallTransport, type PlainCall, requestOf, ToolDispatch } from "./json-calls.js";
 import { createMcpServer } from "./sdk-server.js";
 
@@ -91,7 +92,11 @@ export class McpHttp {
       const aborted = new AbortController();
       const gone = () => aborted.abort();
       ctx.res.once("close", gone);
-      const answer = await this.dispatch.call(plain.simple, { authInfo: ctx.caller, signal: aborted.signal });
+      const answer = await this.dispatch.call(plain.simple, {
+        authInfo: ctx.caller,
+        signal: aborted.signal,
+        view: viewOf(ctx.headers),
+      });
       ctx.res.off("close", gone);
       return answer;
     },

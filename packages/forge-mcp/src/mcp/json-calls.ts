@@ -13,7 +13,7 @@ import {
   type MessageExtraInfo,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type Caller, type Catalogue, NO_PEER } from "./catalogue.js";
+import { type Caller, type Catalogue, type ClientView, NO_PEER } from "./catalogue.js";
 import { inputSchemaOf, runTool } from "./sdk-server.js";
 
 /**
@@ -169,7 +169,7 @@ export class ToolDispatch {
 
   async call(
     call: SimpleToolCall,
-    extra: { authInfo?: Caller | undefined; signal: AbortSignal },
+    extra: { authInfo?: Caller | undefined; signal: AbortSignal; view?: ClientView | undefined },
   ): Promise<JSONRPCMessage | undefined> {
     const t = this.catalogue.tools.get(call.name);
     if (!t) return undefined;
@@ -185,6 +185,7 @@ export class ToolDispatch {
         // a JSON answer carries no notification, and no request reaches the client before it ends
         sendNotification: async () => {},
         peer: NO_PEER,
+        view: extra.view,
       });
     } catch (err) {
       if (err instanceof McpError && err.code === ErrorCode.UrlElicitationRequired)

@@ -928,9 +928,9 @@ describe("every tool against the forge simulator (one row per tool)", () => {
       .map((t) => t.name)
       .sort();
     expect([...new Set(rows.map((x) => x.tool))].sort()).toEqual(registry);
-    // and discover_tools, which is always listed
+    // and the meta tools, which are always listed
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(
-      [...registry, "discover_tools"].sort(),
+      [...registry, "search_tools", "discover_tools"].sort(),
     );
   });
 
