@@ -45,6 +45,7 @@ function listEntry(t: CatalogueTool) {
     inputSchema: obj
       ? toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: "input" })
       : { type: "object" as const, properties: {} },
+    ...(t.output ? { outputSchema: t.output } : {}),
     annotations: t.annotations,
     execution: { taskSupport: "forbidden" as const },
   };
