@@ -222,19 +222,6 @@ describe("structured output", () => {
   });
   afterAll(() => v2.close());
 
-  it("every read tool declares an outputSchema that compiles, and no write tool does", async () => {
-    const ajv = new AjvJsonSchemaValidator();
-    const { tools } = await f.client.listTools();
-    const read = tools.filter((t) => t.annotations?.readOnlyHint && t.name !== "discover_tools");
-    expect(read.length).toBeGreaterThan(100);
-    for (const t of read) {
-      expect(t.outputSchema, t.name).toMatchObject({ type: "object" });
-      expect(() => ajv.getValidator(t.outputSchema as never), t.name).not.toThrow();
-    }
-    for (const t of tools.filter((t) => !t.annotations?.readOnlyHint))
-      expect(t.outputSchema, t.name).toBeUndefined();
-  });
-
   it.each(DAILY)(
     "%s answers structuredContent the official clients validate, its text the same",
     async (name, args) => {
@@ -251,7 +238,7 @@ describe("structured output", () => {
     },
   );
 
-  it("a result the outputSchema does not admit is refused by the official client", async () => {
+  it("an outputSchema refuses an answer it does not admit (the check the clients run)", async () => {
     // the guard the rows above rely on: the client really validates what forge-mcp declares
     const { tools } = await f.client.listTools();
     const schema = tools.find((t) => t.name === "get_issue")!.outputSchema!;
@@ -281,5 +268,23 @@ describe("paging and full_response", () => {
     // and the forge is not asked for a full_response parameter
     const list = (await f.raw("list_issues", { project_id: 1, full_response: true })) as Answer;
     expect(list.structuredContent.items[0]).toHaveProperty("_links");
+  });
+});
+
+// Last: compiling every schema holds this process's event loop for seconds, and the server runs in
+// this process too; a call right after it may meet a keep-alive socket the server closes late
+// (ECONNRESET), which says nothing about forge-mcp.
+describe("every read tool's outputSchema", () => {
+  it("every read tool declares an outputSchema that compiles, and no write tool does", async () => {
+    const ajv = new AjvJsonSchemaValidator();
+    const { tools } = await f.client.listTools();
+    const read = tools.filter((t) => t.annotations?.readOnlyHint && t.name !== "discover_tools");
+    expect(read.length).toBeGreaterThan(100);
+    for (const t of read) {
+      expect(t.outputSchema, t.name).toMatchObject({ type: "object" });
+      expect(() => ajv.getValidator(t.outputSchema as never), t.name).not.toThrow();
+    }
+    for (const t of tools.filter((t) => !t.annotations?.readOnlyHint))
+      expect(t.outputSchema, t.name).toBeUndefined();
   });
 });
