@@ -417,13 +417,19 @@ function fieldSchema(f: Field): Record<string, unknown> {
   if (f === "any") return {};
   if (f === "strings") return { type: ["array", "null"], items: { type: "string" } };
   if (typeof f === "string") return { type: [f, "null"] };
-  return "one" in f ? kindSchema(f.one, true) : { type: ["array", "null"], items: kindSchema(f.many) };
+  const kind = "one" in f ? f.one : f.many;
+  // a reference (a person, a pipeline, a milestone inside another object) is only said to be an
+  // object: its few fields are the kind's own, and spelling them out in every tool's schema would
+  // cost tools/list more than it tells a client
+  const item = kind.endsWith("_ref") ? { type: "object" } : kindSchema(kind);
+  if ("one" in f) return { ...item, type: ["object", "null"] };
+  return { type: ["array", "null"], items: item };
 }
 
-function kindSchema(kind: string, nullable = false): Record<string, unknown> {
+function kindSchema(kind: string): Record<string, unknown> {
   const fields = fieldsOf(kind);
   return {
-    type: nullable ? ["object", "null"] : "object",
+    type: "object",
     properties: Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, fieldSchema(f)])),
   };
 }

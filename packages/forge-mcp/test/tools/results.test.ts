@@ -4,7 +4,8 @@ import {
 } from "@modelcontextprotocol/client";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Kind, slim } from "../../src/tools/results.js";
+import { TOOLSETS } from "../../src/tools/index.js";
+import { type Kind, OUTPUTS, slim } from "../../src/tools/results.js";
 import { forgeWithToolClient } from "../forge-and-mcp.js";
 
 /**
@@ -178,6 +179,16 @@ const KINDS: Array<[Kind, string, string[], string[]]> = [
 ];
 
 describe("slim results, one row per resource kind", () => {
+  it("names only read tools in its table of kinds (a misspelt name would leave a tool unslimmed)", () => {
+    const reads = new Set(
+      Object.values(TOOLSETS)
+        .flat()
+        .filter((t) => !t.write)
+        .map((t) => t.name),
+    );
+    expect(Object.keys(OUTPUTS).filter((n) => !reads.has(n))).toEqual([]);
+  });
+
   it.each(KINDS)("%s keeps what a model needs and drops the rest", async (kind, path, kept, dropped) => {
     const whole = first(await rest(path));
     const s = slim(kind, whole) as Record<string, unknown>;
