@@ -65,21 +65,24 @@ export const groupTreeFilters = {
  * A forge answer as the tool's result, in compact JSON (the model reads it as well, and
  * indentation costs it tokens). A read tool's answer is shaped by ./results.ts (slim by the tool's
  * kind unless the caller asked for the forge's whole objects) and comes as structuredContent as
- * well, its text the same object; a write's answer is the forge's as it came.
+ * well, its text the same object; a write's answer is slim by its kind when it has one (the
+ * object it made or changed), else the forge's as it came.
  */
 function toResult(r: ApiResult | string, output: Output, full: boolean, read: boolean): ToolResult {
   // A 204 (deletions) has no body: say what happened rather than print an empty string.
   const data = typeof r === "string" ? r : r.data === "" || r.data === undefined ? "Done." : r.data;
   const page = typeof r === "string" ? undefined : r.page;
-  if (!read) {
+  if (!read && output === "object") {
     const payload = page ? { items: data, pagination: page } : data;
     return {
       content: [{ type: "text", text: typeof payload === "string" ? payload : JSON.stringify(payload) }],
     };
   }
   const structured = shape(output, data, page, full);
-  const text = typeof data === "string" ? data : JSON.stringify(structured);
-  return { content: [{ type: "text", text }], structuredContent: structured };
+  const content: ToolResult["content"] = [
+    { type: "text", text: typeof data === "string" ? data : JSON.stringify(structured) },
+  ];
+  return read ? { content, structuredContent: structured } : { content };
 }
 
 export function annotations(t: ForgeTool): ToolAnnotations {

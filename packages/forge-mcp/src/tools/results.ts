@@ -279,9 +279,9 @@ const fieldsOf = (kind: string): Record<string, Field> => KINDS[kind as Kind];
 export type Output = { one: Kind } | { many: Kind } | "object";
 
 /**
- * Which kind each read tool returns (by its own name; its aliases share it). A read tool not
- * named here answers an object of no kind: compacted (no nulls, no empties, people as usernames),
- * never pruned.
+ * Which kind each tool returns (by its own name; its aliases share it). A read tool not named
+ * here answers an object of no kind: compacted (no nulls, people as {id, username}), never
+ * pruned; a write tool not named here answers the forge's object as it came.
  */
 export const OUTPUTS: Record<string, Output> = {
   get_issue: { one: "issue" },
@@ -328,6 +328,28 @@ export const OUTPUTS: Record<string, Output> = {
   list_labels: { many: "label" },
   get_group: { one: "group" },
   list_groups: { many: "group" },
+  // writes answering the object they made or changed: slim as well (no outputSchema: they are not reads)
+  create_issue: { one: "issue" },
+  update_issue: { one: "issue" },
+  create_merge_request: { one: "merge_request" },
+  update_merge_request: { one: "merge_request" },
+  merge_merge_request: { one: "merge_request" },
+  create_issue_note: { one: "note" },
+  update_issue_note: { one: "note" },
+  create_merge_request_note: { one: "note" },
+  update_merge_request_note: { one: "note" },
+  create_pipeline: { one: "pipeline" },
+  retry_pipeline: { one: "pipeline" },
+  cancel_pipeline: { one: "pipeline" },
+  retry_pipeline_job: { one: "job" },
+  cancel_pipeline_job: { one: "job" },
+  play_pipeline_job: { one: "job" },
+  create_branch: { one: "branch" },
+  create_tag: { one: "tag" },
+  create_label: { one: "label" },
+  update_label: { one: "label" },
+  create_milestone: { one: "milestone" },
+  edit_milestone: { one: "milestone" },
 };
 
 export function outputOf(toolName: string): Output {

@@ -179,14 +179,13 @@ const KINDS: Array<[Kind, string, string[], string[]]> = [
 ];
 
 describe("slim results, one row per resource kind", () => {
-  it("names only read tools in its table of kinds (a misspelt name would leave a tool unslimmed)", () => {
-    const reads = new Set(
+  it("names only tools in its table of kinds (a misspelt name would leave a tool unslimmed)", () => {
+    const names = new Set(
       Object.values(TOOLSETS)
         .flat()
-        .filter((t) => !t.write)
         .map((t) => t.name),
     );
-    expect(Object.keys(OUTPUTS).filter((n) => !reads.has(n))).toEqual([]);
+    expect(Object.keys(OUTPUTS).filter((n) => !names.has(n))).toEqual([]);
   });
 
   it.each(KINDS)("%s keeps what a model needs and drops the rest", async (kind, path, kept, dropped) => {
@@ -279,6 +278,24 @@ describe("paging and full_response", () => {
     // and the forge is not asked for a full_response parameter
     const list = (await f.raw("list_issues", { project_id: 1, full_response: true })) as Answer;
     expect(list.structuredContent.items[0]).toHaveProperty("_links");
+  });
+});
+
+describe("write results", () => {
+  // after the lists above: this adds an issue to project 1
+  it("a write answers the object it made slim by its kind, as text only", async () => {
+    const r = (await f.raw("create_issue", { project_id: 1, title: "Slim answers" })) as Answer;
+    const made = JSON.parse(r.content[0]!.text);
+    expect(made).toMatchObject({ title: "Slim answers", state: "opened", author: { username: "alice" } });
+    expect(Object.keys(made.author).sort()).toEqual(["id", "username"]);
+    expect(made.iid).toBeTypeOf("number");
+    expect(made.web_url).toMatch(/\/-\/issues\//);
+    const [keys, nulls] = walk(made);
+    expect([...keys].filter((k) => ["_links", "avatar_url", "assignee", "time_stats"].includes(k))).toEqual(
+      [],
+    );
+    expect(nulls).toEqual([]);
+    expect(r.structuredContent).toBeUndefined();
   });
 });
 

@@ -138,7 +138,7 @@ const rows: Row[] = [
     (c) => ({ project_id: 1, issue_iid: 2, assignee_ids: [2], add_labels: "ui", milestone_id: c.milestone }),
     "PUT",
     `${P}/issues/2`,
-    { expect: /"title":"v2\.0"[\s\S]*"username":"bob"/ },
+    { expect: /"assignees":\[\{"id":2,"username":"bob"\}\][\s\S]*"milestone":\{[^}]*"title":"v2\.0"/ },
   ),
   r("list_issue_notes", { project_id: 1, issue_iid: 1 }, "GET", `${P}/issues/1/notes`, { expect: /"body"/ }),
   r(
