@@ -16,6 +16,8 @@ export interface TextBlock {
 /** What a tool's handler returns (MCP's CallToolResult, in the form forge-mcp uses). */
 export interface ToolResult {
   content: TextBlock[];
+  /** A read tool's answer as an object (validating against its `output`); its text says the same. */
+  structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
 
@@ -94,6 +96,8 @@ export interface CatalogueTool {
   /** Its arguments: parsed before the handler runs (members it does not name are dropped). */
   input: z.ZodRawShape;
   annotations: ToolAnnotations;
+  /** A read tool's outputSchema (JSON Schema): what its structuredContent holds. */
+  output?: Record<string, unknown> | undefined;
   /** The forge request it makes (`GET /projects/:id`), when it makes one. */
   endpoint?: string | undefined;
   /** Runs the tool on parsed arguments; a throw is answered as a tool error with its message. */

@@ -141,11 +141,13 @@ export function simpleToolCall(body: unknown): SimpleToolCall | undefined {
   return { id: id as string | number, name, args };
 }
 
-/** A result of the shape every forge-mcp tool returns: text blocks, perhaps marked as an error. */
+/** A result of the shape every forge-mcp tool returns: text blocks, perhaps marked as an error, perhaps structured. */
 function plainResult(r: unknown): r is CallToolResult {
   if (!isRecord(r) || !Array.isArray(r.content)) return false;
-  for (const k in r) if (k !== "content" && k !== "isError") return false;
+  for (const k in r) if (k !== "content" && k !== "isError" && k !== "structuredContent") return false;
   if (r.isError !== undefined && typeof r.isError !== "boolean") return false;
+  // a read tool's structuredContent is an object (CallToolResultSchema asks no more of it)
+  if (r.structuredContent !== undefined && !isRecord(r.structuredContent)) return false;
   return r.content.every(
     (c) => isRecord(c) && c.type === "text" && typeof c.text === "string" && Object.keys(c).length === 2,
   );

@@ -56,6 +56,7 @@ function listEntry(t: CatalogueTool) {
     inputSchema: obj
       ? compactSchema(toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: "input" }))
       : { type: "object" as const, properties: {} },
+    ...(t.output ? { outputSchema: t.output } : {}),
     annotations: wireAnnotations(t.annotations),
   };
 }

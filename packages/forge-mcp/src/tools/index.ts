@@ -314,6 +314,24 @@ function searchTool(
       limit: z.number().int().min(1).max(50).optional().describe("Most names to answer (default 10)"),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    output: {
+      type: "object",
+      properties: {
+        tools: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              toolset: { type: "string" },
+              summary: { type: "string" },
+            },
+            required: ["name", "toolset", "summary"],
+          },
+        },
+      },
+      required: ["tools"],
+    },
     handler: async (args, ctx: CallContext) => {
       const found = rankTools(
         searchable(ctx.authInfo, ctx.view),
@@ -325,7 +343,14 @@ function searchTool(
             .map((t) => `${shown(t.name, ctx.view)} (${t.toolset}): ${firstSentence(t.description)}`)
             .join("\n")
         : `No tool matches "${args.query as string}"; call discover_tools without arguments for every toolset.`;
-      return { content: [{ type: "text", text }] };
+      const tools = found.map((t) => ({
+        name: shown(t.name, ctx.view),
+        toolset: t.toolset,
+        summary: firstSentence(t.description),
+      }));
+      // The lines are the text a model reads; the same names as structuredContent for clients that
+      // validate against the outputSchema every read tool declares.
+      return { content: [{ type: "text", text }], structuredContent: { tools } };
     },
   };
 }

@@ -26,8 +26,13 @@ async function listed(opts: { readOnly: boolean; toolsets: string[] | undefined 
   return tools;
 }
 
-// tokens ≈ bytes of the JSON the client hands the model ÷ 4 (bench/context.mjs measures the same)
-const tokens = (tools: unknown[]) => Buffer.byteLength(JSON.stringify(tools)) / 4;
+// tokens ≈ bytes of the JSON the client hands the model ÷ 4: of each tool its name, description
+// and inputSchema, what a host turns into the model's tool definition (outputSchema is the
+// client's, to validate results; bench/context.mjs measures the same)
+const tokens = (tools: { name: string; description?: string; inputSchema: unknown }[]) =>
+  Buffer.byteLength(
+    JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))),
+  ) / 4;
 
 describe("tools/list, as the model sees it", () => {
   it.each([

@@ -274,7 +274,7 @@ describe("GITLAB_ALLOWED_PROJECT_IDS", () => {
 
   it("code search across the instance or a group answers only the listed projects' files", async () => {
     const before = await forgeLogSeq(forge);
-    const code = await json("search_code", { search: "innerHTML" });
+    const code = (await json("search_code", { search: "innerHTML" })).items;
     expect(code.length).toBeGreaterThan(0);
     for (const i of code) expect([1, 4]).toContain(i.project_id);
     const paths = (await logSince(before)).map((e) => e.path.split("?")[0]);

@@ -233,7 +233,7 @@ describe("tool modes against the forge simulator", () => {
       const body = JSON.parse(r.content[0]!.text);
       const items = (body.items ?? body) as Array<{ path: string }>;
       seen.push(...items.map((x) => x.path));
-      token = body.pagination?.next_page_token;
+      token = body.next_page_token;
       if (!token) break;
     }
     expect(seen).toContain("src/widget.ts");
