@@ -6,7 +6,6 @@
 // users, against the bound docs/forge-mcp.md states ("Token caches").
 // Usage: npm run build && node bench/forge-mcp-tokens.mjs [--users N]
 // Appends the figures to bench/results/forge-mcp-tokens.md with the date and the machine.
-import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import os from "node:os";
@@ -15,7 +14,7 @@ import { parseArgs } from "node:util";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createLogger, createServer, loadConfig } from "../packages/forge-mcp/dist/index.js";
-import { headline } from "./lib.mjs";
+import { headline, startForgeSim } from "./lib.mjs";
 
 // a full GC on demand without a node flag (npm run bench starts this script without one)
 v8.setFlagsFromString("--expose-gc");
@@ -26,20 +25,8 @@ const APP_ID = "bench-app";
 // The bound docs/forge-mcp.md states for the verified-token cache of one mode, per cached token.
 const BOUND_BYTES_PER_TOKEN = 1536;
 
-const sim = spawn(process.execPath, ["packages/sims/dist/cli.js", "forge", "--port", "0"], {
-  env: { PATH: process.env.PATH },
-  stdio: ["ignore", "pipe", "ignore"],
-});
-process.on("exit", () => sim.kill());
-const forgeApi = await new Promise((resolve, reject) => {
-  let out = "";
-  sim.stdout.on("data", (d) => {
-    out += d;
-    const m = /forge (\S+)\n[\s\S]*ready/.exec(out);
-    if (m) resolve(m[1]);
-  });
-  sim.once("exit", (c) => reject(new Error(`forge simulator exited ${c}`)));
-});
+const sim = await startForgeSim();
+const forgeApi = sim.apiUrl;
 const forgeRoot = forgeApi.replace(/\/api\/v4$/, "");
 const seed = (body) =>
   fetch(`${forgeRoot}/_sim/seed`, {
@@ -148,7 +135,7 @@ for (const r of [
     `${r.mode}: ${r.heapMiB.toFixed(1)} MiB for ${USERS} users, ${r.perToken.toFixed(0)} B per token`,
   );
 }
-sim.kill();
+sim.stop();
 appendFileSync(
   "bench/results/forge-mcp-tokens.md",
   `\n## ${new Date().toISOString()}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}, load average ${os.loadavg()[0].toFixed(1)}; forge-mcp in this process, forge simulator in its own; heap used after a full GC, before and after ${USERS.toLocaleString("en")} distinct users made one tools/call each.\n\n| Mode | Heap grown | Per cached token | Bound | RSS after |\n|---|---|---|---|---|\n${rows.join("\n")}\n`,

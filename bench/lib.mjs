@@ -193,3 +193,26 @@ export function runBuild(dir, build, args, { env, hook, accept = [0], stdout = "
     });
   });
 }
+
+/**
+ * The forge simulator in a process of its own (run from the repository's root); resolves its API
+ * URL and a function that stops it (also called when this process exits).
+ */
+export async function startForgeSim() {
+  const sim = spawn(process.execPath, ["packages/sims/dist/cli.js", "forge", "--port", "0"], {
+    env: { PATH: process.env.PATH },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const stop = () => sim.kill();
+  process.on("exit", stop);
+  const apiUrl = await new Promise((resolve, reject) => {
+    let out = "";
+    sim.stdout.on("data", (d) => {
+      out += d;
+      const m = /forge (\S+)\n[\s\S]*ready/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    sim.once("exit", (c) => reject(new Error(`forge simulator exited ${c}`)));
+  });
+  return { apiUrl, stop };
+}

@@ -26,6 +26,7 @@ for (const script of [
   "state-writes.mjs",
   "forge-mcp.mjs",
   "forge-mcp-tokens.mjs",
+  "context.mjs",
   "sessions.mjs",
 ]) {
   console.log(`\n━━━ bench/${script}`);

@@ -278,8 +278,8 @@ export const VARIABLES = [
     name: "FORGE_TOOLSETS",
     key: "toolsets",
     read: text(),
-    shown: "all but `graphql` and `variables`",
-    doc: "comma list of toolsets (see [Tools](#tools)); gitlab-mcp's names accepted, unknown names warned about; `all` is every toolset, `none` no toolset (only the tools of `FORGE_TOOLS`)",
+    shown: "the core list",
+    doc: "comma list of toolsets listed from the start (see [Tools](#tools)); unset, the core list and `search_tools` (every other tool one search away); gitlab-mcp's names accepted, unknown names warned about; `all` is every toolset, `none` no toolset (only the tools of `FORGE_TOOLS`)",
     registry: { description: "Comma list of toolsets to serve, all, or none" },
   },
   {

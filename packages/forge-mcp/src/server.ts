@@ -18,6 +18,7 @@ import { ProjectScope } from "./forge/project-scope.js";
 import { forgeUnauthorizedReply } from "./forge/unauthorized.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
 import { createLogger } from "./logger.js";
+import { unprefixed } from "./mcp/client-view.js";
 import { McpHttp, refuse } from "./mcp/http.js";
 import { plainCall, plainHeaders } from "./mcp/json-calls.js";
 import { classify } from "./mcp/rev2026.js";
@@ -506,13 +507,15 @@ function mountMcp(
       if (era.era === "modern-notification") return void res.status(202).end();
       if (era.era === "modern") {
         onReauth(res, info);
-        return mcp.answerModern(era.request, res, info);
+        return mcp.answerModern(era.request, req.headers, res, info);
       }
       // MCP 2025-06-18 removed JSON-RPC batching: a client announcing that revision or a later
       // one gets one error for the whole array, and no element of it runs (no forge call)
       if (Array.isArray(req.body) && withoutBatching(req.headers["mcp-protocol-version"]))
         return void res.status(400).json(BATCH_REFUSED);
       const token = info?.token;
+      // a client that asked for a tool-name prefix calls the tools by the names it was shown
+      req.body = unprefixed(req.body, req.headers);
       onReauth(res, info);
       // a client's answer to a confirmation we asked for goes to the tool call waiting for it
       if (asker.deliver(req.body, token)) return void res.status(202).end();
@@ -546,16 +549,17 @@ function mountMcp(
     // The route's handler, for a body the lane has read and its checks passed: a plain call's
     // body has a method, so no confirmation answer is in it (asker.deliver) and it is not an
     // initialize (asker.noteInitialize); both are left to the route with anything not plain.
-    answer: (req, res, body, info) => {
-      if (auth.refusesBody(info, body)) return false;
-      const era = classify(body, req.headers);
+    answer: (req, res, given, info) => {
+      if (auth.refusesBody(info, given)) return false;
+      const era = classify(given, req.headers);
       if (era.era === "modern") {
         onReauth(res, info);
-        void mcp.answerModern(era.request, res, info);
+        void mcp.answerModern(era.request, req.headers, res, info);
         return true;
       }
       // a refusal, or a notification: the route answers it
       if (era.era !== "legacy") return false;
+      const body = unprefixed(given, req.headers);
       if (!jsonAnswer(body, info?.token)) return false;
       // the lane checked the headers (a narrower test than plainHeaders)
       const plain = plainCall(body);

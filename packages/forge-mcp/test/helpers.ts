@@ -37,6 +37,10 @@ export async function startForgeMcp(
   } = {},
 ): Promise<RunningForgeMcp> {
   const http: Server = createHttpServer();
+  // Past any client's own idle limit: a test process whose event loop is held for seconds (an
+  // official client compiling every outputSchema at tools/list) would otherwise see the server
+  // close an idle socket just as the client reuses it (ECONNRESET). close() drops them all.
+  http.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   const logs: string[] = [];

@@ -120,7 +120,7 @@ describe("stdio transport and local OAuth", () => {
     expect(JSON.parse(health.content[0]!.text)).toMatchObject({
       token: "ci_job_token",
       job: { name: "stdio-release" },
-      version: null,
+      version_note: expect.stringMatching(/job token/),
     });
   });
 

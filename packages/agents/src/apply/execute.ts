@@ -4,12 +4,13 @@
 
 import { Interrupted, walkGraph } from "../model/graph.js";
 import { limiter } from "../plan/bounded.js";
+import { keepIgnored } from "../plan/lifecycle.js";
 import { type DesiredResource, isRemoval, type Plan, type PlannedAction } from "../plan/types.js";
 import { ProviderHttpError } from "../providers/http.js";
 import type { ProviderRuntime } from "../providers/registry.js";
 import type { KindHandler, PriorState, RemoteObject, Spec, UploadIntent } from "../providers/types.js";
 import type { LockedState } from "../state/locked-state.js";
-import type { PendingCreate, ResourceState } from "../state/types.js";
+import type { PendingCreate, ResourceState, State } from "../state/types.js";
 import { importedEntry } from "./imported.js";
 
 export type ApplyEvent =
@@ -85,32 +86,71 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
   };
 
   const usedBy = referencesInState(actions, store.state.resources);
+  const retiring = retireAfterDependents(actions, store.state);
+  // The old object of each of those replacements, handed from its step to its retirement.
+  const replaced = new Map<string, PriorState>();
+  const newStep = (action: PlannedAction) => {
+    const warn = (message: string) => emit({ type: "warning", address: action.address, message });
+    const ctx = runtime.context(action, lookup, requestSignal, warn);
+    const step = new Step(
+      action,
+      desiredByAddress.get(action.address),
+      options.hashed,
+      store,
+      runtime,
+      ctx,
+      remoteFor(),
+      leftovers.get(action.address) ?? [],
+    );
+    step.replaced = replaced;
+    return step;
+  };
   const tasks = actions.map((action) => ({
     id: action.address,
     deps: isRemoval(action) ? (usedBy.get(action.address) ?? []) : action.dependsOn,
     run: async () => {
-      const warn = (message: string) => emit({ type: "warning", address: action.address, message });
-      const ctx = runtime.context(action, lookup, requestSignal, warn);
-      const step = new Step(
-        action,
-        desiredByAddress.get(action.address),
-        options.hashed,
-        store,
-        runtime,
-        ctx,
-        remoteFor(),
-        leftovers.get(action.address) ?? [],
-      );
+      const step = newStep(action);
+      if (retiring.has(action.address)) step.retireLater = true;
       await step.run();
     },
   }));
+  // A create-before-destroy replacement's old object goes once what references it is re-pointed.
+  for (const [address, after] of retiring) {
+    const action = actionByAddress.get(address)!;
+    tasks.push({
+      id: retireId(address),
+      deps: [address, ...after],
+      run: () => newStep(action).retire(),
+    });
+  }
 
+  // Steps that failed or were skipped: a retirement waiting on its own replacement says nothing more.
+  const unfinished = new Set<string>();
   const result = await walkGraph(tasks, {
     // One step waiting for a slot per step in a call: enough to keep every slot busy.
     parallelism: parallelism * 2,
     signal,
     onEvent: (event) => {
+      const retired = retiredAddress(event.id);
+      if (retired !== undefined) {
+        if (event.type === "failed")
+          emit({
+            type: "failed",
+            address: retired,
+            action: "replace",
+            ms: event.ms,
+            message: messageOf(event.error),
+          });
+        else if (event.type === "skipped" && !unfinished.has(retired))
+          emit({
+            type: "warning",
+            address: retired,
+            message: `the old object is kept because ${event.because}; the next apply removes it`,
+          });
+        return;
+      }
       const action = actionByAddress.get(event.id)!.action;
+      if (event.type === "failed" || event.type === "skipped") unfinished.add(event.id);
       if (event.type === "start") emit({ type: "start", address: event.id, action });
       else if (event.type === "done")
         emit({
@@ -125,12 +165,63 @@ export async function executePlan(options: ExecuteOptions): Promise<ExecuteResul
       else emit({ type: "skipped", address: event.id, action, because: event.because });
     },
   });
+  // A retirement is part of its replacement: it is reported under the replacement's address, and
+  // one skipped is a warning above (the next apply removes the old object), not a skipped step.
+  const skipped = result.skipped.filter((s) => retiredAddress(s.id) === undefined);
   return {
-    ok: result.failed.length === 0 && result.skipped.length === 0,
-    done: result.done,
-    failed: result.failed.map((f) => ({ address: f.id, message: messageOf(f.error) })),
-    skipped: result.skipped.map((s) => ({ address: s.id, because: s.because })),
+    ok: result.failed.length === 0 && skipped.length === 0,
+    done: result.done.filter((id) => retiredAddress(id) === undefined),
+    failed: result.failed.map((f) => ({
+      address: retiredAddress(f.id) ?? f.id,
+      message: messageOf(f.error),
+    })),
+    skipped: skipped.map((s) => ({ address: s.id, because: s.because })),
   };
+}
+
+/**
+ * An update that removes the old object an interrupted create-before-destroy replacement left
+ * (`strays` holds the id its journal entry `replaces`): the resources that reference the address
+ * are updated before it goes, as in the replacement itself.
+ */
+function supersededLeft(action: PlannedAction, state: State): boolean {
+  const old = state.pending?.[action.address]?.replaces;
+  return old !== undefined && (action.strays ?? []).includes(old);
+}
+
+const RETIRE = "\u0000retire ";
+const retireId = (address: string) => `${RETIRE}${address}`;
+function retiredAddress(id: string): string | undefined {
+  return id.startsWith(RETIRE) ? id.slice(RETIRE.length) : undefined;
+}
+
+/**
+ * Create-before-destroy replacements of a recorded object that other recorded resources of this
+ * plan reference (their actions re-point them at the new id): by address, those actions, which the
+ * old object's removal waits for. A replacement nothing recorded references removes its old object
+ * in its own step. When a re-pointing step fails or is interrupted, the old object stays (still in
+ * use) and its journal entry (`replaces`) has the next apply remove it.
+ */
+function retireAfterDependents(actions: readonly PlannedAction[], state: State): Map<string, string[]> {
+  const recorded = state.resources;
+  const out = new Map<string, string[]>();
+  for (const action of actions) {
+    const replacing = action.action === "replace" && action.createBeforeDestroy && recorded[action.address];
+    // Also the old object an interrupted replacement left (its dependents are re-pointed first).
+    if (!replacing && !(action.action === "update" && supersededLeft(action, state))) continue;
+    // Only a recorded dependent references the old object; a new one is made with the new id.
+    const after = actions
+      .filter(
+        (a) =>
+          !isRemoval(a) &&
+          a.address !== action.address &&
+          recorded[a.address] !== undefined &&
+          a.dependsOn.includes(action.address),
+      )
+      .map((a) => a.address);
+    if (after.length > 0) out.set(action.address, after);
+  }
+  return out;
 }
 
 /**
@@ -220,6 +311,11 @@ class Step {
    * as a stray instead of leaving a second live object of this address.
    */
   private replacing: string | undefined;
+
+  /** Set when a later task removes this replacement's old object (after its dependents). */
+  retireLater = false;
+  /** Old objects of replacements whose removal waits, by address (see retireLater). */
+  replaced = new Map<string, PriorState>();
 
   /** Journals an upload before it is sent, on the create's entry (or a new one for an update). */
   private async journalUpload(upload: UploadIntent): Promise<void> {
@@ -419,18 +515,20 @@ class Step {
     if (!prior) throw new Error(`${this.action.address}: not in state`);
     try {
       const handler = this.handler;
-      await this.removeStrays(prior);
+      // The old object an interrupted replacement left goes in retire(), after its dependents;
+      // until then its journal entry stays (`replacing` keeps record() from clearing it).
+      if (this.retireLater) this.replacing = prior.id;
+      else await this.removeStrays(prior);
       if (this.action.changes.length === 0 && this.action.strays?.length) {
         // Only the objects an interrupted replacement left: the recorded one is up to date.
-        await this.store.update((_resources, state) => {
-          delete state.pending![this.action.address];
-        });
+        if (!this.retireLater)
+          await this.store.update((_resources, state) => {
+            delete state.pending![this.action.address];
+          });
         return;
       }
-      await this.record(
-        await this.remote(() => handler.update!(this.ctx, prior.id, this.spec, prior)),
-        false,
-      );
+      const spec = await this.updateSpec(prior);
+      await this.record(await this.remote(() => handler.update!(this.ctx, prior.id, spec, prior)), false);
     } catch (error) {
       if (!(error instanceof ProviderHttpError && error.status === 404)) throw error;
       // The plan said update; a create now would do something nobody reviewed.
@@ -439,6 +537,20 @@ class Step {
           "nothing was created. Run agents plan again (it will show a create)",
       );
     }
+  }
+
+  /**
+   * What an update sends: the declaration, except that fields under `lifecycle.ignore_changes`
+   * keep what the remote holds now (read just before, so a change made there since the plan is
+   * kept too).
+   */
+  private async updateSpec(prior: PriorState): Promise<Spec> {
+    const rules = this.desired?.lifecycle;
+    if (!Array.isArray(rules?.ignoreChanges) || rules.ignoreChanges.length === 0) return this.spec;
+    const handler = this.handler;
+    const current = await this.remote(() => handler.read(this.ctx, prior.id, prior));
+    if (current === "gone") return this.spec;
+    return keepIgnored(this.spec, current.spec, rules, handler.sensitive);
   }
 
   private async replace(): Promise<void> {
@@ -455,24 +567,43 @@ class Step {
         await this.store.intend(this.intent);
         await this.adopt(this.action.adoptId);
       } else await this.create();
-      try {
-        await this.remote(() => this.handler.remove(this.ctx, prior.id, prior));
-      } catch (error) {
-        throw new Error(
-          `${this.action.address}: replacement ${this.store.state.resources[this.action.address]?.id} is recorded, ` +
-            `but removing the old ${prior.id} failed (${messageOf(error)}); the next apply removes it`,
-        );
+      // The journal entry (`replaces`) stands for the old object until it is removed.
+      if (this.retireLater) {
+        this.replaced.set(this.action.address, prior);
+        return;
       }
-      await this.store.update((_resources, state) => {
-        delete state.pending![this.action.address];
-      });
-      return;
+      return this.removeReplaced(prior);
     }
     await this.remote(() => this.handler.remove(this.ctx, prior.id, prior));
     await this.store.update((resources) => {
       delete resources[this.action.address];
     });
     await this.create();
+  }
+
+  /** The old object of a create-before-destroy replacement, once what referenced it is re-pointed. */
+  async retire(): Promise<void> {
+    const old = this.replaced.get(this.action.address);
+    if (old) return this.removeReplaced(old);
+    // An update removing what an interrupted replacement left.
+    await this.removeStrays(this.prior);
+    await this.store.update((_resources, state) => {
+      delete state.pending![this.action.address];
+    });
+  }
+
+  private async removeReplaced(prior: PriorState): Promise<void> {
+    try {
+      await this.remote(() => this.handler.remove(this.ctx, prior.id, prior));
+    } catch (error) {
+      throw new Error(
+        `${this.action.address}: replacement ${this.store.state.resources[this.action.address]?.id} is recorded, ` +
+          `but removing the old ${prior.id} failed (${messageOf(error)}); the next apply removes it`,
+      );
+    }
+    await this.store.update((_resources, state) => {
+      delete state.pending![this.action.address];
+    });
   }
 
   private async delete(): Promise<void> {
@@ -505,6 +636,7 @@ class Step {
       ...(remote.version !== undefined ? { version: remote.version } : {}),
       dependsOn: [...desired.dependsOn].sort(),
       updatedAt: new Date().toISOString(),
+      ...(desired.lifecycle?.preventDestroy ? { preventDestroy: true as const } : {}),
     };
     await this.store.update((resources, state) => {
       resources[desired.address] = entry;

@@ -178,6 +178,14 @@ export const DIAGNOSTIC_CODES = {
   AGENTS1604: "the channel `type` is not offered by the target provider",
   AGENTS1605: "a credential-based channel type lacks required credential keys",
   AGENTS1606: "a QR-only channel type (no credential keys) is given `credentials`",
+  AGENTS1800:
+    "`lifecycle.ignore_changes` names a field the kind does not have (with a did-you-mean suggestion)",
+  AGENTS1801:
+    "`lifecycle.create_before_destroy` on a kind whose names the provider keeps unique (the old and the new object cannot exist at once)",
+  AGENTS1802:
+    "`lifecycle` on an external reference, which agents never creates, updates or deletes (warning)",
+  AGENTS1803:
+    "`lifecycle.ignore_changes` names a field of a kind compared by its uploaded content (files, skills): only `all` is taken",
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

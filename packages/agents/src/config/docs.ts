@@ -2,6 +2,7 @@ import { KINDS } from "../model/kinds.js";
 import { PROVIDER_NAMES, PROVIDER_SPECS } from "../providers/specs.js";
 import { DIAGNOSTIC_CODES } from "./diagnostics.js";
 import { BLOCKS_INTRO, BLOCKS_TITLE } from "./docs-blocks.js";
+import { LIFECYCLE_SECTION } from "./docs-lifecycle.js";
 import { jsonSchema, SCHEMA_ID } from "./json-schema.js";
 
 type Json = Record<string, any>;
@@ -271,6 +272,7 @@ export function configurationReference(): string {
     sections.push(`## \`${kind}.<name>\``, "", `${about.charAt(0).toUpperCase()}${about.slice(1)}.`, "");
     sections.push(table(rows), "");
   }
+  sections.push(LIFECYCLE_SECTION);
   sections.push("## Diagnostic codes", "", "| Code | Rule |", "|---|---|");
   for (const [code, rule] of Object.entries(DIAGNOSTIC_CODES)) sections.push(`| ${code} | ${cell(rule)} |`);
   sections.push("");

@@ -4,7 +4,7 @@ import { KINDS, type Kind } from "../model/kinds.js";
 import { capabilitiesOf } from "../providers/specs.js";
 import type { SourcePos } from "./diagnostics.js";
 import { referencesOf } from "./references.js";
-import type { Config } from "./schema/index.js";
+import type { Config, LifecycleDecl } from "./schema/index.js";
 import { deliveryOf, targetsOf } from "./targets.js";
 
 export interface ExternalRef {
@@ -24,6 +24,8 @@ export interface ResourceNode {
   external?: ExternalRef;
   /** Addresses of the nodes this one needs first. */
   dependsOn: string[];
+  /** The declaration's `lifecycle:` block, which is never part of `spec` (nothing sends it). */
+  lifecycle?: LifecycleDecl;
   readonly pos: SourcePos;
 }
 
@@ -60,7 +62,10 @@ export function expand(config: Config, options: ExpandOptions = {}): ResourceGra
   const byAddress = new Map<string, ResourceNode>();
   for (const kind of KINDS) {
     const declarations = (config[kind] ?? {}) as Record<string, Record<string, unknown>>;
-    for (const [name, spec] of Object.entries(declarations)) {
+    for (const [name, declared] of Object.entries(declarations)) {
+      // Copied only when there is a lifecycle block to leave out (most declarations have none).
+      const { lifecycle, ...rest } = declared.lifecycle === undefined ? { lifecycle: undefined } : declared;
+      const spec = lifecycle === undefined ? declared : rest;
       for (const provider of targetsOf(spec.provider as string | undefined, config, kind)) {
         if (options.provider !== undefined && provider !== options.provider) continue;
         const node: ResourceNode = {
@@ -77,6 +82,7 @@ export function expand(config: Config, options: ExpandOptions = {}): ResourceGra
         };
         const external = externalOf(kind, spec);
         if (external) node.external = external;
+        if (lifecycle) node.lifecycle = lifecycle as LifecycleDecl;
         nodes.push(node);
         byAddress.set(node.address, node);
       }

@@ -7,6 +7,7 @@ import { type ApplyEvent, type ExecuteResult, executePlan } from "../apply/execu
 import { recordMoves } from "../apply/moves.js";
 import { loadDotenv } from "../config/dotenv.js";
 import { configHash, prepareDesired } from "../plan/bind.js";
+import { protectionUpdates, refuseProtected } from "../plan/lifecycle.js";
 import { planWithSpecs } from "../plan/planner.js";
 import { scopeDesired } from "../plan/scope.js";
 import {
@@ -50,6 +51,11 @@ export interface EngineOptions {
   stateKey?: Buffer;
   providers?: string[];
   targets?: string[];
+  /**
+   * `--replace ADDRESS` (plan and apply): replace these declared resources although nothing
+   * forces it; an address that names no declared, recorded resource is refused.
+   */
+  replace?: string[];
   /** Remote reads in flight during refresh (default 10). */
   refreshConcurrency?: number;
   /**
@@ -258,6 +264,7 @@ function planWith(
     operation: options.operation ?? "apply",
     providers: options.providers,
     targets: options.targets,
+    replace: options.replace,
     concurrency: options.refreshConcurrency,
     signal: options.signal,
     source: { backend: view.backend.kind, location: view.backend.location, project: project.project },
@@ -301,6 +308,8 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
       const scoped = operation === "destroy" ? [] : scopeDesired(project.desired, planned.scope);
       hashed = await prepareDesired(scoped, runtime, view.key);
       checkSavedPlan(planned, store, configHash(scoped, hashed), operation);
+      // The rule may have been set since the plan was saved; the plan itself names no rule.
+      refuseProtected(planned.actions, project.desired, view.state, operation);
     } else {
       ({ plan: planned, hashed } = await planWith(view, project, runtime, { ...options, operation }));
     }
@@ -311,8 +320,18 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
     const httpCalls = () => runtime.httpFactory.stats.calls;
     // A destroy also resumes follow-up work an earlier one could not finish.
     const resume = operation === "destroy" && hasDeferred(store);
+    // prevent_destroy as declared now is recorded for each resource, so it still holds once the
+    // declaration is removed from the file (a plan without other changes records it too).
+    const recordProtection = async () => {
+      const changed = operation === "apply" ? protectionUpdates(store.state, project.desired) : [];
+      if (changed.length > 0)
+        await store.update((resources) => {
+          for (const entry of changed) resources[entry.address] = entry;
+        });
+    };
     if (!hasChanges(planned) && !resume) {
       if ((store.existed && operation === "apply") || store.upgradedFrom !== undefined) await migrate();
+      await recordProtection();
       return { plan: planned, confirmed: true, httpCalls: httpCalls() };
     }
     if (options.confirm && !(await options.confirm(planned))) {
@@ -342,6 +361,7 @@ async function run(options: ApplyOptions, operation: "apply" | "destroy"): Promi
     );
     if (deferred.failed.length > 0)
       result = { ...result, ok: false, failed: [...result.failed, ...deferred.failed] };
+    await recordProtection();
     return { plan: planned, result, confirmed: true, httpCalls: httpCalls() };
   });
 }

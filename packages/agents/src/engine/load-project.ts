@@ -4,8 +4,9 @@
 import { ConfigError } from "../config/diagnostics.js";
 import { formatDiagnostic } from "../config/format.js";
 import { loadConfig } from "../config/index.js";
+import type { LifecycleDecl } from "../config/schema/index.js";
 import { hasBlocks, type StateBlocks } from "../plan/blocks.js";
-import type { DesiredResource } from "../plan/types.js";
+import type { DesiredResource, LifecycleRules } from "../plan/types.js";
 import { ALL_ADAPTERS } from "../providers/catalog.js";
 import type { Kind, ProviderAdapter, ProviderName, Spec } from "../providers/types.js";
 import { type LoadedProject, projectName, projectSource } from "./project.js";
@@ -38,6 +39,16 @@ function withDerived(
   return derived ? { ...spec, derived } : spec;
 }
 
+function lifecycleRules(declared: LifecycleDecl): LifecycleRules {
+  return {
+    ...(declared.prevent_destroy !== undefined ? { preventDestroy: declared.prevent_destroy } : {}),
+    ...(declared.ignore_changes !== undefined ? { ignoreChanges: declared.ignore_changes } : {}),
+    ...(declared.create_before_destroy !== undefined
+      ? { createBeforeDestroy: declared.create_before_destroy }
+      : {}),
+  };
+}
+
 export async function loadProject(options: LoadOptions): Promise<LoadedProject> {
   const env = options.env ?? process.env;
   const adapters = options.adapters ?? ALL_ADAPTERS;
@@ -59,6 +70,7 @@ export async function loadProject(options: LoadOptions): Promise<LoadedProject> 
     spec: withDerived(adapters, node.spec as Spec, config, node.provider, node.kind as Kind, node.name),
     ...(node.external ? { external: { id: node.external.id, field: node.external.field } } : {}),
     dependsOn: node.dependsOn,
+    ...(node.lifecycle ? { lifecycle: lifecycleRules(node.lifecycle) } : {}),
   }));
   const project = projectName(result.dir, env);
   const blocks: StateBlocks = {

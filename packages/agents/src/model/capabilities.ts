@@ -95,6 +95,12 @@ export interface ProviderCapabilities {
     /** The provider names the skill after its SKILL.md frontmatter `name`, so the field is required. */
     frontmatterNameRequired?: boolean;
   };
+  /**
+   * Kinds whose live objects the provider keeps unique by a field (the string names it): an old
+   * and a new object holding one value cannot exist at once, so `lifecycle.create_before_destroy`
+   * is refused there. Kinds not listed may hold both at once.
+   */
+  uniqueNames?: Partial<Record<Kind, string>>;
   channels: {
     fixedModeRequiresForwardAgent: boolean;
     /** Channel types and the credential keys each requires (empty = QR-only, no credentials). */

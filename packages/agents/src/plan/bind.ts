@@ -64,6 +64,13 @@ export async function prepareDesired(
 export function configHash(desired: DesiredResource[], hashed: Map<string, Spec>): string {
   const canonical = [...desired]
     .sort((a, b) => compareText(a.address, b.address))
-    .map((r) => [r.address, hashed.get(r.address), r.external?.id ?? null, [...r.dependsOn].sort()]);
+    // A lifecycle block counts only where there is one: hashes of files without any stay as they were.
+    .map((r) => [
+      r.address,
+      hashed.get(r.address),
+      r.external?.id ?? null,
+      [...r.dependsOn].sort(),
+      ...(r.lifecycle ? [r.lifecycle] : []),
+    ]);
   return `sha256:${createHash("sha256").update(JSON.stringify(canonical)).digest("hex")}`;
 }

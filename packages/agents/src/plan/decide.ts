@@ -6,6 +6,7 @@ import type { KindHandler, Owner, Spec } from "../providers/types.js";
 import type { ResourceState } from "../state/types.js";
 import type { BoundResource } from "./bind.js";
 import { diffValues, isEmptyValue, sameValue } from "./diff.js";
+import { replacesFirst, withoutIgnored } from "./lifecycle.js";
 import type { RefreshResult } from "./refresh.js";
 import { type FieldChange, PlanError, type PlannedAction } from "./types.js";
 
@@ -70,9 +71,9 @@ export function planDeclared(project: string, bound: BoundResource): PlannedActi
     return create(`${prior.id} no longer exists remotely (deleted outside agents)`);
   const observed = result?.status === "found" ? result.remote.spec : undefined;
   const notYetApplied = result?.status === "found" ? result.remote.notYetApplied : undefined;
-  const changes = keyNamed(
-    fieldChanges(prior.spec, observed, spec, handler, false, notYetApplied),
-    resource.name,
+  const changes = withoutIgnored(
+    keyNamed(fieldChanges(prior.spec, observed, spec, handler, false, notYetApplied), resource.name),
+    resource.lifecycle,
   );
   // After `agents state mv` the remote still names the old address as its owner: an update
   // re-stamps it, so sync and adoption find it under its new name (never a duplicate).
@@ -98,7 +99,7 @@ export function planDeclared(project: string, bound: BoundResource): PlannedActi
     return {
       ...withId,
       action: "replace",
-      createBeforeDestroy: handler.createBeforeDestroy ?? false,
+      createBeforeDestroy: replacesFirst(handler, resource.lifecycle),
       reason: forcing.length
         ? `${forcing.join(", ")} cannot be changed in place (forces replacement)`
         : `${resource.kind} cannot be updated in place on ${resource.provider}`,

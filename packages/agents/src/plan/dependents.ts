@@ -3,6 +3,7 @@
 import { acyclicOrder, type Edges } from "../model/graph.js";
 import type { State } from "../state/types.js";
 import type { BoundResource } from "./bind.js";
+import { replacesFirst } from "./lifecycle.js";
 import { compareText } from "./order.js";
 import { isRemoval, type PlannedAction } from "./types.js";
 
@@ -30,7 +31,7 @@ export function propagateNewIds(
   )) {
     if (action.external) continue;
     // Every action but a delete is a declared resource's.
-    const { handler } = bound.get(action.address)!;
+    const { handler, resource } = bound.get(action.address)!;
     // A dependency updated in place gets a new version this resource pins: follow it.
     const versioned = action.dependsOn.filter((dep) => {
       const d = byAddress.get(dep);
@@ -61,7 +62,7 @@ export function propagateNewIds(
     else
       Object.assign(action, {
         action: "replace",
-        createBeforeDestroy: handler.createBeforeDestroy ?? false,
+        createBeforeDestroy: replacesFirst(handler, resource.lifecycle),
         reason: `${why} (${action.kind} cannot be updated in place)`,
       });
   }

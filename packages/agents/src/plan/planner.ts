@@ -10,6 +10,7 @@ import { markMoves, planImports, planMoves, planRemoved, type StateBlocks } from
 import { breather, mapBounded } from "./bounded.js";
 import { fieldChanges, planDeclared, planRemoval } from "./decide.js";
 import { type DeclaredOrder, declaredOrder, orderActions, propagateNewIds } from "./dependents.js";
+import { checkReplace, forceReplacements, refuseProtected } from "./lifecycle.js";
 import { compareText } from "./order.js";
 import { LIST_REFRESH_MIN, type RefreshResult, type RefreshTarget, refresh } from "./refresh.js";
 import { scopeDesired, scopeState } from "./scope.js";
@@ -31,6 +32,8 @@ export interface PlanOptions {
   operation?: "apply" | "destroy";
   providers?: string[];
   targets?: string[];
+  /** `--replace ADDRESS`: replace these declared resources even though nothing forces it. */
+  replace?: string[];
   concurrency?: number;
   signal?: AbortSignal;
   /** Which state this is, recorded in the plan (and shown as its first line). */
@@ -68,6 +71,7 @@ export async function planWithSpecs(
   const concurrency = options.concurrency ?? 10;
   const scope = { providers: options.providers, targets: options.targets };
   checkTargets(options.targets, options.desired, state);
+  checkReplace(options.replace, operation, options.desired, state);
   const desired = operation === "destroy" ? [] : scopeDesired(options.desired, scope);
   const inState = scopeState(state, options.desired, scope, operation);
   const lookup = (address: string) => {
@@ -106,6 +110,8 @@ export async function planWithSpecs(
   // The diff needs the refresh, not the probes: on a fresh state it is worked out while they are
   // answered.
   const actions = await diffAll(phase, inState, remote.refreshed, operation);
+  const replaceWarnings: string[] = [];
+  forceReplacements(actions, options.replace, byAddress, replaceWarnings);
   await settleInterrupted(phase, actions);
   markMoves(actions, moves);
   planRemoved(actions, blocks.removed);
@@ -116,7 +122,9 @@ export async function planWithSpecs(
   const probeErrors = await remote.probed;
   await adoptUnrecorded(phase, actions, new Set(probeErrors.map((e) => e.target)));
   propagateNewIds(actions, state, byAddress, order);
+  refuseProtected(actions, options.desired, state, operation);
   const warnings = [
+    ...replaceWarnings,
     ...importWarnings,
     ...noteRefreshResults(actions, remote.refreshed),
     ...renameHints(actions, state, hashed),
@@ -497,6 +505,7 @@ function assemblePlan(
     scope: {
       ...(options.providers ? { providers: options.providers } : {}),
       ...(options.targets ? { targets: options.targets } : {}),
+      ...(options.replace?.length ? { replace: options.replace } : {}),
     },
     actions: orderActions(actions, order),
     summary,

@@ -41,9 +41,14 @@ export function renderChange(change: FieldChange, action?: ActionType): string {
 
 export function renderAction(action: PlannedAction): string[] {
   const id = action.remoteId ? ` (${action.remoteId})` : "";
-  // A move with nothing else to do is shown as the move.
+  // A move with nothing else to do is shown as the move; as Terraform marks replacements, `+/-`
+  // creates the new object first and `-/+` deletes the old one first.
   const moveOnly = action.previousAddress !== undefined && action.action === "noop";
-  const symbol = moveOnly ? "->" : SYMBOL[action.action];
+  const symbol = moveOnly
+    ? "->"
+    : action.action === "replace" && action.createBeforeDestroy
+      ? "+/-"
+      : SYMBOL[action.action];
   const verb = moveOnly ? "move" : action.action;
   const lines = [`${symbol.padStart(3)} ${action.address}${id}: ${verb}, ${action.reason}`];
   for (const change of action.changes) lines.push(`        ${renderChange(change, action.action)}`);

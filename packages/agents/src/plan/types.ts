@@ -42,6 +42,17 @@ export interface DesiredResource {
   external?: { id: string; field: string };
   /** Addresses this resource references. */
   dependsOn: string[];
+  /** Its `lifecycle:` block (docs/configuration.md#lifecycle); absent when none is declared. */
+  lifecycle?: LifecycleRules;
+}
+
+/** A declaration's `lifecycle:` rules, as the engine reads them. */
+export interface LifecycleRules {
+  preventDestroy?: boolean;
+  /** Field paths (`*` for any list item or map key) whose changes plan nothing, or every field. */
+  ignoreChanges?: readonly string[] | "all";
+  /** Overrides the kind's own choice of replacement order (KindHandler.createBeforeDestroy). */
+  createBeforeDestroy?: boolean;
 }
 
 export interface FieldChange {
@@ -73,6 +84,8 @@ export interface PlannedAction {
    */
   remains?: boolean;
   createBeforeDestroy?: boolean;
+  /** replace: asked for with `--replace ADDRESS`, not forced by a change. */
+  forced?: true;
   /**
    * A `moved:` entry: the address state records the resource under until this plan is applied
    * (apply renames the entry first; the action then runs on the new address).
@@ -128,7 +141,7 @@ export interface Plan {
   };
   /** Keyed hash of the expanded desired resources: a changed config or secret invalidates the plan. */
   configHash: string;
-  scope: { providers?: string[]; targets?: string[] };
+  scope: { providers?: string[]; targets?: string[]; replace?: string[] };
   actions: PlannedAction[];
   summary: Record<ActionType, number>;
   warnings: string[];

@@ -67,6 +67,11 @@ export interface StateBackend {
   close(): Promise<void>;
 }
 
+/** The ways back from a damaged state that need no backup, named by every backend's hint. */
+export const REBUILD_HINT =
+  "run agents plan, which adopts every object carrying this project's ownership markers, " +
+  "agents sync to rebuild agents.yaml from the remote, or agents import <ADDRESS> <REMOTE_ID> per resource";
+
 /** The stored state moved on under this run (another writer, or a lock lost with its connection). */
 export class StateConflictError extends StateError {}
 

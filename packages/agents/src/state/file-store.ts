@@ -2,7 +2,14 @@
 // rename, fsync of the folder) with mode 0600, under a lock file held for the whole run.
 import { constants, promises as fs } from "node:fs";
 import { dirname } from "node:path";
-import { emptyState, type LockedStorage, type StateBackend, type StateRead } from "./backend.js";
+import {
+  emptyState,
+  type LockedStorage,
+  REBUILD_HINT,
+  type StateBackend,
+  StateConflictError,
+  type StateRead,
+} from "./backend.js";
 import { JournalWriter, readJournal, type StartTimer } from "./journal.js";
 import { withJournal } from "./journal-replay.js";
 import { LockedState } from "./locked-state.js";
@@ -48,6 +55,16 @@ export async function readState(statePath: string): Promise<StateRead> {
   return withJournal({ ...upgraded, exists: true }, await readJournal(statePath));
 }
 
+/** The serial and lineage a state file's text holds (undefined when it holds no readable state). */
+function storedHead(text: string): { serial: number; lineage: string } | undefined {
+  try {
+    const { serial, lineage } = JSON.parse(text) as { serial?: unknown; lineage?: unknown };
+    return typeof serial === "number" && typeof lineage === "string" ? { serial, lineage } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The copy of the state as it was before the last write (written by every whole write). */
 export function backupPathFor(statePath: string): string {
   return `${statePath}.backup`;
@@ -64,9 +81,7 @@ async function corruptState(statePath: string, what: string): Promise<StateError
     .readFile(backup, "utf8")
     .then((text) => (JSON.parse(text) as { serial?: unknown }).serial)
     .catch(() => undefined);
-  const rebuild =
-    "run agents plan, which adopts every object carrying this project's ownership markers, " +
-    "agents sync to rebuild agents.yaml from the remote, or agents import <ADDRESS> <REMOTE_ID> per resource";
+  const rebuild = REBUILD_HINT;
   const hint =
     typeof serial === "number"
       ? `hint: ${backup} holds the state before the last write (serial ${serial}): move the broken file aside ` +
@@ -157,18 +172,38 @@ export class FileBackend implements StateBackend {
       throw read.reason;
     }
     const initial: StateRead = read.value;
-    // The lock file is exclusive, so no other writer can move the serial: no compare needed.
     const journal = new JournalWriter(path, this.startTimer);
     // What the file holds now: copied to the backup before the next whole write replaces it, so
     // the backup is always the state one write back (the previous serial), written under the lock.
     let onDisk = initial.exists ? await fs.readFile(path, "utf8").catch(() => undefined) : undefined;
+    // The serial and lineage of `onDisk`. The lock file keeps other runs out, but not a holder
+    // whose lock was force-unlocked while it hung: its whole write would replace what the new
+    // holder stored. So a write is compare-and-set on the serial, as on PostgreSQL.
+    let stored =
+      onDisk === undefined
+        ? undefined
+        : { serial: initial.storedSerial ?? initial.state.serial, lineage: initial.state.lineage };
     return {
       initial,
-      write: async (next) => {
+      write: async (next, previousSerial) => {
+        const now = await fs.readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+          if (error.code === "ENOENT") return undefined;
+          throw error;
+        });
+        const found = now === onDisk ? stored : now === undefined ? undefined : storedHead(now);
+        const standsOn = stored
+          ? found?.serial === previousSerial && found.lineage === stored.lineage
+          : now === undefined;
+        if (!standsOn)
+          throw new StateConflictError(
+            `the state in ${path} changed under this run (expected serial ${stored ? previousSerial : "none"}, ` +
+              `found ${found?.serial ?? (now === undefined ? "none" : "unreadable")}); another writer holds it now: run plan again`,
+          );
         if (onDisk !== undefined) await writeAtomically(backupPathFor(path), onDisk);
         const text = serialize(next);
         await writeAtomically(path, text);
         onDisk = text;
+        stored = { serial: next.serial, lineage: next.lineage };
       },
       appendJournal: (entries) => journal.append(entries),
       compactJournal: (pending) => journal.compact(pending),

@@ -16,6 +16,7 @@ import { redact } from "../model/redact.js";
 import {
   emptyState,
   type LockedStorage,
+  REBUILD_HINT,
   type StateBackend,
   StateConflictError,
   type StateRead,
@@ -75,6 +76,25 @@ let pgModule: Promise<PgModule> | undefined;
 function loadPg(): Promise<PgModule> {
   pgModule ??= import("pg").then((m) => ((m as unknown as { default?: PgModule }).default ?? m) as PgModule);
   return pgModule;
+}
+
+/**
+ * A client of the pool for a transaction. pg's pool takes its error listener off a client it hands
+ * out, so a server that ends the connection while no query of that client is in flight (killed,
+ * restarted, or its FATAL read in the same chunk as the last answer) would emit an unhandled
+ * 'error' and end the process with a stack trace. Here such an error is kept until the client's
+ * next query reports it; the listener goes when the client goes back to the pool.
+ */
+async function checkout(pool: Pool): Promise<PoolClient> {
+  const client = await pool.connect();
+  const ignore = () => {};
+  client.on("error", ignore);
+  const release = client.release.bind(client);
+  client.release = (error?: Error | boolean) => {
+    client.off("error", ignore);
+    release(error);
+  };
+  return client;
 }
 
 export class PostgresBackend implements StateBackend {
@@ -144,7 +164,7 @@ export class PostgresBackend implements StateBackend {
       [this.q.states, this.q.journal, this.q.locks, this.q.backups],
     );
     if (rows[0]?.n === 4) return;
-    const client = await pool.connect();
+    const client = await checkout(pool);
     try {
       await client.query("BEGIN");
       // Two first runs at once must not race on CREATE ... IF NOT EXISTS.
@@ -192,8 +212,39 @@ export class PostgresBackend implements StateBackend {
     );
     const journal = await this.readJournal(db);
     if (rows.length === 0) return withJournal({ state: emptyState(), exists: false }, journal);
-    const upgraded = upgradeState(rows[0]!.state, this.location);
+    let upgraded: ReturnType<typeof upgradeState>;
+    try {
+      upgraded = upgradeState(rows[0]!.state, this.location);
+    } catch (error) {
+      // A newer version is not damage (upgrade agents); a row that is no state is.
+      if (!/malformed state|not a state file/.test((error as Error).message)) throw error;
+      throw await this.damaged(db, (error as Error).message);
+    }
     return withJournal({ ...upgraded, exists: true }, journal);
+  }
+
+  /**
+   * A state row that cannot be read: the error, and a hint naming the backups row (the state one
+   * write back) and the commands that put it back, or the ways back without it.
+   */
+  private async damaged(db: Pool | PoolClient | PgClient, what: string): Promise<StateError> {
+    const { schema, workspace } = this.settings;
+    const { rows } = await db.query<{ serial: string; ok: boolean }>(
+      `SELECT serial, jsonb_typeof(state) = 'object' AND state ? 'lineage' AND state ? 'resources' AS ok
+         FROM ${this.q.backups} WHERE workspace = $1`,
+      [workspace],
+    );
+    const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
+    // The schema is a plain identifier (checked above): written unquoted, as a user would type it.
+    const aside = `psql <DATABASE_URL> -c "UPDATE ${schema}.states SET workspace = ${quoted(`${workspace}.broken`)} WHERE workspace = ${quoted(workspace)}"`;
+    const backup = rows[0]?.ok ? rows[0] : undefined;
+    const hint = backup
+      ? `hint: ${schema}.backups holds the state before the last write (serial ${backup.serial}): move the broken row aside ` +
+        `(${aside}) and restore it with psql <DATABASE_URL> -At -c "SELECT state FROM ${schema}.backups WHERE workspace = ${quoted(workspace)}" > prev.json ` +
+        `and agents state push prev.json; or ${REBUILD_HINT}`
+      : `hint: there is no readable backup row in ${schema}.backups: move the broken row aside (${aside}), ` +
+        `then push a copy you kept with agents state push <STATE_FILE>, or ${REBUILD_HINT}`;
+    return new StateError(`${what}\n${hint}`);
   }
 
   private async readJournal(db: Pool | PoolClient | PgClient): Promise<JournalReplay> {
@@ -354,7 +405,7 @@ export class PostgresBackend implements StateBackend {
       body: (client: PoolClient) => Promise<void>,
     ) => {
       guard();
-      const client = await pool.connect();
+      const client = await checkout(pool);
       try {
         await client.query("BEGIN");
         const { rows } = await client.query<{ serial: string; lineage: string }>(
@@ -419,7 +470,7 @@ export class PostgresBackend implements StateBackend {
     const compactJournal = async (pending: PendingCreate[], keepRecordsOn?: number) => {
       // With the lock lost, the journal is the next holder's to settle: leave it as it is.
       if (lost) return;
-      const client = await pool.connect();
+      const client = await checkout(pool);
       try {
         await client.query("BEGIN");
         // Records on the stored state stay (in their order) when the run leaves them there; every

@@ -21,6 +21,11 @@ export interface ResourceState {
   version?: number | string;
   dependsOn: string[];
   updatedAt: string;
+  /**
+   * Declared with `lifecycle.prevent_destroy: true` at the last apply: a plan that would delete or
+   * replace it refuses, also once its declaration is gone from the file (docs/configuration.md#lifecycle).
+   */
+  preventDestroy?: true;
 }
 
 export interface State {

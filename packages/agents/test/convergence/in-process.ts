@@ -36,6 +36,11 @@ interface Loaded {
   http?: EngineOptions["http"];
 }
 
+/** Flags of plan and apply beyond the defaults: `--replace ADDRESS` (repeatable). */
+export interface RunFlags {
+  replace?: string[];
+}
+
 /** One step's outcome: `code` as the CLI would exit, `text` everything it would print. */
 export interface StepResult {
   code: number;
@@ -47,13 +52,13 @@ export interface StepResult {
 export interface InProcessProject {
   validate(): Promise<StepResult>;
   /** `agents plan --detailed-exitcode`: 0 no changes, 2 changes, 1 incomplete or failed. */
-  plan(): Promise<StepResult & { plan?: Plan }>;
+  plan(options?: RunFlags): Promise<StepResult & { plan?: Plan }>;
   /** `agents plan --refresh-only --detailed-exitcode`: 0 no drift, 2 drift, 1 incomplete or failed. */
   planRefreshOnly(): Promise<StepResult & { drift?: RefreshOnlyPlan }>;
   /** `agents apply --refresh-only -y`, or answered "no" when `confirm` is false. */
   applyRefreshOnly(options?: { confirm?: boolean }): Promise<StepResult & { accepted?: number }>;
   /** `agents apply -y` / `agents destroy -y`. */
-  apply(): Promise<StepResult>;
+  apply(options?: RunFlags): Promise<StepResult>;
   destroy(): Promise<StepResult>;
   /**
    * `agents sync` (in place; with dryRun, `--dry-run`: nothing written); `changed` says whether
@@ -109,13 +114,14 @@ export function inProcessProject(
     }
   }
 
-  const change = (operation: "apply" | "destroy") =>
+  const change = (operation: "apply" | "destroy", flags: RunFlags = {}) =>
     step(async (print, load) => {
       const engine = await load();
       const report = changeReporter(print, engine.project.warnings);
       const outcome = await (operation === "apply" ? apply : destroy)({
         ...engine,
         parallelism: 10,
+        ...(flags.replace ? { replace: flags.replace } : {}),
         onPlan: report.onPlan,
         // -y: confirmed without asking.
         confirm: async () => true,
@@ -136,11 +142,12 @@ export function inProcessProject(
         for (const d of result.diagnostics) print(formatDiagnostic(d, result.source?.lineText(d.line)));
         return { code: result.diagnostics.some((d) => d.severity === "error") ? 1 : 0 };
       }),
-    plan: () =>
+    plan: (flags: RunFlags = {}) =>
       step(async (print, load) => {
         const engine = await load();
         const planned = await plan({
           ...engine,
+          ...(flags.replace ? { replace: flags.replace } : {}),
           onRetry: (notice) => print(retryLine(notice)),
           onNotice: print,
         });
@@ -165,7 +172,7 @@ export function inProcessProject(
         });
         return { code: outcome.confirmed ? 0 : 1, accepted: outcome.accepted };
       }),
-    apply: () => change("apply"),
+    apply: (flags) => change("apply", flags),
     destroy: () => change("destroy"),
     sync: (options = {}) =>
       step(async (print, load) => {

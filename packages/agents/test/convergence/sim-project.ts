@@ -16,6 +16,14 @@ const API_KEYS: Record<SimProvider, [variable: string, key: string]> = {
   provider_d: ["D_API_KEY", "sim-provider-d-key"],
 };
 
+/** A model each simulator's agents take, for tests that declare one agent per provider. */
+export const AGENT_MODELS: Record<SimProvider, string> = {
+  provider_a: "qwen-max",
+  provider_b: "auto",
+  provider_c: "claude-sonnet-4-5",
+  provider_d: "gpt-4o",
+};
+
 /** The head of an agents.yaml on one simulator: its API key by variable, its URL as written. */
 export function providerBlock(provider: SimProvider, sim: RunningSim): string {
   const lines = ['version: "1"', "providers:", `  ${provider}:`, `    api_key: \${${API_KEYS[provider][0]}}`];

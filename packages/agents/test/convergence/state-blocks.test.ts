@@ -9,14 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlannedAction } from "../../src/index.js";
 import { editConfig, simState } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
-import { type SimProvider, writeSimProject } from "./sim-project.js";
+import { AGENT_MODELS, type SimProvider, writeSimProject } from "./sim-project.js";
 
-const MODELS: Record<SimProvider, string> = {
-  provider_a: "qwen-max",
-  provider_b: "auto",
-  provider_c: "claude-sonnet-4-5",
-  provider_d: "gpt-4o",
-};
+const MODELS = AGENT_MODELS;
 const PROVIDERS = Object.keys(MODELS) as SimProvider[];
 
 const sims = {} as Record<SimProvider, RunningSim>;

@@ -1,18 +1,23 @@
-// The CLI's edges of issue 38, spawned as a user runs it: output into a pipe the reader closes.
-import { spawn, spawnSync } from "node:child_process";
+// The CLI's edges of issue 38, spawned as a user runs it: output into a pipe the reader closes
+// (state list, validate, session events), and the provider_c simulator's cases below.
+import { spawn } from "node:child_process";
 import { cpSync, promises as fs, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALL_ADAPTERS, createSession, loadProject } from "../../src/index.js";
 import { openStateFile } from "../../src/state/file-store.js";
 import { copyExample } from "../convergence/examples.js";
+import { inProcessProject } from "../convergence/in-process.js";
+import { writeSimProject } from "../convergence/sim-project.js";
 import { CLI, runCli } from "./cli.js";
 import { SECRETS, simulatorForFile } from "./project.js";
 
 const env = { AGENTS_STATE_KEY: "edges-key", C_KEY: "sk-edges-secret-1234" };
 const ENTRIES = 3000;
 let dir: string;
+const c = simulatorForFile("provider_c");
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "agents-edges-"));
@@ -48,32 +53,80 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rm(dir, { recursive: true, force: true }));
 
+/** A provider_c agent applied on the simulator, with a session holding 3,000 agent messages. */
+async function sessionProject(): Promise<{ dir: string; id: string }> {
+  const body = [
+    "environments:",
+    "  sandbox:",
+    "    config:",
+    "      type: cloud",
+    "agents:",
+    "  writer:",
+    "    model: claude-sonnet-4-5",
+    "    instructions: Write clearly.",
+    "    environment: sandbox",
+    "",
+  ].join("\n");
+  const project = await writeSimProject("provider_c", c, body, { dirs: [], prefix: "agents-edges-session-" });
+  const applied = await inProcessProject(project, env).apply();
+  expect(applied.code, applied.text + applied.error).toBe(0);
+  const loaded = await loadProject({ file: join(project, "agents.yaml"), env: { ...process.env, ...env } });
+  const session = await createSession({ project: loaded, adapters: ALL_ADAPTERS }, "writer");
+  const at = new Date().toISOString();
+  const seeded = await fetch(`${c.origin}/_sim/seed`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      session_events: Array.from({ length: ENTRIES }, (_, i) => ({
+        session_id: session.id,
+        id: `sevt_edges${i}`,
+        type: "agent.message",
+        content: [{ type: "text", text: `Line ${i} of a long answer.` }],
+        created_at: at,
+        processed_at: at,
+      })),
+    }),
+  });
+  expect(seeded.status).toBe(200);
+  return { dir: project, id: session.id };
+}
+
 describe("a reader that closes the pipe (`| head`): the CLI stops quietly, as git does", () => {
+  let session: { dir: string; id: string };
+  beforeAll(async () => {
+    session = await sessionProject();
+  });
+  afterAll(() => fs.rm(session.dir, { recursive: true, force: true }));
+
   it.each([
-    ["agents state list | head -1", "state list", ""],
-    ["agents validate | head -1", "validate", ""],
-    ["agents validate 2>err | head -1", "validate", "2>err"],
-    ["agents validate --json | head -1", "validate --json", ""],
-  ])("%s", (_title, args, redirect) => {
-    // bash reports each side of the pipe: the CLI's exit code and what it said on stderr.
-    const script = `node ${JSON.stringify(CLI)} ${args} ${redirect || "2>stderr.txt"} | head -1 >/dev/null; echo "\${PIPESTATUS[0]}"`;
-    const run = spawnSync("bash", ["-c", script], {
-      cwd: dir,
+    ["agents state list | head -1", () => "state list", ""],
+    ["agents validate | head -1", () => "validate", ""],
+    ["agents validate 2>err | head -1", () => "validate", "2>err"],
+    ["agents validate --json | head -1", () => "validate --json", ""],
+    ["agents session events SESSION | head -1", () => `session events ${session.id}`, "", () => session.dir],
+  ])("%s", async (_title, args, redirect, where: () => string = () => dir) => {
+    // bash reports each side of the pipe: the CLI's exit code and what it said on stderr. Spawned
+    // without blocking: the simulator the session row reads runs in this process.
+    const script = `node ${JSON.stringify(CLI)} ${args()} ${redirect || "2>stderr.txt"} | head -1 >/dev/null; echo "\${PIPESTATUS[0]}"`;
+    const child = spawn("bash", ["-c", script], {
+      cwd: where(),
       env: { ...process.env, ...env, AGENTS_DEBUG: "", NO_COLOR: "1" },
-      encoding: "utf8",
-      timeout: 60_000,
+      stdio: ["ignore", "pipe", "ignore"],
     });
-    const stderr = spawnSync("cat", [redirect ? "err" : "stderr.txt"], { cwd: dir, encoding: "utf8" }).stdout;
+    let status = "";
+    child.stdout.on("data", (chunk) => {
+      status += chunk;
+    });
+    await new Promise((resolve) => child.on("close", resolve));
+    const stderr = await fs.readFile(join(where(), redirect ? "err" : "stderr.txt"), "utf8");
     expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
     expect(stderr).toBe("");
     // 128 + SIGPIPE, what the shell shows for `git log | head -1` (docs/cli.md)
-    expect(run.stdout.trim()).toBe("141");
+    expect(status.trim()).toBe("141");
   });
 });
 
 describe("against the provider_c simulator", () => {
-  const c = simulatorForFile("provider_c");
-
   async function freshProject(): Promise<string> {
     const project = mkdtempSync(join(tmpdir(), "agents-edges-sim-"));
     cpSync(fileURLToPath(new URL("./fixtures/crash-c", import.meta.url)), project, { recursive: true });

@@ -147,6 +147,20 @@ describe("engine end to end on provider_c and provider_d", () => {
     expect(stale.stderr).toMatch(/the state changed since the plan was saved \(serial \d+ → \d+\)/);
   });
 
+  it("--replace, as the shell passes it, plans a replacement; a bare name is refused with its address", async () => {
+    const address = 'provider_c.agents["writer-c"]';
+    // Spawned: the flag as a user types it, through the built CLI's own argument parsing.
+    const plan = await run("plan", "--replace", address, "--detailed-exitcode");
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stdout).toMatch(
+      /-\/\+ provider_c\.agents\["writer-c"\] \([^)]+\): replace, replacement asked for with --replace/,
+    );
+    const bare = await here("apply", "--replace", "writer-c", "-y");
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain(`--replace writer-c: not a resource address`);
+    expect(bare.stderr).toContain(`(did you mean ${address}?)`);
+  });
+
   it("destroy removes everything agents created (a saved destroy plan, applied as reviewed)", async () => {
     const out = join(dir, "destroy.plan.json");
     expect((await run("plan", "--destroy", "--out", out)).code).toBe(0);

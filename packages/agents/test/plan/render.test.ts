@@ -51,6 +51,12 @@ describe("plan rendering: one symbol per action", () => {
       `${symbol} provider_c.agents["writer"] (agent_1): ${type}, because`,
     );
   });
+
+  it("a replacement that creates the new object first is shown as +/-, as Terraform shows it", () => {
+    expect(renderAction(action("replace", { remoteId: "agent_1", createBeforeDestroy: true }))[0]).toBe(
+      '+/- provider_c.agents["writer"] (agent_1): replace, because',
+    );
+  });
 });
 
 describe("moves (a `moved:` entry)", () => {

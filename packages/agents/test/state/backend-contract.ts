@@ -28,7 +28,8 @@ export interface BackendContract {
    * Whether a holder whose lock was taken over by force-unlock writes nothing more (PostgreSQL:
    * the force-unlock ends its connection and writes are compare-and-set on serial). The file
    * backend's force-unlock is for a holder that is gone (docs/state.md, "Locking"): its lock file
-   * is what keeps a second writer out, so it leaves this promise out.
+   * is what keeps a second writer out, so it leaves this promise out; its whole writes are still
+   * compare-and-set on the serial, so such a holder never replaces what the new one stored.
    */
   fencesTakenOverHolder: boolean;
 }
@@ -250,6 +251,40 @@ export function describeStateBackend(contract: BackendContract): void {
       await run.release();
       expect(names((await open().read()).state).sort()).toEqual(["a", "b"]);
     });
+
+    it("a whole write is compare-and-set on the serial: one that does not stand on the stored state is refused", async () => {
+      const open = await fresh();
+      const first = await LockedState.open(open(), "agents apply");
+      await first.update(add("a"));
+      await first.persist();
+      await first.release();
+      const storage = await open().lock(lockInfo("agents apply"));
+      const { state, storedSerial } = storage.initial;
+      const serial = storedSerial ?? state.serial;
+      const { pending: _pending, ...whole } = state;
+      const stale = { ...whole, serial: serial + 1, resources: {} };
+      await expect(storage.write(stale, serial - 1)).rejects.toBeInstanceOf(StateConflictError);
+      expect(names((await open().read()).state)).toEqual(["a"]);
+      await storage.write({ ...stale, resources: state.resources }, serial);
+      await storage.unlock();
+      expect((await open().read()).state.serial).toBe(serial + 1);
+    });
+
+    // Where the backend fences a taken-over holder altogether, the row below proves more.
+    if (!contract.fencesTakenOverHolder)
+      it("a hung holder whose lock was force-unlocked ends without replacing what the new holder stored", async () => {
+        const open = await fresh();
+        const hung = await LockedState.open(open(), "agents apply");
+        await hung.update(add("kept"));
+        await open().forceUnlock(hung.lock.id);
+        const next = await LockedState.open(open(), "agents apply");
+        await next.update(add("after"));
+        await next.persist();
+        await next.release();
+        // The hung run wakes up and ends: its whole write would put back its own view (no "after").
+        await hung.release();
+        expect(names((await open().read()).state).sort()).toEqual(["after", "kept"]);
+      });
 
     if (contract.fencesTakenOverHolder) {
       it("a holder whose lock was taken over writes nothing more: its next write is refused", async () => {

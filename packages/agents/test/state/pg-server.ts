@@ -19,6 +19,8 @@ export interface PgServer {
   port: number;
   /** A URL for another database name on the same server. */
   urlFor(database: string): string;
+  /** Kills the server with SIGKILL (kill -9), starts it again on its data and waits for it. */
+  crash(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -70,9 +72,12 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
     args.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
   // The server runs under a watchdog shell that stops it (and removes its folder) once this
   // process's end of the stdin pipe closes: on stop(), and also when this process dies without
-  // stopping it (a test worker killed or ended by vitest), so no server outlives its tests.
+  // stopping it (a test worker killed or ended by vitest), so no server outlives its tests. A line
+  // on that pipe (crash()) kills the server with SIGKILL and starts it again on the same folder.
   const watchdog =
-    'postgres="$1"; root="$2"; shift 2; "$postgres" "$@" & pid=$!; read -r _; kill -INT "$pid"; wait "$pid"; rm -rf "$root"';
+    'postgres="$1"; root="$2"; shift 2; "$postgres" "$@" & pid=$!; ' +
+    'while read -r _; do kill -KILL "$pid"; wait "$pid"; sleep 1; "$postgres" "$@" & pid=$!; done; ' +
+    'kill -INT "$pid"; wait "$pid"; rm -rf "$root"';
   const child = spawn("/bin/sh", ["-c", watchdog, "sh", join(bin, "postgres"), root, ...args], {
     ...asUser,
     stdio: ["pipe", "ignore", "pipe"],
@@ -87,27 +92,37 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const urlFor = (database: string) => `postgres://agents:${password}@127.0.0.1:${port}/${database}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const client = new pg.Client({ connectionString: urlFor("postgres") });
-    try {
-      await client.connect();
-      await client.query("CREATE DATABASE agents");
-      await client.end();
-      break;
-    } catch (error) {
-      await client.end().catch(() => {});
-      if (child.exitCode !== null || Date.now() > deadline)
-        throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`);
-      await new Promise((r) => setTimeout(r, 100));
+  /** Waits until the server answers `sql` (30 s at most). */
+  const ready = async (sql: string) => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const client = new pg.Client({ connectionString: urlFor("postgres") });
+      try {
+        await client.connect();
+        await client.query(sql);
+        await client.end();
+        return;
+      } catch (error) {
+        await client.end().catch(() => {});
+        if (child.exitCode !== null || Date.now() > deadline)
+          throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
-  }
+  };
+  await ready("CREATE DATABASE agents");
   return {
     url: urlFor("agents"),
     database: "agents",
     password,
     port,
     urlFor,
+    async crash() {
+      child.stdin?.write("crash\n");
+      // Down at once; back once it has recovered from the kill (crash recovery replays its WAL).
+      await new Promise((r) => setTimeout(r, 200));
+      await ready("SELECT 1");
+    },
     async stop() {
       if (child.exitCode === null) {
         // Held again while it stops: with the child unref'd, a process with nothing else to do

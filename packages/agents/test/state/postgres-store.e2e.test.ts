@@ -14,7 +14,7 @@ import { StateConflictError } from "../../src/state/backend.js";
 import { FileBackend } from "../../src/state/file-store.js";
 import { LockedState } from "../../src/state/locked-state.js";
 import { PostgresBackend } from "../../src/state/postgres-store.js";
-import { type ResourceState, StateLockedError } from "../../src/state/types.js";
+import { type ResourceState, StateError, StateLockedError } from "../../src/state/types.js";
 import { CLI, type CliResult, runCli } from "../e2e/cli.js";
 import { runCliHere } from "../e2e/cli-here.js";
 import {
@@ -169,6 +169,88 @@ describeWith("postgresql")("PostgreSQL state backend", () => {
     expect(Object.keys(row!.state.resources)).toEqual([]);
     const journal = await sql("SELECT entry FROM agents_state.journal WHERE workspace = 'cas'");
     expect(journal).toEqual([]);
+  });
+
+  it("a connection the server ends between two queries of a write fails that write, never the process", async () => {
+    const store = await LockedState.open(backend("ended"), "agents apply");
+    try {
+      await store.persist();
+      // The next transaction's client: once its BEGIN is answered, its server process is ended
+      // (as when the server is killed) and its FATAL arrives while no query of it is in flight.
+      const pool = (store.backend as unknown as { pool: pg.Pool }).pool;
+      const connect = pool.connect.bind(pool);
+      let ended = false;
+      pool.connect = (async () => {
+        const client = (await connect()) as pg.PoolClient;
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+        (client as unknown as { query: typeof query }).query = async (...args: unknown[]) => {
+          const answer = await query(...args);
+          if (!ended && args[0] === "BEGIN") {
+            ended = true;
+            const gone = new Promise((resolve) => client.once("end", resolve));
+            await sql("SELECT pg_terminate_backend($1)", [
+              (client as unknown as { processID: number }).processID,
+            ]);
+            await gone;
+          }
+          return answer;
+        };
+        return client;
+      }) as typeof pool.connect;
+      const error = await store
+        .update((r) => {
+          r.two = entry("two", "id-2");
+        })
+        .catch((e: unknown) => e);
+      pool.connect = connect as typeof pool.connect;
+      expect(ended).toBe(true);
+      expect(error).toBeInstanceOf(StateError);
+      expect((error as Error).message).toMatch(/^cannot write the state (journal )?\(postgres /);
+    } finally {
+      await store.release().catch(() => {});
+    }
+  });
+
+  it("a damaged state row: one line and a hint naming the backups row and the commands that restore it", async () => {
+    const dir = await project();
+    const workspace = basename(dir);
+    const env = { ...KEY, AGENTS_STATE_URL: server.url };
+    const run = await LockedState.open(backend(workspace), "agents apply");
+    for (const name of ["one", "two"]) {
+      await run.update((r) => {
+        r[name] = entry(name, `id-${name}`);
+      });
+      await run.persist();
+    }
+    await run.release();
+    const [kept] = await sql<{ serial: string }>(
+      "SELECT serial FROM agents_state.backups WHERE workspace = $1",
+      [workspace],
+    );
+    await sql(`UPDATE agents_state.states SET state = '{"version": 1}' WHERE workspace = $1`, [workspace]);
+
+    const refused = await runCliHere(["plan"], { cwd: dir, env });
+    expect(refused.code).toBe(1);
+    const lines = refused.stderr.trim().split("\n");
+    expect(lines, refused.stderr).toHaveLength(2);
+    expect(lines[0]).toMatch(/malformed state/);
+    expect(lines[1]).toContain(
+      `agents_state.backups holds the state before the last write (serial ${kept!.serial})`,
+    );
+    for (const way of ["agents state push prev.json", "agents sync", "agents import"])
+      expect(lines[1]).toContain(way);
+    expectNoSecret(refused, "damaged state");
+
+    // The way back the hint names, each psql command run as written (through the test's client).
+    const commands = [...lines[1]!.matchAll(/psql <DATABASE_URL>(?: -At)? -c "([^"]+)"/g)].map((m) => m[1]!);
+    expect(commands).toHaveLength(2);
+    await sql(commands[0]!);
+    const [backup] = await sql<{ state: unknown }>(commands[1]!);
+    await fs.writeFile(join(dir, "prev.json"), JSON.stringify(backup!.state));
+    const pushed = await runCliHere(["state", "push", "prev.json"], { cwd: dir, env });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const restored = await backend(workspace).read();
+    expect(Object.keys(restored.state.resources)).toEqual(["one"]);
   });
 
   it("force-unlock (CLI) ends a hung holder's connection; the holder's next write is refused", async () => {

@@ -9,6 +9,10 @@ export interface StoreHooks {
   beforeWrite?: () => Promise<void> | void;
   /** Runs before a journal append; throw to refuse it. */
   beforeAppend?: (entries: JournalEntry[]) => Promise<void> | void;
+  /** Runs before the journal is compacted; throw to refuse it. */
+  beforeCompact?: () => Promise<void> | void;
+  /** When it answers true, unlock leaves the lock where it is (a holder that died). */
+  keepLockWhen?: () => boolean;
 }
 
 export function hookedBackend(backend: StateBackend, hooks: StoreHooks): StateBackend {
@@ -32,8 +36,13 @@ export function hookedBackend(backend: StateBackend, hooks: StoreHooks): StateBa
           await hooks.beforeAppend?.(entries);
           return storage.appendJournal(entries);
         },
-        compactJournal: (pending, keepRecordsOn) => storage.compactJournal(pending, keepRecordsOn),
-        unlock: () => storage.unlock(),
+        compactJournal: async (pending, keepRecordsOn) => {
+          await hooks.beforeCompact?.();
+          return storage.compactJournal(pending, keepRecordsOn);
+        },
+        unlock: async () => {
+          if (!hooks.keepLockWhen?.()) await storage.unlock();
+        },
       };
     },
   };

@@ -16,6 +16,8 @@ export interface TextBlock {
 /** What a tool's handler returns (MCP's CallToolResult, in the form forge-mcp uses). */
 export interface ToolResult {
   content: TextBlock[];
+  /** A read tool's answer as an object (validating against its `output`); its text says the same. */
+  structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
 
@@ -31,6 +33,23 @@ export interface ToolAnnotations {
 export interface Caller {
   token: string;
   extra?: Record<string, unknown> | undefined;
+}
+
+/**
+ * What a client asked to see on one request (HTTP headers, src/mcp/client-view.ts): it narrows
+ * what the operator serves, never widens it. Undefined members narrow nothing.
+ */
+export interface ClientView {
+  /** Toolsets to show instead of the starting list (names as FORGE_TOOLSETS takes them). */
+  toolsets?: readonly string[] | undefined;
+  /** Single tools to show, beside `toolsets` (a union, as GitLab and GitHub do). */
+  tools?: readonly string[] | undefined;
+  /** Tools neither shown nor callable. */
+  exclude?: readonly string[] | undefined;
+  /** Only readers shown and callable. */
+  readOnly?: boolean | undefined;
+  /** Put before every tool name tools/list shows (and taken off the names a call sends). */
+  prefix?: string | undefined;
 }
 
 /** A client's answer to an elicitation (MCP's ElicitResult). */
@@ -69,6 +88,8 @@ export interface CallContext {
   /** A notification on this request's own stream (dropped where the answer is one JSON body). */
   sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
   peer: Peer;
+  /** What the client asked to see on this request (HTTP headers), when it asked. */
+  view?: ClientView | undefined;
 }
 
 /** One tool, under one name it answers to. */
@@ -80,6 +101,8 @@ export interface CatalogueTool {
   /** Its arguments: parsed before the handler runs (members it does not name are dropped). */
   input: z.ZodRawShape;
   annotations: ToolAnnotations;
+  /** A read tool's outputSchema (JSON Schema): what its structuredContent holds. */
+  output?: Record<string, unknown> | undefined;
   /** The forge request it makes (`GET /projects/:id`), when it makes one. */
   endpoint?: string | undefined;
   /** Runs the tool on parsed arguments; a throw is answered as a tool error with its message. */
@@ -94,10 +117,10 @@ export interface CatalogueTool {
  */
 export interface Catalogue {
   readonly tools: ReadonlyMap<string, CatalogueTool>;
-  /** tools/list for this caller, in the order it shows them. */
-  listed(caller: Caller | undefined): readonly CatalogueTool[];
+  /** tools/list for this caller, in the order it shows them, narrowed by the request's view. */
+  listed(caller: Caller | undefined, view?: ClientView): readonly CatalogueTool[];
   /** Why this caller may not call the tool now (answered as a tool error), or undefined. */
-  refusal(name: string, caller: Caller | undefined): string | undefined;
+  refusal(name: string, caller: Caller | undefined, view?: ClientView): string | undefined;
 }
 
 /**

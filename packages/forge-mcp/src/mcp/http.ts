@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import type { Caller, Catalogue } from "./catalogue.js";
+import { viewOf } from "./client-view.js";
 import { JsonCallTransport, type PlainCall, requestOf, ToolDispatch } from "./json-calls.js";
 import { ListenBus } from "./listen.js";
 import {
@@ -110,7 +111,11 @@ export class McpHttp {
       const aborted = new AbortController();
       const gone = () => aborted.abort();
       ctx.res.once("close", gone);
-      const answer = await this.dispatch.call(plain.simple, { authInfo: ctx.caller, signal: aborted.signal });
+      const answer = await this.dispatch.call(plain.simple, {
+        authInfo: ctx.caller,
+        signal: aborted.signal,
+        view: viewOf(ctx.headers),
+      });
       ctx.res.off("close", gone);
       return answer;
     },
@@ -175,7 +180,12 @@ export class McpHttp {
    * by forge-mcp's own layer: one JSON body, or for subscriptions/listen an event stream that
    * stays open until the client goes away.
    */
-  async answerModern(request: ModernRequest, res: ServerResponse, caller: Caller | undefined): Promise<void> {
+  async answerModern(
+    request: ModernRequest,
+    headers: IncomingHttpHeaders,
+    res: ServerResponse,
+    caller: Caller | undefined,
+  ): Promise<void> {
     if (request.method === "subscriptions/listen") return this.listen(request, res, caller);
     const aborted = new AbortController();
     const gone = () => aborted.abort();
@@ -183,6 +193,7 @@ export class McpHttp {
     try {
       const answer = await this.modern.answer(request, {
         caller,
+        view: viewOf(headers),
         signal: aborted.signal,
         listChanged: (c) => this.listeners.listChanged(c),
       });

@@ -13,7 +13,7 @@ import {
   type MessageExtraInfo,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type Caller, type Catalogue, NO_PEER } from "./catalogue.js";
+import { type Caller, type Catalogue, type ClientView, NO_PEER } from "./catalogue.js";
 import { REV_2026 } from "./rev2026.js";
 import { inputSchemaOf, runTool } from "./sdk-server.js";
 
@@ -144,11 +144,13 @@ export function simpleToolCall(body: unknown): SimpleToolCall | undefined {
   return { id: id as string | number, name, args };
 }
 
-/** A result of the shape every forge-mcp tool returns: text blocks, perhaps marked as an error. */
+/** A result of the shape every forge-mcp tool returns: text blocks, perhaps marked as an error, perhaps structured. */
 function plainResult(r: unknown): r is CallToolResult {
   if (!isRecord(r) || !Array.isArray(r.content)) return false;
-  for (const k in r) if (k !== "content" && k !== "isError") return false;
+  for (const k in r) if (k !== "content" && k !== "isError" && k !== "structuredContent") return false;
   if (r.isError !== undefined && typeof r.isError !== "boolean") return false;
+  // a read tool's structuredContent is an object (CallToolResultSchema asks no more of it)
+  if (r.structuredContent !== undefined && !isRecord(r.structuredContent)) return false;
   return r.content.every(
     (c) => isRecord(c) && c.type === "text" && typeof c.text === "string" && Object.keys(c).length === 2,
   );
@@ -172,7 +174,7 @@ export class ToolDispatch {
 
   async call(
     call: SimpleToolCall,
-    extra: { authInfo?: Caller | undefined; signal: AbortSignal },
+    extra: { authInfo?: Caller | undefined; signal: AbortSignal; view?: ClientView | undefined },
   ): Promise<JSONRPCMessage | undefined> {
     const t = this.catalogue.tools.get(call.name);
     if (!t) return undefined;
@@ -188,6 +190,7 @@ export class ToolDispatch {
         // a JSON answer carries no notification, and no request reaches the client before it ends
         sendNotification: async () => {},
         peer: NO_PEER,
+        view: extra.view,
       });
     } catch (err) {
       if (err instanceof McpError && err.code === ErrorCode.UrlElicitationRequired)

@@ -6,10 +6,12 @@ import {
   type CallContext,
   type Caller,
   type Catalogue,
+  type ClientView,
   type ElicitAnswer,
   InputRequired,
   type Peer,
 } from "./catalogue.js";
+import { withoutPrefix } from "./client-view.js";
 import { inputSchemaOf, runTool, toolList } from "./sdk-server.js";
 
 /**
@@ -253,6 +255,8 @@ function modernPeer(capabilities: Json, responses: Json | undefined): Peer {
 /** What a 2026 request's answer needs beyond the request: who calls, and the call's own stream. */
 export interface ModernContext {
   caller: Caller | undefined;
+  /** What the request's headers narrow its tool list to (src/mcp/client-view.ts), over HTTP. */
+  view?: ClientView | undefined;
   signal: AbortSignal;
   /** notifications/tools/list_changed a tool raised (discover_tools): for the caller's listeners */
   listChanged(caller: Caller | undefined): void;
@@ -283,21 +287,17 @@ export class Rev2026 {
   }
 
   /**
-   * tools/list for this caller, in the catalogue's order (a fixed rank: the starting tools, then
-   * loaded toolsets, discover_tools last, so it never depends on the order of loading). Private:
-   * it depends on the caller. ttlMs 0 while the caller could still load a toolset (the list may
-   * change), an hour once nothing more can appear.
+   * tools/list for this caller, in the catalogue's order (a fixed rank, never the order in which
+   * toolsets were loaded), narrowed by the request's view. Private: it depends on the caller.
+   * ttlMs 0 where discover_tools can change the list at any call (the client lists again when
+   * told, or when it needs to); an hour where the list is fixed for the process's life.
    */
-  tools(caller: Caller | undefined): Json {
-    const { tools } = toolList(this.catalogue, caller);
-    const complete = [...this.catalogue.tools.values()].every(
-      (t) => this.catalogue.refusal(t.name, caller) === undefined,
-    );
+  tools(caller: Caller | undefined, view?: ClientView): Json {
+    const { tools } = toolList(this.catalogue, caller, view);
     return {
       resultType: "complete",
-      // 2026-07-28's Tool has no `execution` (tasks moved to an extension)
-      tools: tools.map(({ execution: _, ...t }) => t),
-      ttlMs: complete ? 3_600_000 : 0,
+      tools,
+      ttlMs: this.catalogue.tools.has("discover_tools") ? 0 : 3_600_000,
       cacheScope: "private",
     };
   }
@@ -306,13 +306,17 @@ export class Rev2026 {
   async answer(request: ModernRequest, ctx: ModernContext): Promise<Answer> {
     const { id, method } = request;
     if (method === "server/discover") return { jsonrpc: "2.0", id, result: this.discover() };
-    if (method === "tools/list") return { jsonrpc: "2.0", id, result: this.tools(ctx.caller) };
+    if (method === "tools/list") return { jsonrpc: "2.0", id, result: this.tools(ctx.caller, ctx.view) };
     if (method === "tools/call") return this.call(request, ctx);
     return errorAnswer(id, METHOD_NOT_FOUND, `Method not found: ${method}`);
   }
 
   private async call(request: ModernRequest, ctx: ModernContext): Promise<Answer> {
-    const { id, params } = request;
+    const { id } = request;
+    // the tool by the catalogue's name (a view's prefix off; Mcp-Name was checked as sent)
+    const params = (
+      withoutPrefix({ method: "tools/call", params: request.params }, ctx.view?.prefix) as { params: Json }
+    ).params;
     const name = params.name;
     if (typeof name !== "string")
       return errorAnswer(id, INVALID_PARAMS, "Invalid params: name must be a string");
@@ -349,6 +353,7 @@ export class Rev2026 {
     let listChanged = false;
     const context: CallContext = {
       authInfo: ctx.caller,
+      view: ctx.view,
       requestId: id,
       signal: ctx.signal,
       sendNotification: async (n) => {

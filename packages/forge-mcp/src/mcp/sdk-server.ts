@@ -6,7 +6,17 @@ import {
 } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { CallContext, Caller, Catalogue, CatalogueTool, Peer, ToolResult } from "./catalogue.js";
+import type {
+  CallContext,
+  Caller,
+  Catalogue,
+  CatalogueTool,
+  ClientView,
+  Peer,
+  ToolResult,
+} from "./catalogue.js";
+import { viewOf } from "./client-view.js";
+import { compactSchema, wireAnnotations } from "./compact.js";
 
 /**
  * The SDK's McpServer, speaking the wire for a catalogue: each tool registered under each name it
@@ -21,6 +31,7 @@ interface SdkExtra {
   requestId: string | number;
   signal: AbortSignal;
   sendNotification(n: { method: string; params?: Record<string, unknown> }): Promise<void>;
+  requestInfo?: { headers: Record<string, string | string[] | undefined> } | undefined;
 }
 
 // a tool's input schema as the SDK registers it (an object of its raw shape), built once per tool
@@ -43,10 +54,10 @@ function listEntry(t: CatalogueTool) {
     name: t.name,
     description: t.description,
     inputSchema: obj
-      ? toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: "input" })
+      ? compactSchema(toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: "input" }))
       : { type: "object" as const, properties: {} },
-    annotations: t.annotations,
-    execution: { taskSupport: "forbidden" as const },
+    ...(t.output ? { outputSchema: t.output } : {}),
+    annotations: wireAnnotations(t.annotations),
   };
 }
 
@@ -61,9 +72,11 @@ function entryOf(t: CatalogueTool) {
   return e;
 }
 
-/** tools/list's result for one caller. */
-export function toolList(catalogue: Catalogue, caller: Caller | undefined) {
-  return { tools: catalogue.listed(caller).map(entryOf) };
+/** tools/list's result for one caller, as the request's view asks (its prefix on every name). */
+export function toolList(catalogue: Catalogue, caller: Caller | undefined, view?: ClientView) {
+  const tools = catalogue.listed(caller, view).map(entryOf);
+  const prefix = view?.prefix;
+  return { tools: prefix ? tools.map((e) => ({ ...e, name: prefix + e.name })) : tools };
 }
 
 /**
@@ -76,7 +89,7 @@ export function runTool(
   args: Record<string, unknown>,
   ctx: CallContext,
 ): Promise<ToolResult> {
-  const refused = catalogue.refusal(t.name, ctx.authInfo);
+  const refused = catalogue.refusal(t.name, ctx.authInfo, ctx.view);
   if (refused !== undefined)
     return Promise.resolve({ isError: true, content: [{ type: "text", text: refused }] });
   return t.handler(args, ctx);
@@ -109,11 +122,16 @@ export function createMcpServer(catalogue: Catalogue, version = "0.1.0"): McpSer
           signal: extra.signal,
           sendNotification: (n) => extra.sendNotification(n),
           peer,
+          view: extra.requestInfo && viewOf(extra.requestInfo.headers),
         }) as never,
     );
   // the SDK lists every registered tool; the catalogue decides what this caller sees
   server.server.setRequestHandler(ListToolsRequestSchema, (_req, extra) =>
-    toolList(catalogue, extra.authInfo as Caller | undefined),
+    toolList(
+      catalogue,
+      extra.authInfo as Caller | undefined,
+      extra.requestInfo && viewOf(extra.requestInfo.headers),
+    ),
   );
   return server;
 }

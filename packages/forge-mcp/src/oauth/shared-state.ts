@@ -82,24 +82,29 @@ export async function bounded<T>(call: Promise<T>, ms: number, what: string): Pr
 const HOUR_MS = 3600_000;
 
 export function memorySharedState(limitPerHour: number, now: () => number): SharedState {
-  const used = new LRUCache<string, true>({ max: 100_000 });
-  const records = new LRUCache<string, string>({ max: 100_000 });
+  // Made on first use: a cache of 100,000 entries allocates its index arrays up front (about a
+  // tenth of a second each on a loaded host), which every forge-mcp paid at start-up although a
+  // PAT-only server never claims a token or keeps a record.
+  let usedCache: LRUCache<string, true> | undefined;
+  let recordsCache: LRUCache<string, string> | undefined;
+  const used = () => (usedCache ??= new LRUCache<string, true>({ max: 100_000 }));
+  const records = () => (recordsCache ??= new LRUCache<string, string>({ max: 100_000 }));
   const windows = new FixedWindows(HOUR_MS);
   return {
     records: {
       async get(key) {
-        return records.get(key);
+        return records().get(key);
       },
       async set(key, value, ttlMs) {
-        records.set(key, value, { ttl: ttlMs });
+        records().set(key, value, { ttl: ttlMs });
       },
     },
     guard: {
       async claim(purpose, jti, expiresAt) {
         const key = `${purpose}:${jti}`;
-        if (used.has(key)) return false;
+        if (used().has(key)) return false;
         const ttl = expiresAt > 0 ? Math.max(1, expiresAt - now()) : undefined;
-        used.set(key, true, ttl === undefined ? {} : { ttl });
+        used().set(key, true, ttl === undefined ? {} : { ttl });
         return true;
       },
     },

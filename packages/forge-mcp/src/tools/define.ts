@@ -5,6 +5,7 @@ import { ForgeHttpError } from "../forge/http.js";
 import { ProjectOutsideScope } from "../forge/project-scope.js";
 import type { CallContext, CatalogueTool, ToolAnnotations, ToolResult } from "../mcp/catalogue.js";
 import { type Asker, type ConfirmMode, confirmDestructive } from "./confirm.js";
+import { type Output, outputOf, outputSchema, shape } from "./results.js";
 
 /**
  * One declarative shape for every forge tool: a zod input, whether it writes (and whether that
@@ -60,14 +61,28 @@ export const groupTreeFilters = {
   updated_after: z.string().optional().describe("ISO 8601 time"),
 };
 
-function toResult(r: ApiResult | string): ToolResult {
-  if (typeof r === "string") return { content: [{ type: "text", text: r }] };
-  const payload = r.page ? { items: r.data, pagination: r.page } : r.data;
-  // A 204 (deletions) has no body: say what happened rather than print an empty string. Compact
-  // JSON, not indented: the model reads it as well, and indentation costs it tokens (a sixth more
-  // characters on a forge user) and us the time to write and send them.
-  const text = payload === "" || payload === undefined ? "Done." : JSON.stringify(payload);
-  return { content: [{ type: "text", text }] };
+/**
+ * A forge answer as the tool's result, in compact JSON (the model reads it as well, and
+ * indentation costs it tokens). A read tool's answer is shaped by ./results.ts (slim by the tool's
+ * kind unless the caller asked for the forge's whole objects) and comes as structuredContent as
+ * well, its text the same object; a write's answer is slim by its kind when it has one (the
+ * object it made or changed), else the forge's as it came.
+ */
+function toResult(r: ApiResult | string, output: Output, full: boolean, read: boolean): ToolResult {
+  // A 204 (deletions) has no body: say what happened rather than print an empty string.
+  const data = typeof r === "string" ? r : r.data === "" || r.data === undefined ? "Done." : r.data;
+  const page = typeof r === "string" ? undefined : r.page;
+  if (!read && output === "object") {
+    const payload = page ? { items: data, pagination: page } : data;
+    return {
+      content: [{ type: "text", text: typeof payload === "string" ? payload : JSON.stringify(payload) }],
+    };
+  }
+  const structured = shape(output, data, page, full);
+  const content: ToolResult["content"] = [
+    { type: "text", text: typeof data === "string" ? data : JSON.stringify(structured) },
+  ];
+  return read ? { content, structuredContent: structured } : { content };
 }
 
 export function annotations(t: ForgeTool): ToolAnnotations {
@@ -109,13 +124,17 @@ export interface Exposure {
  */
 function inputFor(t: ForgeTool, defaultProject: string | undefined): z.ZodRawShape {
   const field = t.input.project_id as z.ZodType | undefined;
-  if (!defaultProject || !field) return t.input;
+  // a tool answering objects of a kind answers them slim unless asked for the forge's whole ones
+  const input = outputOf(t.name) === "object" ? t.input : { ...t.input, full_response: fullResponse };
+  if (!defaultProject || !field) return input;
   const described = field.description ? `${field.description}. ` : "";
   return {
-    ...t.input,
+    ...input,
     project_id: field.optional().describe(`${described}Optional: defaults to ${defaultProject}`),
   };
 }
+
+const fullResponse = z.boolean().optional().describe("true: the forge's whole objects, not the slim default");
 
 /**
  * The permission mode and the deny regex, read from the tool's annotations: readonly drops every
@@ -156,7 +175,8 @@ export function catalogueTools(
   for (const t of tools) {
     if (!permitted(t, opts)) continue;
     const input = inputFor(t, opts.defaultProject);
-    const fill = input !== t.input;
+    const fill = opts.defaultProject !== undefined && t.input.project_id !== undefined;
+    const output = outputOf(t.name);
     const call = async (args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> => {
       // a destructive tool asks the person first (annotations: the one source of destructiveHint)
       if (opts.confirm && annotations(t).destructiveHint) {
@@ -164,7 +184,8 @@ export function catalogueTools(
         if (refused) return refusal(refused);
       }
       try {
-        return toResult(await t.run(apiFor(ctx), args as never));
+        const { full_response, ...rest } = args;
+        return toResult(await t.run(apiFor(ctx), rest as never), output, full_response === true, !t.write);
       } catch (err) {
         if (err instanceof ProjectOutsideScope) return refusal(err.message);
         const message =
@@ -187,6 +208,7 @@ export function catalogueTools(
       input,
       annotations: annotations(t),
       endpoint: t.endpoint,
+      ...(t.write ? {} : { output: outputSchema(output) }),
       handler,
     };
     for (const name of toolNames(t)) entries.push({ name, ...shared });

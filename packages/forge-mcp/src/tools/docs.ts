@@ -1,5 +1,5 @@
 import type { Toolset } from "../config.js";
-import { DEFAULT_TOOLSETS, TOOLSETS } from "./index.js";
+import { CORE_TOOLS, DEFAULT_TOOLSETS, TOOLSETS } from "./index.js";
 
 /** Markers around the generated tools table in docs/forge-mcp.md. */
 const TOOLS_BEGIN =
@@ -27,7 +27,9 @@ export function toolsTable(): string {
     TOOLS_BEGIN,
     "",
     `${total} tools (${total - writes} read-only, ${writes} writing) in ${Object.keys(TOOLSETS).length} toolsets; ` +
-      `off unless named in \`FORGE_TOOLSETS\`: ${off.map((t) => `\`${t}\``).join(", ")}.`,
+      `listed without \`FORGE_TOOLSETS\` (the core, with \`search_tools\` and \`discover_tools\`): ` +
+      `${CORE_TOOLS.map((t) => `\`${t}\``).join(", ")}. ` +
+      `The earlier default, every toolset but ${off.map((t) => `\`${t}\``).join(" and ")}, is \`FORGE_TOOLSETS=${DEFAULT_TOOLSETS.join(",")}\`.`,
     "",
     "| Tool | Toolset | Read-only | Forge endpoint (REST v4 unless noted) |",
     "|---|---|---|---|",

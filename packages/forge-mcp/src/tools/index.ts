@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { type Config, TOOLSET_ALIASES, TOOLSET_NAMES, type Toolset } from "../config.js";
+import { type Config, parseToolsets, TOOLSET_ALIASES, TOOLSET_NAMES, type Toolset } from "../config.js";
 import type { ForgeApi } from "../forge/api.js";
-import type { CallContext, Caller, Catalogue, CatalogueTool } from "../mcp/catalogue.js";
+import type { CallContext, Caller, Catalogue, CatalogueTool, ClientView } from "../mcp/catalogue.js";
 import { branchProtectionTools } from "./branch-protection.js";
 import { ciCatalogTools, ciTools } from "./ci.js";
 import { codeSearchTools } from "./code-search.js";
@@ -29,6 +29,7 @@ import { projectTools } from "./projects.js";
 import { repositoryTools } from "./repository.js";
 import { searchTools } from "./search.js";
 import { releaseTools, tagTools } from "./tags-releases.js";
+import { firstSentence, rankTools } from "./tool-search.js";
 import { userLookupTools } from "./user-lookup.js";
 import { userTools } from "./users.js";
 import { variableToolsList } from "./variables.js";
@@ -61,11 +62,51 @@ export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
 };
 
 /**
- * Toolsets served when FORGE_TOOLSETS is unset: everything but GraphQL (a query can reach anything)
- * and CI/CD variables (secrets, and writing them changes what pipelines run with), which are opt-in.
+ * The toolsets listed without FORGE_TOOLSETS before the core list: everything but GraphQL (a query
+ * can reach anything) and CI/CD variables (secrets, and writing them changes what pipelines run
+ * with). An operator who wants that list back names them (docs/forge-mcp.md's tools table says so).
  */
 const OPT_IN: readonly Toolset[] = ["graphql", "variables"];
 export const DEFAULT_TOOLSETS = TOOLSET_NAMES.filter((t) => !OPT_IN.includes(t));
+
+/**
+ * The default list (FORGE_TOOLSETS unset): what a working developer needs every day, the rest one
+ * search_tools away. Issues, merge requests with their diffs and discussions, pipelines and jobs,
+ * files and commits, search and the current user.
+ */
+export const CORE_TOOLS: readonly string[] = [
+  "whoami",
+  "get_project",
+  "list_issues",
+  "get_issue",
+  "create_issue",
+  "update_issue",
+  "create_issue_note",
+  "list_issue_discussions",
+  "list_merge_requests",
+  "get_merge_request",
+  "get_merge_request_diffs",
+  "create_merge_request",
+  "update_merge_request",
+  "merge_merge_request",
+  "mr_discussions",
+  "create_merge_request_note",
+  "create_merge_request_thread",
+  "list_pipelines",
+  "get_pipeline",
+  "list_pipeline_jobs",
+  "get_pipeline_job_output",
+  "retry_pipeline",
+  "get_repository_tree",
+  "get_file_contents",
+  "create_or_update_file",
+  "list_branches",
+  "create_branch",
+  "list_commits",
+  "get_commit",
+  "get_commit_diff",
+  "search",
+];
 
 /** The tools that change the caller's own tool list (their calls answer on an event stream). */
 export const LIST_CHANGING_TOOLS = new Set(["discover_tools"]);
@@ -125,27 +166,29 @@ export function servableTools(opts: Exposure): ForgeTool[] {
 }
 
 /**
- * Toolsets loaded on demand, per caller: a bounded map from a hash of the caller's token (never
- * the token) to the toolsets it added. Memory only, so in a stateless deployment a load is seen by
- * the replica that served it; calling discover_tools again is harmless.
+ * What each caller loaded with discover_tools (toolsets, single tools): a bounded map from a hash
+ * of the caller's token (never the token) to what it added. Memory only, so in a stateless
+ * deployment a load is seen by the replica that served it; calling discover_tools again is harmless.
  */
 export class LoadedToolsets {
-  private readonly byCaller = new Map<string, Set<Toolset>>();
+  private readonly byCaller = new Map<string, Set<string>>();
   constructor(private readonly max = 10_000) {}
 
   private key(token: string | undefined): string {
     return token === undefined ? "" : createHash("sha256").update(token).digest("base64url");
   }
 
-  get(token: string | undefined): ReadonlySet<Toolset> {
+  /** The toolsets and the single tools (as `tool:<name>`) this caller loaded. */
+  get(token: string | undefined): ReadonlySet<string> {
     return this.byCaller.get(this.key(token)) ?? new Set();
   }
 
-  add(token: string | undefined, toolset: Toolset): boolean {
+  /** Adds a toolset's name (or `tool:<name>`); false when it was loaded already. */
+  add(token: string | undefined, entry: string): boolean {
     const k = this.key(token);
-    const set = this.byCaller.get(k) ?? new Set<Toolset>();
-    if (set.has(toolset)) return false;
-    set.add(toolset);
+    const set = this.byCaller.get(k) ?? new Set<string>();
+    if (set.has(entry)) return false;
+    set.add(entry);
     // least recently loaded first out, so the map stays bounded
     this.byCaller.delete(k);
     this.byCaller.set(k, set);
@@ -154,101 +197,238 @@ export class LoadedToolsets {
   }
 }
 
+/** The tools every caller may use whatever its list: they find and load the others. */
+const META_TOOLS = new Set(["search_tools", "discover_tools"]);
+
 /**
  * The catalogue of a configuration (src/mcp/catalogue.ts): every tool it can serve, each alias as
- * a tool of its own name; per caller, tools/list shows the starting toolsets' tools and the ones
- * the caller loaded with discover_tools (never an alias), and a call to a tool of a toolset the
- * caller has not loaded is refused. apiFor maps a call's caller to a forge client.
+ * a tool of its own name. Per caller, tools/list shows the starting list (the core, or the
+ * operator's FORGE_TOOLSETS), what the caller loaded with discover_tools, and the two meta tools;
+ * a request's view (headers) may replace the starting list by toolsets and tools of its choice and
+ * narrow it by exclusion and read-only, never past what the configuration serves. Any tool the
+ * configuration serves and the view does not narrow away may be called by name, listed or not
+ * (search_tools finds the name): the list saves the model's context, it is no permission.
+ * apiFor maps a call's caller to a forge client.
  */
 export function createCatalogue(
   opts: ToolOptions,
   apiFor: (ctx: { authInfo?: Caller | undefined }) => ForgeApi,
 ): Catalogue {
   const loaded = opts.loaded ?? new LoadedToolsets();
-  const startList = selectTools(opts).map((t) => t.name);
+  const startList = startTools(opts).map((t) => t.name);
   const initial = new Set(startList);
-  // tools/list order: the starting tools in selectTools' order, loaded ones after, discover_tools last
+  // tools/list order: the starting tools in their order, loaded ones after, the meta tools last
   const rank = new Map(startList.map((n, i) => [n, i]));
-  const order = (name: string) =>
-    name === "discover_tools" ? Infinity : (rank.get(name) ?? startList.length);
+  const order = (name: string) => (META_TOOLS.has(name) ? Infinity : (rank.get(name) ?? startList.length));
   const toolsetOf = new Map<string, Toolset>();
   for (const [set, tools] of Object.entries(TOOLSETS) as [Toolset, ForgeTool[]][])
     for (const t of tools) for (const n of toolNames(t)) toolsetOf.set(n, set);
-  const available = (name: string, caller: Caller | undefined) =>
-    initial.has(TOOL_ALIASES.get(name) ?? name) || loaded.get(caller?.token).has(toolsetOf.get(name)!);
+  const primary = (name: string) => TOOL_ALIASES.get(name) ?? name;
+  const wasLoaded = (name: string, caller: Caller | undefined) => {
+    const mine = loaded.get(caller?.token);
+    return mine.has(toolsetOf.get(name)!) || mine.has(`tool:${primary(name)}`);
+  };
+  /** What a view lets a request see and call at most (undefined: everything served). */
+  const chosen = (view: ClientView | undefined) => {
+    if (!view?.toolsets && !view?.tools) return undefined;
+    const sets = new Set(parseToolsets((view.toolsets ?? []).join(",")).toolsets);
+    const tools = new Set((view.tools ?? []).map(primary));
+    const withDefault = view.toolsets?.some((n) => n === "default" || n === "core") ?? false;
+    return (name: string) =>
+      sets.has(toolsetOf.get(name)!) ||
+      tools.has(primary(name)) ||
+      (withDefault && initial.has(primary(name)));
+  };
+  /** Whether the view's exclusions and read-only let a request near this tool at all. */
+  const narrowedAway = (t: CatalogueTool, view: ClientView | undefined) =>
+    !!view &&
+    ((view.readOnly && !t.annotations.readOnlyHint) ||
+      (view.exclude?.includes(t.name) ?? false) ||
+      (view.exclude?.includes(primary(t.name)) ?? false));
 
-  const entries = [
-    ...catalogueTools(servableTools(opts), apiFor, (t) => toolsetOf.get(t.name)!, opts),
-    discoverTool(loaded, opts),
-  ];
-  const tools = new Map(entries.map((t) => [t.name, t]));
+  const tools = new Map<string, CatalogueTool>();
   // what tools/list may ever show: each tool once, by today's name, in the catalogue's order
-  // (stable: loaded toolsets keep it among themselves)
-  const listable = entries
+  // (stable: loaded toolsets keep it among themselves); filled below
+  let listable: CatalogueTool[] = [];
+  const callable = (name: string, caller: Caller | undefined, view: ClientView | undefined) => {
+    const t = tools.get(name);
+    if (!t || narrowedAway(t, view)) return false;
+    const only = chosen(view);
+    return !only || META_TOOLS.has(name) || only(name) || wasLoaded(name, caller);
+  };
+  const searchable = (caller: Caller | undefined, view: ClientView | undefined) =>
+    listable.filter((t) => callable(t.name, caller, view));
+  for (const t of [
+    ...catalogueTools(servableTools(opts), apiFor, (t) => toolsetOf.get(t.name)!, opts),
+    searchTool(searchable),
+    discoverTool(loaded, opts, toolsetOf),
+  ])
+    tools.set(t.name, t);
+  listable = [...tools.values()]
     .filter((t) => !TOOL_ALIASES.has(t.name))
     .sort((a, b) => order(a.name) - order(b.name));
   return {
     tools,
-    listed: (caller) => listable.filter((t) => t.name === "discover_tools" || available(t.name, caller)),
-    refusal: (name, caller) =>
-      name === "discover_tools" || available(name, caller)
-        ? undefined
-        : `Tool ${name} is in the ${toolsetOf.get(name)} toolset, which is not loaded: call discover_tools with category "${toolsetOf.get(name)}" first`,
+    listed: (caller, view) => {
+      const only = chosen(view);
+      return listable.filter(
+        (t) =>
+          !narrowedAway(t, view) &&
+          (META_TOOLS.has(t.name) ||
+            wasLoaded(t.name, caller) ||
+            (only ? only(t.name) : initial.has(t.name))),
+      );
+    },
+    refusal: (name, caller, view) => {
+      if (callable(name, caller, view)) return undefined;
+      return view?.readOnly && tools.get(name)?.annotations.readOnlyHint === false
+        ? `Tool ${name} writes, and this request asked for readers only (X-MCP-Readonly)`
+        : `Tool ${name} is outside the toolsets and tools this request's headers chose; call discover_tools to load it`;
+    },
   };
 }
 
-function discoverTool(loaded: LoadedToolsets, opts: ToolOptions): CatalogueTool {
+/**
+ * The tools a caller starts with: the operator's FORGE_TOOLSETS (and GITLAB_TOOLS) when set, as
+ * before; unset, the core (CORE_TOOLS) and GITLAB_TOOLS. Both narrowed by the permission mode and
+ * the deny regex.
+ */
+export function startTools(opts: ToolOptions): ForgeTool[] {
+  if (opts.toolsets !== undefined) return selectTools(opts);
+  return expose(TOOLSETS, [], { ...opts, extraTools: [...CORE_TOOLS, ...(opts.extraTools ?? [])] });
+}
+
+/** A name with the request's prefix, as that request's tools/list shows it. */
+const shown = (name: string, view: ClientView | undefined) => (view?.prefix ?? "") + name;
+
+function searchTool(
+  searchable: (caller: Caller | undefined, view: ClientView | undefined) => CatalogueTool[],
+): CatalogueTool {
+  return {
+    name: "search_tools",
+    toolset: "meta",
+    description:
+      'Find tools by what they do (e.g. "retry a failed job", "wiki page"): answers matching tool names, best first, one line each. Every tool it names can be called by name, listed or not.',
+    input: {
+      query: z.string().min(1).describe("What you want to do, in words, or a tool's name"),
+      limit: z.number().int().min(1).max(50).optional().describe("Most names to answer (default 10)"),
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    output: {
+      type: "object",
+      properties: {
+        tools: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              name: { type: "string" },
+              toolset: { type: "string" },
+              summary: { type: "string" },
+            },
+            required: ["name", "toolset", "summary"],
+          },
+        },
+      },
+      required: ["tools"],
+    },
+    handler: async (args, ctx: CallContext) => {
+      const found = rankTools(
+        searchable(ctx.authInfo, ctx.view),
+        args.query as string,
+        (args.limit as number | undefined) ?? 10,
+      );
+      const text = found.length
+        ? found
+            .map((t) => `${shown(t.name, ctx.view)} (${t.toolset}): ${firstSentence(t.description)}`)
+            .join("\n")
+        : `No tool matches "${args.query as string}"; call discover_tools without arguments for every toolset.`;
+      const tools = found.map((t) => ({
+        name: shown(t.name, ctx.view),
+        toolset: t.toolset,
+        summary: firstSentence(t.description),
+      }));
+      // The lines are the text a model reads; the same names as structuredContent for clients that
+      // validate against the outputSchema every read tool declares.
+      return { content: [{ type: "text", text }], structuredContent: { tools } };
+    },
+  };
+}
+
+function discoverTool(
+  loaded: LoadedToolsets,
+  opts: ToolOptions,
+  toolsetOf: ReadonlyMap<string, Toolset>,
+): CatalogueTool {
   const names = TOOLSET_NAMES;
+  const servable = new Map(servableTools(opts).flatMap((t) => toolNames(t).map((n) => [n, t.name] as const)));
   return {
     name: "discover_tools",
-    toolset: "discover",
-    description: `List the toolsets this server has, or load one for this session so its tools appear in tools/list (a notifications/tools/list_changed follows). Toolsets: ${names.join(", ")}.`,
+    toolset: "meta",
+    description: `List the toolsets, or load a toolset or named tools into this session's tools/list (notifications/tools/list_changed follows). Toolsets: ${names.join(", ")}.`,
     input: {
       category: z
         .string()
         .optional()
         .describe(
-          "Toolset to load (gitlab-mcp's names repositories, branches and ci are accepted); omit to list them",
+          "Toolset to load (gitlab-mcp's repositories, branches, ci accepted); omit both to list toolsets",
         ),
+      tools: z.array(z.string()).optional().describe("Tool names to load (as search_tools answers them)"),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (args, ctx: CallContext) => {
       const category = args.category as string | undefined;
+      const wanted = ((args.tools as string[] | undefined) ?? []).map((n) =>
+        ctx.view?.prefix && n.startsWith(ctx.view.prefix) ? n.slice(ctx.view.prefix.length) : n,
+      );
       const token = ctx.authInfo?.token;
-      const active = new Set<Toolset>([
-        ...(opts.toolsets ?? DEFAULT_TOOLSETS).filter((t): t is Toolset => t in TOOLSETS),
-        ...loaded.get(token),
+      const mine = loaded.get(token);
+      const active = new Set<string>([
+        ...(opts.toolsets ?? []).filter((t): t is Toolset => t in TOOLSETS),
+        ...mine,
       ]);
       const summary = () =>
         names.map((t) => ({
           toolset: t,
           active: active.has(t),
-          tools: TOOLSETS[t].filter((x) => permitted(x, opts)).map((x) => x.name),
+          tools: TOOLSETS[t].filter((x) => permitted(x, opts)).map((x) => shown(x.name, ctx.view)),
         }));
-      if (category === undefined)
+      if (category === undefined && wanted.length === 0)
         return { content: [{ type: "text", text: JSON.stringify({ toolsets: summary() }) }] };
-      const wanted = category.trim().toLowerCase();
-      const toolset = (names as readonly string[]).includes(wanted)
-        ? (wanted as Toolset)
-        : TOOLSET_ALIASES[wanted];
-      if (!toolset)
-        return {
-          isError: true,
-          content: [{ type: "text", text: `Unknown toolset "${category}"; known: ${names.join(", ")}` }],
-        };
-      const added = !active.has(toolset) && loaded.add(token, toolset);
-      active.add(toolset);
+      let added = false;
+      const out: Record<string, unknown> = {};
+      if (category !== undefined) {
+        const lower = category.trim().toLowerCase();
+        const toolset = (names as readonly string[]).includes(lower)
+          ? (lower as Toolset)
+          : TOOLSET_ALIASES[lower];
+        if (!toolset)
+          return {
+            isError: true,
+            content: [{ type: "text", text: `Unknown toolset "${category}"; known: ${names.join(", ")}` }],
+          };
+        const now = !active.has(toolset) && loaded.add(token, toolset);
+        added ||= now;
+        Object.assign(out, {
+          loaded: toolset,
+          already_active: !now,
+          tools: TOOLSETS[toolset].filter((x) => permitted(x, opts)).map((x) => shown(x.name, ctx.view)),
+        });
+      }
+      if (wanted.length) {
+        const unknown = wanted.filter((n) => !servable.has(n));
+        const known = wanted.filter((n) => servable.has(n)).map((n) => servable.get(n)!);
+        for (const n of known)
+          if (!active.has(toolsetOf.get(n)!) && loaded.add(token, `tool:${n}`)) added = true;
+        Object.assign(
+          out,
+          { loaded_tools: known.map((n) => shown(n, ctx.view)) },
+          unknown.length && { unknown },
+        );
+      }
       // on this request's own stream, so a stateless HTTP client receives it too
       if (added) await ctx.sendNotification({ method: "notifications/tools/list_changed" });
-      const tools = TOOLSETS[toolset].filter((x) => permitted(x, opts)).map((x) => x.name);
-      return {
-        content: [
-          {
-            type: "text",
-            text: JSON.stringify({ loaded: toolset, already_active: !added, tools }),
-          },
-        ],
-      };
+      return { content: [{ type: "text", text: JSON.stringify(out) }] };
     },
   };
 }

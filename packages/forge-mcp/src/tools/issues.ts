@@ -29,7 +29,8 @@ export const issueTools = [
   }),
   tool({
     name: "get_issue",
-    description: "Get one issue by its project and internal id (iid).",
+    description:
+      "Get one issue by its project and internal id (iid, as list_issues shows it); its comments are list_issue_discussions.",
     write: false,
     endpoint: `GET ${I}`,
     input: { project_id: projectId, issue_iid: iid },

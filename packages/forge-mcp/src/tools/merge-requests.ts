@@ -30,7 +30,8 @@ export const mergeRequestTools = [
   }),
   tool({
     name: "get_merge_request",
-    description: "Get one merge request by its project and iid.",
+    description:
+      "Get one merge request by its project and iid: state, branches, SHAs, diff_refs. Its file changes are get_merge_request_diffs, its threads mr_discussions.",
     write: false,
     endpoint: `GET ${MR}`,
     input: { project_id: projectId, merge_request_iid: iid },

@@ -59,7 +59,7 @@ export const pipelineTools = [
   }),
   tool({
     name: "get_pipeline",
-    description: "Get one pipeline.",
+    description: "Get one pipeline: status, ref, sha; its jobs are list_pipeline_jobs.",
     write: false,
     endpoint: `GET ${P}/pipelines/:pipeline_id`,
     input: { project_id: projectId, pipeline_id: id },
@@ -67,7 +67,8 @@ export const pipelineTools = [
   }),
   tool({
     name: "list_pipeline_jobs",
-    description: "List the jobs of a pipeline.",
+    description:
+      "List the jobs of a pipeline with their ids and states; a failed job's log is get_pipeline_job_output.",
     write: false,
     endpoint: `GET ${P}/pipelines/:pipeline_id/jobs`,
     input: { project_id: projectId, pipeline_id: id, scope: jobStatus.optional(), ...pagination },
@@ -123,7 +124,7 @@ export const pipelineTools = [
     name: "get_pipeline_job_output",
     aliases: ["get_job_log"],
     description:
-      "Get the log (trace) of a CI job. Long logs keep their end: at most max_bytes, and with tail_lines only the last lines.",
+      "Get the log (trace) of a CI job (its id from list_pipeline_jobs). Long logs keep their end: at most max_bytes, and with tail_lines only the last lines.",
     write: false,
     endpoint: `GET ${P}/jobs/:job_id/trace`,
     input: {

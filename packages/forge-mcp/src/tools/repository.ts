@@ -10,7 +10,7 @@ export const repositoryTools = [
     name: "get_repository_tree",
     aliases: ["list_repository_tree"],
     endpoint: `GET ${R}/tree`,
-    description: "List files and folders of a repository path at a ref.",
+    description: "List files and folders of a repository path at a ref; read a file with get_file_contents.",
     write: false,
     input: {
       project_id: projectId,
@@ -101,7 +101,8 @@ export const repositoryTools = [
   tool({
     name: "get_commit",
     endpoint: `GET ${R}/commits/:sha`,
-    description: "Get one commit by SHA or ref.",
+    description:
+      "Get one commit by SHA or ref (its message, author, parents); its changes are get_commit_diff.",
     write: false,
     input: { project_id: projectId, sha: z.string().min(1) },
     run: (api, a) => api.get(`${repo(a.project_id)}/commits/${enc(a.sha)}`),

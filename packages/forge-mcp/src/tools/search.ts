@@ -9,7 +9,7 @@ export const searchTools = [
     name: "search",
     endpoint: "GET /search (/projects/:id/search, /groups/:id/search)",
     description:
-      "Search the forge globally, in a group, or in a project (projects, issues, merge requests, code, commits, ...).",
+      "Search the forge's content globally, in a group, or in a project (projects, issues, merge requests, code, commits, ...); to find a tool, use search_tools.",
     write: false,
     input: {
       scope: z.enum([

@@ -274,6 +274,16 @@ describe("MCP 2026-07-28 on /mcp", () => {
     if (code === -32022) expect(r.body.error.data.supported).toContain(V);
   });
 
+  it("a view's tool-name prefix: tools/list shows the prefixed names, and a call by one (Mcp-Name as sent) runs the tool", async () => {
+    const headers = { "x-gitlab-mcp-server-tool-name-prefix": "gl_" };
+    const list = (await json(await post(pat, "tools/list", {}, { headers }))).body.result;
+    expect(list.tools.map((t: Json) => t.name)).toContain("gl_whoami");
+    const r = (await json(await post(pat, "tools/call", { name: "gl_whoami", arguments: {} }, { headers })))
+      .body;
+    expect(r.result.resultType).toBe("complete");
+    expect(JSON.parse(r.result.content[0].text).username).toBe("alice");
+  });
+
   it("an Mcp-Name in base64 with surrounding whitespace is the tool's name", async () => {
     const name = ` =?base64?${Buffer.from("get_current_user").toString("base64")}?= `;
     const { status, body } = await json(
@@ -311,7 +321,6 @@ describe("MCP 2026-07-28 on /mcp", () => {
     const result = ((await list.json()) as Json).result;
     expect(result.resultType).toBeUndefined();
     expect(result.ttlMs).toBeUndefined();
-    expect(result.tools[0].execution).toEqual({ taskSupport: "forbidden" });
   });
 });
 

@@ -1,5 +1,12 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from "@modelcontextprotocol/client";
+import { Client, Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPClientTransport as TransportV1,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,6 +53,9 @@ beforeAll(async () => {
     tokens: [
       { token: "tok-alice", application: APP_ID, user: "alice", scopes: ["api"] },
       { token: "tok-bob", application: APP_ID, user: "bob", scopes: ["api"] },
+      { token: "tok-v1", application: APP_ID, user: "alice", scopes: ["api"] },
+      { token: "tok-v2", application: APP_ID, user: "alice", scopes: ["api"] },
+      { token: "tok-named", application: APP_ID, user: "bob", scopes: ["api"] },
     ],
   });
 });
@@ -97,7 +107,7 @@ describe("an earlier name in the allow-list and the deny regex", () => {
     [
       "GITLAB_TOOLS=get_current_user serves whoami",
       { FORGE_TOOLSETS: "none", GITLAB_TOOLS: "get_current_user" },
-      ["whoami", "discover_tools"],
+      ["whoami", "search_tools", "discover_tools"],
     ],
     [
       "GITLAB_DENIED_TOOLS_REGEX=^get_current_user$ denies whoami",
@@ -105,7 +115,7 @@ describe("an earlier name in the allow-list and the deny regex", () => {
       TOOLSETS.users
         .map((t) => t.name)
         .filter((n) => n !== "whoami")
-        .concat("discover_tools"),
+        .concat("search_tools", "discover_tools"),
     ],
   ])("%s", async (_n, env, expected) => {
     const mcp = await startForgeMcp({ FORGE_TOKEN: "sim-forge-pat", FORGE_API_URL: forge.apiUrl, ...env });
@@ -124,16 +134,19 @@ describe("an earlier name in the allow-list and the deny regex", () => {
 
 describe("discover_tools: toolsets loaded on demand", () => {
   it("starts with FORGE_TOOLSETS, loads a toolset, notifies, and then lists and runs its tools", async () => {
-    const { client, changes } = await connect(usersOnly.url, "tok-alice");
+    const { client, changes } = await connect(usersOnly.url, "tok-bob");
     const before = await names(client);
-    expect(before.sort()).toEqual([...TOOLSETS.users.map((t) => t.name), "discover_tools"].sort());
+    expect(before.sort()).toEqual(
+      [...TOOLSETS.users.map((t) => t.name), "search_tools", "discover_tools"].sort(),
+    );
 
-    const refused = (await client.callTool({
+    // not listed, but served: callable by name (what search_tools answers), before any load
+    const unlisted = (await client.callTool({
       name: "list_labels",
       arguments: { project_id: 1 },
     })) as ToolResult;
-    expect(refused.isError).toBe(true);
-    expect(refused.content[0]!.text).toMatch(/labels toolset, which is not loaded: call discover_tools/);
+    expect(unlisted.isError, unlisted.content[0]!.text).toBeFalsy();
+    expect(unlisted.content[0]!.text).toMatch(/"name":"bug"/);
 
     const loaded = (await client.callTool({
       name: "discover_tools",
@@ -215,6 +228,62 @@ describe("discover_tools: toolsets loaded on demand", () => {
     expect(listed).not.toContain("create_release");
     await client.close();
     await server.close();
+  });
+});
+
+describe("clients that follow notifications/tools/list_changed", () => {
+  // the official SDK clients re-list on their own when given listChanged.tools (both default to
+  // autoRefresh): after discover_tools their tool list holds the loaded toolset, with no call of ours
+  it.each([
+    ["v1 (@modelcontextprotocol/sdk 1.32)", "tok-v1", ClientV1, TransportV1],
+    ["v2 (@modelcontextprotocol/client 2.4.0)", "tok-v2", ClientV2, TransportV2],
+  ] as const)("the %s client re-lists after discover_tools", async (_n, token, ClientOf, TransportOf) => {
+    let resolveTools: (names: string[]) => void = () => {};
+    const relisted = new Promise<string[]>((r) => {
+      resolveTools = r;
+    });
+    const client = new (ClientOf as typeof ClientV1)(
+      { name: "list-changed", version: "1.0.0" },
+      {
+        listChanged: {
+          tools: {
+            debounceMs: 0,
+            onChanged: (err, tools) => {
+              if (!err && tools) resolveTools(tools.map((t) => t.name));
+            },
+          },
+        },
+      },
+    );
+    await client.connect(
+      new (TransportOf as typeof TransportV1)(new URL(`${usersOnly.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    await client.callTool({ name: "discover_tools", arguments: { category: "milestones" } });
+    // a client that never re-lists fails here in 5 s, not at the suite's timeout
+    const within = new Promise<string[]>((r) => setTimeout(() => r([]), 5000).unref());
+    expect(await Promise.race([relisted, within])).toContain("list_milestones");
+    await client.close();
+  });
+
+  it("discover_tools loads single tools by name, and says which names it does not know", async () => {
+    const { client, changes } = await connect(usersOnly.url, "tok-named");
+    const r = (await client.callTool({
+      name: "discover_tools",
+      arguments: { tools: ["list_labels", "get_current_user", "no_such_tool"] },
+    })) as ToolResult;
+    expect(JSON.parse(r.content[0]!.text)).toEqual({
+      loaded_tools: ["list_labels", "whoami"],
+      unknown: ["no_such_tool"],
+    });
+    // whoami is in the users toolset, listed already: only list_labels is new
+    expect(changes()).toBe(1);
+    const listed = await names(client);
+    expect(listed).toContain("list_labels");
+    expect(listed).not.toContain("get_label");
+    await client.close();
   });
 });
 

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { selectTools } from "../../src/tools/index.js";
+import { CORE_TOOLS, DEFAULT_TOOLSETS, selectTools, startTools } from "../../src/tools/index.js";
 import { type Forge, forgeLogSeq, startForge } from "../forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 
@@ -35,9 +35,9 @@ async function listed(forge: Forge, env: Record<string, string>): Promise<string
     const client = await connect(mcp);
     const names = (await client.listTools()).tools.map((t) => t.name);
     await client.close();
-    // discover_tools is always listed, last (tools/discover.test.ts); the rest is what is exposed
-    expect(names.at(-1)).toBe("discover_tools");
-    return names.slice(0, -1);
+    // the meta tools are always listed, last (tools/discover.test.ts); the rest is what is exposed
+    expect(names.slice(-2)).toEqual(["search_tools", "discover_tools"]);
+    return names.slice(0, -2);
   } finally {
     await mcp.close();
   }
@@ -51,31 +51,34 @@ describe("which tools are exposed", () => {
   afterAll(async () => {
     await forge?.close();
   });
-  const all = selectTools({ readOnly: false, toolsets: undefined });
+  // every toolset served without FORGE_TOOLSETS before the core list, named explicitly
+  const all = selectTools({ readOnly: false, toolsets: [...DEFAULT_TOOLSETS] });
+  const wide = { FORGE_TOOLSETS: DEFAULT_TOOLSETS.join(",") };
   const writers = all.filter((t) => t.write).map((t) => t.name);
   const destructive = all.filter((t) => t.destructive).map((t) => t.name);
 
   it.each([
-    ["full (default)", {}, all.map((t) => t.name)],
-    ["GITLAB_PERMISSION_MODE=full", { GITLAB_PERMISSION_MODE: "full" }, all.map((t) => t.name)],
+    ["unset: the core list", {}, startTools({ readOnly: false, toolsets: undefined }).map((t) => t.name)],
+    ["full (default)", wide, all.map((t) => t.name)],
+    ["GITLAB_PERMISSION_MODE=full", { ...wide, GITLAB_PERMISSION_MODE: "full" }, all.map((t) => t.name)],
     [
       "GITLAB_PERMISSION_MODE=modify: no destructive tool",
-      { GITLAB_PERMISSION_MODE: "modify" },
+      { ...wide, GITLAB_PERMISSION_MODE: "modify" },
       all.filter((t) => !t.destructive).map((t) => t.name),
     ],
     [
       "FORGE_PERMISSION_MODE=readonly: no writing tool",
-      { FORGE_PERMISSION_MODE: "readonly" },
+      { ...wide, FORGE_PERMISSION_MODE: "readonly" },
       all.filter((t) => !t.write).map((t) => t.name),
     ],
     [
       "GITLAB_READ_ONLY_MODE=true wins over GITLAB_PERMISSION_MODE=full",
-      { GITLAB_READ_ONLY_MODE: "true", GITLAB_PERMISSION_MODE: "full" },
+      { ...wide, GITLAB_READ_ONLY_MODE: "true", GITLAB_PERMISSION_MODE: "full" },
       all.filter((t) => !t.write).map((t) => t.name),
     ],
     [
       "GITLAB_DENIED_TOOLS_REGEX=^(delete|merge)_",
-      { GITLAB_DENIED_TOOLS_REGEX: "^(delete|merge)_" },
+      { ...wide, GITLAB_DENIED_TOOLS_REGEX: "^(delete|merge)_" },
       all.filter((t) => !/^(delete|merge)_/.test(t.name)).map((t) => t.name),
     ],
     [
@@ -98,6 +101,9 @@ describe("which tools are exposed", () => {
       ["get_issue"],
     ],
   ])("%s", async (_name, env, expected) => {
+    expect([...startTools({ readOnly: false, toolsets: undefined }).map((t) => t.name)].sort()).toEqual(
+      [...CORE_TOOLS].sort(),
+    );
     expect(writers.length).toBeGreaterThan(destructive.length);
     expect(destructive.length).toBeGreaterThan(0);
     expect(await listed(forge, env as Record<string, string>)).toEqual(expected);
@@ -268,7 +274,7 @@ describe("GITLAB_ALLOWED_PROJECT_IDS", () => {
 
   it("code search across the instance or a group answers only the listed projects' files", async () => {
     const before = await forgeLogSeq(forge);
-    const code = await json("search_code", { search: "innerHTML" });
+    const code = (await json("search_code", { search: "innerHTML" })).items;
     expect(code.length).toBeGreaterThan(0);
     for (const i of code) expect([1, 4]).toContain(i.project_id);
     const paths = (await logSince(before)).map((e) => e.path.split("?")[0]);

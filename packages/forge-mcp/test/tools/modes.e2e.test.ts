@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { operationTypes } from "../../src/tools/graphql.js";
-import { DEFAULT_TOOLSETS, TOOLSETS } from "../../src/tools/index.js";
+import { CORE_TOOLS, DEFAULT_TOOLSETS, TOOLSETS } from "../../src/tools/index.js";
 import { type Forge, startForge } from "../forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 
@@ -36,9 +36,9 @@ describe("tool modes against the forge simulator", () => {
     clients.push(c);
     return c;
   };
-  // the forge tools listed (discover_tools, always listed, is proven in tools/discover.test.ts)
+  // the forge tools listed (the meta tools, always listed, are proven in tools/discover.test.ts)
   const forgeTools = async (c: Client) =>
-    (await c.listTools()).tools.filter((t) => t.name !== "discover_tools");
+    (await c.listTools()).tools.filter((t) => t.name !== "discover_tools" && t.name !== "search_tools");
   const names = async (c: Client) => (await forgeTools(c)).map((t) => t.name).sort();
 
   beforeAll(async () => {
@@ -74,22 +74,26 @@ describe("tool modes against the forge simulator", () => {
     expect(listed).toHaveLength(all.length);
     for (const t of listed) {
       const def = byName.get(t.name)!;
-      expect(t.annotations, t.name).toMatchObject({
-        readOnlyHint: !def.write,
-        destructiveHint: def.write && (def.destructive ?? false),
-        openWorldHint: true,
-      });
+      // only what differs from the spec's defaults (openWorldHint true; idempotentHint and
+      // destructiveHint mean nothing on a reader), and destructiveHint on every writer
+      expect(t.annotations, t.name).toEqual(
+        def.write
+          ? { readOnlyHint: false, destructiveHint: def.destructive ?? false }
+          : { readOnlyHint: true },
+      );
       if (t.name.startsWith("delete_")) expect(t.annotations?.destructiveHint, t.name).toBe(true);
     }
   });
 
-  it("serves every toolset but graphql and variables by default", async () => {
+  it("lists the core by default, and serves every toolset but graphql and variables when named", async () => {
     const c = await start("default", {});
-    expect(await names(c)).toEqual(DEFAULT_TOOLSETS.flatMap((s) => TOOLSETS[s].map((t) => t.name)).sort());
-    expect(await names(c)).not.toContain("graphql_query");
+    expect(await names(c)).toEqual([...CORE_TOOLS].sort());
+    const wide = await start("wide", { FORGE_TOOLSETS: DEFAULT_TOOLSETS.join(",") });
+    expect(await names(wide)).toEqual(DEFAULT_TOOLSETS.flatMap((s) => TOOLSETS[s].map((t) => t.name)).sort());
+    expect(await names(wide)).not.toContain("graphql_query");
     // CI/CD variables are secrets: opt-in, as in gitlab-mcp
-    expect(await names(c)).not.toContain("list_project_variables");
-    expect(await names(c)).toContain("list_issue_emoji_reactions");
+    expect(await names(wide)).not.toContain("list_project_variables");
+    expect(await names(wide)).toContain("list_issue_emoji_reactions");
   });
 
   it("accepts gitlab-mcp's toolset names: wiki, milestones, ci (= pipelines), branches (= repository), workitems", async () => {
@@ -229,7 +233,7 @@ describe("tool modes against the forge simulator", () => {
       const body = JSON.parse(r.content[0]!.text);
       const items = (body.items ?? body) as Array<{ path: string }>;
       seen.push(...items.map((x) => x.path));
-      token = body.pagination?.next_page_token;
+      token = body.next_page_token;
       if (!token) break;
     }
     expect(seen).toContain("src/widget.ts");

@@ -209,7 +209,7 @@ export const tableRows: Row[] = [
   ),
   r("list_issue_links", { project_id: 1, issue_iid: 3 }, "GET", `${P}/issues/3/links`, {
     save: (b, c) => {
-      c.link3 = b[0].issue_link_id;
+      c.link3 = b.items[0].issue_link_id;
     },
   }),
   r(
@@ -239,7 +239,8 @@ export const tableRows: Row[] = [
   ),
   // users, work items, incidents' timelines (GraphQL)
   r("get_users", { usernames: ["alice", "bob", "nobody"] }, "POST", GQL, {
-    expect: /^\[\{"id":"gid:\/\/gitlab\/User\/\d+","username":"alice"[^\]]*"username":"bob"[^\]]*\]$/,
+    expect:
+      /^\{"items":\[\{"id":"gid:\/\/gitlab\/User\/\d+","username":"alice"[^\]]*"username":"bob"[^\]]*\]\}$/,
   }),
   r("list_work_items", { project_id: "acme/widgets", state: "opened", first: 5 }, "POST", GQL, {
     expect: /"workItemType":\{"name":"Issue"\}[\s\S]*"pageInfo"/,

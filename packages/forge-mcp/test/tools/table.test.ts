@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOLSETS } from "../../src/tools/index.js";
 import { type Forge, startForge } from "../forge-sim.js";
@@ -137,7 +138,7 @@ const rows: Row[] = [
     (c) => ({ project_id: 1, issue_iid: 2, assignee_ids: [2], add_labels: "ui", milestone_id: c.milestone }),
     "PUT",
     `${P}/issues/2`,
-    { expect: /"title":"v2\.0"[\s\S]*"username":"bob"/ },
+    { expect: /"assignees":\[\{"id":2,"username":"bob"\}\][\s\S]*"milestone":\{[^}]*"title":"v2\.0"/ },
   ),
   r("list_issue_notes", { project_id: 1, issue_iid: 1 }, "GET", `${P}/issues/1/notes`, { expect: /"body"/ }),
   r(
@@ -195,7 +196,7 @@ const rows: Row[] = [
   r("list_issue_links", { project_id: 1, issue_iid: 2 }, "GET", `${P}/issues/2/links`, {
     expect: /"link_type":"is_blocked_by"/,
     save: (b, c) => {
-      c.link = b[0].issue_link_id;
+      c.link = b.items[0].issue_link_id;
     },
   }),
   r(
@@ -293,7 +294,7 @@ const rows: Row[] = [
     expect: /Drop new[\s\S]*Rework docs/,
   }),
   r("get_commit", { project_id: 1, sha: "main" }, "GET", `${P}/repository/commits/main`, {
-    expect: /"parent_ids"/,
+    expect: /"short_id":"[0-9a-f]+","title":"[^"]+"[\s\S]*"author_name"/,
   }),
   r(
     "get_commit_diff",
@@ -529,7 +530,7 @@ const rows: Row[] = [
     },
   ),
   r("list_merge_request_diffs", { project_id: 1, merge_request_iid: 1, per_page: 1 }, "GET", `${MR1}/diffs`, {
-    expect: /"diff":"@@[\s\S]*"pagination"/,
+    expect: /"diff":"@@[\s\S]*"next_page":2/,
   }),
   r("list_merge_request_changed_files", { project_id: 1, merge_request_iid: 1 }, "GET", `${MR1}/diffs`, {
     expect: /^(?![\s\S]*"diff":)[\s\S]*"new_path":"src\/widget\.ts"/,
@@ -874,7 +875,7 @@ const rows: Row[] = [
   ...tableRows,
 ];
 
-type Result = { isError?: boolean; content: Array<{ text: string }> };
+type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: unknown };
 
 describe("every tool against the forge simulator (one row per tool)", () => {
   let forge: Forge;
@@ -922,15 +923,22 @@ describe("every tool against the forge simulator (one row per tool)", () => {
     await forge?.close();
   });
 
+  // each tool's outputSchema (read tools have one), from tools/list, once
+  let schemas: Map<string, unknown> | undefined;
+  const listed = async () =>
+    (schemas ??= new Map(
+      (await client.listTools()).tools.filter((t) => t.outputSchema).map((t) => [t.name, t.outputSchema]),
+    ));
+
   it("has a row for every tool in the registry, and tools/list serves them all", async () => {
     const registry = Object.values(TOOLSETS)
       .flat()
       .map((t) => t.name)
       .sort();
     expect([...new Set(rows.map((x) => x.tool))].sort()).toEqual(registry);
-    // and discover_tools, which is always listed
+    // and the meta tools, which are always listed
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(
-      [...registry, "discover_tools"].sort(),
+      [...registry, "search_tools", "discover_tools"].sort(),
     );
   });
 
@@ -993,6 +1001,14 @@ describe("every tool against the forge simulator (one row per tool)", () => {
       expect(calls[0]!.status).toBeLessThan(300);
     }
     if (row.expect) expect(text).toMatch(row.expect);
+    // 3. A read tool's answer is structuredContent as well, valid against the outputSchema it lists
+    const schema = (await listed()).get(name);
+    if (schema) {
+      expect(ok.structuredContent, name).toBeTypeOf("object");
+      expect(new AjvJsonSchemaValidator().getValidator(schema as never)(ok.structuredContent).valid).toBe(
+        true,
+      );
+    }
     if (row.save) row.save(text.startsWith("{") || text.startsWith("[") ? JSON.parse(text) : text, c);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_TOOLSETS } from "../../src/tools/index.js";
 import { forgeWithToolClient } from "../forge-and-mcp.js";
 
 /**
@@ -120,7 +121,8 @@ const cases: Array<[string, Record<string, unknown>, string, string]> = [
 ];
 
 describe("tools → forge requests", () => {
-  const t = forgeWithToolClient("wire");
+  // every toolset served without FORGE_TOOLSETS before the core list, so that all are listed
+  const t = forgeWithToolClient("wire", { FORGE_TOOLSETS: DEFAULT_TOOLSETS.join(",") });
 
   it("every case names a registered tool (tools/table.test.ts covers all of them)", async () => {
     const names = new Set((await t.client.listTools()).tools.map((t) => t.name));

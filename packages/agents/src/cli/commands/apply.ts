@@ -18,7 +18,7 @@ import {
   redactingErrors,
 } from "../engine-output.js";
 import { CliError } from "../errors.js";
-import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
+import { collect, REPLACE_HELP, type ScopeOptions, scopeOf } from "./scope-options.js";
 
 export interface RunOptions extends ScopeOptions {
   file: string;
@@ -37,6 +37,7 @@ export function register(program: Command): void {
     .option("-f, --file <FILE>", "configuration file", "agents.yaml")
     .option("--provider <NAME>", "apply only this provider's resources (repeatable)", collect, [])
     .option("--target <ADDRESS>", "apply only this resource and what it depends on (repeatable)", collect, [])
+    .option("--replace <ADDRESS>", REPLACE_HELP, collect, [])
     .option("-y, --auto-approve", "do not ask for confirmation (required without a terminal)")
     .option("--parallelism <N>", "resources changed at once", "10")
     .option(
@@ -46,6 +47,8 @@ export function register(program: Command): void {
     .action(async (planFile: string | undefined, options: RunOptions) => {
       if (options.refreshOnly) {
         if (planFile) throw new CliError("--refresh-only does not apply a saved plan; drop PLAN_FILE");
+        if (options.replace?.length)
+          throw new CliError("--refresh-only changes nothing remote; drop --replace");
         await runRefreshOnly(options);
         return;
       }
@@ -69,8 +72,10 @@ export async function runChange(
   // Whatever way the run ends (done, cancelled, failed), what was printed is written out.
   try {
     const savedPlan = planFile ? await readPlanFile(planFile) : undefined;
-    if (savedPlan && (options.provider.length || options.target.length)) {
-      throw new CliError("a saved plan carries its own scope; drop --provider/--target");
+    if (savedPlan && (options.provider.length || options.target.length || options.replace?.length)) {
+      throw new CliError(
+        "a saved plan carries its own scope and replacements; drop --provider/--target/--replace",
+      );
     }
     // First Ctrl-C: start nothing new, let steps in flight finish and be recorded, release the lock.
     const interrupt = new AbortController();

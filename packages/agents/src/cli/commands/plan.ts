@@ -12,7 +12,7 @@ import {
 } from "../../index.js";
 import { noticeToStderr, redactingErrors, retryLine } from "../engine-output.js";
 import { CliError } from "../errors.js";
-import { collect, type ScopeOptions, scopeOf } from "./scope-options.js";
+import { collect, REPLACE_HELP, type ScopeOptions, scopeOf } from "./scope-options.js";
 
 interface PlanOptions extends ScopeOptions {
   file: string;
@@ -30,6 +30,7 @@ export function register(program: Command): void {
     .option("-f, --file <FILE>", "configuration file", "agents.yaml")
     .option("--provider <NAME>", "plan only this provider's resources (repeatable)", collect, [])
     .option("--target <ADDRESS>", "plan only this resource and what it depends on (repeatable)", collect, [])
+    .option("--replace <ADDRESS>", REPLACE_HELP, collect, [])
     .option("--destroy", "plan a destroy instead")
     .option("--json", "print the plan as one JSON document (see docs/plan-json.md)")
     .option("--out <FILE>", "save the plan for `agents apply FILE`")
@@ -42,8 +43,8 @@ export function register(program: Command): void {
       const project = await loadProject({ file: options.file });
       const redact = redactor(project.secrets);
       if (options.refreshOnly) {
-        if (options.destroy || options.out)
-          throw new CliError("--refresh-only cannot be combined with --destroy or --out");
+        if (options.destroy || options.out || options.replace?.length)
+          throw new CliError("--refresh-only cannot be combined with --destroy, --out or --replace");
         const drift = await redactingErrors(project.secrets, () =>
           planRefreshOnly({
             project,

@@ -60,7 +60,9 @@ export function register(program: Command): void {
       process.stdout.write(`${source}\n`);
       if (entries.length === 0) process.stdout.write("State is empty.\n");
       for (const r of entries)
-        process.stdout.write(`${r.address}  ${r.id}${r.external ? "  (external)" : ""}\n`);
+        process.stdout.write(
+          `${r.address}  ${r.id}${r.external ? "  (external)" : ""}${r.preventDestroy ? "  (prevent_destroy)" : ""}\n`,
+        );
     });
   state
     .command("show <ADDRESS>")

@@ -5,6 +5,7 @@ import { checkAgents } from "./agents.js";
 import { checkBlocks } from "./blocks.js";
 import { RuleContext } from "./context.js";
 import { checkChannels, checkDeployments } from "./deployments.js";
+import { checkLifecycle } from "./lifecycle.js";
 import { checkMultiagent } from "./multiagent.js";
 import { checkProviders } from "./providers.js";
 import { checkReferences } from "./references.js";
@@ -46,5 +47,6 @@ export function runRules(
   checkInlineSecrets(ctx);
   checkState(ctx);
   checkBlocks(ctx);
+  checkLifecycle(ctx);
   return ctx.diagnostics;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { coded, metadata, providerPin, strict, stringMap } from "../../model/schema-helpers.js";
 import { PROVIDER_SPECS } from "../../providers/specs.js";
+import { lifecycleSchema } from "./lifecycle.js";
 
 const permission = z.enum(["allow", "ask"]);
 
@@ -209,4 +210,5 @@ export const agentSchema = strict({
     .optional()
     .describe("declares the agent a coordinator"),
   metadata: metadata.optional(),
+  lifecycle: lifecycleSchema.optional(),
 }).describe("a managed agent");

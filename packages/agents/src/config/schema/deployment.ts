@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { coded, metadata, providerPin, strict } from "../../model/schema-helpers.js";
 import { gitCheckoutSchema } from "./agent.js";
+import { lifecycleSchema } from "./lifecycle.js";
 
 const maxIterations = z
   .number()
@@ -86,6 +87,7 @@ export const deploymentSchema = strict({
   description: z.string().optional(),
   provider: providerPin.optional(),
   metadata: metadata.optional(),
+  lifecycle: lifecycleSchema.optional(),
 }).describe("a repeatable run unit");
 
 export const channelSchema = strict({
@@ -111,4 +113,5 @@ export const channelSchema = strict({
     .catchall(z.unknown())
     .optional()
     .describe("provider-specific response options"),
+  lifecycle: lifecycleSchema.optional(),
 }).describe("an external messaging channel (provider_b)");

@@ -4,6 +4,7 @@ import { PROVIDER_SPECS } from "../../providers/specs.js";
 import { agentSchema } from "./agent.js";
 import { blockListsShape } from "./blocks.js";
 import { channelSchema, deploymentSchema } from "./deployment.js";
+import type { lifecycleSchema } from "./lifecycle.js";
 import {
   environmentSchema,
   fileSchema,
@@ -110,3 +111,4 @@ export type ChannelDecl = z.output<typeof channelSchema>;
 export type IdentityDecl = z.output<typeof identitySchema>;
 export type SkillDecl = z.output<typeof skillSchema>;
 export type MemoryStoreDecl = z.output<typeof memoryStoreSchema>;
+export type LifecycleDecl = z.output<typeof lifecycleSchema>;

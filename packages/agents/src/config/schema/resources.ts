@@ -7,6 +7,7 @@ import {
   strict,
   stringOrNumber,
 } from "../../model/schema-helpers.js";
+import { lifecycleSchema } from "./lifecycle.js";
 
 const stringList = z.array(z.string());
 
@@ -45,6 +46,7 @@ export const environmentSchema = strict({
       .describe("provider_b only: run with `/bin/bash -lc` after packages; at most 64 KB UTF-8"),
   }).describe("runtime configuration"),
   metadata: metadata.optional(),
+  lifecycle: lifecycleSchema.optional(),
 }).describe("a cloud runtime for agent sessions");
 
 export const tunnelSchema = strict({
@@ -52,6 +54,7 @@ export const tunnelSchema = strict({
     .string()
     .regex(/^tnl_/, coded("AGENTS1125", "`tunnel_id` must begin with `tnl_`"))
     .describe("id of an existing provider_b BYOC tunnel, prefix `tnl_`; never created or deleted"),
+  lifecycle: lifecycleSchema.optional(),
 }).describe("an existing provider_b BYOC tunnel");
 
 const staticBearer = strict({
@@ -93,6 +96,7 @@ export const vaultSchema = strict({
   provider: providerPin.optional(),
   credentials: z.array(credentialSchema).optional(),
   metadata: metadata.optional(),
+  lifecycle: lifecycleSchema.optional(),
 }).describe("a credential store");
 
 export const memoryStoreSchema = strict({
@@ -103,6 +107,7 @@ export const memoryStoreSchema = strict({
     .array(strict({ key: z.string().min(1).describe("memory path"), content: z.string() }))
     .optional()
     .describe("managed seeds: apply creates or updates these paths and keeps other memories"),
+  lifecycle: lifecycleSchema.optional(),
 }).describe("persistent agent context (not provider_a)");
 
 export const skillSchema = strict({
@@ -111,6 +116,7 @@ export const skillSchema = strict({
   version: z.string().optional(),
   origin: z.enum(["custom", "official"]).optional(),
   provider: providerPin.optional(),
+  lifecycle: lifecycleSchema.optional(),
 }).describe("a reusable capability module uploaded from a local directory");
 
 export const fileSchema = strict({
@@ -118,6 +124,7 @@ export const fileSchema = strict({
   name: z.string().optional().describe("local label only; does not override the uploaded filename"),
   purpose: z.string().optional(),
   provider: providerPin.optional(),
+  lifecycle: lifecycleSchema.optional(),
 }).describe("a local file uploaded to the provider's files API (provider_a, provider_d)");
 
 export const identitySchema = strict({
@@ -131,4 +138,5 @@ export const identitySchema = strict({
     .regex(/^idn_/, coded("AGENTS1121", "`identity_id` must begin with `idn_`"))
     .optional()
     .describe("external form: existing remote identity, prefix `idn_`; verified, never changed"),
+  lifecycle: lifecycleSchema.optional(),
 }).describe("a stable end-user identity: managed (`external_id`) or an external reference (`identity_id`)");

@@ -2,7 +2,8 @@
 // provider_a, provider_c and provider_d) are journaled on their resource's intent before the
 // request, so the run after an interrupted one finds them again in `GET /files`: adopted, or
 // deleted when unused (docs/state.md#uploads). Both wire dialects list files the same way
-// (`limit` + `page` → `{data, next_page}`), each file with its `filename` and `size_bytes`.
+// (`limit` + `page` → `{data, next_page}`), each file with its `filename` and `size_bytes`; a
+// provider that lists them otherwise (provider_b's Forward File API: `after_id`) passes its lister.
 import type { HandlerContext, ListContext, UploadIntent } from "../types.js";
 import { removeTolerant, str, type Wire } from "./handler-kit.js";
 import { collect, walkPages } from "./paging.js";
@@ -16,6 +17,9 @@ export function listFiles(ctx: ListContext): Promise<Wire[]> {
   return collect(walkPages<Wire>(ctx.http, "/files", {}, ctx.signal));
 }
 
+/** Every file `ctx.http` holds, each with its `filename`, `size_bytes` and `created_at`. */
+export type FileLister = (ctx: ListContext) => Promise<Wire[]>;
+
 /**
  * Journals an upload before its request. A filename that is not `unique` (a declared file keeps
  * its basename) is journaled with the ids of the files that already carry it, so a later run never
@@ -24,11 +28,12 @@ export function listFiles(ctx: ListContext): Promise<Wire[]> {
 export async function journalUpload(
   ctx: HandlerContext,
   upload: { filename: string; size: number; unique: boolean; carries?: string; digest?: string },
+  list: FileLister = listFiles,
 ): Promise<void> {
   if (!ctx.journalUpload) return;
   const before = upload.unique
     ? undefined
-    : (await listFiles(ctx)).filter((f) => f.filename === upload.filename).map(fileIdOf);
+    : (await list(ctx)).filter((f) => f.filename === upload.filename).map(fileIdOf);
   await ctx.journalUpload({
     filename: upload.filename,
     size: upload.size,
@@ -52,9 +57,13 @@ export function filesOfUpload(upload: UploadIntent, listed: readonly Wire[]): Wi
 }
 
 /** The files every journaled upload of `uploads` made (each id once, oldest first). */
-export async function filesOfUploads(ctx: ListContext, uploads: readonly UploadIntent[]): Promise<Wire[]> {
+export async function filesOfUploads(
+  ctx: ListContext,
+  uploads: readonly UploadIntent[],
+  list: FileLister = listFiles,
+): Promise<Wire[]> {
   if (uploads.length === 0) return [];
-  const listed = await listFiles(ctx);
+  const listed = await list(ctx);
   const seen = new Map<string, Wire>();
   for (const upload of uploads) for (const f of filesOfUpload(upload, listed)) seen.set(fileIdOf(f), f);
   return [...seen.values()];
@@ -70,9 +79,10 @@ export async function reusableUpload(
   carries: string,
   digest: string,
   usable: (file: Wire) => boolean = () => true,
+  list: FileLister = listFiles,
 ): Promise<Wire | undefined> {
   const same = (ctx.leftoverUploads ?? []).filter((u) => u.carries === carries && u.digest === digest);
-  return (await filesOfUploads(ctx, same)).filter(usable).at(-1);
+  return (await filesOfUploads(ctx, same, list)).filter(usable).at(-1);
 }
 
 /** Deletes what the journaled uploads made, apart from the ids in `keep` (KindHandler.settleUploads). */
@@ -80,8 +90,9 @@ export async function settleUploads(
   ctx: HandlerContext,
   uploads: readonly UploadIntent[],
   keep: ReadonlySet<string>,
+  list: FileLister = listFiles,
 ): Promise<void> {
-  for (const file of await filesOfUploads(ctx, uploads)) {
+  for (const file of await filesOfUploads(ctx, uploads, list)) {
     const id = fileIdOf(file);
     if (keep.has(id)) continue;
     await removeTolerant(ctx.http, "DELETE", `/files/${id}`, ctx.signal);

@@ -43,5 +43,12 @@ export const providerACapabilities: ProviderCapabilities = {
     outcomeEvent: "dropped",
   },
   skills: { frontmatterNameRequired: true },
+  // docs/wire/provider-a.md: a duplicate name on create is a conflict (409, 11300026).
+  uniqueNames: {
+    environments: "name",
+    agents: "name",
+    skills: "name (from SKILL.md)",
+    deployments: "name",
+  },
   channels: NO_CHANNELS,
 };

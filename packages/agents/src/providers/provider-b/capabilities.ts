@@ -56,6 +56,14 @@ export const providerBCapabilities: ProviderCapabilities = {
       "deploy a Managed agent (remove `delivery.provider_b`), or start the Forward agent through a session",
     ),
   },
+  // docs/wire/provider-b.md: a create whose name (an identity's external_id) is taken answers 409.
+  uniqueNames: {
+    environments: "name",
+    agents: "name",
+    skills: "name (from SKILL.md)",
+    identities: "external_id",
+    channels: "name",
+  },
   channels: {
     fixedModeRequiresForwardAgent: true,
     types: {

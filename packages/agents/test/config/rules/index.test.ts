@@ -4,9 +4,10 @@ import { errorsOf, load, locateMark, render } from "../helpers.js";
 import { AGENTS_RULES } from "./rows-agents.js";
 import { BLOCKS_RULES } from "./rows-blocks.js";
 import { CONFIG_RULES } from "./rows-config.js";
+import { LIFECYCLE_RULES } from "./rows-lifecycle.js";
 import { RUNS_RULES } from "./rows-runs.js";
 
-const RULES = [...CONFIG_RULES, ...AGENTS_RULES, ...RUNS_RULES, ...BLOCKS_RULES];
+const RULES = [...CONFIG_RULES, ...AGENTS_RULES, ...RUNS_RULES, ...BLOCKS_RULES, ...LIFECYCLE_RULES];
 
 describe("every rule, invalid and valid side", () => {
   it.each(RULES.map((row) => [`${row.code} ${row.rule}`, row] as const))("%s", (_title, row) => {

@@ -3,6 +3,7 @@
 // fixed for a resource's life: changing it replaces the resource.
 import { isConflict } from "../../common/errors.js";
 import { getOrGone, isArchived, removeTolerant, send, type Wire } from "../../common/handler-kit.js";
+import { settleUploads } from "../../common/journaled-uploads.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { logicalName, ownerOf, withOwnership } from "../../common/ownership.js";
 import { rosterObserved, withRoster } from "../../common/roster.js";
@@ -22,6 +23,8 @@ import { startManagedSession } from "./sessions.js";
 import { afterIdListReader, client, findOwnedIn, listedOn } from "./shared.js";
 import {
   createTemplate,
+  forwardFiles,
+  listForwardFiles,
   readTemplate,
   removeTemplate,
   toTemplateRemote,
@@ -140,4 +143,7 @@ export const agentHandler: AgentHandler = {
     const template = await findOwnedIn(ctx, client(ctx, "forward"), "/templates", owner);
     return template ? toTemplateRemote(ctx, template) : undefined;
   },
+  // A Forward Template's inherited files are journaled uploads (templates.ts): what an
+  // interrupted run uploaded and nothing records is deleted.
+  settleUploads: (ctx, uploads, keep) => settleUploads(forwardFiles(ctx), uploads, keep, listForwardFiles),
 };

@@ -4,8 +4,10 @@
 
 import { DeclarationError } from "../../common/errors.js";
 import { getOrGone, send, type Wire } from "../../common/handler-kit.js";
+import { type FileLister, fileIdOf, journalUpload, reusableUpload } from "../../common/journaled-uploads.js";
 import { readLocalFile } from "../../common/local-files.js";
 import { logicalName, metadataPatch, ownerOf, withOwnership } from "../../common/ownership.js";
+import { collect, walkAfterId } from "../../common/paging.js";
 import { rosterObserved, withRoster } from "../../common/roster.js";
 import type { HandlerContext, PriorState, RemoteObject, Spec } from "../../types.js";
 import { derivedOf } from "../derive.js";
@@ -34,12 +36,49 @@ function identityId(ctx: HandlerContext, spec: Spec, needed: string): string | u
   return ctx.resolve("identities", identity);
 }
 
+/**
+ * provider_b's Forward files carry no metadata either: like a provider_c deployment's sources
+ * (docs/state.md#uploads), each upload is journaled before its request, carrying the file's name
+ * and content digest, and an upload of the same bytes an interrupted run left is used instead of a
+ * copy, so kills between the upload and the Template call never pile up files. A Template adopted
+ * after a lost answer reads without its files (a read cannot show them), so the update that
+ * follows takes up that same upload the same way.
+ */
+export function forwardFiles(ctx: HandlerContext): HandlerContext {
+  return Object.create(ctx, { http: { value: client(ctx, "forward") } }) as HandlerContext;
+}
+
+/** The Forward File API lists with `after_id` pages. */
+export const listForwardFiles: FileLister = (ctx) =>
+  collect(walkAfterId<Wire>(ctx.http, "/files", {}, ctx.signal));
+
+async function uploadJournaled(
+  ctx: HandlerContext,
+  file: { name: string; source: string },
+  local: { filename: string; bytes: Uint8Array; sha256: string },
+): Promise<{ id: string; sha256: string }> {
+  const forward = forwardFiles(ctx);
+  const left = await reusableUpload(forward, file.name, local.sha256, undefined, listForwardFiles);
+  if (left) return { id: fileIdOf(left), sha256: local.sha256 };
+  await journalUpload(
+    forward,
+    {
+      filename: local.filename,
+      size: local.bytes.byteLength,
+      unique: false,
+      carries: file.name,
+      digest: local.sha256,
+    },
+    listForwardFiles,
+  );
+  return uploadFile(ctx, forward.http, file.source, FORWARD_FILE_PURPOSE);
+}
+
 async function syncFiles(
   ctx: HandlerContext,
   spec: Spec,
   prior: FileRecord,
 ): Promise<{ files: FileRecord; stale: string[] }> {
-  const forward = client(ctx, "forward");
   const files: FileRecord = {};
   for (const f of derivedOf(spec).files ?? []) {
     if (!f.source)
@@ -49,10 +88,7 @@ async function syncFiles(
       );
     const local = await readLocalFile(ctx.configDir, f.source);
     const known = prior[f.name];
-    files[f.name] =
-      known && known.sha256 === local.sha256
-        ? known
-        : await uploadFile(ctx, forward, f.source, FORWARD_FILE_PURPOSE);
+    files[f.name] = known && known.sha256 === local.sha256 ? known : await uploadJournaled(ctx, f, local);
   }
   const keep = new Set(Object.values(files).map((f) => f.id));
   return {
