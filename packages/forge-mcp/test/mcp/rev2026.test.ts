@@ -18,6 +18,14 @@ const V = "2026-07-28";
 const CAPS = { elicitation: { form: {} } };
 type Json = Record<string, any>;
 
+/** A 2025 client's initialize. */
+const INITIALIZE_2025 = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+};
+
 let seq = 0;
 /** One 2026-07-28 request as the spec has a client send it; `headers`/`meta` override. */
 function post(
@@ -216,16 +224,7 @@ describe("MCP 2026-07-28 on /mcp", () => {
           "initialize",
           {},
           {
-            body: {
-              jsonrpc: "2.0",
-              id: 1,
-              method: "initialize",
-              params: {
-                protocolVersion: "2025-11-25",
-                capabilities: {},
-                clientInfo: { name: "x", version: "1" },
-              },
-            },
+            body: INITIALIZE_2025,
           },
         ),
       400,
@@ -297,16 +296,7 @@ describe("MCP 2026-07-28 on /mcp", () => {
     const init = await fetch(`${pat.url}/mcp`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: {},
-          clientInfo: { name: "old", version: "1" },
-        },
-      }),
+      body: JSON.stringify(INITIALIZE_2025),
     });
     expect(init.status).toBe(200);
     const list = await fetch(`${pat.url}/mcp`, {
