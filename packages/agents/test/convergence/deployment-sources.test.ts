@@ -1,0 +1,98 @@
+// A deployment's file resource from a local `source`, one row per provider that uploads it for the
+// deployment (provider_a, provider_b, provider_c; provider_d's deployments are local-only and upload
+// the file at each run, so there is nothing to compare), through the CLI's steps in-process on the
+// provider's simulator: an edit of the file's content plans a change of its digest, apply uploads
+// the new content, points the deployment at it and deletes the old upload, the next plan is clean,
+// and destroy leaves no file behind.
+import { promises as fs } from "node:fs";
+import { join } from "node:path";
+import type { RunningSim } from "@agents/sims";
+import { describe, expect, it } from "vitest";
+import {
+  liveFileIds,
+  removedAfterAll,
+  simState,
+  simulatorForFile,
+  startProviderAInstantUploads,
+} from "../e2e/project.js";
+import { inProcessProject } from "./in-process.js";
+import { AGENT_MODELS, type SimProvider, writeSimProject } from "./sim-project.js";
+
+type Provider = Exclude<SimProvider, "provider_d">;
+
+const body = (provider: Provider) => `environments:
+  e:
+    config:
+      type: cloud
+agents:
+  runner:
+    model: ${AGENT_MODELS[provider]}
+    instructions: Be brief.
+    environment: e
+deployments:
+  nightly:
+    agent: runner
+    environment: e
+    resources:
+      - type: file
+        source: docs/brief.md
+        mount_path: brief.md
+    initial_events:
+      - type: user.message
+        content: Read the brief.
+`;
+
+const ROWS: Array<{ provider: Provider; sim: RunningSim }> = [
+  { provider: "provider_a", sim: simulatorForFile("provider_a", startProviderAInstantUploads) },
+  { provider: "provider_b", sim: simulatorForFile("provider_b") },
+  { provider: "provider_c", sim: simulatorForFile("provider_c") },
+];
+
+/** The file ids the simulator's live deployments mount. */
+async function mountedFileIds(sim: RunningSim): Promise<string[]> {
+  const dump = (await simState(sim)) as Record<string, unknown>;
+  const deployments = (dump.deployments ?? []) as Array<Record<string, unknown>>;
+  return deployments
+    .filter((d) => !d.archived_at)
+    .flatMap((d) => (d.resources ?? []) as Array<Record<string, unknown>>)
+    .filter((r) => r.type === "file")
+    .map((r) => String(r.file_id));
+}
+
+const dirs = removedAfterAll();
+
+describe.each(ROWS)("$provider: a deployment's file source edited", ({ provider, sim }) => {
+  it("plans its new digest, uploads the new content, deletes the old upload, then plans clean", async () => {
+    const dir = await writeSimProject(provider, sim, body(provider), {
+      dirs,
+      prefix: `agents-depl-src-${provider}-`,
+      files: { "docs/brief.md": "Version one.\n" },
+    });
+    const agents = inProcessProject(dir, { AGENTS_STATE_KEY: "depl-sources" });
+    const first = await agents.apply();
+    expect(first.error).toBe("");
+    expect(first.code).toBe(0);
+    const before = await liveFileIds(sim);
+    expect(before).toHaveLength(1);
+    expect(await mountedFileIds(sim)).toEqual(before);
+    expect((await agents.plan()).code).toBe(0);
+
+    await fs.writeFile(join(dir, "docs", "brief.md"), "Version two.\n");
+    const plan = await agents.plan();
+    expect(plan.code).toBe(2);
+    expect(plan.text).toContain(`${provider}.deployments["nightly"]`);
+    expect(plan.text).toMatch(/~ source_digests\.docs\/brief\.md: "[0-9a-f]{64}" → "[0-9a-f]{64}"/);
+
+    const apply = await agents.apply();
+    expect(apply.error).toBe("");
+    expect(apply.code).toBe(0);
+    const after = await liveFileIds(sim);
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(before[0]);
+    expect(await mountedFileIds(sim)).toEqual(after);
+    expect((await agents.plan()).code).toBe(0);
+
+    expect((await agents.destroy()).code).toBe(0);
+    expect(await liveFileIds(sim)).toEqual([]);
+  });
+});
