@@ -20,7 +20,7 @@ import { AGENT_MODELS, type SimProvider, writeSimProject } from "./sim-project.j
 
 type Provider = Exclude<SimProvider, "provider_d">;
 
-const body = (provider: Provider) => `environments:
+const body = (provider: Provider, mount?: string) => `environments:
   e:
     config:
       type: cloud
@@ -36,16 +36,21 @@ deployments:
     resources:
       - type: file
         source: docs/brief.md
-        mount_path: brief.md
-    initial_events:
+${mount ? `        mount_path: ${mount}\n` : ""}    initial_events:
       - type: user.message
         content: Read the brief.
 `;
 
-const ROWS: Array<{ provider: Provider; sim: RunningSim }> = [
-  { provider: "provider_a", sim: simulatorForFile("provider_a", startProviderAInstantUploads) },
-  { provider: "provider_b", sim: simulatorForFile("provider_b") },
-  { provider: "provider_c", sim: simulatorForFile("provider_c") },
+const a = simulatorForFile("provider_a", startProviderAInstantUploads);
+const b = simulatorForFile("provider_b");
+const c = simulatorForFile("provider_c");
+/** `mount`: the file resource's mount_path; provider_a requires one (AGENTS1509). */
+const ROWS: Array<{ provider: Provider; sim: RunningSim; mount?: string; form: string }> = [
+  { provider: "provider_a", sim: a, mount: "brief.md", form: "mounted at a path" },
+  { provider: "provider_b", sim: b, mount: "brief.md", form: "mounted at a path" },
+  { provider: "provider_c", sim: c, mount: "brief.md", form: "mounted at a path" },
+  // The provider mounts it at /workspace/brief.md: that is no drift.
+  { provider: "provider_c", sim: c, form: "at the provider's default mount" },
 ];
 
 /** The file ids the simulator's live deployments mount. */
@@ -61,9 +66,9 @@ async function mountedFileIds(sim: RunningSim): Promise<string[]> {
 
 const dirs = removedAfterAll();
 
-describe.each(ROWS)("$provider: a deployment's file source edited", ({ provider, sim }) => {
+describe.each(ROWS)("$provider: a deployment's file source, $form, edited", ({ provider, sim, mount }) => {
   it("plans its new digest, uploads the new content, deletes the old upload, then plans clean", async () => {
-    const dir = await writeSimProject(provider, sim, body(provider), {
+    const dir = await writeSimProject(provider, sim, body(provider, mount), {
       dirs,
       prefix: `agents-depl-src-${provider}-`,
       files: { "docs/brief.md": "Version one.\n" },

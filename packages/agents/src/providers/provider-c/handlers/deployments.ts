@@ -8,6 +8,7 @@
 // the upload and the deployment call lets the next one reuse that upload, adopt it with the
 // deployment, or delete it; a create the provider refuses deletes the uploads it made.
 
+import { basename } from "node:path";
 import { logicalNameOf } from "../../../model/address.js";
 import { DeclarationError } from "../../common/errors.js";
 import { str } from "../../common/handler-kit.js";
@@ -80,6 +81,17 @@ function fileSources(spec: Json): string[] {
     const source = str(r.source);
     return r.type === "file" && source && !str(r.file_id) ? [source] : [];
   });
+}
+
+/**
+ * A file uploaded from a local `source` without a `mount_path` is mounted by the provider at
+ * `/workspace/<uploaded filename>` (the basename of the source): the declaration compares as that
+ * path, or every plan after the apply would show the mount as drift.
+ */
+function withDefaultMount(resource: Json): Json {
+  const source = str(resource.source);
+  if (resource.type !== "file" || !source || resource.mount_path !== undefined) return resource;
+  return { ...resource, mount_path: `${MOUNT_ROOT}/${basename(source)}` };
 }
 
 /** The content digests the last apply uploaded, by source (none in a state written before them). */
@@ -330,9 +342,12 @@ export const providerCDeploymentHandler: DeploymentHandler = {
     const withRubrics = await readRubrics(spec, ctx.configDir);
     const compared = overlay(withRubrics, canonicalDeployment(withRubrics, MOUNT_ROOT), DEPLOYMENT_COMPARED);
     const sources = fileSources(spec);
-    return sources.length > 0
-      ? { ...compared, source_digests: await sourceDigests(ctx.configDir, sources) }
-      : compared;
+    if (sources.length === 0) return compared;
+    return {
+      ...compared,
+      resources: records(compared.resources).map(withDefaultMount),
+      source_digests: await sourceDigests(ctx.configDir, sources),
+    };
   },
   sensitive: ["resources.*.authorization_token"],
 
