@@ -101,3 +101,36 @@ describe.each(ROWS)("$provider: a deployment's file source, $form, edited", ({ p
     expect(await liveFileIds(sim)).toEqual([]);
   });
 });
+
+describe.each(ROWS.filter((r) => r.mount))(
+  "$provider: a deployment's file source dropped",
+  ({ provider, sim }) => {
+    it("deletes the upload the deployment no longer mounts", async () => {
+      const second = `      - type: file\n        source: docs/notes.md\n        mount_path: notes.md\n`;
+      const both = body(provider, "brief.md").replace("    initial_events:", `${second}    initial_events:`);
+      const dir = await writeSimProject(provider, sim, both, {
+        dirs,
+        prefix: `agents-depl-drop-${provider}-`,
+        files: { "docs/brief.md": "Brief.\n", "docs/notes.md": "Notes.\n" },
+      });
+      const agents = inProcessProject(dir, { AGENTS_STATE_KEY: "depl-sources" });
+      expect((await agents.apply()).code).toBe(0);
+      expect(await liveFileIds(sim)).toHaveLength(2);
+
+      await fs.writeFile(
+        join(dir, "agents.yaml"),
+        (await fs.readFile(join(dir, "agents.yaml"), "utf8")).replace(second, ""),
+      );
+      const apply = await agents.apply();
+      expect(apply.error).toBe("");
+      expect(apply.code).toBe(0);
+      const live = await liveFileIds(sim);
+      expect(live).toHaveLength(1);
+      expect(await mountedFileIds(sim)).toEqual(live);
+      expect((await agents.plan()).code).toBe(0);
+
+      expect((await agents.destroy()).code).toBe(0);
+      expect(await liveFileIds(sim)).toEqual([]);
+    });
+  },
+);
