@@ -66,21 +66,45 @@ async function mountedFileIds(sim: RunningSim): Promise<string[]> {
 
 const dirs = removedAfterAll();
 
+type Agents = ReturnType<typeof inProcessProject>;
+
+/** The project in a new folder, driven in-process. */
+async function project(provider: Provider, sim: RunningSim, yaml: string, files: Record<string, string>) {
+  const dir = await writeSimProject(provider, sim, yaml, {
+    dirs,
+    prefix: `agents-depl-src-${provider}-`,
+    files,
+  });
+  return { dir, agents: inProcessProject(dir, { AGENTS_STATE_KEY: "depl-sources" }) };
+}
+
+/**
+ * Applies, then checks the simulator holds `files` uploads, all mounted by the deployment, and the
+ * next plan is clean. Returns the uploads' ids.
+ */
+async function appliedClean(agents: Agents, sim: RunningSim, files: number): Promise<string[]> {
+  const apply = await agents.apply();
+  expect(apply.error).toBe("");
+  expect(apply.code).toBe(0);
+  const live = await liveFileIds(sim);
+  expect(live).toHaveLength(files);
+  expect((await mountedFileIds(sim)).sort()).toEqual([...live].sort());
+  expect((await agents.plan()).code).toBe(0);
+  return live;
+}
+
+/** Destroy leaves no uploaded file. */
+async function destroyedClean(agents: Agents, sim: RunningSim): Promise<void> {
+  expect((await agents.destroy()).code).toBe(0);
+  expect(await liveFileIds(sim)).toEqual([]);
+}
+
 describe.each(ROWS)("$provider: a deployment's file source, $form, edited", ({ provider, sim, mount }) => {
   it("plans its new digest, uploads the new content, deletes the old upload, then plans clean", async () => {
-    const dir = await writeSimProject(provider, sim, body(provider, mount), {
-      dirs,
-      prefix: `agents-depl-src-${provider}-`,
-      files: { "docs/brief.md": "Version one.\n" },
+    const { dir, agents } = await project(provider, sim, body(provider, mount), {
+      "docs/brief.md": "Version one.\n",
     });
-    const agents = inProcessProject(dir, { AGENTS_STATE_KEY: "depl-sources" });
-    const first = await agents.apply();
-    expect(first.error).toBe("");
-    expect(first.code).toBe(0);
-    const before = await liveFileIds(sim);
-    expect(before).toHaveLength(1);
-    expect(await mountedFileIds(sim)).toEqual(before);
-    expect((await agents.plan()).code).toBe(0);
+    const before = await appliedClean(agents, sim, 1);
 
     await fs.writeFile(join(dir, "docs", "brief.md"), "Version two.\n");
     const plan = await agents.plan();
@@ -88,17 +112,9 @@ describe.each(ROWS)("$provider: a deployment's file source, $form, edited", ({ p
     expect(plan.text).toContain(`${provider}.deployments["nightly"]`);
     expect(plan.text).toMatch(/~ source_digests\.docs\/brief\.md: "[0-9a-f]{64}" → "[0-9a-f]{64}"/);
 
-    const apply = await agents.apply();
-    expect(apply.error).toBe("");
-    expect(apply.code).toBe(0);
-    const after = await liveFileIds(sim);
-    expect(after).toHaveLength(1);
+    const after = await appliedClean(agents, sim, 1);
     expect(after[0]).not.toBe(before[0]);
-    expect(await mountedFileIds(sim)).toEqual(after);
-    expect((await agents.plan()).code).toBe(0);
-
-    expect((await agents.destroy()).code).toBe(0);
-    expect(await liveFileIds(sim)).toEqual([]);
+    await destroyedClean(agents, sim);
   });
 });
 
@@ -106,31 +122,18 @@ describe.each(ROWS.filter((r) => r.mount))(
   "$provider: a deployment's file source dropped",
   ({ provider, sim }) => {
     it("deletes the upload the deployment no longer mounts", async () => {
-      const second = `      - type: file\n        source: docs/notes.md\n        mount_path: notes.md\n`;
+      const second = "      - type: file\n        source: docs/notes.md\n        mount_path: notes.md\n";
       const both = body(provider, "brief.md").replace("    initial_events:", `${second}    initial_events:`);
-      const dir = await writeSimProject(provider, sim, both, {
-        dirs,
-        prefix: `agents-depl-drop-${provider}-`,
-        files: { "docs/brief.md": "Brief.\n", "docs/notes.md": "Notes.\n" },
+      const { dir, agents } = await project(provider, sim, both, {
+        "docs/brief.md": "Brief.\n",
+        "docs/notes.md": "Notes.\n",
       });
-      const agents = inProcessProject(dir, { AGENTS_STATE_KEY: "depl-sources" });
-      expect((await agents.apply()).code).toBe(0);
-      expect(await liveFileIds(sim)).toHaveLength(2);
+      await appliedClean(agents, sim, 2);
 
-      await fs.writeFile(
-        join(dir, "agents.yaml"),
-        (await fs.readFile(join(dir, "agents.yaml"), "utf8")).replace(second, ""),
-      );
-      const apply = await agents.apply();
-      expect(apply.error).toBe("");
-      expect(apply.code).toBe(0);
-      const live = await liveFileIds(sim);
-      expect(live).toHaveLength(1);
-      expect(await mountedFileIds(sim)).toEqual(live);
-      expect((await agents.plan()).code).toBe(0);
-
-      expect((await agents.destroy()).code).toBe(0);
-      expect(await liveFileIds(sim)).toEqual([]);
+      const yaml = join(dir, "agents.yaml");
+      await fs.writeFile(yaml, (await fs.readFile(yaml, "utf8")).replace(second, ""));
+      await appliedClean(agents, sim, 1);
+      await destroyedClean(agents, sim);
     });
   },
 );
