@@ -185,7 +185,7 @@ try {
   const users = await client.callTool({ name: "list_users", arguments: { per_page: 2 } });
   const page = JSON.parse(users.content[0].text);
   say(
-    `     list_users per_page=2 → ${page.items.map((u) => u.username).join(", ")} (page ${page.pagination.page}, next ${page.pagination.next_page})`,
+    `     list_users per_page=2 → ${page.items.map((u) => u.username).join(", ")} (next page ${page.next_page ?? "none"})`,
   );
   await client.close();
   say("\nDone: discovery → registration → consent → forge → callback → token → tool call.");

@@ -33,9 +33,11 @@ export const MCP_BODY_LIMIT = 4 * 1024 * 1024;
 
 /**
  * How long a refused connection stays open, unread, after the 413: the client gets to read the
- * answer before the connection is cut.
+ * answer before the connection is cut. Cut earlier, the reset can reach a busy client before it
+ * has read the answer, and its kernel then drops the answer (seen at 1 s on a host at load 12);
+ * a paused socket costs a descriptor and nothing is read from it meanwhile.
  */
-const LINGER_MS = 1000;
+const LINGER_MS = 5000;
 
 /**
  * The /mcp route's body limit, ahead of the body parser, which on a body over its limit reads

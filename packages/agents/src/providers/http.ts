@@ -12,6 +12,7 @@
 import http from "node:http";
 import https from "node:https";
 import { redact as redactSecrets } from "../model/redact.js";
+import { whenAborted } from "./abort-watch.js";
 import { Pacer, type PacerOptions } from "./pacing.js";
 import { UnforeseeableError } from "./unforeseeable.js";
 
@@ -429,33 +430,6 @@ const agents = {
   "https:": new https.Agent({ keepAlive: true, scheduling: "lifo" }),
 };
 
-// One listener per caller's signal, however many requests share it: a run's signal is shared by
-// every request in flight, and EventTarget warns past ten listeners.
-const abortWatchers = new WeakMap<AbortSignal, Set<() => void>>();
-
-function whenAborted(signal: AbortSignal, callback: () => void): () => void {
-  if (signal.aborted) {
-    queueMicrotask(callback);
-    return () => {};
-  }
-  let watchers = abortWatchers.get(signal);
-  if (!watchers) {
-    const created = new Set<() => void>();
-    watchers = created;
-    abortWatchers.set(signal, created);
-    signal.addEventListener(
-      "abort",
-      () => {
-        for (const watcher of [...created]) watcher();
-      },
-      { once: true },
-    );
-  }
-  watchers.add(callback);
-  const own = watchers;
-  return () => own.delete(callback);
-}
-
 async function send(
   url: string,
   req: HttpRequest,
@@ -589,13 +563,14 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      stopWatching();
       resolve();
     }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const stopWatching = signal
+      ? whenAborted(signal, () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        })
+      : () => {};
   });
 }

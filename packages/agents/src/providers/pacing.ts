@@ -10,6 +10,8 @@
 // - an in-flight cap: AIMD too (halved by a 429, 503 or 529, grows by one per window of answers).
 // The lane keeps no timers when idle and none at all when nothing is queued.
 
+import { whenAborted } from "./abort-watch.js";
+
 /** Response headers by name, case-insensitive (what http.ts hands over). */
 export interface ResponseHeaders {
   get(name: string): string | null;
@@ -174,20 +176,25 @@ export class Pacer {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.queue.length === 0 && this.tryTake()) return Promise.resolve(this.clock.now());
     return new Promise<number>((resolve, reject) => {
+      // Every queued request of a run shares its signal: one listener for them all (abort-watch.ts).
+      let stopWatching = () => {};
       const waiter: Waiter = {
         grant: () => {
-          signal?.removeEventListener("abort", onAbort);
+          stopWatching();
           resolve(this.clock.now());
         },
-        fail: reject,
+        fail: (error) => {
+          stopWatching();
+          reject(error);
+        },
       };
-      const onAbort = () => {
-        const i = this.queue.indexOf(waiter);
-        if (i >= 0) this.queue.splice(i, 1);
-        reject(signal?.reason);
-        this.pump();
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal)
+        stopWatching = whenAborted(signal, () => {
+          const i = this.queue.indexOf(waiter);
+          if (i >= 0) this.queue.splice(i, 1);
+          reject(signal.reason);
+          this.pump();
+        });
       this.queue.push(waiter);
       this.pump();
     });

@@ -1,7 +1,8 @@
 // An apply through a provider's request limit, through the CLI's steps in-process (in-process.ts)
 // on provider_c's simulator with a token bucket per key (docs/sims.md "Request limits"): the run
 // paces itself from the limit headers, sends a refused create again (the provider did not act), and
-// finishes with nothing failed and few 429s.
+// finishes with nothing failed and few 429s. The 20 creates wait behind the limit together on the
+// run's one request signal, and Node says nothing about it (no MaxListenersExceededWarning).
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,8 +15,12 @@ const KEY = "sim-provider-c-key";
 
 const sim = simulatorForFile("provider_c");
 let dir: string;
+// Node's warnings of this process (the CLI prints them on stderr as they come).
+const warnings: string[] = [];
+const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
 
 beforeAll(async () => {
+  process.on("warning", onWarning);
   dir = mkdtempSync(join(tmpdir(), "agents-rate-"));
   const lines = [
     'version: "1"',
@@ -35,6 +40,7 @@ beforeAll(async () => {
   await fs.writeFile(join(dir, "agents.yaml"), `${lines.join("\n")}\n`);
 });
 afterAll(async () => {
+  process.off("warning", onWarning);
   if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
@@ -62,4 +68,7 @@ it(`applies ${AGENTS} agents through a limit of 10 requests/s (bucket of 2) with
   // The next plan sees no changes, paced the same way.
   const plan = await agents.plan();
   expect(plan.code).toBe(0);
+  // Warnings are emitted on the next tick: let any of the run's arrive before looking.
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(warnings.filter((w) => w.startsWith("MaxListenersExceededWarning"))).toEqual([]);
 });

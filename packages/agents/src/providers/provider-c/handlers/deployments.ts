@@ -1,10 +1,14 @@
 // provider_c deployments are native: create/update by POST, removal by archive (there is no
 // delete). File resources with a local `source` are uploaded for the deployment and deleted
-// with it; the uploaded ids live in `extra.uploads` (source → file id). Files carry no metadata,
+// with it; the uploaded ids live in `extra.uploads` (source → file id) and the digest of each
+// source's content is part of the compared spec (`source_digests`): an edited file plans an
+// update, which uploads the new content, points the deployment at it and deletes the upload it
+// no longer mounts. Files carry no metadata,
 // so each upload is journaled before its request (docs/state.md#uploads): a run that dies between
 // the upload and the deployment call lets the next one reuse that upload, adopt it with the
 // deployment, or delete it; a create the provider refuses deletes the uploads it made.
 
+import { basename } from "node:path";
 import { logicalNameOf } from "../../../model/address.js";
 import { DeclarationError } from "../../common/errors.js";
 import { str } from "../../common/handler-kit.js";
@@ -18,6 +22,7 @@ import {
 import { readLocalFile } from "../../common/local-files.js";
 import { metadataPatch, ownerOf, userMetadata, withOwnership } from "../../common/ownership.js";
 import { listReader } from "../../common/paging.js";
+import { sourceDigests } from "../../common/uploads.js";
 import { ProviderHttpError } from "../../http.js";
 import {
   canonicalDeployment,
@@ -70,22 +75,52 @@ async function readRubrics(spec: Json, configDir: string): Promise<Json> {
   return Array.isArray(spec.initial_events) ? { ...spec, initial_events: events } : spec;
 }
 
+/** The local sources the deployment's file resources upload (those without a `file_id`). */
+function fileSources(spec: Json): string[] {
+  return records(spec.resources).flatMap((r) => {
+    const source = str(r.source);
+    return r.type === "file" && source && !str(r.file_id) ? [source] : [];
+  });
+}
+
 /**
- * The file id of every local `source` the deployment mounts: the known one, else the upload an
- * interrupted run made of these very bytes, else a new upload, journaled first. The ids this call
- * uploaded are pushed to `made`.
+ * A file uploaded from a local `source` without a `mount_path` is mounted by the provider at
+ * `/workspace/<uploaded filename>` (the basename of the source): the declaration compares as that
+ * path, or every plan after the apply would show the mount as drift.
+ */
+function withDefaultMount(resource: Json): Json {
+  const source = str(resource.source);
+  if (resource.type !== "file" || !source || resource.mount_path !== undefined) return resource;
+  return { ...resource, mount_path: `${MOUNT_ROOT}/${basename(source)}` };
+}
+
+/** The content digests the last apply uploaded, by source (none in a state written before them). */
+function appliedDigests(prior?: PriorState): Record<string, string> {
+  const digests = prior?.spec.source_digests;
+  return isRecord(digests) ? (digests as Record<string, string>) : {};
+}
+
+/**
+ * The file id of every local `source` the deployment mounts: the known one while its content is
+ * the one the last apply uploaded, else the upload an interrupted run made of these very bytes,
+ * else a new upload, journaled first. The ids this call uploaded are pushed to `made`.
  */
 async function uploadSources(
   ctx: HandlerContext,
   spec: Json,
   known: Uploads,
   made: string[],
+  digests: Record<string, string> = {},
 ): Promise<Uploads> {
-  const uploads: Uploads = { ...known };
-  for (const resource of records(spec.resources)) {
-    const source = str(resource.source);
-    if (resource.type !== "file" || !source || str(resource.file_id) || uploads[source]) continue;
+  const uploads: Uploads = {};
+  for (const source of fileSources(spec)) {
+    if (uploads[source]) continue;
     const local = await readLocalFile(ctx.configDir, source);
+    const same = known[source];
+    if (same && digests[source] === local.sha256) {
+      uploads[source] = same;
+      continue;
+    }
     const left = await reusableUpload(ctx, source, local.sha256);
     if (left) {
       uploads[source] = idOf(left);
@@ -128,19 +163,45 @@ async function withUploads<T>(
 }
 
 /**
+ * What an adopted deployment mounts: its uploads by source and, from the journal, the digest of
+ * the content each carried (so the adopting plan compares the content too).
+ */
+interface Adopted {
+  uploads: Uploads;
+  digests?: Record<string, string>;
+}
+
+/**
  * The uploads of a deployment adopted after an interrupted run: the files it mounts that the
  * run's journaled uploads made, by the source each one carried.
  */
-async function adoptedUploads(ctx: HandlerContext, remote: Json): Promise<Uploads> {
+async function adoptedUploads(ctx: HandlerContext, remote: Json): Promise<Adopted> {
   const leftovers = (ctx.leftoverUploads ?? []).filter((u) => u.carries);
-  if (leftovers.length === 0) return {};
+  if (leftovers.length === 0) return { uploads: {} };
   const listed = await listFiles(ctx);
   const mounted = new Set(records(remote.resources).map((r) => str(r.file_id)));
   const uploads: Uploads = {};
+  const digests: Record<string, string> = {};
   for (const upload of leftovers)
     for (const file of filesOfUpload(upload, listed))
-      if (mounted.has(idOf(file))) uploads[upload.carries!] = idOf(file);
-  return uploads;
+      if (mounted.has(idOf(file))) {
+        uploads[upload.carries!] = idOf(file);
+        if (upload.digest) digests[upload.carries!] = upload.digest;
+      }
+  return { uploads, digests };
+}
+
+/**
+ * Deletes the uploads of the last apply that the deployment no longer mounts (an edited source's
+ * old content, a source no longer declared); call once the provider took the new body.
+ */
+async function pruneUploads(ctx: HandlerContext, before: Uploads, after: Uploads): Promise<void> {
+  const kept = new Set(Object.values(after));
+  for (const id of Object.values(before))
+    if (!kept.has(id))
+      await ignoreGone(() =>
+        ctx.http.request({ method: "DELETE", path: `/files/${id}`, signal: ctx.signal }),
+      );
 }
 
 function refsWith(ctx: HandlerContext, uploads: Uploads): DeploymentRefs {
@@ -258,11 +319,14 @@ function toRemote(
   remote: Json,
   declared: Json | undefined,
   uploads: Uploads,
+  digests?: Record<string, string>,
 ): RemoteObject {
   const owner = ownerOf(remote.metadata);
+  const spec = fromWire(ctx, remote, declared, uploads);
   return {
     id: idOf(remote),
-    spec: fromWire(ctx, remote, declared, uploads),
+    // The wire shows no content: the last-applied digests stand, except for an adopted deployment.
+    spec: digests && Object.keys(digests).length > 0 ? { ...spec, source_digests: digests } : spec,
     ...(owner ? { owner } : {}),
     archived: isArchived(remote),
     extra: { uploads, status: str(remote.status) },
@@ -276,7 +340,14 @@ export const providerCDeploymentHandler: DeploymentHandler = {
   list: listDeployments,
   desired: async (spec, ctx) => {
     const withRubrics = await readRubrics(spec, ctx.configDir);
-    return overlay(withRubrics, canonicalDeployment(withRubrics, MOUNT_ROOT), DEPLOYMENT_COMPARED);
+    const compared = overlay(withRubrics, canonicalDeployment(withRubrics, MOUNT_ROOT), DEPLOYMENT_COMPARED);
+    const sources = fileSources(spec);
+    if (sources.length === 0) return compared;
+    return {
+      ...compared,
+      resources: records(compared.resources).map(withDefaultMount),
+      source_digests: await sourceDigests(ctx.configDir, sources),
+    };
   },
   sensitive: ["resources.*.authorization_token"],
 
@@ -304,14 +375,16 @@ export const providerCDeploymentHandler: DeploymentHandler = {
   async read(ctx, id, prior, listed) {
     const remote = await listedOrGet(ctx.http, listed, { path: `/deployments/${id}`, signal: ctx.signal });
     if (remote === "gone" || isArchived(remote)) return "gone";
-    return toRemote(ctx, remote, prior?.spec, prior ? uploadsOf(prior) : await adoptedUploads(ctx, remote));
+    if (prior) return toRemote(ctx, remote, prior.spec, uploadsOf(prior));
+    const adopted = await adoptedUploads(ctx, remote);
+    return toRemote(ctx, remote, undefined, adopted.uploads, adopted.digests);
   },
 
   async update(ctx, id, spec, prior) {
     const declared = await readRubrics(spec, ctx.configDir);
     const made: string[] = [];
     const response = await withUploads(ctx, made, async () => {
-      const uploads = await uploadSources(ctx, declared, uploadsOf(prior), made);
+      const uploads = await uploadSources(ctx, declared, uploadsOf(prior), made, appliedDigests(prior));
       const metadata = withOwnership(spec.metadata, ctx.owner, METADATA_LIMITS);
       const current = await getOrGone(ctx.http, { path: `/deployments/${id}`, signal: ctx.signal });
       const answer = await ctx.http.request<Json>({
@@ -325,6 +398,7 @@ export const providerCDeploymentHandler: DeploymentHandler = {
       });
       return { answer, uploads };
     });
+    await pruneUploads(ctx, uploadsOf(prior), response.uploads);
     return toRemote(ctx, response.answer.body, declared, response.uploads);
   },
 
@@ -359,7 +433,9 @@ export const providerCDeploymentHandler: DeploymentHandler = {
       pageSize: PAGE_SIZE,
       signal: ctx.signal,
     });
-    return hit ? toRemote(ctx, hit, undefined, await adoptedUploads(ctx, hit)) : undefined;
+    if (!hit) return undefined;
+    const adopted = await adoptedUploads(ctx, hit);
+    return toRemote(ctx, hit, undefined, adopted.uploads, adopted.digests);
   },
   settleUploads,
 };
