@@ -121,6 +121,7 @@ async function main(): Promise<void> {
     const stop = () => {
       server.close();
       metricsServer?.close();
+      // close() ends the listen streams a 2026-07-28 client holds open, which server.close waits for
       void close();
     };
     process.on("SIGINT", stop);
@@ -175,7 +176,8 @@ async function main(): Promise<void> {
     },
     () => api,
   );
-  await serveStdio(catalogue);
+  const { requestStateSealer } = await import("./oauth/seal.js");
+  await serveStdio(catalogue, requestStateSealer());
 }
 
 main().catch((err: Error) => {

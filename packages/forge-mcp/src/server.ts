@@ -19,8 +19,9 @@ import { forgeUnauthorizedReply } from "./forge/unauthorized.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
 import { createLogger } from "./logger.js";
 import { unprefixed } from "./mcp/client-view.js";
-import { McpHttp } from "./mcp/http.js";
+import { McpHttp, refuse } from "./mcp/http.js";
 import { plainCall, plainHeaders } from "./mcp/json-calls.js";
+import { classify } from "./mcp/rev2026.js";
 import { BODY_UNREADABLE, bodyLimit, MCP_BODY_LIMIT, mcpLane } from "./mcp-lane.js";
 import type { Metrics } from "./metrics.js";
 import { bearerChecks } from "./oauth/bearer.js";
@@ -33,7 +34,7 @@ import { RelayBudget } from "./oauth/relay-budget.js";
 import { remoteAuthorization } from "./oauth/remote-auth.js";
 import { oauthRouter } from "./oauth/routes.js";
 import { scopePolicy } from "./oauth/scopes.js";
-import { Sealer } from "./oauth/seal.js";
+import { requestStateSealer, Sealer } from "./oauth/seal.js";
 import { OAuthService } from "./oauth/service.js";
 import { memorySharedState, redisSharedState, type SharedState } from "./oauth/shared-state.js";
 import { stepUpCheck, stepUpNeeded, toolCalled } from "./oauth/step-up.js";
@@ -113,7 +114,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   }
   const auth: McpAuth =
     oauth?.mcpAuth ?? (config.remoteAuthorization ? remoteAuth(config, logger, now, metrics) : NO_AUTH);
-  const mcp = mountMcp(app, config, auth, logger, oauth?.reauth, toolObserver(logger, metrics));
+  const mcp = mountMcp(app, config, auth, logger, oauth?.reauth, toolObserver(logger, metrics), now);
   app.use(lastStop(logger));
   const headers: Record<string, string> = { "X-Content-Type-Options": "nosniff" };
   if (config.replicaName) headers["x-replica"] = config.replicaName;
@@ -139,6 +140,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     metricsApp: config.metricsPort !== undefined ? ownMetricsApp : undefined,
     mcpPool: () => ({ ...mcp.pool(), lane: lane?.answered ?? 0 }),
     async close() {
+      mcp.close();
       unsubscribe?.();
       await oauth?.shared.close();
     },
@@ -389,6 +391,8 @@ function remoteAuth(
 }
 
 interface McpRoute {
+  /** Ends what /mcp holds open (2026-07-28 listen streams). */
+  close(): void;
   pool(): { built: number; idle: number; direct: number };
   /** The origin guard's check (the route's middleware runs the same). */
   originProblem(headers: IncomingHttpHeaders): string | undefined;
@@ -404,6 +408,7 @@ function mountMcp(
   logger: Logger,
   reauth: Reauth | undefined,
   observe: (call: ToolCall) => void,
+  now: () => number,
 ): McpRoute {
   const asker = new HttpAsker();
   const destructive = new Set(
@@ -448,7 +453,13 @@ function mountMcp(
 
   // Stateless Streamable HTTP (src/mcp/http.ts): a fresh transport per request, so any replica
   // serves any call, on servers built from the one catalogue
-  const mcp = new McpHttp(createCatalogue(toolOpts, apiFor), logger);
+  // a 2026-07-28 requestState is sealed with the stateless secret where there is one (any replica
+  // opens it), with a key of this process otherwise
+  const mcp = new McpHttp(
+    createCatalogue(toolOpts, apiFor),
+    logger,
+    requestStateSealer(config.statelessSecret, config.statelessSecretPrevious, now),
+  );
   const guard = {
     mcpServerUrl: config.mcpServerUrl,
     remoteOAuth: config.remoteOAuth,
@@ -488,11 +499,20 @@ function mountMcp(
     express.json({ limit: MCP_BODY_LIMIT }),
     ...auth.after,
     async (req: Request, res: Response) => {
+      const info = (req as Request & { auth?: AuthInfo }).auth;
+      // MCP 2026-07-28 (src/mcp/rev2026.ts): the body names its revision; its requests are
+      // answered by our own layer, a 2025 body goes on as before
+      const era = classify(req.body, req.headers);
+      if (era.era === "refused") return refuse(res, era.status, era.answer);
+      if (era.era === "modern-notification") return void res.status(202).end();
+      if (era.era === "modern") {
+        onReauth(res, info);
+        return mcp.answerModern(era.request, req.headers, res, info);
+      }
       // MCP 2025-06-18 removed JSON-RPC batching: a client announcing that revision or a later
       // one gets one error for the whole array, and no element of it runs (no forge call)
       if (Array.isArray(req.body) && withoutBatching(req.headers["mcp-protocol-version"]))
         return void res.status(400).json(BATCH_REFUSED);
-      const info = (req as Request & { auth?: AuthInfo }).auth;
       const token = info?.token;
       // a client that asked for a tool-name prefix calls the tools by the names it was shown
       req.body = unprefixed(req.body, req.headers);
@@ -524,12 +544,21 @@ function mountMcp(
   app.delete(MCP_PATH, notAllowed);
   return {
     pool: () => mcp.pool(),
+    close: () => mcp.close(),
     originProblem,
     // The route's handler, for a body the lane has read and its checks passed: a plain call's
     // body has a method, so no confirmation answer is in it (asker.deliver) and it is not an
     // initialize (asker.noteInitialize); both are left to the route with anything not plain.
     answer: (req, res, given, info) => {
       if (auth.refusesBody(info, given)) return false;
+      const era = classify(given, req.headers);
+      if (era.era === "modern") {
+        onReauth(res, info);
+        void mcp.answerModern(era.request, req.headers, res, info);
+        return true;
+      }
+      // a refusal, or a notification: the route answers it
+      if (era.era !== "legacy") return false;
       const body = unprefixed(given, req.headers);
       if (!jsonAnswer(body, info?.token)) return false;
       // the lane checked the headers (a narrower test than plainHeaders)

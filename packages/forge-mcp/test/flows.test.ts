@@ -14,12 +14,14 @@ describe.each(modes)("%s mode", (mode, extra) => {
     callbacks: (url) => (mode === "passthrough" ? [CLIENT_CB] : [`${url}/callback`]),
   });
 
-  for (const [sdk, connect] of [
-    ["v1 (@modelcontextprotocol/sdk)", connectV1],
-    ["v2 (@modelcontextprotocol/client)", connectV2],
+  for (const [sdk, connect, era] of [
+    ["v1 (@modelcontextprotocol/sdk)", connectV1, undefined],
+    ["v2 (@modelcontextprotocol/client)", connectV2, "legacy"],
+    ["v2 at MCP 2026-07-28", (url: string) => connectV2(url, { revision: "2026" }), "modern"],
   ] as const) {
     it(`${sdk}: discovers, registers, authorizes and calls a tool`, async () => {
       const { client, provider } = await connect(ctx.mcp.url);
+      if (era) expect((client as { getProtocolEra(): string }).getProtocolEra()).toBe(era);
       const expectedHops =
         mode === "passthrough"
           ? ["/authorize", "/oauth/authorize"]

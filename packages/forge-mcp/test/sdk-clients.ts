@@ -73,6 +73,8 @@ class MemoryProvider {
 /** What the signed-in client declares and registers before it connects (e.g. an elicitation handler). */
 export interface ClientSetup<C> {
   capabilities?: Record<string, unknown>;
+  /** v2 only: "2026" negotiates MCP 2026-07-28 (server/discover), otherwise the 2025 handshake. */
+  revision?: "2025" | "2026";
   setup?: (client: C) => void;
 }
 
@@ -120,7 +122,10 @@ export async function connectV2(
   await pending.finishAuth(provider.callbackParams);
   const authed = new ClientV2(
     { name: "v2-test", version: "1.0.0" },
-    { capabilities: opts.capabilities ?? {} },
+    {
+      capabilities: opts.capabilities ?? {},
+      ...(opts.revision === "2026" && { versionNegotiation: { mode: "auto" as const } }),
+    },
   );
   opts.setup?.(authed);
   const transport = new TransportV2(url, { authProvider: provider as unknown as ProviderV2 });

@@ -1,3 +1,5 @@
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -17,45 +19,75 @@ describe("stdio transport and local OAuth", () => {
   });
   afterAll(() => forge?.close());
 
-  it("serves the tools over stdio with a personal access token (GITLAB_ spelling); a destructive tool asks through elicitation", async () => {
-    const answers = [{ action: "decline" }, { action: "accept", content: { confirm: true } }];
-    const asked: string[] = [];
-    const client = new Client(
-      { name: "stdio-test", version: "1.0.0" },
-      { capabilities: { elicitation: {} } },
-    );
-    client.setRequestHandler(ElicitRequestSchema, async (r) => {
-      asked.push(r.params.message);
-      return answers.shift() as never;
-    });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [main],
-        env: {
-          PATH: process.env.PATH ?? "",
-          GITLAB_PERSONAL_ACCESS_TOKEN: "sim-forge-pat",
-          GITLAB_API_URL: forge.apiUrl,
-        },
-        stderr: "pipe",
-      }),
-    );
-    type R = { isError?: boolean; content: Array<{ text: string }> };
-    const call = (name: string, args: Record<string, unknown>) =>
-      client.callTool({ name, arguments: args }) as Promise<R>;
-    expect(JSON.parse((await call("whoami", {})).content[0]!.text).username).toBe("alice");
-    // declined: no DELETE reaches the forge; accepted: the issue is gone
-    const created = await call("create_issue", { project_id: "acme/widgets", title: "stdio confirm" });
-    const iid = JSON.parse(created.content[0]!.text).iid as number;
-    const del = () => call("delete_issue", { project_id: "acme/widgets", issue_iid: iid });
-    expect((await del()).isError).toBe(true);
-    expect((await call("get_issue", { project_id: "acme/widgets", issue_iid: iid })).isError).toBeFalsy();
-    expect((await del()).isError).toBeFalsy();
-    expect((await call("get_issue", { project_id: "acme/widgets", issue_iid: iid })).isError).toBe(true);
-    expect(asked).toHaveLength(2);
-    expect(asked[0]).toContain(`delete_issue (project_id=acme/widgets, issue_iid=${iid})`);
-    await client.close();
+  /** The server as a user runs it over stdio, with the simulator's personal access token. */
+  const server = () => ({
+    command: process.execPath,
+    args: [main],
+    env: {
+      PATH: process.env.PATH ?? "",
+      GITLAB_PERSONAL_ACCESS_TOKEN: "sim-forge-pat",
+      GITLAB_API_URL: forge.apiUrl,
+    },
+    stderr: "pipe" as const,
   });
+  type R = { isError?: boolean; content: Array<{ text: string }> };
+  type Answer = { action: string; content?: Record<string, unknown> };
+
+  /** Connects the official client of one SDK and revision; its elicitation handler answers `answers` in turn. */
+  const clients: Record<
+    string,
+    (answers: Answer[], asked: string[]) => Promise<{ callTool: Client["callTool"]; close(): Promise<void> }>
+  > = {
+    "v1 client, the 2025 handshake (elicitation/create from the server)": async (answers, asked) => {
+      const client = new Client(
+        { name: "stdio-test", version: "1.0.0" },
+        { capabilities: { elicitation: {} } },
+      );
+      client.setRequestHandler(ElicitRequestSchema, async (r) => {
+        asked.push(r.params.message);
+        return answers.shift() as never;
+      });
+      await client.connect(new StdioClientTransport(server()));
+      return client;
+    },
+    "v2 client at MCP 2026-07-28 (input_required results)": async (answers, asked) => {
+      const client = new ClientV2(
+        { name: "stdio-2026", version: "1.0.0" },
+        { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: "auto" } },
+      );
+      client.setRequestHandler("elicitation/create", async (r) => {
+        asked.push((r.params as { message: string }).message);
+        return answers.shift() as never;
+      });
+      await client.connect(new StdioV2(server()));
+      expect(client.getProtocolEra()).toBe("modern");
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      return client as unknown as { callTool: Client["callTool"]; close(): Promise<void> };
+    },
+  };
+
+  it.each(Object.keys(clients))(
+    "serves the tools over stdio with a personal access token (GITLAB_ spelling); a destructive tool asks the person: %s",
+    async (kind) => {
+      const answers = [{ action: "decline" }, { action: "accept", content: { confirm: true } }];
+      const asked: string[] = [];
+      const client = await clients[kind]!(answers, asked);
+      const call = (name: string, args: Record<string, unknown>) =>
+        client.callTool({ name, arguments: args }) as Promise<R>;
+      expect(JSON.parse((await call("whoami", {})).content[0]!.text).username).toBe("alice");
+      // declined: no DELETE reaches the forge; accepted: the issue is gone
+      const created = await call("create_issue", { project_id: "acme/widgets", title: "stdio confirm" });
+      const iid = JSON.parse(created.content[0]!.text).iid as number;
+      const del = () => call("delete_issue", { project_id: "acme/widgets", issue_iid: iid });
+      expect((await del()).isError).toBe(true);
+      expect((await call("get_issue", { project_id: "acme/widgets", issue_iid: iid })).isError).toBeFalsy();
+      expect((await del()).isError).toBeFalsy();
+      expect((await call("get_issue", { project_id: "acme/widgets", issue_iid: iid })).isError).toBe(true);
+      expect(asked).toHaveLength(2);
+      expect(asked[0]).toContain(`delete_issue (project_id=acme/widgets, issue_iid=${iid})`);
+      await client.close();
+    },
+  );
 
   it("GITLAB_JOB_TOKEN in a CI job: the stdio server sends it as JOB-TOKEN (never a bearer) and health_check reports the job", async () => {
     const token = "sim-job-token-stdio";

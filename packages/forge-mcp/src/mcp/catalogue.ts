@@ -63,7 +63,12 @@ export interface ElicitAnswer {
  * that cannot reach the client (the JSON path) has a peer that knows no capability and refuses.
  */
 export interface Peer {
-  /** The capabilities the client declared at initialize, when this connection knows them. */
+  /**
+   * True where the client's answers travel in the request itself (MCP 2026-07-28): `elicit`
+   * resolves from the retry's inputResponses, or throws InputRequired to ask for them.
+   */
+  inline?: boolean;
+  /** The capabilities the client declared (at initialize, or in this request), when known. */
   clientCapabilities(): unknown;
   /** Sends the client an elicitation/create on this connection and waits for its answer. */
   elicit(params: Record<string, unknown>): Promise<ElicitAnswer>;
@@ -116,6 +121,16 @@ export interface Catalogue {
   listed(caller: Caller | undefined, view?: ClientView): readonly CatalogueTool[];
   /** Why this caller may not call the tool now (answered as a tool error), or undefined. */
   refusal(name: string, caller: Caller | undefined, view?: ClientView): string | undefined;
+}
+
+/**
+ * Thrown where a call needs its client's input before it can go on, under a revision that asks in
+ * the result (MCP 2026-07-28's `input_required`): the requests, keyed by names the retry answers.
+ */
+export class InputRequired extends Error {
+  constructor(readonly inputRequests: Record<string, { method: string; params: Record<string, unknown> }>) {
+    super("input required");
+  }
 }
 
 /** A peer that reaches no client: no capability known, every request refused. */

@@ -6,9 +6,20 @@ import type { Logger } from "pino";
 import type { Caller, Catalogue } from "./catalogue.js";
 import { viewOf } from "./client-view.js";
 import { JsonCallTransport, type PlainCall, requestOf, ToolDispatch } from "./json-calls.js";
+import { ListenBus } from "./listen.js";
+import {
+  type ErrorAnswer,
+  type ModernRequest,
+  Rev2026,
+  type StateSealer,
+  SUBSCRIPTION_KEY,
+} from "./rev2026.js";
 import { createMcpServer } from "./sdk-server.js";
 
 const MAX_IDLE_SERVERS = 32;
+const SERVER_INFO = { name: "forge-mcp", version: "0.1.0" };
+/** A comment line on an open listen stream this often, so idle proxies do not cut it. */
+const LISTEN_KEEPALIVE_MS = 25_000;
 
 /** What the layer knows of one plain request before a method runs. */
 export interface PlainContext {
@@ -44,12 +55,20 @@ export class McpHttp {
   private readonly idleConnected: { server: McpServer; transport: JsonCallTransport }[] = [];
   private built = 0;
   private readonly dispatch: ToolDispatch;
+  /** MCP 2026-07-28's answers (src/mcp/rev2026.ts), and its listen streams. */
+  private readonly modern: Rev2026;
+  readonly listeners = new ListenBus();
+  /** How to end each open listen stream. */
+  private readonly open = new Set<() => void>();
 
   constructor(
     private readonly catalogue: Catalogue,
     private readonly logger: Logger,
+    /** Seals a 2026-07-28 requestState (with a key every replica shares, where there is one). */
+    sealer: StateSealer,
   ) {
     this.dispatch = new ToolDispatch(catalogue);
+    this.modern = new Rev2026(catalogue, SERVER_INFO, sealer);
   }
 
   /** How many servers were built, how many wait in the pool, how many calls the dispatch answered (tests). */
@@ -157,6 +176,88 @@ export class McpHttp {
   }
 
   /**
+   * A request of MCP 2026-07-28 (src/mcp/rev2026.ts; its headers and envelope checked), answered
+   * by forge-mcp's own layer: one JSON body, or for subscriptions/listen an event stream that
+   * stays open until the client goes away.
+   */
+  async answerModern(
+    request: ModernRequest,
+    headers: IncomingHttpHeaders,
+    res: ServerResponse,
+    caller: Caller | undefined,
+  ): Promise<void> {
+    if (request.method === "subscriptions/listen") return this.listen(request, res, caller);
+    const aborted = new AbortController();
+    const gone = () => aborted.abort();
+    res.once("close", gone);
+    try {
+      const answer = await this.modern.answer(request, {
+        caller,
+        view: viewOf(headers),
+        signal: aborted.signal,
+        listChanged: (c) => this.listeners.listChanged(c),
+      });
+      // 2026-07-28 over HTTP: a method the server does not have is a 404 as well
+      written(res, answer, "error" in answer && answer.error.code === -32601 ? 404 : 200);
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message }, "mcp request failed");
+      refuse(res, 500, {
+        jsonrpc: "2.0",
+        id: request.id,
+        error: { code: -32603, message: "Internal error" },
+      });
+    } finally {
+      res.off("close", gone);
+    }
+  }
+
+  private listen(request: ModernRequest, res: ServerResponse, caller: Caller | undefined): void {
+    const event = (m: unknown) => {
+      if (!res.destroyed) res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
+    };
+    let started = false;
+    const opened = this.listeners.open(request, caller, (m) => {
+      if (!started) {
+        started = true;
+        res.writeHead(200, {
+          "content-type": "text/event-stream",
+          "cache-control": "no-cache",
+        });
+        res.flushHeaders();
+      }
+      event(m);
+    });
+    if (typeof opened !== "function") {
+      refuse(res, 200, opened);
+      return;
+    }
+    const keepAlive = setInterval(() => {
+      if (!res.destroyed) res.write(": keep-alive\n\n");
+    }, LISTEN_KEEPALIVE_MS);
+    keepAlive.unref();
+    // the server stops: the listen ends gracefully (its result), and its connection with it
+    const end = () => {
+      event({
+        jsonrpc: "2.0",
+        id: request.id,
+        result: { resultType: "complete", _meta: { [SUBSCRIPTION_KEY]: request.id } },
+      });
+      res.end(() => res.socket?.destroy());
+    };
+    this.open.add(end);
+    res.once("close", () => {
+      clearInterval(keepAlive);
+      this.open.delete(end);
+      opened();
+    });
+  }
+
+  /** Ends every open listen stream (the server stops): nothing else of this layer holds a connection. */
+  close(): void {
+    for (const end of [...this.open]) end();
+  }
+
+  /**
    * Any other POST, through the SDK's transport on a pooled server: `json` false when the answer
    * may need an event stream (a tool that notifies or asks its client while it runs). Throws what
    * the SDK throws, for the caller to answer.
@@ -181,10 +282,18 @@ export class McpHttp {
   }
 }
 
-/** A JSON-path answer, unless the caller went away or something answered already. */
-function written(res: ServerResponse, answer: unknown): void {
+/** A refusal of the checks before a method runs (or an error of the layer), as one JSON body. */
+export function refuse(res: ServerResponse, status: number, answer: ErrorAnswer): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(answer);
-  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** A JSON-path answer, unless the caller went away or something answered already. */
+function written(res: ServerResponse, answer: unknown, status = 200): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(answer);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }

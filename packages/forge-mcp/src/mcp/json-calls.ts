@@ -14,6 +14,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { type Caller, type Catalogue, type ClientView, NO_PEER } from "./catalogue.js";
+import { REV_2026 } from "./rev2026.js";
 import { inputSchemaOf, runTool } from "./sdk-server.js";
 
 /**
@@ -29,7 +30,7 @@ import { inputSchemaOf, runTool } from "./sdk-server.js";
 /**
  * Whether a POST's headers are ones the SDK's transport would answer with one JSON body: Accept
  * names both JSON and an event stream, the body is JSON, and the protocol version (if given) is
- * one the SDK speaks.
+ * one the SDK speaks, or 2026-07-28 (whose requests src/mcp/rev2026.ts answers).
  */
 export function plainHeaders(headers: IncomingHttpHeaders): boolean {
   return isJsonContentType(headers["content-type"]) && plainAccept(headers);
@@ -42,7 +43,9 @@ export function plainAccept(headers: IncomingHttpHeaders): boolean {
   if (accept === undefined || !accept.includes("application/json") || !accept.includes("text/event-stream"))
     return false;
   const version = headers["mcp-protocol-version"];
-  return version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version as string);
+  return (
+    version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version as string) || version === REV_2026
+  );
 }
 
 /**

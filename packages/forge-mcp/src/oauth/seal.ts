@@ -10,7 +10,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
  * Opening tries the current secret, then the previous one (rotation without a flag day).
  */
 
-type SealPurpose = "client" | "state" | "code" | "consent" | "refresh" | "family";
+type SealPurpose = "client" | "state" | "code" | "consent" | "refresh" | "family" | "request-state";
 
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -46,7 +46,15 @@ export class Sealer {
     previous?: Buffer,
     private readonly now: () => number = Date.now,
   ) {
-    const purposes: SealPurpose[] = ["client", "state", "code", "consent", "refresh", "family"];
+    const purposes: SealPurpose[] = [
+      "client",
+      "state",
+      "code",
+      "consent",
+      "refresh",
+      "family",
+      "request-state",
+    ];
     this.keys = [secret, previous]
       .filter((s): s is Buffer => s !== undefined)
       .map((s) => new Map(purposes.map((p) => [p, deriveKey(s, p)])));
@@ -92,4 +100,20 @@ export class Sealer {
     }
     return undefined;
   }
+}
+
+/**
+ * The sealer of MCP 2026-07-28's requestState (src/mcp/rev2026.ts): the stateless secret where
+ * there is one, so any replica opens what another sealed; a key of this process otherwise.
+ */
+export function requestStateSealer(
+  secret: Buffer = randomBytes(32),
+  previous?: Buffer,
+  now: () => number = Date.now,
+): { seal<T>(state: T, ttlMs: number): string; open<T>(token: string): T | undefined } {
+  const sealer = new Sealer(secret, previous, now);
+  return {
+    seal: (state, ttlMs) => sealer.seal("request-state", state, ttlMs),
+    open: <T>(token: string) => sealer.open<T>("request-state", token)?.data,
+  };
 }

@@ -1,6 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import type { CallContext, ElicitAnswer as ElicitResult, Peer } from "../mcp/catalogue.js";
+import {
+  type CallContext,
+  type ElicitAnswer as ElicitResult,
+  InputRequired,
+  type Peer,
+} from "../mcp/catalogue.js";
 
 /**
  * Confirmation of destructive tools through MCP elicitation (docs/forge-mcp.md "Confirming
@@ -75,6 +80,9 @@ export async function confirmDestructive(
   args: Record<string, unknown>,
 ): Promise<string | undefined> {
   if (mode === "off") return undefined;
+  // MCP 2026-07-28: the request declares its capabilities and carries the answers (the peer asks
+  // with an input_required result), whatever this server's 2025 way of asking is
+  if (extra.peer.inline) asker = sessionAsker;
   if (!asker.supports(extra.peer, extra))
     return mode === "refuse"
       ? `${toolName} was not run: it needs the person's confirmation and this client cannot ask (no elicitation capability)`
@@ -82,7 +90,8 @@ export async function confirmDestructive(
   let answer: ElicitResult;
   try {
     answer = await asker.ask(extra.peer, extra, confirmationForm(toolName, args));
-  } catch {
+  } catch (err) {
+    if (err instanceof InputRequired) throw err;
     return `${toolName} was not run: the confirmation was not answered`;
   }
   if (answer.action === "accept" && answer.content?.confirm === true) return undefined;

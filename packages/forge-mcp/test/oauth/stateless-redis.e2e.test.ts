@@ -4,6 +4,7 @@ import { type Forge, seedApp, startForge } from "../forge-sim.js";
 import { getManual, type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 import { forgeAuthorizeHop, newClient, pkce, redeem } from "../oauth-client.js";
 import { startRedis } from "../redis.js";
+import { connectV2 } from "../sdk-clients.js";
 import { proxyCodeVia, statelessEnv } from "../stateless-helpers.js";
 
 /** Stateless replicas sharing one Redis: one-time codes and states are exact across replicas. */
@@ -81,5 +82,17 @@ describeWith("redis-server")("stateless proxy mode with Redis", () => {
       cookie: hop.cookie,
     });
     expect(new URL(ok.location!).searchParams.get("state")).toBe("attacker");
+  });
+
+  it("with Redis, the official v2 client signs in, negotiates MCP 2026-07-28 and calls a tool", async () => {
+    const { client } = await connectV2(publicUrl, { revision: "2026" });
+    expect(client.getProtocolEra()).toBe("modern");
+    const r = (await client.callTool({ name: "whoami", arguments: {} })) as {
+      isError?: boolean;
+      content: Array<{ text: string }>;
+    };
+    expect(r.isError).toBeFalsy();
+    expect(JSON.parse(r.content[0]!.text).username).toBe("alice");
+    await client.close();
   });
 });

@@ -20,7 +20,7 @@ type Call = (name: string, args: Record<string, unknown>) => Promise<ToolResult>
 const modes = SIGN_IN_MODES;
 
 /** A signed-in official client whose elicitation handler answers `answers` in turn (none: no capability). */
-async function signedIn(sdk: "v1" | "v2", mcpUrl: string, answers?: Answer[]) {
+async function signedIn(sdk: "v1" | "v2" | "v2 at 2026-07-28", mcpUrl: string, answers?: Answer[]) {
   const asked: Array<{ message: string; requestedSchema: unknown }> = [];
   const handler = async (params: { message: string; requestedSchema: unknown }) => {
     asked.push(params);
@@ -37,11 +37,14 @@ async function signedIn(sdk: "v1" | "v2", mcpUrl: string, answers?: Answer[]) {
         })
       : await connectV2(mcpUrl, {
           capabilities,
+          // 2026-07-28: the form arrives in an input_required result, the answer in the retry
+          revision: sdk === "v2" ? "2025" : "2026",
           setup: (c: ClientV2) => {
             if (answers)
               c.setRequestHandler("elicitation/create", (r) => handler(r.params as never) as never);
           },
         });
+  if (sdk !== "v1") expect((client as ClientV2).getProtocolEra()).toBe(sdk === "v2" ? "legacy" : "modern");
   const call: Call = (name, args) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
   return { client, call, asked };
 }
@@ -81,7 +84,7 @@ describe.each(modes)("confirming destructive tools, %s mode", (mode, extra) => {
     await forge?.close();
   });
 
-  for (const sdk of ["v1", "v2"] as const) {
+  for (const sdk of ["v1", "v2", "v2 at 2026-07-28"] as const) {
     it(`${sdk}: declined and cancelled forms answer isError with no DELETE; an accepted one deletes`, async () => {
       const { client, call, asked } = await signedIn(sdk, mcp.url, [
         { action: "decline" },
