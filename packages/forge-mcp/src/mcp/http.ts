@@ -14,7 +14,7 @@ import {
   type StateSealer,
   SUBSCRIPTION_KEY,
 } from "./rev2026.js";
-import { createMcpServer } from "./sdk-server.js";
+import { createMcpServer, unknownToolAnswer } from "./sdk-server.js";
 
 const MAX_IDLE_SERVERS = 32;
 const SERVER_INFO = { name: "forge-mcp", version: "0.1.0" };
@@ -268,6 +268,8 @@ export class McpHttp {
     body: unknown,
     json: boolean,
   ): Promise<void> {
+    const unknown = unknownToolAnswer(this.catalogue, body);
+    if (unknown) return written(res, unknown);
     const entry = this.idleConnected.pop();
     const server = entry?.server ?? this.build();
     const transport = new StreamableHTTPServerTransport({

@@ -15,7 +15,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { type Caller, type Catalogue, type ClientView, NO_PEER } from "./catalogue.js";
 import { REV_2026 } from "./rev2026.js";
-import { inputSchemaOf, runTool } from "./sdk-server.js";
+import { inputSchemaOf, runTool, unknownToolAnswer } from "./sdk-server.js";
 
 /**
  * The common case of stateless Streamable HTTP, answered without the SDK's HTTP transport: one
@@ -161,9 +161,9 @@ function plainResult(r: unknown): r is CallToolResult {
  * arguments with its input schema, run its handler, turn a throw into a tool error, check the
  * result against CallToolResultSchema), without the SDK's protocol layer: no transport, no promise
  * chain per message, no parse of the whole request by three zod schemas. Whatever it would have to
- * answer with an error of the SDK's own (a tool it does not have, arguments its schema refuses) it
- * leaves to the SDK: `call` answers undefined before running anything, and the caller hands the
- * request to a connected server. Handlers are reentrant (the token travels in the context), so one
+ * answer with an error of the SDK's own (arguments its schema refuses) it leaves to the SDK: `call`
+ * answers undefined before running anything, and the caller hands the request to a connected
+ * server. A tool the catalogue does not have is the JSON-RPC error -32602 (unknownToolAnswer). Handlers are reentrant (the token travels in the context), so one
  * catalogue serves every call.
  */
 export class ToolDispatch {
@@ -177,7 +177,12 @@ export class ToolDispatch {
     extra: { authInfo?: Caller | undefined; signal: AbortSignal; view?: ClientView | undefined },
   ): Promise<JSONRPCMessage | undefined> {
     const t = this.catalogue.tools.get(call.name);
-    if (!t) return undefined;
+    if (!t)
+      return unknownToolAnswer(this.catalogue, {
+        id: call.id,
+        method: "tools/call",
+        params: { name: call.name },
+      });
     const parsed = await safeParseAsync(inputSchemaOf(t), call.args ?? {});
     if (!parsed.success) return undefined;
     this.answered++;

@@ -107,6 +107,25 @@ function peerOf(server: McpServer): Peer {
   };
 }
 
+/**
+ * A tools/call of a name the catalogue does not have, answered as the JSON-RPC error the MCP
+ * specification gives for it (-32602, "Unknown tool"), at every revision: the SDK's McpServer
+ * would answer it as a tool result with isError, which tells the model the tool ran and failed.
+ * Undefined for any other message (a known tool, a notification, another method, a batch).
+ */
+export function unknownToolAnswer(catalogue: Catalogue, message: unknown) {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return undefined;
+  const m = message as { id?: unknown; method?: unknown; params?: { name?: unknown } };
+  if (m.method !== "tools/call" || (typeof m.id !== "string" && typeof m.id !== "number")) return undefined;
+  const name = m.params?.name;
+  if (typeof name === "string" && catalogue.tools.has(name)) return undefined;
+  return {
+    jsonrpc: "2.0" as const,
+    id: m.id,
+    error: { code: -32602, message: `Unknown tool: ${typeof name === "string" ? name : "(no name)"}` },
+  };
+}
+
 /** A fresh McpServer serving the catalogue. */
 export function createMcpServer(catalogue: Catalogue, version = "0.1.0"): McpServer {
   const server = new McpServer({ name: "forge-mcp", version });

@@ -4,7 +4,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Catalogue } from "./catalogue.js";
 import { ListenBus } from "./listen.js";
 import { classify, Rev2026, type StateSealer } from "./rev2026.js";
-import { createMcpServer } from "./sdk-server.js";
+import { createMcpServer, unknownToolAnswer } from "./sdk-server.js";
 
 /**
  * stdio: one McpServer for the catalogue, on this process's stdin and stdout, for one client. A
@@ -26,7 +26,10 @@ export async function serveStdio(catalogue: Catalogue, sealer: StateSealer): Pro
   };
   stdio.onmessage = (message: JSONRPCMessage) => {
     const era = classify(message, undefined);
-    if (era.era === "legacy") return front.onmessage?.(message);
+    if (era.era === "legacy") {
+      const unknown = unknownToolAnswer(catalogue, message);
+      return unknown ? out(unknown) : front.onmessage?.(message);
+    }
     if (era.era === "refused") return out(era.answer);
     if (era.era === "modern-notification") return;
     if (era.request.method === "subscriptions/listen") {

@@ -45,10 +45,10 @@ const ROWS: Row[] = [
     answer: { jsonrpc: "2.0", id: "abc", result: { content: [{ type: "text" }] } },
   },
   {
-    rule: "an unknown tool is a tool error inside a 200",
+    rule: "an unknown tool is JSON-RPC -32602 (not a tool result: the tool never ran)",
     body: call(2, "no_such_tool"),
     status: 200,
-    answer: { id: 2, result: { isError: true } },
+    answer: { id: 2, error: { code: -32602, message: "Unknown tool: no_such_tool" } },
   },
   {
     rule: "a tool's invalid arguments are a tool error inside a 200",
@@ -322,7 +322,12 @@ describe("ToolDispatch answers as the SDK does, or leaves the call to it", () =>
     listed: () => tools,
     refusal: (name) => (name === "not-for-you" ? "not loaded" : undefined),
   };
-  const rows: Array<{ rule: string; name: string; args?: Record<string, unknown>; direct: boolean }> = [
+  const rows: Array<{
+    rule: string;
+    name: string;
+    args?: Record<string, unknown>;
+    direct: boolean | "unknown";
+  }> = [
     { rule: "a tool's result", name: "plain", args: { n: 3 }, direct: true },
     { rule: "a throw becomes a tool error with its message", name: "fails", direct: true },
     { rule: "a thrown non-Error becomes a tool error with its text", name: "throws-a-string", direct: true },
@@ -342,8 +347,8 @@ describe("ToolDispatch answers as the SDK does, or leaves the call to it", () =>
       direct: true,
     },
     { rule: "invalid arguments: left to the SDK", name: "plain", args: { n: "x" }, direct: false },
-    { rule: "an unknown tool: left to the SDK", name: "nope", direct: false },
-    { rule: "an inherited property name is no tool", name: "constructor", direct: false },
+    { rule: "an unknown tool: JSON-RPC -32602, answered here", name: "nope", direct: "unknown" },
+    { rule: "an inherited property name is no tool", name: "constructor", direct: "unknown" },
   ];
   let dispatch: ToolDispatch;
   let transport: JsonCallTransport;
@@ -363,6 +368,15 @@ describe("ToolDispatch answers as the SDK does, or leaves the call to it", () =>
     };
     const answered = dispatch.answered;
     const mine = await dispatch.call(call, { signal: new AbortController().signal });
+    if (direct === "unknown") {
+      expect(mine).toEqual({
+        jsonrpc: "2.0",
+        id: 9,
+        error: { code: -32602, message: `Unknown tool: ${name}` },
+      });
+      expect(dispatch.answered).toBe(answered);
+      return;
+    }
     const sdk = await transport.call(request, {});
     if (!direct) {
       expect(mine).toBeUndefined();

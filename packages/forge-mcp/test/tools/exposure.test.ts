@@ -117,12 +117,10 @@ describe("which tools are exposed", () => {
     });
     const client = await connect(mcp);
     const before = await forgeLogSeq(forge);
-    const r = (await client.callTool({
-      name: "delete_issue",
-      arguments: { project_id: "acme/widgets", issue_iid: 1 },
-    })) as ToolResult;
-    expect(r.isError).toBe(true);
-    expect(r.content[0]!.text).toMatch(/delete_issue not found/);
+    // a tool this server does not serve is the JSON-RPC error -32602, not a tool result
+    await expect(
+      client.callTool({ name: "delete_issue", arguments: { project_id: "acme/widgets", issue_iid: 1 } }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool: delete_issue/) });
     expect(await forgeLogSeq(forge)).toBe(before);
     await client.close();
     await mcp.close();

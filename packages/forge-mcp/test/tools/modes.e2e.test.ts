@@ -60,12 +60,10 @@ describe("tool modes against the forge simulator", () => {
         .sort(),
     );
     for (const t of listed) expect(t.annotations?.readOnlyHint, t.name).toBe(true);
-    // A writer cannot be called either: it does not exist.
-    const r = (await c.callTool({
-      name: "delete_issue",
-      arguments: { project_id: 1, issue_iid: 1 },
-    })) as Result;
-    expect(r.isError).toBe(true);
+    // A writer cannot be called either: it does not exist (JSON-RPC -32602, not a tool result).
+    await expect(
+      c.callTool({ name: "delete_issue", arguments: { project_id: 1, issue_iid: 1 } }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   it("every tool carries annotations that match its registry entry", async () => {
