@@ -5,12 +5,15 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 // for its length. vitest starts the longest files first once it has timed a run on this machine,
 // but a fresh clone (CI, a new user) has no timings, and vitest then starts the largest files
 // first, which put the demo (a small file that runs the whole demo) and the nested test runs at
-// the very end. These files, the longest of their tier when last measured (2026-12-06, whole run,
-// bench/results/test-suite.md), start first when vitest has no timing for them.
+// the very end. These files, the longest of their tier when last measured (2026-12-06, whole runs,
+// bench/results/test-suite.md; the kill matrix, packaging and PostgreSQL rows from the last one), start first when vitest has no timing for them.
 export const LONG_FILES = [
   "packages/agents/test/e2e/crash.test.ts",
+  "scripts/packaging.e2e.test.ts",
+  "packages/agents/test/convergence/kill-matrix.e2e.test.ts",
   "packages/agents/test/e2e/storm.test.ts",
   "packages/agents/test/e2e/cli-edges.test.ts",
+  "packages/agents/test/state/postgres-store.e2e.test.ts",
   "scripts/demo.e2e.test.ts",
   "packages/forge-mcp/test/main.e2e.test.ts",
   "packages/forge-mcp/test/stdio.e2e.test.ts",
