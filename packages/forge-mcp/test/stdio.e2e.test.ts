@@ -75,6 +75,8 @@ describe("stdio transport and local OAuth", () => {
       const call = (name: string, args: Record<string, unknown>) =>
         client.callTool({ name, arguments: args }) as Promise<R>;
       expect(JSON.parse((await call("whoami", {})).content[0]!.text).username).toBe("alice");
+      // a tool this server does not have is the JSON-RPC error -32602, not a tool result
+      await expect(call("no_such_tool", {})).rejects.toMatchObject({ code: -32602 });
       // declined: no DELETE reaches the forge; accepted: the issue is gone
       const created = await call("create_issue", { project_id: "acme/widgets", title: "stdio confirm" });
       const iid = JSON.parse(created.content[0]!.text).iid as number;
