@@ -21,7 +21,7 @@ import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { startSim } from "@agents/sims";
+import { Prng, startSim } from "@agents/sims";
 import { startPostgres } from "../packages/agents/test/state/pg-server.ts";
 import { cli, spawnCli } from "./lib.mjs";
 
@@ -44,17 +44,6 @@ const KEYS = {
   provider_c: "sim-provider-c-key",
   provider_d: "sim-provider-d-key",
 };
-
-/** mulberry32: the same seed replays the same choices (where a kill lands still follows timing). */
-function prng(seed) {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(t ^ (t >>> 15), 1 | t);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---- the project: 3 copies of every provider's kinds (31), and 4 more: 97 resources ----
 
@@ -244,7 +233,10 @@ function audit(objects, stateText) {
 // ---- one storm ----
 
 async function storm({ seed, backend, sims, server }) {
-  const random = prng(seed);
+  // the simulators' seeded PRNG (mulberry32): the same seed replays the same choices (where a
+  // kill lands still follows timing)
+  const rng = new Prng(seed);
+  const random = () => rng.next();
   const dir = mkdtempSync(join(os.tmpdir(), `agents-storm-${backend}-`));
   const database = `storm_${seed}_${backend}`.replace(/[^a-z0-9_]/g, "_");
   const env = {

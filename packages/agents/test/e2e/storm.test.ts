@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
+import { Prng, type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { forceUnlock } from "../../src/state/file-store.js";
 import { inProcessProject } from "../convergence/in-process.js";
@@ -22,17 +22,6 @@ import { setFaults, simState, startProviderAInstantUploads } from "./project.js"
 const COPIES = 3;
 const APPLY_KILLS = 4;
 const DESTROY_KILLS = 2;
-
-/** A small seeded PRNG (mulberry32): the same seed replays the same storm. */
-function prng(seed: number): () => number {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(t ^ (t >>> 15), 1 | t);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function config(): string {
   const out: string[] = [
@@ -195,7 +184,9 @@ describe("crash storm on provider_a and provider_b", () => {
   let dir: string;
   const env: Record<string, string> = { AGENTS_STATE_KEY: "storm-key" };
   const seed = Number(process.env.STORM_SEED || Math.floor(Math.random() * 2 ** 31));
-  const random = prng(seed);
+  // the simulators' seeded PRNG (mulberry32): the same seed replays the same storm
+  const rng = new Prng(seed);
+  const random = () => rng.next();
   const say = (what: string) => `seed ${seed} (STORM_SEED=${seed} replays it): ${what}`;
 
   beforeAll(async () => {
