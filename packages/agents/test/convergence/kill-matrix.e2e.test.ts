@@ -10,11 +10,10 @@
 import { join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeWith } from "../../../../scripts/test-services.js";
 import { stateBackendForConfig } from "../../src/engine/state-config.js";
 import type { Plan } from "../../src/index.js";
 import { removedAfterAll, simState, startProviderAInstantUploads } from "../e2e/project.js";
-import { type PgServer, testPostgres } from "../state/pg-server.js";
+import { describeEachStateBackend } from "../state/each-backend.js";
 import { inProcessProject } from "./in-process.js";
 import { KILL_PROJECTS, writeKillProject } from "./kill-projects.js";
 import { type KillPoint, KillSwitch, killedRun, killLabel } from "./kill-switch.js";
@@ -153,20 +152,9 @@ describe("the kill matrix covers every provider", () => {
   });
 });
 
-for (const backend of ["file", "postgres"] as const) {
-  (backend === "postgres" ? describeWith("postgresql") : describe)(`kill matrix (${backend} state)`, () => {
-    let server: PgServer | undefined;
-    const state: Record<string, string> = {};
-    beforeAll(async () => {
-      if (backend === "postgres") {
-        server = await testPostgres();
-        state.AGENTS_STATE_URL = server.url;
-      }
-    }, 60_000);
-    afterAll(async () => {
-      await server?.stop();
-    });
-
+describeEachStateBackend(
+  (backend) => `kill matrix (${backend} state)`,
+  (state) => {
     describe.each(PROVIDERS)("%s", (provider) => {
       let dir: string;
       const sim = () => sims.get(provider)!;
@@ -295,5 +283,5 @@ for (const backend of ["file", "postgres"] as const) {
         });
       });
     });
-  });
-}
+  },
+);

@@ -13,9 +13,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeWith } from "../../../../scripts/test-services.js";
 import { removedAfterAll, setFaults, simState } from "../e2e/project.js";
-import { type PgServer, testPostgres } from "../state/pg-server.js";
+import { describeEachStateBackend } from "../state/each-backend.js";
 import { inProcessProject } from "./in-process.js";
 import { KEYS, wireHeaders } from "./rows.js";
 
@@ -137,20 +136,9 @@ describe("a vault credential deleted outside agents", () => {
 });
 
 // The journal that makes adoption possible lives in the state backend: both are driven.
-for (const backend of ["file", "postgres"] as const) {
-  (backend === "postgres" ? describeWith("postgresql") : describe)(`${backend} state`, () => {
-    let server: PgServer | undefined;
-    const state: Record<string, string> = {};
-    beforeAll(async () => {
-      if (backend === "postgres") {
-        server = await testPostgres();
-        state.AGENTS_STATE_URL = server.url;
-      }
-    }, 60_000);
-    afterAll(async () => {
-      await server?.stop();
-    });
-
+describeEachStateBackend(
+  (backend) => `${backend} state`,
+  (state, backend) => {
     describe(`a create whose answer was lost (${backend} state)`, () => {
       it.each(LOST_CREATES)(
         "$provider $kind: the next apply adopts it whole, destroy removes it",
@@ -172,5 +160,5 @@ for (const backend of ["file", "postgres"] as const) {
         },
       );
     });
-  });
-}
+  },
+);
