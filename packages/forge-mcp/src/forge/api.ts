@@ -38,6 +38,14 @@ function keysetPage(h: ForgeHeaders): Page | undefined {
   };
 }
 
+/** A 206's window or a 416's size, from Content-Range (`bytes 0-9/120`, `bytes *\/120`). */
+function windowOf(r: { status: number; text: string; headers: ForgeHeaders }) {
+  const m = /^bytes (?:(\d+)-\d+|\*)\/(\d+|\*)$/.exec(r.headers.get("content-range") ?? "");
+  const size = m?.[2] && m[2] !== "*" ? Number(m[2]) : null;
+  if (r.status === 416) return { text: "", start: size ?? 0, size, beyond: true };
+  return { text: r.text, start: Number(m?.[1] ?? 0), size };
+}
+
 const num = (v: string | null) => (v === null || v === "" ? null : Number(v));
 
 /**
@@ -114,6 +122,14 @@ export class ForgeApi {
   download(path: string, maxBytes: number, query?: Query): Promise<ApiResult> {
     return this.call({ method: "GET", path, query, headBytes: maxBytes });
   }
+  /**
+   * Bytes start..end (inclusive) of a text, asked with `Range` as GitLab's job logs take it: `data`
+   * is {text, start, size} of what came back (the whole text from 0 when the forge ignores Range),
+   * or {text: "", start, size} with `beyond: true` when start is past the end (416).
+   */
+  window(path: string, start: number, end: number): Promise<ApiResult> {
+    return this.call({ method: "GET", path, range: { start, end } });
+  }
   /** The REST root, to tell a redirect that stays on the API from one that leaves it. */
   get base(): string {
     return this.apiUrl;
@@ -138,6 +154,7 @@ export class ForgeApi {
     upload,
     maxBytes,
     headBytes,
+    range,
   }: ForgeRequest): Promise<ApiResult> {
     const base = graphql ? this.apiUrl.replace(/\/v4\/?$/, "/graphql") : this.apiUrl;
     const u = new URL(base + path);
@@ -155,6 +172,7 @@ export class ForgeApi {
       init.body = JSON.stringify(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));
     }
     if (upload) init.upload = upload;
+    if (range) headers.range = `bytes=${range.start}-${range.end}`;
     if (headBytes !== undefined) init.headBytes = headBytes;
     const r = await forgeFetch(u.href, init);
     if (r.status === 401) this.onUnauthorized?.();
@@ -169,8 +187,10 @@ export class ForgeApi {
         },
         page: undefined,
       };
+    if (range && (r.status === 206 || r.status === 416)) return { data: windowOf(r), page: undefined };
     if (r.status < 200 || r.status >= 300)
       throw new ForgeHttpError(r.status, forgeMessage(r.status, r.body), r.body);
+    if (range) return { data: { text: r.text, start: 0, size: Buffer.byteLength(r.text) }, page: undefined };
     const h = r.headers;
     const page = h.has("x-page")
       ? {

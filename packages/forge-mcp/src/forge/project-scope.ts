@@ -40,6 +40,8 @@ export interface ForgeRequest {
   upload?: { filename: string; content: Buffer } | undefined;
   /** A download that keeps the first bytes: at most this many. */
   headBytes?: number | undefined;
+  /** A byte window of a text (`Range: bytes=start-end`, both inclusive). */
+  range?: { start: number; end: number } | undefined;
 }
 
 /**

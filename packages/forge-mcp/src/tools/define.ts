@@ -4,6 +4,7 @@ import type { ApiResult, ForgeApi } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
 import { ProjectOutsideScope } from "../forge/project-scope.js";
 import type { CallContext, CatalogueTool, ToolAnnotations, ToolResult } from "../mcp/catalogue.js";
+import { AddressRefused, addressedBy, missingAddress, resolveAddress, withUrl } from "./address.js";
 import { type Asker, type ConfirmMode, confirmDestructive } from "./confirm.js";
 import { type Output, outputOf, outputSchema, shape } from "./results.js";
 
@@ -125,13 +126,17 @@ export interface Exposure {
 function inputFor(t: ForgeTool, defaultProject: string | undefined): z.ZodRawShape {
   const field = t.input.project_id as z.ZodType | undefined;
   // a tool answering objects of a kind answers them slim unless asked for the forge's whole ones
-  const input = outputOf(t.name) === "object" ? t.input : { ...t.input, full_response: fullResponse };
-  if (!defaultProject || !field) return input;
-  const described = field.description ? `${field.description}. ` : "";
-  return {
-    ...input,
-    project_id: field.optional().describe(`${described}Optional: defaults to ${defaultProject}`),
-  };
+  let input = outputOf(t.name) === "object" ? t.input : { ...t.input, full_response: fullResponse };
+  if (defaultProject && field) {
+    const described = field.description ? `${field.description}. ` : "";
+    input = {
+      ...input,
+      project_id: field.optional().describe(`${described}Optional: defaults to ${defaultProject}`),
+    };
+  }
+  // a tool taking a project and an iid takes the object's web URL instead (./address.ts)
+  const key = addressedBy(t.input);
+  return key ? withUrl(input, key) : input;
 }
 
 const fullResponse = z.boolean().optional().describe("true: the forge's whole objects, not the slim default");
@@ -176,6 +181,7 @@ export function catalogueTools(
     if (!permitted(t, opts)) continue;
     const input = inputFor(t, opts.defaultProject);
     const fill = opts.defaultProject !== undefined && t.input.project_id !== undefined;
+    const addressKey = addressedBy(t.input);
     const output = outputOf(t.name);
     const call = async (args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> => {
       // a destructive tool asks the person first (annotations: the one source of destructiveHint)
@@ -187,17 +193,34 @@ export function catalogueTools(
         const { full_response, ...rest } = args;
         return toResult(await t.run(apiFor(ctx), rest as never), output, full_response === true, !t.write);
       } catch (err) {
-        if (err instanceof ProjectOutsideScope) return refusal(err.message);
-        const message =
-          err instanceof ForgeHttpError
-            ? `Forge error${err.status ? ` ${err.status}` : ""}: ${err.message}`
-            : `Tool failed: ${(err as Error).message}`;
-        return { isError: true, content: [{ type: "text", text: message }] };
+        return failure(err);
       }
     };
+    /** A url read into project_id and the id; then the default project; then both must be there. */
+    const address = async (
+      given: Record<string, unknown>,
+      ctx: CallContext,
+    ): Promise<{ args: Record<string, unknown> } | { refused: ToolResult }> => {
+      let args = given;
+      if (addressKey) {
+        try {
+          args = await resolveAddress(apiFor(ctx), addressKey, given);
+        } catch (err) {
+          return { refused: failure(err) };
+        }
+      }
+      if (fill && args.project_id === undefined) args = { ...args, project_id: opts.defaultProject };
+      const missing = addressKey && missingAddress(addressKey, args);
+      return missing ? { refused: refusal(missing) } : { args };
+    };
     const handler = async (given: Record<string, unknown>, ctx: CallContext) => {
-      const args =
-        fill && given.project_id === undefined ? { ...given, project_id: opts.defaultProject } : given;
+      const addressed = await address(given, ctx);
+      if ("refused" in addressed) {
+        const outcome = outcomeOf(addressed.refused);
+        opts.observe?.({ tool: t, args: given, authInfo: ctx.authInfo, outcome });
+        return addressed.refused;
+      }
+      const { args } = addressed;
       const result = await call(args, ctx);
       opts.observe?.({ tool: t, args, authInfo: ctx.authInfo, outcome: outcomeOf(result) });
       return result;
@@ -226,6 +249,16 @@ export interface ToolCall {
 }
 
 const REFUSED = Symbol("refused");
+
+/** A tool's failure as its result: a control's refusal, the forge's error, or the tool's own. */
+function failure(err: unknown): ToolResult {
+  if (err instanceof ProjectOutsideScope || err instanceof AddressRefused) return refusal(err.message);
+  const message =
+    err instanceof ForgeHttpError
+      ? `Forge error${err.status ? ` ${err.status}` : ""}: ${err.message}`
+      : `Tool failed: ${(err as Error).message}`;
+  return { isError: true, content: [{ type: "text", text: message }] };
+}
 
 function refusal(text: string): ToolResult {
   return Object.assign({ isError: true, content: [{ type: "text" as const, text }] }, { [REFUSED]: true });

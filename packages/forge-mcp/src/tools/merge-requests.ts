@@ -1,10 +1,32 @@
 import { z } from "zod";
-import { enc } from "../forge/api.js";
+import { type ApiResult, enc } from "../forge/api.js";
+import { ForgeHttpError } from "../forge/http.js";
 import { iid, pagination, projectId, tool } from "./define.js";
 
 export const mr = (p: string | number, i: number) => `/projects/${enc(p)}/merge_requests/${i}`;
 const MR = "/projects/:id/merge_requests/:iid";
 const ids = z.array(z.number().int().positive());
+
+/**
+ * A merge or an approval given the head `sha` the caller reviewed: GitLab refuses it (409) when the
+ * source branch has moved since, and the model is told what that means and what to do, rather than
+ * handed the forge's terse wording.
+ */
+async function shaGuarded(call: Promise<ApiResult>, sha: string | undefined, what: string) {
+  try {
+    return await call;
+  } catch (err) {
+    if (sha === undefined || !(err instanceof ForgeHttpError) || err.status !== 409) throw err;
+    if (!/SHA does not match/i.test(err.message)) throw err;
+    const head = /source branch:\s*([0-9a-f]{7,64})/i.exec(err.message)?.[1];
+    const moved = head ? `its head is now ${head}, not ${sha}` : `its head is no longer ${sha}`;
+    throw new ForgeHttpError(
+      409,
+      `Not ${what}: the source branch moved after you read the merge request (${moved}). Read it again (get_merge_request and its diffs), review the new commits, then retry with the current sha.`,
+      err.body,
+    );
+  }
+}
 
 export const mergeRequestTools = [
   tool({
@@ -146,7 +168,7 @@ export const mergeRequestTools = [
     endpoint: `POST ${MR}/approve`,
     input: { project_id: projectId, merge_request_iid: iid, sha: z.string().optional() },
     run: (api, { project_id, merge_request_iid, ...body }) =>
-      api.post(`${mr(project_id, merge_request_iid)}/approve`, body),
+      shaGuarded(api.post(`${mr(project_id, merge_request_iid)}/approve`, body), body.sha, "approved"),
   }),
   tool({
     name: "unapprove_merge_request",
@@ -174,6 +196,6 @@ export const mergeRequestTools = [
       sha: z.string().optional().describe("Refuse (409) unless the source head is this sha"),
     },
     run: (api, { project_id, merge_request_iid, ...body }) =>
-      api.put(`${mr(project_id, merge_request_iid)}/merge`, body),
+      shaGuarded(api.put(`${mr(project_id, merge_request_iid)}/merge`, body), body.sha, "merged"),
   }),
 ];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { enc } from "../forge/api.js";
+import { type ApiResult, enc } from "../forge/api.js";
 import { id, pagination, projectId, tool } from "./define.js";
 
 const P = "/projects/:id";
@@ -25,6 +25,26 @@ function boundText(text: string, max: number, where: "head" | "tail", what: stri
   return where === "tail"
     ? `[${what} cut to its last ${max} of ${buf.length} bytes]\n${s}`
     : `${s}\n[${what} cut to its first ${max} of ${buf.length} bytes]`;
+}
+
+/**
+ * A byte window of a job log as the model reads it: a first line saying which bytes of how many
+ * these are and where the next window starts, then the text (a character the window's edges split
+ * dropped). A forge that answers the whole log is cut here.
+ */
+function logWindow(r: ApiResult, a: { start_byte: number; max_bytes: number }): string {
+  const w = r.data as { text: string; start: number; size: number | null; beyond?: boolean };
+  const size = w.size ?? "?";
+  if (w.beyond) return `[log has ${size} bytes: start_byte ${a.start_byte} is past its end]`;
+  let bytes = Buffer.from(w.text, "utf8");
+  // a forge that ignores Range answers the whole log from byte 0
+  if (w.start !== a.start_byte)
+    bytes = bytes.subarray(a.start_byte - w.start, a.start_byte - w.start + a.max_bytes);
+  bytes = bytes.subarray(0, a.max_bytes);
+  const end = a.start_byte + bytes.length;
+  const next = typeof w.size === "number" && end < w.size ? `; next start_byte ${end}` : "";
+  const text = bytes.toString("utf8").replace(/^\uFFFD+|\uFFFD+$/g, "");
+  return `[log bytes ${a.start_byte}-${end - 1} of ${size}${next}]\n${text}`;
 }
 
 const asText = (data: unknown) => (typeof data === "string" ? data : JSON.stringify(data));
@@ -124,7 +144,7 @@ export const pipelineTools = [
     name: "get_pipeline_job_output",
     aliases: ["get_job_log"],
     description:
-      "Get the log (trace) of a CI job (its id from list_pipeline_jobs). Long logs keep their end: at most max_bytes, and with tail_lines only the last lines.",
+      "Get the log (trace) of a CI job (its id from list_pipeline_jobs). Long logs keep their end: at most max_bytes, and with tail_lines only the last lines; start_byte reads the max_bytes from there instead.",
     write: false,
     endpoint: `GET ${P}/jobs/:job_id/trace`,
     input: {
@@ -132,9 +152,16 @@ export const pipelineTools = [
       job_id: id,
       tail_lines: z.number().int().min(1).max(100_000).optional().describe("Only the last N lines"),
       max_bytes: maxBytes,
+      start_byte: z.number().int().min(0).optional(),
     },
     run: async (api, a) => {
-      let text = asText((await api.get(`${proj(a.project_id)}/jobs/${a.job_id}/trace`)).data);
+      const trace = `${proj(a.project_id)}/jobs/${a.job_id}/trace`;
+      if (a.start_byte !== undefined) {
+        if (a.tail_lines !== undefined) throw new Error("give start_byte or tail_lines, not both");
+        const window = await api.window(trace, a.start_byte, a.start_byte + a.max_bytes - 1);
+        return logWindow(window, { start_byte: a.start_byte, max_bytes: a.max_bytes });
+      }
+      let text = asText((await api.get(trace)).data);
       if (a.tail_lines !== undefined) {
         const lines = text.replace(/\n$/, "").split("\n");
         if (lines.length > a.tail_lines) text = `${lines.slice(-a.tail_lines).join("\n")}\n`;

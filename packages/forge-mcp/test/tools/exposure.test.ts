@@ -214,6 +214,18 @@ describe("GITLAB_ALLOWED_PROJECT_IDS", () => {
       const schema = t.inputSchema as Schema;
       const args: Record<string, unknown> = {};
       for (const req of schema.required ?? []) args[req] = sample(schema.properties![req]!);
+      // a tool that takes the object's web url takes project_id and the id instead of it
+      const props = schema.properties ?? {};
+      const byUrl = [
+        "project_id",
+        "issue_iid",
+        "merge_request_iid",
+        "iid",
+        "incident_iid",
+        "pipeline_id",
+        "job_id",
+      ];
+      if ("url" in props) for (const k of byUrl) if (k in props && !(k in args)) args[k] = sample(props[k]!);
       // the other project parameters name the allowed project: only `param` is outside
       for (const p of Object.keys(schema.properties ?? {}))
         if (/(^|_)project_id$/.test(p) && p in args) args[p] = 1;

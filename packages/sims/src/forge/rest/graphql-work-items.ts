@@ -1,10 +1,12 @@
 import {
   canReadProject,
+  canSeeGroup,
   findGroup,
   findProject,
   groupAccessLevel,
   groupById,
   groupChain,
+  groupFullPath,
   projectAccessLevel,
   projectFullPath,
 } from "../model/access.js";
@@ -73,8 +75,27 @@ const statusObj = (st: (typeof STATUSES)[number]): Obj => ({
   __typename: "WorkItemStatus",
   ...st,
   id: statusGid(st.id),
+  position: STATUSES.indexOf(st),
 });
 const HAS_STATUS = new Set(["issue", "task"]);
+
+/** GitLab's default work item hierarchy: which types may be children and parents of each. */
+const HIERARCHY: Record<string, { children: string[]; parents: string[] }> = {
+  epic: { children: ["epic", "issue"], parents: ["epic"] },
+  issue: { children: ["task"], parents: ["epic"] },
+  incident: { children: ["task"], parents: [] },
+  ticket: { children: ["task"], parents: ["epic"] },
+  task: { children: [], parents: ["issue", "incident", "ticket"] },
+  objective: { children: ["objective", "key_result"], parents: ["objective"] },
+  key_result: { children: [], parents: ["objective"] },
+};
+const typeRef = (t: { id: number; name: string }): Obj => ({
+  __typename: "WorkItemType",
+  id: `gid://gitlab/WorkItems::Type/${t.id}`,
+  name: t.name,
+});
+const typeConn = (kinds: string[]) =>
+  connection(kinds, {}, (k) => typeRef(WORK_ITEM_TYPES[k]!), "WorkItemType");
 
 const TIMELINE_TAGS = [
   "Start time",
@@ -98,11 +119,12 @@ export function workItemGraphql(env: GqlEnv) {
   const labelRow = (p: Project, title: string) =>
     s.labels.find((l) => l.project_id === p.id && l.name === title);
 
-  /** The custom fields of the project's root group that apply to a work item type. */
-  const customFieldsOf = (p: Project, kind: string) => {
-    if (p.namespace.kind !== "group") return [];
-    const chain = groupChain(s, groupById(s, p.namespace.id)!);
-    const root = chain.find((g) => g.parent_id === null) ?? chain[0];
+  /** The custom fields of a group's root group (a project's: its namespace's) that apply to a work item type. */
+  const customFieldsOf = (at: Project | Group, kind: string) => {
+    const g = "namespace" in at ? (at.namespace.kind === "group" ? groupById(s, at.namespace.id) : null) : at;
+    if (!g) return [];
+    const chain = groupChain(s, g);
+    const root = chain.find((x) => x.parent_id === null) ?? chain[0];
     return (m().customFields ?? []).filter(
       (f) => f.group_id === root?.id && f.work_item_types.includes(kind),
     );
@@ -117,6 +139,9 @@ export function workItemGraphql(env: GqlEnv) {
       (d) => ({
         __typename: "Discussion",
         id: `gid://gitlab/Discussion/${d.id}`,
+        // an issue's threads are resolvable only when a note of theirs is (GitLab: on merge requests)
+        resolvable: d.notes.some((n) => n.resolvable),
+        resolved: d.notes.some((n) => n.resolvable) && d.notes.every((n) => !n.resolvable || n.resolved),
         notes: connection(
           d.notes,
           {},
@@ -129,6 +154,7 @@ export function workItemGraphql(env: GqlEnv) {
               internal: false,
               system: n.system,
               createdAt: n.created_at,
+              lastEditedAt: n.updated_at === n.created_at ? null : n.updated_at,
               author: author ? userObj(author) : null,
             };
           },
@@ -177,8 +203,20 @@ export function workItemGraphql(env: GqlEnv) {
           "Label",
         ),
       },
-      { __typename: "WorkItemWidgetHierarchy", type: "HIERARCHY", parent: null, hasChildren: false },
-      { __typename: "WorkItemWidgetNotes", type: "NOTES", discussions: (a: Args) => discussionsConn(i, a) },
+      {
+        __typename: "WorkItemWidgetHierarchy",
+        type: "HIERARCHY",
+        parent: null,
+        hasParent: false,
+        hasChildren: false,
+        children: connection([], {}, () => ({ __typename: "WorkItem" }), "WorkItem"),
+      },
+      {
+        __typename: "WorkItemWidgetNotes",
+        type: "NOTES",
+        discussionLocked: false, // the REST answer's discussion_locked is null: never locked here
+        discussions: (a: Args) => discussionsConn(i, a),
+      },
     ];
     if (HAS_STATUS.has(kind) && status)
       widgets.push({ __typename: "WorkItemWidgetStatus", type: "STATUS", status: statusObj(status) });
@@ -187,6 +225,7 @@ export function workItemGraphql(env: GqlEnv) {
       id: gid("WorkItem", i.id),
       iid: String(i.iid),
       title: i.title,
+      description: i.description,
       state: i.state === "opened" ? "OPEN" : "CLOSED",
       confidential: i.confidential,
       createdAt: i.created_at,
@@ -255,7 +294,95 @@ export function workItemGraphql(env: GqlEnv) {
     return row;
   };
 
+  /** The work item types a project or group offers, with their widgets' definitions. */
+  const workItemTypes = (at: Project | Group, a: Args) =>
+    connection(
+      Object.entries(WORK_ITEM_TYPES).filter(([k]) => !a.name || String(a.name).toLowerCase() === k),
+      a,
+      ([k, t]) => ({
+        __typename: "WorkItemType",
+        id: `gid://gitlab/WorkItems::Type/${t.id}`,
+        name: t.name,
+        // what workItemConvert takes it to: any project-level type but its own (epics live in groups)
+        supportedConversionTypes: Object.entries(WORK_ITEM_TYPES)
+          .filter(([o]) => o !== k && o !== "epic" && k !== "epic")
+          .map(([, o]) => typeRef(o)),
+        widgetDefinitions: [
+          {
+            __typename: "WorkItemWidgetDefinitionHierarchy",
+            type: "HIERARCHY",
+            allowedChildTypes: typeConn(HIERARCHY[k]?.children ?? []),
+            allowedParentTypes: typeConn(HIERARCHY[k]?.parents ?? []),
+          },
+          ...(HAS_STATUS.has(k)
+            ? [
+                {
+                  __typename: "WorkItemWidgetDefinitionStatus",
+                  type: "STATUS",
+                  allowedStatuses: STATUSES.map(statusObj),
+                },
+              ]
+            : []),
+          {
+            __typename: "WorkItemWidgetDefinitionCustomFields",
+            type: "CUSTOM_FIELDS",
+            customFieldValues: customFieldsOf(at, k).map((f) => ({
+              __typename: "WorkItemCustomFieldValue",
+              customField: {
+                __typename: "CustomField",
+                id: gid("Issuables::CustomField", f.id),
+                name: f.name,
+                fieldType: f.field_type,
+                selectOptions: f.options.map((o) => ({
+                  __typename: "CustomFieldSelectOption",
+                  id: gid("Issuables::CustomFieldSelectOption", o.id),
+                  value: o.value,
+                })),
+                workItemTypes: f.work_item_types.map((t) => ({
+                  __typename: "WorkItemType",
+                  id: `gid://gitlab/WorkItems::Type/${WORK_ITEM_TYPES[t]?.id ?? 0}`,
+                  name: WORK_ITEM_TYPES[t]?.name ?? t,
+                })),
+              },
+            })),
+          },
+        ],
+      }),
+      "WorkItemType",
+    );
+
   const root = {
+    // a project's or group's namespace: where GitLab 17+ keeps work items (gitlab-mcp 2.1.64 reads them here)
+    namespace: (a: Args) => {
+      const path = typeof a.fullPath === "string" ? a.fullPath : "";
+      const p = findProject(s, path);
+      if (p && /\D/.test(path)) {
+        if (!canReadProject(s, me, p)) return null;
+        const fields = project(p);
+        const items = fields.workItems as (a: Args) => { nodes: Obj[] };
+        return {
+          __typename: "Namespace",
+          id: gid("Namespaces::ProjectNamespace", p.id),
+          fullPath: projectFullPath(s, p),
+          name: p.name,
+          workItems: items,
+          workItem: (a2: Args) => (a2.iid === undefined ? null : (items({ iid: a2.iid }).nodes[0] ?? null)),
+          workItemTypes: fields.workItemTypes,
+        } satisfies Obj;
+      }
+      const g = findGroup(s, path);
+      if (!g || !/\D/.test(path) || !canSeeGroup(s, me, g)) return null;
+      // no group-level work items (epics) in this simulator; GitLab names a group's namespace Namespace too
+      return {
+        __typename: "Namespace",
+        id: gid("Group", g.id),
+        fullPath: groupFullPath(s, g),
+        name: g.name,
+        workItems: (a2: Args) => connection([], a2, workItemObj, "WorkItem"),
+        workItem: () => null,
+        workItemTypes: (a2: Args) => workItemTypes(g, a2),
+      } satisfies Obj;
+    },
     users: (a: Args) => {
       const names = Array.isArray(a.usernames) ? a.usernames.map((x) => String(x).toLowerCase()) : null;
       const rows = s.users.filter((u) => !names || names.includes(u.username.toLowerCase()));
@@ -305,51 +432,7 @@ export function workItemGraphql(env: GqlEnv) {
       page.pageInfo.endCursor = shown > 0 ? String(after + shown) : null;
       return page;
     },
-    workItemTypes: (a: Args) =>
-      connection(
-        Object.entries(WORK_ITEM_TYPES).filter(([k]) => !a.name || String(a.name).toLowerCase() === k),
-        a,
-        ([k, t]) => ({
-          __typename: "WorkItemType",
-          id: `gid://gitlab/WorkItems::Type/${t.id}`,
-          name: t.name,
-          widgetDefinitions: [
-            ...(HAS_STATUS.has(k)
-              ? [
-                  {
-                    __typename: "WorkItemWidgetDefinitionStatus",
-                    type: "STATUS",
-                    allowedStatuses: STATUSES.map(statusObj),
-                  },
-                ]
-              : []),
-            {
-              __typename: "WorkItemWidgetDefinitionCustomFields",
-              type: "CUSTOM_FIELDS",
-              customFieldValues: customFieldsOf(p, k).map((f) => ({
-                __typename: "WorkItemCustomFieldValue",
-                customField: {
-                  __typename: "CustomField",
-                  id: gid("Issuables::CustomField", f.id),
-                  name: f.name,
-                  fieldType: f.field_type,
-                  selectOptions: f.options.map((o) => ({
-                    __typename: "CustomFieldSelectOption",
-                    id: gid("Issuables::CustomFieldSelectOption", o.id),
-                    value: o.value,
-                  })),
-                  workItemTypes: f.work_item_types.map((t) => ({
-                    __typename: "WorkItemType",
-                    id: `gid://gitlab/WorkItems::Type/${WORK_ITEM_TYPES[t]?.id ?? 0}`,
-                    name: WORK_ITEM_TYPES[t]?.name ?? t,
-                  })),
-                },
-              })),
-            },
-          ],
-        }),
-        "WorkItemType",
-      ),
+    workItemTypes: (a: Args) => workItemTypes(p, a),
     labels: (a: Args) =>
       connection(
         s.labels.filter((l) => l.project_id === p.id && (!a.title || l.name === a.title)),

@@ -15,13 +15,14 @@ import { catalogRoot } from "./graphql-catalog.js";
 import { type Args, connection, GqlError, type Obj, type Value } from "./graphql-kit.js";
 import { workItemGraphql } from "./graphql-work-items.js";
 import { canSeeIssue } from "./issues.js";
+import { ciConfigGraphql } from "./lint.js";
 import { FORGE_VERSION } from "./users.js";
 
 /**
  * A minimal GitLab GraphQL endpoint (`POST /api/graphql`, `{query, variables}`): queries and one
  * mutation (`createNote`, with the `api` scope), inline fragments (`... on Type`), no named ones. Root fields: `currentUser`, `metadata`, `project(fullPath:)` (with `issues` and
  * `mergeRequests` connections taking `state` and `first`), `group(fullPath:)`, the CI/CD catalog
- * (`ciCatalogResources`, `ciCatalogResource`), and those of ./graphql-work-items.ts. Answers
+ * (`ciCatalogResources`, `ciCatalogResource`), the CI lint (`ciConfig`, ./lint.ts), and those of ./graphql-work-items.ts. Answers
  * `{data}` or, for a document it cannot run, `{errors: [{message}]}` with status 200 as GitLab does.
  */
 
@@ -219,6 +220,7 @@ export function graphqlRoutes(app: Express, ctx: SimContext<ForgeState>): void {
       metadata: { __typename: "Metadata", version: FORGE_VERSION, revision: "sim" },
       // the CI/CD catalog: ciCatalogResources, ciCatalogResource (./graphql-catalog.ts)
       ...catalogRoot(s, me, ctx.origin),
+      ...ciConfigGraphql(s, me),
       project: (a: Args) => {
         const p = typeof a.fullPath === "string" ? findProject(s, a.fullPath) : undefined;
         if (!p || !canReadProject(s, me, p)) return null;

@@ -4,7 +4,7 @@ import { caller, loadProject, requireUser } from "../model/access.js";
 import { isFinal, jobJson, pipelineJobs, renderTrace, retryJobs, syncPipeline } from "../model/ci.js";
 import type { ForgeState, Job, JobStatus } from "../model/state.js";
 import { ACCESS } from "../model/state.js";
-import { forbidden, notFound, unauthorized } from "../wire/answers.js";
+import { forbidden, notFound, sendRanged, unauthorized } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
 import { boolParam } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
@@ -80,7 +80,8 @@ export function jobRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
 
   r.get("/projects/:id/jobs/:job_id/trace", (req, res) => {
     const l = loadJob(req, res);
-    if (l) res.status(200).type("text/plain").send(renderTrace(l.job));
+    // a byte window of the log with `Range` (206 and Content-Range), as GitLab's trace answers
+    if (l) sendRanged(req, res, renderTrace(l.job));
   });
 
   r.post("/projects/:id/jobs/:job_id/retry", (req, res) => {

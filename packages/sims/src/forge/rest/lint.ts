@@ -1,11 +1,12 @@
 import { parseDocument } from "yaml";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject } from "../model/access.js";
+import { findProject, loadProject, projectAccessLevel } from "../model/access.js";
 import { resolveRef } from "../model/repo.js";
-import { ACCESS, type ForgeState } from "../model/state.js";
+import { ACCESS, type ForgeState, type ForgeUser } from "../model/state.js";
 import { missing } from "../wire/answers.js";
 import { boolParam, params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
+import { type Args, connection, GqlError, type Obj } from "./graphql-kit.js";
 
 /** The CI lint (`/projects/:id/ci/lint`): posted content, or the project's own `.gitlab-ci.yml`. */
 
@@ -129,4 +130,72 @@ export function lintRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
       });
     res.json(lintCi(content, boolParam(q.include_jobs) === true));
   });
+}
+
+/**
+ * GraphQL's `ciConfig(projectPath:, content:)`, the lint GitLab's pipeline editor runs: the same
+ * checks as the REST lint, answered as a CiConfig (status VALID or INVALID, errors, the merged YAML,
+ * and the jobs grouped by stage). It needs the developer access creating a pipeline needs.
+ */
+export function ciConfigGraphql(s: ForgeState, me: ForgeUser | null) {
+  return {
+    ciConfig: (a: Args): Obj | null => {
+      const p = typeof a.projectPath === "string" ? findProject(s, a.projectPath) : undefined;
+      if (!p || !me || projectAccessLevel(s, me, p) < ACCESS.developer)
+        throw new GqlError(
+          "The resource that you are attempting to access does not exist or you don't have permission to perform this action",
+        );
+      if (typeof a.content !== "string")
+        throw new GqlError("Argument 'content' on Field 'ciConfig' is missing");
+      const lint = lintCi(a.content, true);
+      const jobs = (lint.jobs ?? []) as Array<Record<string, unknown> & { name: string; stage: string }>;
+      const stageNames = [...new Set(jobs.map((j) => j.stage))];
+      const list = <T>(rows: T[], node: (x: T) => Obj, type: string) => connection(rows, {}, node, type);
+      return {
+        __typename: "CiConfig",
+        status: lint.valid ? "VALID" : "INVALID",
+        errors: lint.errors,
+        warnings: lint.warnings,
+        mergedYaml: lint.merged_yaml,
+        includes: [],
+        stages: list(
+          stageNames,
+          (stage) => ({
+            __typename: "CiConfigStage",
+            name: stage,
+            groups: list(
+              jobs.filter((j) => j.stage === stage),
+              (j) => ({
+                __typename: "CiConfigGroup",
+                name: j.name,
+                size: 1,
+                jobs: list(
+                  [j],
+                  (x) => ({
+                    __typename: "CiConfigJob",
+                    name: x.name,
+                    groupName: x.name,
+                    stage: x.stage,
+                    script: x.script,
+                    beforeScript: x.before_script,
+                    afterScript: x.after_script,
+                    allowFailure: x.allow_failure,
+                    when: x.when,
+                    environment: x.environment,
+                    tags: x.tag_list,
+                    only: { __typename: "CiConfigJobRestriction", refs: ["branches", "tags"] },
+                    except: null,
+                    needs: list([], () => ({ __typename: "CiConfigNeed" }), "CiConfigNeed"),
+                  }),
+                  "CiConfigJob",
+                ),
+              }),
+              "CiConfigGroup",
+            ),
+          }),
+          "CiConfigStage",
+        ),
+      };
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { projectFullPath } from "../model/access.js";
@@ -18,17 +19,20 @@ export function mergeRequestDiffRoutes(r: Routes, ctx: SimContext<ForgeState>): 
   const load = (req: Request, res: Response, minLevel = 0) => loadMr(ctx.state, req, res, minLevel);
 
   // One version: the merge request's current diff (GitLab keeps one per push).
-  const version = (project: Project, mr: MergeRequest) => ({
-    id: mr.id * 1000 + 1,
-    head_commit_sha: mr.head_sha,
-    base_commit_sha: mr.diff_base_sha,
-    start_commit_sha: mr.diff_base_sha,
-    created_at: mr.updated_at,
-    merge_request_id: mr.id,
-    state: "collected",
-    real_size: String(mrChanges(project, mr).entries.length),
-    patch_id_sha: null,
-  });
+  const version = (project: Project, mr: MergeRequest) => {
+    const changes = mrChanges(project, mr).entries;
+    return {
+      id: mr.id * 1000 + 1,
+      head_commit_sha: mr.head_sha,
+      base_commit_sha: mr.diff_base_sha,
+      start_commit_sha: mr.diff_base_sha,
+      created_at: mr.updated_at,
+      merge_request_id: mr.id,
+      state: "collected",
+      real_size: String(changes.length),
+      patch_id_sha: patchId(changes),
+    };
+  };
 
   r.get("/projects/:id/merge_requests/:iid/versions", (req, res) => {
     const l = load(req, res);
@@ -47,4 +51,18 @@ export function mergeRequestDiffRoutes(r: Routes, ctx: SimContext<ForgeState>): 
       diffs: mrChanges(l.project, l.mr).entries,
     });
   });
+}
+
+/**
+ * A stable id of a diff, as `git patch-id` gives one (GitLab stores it per version): the SHA-1 of
+ * the changed paths and diff lines with white space and line numbers left out, so the same change
+ * on another base has the same id.
+ */
+function patchId(changes: Array<{ old_path: string; new_path: string; diff: string }>): string {
+  const h = createHash("sha1");
+  for (const c of changes) {
+    h.update(`${c.old_path}\0${c.new_path}\0`);
+    for (const line of c.diff.split("\n")) if (!line.startsWith("@@")) h.update(line.replace(/\s+/g, ""));
+  }
+  return h.digest("hex");
 }

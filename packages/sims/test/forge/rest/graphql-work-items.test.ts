@@ -5,11 +5,16 @@ import { freshForge } from "../helpers.js";
 // there, carol is no member of acme (acme/widgets is public).
 const { f, sim } = freshForge();
 
-const as = (who: "alice" | "bob" | "carol") => (who === "alice" ? "sim-forge-pat" : `sim-forge-pat-${who}`);
+const as = (who: "alice" | "bob" | "carol" | "dave") =>
+  who === "alice" ? "sim-forge-pat" : `sim-forge-pat-${who}`;
 const json = (body: unknown) => JSON.stringify(body);
 
 describe("GraphQL additions", () => {
-  const gql = async (query: string, variables: unknown = {}, who: "alice" | "bob" | "carol" = "alice") => {
+  const gql = async (
+    query: string,
+    variables: unknown = {},
+    who: "alice" | "bob" | "carol" | "dave" = "alice",
+  ) => {
     const r = await fetch(`${sim.origin}/api/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${as(who)}` },
@@ -52,5 +57,47 @@ describe("GraphQL additions", () => {
     const two = await page(one.pageInfo.endCursor);
     expect(one.nodes[0].iid).not.toBe(two.nodes[0].iid);
     expect(one.pageInfo.hasNextPage).toBe(true);
+  });
+
+  // namespace(fullPath:): where GitLab 17+ serves work items by iid and the work item types
+  it.each([
+    [
+      "a project's namespace",
+      "acme/widgets",
+      "alice",
+      {
+        __typename: "Namespace",
+        fullPath: "acme/widgets",
+        workItem: {
+          title: "Widgets render slowly on large dashboards",
+          description: expect.stringMatching(/200 widgets/),
+        },
+      },
+    ],
+    [
+      "a group's namespace (no group work items here)",
+      "acme",
+      "alice",
+      { __typename: "Namespace", fullPath: "acme", workItem: null },
+    ],
+    ["a private project a non-member cannot see", "acme/platform/infra", "dave", null],
+    ["a path that names nothing", "acme/nothing", "alice", null],
+  ])("namespace: %s", async (_n, path, who, want) => {
+    const q =
+      'query($p: ID!) { namespace(fullPath: $p) { __typename fullPath workItem(iid: "1") { title description } } }';
+    expect((await gql(q, { p: path }, who as "alice" | "dave")).data.namespace).toEqual(want);
+  });
+
+  it("namespace's work item types carry the hierarchy and the conversions", async () => {
+    const q =
+      '{ namespace(fullPath: "acme/widgets") { workItemTypes(name: TASK) { nodes { name supportedConversionTypes { name } widgetDefinitions { __typename ... on WorkItemWidgetDefinitionHierarchy { allowedParentTypes { nodes { name } } } } } } } }';
+    const [task] = (await gql(q)).data.namespace.workItemTypes.nodes;
+    expect(task.name).toBe("Task");
+    expect(task.supportedConversionTypes.map((t: { name: string }) => t.name)).toContain("Issue");
+    expect(task.widgetDefinitions[0].allowedParentTypes.nodes.map((t: { name: string }) => t.name)).toEqual([
+      "Issue",
+      "Incident",
+      "Ticket",
+    ]);
   });
 });

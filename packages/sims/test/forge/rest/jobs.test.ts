@@ -98,4 +98,20 @@ describe("conflicts, blame, forks, manual jobs, artifacts", () => {
     const failed = (await f.api(`${P}/pipelines/2/jobs`)).body.find((j: any) => j.status === "failed");
     expect(failed.artifacts.map((a: any) => a.file_type)).toEqual(["trace"]);
   });
+
+  // the log by byte range, as GitLab's trace answers a Range: 206 with Content-Range, or 416
+  it.each([
+    ["no range: the whole log", undefined, 200, null, /^Running with gitlab-runner/],
+    ["the first 7 bytes", "bytes=0-6", 206, /^bytes 0-6\/\d+$/, /^Running$/],
+    ["from byte 8 on", "bytes=8-", 206, /^bytes 8-\d+\/\d+$/, /^with gitlab-runner[\s\S]*Job succeeded\n$/],
+    ["the last 14 bytes", "bytes=-14", 206, /^bytes \d+-\d+\/\d+$/, /^Job succeeded\n$/],
+    ["past the end", "bytes=100000-", 416, /^bytes \*\/\d+$/, /Range Not Satisfiable/],
+  ])("trace: %s", async (_n, range, status, contentRange, body) => {
+    const r = await f.api(`${P}/jobs/1/trace`, range ? { headers: { range } } : {});
+    expect(r.status).toBe(status);
+    expect(r.headers.get("accept-ranges")).toBe("bytes");
+    if (contentRange) expect(r.headers.get("content-range")).toMatch(contentRange);
+    else expect(r.headers.get("content-range")).toBeNull();
+    expect(typeof r.body === "string" ? r.body : r.body.message).toMatch(body);
+  });
 });

@@ -22,4 +22,12 @@ describe("approval state and versions", () => {
     expect(detail.diffs.map((d: { new_path: string }) => d.new_path)).toContain("src/widget.ts");
     expect((await f.api(`${MR}/versions/1`)).status).toBe(404);
   });
+
+  it("a version's patch_id_sha is the diff's id, a SHA-1 as GitLab's (not null), kept on a rebase's same change", async () => {
+    const [v] = (await f.api(`${MR}/versions`)).body;
+    const [other] = (await f.api("/projects/1/merge_requests/2/versions")).body;
+    expect(v.patch_id_sha).toMatch(/^[0-9a-f]{40}$/);
+    expect((await f.api(`${MR}/versions/${v.id}`)).body.patch_id_sha).toBe(v.patch_id_sha);
+    expect(other.patch_id_sha).not.toBe(v.patch_id_sha);
+  });
 });
