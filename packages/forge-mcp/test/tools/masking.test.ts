@@ -326,6 +326,8 @@ describe("masking on every lane, against the forge simulator", () => {
   const envOf = (extra: Record<string, string> = {}) => ({
     FORGE_TOKEN: "sim-forge-pat",
     FORGE_API_URL: forge.apiUrl,
+    // a short list: the official client compiles every listed tool's outputSchema
+    FORGE_TOOLSETS: "issues",
     ...extra,
   });
 
@@ -367,6 +369,26 @@ describe("masking on every lane, against the forge simulator", () => {
   const overHttp = (mcp: RunningForgeMcp) => () =>
     viaClient((c) => c.connect(new StreamableHTTPClientTransport(new URL(`${mcp.url}/mcp`))));
 
+  /** get_issue as one plain JSON-RPC request (what the JSON path answers without the SDK's client). */
+  const plainCall = async (mcp: RunningForgeMcp, headers: Record<string, string>, meta = {}) => {
+    const r = await fetch(`${mcp.url}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...headers,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "get_issue", arguments: { project_id: 1, issue_iid: iid }, _meta: meta },
+      }),
+    });
+    return ((await r.json()) as { result: Result }).result;
+  };
+  const V2025 = { "mcp-protocol-version": "2025-06-18" };
+
   const expectMasked = (r: Result) => {
     expect(r.isError).toBeFalsy();
     const text = r.content[0]!.text;
@@ -390,7 +412,7 @@ describe("masking on every lane, against the forge simulator", () => {
 
   it.each([
     ["HTTP, the /mcp lane (src/mcp-lane.ts)", () => overHttp(http)()],
-    ["HTTP, the SDK's server behind Express", () => overHttp(express)()],
+    ["HTTP, the /mcp route behind Express (no lane)", () => plainCall(express, V2025)],
     [
       "stdio (the catalogue main serves on stdin and stdout)",
       () =>
@@ -404,39 +426,22 @@ describe("masking on every lane, against the forge simulator", () => {
     ],
     [
       "HTTP, MCP 2026-07-28",
-      async () => {
-        const r = await fetch(`${http.url}/mcp`, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "mcp-protocol-version": "2026-07-28",
-            "mcp-method": "tools/call",
-            "mcp-name": "get_issue",
+      () =>
+        plainCall(
+          http,
+          { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "get_issue" },
+          {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
           },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "tools/call",
-            params: {
-              name: "get_issue",
-              arguments: { project_id: 1, issue_iid: iid },
-              _meta: {
-                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientCapabilities": {},
-              },
-            },
-          }),
-        });
-        return ((await r.json()) as { result: Result }).result;
-      },
+        ),
     ],
   ])("%s: tokens and addresses are masked in text and structured content", async (_lane, call) => {
     expectMasked(await call());
   });
 
   it("without GITLAB_MASKING_ENABLED the answer is the forge's as written", async () => {
-    const r = await overHttp(plain)();
+    const r = await plainCall(plain, V2025);
     expect(r.content[0]!.text).toContain(TOKEN);
     expect(r.content[0]!.text).toContain("10.1.2.3");
   });
