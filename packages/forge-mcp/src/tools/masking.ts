@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { isIPv6 } from "node:net";
 import { resolve } from "node:path";
 import { ConfigError } from "../config.js";
 import type { ToolResult } from "../mcp/catalogue.js";
@@ -67,12 +66,32 @@ const BUILTINS: readonly Rule[] = [
     id: "ipv6",
     replacement: "[IP address]",
     // a run of hex digits and colons standing alone (not `std::vector`, not `Foo::Bar`), kept
-    // when Node reads it as IPv6 and it holds a digit (no hex word such as `add::face`), so
+    // when it reads as an IPv6 address and holds a digit (no hex word such as `add::face`), so
     // times (12:30:45) and MAC addresses never match
     expression: /(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:\.\d{1,3}){0,3}(?![\w:])/g,
-    accept: (m) => /\d/.test(m) && isIPv6(m.replace(/\.$/, "")),
+    accept: (m) => /\d/.test(m) && isIPv6(m),
   },
 ];
+/** Whether a run of hex digits, colons and an optional dotted IPv4 tail is an IPv6 address. */
+function isIPv6(s: string): boolean {
+  let groups = 0;
+  let text = s;
+  const v4 = /:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(s);
+  if (v4) {
+    if (v4[1]!.split(".").some((o) => Number(o) > 255)) return false;
+    groups = 2;
+    // the hex part with its last colon, kept when it is half of a "::"
+    text = s.slice(0, v4.index + 1);
+    if (!text.endsWith("::")) text = text.slice(0, -1);
+  } else if (s.includes(".")) return false;
+  const halves = text.split("::");
+  if (halves.length > 2) return false;
+  const parts = halves.map((h) => (h === "" ? [] : h.split(":")));
+  if (parts.some((p) => p.some((g) => !/^[0-9A-Fa-f]{1,4}$/.test(g)))) return false;
+  groups += parts.reduce((n, p) => n + p.length, 0);
+  return halves.length === 2 ? groups <= 7 : groups === 8;
+}
+
 const BUILTIN_IDS = new Set(BUILTINS.map((r) => r.id));
 const REGEX_FLAGS = /^[gimsu]*$/;
 

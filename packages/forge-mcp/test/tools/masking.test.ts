@@ -75,6 +75,11 @@ describe("the built-in rules", () => {
     ["IPv6 loopback in brackets", "http://[::1]:3000/", "http://[[IP address]]:3000/"],
     ["a full IPv6 address", "fe80:0:0:0:1ff:fe23:4567:890a", "[IP address]"],
     ["an IPv4-mapped IPv6 address", "::ffff:10.1.2.3", "[IP address]"],
+    ["an IPv4-compatible IPv6 address", "::10.1.2.3", "[IP address]"],
+    ["eight groups with an IPv4 tail", "1:2:3:4:5:6:10.1.2.3", "[IP address]"],
+    ["nine groups (no address)", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7:8:9"],
+    ["two :: (no address)", "1::2::3", "1::2::3"],
+    ["a group of five digits (no address)", "12345::1", "12345::1"],
     ["a commit SHA (untouched)", SHA, SHA],
     [
       "a C++ or Rust path (untouched)",
@@ -100,6 +105,12 @@ describe("the built-in rules", () => {
       list: ["[IP address]", { deep: "[Token masked]" }],
       nil: null,
     });
+  });
+
+  it("masks each field on its own: a token split over two fields leaves two halves, neither a token (documented)", () => {
+    const split = { title: "glpat-A1b2C3", description: "d4E5f6G7h8I9j0K1" };
+    expect(builtin.value(split)).toEqual(split);
+    expect(builtin.value({ ...split, note: `glpat-${BODY}` })).toEqual({ ...split, note: "[Token masked]" });
   });
 
   it("masks a result's text as the JSON it is (escapes included) and plain text as text, errors too", () => {
