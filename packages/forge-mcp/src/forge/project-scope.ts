@@ -1,3 +1,5 @@
+import { LRUCache } from "lru-cache";
+
 /**
  * GITLAB_ALLOWED_PROJECT_IDS, enforced where every tool's forge call passes (ForgeApi), so no tool
  * — today's or one added later — can reach a project outside the list:
@@ -136,7 +138,8 @@ export class ProjectScope {
   constructor(
     entries: string[],
     opts: ScopeOptions = {},
-    private readonly resolved = new Map<string, Resolved>(),
+    // bounded: a request's own list (a header) may name any project the caller sees
+    private readonly resolved = new LRUCache<string, Resolved>({ max: 10_000 }),
     session?: string[],
   ) {
     this.lists = [
