@@ -7,7 +7,7 @@ import { ProjectOutsideScope, ProjectScope } from "../../src/forge/project-scope
 import { createMcpServer } from "../../src/mcp/sdk-server.js";
 import { stdioCatalogue } from "../../src/tools/index.js";
 import { type Forge, forgeLogSeq, startForge } from "../forge-sim.js";
-import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
+import { postToolCall, type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 
 /**
  * ENABLE_STRICT_PROJECT_SCOPE and ENABLE_DYNAMIC_PROJECT_SCOPE (src/forge/project-scope.ts),
@@ -20,7 +20,6 @@ import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: Json };
 type Json = Record<string, any>;
 
-let seq = 0;
 /** One plain tools/call over HTTP (what the /mcp lane answers), with the request's own headers. */
 async function call(
   mcp: RunningForgeMcp,
@@ -28,26 +27,8 @@ async function call(
   args: Json = {},
   headers: Record<string, string> = {},
 ): Promise<Result & { status: number }> {
-  const r = await fetch(`${mcp.url}/mcp`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-06-18",
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: ++seq,
-      method: "tools/call",
-      params: { name, arguments: args },
-    }),
-  });
-  const body = (await r.json()) as { result?: Result; error?: { message: string } };
-  return {
-    status: r.status,
-    ...(body.result ?? { isError: true, content: [{ text: body.error?.message ?? "" }] }),
-  };
+  const { status, body } = await postToolCall(mcp, name, args, headers);
+  return { status, ...(body.result ?? { isError: true, content: [{ text: body.error?.message ?? "" }] }) };
 }
 /** The project ids in a listing's answer. */
 const ids = (r: Result) =>

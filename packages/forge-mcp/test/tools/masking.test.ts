@@ -10,7 +10,7 @@ import { createMcpServer } from "../../src/mcp/sdk-server.js";
 import { stdioCatalogue } from "../../src/tools/index.js";
 import { loadMasking, type Masker, type MaskPolicy } from "../../src/tools/masking.js";
 import { type Forge, startForge } from "../forge-sim.js";
-import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
+import { postToolCall, type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 
 /**
  * GITLAB_MASKING_ENABLED (src/tools/masking.ts): what the built-in rules mask and what they leave
@@ -381,23 +381,9 @@ describe("masking on every lane, against the forge simulator", () => {
     viaClient((c) => c.connect(new StreamableHTTPClientTransport(new URL(`${mcp.url}/mcp`))));
 
   /** get_issue as one plain JSON-RPC request (what the JSON path answers without the SDK's client). */
-  const plainCall = async (mcp: RunningForgeMcp, headers: Record<string, string>, meta = {}) => {
-    const r = await fetch(`${mcp.url}/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        ...headers,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "get_issue", arguments: { project_id: 1, issue_iid: iid }, _meta: meta },
-      }),
-    });
-    return ((await r.json()) as { result: Result }).result;
-  };
+  const plainCall = async (mcp: RunningForgeMcp, headers: Record<string, string>, meta = {}) =>
+    (await postToolCall(mcp, "get_issue", { project_id: 1, issue_iid: iid }, headers, meta)).body
+      .result as Result;
   const V2025 = { "mcp-protocol-version": "2025-06-18" };
 
   const expectMasked = (r: Result) => {
