@@ -286,6 +286,8 @@ describe("gitlab-mcp 2.1.64's scope and masking variables", () => {
     join(dir, ".gitlab-mcp-mask.json"),
     JSON.stringify({ rules: [{ id: "w", type: "keyword", match: "swordfish", replacement: "[w]" }] }),
   );
+  // a workspace without .gitlab-mcp-mask.json: the built-in rules alone
+  const empty = mkdtempSync(join(tmpdir(), "forge-mcp-mask-empty-"));
   const remote = "STREAMABLE_HTTP=true\nREMOTE_AUTHORIZATION=true\n";
   /** What the configuration masks "hunter2 swordfish 10.0.0.1" to, for project 7 of gitlab.com. */
   const masked = (c: ReturnType<typeof loadConfig>) => {
@@ -309,7 +311,7 @@ describe("gitlab-mcp 2.1.64's scope and masking variables", () => {
     ],
     [
       "GITLAB_MASKING_ENABLED",
-      `GITLAB_MASKING_ENABLED=true\nGITLAB_MASKING_WORKSPACE_DIR=${tmpdir()}`,
+      `GITLAB_MASKING_ENABLED=true\nGITLAB_MASKING_WORKSPACE_DIR=${empty}`,
       (c) => expect(masked(c)).toBe("hunter2 swordfish [IP address]"),
     ],
     [
@@ -319,7 +321,7 @@ describe("gitlab-mcp 2.1.64's scope and masking variables", () => {
     ],
     [
       "GITLAB_MASKING_POLICY_FILE",
-      `GITLAB_MASKING_ENABLED=true\nGITLAB_MASKING_WORKSPACE_DIR=${tmpdir()}\nGITLAB_MASKING_POLICY_FILE=${join(dir, "policy.json")}`,
+      `GITLAB_MASKING_ENABLED=true\nGITLAB_MASKING_WORKSPACE_DIR=${empty}\nGITLAB_MASKING_POLICY_FILE=${join(dir, "policy.json")}`,
       (c) => expect(masked(c)).toBe("hunter2 swordfish [IP address]"),
     ],
     [
