@@ -9,7 +9,7 @@ import { loadConfig } from "../../src/config.js";
 import { createMcpServer } from "../../src/mcp/sdk-server.js";
 import { stdioCatalogue } from "../../src/tools/index.js";
 import { loadMasking, type Masker, type MaskPolicy } from "../../src/tools/masking.js";
-import { type Forge, startForge } from "../forge-sim.js";
+import { type Forge, forgeCallsSince, forgeLogSeq, startForge } from "../forge-sim.js";
 import { postToolCall, type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 
 /**
@@ -435,6 +435,30 @@ describe("masking on every lane, against the forge simulator", () => {
     ],
   ])("%s: tokens and addresses are masked in text and structured content", async (_lane, call) => {
     expectMasked(await call());
+  });
+
+  it("a managed policy masks a bound project's answer with its group and refuses an unbound one before any forge call", async () => {
+    const policy = file("sim-policy.json", {
+      version: 1,
+      policyGroups: {
+        widgets: { rules: [{ id: "r", type: "keyword", match: "Rotate", replacement: "[r]" }] },
+      },
+      bindings: [{ gitlabInstance: forge.origin, policyGroup: "widgets", projectIds: [1] }],
+    });
+    const managed = await startForgeMcp(
+      envOf({ GITLAB_MASKING_ENABLED: "true", GITLAB_MASKING_POLICY_FILE: policy }),
+    );
+    try {
+      const bound = await plainCall(managed, V2025);
+      expect((bound.structuredContent as { title: string }).title).toBe("[r] [Token masked]");
+      const since = await forgeLogSeq(forge);
+      const { body } = await postToolCall(managed, "get_issue", { project_id: 4, issue_iid: 1 }, V2025);
+      expect(body.result).toMatchObject({ isError: true });
+      expect(body.result.content[0].text).toMatch(/project 4 is bound to no policy group/);
+      expect(await forgeCallsSince(forge, since, "/api/v4/projects/4/issues/1")).toBe(0);
+    } finally {
+      await managed.close();
+    }
   });
 
   it("without GITLAB_MASKING_ENABLED the answer is the forge's as written", async () => {
