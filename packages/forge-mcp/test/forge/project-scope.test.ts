@@ -197,16 +197,17 @@ describe("project scope", () => {
       header === undefined ? who : { ...who, "x-gitlab-allowed-project-ids": header };
     /** Which of the four projects get_project reaches under the header. */
     const reach = async (mcp: RunningForgeMcp, header: string | undefined) => {
-      const out: number[] = [];
-      for (const p of [1, 2, 3, 4]) {
-        const r = await call(mcp, "get_project", { project_id: p }, scoped(header));
-        if (!r.isError) out.push(p);
-        else
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map(
+          async (p) => [p, await call(mcp, "get_project", { project_id: p }, scoped(header))] as const,
+        ),
+      );
+      for (const [, r] of answers)
+        if (r.isError)
           expect(r.content[0]!.text).toMatch(
             /is outside (GITLAB_ALLOWED_PROJECT_IDS|X-GitLab-Allowed-Project-Ids)/,
           );
-      }
-      return out;
+      return answers.filter(([, r]) => !r.isError).map(([p]) => p);
     };
 
     it.each([
