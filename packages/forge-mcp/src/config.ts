@@ -353,7 +353,15 @@ export function loadConfig(rawEnv: Env = process.env): Config {
     throw new ConfigError(
       "FORGE_OAUTH_ALLOWED_GROUPS (GITLAB_OAUTH_ALLOWED_GROUPS) needs FORGE_MCP_OAUTH=true (the group gate checks who signs in)",
     );
+  if (settings.dynamicProjectScope && !remoteAuthorization)
+    throw new ConfigError(
+      "ENABLE_DYNAMIC_PROJECT_SCOPE=true needs REMOTE_AUTHORIZATION=true (the project list travels with each request)",
+    );
   const warnings = [...compat.warnings];
+  if (settings.strictProjectScope && allowedProjects.length === 0 && !settings.dynamicProjectScope)
+    warnings.push(
+      "ENABLE_STRICT_PROJECT_SCOPE has no effect without GITLAB_ALLOWED_PROJECT_IDS (or ENABLE_DYNAMIC_PROJECT_SCOPE): no project list to keep to",
+    );
   if (projectId !== undefined && allowedProjects.length > 0)
     warnings.push(
       "GITLAB_PROJECT_ID has no effect with GITLAB_ALLOWED_PROJECT_IDS (as in gitlab-mcp): the default project is the allow-list's when it names one project",

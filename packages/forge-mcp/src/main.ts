@@ -54,11 +54,13 @@ async function main(): Promise<void> {
   holdYoungGeneration();
   const { ConfigError, loadConfig, TOOLSET_NAMES } = await import("./config.js");
   const { createLogger } = await import("./logger.js");
-  const { ALL_TOOL_NAMES, createCatalogue, toolExposure } = await import("./tools/index.js");
+  const { ALL_TOOL_NAMES, stdioCatalogue, toolExposure } = await import("./tools/index.js");
   const { createServer, listen, toolObserver } = await import("./server.js");
   let config: Config;
   try {
     config = loadConfig();
+    // the masking files are read and checked now, so a bad one stops start-up like any variable
+    toolExposure(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`forge-mcp: invalid configuration: ${err.message}\n`);
@@ -130,9 +132,7 @@ async function main(): Promise<void> {
   }
 
   const { serveStdio } = await import("./mcp/stdio.js");
-  const { ForgeApi } = await import("./forge/api.js");
   const { localOAuthLogin, refreshingToken } = await import("./forge/local-oauth.js");
-  const { ProjectScope } = await import("./forge/project-scope.js");
   const { sessionAsker } = await import("./tools/confirm.js");
   releaseYoungGeneration();
   let token: string | (() => Promise<string>) | undefined = config.forgeToken;
@@ -159,23 +159,10 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  const api = new ForgeApi(
-    config.forgeApiUrl,
-    token,
-    config.forgeTimeoutMs,
-    undefined,
-    config.allowedProjects.length > 0 ? new ProjectScope(config.allowedProjects) : undefined,
-    // GITLAB_JOB_TOKEN travels as JOB-TOKEN (a local OAuth token or FORGE_TOKEN as a bearer)
-    config.forgeTokenKind === "job" && !config.localOAuth ? "job" : "bearer",
-  );
-  const catalogue = createCatalogue(
-    {
-      ...toolExposure(config),
-      confirm: { mode: config.confirmDestructive, asker: sessionAsker },
-      observe: toolObserver(logger, undefined),
-    },
-    () => api,
-  );
+  const catalogue = stdioCatalogue(config, token, {
+    confirm: { mode: config.confirmDestructive, asker: sessionAsker },
+    observe: toolObserver(logger, undefined),
+  });
   const { requestStateSealer } = await import("./oauth/seal.js");
   await serveStdio(catalogue, requestStateSealer());
 }

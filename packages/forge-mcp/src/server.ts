@@ -9,6 +9,7 @@ import {
 } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import express, { type Express, type Request, type Response } from "express";
+import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
@@ -378,6 +379,7 @@ function remoteAuth(
     allowedOrigins: config.forgeOrigins && new Set(config.forgeOrigins),
     timeoutMs: config.forgeTimeoutMs,
     perMinute: config.verifyRateLimitPerMinute,
+    projectScopeHeader: config.dynamicProjectScope,
     logger,
     now,
     onLookup: (hit) => metrics?.tokenCache.inc({ cache: "remote", result: hit ? "hit" : "miss" }),
@@ -427,12 +429,23 @@ function mountMcp(
   // one project scope per forge (project ids are a forge's own); a request's forge is its
   // X-GitLab-API-URL under REMOTE_AUTHORIZATION (src/oauth/remote-auth.ts), the configured one otherwise
   const scopes = new Map<string, ProjectScope>();
-  const scopeFor = (apiUrl: string) => {
-    if (config.allowedProjects.length === 0) return undefined;
-    const known = scopes.get(apiUrl);
-    if (known) return known;
-    const s = new ProjectScope(config.allowedProjects);
-    scopes.set(apiUrl, s);
+  // a request's own list (X-GitLab-Allowed-Project-Ids under ENABLE_DYNAMIC_PROJECT_SCOPE) narrows its forge's
+  const narrowed = new LRUCache<string, ProjectScope>({ max: 1000 });
+  const scopeFor = (apiUrl: string, session: unknown) => {
+    const own = Array.isArray(session) && config.dynamicProjectScope ? (session as string[]) : undefined;
+    if (config.allowedProjects.length === 0 && !own) return undefined;
+    let base = scopes.get(apiUrl);
+    if (!base) {
+      base = new ProjectScope(config.allowedProjects, { strict: config.strictProjectScope });
+      scopes.set(apiUrl, base);
+    }
+    if (!own) return base;
+    const key = `${apiUrl}\n${own.join(",")}`;
+    let s = narrowed.get(key);
+    if (!s) {
+      s = base.narrowedTo(own);
+      narrowed.set(key, s);
+    }
     return s;
   };
   const apiFor = (extra: { authInfo?: { token: string; extra?: Record<string, unknown> } | undefined }) => {
@@ -443,7 +456,7 @@ function mountMcp(
       extra.authInfo?.token ?? config.forgeToken ?? "",
       config.forgeTimeoutMs,
       extra.authInfo && onForge401.get(extra.authInfo),
-      scopeFor(apiUrl),
+      scopeFor(apiUrl, extra.authInfo?.extra?.allowedProjects),
       // a CI/CD job token (REMOTE_AUTHORIZATION's JOB-TOKEN) goes on to the forge as JOB-TOKEN
       (extra.authInfo ? extra.authInfo.extra?.tokenKind === "job" : config.forgeTokenKind === "job")
         ? "job"

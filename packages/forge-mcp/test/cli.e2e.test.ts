@@ -1,5 +1,7 @@
 import { execFile, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { freePort } from "./helpers.js";
@@ -53,6 +55,25 @@ describe("forge-mcp on the command line", () => {
     expect(r.stderr).toMatch(
       /^forge-mcp: invalid configuration: GITLAB_TOOL_POLICY_HIDDEN \(gitlab-mcp\) has no equivalent here: [^\n]+\n$/,
     );
+  });
+
+  it("an invalid masking file stops start-up with one line naming the variable, never its pattern, exit 1", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "forge-mcp-cli-mask-"));
+    const file = join(dir, "mask.json");
+    writeFileSync(
+      file,
+      JSON.stringify({ rules: [{ id: "pw", type: "regex", pattern: "(hunter2", replacement: "x" }] }),
+    );
+    const r = await exec([], {
+      GITLAB_PERSONAL_ACCESS_TOKEN: "t",
+      GITLAB_MASKING_ENABLED: "true",
+      GITLAB_MASKING_CONFIG: file,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^forge-mcp: invalid configuration: GITLAB_MASKING_CONFIG \([^\n]*mask\.json\): rule "pw": "pattern" is not a valid regular expression\n$/,
+    );
+    expect(r.stderr).not.toContain("hunter2");
   });
 
   it("METRICS_PORT serves /metrics on its own listener, not on the main port", async () => {

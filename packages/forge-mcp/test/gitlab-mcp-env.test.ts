@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
-import { selectTools } from "../src/tools/index.js";
+import { selectTools, toolExposure } from "../src/tools/index.js";
 
 /**
  * A gitlab-mcp operator's environment file starts forge-mcp with the same effect, or is refused
@@ -260,6 +260,94 @@ describe("each gitlab-mcp variable", () => {
     const c = loadConfig(envFile(`GITLAB_PERSONAL_ACCESS_TOKEN=t\n${line}`));
     expect(c.warnings).toEqual([`gitlab-mcp variables with no effect in forge-mcp (ignored): ${name}`]);
     expect(c.warnings.join("")).not.toContain("s3cret");
+  });
+});
+
+/**
+ * gitlab-mcp 2.1.64's project scope and masking variables: one row each, the variable (on top of a
+ * personal access token, or of REMOTE_AUTHORIZATION where it needs one) and what it turns on. What
+ * each does to tool calls: test/forge/project-scope.test.ts and test/tools/masking.test.ts.
+ */
+describe("gitlab-mcp 2.1.64's scope and masking variables", () => {
+  const dir = mkdtempSync(join(tmpdir(), "forge-mcp-mask-env-"));
+  writeFileSync(
+    join(dir, "rules.json"),
+    JSON.stringify({ rules: [{ id: "k", type: "keyword", match: "hunter2", replacement: "[k]" }] }),
+  );
+  writeFileSync(
+    join(dir, "policy.json"),
+    JSON.stringify({
+      version: 1,
+      policyGroups: { team: {} },
+      bindings: [{ gitlabInstance: "https://gitlab.com", policyGroup: "team", projectIds: [7] }],
+    }),
+  );
+  writeFileSync(
+    join(dir, ".gitlab-mcp-mask.json"),
+    JSON.stringify({ rules: [{ id: "w", type: "keyword", match: "swordfish", replacement: "[w]" }] }),
+  );
+  // a workspace without .gitlab-mcp-mask.json: the built-in rules alone
+  const empty = mkdtempSync(join(tmpdir(), "forge-mcp-mask-empty-"));
+  const remote = "STREAMABLE_HTTP=true\nREMOTE_AUTHORIZATION=true\n";
+  /** What the configuration masks "hunter2 swordfish 10.0.0.1" to, for project 7 of gitlab.com. */
+  const masked = (c: ReturnType<typeof loadConfig>) => {
+    const m = toolExposure(c).mask?.select({
+      apiUrl: "https://gitlab.com/api/v4",
+      projects: [7],
+      projectTool: true,
+    });
+    return m === undefined ? undefined : "refused" in m ? m.refused : m.text("hunter2 swordfish 10.0.0.1");
+  };
+  it.each<[string, string, (c: ReturnType<typeof loadConfig>) => void]>([
+    [
+      "ENABLE_STRICT_PROJECT_SCOPE",
+      "GITLAB_ALLOWED_PROJECT_IDS=12\nENABLE_STRICT_PROJECT_SCOPE=true",
+      (c) => expect(c).toMatchObject({ strictProjectScope: true, allowedProjects: ["12"] }),
+    ],
+    [
+      "ENABLE_DYNAMIC_PROJECT_SCOPE",
+      `${remote}ENABLE_DYNAMIC_PROJECT_SCOPE=true`,
+      (c) => expect(c).toMatchObject({ dynamicProjectScope: true, remoteAuthorization: true }),
+    ],
+    [
+      "GITLAB_MASKING_ENABLED",
+      `GITLAB_MASKING_ENABLED=true\nGITLAB_MASKING_WORKSPACE_DIR=${empty}`,
+      (c) => expect(masked(c)).toBe("hunter2 swordfish [IP address]"),
+    ],
+    [
+      "GITLAB_MASKING_CONFIG",
+      `GITLAB_MASKING_ENABLED=true\nGITLAB_MASKING_CONFIG=${join(dir, "rules.json")}`,
+      (c) => expect(masked(c)).toBe("[k] swordfish [IP address]"),
+    ],
+    [
+      "GITLAB_MASKING_POLICY_FILE",
+      `GITLAB_MASKING_ENABLED=true\nGITLAB_MASKING_WORKSPACE_DIR=${empty}\nGITLAB_MASKING_POLICY_FILE=${join(dir, "policy.json")}`,
+      (c) => expect(masked(c)).toBe("hunter2 swordfish [IP address]"),
+    ],
+    [
+      "GITLAB_MASKING_WORKSPACE_DIR",
+      `GITLAB_MASKING_ENABLED=true\nGITLAB_MASKING_WORKSPACE_DIR=${dir}`,
+      (c) => expect(masked(c)).toBe("hunter2 [w] [IP address]"),
+    ],
+  ])("%s takes effect", (_name, lines, effect) => {
+    const token = lines.includes("REMOTE_AUTHORIZATION") ? "" : "GITLAB_PERSONAL_ACCESS_TOKEN=t\n";
+    const c = loadConfig(envFile(`${token}${lines}`));
+    expect(c.warnings).toEqual([]);
+    effect(c);
+  });
+
+  it.each([
+    [
+      "ENABLE_DYNAMIC_PROJECT_SCOPE=true",
+      /ENABLE_DYNAMIC_PROJECT_SCOPE=true needs REMOTE_AUTHORIZATION=true/,
+    ],
+  ])("%s alone is refused with a line naming what it needs", (line, message) => {
+    expect(() => loadConfig(envFile(`GITLAB_PERSONAL_ACCESS_TOKEN=t\n${line}`))).toThrow(message);
+  });
+
+  it("ENABLE_STRICT_PROJECT_SCOPE without a project list starts with a warning (nothing to keep to)", () => {
+    const c = loadConfig(envFile("GITLAB_PERSONAL_ACCESS_TOKEN=t\nENABLE_STRICT_PROJECT_SCOPE=true"));
+    expect(c.warnings).toEqual([expect.stringMatching(/ENABLE_STRICT_PROJECT_SCOPE has no effect without/)]);
   });
 });
 

@@ -131,3 +131,32 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => s.close(() => resolve()));
   return port;
 }
+
+/**
+ * One tools/call as a plain JSON-RPC POST to /mcp (no SDK client: nothing compiled, no
+ * initialize), with the request's own headers (a 2025 revision unless they name one) and `_meta`.
+ */
+export async function postToolCall(
+  mcp: RunningForgeMcp,
+  name: string,
+  args: Record<string, unknown>,
+  headers: Record<string, string> = {},
+  meta: Record<string, unknown> = {},
+): Promise<{ status: number; body: { result?: any; error?: { message: string } } }> {
+  const r = await fetch(`${mcp.url}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+      ...headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name, arguments: args, _meta: meta },
+    }),
+  });
+  return { status: r.status, body: (await r.json()) as { result?: any; error?: { message: string } } };
+}

@@ -1,3 +1,5 @@
+import { LRUCache } from "lru-cache";
+
 /**
  * GITLAB_ALLOWED_PROJECT_IDS, enforced where every tool's forge call passes (ForgeApi), so no tool
  * — today's or one added later — can reach a project outside the list:
@@ -17,6 +19,11 @@
  * The list may hold ids and paths; each entry's other form is learnt from the forge (with the
  * caller's token, cached for RESOLVE_TTL_MS), so `42`, `acme/widgets` and `acme%2Fwidgets` name the
  * same project. A project the caller cannot see stays unresolved, and only its listed form matches.
+ *
+ * ENABLE_DYNAMIC_PROJECT_SCOPE adds a request's own list (X-GitLab-Allowed-Project-Ids,
+ * `narrowedTo`): a project must then be on both, so a request can narrow the operator's list and
+ * never widen it. ENABLE_STRICT_PROJECT_SCOPE refuses, before any forge call, what reaches past the
+ * listed projects whatever it would answer (strictRefusal): instance-wide search, groups, to-dos.
  */
 
 export class ProjectOutsideScope extends Error {
@@ -82,20 +89,99 @@ interface Resolved {
   until: number;
 }
 
+/** One list a project must be on: its entries, and what messages call it. */
+interface List {
+  label: string;
+  entries: string[];
+}
+
+/** A list's entries in both forms (ids and lower-case paths). */
+interface Known {
+  ids: Set<number>;
+  paths: Set<string>;
+}
+
+export interface ScopeOptions {
+  /** ENABLE_STRICT_PROJECT_SCOPE: what reaches past the listed projects is refused (strictRefusal). */
+  strict?: boolean;
+  now?: () => number;
+}
+
+const OPERATOR_LIST = "GITLAB_ALLOWED_PROJECT_IDS";
+const SESSION_LIST = "X-GitLab-Allowed-Project-Ids";
+
+/**
+ * Under ENABLE_STRICT_PROJECT_SCOPE, why a request reaches past the listed projects (undefined
+ * when it does not): a search across the instance, a group or anything under one (but the list of
+ * a group's projects, which is filtered), namespaces (groups and users by another name), to-do
+ * items, and orbit, GitLab's knowledge graph of the whole instance.
+ */
+function strictRefusal(req: ForgeRequest): string | undefined {
+  if (req.graphql) return req.gate && "group" in req.gate ? "a group's records" : undefined;
+  const path = req.path.split("?")[0]!.replace(/\/+$/, "");
+  if (path === "/search") return "a search across the instance";
+  if (req.method === "GET" && /^\/groups\/[^/]+\/projects(\/shared)?$/.test(path)) return undefined;
+  if (/^\/groups(\/|$)/.test(path)) return "a group's records";
+  if (/^\/namespaces(\/|$)/.test(path)) return "namespaces";
+  if (/^\/todos(\/|$)/.test(path)) return "to-do items";
+  if (/^\/orbit(\/|$)/.test(path)) return "orbit (the instance's knowledge graph)";
+  return undefined;
+}
+
 export class ProjectScope {
-  private readonly resolved = new Map<string, Resolved>();
+  private readonly lists: List[];
+  private readonly strict: boolean;
+  private readonly now: () => number;
 
+  /**
+   * `entries`: GITLAB_ALLOWED_PROJECT_IDS (empty: no list of the operator's, where a request's own
+   * list is the only one). `resolved` is shared by the scopes narrowed from this one.
+   */
   constructor(
-    private readonly entries: string[],
-    private readonly now: () => number = Date.now,
-  ) {}
+    entries: string[],
+    opts: ScopeOptions = {},
+    // bounded: a request's own list (a header) may name any project the caller sees
+    private readonly resolved = new LRUCache<string, Resolved>({ max: 10_000 }),
+    session?: string[],
+  ) {
+    this.lists = [
+      ...(entries.length > 0 ? [{ label: OPERATOR_LIST, entries }] : []),
+      ...(session ? [{ label: SESSION_LIST, entries: session }] : []),
+    ];
+    this.strict = opts.strict ?? false;
+    this.now = opts.now ?? Date.now;
+  }
 
-  /** The list as configured, for messages. */
+  /**
+   * This scope narrowed by a request's X-GitLab-Allowed-Project-Ids (ENABLE_DYNAMIC_PROJECT_SCOPE):
+   * a project must then be on both lists, so the request's list never reaches a project the
+   * operator's does not. An entry of it outside the operator's list admits nothing.
+   */
+  narrowedTo(session: string[]): ProjectScope {
+    const operator = this.lists.find((l) => l.label === OPERATOR_LIST)?.entries ?? [];
+    return new ProjectScope(operator, { strict: this.strict, now: this.now }, this.resolved, session);
+  }
+
+  /** The lists' names, for messages. */
+  private labels(): string {
+    return this.lists.map((l) => l.label).join(" and ");
+  }
+
+  /** The lists as configured, for messages. */
   describe(): string {
-    return this.entries.join(", ");
+    if (this.lists.length === 1 && this.lists[0]!.label === OPERATOR_LIST)
+      return this.lists[0]!.entries.join(", ");
+    return this.lists.map((l) => `${l.entries.join(", ")} (${l.label})`).join(" and ");
   }
 
   async run<R extends ApiResult>(req: ForgeRequest, send: Send<R>): Promise<R> {
+    if (this.strict) {
+      const what = strictRefusal(req);
+      if (what)
+        throw new ProjectOutsideScope(
+          `refused: ${what} would reach past the allowed projects, and ENABLE_STRICT_PROJECT_SCOPE keeps this server to ${this.describe()}; name one of them (project_id) instead`,
+        );
+    }
     if (req.graphql) {
       const gate = req.gate;
       if (gate && "project" in gate) {
@@ -105,12 +191,12 @@ export class ProjectScope {
         const owner = await this.ownerOf(gate.ownerOf, send);
         if (!owner)
           throw new ProjectOutsideScope(
-            `the project of ${gate.ownerOf} could not be read, so it cannot be checked against GITLAB_ALLOWED_PROJECT_IDS (${this.describe()})`,
+            `the project of ${gate.ownerOf} could not be read, so it cannot be checked against ${this.labels()} (${this.describe()})`,
           );
         await this.require(owner, send);
       } else if (!gate)
         throw new ProjectOutsideScope(
-          "GraphQL is not served while GITLAB_ALLOWED_PROJECT_IDS restricts the projects (a query can name any project)",
+          `GraphQL is not served while ${this.labels()} restricts the projects (a query can name any project)`,
         );
       return send(req);
     }
@@ -118,7 +204,7 @@ export class ProjectScope {
     if (m) await this.require(decodeOnce(m[1]!), send);
     else if (req.method === "POST" && req.path.replace(/\/+$/, "") === "/projects")
       throw new ProjectOutsideScope(
-        `creating a project is refused: it would be outside GITLAB_ALLOWED_PROJECT_IDS (${this.describe()})`,
+        `creating a project is refused: it would be outside ${this.labels()} (${this.describe()})`,
       );
     for (const fields of [req.query, req.body])
       for (const [k, v] of Object.entries(fields ?? {}))
@@ -126,7 +212,7 @@ export class ProjectScope {
           await this.require(String(v), send);
     if (m) return send(req);
 
-    const known = await this.known(send);
+    const known = await this.allowedIds(send);
     const scope = req.query?.scope;
     if (
       req.method === "GET" &&
@@ -134,9 +220,8 @@ export class ProjectScope {
       typeof scope === "string" &&
       PROJECT_SEARCH_SCOPES.has(scope)
     ) {
-      const ids = [...known.ids];
       const pages = await Promise.all(
-        ids.map((id) => send({ method: "GET", path: `/projects/${id}/search`, query: req.query })),
+        [...known].map((id) => send({ method: "GET", path: `/projects/${id}/search`, query: req.query })),
       );
       return { data: pages.flatMap((p) => (Array.isArray(p.data) ? p.data : [])), page: undefined } as R;
     }
@@ -162,35 +247,30 @@ export class ProjectScope {
     return typeof path === "string" ? path : "";
   }
 
-  /** Refuses a reference (numeric id or path, as the forge will read it) outside the list. */
+  /** Refuses a reference (numeric id or path, as the forge will read it) outside a list. */
   private async require(ref: string, send: Send): Promise<void> {
-    if (this.matches(ref, this.direct())) return;
-    if (this.matches(ref, await this.known(send))) return;
-    throw new ProjectOutsideScope(
-      `project ${JSON.stringify(ref)} is outside GITLAB_ALLOWED_PROJECT_IDS; this server serves only: ${this.describe()}`,
-    );
-  }
-
-  private matches(ref: string, k: { ids: Set<number>; paths: Set<string> }): boolean {
-    return /^\d+$/.test(ref) ? k.ids.has(Number(ref)) : k.paths.has(ref.toLowerCase());
-  }
-
-  /** The entries as written, without asking the forge. */
-  private direct() {
-    const ids = new Set<number>();
-    const paths = new Set<string>();
-    for (const e of this.entries) {
-      if (/^\d+$/.test(e)) ids.add(Number(e));
-      else paths.add(e.toLowerCase());
+    for (const list of this.lists) {
+      if (matches(ref, direct(list.entries))) continue;
+      if (matches(ref, await this.known(list.entries, send))) continue;
+      throw new ProjectOutsideScope(
+        `project ${JSON.stringify(ref)} is outside ${list.label}; this server serves only: ${this.describe()}`,
+      );
     }
-    return { ids, paths };
   }
 
-  /** The entries in both forms, resolving (in parallel, with the caller's token) what is not fresh. */
-  private async known(send: Send) {
+  /** The ids on every list (what a list across projects keeps, and where a global search runs). */
+  private async allowedIds(send: Send): Promise<Set<number>> {
+    const [first, ...rest] = await Promise.all(this.lists.map((l) => this.known(l.entries, send)));
+    const ids = new Set(first?.ids);
+    for (const k of rest) for (const id of ids) if (!k.ids.has(id)) ids.delete(id);
+    return ids;
+  }
+
+  /** A list's entries in both forms, resolving (in parallel, with the caller's token) what is not fresh. */
+  private async known(entries: string[], send: Send): Promise<Known> {
     const t = this.now();
     await Promise.all(
-      this.entries.map(async (e) => {
+      entries.map(async (e) => {
         const r = this.resolved.get(e);
         if (r && r.until > t) return;
         try {
@@ -207,8 +287,8 @@ export class ProjectScope {
         }
       }),
     );
-    const k = this.direct();
-    for (const e of this.entries) {
+    const k = direct(entries);
+    for (const e of entries) {
       const r = this.resolved.get(e);
       if (r?.id !== undefined) k.ids.add(r.id);
       if (r?.path !== undefined) k.paths.add(r.path);
@@ -216,19 +296,8 @@ export class ProjectScope {
     return k;
   }
 
-  private itemAllowed(item: unknown, k: { ids: Set<number>; paths: Set<string> }): boolean {
-    if (!item || typeof item !== "object") return true;
-    const o = item as Record<string, unknown>;
-    // a project (it has a full path): its own id
-    if (typeof o.path_with_namespace === "string") return typeof o.id === "number" && k.ids.has(o.id);
-    if (typeof o.project_id === "number") return k.ids.has(o.project_id);
-    const p = o.project as { id?: unknown } | undefined;
-    if (p && typeof p === "object" && typeof p.id === "number") return k.ids.has(p.id);
-    return true; // users, groups, namespaces: not a project's
-  }
-
-  private filter(data: unknown, k: { ids: Set<number>; paths: Set<string> }): unknown {
-    if (Array.isArray(data)) return data.filter((i) => this.itemAllowed(i, k));
+  private filter(data: unknown, ids: Set<number>): unknown {
+    if (Array.isArray(data)) return data.filter((i) => itemAllowed(i, ids));
     if (data && typeof data === "object") {
       const o = data as Record<string, unknown>;
       const out = { ...o };
@@ -236,12 +305,38 @@ export class ProjectScope {
       for (const key of ["projects", "shared_projects"])
         if (Array.isArray(o[key]))
           out[key] = (o[key] as Array<{ id?: unknown }>).filter(
-            (i) => typeof i?.id === "number" && k.ids.has(i.id),
+            (i) => typeof i?.id === "number" && ids.has(i.id),
           );
       return out;
     }
     return data;
   }
+}
+
+function matches(ref: string, k: Known): boolean {
+  return /^\d+$/.test(ref) ? k.ids.has(Number(ref)) : k.paths.has(ref.toLowerCase());
+}
+
+/** A list's entries as written, without asking the forge. */
+function direct(entries: string[]): Known {
+  const ids = new Set<number>();
+  const paths = new Set<string>();
+  for (const e of entries) {
+    if (/^\d+$/.test(e)) ids.add(Number(e));
+    else paths.add(e.toLowerCase());
+  }
+  return { ids, paths };
+}
+
+function itemAllowed(item: unknown, ids: Set<number>): boolean {
+  if (!item || typeof item !== "object") return true;
+  const o = item as Record<string, unknown>;
+  // a project (it has a full path): its own id
+  if (typeof o.path_with_namespace === "string") return typeof o.id === "number" && ids.has(o.id);
+  if (typeof o.project_id === "number") return ids.has(o.project_id);
+  const p = o.project as { id?: unknown } | undefined;
+  if (p && typeof p === "object" && typeof p.id === "number") return ids.has(p.id);
+  return true; // users, groups, namespaces: not a project's
 }
 
 /** A path segment as the forge reads it: percent-decoded once. */

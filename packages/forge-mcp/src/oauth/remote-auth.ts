@@ -34,6 +34,12 @@ const NEGATIVE_TTL_MS = 30_000;
 
 export interface RemoteAuthOptions {
   apiUrl: string;
+  /**
+   * ENABLE_DYNAMIC_PROJECT_SCOPE: a request's `X-GitLab-Allowed-Project-Ids` becomes its
+   * authInfo's `allowedProjects` (the forge client narrows the project list by it); without it the
+   * header is ignored.
+   */
+  projectScopeHeader?: boolean;
   /** Origins a request may select with X-GitLab-API-URL (undefined: the header is not served). */
   allowedOrigins: Set<string> | undefined;
   timeoutMs: number;
@@ -64,8 +70,38 @@ function refuse(res: Response, status: number, message: string, challenge?: stri
 
 /** Who a request says it is: the forge it talks to and its credential, or why it is refused. */
 type Claim =
-  | { apiUrl: string; token: string; kind: TokenKind; key: string }
-  | { refused: "selector" | "no credential" };
+  | { apiUrl: string; token: string; kind: TokenKind; key: string; projects: string[] | undefined }
+  | { refused: "selector" | "no credential" | "projects" };
+
+const MAX_SESSION_PROJECTS = 100;
+
+/** `group%2Fproject` as `group/project` (an id or a plain path as it is). */
+function decodedPath(e: string): string {
+  if (e.includes("/") || !/%2f/i.test(e)) return e;
+  try {
+    return decodeURIComponent(e);
+  } catch {
+    return e;
+  }
+}
+
+/**
+ * X-GitLab-Allowed-Project-Ids: comma-separated project ids or full paths (a path may come
+ * URL-encoded, as in API paths). Undefined when absent; "bad" when present but empty, longer than
+ * MAX_SESSION_PROJECTS, or holding an entry that is neither (the request is then refused: a
+ * request that meant to narrow must not run unnarrowed).
+ */
+export function sessionProjects(header: string | string[] | undefined): string[] | "bad" | undefined {
+  if (header === undefined) return undefined;
+  const entries = (Array.isArray(header) ? header.join(",") : header)
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .map(decodedPath);
+  if (entries.length === 0 || entries.length > MAX_SESSION_PROJECTS) return "bad";
+  if (!entries.every((e) => /^\d+$/.test(e) || /^[\w.-]+(\/[\w.-]+)+$/.test(e))) return "bad";
+  return [...new Set(entries)];
+}
 
 export interface RemoteAuthorization {
   /** /mcp's Express middleware: refuses or sets req.auth. */
@@ -109,9 +145,13 @@ export function remoteAuthorization(o: RemoteAuthOptions): RemoteAuthorization {
     const token = pat ?? job ?? bearer;
     const kind: TokenKind = job ? "job" : "bearer";
     if (!token) return { refused: "no credential" };
+    const projects = o.projectScopeHeader
+      ? sessionProjects(headers["x-gitlab-allowed-project-ids"])
+      : undefined;
+    if (projects === "bad") return { refused: "projects" };
     // the kind is part of the key: a value checked as one kind of token says nothing of the other
     const key = createHash("sha256").update(`${apiUrl}\n${kind}\n${token}`).digest("base64url");
-    return { apiUrl, token, kind, key };
+    return { apiUrl, token, kind, key, projects };
   };
   const authOf = (
     c: Extract<Claim, { token: string }>,
@@ -120,7 +160,13 @@ export function remoteAuthorization(o: RemoteAuthOptions): RemoteAuthorization {
     token: c.token,
     clientId: "remote-authorization",
     scopes: [],
-    extra: { userId: user.userId, username: user.username, apiUrl: c.apiUrl, tokenKind: c.kind },
+    extra: {
+      userId: user.userId,
+      username: user.username,
+      apiUrl: c.apiUrl,
+      tokenKind: c.kind,
+      ...(c.projects ? { allowedProjects: c.projects } : {}),
+    },
   });
 
   const check: RequestHandler = async (req: Request, res: Response, next) => {
@@ -131,6 +177,12 @@ export function remoteAuthorization(o: RemoteAuthOptions): RemoteAuthorization {
         o.logger.warn("remote authorization: X-GitLab-API-URL names a forge this server does not serve");
         return refuse(res, 400, "X-GitLab-API-URL names a forge this server does not serve");
       }
+      if (c.refused === "projects")
+        return refuse(
+          res,
+          400,
+          `X-GitLab-Allowed-Project-Ids must be a comma list of 1 to ${MAX_SESSION_PROJECTS} project ids or full paths (group/project)`,
+        );
       return refuse(
         res,
         401,

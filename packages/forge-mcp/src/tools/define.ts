@@ -6,6 +6,7 @@ import { ProjectOutsideScope } from "../forge/project-scope.js";
 import type { CallContext, CatalogueTool, ToolAnnotations, ToolResult } from "../mcp/catalogue.js";
 import { AddressRefused, addressedBy, missingAddress, resolveAddress, withUrl } from "./address.js";
 import { type Asker, type ConfirmMode, confirmDestructive } from "./confirm.js";
+import type { MaskPolicy, MaskScope } from "./masking.js";
 import { type Output, outputOf, outputSchema, shape } from "./results.js";
 
 /**
@@ -174,6 +175,8 @@ export function catalogueTools(
     confirm?: { mode: ConfirmMode; asker: Asker } | undefined;
     /** Told of every call as it ends (metrics, audit): the one place all tool calls pass. */
     observe?: ((call: ToolCall) => void) | undefined;
+    /** GITLAB_MASKING_ENABLED: every answer masked here, whatever lane carries it (./masking.ts). */
+    mask?: MaskPolicy | undefined;
   },
 ): CatalogueTool[] {
   const entries: CatalogueTool[] = [];
@@ -221,7 +224,13 @@ export function catalogueTools(
         return addressed.refused;
       }
       const { args } = addressed;
-      const result = await call(args, ctx);
+      const masker = opts.mask?.select(maskScope(t, args, apiFor(ctx).base));
+      const result =
+        masker === undefined
+          ? await call(args, ctx)
+          : "refused" in masker
+            ? refusal(masker.refused)
+            : masker.result(await call(args, ctx));
       opts.observe?.({ tool: t, args, authInfo: ctx.authInfo, outcome: outcomeOf(result) });
       return result;
     };
@@ -237,6 +246,20 @@ export function catalogueTools(
     for (const name of toolNames(t)) entries.push({ name, ...shared });
   }
   return entries;
+}
+
+/**
+ * What a managed masking policy picks by: the call's forge and the projects its arguments name
+ * (`project_id`, `*_project_id`); a tool that needs a project and was not pointed at a group instead
+ * is a project tool even when it names none.
+ */
+function maskScope(t: ForgeTool, args: Record<string, unknown>, apiUrl: string): MaskScope {
+  const projects = Object.entries(args)
+    .filter(([k, v]) => (k === "project_id" || k.endsWith("_project_id")) && v !== undefined && v !== "")
+    .map(([, v]) => v);
+  const field = t.input.project_id as z.ZodType | undefined;
+  const projectTool = field !== undefined && !field.isOptional() && args.group_id === undefined;
+  return { apiUrl, projects, projectTool };
 }
 
 /** One finished tool call, as observers see it. */

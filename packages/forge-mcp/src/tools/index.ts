@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { type Config, parseToolsets, TOOLSET_ALIASES, TOOLSET_NAMES, type Toolset } from "../config.js";
-import type { ForgeApi } from "../forge/api.js";
+import { ForgeApi } from "../forge/api.js";
+import { ProjectScope } from "../forge/project-scope.js";
 import type { CallContext, Caller, Catalogue, CatalogueTool, ClientView } from "../mcp/catalogue.js";
 import { branchProtectionTools } from "./branch-protection.js";
 import { ciCatalogTools, ciTools } from "./ci.js";
@@ -20,6 +21,7 @@ import { groupTools } from "./groups.js";
 import { issueExtraTools } from "./issue-extras.js";
 import { issueTools } from "./issues.js";
 import { labelTools } from "./labels.js";
+import { loadMasking, type MaskPolicy } from "./masking.js";
 import { mergeRequestTools } from "./merge-requests.js";
 import { milestoneTools } from "./milestones.js";
 import { mrDiscussionTools } from "./mr-discussions.js";
@@ -132,8 +134,15 @@ interface ToolOptions extends Exposure {
   loaded?: LoadedToolsets | undefined;
 }
 
-/** What a configuration says about which tools are served and how (both transports read it so). */
+// a configuration's masking files are read once (main checks them at start-up, the servers reuse them)
+const maskings = new WeakMap<Config, MaskPolicy | undefined>();
+
+/**
+ * What a configuration says about which tools are served and how (both transports read it so).
+ * Throws the ConfigError of an unreadable or invalid masking file.
+ */
 export function toolExposure(config: Config) {
+  if (!maskings.has(config)) maskings.set(config, loadMasking(config));
   return {
     readOnly: config.readOnly,
     permission: config.permission,
@@ -141,7 +150,31 @@ export function toolExposure(config: Config) {
     deniedTools: config.deniedTools,
     defaultProject: config.defaultProject,
     toolsets: config.toolsets,
+    mask: maskings.get(config),
   };
+}
+
+/**
+ * The catalogue of a process serving one user (stdio): every call goes to the configured forge
+ * with the one token, through the configured project list.
+ */
+export function stdioCatalogue(
+  config: Config,
+  token: string | (() => Promise<string>),
+  extra: Pick<ToolOptions, "confirm" | "observe">,
+): Catalogue {
+  const api = new ForgeApi(
+    config.forgeApiUrl,
+    token,
+    config.forgeTimeoutMs,
+    undefined,
+    config.allowedProjects.length > 0
+      ? new ProjectScope(config.allowedProjects, { strict: config.strictProjectScope })
+      : undefined,
+    // GITLAB_JOB_TOKEN travels as JOB-TOKEN (a local OAuth token or FORGE_TOKEN as a bearer)
+    config.forgeTokenKind === "job" && !config.localOAuth ? "job" : "bearer",
+  );
+  return createCatalogue({ ...toolExposure(config), ...extra }, () => api);
 }
 
 /** Every tool name there is, for warnings about GITLAB_TOOLS naming tools we do not have. */
