@@ -90,21 +90,20 @@ const LABEL_ROOM = 2 * LABEL_HEIGHT + 4;
 const key = (x: number) => Math.round(x * 10);
 
 /**
- * Positions for every group, node and edge (boxes by their top-left corner). dagre ranks the
+ * One provider's lane, from (0, 0). dagre ranks the
  * nodes left to right and keeps a box for each edge label as if it were a node, so no label
  * overlaps a node or another label; the edge then runs along the lower half of that box and its
  * label sits in the upper half, and every bend is put in the gap between two columns, where no
  * node or label is.
  */
-export function layoutGraph(graph: ProjectGraph): LaidOutGraph {
-  const g = new dagre.graphlib.Graph({ compound: true, multigraph: true });
-  g.setGraph({ rankdir: "LR", nodesep: 14, ranksep: 48, marginx: MARGIN, marginy: MARGIN });
+function laneLayout(graph: Omit<ProjectGraph, "providers">): Omit<LaidOutGraph, "groups"> {
+  const g = new dagre.graphlib.Graph({ multigraph: true });
+  // network-simplex ranks more compactly; longest-path is several times faster on large lanes.
+  const ranker = graph.nodes.length > LARGE ? "longest-path" : "network-simplex";
+  g.setGraph({ rankdir: "LR", nodesep: 14, ranksep: 48, marginx: 12, marginy: 8, ranker });
   g.setDefaultEdgeLabel(() => ({}));
-  for (const provider of graph.providers) g.setNode(`group:${provider}`, { label: provider, paddingTop: 28 });
-  for (const node of graph.nodes) {
+  for (const node of graph.nodes)
     g.setNode(node.id, { width: textWidth(nodeLabel(node)) + BADGE + MARK + 20, height: NODE_HEIGHT });
-    g.setParent(node.id, `group:${node.provider}`);
-  }
   const labelWidth = (role: string) => textWidth(role, LABEL_FONT) + 8;
   graph.edges.forEach((edge, i) => {
     g.setEdge(
@@ -189,13 +188,52 @@ export function layoutGraph(graph: ProjectGraph): LaidOutGraph {
     }
     return { from: edge.from, to: edge.to, role: edge.role, points, labelBox };
   });
-  return {
-    width: Math.ceil(size.width ?? 0),
-    height: Math.ceil(size.height ?? 0),
-    groups: graph.providers.map((provider) => ({ provider, ...box(`group:${provider}`) })),
-    nodes,
-    edges,
-  };
+  return { width: Math.ceil(size.width ?? 0), height: Math.ceil(size.height ?? 0), nodes, edges };
+}
+
+/** A lane's title band above its nodes. */
+const LANE_TITLE = 26;
+/** Lanes with more nodes than this are ranked by the faster ranker. */
+const LARGE = 150;
+
+/**
+ * Positions for every provider lane, node and edge (boxes by their top-left corner). Each
+ * provider is laid out on its own (a reference never crosses providers) and the lanes are
+ * stacked top to bottom, each as wide as the widest.
+ */
+export function layoutGraph(graph: ProjectGraph): LaidOutGraph {
+  const lanes = graph.providers.map((provider) => {
+    const nodes = graph.nodes.filter((n) => n.provider === provider);
+    const ids = new Set(nodes.map((n) => n.id));
+    return {
+      provider,
+      ...laneLayout({ nodes, edges: graph.edges.filter((e) => ids.has(e.from) && ids.has(e.to)) }),
+    };
+  });
+  const width = Math.max(200, ...lanes.map((l) => l.width)) + 2 * MARGIN;
+  const out: LaidOutGraph = { width, height: 0, groups: [], nodes: [], edges: [] };
+  let top = MARGIN;
+  for (const lane of lanes) {
+    const dx = MARGIN;
+    const dy = top + LANE_TITLE;
+    const move = <T extends Point>(p: T): T => ({ ...p, x: p.x + dx, y: p.y + dy });
+    out.groups.push({
+      provider: lane.provider,
+      x: MARGIN / 2,
+      y: top,
+      width: width - MARGIN,
+      height: lane.height + LANE_TITLE,
+    });
+    for (const n of lane.nodes) out.nodes.push(move(n));
+    for (const e of lane.edges)
+      out.edges.push({ ...e, points: e.points.map(move), labelBox: move(e.labelBox) });
+    top += lane.height + LANE_TITLE + MARGIN;
+  }
+  out.height = top;
+  // In the order the graph lists them, as before (the SVG draws nodes over edges).
+  const order = new Map(graph.nodes.map((n, i) => [n.id, i]));
+  out.nodes.sort((a, b) => (order.get(a.node.id) ?? 0) - (order.get(b.node.id) ?? 0));
+  return out;
 }
 
 const esc = (text: string) =>
@@ -319,8 +357,11 @@ export function svg(layout: LaidOutGraph): string {
     const cy = b.y + b.height / 2;
     const bx = b.x + (node.kind === "agents" ? 14 : 8) + 8;
     const flags = `${node.external ? " data-external" : ""}${node.ghost ? " data-ghost" : ""}${node.count !== undefined ? ` data-count="${node.count}"` : ""}`;
+    // The badge and the plan's mark are drawn over the node but outside its group, so the node's
+    // accessible name is its label, as seen, and a click on them still reaches the node.
     out.push(
-      `<g class="node" data-address="${esc(node.id)}" data-kind="${esc(node.kind)}"${flags} tabindex="0" role="button" aria-label="${esc(`${label} (${node.id})`)}"><path class="shape" d="${shape(node.kind, b)}" fill="#fff" stroke="${style.colour}" stroke-width="2"${node.external || node.ghost ? ' stroke-dasharray="4 3"' : ""}/><circle class="badge" cx="${n(bx)}" cy="${n(cy)}" r="8" fill="${style.colour}"/><text class="badge-letter" x="${n(bx)}" y="${n(cy + 4)}" text-anchor="middle" font-size="11" font-weight="bold" fill="#fff">${style.letter}</text><text class="name" x="${n(bx + 12)}" y="${n(cy + 4.5)}" fill="#111">${esc(label)}</text><text class="mark" x="${n(b.x + b.width - 12)}" y="${n(cy + 5)}" text-anchor="middle" font-weight="bold" fill="#111"></text></g>`,
+      `<g class="node" data-address="${esc(node.id)}" data-kind="${esc(node.kind)}"${flags} tabindex="0" role="button" aria-label="${esc(`${label} (${node.id})`)}"><path class="shape" d="${shape(node.kind, b)}" fill="#fff" stroke="${style.colour}" stroke-width="2"${node.external || node.ghost ? ' stroke-dasharray="4 3"' : ""}/><text class="name" x="${n(bx + 12)}" y="${n(cy + 4.5)}" fill="#111">${esc(label)}</text></g>`,
+      `<g class="deco" data-for="${esc(node.id)}"${flags} aria-hidden="true" pointer-events="none"><circle class="badge" cx="${n(bx)}" cy="${n(cy)}" r="8" fill="${style.colour}"/><text class="badge-letter" x="${n(bx)}" y="${n(cy + 4)}" text-anchor="middle" font-size="11" font-weight="bold" fill="#fff">${style.letter}</text><text class="mark" x="${n(b.x + b.width - 12)}" y="${n(cy + 5)}" text-anchor="middle" font-weight="bold" fill="#111"></text></g>`,
     );
   }
   out.push("</svg>");
