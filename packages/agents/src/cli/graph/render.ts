@@ -240,7 +240,7 @@ const esc = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const n = (value: number) => String(Math.round(value * 10) / 10);
 
-/** Each kind's colour and the letter on its badge (the shape is KIND_SHAPE's). */
+/** Each kind's colour and the letter on its badge (its outline is shape()'s). */
 export const KIND_STYLE: Record<string, { colour: string; letter: string }> = {
   agents: { colour: "#1f5fbf", letter: "A" },
   environments: { colour: "#2e7d32", letter: "E" },
