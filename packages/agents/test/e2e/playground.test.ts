@@ -467,6 +467,14 @@ describeWith("chromium")("agents playground in headless Chromium (examples/provi
     expect(await axeViolations(page)).toEqual([]);
     if (SHOTS) await page.screenshot({ path: join(DOCS, "playground-chat.png") });
 
+    // Each agent keeps its sessions: another agent shows none, and coming back shows this one again.
+    await page.selectOption("#agent", 'provider_c.agents["style-reviewer"]');
+    expect(await page.isHidden("#session")).toBe(true);
+    expect(await page.isVisible(".msg.reply")).toBe(false);
+    await page.selectOption("#agent", reviewer);
+    expect(await page.$$eval("#session option", (os) => os.map((o) => o.value))).toEqual([id]);
+    await page.locator(".msg.reply[data-final]", { hasText: "The tool said: hello." }).waitFor();
+
     // The session is in the agent's inspector, as the provider lists it.
     await page.click(`g.node[data-address='${reviewer}']`);
     await page.locator("#details .sessions li", { hasText: id }).waitFor();
