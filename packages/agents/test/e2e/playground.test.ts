@@ -529,6 +529,12 @@ describeWith("chromium")("agents playground in headless Chromium (examples/provi
       fit.inspector,
     );
 
+    // Back to where they were.
+    await page.keyboard.press("ArrowUp");
+    await page.focus("#split-v");
+    await page.keyboard.press("ArrowRight");
+    expect(await page.getAttribute("#split-v", "aria-valuenow")).toBe("40");
+
     await page.focus("#tab-chat");
     await page.keyboard.press("ArrowRight");
     expect(await page.getAttribute("#tab-findings", "aria-selected")).toBe("true");
