@@ -3,35 +3,10 @@
 // roster member; deployment → agent, ...), grouped by provider. Built from the configuration's
 // own expansion (config/graph.ts), so it shows exactly the dependencies plan and apply order by.
 import { type LoadResult, referencesOf } from "../../index.js";
+import type { GraphEdge, GraphNode, ProjectGraph } from "./types.js";
 
-export interface GraphNode {
-  /** The resource address (`provider_c.agents["helper"]`), as plan output names it. */
-  id: string;
-  kind: string;
-  name: string;
-  provider: string;
-  /** Where the declaration starts in agents.yaml. */
-  line: number;
-  col: number;
-  /** Declared with an existing remote id (environment_id, ...): referenced, never created. */
-  external: boolean;
-}
-
-export interface GraphEdge {
-  /** The resource that holds the reference. */
-  from: string;
-  /** The resource it names. */
-  to: string;
-  /** Why: "environment", "vault", "roster member", "agent", ... */
-  role: string;
-}
-
-export interface ProjectGraph {
-  /** Providers in declaration order, each a group of nodes. */
-  providers: string[];
-  nodes: GraphNode[];
-  edges: GraphEdge[];
-}
+export type { GraphEdge, GraphNode, ProjectGraph } from "./types.js";
+export { nodeLabel } from "./types.js";
 
 /** The graph of a loaded configuration; undefined when the file did not get as far as a graph. */
 export function projectGraph(result: LoadResult): ProjectGraph | undefined {
@@ -62,18 +37,4 @@ export function projectGraph(result: LoadResult): ProjectGraph | undefined {
     }
   }
   return { providers, nodes, edges };
-}
-
-/** A node's label: its kind in the singular and its name. */
-export function nodeLabel(node: Pick<GraphNode, "kind" | "name">): string {
-  return `${singular(node.kind)} ${node.name}`;
-}
-
-const SINGULAR: Record<string, string> = {
-  memory_stores: "memory store",
-  identities: "identity",
-};
-
-function singular(kind: string): string {
-  return SINGULAR[kind] ?? kind.replace(/_/g, " ").replace(/s$/, "");
 }

@@ -6,6 +6,7 @@ import {
   Conversation,
   createSession,
   type EngineOptions,
+  listSessions,
   loadProject,
   openSession,
   PROVIDERS_WITH_SESSIONS,
@@ -75,6 +76,47 @@ export class PlaygroundChat {
       .filter((r) => r.kind === "agents" && WITH_SESSIONS.has(r.provider))
       .map((r) => ({ name: r.name, address: r.address, provider: r.provider }))
       .sort((a, b) => a.address.localeCompare(b.address));
+  }
+
+  /**
+   * What the page's inspector shows of one resource beyond its declaration: its entry in the state
+   * (remote id, last-applied values with secrets masked by `mask`) and, for an applied agent, its
+   * sessions as the provider lists them. A state or provider that cannot be read is said, not thrown.
+   */
+  async resource(address: string, mask: (value: unknown, redact: (text: string) => string) => unknown) {
+    const { options, redact } = await this.options();
+    let entry: Record<string, unknown> | null = null;
+    try {
+      const r = (await readProjectState(options)).state.resources[address];
+      if (r)
+        entry = {
+          id: r.id,
+          external: r.external,
+          version: r.version ?? null,
+          updatedAt: r.updatedAt,
+          spec: mask(r.spec, redact),
+          extra: mask(r.extra ?? {}, redact),
+        };
+    } catch (error) {
+      return { address, state: null, sessions: [], error: redact((error as Error).message) };
+    }
+    let sessions: { id: string; status: string | null; title: string | null; created_at: string | null }[] =
+      [];
+    let error: string | null = null;
+    if (entry && /\.agents\[/.test(address))
+      try {
+        sessions = (await listSessions({ ...options, command: "agents playground" }, { agent: address })).map(
+          (s) => ({
+            id: s.id,
+            status: s.status ?? null,
+            title: s.title ?? null,
+            created_at: s.created_at ?? null,
+          }),
+        );
+      } catch (e) {
+        error = redact((e as Error).message);
+      }
+    return { address, state: entry, sessions, error };
   }
 
   /** Starts a session of the applied agent at `address`. */

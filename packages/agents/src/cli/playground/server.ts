@@ -12,9 +12,9 @@ import type { AddressInfo } from "node:net";
 import { basename, dirname, join, resolve } from "node:path";
 import { formatDiagnostic, loadConfig, redactor } from "../../index.js";
 import { projectGraph } from "../graph/model.js";
-import { layoutGraph, svg } from "../graph/render.js";
 import { ApplyRefused, PlaygroundPlans } from "./apply.js";
 import { ChatError, PlaygroundChat } from "./chat.js";
+import { CSS, PAGE } from "./page.js";
 
 export interface PlaygroundOptions {
   file: string;
@@ -43,46 +43,6 @@ const CSP =
 const SECRET_FIELD = /(secret|token|password|api_key|private_key|authorization)/i;
 export const MASK = "[redacted]";
 
-const PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>agents playground</title>
-<link rel="stylesheet" href="/app.css"><script src="/app.js" defer></script></head>
-<body><header><h1>agents playground</h1><span id="file"></span>
-<button id="plan" type="button">Plan</button><button id="apply-run" type="button" hidden>Apply this plan</button>
-<span id="status" role="status"></span></header>
-<main><section id="graph" aria-label="graph"></section>
-<aside><h2>Findings</h2><ul id="findings"></ul><h2>Resource</h2><div id="details">Click a resource.</div>
-<h2>Plan</h2><pre id="plan-text"></pre><p id="apply"></p><pre id="apply-log" hidden></pre></aside>
-<section id="chat" aria-label="chat"><h2>Chat</h2>
-<p><select id="agent" aria-label="agent"></select> <button id="start" type="button">Start a session</button>
-<span id="chat-status" role="status"></span> <a id="download" hidden>Download events (JSONL)</a></p>
-<div id="transcript" aria-live="polite"></div>
-<p><textarea id="message" rows="2" cols="80" aria-label="message" disabled></textarea>
-<button id="send" type="button" disabled>Send</button> <button id="stop" type="button" disabled>Stop</button></p>
-</section></main></body></html>
-`;
-
-const CSS = `body{font:14px sans-serif;margin:0;color:#111}header{display:flex;gap:1em;align-items:center;padding:.5em 1em;border-bottom:1px solid #ccc}
-h1{font-size:1.1em;margin:0}main{padding:1em}#graph{overflow:auto}aside,#chat{max-width:60em}
-#findings li.error{color:#a00}#findings li.warning{color:#850}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5em;font-size:12px}
-g.node{cursor:pointer}g.node.selected rect{stroke-width:3}
-#transcript{border:1px solid #ccc;padding:.5em;min-height:4em;max-height:40em;overflow:auto}
-.msg{margin:.3em 0;white-space:pre-wrap}.msg.user{font-weight:bold}.msg.thinking{color:#666;font-style:italic}
-.msg.tool-call,.msg.tool-result{font-family:monospace;font-size:12px;background:#f6f6f6;padding:.2em .4em}
-.msg.tool-result.error,.msg.error{color:#a00}.msg.status,.msg.usage,.msg.notice{color:#666;font-size:12px}
-.confirm{border:1px solid #c90;background:#fff8e6;padding:.4em}.refused{color:#a00}
-`;
-
-/** Plan statuses as node fills (the page's legend uses the same words as `agents plan`). */
-export const STATUS_FILL: Record<string, string> = {
-  create: "#d9f2d9",
-  update: "#fff2c2",
-  replace: "#ffd9b3",
-  delete: "#f7c6c6",
-  adopt: "#d6e6ff",
-  read: "#eeeeee",
-  noop: "#ffffff",
-};
-
 /**
  * dist/playground.js, next to the running bundle (dist/agents.cjs, which is run with its
  * __filename) or two folders up from dist/cli/playground/server.js. Tests pass the script.
@@ -103,27 +63,57 @@ function masked(value: unknown, redact: (text: string) => string, key = ""): unk
   return value;
 }
 
+/**
+ * The resource a finding is about: the declaration its path names (`agents.helper...`), else the
+ * last declaration that starts at or above its line in the same file.
+ */
+function findingNode(
+  d: { file: string; line: number; path?: (string | number)[] },
+  file: string,
+  nodes: { id: string; kind: string; name: string; line: number }[],
+): string | null {
+  const [kind, name] = d.path ?? [];
+  const named = nodes.find((n) => n.kind === kind && n.name === name);
+  if (named) return named.id;
+  if (d.file !== file) return null;
+  let best: { id: string; line: number } | undefined;
+  for (const n of nodes) if (n.line <= d.line && (!best || n.line > best.line)) best = n;
+  return best?.id ?? null;
+}
+
 async function graphDocument(file: string, env: NodeJS.ProcessEnv) {
   const result = await loadConfig(file, { env });
   const redact = redactor(result.secretValues);
-  const findings = result.diagnostics.map((d) => ({
-    severity: d.severity,
-    at: `${d.file}:${d.line}:${d.col}`,
-    text: redact(formatDiagnostic(d, d.file === result.file ? result.source?.lineText(d.line) : undefined)),
-  }));
   const graph = projectGraph(result);
-  if (!graph) return { file: result.file, findings, nodes: [], edges: [], svg: "" };
+  const findings = result.diagnostics.map((d) => {
+    const lineText = d.file === result.file ? result.source?.lineText(d.line) : undefined;
+    return {
+      severity: d.severity,
+      code: d.code,
+      message: redact(d.message),
+      at: `${d.file}:${d.line}:${d.col}`,
+      line: d.line,
+      col: d.col,
+      lineText: lineText === undefined ? null : redact(lineText),
+      hint: d.hint === undefined ? null : redact(d.hint),
+      node: graph ? findingNode(d, result.file, graph.nodes) : null,
+      text: redact(formatDiagnostic(d, lineText)),
+    };
+  });
+  if (!graph)
+    return { file: result.file, findings, valid: false, providers: [], nodes: [], edges: [], svg: "" };
   const specs = new Map(result.graph?.nodes.map((n) => [n.address, n.spec]));
   return {
     file: result.file,
     findings,
+    valid: true,
+    providers: graph.providers,
     nodes: graph.nodes.map((node) => ({
       ...node,
       source: `${result.file}:${node.line}:${node.col}`,
       fields: masked(specs.get(node.id), redact),
     })),
     edges: graph.edges,
-    svg: graph.nodes.length > 0 ? svg(layoutGraph(graph)) : "",
   };
 }
 
@@ -234,6 +224,8 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     if (route === "GET /app.js") return send(res, 200, "text/javascript; charset=utf-8", script);
     if (route === "GET /app.css") return send(res, 200, "text/css; charset=utf-8", CSS);
     if (route === "GET /api/graph") return json(res, 200, await graphDocument(file, env));
+    if (route === "GET /api/resource")
+      return json(res, 200, await chat.resource(url.searchParams.get("address") ?? "", masked));
     if (route === "POST /api/plan") {
       try {
         return json(res, 200, await plans.plan());

@@ -1,14 +1,17 @@
 // `agents graph` for every example: the nodes and edges the command draws, checked against what
 // each agents.yaml declares (read here with a plain YAML parser, not with the loader under test),
 // in each of the three formats.
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { playgroundConfig } from "../../../../../bench/playground-config.mjs";
 import { nodeLabel, type ProjectGraph, projectGraph } from "../../../src/cli/graph/model.js";
-import { renderGraph } from "../../../src/cli/graph/render.js";
+import { layoutGraph, renderGraph } from "../../../src/cli/graph/render.js";
 import { loadConfig } from "../../../src/index.js";
+import { type DrawnGraph, labelOverlaps } from "./geometry.js";
 
 const EXAMPLES = fileURLToPath(new URL("../../../../../examples/", import.meta.url));
 const examples = readdirSync(EXAMPLES).filter((name) => {
@@ -176,9 +179,47 @@ describe.each(examples)("agents graph: examples/%s", (example) => {
   });
 });
 
+/** The layout's boxes and lines in the shape the geometry rules read. */
+function drawn(layout: ReturnType<typeof layoutGraph>): DrawnGraph {
+  return {
+    nodes: layout.nodes.map(({ node, x, y, width, height }) => ({
+      id: node.id,
+      box: { x, y, width, height },
+    })),
+    edges: layout.edges.map((e) => ({ from: e.from, to: e.to, label: e.labelBox, points: e.points })),
+  };
+}
+
 describe("the SVG layout", () => {
+  it.each(examples)(
+    "examples/%s: no edge label overlaps another label, a foreign node or its own line; every line is orthogonal",
+    async (example) => {
+      const { graph } = await graphOf(example);
+      const layout = layoutGraph(graph);
+      expect(layout.edges.length).toBe(graph.edges.length);
+      expect(labelOverlaps(drawn(layout))).toEqual([]);
+      for (const edge of layout.edges)
+        for (let i = 1; i < edge.points.length; i++) {
+          const [a, b] = [edge.points[i - 1]!, edge.points[i]!];
+          expect(a.x === b.x || a.y === b.y, `${edge.from} -> ${edge.to} segment ${i}`).toBe(true);
+        }
+    },
+  );
+
+  it("keeps the rule on a lane of 160 resources, laid out by the ranker for large lanes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "graph-layout-"));
+    try {
+      const file = join(dir, "agents.yaml");
+      writeFileSync(file, playgroundConfig("providers:\n  provider_c:\n    api_key: sim-key", 160));
+      const graph = projectGraph(await loadConfig(file, { env: {} }));
+      expect(graph?.nodes.length).toBe(160);
+      expect(labelOverlaps(drawn(layoutGraph(graph!)))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("places every node inside its provider's box and inside the picture", async () => {
-    const { layoutGraph } = await import("../../../src/cli/graph/render.js");
     const { graph } = await graphOf("multi-provider");
     const layout = layoutGraph(graph);
     for (const { node, x, y, width, height } of layout.nodes) {

@@ -82,6 +82,54 @@ async function planId(): Promise<string> {
 
 const texts = (lines: Line[]) => lines.filter((l) => l.type !== "line" || !/: (creat|updat)/.test(l.text));
 
+describe("the page's data", () => {
+  it("/api/graph gives each finding as a code frame's data: line, column, the source line, the hint, the resource", async () => {
+    writeFileSync(
+      file,
+      original.replace(
+        "Be brief.\n    environment: review-sandbox",
+        "Be brief.\n    environment: missing-sandbox",
+      ),
+    );
+    try {
+      const response = await fetch(new URL("/api/graph", playground.url), { headers: headers() });
+      const body = (await response.json()) as { findings: Line[] };
+      const lines = readFileSync(file, "utf8").split("\n");
+      const at = lines.indexOf("    environment: missing-sandbox") + 1;
+      expect(body.findings).toContainEqual(
+        expect.objectContaining({
+          severity: "error",
+          line: at,
+          col: 18,
+          lineText: "    environment: missing-sandbox",
+          node: 'provider_c.agents["style-reviewer"]',
+          hint: expect.any(String),
+        }),
+      );
+    } finally {
+      writeFileSync(file, original);
+    }
+  });
+
+  it("without --allow-apply, the page cannot apply (403)", async () => {
+    const readOnly = await startPlayground({
+      file,
+      env: { AGENTS_STATE_KEY: "playground-api-test" },
+      script: "",
+    });
+    try {
+      const response = await fetch(new URL("/api/apply", readOnly.url), {
+        method: "POST",
+        headers: { cookie: `agents_playground=${readOnly.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ plan: "any" }),
+      });
+      expect(response.status).toBe(403);
+    } finally {
+      await readOnly.close();
+    }
+  });
+});
+
 describe("apply from the playground", () => {
   it("applies a plan as a saved plan, once, also before the first apply; a plan older than the state is refused", async () => {
     // Two plans made before anything was applied: the first one applied makes the state, and the
@@ -170,6 +218,28 @@ describe("chat from the playground", () => {
       is_error: true,
     });
     expect(rest.at(-1)).toEqual({ type: "end", finished: true });
+  });
+
+  it("/api/resource: a resource's remote id, its applied values with secrets masked, an agent's sessions", async () => {
+    const get = async (address: string) =>
+      (await (
+        await fetch(new URL(`/api/resource?address=${encodeURIComponent(address)}`, playground.url), {
+          headers: headers(),
+        })
+      ).json()) as Line;
+    const agent = await get('provider_c.agents["security-reviewer"]');
+    expect(agent.state.id).toMatch(/^agent_/);
+    expect(agent.sessions.map((s: Line) => s.id)).toContain(id);
+    const vault = await get('provider_c.vaults["review"]');
+    expect(vault.state.id).toMatch(/^vlt_|^vault_/);
+    expect(JSON.stringify(vault.state)).toContain("[redacted]");
+    for (const s of secrets) expect(JSON.stringify(vault)).not.toContain(s);
+    expect(await get('provider_c.agents["nobody"]')).toEqual({
+      address: 'provider_c.agents["nobody"]',
+      state: null,
+      sessions: [],
+      error: null,
+    });
   });
 
   it("a page that goes away while a tool call is held denies it", async () => {

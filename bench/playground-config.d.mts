@@ -1,0 +1,1 @@
+export function playgroundConfig(providers: string, count: number): string;
