@@ -58,57 +58,45 @@ describe("environments, deployments, bridges, artifact archives", () => {
 });
 
 const OLD = "2020-01-01T00:00:00.000Z";
-const env = (id: number, name: string, state: string) => ({
-  id,
-  project_id: 1,
-  name,
-  slug: name.replace(/\W+/g, "-"),
-  external_url: null,
-  state,
-  tier: "other",
-  created_at: OLD,
-  updated_at: OLD,
-});
+const DAY = 86_400_000;
 
 describe("changing environments and deployments", () => {
   it("edits, stops and deletes environments; stale ones and old review apps in bulk", async () => {
-    await f.control("POST", "/seed", {
-      environments: [
-        env(901, "old-prod", "available"),
-        env(902, "review/a", "stopped"),
-        env(903, "live", "available"),
-      ],
-    });
     const E = `${P}/environments`;
+    // made now, then aged 400 days on the simulated clock; live is changed after that
+    const made: Record<string, number> = {};
+    for (const name of ["old-prod", "review/a", "live"])
+      made[name] = (await f.api(E, post({ name }))).body.id;
+    await f.api(`${E}/${made["review/a"]}/stop`, post({}));
+    await f.advance(400 * 86_400);
+    const [old, review, live] = [made["old-prod"], made["review/a"], made.live];
     expect(
-      (await f.api(`${E}/903`, put({ tier: "production", external_url: "https://x.test" }))).body,
-    ).toMatchObject({
-      tier: "production",
-      external_url: "https://x.test",
-    });
-    expect((await f.api(`${E}/903`, put({ tier: "moon" }))).status).toBe(400);
+      (await f.api(`${E}/${live}`, put({ tier: "production", external_url: "https://x.test" }))).body,
+    ).toMatchObject({ tier: "production", external_url: "https://x.test" });
+    expect((await f.api(`${E}/${live}`, put({ tier: "moon" }))).status).toBe(400);
     // an available environment is not deleted
-    expect((await f.api(`${E}/903`, del)).status).toBe(403);
-    // stale: at least a week ago
-    expect((await f.api(`${E}/stop_stale`, post({ before: new Date().toISOString() }))).status).toBe(400);
-    expect((await f.api(`${E}/stop_stale`, post({ before: "2021-01-01T00:00:00Z" }, BOB))).status).toBe(403);
-    expect((await f.api(`${E}/stop_stale`, post({ before: "2021-01-01T00:00:00Z" }))).status).toBe(200);
-    expect((await f.api(`${E}/901`)).body.state).toBe("stopped");
-    expect((await f.api(`${E}/903`)).body.state).toBe("available");
+    expect((await f.api(`${E}/${live}`, del)).status).toBe(403);
+    // stale: last changed before `before`, which is at least a week ago
+    const before = new Date(Date.now() + DAY).toISOString();
+    const tooRecent = new Date(Date.now() + 399 * DAY).toISOString();
+    expect((await f.api(`${E}/stop_stale`, post({ before: tooRecent }))).status).toBe(400);
+    expect((await f.api(`${E}/stop_stale`, post({ before }, BOB))).status).toBe(403);
+    expect((await f.api(`${E}/stop_stale`, post({ before }))).status).toBe(200);
+    expect((await f.api(`${E}/${old}`)).body.state).toBe("stopped");
+    expect((await f.api(`${E}/${live}`)).body.state).toBe("available");
     // review apps: a dry run lists, a real one schedules the deletion a week out
     const dry = await f.api(`${E}/review_apps`, del);
     expect(dry.body).toEqual({
-      scheduled_entries: [{ id: 902, name: "review/a", slug: "review-a", external_url: null }],
+      scheduled_entries: [{ id: review, name: "review/a", slug: "review-a", external_url: null }],
       unprocessable_entries: [],
     });
-    expect((await f.api(`${E}/902`)).body.auto_delete_at).toBeUndefined();
+    expect((await f.api(`${E}/${review}`)).body.auto_delete_at).toBeUndefined();
     await f.api(`${E}/review_apps?dry_run=false`, del);
-    expect(Date.parse((await f.api(`${E}/902`)).body.auto_delete_at)).toBeGreaterThan(
-      Date.now() + 6 * 86_400_000,
-    );
-    expect((await f.api(`${E}/903/stop`, post({}))).body.state).toBe("stopped");
-    expect((await f.api(`${E}/903`, del)).status).toBe(204);
-    expect((await f.api(`${E}/903`)).body).toEqual({ message: "404 Environment Not Found" });
+    const deleteAt = Date.parse((await f.api(`${E}/${review}`)).body.auto_delete_at);
+    expect(deleteAt).toBeGreaterThan(Date.now() + 406 * DAY);
+    expect((await f.api(`${E}/${live}/stop`, post({}))).body.state).toBe("stopped");
+    expect((await f.api(`${E}/${live}`, del)).status).toBe(204);
+    expect((await f.api(`${E}/${live}`)).body).toEqual({ message: "404 Environment Not Found" });
   });
 
   it("updates only API-made deployments, keeps running and current ones, approves blocked ones", async () => {
@@ -134,16 +122,12 @@ describe("changing environments and deployments", () => {
     expect((await f.api(`${P}/deployments/${first}`, { ...del, headers: BOB })).status).toBe(403);
     expect((await f.api(`${P}/deployments/${first}`, del)).status).toBe(204);
     // approvals: only of a blocked deployment, never of one's own
+    const guarded = (await f.api(`${P}/environments`, post({ name: "guarded" }))).body.id;
+    const blocked = { id: 905, iid: 9, project_id: 1, environment_id: guarded, ref: "main", sha: "abc" };
     await f.control("POST", "/seed", {
-      environments: [env(904, "guarded", "available")],
       deployments: [
         {
-          id: 905,
-          iid: 9,
-          project_id: 1,
-          environment_id: 904,
-          ref: "main",
-          sha: "abc",
+          ...blocked,
           status: "blocked",
           user_id: 1,
           job_id: null,
