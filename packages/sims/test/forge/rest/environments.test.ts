@@ -123,19 +123,18 @@ describe("changing environments and deployments", () => {
     expect((await f.api(`${P}/deployments/${first}`, del)).status).toBe(204);
     // approvals: only of a blocked deployment, never of one's own
     const guarded = (await f.api(`${P}/environments`, post({ name: "guarded" }))).body.id;
-    const blocked = { id: 905, iid: 9, project_id: 1, environment_id: guarded, ref: "main", sha: "abc" };
+    const job = (await f.api(`${P}/jobs`)).body[0].id;
+    const row = { iid: 9, project_id: 1, environment_id: guarded, ref: "main", sha: "abc", user_id: 1 };
+    const times = { created_at: OLD, updated_at: OLD, finished_at: null };
     await f.control("POST", "/seed", {
       deployments: [
-        {
-          ...blocked,
-          status: "blocked",
-          user_id: 1,
-          job_id: null,
-          created_at: OLD,
-          updated_at: OLD,
-          finished_at: null,
-        },
+        { id: 905, ...row, ...times, status: "blocked", job_id: null },
+        { id: 906, ...row, ...times, status: "success", job_id: job },
       ],
+    });
+    // a deployment a CI job made is the job's to change
+    expect((await f.api(`${P}/deployments/906`, put({ status: "failed" }))).body).toEqual({
+      message: "Deployments created using GitLab CI can not be updated using the API",
     });
     const approve = (body: unknown, headers = {}) =>
       f.api(`${P}/deployments/905/approval`, post(body, headers));
