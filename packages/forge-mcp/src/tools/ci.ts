@@ -42,7 +42,7 @@ export const ciTools = [
       content: z.string().min(1),
       dry_run: z.boolean().optional(),
       include_jobs: z.boolean().optional(),
-      ref: z.string().optional().describe("For dry_run"),
+      ref: z.string().optional(),
     },
     run: (api, { project_id, ...body }) => api.post(`${proj(project_id)}/ci/lint`, body),
   }),
@@ -53,7 +53,7 @@ export const ciTools = [
     endpoint: `GET ${P}/ci/lint`,
     input: {
       project_id: projectId,
-      content_ref: z.string().optional().describe("Commit, branch or tag"),
+      content_ref: z.string().optional(),
       dry_run: z.boolean().optional(),
       dry_run_ref: z.string().optional(),
       include_jobs: z.boolean().optional(),

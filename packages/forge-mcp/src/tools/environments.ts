@@ -20,7 +20,7 @@ const status = z.enum(["running", "success", "failed", "canceled"]);
 export const environmentTools = [
   tool({
     name: "update_environment",
-    description: "Change an environment's external URL or tier.",
+    description: "Edit an environment's URL or tier.",
     write: true,
     endpoint: `PUT ${E}/:environment_id`,
     input: {
@@ -37,13 +37,13 @@ export const environmentTools = [
     write: true,
     destructive: true,
     endpoint: `POST ${E}/:environment_id/stop`,
-    input: { ...env, force: z.boolean().optional().describe("Skip the stop action") },
+    input: { ...env, force: z.boolean().optional() },
     run: (api, { project_id, environment_id, ...body }) =>
       api.post(`${envs(project_id)}/${environment_id}/stop`, body),
   }),
   tool({
     name: "stop_stale_environments",
-    description: "Stop unprotected environments not updated since `before` (a week ago or earlier).",
+    description: "Stop unprotected environments not updated since `before` (≥ a week ago).",
     write: true,
     destructive: true,
     endpoint: `POST ${E}/stop_stale`,
@@ -61,7 +61,7 @@ export const environmentTools = [
   }),
   tool({
     name: "delete_review_app_environments",
-    description: "Schedule stopped review apps' deletion in a week; dry_run (default) only lists them.",
+    description: "Schedule old stopped review apps' deletion; dry_run (default) only lists them.",
     write: true,
     destructive: true,
     endpoint: `DELETE ${E}/review_apps`,
@@ -99,7 +99,7 @@ export const environmentTools = [
   }),
   tool({
     name: "delete_deployment",
-    description: "Delete a deployment (not a running or current one).",
+    description: "Delete a deployment (not running, not current).",
     write: true,
     destructive: true,
     endpoint: `DELETE ${D}/:deployment_id`,
@@ -116,7 +116,6 @@ export const environmentTools = [
       ...dep,
       status: z.enum(["approved", "rejected"]),
       comment: z.string().optional(),
-      represented_as: z.string().optional(),
     },
     run: (api, { project_id, deployment_id, ...body }) =>
       api.post(`${deps(project_id)}/${deployment_id}/approval`, body),

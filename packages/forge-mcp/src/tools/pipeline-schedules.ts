@@ -40,7 +40,7 @@ export const pipelineScheduleTools = [
   }),
   tool({
     name: "get_pipeline_schedule",
-    description: "Get a pipeline schedule, its last pipeline and variables.",
+    description: "Get a pipeline schedule with its last pipeline.",
     write: false,
     endpoint: `GET ${S}`,
     input: one,
@@ -55,7 +55,6 @@ export const pipelineScheduleTools = [
       ...one,
       scope: z.enum(["running", "pending", "finished", "branches", "tags"]).optional(),
       status: z.string().optional(),
-      sort: z.enum(["asc", "desc"]).optional(),
       ...pages,
     },
     run: (api, { project_id, pipeline_schedule_id, ...q }) =>
@@ -104,7 +103,7 @@ export const pipelineScheduleTools = [
   }),
   tool({
     name: "take_ownership_pipeline_schedule",
-    description: "Become a pipeline schedule's owner, to change it.",
+    description: "Take over a pipeline schedule (to change it).",
     write: true,
     endpoint: `POST ${S}/take_ownership`,
     input: one,
