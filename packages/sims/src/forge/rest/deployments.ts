@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject, requireUser } from "../model/access.js";
+import { loadProject, projectRecord, requireUser } from "../model/access.js";
 import { mrJson } from "../model/merge-requests.js";
 import type { DeploymentRow } from "../model/state.js";
 import { ACCESS, type ForgeState } from "../model/state.js";
@@ -100,12 +100,8 @@ export function deploymentChangeRoutes(r: Routes, ctx: SimContext<ForgeState>): 
   const load = (req: Request, res: Response, level: number) => {
     const p = loadProject(s(), req, res, level);
     if (!p) return null;
-    const d = deps().find((x) => x.project_id === p.id && String(x.id) === req.params.deployment_id);
-    if (!d) {
-      notFound(res, "Deployment");
-      return null;
-    }
-    return { p, d };
+    const d = projectRecord(deps(), p, req, res, "deployment_id", "Deployment");
+    return d && { p, d };
   };
 
   r.put(D, (req, res) => {

@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject } from "../model/access.js";
+import { loadProject, projectRecord } from "../model/access.js";
 import { jobJson } from "../model/ci.js";
 import type { DeploymentRow, EnvironmentRow } from "../model/state.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
@@ -136,12 +136,8 @@ export function environmentLifecycleRoutes(r: Routes, ctx: SimContext<ForgeState
   const load = (req: Request, res: Response, level: number) => {
     const p = loadProject(s(), req, res, level);
     if (!p) return null;
-    const e = envs().find((x) => x.project_id === p.id && String(x.id) === req.params.environment_id);
-    if (!e) {
-      notFound(res, "Environment");
-      return null;
-    }
-    return { p, e };
+    const e = projectRecord(envs(), p, req, res, "environment_id", "Environment");
+    return e && { p, e };
   };
   const stop = (e: EnvironmentRow) => {
     e.state = "stopped";

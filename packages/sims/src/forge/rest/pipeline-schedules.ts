@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject, projectAccessLevel, requireUser } from "../model/access.js";
+import { loadProject, projectAccessLevel, projectRecord, requireUser } from "../model/access.js";
 import { createPipeline, isFinal, pipelineJson, syncPipeline } from "../model/ci.js";
 import { nextRun, parseCron, validZone } from "../model/cron.js";
 import { resolveRef } from "../model/repo.js";
@@ -63,12 +63,8 @@ export function pipelineScheduleRoutes(r: Routes, ctx: SimContext<ForgeState>): 
     if (!me) return null;
     const p = loadProject(s(), req, res, level);
     if (!p) return null;
-    const x = rows().find((y) => y.project_id === p.id && String(y.id) === req.params.pipeline_schedule_id);
-    if (!x) {
-      notFound(res, "Pipeline Schedule");
-      return null;
-    }
-    return { me, p, x };
+    const x = projectRecord(rows(), p, req, res, "pipeline_schedule_id", "Pipeline Schedule");
+    return x && { me, p, x };
   };
 
   /** Whether cron and cron_timezone are valid; answers GitLab's 400 when not. */

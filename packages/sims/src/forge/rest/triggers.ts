@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject, requireUser } from "../model/access.js";
+import { loadProject, projectRecord, requireUser } from "../model/access.js";
 import { createPipeline, pipelineJson, syncPipeline } from "../model/ci.js";
 import { resolveRef } from "../model/repo.js";
 import type { ForgeUser, TriggerRow } from "../model/state.js";
@@ -41,12 +41,8 @@ export function triggerRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (!me) return null;
     const p = loadProject(s(), req, res, ACCESS.maintainer);
     if (!p) return null;
-    const t = s().triggers.find((x) => x.project_id === p.id && String(x.id) === req.params.trigger_id);
-    if (!t) {
-      notFound(res, "Trigger");
-      return null;
-    }
-    return { me, t };
+    const t = projectRecord(s().triggers, p, req, res, "trigger_id", "Trigger");
+    return t && { me, t };
   };
 
   r.get("/projects/:id/triggers", (req, res) => {
