@@ -34,16 +34,15 @@ const jobScope = z.enum([
 export const ciTools = [
   tool({
     name: "validate_ci_lint",
-    description:
-      "Check GitLab CI/CD YAML content in the context of a project (includes, variables): valid, errors, warnings, the merged YAML, and with include_jobs the jobs.",
+    description: "Lint CI/CD YAML in a project's context: errors, warnings, merged YAML.",
     write: false,
     endpoint: `POST ${P}/ci/lint`,
     input: {
       project_id: projectId,
-      content: z.string().min(1).describe("The .gitlab-ci.yml content to check"),
-      dry_run: z.boolean().optional().describe("Simulate creating a pipeline"),
+      content: z.string().min(1),
+      dry_run: z.boolean().optional(),
       include_jobs: z.boolean().optional(),
-      ref: z.string().optional().describe("Branch or tag for dry_run"),
+      ref: z.string().optional(),
     },
     run: (api, { project_id, ...body }) => api.post(`${proj(project_id)}/ci/lint`, body),
   }),
@@ -54,7 +53,7 @@ export const ciTools = [
     endpoint: `GET ${P}/ci/lint`,
     input: {
       project_id: projectId,
-      content_ref: z.string().optional().describe("Commit, branch or tag to read the configuration from"),
+      content_ref: z.string().optional(),
       dry_run: z.boolean().optional(),
       dry_run_ref: z.string().optional(),
       include_jobs: z.boolean().optional(),
@@ -63,15 +62,15 @@ export const ciTools = [
   }),
   tool({
     name: "list_deployments",
-    description: "List the deployments of a project (filter by environment, status, update time).",
+    description: "List a project's deployments.",
     write: false,
     endpoint: `GET ${P}/deployments`,
     input: {
       project_id: projectId,
-      environment: z.string().optional().describe("Environment name"),
+      environment: z.string().optional(),
       status: z.enum(["created", "running", "success", "failed", "canceled", "blocked"]).optional(),
-      updated_after: z.string().optional().describe("ISO 8601 time"),
-      updated_before: z.string().optional().describe("ISO 8601 time"),
+      updated_after: z.string().optional(),
+      updated_before: z.string().optional(),
       order_by: z.enum(["id", "iid", "created_at", "updated_at", "finished_at", "ref"]).optional(),
       sort: z.enum(["asc", "desc"]).optional(),
       ...pagination,
@@ -80,7 +79,7 @@ export const ciTools = [
   }),
   tool({
     name: "get_deployment",
-    description: "Get one deployment (environment, commit, the job that deployed).",
+    description: "Get a deployment (environment, commit, job).",
     write: false,
     endpoint: `GET ${P}/deployments/:deployment_id`,
     input: { project_id: projectId, deployment_id: id },
@@ -93,7 +92,7 @@ export const ciTools = [
     endpoint: `GET ${P}/environments`,
     input: {
       project_id: projectId,
-      name: z.string().optional().describe("Exact name"),
+      name: z.string().optional(),
       search: z.string().optional(),
       states: z.enum(["available", "stopped"]).optional(),
       ...pagination,
@@ -110,7 +109,7 @@ export const ciTools = [
   }),
   tool({
     name: "list_pipeline_trigger_jobs",
-    description: "List the trigger jobs (bridges) of a pipeline: the jobs that start downstream pipelines.",
+    description: "List a pipeline's trigger jobs (bridges).",
     write: false,
     endpoint: `GET ${P}/pipelines/:pipeline_id/bridges`,
     input: { project_id: projectId, pipeline_id: id, scope: jobScope.optional(), ...pagination },
@@ -119,7 +118,8 @@ export const ciTools = [
   }),
   tool({
     name: "download_job_artifacts",
-    description: `Download a job's whole artifacts archive (a zip), returned base64-encoded: {job_id, filename, size_bytes, encoding, content_base64}. An archive larger than max_bytes (default 1 MiB, at most ${MAX_ARCHIVE / 1024 / 1024} MiB) is refused without being read; read single files with get_job_artifact_file instead.`,
+    description:
+      "Download a job's artifacts zip (base64), refused past max_bytes; for one file use get_job_artifact_file.",
     write: false,
     endpoint: `GET ${P}/jobs/:job_id/artifacts`,
     input: {
@@ -130,8 +130,7 @@ export const ciTools = [
         .int()
         .min(1)
         .max(MAX_ARCHIVE)
-        .default(1024 * 1024)
-        .describe(`Refuse an archive larger than this (default 1 MiB, max ${MAX_ARCHIVE})`),
+        .default(1024 * 1024),
     },
     run: async (api, a) => {
       try {
@@ -168,15 +167,14 @@ const RESOURCE_FIELDS =
 export const ciCatalogTools = [
   tool({
     name: "list_ci_catalog_resources",
-    description:
-      "List the CI/CD catalog's published resources (component projects): search, sort, and page with first/after (GraphQL cursor).",
+    description: "List CI/CD catalog resources (component projects); page with first/after.",
     write: false,
     endpoint: "POST /api/graphql (ciCatalogResources)",
     input: {
-      search: z.string().optional().describe("In names and descriptions"),
-      first: z.number().int().min(1).max(100).optional().describe("How many (default 20, max 100)"),
-      after: z.string().optional().describe("The endCursor of the previous page"),
-      group_ids: z.array(z.string()).optional().describe("Only resources in these groups (GraphQL ids)"),
+      search: z.string().optional(),
+      first: z.number().int().min(1).max(100).optional(),
+      after: z.string().optional().describe("endCursor of the previous page"),
+      group_ids: z.array(z.string()).optional().describe("GraphQL group ids"),
       scope: z.enum(["ALL", "NAMESPACES"]).optional(),
       sort: z
         .enum([
@@ -226,23 +224,16 @@ export const ciCatalogTools = [
   }),
   tool({
     name: "get_ci_catalog_resource",
-    description:
-      "Get one CI/CD catalog resource by id (gid://gitlab/Ci::Catalog::Resource/…) or full_path, with its newest versions, their components and each component's inputs (include_path is what `include: component:` takes).",
+    description: "Get a CI/CD catalog resource: newest versions, components, inputs.",
     write: false,
     endpoint: "POST /api/graphql (ciCatalogResource)",
     input: {
-      id: z.string().min(1).optional().describe("The resource's GraphQL id; or give full_path"),
-      full_path: z.string().min(1).optional().describe("The resource project's full path; or give id"),
-      version_limit: z.number().int().min(1).max(20).optional().describe("Versions to include (default 5)"),
-      component_limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(50)
-        .optional()
-        .describe("Components per version (default 20)"),
-      component_name: z.string().optional().describe("Keep only the component of this name"),
-      include_readme: z.boolean().optional().describe("Include each version's README"),
+      id: z.string().min(1).optional().describe("GraphQL id (or full_path)"),
+      full_path: z.string().min(1).optional(),
+      version_limit: z.number().int().min(1).max(20).optional().describe("Default 5"),
+      component_limit: z.number().int().min(1).max(50).optional().describe("Default 20"),
+      component_name: z.string().optional().describe("Only this component"),
+      include_readme: z.boolean().optional(),
     },
     run: async (api, a) => {
       if ((a.id === undefined) === (a.full_path === undefined))

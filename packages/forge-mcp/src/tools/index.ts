@@ -12,6 +12,7 @@ import { catalogueTools, type ForgeTool, permitted, type ToolCall, toolNames } f
 import { dependencyProxyTools } from "./dependency-proxy.js";
 import { releaseAssetTools, tagSignatureTools, uploadTools } from "./downloads.js";
 import { issueEmojiTools, mergeRequestEmojiTools, workItemEmojiTools } from "./emoji.js";
+import { environmentTools } from "./environments.js";
 import { type Exposure, expose } from "./exposure.js";
 import { graphqlTools } from "./graphql.js";
 import { groupExtraTools } from "./group-extras.js";
@@ -26,6 +27,8 @@ import { mergeRequestTools } from "./merge-requests.js";
 import { milestoneTools } from "./milestones.js";
 import { mrDiscussionTools } from "./mr-discussions.js";
 import { mrReviewTools } from "./mr-review.js";
+import { pipelineScheduleTools } from "./pipeline-schedules.js";
+import { pipelineTriggerTools } from "./pipeline-triggers.js";
 import { pipelineTools } from "./pipelines.js";
 import { projectTools } from "./projects.js";
 import { repositoryTools } from "./repository.js";
@@ -45,7 +48,14 @@ export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
   projects: projectTools,
   issues: [...issueTools, ...issueExtraTools, ...issueEmojiTools],
   merge_requests: [...mergeRequestTools, ...mrDiscussionTools, ...mrReviewTools, ...mergeRequestEmojiTools],
-  pipelines: [...pipelineTools, ...ciTools, ...ciCatalogTools],
+  pipelines: [
+    ...pipelineTools,
+    ...ciTools,
+    ...ciCatalogTools,
+    ...pipelineScheduleTools,
+    ...pipelineTriggerTools,
+    ...environmentTools,
+  ],
   repository: [...repositoryTools, ...branchProtectionTools],
   users: [...userTools, ...userLookupTools, ...uploadTools],
   groups: [...groupTools, ...groupExtraTools],

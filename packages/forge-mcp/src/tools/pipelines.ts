@@ -202,8 +202,7 @@ export const pipelineTools = [
   }),
   tool({
     name: "list_job_artifacts",
-    description:
-      "List the artifacts of a CI job (archive, reports, trace) with their sizes, and when the archive expires.",
+    description: "List a CI job's artifacts (archive, reports, trace), their sizes and the archive's expiry.",
     write: false,
     endpoint: `GET ${P}/jobs/:job_id`,
     input: { project_id: projectId, job_id: id },
@@ -223,7 +222,7 @@ export const pipelineTools = [
   }),
   tool({
     name: "get_job_artifact_file",
-    description: "Read one file out of a job's artifacts archive (text; at most max_bytes, from its start).",
+    description: "Read one file of a job's artifacts archive (text, its first max_bytes).",
     write: false,
     endpoint: `GET ${P}/jobs/:job_id/artifacts/*artifact_path`,
     input: {

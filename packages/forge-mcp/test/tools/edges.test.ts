@@ -7,10 +7,13 @@ import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 /**
  * The edges of the emoji, variable, milestone and CI tools that one table row per tool does not
  * reach: the bound of download_job_artifacts, a work item reaction removed by name when several
- * people reacted, and a group milestone's items under the project allow-list.
+ * people reacted, a group milestone's items under the project allow-list, and a pipeline trigger
+ * token, which reaches the model once (create_pipeline_trigger's answer): never in the reads' text
+ * or structured content, never in a forge URL (the simulator logs each path with its query), never
+ * in an error.
  */
 
-type ToolResult = { isError?: boolean; content: Array<{ text: string }> };
+type ToolResult = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: unknown };
 const P = "/api/v4/projects/1";
 
 describe("emoji, milestone and CI tools at their edges", () => {
@@ -137,5 +140,41 @@ describe("emoji, milestone and CI tools at their edges", () => {
     })) as ToolResult;
     const kept = JSON.parse(r.content[0]!.text);
     expect(kept.items.map((i: { project_id: number; title: string }) => i.project_id)).toEqual([1]);
+  });
+  const tool = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as ToolResult;
+
+  it("a trigger token is shown only when made, and travels in the request body", async () => {
+    const made = await tool("create_pipeline_trigger", { project_id: 1, description: "bot" });
+    const { id, token } = JSON.parse(made.content[0]!.text) as { id: number; token: string };
+    expect(token).toMatch(/^glptt-/);
+    for (const [name, args] of [
+      ["list_pipeline_triggers", { project_id: 1 }],
+      ["get_pipeline_trigger", { project_id: 1, trigger_id: id }],
+      ["update_pipeline_trigger", { project_id: 1, trigger_id: id, description: "bot 2" }],
+    ] as const) {
+      const r = await tool(name, args);
+      expect(r.isError, name).toBeFalsy();
+      expect(JSON.stringify([r.content, r.structuredContent ?? null]), name).not.toContain("glptt");
+    }
+    const since = await forgeLogSeq(forge);
+    const run = await tool("trigger_pipeline", { project_id: 1, token, ref: "main" });
+    expect(run.content[0]!.text).toMatch(/"source":"trigger"/);
+    const log = (await (await fetch(`${forge.origin}/_sim/log?since=${since}`)).json()) as {
+      entries: Array<{ path: string }>;
+    };
+    expect(log.entries.map((e) => e.path)).toEqual([`${P}/trigger/pipeline`]);
+  });
+
+  it("a refused trigger token or ref is answered without the token", async () => {
+    const token = "glptt-0000000000000000000000000000000000000000";
+    const wrong = await tool("trigger_pipeline", { project_id: 1, token, ref: "main" });
+    expect(wrong).toMatchObject({ isError: true, content: [{ text: "Forge error 404: 404 Not found" }] });
+    const made = JSON.parse(
+      (await tool("create_pipeline_trigger", { project_id: 1, description: "b" })).content[0]!.text,
+    );
+    const badRef = await tool("trigger_pipeline", { project_id: 1, token: made.token, ref: "no-such-ref" });
+    expect(badRef.isError).toBe(true);
+    expect(badRef.content[0]!.text).not.toContain(made.token);
   });
 });

@@ -7,6 +7,7 @@ import { type Forge, startForge } from "../forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 import { ensure, prepareA, rowsA } from "./table-a.js";
 import { type Ctx, type Row, r, tableRows, tableSeed } from "./table-b.js";
+import { rowsC, tableSeedC } from "./table-c.js";
 
 /**
  * One row per tool, run in order against the forge simulator through the official MCP client:
@@ -873,6 +874,8 @@ const rows: Row[] = [
   // emoji reactions, CI/CD variables, milestone items and group milestones, CI beside pipelines
   ...rowsA,
   ...tableRows,
+  // pipeline schedules and triggers, environment and deployment changes
+  ...rowsC,
 ];
 
 type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: unknown };
@@ -908,6 +911,8 @@ describe("every tool against the forge simulator (one row per tool)", () => {
     ).json()) as Array<{ id: number; name: string }>;
     c.manual = jobs.find((j) => j.name === "deploy")!.id;
     await prepareA(forge.origin, forge.seed, c);
+    // after table-a's set-ups, whose rows read the first environment of the list
+    await forge.seed(tableSeedC);
     mcp = await startForgeMcp({
       MCP_TRANSPORT: "http",
       FORGE_TOKEN: "sim-forge-pat",

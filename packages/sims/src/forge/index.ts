@@ -9,9 +9,9 @@ import { branchRoutes } from "./rest/branches.js";
 import { commitStatusRoutes } from "./rest/commit-statuses.js";
 import { commitRoutes } from "./rest/commits.js";
 import { dependencyProxyRoutes } from "./rest/dependency-proxy.js";
-import { deploymentRoutes } from "./rest/deployments.js";
+import { deploymentChangeRoutes, deploymentRoutes } from "./rest/deployments.js";
 import { draftNoteRoutes } from "./rest/draft-notes.js";
-import { environmentRoutes } from "./rest/environments.js";
+import { environmentLifecycleRoutes, environmentRoutes } from "./rest/environments.js";
 import { eventRoutes } from "./rest/events.js";
 import { fileRoutes } from "./rest/files.js";
 import { graphqlRoutes } from "./rest/graphql.js";
@@ -32,6 +32,7 @@ import { mrRoutes } from "./rest/merge-requests.js";
 import { milestoneRoutes } from "./rest/milestones.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
 import { noteRoutes } from "./rest/notes.js";
+import { pipelineScheduleRoutes } from "./rest/pipeline-schedules.js";
 import { pipelineRoutes } from "./rest/pipelines.js";
 import { projectRoutes } from "./rest/projects.js";
 import { protectedBranchRoutes } from "./rest/protected-branches.js";
@@ -41,6 +42,7 @@ import { repositoryRoutes } from "./rest/repositories.js";
 import { searchRoutes } from "./rest/search.js";
 import { tagRoutes } from "./rest/tags.js";
 import { todoRoutes } from "./rest/todos.js";
+import { triggerRoutes } from "./rest/triggers.js";
 import { uploadRoutes } from "./rest/uploads.js";
 import { userRoutes } from "./rest/users.js";
 import { variableRoutes } from "./rest/variables.js";
@@ -136,6 +138,10 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   commitRoutes,
   tagRoutes,
   searchRoutes,
+  pipelineScheduleRoutes,
+  triggerRoutes,
+  environmentLifecycleRoutes,
+  deploymentChangeRoutes,
 ];
 
 const OAUTH_MALFORMED =

@@ -92,6 +92,9 @@ const API_WRITES: [method: string, path: string, body?: Record<string, unknown>]
   ["POST", "/projects/4/fork", { namespace_path: "acme", path: "experiments-fork" }],
   ["POST", "/todos/mark_as_done"],
   ["POST", "/groups/acme/wikis", { title: "Onboarding", content: "read this" }],
+  ["POST", `${P}/pipeline_schedules`, { description: "Yearly", ref: "main", cron: "0 4 1 1 *" }],
+  ["POST", `${P}/pipeline_schedules/SCHEDULE/variables`, { key: "WHEN", value: "yearly" }],
+  ["POST", `${P}/triggers`, { description: "deploy bot" }],
 ];
 
 // Path parameters the route table uses, each filled with every value the world has for it.
@@ -116,6 +119,8 @@ async function paramValues(get: (path: string, token?: string) => Promise<any>) 
     pipeline_id: await ids(`${P}/pipelines`),
     job_id: jobs,
     hook_id: [...(await ids(`${P}/hooks`)), ...(await ids("/groups/acme/hooks"))],
+    pipeline_schedule_id: await ids(`${P}/pipeline_schedules`),
+    deployment_id: await ids(`${P}/deployments`),
     sha: [sha],
     tag_name: ["v1.4.0"],
     file_path: ["README.md"],
@@ -181,6 +186,7 @@ describe("a dumped world seeded into a fresh simulator", () => {
   let second: RunningSim;
   let dump: any;
   let redumped: any;
+  let triggerToken = "";
 
   beforeAll(async () => {
     first = await startForge();
@@ -189,12 +195,15 @@ describe("a dumped world seeded into a fresh simulator", () => {
     expect((await a.control("POST", "/seed", SEEDED_RECORDS)).status).toBe(200);
     const sha = (await a.get(`${P}/repository/branches/main`)).body.commit.id as string;
     const milestone = String((await a.get(`${P}/milestones`)).body[0].id);
+    let schedule = "";
     for (const [method, path, body] of API_WRITES) {
       const fill = (v: unknown) => (v === "SHA" ? sha : v === "MILESTONE" ? milestone : v);
-      const concrete = path.replace("SHA", sha);
+      const concrete = path.replace("SHA", sha).replace("SCHEDULE", schedule);
       const b = body && Object.fromEntries(Object.entries(body).map(([k, v]) => [k, fill(v)]));
       const r = await a.call(method, concrete, b);
       expect(r.status, `${method} ${concrete}: ${JSON.stringify(r.body)}`).toBeLessThan(300);
+      if (concrete.endsWith("/pipeline_schedules")) schedule = String(r.body.id);
+      if (concrete.endsWith("/triggers")) triggerToken = r.body.token;
     }
     dump = (await a.control("GET", "/state")).body;
     const seeded = await client(second).control("POST", "/seed", { ...dump, replace: true });
@@ -256,6 +265,15 @@ describe("a dumped world seeded into a fresh simulator", () => {
     expect(await asQuery("private_token", "sim-forge-pat-extra")).toBe(401);
     expect(await asQuery("access_token", dump.tokens[0].token)).toBe(401);
     expect(await asQuery("private_token", "sim-forge-pat-root")).toBe(200);
+    // a pipeline trigger token is dumped redacted; neither value runs a pipeline in the new world
+    const trigger = dump.pipeline_triggers[0];
+    expect(trigger.token).toBe("glpt…[redacted]");
+    for (const token of [trigger.token, triggerToken])
+      expect((await b.call("POST", `${P}/trigger/pipeline`, { token, ref: "main" })).status).toBe(404);
+    expect(
+      (await client(first).call("POST", `${P}/trigger/pipeline`, { token: triggerToken, ref: "main" }))
+        .status,
+    ).toBe(201);
   });
 });
 

@@ -228,3 +228,20 @@ export function loadGroup(state: ForgeState, req: Request, res: Response): Group
   }
   return g;
 }
+
+/**
+ * The record of project `p` whose id the route parameter `param` names, or null after answering
+ * GitLab's named 404 (`404 Deployment Not Found`, …).
+ */
+export function projectRecord<T extends { id: number; project_id: number }>(
+  rows: readonly T[],
+  p: Project,
+  req: Request,
+  res: Response,
+  param: string,
+  resource: string,
+): T | null {
+  const x = rows.find((r) => r.project_id === p.id && String(r.id) === req.params[param]);
+  if (!x) notFound(res, resource);
+  return x ?? null;
+}

@@ -393,6 +393,8 @@ export interface EnvironmentRow {
   tier: string;
   created_at: string;
   updated_at: string;
+  /** Set when delete_review_app_environments schedules the environment's deletion. */
+  auto_delete_at?: string | null;
 }
 
 export interface DeploymentRow {
@@ -408,6 +410,42 @@ export interface DeploymentRow {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+  /** Approvals and rejections of a blocked deployment (a protected environment's). */
+  approvals?: {
+    user_id: number;
+    status: "approved" | "rejected";
+    comment: string | null;
+    created_at: string;
+  }[];
+}
+
+/** A pipeline schedule (rest/pipeline-schedules.ts): its cron, its owner and its variables. */
+export interface PipelineScheduleRow {
+  id: number;
+  project_id: number;
+  description: string;
+  ref: string;
+  cron: string;
+  cron_timezone: string;
+  active: boolean;
+  owner_id: number;
+  created_at: string;
+  updated_at: string;
+  variables: { key: string; value: string; variable_type: "env_var" | "file" }[];
+  /** The pipelines the schedule has run, oldest first. */
+  pipeline_ids: number[];
+}
+
+/** A pipeline trigger token (rest/triggers.ts). */
+export interface TriggerRow {
+  id: number;
+  project_id: number;
+  description: string;
+  token: string;
+  owner_id: number;
+  created_at: string;
+  updated_at: string;
+  last_used: string | null;
 }
 
 export interface ProtectedBranchRow {
@@ -600,6 +638,9 @@ export interface ForgeState {
   /** Environments and deployments (rest/environments.ts, rest/deployments.ts). */
   environments: EnvironmentRow[];
   deployments: DeploymentRow[];
+  /** Pipeline schedules and pipeline trigger tokens (rest/pipeline-schedules.ts, rest/triggers.ts). */
+  pipelineSchedules: PipelineScheduleRow[];
+  triggers: TriggerRow[];
   iterations: IterationRow[];
   /** Project and group webhooks, and their recorded deliveries. */
   hooks: HookRow[];
@@ -671,6 +712,8 @@ export function emptyRecords() {
     variables: [],
     environments: [],
     deployments: [],
+    pipelineSchedules: [],
+    triggers: [],
     iterations: [],
     hooks: [],
     hookEvents: [],

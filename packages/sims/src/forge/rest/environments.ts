@@ -1,12 +1,13 @@
+import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
-import { loadProject } from "../model/access.js";
+import { loadProject, projectRecord } from "../model/access.js";
 import { jobJson } from "../model/ci.js";
 import type { DeploymentRow, EnvironmentRow } from "../model/state.js";
 import { ACCESS, type ForgeState, type Project } from "../model/state.js";
 import { userRef } from "../model/users.js";
-import { missing, notFound } from "../wire/answers.js";
+import { forbidden, missing, notFound } from "../wire/answers.js";
 import { paginate } from "../wire/paginate.js";
-import { params, str } from "../wire/params.js";
+import { boolParam, params, str } from "../wire/params.js";
 import type { Routes } from "../wire/router.js";
 
 /** A project's environments (`/projects/:id/environments`), each with its last deployment. */
@@ -29,6 +30,7 @@ export function deploymentViews(ctx: SimContext<ForgeState>) {
       tier: e.tier,
       state: e.state,
       auto_stop_at: null,
+      ...(e.auto_delete_at ? { auto_delete_at: e.auto_delete_at } : {}),
       ...(detail ? { last_deployment: last ? depJson(p, last, false) : null } : {}),
     };
   };
@@ -47,6 +49,16 @@ export function deploymentViews(ctx: SimContext<ForgeState>) {
       user: userRef(s(), d.user_id, ctx.origin),
       ...(withEnv ? { environment: envJson(p, e, false) } : {}),
       deployable: job ? jobJson(s(), job, ctx.origin) : null,
+      ...(d.approvals
+        ? {
+            approvals: d.approvals.map((a) => ({
+              user: userRef(s(), a.user_id, ctx.origin),
+              status: a.status,
+              created_at: a.created_at,
+              comment: a.comment,
+            })),
+          }
+        : {}),
     };
   };
   /** A new available environment of the project; its tier from the name unless given. */
@@ -107,5 +119,101 @@ export function environmentRoutes(r: Routes, ctx: SimContext<ForgeState>): void 
       return void res.status(400).json({ message: { name: ["has already been taken"] } });
     const e = addEnvironment(p, name, str(b.external_url) ?? null, str(b.tier));
     res.status(201).json(envJson(p, e, false));
+  });
+}
+
+const TIERS = ["production", "staging", "testing", "development", "other"];
+const DAY_MS = 86_400_000;
+
+/**
+ * Changing, stopping and deleting environments: edit (external URL, tier), stop one (or every
+ * stale one), delete a stopped one, and schedule the deletion of stopped review apps.
+ */
+export function environmentLifecycleRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
+  const s = () => ctx.state;
+  const { envs, deps, envJson } = deploymentViews(ctx);
+  const E = "/projects/:id/environments/:environment_id";
+  const load = (req: Request, res: Response, level: number) => {
+    const p = loadProject(s(), req, res, level);
+    if (!p) return null;
+    const e = projectRecord(envs(), p, req, res, "environment_id", "Environment");
+    return e && { p, e };
+  };
+  const stop = (e: EnvironmentRow) => {
+    e.state = "stopped";
+    e.updated_at = s().clock.iso();
+  };
+
+  r.put(E, (req, res) => {
+    const l = load(req, res, ACCESS.developer);
+    if (!l) return;
+    const b = params(req);
+    const tier = str(b.tier);
+    if (tier !== undefined && !TIERS.includes(tier))
+      return void res.status(400).json({ error: "tier does not have a valid value" });
+    if (b.external_url !== undefined) l.e.external_url = str(b.external_url) ?? null;
+    if (tier !== undefined) l.e.tier = tier;
+    l.e.updated_at = s().clock.iso();
+    res.json(envJson(l.p, l.e, false));
+  });
+
+  // GitLab refuses to delete an environment that is still available
+  r.delete(E, (req, res) => {
+    const l = load(req, res, ACCESS.developer);
+    if (!l) return;
+    if (l.e.state !== "stopped") return forbidden(res);
+    s().environments = envs().filter((x) => x !== l.e);
+    s().deployments = deps().filter((d) => d.environment_id !== l.e.id);
+    res.status(204).end();
+  });
+
+  r.post(`${E}/stop`, (req, res) => {
+    const l = load(req, res, ACCESS.developer);
+    if (!l) return;
+    stop(l.e);
+    res.json(envJson(l.p, l.e, false));
+  });
+
+  // Every available environment last changed before `before` (at least a week, at most ten years ago)
+  r.post("/projects/:id/environments/stop_stale", (req, res) => {
+    const p = loadProject(s(), req, res, ACCESS.maintainer);
+    if (!p) return;
+    const before = str(params(req).before);
+    if (before === undefined) return missing(res, "before");
+    const at = Date.parse(before);
+    const now = s().clock.now();
+    if (Number.isNaN(at)) return void res.status(400).json({ error: "before is invalid" });
+    if (at > now - 7 * DAY_MS || at < now - 3650 * DAY_MS)
+      return void res.status(400).json({ message: "Invalid Date" });
+    for (const e of envs())
+      if (e.project_id === p.id && e.state === "available" && Date.parse(e.updated_at) < at) stop(e);
+    res.json({ message: "Successfully requested stop for all stale environments" });
+  });
+
+  // Stopped review apps (environments under review/) last changed before `before` (default 30 days
+  // ago), at most `limit`: listed with dry_run (the default), else their deletion is set a week out.
+  r.delete("/projects/:id/environments/review_apps", (req, res) => {
+    const p = loadProject(s(), req, res, ACCESS.developer);
+    if (!p) return;
+    const b = params(req);
+    const now = s().clock.now();
+    const before = str(b.before) === undefined ? now - 30 * DAY_MS : Date.parse(str(b.before)!);
+    if (Number.isNaN(before)) return void res.status(400).json({ error: "before is invalid" });
+    const limit = b.limit === undefined ? 100 : Number(b.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+      return void res.status(400).json({ error: "limit does not have a valid value" });
+    const dryRun = boolParam(b.dry_run) ?? true;
+    const picked = envs()
+      .filter((e) => e.project_id === p.id && e.name.startsWith("review/") && e.state === "stopped")
+      .filter((e) => Date.parse(e.updated_at) < before)
+      .slice(0, limit);
+    if (!dryRun) for (const e of picked) e.auto_delete_at = new Date(now + 7 * DAY_MS).toISOString();
+    const entry = (e: EnvironmentRow) => ({
+      id: e.id,
+      name: e.name,
+      slug: e.slug,
+      external_url: e.external_url,
+    });
+    res.json({ scheduled_entries: picked.map(entry), unprocessable_entries: [] });
   });
 }

@@ -14,6 +14,9 @@ const REDACTED = "…[redacted]";
 /** How the state dump shows a secret: its first four characters. */
 export const redacted = (value: string) => `${value.slice(0, 4)}${REDACTED}`;
 
+/** Whether a stored secret came from a dump (redacted): such a value never authenticates. */
+export const isRedacted = (value: string) => value.endsWith(REDACTED);
+
 function scopes(v: unknown, where: string, fallback: string[]): string[] {
   if (v === undefined) return fallback;
   check(

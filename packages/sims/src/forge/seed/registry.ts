@@ -1,5 +1,5 @@
 import type { ProtectedBranchRow } from "../model/state.js";
-import { identities } from "./auth.js";
+import { identities, redacted } from "./auth.js";
 import { dependencyProxy } from "./dependency-proxy.js";
 import { hooks } from "./hooks.js";
 import { jobArtifacts } from "./job-artifacts.js";
@@ -74,6 +74,12 @@ export const RECORDS: readonly RecordKind[] = [
   storedRows("variables", "variables"),
   storedRows("environments", "environments", "record"),
   storedRows("deployments", "deployments", "record"),
+  storedRows("pipeline_schedules", "pipelineSchedules", "record2"),
+  {
+    // a trigger token is dumped redacted, as access tokens are: the seeded row never authenticates
+    ...storedRows("pipeline_triggers", "triggers", "record2"),
+    dump: (state) => state.triggers.map((t) => ({ ...t, token: redacted(t.token) })),
+  },
   hooks,
   storedRows("hook_events", "hookEvents", "record2"),
   storedRows("uploads", "uploads", "record2"),
