@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Bundles the compiled server (dist/main.js) and its dependencies into one ES module,
-// dist/forge-mcp.mjs: the `forge-mcp` command (bin/forge-mcp.js) runs it. Loading ~500 separate
-// modules one by one (express, undici, the MCP SDK, zod, redis) was most of a start: about 1.0 s
-// of CPU from `node` to "forge-mcp listening" on the 2-core bench machine, 0.65 s bundled
-// (bench/results/test-suite.md, 2026-12-07). What main.ts imports with import() stays lazy: esbuild
-// wraps those modules in functions that run on the first import(), so a stdio server still never
-// evaluates express, and the young generation is still held while the modules load (src/heap.ts).
+// Bundles the compiled server (dist/main.js) and its dependencies with esbuild into
+// dist/forge-mcp.mjs and the chunks it imports (dist/chunks/): the `forge-mcp` command
+// (bin/forge-mcp.js) runs it. Loading ~500 separate modules one by one (express, undici, the MCP
+// SDK, zod) was most of a start: 1.0-1.3 s of CPU from `node` to "forge-mcp listening" on the
+// 2-core bench machine, 0.62-0.73 s bundled (bench/results/test-suite.md, 2026-12-07). Each module
+// main.ts imports with import() starts a chunk, loaded when main() imports it, as before: --help and
+// --version load none of them, and the young generation is held while they load (src/heap.ts).
 // dist/index.js (the library) stays unbundled.
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
