@@ -7,7 +7,7 @@
 // main.ts imports with import() starts a chunk, loaded when main() imports it, as before: --help and
 // --version load none of them, and the young generation is held while they load (src/heap.ts).
 // dist/index.js (the library) stays unbundled.
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -36,3 +36,6 @@ await build({
   minifySyntax: true,
   logLevel: "warning",
 });
+// bin/forge-mcp.js runs this file: fail the build, not the installed command, if it is elsewhere.
+if (!existsSync(new URL("forge-mcp.mjs", dist)))
+  throw new Error("the bundle did not write dist/forge-mcp.mjs");
