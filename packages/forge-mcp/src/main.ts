@@ -53,9 +53,6 @@ async function main(): Promise<void> {
   handleArguments(process.argv.slice(2));
   holdYoungGeneration();
   const { ConfigError, loadConfig, TOOLSET_NAMES } = await import("./config.js");
-  const { createLogger } = await import("./logger.js");
-  const { ALL_TOOL_NAMES, createCatalogue, toolExposure } = await import("./tools/index.js");
-  const { createServer, listen, toolObserver } = await import("./server.js");
   let config: Config;
   try {
     config = loadConfig();
@@ -66,6 +63,10 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // The rest once the configuration holds: a refused one answers without loading the server.
+  const { createLogger } = await import("./logger.js");
+  const { ALL_TOOL_NAMES, createCatalogue, toolExposure } = await import("./tools/index.js");
+  const { createServer, listen, toolObserver } = await import("./server.js");
   const logger = createLogger(config.logLevel);
   for (const warning of config.warnings) logger.warn(warning);
   const unknownTools = config.extraTools.filter((n) => !ALL_TOOL_NAMES.includes(n));
