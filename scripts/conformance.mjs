@@ -495,7 +495,7 @@ function report(verdicts) {
 
 async function main() {
   const { modes, keep } = parseArgs(process.argv.slice(2));
-  for (const p of ["packages/forge-mcp/dist/main.js", "packages/sims/dist/index.js"])
+  for (const p of ["packages/forge-mcp/dist/forge-mcp.mjs", "packages/sims/dist/index.js"])
     if (!existsSync(join(root, p))) usage(`${p} is missing: run \`npm run build\` first`);
   for (const s of SUITES) if (!s.version) usage(`${s.pkg} is not installed: run \`npm ci\``);
   const node = suiteNode();

@@ -49,11 +49,12 @@ const NOT_OURS: Record<string, string> = {
   "OLD/main.js": "a placeholder for the other build a benchmark compares",
 };
 
-/** The bundles packages/agents/scripts/bundle.mjs writes: build output with no source of its name. */
+/** The bundles each package's scripts/bundle.mjs writes: build output with no source of its name. */
 const BUNDLES = [
   "packages/agents/dist/agents.cjs",
   "packages/agents/dist/agents.mjs",
   "packages/agents/dist/playground.js",
+  "packages/forge-mcp/dist/forge-mcp.mjs",
 ];
 
 /** Where the repository holds files (named from the root: `packages/x/src/a.ts`, `scripts/demo.mjs`). */
@@ -139,8 +140,9 @@ describe("paths named in README.md and docs/", () => {
 
   it("need each of their exceptions, and the bundles are the build's", () => {
     expect(Object.keys(NOT_OURS).filter((path) => !NAMED.some((n) => n.path === path))).toEqual([]);
-    const bundler = readFileSync(join(ROOT, "packages/agents/scripts/bundle.mjs"), "utf8");
-    expect(BUNDLES.filter((b) => !bundler.includes(`"${posix.basename(b)}"`))).toEqual([]);
+    const bundler = (b: string) =>
+      readFileSync(join(ROOT, b.replace(/\/dist\/.*/, "/scripts/bundle.mjs")), "utf8");
+    expect(BUNDLES.filter((b) => !bundler(b).includes(`"${posix.basename(b)}"`))).toEqual([]);
   });
 });
 

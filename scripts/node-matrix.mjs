@@ -223,9 +223,11 @@ async function main() {
     return 2;
   }
   for (const [name, file] of Object.entries(bins)) {
-    const program = { agents: "dist/agents.mjs", "forge-mcp": "dist/main.js", "agents-sim": "dist/cli.js" }[
-      name
-    ];
+    const program = {
+      agents: "dist/agents.mjs",
+      "forge-mcp": "dist/forge-mcp.mjs",
+      "agents-sim": "dist/cli.js",
+    }[name];
     if (!existsSync(join(dirname(dirname(file)), program))) {
       process.stderr.write(`node-matrix: ${name} is not built (${program}): run \`npm run build\` first\n`);
       return 2;

@@ -49,25 +49,35 @@ function handleArguments(args: string[]): void {
   process.exit(2);
 }
 
+/** A configuration error ends the command with its one line; anything else is a bug and throws. */
+function refuseConfiguration(err: unknown, ConfigError: new (...args: never[]) => Error): never {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`forge-mcp: invalid configuration: ${err.message}\n`);
+    process.exit(1);
+  }
+  throw err;
+}
+
 async function main(): Promise<void> {
   handleArguments(process.argv.slice(2));
   holdYoungGeneration();
   const { ConfigError, loadConfig, TOOLSET_NAMES } = await import("./config.js");
-  const { createLogger } = await import("./logger.js");
-  const { ALL_TOOL_NAMES, stdioCatalogue, toolExposure } = await import("./tools/index.js");
-  const { createServer, listen, toolObserver } = await import("./server.js");
   let config: Config;
   try {
     config = loadConfig();
+  } catch (err) {
+    refuseConfiguration(err, ConfigError);
+  }
+  // The rest once the configuration holds: a refused one answers without loading the server.
+  const { ALL_TOOL_NAMES, stdioCatalogue, toolExposure } = await import("./tools/index.js");
+  try {
     // the masking files are read and checked now, so a bad one stops start-up like any variable
     toolExposure(config);
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`forge-mcp: invalid configuration: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
+    refuseConfiguration(err, ConfigError);
   }
+  const { createLogger } = await import("./logger.js");
+  const { createServer, listen, toolObserver } = await import("./server.js");
   const logger = createLogger(config.logLevel);
   for (const warning of config.warnings) logger.warn(warning);
   const unknownTools = config.extraTools.filter((n) => !ALL_TOOL_NAMES.includes(n));

@@ -3,7 +3,7 @@ import { type AddressInfo, createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./helpers.js";
 
-const main = new URL("../dist/main.js", import.meta.url).pathname;
+const main = new URL("../dist/forge-mcp.mjs", import.meta.url).pathname;
 
 /** The binary in callback-proxy mode on `port`, with `extra` variables; stderr is collected. */
 function spawnProxyMode(port: number, extra: Record<string, string>, prefix: "FORGE" | "GITLAB" = "FORGE") {

@@ -10,7 +10,7 @@ import { localOAuthLogin, refreshingToken } from "../src/forge/local-oauth.js";
 import { type Forge, seedApp, startForge } from "./forge-sim.js";
 import { freePort } from "./helpers.js";
 
-const main = new URL("../dist/main.js", import.meta.url).pathname;
+const main = new URL("../dist/forge-mcp.mjs", import.meta.url).pathname;
 
 describe("stdio transport and local OAuth", () => {
   let forge: Forge;

@@ -13,7 +13,7 @@ import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 type Result = { isError?: boolean; content: Array<{ text: string }> };
 const all = Object.values(TOOLSETS).flat();
 const byName = new Map(all.map((t) => [t.name, t]));
-const main = new URL("../../dist/main.js", import.meta.url).pathname;
+const main = new URL("../../dist/forge-mcp.mjs", import.meta.url).pathname;
 
 async function connect(url: string) {
   const client = new Client({ name: "modes", version: "1.0.0" });
