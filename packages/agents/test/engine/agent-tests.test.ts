@@ -252,3 +252,63 @@ describe("the grader's prompt and answer", () => {
     expect(readVerdict("I think it passes")).toBeUndefined();
   });
 });
+
+/** Every object of the simulators' dumps whose ownership metadata names `project`. */
+async function ownedBy(project: string): Promise<unknown[]> {
+  const found: unknown[] = [];
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) for (const v of value) walk(v);
+    else if (typeof value === "object" && value !== null) {
+      const metadata = (value as { metadata?: Record<string, unknown> }).metadata;
+      if (metadata?.["agents.project"] === project) found.push(value);
+      for (const v of Object.values(value)) walk(v);
+    }
+  };
+  for (const sim of Object.values(world.sims)) walk(await (await fetch(`${sim.origin}/_sim/state`)).json());
+  return found;
+}
+
+/** The owned objects still live: not archived (deleted ones are gone from the dumps). */
+const live = (objects: unknown[]) => objects.filter((o) => !(o as { archived_at?: unknown }).archived_at);
+
+describe("--ephemeral", () => {
+  it("applies the tested agents as a throw-away project beside the applied one, and destroys it all, failures included", async () => {
+    const options = await world.options();
+    const before = live(await ownedBy(options.project.project)).length;
+    const file = testFile(world, `grader: {agent: talk-d}\ntests:${forRow("talk-c", true)}\n`);
+    const lines: string[] = [];
+    const run = await runAgentTests({
+      ...options,
+      files: [file],
+      ephemeral: true,
+      onProgress: (l) => lines.push(l),
+    });
+    const project = run.ephemeral!.project;
+    expect(run.ephemeral).toEqual({ project, created: 5, destroyed: true });
+    expect(project).toMatch(/^agents-sessions-\w+-test-[0-9a-f]{8}$/);
+    expect([run.passed, run.failed, run.errors, exitCodeOf(run)]).toEqual([3, 1, 0, 1]);
+    expect(lines).toEqual([
+      `ephemeral: applying provider_c.agents["talk-c"], provider_d.agents["talk-d"] as project ${project}`,
+      `ephemeral: destroying project ${project}`,
+    ]);
+    expect(live(await ownedBy(project))).toEqual([]);
+    // The applied project is untouched.
+    expect(live(await ownedBy(options.project.project))).toHaveLength(before);
+  });
+
+  it("stopped mid-run (Ctrl-C), it still destroys everything it created", async () => {
+    const stop = new AbortController();
+    const file = testFile(world, `tests:${forRow("talk-d", true)}\n`.replace(/\n {6}- rubric: .*/g, ""));
+    const run = await runAgentTests({
+      ...(await world.options()),
+      files: [file],
+      ephemeral: true,
+      parallelism: 1,
+      signal: stop.signal,
+      onResult: () => stop.abort(),
+    });
+    expect(run.ephemeral).toMatchObject({ created: 2, destroyed: true });
+    expect(run.results.filter((r) => r.error === "interrupted").length).toBeGreaterThan(0);
+    expect(live(await ownedBy(run.ephemeral!.project))).toEqual([]);
+  });
+});
