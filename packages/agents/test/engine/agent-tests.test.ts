@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exitCodeOf, jsonReport, junitReport } from "../../src/cli/test-report.js";
 import { checkTestText, graderPrompt, readVerdict, runAgentTests, type TestFile } from "../../src/index.js";
+import { type LiveObject, liveObjects, simState } from "../e2e/project.js";
 import { applyAll, KEYS, type SessionWorld, sessionWorld } from "./sessions-project.js";
 
 const AGENTS = ["talk-a", "talk-b", "talk-bf", "talk-c", "talk-d"];
@@ -253,28 +254,17 @@ describe("the grader's prompt and answer", () => {
   });
 });
 
-/** Every object of the simulators' dumps whose ownership metadata names `project`. */
-async function ownedBy(project: string): Promise<unknown[]> {
-  const found: unknown[] = [];
-  const walk = (value: unknown) => {
-    if (Array.isArray(value)) for (const v of value) walk(v);
-    else if (typeof value === "object" && value !== null) {
-      const metadata = (value as { metadata?: Record<string, unknown> }).metadata;
-      if (metadata?.["agents.project"] === project) found.push(value);
-      for (const v of Object.values(value)) walk(v);
-    }
-  };
-  for (const sim of Object.values(world.sims)) walk(await (await fetch(`${sim.origin}/_sim/state`)).json());
-  return found;
+/** The objects of the provider_c and provider_d simulators, still live, whose ownership names `project`. */
+async function liveOwnedBy(project: string): Promise<LiveObject[]> {
+  const dumps = await Promise.all([simState(world.sims.c), simState(world.sims.d)]);
+  return dumps.flatMap((dump) => liveObjects(dump).filter((o) => o.metadata?.["agents.project"] === project));
 }
-
-/** The owned objects still live: not archived (deleted ones are gone from the dumps). */
-const live = (objects: unknown[]) => objects.filter((o) => !(o as { archived_at?: unknown }).archived_at);
 
 describe("--ephemeral", () => {
   it("applies the tested agents as a throw-away project beside the applied one, and destroys it all, failures included", async () => {
     const options = await world.options();
-    const before = live(await ownedBy(options.project.project)).length;
+    const before = (await liveOwnedBy(options.project.project)).length;
+    expect(before).toBeGreaterThan(0);
     const file = testFile(world, `grader: {agent: talk-d}\ntests:${forRow("talk-c", true)}\n`);
     const lines: string[] = [];
     const run = await runAgentTests({
@@ -291,9 +281,9 @@ describe("--ephemeral", () => {
       `ephemeral: applying provider_c.agents["talk-c"], provider_d.agents["talk-d"] as project ${project}`,
       `ephemeral: destroying project ${project}`,
     ]);
-    expect(live(await ownedBy(project))).toEqual([]);
+    expect(await liveOwnedBy(project)).toEqual([]);
     // The applied project is untouched.
-    expect(live(await ownedBy(options.project.project))).toHaveLength(before);
+    expect(await liveOwnedBy(options.project.project)).toHaveLength(before);
   });
 
   it("stopped mid-run (Ctrl-C), it still destroys everything it created", async () => {
@@ -309,6 +299,6 @@ describe("--ephemeral", () => {
     });
     expect(run.ephemeral).toMatchObject({ created: 2, destroyed: true });
     expect(run.results.filter((r) => r.error === "interrupted").length).toBeGreaterThan(0);
-    expect(live(await ownedBy(run.ephemeral!.project))).toEqual([]);
+    expect(await liveOwnedBy(run.ephemeral!.project)).toEqual([]);
   });
 });
