@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exitCodeOf, jsonReport, junitReport } from "../../src/cli/test-report.js";
 import { checkTestText, graderPrompt, readVerdict, runAgentTests, type TestFile } from "../../src/index.js";
-import { type LiveObject, liveObjects, simState } from "../e2e/project.js";
+import { liveOwnedBy } from "../e2e/project.js";
 import { applyAll, KEYS, type SessionWorld, sessionWorld } from "./sessions-project.js";
 
 const AGENTS = ["talk-a", "talk-b", "talk-bf", "talk-c", "talk-d"];
@@ -254,16 +254,12 @@ describe("the grader's prompt and answer", () => {
   });
 });
 
-/** The objects of the provider_c and provider_d simulators, still live, whose ownership names `project`. */
-async function liveOwnedBy(project: string): Promise<LiveObject[]> {
-  const dumps = await Promise.all([simState(world.sims.c), simState(world.sims.d)]);
-  return dumps.flatMap((dump) => liveObjects(dump).filter((o) => o.metadata?.["agents.project"] === project));
-}
+const liveOwned = (project: string) => liveOwnedBy([world.sims.c, world.sims.d], project);
 
 describe("--ephemeral", () => {
   it("applies the tested agents as a throw-away project beside the applied one, and destroys it all, failures included", async () => {
     const options = await world.options();
-    const before = (await liveOwnedBy(options.project.project)).length;
+    const before = (await liveOwned(options.project.project)).length;
     expect(before).toBeGreaterThan(0);
     const file = testFile(world, `grader: {agent: talk-d}\ntests:${forRow("talk-c", true)}\n`);
     const lines: string[] = [];
@@ -281,9 +277,9 @@ describe("--ephemeral", () => {
       `ephemeral: applying provider_c.agents["talk-c"], provider_d.agents["talk-d"] as project ${project}`,
       `ephemeral: destroying project ${project}`,
     ]);
-    expect(await liveOwnedBy(project)).toEqual([]);
+    expect(await liveOwned(project)).toEqual([]);
     // The applied project is untouched.
-    expect(await liveOwnedBy(options.project.project)).toHaveLength(before);
+    expect(await liveOwned(options.project.project)).toHaveLength(before);
   });
 
   it("stopped mid-run (Ctrl-C), it still destroys everything it created", async () => {
@@ -299,6 +295,6 @@ describe("--ephemeral", () => {
     });
     expect(run.ephemeral).toMatchObject({ created: 2, destroyed: true });
     expect(run.results.filter((r) => r.error === "interrupted").length).toBeGreaterThan(0);
-    expect(await liveOwnedBy(run.ephemeral!.project)).toEqual([]);
+    expect(await liveOwned(run.ephemeral!.project)).toEqual([]);
   });
 });
