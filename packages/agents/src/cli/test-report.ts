@@ -6,14 +6,17 @@ import { redactor, type TestResult, type TestRunResult } from "../index.js";
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 /** One line per test (and one indented line per failed expectation). */
-export function resultLines(r: TestResult, shown: (file: string) => string): string[] {
+export function resultLines(r: TestResult, shown: (file: string) => string, ephemeral = false): string[] {
   const where = `${shown(r.file)}: ${r.name} (${r.agent}, ${seconds(r.durationMs)})`;
   if (r.status === "passed") return [`PASS  ${where}`];
   if (r.status === "error") return [`ERROR ${where}`, `      ${r.error ?? "could not run"}`];
   return [
     `FAIL  ${where}`,
     ...r.failures.map((f) => `      ${f.expectation}: saw ${f.seen}`),
-    ...(r.session_id ? [`      session ${r.session_id} is kept: agents session events ${r.session_id}`] : []),
+    // An ephemeral project's sessions go with it.
+    ...(r.session_id && !ephemeral
+      ? [`      session ${r.session_id} is kept: agents session events ${r.session_id}`]
+      : []),
   ];
 }
 

@@ -92,7 +92,8 @@ export function register(program: Command): void {
           command: "agents test",
           onProgress: (line) => noticeToStderr(hide(line)),
           onResult: (r) => {
-            if (!o.json) for (const line of resultLines(r, displayPath)) out(`${hide(line)}\n`);
+            if (!o.json)
+              for (const line of resultLines(r, displayPath, Boolean(o.ephemeral))) out(`${hide(line)}\n`);
           },
         });
       } catch (error) {
