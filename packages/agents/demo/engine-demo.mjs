@@ -47,6 +47,15 @@ function agents(...args) {
   });
 }
 
+/** Copies an example into `dir` with a .env from its .env.example, each `KEY=replace-me` filled in. */
+function copyExample(example, values) {
+  cpSync(example, dir, { recursive: true });
+  let env = readFileSync(join(dir, ".env.example"), "utf8");
+  for (const [key, value] of Object.entries(values))
+    env = env.replace(`${key}=replace-me`, `${key}=${value}`);
+  writeFileSync(join(dir, ".env"), env);
+}
+
 async function step(expected, ...args) {
   const code = await agents(...args);
   if (!expected.includes(code)) {
@@ -103,14 +112,11 @@ async function forwardDemo() {
   rmSync(dir, { recursive: true, force: true });
   dir = forwardDir;
   extraEnv = { AGENTS_BASE_URL_PROVIDER_B: b.url };
-  cpSync(forwardExample, dir, { recursive: true });
-  writeFileSync(
-    join(dir, ".env"),
-    readFileSync(join(dir, ".env.example"), "utf8")
-      .replace("PROVIDER_B_API_KEY=replace-me", "PROVIDER_B_API_KEY=sim-provider-b-key")
-      .replace("DINGTALK_CLIENT_ID=replace-me", "DINGTALK_CLIENT_ID=demo-client-1")
-      .replace("DINGTALK_CLIENT_SECRET=replace-me", "DINGTALK_CLIENT_SECRET=demo-secret-1"),
-  );
+  copyExample(forwardExample, {
+    PROVIDER_B_API_KEY: "sim-provider-b-key",
+    DINGTALK_CLIENT_ID: "demo-client-1",
+    DINGTALK_CLIENT_SECRET: "demo-secret-1",
+  });
   console.log(`\n# examples/provider-b-forward against the provider_b simulator: ${b.url}\nproject: ${dir}`);
   await step([0], "apply", "-y");
   // An end user talks to the agent: the platform creates the default memory store with the
@@ -140,13 +146,10 @@ async function forwardDemo() {
 async function testDemo() {
   dir = testedDir;
   extraEnv = { AGENTS_BASE_URL_PROVIDER_D: d.url };
-  cpSync(testedExample, dir, { recursive: true });
-  writeFileSync(
-    join(dir, ".env"),
-    readFileSync(join(dir, ".env.example"), "utf8")
-      .replace("PROVIDER_D_API_KEY=replace-me", "PROVIDER_D_API_KEY=sim-provider-d-key")
-      .replace("SCHOLAR_API_KEY=replace-me", "SCHOLAR_API_KEY=scholar-demo-key"),
-  );
+  copyExample(testedExample, {
+    PROVIDER_D_API_KEY: "sim-provider-d-key",
+    SCHOLAR_API_KEY: "scholar-demo-key",
+  });
   console.log(
     `\n# examples/provider-d's conversation tests against the provider_d simulator\nproject: ${dir}`,
   );

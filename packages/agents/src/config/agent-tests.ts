@@ -1,15 +1,17 @@
 // `*.test.yaml`: conversation tests of applied agents (docs/testing.md). Read and checked like
 // agents.yaml: YAML with positions (source.ts), a strict zod schema (unknown keys get a "did you
 // mean"), then the rules the schema cannot say (unique names, agents that exist, the grader).
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { coded, strict } from "../model/schema-helpers.js";
 import { didYouMean } from "../model/suggest.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { issuesToDiagnostics } from "./issues.js";
+import { editorSchema } from "./json-schema.js";
+import { isDirectory, isFile } from "./paths.js";
 import { type Path, YamlSource } from "./source.js";
-import { decodeUtf8 } from "./utf8.js";
+import { readTextFile } from "./utf8.js";
 
 /** The rules of a test file beyond the schema's (AGENTS1000-1006 keep their agents.yaml meaning). */
 export const TEST_DIAGNOSTIC_CODES = {
@@ -133,12 +135,7 @@ export const TEST_SCHEMA_ID = "urn:agents:agents.test.yaml:schema:1";
 
 /** The JSON Schema of a test file, for editors (`agents schema --tests`). */
 export function testFileJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(testFileSchema, {
-    io: "input",
-    unrepresentable: "any",
-    target: "draft-2020-12",
-  });
-  return { ...schema, $id: TEST_SCHEMA_ID, title: "agents test file (*.test.yaml)" };
+  return editorSchema(testFileSchema, TEST_SCHEMA_ID, "agents test file (*.test.yaml)");
 }
 
 export type Expectation = {
@@ -178,27 +175,11 @@ export interface TestFileResult {
  */
 export function loadTestFile(file: string, agents: readonly string[]): TestFileResult {
   const absolute = resolve(file);
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(absolute);
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : "cannot be read";
-    return {
-      file: absolute,
-      diagnostics: [
-        {
-          code: "AGENTS1006",
-          severity: "error",
-          message: `${file}: ${reason}`,
-          file: absolute,
-          line: 1,
-          col: 1,
-          hint: "name an existing *.test.yaml file, or write agents.test.yaml beside agents.yaml",
-        },
-      ],
-    };
-  }
-  const decoded = decodeUtf8(bytes, absolute);
+  const decoded = readTextFile(
+    absolute,
+    file,
+    "name an existing *.test.yaml file, or write agents.test.yaml beside agents.yaml",
+  );
   if ("diagnostic" in decoded) return { file: absolute, diagnostics: [decoded.diagnostic] };
   return checkTestText(decoded.text, absolute, agents);
 }
@@ -325,20 +306,4 @@ function testFilesIn(dir: string): string[] {
     .filter((name) => name.endsWith(".test.yaml"))
     .sort()
     .map((name) => join(dir, name));
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -22,33 +22,8 @@ tests:
       - rubric: 'The reply says "hello there".'
 `;
 
-// Two agents are enough here: a smaller apply than the whole session project's.
-const YAML = `version: "1"
-providers:
-  provider_c:
-    api_key: \${C_API_KEY}
-    base_url: \${C_BASE_URL}
-  provider_d:
-    api_key: \${D_API_KEY}
-    base_url: \${D_BASE_URL}
-environments:
-  env-c: { provider: provider_c, config: { type: cloud } }
-  env-d: { provider: provider_d, config: { type: cloud } }
-vaults:
-  keys-c:
-    provider: provider_c
-    credentials:
-      - name: search
-        type: environment_variable
-        secret_name: SEARCH_API_KEY
-        secret_value: \${VAULT_SECRET}
-agents:
-  talk-c: { provider: provider_c, model: claude-sonnet-4-5, instructions: Be brief., environment: env-c, vault: keys-c }
-  talk-d: { provider: provider_d, model: doubao-seed-1-6, instructions: Be brief., environment: env-d }
-`;
-
 beforeAll(async () => {
-  world = await sessionWorld(YAML, "agents-test-cli-");
+  world = await sessionWorld(undefined, "agents-test-cli-");
   await applyAll(world);
   await fs.mkdir(join(world.dir, "tests"));
   await fs.writeFile(join(world.dir, "tests", "pass.test.yaml"), PASSING);
@@ -98,7 +73,7 @@ describe("agents test through the CLI", () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(
-      'error: bad.test.yaml:4:12 error AGENTS1901 agent "talk-e" is not an agent of agents.yaml (did you mean "talk-c"?)',
+      'error: bad.test.yaml:4:12 error AGENTS1901 agent "talk-e" is not an agent of agents.yaml (did you mean "talk-a"?)',
     );
     expect(r.stderr).toContain("1 error, 0 warnings in the test files");
     expect(r.stderr).not.toMatch(/\n\s+at /);
