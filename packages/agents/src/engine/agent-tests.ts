@@ -13,7 +13,7 @@ import { normalizeToolName } from "../config/rules/agents.js";
 import { redactor } from "../model/redact.js";
 import type { SessionEvent } from "../providers/sessions/events.js";
 import { apply, destroy, type EngineOptions } from "./api.js";
-import { Conversation, createSession, deleteSession, openSession } from "./sessions.js";
+import { Conversation, createOpenSession, type OpenSession, removeSession } from "./sessions.js";
 
 export interface ExpectationFailure {
   /** The expectation as written, e.g. `contains: "Hello"`. */
@@ -146,12 +146,12 @@ async function runOne(
   const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
   let sessionId: string | undefined;
   try {
-    const created = await createSession({ ...options, signal, command: "agents test" }, test.agent, {
+    const open = await createOpenSession({ ...options, signal, command: "agents test" }, test.agent, {
       title: `agents test: ${test.name}`.slice(0, 200),
       ...(test.identity !== undefined ? { identity: test.identity } : {}),
     });
+    const created = open.info;
     sessionId = created.id;
-    const open = await openSession({ ...options, signal, command: "agents test" }, created.id);
     const conversation = new Conversation(open);
     const transcript: Transcript = { turns: [], asked: [] };
     for (const message of test.messages) {
@@ -212,8 +212,7 @@ async function runOne(
       if (seen !== undefined) failures.push({ expectation: describe(expectation), seen: hide(seen) });
     }
     const passed = failures.length === 0;
-    if (passed)
-      await deleteSession({ ...options, command: "agents test" }, created.id).catch(() => undefined);
+    if (passed) await removeSession(open).catch(() => undefined);
     return {
       ...base,
       status: passed ? "passed" : "failed",
@@ -347,11 +346,11 @@ async function gradeRubric(
   grading: TestRunResult["grading"],
 ): Promise<{ verdict: "pass" | "fail"; reasons: string }> {
   const engine = { ...options, signal, command: "agents test" };
-  const created = await createSession(engine, grader, {
+  const open: OpenSession = await createOpenSession(engine, grader, {
     title: `agents test grading: ${test.name}`.slice(0, 200),
   });
   grading.sessions++;
-  const conversation = new Conversation(await openSession(engine, created.id));
+  const conversation = new Conversation(open);
   const events: SessionEvent[] = [];
   const finished = await conversation.turn(graderPrompt(rubric, transcript), {
     onEvent: (e) => events.push(e),
@@ -362,7 +361,7 @@ async function gradeRubric(
     grading.input_tokens += e.usage?.input_tokens ?? 0;
     grading.output_tokens += e.usage?.output_tokens ?? 0;
   }
-  await deleteSession(engine, created.id).catch(() => undefined);
+  await removeSession(open).catch(() => undefined);
   if (!finished) return { verdict: "fail", reasons: "the grader did not answer in time" };
   const answer = textOf(events);
   return (
