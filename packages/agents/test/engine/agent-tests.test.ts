@@ -282,6 +282,33 @@ describe("--ephemeral", () => {
     expect(await liveOwned(options.project.project)).toHaveLength(before);
   });
 
+  it("stopped during its apply (Ctrl-C), it destroys what the apply had created", async () => {
+    const stop = new AbortController();
+    let project = "";
+    const file = testFile(world, `tests:${forRow("talk-d", true)}\n`.replace(/\n {6}- rubric: .*/g, ""));
+    const outcome = await runAgentTests({
+      ...(await world.options()),
+      files: [file],
+      ephemeral: true,
+      signal: stop.signal,
+      onProgress: (line) => {
+        if (project) return;
+        project = /as project (\S+)/.exec(line)?.[1] ?? "";
+        // Ctrl-C once the apply has created something.
+        void (async () => {
+          for (let i = 0; i < 2000 && (await liveOwned(project)).length === 0; i++)
+            await new Promise((r) => setTimeout(r, 2));
+          stop.abort();
+        })();
+      },
+    }).catch((error: Error) => error);
+    expect(stop.signal.aborted).toBe(true);
+    expect(project).toMatch(/-test-[0-9a-f]{8}$/);
+    expect(await liveOwned(project)).toEqual([]);
+    if (outcome instanceof Error) expect(outcome.message).not.toContain("ephemeral destroy");
+    else expect(outcome.ephemeral?.destroyed).toBe(true);
+  });
+
   it("stopped mid-run (Ctrl-C), it still destroys everything it created", async () => {
     const stop = new AbortController();
     const file = testFile(world, `tests:${forRow("talk-d", true)}\n`.replace(/\n {6}- rubric: .*/g, ""));

@@ -97,7 +97,12 @@ export function register(program: Command): void {
           },
         });
       } catch (error) {
-        throw new CliError(hide(error instanceof Error ? error.message : String(error)), CANNOT_RUN);
+        const message = hide(error instanceof Error ? error.message : String(error));
+        // Stopped by Ctrl-C during the ephemeral apply: the project is destroyed, the exit is Ctrl-C's.
+        if (!controller.signal.aborted) throw new CliError(message, CANNOT_RUN);
+        noticeToStderr(`error: ${message}`);
+        process.exitCode = 130;
+        return;
       } finally {
         process.off("SIGINT", onSigint);
       }
