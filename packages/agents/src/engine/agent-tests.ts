@@ -77,8 +77,14 @@ export function selectTests(
   );
 }
 
-export async function runAgentTests(options: TestRunOptions): Promise<TestRunResult> {
+export async function runAgentTests(given: TestRunOptions): Promise<TestRunResult> {
   const started = Date.now();
+  // One pacing lane per provider and key for the whole run: every session and grading of every
+  // test in flight shares it (each runtime would otherwise pace its own requests alone).
+  const options: TestRunOptions = {
+    ...given,
+    http: { ...given.http, lanes: given.http?.lanes ?? new Map() },
+  };
   const selected = selectTests(options.files, options.filter);
   const grading = { sessions: 0, input_tokens: 0, output_tokens: 0 };
   const hide = redactor(options.project.secrets);
