@@ -3,16 +3,13 @@
 // and judges what the agent did (docs/testing.md). `ephemeral` applies the tested agents under a
 // throw-away project and state first and destroys them afterwards, whatever happened. Nothing here
 // writes to the terminal; every text in a result is redacted.
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { AgentTest, Expectation, TestFile } from "../config/agent-tests.js";
 import { compilePattern } from "../config/agent-tests.js";
 import { normalizeToolName } from "../config/rules/agents.js";
 import { redactor } from "../model/redact.js";
 import type { SessionEvent } from "../providers/sessions/events.js";
-import { apply, destroy, type EngineOptions } from "./api.js";
+import type { EngineOptions } from "./api.js";
+import { type EphemeralOutcome, withEphemeral } from "./ephemeral.js";
 import { Conversation, createOpenSession, type OpenSession, removeSession } from "./sessions.js";
 
 export interface ExpectationFailure {
@@ -49,7 +46,7 @@ export interface TestRunResult {
   /** Grading sessions run, and the tokens they reported where the provider reports usage. */
   grading: { sessions: number; input_tokens: number; output_tokens: number };
   /** With `ephemeral`: the throw-away project, what it created, and whether all of it is gone again. */
-  ephemeral?: { project: string; created: number; destroyed: boolean; error?: string };
+  ephemeral?: EphemeralOutcome;
 }
 
 export interface TestRunOptions extends EngineOptions {
@@ -376,75 +373,4 @@ async function gradeRubric(
       reasons: `the grader answered neither PASS nor FAIL: ${quoted(answer.split("\n")[0] ?? "", 120)}`,
     }
   );
-}
-
-/**
- * Applies the agents `targets` name (and what they depend on) under a throw-away project name and
- * a state file in a temporary folder, runs `body` against them, and destroys everything that
- * state holds afterwards, also when the apply, the body or the caller's signal stopped early.
- */
-async function withEphemeral(
-  options: TestRunOptions,
-  agents: readonly string[],
-  body: (engine: EngineOptions) => Promise<TestResult[]>,
-): Promise<{ results: TestResult[]; ephemeral: NonNullable<TestRunResult["ephemeral"]> }> {
-  const name = `${options.project.project}-test-${randomBytes(4).toString("hex")}`;
-  const dir = mkdtempSync(join(tmpdir(), "agents-test-"));
-  const { backend: _backend, ...rest } = options;
-  const engine: EngineOptions = {
-    ...rest,
-    project: { ...options.project, project: name, projectFrom: "AGENTS_PROJECT" },
-    statePath: join(dir, "agents.state.json"),
-  };
-  const addresses = options.project.desired
-    .filter((r) => r.kind === "agents" && (agents.includes(r.name) || agents.includes(r.address)))
-    .map((r) => r.address);
-  const say = (line: string) => options.onProgress?.(line);
-  let created = 0;
-  const ephemeral: NonNullable<TestRunResult["ephemeral"]> = { project: name, created: 0, destroyed: false };
-  let results: TestResult[] | undefined;
-  let failure: unknown;
-  try {
-    say(`ephemeral: applying ${addresses.join(", ")} as project ${name}`);
-    const applied = await apply({
-      ...engine,
-      targets: addresses,
-      command: "agents test --ephemeral",
-      confirm: async () => true,
-      onEvent: (e) => {
-        if (e.type === "done" && e.action === "create") created++;
-      },
-    });
-    if (applied.result && !applied.result.ok)
-      throw new Error(
-        `ephemeral apply failed: ${applied.result.failed.map((f) => `${f.address}: ${f.message}`).join("; ")}`,
-      );
-    results = await body(engine);
-  } catch (error) {
-    failure = error;
-  }
-  ephemeral.created = created;
-  // A fresh signal: the caller's may be the Ctrl-C that ended the run, and the clean-up must still run.
-  const { signal: _signal, ...cleanup } = engine;
-  try {
-    say(`ephemeral: destroying project ${name}`);
-    const destroyed = await destroy({
-      ...cleanup,
-      command: "agents test --ephemeral",
-      cascade: true,
-      confirm: async () => true,
-    });
-    ephemeral.destroyed = destroyed.result === undefined || destroyed.result.ok;
-    if (!ephemeral.destroyed)
-      ephemeral.error = `ephemeral destroy left ${destroyed.result!.failed.map((f) => f.address).join(", ")}; its state is kept in ${dir}`;
-  } catch (error) {
-    ephemeral.error = `ephemeral destroy failed (${messageOf(error)}); its state is kept in ${dir}`;
-  }
-  if (ephemeral.destroyed) rmSync(dir, { recursive: true, force: true });
-  if (failure !== undefined || !results) {
-    const why = failure instanceof Error ? failure : new Error(String(failure));
-    if (ephemeral.error) why.message = `${why.message}; ${ephemeral.error}`;
-    throw why;
-  }
-  return { results, ephemeral };
 }
