@@ -47,6 +47,7 @@ const NOT_OURS: Record<string, string> = {
   "a/agents.yaml": "the old side of the unified diff `agents sync --dry-run` prints",
   "b/agents.yaml": "the new side of that diff",
   "OLD/main.js": "a placeholder for the other build a benchmark compares",
+  "tests/*.test.yaml": "the test files `agents test` reads beside a user's agents.yaml",
 };
 
 /** The bundles each package's scripts/bundle.mjs writes: build output with no source of its name. */

@@ -15,6 +15,7 @@ import { startSim } from "@agents/sims";
 const cli = fileURLToPath(new URL("../dist/agents.mjs", import.meta.url));
 const fixture = fileURLToPath(new URL("../test/e2e/fixtures/multi-cd", import.meta.url));
 const forwardExample = fileURLToPath(new URL("../../../examples/provider-b-forward", import.meta.url));
+const testedExample = fileURLToPath(new URL("../../../examples/provider-d", import.meta.url));
 const started = performance.now();
 
 const c = await startSim("provider_c", { quiet: true });
@@ -22,6 +23,7 @@ const d = await startSim("provider_d", { quiet: true });
 const b = await startSim("provider_b", { quiet: true });
 let dir = mkdtempSync(join(tmpdir(), "agents-demo-"));
 const forwardDir = mkdtempSync(join(tmpdir(), "agents-demo-forward-"));
+const testedDir = mkdtempSync(join(tmpdir(), "agents-demo-tested-"));
 // The example names no gateway (users get the public one); the demo points it at the simulator.
 let extraEnv = {};
 let failed = false;
@@ -43,6 +45,15 @@ function agents(...args) {
       resolve(code);
     });
   });
+}
+
+/** Copies an example into `dir` with a .env from its .env.example, each `KEY=replace-me` filled in. */
+function copyExample(example, values) {
+  cpSync(example, dir, { recursive: true });
+  let env = readFileSync(join(dir, ".env.example"), "utf8");
+  for (const [key, value] of Object.entries(values))
+    env = env.replace(`${key}=replace-me`, `${key}=${value}`);
+  writeFileSync(join(dir, ".env"), env);
 }
 
 async function step(expected, ...args) {
@@ -86,6 +97,7 @@ try {
   await step([0], "state", "list");
   await step([0], "destroy", "-y");
   await forwardDemo();
+  await testDemo();
 } catch (error) {
   failed = true;
   console.error(`\ndemo failed: ${error.message}`);
@@ -93,20 +105,18 @@ try {
   await Promise.all([c.close(), d.close(), b.close()]);
   rmSync(dir, { recursive: true, force: true });
   rmSync(forwardDir, { recursive: true, force: true });
+  rmSync(testedDir, { recursive: true, force: true });
 }
 /** examples/provider-b-forward: apply, first Forward Session, apply again, no changes, destroy. */
 async function forwardDemo() {
   rmSync(dir, { recursive: true, force: true });
   dir = forwardDir;
   extraEnv = { AGENTS_BASE_URL_PROVIDER_B: b.url };
-  cpSync(forwardExample, dir, { recursive: true });
-  writeFileSync(
-    join(dir, ".env"),
-    readFileSync(join(dir, ".env.example"), "utf8")
-      .replace("PROVIDER_B_API_KEY=replace-me", "PROVIDER_B_API_KEY=sim-provider-b-key")
-      .replace("DINGTALK_CLIENT_ID=replace-me", "DINGTALK_CLIENT_ID=demo-client-1")
-      .replace("DINGTALK_CLIENT_SECRET=replace-me", "DINGTALK_CLIENT_SECRET=demo-secret-1"),
-  );
+  copyExample(forwardExample, {
+    PROVIDER_B_API_KEY: "sim-provider-b-key",
+    DINGTALK_CLIENT_ID: "demo-client-1",
+    DINGTALK_CLIENT_SECRET: "demo-secret-1",
+  });
   console.log(`\n# examples/provider-b-forward against the provider_b simulator: ${b.url}\nproject: ${dir}`);
   await step([0], "apply", "-y");
   // An end user talks to the agent: the platform creates the default memory store with the
@@ -126,6 +136,31 @@ async function forwardDemo() {
   await step([0], "apply", "-y");
   await step([0], "plan", "--detailed-exitcode");
   await step([0], "destroy", "-y");
+}
+
+/**
+ * examples/provider-d's agents.test.yaml: `agents test --ephemeral` passes; after an edit that
+ * drops bash from the researcher's tools, the test that needs it fails (exit 1). Each run applies
+ * the tested agents as a throw-away project and destroys it again.
+ */
+async function testDemo() {
+  dir = testedDir;
+  extraEnv = { AGENTS_BASE_URL_PROVIDER_D: d.url };
+  copyExample(testedExample, {
+    PROVIDER_D_API_KEY: "sim-provider-d-key",
+    SCHOLAR_API_KEY: "scholar-demo-key",
+  });
+  console.log(
+    `\n# examples/provider-d's conversation tests against the provider_d simulator\nproject: ${dir}`,
+  );
+  await step([0], "test", "--ephemeral");
+  const config = join(dir, "agents.yaml");
+  const tools = "builtin: [read, write, bash, web_search, web_fetch]";
+  const text = readFileSync(config, "utf8");
+  if (!text.includes(tools)) throw new Error(`examples/provider-d/agents.yaml no longer says ${tools}`);
+  writeFileSync(config, text.replace(tools, "builtin: [read, write, web_search, web_fetch]"));
+  console.log("\n# edited agents.yaml: bash dropped from the researcher's tools");
+  await step([1], "test", "--ephemeral");
 }
 
 console.log(

@@ -4,6 +4,17 @@
 
 // The engine: plan, apply, destroy, import and state, over a loaded project.
 export type { ApplyEvent, ExecuteResult } from "./apply/execute.js";
+export {
+  type AgentTest,
+  checkTestText,
+  type Expectation,
+  loadTestFile,
+  TEST_DIAGNOSTIC_CODES,
+  type TestFile,
+  type TestFileResult,
+  testFileJsonSchema,
+  testFilesFor,
+} from "./config/agent-tests.js";
 export { ConfigError, DIAGNOSTIC_CODES, type Diagnostic, type SourcePos } from "./config/diagnostics.js";
 export { configurationReference } from "./config/docs.js";
 export { displayPath, formatDiagnostic, summary } from "./config/format.js";
@@ -36,6 +47,16 @@ export type {
 export { configSchema } from "./config/schema/index.js";
 export { DEFAULT_STARTER_PROVIDER, isPlainName, isStarterProvider, starterFiles } from "./config/starter.js";
 export { type Delivery, deliveryOf, targetsOf } from "./config/targets.js";
+export {
+  type ExpectationFailure,
+  graderPrompt,
+  readVerdict,
+  runAgentTests,
+  selectTests,
+  type TestResult,
+  type TestRunOptions,
+  type TestRunResult,
+} from "./engine/agent-tests.js";
 export {
   type ApplyOptions,
   type ApplyOutcome,

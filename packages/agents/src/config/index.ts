@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { KINDS } from "../model/kinds.js";
 import { redactor } from "../model/redact.js";
@@ -12,7 +11,7 @@ import { runRules } from "./rules/index.js";
 import { type Config, configSchema, RESOURCE_SCHEMAS } from "./schema/index.js";
 import { parseConfig } from "./schema/plain.js";
 import { YamlSource } from "./source.js";
-import { decodeUtf8 } from "./utf8.js";
+import { readTextFile } from "./utf8.js";
 
 export type { Diagnostic, SourcePos } from "./diagnostics.js";
 export { DIAGNOSTIC_CODES } from "./diagnostics.js";
@@ -49,29 +48,11 @@ export interface LoadResult {
 export async function loadConfig(file: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const absolute = resolve(file);
   const dir = dirname(absolute);
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(absolute);
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : "cannot be read";
-    return {
-      file: absolute,
-      dir,
-      secretValues: [],
-      diagnostics: [
-        {
-          code: "AGENTS1006",
-          severity: "error",
-          message: `${file}: ${reason}`,
-          file: absolute,
-          line: 1,
-          col: 1,
-          hint: "run `agents init` to create a starter agents.yaml, or pass -f FILE",
-        },
-      ],
-    };
-  }
-  const decoded = decodeUtf8(bytes, absolute);
+  const decoded = readTextFile(
+    absolute,
+    file,
+    "run `agents init` to create a starter agents.yaml, or pass -f FILE",
+  );
   if ("diagnostic" in decoded)
     return { file: absolute, dir, secretValues: [], diagnostics: [decoded.diagnostic] };
   return loadConfigText(decoded.text, absolute, opts);

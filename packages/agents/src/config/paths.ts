@@ -23,7 +23,7 @@ export function instructionsPathCandidate(
   return null;
 }
 
-function isFile(path: string): boolean {
+export function isFile(path: string): boolean {
   try {
     return statSync(path).isFile();
   } catch {
@@ -31,7 +31,7 @@ function isFile(path: string): boolean {
   }
 }
 
-function isDirectory(path: string): boolean {
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Diagnostic } from "./diagnostics.js";
 
 const strict = new TextDecoder("utf-8", { fatal: true });
@@ -59,4 +60,33 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
     i += length;
   }
   return -1;
+}
+
+/**
+ * Reads a configuration file as UTF-8 text; a file that cannot be read is AGENTS1006 at 1:1 with
+ * `hint` as its fix (`shown` is the path as the user wrote it), one that is not UTF-8 AGENTS1000.
+ */
+export function readTextFile(
+  absolute: string,
+  shown: string,
+  hint: string,
+): { text: string } | { diagnostic: Diagnostic } {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(absolute);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : "cannot be read";
+    return {
+      diagnostic: {
+        code: "AGENTS1006",
+        severity: "error",
+        message: `${shown}: ${reason}`,
+        file: absolute,
+        line: 1,
+        col: 1,
+        hint,
+      },
+    };
+  }
+  return decodeUtf8(bytes, absolute);
 }

@@ -99,6 +99,18 @@ export async function createSession(
   target: string,
   input: CreateSessionInput = {},
 ): Promise<SessionInfo> {
+  return (await createOpenSession(options, target, input)).info;
+}
+
+/**
+ * As createSession, and returns the session ready to talk to, without the look-up `openSession`
+ * makes (it reads state and asks each provider for the id).
+ */
+export async function createOpenSession(
+  options: EngineOptions,
+  target: string,
+  input: CreateSessionInput = {},
+): Promise<OpenSession> {
   const command = options.command ?? "agents session create";
   const { runtime, resources } = await bind(options);
   const entry = findApplied(
@@ -152,7 +164,7 @@ export async function createSession(
       method: "GET",
       path: `/sessions/${started.session_id}`,
     });
-    return info(entry.provider, entry.address, read.body);
+    return { info: info(entry.provider, entry.address, read.body), wire, client };
   }
   if (input.resources?.length && !wire.resources)
     throw refusing("--resource", sessionResourceProviders().join(", "));
@@ -211,7 +223,7 @@ export async function createSession(
     path: "/sessions",
     json: body,
   });
-  return info(entry.provider, entry.address, created.body);
+  return { info: info(entry.provider, entry.address, created.body), wire, client };
 }
 
 /** A session found by id, with what is needed to talk to it. */
@@ -261,12 +273,17 @@ export async function getSession(options: EngineOptions, id: string): Promise<Se
 /** Deletes the session (archives it where the provider only archives, as provider_b Forward). */
 export async function deleteSession(options: EngineOptions, id: string): Promise<SessionInfo> {
   const open = await openSession(options, id);
+  await removeSession(open);
+  return open.info;
+}
+
+/** Deletes (or archives) a session already open; one already gone is not an error. */
+export async function removeSession(open: OpenSession): Promise<void> {
   await open.client.request({
     method: open.wire.remove.method,
-    path: open.wire.remove.path(id),
+    path: open.wire.remove.path(open.info.id),
     allowStatus: [404],
   });
-  return open.info;
 }
 
 /** The sessions of this project's applied agents (of one agent with `agent`). */

@@ -223,4 +223,16 @@ describe("agents schema", () => {
     expect(schema.properties.agents.additionalProperties.required).toEqual(["model", "instructions"]);
     expect(schema.properties.providers.additionalProperties).toBe(false);
   });
+
+  it("--tests prints the JSON Schema of the test files of agents test", async () => {
+    const { code, stdout } = await run(["schema", "--tests"]);
+    expect(code).toBe(0);
+    const schema = JSON.parse(stdout);
+    expect(schema).toMatchObject({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      $id: "urn:agents:agents.test.yaml:schema:1",
+      required: ["tests"],
+    });
+    expect(schema.properties.tests.items.required).toEqual(["name", "agent", "messages", "expect"]);
+  });
 });

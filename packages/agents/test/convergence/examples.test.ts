@@ -3,11 +3,12 @@
 // changes → sync leaves agents.yaml as it is → destroy → the simulators hold nothing live of the
 // project. One case per example folder, found on disk. e2e/examples.test.ts runs one example
 // through the spawned CLI.
-import { promises as fs } from "node:fs";
+import { existsSync, promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { RunningSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyExample, exampleEnv, examples, liveOf, startSims } from "./examples.js";
+import { loadProject, loadTestFile, runAgentTests } from "../../src/index.js";
+import { copyExample, EXAMPLES, exampleEnv, examples, liveOf, startSims } from "./examples.js";
 import { type InProcessProject, inProcessProject } from "./in-process.js";
 
 let sims: Map<string, RunningSim>;
@@ -60,6 +61,19 @@ describe.each(examples)("examples/%s", (name) => {
       for (const text of agents.texts) expect(text).not.toContain(secret);
     }
   });
+
+  // An example that ships conversation tests (docs/testing.md): they pass against its applied agents.
+  if (existsSync(join(EXAMPLES, name, "agents.test.yaml")))
+    it("passes its agents.test.yaml", async () => {
+      const env = { ...process.env, ...exampleEnv(name, sims) };
+      const options = { project: await loadProject({ file: join(dir, "agents.yaml"), env }), env };
+      const agents = options.project.desired.filter((r) => r.kind === "agents").map((r) => r.name);
+      const file = loadTestFile(join(dir, "agents.test.yaml"), agents);
+      expect(file.diagnostics).toEqual([]);
+      const run = await runAgentTests({ ...options, files: [file.testFile!] });
+      expect(run.results.filter((r) => r.status !== "passed")).toEqual([]);
+      expect(run.passed).toBeGreaterThan(0);
+    });
 
   it("destroys, leaving nothing of the project on any simulator", async () => {
     const destroy = await agents.destroy();

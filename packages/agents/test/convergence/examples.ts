@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
 import { liveObjects, simState } from "../e2e/project.js";
 
-const EXAMPLES = fileURLToPath(new URL("../../../../examples/", import.meta.url));
+export const EXAMPLES = fileURLToPath(new URL("../../../../examples/", import.meta.url));
 export const PROVIDERS = ["provider_a", "provider_b", "provider_c", "provider_d"] as const;
 
 /** Every example folder, found on disk, so a new example is covered the day it lands. */

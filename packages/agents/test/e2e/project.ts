@@ -132,6 +132,12 @@ export function liveObjects(dump: unknown): LiveObject[] {
   return out;
 }
 
+/** The live objects of the simulators' dumps whose ownership metadata names `project`. */
+export async function liveOwnedBy(sims: readonly RunningSim[], project: string): Promise<LiveObject[]> {
+  const dumps = await Promise.all(sims.map(simState));
+  return dumps.flatMap((dump) => liveObjects(dump).filter((o) => o.metadata?.["agents.project"] === project));
+}
+
 export async function setFaults(sim: RunningSim, config: unknown): Promise<void> {
   const response = await fetch(`${sim.origin}/_sim/faults`, {
     method: "PUT",

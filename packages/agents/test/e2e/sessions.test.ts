@@ -82,7 +82,11 @@ describe("agents session … through the CLI", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(events.find((e) => e.type === "tool_result")).toMatchObject({ tool: { is_error: true } });
+    // The denied tool never ran: no result, and the agent says so.
+    expect(events.filter((e) => e.type === "tool_result")).toEqual([]);
+    expect(events.filter((e) => e.type === "text").at(-1)).toMatchObject({
+      text: "I did not run bash: the user denied it.",
+    });
     for (const e of events)
       expect(e).toMatchObject({ id: expect.any(String), session_id: id, provider: "provider_c" });
   });

@@ -187,6 +187,35 @@ describe.each(ROWS)("sessions of %s (%s)", (agent, provider, asks, prefix) => {
   });
 });
 
+describe.each(ROWS.filter((row) => row[2]))(
+  "a denied tool call of %s (%s)",
+  (agent, provider, _asks, prefix) => {
+    beforeAll(async () => {
+      if (!applied) await applyAll(world);
+      applied = true;
+    }, 60_000);
+
+    it("does not run: no result, and the agent says it did not run it", async () => {
+      const options = await world.options();
+      const created = await createSession(options, agent, agent === "talk-bf" ? { identity: "alice" } : {});
+      const conversation = new Conversation(await openSession(options, created.id));
+      const events: SessionEvent[] = [];
+      const finished = await conversation.turn("please use the tool", {
+        ...quick,
+        onEvent: (e) => events.push(e),
+        confirm: async () => "deny",
+      });
+      expect(finished).toBe(true);
+      expect(events.filter((e) => e.type === "tool_call")).toHaveLength(1);
+      expect(events.filter((e) => e.type === "tool_result")).toEqual([]);
+      const texts = events.filter((e) => e.type === "text").map((e) => e.text);
+      const tool = provider === "provider_b" ? "Bash" : "bash";
+      expect(texts).toEqual([`${prefix}please use the tool`, `I did not run ${tool}: the user denied it.`]);
+      await deleteSession(options, created.id);
+    });
+  },
+);
+
 describe("session errors", () => {
   it.each([
     [

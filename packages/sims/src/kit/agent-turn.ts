@@ -4,7 +4,7 @@
  * only on the user's message and the agent's tools, so the same message always yields the same
  * events in the same order.
  */
-export type TurnStep =
+export type TurnStep = (
   | { kind: "running" }
   | { kind: "thinking"; text: string }
   /** A reply begins: providers with deltas open a preview (voices without deltas ignore it). */
@@ -17,7 +17,14 @@ export type TurnStep =
   | { kind: "tool_result"; output: string; isError: boolean }
   | { kind: "usage"; inputTokens: number; outputTokens: number }
   | { kind: "error"; message: string }
-  | { kind: "idle"; stopReason: "end_turn" | "interrupted" };
+  | { kind: "idle"; stopReason: "end_turn" | "interrupted" }
+) & {
+  /**
+   * Played only when the turn's tool call was allowed (or needed no confirmation), or only when
+   * the user denied it; absent: always.
+   */
+  when?: "allowed" | "denied";
+};
 
 /** How a simulator speaks a turn: each method appends wire events (history and live streams). */
 export interface TurnVoice {
@@ -79,7 +86,7 @@ export function chunksOf(text: string): string[] {
   return text.match(/\S+\s*/g) ?? [text];
 }
 
-type Action = () => "wait" | undefined;
+type Action = () => "wait" | "skip" | undefined;
 
 function reply_(text: string): TurnStep[] {
   return [
@@ -91,12 +98,17 @@ function reply_(text: string): TurnStep[] {
 
 /**
  * The script: `think` → a thinking step; `tool` → the agent calls its tool (waiting for the
- * user where the permission says ask) and reports what it said; `[error]` → a session error
+ * user where the permission says ask) and reports what it said, or that it did not run it when
+ * the user denied it; a grading request (gradeVerdict) → the verdict; `[error]` → a session error
  * mid-turn; `[drop]` → live streams are cut after the first reply; `[cut]` → cut for good.
  */
 export function scriptTurn(input: ScriptInput): { steps: TurnStep[]; drop?: "drop" | "cut" } {
   const m = input.text;
   const steps: TurnStep[] = [{ kind: "running" }];
+  const verdict = gradeVerdict(m);
+  // A grader's answer: the verdict alone (no echo, no thinking, no tool call).
+  if (verdict !== undefined)
+    return { steps: [...steps, ...reply_(verdict), { kind: "idle", stopReason: "end_turn" }] };
   if (input.thinking && /\bthink/i.test(m))
     steps.push({ kind: "thinking", text: "The user asked me to think; I will answer briefly." });
   const reply = `${input.replyPrefix}${m}`;
@@ -108,9 +120,11 @@ export function scriptTurn(input: ScriptInput): { steps: TurnStep[]; drop?: "dro
       input: { command: "echo hello" },
       ask: input.tool.ask,
     });
-    steps.push({ kind: "tool_result", output: "hello", isError: false });
-    const after = "The tool said: hello.";
-    steps.push(...reply_(after));
+    // A denied call never runs: no result, and the agent says it did not run it.
+    steps.push({ kind: "tool_result", output: "hello", isError: false, when: "allowed" });
+    steps.push(...reply_("The tool said: hello.").map((s): TurnStep => ({ ...s, when: "allowed" })));
+    const refused = `I did not run ${input.tool.name}: the user denied it.`;
+    steps.push(...reply_(refused).map((s): TurnStep => ({ ...s, when: "denied" })));
   }
   if (m.includes("[error]")) steps.push({ kind: "error", message: "the model is overloaded (simulated)" });
   // A plain message gets the shortest turn (running, reply, idle); richer turns report usage.
@@ -148,14 +162,8 @@ export class TurnPlayer {
     for (const step of script.steps) {
       this.queue.push(() => {
         this.current = turn;
-        if (step.kind === "tool_result") {
-          const denied = turn.confirmed === "deny";
-          this.voice.step(
-            denied ? { kind: "tool_result", output: "The user denied this tool call.", isError: true } : step,
-            turn,
-          );
-          return undefined;
-        }
+        if (step.when !== undefined && step.when !== (turn.confirmed === "deny" ? "denied" : "allowed"))
+          return "skip";
         this.voice.step(step, turn);
         if (step.kind === "text" && !repliedOnce) {
           repliedOnce = true;
@@ -207,7 +215,10 @@ export class TurnPlayer {
     this.timer = undefined;
     while (this.queue.length > 0) {
       const action = this.queue.shift()!;
-      if (action() === "wait") return;
+      const done = action();
+      if (done === "wait") return;
+      // A step of the other branch (allowed / denied) takes no time.
+      if (done === "skip") continue;
       const delayMs = this.current?.chunkMs ?? 0;
       if (delayMs > 0 && this.queue.length > 0) {
         this.timer = setTimeout(() => this.advance(), delayMs);
@@ -216,4 +227,30 @@ export class TurnPlayer {
       }
     }
   }
+}
+
+/**
+ * The grader's verdict, when `message` asks for one (docs/sims.md §Session turns: a message with a
+ * `RUBRIC:` line and, after it, a `CONVERSATION:` line): PASS when every double-quoted phrase of
+ * the rubric appears, case-insensitively, in the conversation's agent lines (those not starting
+ * with `[user]`), else FAIL naming the missing ones; the reasons are on the second line.
+ */
+export function gradeVerdict(message: string): string | undefined {
+  const lines = message.split(/\r?\n/);
+  const rubricAt = lines.findIndex((l) => l.trim() === "RUBRIC:");
+  const conversationAt = lines.findIndex((l, i) => i > rubricAt && l.trim() === "CONVERSATION:");
+  if (rubricAt < 0 || conversationAt < 0) return undefined;
+  const rubric = lines.slice(rubricAt + 1, conversationAt).join("\n");
+  const said = lines
+    .slice(conversationAt + 1)
+    .filter((l) => !l.startsWith("[user]"))
+    .join("\n")
+    .toLowerCase();
+  const phrases = [...rubric.matchAll(/"([^"]+)"/g)].map((hit) => hit[1]!);
+  if (phrases.length === 0) return "PASS\nthe rubric quotes nothing to look for (simulated grader)";
+  const missing = phrases.filter((p) => !said.includes(p.toLowerCase()));
+  const list = (ps: string[]) => ps.map((p) => `"${p}"`).join(", ");
+  return missing.length === 0
+    ? `PASS\nthe reply says ${list(phrases)} (simulated grader)`
+    : `FAIL\nthe reply does not say ${list(missing)} (simulated grader)`;
 }

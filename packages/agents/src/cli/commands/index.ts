@@ -31,6 +31,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: "import", load: () => import("./import.js") },
   { name: "graph", load: () => import("./graph.js") },
   { name: "playground", load: () => import("./playground.js") },
+  { name: "test", load: () => import("./test.js") },
   { name: "state", load: () => import("./state.js") },
   { name: "force-unlock", load: () => import("./force-unlock.js") },
   { name: "schema", load: () => import("./schema.js") },

@@ -212,11 +212,11 @@ describe("chat from the playground", () => {
     const denied = await post(`/api/sessions/${id}/confirm`, { tool_id: toolId, result: "deny" });
     expect(denied.status).toBe(200);
     const rest = await read();
-    expect(rest.find((l) => l.event?.type === "tool_result").event.tool).toMatchObject({
-      id: toolId,
-      output: "The user denied this tool call.",
-      is_error: true,
-    });
+    // A denied tool never runs: no result, and the agent says so.
+    expect(rest.filter((l) => l.event?.type === "tool_result")).toEqual([]);
+    expect(rest.filter((l) => l.event?.type === "text").map((l) => l.event.text)).toEqual([
+      "I did not run bash: the user denied it.",
+    ]);
     expect(rest.at(-1)).toEqual({ type: "end", finished: true });
   });
 
@@ -243,13 +243,14 @@ describe("chat from the playground", () => {
   });
 
   it("a page that goes away while a tool call is held denies it", async () => {
+    const DENIED = "I did not run bash: the user denied it.";
     const gone = new AbortController();
     const read = lineReader(
       await post(`/api/sessions/${id}/messages`, { text: "use the tool again" }, gone.signal),
     );
     await read((l) => l.event?.status === "requires_action");
     gone.abort();
-    // The denial is sent to the provider; the session's history then ends with the denied result.
+    // The denial is sent to the provider; the session's history then ends with the agent saying so.
     let history: Line[] = [];
     for (let i = 0; i < 100; i++) {
       const jsonl = await fetch(new URL(`/api/sessions/${id}/events.jsonl`, playground.url), {
@@ -259,13 +260,11 @@ describe("chat from the playground", () => {
         .trimEnd()
         .split("\n")
         .map((l) => JSON.parse(l));
-      if (history.filter((e) => e.type === "tool_result").length === 2) break;
+      if (history.filter((e) => e.text === DENIED).length === 2) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(history.filter((e) => e.type === "tool_result").map((e) => e.tool.output)).toEqual([
-      "The user denied this tool call.",
-      "The user denied this tool call.",
-    ]);
+    expect(history.filter((e) => e.type === "tool_result")).toEqual([]);
+    expect(history.filter((e) => e.text === DENIED)).toHaveLength(2);
     for (const s of secrets) expect(JSON.stringify(history)).not.toContain(s);
   });
 
