@@ -32,6 +32,7 @@ import { mrRoutes } from "./rest/merge-requests.js";
 import { milestoneRoutes } from "./rest/milestones.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
 import { noteRoutes } from "./rest/notes.js";
+import { orbitRoutes } from "./rest/orbit.js";
 import { pipelineRoutes } from "./rest/pipelines.js";
 import { projectRoutes } from "./rest/projects.js";
 import { protectedBranchRoutes } from "./rest/protected-branches.js";
@@ -136,6 +137,7 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   commitRoutes,
   tagRoutes,
   searchRoutes,
+  orbitRoutes,
 ];
 
 const OAUTH_MALFORMED =

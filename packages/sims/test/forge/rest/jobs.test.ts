@@ -98,4 +98,21 @@ describe("conflicts, blame, forks, manual jobs, artifacts", () => {
     const failed = (await f.api(`${P}/pipelines/2/jobs`)).body.find((j: any) => j.status === "failed");
     expect(failed.artifacts.map((a: any) => a.file_type)).toEqual(["trace"]);
   });
+
+  it("erases a finished job's log and artifacts (the job stays), once; a running job is not erasable", async () => {
+    const build = (await f.api(`${P}/jobs?scope=success`)).body.find((j: any) => j.name === "build");
+    expect((await f.api(`${P}/jobs/${build.id}/trace`)).body).not.toBe("");
+    const erased = await f.api(`${P}/jobs/${build.id}/erase`, { method: "POST" });
+    expect(erased.status).toBe(201);
+    expect(erased.body).toMatchObject({ id: build.id, status: "success", erased_at: expect.any(String) });
+    expect(erased.body).not.toHaveProperty("artifacts_file");
+    expect((await f.api(`${P}/jobs/${build.id}/trace`)).body).toBe("");
+    expect((await f.api(`${P}/jobs/${build.id}/artifacts`)).status).toBe(404);
+    const again = await f.api(`${P}/jobs/${build.id}/erase`, { method: "POST" });
+    expect(again.status).toBe(403);
+    expect(again.body).toEqual({ message: "403 Forbidden - Job is not erasable!" });
+    const running = (await f.api(`${P}/pipeline`, post({ ref: "main" }))).body;
+    const job = (await f.api(`${P}/pipelines/${running.id}/jobs`)).body[0];
+    expect((await f.api(`${P}/jobs/${job.id}/erase`, { method: "POST" })).status).toBe(403);
+  });
 });
