@@ -281,6 +281,8 @@ export interface Job {
     first: boolean;
   } | null;
   failure_reason: string | null;
+  /** How long a run of this job takes once played (seconds; default 30). */
+  run_seconds?: number;
   /** When the job's log and artifacts were erased (`POST /jobs/:id/erase`). */
   erased_at?: string | null;
   /**

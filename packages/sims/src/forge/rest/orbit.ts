@@ -330,7 +330,12 @@ export function orbitRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (!g) return;
     res.json({
       status: "ready",
-      indexed_at: ctx.state.clock.iso(),
+      // the index is as new as the newest record it holds
+      indexed_at:
+        [...ctx.state.issues, ...ctx.state.mergeRequests, ...ctx.state.pipelines]
+          .map((r) => r.updated_at)
+          .sort()
+          .at(-1) ?? null,
       node_counts: Object.fromEntries([...g.nodes].map(([k, v]) => [k, v.length])),
       edge_count: g.edges.length,
     });

@@ -143,6 +143,7 @@ function seedPipeline(state: ForgeState, pl: Record<string, any>): void {
         j.failure_reason !== undefined ? j.failure_reason : status === "failed" ? "script_failure" : null,
       ...(typeof j.token === "string" && j.token ? { token: j.token } : {}),
       ...(typeof j.erased_at === "string" ? { erased_at: j.erased_at } : {}),
+      ...(typeof j.seconds === "number" && j.seconds >= 0 ? { run_seconds: j.seconds } : {}),
     };
     state.seq.job = Math.max(state.seq.job, job.id);
     state.jobs.push(job);
@@ -353,6 +354,7 @@ export const work: RecordKind[] = [
             ...(j.trace !== null ? { trace: j.trace } : {}),
             ...(j.trigger !== undefined ? { trigger: j.trigger } : {}),
             ...(j.erased_at ? { erased_at: j.erased_at } : {}),
+            ...(j.run_seconds !== undefined ? { seconds: j.run_seconds } : {}),
           })),
       }));
     },

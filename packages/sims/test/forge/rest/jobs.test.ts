@@ -75,7 +75,10 @@ describe("conflicts, blame, forks, manual jobs, artifacts", () => {
         {
           project: "acme/widgets",
           ref: "main",
-          jobs: [{ name: "deploy", stage: "deploy", status: "manual" }],
+          jobs: [
+            { name: "deploy", stage: "deploy", status: "manual" },
+            { name: "smoke", stage: "deploy", status: "manual", seconds: 5 },
+          ],
         },
       ],
     });
@@ -83,6 +86,14 @@ describe("conflicts, blame, forks, manual jobs, artifacts", () => {
     const deploy = jobs.find((j: any) => j.name === "deploy");
     expect((await f.api(`${P}/jobs/${deploy.id}/play`, post({}))).body.status).toBe("pending");
     expect((await f.api(`${P}/jobs/${deploy.id}/play`, post({}))).status).toBe(400);
+    // a job seeded with `seconds` runs that long once played (queued 1 s first)
+    const smoke = jobs.find((j: any) => j.name === "smoke");
+    await f.api(`${P}/jobs/${smoke.id}/play`, post({}));
+    await f.advance(5);
+    expect((await f.api(`${P}/jobs/${smoke.id}`)).body.status).toBe("running");
+    expect((await f.api(`${P}/jobs/${deploy.id}`)).body.status).toBe("running");
+    await f.advance(2);
+    expect((await f.api(`${P}/jobs/${smoke.id}`)).body).toMatchObject({ status: "success", duration: 5 });
     await f.advance(60);
     expect((await f.api(`${P}/jobs/${deploy.id}`)).body.status).toBe("success");
   });
