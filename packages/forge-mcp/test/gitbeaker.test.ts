@@ -4,6 +4,7 @@ import { TOOLSETS } from "../src/tools/index.js";
 import { type Forge, startForge } from "./forge-sim.js";
 import { BEAKER_A_SEED, beakerRowsA, NOT_IN_GITBEAKER_A } from "./gitbeaker-a.js";
 import { assetServer, beakerRowsB, beakerSeedB, NOT_IN_GITBEAKER_B } from "./gitbeaker-b.js";
+import { BEAKER_D_SEED, beakerRowsD, NOT_IN_GITBEAKER_D } from "./gitbeaker-d.js";
 import { type Ctx, type Gl, has, logged, type Row, row, W } from "./gitbeaker-rows.js";
 
 /**
@@ -658,6 +659,7 @@ const rows: Row[] = [
   ...beakerRowsA,
   // issue extras, uploads, release downloads, group wikis and extras, code search, hooks, dependency proxy
   ...beakerRowsB,
+  ...beakerRowsD,
 ];
 
 /** Tool endpoints gitbeaker has no method for, and why. */
@@ -672,6 +674,7 @@ const NOT_IN_GITBEAKER: Record<string, string> = {
     "gitbeaker 43.8's MergeRequestDraftNotes.edit sends POST, where GitLab documents PUT (the simulator answers 404 as GitLab would)",
   ...NOT_IN_GITBEAKER_A,
   ...NOT_IN_GITBEAKER_B,
+  ...NOT_IN_GITBEAKER_D,
 };
 
 /** `GET /projects/:id/labels/:label_id` → a pattern for the request log's paths. */
@@ -702,6 +705,7 @@ describe("@gitbeaker/rest drives the forge simulator over the tools' surface", (
     await forge.seed(BEAKER_A_SEED);
     asset = await assetServer();
     await forge.seed(beakerSeedB(asset.url));
+    await forge.seed(BEAKER_D_SEED);
     gl = new Gitlab({ host: forge.origin, token: "sim-forge-pat" });
     const jobs = await gl.Jobs.all(W, { scope: "manual" });
     c.manual = jobs.find((j) => j.name === "deploy")!.id;

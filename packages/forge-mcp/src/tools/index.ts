@@ -24,6 +24,7 @@ import { mergeRequestTools } from "./merge-requests.js";
 import { milestoneTools } from "./milestones.js";
 import { mrDiscussionTools } from "./mr-discussions.js";
 import { mrReviewTools } from "./mr-review.js";
+import { orbitTools } from "./orbit.js";
 import { pipelineTools } from "./pipelines.js";
 import { projectTools } from "./projects.js";
 import { repositoryTools } from "./repository.js";
@@ -59,14 +60,16 @@ export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
   workitems: [...workItemTools, ...workItemEmojiTools],
   vulnerabilities: vulnerabilityTools,
   dependency_proxy: dependencyProxyTools,
+  orbit: orbitTools,
 };
 
 /**
  * The toolsets listed without FORGE_TOOLSETS before the core list: everything but GraphQL (a query
- * can reach anything) and CI/CD variables (secrets, and writing them changes what pipelines run
- * with). An operator who wants that list back names them (docs/forge-mcp.md's tools table says so).
+ * can reach anything), CI/CD variables (secrets, and writing them changes what pipelines run
+ * with) and Orbit (GitLab.com's knowledge graph: its queries spend credits, and most forges lack
+ * it). An operator who wants that list back names them (docs/forge-mcp.md's tools table says so).
  */
-const OPT_IN: readonly Toolset[] = ["graphql", "variables"];
+const OPT_IN: readonly Toolset[] = ["graphql", "variables", "orbit"];
 export const DEFAULT_TOOLSETS = TOOLSET_NAMES.filter((t) => !OPT_IN.includes(t));
 
 /**

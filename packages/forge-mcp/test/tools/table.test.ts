@@ -7,6 +7,7 @@ import { type Forge, startForge } from "../forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 import { ensure, prepareA, rowsA } from "./table-a.js";
 import { type Ctx, type Row, r, tableRows, tableSeed } from "./table-b.js";
+import { prepareD, rowsD } from "./table-d.js";
 
 /**
  * One row per tool, run in order against the forge simulator through the official MCP client:
@@ -873,6 +874,7 @@ const rows: Row[] = [
   // emoji reactions, CI/CD variables, milestone items and group milestones, CI beside pipelines
   ...rowsA,
   ...tableRows,
+  ...rowsD,
 ];
 
 type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: unknown };
@@ -908,6 +910,7 @@ describe("every tool against the forge simulator (one row per tool)", () => {
     ).json()) as Array<{ id: number; name: string }>;
     c.manual = jobs.find((j) => j.name === "deploy")!.id;
     await prepareA(forge.origin, forge.seed, c);
+    await prepareD(forge.origin, forge.seed, c);
     mcp = await startForgeMcp({
       MCP_TRANSPORT: "http",
       FORGE_TOKEN: "sim-forge-pat",

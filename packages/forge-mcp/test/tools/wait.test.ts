@@ -1,0 +1,148 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ForgeApi } from "../../src/forge/api.js";
+import { createMcpServer } from "../../src/mcp/sdk-server.js";
+import { createCatalogue } from "../../src/tools/index.js";
+import { type Forge, startForge } from "../forge-sim.js";
+import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
+
+/**
+ * wait_for_pipeline and wait_for_job (src/tools/wait.ts) against the forge simulator, whose jobs run
+ * on its clock: a pipeline driven to its end while the tool waits (progress notifications on the
+ * call's own event stream over HTTP, polls at least a second apart), a job that does not finish
+ * before timeout_seconds, and a call cancelled by its client (the SDK server stdio uses), which
+ * stops polling at once.
+ */
+
+type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: any };
+const P = "/api/v4/projects/1";
+
+let forge: Forge;
+let mcp: RunningForgeMcp;
+let client: Client;
+const rest = async (method: string, path: string, body?: unknown) =>
+  (
+    await fetch(`${forge.origin}${path}`, {
+      method,
+      headers: { "private-token": "sim-forge-pat", "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+  ).json() as Promise<any>;
+const advance = (seconds: number) => rest("POST", "/_sim/clock", { advance_seconds: seconds });
+/** The GETs of one path the forge saw since the log was cleared. */
+const polls = async (path: string) =>
+  (
+    (await (await fetch(`${forge.origin}/_sim/log`)).json()) as {
+      entries: Array<{ method: string; path: string }>;
+    }
+  ).entries.filter((e) => e.method === "GET" && e.path === path).length;
+
+beforeAll(async () => {
+  forge = await startForge();
+  mcp = await startForgeMcp({
+    MCP_TRANSPORT: "http",
+    FORGE_TOKEN: "sim-forge-pat",
+    FORGE_API_URL: forge.apiUrl,
+    FORGE_TOOLSETS: "pipelines",
+  });
+  client = new Client({ name: "wait", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${mcp.url}/mcp`)));
+});
+afterAll(async () => {
+  await client?.close();
+  await mcp?.close();
+  await forge?.close();
+});
+
+describe("waiting for a pipeline or a job", () => {
+  it("waits for a running pipeline to finish, reporting each poll as progress", async () => {
+    const pipeline = await rest("POST", `${P}/pipeline`, { ref: "main" });
+    const seen: Array<Progress & { at: number }> = [];
+    const result = (await client.callTool(
+      {
+        name: "wait_for_pipeline",
+        arguments: { project_id: 1, pipeline_id: pipeline.id, timeout_seconds: 30, poll_interval_seconds: 1 },
+      },
+      undefined,
+      {
+        onprogress: (p) => {
+          seen.push({ ...p, at: Date.now() });
+          // the pipeline's jobs run 75 s on the simulator's clock: move it past them after the first poll
+          if (seen.length === 1) void advance(200);
+        },
+      },
+    )) as Result;
+    expect(result.isError, result.content[0]?.text).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ id: pipeline.id, status: "success" });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen[0]).toMatchObject({ total: 30, message: `pipeline ${pipeline.id}: pending` });
+    expect(seen.at(-1)!.message).toBe(`pipeline ${pipeline.id}: success`);
+    for (let i = 1; i < seen.length; i++) {
+      expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
+      // never more often than poll_interval_seconds
+      expect(seen[i]!.at - seen[i - 1]!.at).toBeGreaterThanOrEqual(900);
+    }
+  });
+
+  it("gives up at timeout_seconds, naming the last status", async () => {
+    const pipeline = await rest("POST", `${P}/pipeline`, { ref: "main" });
+    const [job] = await rest("GET", `${P}/pipelines/${pipeline.id}/jobs?scope[]=pending`);
+    const started = Date.now();
+    const result = (await client.callTool({
+      name: "wait_for_job",
+      arguments: { project_id: 1, job_id: job.id, timeout_seconds: 1, poll_interval_seconds: 1 },
+    })) as Result;
+    expect(result.isError).toBe(true);
+    // queued for a second, then running for 30 on the simulator's clock
+    expect(result.content[0]!.text).toMatch(
+      new RegExp(`^Tool failed: job ${job.id} is still (pending|running) after 1 s \\(timeout_seconds\\)$`),
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("answers a finished job at once, and refuses to poll more often than once a second", async () => {
+    const [job] = await rest("GET", `${P}/jobs?scope[]=success`);
+    const done = (await client.callTool({
+      name: "wait_for_job",
+      arguments: { project_id: 1, job_id: job.id },
+    })) as Result;
+    expect(done.structuredContent).toMatchObject({ id: job.id, status: "success" });
+    const eager = (await client.callTool({
+      name: "wait_for_job",
+      arguments: { project_id: 1, job_id: job.id, poll_interval_seconds: 0 },
+    })) as Result;
+    expect(eager.isError).toBe(true);
+    expect(eager.content[0]!.text).toMatch(/poll_interval_seconds/);
+  });
+
+  it("stops polling as soon as its client cancels the call", async () => {
+    const server = createMcpServer(
+      createCatalogue(
+        { readOnly: false, toolsets: ["pipelines"] },
+        () => new ForgeApi(forge.apiUrl, "sim-forge-pat", 5000),
+      ),
+    );
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const inProcess = new Client({ name: "in-process", version: "1.0.0" });
+    await Promise.all([server.connect(a), inProcess.connect(b)]);
+    const pipeline = await rest("POST", `${P}/pipeline`, { ref: "main" });
+    await fetch(`${forge.origin}/_sim/log`, { method: "DELETE" });
+    const cancel = new AbortController();
+    const call = inProcess.callTool(
+      {
+        name: "wait_for_pipeline",
+        arguments: { project_id: 1, pipeline_id: pipeline.id, poll_interval_seconds: 1 },
+      },
+      undefined,
+      { signal: cancel.signal, onprogress: () => cancel.abort() },
+    );
+    await expect(call).rejects.toThrow(/abort/i);
+    // past the next poll's time: no second read came
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await polls(`${P}/pipelines/${pipeline.id}`)).toBe(1);
+    await inProcess.close();
+  });
+});
