@@ -46,6 +46,7 @@ import {
   createCatalogue,
   LIST_CHANGING_TOOLS,
   LoadedToolsets,
+  PROGRESS_TOOLS,
   servableTools,
   toolExposure,
 } from "./tools/index.js";
@@ -483,11 +484,11 @@ function mountMcp(
   /**
    * Whether the answer is one JSON body: an event stream is needed only where a destructive tool
    * may ask its client during the call, where discover_tools sends
-   * notifications/tools/list_changed, and where the caller asked for progress notifications.
+   * notifications/tools/list_changed, and where a waiting tool was asked for progress.
    */
   const jsonAnswer = (body: unknown, token: string | undefined) =>
     toolCalled(body, LIST_CHANGING_TOOLS) === undefined &&
-    !progressAsked(body) &&
+    (toolCalled(body, PROGRESS_TOOLS) === undefined || !progressAsked(body)) &&
     (config.confirmDestructive === "off" ||
       !asker.mayAsk(token) ||
       toolCalled(body, destructive) === undefined);

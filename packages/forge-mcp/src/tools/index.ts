@@ -114,6 +114,9 @@ export const CORE_TOOLS: readonly string[] = [
 /** The tools that change the caller's own tool list (their calls answer on an event stream). */
 export const LIST_CHANGING_TOOLS = new Set(["discover_tools"]);
 
+/** The tools that report progress while they wait (asked with a progressToken: an event stream). */
+export const PROGRESS_TOOLS = new Set(["wait_for_pipeline", "wait_for_job", "play_pipeline_jobs"]);
+
 /** Earlier names of renamed tools → today's names (still callable for one release, not listed). */
 export const TOOL_ALIASES: ReadonlyMap<string, string> = new Map(
   Object.values(TOOLSETS)
