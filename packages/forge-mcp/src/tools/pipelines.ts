@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { enc } from "../forge/api.js";
 import { id, pagination, projectId, tool } from "./define.js";
-import { waitForFinal, waitInput } from "./wait.js";
+import { batchProgress, waitForFinal, waitInput } from "./wait.js";
 
 const P = "/projects/:id";
 const proj = (p: string | number) => `/projects/${enc(p)}`;
@@ -255,6 +255,7 @@ export const pipelineTools = [
       ...waitInput,
     },
     run: async (api, { project_id, job_ids, job_variables_attributes, ...wait }, call) => {
+      const batch = batchProgress(call, wait.timeout_seconds * job_ids.length);
       const done: unknown[] = [];
       for (const jobId of job_ids) {
         const played = await api.post(`${proj(project_id)}/jobs/${jobId}/play`, { job_variables_attributes });
@@ -263,7 +264,7 @@ export const pipelineTools = [
           () => api.get(`${proj(project_id)}/jobs/${playedId}`),
           `job ${playedId}`,
           wait,
-          call,
+          batch,
         );
         done.push(r.data);
       }

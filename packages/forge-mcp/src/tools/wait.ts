@@ -57,6 +57,18 @@ function unlessCancelled<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /**
+ * One progress count for several waits in a row (play_pipeline_jobs): seconds since the first
+ * began, out of all their timeouts, so it only grows from one wait to the next.
+ */
+export function batchProgress(call: RunContext, total: number): RunContext {
+  const started = Date.now();
+  return {
+    signal: call.signal,
+    progress: (_p, _t, message) => call.progress((Date.now() - started) / 1000, total, message),
+  };
+}
+
+/**
  * Reads `read` until the answer's status is final: the last answer, or an error naming the last
  * status when the time is up. `what` names the object in progress messages and errors.
  */

@@ -10,11 +10,12 @@ import { type Forge, startForge } from "../forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 
 /**
- * wait_for_pipeline and wait_for_job (src/tools/wait.ts) against the forge simulator, whose jobs run
- * on its clock: a pipeline driven to its end while the tool waits (progress notifications on the
- * call's own event stream over HTTP, polls at least a second apart), a job that does not finish
- * before timeout_seconds, and a call cancelled by its client (the SDK server stdio uses), which
- * stops polling at once.
+ * wait_for_pipeline, wait_for_job and play_pipeline_jobs (src/tools/wait.ts) against the forge
+ * simulator, whose jobs run on its clock: a pipeline driven to its end while the tool waits
+ * (progress notifications on the call's own event stream over HTTP, polls at least a second
+ * apart), a job that does not finish before timeout_seconds, two manual jobs played in a row
+ * (progress growing across both), and a call cancelled by its client (the SDK server stdio uses),
+ * which stops polling at once.
  */
 
 type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: any };
@@ -116,6 +117,46 @@ describe("waiting for a pipeline or a job", () => {
     })) as Result;
     expect(eager.isError).toBe(true);
     expect(eager.content[0]!.text).toMatch(/poll_interval_seconds/);
+  });
+
+  it("plays manual jobs one after another, its progress growing across them", async () => {
+    await forge.seed({
+      pipelines: [
+        {
+          project: "acme/widgets",
+          ref: "main",
+          jobs: [
+            { name: "first", stage: "deploy", status: "manual", seconds: 0 },
+            { name: "second", stage: "deploy", status: "manual", seconds: 0 },
+          ],
+        },
+      ],
+    });
+    const manual = (await rest("GET", `${P}/jobs?scope[]=manual`)) as Array<{ id: number; name: string }>;
+    const ids = ["first", "second"].map((n) => manual.find((j) => j.name === n)!.id);
+    const seen: Progress[] = [];
+    const result = (await client.callTool(
+      {
+        name: "play_pipeline_jobs",
+        arguments: { project_id: 1, job_ids: ids, timeout_seconds: 10, poll_interval_seconds: 1 },
+      },
+      undefined,
+      { onprogress: (p) => seen.push(p) },
+    )) as Result;
+    expect(result.isError, result.content[0]?.text).toBeFalsy();
+    expect(
+      JSON.parse(result.content[0]!.text).map(
+        (j: { name: string; status: string }) => `${j.name} ${j.status}`,
+      ),
+    ).toEqual(["first success", "second success"]);
+    expect(seen.map((p) => p.message)).toEqual([
+      `job ${ids[0]}: pending`,
+      `job ${ids[0]}: success`,
+      `job ${ids[1]}: pending`,
+      `job ${ids[1]}: success`,
+    ]);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
+    expect(seen.every((p) => p.total === 20)).toBe(true);
   });
 
   it("stops polling as soon as its client cancels the call", async () => {
