@@ -14,8 +14,8 @@ import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
  * simulator, whose jobs run on its clock: a pipeline driven to its end while the tool waits
  * (progress notifications on the call's own event stream over HTTP, polls at least a second
  * apart), a job that does not finish before timeout_seconds, two manual jobs played in a row
- * (progress growing across both), and a call cancelled by its client (the SDK server stdio uses),
- * which stops polling at once.
+ * (progress growing across both), and a call ended by its client, over HTTP (the request closed)
+ * and by notifications/cancelled (the SDK server stdio uses), which stops polling at once.
  */
 
 type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: any };
@@ -157,6 +157,35 @@ describe("waiting for a pipeline or a job", () => {
     ]);
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
     expect(seen.every((p) => p.total === 20)).toBe(true);
+  });
+
+  it("over HTTP, stops polling when its client ends the request mid-wait", async () => {
+    const pipeline = await rest("POST", `${P}/pipeline`, { ref: "main" });
+    await fetch(`${forge.origin}/_sim/log`, { method: "DELETE" });
+    const gone = new AbortController();
+    const res = await fetch(`${mcp.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "wait_for_pipeline",
+          arguments: { project_id: 1, pipeline_id: pipeline.id, poll_interval_seconds: 1 },
+          _meta: { progressToken: "p1" },
+        },
+      }),
+      signal: gone.signal,
+    });
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    // the first progress notification, then the client hangs up
+    const reader = res.body!.getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toContain("notifications/progress");
+    gone.abort();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await polls(`${P}/pipelines/${pipeline.id}`)).toBe(1);
   });
 
   it("stops polling as soon as its client cancels the call", async () => {
