@@ -33,7 +33,7 @@ const rest = async (method: string, path: string, body?: unknown) =>
     })
   ).json() as Promise<any>;
 const advance = (seconds: number) => rest("POST", "/_sim/clock", { advance_seconds: seconds });
-/** The GETs of one path the forge saw since the log was cleared. */
+/** The GETs of one path the forge saw (each test waits on a pipeline of its own). */
 const polls = async (path: string) =>
   (
     (await (await fetch(`${forge.origin}/_sim/log`)).json()) as {
@@ -58,6 +58,7 @@ afterAll(async () => {
   await forge?.close();
 });
 
+// The first test moves the simulator's clock; the others, which do not, run side by side after it.
 describe("waiting for a pipeline or a job", () => {
   it("waits for a running pipeline to finish, reporting each poll as progress", async () => {
     const pipeline = await rest("POST", `${P}/pipeline`, { ref: "main" });
@@ -87,7 +88,7 @@ describe("waiting for a pipeline or a job", () => {
       expect(seen[i]!.progress - seen[i - 1]!.progress).toBeGreaterThanOrEqual(1);
   });
 
-  it("gives up at timeout_seconds, naming the last status", async () => {
+  it.concurrent("gives up at timeout_seconds, naming the last status", async () => {
     const pipeline = await rest("POST", `${P}/pipeline`, { ref: "main" });
     const [job] = await rest("GET", `${P}/pipelines/${pipeline.id}/jobs?scope[]=pending`);
     const started = Date.now();
@@ -103,7 +104,7 @@ describe("waiting for a pipeline or a job", () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
-  it("answers a finished job at once, and refuses to poll more often than once a second", async () => {
+  it.concurrent("answers a finished job at once, and refuses to poll more often than once a second", async () => {
     const [job] = await rest("GET", `${P}/jobs?scope[]=success`);
     const done = (await client.callTool({
       name: "wait_for_job",
@@ -118,7 +119,7 @@ describe("waiting for a pipeline or a job", () => {
     expect(eager.content[0]!.text).toMatch(/poll_interval_seconds/);
   });
 
-  it("plays manual jobs one after another, its progress growing across them", async () => {
+  it.concurrent("plays manual jobs one after another, its progress growing across them", async () => {
     await forge.seed({
       pipelines: [
         {
@@ -159,9 +160,8 @@ describe("waiting for a pipeline or a job", () => {
     expect(seen.every((p) => p.total === 20)).toBe(true);
   });
 
-  it("over HTTP, stops polling when its client ends the request mid-wait", async () => {
+  it.concurrent("over HTTP, stops polling when its client ends the request mid-wait", async () => {
     const pipeline = await rest("POST", `${P}/pipeline`, { ref: "main" });
-    await fetch(`${forge.origin}/_sim/log`, { method: "DELETE" });
     const gone = new AbortController();
     const res = await fetch(`${mcp.url}/mcp`, {
       method: "POST",
@@ -188,7 +188,7 @@ describe("waiting for a pipeline or a job", () => {
     expect(await polls(`${P}/pipelines/${pipeline.id}`)).toBe(1);
   });
 
-  it("stops polling as soon as its client cancels the call", async () => {
+  it.concurrent("stops polling as soon as its client cancels the call", async () => {
     const server = createMcpServer(
       createCatalogue(
         { readOnly: false, toolsets: ["pipelines"] },
@@ -199,7 +199,6 @@ describe("waiting for a pipeline or a job", () => {
     const inProcess = new Client({ name: "in-process", version: "1.0.0" });
     await Promise.all([server.connect(a), inProcess.connect(b)]);
     const pipeline = await rest("POST", `${P}/pipeline`, { ref: "main" });
-    await fetch(`${forge.origin}/_sim/log`, { method: "DELETE" });
     const cancel = new AbortController();
     const call = inProcess.callTool(
       {
