@@ -47,6 +47,12 @@ const EDGES = [
 const key = (entity: string, id: number) => `${entity}:${id}`;
 const MAX_LIMIT = 1000;
 
+/** A record as a node of its type: the properties the type names, read off the record. */
+const node = (entity: string, record: object): Row =>
+  Object.fromEntries(
+    NODES[entity]!.properties.map((k) => [k, (record as Record<string, unknown>)[k]]),
+  ) as Row;
+
 function buildGraph(state: ForgeState, user: ForgeUser): Graph {
   const groups = state.groups.filter((g) => canSeeGroup(state, user, g));
   const projects = state.projects.filter((p) => canReadProject(state, user, p));
@@ -92,51 +98,10 @@ function buildGraph(state: ForgeState, user: ForgeUser): Graph {
           archived: p.archived,
         })),
       ],
-      [
-        "User",
-        state.users.map((u) => ({
-          id: u.id,
-          username: u.username,
-          name: u.name,
-          state: u.state ?? "active",
-        })),
-      ],
-      [
-        "Issue",
-        issues.map((i) => ({
-          id: i.id,
-          iid: i.iid,
-          project_id: i.project_id,
-          title: i.title,
-          state: i.state,
-          confidential: i.confidential,
-        })),
-      ],
-      [
-        "MergeRequest",
-        mrs.map((m) => ({
-          id: m.id,
-          iid: m.iid,
-          project_id: m.project_id,
-          title: m.title,
-          state: m.state,
-          source_branch: m.source_branch,
-          target_branch: m.target_branch,
-          draft: m.draft,
-        })),
-      ],
-      [
-        "Pipeline",
-        pipelines.map((p) => ({
-          id: p.id,
-          iid: p.iid,
-          project_id: p.project_id,
-          sha: p.sha,
-          ref: p.ref,
-          status: p.status,
-          source: p.source,
-        })),
-      ],
+      ["User", state.users.map((u) => node("User", u))],
+      ["Issue", issues.map((i) => node("Issue", i))],
+      ["MergeRequest", mrs.map((m) => node("MergeRequest", m))],
+      ["Pipeline", pipelines.map((p) => node("Pipeline", p))],
     ]),
     edges,
   };
