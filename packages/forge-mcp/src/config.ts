@@ -73,6 +73,7 @@ export const TOOLSET_NAMES = [
   "workitems",
   "vulnerabilities",
   "dependency_proxy",
+  "orbit",
 ] as const;
 export type Toolset = (typeof TOOLSET_NAMES)[number];
 

@@ -47,6 +47,7 @@ import {
   createCatalogue,
   LIST_CHANGING_TOOLS,
   LoadedToolsets,
+  PROGRESS_TOOLS,
   servableTools,
   toolExposure,
 } from "./tools/index.js";
@@ -495,11 +496,12 @@ function mountMcp(
 
   /**
    * Whether the answer is one JSON body: an event stream is needed only where a destructive tool
-   * may ask its client during the call, and where discover_tools sends
-   * notifications/tools/list_changed.
+   * may ask its client during the call, where discover_tools sends
+   * notifications/tools/list_changed, and where a waiting tool was asked for progress.
    */
   const jsonAnswer = (body: unknown, token: string | undefined) =>
     toolCalled(body, LIST_CHANGING_TOOLS) === undefined &&
+    (toolCalled(body, PROGRESS_TOOLS) === undefined || !progressAsked(body)) &&
     (config.confirmDestructive === "off" ||
       !asker.mayAsk(token) ||
       toolCalled(body, destructive) === undefined);
@@ -606,6 +608,15 @@ const BATCH_REFUSED = {
  * was verified as; "server token" for FORGE_TOKEN), which tool, which project (the value of the
  * first argument naming one), the outcome. Never a token, never any other argument or a body.
  */
+/** Whether a body holds a tools/call whose `_meta` carries a progressToken. */
+function progressAsked(body: unknown): boolean {
+  return (Array.isArray(body) ? body : [body]).some((m) => {
+    const p = (m as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } } | null) ?? {};
+    const t = p.method === "tools/call" ? p.params?._meta?.progressToken : undefined;
+    return typeof t === "string" || typeof t === "number";
+  });
+}
+
 export function toolObserver(logger: Logger, metrics: Metrics | undefined): (call: ToolCall) => void {
   return ({ tool, args, authInfo, outcome }) => {
     metrics?.toolCalls.inc({ tool: tool.name, outcome });

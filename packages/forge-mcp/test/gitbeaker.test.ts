@@ -5,6 +5,7 @@ import { type Forge, startForge } from "./forge-sim.js";
 import { BEAKER_A_SEED, beakerRowsA, NOT_IN_GITBEAKER_A } from "./gitbeaker-a.js";
 import { assetServer, beakerRowsB, beakerSeedB, NOT_IN_GITBEAKER_B } from "./gitbeaker-b.js";
 import { BEAKER_C_SEED, beakerRowsC, NOT_IN_GITBEAKER_C } from "./gitbeaker-c.js";
+import { BEAKER_D_SEED, beakerRowsD, NOT_IN_GITBEAKER_D } from "./gitbeaker-d.js";
 import { type Ctx, type Gl, has, logged, type Row, row, W } from "./gitbeaker-rows.js";
 
 /**
@@ -661,6 +662,7 @@ const rows: Row[] = [
   ...beakerRowsB,
   // pipeline schedules and triggers, environment and deployment changes
   ...beakerRowsC,
+  ...beakerRowsD,
 ];
 
 /** Tool endpoints gitbeaker has no method for, and why. */
@@ -676,6 +678,7 @@ const NOT_IN_GITBEAKER: Record<string, string> = {
   ...NOT_IN_GITBEAKER_A,
   ...NOT_IN_GITBEAKER_B,
   ...NOT_IN_GITBEAKER_C,
+  ...NOT_IN_GITBEAKER_D,
 };
 
 /** `GET /projects/:id/labels/:label_id` → a pattern for the request log's paths. */
@@ -707,6 +710,7 @@ describe("@gitbeaker/rest drives the forge simulator over the tools' surface", (
     asset = await assetServer();
     await forge.seed(beakerSeedB(asset.url));
     await forge.seed(BEAKER_C_SEED);
+    await forge.seed(BEAKER_D_SEED);
     gl = new Gitlab({ host: forge.origin, token: "sim-forge-pat" });
     const jobs = await gl.Jobs.all(W, { scope: "manual" });
     c.manual = jobs.find((j) => j.name === "deploy")!.id;

@@ -87,6 +87,8 @@ export interface CallContext {
   signal: AbortSignal;
   /** A notification on this request's own stream (dropped where the answer is one JSON body). */
   sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
+  /** The request's `_meta.progressToken`: the caller wants notifications/progress for it. */
+  progressToken?: string | number | undefined;
   peer: Peer;
   /** What the client asked to see on this request (HTTP headers), when it asked. */
   view?: ClientView | undefined;

@@ -32,6 +32,7 @@ interface SdkExtra {
   signal: AbortSignal;
   sendNotification(n: { method: string; params?: Record<string, unknown> }): Promise<void>;
   requestInfo?: { headers: Record<string, string | string[] | undefined> } | undefined;
+  _meta?: { progressToken?: string | number } | undefined;
 }
 
 // a tool's input schema as the SDK registers it (an object of its raw shape), built once per tool
@@ -140,6 +141,7 @@ export function createMcpServer(catalogue: Catalogue, version = "0.1.0"): McpSer
           requestId: extra.requestId,
           signal: extra.signal,
           sendNotification: (n) => extra.sendNotification(n),
+          progressToken: extra._meta?.progressToken,
           peer,
           view: extra.requestInfo && viewOf(extra.requestInfo.headers),
         }) as never,

@@ -31,7 +31,30 @@ export interface ForgeTool<S extends z.ZodRawShape = z.ZodRawShape> {
   /** The forge request, for the docs table: `GET /projects/:id/labels`. */
   endpoint: string;
   input: S;
-  run(api: ForgeApi, args: z.infer<z.ZodObject<S>>): Promise<ApiResult | string>;
+  run(api: ForgeApi, args: z.infer<z.ZodObject<S>>, call: RunContext): Promise<ApiResult | string>;
+}
+
+/** What a running tool may read of its request: its end, and a way to report progress. */
+export interface RunContext {
+  /** Aborted when the caller cancels the request or goes away. */
+  signal: AbortSignal;
+  /** Sends notifications/progress when the caller gave a progressToken (else does nothing). */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+function runContext(ctx: CallContext): RunContext {
+  const token = ctx.progressToken;
+  return {
+    signal: ctx.signal,
+    progress: async (progress, total, message) => {
+      if (token === undefined) return;
+      const params: Record<string, unknown> = { progressToken: token, progress };
+      if (total !== undefined) params.total = total;
+      if (message !== undefined) params.message = message;
+      // a lost notification must not fail the call it reports on
+      await ctx.sendNotification({ method: "notifications/progress", params }).catch(() => {});
+    },
+  };
 }
 
 export function tool<S extends z.ZodRawShape>(t: ForgeTool<S>): ForgeTool {
@@ -47,8 +70,8 @@ export const groupId = z
 export const iid = z.number().int().positive();
 export const id = z.number().int().positive();
 export const pagination = {
-  page: z.number().int().min(1).optional().describe("Page number, 1-based"),
-  per_page: z.number().int().min(1).max(100).optional().describe("Items per page (max 100, default 20)"),
+  page: z.number().int().min(1).optional(),
+  per_page: z.number().int().min(1).max(100).optional().describe("Default 20"),
 };
 /** A GraphQL connection's page: its size and the cursor it starts after. */
 export const cursorPagination = {
@@ -194,7 +217,12 @@ export function catalogueTools(
       }
       try {
         const { full_response, ...rest } = args;
-        return toResult(await t.run(apiFor(ctx), rest as never), output, full_response === true, !t.write);
+        return toResult(
+          await t.run(apiFor(ctx), rest as never, runContext(ctx)),
+          output,
+          full_response === true,
+          !t.write,
+        );
       } catch (err) {
         return failure(err);
       }

@@ -27,6 +27,7 @@ import { mergeRequestTools } from "./merge-requests.js";
 import { milestoneTools } from "./milestones.js";
 import { mrDiscussionTools } from "./mr-discussions.js";
 import { mrReviewTools } from "./mr-review.js";
+import { orbitTools } from "./orbit.js";
 import { pipelineScheduleTools } from "./pipeline-schedules.js";
 import { pipelineTriggerTools } from "./pipeline-triggers.js";
 import { pipelineTools } from "./pipelines.js";
@@ -71,14 +72,16 @@ export const TOOLSETS: Record<Toolset, ForgeTool[]> = {
   workitems: [...workItemTools, ...workItemEmojiTools],
   vulnerabilities: vulnerabilityTools,
   dependency_proxy: dependencyProxyTools,
+  orbit: orbitTools,
 };
 
 /**
  * The toolsets listed without FORGE_TOOLSETS before the core list: everything but GraphQL (a query
- * can reach anything) and CI/CD variables (secrets, and writing them changes what pipelines run
- * with). An operator who wants that list back names them (docs/forge-mcp.md's tools table says so).
+ * can reach anything), CI/CD variables (secrets, and writing them changes what pipelines run
+ * with) and Orbit (GitLab.com's knowledge graph: its queries spend credits, and most forges lack
+ * it). An operator who wants that list back names them (docs/forge-mcp.md's tools table says so).
  */
-const OPT_IN: readonly Toolset[] = ["graphql", "variables"];
+const OPT_IN: readonly Toolset[] = ["graphql", "variables", "orbit"];
 export const DEFAULT_TOOLSETS = TOOLSET_NAMES.filter((t) => !OPT_IN.includes(t));
 
 /**
@@ -122,6 +125,9 @@ export const CORE_TOOLS: readonly string[] = [
 
 /** The tools that change the caller's own tool list (their calls answer on an event stream). */
 export const LIST_CHANGING_TOOLS = new Set(["discover_tools"]);
+
+/** The tools that report progress while they wait (asked with a progressToken: an event stream). */
+export const PROGRESS_TOOLS = new Set(["wait_for_pipeline", "wait_for_job", "play_pipeline_jobs"]);
 
 /** Earlier names of renamed tools → today's names (still callable for one release, not listed). */
 export const TOOL_ALIASES: ReadonlyMap<string, string> = new Map(

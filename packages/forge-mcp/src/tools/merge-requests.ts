@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type ApiResult, enc } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
-import { iid, pagination, projectId, tool } from "./define.js";
+import { groupId, iid, pagination, projectId, tool } from "./define.js";
 
 export const mr = (p: string | number, i: number) => `/projects/${enc(p)}/merge_requests/${i}`;
 const MR = "/projects/:id/merge_requests/:iid";
@@ -27,6 +27,16 @@ async function shaGuarded(call: Promise<ApiResult>, sha: string | undefined, wha
     );
   }
 }
+/** The filters of merge request lists (a project's, everyone's, a group's). */
+const mrFilters = {
+  state: z.enum(["opened", "closed", "locked", "merged", "all"]).optional(),
+  scope: z.enum(["created_by_me", "assigned_to_me", "all"]).optional(),
+  source_branch: z.string().optional(),
+  target_branch: z.string().optional(),
+  labels: z.string().optional().describe("Comma-separated label names"),
+  search: z.string().optional(),
+  ...pagination,
+};
 
 export const mergeRequestTools = [
   tool({
@@ -34,16 +44,7 @@ export const mergeRequestTools = [
     description: "List merge requests of a project, or across projects when project_id is omitted.",
     write: false,
     endpoint: "GET /projects/:id/merge_requests (GET /merge_requests)",
-    input: {
-      project_id: projectId.optional(),
-      state: z.enum(["opened", "closed", "locked", "merged", "all"]).optional(),
-      scope: z.enum(["created_by_me", "assigned_to_me", "all"]).optional(),
-      source_branch: z.string().optional(),
-      target_branch: z.string().optional(),
-      labels: z.string().optional().describe("Comma-separated label names"),
-      search: z.string().optional(),
-      ...pagination,
-    },
+    input: { project_id: projectId.optional(), ...mrFilters },
     run: (api, { project_id, ...q }) =>
       api.get(
         project_id === undefined ? "/merge_requests" : `/projects/${enc(project_id)}/merge_requests`,
@@ -197,5 +198,13 @@ export const mergeRequestTools = [
     },
     run: (api, { project_id, merge_request_iid, ...body }) =>
       shaGuarded(api.put(`${mr(project_id, merge_request_iid)}/merge`, body), body.sha, "merged"),
+  }),
+  tool({
+    name: "list_group_merge_requests",
+    description: "List the merge requests of a group's projects, subgroups included.",
+    write: false,
+    endpoint: "GET /groups/:id/merge_requests",
+    input: { group_id: groupId, ...mrFilters },
+    run: (api, { group_id, ...q }) => api.get(`/groups/${enc(group_id)}/merge_requests`, q),
   }),
 ];

@@ -106,4 +106,13 @@ export const mrDiscussionTools = [
         resolved,
       }),
   }),
+  tool({
+    name: "get_merge_request_discussion",
+    description: "Get one discussion thread of a merge request with all its notes.",
+    write: false,
+    endpoint: `GET ${MR}/discussions/:discussion_id`,
+    input: { project_id: projectId, merge_request_iid: iid, discussion_id: z.string().min(1) },
+    run: (api, { project_id, merge_request_iid, discussion_id }) =>
+      api.get(`${mr(project_id, merge_request_iid)}/discussions/${enc(discussion_id)}`),
+  }),
 ];

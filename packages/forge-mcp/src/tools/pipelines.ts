@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type ApiResult, enc } from "../forge/api.js";
 import { id, pagination, projectId, tool } from "./define.js";
+import { batchProgress, waitForFinal, waitInput } from "./wait.js";
 
 const P = "/projects/:id";
 const proj = (p: string | number) => `/projects/${enc(p)}`;
@@ -48,6 +49,8 @@ function logWindow(r: ApiResult, a: { start_byte: number; max_bytes: number }): 
 }
 
 const asText = (data: unknown) => (typeof data === "string" ? data : JSON.stringify(data));
+
+const jobVariables = z.array(z.object({ key: z.string().min(1), value: z.string() })).optional();
 
 const jobStatus = z.enum([
   "created",
@@ -196,7 +199,7 @@ export const pipelineTools = [
     input: {
       project_id: projectId,
       job_id: id,
-      job_variables_attributes: z.array(z.object({ key: z.string().min(1), value: z.string() })).optional(),
+      job_variables_attributes: jobVariables,
     },
     run: (api, { project_id, job_id, ...body }) => api.post(`${proj(project_id)}/jobs/${job_id}/play`, body),
   }),
@@ -236,5 +239,113 @@ export const pipelineTools = [
       const r = await api.get(`${proj(a.project_id)}/jobs/${a.job_id}/artifacts/${path}`);
       return boundText(asText(r.data), a.max_bytes, "head", "artifact");
     },
+  }),
+  // waiting on the forge, batches of manual jobs, and the rest of a pipeline's life
+  tool({
+    name: "wait_for_pipeline",
+    description:
+      "Wait until a pipeline finishes (success, failed, canceled, skipped or manual) and answer it; fails after timeout_seconds.",
+    write: false,
+    endpoint: `GET ${P}/pipelines/:pipeline_id`,
+    input: { project_id: projectId, pipeline_id: id, ...waitInput },
+    run: (api, { project_id, pipeline_id, ...wait }, call) =>
+      waitForFinal(
+        () => api.get(`${proj(project_id)}/pipelines/${pipeline_id}`),
+        `pipeline ${pipeline_id}`,
+        wait,
+        call,
+      ),
+  }),
+  tool({
+    name: "wait_for_job",
+    description: "Wait until a CI job finishes, as wait_for_pipeline does, and answer it.",
+    write: false,
+    endpoint: `GET ${P}/jobs/:job_id`,
+    input: { project_id: projectId, job_id: id, ...waitInput },
+    run: (api, { project_id, job_id, ...wait }, call) =>
+      waitForFinal(() => api.get(`${proj(project_id)}/jobs/${job_id}`), `job ${job_id}`, wait, call),
+  }),
+  tool({
+    name: "play_pipeline_jobs",
+    description:
+      "Run manual jobs in order, each waited for (timeout_seconds each) before the next; answers them finished.",
+    write: true,
+    endpoint: `POST ${P}/jobs/:job_id/play`,
+    input: {
+      project_id: projectId,
+      job_ids: z
+        .array(id)
+        .min(1)
+        .refine((xs) => new Set(xs).size === xs.length, "job_ids must not repeat"),
+      job_variables_attributes: jobVariables,
+      ...waitInput,
+    },
+    run: async (api, { project_id, job_ids, job_variables_attributes, ...wait }, call) => {
+      const batch = batchProgress(call, wait.timeout_seconds * job_ids.length);
+      const done: unknown[] = [];
+      for (const jobId of job_ids) {
+        const played = await api.post(`${proj(project_id)}/jobs/${jobId}/play`, { job_variables_attributes });
+        const playedId = (played.data as { id?: number }).id ?? jobId;
+        const r = await waitForFinal(
+          () => api.get(`${proj(project_id)}/jobs/${playedId}`),
+          `job ${playedId}`,
+          wait,
+          batch,
+        );
+        done.push(r.data);
+      }
+      return { data: done, page: undefined };
+    },
+  }),
+  tool({
+    name: "erase_pipeline_job",
+    description: "Erase a finished CI job's log and artifacts (the job stays).",
+    write: true,
+    destructive: true,
+    endpoint: `POST ${P}/jobs/:job_id/erase`,
+    input: { project_id: projectId, job_id: id },
+    run: (api, a) => api.post(`${proj(a.project_id)}/jobs/${a.job_id}/erase`),
+  }),
+  tool({
+    name: "delete_pipeline",
+    description: "Delete a pipeline with its jobs and logs (Owner role; child pipelines stay).",
+    write: true,
+    destructive: true,
+    endpoint: `DELETE ${P}/pipelines/:pipeline_id`,
+    input: { project_id: projectId, pipeline_id: id },
+    run: (api, a) => api.delete(`${proj(a.project_id)}/pipelines/${a.pipeline_id}`),
+  }),
+  tool({
+    name: "update_pipeline_metadata",
+    description: "Rename a pipeline.",
+    write: true,
+    endpoint: `PUT ${P}/pipelines/:pipeline_id/metadata`,
+    input: { project_id: projectId, pipeline_id: id, name: z.string().min(1) },
+    run: (api, { project_id, pipeline_id, name }) =>
+      api.put(`${proj(project_id)}/pipelines/${pipeline_id}/metadata`, { name }),
+  }),
+  tool({
+    name: "get_pipeline_variables",
+    description: "List the variables a pipeline was run with.",
+    write: false,
+    endpoint: `GET ${P}/pipelines/:pipeline_id/variables`,
+    input: { project_id: projectId, pipeline_id: id },
+    run: (api, a) => api.get(`${proj(a.project_id)}/pipelines/${a.pipeline_id}/variables`),
+  }),
+  tool({
+    name: "get_pipeline_test_report",
+    description: "Get a pipeline's unit test report: every suite and test case, failures with their output.",
+    write: false,
+    endpoint: `GET ${P}/pipelines/:pipeline_id/test_report`,
+    input: { project_id: projectId, pipeline_id: id },
+    run: (api, a) => api.get(`${proj(a.project_id)}/pipelines/${a.pipeline_id}/test_report`),
+  }),
+  tool({
+    name: "get_pipeline_test_report_summary",
+    description: "Get the counts of a pipeline's unit test report, in total and per suite.",
+    write: false,
+    endpoint: `GET ${P}/pipelines/:pipeline_id/test_report_summary`,
+    input: { project_id: projectId, pipeline_id: id },
+    run: (api, a) => api.get(`${proj(a.project_id)}/pipelines/${a.pipeline_id}/test_report_summary`),
   }),
 ];

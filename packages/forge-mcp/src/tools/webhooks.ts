@@ -6,7 +6,9 @@ import { groupId, id, pagination, projectId, tool } from "./define.js";
 /**
  * Project and group webhooks and their recorded deliveries (GitLab 17.3+). Exactly one of
  * project_id and group_id names the hook's owner. A delivery is read from the event list (GitLab
- * has no call for one event): the page given, or the newest pages until it is found.
+ * has no call for one event): the page given, or the newest pages until it is found. A hook's
+ * secret tokens go to the forge and never come back: GitLab does not answer them, and an answer
+ * that did would lose them here before the model saw it.
  */
 
 const owner = {
@@ -23,6 +25,39 @@ function hooksPath(a: {
   return a.project_id !== undefined
     ? `/projects/${enc(a.project_id)}/hooks`
     : `/groups/${enc(a.group_id!)}/hooks`;
+}
+
+const secret = z.string().optional().describe("Never shown again");
+const on = z.boolean().optional();
+/** What create_webhook and update_webhook may set beside the URL (gitlab-mcp's argument names). */
+const hookFields = {
+  name: z.string().optional(),
+  description: z.string().optional(),
+  token: secret,
+  signing_token: secret,
+  enable_ssl_verification: on,
+  push_events_branch_filter: z.string().optional(),
+  branch_filter_strategy: z.enum(["wildcard", "regex", "all_branches"]).optional(),
+  push_events: on,
+  tag_push_events: on,
+  issues_events: on,
+  confidential_issues_events: on,
+  merge_requests_events: on,
+  note_events: on,
+  confidential_note_events: on,
+  job_events: on,
+  pipeline_events: on,
+  wiki_page_events: on,
+  deployment_events: on,
+  releases_events: on,
+  emoji_events: on,
+};
+
+/** A hook as answered, with any secret token the forge might have echoed taken out. */
+function withoutSecrets(r: ApiResult): ApiResult {
+  if (!r.data || typeof r.data !== "object" || Array.isArray(r.data)) return r;
+  const { token: _t, signing_token: _s, ...hook } = r.data as Record<string, unknown>;
+  return { ...r, data: hook };
 }
 
 /** GitLab serves at most 20 events a page; a delivery is looked for in the newest 5 pages. */
@@ -103,5 +138,33 @@ export const webhookTools = [
     input: { ...owner, hook_id: id, event_id: id, page: pagination.page },
     run: (api, { project_id, group_id, hook_id, event_id, page }) =>
       findEvent(api, `${hooksPath({ project_id, group_id })}/${hook_id}/events`, event_id, page),
+  }),
+  tool({
+    name: "create_webhook",
+    description: "Add a webhook to a project or a group (events not given: push only).",
+    write: true,
+    endpoint: "POST /projects/:id/hooks (/groups/:id/hooks)",
+    input: { ...owner, url: z.string().min(1), ...hookFields },
+    run: async (api, { project_id, group_id, ...body }) =>
+      withoutSecrets(await api.post(hooksPath({ project_id, group_id }), body)),
+  }),
+  tool({
+    name: "update_webhook",
+    description: "Change a webhook: only the fields given change.",
+    write: true,
+    endpoint: "PUT /projects/:id/hooks/:hook_id (/groups/:id/…)",
+    input: { ...owner, hook_id: id, url: z.string().min(1).optional(), ...hookFields },
+    run: async (api, { project_id, group_id, hook_id, ...body }) =>
+      withoutSecrets(await api.put(`${hooksPath({ project_id, group_id })}/${hook_id}`, body)),
+  }),
+  tool({
+    name: "delete_webhook",
+    description: "Delete a webhook and its recorded deliveries.",
+    write: true,
+    destructive: true,
+    endpoint: "DELETE /projects/:id/hooks/:hook_id (/groups/:id/…)",
+    input: { ...owner, hook_id: id },
+    run: (api, { project_id, group_id, hook_id }) =>
+      api.delete(`${hooksPath({ project_id, group_id })}/${hook_id}`),
   }),
 ];

@@ -5,12 +5,12 @@ import { type Forge, forgeLogSeq, startForge } from "../forge-sim.js";
 import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 
 /**
- * The edges of the emoji, variable, milestone and CI tools that one table row per tool does not
- * reach: the bound of download_job_artifacts, a work item reaction removed by name when several
- * people reacted, a group milestone's items under the project allow-list, and a pipeline trigger
- * token, which reaches the model once (create_pipeline_trigger's answer): never in the reads' text
- * or structured content, never in a forge URL (the simulator logs each path with its query), never
- * in an error.
+ * The edges of the emoji, variable, milestone, CI, webhook and Orbit tools that one table row per
+ * tool does not reach: the bound of download_job_artifacts, a work item reaction removed by name
+ * when several people reacted, a group milestone's items under the project allow-list, a webhook
+ * secret a forge echoes, a forge without Orbit, and a pipeline trigger token, which reaches the model
+ * once (create_pipeline_trigger's answer): never in the reads' text or structured content, never in a
+ * forge URL (the simulator logs each path with its query), never in an error.
  */
 
 type ToolResult = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: unknown };
@@ -176,5 +176,51 @@ describe("emoji, milestone and CI tools at their edges", () => {
     const badRef = await tool("trigger_pipeline", { project_id: 1, token: made.token, ref: "no-such-ref" });
     expect(badRef.isError).toBe(true);
     expect(badRef.content[0]!.text).not.toContain(made.token);
+  });
+
+  // a forge answering its own body for one request (the simulator's fault rules)
+  const answer = (method: string, path: string, status: number, body: unknown) =>
+    fetch(`${forge.origin}/_sim/faults`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ rules: [{ method, path, action: { type: "status", status, body } }] }),
+    });
+  const noFaults = () => fetch(`${forge.origin}/_sim/faults`, { method: "DELETE" });
+
+  it("a webhook's secret tokens never reach the model, even from a forge that echoes them", async () => {
+    await answer("POST", "^/api/v4/projects/1/hooks$", 201, {
+      id: 77,
+      url: "https://ci.example/hook",
+      token: "echoed-secret",
+      signing_token: "whsec_echoed",
+      push_events: true,
+    });
+    try {
+      const r = (await client.callTool({
+        name: "create_webhook",
+        arguments: { project_id: 1, url: "https://ci.example/hook", token: "echoed-secret" },
+      })) as ToolResult;
+      expect(r.isError).toBeFalsy();
+      expect(JSON.parse(r.content[0]!.text)).toEqual({
+        id: 77,
+        url: "https://ci.example/hook",
+        push_events: true,
+      });
+    } finally {
+      await noFaults();
+    }
+  });
+
+  it("a forge without Orbit answers 404: the orbit tools say it is not available there", async () => {
+    await answer("GET", "^/api/v4/orbit/status$", 404, { message: "404 Not Found" });
+    try {
+      const r = (await client.callTool({ name: "orbit_get_status", arguments: {} })) as ToolResult;
+      expect(r.isError).toBe(true);
+      expect(r.content[0]!.text).toMatch(
+        /^Forge error 404: Orbit \(the knowledge graph\) is not available on this forge/,
+      );
+    } finally {
+      await noFaults();
+    }
   });
 });

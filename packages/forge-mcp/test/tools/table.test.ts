@@ -8,6 +8,7 @@ import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 import { ensure, prepareA, rowsA } from "./table-a.js";
 import { type Ctx, type Row, r, tableRows, tableSeed } from "./table-b.js";
 import { rowsC, tableSeedC } from "./table-c.js";
+import { prepareD, rowsD } from "./table-d.js";
 
 /**
  * One row per tool, run in order against the forge simulator through the official MCP client:
@@ -876,6 +877,7 @@ const rows: Row[] = [
   ...tableRows,
   // pipeline schedules and triggers, environment and deployment changes
   ...rowsC,
+  ...rowsD,
 ];
 
 type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: unknown };
@@ -913,6 +915,7 @@ describe("every tool against the forge simulator (one row per tool)", () => {
     await prepareA(forge.origin, forge.seed, c);
     // after table-a's set-ups, whose rows read the first environment of the list
     await forge.seed(tableSeedC);
+    await prepareD(forge.origin, forge.seed, c);
     mcp = await startForgeMcp({
       MCP_TRANSPORT: "http",
       FORGE_TOKEN: "sim-forge-pat",

@@ -32,6 +32,7 @@ import { mrRoutes } from "./rest/merge-requests.js";
 import { milestoneRoutes } from "./rest/milestones.js";
 import { namespaceRoutes } from "./rest/namespaces.js";
 import { noteRoutes } from "./rest/notes.js";
+import { orbitRoutes } from "./rest/orbit.js";
 import { pipelineScheduleRoutes } from "./rest/pipeline-schedules.js";
 import { pipelineRoutes } from "./rest/pipelines.js";
 import { projectRoutes } from "./rest/projects.js";
@@ -142,6 +143,7 @@ export const RESOURCES: Resource<SimContext<ForgeState>>[] = [
   triggerRoutes,
   environmentLifecycleRoutes,
   deploymentChangeRoutes,
+  orbitRoutes,
 ];
 
 const OAUTH_MALFORMED =

@@ -211,7 +211,7 @@ export function pipelineJson(state: ForgeState, p: Pipeline, origin: string) {
     created_at: p.created_at,
     updated_at: p.updated_at,
     web_url: `${origin}/${projectFullPath(state, project)}/-/pipelines/${p.id}`,
-    name: null,
+    name: p.name ?? null,
   };
 }
 
@@ -264,7 +264,7 @@ export function jobJson(state: ForgeState, j: Job, origin: string) {
     created_at: j.created_at,
     started_at: j.started_at,
     finished_at: j.finished_at,
-    erased_at: null,
+    erased_at: j.erased_at ?? null,
     duration: seconds(j.started_at, j.finished_at),
     queued_duration: seconds(j.created_at, j.started_at),
     user: userRef(state, j.user_id, origin),

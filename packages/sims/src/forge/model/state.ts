@@ -281,6 +281,10 @@ export interface Job {
     first: boolean;
   } | null;
   failure_reason: string | null;
+  /** How long a run of this job takes once played (seconds; default 30). */
+  run_seconds?: number;
+  /** When the job's log and artifacts were erased (`POST /jobs/:id/erase`). */
+  erased_at?: string | null;
   /**
    * The job's CI_JOB_TOKEN (a seed names it, so a test can act as the running job): accepted as
    * `JOB-TOKEN` only while the job runs, on the few endpoints GitLab lets job tokens reach.
@@ -302,6 +306,8 @@ export interface Pipeline {
   started_at: string | null;
   finished_at: string | null;
   variables: { key: string; value: string }[];
+  /** Set by `PUT /pipelines/:id/metadata`; null until then. */
+  name?: string | null;
 }
 
 // The records a project or group keeps beside its repository, issues and merge requests. Each kind
@@ -499,6 +505,10 @@ export interface HookRow {
   created_at: string;
   events: Record<string, boolean>;
   enable_ssl_verification: boolean;
+  /** The secret token sent as X-Gitlab-Token: stored, never answered. */
+  token?: string;
+  push_events_branch_filter?: string | null;
+  branch_filter_strategy?: string;
 }
 
 export interface HookEventRow {

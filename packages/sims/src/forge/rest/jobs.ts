@@ -2,6 +2,7 @@ import type { Request, Response } from "express";
 import type { SimContext } from "../../core/sim.js";
 import { caller, loadProject, requireUser } from "../model/access.js";
 import { isFinal, jobJson, pipelineJobs, renderTrace, retryJobs, syncPipeline } from "../model/ci.js";
+import { jobArtifactFiles } from "../model/job-artifacts.js";
 import type { ForgeState, Job, JobStatus } from "../model/state.js";
 import { ACCESS } from "../model/state.js";
 import { forbidden, notFound, sendRanged, unauthorized } from "../wire/answers.js";
@@ -34,7 +35,7 @@ export function loadProjectJob(state: ForgeState, req: Request, res: Response, m
 
 /**
  * CI jobs (GitLab's ci/jobs.rb): the job token's own job, a pipeline's jobs and bridges, a
- * project's jobs, trace, retry, cancel and play.
+ * project's jobs, trace, retry, cancel, play and erase.
  */
 export function jobRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
   // The job of the CI/CD job token the request carries (rest/auth.ts lets only a running job's in).
@@ -136,17 +137,32 @@ export function jobRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (l.job.status !== "manual")
       return void res.status(400).json({ message: "400 Bad request - Unplayable Job" });
     const now = ctx.state.clock.iso();
-    // A played manual job runs like any other: queued, then 30 s on the simulated clock.
+    // A played manual job runs like any other: queued 1 s, then its run (seeded `seconds`, else
+    // 30 s) on the simulated clock.
     l.job.status = "pending";
     l.job.user_id = caller(res)!.user.id;
     l.job.schedule = {
       startMs: ctx.state.clock.now() + 1000,
-      endMs: ctx.state.clock.now() + 31_000,
+      endMs: ctx.state.clock.now() + 1000 + (l.job.run_seconds ?? 30) * 1000,
       outcome: "success",
       first: true,
     };
     l.job.created_at = now;
     syncPipeline(ctx.state, l.pipeline);
     res.json(jobJson(ctx.state, l.job, ctx.origin));
+  });
+
+  // Erasing keeps the job and drops its log and artifacts; only a finished job that still has one
+  // of them can be erased (GitLab's Ci::BuildEraseService).
+  r.post("/projects/:id/jobs/:job_id/erase", (req, res) => {
+    const l = loadJob(req, res, ACCESS.developer);
+    if (!l) return;
+    const hasArtifacts = Object.keys(jobArtifactFiles(ctx.state, l.job)).length > 0;
+    if (!isFinal(l.job.status) || l.job.status === "manual" || (!hasArtifacts && renderTrace(l.job) === ""))
+      return forbidden(res, "403 Forbidden - Job is not erasable!");
+    l.job.trace = "";
+    ctx.state.artifacts[l.job.id] = {};
+    l.job.erased_at = ctx.state.clock.iso();
+    res.status(201).json(jobJson(ctx.state, l.job, ctx.origin));
   });
 }

@@ -21,7 +21,7 @@ import type { Routes } from "../wire/router.js";
 
 /**
  * A project's pipelines (GitLab's ci/pipelines.rb): list, latest, one, its variables, run, retry,
- * cancel, delete.
+ * cancel, delete, its name (metadata) and its unit test report.
  */
 const SCOPES: Record<string, (p: Pipeline) => boolean> = {
   running: (p) => p.status === "running",
@@ -160,4 +160,90 @@ export function pipelineRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     ctx.state.jobs = ctx.state.jobs.filter((j) => j.pipeline_id !== l.pipeline.id);
     res.status(204).end();
   });
+
+  r.put("/projects/:id/pipelines/:pipeline_id/metadata", (req, res) => {
+    const l = loadPipeline(req, res, ACCESS.developer);
+    if (!l) return;
+    const name = str(params(req).name);
+    if (!name) return missing(res, "name");
+    l.pipeline.name = name;
+    l.pipeline.updated_at = ctx.state.clock.iso();
+    res.json(pipelineDetailJson(ctx.state, l.pipeline, ctx.origin));
+  });
+
+  r.get("/projects/:id/pipelines/:pipeline_id/test_report", (req, res) => {
+    const l = loadPipeline(req, res);
+    if (l) res.json(testReport(ctx.state, l.pipeline));
+  });
+
+  r.get("/projects/:id/pipelines/:pipeline_id/test_report_summary", (req, res) => {
+    const l = loadPipeline(req, res);
+    if (!l) return;
+    const report = testReport(ctx.state, l.pipeline);
+    res.json({
+      total: {
+        time: report.total_time,
+        count: report.total_count,
+        success: report.success_count,
+        failed: report.failed_count,
+        skipped: report.skipped_count,
+        error: report.error_count,
+        suite_error: null,
+      },
+      test_suites: report.test_suites.map(({ test_cases: _c, ...suite }) => suite),
+    });
+  });
+}
+
+/** The simulated JUnit cases of a finished job of the `test` stage: three, the last failing when the job failed. */
+const CASES = ["parses input", "renders output", "handles errors"];
+
+/**
+ * A pipeline's unit test report (GitLab's TestReportEntity): a suite per finished, not retried job
+ * of the test stage, named after the job.
+ */
+function testReport(state: ForgeState, pipeline: Pipeline) {
+  const suites = pipelineJobs(state, pipeline)
+    .filter((j) => j.stage === "test" && (j.status === "success" || j.status === "failed"))
+    .sort((a, b) => a.id - b.id)
+    .map((j) => {
+      const cases = CASES.map((c, i) => {
+        const failed = j.status === "failed" && i === CASES.length - 1;
+        return {
+          status: failed ? "failed" : "success",
+          name: `${j.name} ${c}`,
+          classname: `${j.name}_spec`,
+          file: `spec/${j.name}_spec.rb`,
+          execution_time: 0.25 * (i + 1),
+          system_output: failed ? `expected no error, got ${j.name}: simulated failure` : null,
+          stack_trace: null,
+          attachment_url: null,
+          recent_failures: null,
+        };
+      });
+      const failed = cases.filter((c) => c.status === "failed").length;
+      return {
+        name: j.name,
+        total_time: cases.reduce((n, c) => n + c.execution_time, 0),
+        total_count: cases.length,
+        success_count: cases.length - failed,
+        failed_count: failed,
+        skipped_count: 0,
+        error_count: 0,
+        build_ids: [j.id],
+        suite_error: null,
+        test_cases: cases,
+      };
+    });
+  const sum = (k: "total_time" | "total_count" | "success_count" | "failed_count") =>
+    suites.reduce((n, s) => n + s[k], 0);
+  return {
+    total_time: sum("total_time"),
+    total_count: sum("total_count"),
+    success_count: sum("success_count"),
+    failed_count: sum("failed_count"),
+    skipped_count: 0,
+    error_count: 0,
+    test_suites: suites,
+  };
 }

@@ -57,7 +57,8 @@ export const hooks: RecordKind = {
     }
   },
   dump: (state) =>
-    state.hooks.map(({ project_id, group_id, ...h }) => ({
+    // the secret token stays out of dumps, as it stays out of every answer
+    state.hooks.map(({ project_id, group_id, token: _t, ...h }) => ({
       ...(project_id !== null ? { project: projectPath(state, project_id) } : {}),
       ...(group_id !== null ? { group: groupPath(state, group_id) } : {}),
       ...h,

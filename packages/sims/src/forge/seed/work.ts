@@ -100,6 +100,7 @@ function seedPipeline(state: ForgeState, pl: Record<string, any>): void {
     variables: Array.isArray(pl.variables)
       ? pl.variables.map((v: Record<string, unknown>) => ({ key: String(v.key), value: String(v.value) }))
       : [],
+    ...(typeof pl.name === "string" ? { name: pl.name } : {}),
   };
   state.seq.pipeline = Math.max(state.seq.pipeline, pipeline.id);
   const fallback = typeof pl.status === "string" ? pl.status : "success";
@@ -141,6 +142,8 @@ function seedPipeline(state: ForgeState, pl: Record<string, any>): void {
       failure_reason:
         j.failure_reason !== undefined ? j.failure_reason : status === "failed" ? "script_failure" : null,
       ...(typeof j.token === "string" && j.token ? { token: j.token } : {}),
+      ...(typeof j.erased_at === "string" ? { erased_at: j.erased_at } : {}),
+      ...(typeof j.seconds === "number" && j.seconds >= 0 ? { run_seconds: j.seconds } : {}),
     };
     state.seq.job = Math.max(state.seq.job, job.id);
     state.jobs.push(job);
@@ -335,6 +338,7 @@ export const work: RecordKind[] = [
         created_at: p.created_at,
         updated_at: p.updated_at,
         ...(p.variables.length ? { variables: p.variables } : {}),
+        ...(p.name ? { name: p.name } : {}),
         jobs: state.jobs
           .filter((j) => j.pipeline_id === p.id)
           .map((j) => ({
@@ -349,6 +353,8 @@ export const work: RecordKind[] = [
             failure_reason: j.failure_reason,
             ...(j.trace !== null ? { trace: j.trace } : {}),
             ...(j.trigger !== undefined ? { trigger: j.trigger } : {}),
+            ...(j.erased_at ? { erased_at: j.erased_at } : {}),
+            ...(j.run_seconds !== undefined ? { seconds: j.run_seconds } : {}),
           })),
       }));
     },

@@ -95,6 +95,67 @@ describe("REST: who may", () => {
     expect((await f.api(`/projects/1/hooks/${hook.id}/events?per_page=21`)).status).toBe(400);
   });
 
+  it("creates, changes and deletes a hook; its secret token is kept and never answered", async () => {
+    const made = await f.api("/projects/1/hooks", {
+      method: "POST",
+      body: json({ url: "https://ci.example/hook", token: "s3cret-hook", issues_events: true, name: "CI" }),
+    });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({
+      url: "https://ci.example/hook",
+      name: "CI",
+      issues_events: true,
+      push_events: true,
+    });
+    const id = made.body.id;
+    const changed = await f.api(`/projects/1/hooks/${id}`, {
+      method: "PUT",
+      body: json({ push_events: false, branch_filter_strategy: "regex", push_events_branch_filter: "^rel" }),
+    });
+    expect(changed.body).toMatchObject({
+      url: "https://ci.example/hook",
+      issues_events: true,
+      push_events: false,
+      branch_filter_strategy: "regex",
+      push_events_branch_filter: "^rel",
+    });
+    for (const answer of [made.body, changed.body, (await f.api(`/projects/1/hooks/${id}`)).body])
+      expect(JSON.stringify(answer)).not.toContain("s3cret-hook");
+    const dump = await f.control("GET", "/state");
+    expect(JSON.stringify(dump)).not.toContain("s3cret-hook");
+    expect((await f.api(`/projects/1/hooks/${id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await f.api(`/projects/1/hooks/${id}`)).status).toBe(404);
+  });
+
+  it.each([
+    ["no url", "alice", { token: "t" }, 400],
+    ["a url that is no http(s) URL", "alice", { url: "ftp://x.example" }, 400],
+    [
+      "an unknown branch filter strategy",
+      "alice",
+      { url: "https://x.example", branch_filter_strategy: "glob" },
+      400,
+    ],
+    ["bob (developer) may not add a project hook", "bob", { url: "https://x.example" }, 403],
+  ])("refuses a new hook with %s", async (_n, who, body, status) => {
+    const r = await f.api("/projects/1/hooks", {
+      method: "POST",
+      token: as(who as "alice"),
+      body: json(body),
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(status);
+  });
+
+  it("a group's hooks are written by its owner", async () => {
+    const made = await f.api("/groups/acme/hooks", {
+      method: "POST",
+      body: json({ url: "https://g.example/h" }),
+    });
+    expect(made.body).toMatchObject({ group_id: 1, url: "https://g.example/h" });
+    const bob = await f.api(`/groups/acme/hooks/${made.body.id}`, { method: "DELETE", token: as("bob") });
+    expect(bob.status).toBe(403);
+  });
+
   it.each([
     ["innerHTML", ["docs/guide.md", "src/widget.ts"]],
     ["innerHTML extension:md", ["docs/guide.md"]],

@@ -75,7 +75,10 @@ describe("conflicts, blame, forks, manual jobs, artifacts", () => {
         {
           project: "acme/widgets",
           ref: "main",
-          jobs: [{ name: "deploy", stage: "deploy", status: "manual" }],
+          jobs: [
+            { name: "deploy", stage: "deploy", status: "manual" },
+            { name: "smoke", stage: "deploy", status: "manual", seconds: 5 },
+          ],
         },
       ],
     });
@@ -83,6 +86,14 @@ describe("conflicts, blame, forks, manual jobs, artifacts", () => {
     const deploy = jobs.find((j: any) => j.name === "deploy");
     expect((await f.api(`${P}/jobs/${deploy.id}/play`, post({}))).body.status).toBe("pending");
     expect((await f.api(`${P}/jobs/${deploy.id}/play`, post({}))).status).toBe(400);
+    // a job seeded with `seconds` runs that long once played (queued 1 s first)
+    const smoke = jobs.find((j: any) => j.name === "smoke");
+    await f.api(`${P}/jobs/${smoke.id}/play`, post({}));
+    await f.advance(5);
+    expect((await f.api(`${P}/jobs/${smoke.id}`)).body.status).toBe("running");
+    expect((await f.api(`${P}/jobs/${deploy.id}`)).body.status).toBe("running");
+    await f.advance(2);
+    expect((await f.api(`${P}/jobs/${smoke.id}`)).body).toMatchObject({ status: "success", duration: 5 });
     await f.advance(60);
     expect((await f.api(`${P}/jobs/${deploy.id}`)).body.status).toBe("success");
   });
@@ -113,5 +124,22 @@ describe("conflicts, blame, forks, manual jobs, artifacts", () => {
     if (contentRange) expect(r.headers.get("content-range")).toMatch(contentRange);
     else expect(r.headers.get("content-range")).toBeNull();
     expect(typeof r.body === "string" ? r.body : r.body.message).toMatch(body);
+  });
+
+  it("erases a finished job's log and artifacts (the job stays), once; a running job is not erasable", async () => {
+    const build = (await f.api(`${P}/jobs?scope=success`)).body.find((j: any) => j.name === "build");
+    expect((await f.api(`${P}/jobs/${build.id}/trace`)).body).not.toBe("");
+    const erased = await f.api(`${P}/jobs/${build.id}/erase`, { method: "POST" });
+    expect(erased.status).toBe(201);
+    expect(erased.body).toMatchObject({ id: build.id, status: "success", erased_at: expect.any(String) });
+    expect(erased.body).not.toHaveProperty("artifacts_file");
+    expect((await f.api(`${P}/jobs/${build.id}/trace`)).body).toBe("");
+    expect((await f.api(`${P}/jobs/${build.id}/artifacts`)).status).toBe(404);
+    const again = await f.api(`${P}/jobs/${build.id}/erase`, { method: "POST" });
+    expect(again.status).toBe(403);
+    expect(again.body).toEqual({ message: "403 Forbidden - Job is not erasable!" });
+    const running = (await f.api(`${P}/pipeline`, post({ ref: "main" }))).body;
+    const job = (await f.api(`${P}/pipelines/${running.id}/jobs`)).body[0];
+    expect((await f.api(`${P}/jobs/${job.id}/erase`, { method: "POST" })).status).toBe(403);
   });
 });

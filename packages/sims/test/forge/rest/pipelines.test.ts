@@ -90,4 +90,60 @@ describe("pipelines and jobs", () => {
     const one = (await f.api(`/projects/1/jobs/${jobs[0].id}`)).body;
     expect(one).toMatchObject({ id: jobs[0].id, pipeline: { project_id: 1 } });
   });
+
+  it("names a pipeline through its metadata (developer), and refuses a missing name", async () => {
+    const renamed = await f.api("/projects/1/pipelines/1/metadata", {
+      ...post({ name: "Nightly" }),
+      method: "PUT",
+    });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: 1, name: "Nightly" });
+    expect((await f.api("/projects/1/pipelines")).body.find((p: any) => p.id === 1).name).toBe("Nightly");
+    const none = await f.api("/projects/1/pipelines/1/metadata", { ...post({}), method: "PUT" });
+    expect(none.body).toEqual({ error: "name is missing" });
+    const carol = await f.api("/projects/1/pipelines/1/metadata", {
+      ...post({ name: "x" }),
+      method: "PUT",
+      token: "sim-forge-pat-carol",
+    });
+    expect(carol.status).toBe(403);
+  });
+
+  it("answers a unit test report per test-stage job, a failed job's last case failing, and its summary", async () => {
+    const [failed] = (await f.api("/projects/1/pipelines?ref=feature/layout-cache")).body;
+    const report = (await f.api(`/projects/1/pipelines/${failed.id}/test_report`)).body;
+    expect(report).toMatchObject({ total_count: 6, success_count: 5, failed_count: 1, skipped_count: 0 });
+    expect(report.test_suites.map((s: any) => [s.name, s.failed_count])).toEqual([
+      ["test", 1],
+      ["lint", 0],
+    ]);
+    const bad = report.test_suites
+      .flatMap((s: any) => s.test_cases)
+      .filter((c: any) => c.status === "failed");
+    expect(bad).toMatchObject([
+      { name: "test handles errors", system_output: expect.stringMatching(/failure/) },
+    ]);
+    const summary = (await f.api(`/projects/1/pipelines/${failed.id}/test_report_summary`)).body;
+    expect(summary.total).toEqual({
+      time: 3,
+      count: 6,
+      success: 5,
+      failed: 1,
+      skipped: 0,
+      error: 0,
+      suite_error: null,
+    });
+    expect(summary.test_suites[0]).not.toHaveProperty("test_cases");
+    expect(summary.test_suites[0]).toMatchObject({
+      name: "test",
+      failed_count: 1,
+      build_ids: [expect.any(Number)],
+    });
+    // a pipeline still running has no finished test job yet: an empty report
+    const fresh = (await f.api("/projects/1/pipeline", post({ ref: "main" }))).body;
+    expect((await f.api(`/projects/1/pipelines/${fresh.id}/test_report`)).body).toMatchObject({
+      total_count: 0,
+      test_suites: [],
+    });
+  });
 });
