@@ -11,6 +11,7 @@ import {
   type ErrorAnswer,
   type ModernRequest,
   Rev2026,
+  type ScopeGate,
   type StateSealer,
   SUBSCRIPTION_KEY,
 } from "./rev2026.js";
@@ -66,9 +67,14 @@ export class McpHttp {
     private readonly logger: Logger,
     /** Seals a 2026-07-28 requestState (with a key every replica shares, where there is one). */
     sealer: StateSealer,
+    /**
+     * Step-up under 2026-07-28, where it is on: which scopes a caller lacks for a tool, and the
+     * HTTP answer (403 insufficient_scope) once the client is to step up.
+     */
+    private readonly stepUp?: ScopeGate & { refuse(res: ServerResponse, scopes: readonly string[]): void },
   ) {
     this.dispatch = new ToolDispatch(catalogue);
-    this.modern = new Rev2026(catalogue, SERVER_INFO, sealer);
+    this.modern = new Rev2026(catalogue, SERVER_INFO, sealer, stepUp);
   }
 
   /** How many servers were built, how many wait in the pool, how many calls the dispatch answered (tests). */
@@ -197,6 +203,7 @@ export class McpHttp {
         signal: aborted.signal,
         listChanged: (c) => this.listeners.listChanged(c),
       });
+      if ("stepUp" in answer) return this.stepUp?.refuse(res, answer.stepUp);
       // 2026-07-28 over HTTP: a method the server does not have is a 404 as well
       written(res, answer, "error" in answer && answer.error.code === -32601 ? 404 : 200);
     } catch (err) {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { safeParseAsync } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { declaresFormElicitation } from "../tools/confirm.js";
 import {
   type CallContext,
   type Caller,
@@ -216,6 +217,13 @@ export interface RequestState {
   tool: string;
   /** sha256 of the arguments' JSON */
   args: string;
+  /**
+   * "step-up": the state of a step-up question (the call needs a scope the token lacks). Its
+   * retry may come with the token the client got by stepping up: it is also bound to `user`.
+   */
+  kind?: "step-up";
+  /** The forge user the token was verified as (a step-up state's principal). */
+  user?: string;
 }
 
 /**
@@ -252,6 +260,42 @@ function modernPeer(capabilities: Json, responses: Json | undefined): Peer {
   };
 }
 
+/**
+ * Step-up under 2026-07-28 (src/oauth/step-up.ts builds it where FORGE_MCP_STEP_UP is on): which
+ * scopes a caller's token lacks for a tool. A call that lacks one is asked in its result, as
+ * `input_required` with a form naming the scope (clients that declared form elicitation); once
+ * the person agrees, its retry is answered `StepUpNeeded`, which HTTP answers as 403
+ * insufficient_scope: the client's authorization layer gets the wider token and sends again.
+ */
+export interface ScopeGate {
+  missing(caller: Caller | undefined, tool: string): readonly string[] | undefined;
+}
+
+/** A call that needs the client to step up now: its transport answers 403 insufficient_scope. */
+export interface StepUpNeeded {
+  stepUp: readonly string[];
+}
+
+/** The inputRequests key of a step-up question (a confirmation's are elicit-1, elicit-2, …). */
+export const STEP_UP_KEY = "step-up";
+
+/** The step-up question: may the client ask the person for a token with these scopes? */
+function stepUpForm(tool: string, scopes: readonly string[]): Json {
+  return {
+    method: "elicitation/create",
+    params: {
+      mode: "form",
+      message: `${tool} changes data on the forge, which your sign-in does not allow (it needs the scope ${scopes.join(" ")}). Sign in again with that access? Your client will open the sign-in page; nothing is done until you have.`,
+      requestedSchema: { type: "object", properties: {} },
+    },
+  };
+}
+
+const userOf = (caller: Caller | undefined): string | undefined => {
+  const u = caller?.extra?.userId;
+  return typeof u === "string" || typeof u === "number" ? String(u) : undefined;
+};
+
 /** What a 2026 request's answer needs beyond the request: who calls, and the call's own stream. */
 export interface ModernContext {
   caller: Caller | undefined;
@@ -272,6 +316,8 @@ export class Rev2026 {
     private readonly catalogue: Catalogue,
     private readonly serverInfo: { name: string; version: string },
     private readonly sealer: StateSealer,
+    /** Where step-up is on: which scopes a caller lacks for a tool. */
+    private readonly scopes?: ScopeGate,
   ) {}
 
   /** server/discover's result: the same for every caller. */
@@ -303,7 +349,7 @@ export class Rev2026 {
   }
 
   /** Answers one 2026-07-28 request (subscriptions/listen aside, which its transport serves). */
-  async answer(request: ModernRequest, ctx: ModernContext): Promise<Answer> {
+  async answer(request: ModernRequest, ctx: ModernContext): Promise<Answer | StepUpNeeded> {
     const { id, method } = request;
     if (method === "server/discover") return { jsonrpc: "2.0", id, result: this.discover() };
     if (method === "tools/list") return { jsonrpc: "2.0", id, result: this.tools(ctx.caller, ctx.view) };
@@ -311,7 +357,7 @@ export class Rev2026 {
     return errorAnswer(id, METHOD_NOT_FOUND, `Method not found: ${method}`);
   }
 
-  private async call(request: ModernRequest, ctx: ModernContext): Promise<Answer> {
+  private async call(request: ModernRequest, ctx: ModernContext): Promise<Answer | StepUpNeeded> {
     const { id } = request;
     // the tool by the catalogue's name (a view's prefix off; Mcp-Name was checked as sent)
     const params = (
@@ -328,11 +374,15 @@ export class Rev2026 {
     const who = digest(ctx.caller?.token ?? "");
     const argsDigest = digest(JSON.stringify(args));
     let responses: Json | undefined;
+    let state: RequestState | undefined;
     if (params.requestState !== undefined || params.inputResponses !== undefined) {
-      const state =
-        typeof params.requestState === "string" ? this.sealer.open(params.requestState) : undefined;
-      // tampered, expired, another caller's, or another call's: the retry is refused
-      if (!state || state.who !== who || state.tool !== name || state.args !== argsDigest)
+      state = typeof params.requestState === "string" ? this.sealer.open(params.requestState) : undefined;
+      // tampered, expired, another caller's, or another call's: the retry is refused. A step-up
+      // state also takes a token of the same forge user: stepping up is getting another token.
+      const user = userOf(ctx.caller);
+      const whose =
+        state?.who === who || (state?.kind === "step-up" && user !== undefined && state.user === user);
+      if (!state || !whose || state.tool !== name || state.args !== argsDigest)
         return errorAnswer(
           id,
           INVALID_PARAMS,
@@ -340,7 +390,39 @@ export class Rev2026 {
         );
       if (params.inputResponses !== undefined && !isRecord(params.inputResponses))
         return errorAnswer(id, INVALID_PARAMS, "Invalid params: inputResponses must be an object");
-      responses = params.inputResponses as Json | undefined;
+      // a step-up state answers the step-up question only: a confirmation is asked anew
+      responses = state.kind === "step-up" ? undefined : (params.inputResponses as Json | undefined);
+    }
+    const missing = this.scopes?.missing(ctx.caller, name);
+    if (missing) {
+      const answered = state?.kind === "step-up" ? (params.inputResponses as Json | undefined) : undefined;
+      const action = isRecord(answered?.[STEP_UP_KEY]) ? answered[STEP_UP_KEY].action : undefined;
+      if (action === "decline" || action === "cancel")
+        return complete(id, {
+          isError: true,
+          content: [
+            {
+              type: "text",
+              text: `${name} was not run: it needs the scope ${missing.join(" ")}, and signing in again with it was declined`,
+            },
+          ],
+        });
+      // agreed (or a client that cannot be asked in a form): its authorization layer steps up
+      if (action === "accept" || !declaresFormElicitation(request.capabilities)) return { stepUp: missing };
+      const user = userOf(ctx.caller);
+      const requestState = this.sealer.seal(
+        { who, tool: name, args: argsDigest, kind: "step-up", ...(user !== undefined && { user }) },
+        REQUEST_STATE_TTL_MS,
+      );
+      return {
+        jsonrpc: "2.0",
+        id,
+        result: {
+          resultType: "input_required",
+          inputRequests: { [STEP_UP_KEY]: stepUpForm(name, missing) },
+          requestState,
+        },
+      };
     }
     const parsed = await safeParseAsync(inputSchemaOf(t), args);
     if (!parsed.success)
