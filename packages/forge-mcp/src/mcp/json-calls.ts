@@ -190,7 +190,10 @@ export class ToolDispatch {
     try {
       result = await runTool(this.catalogue, t, parsed.data as Record<string, unknown>, {
         authInfo: extra.authInfo,
-        signal: extra.signal,
+        // read only if the tool reads it (the caller's signal may be made on demand)
+        get signal() {
+          return extra.signal;
+        },
         requestId: call.id,
         // a JSON answer carries no notification, and no request reaches the client before it ends
         sendNotification: async () => {},

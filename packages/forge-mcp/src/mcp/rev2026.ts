@@ -360,9 +360,10 @@ export class Rev2026 {
   private async call(request: ModernRequest, ctx: ModernContext): Promise<Answer | StepUpNeeded> {
     const { id } = request;
     // the tool by the catalogue's name (a view's prefix off; Mcp-Name was checked as sent)
-    const params = (
-      withoutPrefix({ method: "tools/call", params: request.params }, ctx.view?.prefix) as { params: Json }
-    ).params;
+    const prefix = ctx.view?.prefix;
+    const params = prefix
+      ? (withoutPrefix({ method: "tools/call", params: request.params }, prefix) as { params: Json }).params
+      : request.params;
     const name = params.name;
     if (typeof name !== "string")
       return errorAnswer(id, INVALID_PARAMS, "Invalid params: name must be a string");
@@ -371,8 +372,11 @@ export class Rev2026 {
     const args = params.arguments === undefined ? {} : params.arguments;
     if (!isRecord(args))
       return errorAnswer(id, INVALID_PARAMS, "Invalid params: arguments must be an object");
-    const who = digest(ctx.caller?.token ?? "");
-    const argsDigest = digest(JSON.stringify(args));
+    // whose call this is and which: hashed only where a state is opened or sealed (a plain call
+    // needs neither, and two hashes and a stringify are a measurable share of its CPU time)
+    let digests: { who: string; args: string } | undefined;
+    const ids = () =>
+      (digests ??= { who: digest(ctx.caller?.token ?? ""), args: digest(JSON.stringify(args)) });
     let responses: Json | undefined;
     let state: RequestState | undefined;
     if (params.requestState !== undefined || params.inputResponses !== undefined) {
@@ -381,8 +385,8 @@ export class Rev2026 {
       // state also takes a token of the same forge user: stepping up is getting another token.
       const user = userOf(ctx.caller);
       const whose =
-        state?.who === who || (state?.kind === "step-up" && user !== undefined && state.user === user);
-      if (!state || !whose || state.tool !== name || state.args !== argsDigest)
+        state?.who === ids().who || (state?.kind === "step-up" && user !== undefined && state.user === user);
+      if (!state || !whose || state.tool !== name || state.args !== ids().args)
         return errorAnswer(
           id,
           INVALID_PARAMS,
@@ -411,7 +415,13 @@ export class Rev2026 {
       if (action === "accept" || !declaresFormElicitation(request.capabilities)) return { stepUp: missing };
       const user = userOf(ctx.caller);
       const requestState = this.sealer.seal(
-        { who, tool: name, args: argsDigest, kind: "step-up", ...(user !== undefined && { user }) },
+        {
+          who: ids().who,
+          tool: name,
+          args: ids().args,
+          kind: "step-up",
+          ...(user !== undefined && { user }),
+        },
         REQUEST_STATE_TTL_MS,
       );
       return {
@@ -437,7 +447,10 @@ export class Rev2026 {
       authInfo: ctx.caller,
       view: ctx.view,
       requestId: id,
-      signal: ctx.signal,
+      // read only if the tool reads it (the caller's signal is made on demand)
+      get signal() {
+        return ctx.signal;
+      },
       sendNotification: async (n) => {
         if (n.method === "notifications/tools/list_changed") listChanged = true;
       },
@@ -449,7 +462,10 @@ export class Rev2026 {
       return complete(id, result as unknown as Json);
     } catch (err) {
       if (err instanceof InputRequired) {
-        const requestState = this.sealer.seal({ who, tool: name, args: argsDigest }, REQUEST_STATE_TTL_MS);
+        const requestState = this.sealer.seal(
+          { who: ids().who, tool: name, args: ids().args },
+          REQUEST_STATE_TTL_MS,
+        );
         return {
           jsonrpc: "2.0",
           id,
