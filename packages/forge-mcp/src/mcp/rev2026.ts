@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { safeParseAsync } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { declaresFormElicitation } from "../tools/confirm.js";
 import {
@@ -13,7 +12,7 @@ import {
   type Peer,
 } from "./catalogue.js";
 import { withoutPrefix } from "./client-view.js";
-import { inputSchemaOf, runTool, toolList } from "./sdk-server.js";
+import { parseArguments, runTool, toolList } from "./sdk-server.js";
 
 /**
  * MCP 2026-07-28, answered by forge-mcp's own layer (docs/forge-mcp.md, "Which MCP revisions are
@@ -434,7 +433,7 @@ export class Rev2026 {
         },
       };
     }
-    const parsed = await safeParseAsync(inputSchemaOf(t), args);
+    const parsed = await parseArguments(t, args);
     if (!parsed.success)
       return complete(id, {
         isError: true,
