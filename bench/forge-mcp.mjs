@@ -315,6 +315,11 @@ const mcpProc = spawn(
     stdio: "ignore",
   },
 );
+// a run that fails half-way leaves neither process behind
+process.once("exit", () => {
+  mcpProc.kill();
+  simProc.child.kill();
+});
 /** forge-mcp's resident set (MiB), from /proc (Linux); undefined elsewhere. */
 function rssMiB() {
   try {
@@ -352,12 +357,14 @@ const rssTimer = setInterval(() => {
   peakRss = Math.max(peakRss, rssMiB() ?? 0);
 }, 100);
 // forge-mcp logs "listening" at info; with LOG_LEVEL=warn it is silent, so wait for the port
-for (let i = 0; i < 100; i++) {
+// (up to 60 s: on a host at load 20 forge-mcp takes longer than 5 s to start)
+for (let i = 0; ; i++) {
   const ok = await fetch(`http://127.0.0.1:${mcpPort}/health`).then(
     (r) => r.ok,
     () => false,
   );
   if (ok) break;
+  if (i === 1200) throw new Error("forge-mcp did not answer /health within 60 s");
   await new Promise((r) => setTimeout(r, 50));
 }
 await fetch(`${forgeRoot}/_sim/faults`, {
