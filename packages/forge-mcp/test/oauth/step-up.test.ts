@@ -15,6 +15,18 @@ const modes = SIGN_IN_MODES;
 
 type ToolResult = { isError?: boolean; content: Array<{ text: string }> };
 
+/** The step-up challenge: 403 insufficient_scope naming api and the metadata URL, and its body. */
+async function expectStepUp403(r: Response, mcpUrl: string) {
+  expect(r.status).toBe(403);
+  expect(r.headers.get("www-authenticate")).toBe(
+    `Bearer error="insufficient_scope", error_description="The tool needs more access", scope="api", resource_metadata="${mcpUrl}/.well-known/oauth-protected-resource/mcp"`,
+  );
+  expect(await r.json()).toEqual({
+    error: "insufficient_scope",
+    error_description: "The tool needs more access",
+  });
+}
+
 async function challenge(mcpUrl: string, headers: Record<string, string> = {}) {
   const r = await fetch(`${mcpUrl}/mcp`, {
     method: "POST",
@@ -114,14 +126,7 @@ describe.each(modes)("step-up per tool, %s mode", (mode, extra) => {
         params: { name: "create_issue", arguments: { project_id: "acme/widgets", title: "raw 403" } },
       }),
     });
-    expect(r.status).toBe(403);
-    expect(r.headers.get("www-authenticate")).toBe(
-      `Bearer error="insufficient_scope", error_description="The tool needs more access", scope="api", resource_metadata="${mcp.url}/.well-known/oauth-protected-resource/mcp"`,
-    );
-    expect(await r.json()).toEqual({
-      error: "insufficient_scope",
-      error_description: "The tool needs more access",
-    });
+    await expectStepUp403(r, mcp.url);
     expect(await issuesTitled(client, "raw 403")).toBe(0);
     await client.close();
   });
@@ -387,14 +392,7 @@ describe.each(modes)("step-up under MCP 2026-07-28, %s mode", (mode, extra) => {
     const first = await asked(alice, "Resent");
     const retry = { ...note("Resent"), inputResponses: accept, requestState: first.requestState };
     const r = await call2026(alice, retry);
-    expect(r.status).toBe(403);
-    expect(r.headers.get("www-authenticate")).toBe(
-      `Bearer error="insufficient_scope", error_description="The tool needs more access", scope="api", resource_metadata="${mcp.url}/.well-known/oauth-protected-resource/mcp"`,
-    );
-    expect(await r.json()).toEqual({
-      error: "insufficient_scope",
-      error_description: "The tool needs more access",
-    });
+    await expectStepUp403(r, mcp.url);
     // a client whose authorization layer stepped up by itself sends the same request again
     const { client, provider, transport } = await connectV2(mcp.url, { revision: "2026" });
     await expect(client.callTool(note("Stepping up"))).rejects.toBeInstanceOf(UnauthorizedV2);
