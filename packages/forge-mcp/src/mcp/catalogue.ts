@@ -135,6 +135,14 @@ export class InputRequired extends Error {
   }
 }
 
+/** Declares form elicitation: `elicitation: {}` (2025-06-18) or `elicitation: { form: {} }`. */
+export function declaresFormElicitation(capabilities: unknown): boolean {
+  const e = (capabilities as { elicitation?: unknown } | undefined)?.elicitation;
+  if (typeof e !== "object" || e === null) return false;
+  const modes = Object.keys(e);
+  return modes.length === 0 || modes.includes("form");
+}
+
 /** A peer that reaches no client: no capability known, every request refused. */
 export const NO_PEER: Peer = {
   clientCapabilities: () => undefined,

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { declaresFormElicitation } from "../tools/confirm.js";
 import {
   type CallContext,
   type Caller,
   type Catalogue,
   type ClientView,
+  declaresFormElicitation,
   type ElicitAnswer,
   InputRequired,
   type Peer,

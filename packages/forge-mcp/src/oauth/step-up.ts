@@ -2,9 +2,8 @@ import type { ServerResponse } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Request, RequestHandler } from "express";
 import type { Logger } from "pino";
-import type { Caller } from "../mcp/catalogue.js";
+import { type Caller, declaresFormElicitation } from "../mcp/catalogue.js";
 import { CAPABILITIES_KEY, isModernVersion, type ScopeGate, VERSION_KEY } from "../mcp/rev2026.js";
-import { declaresFormElicitation } from "../tools/confirm.js";
 import { bearerChallenge, WRITE_SCOPE } from "./scopes.js";
 
 /**
