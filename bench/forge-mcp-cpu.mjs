@@ -6,10 +6,11 @@
 // closed-loop clients per tool, and the CPU time (user + system, from /proc) each forge-mcp spent
 // on it is divided by the calls. Medians over the rounds, plus the resident set's peak.
 // Usage: npm run build && node bench/forge-mcp-cpu.mjs [--a PATH] [--b PATH] [--rounds N]
-//          [--calls N] [--node-option FLAG]...
+//          [--calls N] [--node-option FLAG]... [--revision 2025|2026]
 //   --a, --b: forge-mcp main.js of the two builds (a copy of an earlier packages/forge-mcp/dist
 //     under node_modules/.bench-builds/NAME/, where it resolves the same packages and neither git
 //     nor the linter sees it); --b defaults to this checkout's build, --a to none
+//   --revision: the MCP revision the calls are made in (bench/forge-mcp-calls.mjs; 2025 by default)
 //   --node-option: a node flag for both forge-mcp processes (say --max-semi-space-size=4)
 //   --node-option-a, --node-option-b: a node flag for one of them only
 //   --env-a, --env-b NAME=VALUE: an environment variable for one of them (say LOG_LEVEL=info; the
@@ -21,6 +22,7 @@ import { createServer } from "node:http";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { mcpToolCall, succeeded } from "./forge-mcp-calls.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     calls: { type: "string", default: "2000" },
     label: { type: "string" },
+    revision: { type: "string", default: "2025" },
     "node-option": { type: "string", multiple: true, default: [] },
     "node-option-a": { type: "string", multiple: true, default: [] },
     "node-option-b": { type: "string", multiple: true, default: [] },
@@ -139,15 +142,17 @@ const run = (opts) =>
 const callOpts = (b, t, amount) => ({
   url: b.url,
   method: "POST",
-  headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-  body: JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/call",
-    params: { name: t.tool, arguments: t.args },
-  }),
+  ...mcpToolCall(values.revision, t.tool, t.args),
   amount,
 });
+// one call of each first: an answer carrying an error would be measured as fast as a success
+for (const b of builds)
+  for (const t of tools) {
+    const { headers, body } = mcpToolCall(values.revision, t.tool, t.args);
+    const answer = await (await fetch(b.url, { method: "POST", headers, body })).json();
+    if (!succeeded(values.revision, answer))
+      throw new Error(`${t.tool} at ${values.revision}: ${JSON.stringify(answer).slice(0, 300)}`);
+  }
 // warm-up: every tool on every build (JIT, pools, heap at its working size)
 for (const b of builds) for (const t of tools) await run(callOpts(b, t, calls));
 for (let r = 0; r < rounds; r++) {
@@ -179,5 +184,5 @@ for (const b of builds) b.child.kill();
 sim.child.kill();
 appendFileSync(
   "bench/results/forge-mcp-cpu.md",
-  `\n## ${new Date().toISOString()}${values.label ? ` — ${values.label}` : ""}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}, load average ${loadAtStart.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at the end (machine shared with other jobs). Forge simulator at ${LATENCY_MS} ms, ${CLIENTS} closed-loop clients, ${calls} calls per tool per round, ${rounds} rounds alternating between the builds, after one unmeasured round each.\n\n${table}\n`,
+  `\n## ${new Date().toISOString()}${values.label ? ` — ${values.label}` : ""}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}, load average ${loadAtStart.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at the end (machine shared with other jobs). MCP revision ${values.revision}; forge simulator at ${LATENCY_MS} ms, ${CLIENTS} closed-loop clients, ${calls} calls per tool per round, ${rounds} rounds alternating between the builds, after one unmeasured round each.\n\n${table}\n`,
 );

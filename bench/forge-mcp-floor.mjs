@@ -36,7 +36,8 @@ const server = createServer(async (req, res) => {
   const answer = JSON.stringify({
     jsonrpc: "2.0",
     id: call.id,
-    result: { content: [{ type: "text", text }] },
+    // a 2026-07-28 request (its _meta names the revision) gets the revision's resultType
+    result: { content: [{ type: "text", text }], ...(call.params._meta && { resultType: "complete" }) },
   });
   res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) });
   res.end(answer);

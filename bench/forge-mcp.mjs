@@ -9,7 +9,7 @@
 //     forge request sent directly, and the latency each tools/call adds.
 // Usage: npm run build && node bench/forge-mcp.mjs [--seconds N] [--concurrency C] [--only load]
 //          [--cpu-prof DIR] [--label TEXT] [--mcp-main PATH] [--order write,read] [--phases]
-//          [--clients N] [--mcp-env NAME=VALUE]...
+//          [--clients N] [--mcp-env NAME=VALUE]... [--revisions 2025,2026]
 //   --only load: only part 3 (the 20 ms rows), for before/after runs back to back;
 //   --cpu-prof DIR: forge-mcp runs under node --cpu-prof and writes its profile into DIR
 //     (summarise it with bench/cpuprofile-top.mjs);
@@ -19,6 +19,11 @@
 //   --clients: closed-loop clients of the 20 ms rows (16, the issue's figure, by default; fewer
 //     to see how much of the added latency is calls queueing behind each other);
 //   --mcp-env NAME=VALUE: an environment variable for forge-mcp (say LOG_LEVEL=info);
+//   --revisions: which MCP revisions the 20 ms rows call in (both by default, each against a
+//     direct row of its own): 2025 is a plain tools/call as the 2025 clients send it (no session:
+//     the stateless server needs none), 2026 is a 2026-07-28 request as the official v2 client
+//     2.4.0 sends it (params._meta with the protocol version, client info and capabilities;
+//     MCP-Protocol-Version, Mcp-Method and Mcp-Name headers; no initialize, no session);
 //   --phases: forge-mcp runs with bench/forge-mcp-phases.mjs preloaded and the bench prints where
 //     each call's milliseconds go inside forge-mcp (medians per phase, its event loop's delay).
 // Every 20 ms row also reports this process's own event-loop delay (it runs the 16 clients) and
@@ -35,6 +40,7 @@ import { parseArgs } from "node:util";
 import { startSim } from "@agents/sims";
 import autocannon from "autocannon";
 import { createLogger, createServer, loadConfig } from "../packages/forge-mcp/dist/index.js";
+import { MCP_REVISIONS, mcpToolCall, succeeded } from "./forge-mcp-calls.mjs";
 import { headline } from "./lib.mjs";
 
 const { values } = parseArgs({
@@ -49,6 +55,7 @@ const { values } = parseArgs({
     phases: { type: "boolean", default: false },
     clients: { type: "string", default: "16" },
     "mcp-env": { type: "string", multiple: true, default: [] },
+    revisions: { type: "string", default: "2025,2026" },
   },
 });
 const seconds = Number(values.seconds);
@@ -308,6 +315,11 @@ const mcpProc = spawn(
     stdio: "ignore",
   },
 );
+// a run that fails half-way leaves neither process behind
+process.once("exit", () => {
+  mcpProc.kill();
+  simProc.child.kill();
+});
 /** forge-mcp's resident set (MiB), from /proc (Linux); undefined elsewhere. */
 function rssMiB() {
   try {
@@ -345,12 +357,14 @@ const rssTimer = setInterval(() => {
   peakRss = Math.max(peakRss, rssMiB() ?? 0);
 }, 100);
 // forge-mcp logs "listening" at info; with LOG_LEVEL=warn it is silent, so wait for the port
-for (let i = 0; i < 100; i++) {
+// (up to 60 s: on a host at load 20 forge-mcp takes longer than 5 s to start)
+for (let i = 0; ; i++) {
   const ok = await fetch(`http://127.0.0.1:${mcpPort}/health`).then(
     (r) => r.ok,
     () => false,
   );
   if (ok) break;
+  if (i === 1200) throw new Error("forge-mcp did not answer /health within 60 s");
   await new Promise((r) => setTimeout(r, 50));
 }
 await fetch(`${forgeRoot}/_sim/faults`, {
@@ -359,7 +373,6 @@ await fetch(`${forgeRoot}/_sim/faults`, {
   body: JSON.stringify({ latencyMs: FORGE_LATENCY_MS }),
 });
 const pat = { "private-token": "sim-forge-pat" };
-const mcpHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 const tools = [
   { kind: "read", tool: "whoami", args: {}, direct: { url: `${forgeApi}/user`, headers: pat } },
   {
@@ -374,6 +387,22 @@ const tools = [
     },
   },
 ];
+const revisions = values.revisions.split(",");
+for (const r of revisions)
+  if (!MCP_REVISIONS.includes(r)) throw new Error(`--revisions: ${r} is not 2025 or 2026`);
+// one call of each kind first: a 2xx that carries a JSON-RPC error or a tool error would be
+// measured as fast as a success
+for (const t of tools)
+  for (const revision of revisions) {
+    const answer = await (
+      await fetch(`http://127.0.0.1:${mcpPort}/mcp`, {
+        method: "POST",
+        ...mcpToolCall(revision, t.tool, t.args),
+      })
+    ).json();
+    if (!succeeded(revision, answer))
+      throw new Error(`${t.tool} at ${revision}: ${JSON.stringify(answer).slice(0, 300)}`);
+  }
 const idleRss = rssMiB();
 const ordered = values.order.split(",").map((k) => tools.find((x) => x.kind === k));
 // Steady state, not start-up: unmeasured runs of every tool first warm both paths (JIT, connection
@@ -383,18 +412,13 @@ const ordered = values.order.split(",").map((k) => tools.find((x) => x.kind === 
 for (const t of ordered) {
   const warm = { duration: 5, connections: CLIENTS };
   await cannon({ ...t.direct, ...warm });
-  await cannon({
-    url: `http://127.0.0.1:${mcpPort}/mcp`,
-    method: "POST",
-    headers: mcpHeaders,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: t.tool, arguments: t.args },
-    }),
-    ...warm,
-  });
+  for (const revision of revisions)
+    await cannon({
+      url: `http://127.0.0.1:${mcpPort}/mcp`,
+      method: "POST",
+      ...mcpToolCall(revision, t.tool, t.args),
+      ...warm,
+    });
 }
 /**
  * One measured run of the 16 clients, with this process's own event-loop delay over it (the
@@ -428,24 +452,20 @@ async function measured(opts) {
   return r;
 }
 const windows = [];
-for (const t of ordered) {
+for (const t of ordered) for (const revision of revisions) await row(t, revision);
+/** One tool at one revision: the forge called directly, then the same through forge-mcp. */
+async function row(t, revision) {
   const forgeDirect = await measured(t.direct);
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/call",
-    params: { name: t.tool, arguments: t.args },
-  });
   const cpuBefore = cpuMs();
   const sysBefore = sysMs();
   const preemptedBefore = preempted();
   const via = await measured({
     url: `http://127.0.0.1:${mcpPort}/mcp`,
     method: "POST",
-    headers: mcpHeaders,
-    body,
+    ...mcpToolCall(revision, t.tool, t.args),
   });
-  windows.push({ tool: t.tool, window: via.window });
+  const label = `${t.tool} (${t.kind}, ${revision === "2026" ? "2026-07-28" : "2025"})`;
+  windows.push({ tool: label, window: via.window });
   console.log(
     `  direct: ${forgeDirect.benchLoop}, forge sim CPU ${forgeDirect.simCpu} ms/request; via forge-mcp: ${via.benchLoop}, forge sim CPU ${via.simCpu} ms/request`,
   );
@@ -454,23 +474,23 @@ for (const t of ordered) {
   const cpuPerCall = ((cpuMs() - cpuBefore) / via.requests.total).toFixed(2);
   const sysPerCall = ((sysMs() - sysBefore) / via.requests.total).toFixed(2);
   const preemptedPerCall = ((preempted() - preemptedBefore) / via.requests.total).toFixed(2);
-  headline("forge-mcp", `tools/call ${t.tool} (${t.kind}): forge-mcp CPU time per call`, `${cpuPerCall} ms`);
+  headline("forge-mcp", `tools/call ${label}: forge-mcp CPU time per call`, `${cpuPerCall} ms`);
   if (via.non2xx > 0 || forgeDirect.non2xx > 0)
-    throw new Error(`${t.tool}: non-2xx answers: mcp ${via.non2xx}, forge ${forgeDirect.non2xx}`);
+    throw new Error(`${label}: non-2xx answers: mcp ${via.non2xx}, forge ${forgeDirect.non2xx}`);
   const share = ((100 * via.requests.average) / bound).toFixed(1);
   const ofDirect = ((100 * via.requests.average) / forgeDirect.requests.average).toFixed(1);
   const addedMs = (via.latency.average - forgeDirect.latency.average).toFixed(2);
   const addedP50 = via.latency.p50 - forgeDirect.latency.p50;
   headline(
     "forge-mcp",
-    `tools/call ${t.tool} (${t.kind}): added p50 over the forge called directly`,
+    `tools/call ${label}: added p50 over the forge called directly`,
     `${addedP50} ms`,
     "≤ 2 ms",
     addedP50 <= 2,
   );
   headline(
     "forge-mcp",
-    `tools/call ${t.tool} (${t.kind}), forge at ${FORGE_LATENCY_MS} ms, ${CLIENTS} clients: % of the ${bound}/s bound`,
+    `tools/call ${label}, forge at ${FORGE_LATENCY_MS} ms, ${CLIENTS} clients: % of the ${bound}/s bound`,
     share,
   );
   headline(
@@ -481,10 +501,10 @@ for (const t of ordered) {
     Number(ofDirect) >= 90,
   );
   rows.push(
-    `| tools/call ${t.tool} (${t.kind}), forge at ${FORGE_LATENCY_MS} ms, ${CLIENTS} clients, separate processes | ${via.requests.average} req/s = ${share}% of the ${bound}/s closed-loop bound, ${ofDirect}% of the forge called directly (${forgeDirect.requests.average} req/s) | mean ${via.latency.average} ms (direct ${forgeDirect.latency.average} ms): +${addedMs} ms per call; p50 ${via.latency.p50} ms (direct ${forgeDirect.latency.p50} ms): +${addedP50} ms; p99 ${via.latency.p99} ms; forge-mcp CPU ${cpuPerCall} ms per call (system ${sysPerCall}), preempted ${preemptedPerCall} times per call; direct row: ${forgeDirect.benchLoop}, forge CPU ${forgeDirect.simCpu} ms per request; forge-mcp row: ${via.benchLoop}, forge CPU ${via.simCpu} ms per request |`,
+    `| tools/call ${label}, forge at ${FORGE_LATENCY_MS} ms, ${CLIENTS} clients, separate processes | ${via.requests.average} req/s = ${share}% of the ${bound}/s closed-loop bound, ${ofDirect}% of the forge called directly (${forgeDirect.requests.average} req/s) | mean ${via.latency.average} ms (direct ${forgeDirect.latency.average} ms): +${addedMs} ms per call; p50 ${via.latency.p50} ms (direct ${forgeDirect.latency.p50} ms): +${addedP50} ms; p99 ${via.latency.p99} ms; forge-mcp CPU ${cpuPerCall} ms per call (system ${sysPerCall}), preempted ${preemptedPerCall} times per call; direct row: ${forgeDirect.benchLoop}, forge CPU ${forgeDirect.simCpu} ms per request; forge-mcp row: ${via.benchLoop}, forge CPU ${via.simCpu} ms per request |`,
   );
   console.log(
-    `${t.kind} ${t.tool} at ${FORGE_LATENCY_MS} ms x ${CLIENTS}: ${via.requests.average} req/s (${share}% of bound, ${ofDirect}% of direct ${forgeDirect.requests.average}), +${addedMs} ms, p50 +${addedP50} ms, forge-mcp CPU ${cpuPerCall} ms per call (system ${sysPerCall}), preempted ${preemptedPerCall} times per call`,
+    `${label} at ${FORGE_LATENCY_MS} ms x ${CLIENTS}: ${via.requests.average} req/s (${share}% of bound, ${ofDirect}% of direct ${forgeDirect.requests.average}), +${addedMs} ms, p50 +${addedP50} ms, forge-mcp CPU ${cpuPerCall} ms per call (system ${sysPerCall}), preempted ${preemptedPerCall} times per call`,
   );
 }
 clearInterval(rssTimer);

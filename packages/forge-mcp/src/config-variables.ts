@@ -76,7 +76,7 @@ export const VARIABLES = [
     key: "stepUp",
     read: bool(),
     default: "false",
-    doc: '`true`: sign-in asks for `read_api` only; the first call of a writing tool (its `readOnlyHint` is false) with such a token answers 403 `insufficient_scope` with `scope="api"`, and the client signs the user in again for `api` and retries ([step-up](forge-mcp-oauth.md#12-scopes-and-step-up-authorization)). Needs `FORGE_MCP_OAUTH=true`, and both scopes in `FORGE_OAUTH_SCOPES` and in the forge application',
+    doc: '`true`: sign-in asks for `read_api` only; the first call of a writing tool (its `readOnlyHint` is false) with such a token answers 403 `insufficient_scope` with `scope="api"`, and the client signs the user in again for `api` and retries ([step-up](forge-mcp-oauth.md#12-scopes-and-step-up-authorization)); a 2026-07-28 client that declared form elicitation is asked first, in an `input_required` result. Needs `FORGE_MCP_OAUTH=true`, and both scopes in `FORGE_OAUTH_SCOPES` and in the forge application',
   },
   {
     name: "FORGE_MCP_CONFIRM_DESTRUCTIVE",

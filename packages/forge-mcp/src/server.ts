@@ -38,7 +38,7 @@ import { scopePolicy } from "./oauth/scopes.js";
 import { requestStateSealer, Sealer } from "./oauth/seal.js";
 import { OAuthService } from "./oauth/service.js";
 import { memorySharedState, redisSharedState, type SharedState } from "./oauth/shared-state.js";
-import { stepUpCheck, stepUpNeeded, toolCalled } from "./oauth/step-up.js";
+import { modernStepUp, stepUpCheck, stepUpNeeded, toolCalled } from "./oauth/step-up.js";
 import { memoryStores, sealedStores } from "./oauth/stores.js";
 import { originCheck, originGuard } from "./origin-guard.js";
 import { HttpAsker } from "./tools/confirm.js";
@@ -341,6 +341,7 @@ async function mountOAuth(
     refusesBody: scopes.stepUp
       ? (auth, body) => stepUpNeeded(auth, body, writingTools) !== undefined
       : () => false,
+    ...(scopes.stepUp && { modernStepUp: modernStepUp({ writingTools, resourceMetadataUrl, logger }) }),
   };
   return {
     shared,
@@ -363,6 +364,8 @@ interface McpAuth {
   known(req: IncomingMessage): AuthInfo | null | undefined;
   /** Whether an `after` check would refuse this body from this caller. */
   refusesBody(auth: AuthInfo | undefined, body: unknown): boolean;
+  /** Step-up under MCP 2026-07-28 (asked in the result), where step-up is on. */
+  modernStepUp?: ReturnType<typeof modernStepUp>;
 }
 
 /** /mcp without a credential of the caller's (FORGE_TOKEN, or a local sign-in). */
@@ -473,6 +476,7 @@ function mountMcp(
     createCatalogue(toolOpts, apiFor),
     logger,
     requestStateSealer(config.statelessSecret, config.statelessSecretPrevious, now),
+    auth.modernStepUp,
   );
   const guard = {
     mcpServerUrl: config.mcpServerUrl,

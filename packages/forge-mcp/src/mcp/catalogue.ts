@@ -32,6 +32,8 @@ export interface ToolAnnotations {
 /** Who calls: the credential the request was authenticated with (none with a server token). */
 export interface Caller {
   token: string;
+  /** The scopes the token was verified to hold (OAuth modes). */
+  scopes?: readonly string[] | undefined;
   extra?: Record<string, unknown> | undefined;
 }
 
@@ -133,6 +135,14 @@ export class InputRequired extends Error {
   constructor(readonly inputRequests: Record<string, { method: string; params: Record<string, unknown> }>) {
     super("input required");
   }
+}
+
+/** Declares form elicitation: `elicitation: {}` (2025-06-18) or `elicitation: { form: {} }`. */
+export function declaresFormElicitation(capabilities: unknown): boolean {
+  const e = (capabilities as { elicitation?: unknown } | undefined)?.elicitation;
+  if (typeof e !== "object" || e === null) return false;
+  const modes = Object.keys(e);
+  return modes.length === 0 || modes.includes("form");
 }
 
 /** A peer that reaches no client: no capability known, every request refused. */

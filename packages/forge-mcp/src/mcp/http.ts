@@ -3,6 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
+import { CallerGone } from "./caller-gone.js";
 import type { Caller, Catalogue } from "./catalogue.js";
 import { viewOf } from "./client-view.js";
 import { JsonCallTransport, type PlainCall, requestOf, ToolDispatch } from "./json-calls.js";
@@ -11,6 +12,7 @@ import {
   type ErrorAnswer,
   type ModernRequest,
   Rev2026,
+  type ScopeGate,
   type StateSealer,
   SUBSCRIPTION_KEY,
 } from "./rev2026.js";
@@ -66,9 +68,14 @@ export class McpHttp {
     private readonly logger: Logger,
     /** Seals a 2026-07-28 requestState (with a key every replica shares, where there is one). */
     sealer: StateSealer,
+    /**
+     * Step-up under 2026-07-28, where it is on: which scopes a caller lacks for a tool, and the
+     * HTTP answer (403 insufficient_scope) once the client is to step up.
+     */
+    private readonly stepUp?: ScopeGate & { refuse(res: ServerResponse, scopes: readonly string[]): void },
   ) {
     this.dispatch = new ToolDispatch(catalogue);
-    this.modern = new Rev2026(catalogue, SERVER_INFO, sealer);
+    this.modern = new Rev2026(catalogue, SERVER_INFO, sealer, stepUp);
   }
 
   /** How many servers were built, how many wait in the pool, how many calls the dispatch answered (tests). */
@@ -108,15 +115,15 @@ export class McpHttp {
       if (!("simple" in plain)) return undefined;
       // the call's signal aborts if its caller goes away before the answer (not after it: an
       // abort builds an exception object, a cost per call otherwise)
-      const aborted = new AbortController();
-      const gone = () => aborted.abort();
-      ctx.res.once("close", gone);
+      const gone = new CallerGone(ctx.res);
       const answer = await this.dispatch.call(plain.simple, {
         authInfo: ctx.caller,
-        signal: aborted.signal,
+        get signal() {
+          return gone.signal;
+        },
         view: viewOf(ctx.headers),
       });
-      ctx.res.off("close", gone);
+      gone.answered();
       return answer;
     },
   };
@@ -187,16 +194,17 @@ export class McpHttp {
     caller: Caller | undefined,
   ): Promise<void> {
     if (request.method === "subscriptions/listen") return this.listen(request, res, caller);
-    const aborted = new AbortController();
-    const gone = () => aborted.abort();
-    res.once("close", gone);
+    const gone = new CallerGone(res);
     try {
       const answer = await this.modern.answer(request, {
         caller,
         view: viewOf(headers),
-        signal: aborted.signal,
+        get signal() {
+          return gone.signal;
+        },
         listChanged: (c) => this.listeners.listChanged(c),
       });
+      if ("stepUp" in answer) return this.stepUp?.refuse(res, answer.stepUp);
       // 2026-07-28 over HTTP: a method the server does not have is a 404 as well
       written(res, answer, "error" in answer && answer.error.code === -32601 ? 404 : 200);
     } catch (err) {
@@ -207,7 +215,7 @@ export class McpHttp {
         error: { code: -32603, message: "Internal error" },
       });
     } finally {
-      res.off("close", gone);
+      gone.answered();
     }
   }
 

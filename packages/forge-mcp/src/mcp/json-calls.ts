@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { safeParseAsync } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -15,7 +14,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { type Caller, type Catalogue, type ClientView, NO_PEER } from "./catalogue.js";
 import { REV_2026 } from "./rev2026.js";
-import { inputSchemaOf, runTool, unknownToolAnswer } from "./sdk-server.js";
+import { parseArguments, runTool, unknownToolAnswer } from "./sdk-server.js";
 
 /**
  * The common case of stateless Streamable HTTP, answered without the SDK's HTTP transport: one
@@ -183,14 +182,17 @@ export class ToolDispatch {
         method: "tools/call",
         params: { name: call.name },
       });
-    const parsed = await safeParseAsync(inputSchemaOf(t), call.args ?? {});
+    const parsed = await parseArguments(t, call.args ?? {});
     if (!parsed.success) return undefined;
     this.answered++;
     let result: unknown;
     try {
       result = await runTool(this.catalogue, t, parsed.data as Record<string, unknown>, {
         authInfo: extra.authInfo,
-        signal: extra.signal,
+        // read only if the tool reads it (the caller's signal may be made on demand)
+        get signal() {
+          return extra.signal;
+        },
         requestId: call.id,
         // a JSON answer carries no notification, and no request reaches the client before it ends
         sendNotification: async () => {},

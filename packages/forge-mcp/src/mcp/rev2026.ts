@@ -1,18 +1,18 @@
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { safeParseAsync } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import {
   type CallContext,
   type Caller,
   type Catalogue,
   type ClientView,
+  declaresFormElicitation,
   type ElicitAnswer,
   InputRequired,
   type Peer,
 } from "./catalogue.js";
 import { withoutPrefix } from "./client-view.js";
-import { inputSchemaOf, runTool, toolList } from "./sdk-server.js";
+import { parseArguments, runTool, toolList } from "./sdk-server.js";
 
 /**
  * MCP 2026-07-28, answered by forge-mcp's own layer (docs/forge-mcp.md, "Which MCP revisions are
@@ -216,6 +216,13 @@ export interface RequestState {
   tool: string;
   /** sha256 of the arguments' JSON */
   args: string;
+  /**
+   * "step-up": the state of a step-up question (the call needs a scope the token lacks). Its
+   * retry may come with the token the client got by stepping up: it is also bound to `user`.
+   */
+  kind?: "step-up";
+  /** The forge user the token was verified as (a step-up state's principal). */
+  user?: string;
 }
 
 /**
@@ -252,6 +259,42 @@ function modernPeer(capabilities: Json, responses: Json | undefined): Peer {
   };
 }
 
+/**
+ * Step-up under 2026-07-28 (src/oauth/step-up.ts builds it where FORGE_MCP_STEP_UP is on): which
+ * scopes a caller's token lacks for a tool. A call that lacks one is asked in its result, as
+ * `input_required` with a form naming the scope (clients that declared form elicitation); once
+ * the person agrees, its retry is answered `StepUpNeeded`, which HTTP answers as 403
+ * insufficient_scope: the client's authorization layer gets the wider token and sends again.
+ */
+export interface ScopeGate {
+  missing(caller: Caller | undefined, tool: string): readonly string[] | undefined;
+}
+
+/** A call that needs the client to step up now: its transport answers 403 insufficient_scope. */
+export interface StepUpNeeded {
+  stepUp: readonly string[];
+}
+
+/** The inputRequests key of a step-up question (a confirmation's are elicit-1, elicit-2, …). */
+export const STEP_UP_KEY = "step-up";
+
+/** The step-up question: may the client ask the person for a token with these scopes? */
+function stepUpForm(tool: string, scopes: readonly string[]): Json {
+  return {
+    method: "elicitation/create",
+    params: {
+      mode: "form",
+      message: `${tool} changes data on the forge, which your sign-in does not allow (it needs the scope ${scopes.join(" ")}). Sign in again with that access? Your client will open the sign-in page; nothing is done until you have.`,
+      requestedSchema: { type: "object", properties: {} },
+    },
+  };
+}
+
+const userOf = (caller: Caller | undefined): string | undefined => {
+  const u = caller?.extra?.userId;
+  return typeof u === "string" || typeof u === "number" ? String(u) : undefined;
+};
+
 /** What a 2026 request's answer needs beyond the request: who calls, and the call's own stream. */
 export interface ModernContext {
   caller: Caller | undefined;
@@ -272,6 +315,8 @@ export class Rev2026 {
     private readonly catalogue: Catalogue,
     private readonly serverInfo: { name: string; version: string },
     private readonly sealer: StateSealer,
+    /** Where step-up is on: which scopes a caller lacks for a tool. */
+    private readonly scopes?: ScopeGate,
   ) {}
 
   /** server/discover's result: the same for every caller. */
@@ -303,7 +348,7 @@ export class Rev2026 {
   }
 
   /** Answers one 2026-07-28 request (subscriptions/listen aside, which its transport serves). */
-  async answer(request: ModernRequest, ctx: ModernContext): Promise<Answer> {
+  async answer(request: ModernRequest, ctx: ModernContext): Promise<Answer | StepUpNeeded> {
     const { id, method } = request;
     if (method === "server/discover") return { jsonrpc: "2.0", id, result: this.discover() };
     if (method === "tools/list") return { jsonrpc: "2.0", id, result: this.tools(ctx.caller, ctx.view) };
@@ -311,12 +356,13 @@ export class Rev2026 {
     return errorAnswer(id, METHOD_NOT_FOUND, `Method not found: ${method}`);
   }
 
-  private async call(request: ModernRequest, ctx: ModernContext): Promise<Answer> {
+  private async call(request: ModernRequest, ctx: ModernContext): Promise<Answer | StepUpNeeded> {
     const { id } = request;
     // the tool by the catalogue's name (a view's prefix off; Mcp-Name was checked as sent)
-    const params = (
-      withoutPrefix({ method: "tools/call", params: request.params }, ctx.view?.prefix) as { params: Json }
-    ).params;
+    const prefix = ctx.view?.prefix;
+    const params = prefix
+      ? (withoutPrefix({ method: "tools/call", params: request.params }, prefix) as { params: Json }).params
+      : request.params;
     const name = params.name;
     if (typeof name !== "string")
       return errorAnswer(id, INVALID_PARAMS, "Invalid params: name must be a string");
@@ -325,14 +371,21 @@ export class Rev2026 {
     const args = params.arguments === undefined ? {} : params.arguments;
     if (!isRecord(args))
       return errorAnswer(id, INVALID_PARAMS, "Invalid params: arguments must be an object");
-    const who = digest(ctx.caller?.token ?? "");
-    const argsDigest = digest(JSON.stringify(args));
+    // whose call this is and which: hashed only where a state is opened or sealed (a plain call
+    // needs neither, and two hashes and a stringify are a measurable share of its CPU time)
+    let digests: { who: string; args: string } | undefined;
+    const ids = () =>
+      (digests ??= { who: digest(ctx.caller?.token ?? ""), args: digest(JSON.stringify(args)) });
     let responses: Json | undefined;
+    let state: RequestState | undefined;
     if (params.requestState !== undefined || params.inputResponses !== undefined) {
-      const state =
-        typeof params.requestState === "string" ? this.sealer.open(params.requestState) : undefined;
-      // tampered, expired, another caller's, or another call's: the retry is refused
-      if (!state || state.who !== who || state.tool !== name || state.args !== argsDigest)
+      state = typeof params.requestState === "string" ? this.sealer.open(params.requestState) : undefined;
+      // tampered, expired, another caller's, or another call's: the retry is refused. A step-up
+      // state also takes a token of the same forge user: stepping up is getting another token.
+      const user = userOf(ctx.caller);
+      const whose =
+        state?.who === ids().who || (state?.kind === "step-up" && user !== undefined && state.user === user);
+      if (!state || !whose || state.tool !== name || state.args !== ids().args)
         return errorAnswer(
           id,
           INVALID_PARAMS,
@@ -340,9 +393,47 @@ export class Rev2026 {
         );
       if (params.inputResponses !== undefined && !isRecord(params.inputResponses))
         return errorAnswer(id, INVALID_PARAMS, "Invalid params: inputResponses must be an object");
-      responses = params.inputResponses as Json | undefined;
+      // a step-up state answers the step-up question only: a confirmation is asked anew
+      responses = state.kind === "step-up" ? undefined : (params.inputResponses as Json | undefined);
     }
-    const parsed = await safeParseAsync(inputSchemaOf(t), args);
+    const missing = this.scopes?.missing(ctx.caller, name);
+    if (missing) {
+      const answered = state?.kind === "step-up" ? (params.inputResponses as Json | undefined) : undefined;
+      const action = isRecord(answered?.[STEP_UP_KEY]) ? answered[STEP_UP_KEY].action : undefined;
+      if (action === "decline" || action === "cancel")
+        return complete(id, {
+          isError: true,
+          content: [
+            {
+              type: "text",
+              text: `${name} was not run: it needs the scope ${missing.join(" ")}, and signing in again with it was declined`,
+            },
+          ],
+        });
+      // agreed (or a client that cannot be asked in a form): its authorization layer steps up
+      if (action === "accept" || !declaresFormElicitation(request.capabilities)) return { stepUp: missing };
+      const user = userOf(ctx.caller);
+      const requestState = this.sealer.seal(
+        {
+          who: ids().who,
+          tool: name,
+          args: ids().args,
+          kind: "step-up",
+          ...(user !== undefined && { user }),
+        },
+        REQUEST_STATE_TTL_MS,
+      );
+      return {
+        jsonrpc: "2.0",
+        id,
+        result: {
+          resultType: "input_required",
+          inputRequests: { [STEP_UP_KEY]: stepUpForm(name, missing) },
+          requestState,
+        },
+      };
+    }
+    const parsed = await parseArguments(t, args);
     if (!parsed.success)
       return complete(id, {
         isError: true,
@@ -355,7 +446,10 @@ export class Rev2026 {
       authInfo: ctx.caller,
       view: ctx.view,
       requestId: id,
-      signal: ctx.signal,
+      // read only if the tool reads it (the caller's signal is made on demand)
+      get signal() {
+        return ctx.signal;
+      },
       sendNotification: async (n) => {
         if (n.method === "notifications/tools/list_changed") listChanged = true;
       },
@@ -367,7 +461,10 @@ export class Rev2026 {
       return complete(id, result as unknown as Json);
     } catch (err) {
       if (err instanceof InputRequired) {
-        const requestState = this.sealer.seal({ who, tool: name, args: argsDigest }, REQUEST_STATE_TTL_MS);
+        const requestState = this.sealer.seal(
+          { who: ids().who, tool: name, args: ids().args },
+          REQUEST_STATE_TTL_MS,
+        );
         return {
           jsonrpc: "2.0",
           id,

@@ -3,9 +3,12 @@ import {
   type AnySchema,
   normalizeObjectSchema,
   objectFromShape,
+  safeParse,
+  safeParseAsync,
 } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { $ZodAsyncError } from "zod/v4/core";
 import type {
   CallContext,
   Caller,
@@ -46,6 +49,25 @@ export function inputSchemaOf(t: CatalogueTool): AnySchema {
     schemas.set(t, s);
   }
   return s;
+}
+
+/**
+ * A tool's arguments parsed by its input schema, with the result the SDK's McpServer gets from its
+ * asynchronous parse: synchronously where the schema allows it (every forge-mcp tool's does), the
+ * asynchronous parse only for a schema with an asynchronous step (which zod refuses to run
+ * synchronously). The asynchronous parse costs a promise per field and a microtask hop per call.
+ */
+export function parseArguments(
+  t: CatalogueTool,
+  args: unknown,
+): ReturnType<typeof safeParse> | Promise<ReturnType<typeof safeParse>> {
+  const schema = inputSchemaOf(t);
+  try {
+    return safeParse(schema, args);
+  } catch (err) {
+    if (err instanceof $ZodAsyncError) return safeParseAsync(schema, args);
+    throw err;
+  }
 }
 
 /** A tools/list entry, as the SDK's own tools/list writes one for a registered tool. */

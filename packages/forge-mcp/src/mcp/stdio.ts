@@ -39,7 +39,8 @@ export async function serveStdio(catalogue: Catalogue, sealer: StateSealer): Pro
     }
     void modern
       .answer(era.request, { caller: undefined, signal: idle, listChanged: (c) => listeners.listChanged(c) })
-      .then(out);
+      // no scope gate over stdio (no sign-in), so never a step-up to answer
+      .then((answer) => void ("stepUp" in answer || out(answer)));
   };
   stdio.onclose = () => front.onclose?.();
   stdio.onerror = (err) => front.onerror?.(err);

@@ -1,6 +1,9 @@
+import type { ServerResponse } from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { Request, RequestHandler } from "express";
 import type { Logger } from "pino";
+import { type Caller, declaresFormElicitation } from "../mcp/catalogue.js";
+import { CAPABILITIES_KEY, isModernVersion, type ScopeGate, VERSION_KEY } from "../mcp/rev2026.js";
 import { bearerChallenge, WRITE_SCOPE } from "./scopes.js";
 
 /**
@@ -9,6 +12,10 @@ import { bearerChallenge, WRITE_SCOPE } from "./scopes.js";
  * `insufficient_scope` naming that scope (MCP 2025-11-25, "Runtime insufficient scope errors"), so
  * the client re-authorizes for it and retries; no forge call is made. Runs after the bearer check
  * (req.auth) and the JSON body parser, before the MCP transport. A batch counts as one request.
+ *
+ * A request of MCP 2026-07-28 whose client declared form elicitation goes on: the revision's own
+ * layer asks first, in an `input_required` result (src/mcp/rev2026.ts, `modernStepUp` below), and
+ * answers this same 403 once the person has agreed. Every other request is answered here.
  */
 export function stepUpCheck(o: {
   /** Names of the served tools that write (define.ts `writes`). */
@@ -20,27 +27,80 @@ export function stepUpCheck(o: {
     const tool = stepUpNeeded((req as Request & { auth?: AuthInfo }).auth, req.body, o.writingTools);
     if (tool === undefined) return next();
     o.logger.info({ tool }, "step-up: writing tool called with a read-only token");
-    res.setHeader(
-      "WWW-Authenticate",
-      bearerChallenge({
-        error: "insufficient_scope",
-        description: "The tool needs more access",
-        scope: [WRITE_SCOPE],
-        resourceMetadataUrl: o.resourceMetadataUrl,
-      }),
-    );
-    res.status(403).json({ error: "insufficient_scope", error_description: "The tool needs more access" });
+    res.setHeader("WWW-Authenticate", challenge([WRITE_SCOPE], o.resourceMetadataUrl));
+    res.status(403).json(INSUFFICIENT_SCOPE);
   };
 }
 
-/** The writing tool a body calls with a token that lacks the write scope, or undefined. */
+const INSUFFICIENT_SCOPE = {
+  error: "insufficient_scope",
+  error_description: "The tool needs more access",
+} as const;
+
+const challenge = (scopes: readonly string[], resourceMetadataUrl: string) =>
+  bearerChallenge({
+    error: INSUFFICIENT_SCOPE.error,
+    description: INSUFFICIENT_SCOPE.error_description,
+    scope: [...scopes],
+    resourceMetadataUrl,
+  });
+
+/**
+ * Step-up for MCP 2026-07-28's own layer: which scope a caller lacks for a tool (the write scope,
+ * for a writing tool), and the 403 that sends its client to step up.
+ */
+export function modernStepUp(o: {
+  writingTools: Set<string>;
+  resourceMetadataUrl: string;
+  logger: Logger;
+}): ScopeGate & { refuse(res: ServerResponse, scopes: readonly string[]): void } {
+  return {
+    missing: (caller: Caller | undefined, tool: string) =>
+      caller && o.writingTools.has(tool) && !(caller.scopes ?? []).includes(WRITE_SCOPE)
+        ? [WRITE_SCOPE]
+        : undefined,
+    // the same answer as stepUpCheck's (Express's res.json aside: this path has no Express)
+    refuse: (res, scopes) => {
+      if (res.headersSent || res.destroyed) return;
+      o.logger.info("step-up: the person agreed to sign in again for a writing tool");
+      const text = JSON.stringify(INSUFFICIENT_SCOPE);
+      res.writeHead(403, {
+        "www-authenticate": challenge(scopes, o.resourceMetadataUrl),
+        "content-type": "application/json; charset=utf-8",
+        "content-length": Buffer.byteLength(text),
+      });
+      res.end(text);
+    },
+  };
+}
+
+/**
+ * The writing tool a body calls with a token that lacks the write scope, or undefined: also
+ * undefined for a 2026-07-28 request that can be asked in its result (`asksInResult`).
+ */
 export function stepUpNeeded(
   auth: AuthInfo | undefined,
   body: unknown,
   writingTools: Set<string>,
 ): string | undefined {
-  if (!auth || auth.scopes.includes(WRITE_SCOPE)) return undefined;
+  if (!auth || auth.scopes.includes(WRITE_SCOPE) || asksInResult(body)) return undefined;
   return toolCalled(body, writingTools);
+}
+
+/**
+ * Whether a body is one request that names MCP 2026-07-28 (or later) and a client that declared
+ * form elicitation: its step-up is asked in the result by src/mcp/rev2026.ts, which also refuses
+ * it where the token still lacks the scope. Headers and envelope are checked there, not here.
+ */
+function asksInResult(body: unknown): boolean {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+  return (
+    typeof meta === "object" &&
+    meta !== null &&
+    isModernVersion(meta[VERSION_KEY]) &&
+    declaresFormElicitation(meta[CAPABILITIES_KEY])
+  );
 }
 
 /** The first of `names` a JSON-RPC message (or batch) calls with `tools/call`, if any. */

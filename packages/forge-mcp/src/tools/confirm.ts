@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import {
   type CallContext,
+  declaresFormElicitation,
   type ElicitAnswer as ElicitResult,
   InputRequired,
   type Peer,
@@ -35,14 +36,6 @@ export interface ElicitParams {
     properties: { confirm: { type: "boolean"; title: string; description: string } };
     required: ["confirm"];
   };
-}
-
-/** Declares form elicitation: `elicitation: {}` (2025-06-18) or `elicitation: { form: {} }`. */
-export function declaresFormElicitation(capabilities: unknown): boolean {
-  const e = (capabilities as { elicitation?: unknown } | undefined)?.elicitation;
-  if (typeof e !== "object" || e === null) return false;
-  const modes = Object.keys(e);
-  return modes.length === 0 || modes.includes("form");
 }
 
 /** The yes/no form: it names the tool and every argument (the target), bounded in length. */

@@ -1,9 +1,12 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { safeParseAsync } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { TOOLSET_NAMES } from "../../src/config.js";
 import type { ForgeApi } from "../../src/forge/api.js";
-import { createMcpServer } from "../../src/mcp/sdk-server.js";
+import type { CatalogueTool } from "../../src/mcp/catalogue.js";
+import { createMcpServer, inputSchemaOf, parseArguments } from "../../src/mcp/sdk-server.js";
 import { createCatalogue } from "../../src/tools/index.js";
 
 /**
@@ -52,5 +55,41 @@ describe("tools/list, as the model sees it", () => {
     expect(text).not.toContain("taskSupport");
     expect(text).not.toContain('"openWorldHint":true');
     expect(tokens(tools)).toBeLessThanOrEqual(budget);
+  });
+});
+
+/**
+ * A tool's arguments are parsed as the SDK's McpServer parses them (its asynchronous parse), but
+ * synchronously where the schema allows it: the same result either way, and a schema with an
+ * asynchronous step still parsed (src/mcp/sdk-server.ts, parseArguments).
+ */
+describe("parseArguments", () => {
+  const tool = (input: CatalogueTool["input"]): CatalogueTool => ({
+    name: "t",
+    toolset: "t",
+    description: "",
+    input,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    handler: async () => ({ content: [] }),
+  });
+  const asyncCheck = z.string().refine(async (v) => v !== "no", "not no");
+  it.each<[string, CatalogueTool["input"], unknown, boolean, boolean]>([
+    ["a plain schema, valid: answered at once", { n: z.number() }, { n: 1 }, false, true],
+    ["a plain schema, invalid: answered at once", { n: z.number() }, { n: "1" }, false, false],
+    ["an asynchronous refinement, valid: parsed asynchronously", { s: asyncCheck }, { s: "yes" }, true, true],
+    [
+      "an asynchronous refinement, invalid: parsed asynchronously",
+      { s: asyncCheck },
+      { s: "no" },
+      true,
+      false,
+    ],
+  ])("%s", async (_name, input, args, isPromise, success) => {
+    const t = tool(input);
+    const r = parseArguments(t, args);
+    expect(r instanceof Promise).toBe(isPromise);
+    const result = await r;
+    expect(result.success).toBe(success);
+    expect(result).toEqual(await safeParseAsync(inputSchemaOf(t), args));
   });
 });
