@@ -94,7 +94,7 @@ describe("provider_c session turns through the SDK's stream reader", () => {
     expect(history).toEqual(buffered);
   });
 
-  it("a denied tool call reports an error result; without event_deltas no previews arrive", async () => {
+  it("a denied tool call never runs (no tool result; the agent says so); without event_deltas no previews arrive", async () => {
     const session = await askingSession();
     const stream = await client.beta.sessions.events.stream(session.id);
     await client.beta.sessions.events.send(session.id, {
@@ -112,8 +112,9 @@ describe("provider_c session turns through the SDK's stream reader", () => {
       if (event.type === "session.status_idle" && event.stop_reason.type === "end_turn") break;
     }
     expect(seen.some((e) => e.type === "event_delta" || e.type === "event_start")).toBe(false);
-    const result = seen.find((e) => e.type === "agent.tool_result");
-    expect(result).toMatchObject({ is_error: true });
+    expect(seen.some((e) => e.type === "agent.tool_use")).toBe(true);
+    expect(seen.filter((e) => e.type === "agent.tool_result")).toEqual([]);
+    expect(JSON.stringify(seen.filter((e) => e.type === "agent.message"))).toMatch(/did not run .*denied/);
   });
 
   it("an interrupt ends the held turn; a confirmation nothing waits for is a 400", async () => {
