@@ -25,8 +25,9 @@ describe("npm run demo", () => {
     expect(output).toContain(
       "Done: discovery → registration → consent → forge → callback → token → tool call.",
     );
-    // Not on a terminal: the playground was checked, stopped, and its URL is the last line.
+    // Not on a terminal: the playground was checked, stopped, and its URL is the last line of
+    // stdout (progress such as `agents test --ephemeral`'s goes to stderr, read here after stdout).
     expect(output).toContain("The playground answers: the page, its script and a graph of ");
-    expect(output).toMatch(/\nPlayground: http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}\n$/);
+    expect(run.stdout).toMatch(/\nPlayground: http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}\n$/);
   }, 180_000);
 });
