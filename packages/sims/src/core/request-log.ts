@@ -51,6 +51,10 @@ export class RequestLog {
   private entries: (RawLogEntry & { seq: number })[] = [];
   private seq = 0;
   constructor(private readonly capacity = 10_000) {}
+  /** The sequence number of the last request logged: how many requests this simulator has logged. */
+  get last(): number {
+    return this.seq;
+  }
 
   add(entry: RawLogEntry): void {
     this.seq += 1;
