@@ -571,7 +571,12 @@ describeWith("chromium")("agents playground in headless Chromium (examples/provi
     await page.press("#search", "Enter");
     const found = 'provider_c.environments["env-42"]';
     await page.waitForSelector(`g.node.selected[data-address='${found}']`);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-address"))).toBe(found);
+    // focus follows once the inspector has the resource (reveal awaits it), after the selection
+    await page.waitForFunction(
+      (address) => document.activeElement?.getAttribute("data-address") === address,
+      found,
+      { timeout: 10_000 },
+    );
     expect(await page.locator("g.node[data-kind=environments]").count()).toBe(100);
 
     // Every group open is timed by bench/playground.mjs (seconds at 500): here, closing them again.
