@@ -136,14 +136,16 @@ export function jobRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (!l) return;
     if (l.job.status !== "manual")
       return void res.status(400).json({ message: "400 Bad request - Unplayable Job" });
-    const now = ctx.state.clock.iso();
+    // One reading of the clock: two could differ by a millisecond, and the job's duration with them.
+    const nowMs = ctx.state.clock.now();
+    const now = new Date(nowMs).toISOString();
     // A played manual job runs like any other: queued 1 s, then its run (seeded `seconds`, else
     // 30 s) on the simulated clock.
     l.job.status = "pending";
     l.job.user_id = caller(res)!.user.id;
     l.job.schedule = {
-      startMs: ctx.state.clock.now() + 1000,
-      endMs: ctx.state.clock.now() + 1000 + (l.job.run_seconds ?? 30) * 1000,
+      startMs: nowMs + 1000,
+      endMs: nowMs + 1000 + (l.job.run_seconds ?? 30) * 1000,
       outcome: "success",
       first: true,
     };
