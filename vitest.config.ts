@@ -49,6 +49,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: "e2e",
+          // Three workers here, two in unit: many e2e files wait (on the registry for packaging, on
+          // spawned CLIs' back-off, on Chromium), so the tier leaves a core partly idle with two.
+          // 2026-12-07, idle host: 111.4 s with two, 104.0 s with three; whole run 189 s → 180 s.
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
           // As in unit: each worker imports the sources and the simulators once, not once per file
           // (measured: 129 s to 105 s for this tier). No e2e test changes process.env or mocks a
