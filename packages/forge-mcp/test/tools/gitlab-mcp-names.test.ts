@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -5,11 +6,19 @@ import { type Forge, startForge } from "../forge-sim.js";
 import { startForgeMcp } from "../helpers.js";
 import { GITLAB_MCP_2_1_52_TOOLS } from "./gitlab-mcp-names.js";
 
-// Issue 25's promise: with every toolset enabled (FORGE_TOOLSETS=all, or gitlab-mcp's
-// GITLAB_TOOLSETS=all), the official MCP client lists every tool name of gitlab-mcp 2.1.52. Each
-// tool's forge calls are tested against the simulator in tools/table.test.ts; this checks the
-// names themselves, one case per variable.
-describe("every gitlab-mcp 2.1.52 tool, by its name", () => {
+// Issue 25's promise, renewed by issue 40 for gitlab-mcp 2.1.64: with every toolset enabled
+// (FORGE_TOOLSETS=all, or gitlab-mcp's GITLAB_TOOLSETS=all), the official MCP client lists every
+// tool name of gitlab-mcp 2.1.52 and of 2.1.64 (Orbit's four included). Each tool's forge calls are
+// tested against the simulator in tools/table.test.ts; this checks the names themselves, one case
+// per variable.
+const GITLAB_MCP_2_1_64_TOOLS = readFileSync(
+  new URL("./gitlab-mcp-2.1.64-tools.txt", import.meta.url),
+  "utf8",
+)
+  .split("\n")
+  .filter(Boolean);
+
+describe("every gitlab-mcp 2.1.52 and 2.1.64 tool, by its name", () => {
   let forge: Forge;
   beforeAll(async () => {
     forge = await startForge();
@@ -31,6 +40,8 @@ describe("every gitlab-mcp 2.1.52 tool, by its name", () => {
       await client.close();
       expect(GITLAB_MCP_2_1_52_TOOLS.length).toBe(217);
       expect(GITLAB_MCP_2_1_52_TOOLS.filter((name) => !listed.has(name))).toEqual([]);
+      expect(GITLAB_MCP_2_1_64_TOOLS.length).toBe(263);
+      expect(GITLAB_MCP_2_1_64_TOOLS.filter((name) => !listed.has(name))).toEqual([]);
     } finally {
       await mcp.close();
     }
