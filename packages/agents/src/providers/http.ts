@@ -317,8 +317,6 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
   async function stream(req: StreamRequest): Promise<HttpStream> {
     const url = buildUrl(base, req.path, req.query);
     const where = `${options.provider} GET ${req.path}`;
-    stats.calls++;
-    stats.byMethod.GET = (stats.byMethod.GET ?? 0) + 1;
     const fail = (status: number, code: string | undefined, message: string) =>
       new ProviderHttpError(
         redact(`${where}: ${message}`),
@@ -329,12 +327,38 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
         code,
         false,
       );
+    // Opening a stream is a request like any other on the lane: it waits for the lane's pace, its
+    // answer's limit headers teach the lane, and a refusal (429) pauses the lane and is sent again
+    // once the pause is over. The open stream then holds no place in the lane.
     let opened: OpenedStream;
-    try {
-      opened = await openStream(url, { ...options.headers, ...req.headers }, req.signal);
-    } catch (error) {
-      if (req.signal?.aborted) throw fail(0, "aborted", "aborted");
-      throw fail(0, "network_error", describeNetworkError(error));
+    for (let refusals = 0; ; refusals++) {
+      let sentAtMs: number;
+      try {
+        sentAtMs = await pacer.acquire(req.signal);
+      } catch {
+        throw fail(0, "aborted", "aborted");
+      }
+      stats.calls++;
+      stats.byMethod.GET = (stats.byMethod.GET ?? 0) + 1;
+      try {
+        opened = await openStream(url, { ...options.headers, ...req.headers }, req.signal);
+      } catch (error) {
+        pacer.settle({ status: 0, sentAtMs });
+        if (req.signal?.aborted) throw fail(0, "aborted", "aborted");
+        throw fail(0, "network_error", describeNetworkError(error));
+      }
+      const retryAfter = retryAfterMs(opened.headers, policy);
+      pacer.settle({
+        status: opened.status,
+        sentAtMs,
+        headers: opened.headers,
+        ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
+      });
+      if (opened.status !== 429) break;
+      stats.rateLimited++;
+      if (refusals >= policy.maxRefusals) break;
+      await opened.rest().catch(() => "");
+      stats.retries++;
     }
     if (opened.status < 200 || opened.status >= 300) {
       const text = await opened.rest();
@@ -361,6 +385,16 @@ export interface StreamRequest {
   signal?: AbortSignal;
 }
 
+/** Node's header object, read by name (any case), several values joined as fetch joins them. */
+function headerReader(raw: http.IncomingHttpHeaders): ResponseHeaders {
+  return {
+    get: (name) => {
+      const value = raw[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
+}
+
 /** An open event stream: its body as text chunks; `close` ends it from our side. */
 export interface HttpStream {
   status: number;
@@ -369,6 +403,7 @@ export interface HttpStream {
 }
 
 interface OpenedStream extends HttpStream {
+  headers: ResponseHeaders;
   /** The whole remaining body (for an error answer). */
   rest(): Promise<string>;
 }
@@ -390,6 +425,7 @@ function openStream(
         const close = () => request.destroy();
         resolve({
           status: response.statusCode ?? 0,
+          headers: headerReader(response.headers),
           chunks: response as AsyncIterable<string>,
           close,
           rest: async () => {
@@ -466,16 +502,10 @@ async function send(
         response.on("error", fail);
         response.on("end", () => {
           clearTimeout(timer);
-          const raw = response.headers;
           resolve({
             status: response.statusCode ?? 0,
             statusText: response.statusMessage ?? "",
-            headers: {
-              get: (name) => {
-                const value = raw[name.toLowerCase()];
-                return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-              },
-            },
+            headers: headerReader(response.headers),
             bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
           });
         });
