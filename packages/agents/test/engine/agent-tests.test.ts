@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exitCodeOf, jsonReport, junitReport } from "../../src/cli/test-report.js";
 import { checkTestText, graderPrompt, readVerdict, runAgentTests, type TestFile } from "../../src/index.js";
-import { liveOwnedBy } from "../e2e/project.js";
+import { liveOwnedBy, requestLog, setFaults } from "../e2e/project.js";
 import { applyAll, KEYS, type SessionWorld, sessionWorld } from "./sessions-project.js";
 
 const AGENTS = ["talk-a", "talk-b", "talk-bf", "talk-c", "talk-d"];
@@ -220,6 +220,31 @@ describe("errors and filters", () => {
       error: expect.stringContaining("not applied yet; run agents apply first"),
     });
     expect(exitCodeOf(missing)).toBe(2);
+  });
+
+  it("tests in flight together share the provider's pacing: few answers refused at its limit", async () => {
+    const n = 8;
+    const file = testFile(
+      world,
+      `tests:\n${Array.from(
+        { length: n },
+        (_, i) =>
+          `  - name: paced ${i}\n    agent: talk-c\n    messages: [hi]\n    expect: [{contains: hi}]\n`,
+      ).join("")}`,
+    );
+    const sim = world.sims.c;
+    const before = (await requestLog(sim)).length;
+    await setFaults(sim, { rateLimit: { limit: 20, periodSeconds: 1, burst: 2 } });
+    try {
+      const run = await runAgentTests({ ...(await world.options()), files: [file], parallelism: n });
+      expect(run.results.map((r) => [r.status, r.error ?? ""])).toEqual(Array(n).fill(["passed", ""]));
+      const calls = (await requestLog(sim)).slice(before);
+      // One lane for the run: once an answer shows the limit, every test waits on it; only what
+      // was sent before that answer may be refused (each test pacing alone: 34 and 41 refusals).
+      expect(calls.filter((c) => c.status === 429).length).toBeLessThanOrEqual(n);
+    } finally {
+      await setFaults(sim, {});
+    }
   });
 
   it("a timeout fails the test and says where it waited", async () => {
