@@ -155,6 +155,24 @@ describe("http client", () => {
     },
   );
 
+  it("opens an event stream again after a 429, once the lane's pause is over", async () => {
+    route = (_req, res, hit) => {
+      if (hit === 1) return json(res, 429, { error: { code: "rate" } }, { "retry-after": "2" });
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end('data: {"n":1}\n\n');
+    };
+    const stats = newHttpStats();
+    const stream = await client(stats).stream!({ path: "/sessions/s1/events/stream" });
+    let text = "";
+    for await (const chunk of stream.chunks) text += chunk;
+    stream.close();
+    expect(stream.status).toBe(200);
+    expect(text).toContain('"n":1');
+    expect(hits).toBe(2);
+    expect(stats).toMatchObject({ calls: 2, rateLimited: 1, retries: 1 });
+    expect(sleeps).toEqual([2000]);
+  });
+
   it("pauses every request of the key behind one refusal, and says so once", async () => {
     // Three requests in flight are all refused; each is sent again after the one pause.
     let refused = 0;
