@@ -12,7 +12,13 @@ import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stateBackendForConfig } from "../../src/engine/state-config.js";
 import type { Plan } from "../../src/index.js";
-import { removedAfterAll, simState, startProviderAInstantUploads } from "../e2e/project.js";
+import {
+  type NamedObject,
+  namedObjects,
+  removedAfterAll,
+  simState,
+  startProviderAInstantUploads,
+} from "../e2e/project.js";
 import { describeEachStateBackend } from "../state/each-backend.js";
 import { inProcessProject } from "./in-process.js";
 import { KILL_PROJECTS, writeKillProject } from "./kill-projects.js";
@@ -86,45 +92,14 @@ afterAll(async () => {
   await Promise.all([...sims.values()].map((s) => s.close()));
 });
 
-interface Live {
-  kind: string;
-  id: string;
-  name: string;
-  parent: string;
-}
+type Live = NamedObject;
 
 /** Children of another object, counted against the declaration and checked through their parent. */
 const CHILDREN = new Set(["credentials", "memories"]);
 
 /** The project's live objects on the simulator (the platform's own, histories and runs left out). */
 async function live(sim: RunningSim): Promise<Live[]> {
-  const dump = (await simState(sim)) as Record<string, unknown>;
-  const out: Live[] = [];
-  for (const [kind, value] of Object.entries(dump)) {
-    // Histories (versions), runs and the simulator's own fixtures (tunnels, mounts) are no objects.
-    if (!Array.isArray(value) || /(versions|sessions|events|runs|tunnels|mounts)$/.test(kind)) continue;
-    for (const o of value as Record<string, unknown>[]) {
-      if (typeof o?.id !== "string" || o.archived_at || o.deleted_at) continue;
-      if (o.status === "archived" || o.status === "deleted") continue;
-      if (o.source === "official" || o.source === "qoder") continue;
-      const metadata = (o.metadata ?? {}) as Record<string, unknown>;
-      out.push({
-        kind,
-        id: o.id,
-        name: String(
-          metadata["agents.resource"] ??
-            o.name ??
-            o.display_name ??
-            o.filename ??
-            o.external_id ??
-            o.key ??
-            o.path,
-        ),
-        parent: String(o.vault_id ?? o.memory_store_id ?? o.store_id ?? ""),
-      });
-    }
-  }
-  return out;
+  return namedObjects(await simState(sim));
 }
 
 /**

@@ -132,6 +132,54 @@ export function liveObjects(dump: unknown): LiveObject[] {
   return out;
 }
 
+/** An object a project could have made, as the no-duplicate checks count it. */
+export interface NamedObject {
+  kind: string;
+  id: string;
+  /** The name it was made under (the ownership metadata's resource address first). */
+  name: string;
+  /** The object it belongs to (a vault, a memory store), or "". */
+  parent: string;
+}
+
+/**
+ * Every object of a simulator's dump a project could have made, with its name and parent: the
+ * archived and deleted, the platform's own (official, qoder skills), histories (versions),
+ * sessions, events, runs and the simulator's own fixtures (tunnels, mounts) left out, unless `skip`
+ * says otherwise. The kill matrix and the crash storm count duplicates with it.
+ */
+export function namedObjects(
+  dump: unknown,
+  skip = /(versions|sessions|events|runs|tunnels|mounts)$/,
+): NamedObject[] {
+  const out: NamedObject[] = [];
+  for (const [kind, value] of Object.entries(dump as Record<string, unknown>)) {
+    if (!Array.isArray(value) || skip.test(kind)) continue;
+    for (const o of value as Record<string, unknown>[]) {
+      if (typeof o?.id !== "string" || o.archived_at || o.deleted_at) continue;
+      if (o.status === "archived" || o.status === "deleted") continue;
+      if (o.source === "official" || o.source === "qoder") continue;
+      const metadata = (o.metadata ?? {}) as Record<string, unknown>;
+      const name =
+        metadata["agents.resource"] ??
+        o.name ??
+        o.display_name ??
+        o.filename ??
+        o.external_id ??
+        o.key ??
+        o.secret_name ??
+        o.path;
+      out.push({
+        kind,
+        id: o.id,
+        name: String(name),
+        parent: String(o.vault_id ?? o.memory_store_id ?? o.store_id ?? ""),
+      });
+    }
+  }
+  return out;
+}
+
 /** The live objects of the simulators' dumps whose ownership metadata names `project`. */
 export async function liveOwnedBy(sims: readonly RunningSim[], project: string): Promise<LiveObject[]> {
   const dumps = await Promise.all(sims.map(simState));

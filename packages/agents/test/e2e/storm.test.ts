@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { forceUnlock } from "../../src/state/file-store.js";
 import { inProcessProject } from "../convergence/in-process.js";
 import { CLI } from "./cli.js";
-import { setFaults, simState, startProviderAInstantUploads } from "./project.js";
+import { namedObjects, setFaults, simState, startProviderAInstantUploads } from "./project.js";
 
 /** Copies of each provider's group of resources (7 + 7 + 7 resources a copy, 63 in all). */
 const COPIES = 3;
@@ -151,29 +151,13 @@ function config(): string {
 /** Live objects the project made on a simulator, keyed by kind and name (the platform's own left out). */
 function liveByName(dump: unknown, sim: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const [kind, value] of Object.entries(dump as Record<string, unknown>)) {
-    // Tunnels and their mounts are the simulator's own fixtures, never made by the project.
-    if (!Array.isArray(value) || kind === "tunnels" || kind === "mounts") continue;
-    for (const o of value as Record<string, unknown>[]) {
-      if (typeof o?.id !== "string" || o.archived_at || o.deleted_at) continue;
-      if (o.status === "archived" || o.status === "deleted") continue;
-      if (o.source === "official" || o.source === "qoder") continue;
-      const metadata = (o.metadata ?? {}) as Record<string, unknown>;
-      const name =
-        metadata["agents.resource"] ??
-        o.name ??
-        o.display_name ??
-        o.filename ??
-        o.external_id ??
-        o.key ??
-        o.secret_name ??
-        o.path;
-      // Files (provider_a skill packages get unique names), credentials and memories are counted
-      // under their owner, so a second copy shows as a duplicate there.
-      const owner = o.vault_id ?? o.memory_store_id ?? o.store_id ?? "";
-      const key = `${sim} ${kind} ${String(owner)} ${String(name)}`;
-      out.set(key, [...(out.get(key) ?? []), o.id]);
-    }
+  // Files (provider_a skill packages get unique names), credentials and memories are counted under
+  // their owner, so a second copy shows as a duplicate there.
+  // Sessions and runs count too: a deployment's must be gone after destroy. Tunnels and their
+  // mounts are the simulator's own fixtures, never made by the project.
+  for (const o of namedObjects(dump, /^(tunnels|mounts)$/)) {
+    const key = `${sim} ${o.kind} ${o.parent} ${o.name}`;
+    out.set(key, [...(out.get(key) ?? []), o.id]);
   }
   return out;
 }
