@@ -150,8 +150,7 @@ async function deadSessionsEnded(): Promise<void> {
  * there is what a real process death does to the backend (its session, lock and journal rows end
  * or stay); the engine's part of each window is the same on both backends, and the deployment's
  * window on PostgreSQL is the kill matrix's provider_c apply row (kill-matrix.e2e, postgres
- * state: killed twice at the deployment's create, then converged), as b-crash.e2e kills runs on
- * PostgreSQL too.
+ * state: killed twice at the deployment's create, then converged).
  */
 function windows(): number[] {
   return backend === "postgres" ? [1] : [1, RESOURCES - 1, RESOURCES];
