@@ -3,7 +3,6 @@
 // duplicate and no orphan on the simulator. Every case runs on the file beside agents.yaml; the
 // kill while a create is in flight also on a real PostgreSQL (AGENTS_STATE_URL, one workspace per
 // project), whose other crash points are rows of the kill matrix.
-import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { basename, join } from "node:path";
 import pg from "pg";
@@ -16,8 +15,9 @@ import { ALL_ADAPTERS } from "../../src/providers/catalog.js";
 import type { StateRead } from "../../src/state/backend.js";
 import { forceUnlock } from "../../src/state/file-store.js";
 import { type PgServer, testPostgres } from "../state/pg-server.js";
-import { CLI, runCli } from "./cli.js";
+import { runCli } from "./cli.js";
 import { runCliHere } from "./cli-here.js";
+import { held, killApplyWhen } from "./kill-held.js";
 import {
   copyCrashProject,
   liveObjects,
@@ -236,7 +236,9 @@ for (const kind of ["file", "postgres"] as const) {
           await setFaults(c, {
             rules: [{ method: "POST", path: HELD[k], repeat: true, action: { type: "hold" } }],
           });
-          await killWhileHeld(dir);
+          // Killed as soon as the simulator holds one of them; those sent side by side are in
+          // flight with it. The dead run's lock is looked at below.
+          await killApplyWhen(dir, env, async () => (await held(c)) > 0, ["apply", "-y"], true);
           await setFaults(c, {});
           if (k === 1 && backend === "file") {
             // A killed run leaves its lock file: the user sees that its holder is gone and releases it by id.
@@ -291,27 +293,4 @@ for (const kind of ["file", "postgres"] as const) {
       );
     },
   );
-}
-
-/**
- * Runs apply and SIGKILLs it as soon as the simulator holds one of its creates (polled every
- * 10 ms, 20 s at most); the window's creates sent side by side are in flight with it.
- */
-async function killWhileHeld(dir: string): Promise<void> {
-  const child = spawn(process.execPath, [CLI, "apply", "-y"], {
-    cwd: dir,
-    env: { ...process.env, ...env },
-    stdio: "ignore",
-  });
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", resolve);
-  });
-  const held = async () => ((await (await fetch(`${c.origin}/_sim/held`)).json()) as { held: number }).held;
-  try {
-    for (let i = 0; i < 2000 && !(await held()); i++) await new Promise((r) => setTimeout(r, 10));
-  } finally {
-    child.kill("SIGKILL");
-  }
-  expect(await exited, "the CLI was killed while a create was held").toBeNull();
 }
