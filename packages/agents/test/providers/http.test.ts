@@ -1,8 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type FaultAction, type RunningSim, type SimName, startSims } from "@agents/sims";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ALL_ADAPTERS } from "../../src/providers/catalog.js";
 import {
   createHttpClient,
+  createHttpClientFactory,
   DEFAULT_RETRY_POLICY,
   type HttpStats,
   newHttpStats,
@@ -191,12 +194,16 @@ describe("http client", () => {
     expect(notices[0]!.waitMs).toBe(5000);
   });
 
-  it("gives a create up after maxRefusals refusals in a row", async () => {
+  it("gives a create up after maxRefusals refusals in a row, saying what to do", async () => {
     route = (_req, res) => json(res, 429, { error: { code: "rate" } }, { "retry-after": "1" });
     const error = (await client()
       .request({ method: "POST", path: "/agents", json: {} })
       .catch((e: unknown) => e)) as ProviderHttpError;
     expect(error.status).toBe(429);
+    expect(error.refused).toBe(true);
+    expect(error.message).toBe(
+      "provider_x POST /agents: 429 rate: Too Many Requests; provider_x kept refusing this API key over its request limit (11 attempts): wait a minute and run the command again, or ask provider_x for a higher limit",
+    );
     expect(hits).toBe(DEFAULT_RETRY_POLICY.maxRefusals + 1);
   });
 
@@ -385,5 +392,170 @@ describe("Retry-After parsing", () => {
   ])("Retry-After %s → %s ms", (value, expected) => {
     const now = Date.parse("Sun, 22 Nov 2026 00:00:00 GMT");
     expect(retryAfterMs(new Headers({ "retry-after": value }), policy, now)).toBe(expected);
+  });
+});
+
+// Opening a session's event stream through each provider's adapter client, against its simulator
+// (fault rules on the stream route): a refusal (429, or 503/529 naming a Retry-After) pauses the
+// lane, is said once and the open is sent again, as for any call; a refusal that outlasts the
+// request's refusals ends in one error that names the provider and what to do. One row per
+// status the provider sends (provider_c says 529 where the others say 503).
+describe("opening an event stream, on each provider's simulator", () => {
+  const NAMES: SimName[] = ["provider_a", "provider_b", "provider_c", "provider_d"];
+  const BLOCKS: Record<string, Record<string, unknown>> = {
+    provider_a: { api_key: "sim-provider-a-key", workspace_id: "llm-test" },
+    provider_b: { api_key: "sim-provider-b-key" },
+    provider_c: { api_key: "sim-provider-c-key" },
+    provider_d: { api_key: "sim-provider-d-key" },
+  };
+  const SESSION = "sesn_open1";
+  const PATH = `/sessions/${SESSION}/events/stream`;
+  const sims = new Map<string, RunningSim>();
+  beforeAll(async () => {
+    for (const sim of await startSims(NAMES, { quiet: true })) sims.set(sim.name, sim);
+    // A session as each simulator stores it: enough for its stream route to open.
+    await Promise.all(
+      [...sims.values()].map((sim) =>
+        fetch(`${sim.origin}/_sim/seed`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ sessions: [{ id: SESSION }] }),
+        }),
+      ),
+    );
+  });
+  afterAll(() => Promise.all([...sims.values()].map((sim) => sim.close())));
+
+  /** The provider's own client (its auth headers and error parser), on the virtual clock. */
+  function streamer(provider: string, faults: FaultAction, repeat: boolean) {
+    const sim = sims.get(provider)!;
+    sim.faults.set({ rules: [{ method: "GET", path: "/events/stream$", nth: 1, repeat, action: faults }] });
+    sleeps.length = 0;
+    notices.length = 0;
+    const factory = createHttpClientFactory({
+      policy: { maxRefusals: 2 },
+      pacing: { clock: virtualClock },
+      onRetry: (notice) => notices.push(notice),
+    });
+    const adapter = ALL_ADAPTERS.find((a) => a.name === provider)!;
+    return { http: adapter.connect(BLOCKS[provider]!, factory, sim.url).http, stats: factory.stats };
+  }
+
+  it.each<{
+    provider: string;
+    status: number;
+    headers: Record<string, string>;
+    cause: string;
+    waitMs: number;
+  }>([
+    {
+      provider: "provider_a",
+      status: 503,
+      headers: { "retry-after": "2" },
+      cause: "503 (overloaded)",
+      waitMs: 2000,
+    },
+    {
+      provider: "provider_b",
+      status: 503,
+      headers: { "retry-after": "1" },
+      cause: "503 (overloaded)",
+      waitMs: 1000,
+    },
+    // A wait longer than the cap is cut to it (maxRetryAfterMs, 30 s), as for every call.
+    {
+      provider: "provider_c",
+      status: 529,
+      headers: { "retry-after": "120" },
+      cause: "529 (overloaded)",
+      waitMs: 30_000,
+    },
+    {
+      provider: "provider_c",
+      status: 429,
+      headers: { "retry-after": "2" },
+      cause: "rate limited",
+      waitMs: 2000,
+    },
+    {
+      provider: "provider_d",
+      status: 503,
+      headers: { "retry-after": "1" },
+      cause: "503 (overloaded)",
+      waitMs: 1000,
+    },
+  ])(
+    "$provider: a $status with $headers pauses the lane, says so once, and the stream opens after the wait",
+    async ({ provider, status, headers, cause, waitMs }) => {
+      const { http, stats } = streamer(provider, { type: "status", status, headers }, false);
+      const stream = await http.stream!({ path: PATH });
+      stream.close();
+      expect(stream.status).toBe(200);
+      expect(stats.calls).toBe(2);
+      expect(notices).toEqual([
+        { provider, method: "GET", path: PATH, cause, waitMs, attempt: 2, maxAttempts: 3, pause: true },
+      ]);
+      expect(sleeps).toEqual([waitMs]);
+    },
+  );
+
+  it.each<{ provider: string; status: number; headers: Record<string, string>; message: RegExp }>([
+    {
+      provider: "provider_a",
+      status: 503,
+      headers: { "retry-after": "1" },
+      message:
+        /: 503 service_unavailable: .*; provider_a was overloaded and refused all 3 attempts: try again in a few minutes$/,
+    },
+    {
+      provider: "provider_b",
+      status: 503,
+      headers: { "retry-after": "1" },
+      message:
+        /: 503 \w+: .*; provider_b was overloaded and refused all 3 attempts: try again in a few minutes$/,
+    },
+    {
+      provider: "provider_c",
+      status: 529,
+      headers: { "retry-after": "1" },
+      message:
+        /: 529 overloaded_error: .*; provider_c was overloaded and refused all 3 attempts: try again in a few minutes$/,
+    },
+    {
+      provider: "provider_c",
+      status: 429,
+      headers: { "retry-after": "1" },
+      message:
+        /: 429 rate_limit_error: .*; provider_c kept refusing this API key over its request limit \(3 attempts\): wait a minute and run the command again, or ask provider_c for a higher limit$/,
+    },
+    {
+      provider: "provider_d",
+      status: 503,
+      headers: { "retry-after": "1" },
+      message:
+        /: 503 ServiceUnavailable: .*; provider_d was overloaded and refused all 3 attempts: try again in a few minutes$/,
+    },
+  ])(
+    "$provider: a $status that outlasts the refusals ends in one error naming the provider and what to do",
+    async ({ provider, status, headers, message }) => {
+      const { http, stats } = streamer(provider, { type: "status", status, headers }, true);
+      const error = (await http.stream!({ path: PATH }).catch((e: unknown) => e)) as ProviderHttpError;
+      expect(error).toBeInstanceOf(ProviderHttpError);
+      expect(error).toMatchObject({ provider, status, refused: true });
+      expect(error.message.startsWith(`${provider} GET ${PATH}: `)).toBe(true);
+      expect(error.message).toMatch(message);
+      expect(error.message).not.toMatch(/sim-provider-\w-key/);
+      expect(stats.calls).toBe(3);
+      // Each refusal came after the last pause was over: each started a pause of its own.
+      expect(notices.map((n) => n.attempt)).toEqual([2, 3, 4]);
+    },
+  );
+
+  it("provider_c: a 529 naming no wait is a failure, not a refusal: not sent again here (the follower resumes)", async () => {
+    const { http, stats } = streamer("provider_c", { type: "status", status: 529 }, false);
+    const error = (await http.stream!({ path: PATH }).catch((e: unknown) => e)) as ProviderHttpError;
+    expect(error).toMatchObject({ status: 529, code: "overloaded_error", refused: false });
+    expect(stats.calls).toBe(1);
+    expect(notices).toEqual([]);
   });
 });
