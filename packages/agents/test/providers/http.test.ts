@@ -226,7 +226,7 @@ describe("http client", () => {
     route = () => {
       /* never answers */
     };
-    const error = await client(newHttpStats(), 100)
+    const error = await client(newHttpStats(), 25)
       .request({ method: "GET", path: "/slow" })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderHttpError);
@@ -327,10 +327,10 @@ describe("http client transport", () => {
   it("times out an answer that trickles in: the timeout covers the whole exchange", async () => {
     route = (_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
-      const timer = setInterval(() => res.write(" "), 20);
+      const timer = setInterval(() => res.write(" "), 10);
       res.on("close", () => clearInterval(timer));
     };
-    const error = (await client(newHttpStats(), 150)
+    const error = (await client(newHttpStats(), 60)
       .request({ method: "POST", path: "/agents" })
       .catch((e: unknown) => e)) as ProviderHttpError;
     expect(error.code).toBe("timeout");
