@@ -48,6 +48,8 @@ describe("project scope", () => {
   let dynamic: RunningForgeMcp;
   let dynamicOpen: RunningForgeMcp;
   let ignored: RunningForgeMcp;
+  // dynamicOpen's clock runs ahead by this much (what expires a kept path look-up)
+  let skew = 0;
   const calls = async (since: number) =>
     (
       (await (await fetch(`${forge.origin}/_sim/log?since=${since}`)).json()) as {
@@ -68,7 +70,10 @@ describe("project scope", () => {
         GITLAB_ALLOWED_PROJECT_IDS: "1,acme/platform/infra",
         ENABLE_DYNAMIC_PROJECT_SCOPE: "true",
       }),
-      startForgeMcp({ ...remote, ENABLE_DYNAMIC_PROJECT_SCOPE: "true", ENABLE_STRICT_PROJECT_SCOPE: "true" }),
+      startForgeMcp(
+        { ...remote, ENABLE_DYNAMIC_PROJECT_SCOPE: "true", ENABLE_STRICT_PROJECT_SCOPE: "true" },
+        { now: () => Date.now() + skew },
+      ),
       startForgeMcp({ ...remote, GITLAB_ALLOWED_PROJECT_IDS: "1,2" }),
     ]);
   });
@@ -290,7 +295,6 @@ describe("project scope", () => {
     });
 
     it("a renamed project: its old path reaches it by id until the look-up expires, never the project now there", async () => {
-      let clock = 0;
       const post = async (method: string, path: string, body: Json) =>
         (await (
           await fetch(`${forge.apiUrl}${path}`, {
@@ -300,34 +304,23 @@ describe("project scope", () => {
           })
         ).json()) as { id: number };
       const listed = await post("POST", "/projects", { path: "scoped", namespace_path: "acme" });
-      const mcp = await startForgeMcp(
-        {
-          FORGE_API_URL: forge.apiUrl,
-          FORGE_TOKEN: "sim-forge-pat",
-          FORGE_TOOLSETS: "projects,vulnerabilities",
-          GITLAB_ALLOWED_PROJECT_IDS: String(listed.id),
-        },
-        { now: () => clock },
-      );
-      try {
-        const reach = async (tool = "get_project") => {
-          const r = await call(mcp, tool, { project_id: "acme/scoped" });
-          return r.isError ? r.content[0]!.text : (r.structuredContent?.id ?? "ok");
-        };
-        expect(await reach()).toBe(listed.id);
-        await post("PUT", `/projects/${listed.id}`, { path: "scoped-old" });
-        const taker = await post("POST", "/projects", { path: "scoped", namespace_path: "acme" });
-        expect(await reach()).toBe(listed.id);
-        // a GraphQL document goes to the forge by the path itself: checked afresh, refused
-        expect(await reach("list_project_vulnerabilities")).toMatch(/was renamed or moved/);
-        clock += TTL_MS + 1;
-        const since = await forgeLogSeq(forge);
-        expect(await reach()).toMatch(/"acme\/scoped" is outside GITLAB_ALLOWED_PROJECT_IDS/);
-        expect(await forgeCallsSince(forge, since, "/api/v4/projects/acme%2Fscoped")).toBe(0);
-        expect(await forgeCallsSince(forge, since, `/api/v4/projects/${taker.id}`)).toBe(0);
-      } finally {
-        await mcp.close();
-      }
+      // the request's own list is the only one (strict scope allows both tools)
+      const own = { ...alice, "x-gitlab-allowed-project-ids": String(listed.id) };
+      const reach = async (tool = "get_project") => {
+        const r = await call(dynamicOpen, tool, { project_id: "acme/scoped" }, own);
+        return r.isError ? r.content[0]!.text : (r.structuredContent?.id ?? "ok");
+      };
+      expect(await reach()).toBe(listed.id);
+      await post("PUT", `/projects/${listed.id}`, { path: "scoped-old" });
+      const taker = await post("POST", "/projects", { path: "scoped", namespace_path: "acme" });
+      expect(await reach()).toBe(listed.id);
+      // a GraphQL document goes to the forge by the path itself: checked afresh, refused
+      expect(await reach("list_project_vulnerabilities")).toMatch(/was renamed or moved/);
+      skew += TTL_MS + 1;
+      const since = await forgeLogSeq(forge);
+      expect(await reach()).toMatch(/"acme\/scoped" is outside X-GitLab-Allowed-Project-Ids/);
+      expect(await forgeCallsSince(forge, since, "/api/v4/projects/acme%2Fscoped")).toBe(0);
+      expect(await forgeCallsSince(forge, since, `/api/v4/projects/${taker.id}`)).toBe(0);
     });
   });
 });

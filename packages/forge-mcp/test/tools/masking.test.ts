@@ -438,31 +438,7 @@ describe("masking on every lane, against the forge simulator", () => {
     expectMasked(await call());
   });
 
-  it("a managed policy masks a bound project's answer with its group and refuses an unbound one before any forge call", async () => {
-    const policy = file("sim-policy.json", {
-      version: 1,
-      policyGroups: {
-        widgets: { rules: [{ id: "r", type: "keyword", match: "Rotate", replacement: "[r]" }] },
-      },
-      bindings: [{ gitlabInstance: forge.origin, policyGroup: "widgets", projectIds: [1] }],
-    });
-    const managed = await startForgeMcp(
-      envOf({ GITLAB_MASKING_ENABLED: "true", GITLAB_MASKING_POLICY_FILE: policy }),
-    );
-    try {
-      const bound = await plainCall(managed, V2025);
-      expect((bound.structuredContent as { title: string }).title).toBe("[r] [Token masked]");
-      const since = await forgeLogSeq(forge);
-      const { body } = await postToolCall(managed, "get_issue", { project_id: 4, issue_iid: 1 }, V2025);
-      expect(body.result).toMatchObject({ isError: true });
-      expect(body.result.content[0].text).toMatch(/project 4 is bound to no policy group/);
-      expect(await forgeCallsSince(forge, since, "/api/v4/projects/4/issues/1")).toBe(0);
-    } finally {
-      await managed.close();
-    }
-  });
-
-  describe("a managed policy, the project named by path or URL (resolved to its id: src/forge/project-ids.ts)", () => {
+  describe("a managed policy (GITLAB_MASKING_POLICY_FILE), a project named by id, path or URL (a path resolved to its id: src/forge/project-ids.ts)", () => {
     let managed: RunningForgeMcp;
     let clock = 0;
     let mover: { id: number; iid: number };
@@ -525,6 +501,16 @@ describe("masking on every lane, against the forge simulator", () => {
     afterAll(async () => {
       await faults([]);
       await managed?.close();
+    });
+
+    it("a managed policy masks a bound project's answer with its group and refuses an unbound one before any forge call", async () => {
+      const bound = await plainCall(managed, { ...V2025, ...alice });
+      expect((bound.structuredContent as { title: string }).title).toBe("[r] [Token masked]");
+      const since = await forgeLogSeq(forge);
+      const unbound = await getIssue({ project_id: 4, issue_iid: 1 });
+      expect(unbound).toMatchObject({ isError: true });
+      expect(unbound.content[0]!.text).toMatch(/project 4 is bound to no policy group/);
+      expect(await forgeCallsSince(forge, since, "/api/v4/projects/4/issues/1")).toBe(0);
     });
 
     it.each<[string, () => Record<string, unknown>]>([
