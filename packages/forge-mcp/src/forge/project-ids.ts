@@ -69,7 +69,7 @@ export class ProjectIds {
    * young answer is reused unless `fresh`. ProjectNotResolved when the look-up fails.
    */
   async find(ref: string | number, who: Asker, lookup: Lookup, fresh = false): Promise<Found> {
-    const name = pathOf(String(ref));
+    const name = decodedPath(String(ref));
     const key = `${who.apiUrl}\n${createHash("sha256").update(who.token).digest("base64url")}\n${name.toLowerCase()}`;
     const t = this.now();
     const kept = this.cache.get(key);
@@ -92,8 +92,8 @@ export class ProjectIds {
   }
 }
 
-/** A path as the forge reads it: `acme%2Fwidgets` (already encoded) is `acme/widgets`. */
-function pathOf(ref: string): string {
+/** A project reference as the forge reads it: `acme%2Fwidgets` is `acme/widgets` (an id or a plain path as it is). */
+export function decodedPath(ref: string): string {
   if (ref.includes("/") || !/%2F/i.test(ref)) return ref;
   try {
     return decodeURIComponent(ref);

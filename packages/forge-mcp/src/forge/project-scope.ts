@@ -1,4 +1,4 @@
-import { type Found, numericId } from "./project-ids.js";
+import { decodedPath, type Found, numericId } from "./project-ids.js";
 
 /**
  * GITLAB_ALLOWED_PROJECT_IDS, enforced where every tool's forge call passes (ForgeApi), so no tool
@@ -344,7 +344,7 @@ function itemAllowed(item: unknown, ids: Set<number>): boolean {
 
 /** A project path as compared: lower case, `acme%2Fwidgets` read as `acme/widgets`. */
 function pathForm(ref: string): string {
-  return (ref.includes("/") ? ref : decodeOnce(ref)).toLowerCase();
+  return decodedPath(ref).toLowerCase();
 }
 
 /** A path segment as the forge reads it: percent-decoded once. */
