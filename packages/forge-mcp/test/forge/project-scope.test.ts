@@ -3,7 +3,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { ForgeApi } from "../../src/forge/api.js";
-import { TTL_MS } from "../../src/forge/project-ids.js";
+import { ProjectIds, TTL_MS } from "../../src/forge/project-ids.js";
 import { ProjectOutsideScope, ProjectScope } from "../../src/forge/project-scope.js";
 import { createMcpServer } from "../../src/mcp/sdk-server.js";
 import { stdioCatalogue } from "../../src/tools/index.js";
@@ -277,6 +277,26 @@ describe("project scope", () => {
       const r = await call(dynamic, "list_issues", { project_id: project }, alice);
       expect(r.isError, r.content[0]?.text).toBeFalsy();
       expect(await forgeCallsSince(forge, since, `/api/v4/projects/${id}/issues`)).toBe(1);
+    });
+
+    it("the resolver keeps at most its bound of paths, the least recently used dropped first", async () => {
+      const ids = new ProjectIds(Date.now, TTL_MS, 2);
+      const api = new ForgeApi(forge.apiUrl, "sim-forge-pat", 5000, undefined, undefined, "bearer", ids);
+      const since = await forgeLogSeq(forge);
+      const named = [
+        "acme/widgets",
+        "bob/dotfiles",
+        "acme/widgets",
+        "labs/experiments",
+        "acme/widgets",
+        "bob/dotfiles",
+      ];
+      const got: number[] = [];
+      for (const p of named) got.push(await api.projectId(p));
+      expect(got).toEqual([1, 3, 1, 4, 1, 3]);
+      // acme/widgets, used again and again, stays; bob/dotfiles made room for labs/experiments
+      expect(await forgeCallsSince(forge, since, "/api/v4/projects/acme%2Fwidgets")).toBe(1);
+      expect(await forgeCallsSince(forge, since, "/api/v4/projects/bob%2Fdotfiles")).toBe(2);
     });
 
     it("attack: a listed path the caller cannot see answers what an unknown path does, no data asked", async () => {
