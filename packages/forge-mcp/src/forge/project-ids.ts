@@ -28,7 +28,7 @@ export class ProjectNotResolved extends Error {
 }
 
 /** Who asks: the forge's REST root and the token the call carries. */
-export interface Asker {
+export interface TokenHolder {
   apiUrl: string;
   token: string;
 }
@@ -60,7 +60,7 @@ export class ProjectIds {
   }
 
   /** The numeric id of a project named by id (no forge call) or path (./project-ids.ts's look-up). */
-  async idOf(ref: string | number, who: Asker, lookup: Lookup, fresh = false): Promise<number> {
+  async idOf(ref: string | number, who: TokenHolder, lookup: Lookup, fresh = false): Promise<number> {
     return numericId(ref) ?? (await this.find(ref, who, lookup, fresh)).id;
   }
 
@@ -68,7 +68,7 @@ export class ProjectIds {
    * A project named by id or path, looked up (an id too: the allow-list learns its path so); a
    * young answer is reused unless `fresh`. ProjectNotResolved when the look-up fails.
    */
-  async find(ref: string | number, who: Asker, lookup: Lookup, fresh = false): Promise<Found> {
+  async find(ref: string | number, who: TokenHolder, lookup: Lookup, fresh = false): Promise<Found> {
     const name = decodedPath(String(ref));
     const key = `${who.apiUrl}\n${createHash("sha256").update(who.token).digest("base64url")}\n${name.toLowerCase()}`;
     const t = this.now();
