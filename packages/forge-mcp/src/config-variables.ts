@@ -371,7 +371,7 @@ export const VARIABLES = [
     name: "FORGE_MASKING_POLICY_FILE",
     key: "maskingPolicyFile",
     read: text(),
-    doc: "a JSON file of policy groups bound to projects per forge: each call is masked by its project's group, and refused when no group covers it (gitlab-mcp's managed masking)",
+    doc: "a JSON file of policy groups bound to project ids per forge: each call is masked by its project's group, and refused when no group covers it (gitlab-mcp's managed masking). A project named by path or URL is looked up with the caller's token first (see [Project paths and ids](#project-paths-and-ids))",
   },
   {
     name: "FORGE_MASKING_WORKSPACE_DIR",

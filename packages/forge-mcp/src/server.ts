@@ -15,6 +15,7 @@ import type { Config } from "./config.js";
 import { ForgeApi } from "./forge/api.js";
 import { onForgeCall } from "./forge/http.js";
 import { ForgeOAuthClient } from "./forge/oauth-client.js";
+import { ProjectIds } from "./forge/project-ids.js";
 import { ProjectScope } from "./forge/project-scope.js";
 import { forgeUnauthorizedReply } from "./forge/unauthorized.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
@@ -452,6 +453,8 @@ function mountMcp(
     }
     return s;
   };
+  // a project path's id, per forge and token holder, for masking and the allow-list (./forge/project-ids.ts)
+  const projectIds = new ProjectIds(now);
   const apiFor = (extra: { authInfo?: { token: string; extra?: Record<string, unknown> } | undefined }) => {
     const chosen = extra.authInfo?.extra?.apiUrl;
     const apiUrl = typeof chosen === "string" ? chosen : config.forgeApiUrl;
@@ -465,6 +468,7 @@ function mountMcp(
       (extra.authInfo ? extra.authInfo.extra?.tokenKind === "job" : config.forgeTokenKind === "job")
         ? "job"
         : "bearer",
+      projectIds,
     );
   };
 

@@ -40,6 +40,15 @@ export function noticeToStderr(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
+/**
+ * Prints each retry's wait (`onRetry`) on stderr, redacted: stdout may be a JSON document or a
+ * reply being streamed. `plan` and the commands that follow a session's events print this way.
+ */
+export function retriesToStderr(secrets: string[]): (notice: RetryNotice) => void {
+  const redact = redactor(secrets);
+  return (notice) => process.stderr.write(`${redact(retryLine(notice))}\n`);
+}
+
 /** Runs a command body and re-raises any error with every resolved secret value redacted. */
 export async function redactingErrors<T>(secrets: string[], body: () => Promise<T>): Promise<T> {
   try {

@@ -59,7 +59,9 @@ export interface HttpClient {
   request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>>;
   /**
    * Opens a long-lived GET (server-sent events) and hands back its body as text chunks as they
-   * arrive; never retried (a caller that resumes knows from where). Clients built here have it.
+   * arrive. A refusal (429, or 503/529 with Retry-After) is waited out and sent again as for any
+   * request; a failure is not retried (a caller that resumes knows from where). Clients built
+   * here have it.
    */
   stream?(req: StreamRequest): Promise<HttpStream>;
   /** Adds a value that must never appear in an error message (e.g. a secret sent in a body). */
@@ -119,9 +121,48 @@ export class ProviderHttpError extends UnforeseeableError {
     readonly status: number,
     readonly code: string | undefined,
     readonly conflict: boolean,
+    /**
+     * The provider refused every sending (429, or 503/529 with Retry-After) until the request's
+     * refusals were spent: sending it again at once would only be refused again.
+     */
+    readonly refused = false,
   ) {
     super(status === 0 ? "network" : "answer", message);
   }
+}
+
+/** A 429, or a 503/529 naming a wait: the provider says it did not act on the request. */
+function isRefusal(status: number, retryAfterMs: number | undefined): boolean {
+  return status === 429 || ((status === 503 || status === 529) && retryAfterMs !== undefined);
+}
+
+/** What the user can do once a refusal outlasted every sending (said after the provider's own words). */
+function refusalAdvice(provider: string, status: number, attempts: number): string {
+  return status === 429
+    ? `${provider} kept refusing this API key over its request limit (${attempts} attempts): wait a minute and run the command again, or ask ${provider} for a higher limit`
+    : `${provider} was overloaded and refused all ${attempts} attempts: try again in a few minutes`;
+}
+
+/** One request as the lane and the messages know it. */
+interface Exchange {
+  method: string;
+  path: string;
+  signal?: AbortSignal;
+  /** Statuses the caller takes as an answer (never sent again, even a refusal). */
+  allowStatus?: number[];
+}
+
+/** How often one request was sent, and how many of those sendings were refused. */
+interface Tally {
+  sent: number;
+  refusals: number;
+}
+
+/** What an error message is made from: a whole answer or an opened stream's status line. */
+interface Answer {
+  status: number;
+  statusText: string;
+  headers: ResponseHeaders;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE"]);
@@ -215,39 +256,125 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
       maxAttempts: policy.maxRetries + 1,
     });
 
+  const abortedError = (method: string, path: string) =>
+    new ProviderHttpError(
+      `${options.provider} ${method} ${path}: aborted`,
+      options.provider,
+      method,
+      path,
+      0,
+      "aborted",
+      false,
+    );
+
+  /**
+   * Sends one request on the lane, again and again while the provider refuses it (a 429, or a
+   * 503/529 naming a Retry-After: it did not act, so any request may go again) and the request's
+   * refusals are not spent: each sending waits for the lane (a refusal pauses it for the wait
+   * asked, capped at maxRetryAfterMs), teaches it from the answer, and the sending whose answer
+   * started a pause says so once (`onRetry`, `pause`). Ordinary calls and stream opens both go
+   * through here, so both wait, retry and say so alike. A network failure settles the lane and is
+   * thrown as it came; `drain` reads a refused answer's body before it is sent again.
+   */
+  async function onLane<A extends { status: number; headers: ResponseHeaders }>(
+    exchange: Exchange,
+    tally: Tally,
+    send: () => Promise<A>,
+    drain: (answer: A) => Promise<unknown> | undefined = () => undefined,
+  ): Promise<A> {
+    for (;;) {
+      let sentAtMs: number;
+      try {
+        sentAtMs = await pacer.acquire(exchange.signal);
+      } catch {
+        throw abortedError(exchange.method, exchange.path);
+      }
+      stats.calls++;
+      stats.byMethod[exchange.method] = (stats.byMethod[exchange.method] ?? 0) + 1;
+      tally.sent++;
+      let answer: A;
+      try {
+        answer = await send();
+      } catch (error) {
+        pacer.settle({ status: 0, sentAtMs });
+        throw error;
+      }
+      const status = answer.status;
+      const retryAfter = retryAfterMs(answer.headers, policy);
+      const pausedMs = pacer.settle({
+        status,
+        sentAtMs,
+        headers: answer.headers,
+        ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
+      });
+      if (status === 429) stats.rateLimited++;
+      if (pausedMs !== undefined)
+        env.onRetry?.({
+          provider: options.provider,
+          method: exchange.method,
+          path: exchange.path,
+          cause: status === 429 ? "rate limited" : `${status} (overloaded)`,
+          waitMs: pausedMs,
+          attempt: tally.sent + 1,
+          maxAttempts: policy.maxRefusals + 1,
+          pause: true,
+        });
+      if (!isRefusal(status, retryAfter) || exchange.allowStatus?.includes(status)) return answer;
+      if (tally.refusals >= policy.maxRefusals) return answer;
+      tally.refusals++;
+      stats.retries++;
+      await drain(answer);
+    }
+  }
+
+  /** The error for an answer that is not a success; a refusal that outlasted every sending says what to do. */
+  function answerError(exchange: Exchange, tally: Tally, answer: Answer, body: unknown): ProviderHttpError {
+    const { status } = answer;
+    const parsed = safeParse(options.parseError, status, body);
+    const code = parsed.code ?? `http_${status}`;
+    const detail = parsed.message ?? (typeof body === "string" ? body.slice(0, 200) : answer.statusText);
+    const refused = isRefusal(status, retryAfterMs(answer.headers, policy));
+    const advice = refused ? `; ${refusalAdvice(options.provider, status, tally.sent)}` : "";
+    return new ProviderHttpError(
+      redact(
+        `${options.provider} ${exchange.method} ${exchange.path}: ${status} ${code}: ${detail}${advice}`,
+      ),
+      options.provider,
+      exchange.method,
+      exchange.path,
+      status,
+      parsed.code,
+      parsed.conflict ?? status === 409,
+      refused,
+    );
+  }
+
   async function request<T>(req: HttpRequest): Promise<HttpResponse<T>> {
     const url = buildUrl(base, req.path, req.query);
     const retryable = SAFE_METHODS.has(req.method) || req.idempotent === true;
     const where = `${options.provider} ${req.method} ${req.path}`;
-    const aborted = () =>
-      new ProviderHttpError(`${where}: aborted`, options.provider, req.method, req.path, 0, "aborted", false);
-    let refusals = 0;
-    for (let attempt = 0; ; attempt++) {
-      let sentAtMs: number;
-      try {
-        sentAtMs = await pacer.acquire(req.signal);
-      } catch {
-        throw aborted();
-      }
-      stats.calls++;
-      stats.byMethod[req.method] = (stats.byMethod[req.method] ?? 0) + 1;
+    const tally: Tally = { sent: 0, refusals: 0 };
+    // Retries of failures (network errors, 408/5xx) on top of the refusals onLane sends again.
+    for (let retries = 0; ; retries++) {
       let response: RawResponse;
       try {
-        response = await send(url, req, options.headers, req.timeoutMs ?? policy.timeoutMs);
+        response = await onLane(req, tally, () =>
+          send(url, req, options.headers, req.timeoutMs ?? policy.timeoutMs),
+        );
       } catch (error) {
-        pacer.settle({ status: 0, sentAtMs });
-        if (req.signal?.aborted) throw aborted();
+        if (error instanceof ProviderHttpError) throw error;
+        if (req.signal?.aborted) throw abortedError(req.method, req.path);
         const reason = describeNetworkError(error);
-        if (retryable && attempt - refusals < policy.maxRetries) {
+        if (retryable && retries < policy.maxRetries) {
           stats.retries++;
-          const wait = backoff(attempt - refusals, policy, random);
-          notify(req, reason, wait, attempt - refusals);
+          const wait = backoff(retries, policy, random);
+          notify(req, reason, wait, retries);
           await sleep(wait, req.signal);
           continue;
         }
         throw new ProviderHttpError(
           redact(
-            `${where}: ${reason} reaching ${origin}${attempt > 0 ? ` (after ${attempt + 1} attempts)` : ""}`,
+            `${where}: ${reason} reaching ${origin}${tally.sent > 1 ? ` (after ${tally.sent} attempts)` : ""}`,
           ),
           options.provider,
           req.method,
@@ -258,107 +385,55 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
         );
       }
       const status = response.status;
-      const retryAfter = retryAfterMs(response.headers, policy);
-      const refused = status === 429 || ((status === 503 || status === 529) && retryAfter !== undefined);
-      const pausedMs = pacer.settle({
-        status,
-        sentAtMs,
-        headers: response.headers,
-        ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
-      });
-      if (status === 429) stats.rateLimited++;
-      if (pausedMs !== undefined)
-        env.onRetry?.({
-          provider: options.provider,
-          method: req.method,
-          path: req.path,
-          cause: status === 429 ? "rate limited" : `${status} (overloaded)`,
-          waitMs: pausedMs,
-          attempt: attempt + 2,
-          maxAttempts: policy.maxRefusals + 1,
-          pause: true,
-        });
-      const ok = status >= 200 && status < 300;
-      if (ok || req.allowStatus?.includes(status)) {
+      if ((status >= 200 && status < 300) || req.allowStatus?.includes(status)) {
         return {
           status: response.status,
           headers: response.headers,
           body: readBody(response, req) as T,
         };
       }
-      const body = readBody(response, { ...req, responseType: "json" });
-      // The provider did not act: send it again, whatever the method, once the lane's pause is over.
-      if (refused && refusals < policy.maxRefusals) {
-        refusals++;
+      if (retryable && RETRY_STATUSES.has(status) && retries < policy.maxRetries) {
         stats.retries++;
-        continue;
-      }
-      if (retryable && RETRY_STATUSES.has(response.status) && attempt - refusals < policy.maxRetries) {
-        stats.retries++;
-        const wait = retryAfter ?? backoff(attempt - refusals, policy, random);
-        notify(req, String(response.status), wait, attempt - refusals);
+        const wait = retryAfterMs(response.headers, policy) ?? backoff(retries, policy, random);
+        notify(req, String(status), wait, retries);
         await sleep(wait, req.signal);
         continue;
       }
-      const parsed = safeParse(options.parseError, response.status, body);
-      const code = parsed.code ?? `http_${response.status}`;
-      const detail = parsed.message ?? (typeof body === "string" ? body.slice(0, 200) : response.statusText);
-      throw new ProviderHttpError(
-        redact(`${where}: ${response.status} ${code}: ${detail}`),
-        options.provider,
-        req.method,
-        req.path,
-        response.status,
-        parsed.code,
-        parsed.conflict ?? response.status === 409,
-      );
+      throw answerError(req, tally, response, readBody(response, { ...req, responseType: "json" }));
     }
   }
   async function stream(req: StreamRequest): Promise<HttpStream> {
     const url = buildUrl(base, req.path, req.query);
-    const where = `${options.provider} GET ${req.path}`;
-    const fail = (status: number, code: string | undefined, message: string) =>
-      new ProviderHttpError(
-        redact(`${where}: ${message}`),
+    const exchange: Exchange = {
+      method: "GET",
+      path: req.path,
+      ...(req.signal ? { signal: req.signal } : {}),
+    };
+    // Opening a stream is a request like any other on the lane (onLane): it waits for the lane's
+    // pace, its answer's limit headers teach the lane, and a refusal pauses the lane, is said once
+    // and is sent again once the pause is over. The open stream then holds no place in the lane.
+    // A failure (network error, 5xx without Retry-After) is not retried here: the caller resumes.
+    const tally: Tally = { sent: 0, refusals: 0 };
+    let opened: OpenedStream;
+    try {
+      opened = await onLane(
+        exchange,
+        tally,
+        () => openStream(url, { ...options.headers, ...req.headers }, req.signal),
+        (refused) => refused.rest().catch(() => ""),
+      );
+    } catch (error) {
+      if (error instanceof ProviderHttpError) throw error;
+      if (req.signal?.aborted) throw abortedError("GET", req.path);
+      throw new ProviderHttpError(
+        redact(`${options.provider} GET ${req.path}: ${describeNetworkError(error)}`),
         options.provider,
         "GET",
         req.path,
-        status,
-        code,
+        0,
+        "network_error",
         false,
       );
-    // Opening a stream is a request like any other on the lane: it waits for the lane's pace, its
-    // answer's limit headers teach the lane, and a refusal (429) pauses the lane and is sent again
-    // once the pause is over. The open stream then holds no place in the lane.
-    let opened: OpenedStream;
-    for (let refusals = 0; ; refusals++) {
-      let sentAtMs: number;
-      try {
-        sentAtMs = await pacer.acquire(req.signal);
-      } catch {
-        throw fail(0, "aborted", "aborted");
-      }
-      stats.calls++;
-      stats.byMethod.GET = (stats.byMethod.GET ?? 0) + 1;
-      try {
-        opened = await openStream(url, { ...options.headers, ...req.headers }, req.signal);
-      } catch (error) {
-        pacer.settle({ status: 0, sentAtMs });
-        if (req.signal?.aborted) throw fail(0, "aborted", "aborted");
-        throw fail(0, "network_error", describeNetworkError(error));
-      }
-      const retryAfter = retryAfterMs(opened.headers, policy);
-      pacer.settle({
-        status: opened.status,
-        sentAtMs,
-        headers: opened.headers,
-        ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
-      });
-      if (opened.status !== 429) break;
-      stats.rateLimited++;
-      if (refusals >= policy.maxRefusals) break;
-      await opened.rest().catch(() => "");
-      stats.retries++;
     }
     if (opened.status < 200 || opened.status >= 300) {
       const text = await opened.rest();
@@ -366,12 +441,7 @@ export function createHttpClient(options: HttpClientOptions, env: HttpEnvironmen
       try {
         body = JSON.parse(text);
       } catch {}
-      const parsed = safeParse(options.parseError, opened.status, body);
-      throw fail(
-        opened.status,
-        parsed.code,
-        `${opened.status} ${parsed.code ?? `http_${opened.status}`}: ${parsed.message ?? text.slice(0, 200)}`,
-      );
+      throw answerError(exchange, tally, { ...opened, statusText: text.slice(0, 200) }, body);
     }
     return { status: opened.status, chunks: opened.chunks, close: opened.close };
   }

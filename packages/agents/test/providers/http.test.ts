@@ -1,8 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type RunningSim, type SimName, startSims } from "@agents/sims";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ALL_ADAPTERS } from "../../src/providers/catalog.js";
 import {
   createHttpClient,
+  createHttpClientFactory,
   DEFAULT_RETRY_POLICY,
   type HttpStats,
   newHttpStats,
@@ -191,12 +194,16 @@ describe("http client", () => {
     expect(notices[0]!.waitMs).toBe(5000);
   });
 
-  it("gives a create up after maxRefusals refusals in a row", async () => {
+  it("gives a create up after maxRefusals refusals in a row, saying what to do", async () => {
     route = (_req, res) => json(res, 429, { error: { code: "rate" } }, { "retry-after": "1" });
     const error = (await client()
       .request({ method: "POST", path: "/agents", json: {} })
       .catch((e: unknown) => e)) as ProviderHttpError;
     expect(error.status).toBe(429);
+    expect(error.refused).toBe(true);
+    expect(error.message).toBe(
+      "provider_x POST /agents: 429 rate: Too Many Requests; provider_x kept refusing this API key over its request limit (11 attempts): wait a minute and run the command again, or ask provider_x for a higher limit",
+    );
     expect(hits).toBe(DEFAULT_RETRY_POLICY.maxRefusals + 1);
   });
 
@@ -219,7 +226,7 @@ describe("http client", () => {
     route = () => {
       /* never answers */
     };
-    const error = await client(newHttpStats(), 100)
+    const error = await client(newHttpStats(), 25)
       .request({ method: "GET", path: "/slow" })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderHttpError);
@@ -320,10 +327,10 @@ describe("http client transport", () => {
   it("times out an answer that trickles in: the timeout covers the whole exchange", async () => {
     route = (_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
-      const timer = setInterval(() => res.write(" "), 20);
+      const timer = setInterval(() => res.write(" "), 10);
       res.on("close", () => clearInterval(timer));
     };
-    const error = (await client(newHttpStats(), 150)
+    const error = (await client(newHttpStats(), 60)
       .request({ method: "POST", path: "/agents" })
       .catch((e: unknown) => e)) as ProviderHttpError;
     expect(error.code).toBe("timeout");
@@ -385,5 +392,107 @@ describe("Retry-After parsing", () => {
   ])("Retry-After %s → %s ms", (value, expected) => {
     const now = Date.parse("Sun, 22 Nov 2026 00:00:00 GMT");
     expect(retryAfterMs(new Headers({ "retry-after": value }), policy, now)).toBe(expected);
+  });
+});
+
+// Opening a session's event stream through each provider's adapter client, against its simulator
+// (fault rules on the stream route): a refusal (429, or 503/529 naming a Retry-After) pauses the
+// lane, is said once and the open is sent again, as for any call; a refusal that outlasts the
+// request's refusals ends in one error that names the provider and what to do. One row per
+// status the provider sends (provider_c says 529 where the others say 503).
+describe("opening an event stream, on each provider's simulator", () => {
+  const NAMES: SimName[] = ["provider_a", "provider_b", "provider_c", "provider_d"];
+  const BLOCKS: Record<string, Record<string, unknown>> = {
+    provider_a: { api_key: "sim-provider-a-key", workspace_id: "llm-test" },
+    provider_b: { api_key: "sim-provider-b-key" },
+    provider_c: { api_key: "sim-provider-c-key" },
+    provider_d: { api_key: "sim-provider-d-key" },
+  };
+  const SESSION = "sesn_open1";
+  const PATH = `/sessions/${SESSION}/events/stream`;
+  const sims = new Map<string, RunningSim>();
+  beforeAll(async () => {
+    for (const sim of await startSims(NAMES, { quiet: true })) sims.set(sim.name, sim);
+    // A session as each simulator stores it: enough for its stream route to open.
+    await Promise.all(
+      [...sims.values()].map((sim) =>
+        fetch(`${sim.origin}/_sim/seed`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ sessions: [{ id: SESSION }] }),
+        }),
+      ),
+    );
+  });
+  afterAll(() => Promise.all([...sims.values()].map((sim) => sim.close())));
+
+  /** The provider's own client (its auth headers and error parser), on the virtual clock. */
+  function streamer(provider: string, status: number, retryAfter: string | undefined, repeat: boolean) {
+    const sim = sims.get(provider)!;
+    const headers: Record<string, string> = retryAfter === undefined ? {} : { "retry-after": retryAfter };
+    const action = { type: "status" as const, status, headers };
+    sim.faults.set({ rules: [{ method: "GET", path: "/events/stream$", nth: 1, repeat, action }] });
+    sleeps.length = 0;
+    notices.length = 0;
+    const factory = createHttpClientFactory({
+      policy: { maxRefusals: 2 },
+      pacing: { clock: virtualClock },
+      onRetry: (notice) => notices.push(notice),
+    });
+    const adapter = ALL_ADAPTERS.find((a) => a.name === provider)!;
+    return { http: adapter.connect(BLOCKS[provider]!, factory, sim.url).http, stats: factory.stats };
+  }
+
+  const OVERLOADED = "was overloaded and refused all 3 attempts: try again in a few minutes";
+  const OVER_LIMIT =
+    "kept refusing this API key over its request limit (3 attempts): wait a minute and run the command again, or ask provider_c for a higher limit";
+
+  // provider, status, Retry-After (s), the notice's cause, its wait (a longer one is cut to the
+  // 30 s cap, maxRetryAfterMs, as for every call), the provider's error code once refusals are spent
+  const ROWS = [
+    ["provider_a", 503, "2", "503 (overloaded)", 2000, "service_unavailable", OVERLOADED],
+    ["provider_b", 503, "1", "503 (overloaded)", 1000, "SERVICE_UNAVAILABLE", OVERLOADED],
+    ["provider_c", 529, "120", "529 (overloaded)", 30_000, "overloaded_error", OVERLOADED],
+    ["provider_c", 429, "2", "rate limited", 2000, "rate_limit_error", OVER_LIMIT],
+    ["provider_d", 503, "1", "503 (overloaded)", 1000, "ServiceUnavailable", OVERLOADED],
+  ] as const;
+
+  it.each(ROWS)(
+    "%s: a %i with Retry-After %s pauses the lane, says so once, and the stream opens after the wait",
+    async (provider, status, retryAfter, cause, waitMs) => {
+      const { http, stats } = streamer(provider, status, retryAfter, false);
+      const stream = await http.stream!({ path: PATH });
+      stream.close();
+      expect(stream.status).toBe(200);
+      expect(stats.calls).toBe(2);
+      expect(notices).toEqual([
+        { provider, method: "GET", path: PATH, cause, waitMs, attempt: 2, maxAttempts: 3, pause: true },
+      ]);
+      expect(sleeps).toEqual([waitMs]);
+    },
+  );
+
+  it.each(ROWS)(
+    "%s: a %i with Retry-After %s that outlasts the refusals ends in one error naming the provider and what to do",
+    async (provider, status, retryAfter, _cause, _waitMs, code, advice) => {
+      const { http, stats } = streamer(provider, status, retryAfter, true);
+      const error = (await http.stream!({ path: PATH }).catch((e: unknown) => e)) as ProviderHttpError;
+      expect(error).toBeInstanceOf(ProviderHttpError);
+      expect(error).toMatchObject({ provider, status, refused: true });
+      expect(error.message).toMatch(new RegExp(`^${provider} GET ${PATH}: ${status} ${code}: `));
+      expect(error.message.endsWith(`; ${provider} ${advice}`)).toBe(true);
+      expect(error.message).not.toMatch(/sim-provider-\w-key/);
+      expect(stats.calls).toBe(3);
+      // Each refusal came after the last pause was over: each started a pause of its own.
+      expect(notices.map((n) => n.attempt)).toEqual([2, 3, 4]);
+    },
+  );
+
+  it("provider_c: a 529 naming no wait is a failure, not a refusal: not sent again here (the follower resumes)", async () => {
+    const { http, stats } = streamer("provider_c", 529, undefined, false);
+    const error = (await http.stream!({ path: PATH }).catch((e: unknown) => e)) as ProviderHttpError;
+    expect(error).toMatchObject({ status: 529, code: "overloaded_error", refused: false });
+    expect(stats.calls).toBe(1);
+    expect(notices).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { type ForgeHeaders, ForgeHttpError, forgeFetch, forgeMessage } from "./http.js";
+import { ProjectIds } from "./project-ids.js";
 import type { ForgeRequest, GraphqlGate, ProjectScope } from "./project-scope.js";
 
 /** GitLab REST v4 for one caller (one token). Pagination facts come from the x-* headers. */
@@ -65,6 +66,9 @@ export const enc = (v: string | number) => {
   return encodeURIComponent(s);
 };
 
+/** The path look-ups of ForgeApis built without a store of their own (one process, one store). */
+const SHARED_IDS = new ProjectIds();
+
 export class ForgeApi {
   constructor(
     private readonly apiUrl: string,
@@ -80,7 +84,31 @@ export class ForgeApi {
      * job token, which GitLab reads only from the `JOB-TOKEN` header).
      */
     readonly tokenKind: TokenKind = "bearer",
+    /** Where a project's path becomes its id (./project-ids.ts); a server passes its own. */
+    private readonly ids: ProjectIds = SHARED_IDS,
   ) {}
+
+  /**
+   * The numeric id of a project named by id or path (./project-ids.ts: looked up with this
+   * caller's token, kept for a while). Under an allow-list a path is known only as a listed
+   * project's (ProjectOutsideScope otherwise, without asking the forge about it); ProjectNotResolved
+   * when the caller cannot see it.
+   */
+  async projectId(ref: string | number): Promise<number> {
+    return this.scope
+      ? this.scope.idOf(String(ref), this.find)
+      : this.ids.idOf(ref, await this.who(), this.lookup);
+  }
+
+  /** Who asks, for the look-ups' store: this forge and this token (of this kind). */
+  private async who() {
+    const token = typeof this.token === "string" ? this.token : await this.token();
+    return { apiUrl: this.apiUrl, token: `${this.tokenKind}:${token}` };
+  }
+  private readonly lookup = (path: string) => this.send({ method: "GET", path });
+  /** How the allow-list learns a project's id and path: this caller's look-up. */
+  private readonly find = async (ref: string, fresh?: boolean) =>
+    this.ids.find(ref, await this.who(), this.lookup, fresh);
 
   get(path: string, query?: Query): Promise<ApiResult> {
     return this.call("GET", path, query);
@@ -100,7 +128,7 @@ export class ForgeApi {
    */
   bytes(path: string, maxBytes: number, query?: Query): Promise<ApiResult> {
     const req: ForgeRequest = { method: "GET", path, query, maxBytes };
-    return this.scope ? this.scope.run(req, (r) => this.send(r)) : this.send(req);
+    return this.scope ? this.scope.run(req, (r) => this.send(r), this.find) : this.send(req);
   }
   /**
    * GitLab's GraphQL endpoint lives at the instance root: `/api/graphql`, next to `/api/v4`. A
@@ -142,7 +170,7 @@ export class ForgeApi {
     body?: Record<string, unknown>,
   ): Promise<ApiResult> {
     const req: ForgeRequest = typeof method === "string" ? { method, path, query, body } : method;
-    return this.scope ? this.scope.run(req, (r) => this.send(r)) : this.send(req);
+    return this.scope ? this.scope.run(req, (r) => this.send(r), this.find) : this.send(req);
   }
 
   private async send({

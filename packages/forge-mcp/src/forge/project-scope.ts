@@ -1,4 +1,4 @@
-import { LRUCache } from "lru-cache";
+import { decodedPath, type Found, numericId } from "./project-ids.js";
 
 /**
  * GITLAB_ALLOWED_PROJECT_IDS, enforced where every tool's forge call passes (ForgeApi), so no tool
@@ -16,9 +16,14 @@ import { LRUCache } from "lru-cache";
  *   says it reaches (GraphqlGate): a listed project, a group, no project data, or a global id
  *   whose project is looked up first and must be listed.
  *
- * The list may hold ids and paths; each entry's other form is learnt from the forge (with the
- * caller's token, cached for RESOLVE_TTL_MS), so `42`, `acme/widgets` and `acme%2Fwidgets` name the
- * same project. A project the caller cannot see stays unresolved, and only its listed form matches.
+ * The list may hold ids and paths; each entry's id and full path are learnt from the forge through
+ * the one resolver (./project-ids.ts: the caller's token, kept per forge and token holder for a
+ * short while), so `42`, `acme/widgets` and `acme%2Fwidgets` name the same project. A request's
+ * path is matched against the entries' paths (a path on no list is never sent to the forge, not
+ * even to look it up), and the request goes to the forge by the id it was checked for
+ * (`/projects/acme%2Fwidgets/issues` is sent as `/projects/42/issues`), so a path renamed or
+ * transferred meanwhile cannot lead it to a project outside the list. An entry the caller cannot
+ * see admits nothing for that caller.
  *
  * ENABLE_DYNAMIC_PROJECT_SCOPE adds a request's own list (X-GitLab-Allowed-Project-Ids,
  * `narrowedTo`): a project must then be on both, so a request can narrow the operator's list and
@@ -70,7 +75,18 @@ export interface ApiResult {
 
 export type Send<R extends ApiResult = ApiResult> = (r: ForgeRequest) => Promise<R>;
 
-const RESOLVE_TTL_MS = 5 * 60_000;
+/**
+ * A project named by id or path, as the caller's look-up finds it (ForgeApi over ./project-ids.ts):
+ * its id and full path; `fresh` asks the forge even when a kept answer is young.
+ */
+export type Resolve = (ref: string, fresh?: boolean) => Promise<Found>;
+
+/** A list's entries as the forge knows them: their ids, and each lower-case path's id. */
+interface Known {
+  ids: Set<number>;
+  paths: Map<string, number>;
+}
+
 /** Search scopes whose results belong to a project: a global search for them is run per project. */
 const PROJECT_SEARCH_SCOPES = new Set([
   "issues",
@@ -83,28 +99,15 @@ const PROJECT_SEARCH_SCOPES = new Set([
 ]);
 const PROJECT_FIELD = /(^|_)project_id$/;
 
-interface Resolved {
-  id: number | undefined;
-  path: string | undefined;
-  until: number;
-}
-
 /** One list a project must be on: its entries, and what messages call it. */
 interface List {
   label: string;
   entries: string[];
 }
 
-/** A list's entries in both forms (ids and lower-case paths). */
-interface Known {
-  ids: Set<number>;
-  paths: Set<string>;
-}
-
 export interface ScopeOptions {
   /** ENABLE_STRICT_PROJECT_SCOPE: what reaches past the listed projects is refused (strictRefusal). */
   strict?: boolean;
-  now?: () => number;
 }
 
 const OPERATOR_LIST = "GITLAB_ALLOWED_PROJECT_IDS";
@@ -131,25 +134,17 @@ function strictRefusal(req: ForgeRequest): string | undefined {
 export class ProjectScope {
   private readonly lists: List[];
   private readonly strict: boolean;
-  private readonly now: () => number;
 
   /**
    * `entries`: GITLAB_ALLOWED_PROJECT_IDS (empty: no list of the operator's, where a request's own
-   * list is the only one). `resolved` is shared by the scopes narrowed from this one.
+   * list is the only one).
    */
-  constructor(
-    entries: string[],
-    opts: ScopeOptions = {},
-    // bounded: a request's own list (a header) may name any project the caller sees
-    private readonly resolved = new LRUCache<string, Resolved>({ max: 10_000 }),
-    session?: string[],
-  ) {
+  constructor(entries: string[], opts: ScopeOptions = {}, session?: string[]) {
     this.lists = [
       ...(entries.length > 0 ? [{ label: OPERATOR_LIST, entries }] : []),
       ...(session ? [{ label: SESSION_LIST, entries: session }] : []),
     ];
     this.strict = opts.strict ?? false;
-    this.now = opts.now ?? Date.now;
   }
 
   /**
@@ -159,7 +154,7 @@ export class ProjectScope {
    */
   narrowedTo(session: string[]): ProjectScope {
     const operator = this.lists.find((l) => l.label === OPERATOR_LIST)?.entries ?? [];
-    return new ProjectScope(operator, { strict: this.strict, now: this.now }, this.resolved, session);
+    return new ProjectScope(operator, { strict: this.strict }, session);
   }
 
   /** The lists' names, for messages. */
@@ -174,7 +169,7 @@ export class ProjectScope {
     return this.lists.map((l) => `${l.entries.join(", ")} (${l.label})`).join(" and ");
   }
 
-  async run<R extends ApiResult>(req: ForgeRequest, send: Send<R>): Promise<R> {
+  async run<R extends ApiResult>(req: ForgeRequest, send: Send<R>, resolve: Resolve): Promise<R> {
     if (this.strict) {
       const what = strictRefusal(req);
       if (what)
@@ -183,36 +178,45 @@ export class ProjectScope {
         );
     }
     if (req.graphql) {
+      // the document goes to the forge by what it names (a path too), so a path is looked up afresh
       const gate = req.gate;
       if (gate && "project" in gate) {
-        await this.require(String(gate.project), send);
-        if (gate.target !== undefined) await this.require(String(gate.target), send);
+        await this.require(String(gate.project), resolve, true);
+        if (gate.target !== undefined) await this.require(String(gate.target), resolve, true);
       } else if (gate && "ownerOf" in gate) {
         const owner = await this.ownerOf(gate.ownerOf, send);
         if (!owner)
           throw new ProjectOutsideScope(
             `the project of ${gate.ownerOf} could not be read, so it cannot be checked against ${this.labels()} (${this.describe()})`,
           );
-        await this.require(owner, send);
+        await this.require(owner, resolve, true);
       } else if (!gate)
         throw new ProjectOutsideScope(
           `GraphQL is not served while ${this.labels()} restricts the projects (a query can name any project)`,
         );
       return send(req);
     }
+    let checked = req;
     const m = /^\/projects\/([^/?#]+)/.exec(req.path);
-    if (m) await this.require(decodeOnce(m[1]!), send);
-    else if (req.method === "POST" && req.path.replace(/\/+$/, "") === "/projects")
+    if (m) {
+      // sent by the id it was checked for, whatever the path names by the time the forge reads it
+      const id = await this.require(decodeOnce(m[1]!), resolve);
+      checked = { ...checked, path: `/projects/${id}${req.path.slice(m[0].length)}` };
+    } else if (req.method === "POST" && req.path.replace(/\/+$/, "") === "/projects")
       throw new ProjectOutsideScope(
         `creating a project is refused: it would be outside ${this.labels()} (${this.describe()})`,
       );
-    for (const fields of [req.query, req.body])
+    for (const where of ["query", "body"] as const) {
+      const fields = req[where];
       for (const [k, v] of Object.entries(fields ?? {}))
-        if (PROJECT_FIELD.test(k) && (typeof v === "string" || typeof v === "number"))
-          await this.require(String(v), send);
-    if (m) return send(req);
+        if (PROJECT_FIELD.test(k) && (typeof v === "string" || typeof v === "number")) {
+          const id = await this.require(String(v), resolve);
+          checked = { ...checked, [where]: { ...checked[where], [k]: id } };
+        }
+    }
+    if (m) return send(checked);
 
-    const known = await this.allowedIds(send);
+    const known = await this.allowedIds(resolve);
     const scope = req.query?.scope;
     if (
       req.method === "GET" &&
@@ -225,7 +229,7 @@ export class ProjectScope {
       );
       return { data: pages.flatMap((p) => (Array.isArray(p.data) ? p.data : [])), page: undefined } as R;
     }
-    const r = await send(req);
+    const r = await send(checked);
     return { ...r, data: this.filter(r.data, known) };
   }
 
@@ -247,52 +251,66 @@ export class ProjectScope {
     return typeof path === "string" ? path : "";
   }
 
-  /** Refuses a reference (numeric id or path, as the forge will read it) outside a list. */
-  private async require(ref: string, send: Send): Promise<void> {
+  /** The numeric id of a project named by id or path, refused when it is outside a list. */
+  idOf(ref: string, resolve: Resolve): Promise<number> {
+    return this.require(ref, resolve);
+  }
+
+  /**
+   * The numeric id of a reference (id or path), refused when it is outside a list. A path is known
+   * by a listed project's path; `fresh` (a request that goes to the forge by the path itself)
+   * checks with the forge that the path still names that project.
+   */
+  private async require(ref: string, resolve: Resolve, fresh = false): Promise<number> {
+    const given = numericId(ref);
+    const path = given === undefined ? pathForm(ref) : undefined;
+    let id = given;
     for (const list of this.lists) {
-      if (matches(ref, direct(list.entries))) continue;
-      if (matches(ref, await this.known(list.entries, send))) continue;
+      // an id is checked against the ids (path entries looked up); a path against the paths (all looked up)
+      const k = await this.known(list.entries, resolve, path !== undefined);
+      const here = path === undefined ? given : k.paths.get(path);
+      if (here !== undefined && k.ids.has(here) && (id === undefined || id === here)) {
+        id = here;
+        continue;
+      }
       throw new ProjectOutsideScope(
         `project ${JSON.stringify(ref)} is outside ${list.label}; this server serves only: ${this.describe()}`,
       );
     }
+    if (path !== undefined && fresh && (await resolve(ref, true)).id !== id)
+      throw new ProjectOutsideScope(
+        `project ${JSON.stringify(ref)} was renamed or moved; name it by its id or its new path`,
+      );
+    return id!;
   }
 
   /** The ids on every list (what a list across projects keeps, and where a global search runs). */
-  private async allowedIds(send: Send): Promise<Set<number>> {
-    const [first, ...rest] = await Promise.all(this.lists.map((l) => this.known(l.entries, send)));
+  private async allowedIds(resolve: Resolve): Promise<Set<number>> {
+    const [first, ...rest] = await Promise.all(this.lists.map((l) => this.known(l.entries, resolve)));
     const ids = new Set(first?.ids);
     for (const k of rest) for (const id of ids) if (!k.ids.has(id)) ids.delete(id);
     return ids;
   }
 
-  /** A list's entries in both forms, resolving (in parallel, with the caller's token) what is not fresh. */
-  private async known(entries: string[], send: Send): Promise<Known> {
-    const t = this.now();
+  /**
+   * A list's entries as the forge knows them, looked up in parallel with the caller's token (an id
+   * entry only when `paths` are wanted): an id entry counts as listed even when its look-up fails
+   * (its path is then unknown); a path entry the caller cannot see admits nothing.
+   */
+  private async known(entries: string[], resolve: Resolve, paths = false): Promise<Known> {
+    const k: Known = { ids: new Set(), paths: new Map() };
     await Promise.all(
       entries.map(async (e) => {
-        const r = this.resolved.get(e);
-        if (r && r.until > t) return;
-        try {
-          const got = await send({ method: "GET", path: `/projects/${encodeURIComponent(e)}` });
-          const p = got.data as { id?: unknown; path_with_namespace?: unknown };
-          if (typeof p.id === "number" && typeof p.path_with_namespace === "string")
-            this.resolved.set(e, {
-              id: p.id,
-              path: p.path_with_namespace.toLowerCase(),
-              until: t + RESOLVE_TTL_MS,
-            });
-        } catch {
-          // not visible to this caller (or the forge is down): only the entry's own form matches
-        }
+        const id = numericId(e);
+        if (id !== undefined) k.ids.add(id);
+        if (id !== undefined && !paths) return;
+        const found = await resolve(e).catch(() => undefined);
+        if (!found || (id !== undefined && found.id !== id)) return;
+        k.ids.add(found.id);
+        if (found.path) k.paths.set(found.path, found.id);
+        if (id === undefined) k.paths.set(pathForm(e), found.id);
       }),
     );
-    const k = direct(entries);
-    for (const e of entries) {
-      const r = this.resolved.get(e);
-      if (r?.id !== undefined) k.ids.add(r.id);
-      if (r?.path !== undefined) k.paths.add(r.path);
-    }
     return k;
   }
 
@@ -313,21 +331,6 @@ export class ProjectScope {
   }
 }
 
-function matches(ref: string, k: Known): boolean {
-  return /^\d+$/.test(ref) ? k.ids.has(Number(ref)) : k.paths.has(ref.toLowerCase());
-}
-
-/** A list's entries as written, without asking the forge. */
-function direct(entries: string[]): Known {
-  const ids = new Set<number>();
-  const paths = new Set<string>();
-  for (const e of entries) {
-    if (/^\d+$/.test(e)) ids.add(Number(e));
-    else paths.add(e.toLowerCase());
-  }
-  return { ids, paths };
-}
-
 function itemAllowed(item: unknown, ids: Set<number>): boolean {
   if (!item || typeof item !== "object") return true;
   const o = item as Record<string, unknown>;
@@ -337,6 +340,11 @@ function itemAllowed(item: unknown, ids: Set<number>): boolean {
   const p = o.project as { id?: unknown } | undefined;
   if (p && typeof p === "object" && typeof p.id === "number") return ids.has(p.id);
   return true; // users, groups, namespaces: not a project's
+}
+
+/** A project path as compared: lower case, `acme%2Fwidgets` read as `acme/widgets`. */
+function pathForm(ref: string): string {
+  return decodedPath(ref).toLowerCase();
 }
 
 /** A path segment as the forge reads it: percent-decoded once. */

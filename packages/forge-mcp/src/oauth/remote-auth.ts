@@ -6,6 +6,7 @@ import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
 import { ForgeApi, type TokenKind } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
+import { decodedPath } from "../forge/project-ids.js";
 import { FixedWindows } from "./windows.js";
 
 /**
@@ -74,16 +75,6 @@ type Claim =
   | { refused: "selector" | "no credential" | "projects" };
 
 const MAX_SESSION_PROJECTS = 100;
-
-/** `group%2Fproject` as `group/project` (an id or a plain path as it is). */
-function decodedPath(e: string): string {
-  if (e.includes("/") || !/%2f/i.test(e)) return e;
-  try {
-    return decodeURIComponent(e);
-  } catch {
-    return e;
-  }
-}
 
 /**
  * X-GitLab-Allowed-Project-Ids: comma-separated project ids or full paths (a path may come

@@ -99,13 +99,12 @@ export function parseWebUrl(raw: string, apiBase: string): Address {
   return { project: segments.join("/"), kind: m[2]!.replace(/\/incident$/, ""), id: Number(m[3]) };
 }
 
-/** The same project named twice: equal paths (any case, %2F as /), or a numeric id the forge says is that path. */
+/** The same project named twice: equal paths (any case, %2F as /), or a numeric id the path resolves to. */
 async function sameProject(api: ForgeApi, given: string | number, path: string): Promise<boolean> {
   const g = String(given).replace(/%2F/gi, "/");
   if (g.toLowerCase() === path.toLowerCase()) return true;
   if (!/^\d+$/.test(g)) return false;
-  const p = (await api.get(`/projects/${g}`)).data as { path_with_namespace?: string };
-  return p.path_with_namespace?.toLowerCase() === path.toLowerCase();
+  return (await api.projectId(path)) === Number(g);
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { PermissionMode } from "../config.js";
 import type { ApiResult, ForgeApi } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
+import { numericId, ProjectNotResolved } from "../forge/project-ids.js";
 import { ProjectOutsideScope } from "../forge/project-scope.js";
 import type { CallContext, CatalogueTool, ToolAnnotations, ToolResult } from "../mcp/catalogue.js";
 import { AddressRefused, addressedBy, missingAddress, resolveAddress, withUrl } from "./address.js";
@@ -244,6 +245,27 @@ export function catalogueTools(
       const missing = addressKey && missingAddress(addressKey, args);
       return missing ? { refused: refusal(missing) } : { args };
     };
+    /**
+     * The call under masking: a policy bound to project ids gets the projects named by path as
+     * their ids (./project-ids.ts; refused, not run, when one does not resolve), and the call runs
+     * with those ids, so it reaches the project whose policy masks it.
+     */
+    const masked = async (args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> => {
+      if (!opts.mask) return call(args, ctx);
+      const api = apiFor(ctx);
+      let pinned = args;
+      if (opts.mask.bindsIds) {
+        try {
+          for (const k of projectFields(args))
+            if (numericId(args[k] as string) === undefined)
+              pinned = { ...pinned, [k]: await api.projectId(args[k] as string) };
+        } catch (err) {
+          return failure(err);
+        }
+      }
+      const masker = opts.mask.select(maskScope(t, pinned, api.base));
+      return "refused" in masker ? refusal(masker.refused) : masker.result(await call(pinned, ctx));
+    };
     const handler = async (given: Record<string, unknown>, ctx: CallContext) => {
       const addressed = await address(given, ctx);
       if ("refused" in addressed) {
@@ -252,13 +274,7 @@ export function catalogueTools(
         return addressed.refused;
       }
       const { args } = addressed;
-      const masker = opts.mask?.select(maskScope(t, args, apiFor(ctx).base));
-      const result =
-        masker === undefined
-          ? await call(args, ctx)
-          : "refused" in masker
-            ? refusal(masker.refused)
-            : masker.result(await call(args, ctx));
+      const result = await masked(args, ctx);
       opts.observe?.({ tool: t, args, authInfo: ctx.authInfo, outcome: outcomeOf(result) });
       return result;
     };
@@ -282,12 +298,17 @@ export function catalogueTools(
  * is a project tool even when it names none.
  */
 function maskScope(t: ForgeTool, args: Record<string, unknown>, apiUrl: string): MaskScope {
-  const projects = Object.entries(args)
-    .filter(([k, v]) => (k === "project_id" || k.endsWith("_project_id")) && v !== undefined && v !== "")
-    .map(([, v]) => v);
+  const projects = projectFields(args).map((k) => args[k]);
   const field = t.input.project_id as z.ZodType | undefined;
   const projectTool = field !== undefined && !field.isOptional() && args.group_id === undefined;
   return { apiUrl, projects, projectTool };
+}
+
+/** The arguments that name a project: `project_id` and `*_project_id`, when given. */
+function projectFields(args: Record<string, unknown>): string[] {
+  return Object.keys(args).filter(
+    (k) => (k === "project_id" || k.endsWith("_project_id")) && args[k] !== undefined && args[k] !== "",
+  );
 }
 
 /** One finished tool call, as observers see it. */
@@ -303,7 +324,12 @@ const REFUSED = Symbol("refused");
 
 /** A tool's failure as its result: a control's refusal, the forge's error, or the tool's own. */
 function failure(err: unknown): ToolResult {
-  if (err instanceof ProjectOutsideScope || err instanceof AddressRefused) return refusal(err.message);
+  if (
+    err instanceof ProjectOutsideScope ||
+    err instanceof ProjectNotResolved ||
+    err instanceof AddressRefused
+  )
+    return refusal(err.message);
   const message =
     err instanceof ForgeHttpError
       ? `Forge error${err.status ? ` ${err.status}` : ""}: ${err.message}`

@@ -17,6 +17,9 @@ import type { ToolResult } from "../mcp/catalogue.js";
  *   policy: { version: 1, policyGroups: { <name>: config }, bindings: [{ gitlabInstance,
  *             policyGroup, projectIds: [positive integers] }], unboundProjectBehavior?: "deny" | "builtin" }
  *
+ * Under a policy, a project named by path or URL is resolved to its id first (the catalogue asks
+ * src/forge/project-ids.ts, with the caller's token) and the call runs by that id.
+ *
  * Masking rewrites string values only (never object keys, numbers or booleans), so structured
  * content keeps its types and still validates against the tool's outputSchema; the text block is
  * masked the same way (as the JSON it is, or as plain text: job logs, files). Overlapping matches
@@ -238,6 +241,11 @@ export interface MaskScope {
 /** Which masking a call gets: one policy, or a refusal (a managed policy that does not cover it). */
 export interface MaskPolicy {
   select(scope: MaskScope): Masker | { refused: string };
+  /**
+   * Whether the policy binds project ids (GITLAB_MASKING_POLICY_FILE): a project named by path is
+   * then resolved to its id before select (src/forge/project-ids.ts) and the call runs by that id.
+   */
+  bindsIds: boolean;
 }
 
 /** The instance part of a forge URL: origin and path without /api/v4, as bindings name it. */
@@ -308,7 +316,7 @@ export function loadMasking(s: MaskingSettings): MaskPolicy | undefined {
         `GITLAB_MASKING_CONFIG names the managed policy group "${managedGroup}": set GITLAB_MASKING_POLICY_FILE to the file that holds it`,
       );
     const one = compile(local ?? {}, `GITLAB_MASKING_CONFIG (${configPath})`);
-    return { select: () => one };
+    return { select: () => one, bindsIds: false };
   }
   return managedPolicy(resolve(dir, s.maskingPolicyFile), managedGroup);
 }
@@ -359,6 +367,7 @@ function managedPolicy(path: string, localGroup: string | undefined): MaskPolicy
   }
   const builtin = compile({}, where);
   return {
+    bindsIds: true,
     select({ apiUrl, projects, projectTool }) {
       if (projects.length === 0) {
         if (projectTool)
@@ -374,6 +383,7 @@ function managedPolicy(path: string, localGroup: string | undefined): MaskPolicy
       for (const p of projects) {
         const id =
           typeof p === "number" ? p : typeof p === "string" && /^\d+$/.test(p) ? Number(p) : undefined;
+        // the catalogue resolves paths first (bindsIds); one reaching here is refused, never guessed
         if (id === undefined || !Number.isSafeInteger(id) || id <= 0)
           return {
             refused: "Masking policy: name projects by numeric id (GITLAB_MASKING_POLICY_FILE binds ids)",

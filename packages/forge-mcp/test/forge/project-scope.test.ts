@@ -3,10 +3,11 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { ForgeApi } from "../../src/forge/api.js";
+import { ProjectIds, TTL_MS } from "../../src/forge/project-ids.js";
 import { ProjectOutsideScope, ProjectScope } from "../../src/forge/project-scope.js";
 import { createMcpServer } from "../../src/mcp/sdk-server.js";
 import { stdioCatalogue } from "../../src/tools/index.js";
-import { type Forge, forgeLogSeq, startForge } from "../forge-sim.js";
+import { type Forge, forgeCallsSince, forgeLogSeq, startForge } from "../forge-sim.js";
 import { postToolCall, type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 
 /**
@@ -47,6 +48,8 @@ describe("project scope", () => {
   let dynamic: RunningForgeMcp;
   let dynamicOpen: RunningForgeMcp;
   let ignored: RunningForgeMcp;
+  // dynamicOpen's clock runs ahead by this much (what expires a kept path look-up)
+  let skew = 0;
   const calls = async (since: number) =>
     (
       (await (await fetch(`${forge.origin}/_sim/log?since=${since}`)).json()) as {
@@ -67,7 +70,10 @@ describe("project scope", () => {
         GITLAB_ALLOWED_PROJECT_IDS: "1,acme/platform/infra",
         ENABLE_DYNAMIC_PROJECT_SCOPE: "true",
       }),
-      startForgeMcp({ ...remote, ENABLE_DYNAMIC_PROJECT_SCOPE: "true", ENABLE_STRICT_PROJECT_SCOPE: "true" }),
+      startForgeMcp(
+        { ...remote, ENABLE_DYNAMIC_PROJECT_SCOPE: "true", ENABLE_STRICT_PROJECT_SCOPE: "true" },
+        { now: () => Date.now() + skew },
+      ),
       startForgeMcp({ ...remote, GITLAB_ALLOWED_PROJECT_IDS: "1,2" }),
     ]);
   });
@@ -252,6 +258,89 @@ describe("project scope", () => {
 
     it("without ENABLE_DYNAMIC_PROJECT_SCOPE the header is ignored", async () => {
       expect(await reach(ignored, "1")).toEqual([1, 2]);
+    });
+  });
+  describe("a project named by path: matched by the id one resolver learns (src/forge/project-ids.ts)", () => {
+    const alice = { "private-token": "sim-forge-pat" };
+    const dave = { "private-token": "sim-forge-pat-dave" };
+    const refusalOf = (r: Result, path: string) => {
+      expect(r.isError).toBe(true);
+      return r.content[0]!.text.replace(JSON.stringify(path), "<path>");
+    };
+
+    it.each([
+      ["a listed project by id", 1, 1],
+      ["a listed project by path", "acme/widgets", 1],
+      ["a listed project by a path of the list", "acme/platform/infra", 2],
+    ])("%s: asked of the forge by its id", async (_row, project, id) => {
+      const since = await forgeLogSeq(forge);
+      const r = await call(dynamic, "list_issues", { project_id: project }, alice);
+      expect(r.isError, r.content[0]?.text).toBeFalsy();
+      expect(await forgeCallsSince(forge, since, `/api/v4/projects/${id}/issues`)).toBe(1);
+    });
+
+    it("the resolver keeps at most its bound of paths, the least recently used dropped first", async () => {
+      const ids = new ProjectIds(Date.now, TTL_MS, 2);
+      const api = new ForgeApi(forge.apiUrl, "sim-forge-pat", 5000, undefined, undefined, "bearer", ids);
+      const since = await forgeLogSeq(forge);
+      const named = [
+        "acme/widgets",
+        "bob/dotfiles",
+        "acme/widgets",
+        "labs/experiments",
+        "acme/widgets",
+        "bob/dotfiles",
+      ];
+      const got: number[] = [];
+      for (const p of named) got.push(await api.projectId(p));
+      expect(got).toEqual([1, 3, 1, 4, 1, 3]);
+      // acme/widgets, used again and again, stays; bob/dotfiles made room for labs/experiments
+      expect(await forgeCallsSince(forge, since, "/api/v4/projects/acme%2Fwidgets")).toBe(1);
+      expect(await forgeCallsSince(forge, since, "/api/v4/projects/bob%2Fdotfiles")).toBe(2);
+    });
+
+    it("attack: a listed path the caller cannot see answers what an unknown path does, no data asked", async () => {
+      const since = await forgeLogSeq(forge);
+      // alice's look-up of the listed acme/platform/infra is kept for her, never for dave
+      expect(
+        (await call(dynamic, "list_issues", { project_id: "acme/platform/infra" }, alice)).isError,
+      ).toBeFalsy();
+      const hidden = await call(dynamic, "list_issues", { project_id: "acme/platform/infra" }, dave);
+      const unknown = await call(dynamic, "list_issues", { project_id: "acme/nope" }, dave);
+      expect(refusalOf(hidden, "acme/platform/infra")).toBe(refusalOf(unknown, "acme/nope"));
+      // alice's call only, by id; dave's reached no data, and the unknown path was never looked up
+      expect(await forgeCallsSince(forge, since, "/api/v4/projects/2/issues")).toBe(1);
+      expect(await forgeCallsSince(forge, since, "/api/v4/projects/acme%2Fplatform%2Finfra/issues")).toBe(0);
+      expect(await forgeCallsSince(forge, since, "/api/v4/projects/acme%2Fnope")).toBe(0);
+    });
+
+    it("a renamed project: its old path reaches it by id until the look-up expires, never the project now there", async () => {
+      const post = async (method: string, path: string, body: Json) =>
+        (await (
+          await fetch(`${forge.apiUrl}${path}`, {
+            method,
+            headers: { ...alice, "content-type": "application/json" },
+            body: JSON.stringify(body),
+          })
+        ).json()) as { id: number };
+      const listed = await post("POST", "/projects", { path: "scoped", namespace_path: "acme" });
+      // the request's own list is the only one (strict scope allows both tools)
+      const own = { ...alice, "x-gitlab-allowed-project-ids": String(listed.id) };
+      const reach = async (tool = "get_project") => {
+        const r = await call(dynamicOpen, tool, { project_id: "acme/scoped" }, own);
+        return r.isError ? r.content[0]!.text : (r.structuredContent?.id ?? "ok");
+      };
+      expect(await reach()).toBe(listed.id);
+      await post("PUT", `/projects/${listed.id}`, { path: "scoped-old" });
+      const taker = await post("POST", "/projects", { path: "scoped", namespace_path: "acme" });
+      expect(await reach()).toBe(listed.id);
+      // a GraphQL document goes to the forge by the path itself: checked afresh, refused
+      expect(await reach("list_project_vulnerabilities")).toMatch(/was renamed or moved/);
+      skew += TTL_MS + 1;
+      const since = await forgeLogSeq(forge);
+      expect(await reach()).toMatch(/"acme\/scoped" is outside X-GitLab-Allowed-Project-Ids/);
+      expect(await forgeCallsSince(forge, since, "/api/v4/projects/acme%2Fscoped")).toBe(0);
+      expect(await forgeCallsSince(forge, since, `/api/v4/projects/${taker.id}`)).toBe(0);
     });
   });
 });

@@ -52,30 +52,26 @@ describe("GITLAB_ALLOWED_PROJECT_IDS as the default project", () => {
     (await c.callTool({ name, arguments: args })) as ToolResult;
 
   it.each([
-    [
-      "get_project without project_id acts on the one project",
-      "get_project",
-      {},
-      "/api/v4/projects/acme%2Fwidgets",
-    ],
+    ["get_project without project_id acts on the one project", "get_project", {}, "/api/v4/projects/1"],
     ["get_project naming it by id as well", "get_project", { project_id: 1 }, "/api/v4/projects/1"],
     [
       "list_issues without project_id lists that project's issues, not every project's",
       "list_issues",
       {},
-      "/api/v4/projects/acme%2Fwidgets/issues",
+      "/api/v4/projects/1/issues",
     ],
     [
       "a tool with more required fields still needs them, and gets the project",
       "get_issue",
       { issue_iid: 1 },
-      "/api/v4/projects/acme%2Fwidgets/issues/1",
+      "/api/v4/projects/1/issues/1",
     ],
   ])("one project: %s", async (_n, tool, args, path) => {
     const seq = await forgeLogSeq(forge);
     const r = await call(oneClient, tool, args);
     expect(r.isError, r.content[0]!.text).toBeFalsy();
-    // the tool's one forge call (the scope may first learn a listed path's id, once)
+    // the tool's one forge call, by the id the listed path was checked for (the scope may first
+    // learn that id, once)
     expect((await pathsSince(forge, seq)).at(-1)).toBe(path);
   });
 

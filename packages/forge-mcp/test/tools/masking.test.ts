@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
+import { TTL_MS } from "../../src/forge/project-ids.js";
 import { createMcpServer } from "../../src/mcp/sdk-server.js";
 import { stdioCatalogue } from "../../src/tools/index.js";
 import { loadMasking, type Masker, type MaskPolicy } from "../../src/tools/masking.js";
@@ -437,28 +438,145 @@ describe("masking on every lane, against the forge simulator", () => {
     expectMasked(await call());
   });
 
-  it("a managed policy masks a bound project's answer with its group and refuses an unbound one before any forge call", async () => {
-    const policy = file("sim-policy.json", {
-      version: 1,
-      policyGroups: {
-        widgets: { rules: [{ id: "r", type: "keyword", match: "Rotate", replacement: "[r]" }] },
-      },
-      bindings: [{ gitlabInstance: forge.origin, policyGroup: "widgets", projectIds: [1] }],
+  describe("a managed policy (GITLAB_MASKING_POLICY_FILE), a project named by id, path or URL (a path resolved to its id: src/forge/project-ids.ts)", () => {
+    let managed: RunningForgeMcp;
+    let clock = 0;
+    let mover: { id: number; iid: number };
+    const alice = { "private-token": "sim-forge-pat" };
+    // dave is a member of nothing: acme/platform/infra (project 2, private) is hidden from him
+    const dave = { "private-token": "sim-forge-pat-dave" };
+    const forgeCall = async (method: string, path: string, body: Record<string, unknown>) => {
+      const r = await fetch(`${forge.apiUrl}${path}`, {
+        method,
+        headers: { ...alice, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      if (!r.ok) throw new Error(`${method} ${path}: ${r.status}`);
+      return (await r.json()) as { id: number; iid: number };
+    };
+    const newProject = async (path: string, title: string) => {
+      const { id } = await forgeCall("POST", "/projects", {
+        path,
+        namespace_path: "acme",
+        visibility: "public",
+      });
+      return { id, iid: (await forgeCall("POST", `/projects/${id}/issues`, { title })).iid };
+    };
+    const faults = (rules: unknown[]) =>
+      fetch(`${forge.origin}/_sim/faults`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ rules }),
+      });
+    const getIssue = async (args: Record<string, unknown>, who: Record<string, string> = alice) =>
+      (await postToolCall(managed, "get_issue", args, { ...V2025, ...who })).body.result as Result;
+    /** A refusal's text, the path it names replaced, so two refusals compare as the caller reads them. */
+    const refusalOf = (r: Result, path: string) => {
+      expect(r.isError).toBe(true);
+      return r.content[0]!.text.replace(JSON.stringify(path), "<path>");
+    };
+
+    beforeAll(async () => {
+      mover = await newProject("mover", "Mover one");
+      const policy = file("sim-paths-policy.json", {
+        version: 1,
+        policyGroups: {
+          widgets: { rules: [{ id: "r", type: "keyword", match: "Rotate", replacement: "[r]" }] },
+          mover: { rules: [{ id: "m", type: "keyword", match: "Mover", replacement: "[m]" }] },
+        },
+        bindings: [
+          { gitlabInstance: forge.origin, policyGroup: "widgets", projectIds: [1, 2] },
+          { gitlabInstance: forge.origin, policyGroup: "mover", projectIds: [mover.id] },
+        ],
+      });
+      managed = await startForgeMcp(
+        envOf({
+          GITLAB_MASKING_ENABLED: "true",
+          GITLAB_MASKING_POLICY_FILE: policy,
+          REMOTE_AUTHORIZATION: "true",
+        }),
+        { now: () => clock },
+      );
     });
-    const managed = await startForgeMcp(
-      envOf({ GITLAB_MASKING_ENABLED: "true", GITLAB_MASKING_POLICY_FILE: policy }),
-    );
-    try {
-      const bound = await plainCall(managed, V2025);
+    afterAll(async () => {
+      await faults([]);
+      await managed?.close();
+    });
+
+    it("a managed policy masks a bound project's answer with its group and refuses an unbound one before any forge call", async () => {
+      const bound = await plainCall(managed, { ...V2025, ...alice });
       expect((bound.structuredContent as { title: string }).title).toBe("[r] [Token masked]");
       const since = await forgeLogSeq(forge);
-      const { body } = await postToolCall(managed, "get_issue", { project_id: 4, issue_iid: 1 }, V2025);
-      expect(body.result).toMatchObject({ isError: true });
-      expect(body.result.content[0].text).toMatch(/project 4 is bound to no policy group/);
+      const unbound = await getIssue({ project_id: 4, issue_iid: 1 });
+      expect(unbound).toMatchObject({ isError: true });
+      expect(unbound.content[0]!.text).toMatch(/project 4 is bound to no policy group/);
       expect(await forgeCallsSince(forge, since, "/api/v4/projects/4/issues/1")).toBe(0);
-    } finally {
-      await managed.close();
-    }
+    });
+
+    it.each<[string, () => Record<string, unknown>]>([
+      ["by path", () => ({ project_id: "acme/widgets", issue_iid: iid })],
+      ["by path in another case", () => ({ project_id: "ACME/Widgets", issue_iid: iid })],
+      ["by URL-encoded path", () => ({ project_id: "acme%2Fwidgets", issue_iid: iid })],
+      ["by the issue's web URL", () => ({ url: `${forge.origin}/acme/widgets/-/issues/${iid}` })],
+    ])("%s: masked exactly as by its numeric id, the forge asked by that id", async (_row, args) => {
+      const byId = await getIssue({ project_id: 1, issue_iid: iid });
+      expect((byId.structuredContent as { title: string }).title).toBe("[r] [Token masked]");
+      const since = await forgeLogSeq(forge);
+      expect(await getIssue(args())).toEqual(byId);
+      expect(await forgeCallsSince(forge, since, `/api/v4/projects/1/issues/${iid}`)).toBe(1);
+    });
+
+    it.each<[string, Record<string, string>, string, unknown[]]>([
+      ["an unknown path", alice, "acme/nope", []],
+      // the attack: alice's look-up of the hidden project is kept for alice only
+      ["a path that exists but the caller cannot see (same refusal)", dave, "acme/platform/infra", []],
+      ["a path whose look-up the forge forbids (403)", alice, "acme/widgets", [403]],
+      ["a path whose look-up fails at the forge (503)", alice, "acme/widgets", [503]],
+      ["a path whose look-up meets a dropped connection", alice, "acme/widgets", ["reset"]],
+    ])("%s: refused, no forge data call, never run unmasked", async (_row, who, path, fault) => {
+      if (who === dave) {
+        // alice sees acme/platform/infra: her look-up resolves, and is kept, for her
+        const r = await getIssue({ project_id: path, issue_iid: 1 });
+        expect(r.content[0]!.text).not.toMatch(/could not be resolved/);
+      } else clock += TTL_MS + 1; // no look-up kept from the rows before
+      await faults(
+        fault.map((f) => ({
+          path: `^/api/v4/projects/${encodeURIComponent(path)}$`,
+          action: f === "reset" ? { type: "reset" } : { type: "status", status: f },
+        })),
+      );
+      const since = await forgeLogSeq(forge);
+      const got = refusalOf(await getIssue({ project_id: path, issue_iid: 1 }, who), path);
+      await faults([]);
+      expect(got).toMatch(/refused: project <path> could not be resolved to its numeric id/);
+      if (fault[0] === 503 || fault[0] === "reset")
+        expect(got).toMatch(/the forge did not answer the look-up/);
+      else
+        expect(got).toBe(
+          refusalOf(await getIssue({ project_id: "acme/nope", issue_iid: 1 }, dave), "acme/nope"),
+        );
+      for (const data of [
+        `/api/v4/projects/${encodeURIComponent(path)}/issues/1`,
+        "/api/v4/projects/2/issues/1",
+      ])
+        expect(await forgeCallsSince(forge, since, data)).toBe(0);
+    });
+
+    it("a renamed project: its old path reaches it (by id) until the look-up expires, then names the new one", async () => {
+      const byPath = { project_id: "acme/mover", issue_iid: mover.iid };
+      expect((await getIssue(byPath)).structuredContent).toMatchObject({ title: "[m] one" });
+      // renamed, and another project takes its old path (bound to no policy group)
+      await forgeCall("PUT", `/projects/${mover.id}`, { path: "moved" });
+      const taker = await newProject("mover", "Mover two");
+      const since = await forgeLogSeq(forge);
+      expect((await getIssue(byPath)).structuredContent).toMatchObject({ title: "[m] one" });
+      expect(await forgeCallsSince(forge, since, `/api/v4/projects/${mover.id}/issues/${mover.iid}`)).toBe(1);
+      clock += TTL_MS + 1;
+      const after = await getIssue({ project_id: "acme/mover", issue_iid: taker.iid });
+      expect(after.isError).toBe(true);
+      expect(after.content[0]!.text).toMatch(`project ${taker.id} is bound to no policy group`);
+      expect(await forgeCallsSince(forge, since, `/api/v4/projects/${taker.id}/issues/${taker.iid}`)).toBe(0);
+    });
   });
 
   it("without GITLAB_MASKING_ENABLED the answer is the forge's as written", async () => {

@@ -8,7 +8,7 @@ import {
   runDeployment,
   setDeploymentPaused,
 } from "../../index.js";
-import { redactingErrors } from "../engine-output.js";
+import { redactingErrors, retriesToStderr } from "../engine-output.js";
 import { eventPrinter } from "../session-output.js";
 import { printSessionEvents } from "./session-io.js";
 
@@ -76,7 +76,12 @@ export function register(program: Command): void {
     .action(async (target: string, o: { file: string; follow?: boolean; json?: boolean }) => {
       const project = await loadProject({ file: o.file });
       await redactingErrors(project.secrets, async () => {
-        const run = await runDeployment({ project, command: "agents deployment run" }, target);
+        const options = {
+          project,
+          command: "agents deployment run",
+          onRetry: retriesToStderr(project.secrets),
+        };
+        const run = await runDeployment(options, target);
         out(
           o.json
             ? `${JSON.stringify(run)}\n`
@@ -84,7 +89,7 @@ export function register(program: Command): void {
           project.secrets,
         );
         if (!o.follow || !run.session_id) return;
-        const open = await openSession({ project, command: "agents deployment run" }, run.session_id);
+        const open = await openSession(options, run.session_id);
         const printer = eventPrinter({
           json: Boolean(o.json),
           secrets: project.secrets,

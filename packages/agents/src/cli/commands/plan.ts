@@ -10,7 +10,7 @@ import {
   renderRefreshOnly,
   writePlanFile,
 } from "../../index.js";
-import { noticeToStderr, redactingErrors, retryLine } from "../engine-output.js";
+import { noticeToStderr, redactingErrors, retriesToStderr } from "../engine-output.js";
 import { CliError } from "../errors.js";
 import { collect, REPLACE_HELP, type ScopeOptions, scopeOf } from "./scope-options.js";
 
@@ -50,7 +50,7 @@ export function register(program: Command): void {
             project,
             ...scopeOf(options, project),
             onNotice: noticeToStderr,
-            onRetry: (notice) => process.stderr.write(`${redact(retryLine(notice))}\n`),
+            onRetry: retriesToStderr(project.secrets),
           }),
         );
         process.stdout.write(
@@ -67,7 +67,7 @@ export function register(program: Command): void {
           operation: options.destroy ? "destroy" : "apply",
           onNotice: noticeToStderr,
           // stderr: stdout may be the JSON plan.
-          onRetry: (notice) => process.stderr.write(`${redact(retryLine(notice))}\n`),
+          onRetry: retriesToStderr(project.secrets),
         }),
       );
       const incomplete = refreshErrors(result).length > 0;

@@ -11,7 +11,7 @@ import {
   sendMessage,
   startSession,
 } from "../../index.js";
-import { noticeToStderr, redactingErrors } from "../engine-output.js";
+import { noticeToStderr, redactingErrors, retriesToStderr } from "../engine-output.js";
 import { CliError } from "../errors.js";
 import { eventPrinter, sessionLines } from "../session-output.js";
 import {
@@ -168,7 +168,10 @@ export function registerRuntime(session: Command): void {
         const text = message ?? (await readStdin());
         if (!text.trim()) throw new CliError("nothing to send: give MESSAGE or pipe it on stdin");
         await redactingErrors(project.secrets, async () => {
-          const open = await openSession({ project, command: "agents session send" }, id);
+          const open = await openSession(
+            { project, command: "agents session send", onRetry: retriesToStderr(project.secrets) },
+            id,
+          );
           if (!o.wait) {
             const eventId = await sendMessage(open, text);
             out(
@@ -211,7 +214,10 @@ export function registerRuntime(session: Command): void {
         echoUser: true,
       });
       await redactingErrors(project.secrets, async () => {
-        const open = await openSession({ project, command: "agents session events" }, id);
+        const open = await openSession(
+          { project, command: "agents session events", onRetry: retriesToStderr(project.secrets) },
+          id,
+        );
         await printSessionEvents(open, printer.print, o.follow ? { follow: true } : {});
       });
       printer.end();

@@ -14,7 +14,7 @@ import {
   type TestRunResult,
   testFilesFor,
 } from "../../index.js";
-import { noticeToStderr } from "../engine-output.js";
+import { noticeToStderr, retriesToStderr } from "../engine-output.js";
 import { CliError } from "../errors.js";
 import { exitCodeOf, jsonReport, junitReport, resultLines, summaryLine } from "../test-report.js";
 
@@ -90,6 +90,7 @@ export function register(program: Command): void {
           ephemeral: Boolean(o.ephemeral),
           signal: controller.signal,
           command: "agents test",
+          onRetry: retriesToStderr(project.secrets),
           onProgress: (line) => noticeToStderr(hide(line)),
           onResult: (r) => {
             if (!o.json)

@@ -10,11 +10,13 @@ import {
   loadProject,
   openSession,
   PROVIDERS_WITH_SESSIONS,
+  type RetryNotice,
   readProjectState,
   redactor,
   type SessionEvent,
   sessionEvents,
 } from "../../index.js";
+import { retryLine } from "../engine-output.js";
 
 /** Providers whose agents have sessions (docs/cli.md §Sessions). */
 const WITH_SESSIONS = new Set(PROVIDERS_WITH_SESSIONS);
@@ -39,6 +41,8 @@ interface ChatSession {
   conversation: Conversation;
   /** A turn in progress (one at a time per session). */
   turn?: AbortController;
+  /** Where the session's retry notices go: the page's stream of the turn in progress, if any. */
+  notices: { write?: (line: unknown) => void };
   held: Map<string, Held>;
 }
 
@@ -121,7 +125,15 @@ export class PlaygroundChat {
 
   /** Starts a session of the applied agent at `address`. */
   async start(address: string): Promise<{ id: string; agent: string; provider: string }> {
-    const { options, redact } = await this.options();
+    const loaded = await this.options();
+    const { redact } = loaded;
+    // The session's clients are made once, the page's stream once per turn: each retry's wait (a
+    // refused stream open or call) is said on the stream of the turn in progress, as a notice.
+    const notices: ChatSession["notices"] = {};
+    const options: EngineOptions = {
+      ...loaded.options,
+      onRetry: (n: RetryNotice) => notices.write?.({ type: "notice", text: redact(retryLine(n)) }),
+    };
     const created = await createSession(options, address, { title: "agents playground" });
     const open = await openSession(options, created.id);
     this.sessions.set(created.id, {
@@ -132,6 +144,7 @@ export class PlaygroundChat {
       redact,
       conversation: new Conversation(open),
       held: new Map(),
+      notices,
     });
     return { id: created.id, agent: created.agent, provider: created.provider };
   }
@@ -152,6 +165,7 @@ export class PlaygroundChat {
     if (s.turn) throw new ChatError(409, "a reply is still streaming in this session");
     const controller = new AbortController();
     s.turn = controller;
+    s.notices.write = write;
     const stop = () => controller.abort();
     signal.addEventListener("abort", stop);
     controller.signal.addEventListener("abort", () => {
@@ -184,6 +198,7 @@ export class PlaygroundChat {
     } finally {
       signal.removeEventListener("abort", stop);
       s.turn = undefined;
+      s.notices.write = undefined;
     }
   }
 

@@ -172,11 +172,11 @@ export async function follow(o: FollowOptions): Promise<boolean> {
       }
     } catch (error) {
       if (o.signal?.aborted) return false;
+      // A refusal the client already sent again until its refusals were spent (it waited out each
+      // pause) is not a dropped stream: reconnecting would only be refused again.
       if (
         error instanceof ProviderHttpError &&
-        error.status >= 400 &&
-        error.status < 500 &&
-        error.status !== 429
+        (error.refused || (error.status >= 400 && error.status < 500 && error.status !== 429))
       )
         throw error;
       cause = error instanceof Error ? error.message : String(error);

@@ -268,6 +268,28 @@ describe("chat from the playground", () => {
     for (const s of secrets) expect(JSON.stringify(history)).not.toContain(s);
   });
 
+  it("a stream open the provider refuses (529, Retry-After) is said on the page once, and the turn goes on", async () => {
+    sim.faults.set({
+      rules: [
+        {
+          method: "GET",
+          path: "/events/stream$",
+          nth: 1,
+          action: { type: "status", status: 529, headers: { "retry-after-ms": "20", "retry-after": "1" } },
+        },
+      ],
+    });
+    try {
+      const lines = await readLines(await post(`/api/sessions/${id}/messages`, { text: "hello" }));
+      expect(lines.filter((l) => l.type === "notice")).toEqual([
+        { type: "notice", text: "provider_c: 529 (overloaded), resuming in 1 s" },
+      ]);
+      expect(lines.at(-1)).toEqual({ type: "end", finished: true });
+    } finally {
+      sim.faults.clear();
+    }
+  });
+
   it.each([
     ["an unknown session", `/api/sessions/sesn_nope/messages`, { text: "hi" }, 404],
     ["an empty message", "/api/sessions/SESSION/messages", { text: " " }, 400],

@@ -265,7 +265,7 @@ export function projectRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     renderProjects(ctx, req, res, filterProjects(ctx.state, owned, req, res));
   });
 
-  // Project settings: name, description, visibility and the default branch (which must exist).
+  // Project settings: name, path, description, visibility and the default branch (which must exist).
   r.put("/projects/:id", (req, res) => {
     const p = loadProject(ctx.state, req, res, ACCESS.maintainer);
     if (!p) return;
@@ -278,6 +278,15 @@ export function projectRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     const visibility = str(b.visibility);
     if (visibility !== undefined && !["private", "internal", "public"].includes(visibility))
       return void res.status(400).json({ error: "visibility does not have a valid value" });
+    // a new path moves the project's full path within its namespace (its id stays)
+    const path = str(b.path);
+    if (path !== undefined && path !== p.path) {
+      if (!/^[\w.-]+$/.test(path)) return void res.status(400).json({ message: { path: ["is invalid"] } });
+      const full = projectFullPath(ctx.state, p);
+      const taken = findProject(ctx.state, `${full.slice(0, full.length - p.path.length)}${path}`);
+      if (taken && taken !== p)
+        return void res.status(400).json({ message: { path: ["has already been taken"] } });
+    }
     const name = str(b.name);
     if (name !== undefined) {
       if (!name.trim()) return void res.status(400).json({ message: { name: ["can't be blank"] } });
@@ -287,6 +296,7 @@ export function projectRoutes(r: Routes, ctx: SimContext<ForgeState>): void {
     if (description !== undefined) p.description = description;
     if (visibility !== undefined) p.visibility = visibility as Project["visibility"];
     if (branch !== undefined) p.default_branch = branch;
+    if (path !== undefined) p.path = path;
     p.last_activity_at = ctx.state.clock.iso();
     res.json(projectJson(ctx.state, p, ctx.origin, caller(res)?.user ?? null));
   });
