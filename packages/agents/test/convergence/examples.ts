@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type RunningSim, startSim } from "@agents/sims";
-import { liveObjects, simState } from "../e2e/project.js";
+import { liveObjects, simState, startProviderAInstantUploads } from "../e2e/project.js";
 
 export const EXAMPLES = fileURLToPath(new URL("../../../../examples/", import.meta.url));
 export const PROVIDERS = ["provider_a", "provider_b", "provider_c", "provider_d"] as const;
@@ -45,9 +45,19 @@ const EXTERNALS: Record<string, (sims: Map<string, RunningSim>) => Promise<strin
   },
 };
 
+/**
+ * One simulator per provider. provider_a's content audit and skill scan settle at the first
+ * poll: an example's apply would otherwise sleep through the client's first poll intervals (1 s
+ * for a file, 2 s for a skill), a wait that is the provider's, not the example's; the waits
+ * themselves are tested in test/providers/provider-a/definition.sim.test.ts.
+ */
 export async function startSims(): Promise<Map<string, RunningSim>> {
   const sims = new Map<string, RunningSim>();
-  for (const name of PROVIDERS) sims.set(name, await startSim(name, { quiet: true }));
+  for (const name of PROVIDERS)
+    sims.set(
+      name,
+      name === "provider_a" ? await startProviderAInstantUploads() : await startSim(name, { quiet: true }),
+    );
   return sims;
 }
 

@@ -11,7 +11,7 @@ import { promises as fs } from "node:fs";
 import { basename, join } from "node:path";
 import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { driftLines, liveObjects, simState } from "../e2e/project.js";
+import { driftLines, liveObjects, simState, startProviderAInstantUploads } from "../e2e/project.js";
 import { type InProcessProject, inProcessProject } from "./in-process.js";
 import {
   editRemotely,
@@ -26,8 +26,15 @@ import {
 } from "./rows.js";
 
 const sims = new Map<Provider, RunningSim>();
+// provider_a's content audit and skill scan settle at the first poll: the rows' point is
+// convergence, not the provider's wait (1 s a file, 2 s a skill, slept through by the client's
+// first poll interval; the waits are tested in test/providers/provider-a/definition.sim.test.ts).
 beforeAll(async () => {
-  for (const p of Object.keys(KEYS) as Provider[]) sims.set(p, await startSim(p, { quiet: true }));
+  for (const p of Object.keys(KEYS) as Provider[])
+    sims.set(
+      p,
+      p === "provider_a" ? await startProviderAInstantUploads() : await startSim(p, { quiet: true }),
+    );
 });
 afterAll(async () => {
   await Promise.all([...sims.values()].map((s) => s.close()));

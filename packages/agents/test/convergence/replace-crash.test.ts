@@ -2,8 +2,8 @@
 // that way: its create is journaled like a plain create, so when its answer is lost (the provider
 // made the new vault, the client never learned its id) the next apply adopts that vault as the
 // replacement, and the old one is removed: one vault, the one state names, none after destroy.
-// (provider_c updates vaults in place; provider_b's rows, on both state backends, are in
-// b-crash.e2e.test.ts.)
+// (provider_c updates vaults in place; provider_b's rows are in b-crash.e2e.test.ts, and on
+// PostgreSQL in the kill matrix's provider_b forced replacement.)
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -131,8 +131,11 @@ describe("provider_a uploads interrupted", () => {
     await expectOneOfEachThenNothing("killed in the audit wait");
   });
 
-  it("kills between the package upload and the skill create, three in a row: one package, then none", async () => {
+  it("kills between the package upload and the skill create, twice in a row: one package, then none", async () => {
     // The package is uploaded and audited; POST /skills is held, and the CLI killed while it is.
+    // The second killed run takes up the package the first left (a third would only repeat the
+    // second; the kill matrix kills this window twice more in-process, on the file and on
+    // PostgreSQL).
     await setFaults(a, {
       rules: [{ method: "POST", path: "/skills$", repeat: true, action: { type: "hold" } }],
     });
@@ -140,7 +143,7 @@ describe("provider_a uploads interrupted", () => {
       ((await simState(a)) as { files: Array<{ id: string; filename: string }> }).files
         .filter((f) => f.filename.endsWith(".zip"))
         .map((f) => f.id);
-    for (let kill = 1; kill <= 3; kill++) {
+    for (let kill = 1; kill <= 2; kill++) {
       await killApplyWhileHeld(a, dir, env);
       // Each run after the first uses the package the one before it uploaded.
       expect(await packages(), `after kill ${kill}`).toHaveLength(1);

@@ -1,5 +1,7 @@
-// The CLI's edges of issue 38, spawned as a user runs it: output into a pipe the reader closes
-// (state list, validate, session events), and the provider_c simulator's cases below.
+// The CLI's edges of issue 38: output into a pipe the reader closes (state list, validate, session
+// events) and a second Ctrl-C, spawned as a user runs them (a pipe and a signal are the subject);
+// the provider_c simulator's other cases below run the CLI's commands in this process
+// (./cli-here.ts: the same program, output and exit codes, without a Node start per step).
 import { spawn } from "node:child_process";
 import { cpSync, promises as fs, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,19 +13,24 @@ import { openStateFile } from "../../src/state/file-store.js";
 import { copyExample } from "../convergence/examples.js";
 import { inProcessProject } from "../convergence/in-process.js";
 import { writeSimProject } from "../convergence/sim-project.js";
-import { CLI, runCli } from "./cli.js";
+import { CLI } from "./cli.js";
+import { runCliHere } from "./cli-here.js";
 import { SECRETS, simulatorForFile } from "./project.js";
 
 const env = { AGENTS_STATE_KEY: "edges-key", C_KEY: "sk-edges-secret-1234" };
+// Enough output to outgrow a pipe's buffer (64 KiB on Linux) several times over, so the reader
+// is gone while the CLI still writes: 3,000 state entries (about 105 KB from `state list`),
+// 3,000 session events (about 90 KB), 600 findings (about 210 KB from `validate`, more with
+// --json; 3,000 took the CLI four times as long to find, for no more proof).
 const ENTRIES = 3000;
+const FINDINGS = 600;
 let dir: string;
 const c = simulatorForFile("provider_c");
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "agents-edges-"));
-  // Enough output to outgrow a pipe's buffer: 3,000 state entries, 3,000 findings.
   const agents = Array.from(
-    { length: ENTRIES },
+    { length: FINDINGS },
     (_, i) => `  a${i}:\n    model: m\n    instructions: x\n    bogus: 1`,
   );
   await fs.writeFile(
@@ -164,14 +171,14 @@ describe("against the provider_c simulator", () => {
         text.replace(/^EXTERNAL_REVIEWER_AGENT_ID=.*$/m, `EXTERNAL_REVIEWER_AGENT_ID=${id}`),
       );
       const exampleEnv = { AGENTS_STATE_KEY: "edges-example", AGENTS_BASE_URL_PROVIDER_C: c.url };
-      const apply = await runCli(["apply", "-y"], { cwd: project, env: exampleEnv, timeoutMs: 120_000 });
+      const apply = await runCliHere(["apply", "-y"], { cwd: project, env: exampleEnv });
       expect(apply.stderr).toBe("");
       expect({ code: apply.code, out: apply.code === 0 ? "" : apply.stdout }).toEqual({ code: 0, out: "" });
       // the id is not a secret: the plan shows it, and never as [redacted]
       expect(apply.stdout).toContain(id);
       const state = await fs.readFile(join(project, "agents.state.json"), "utf8");
       expect(state).toContain(id);
-      await runCli(["destroy", "-y"], { cwd: project, env: exampleEnv, timeoutMs: 120_000 });
+      await runCliHere(["destroy", "-y"], { cwd: project, env: exampleEnv });
     } finally {
       await fs.rm(project, { recursive: true, force: true });
     }
@@ -180,12 +187,12 @@ describe("against the provider_c simulator", () => {
   it("a key renamed without state mv: the plan names the state mv that keeps the object", async () => {
     const project = await freshProject();
     try {
-      const first = await runCli(["apply", "-y"], { cwd: project, env });
+      const first = await runCliHere(["apply", "-y"], { cwd: project, env });
       expect(first.code, first.stderr).toBe(0);
       const file = join(project, "agents.yaml");
       const text = await fs.readFile(file, "utf8");
       await fs.writeFile(file, text.replace("  notes:", "  journal:").replace("[notes]", "[journal]"));
-      const plan = await runCli(["plan"], { cwd: project, env });
+      const plan = await runCliHere(["plan"], { cwd: project, env });
       expect(plan.code, plan.stderr).toBe(0);
       expect(plan.stdout).toContain(
         `agents state mv 'provider_c.memory_stores["notes"]' 'provider_c.memory_stores["journal"]'`,
@@ -225,7 +232,7 @@ describe("against the provider_c simulator", () => {
       expect(err).toContain(`release it with: agents force-unlock ${lock.id}`);
       expect(err).not.toMatch(/\n\s+at /);
       // The command it names is the real one, and releases that lock.
-      const unlock = await runCli(["force-unlock", lock.id], { cwd: project, env });
+      const unlock = await runCliHere(["force-unlock", lock.id], { cwd: project, env });
       expect(unlock.stderr).toBe("");
       expect(unlock.code).toBe(0);
       await expect(fs.stat(join(project, "agents.state.json.lock"))).rejects.toThrow();

@@ -3,7 +3,6 @@
 // duplicate and no orphan on the simulator. Every case runs on the file beside agents.yaml; the
 // kill while a create is in flight also on a real PostgreSQL (AGENTS_STATE_URL, one workspace per
 // project), whose other crash points are rows of the kill matrix.
-import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import { basename, join } from "node:path";
 import pg from "pg";
@@ -16,8 +15,9 @@ import { ALL_ADAPTERS } from "../../src/providers/catalog.js";
 import type { StateRead } from "../../src/state/backend.js";
 import { forceUnlock } from "../../src/state/file-store.js";
 import { type PgServer, testPostgres } from "../state/pg-server.js";
-import { CLI, runCli } from "./cli.js";
+import { runCli } from "./cli.js";
 import { runCliHere } from "./cli-here.js";
+import { held, killApplyWhen } from "./kill-held.js";
 import {
   copyCrashProject,
   liveObjects,
@@ -77,10 +77,20 @@ async function freshProject(): Promise<string> {
   return dir;
 }
 
-/** The same apply the CLI runs, in-process (real HTTP, real state file), to keep 20+ runs fast. */
+/**
+ * The same apply the CLI runs, in-process (real HTTP, real state file), to keep 20+ runs fast. A
+ * failed read is retried as the CLI retries it, after 1–2 ms instead of the default 125–250 ms:
+ * the rows fail each call once, and half of those calls are lookups the client retries (the
+ * back-off itself is tested in test/providers/http.test.ts).
+ */
 async function applyInProcess(dir: string) {
   const project = await loadProject({ file: join(dir, "agents.yaml"), env: { ...process.env, ...env } });
-  return apply({ project, adapters: ALL_ADAPTERS, env: { ...process.env, ...env } });
+  return apply({
+    project,
+    adapters: ALL_ADAPTERS,
+    env: { ...process.env, ...env },
+    http: { policy: { baseDelayMs: 1, maxDelayMs: 2 } },
+  });
 }
 
 /** Converged: state holds every resource, a new plan is empty, the remote holds exactly what state names. */
@@ -136,13 +146,22 @@ async function deadSessionsEnded(): Promise<void> {
  * The kill windows, each a spawned CLI killed at the k-th create (half a second or more each). On
  * the file backend one per level of the fixture's dependencies: the first of the environment,
  * vault and memory store (created side by side, so the second and third show nothing the first
- * does not), the agent (4th) and the deployment (5th). On PostgreSQL the first and the last: what
- * differs there is how the backend keeps a dead run's journal and lock (the engine's part of each
- * window is the same on both backends, and convergence/b-crash.e2e kills runs on PostgreSQL too).
+ * does not), the agent (4th) and the deployment (5th). On PostgreSQL the first: what differs
+ * there is what a real process death does to the backend (its session, lock and journal rows end
+ * or stay); the engine's part of each window is the same on both backends, and the deployment's
+ * window on PostgreSQL is the kill matrix's provider_c apply row (kill-matrix.e2e, postgres
+ * state: killed twice at the deployment's create, then converged).
  */
 function windows(): number[] {
-  return backend === "postgres" ? [1, RESOURCES] : [1, RESOURCES - 1, RESOURCES];
+  return backend === "postgres" ? [1] : [1, RESOURCES - 1, RESOURCES];
 }
+
+/** The creates a kill window parks in the simulator: every matching POST is held until the kill. */
+const HELD: Record<number, string> = {
+  1: "/(environments|vaults|memory_stores)$",
+  [RESOURCES - 1]: "/agents$",
+  [RESOURCES]: "/deployments$",
+};
 
 /**
  * The calls failed one at a time: every call of the apply on the file backend; on PostgreSQL the
@@ -211,9 +230,15 @@ for (const kind of ["file", "postgres"] as const) {
       it("converges after the CLI is killed while each create is in flight", async () => {
         for (const k of windows()) {
           const dir = await freshProject();
-          // The simulator answers slowly, so the kill lands while the request is outstanding.
-          await setFaults(c, { latencyMs: 150 });
-          await killAtStart(dir, k);
+          // The window's creates are parked in the simulator, so the kill lands while they are
+          // outstanding; once the CLI is dead they are let go, and the simulator drops a request
+          // whose client is gone (it never acts on it).
+          await setFaults(c, {
+            rules: [{ method: "POST", path: HELD[k], repeat: true, action: { type: "hold" } }],
+          });
+          // Killed as soon as the simulator holds one of them; those sent side by side are in
+          // flight with it. The dead run's lock is looked at below.
+          await killApplyWhen(dir, env, async () => (await held(c)) > 0, ["apply", "-y"], true);
           await setFaults(c, {});
           if (k === 1 && backend === "file") {
             // A killed run leaves its lock file: the user sees that its holder is gone and releases it by id.
@@ -268,29 +293,4 @@ for (const kind of ["file", "postgres"] as const) {
       );
     },
   );
-}
-
-/** Runs apply and SIGKILLs it as soon as the k-th "creating..." progress line appears. */
-function killAtStart(dir: string, k: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "apply", "-y"], {
-      cwd: dir,
-      env: { ...process.env, ...env },
-    });
-    let seen = 0;
-    let buffer = "";
-    child.stdout.on("data", (chunk) => {
-      buffer += chunk;
-      const lines = buffer.split("\n");
-      buffer = lines.pop() ?? "";
-      for (const line of lines) {
-        if (/: creating\.\.\.$/.test(line) && ++seen === k) {
-          // Let the request leave, then die before its answer comes back.
-          setTimeout(() => child.kill("SIGKILL"), 50);
-        }
-      }
-    });
-    child.on("error", reject);
-    child.on("close", () => resolve());
-  });
 }

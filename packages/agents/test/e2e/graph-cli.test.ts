@@ -1,12 +1,15 @@
 // The wiring of `agents graph` and `agents playground` in the built CLI: options, exit codes,
 // one-line errors, the printed URL and the page script found next to the bundle. What they draw
 // and serve is tested in-process (test/cli/graph/model.test.ts) and in Chromium (playground.test.ts).
+// One format and the file:line:col refusal run the built CLI; the other formats and the unknown
+// format's message run the same program in this process (./cli-here.ts), without a Node start.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, runCli } from "./cli.js";
+import { runCliHere } from "./cli-here.js";
 
 const YAML = `version: "1"
 providers:
@@ -34,24 +37,27 @@ describe("agents graph and agents playground (spawned CLI)", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each([
-    ["mermaid", 'n1 -->|"environment"| n0'],
+    ["mermaid", 'n1 -->|"environment"| n0', runCliHere],
     [
       "dot",
       '"provider_c.agents[\\"helper\\"]" -> "provider_c.environments[\\"sandbox\\"]" [label="environment"];',
+      runCliHere,
     ],
     [
-      "svg",
+      "svg (spawned)",
       'data-from="provider_c.agents[&quot;helper&quot;]" data-to="provider_c.environments[&quot;sandbox&quot;]"',
+      runCli,
     ],
-  ])("--format %s prints the graph", async (format, edge) => {
-    const result = await runCli(["graph", "--format", format], { cwd: dir, env });
+  ])("--format %s prints the graph", async (title, edge, run) => {
+    const format = title.split(" ")[0]!;
+    const result = await run(["graph", "--format", format], { cwd: dir, env });
     expect(result).toMatchObject({ code: 0, stderr: "" });
     expect(result.stdout).toContain(edge);
     expect(result.stdout).not.toContain(env.PROVIDER_C_API_KEY);
   });
 
   it("refuses an unknown format and a file with errors, in words, without a stack", async () => {
-    const format = await runCli(["graph", "--format", "png"], { cwd: dir, env });
+    const format = await runCliHere(["graph", "--format", "png"], { cwd: dir, env });
     expect(format.code).toBe(1);
     expect(format.stderr).toBe('error: unknown --format "png"; use one of: mermaid, dot, svg\n');
     const broken = await runCli(["graph", "-f", "broken.yaml"], { cwd: dir, env });

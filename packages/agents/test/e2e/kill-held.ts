@@ -14,13 +14,15 @@ import { setFaults } from "./project.js";
 
 /**
  * `agents apply -y` (or `command`) in `dir`, killed once `reached()` holds (polled every 25 ms,
- * 20 s at most).
+ * 20 s at most). The killed run's file lock is released unless `leaveLock` (a test that looks at
+ * it, or a PostgreSQL state, whose lock ends with the dead run's connection).
  */
 export async function killApplyWhen(
   dir: string,
   env: Record<string, string>,
   reached: () => Promise<boolean>,
   command: string[] = ["apply", "-y"],
+  leaveLock = false,
 ): Promise<void> {
   const child = spawn(process.execPath, [CLI, ...command], {
     cwd: dir,
@@ -33,13 +35,15 @@ export async function killApplyWhen(
   } finally {
     child.kill("SIGKILL");
   }
-  expect(await exited).toBeNull();
+  expect(await exited, "the CLI was killed").toBeNull();
+  if (leaveLock) return;
   const statePath = join(dir, "agents.state.json");
   const lock = JSON.parse(await fs.readFile(`${statePath}.lock`, "utf8")) as { id: string };
   await forceUnlock(statePath, lock.id);
 }
 
-const held = async (sim: RunningSim) =>
+/** How many calls the simulator holds (a `hold` fault) right now. */
+export const held = async (sim: RunningSim) =>
   ((await (await fetch(`${sim.origin}/_sim/held`)).json()) as { held: number }).held;
 
 /** `agents apply -y` (or `command`) in `dir`, killed while the simulator holds one of its calls. */

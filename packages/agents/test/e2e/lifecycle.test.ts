@@ -12,8 +12,12 @@ let c: RunningSim;
 let d: RunningSim;
 let dir: string;
 const env = { AGENTS_STATE_KEY: "e2e-state-key" };
-// The project's first and last steps run the built CLI as a user does (spawned); the steps between
-// run the CLI's own commands in this process (cli-here.ts), which costs no Node start per step.
+// What only the built CLI shows runs it as a user does (spawned): the refusal without a terminal,
+// --replace through its argument parsing, a saved plan applied from its file. The other steps run
+// the CLI's own commands in this process (cli-here.ts), which costs no Node start per step: the
+// built CLI's validate, plan, apply, edit, state list and destroy of this same fixture, each with
+// its exit code, are `npm run demo`'s engine part (packages/agents/demo/engine-demo.mjs, run by
+// scripts/demo.e2e.test.ts).
 const run = (...args: string[]) => runCli(args, { cwd: dir, env });
 const here = (...args: string[]) => runCliHere(args, { cwd: dir, env });
 const RESOURCES = 13;
@@ -42,12 +46,12 @@ describe("engine end to end on provider_c and provider_d", () => {
   });
 
   it("plans every resource as a create, then applies them", async () => {
-    const plan = await run("plan", "--detailed-exitcode");
+    const plan = await here("plan", "--detailed-exitcode");
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain(
       `Plan (apply): ${RESOURCES} to create, 0 to update, 0 to replace, 0 to delete.`,
     );
-    const apply = await run("apply", "-y");
+    const apply = await here("apply", "-y");
     expect(apply.stderr).toBe("");
     expect(apply.code).toBe(0);
     expect(apply.stdout).toMatch(new RegExp(`Apply complete in [\\d.]+s: ${RESOURCES} created`));
@@ -163,7 +167,7 @@ describe("engine end to end on provider_c and provider_d", () => {
 
   it("destroy removes everything agents created (a saved destroy plan, applied as reviewed)", async () => {
     const out = join(dir, "destroy.plan.json");
-    expect((await run("plan", "--destroy", "--out", out)).code).toBe(0);
+    expect((await here("plan", "--destroy", "--out", out)).code).toBe(0);
     const destroy = await run("apply", out);
     expect(destroy.stderr).toBe("");
     expect(destroy.code).toBe(0);
@@ -177,6 +181,6 @@ describe("engine end to end on provider_c and provider_d", () => {
     expect(liveObjects(await simState(d)).filter((o) => o.type !== "skill")).toEqual([]);
     const state = JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
     expect(state.resources).toEqual({});
-    expect((await run("plan", "--destroy", "--detailed-exitcode")).code).toBe(0);
+    expect((await here("plan", "--destroy", "--detailed-exitcode")).code).toBe(0);
   });
 });

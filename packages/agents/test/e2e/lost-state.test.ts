@@ -191,9 +191,13 @@ describe("a lost state adopts what this project owns, never creates it again", (
     await fs.rm(join(dir, "agents.state.json"));
     const before = liveObjects(await simState(sims.provider_c)).length;
 
-    // Spawned: the refusal is one line and a hint, never a stack trace, as a user's terminal shows it.
-    for (const command of [["plan"], ["apply", "--auto-approve"]]) {
-      const refused = await spawned(dir, ...command);
+    // The apply spawned: the refusal is one line and a hint, never a stack trace, as a user's
+    // terminal shows it. The plan refuses in the same words (the apply plans first), in-process.
+    for (const [run, command] of [
+      [here, ["plan"]],
+      [spawned, ["apply", "--auto-approve"]],
+    ] as const) {
+      const refused = await run(dir, ...command);
       expect(refused.code, command.join(" ")).not.toBe(0);
       expect(refused.stderr).toContain(address);
       for (const id of [recorded, copy]) expect(refused.stderr).toContain(id);

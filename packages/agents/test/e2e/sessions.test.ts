@@ -1,6 +1,8 @@
 // The session commands and `agents chat` through the real, built CLI (their own wiring: argument
 // parsing, stdin, JSON lines, one-line errors, redaction); the provider matrix is in-process in
-// test/engine/sessions.test.ts.
+// test/engine/sessions.test.ts. Rows whose point is a message, not how the binary prints it, run
+// the CLI's program in this process (./cli-here.ts): the one-line error with no stack trace is
+// proven spawned by the unknown session's row.
 import { promises as fs, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +20,7 @@ import { runCliHere } from "./cli-here.js";
 
 let world: SessionWorld;
 const cli = (...args: string[]) => runCli(args, { cwd: world.dir });
+const here = (...args: string[]) => runCliHere(args, { cwd: world.dir });
 
 /** The CLI with `input` on its stdin (a pipe, not a terminal). */
 const withStdin = (args: string[], input: string) => runCli(args, { cwd: world.dir, input });
@@ -114,12 +117,13 @@ describe("agents session … through the CLI", () => {
 
   it.each([
     [
-      "an unknown session",
+      "an unknown session (spawned)",
       ["session", "get", "sesn_nope"],
       /^error: no session sesn_nope on provider_a, provider_b, provider_c, provider_d \(the providers .*agents\.yaml configures\)\n$/,
+      cli,
     ],
     [
-      "a provider without the feature",
+      "a provider without the feature (in-process)",
       [
         "session",
         "create",
@@ -128,13 +132,14 @@ describe("agents session … through the CLI", () => {
         '{"type":"git_repository","url":"https://github.com/acme/x"}',
       ],
       /^error: --resource git_repository is not taken by provider_d sessions; it is supported on provider_b managed, provider_c sessions\n$/,
+      here,
     ],
-  ])("%s: one line on stderr, exit 1", async (_what, args, message) => {
-    oneLine(await cli(...args), message);
+  ])("%s: one line on stderr, exit 1", async (_what, args, message, run) => {
+    oneLine(await run(...args), message);
   });
 
-  it("a stream cut for good: one error line after the reconnect notes, exit 1", async () => {
-    const r = await cli("session", "send", id, "hello [cut]");
+  it("a stream cut for good: one error line after the reconnect notes, exit 1 (in-process)", async () => {
+    const r = await here("session", "send", id, "hello [cut]");
     expect(r.code).toBe(1);
     // What streamed before the cut is printed; each reconnection is said, then the one error line.
     expect(r.stdout).toBe("[running]\n(simulated) received: hello [cut]\n");
@@ -156,10 +161,10 @@ describe("agents session … through the CLI", () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("a session of an agent of another project: one line on stderr, exit 1", async () => {
+  it("a session of an agent of another project: one line on stderr, exit 1 (in-process)", async () => {
     const other = await otherProject(world);
     oneLine(
-      await cli("session", "get", other.sessionId),
+      await here("session", "get", other.sessionId),
       new RegExp(
         `^error: session ${other.sessionId} runs agent agent_\\S+ on provider_c, which is not an agent of this project`,
       ),
