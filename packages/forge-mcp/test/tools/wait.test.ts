@@ -100,7 +100,7 @@ async function pollsAfterNextPollTime(id: number): Promise<number> {
   await sleep(1200);
   return pipelinePolls(id);
 }
-const waitArgs = (id: number, timeout = 60) => ({
+const waitArgs = (id: number, timeout = 5) => ({
   project_id: 1,
   pipeline_id: id,
   poll_interval_seconds: 1,
@@ -163,7 +163,8 @@ describe("waiting for a pipeline or a job", () => {
 
   it.concurrent("gives up at timeout_seconds, naming the last status", async () => {
     const pipeline = await rest("POST", `${P}/pipeline`, { ref: "main" });
-    const [job] = await rest("GET", `${P}/pipelines/${pipeline.id}/jobs?scope[]=pending`);
+    // pending for a second of the simulator's clock, then running: either, on a busy host
+    const [job] = await rest("GET", `${P}/pipelines/${pipeline.id}/jobs?scope[]=pending&scope[]=running`);
     const started = Date.now();
     const result = (await client.callTool({
       name: "wait_for_job",
@@ -380,13 +381,14 @@ describe("waiting for a pipeline or a job", () => {
 
   it.concurrent("another caller's cancel naming the same request id reaches nothing: the call goes on to its answer", async () => {
     const id = await newPipeline();
-    // timeout_seconds 1: left alone, the call polls twice and answers that the pipeline still runs
+    // timeout_seconds 2: left alone, the call polls on and answers that the pipeline still runs
+    // (a cancelled one would end its request with an empty event stream)
     const answer = post(
       {
         jsonrpc: "2.0",
         id: "a-1",
         method: "tools/call",
-        params: { name: "wait_for_pipeline", arguments: waitArgs(id, 1) },
+        params: { name: "wait_for_pipeline", arguments: waitArgs(id, 2) },
       },
       ALICE,
     );
@@ -394,8 +396,8 @@ describe("waiting for a pipeline or a job", () => {
     expect((await post(cancelOf("a-1"), BOB)).status).toBe(202);
     const r = (await (await answer).json()) as Json;
     expect(r).toMatchObject({ id: "a-1", result: { isError: true } });
-    expect(r.result.content[0].text).toMatch(/still (pending|running) after 1 s/);
-    expect(await pipelinePolls(id)).toBe(2);
+    expect(r.result.content[0].text).toMatch(/still (pending|running) after 2 s/);
+    expect(await pipelinePolls(id)).toBeGreaterThanOrEqual(2);
   });
 
   it.concurrent("a cancel of a request nothing runs (unknown, or answered already) is accepted and ignored", async () => {
