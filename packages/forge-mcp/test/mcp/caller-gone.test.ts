@@ -1,10 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { ForgeApi } from "../../src/forge/api.js";
 import { CallerGone } from "../../src/mcp/caller-gone.js";
-import { NO_PEER } from "../../src/mcp/catalogue.js";
-import { createCatalogue } from "../../src/tools/index.js";
 
 /**
  * A call's abort signal is made only when something reads it (src/mcp/caller-gone.ts), and
@@ -33,30 +30,5 @@ describe("CallerGone: the call's signal, made on demand", () => {
     // once answered or closed, nothing of the call stays on the response
     const settled = steps.some((s) => s === "answered" || s === "close");
     expect((res as unknown as EventEmitter).listenerCount("close")).toBe(settled ? 0 : 1);
-  });
-});
-
-describe("a call's signal is read only by a tool that waits", () => {
-  it.each([
-    ["a reading tool (get_project)", "get_project", { project_id: 1 }, 0],
-    ["a waiting tool (wait_for_job)", "wait_for_job", { project_id: 1, job_id: 1 }, 1],
-  ])("%s", async (_name, tool, args, reads) => {
-    // a forge that refuses the connection: each tool's first request fails at once
-    const catalogue = createCatalogue(
-      { readOnly: false, toolsets: ["projects", "pipelines"] },
-      () => new ForgeApi("http://127.0.0.1:9/api/v4", "t", 1000),
-    );
-    let read = 0;
-    const signal = new AbortController().signal;
-    await catalogue.tools.get(tool)!.handler(args, {
-      requestId: 1,
-      get signal() {
-        read++;
-        return signal;
-      },
-      sendNotification: async () => {},
-      peer: NO_PEER,
-    });
-    expect(read > 0 ? 1 : 0).toBe(reads);
   });
 });

@@ -9,6 +9,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ForgeApi } from "../../src/forge/api.js";
+import { NO_PEER } from "../../src/mcp/catalogue.js";
 import { createMcpServer } from "../../src/mcp/sdk-server.js";
 import { serveStdio } from "../../src/mcp/stdio.js";
 import { createCatalogue } from "../../src/tools/index.js";
@@ -31,7 +32,9 @@ import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
  * attacks); each starts a wait polling every second (the shortest interval), cancels it once the
  * forge saw the first poll, and counts the polls past the second one's time. Alice's calls run side
  * by side with no session, so each has an id of its own: two calls of one caller under one id are
- * not told apart, and a cancel naming it reaches neither.
+ * not told apart, and a cancel naming it reaches neither. Last, a tool that does not wait never
+ * reads its call's signal (src/tools/define.ts), so a plain call makes no AbortController and
+ * enters no cancel table.
  */
 
 type Result = { isError?: boolean; content: Array<{ text: string }>; structuredContent?: any };
@@ -476,5 +479,30 @@ describe("waiting for a pipeline or a job", () => {
   it("once every call has ended, none is left in the cancel table", () => {
     expect(remote.server.mcpPool().cancellable).toBe(0);
     expect(mcp.server.mcpPool().cancellable).toBe(0);
+  });
+});
+
+describe("a call's signal is read only by a tool that waits", () => {
+  it.each([
+    ["a reading tool (get_project)", "get_project", { project_id: 1 }, 0],
+    ["a waiting tool (wait_for_job)", "wait_for_job", { project_id: 1, job_id: 1 }, 1],
+  ])("%s", async (_name, tool, args, reads) => {
+    // a forge that refuses the connection: each tool's first request fails at once
+    const catalogue = createCatalogue(
+      { readOnly: false, toolsets: ["projects", "pipelines"] },
+      () => new ForgeApi("http://127.0.0.1:9/api/v4", "t", 1000),
+    );
+    let read = 0;
+    const signal = new AbortController().signal;
+    await catalogue.tools.get(tool)!.handler(args, {
+      requestId: 1,
+      get signal() {
+        read++;
+        return signal;
+      },
+      sendNotification: async () => {},
+      peer: NO_PEER,
+    });
+    expect(read > 0 ? 1 : 0).toBe(reads);
   });
 });
