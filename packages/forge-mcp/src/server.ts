@@ -75,9 +75,10 @@ export interface ForgeMcpServer {
   metricsApp: Express | undefined;
   /**
    * How many McpServer objects /mcp has built, how many wait in the JSON path's pool, how many
-   * calls the JSON path answered without one, and how many requests the lane answered (tests).
+   * calls the JSON path answered without one, how many calls a notifications/cancelled can stop
+   * now, and how many requests the lane answered (tests).
    */
-  mcpPool(): { built: number; idle: number; direct: number; lane: number };
+  mcpPool(): { built: number; idle: number; direct: number; cancellable: number; lane: number };
   close(): Promise<void>;
 }
 
@@ -400,7 +401,7 @@ function remoteAuth(
 interface McpRoute {
   /** Ends what /mcp holds open (2026-07-28 listen streams). */
   close(): void;
-  pool(): { built: number; idle: number; direct: number };
+  pool(): { built: number; idle: number; direct: number; cancellable: number };
   /** The origin guard's check (the route's middleware runs the same). */
   originProblem(headers: IncomingHttpHeaders): string | undefined;
   /** The lane's answer to a read body: true when it answers it (one plain call), false for the route. */
@@ -527,7 +528,11 @@ function mountMcp(
       // answered by our own layer, a 2025 body goes on as before
       const era = classify(req.body, req.headers);
       if (era.era === "refused") return refuse(res, era.status, era.answer);
-      if (era.era === "modern-notification") return void res.status(202).end();
+      if (era.era === "modern-notification") {
+        // a cancel of a call of this caller's still running here stops it (src/mcp/cancels.ts)
+        mcp.cancel(req.body, req.headers, info);
+        return void res.status(202).end();
+      }
       if (era.era === "modern") {
         onReauth(res, info);
         return mcp.answerModern(era.request, req.headers, res, info);
@@ -536,6 +541,11 @@ function mountMcp(
       // one gets one error for the whole array, and no element of it runs (no forge call)
       if (Array.isArray(req.body) && withoutBatching(req.headers["mcp-protocol-version"]))
         return void res.status(400).json(BATCH_REFUSED);
+      // notifications/cancelled on a request of its own (stateless: no session carries it to the
+      // call): accepted here where the SDK's transport would accept it, and the call it names
+      // stops if it is this caller's and runs in this process (src/mcp/cancels.ts)
+      if (plainHeaders(req.headers) && mcp.cancel(req.body, req.headers, info))
+        return void res.status(202).end();
       const token = info?.token;
       // a client that asked for a tool-name prefix calls the tools by the names it was shown
       req.body = unprefixed(req.body, req.headers);

@@ -32,6 +32,8 @@ export interface ToolAnnotations {
 /** Who calls: the credential the request was authenticated with (none with a server token). */
 export interface Caller {
   token: string;
+  /** The OAuth client the token was issued to, where the verifier knows it. */
+  clientId?: string | undefined;
   /** The scopes the token was verified to hold (OAuth modes). */
   scopes?: readonly string[] | undefined;
   extra?: Record<string, unknown> | undefined;

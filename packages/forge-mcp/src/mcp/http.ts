@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { CallerGone } from "./caller-gone.js";
+import { CancelTable, callKey, cancelNotice, endUnanswered } from "./cancels.js";
 import type { Caller, Catalogue } from "./catalogue.js";
 import { viewOf } from "./client-view.js";
 import { JsonCallTransport, type PlainCall, requestOf, ToolDispatch } from "./json-calls.js";
@@ -62,6 +63,8 @@ export class McpHttp {
   readonly listeners = new ListenBus();
   /** How to end each open listen stream. */
   private readonly open = new Set<() => void>();
+  /** The calls running here that a notifications/cancelled can stop (src/mcp/cancels.ts). */
+  readonly cancels = new CancelTable();
 
   constructor(
     private readonly catalogue: Catalogue,
@@ -78,9 +81,14 @@ export class McpHttp {
     this.modern = new Rev2026(catalogue, SERVER_INFO, sealer, stepUp);
   }
 
-  /** How many servers were built, how many wait in the pool, how many calls the dispatch answered (tests). */
-  pool(): { built: number; idle: number; direct: number } {
-    return { built: this.built, idle: this.idleConnected.length, direct: this.dispatch.answered };
+  /** How many servers were built, how many wait in the pool, how many calls the dispatch answered, how many calls can be cancelled now (tests). */
+  pool(): { built: number; idle: number; direct: number; cancellable: number } {
+    return {
+      built: this.built,
+      idle: this.idleConnected.length,
+      direct: this.dispatch.answered,
+      cancellable: this.cancels.count,
+    };
   }
 
   private build(): McpServer {
@@ -115,7 +123,7 @@ export class McpHttp {
       if (!("simple" in plain)) return undefined;
       // the call's signal aborts if its caller goes away before the answer (not after it: an
       // abort builds an exception object, a cost per call otherwise)
-      const gone = new CallerGone(ctx.res);
+      const gone = new CallerGone(ctx.res, this.cancels, ctx.caller, ctx.headers, plain.simple.id);
       const answer = await this.dispatch.call(plain.simple, {
         authInfo: ctx.caller,
         get signal() {
@@ -152,12 +160,18 @@ export class McpHttp {
       const call = requestOf(plain);
       const entry = this.idleConnected.pop() ?? (await this.connected());
       let answered = false;
+      // a call can be cancelled by its caller: its response then ends unanswered, and closes
+      const leave =
+        call.method === "tools/call"
+          ? this.cancels.add(callKey(info, headers, call.id), () => endUnanswered(res))
+          : undefined;
       // the caller went away: closing the transport aborts the call (its late answer goes to
       // that closed transport, which drops it), and the server, connected to a fresh one, goes
       // back to the pool: building a server costs milliseconds of the event loop, which a
       // wave of callers timing out would otherwise pay once each (the SDK keeps an aborted
       // call apart from a later one with the same id, bench/results/forge-mcp-profile.md)
       res.once("close", () => {
+        leave?.();
         if (!answered) this.pooledAgain(entry.server.close(), entry.server);
       });
       const answer = await entry.transport.call(call, {
@@ -165,6 +179,7 @@ export class McpHttp {
         requestInfo: { headers },
       });
       answered = true;
+      leave?.();
       if (answer === undefined) return;
       if (this.idleConnected.length < MAX_IDLE_SERVERS) this.idleConnected.push(entry);
       written(res, answer);
@@ -194,7 +209,7 @@ export class McpHttp {
     caller: Caller | undefined,
   ): Promise<void> {
     if (request.method === "subscriptions/listen") return this.listen(request, res, caller);
-    const gone = new CallerGone(res);
+    const gone = new CallerGone(res, this.cancels, caller, headers, request.id);
     try {
       const answer = await this.modern.answer(request, {
         caller,
@@ -260,6 +275,23 @@ export class McpHttp {
     });
   }
 
+  /**
+   * A notifications/cancelled from `caller` (the request's verified credential), of either
+   * revision: the call it names stops, if it is this caller's, in the same session, running in
+   * this process. False for any other message; true when it was one (whatever it reached), for
+   * the caller to accept (202). initialize is never in the table, so never cancelled.
+   */
+  cancel(message: unknown, headers: IncomingHttpHeaders, caller: Caller | undefined): boolean {
+    const notice = cancelNotice(message);
+    if (!notice) return false;
+    if (this.cancels.cancel(callKey(caller, headers, notice.requestId)))
+      this.logger.info(
+        { reason: notice.reason?.slice(0, 200) },
+        "a call was cancelled by its client (notifications/cancelled)",
+      );
+    return true;
+  }
+
   /** Ends every open listen stream (the server stops): nothing else of this layer holds a connection. */
   close(): void {
     for (const end of [...this.open]) end();
@@ -284,12 +316,29 @@ export class McpHttp {
       sessionIdGenerator: undefined,
       enableJsonResponse: json,
     });
-    res.on("close", () => this.pooledAgain(transport.close(), server));
+    // a call on an event stream, cancelled: closing the transport aborts its handler (the SDK
+    // then sends no answer) and ends the stream
+    const id = json ? undefined : toolCallId(body);
+    const leave =
+      id === undefined
+        ? undefined
+        : this.cancels.add(callKey(req.auth, req.headers, id), () => void transport.close());
+    res.on("close", () => {
+      leave?.();
+      this.pooledAgain(transport.close(), server);
+    });
     // a throw here is the route's to answer (its 500); off its JsonCallTransport first
     if (entry) await entry.transport.close();
     await server.connect(transport);
     await transport.handleRequest(req as never, res, body);
   }
+}
+
+/** The id of a body that is one tools/call request, or undefined. */
+function toolCallId(body: unknown): string | number | undefined {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const { method, id } = body as { method?: unknown; id?: unknown };
+  return method === "tools/call" && (typeof id === "string" || typeof id === "number") ? id : undefined;
 }
 
 /** A refusal of the checks before a method runs (or an error of the layer), as one JSON body. */

@@ -46,7 +46,10 @@ export interface RunContext {
 function runContext(ctx: CallContext): RunContext {
   const token = ctx.progressToken;
   return {
-    signal: ctx.signal,
+    // read only by a tool that reads it (the caller's signal may be made on demand)
+    get signal() {
+      return ctx.signal;
+    },
     progress: async (progress, total, message) => {
       if (token === undefined) return;
       const params: Record<string, unknown> = { progressToken: token, progress };
