@@ -57,7 +57,19 @@ http.Server.prototype.emit = function (event, ...args) {
   res.once("finish", () => {
     rec.f = now();
   });
+  requestRecords.set(args[0], rec);
   return als.run(rec, () => emit.call(this, event, ...args));
+};
+// A listener of the request's own events ('data', 'end': how the /mcp lane reads the body) runs in
+// the socket's async context, not in the one the 'request' event was emitted in: carry the call's
+// record into those too, or every forge request made after reading the body goes unattributed
+const requestRecords = new WeakMap();
+const emitIncoming = http.IncomingMessage.prototype.emit;
+http.IncomingMessage.prototype.emit = function (event, ...args) {
+  const rec = requestRecords.get(this);
+  return rec && als.getStore() !== rec
+    ? als.run(rec, () => emitIncoming.call(this, event, ...args))
+    : emitIncoming.call(this, event, ...args);
 };
 dc.subscribe("undici:request:create", ({ request }) => {
   const rec = als.getStore();
