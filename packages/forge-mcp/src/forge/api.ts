@@ -197,12 +197,14 @@ export class ForgeApi {
     }
     if (body) {
       headers["content-type"] = "application/json";
-      init.body = JSON.stringify(Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));
+      // JSON leaves out a member whose value is undefined, as the forge should not see it
+      init.body = JSON.stringify(body);
     }
     if (upload) init.upload = upload;
     if (range) headers.range = `bytes=${range.start}-${range.end}`;
     if (headBytes !== undefined) init.headBytes = headBytes;
-    const r = await forgeFetch(u.href, init);
+    // the URL itself, not its text: undici would parse the text into a URL again
+    const r = await forgeFetch(u, init);
     if (r.status === 401) this.onUnauthorized?.();
     if (headBytes !== undefined && r.status >= 300 && r.status < 400 && r.headers.get("location"))
       return { data: { location: new URL(r.headers.get("location")!, u).href }, page: undefined };

@@ -34,9 +34,70 @@ export function onForgeCall(listener: ForgeCallListener): () => void {
  */
 const forgeDispatcher = new Agent();
 
-function told(method: string, status: number, started: bigint): void {
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+function told(method: string, status: number, started: number): void {
+  if (listeners.size === 0) return;
+  const seconds = (performance.now() - started) / 1e3;
   for (const l of listeners) l(method, status, seconds);
+}
+
+/**
+ * The deadline of every forge call, without a timer per call: each call's Deadline waits in one
+ * set, and one sweep (every SWEEP_MS while any call is open) fires those whose time has come, which
+ * aborts the request, or its body if the headers have come (undici takes any object with
+ * `aborted`, `on`, `once` and `removeListener` as a signal). `AbortSignal.timeout` per call did the same
+ * at a measured cost: an EventTarget, a timer and a weak reference each, alive as long as the
+ * timeout (15 s) or until a collection cleared them, so under load tens of thousands of them
+ * waited in the timer list (bench/results/forge-mcp-profile.md, fifth round).
+ */
+const SWEEP_MS = 50;
+const open = new Set<Deadline>();
+let sweep: NodeJS.Timeout | undefined;
+
+class Deadline {
+  aborted = false;
+  reason: Error | undefined;
+  private listener: (() => void) | undefined;
+  constructor(readonly at: number) {}
+  // undici asks for `on` to tell an emitter, and listens with `once`
+  on(_event: "abort", listener: () => void): void {
+    this.listener = listener;
+  }
+  once(_event: "abort", listener: () => void): void {
+    this.listener = listener;
+  }
+  removeListener(_event: "abort", listener: () => void): void {
+    if (this.listener === listener) this.listener = undefined;
+  }
+  fire(): void {
+    this.aborted = true;
+    this.reason = Object.assign(new Error("the forge did not answer in time"), { name: "TimeoutError" });
+    const listener = this.listener;
+    this.listener = undefined;
+    listener?.();
+  }
+}
+
+function sweepDeadlines(): void {
+  const now = performance.now();
+  for (const d of open)
+    if (now >= d.at) {
+      open.delete(d);
+      d.fire();
+    }
+  if (open.size === 0 && sweep) {
+    clearInterval(sweep);
+    sweep = undefined;
+  }
+}
+
+function deadline(timeoutMs: number): Deadline {
+  const d = new Deadline(performance.now() + timeoutMs);
+  open.add(d);
+  if (!sweep) {
+    sweep = setInterval(sweepDeadlines, SWEEP_MS);
+    sweep.unref();
+  }
+  return d;
 }
 
 /** A forge answer's headers, read by name (any case), several values joined as fetch's Headers joins them. */
@@ -56,7 +117,7 @@ interface ForgeResponse {
 }
 
 export async function forgeFetch(
-  url: string,
+  url: string | URL,
   init: {
     method?: string;
     headers?: Record<string, string>;
@@ -79,15 +140,16 @@ export async function forgeFetch(
   let text: string;
   let bytes: Buffer | undefined;
   let truncated = false;
-  const started = process.hrtime.bigint();
+  const started = performance.now();
   const method = init.method ?? "GET";
+  const due = deadline(init.timeoutMs);
   try {
     res = await request(url, {
       dispatcher: forgeDispatcher,
       method: (init.method ?? "GET") as Dispatcher.HttpMethod,
       headers: { accept: "application/json", ...init.headers },
       body: init.upload ? multipart(init.upload) : init.body,
-      signal: AbortSignal.timeout(init.timeoutMs),
+      signal: due as unknown as AbortSignal,
     });
     if (init.maxBytes !== undefined && res.statusCode >= 200 && res.statusCode < 300) {
       const bytes = await readBounded(res.body, init.maxBytes);
@@ -113,10 +175,12 @@ export async function forgeFetch(
   } catch (err) {
     if (err instanceof ForgeTooLarge) throw err;
     const e = err as Error & { cause?: Error };
-    const timedOut = e.name === "TimeoutError" || e.cause?.name === "TimeoutError";
+    const timedOut = due.aborted || e.name === "TimeoutError" || e.cause?.name === "TimeoutError";
     const reason = timedOut ? `timed out after ${init.timeoutMs} ms` : e.message;
     told(method, 0, started);
     throw new ForgeHttpError(0, `forge unreachable: ${reason}`, undefined);
+  } finally {
+    open.delete(due);
   }
   told(method, res.statusCode, started);
   const headers = toHeaders(res.headers);
