@@ -20,6 +20,8 @@ export const SIGN_IN_MODES: Array<[string, Record<string, string>]> = [
 
 export interface RunningForgeMcp {
   url: string;
+  /** The HTTP server in front of the handler (its connections, for what the server read). */
+  http: Server;
   server: ForgeMcpServer;
   logs: string[];
   close(): Promise<void>;
@@ -60,6 +62,7 @@ export async function startForgeMcp(
   http.on("request", server.handler);
   return {
     url,
+    http,
     server,
     logs,
     async close() {
