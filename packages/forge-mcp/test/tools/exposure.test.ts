@@ -29,12 +29,27 @@ async function connect(mcp: RunningForgeMcp): Promise<Client> {
   return client;
 }
 
+/**
+ * The names a server with `env` lists: tools/list as a plain JSON-RPC POST. The official client
+ * compiles every listed tool's outputSchema when it lists (most of a row's time with every
+ * toolset); tools/table.test.ts lists every tool through it.
+ */
 async function listed(forge: Forge, env: Record<string, string>): Promise<string[]> {
   const mcp = await startForgeMcp({ FORGE_TOKEN: "sim-forge-pat", FORGE_API_URL: forge.apiUrl, ...env });
   try {
-    const client = await connect(mcp);
-    const names = (await client.listTools()).tools.map((t) => t.name);
-    await client.close();
+    const r = await fetch(`${mcp.url}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { result: { tools: Array<{ name: string }>; nextCursor?: string } };
+    expect(body.result.nextCursor).toBeUndefined();
+    const names = body.result.tools.map((t) => t.name);
     // the meta tools are always listed, last (tools/discover.test.ts); the rest is what is exposed
     expect(names.slice(-2)).toEqual(["search_tools", "discover_tools"]);
     return names.slice(0, -2);
