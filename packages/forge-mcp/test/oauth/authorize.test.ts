@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { Agent, get as httpGet } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PENDING_PER_SOURCE } from "../../src/oauth/stores.js";
 import { getManual, postForm, type RunningForgeMcp, register, startForgeMcp } from "../helpers.js";
@@ -27,6 +28,41 @@ function authorizeUrl(base: string, clientId: string, extra: Record<string, stri
   };
   for (const [k, v] of Object.entries(p)) u.searchParams.set(k, v);
   return u.href;
+}
+
+/**
+ * `count` GETs, `request(i)` giving each one's URL and headers, eight at a time on kept-alive
+ * connections: their statuses and Location headers. A thousand through fetch one after another
+ * cost three times the CPU and wall time.
+ */
+async function flood(
+  count: number,
+  request: (i: number) => [string, Record<string, string>],
+): Promise<Array<{ status: number; location: string | null }>> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  const get = (url: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; location: string | null }>((resolve, reject) => {
+      const req = httpGet(url, { agent, headers }, (res) => {
+        res.resume();
+        res.once("end", () => resolve({ status: res.statusCode!, location: res.headers.location ?? null }));
+      });
+      req.once("error", reject);
+    });
+  const answers: Array<{ status: number; location: string | null }> = [];
+  let next = 0;
+  try {
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < count) {
+          const i = next++;
+          answers[i] = await get(...request(i));
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+  return answers;
 }
 
 describe("GET /authorize, passthrough mode", () => {
@@ -328,20 +364,20 @@ describe("authorization request validation", () => {
     });
     try {
       const id = (await register(spread.url, { redirect_uris: [CLIENT_CB] })).body.client_id as string;
-      const states: string[] = [];
-      let firstCookie = "";
-      for (let i = 0; i < 1001; i++) {
-        const from = { "x-forwarded-for": `198.51.${Math.floor(i / 250)}.${i % 250}` };
-        const r = await getManual(authorizeUrl(spread.url, id), from);
-        states.push(new URL(r.location!).searchParams.get("state")!);
-        if (i === 0) firstCookie = r.headers.getSetCookie()[0]!.split(";")[0]!;
-      }
+      const from = (i: number) => ({ "x-forwarded-for": `198.51.${Math.floor(i / 250)}.${i % 250}` });
+      const state = (r: { location: string | null }) => new URL(r.location!).searchParams.get("state")!;
+      // the first (the least recently used) and the last on their own, the 999 between side by side
+      const first = await getManual(authorizeUrl(spread.url, id), from(0));
+      const firstCookie = first.headers.getSetCookie()[0]!.split(";")[0]!;
+      const between = await flood(999, (i) => [authorizeUrl(spread.url, id), from(i + 1)]);
+      expect(between.filter((r) => r.status === 302 && state(r))).toHaveLength(999);
+      const last = await getManual(authorizeUrl(spread.url, id), from(1000));
       const store = spread.server.memoryStore!;
       expect(store.size).toBe(1000);
-      expect(store.has(`txn:${states[0]}`)).toBe(false);
-      expect(store.has(`txn:${states[1000]}`)).toBe(true);
+      expect(store.has(`txn:${state(first)}`)).toBe(false);
+      expect(store.has(`txn:${state(last)}`)).toBe(true);
       // the evicted transaction's callback is not processed
-      const r = await getManual(`${spread.url}/callback?state=${encodeURIComponent(states[0]!)}&code=x`, {
+      const r = await getManual(`${spread.url}/callback?state=${encodeURIComponent(state(first))}&code=x`, {
         cookie: firstCookie,
       });
       expect(r.status).toBe(400);
@@ -361,8 +397,9 @@ describe("authorization request validation", () => {
       const id = (await register(server.url, { redirect_uris: [CLIENT_CB] })).body.client_id as string;
       const victim = await getManual(authorizeUrl(server.url, id), { "x-forwarded-for": "203.0.113.1" });
       const victimState = new URL(victim.location!).searchParams.get("state")!;
-      const flood = { "x-forwarded-for": "198.51.100.9" };
-      for (let i = 0; i < 1000; i++) await getManual(authorizeUrl(server.url, id), flood);
+      const from = { "x-forwarded-for": "198.51.100.9" };
+      const answers = await flood(1000, () => [authorizeUrl(server.url, id), from]);
+      expect(answers.filter((r) => r.status === 302)).toHaveLength(1000);
       const store = server.server.memoryStore!;
       expect(store.has(`txn:${victimState}`)).toBe(true);
       expect(store.size).toBe(1 + PENDING_PER_SOURCE);
