@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MCP_BODY_LIMIT } from "../../src/mcp-lane.js";
@@ -118,30 +119,37 @@ const refresh = (base: string, clientId: string, token: string) =>
 const forgeInfo = async (forge: Forge, token: string) =>
   (await fetch(`${forge.origin}/oauth/token/info`, { headers: { authorization: `Bearer ${token}` } })).status;
 
-/** How long the flooding client reads nothing while it sends: a client slow to read (a busy host). */
+/** How long the flooding client reads nothing after the server answered: a client slow to read. */
 const READ_DELAY_MS = 200;
 
 /**
  * Streams up to `total` bytes of a JSON body to /mcp on a connection of its own, chunked or with
- * its length stated, and reads nothing for READ_DELAY_MS while it sends. Answers the status it then
- * reads (undefined when the connection was reset before it read the answer), whether the server
- * ended the connection after the answer, and how many bytes the server had read from it by then.
+ * its length stated, and reads nothing until READ_DELAY_MS after the server wrote its answer,
+ * sending all the while (as a client on a busy host may). Answers the status it then reads
+ * (undefined when the connection was reset before it read the answer), whether the server ended
+ * the connection after the answer, and how many bytes the server had read from it by then.
  */
 function bodyFlood(mcp: RunningForgeMcp, token: string | undefined, total: number, framing: Framing) {
   const u = new URL(mcp.url);
   return new Promise<{ status: number | undefined; ended: boolean; serverRead: number }>((resolve) => {
-    let server: Socket | undefined;
-    mcp.http.once("connection", (s: Socket) => {
-      server = s;
-    });
     const socket = connect(Number(u.port), u.hostname);
     socket.pause();
+    // the server's end of this connection (its peer port is this socket's own) and its answer
+    let server: Socket | undefined;
+    const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+      if (req.socket.remotePort !== socket.localPort) return;
+      server = req.socket;
+      res.once("finish", () => setTimeout(read, READ_DELAY_MS));
+    };
+    mcp.http.on("request", onRequest);
     let answer = "";
     let ended = false;
     let done = false;
     const finish = () => {
       if (done) return;
       done = true;
+      mcp.http.off("request", onRequest);
+      clearTimeout(unanswered);
       const status = /^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1];
       resolve({ status: status ? Number(status) : undefined, ended, serverRead: server?.bytesRead ?? 0 });
       socket.destroy();
@@ -149,6 +157,21 @@ function bodyFlood(mcp: RunningForgeMcp, token: string | undefined, total: numbe
     // a reset: whatever was not read by then is lost
     socket.on("error", finish);
     socket.on("close", finish);
+    let reading = false;
+    const read = () => {
+      if (reading) return;
+      reading = true;
+      socket.on("data", (chunk: Buffer) => {
+        answer += chunk.toString("latin1");
+      });
+      socket.once("end", () => {
+        ended = true;
+        finish();
+      });
+      socket.resume();
+    };
+    // a server that never answers (one reading the whole body) is read from after a while anyway
+    const unanswered = setTimeout(read, 10_000);
     const head = [
       "POST /mcp HTTP/1.1",
       `host: ${u.host}`,
@@ -176,16 +199,6 @@ function bodyFlood(mcp: RunningForgeMcp, token: string | undefined, total: numbe
       socket.write(head);
       pump();
     });
-    setTimeout(() => {
-      socket.on("data", (chunk: Buffer) => {
-        answer += chunk.toString("latin1");
-      });
-      socket.once("end", () => {
-        ended = true;
-        finish();
-      });
-      socket.resume();
-    }, READ_DELAY_MS);
   });
 }
 
@@ -201,12 +214,13 @@ export function mcpRequestRows(
 ): void {
   // Read: the whole head and at most the chunk that crosses the limit (a stated length over it:
   // nothing of the body but what came with the head).
-  it.each([
+  // side by side: each waits READ_DELAY_MS on a connection of its own
+  it.concurrent.for([
     ["chunked", MCP_BODY_LIMIT + 1024 * 1024],
     ["stated length", 1024 * 1024],
   ] as const)(
     "a body over the limit (%s), from a caller /mcp admits: the server reads at most %i bytes, answers 413 and hangs up, and a client slow to read still gets the 413",
-    async (framing, most) => {
+    async ([framing, most], { expect }) => {
       const r = await bodyFlood(ctx.mcp, await token(), 128 * 1024 * 1024, framing);
       expect(r).toMatchObject({ status: 413, ended: true });
       expect(r.serverRead).toBeGreaterThan(0);
