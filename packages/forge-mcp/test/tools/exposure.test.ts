@@ -30,26 +30,33 @@ async function connect(mcp: RunningForgeMcp): Promise<Client> {
 }
 
 /**
- * The names a server with `env` lists: tools/list as a plain JSON-RPC POST. The official client
- * compiles every listed tool's outputSchema when it lists (most of a row's time with every
- * toolset); tools/table.test.ts lists every tool through it.
+ * A server's tools/list as a plain JSON-RPC POST. The official client compiles every listed
+ * tool's outputSchema when it lists (most of a row's time with every toolset); these rows check
+ * names and input schemas, and tools/table.test.ts lists every tool through the official client.
  */
+async function listTools(mcp: RunningForgeMcp): Promise<Array<{ name: string; inputSchema: unknown }>> {
+  const r = await fetch(`${mcp.url}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  expect(r.status).toBe(200);
+  const body = (await r.json()) as {
+    result: { tools: Array<{ name: string; inputSchema: unknown }>; nextCursor?: string };
+  };
+  expect(body.result.nextCursor).toBeUndefined();
+  return body.result.tools;
+}
+
+/** The names a server with `env` lists. */
 async function listed(forge: Forge, env: Record<string, string>): Promise<string[]> {
   const mcp = await startForgeMcp({ FORGE_TOKEN: "sim-forge-pat", FORGE_API_URL: forge.apiUrl, ...env });
   try {
-    const r = await fetch(`${mcp.url}/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    });
-    expect(r.status).toBe(200);
-    const body = (await r.json()) as { result: { tools: Array<{ name: string }>; nextCursor?: string } };
-    expect(body.result.nextCursor).toBeUndefined();
-    const names = body.result.tools.map((t) => t.name);
+    const names = (await listTools(mcp)).map((t) => t.name);
     // the meta tools are always listed, last (tools/discover.test.ts); the rest is what is exposed
     expect(names.slice(-2)).toEqual(["search_tools", "discover_tools"]);
     return names.slice(0, -2);
@@ -204,7 +211,7 @@ describe("GITLAB_ALLOWED_PROJECT_IDS", () => {
   });
 
   it("every tool that names a project refuses one outside the list, in every form, before the forge sees it", async () => {
-    const tools = (await client.listTools()).tools;
+    const tools = await listTools(mcp);
     const cases: Array<[string, string, unknown]> = [];
     for (const t of tools) {
       const props = (t.inputSchema as Schema).properties ?? {};
