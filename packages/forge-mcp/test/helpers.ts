@@ -136,6 +136,35 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * tools/list as a plain JSON-RPC POST to /mcp (2025-11-25, no session): the listed tools, as one
+ * page. The official v1 client compiles every listed tool's outputSchema each time it lists, which
+ * costs more than the list itself with every toolset; rows that read names, annotations or input
+ * schemas list this way (tools/table.test.ts lists every tool through the official client).
+ */
+export async function postToolsList(
+  url: string,
+): Promise<Array<{ name: string; inputSchema: unknown; annotations?: Record<string, unknown> }>> {
+  const r = await fetch(`${url}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  if (r.status !== 200) throw new Error(`tools/list answered ${r.status}`);
+  const body = (await r.json()) as {
+    result: {
+      tools: Array<{ name: string; inputSchema: unknown; annotations?: Record<string, unknown> }>;
+      nextCursor?: string;
+    };
+  };
+  if (body.result.nextCursor !== undefined) throw new Error("tools/list answered more than one page");
+  return body.result.tools;
+}
+
+/**
  * One tools/call as a plain JSON-RPC POST to /mcp (no SDK client: nothing compiled, no
  * initialize), with the request's own headers (a 2025 revision unless they name one) and `_meta`.
  */

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CORE_TOOLS, DEFAULT_TOOLSETS, selectTools, startTools } from "../../src/tools/index.js";
 import { type Forge, forgeLogSeq, startForge } from "../forge-sim.js";
-import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
+import { postToolsList, type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 
 /**
  * The exposure controls of a gitlab-mcp deployment (docs/forge-mcp.md, "Narrowing what the model
@@ -29,34 +29,11 @@ async function connect(mcp: RunningForgeMcp): Promise<Client> {
   return client;
 }
 
-/**
- * A server's tools/list as a plain JSON-RPC POST. The official client compiles every listed
- * tool's outputSchema when it lists (most of a row's time with every toolset); these rows check
- * names and input schemas, and tools/table.test.ts lists every tool through the official client.
- */
-async function listTools(mcp: RunningForgeMcp): Promise<Array<{ name: string; inputSchema: unknown }>> {
-  const r = await fetch(`${mcp.url}/mcp`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2025-11-25",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-  });
-  expect(r.status).toBe(200);
-  const body = (await r.json()) as {
-    result: { tools: Array<{ name: string; inputSchema: unknown }>; nextCursor?: string };
-  };
-  expect(body.result.nextCursor).toBeUndefined();
-  return body.result.tools;
-}
-
-/** The names a server with `env` lists. */
+/** The names a server with `env` lists (a plain tools/list: names are what the rows check). */
 async function listed(forge: Forge, env: Record<string, string>): Promise<string[]> {
   const mcp = await startForgeMcp({ FORGE_TOKEN: "sim-forge-pat", FORGE_API_URL: forge.apiUrl, ...env });
   try {
-    const names = (await listTools(mcp)).map((t) => t.name);
+    const names = (await postToolsList(mcp.url)).map((t) => t.name);
     // the meta tools are always listed, last (tools/discover.test.ts); the rest is what is exposed
     expect(names.slice(-2)).toEqual(["search_tools", "discover_tools"]);
     return names.slice(0, -2);
@@ -211,7 +188,7 @@ describe("GITLAB_ALLOWED_PROJECT_IDS", () => {
   });
 
   it("every tool that names a project refuses one outside the list, in every form, before the forge sees it", async () => {
-    const tools = await listTools(mcp);
+    const tools = await postToolsList(mcp.url);
     const cases: Array<[string, string, unknown]> = [];
     for (const t of tools) {
       const props = (t.inputSchema as Schema).properties ?? {};

@@ -6,7 +6,7 @@ import { loadConfig } from "../../src/config.js";
 import { operationTypes } from "../../src/tools/graphql.js";
 import { CORE_TOOLS, DEFAULT_TOOLSETS, TOOLSETS } from "../../src/tools/index.js";
 import { type Forge, startForge } from "../forge-sim.js";
-import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
+import { postToolsList, type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 
 /** Read-only mode, annotations, toolset selection (gitlab-mcp names), GraphQL and size bounds. */
 
@@ -38,25 +38,10 @@ describe("tool modes against the forge simulator", () => {
     return c;
   };
   const urls = new Map<Client, string>();
-  /**
-   * A client's tools/list; over HTTP as a plain JSON-RPC POST to its server: the official client
-   * compiles every listed tool's outputSchema when it lists (tools/table.test.ts lists every tool
-   * through it), most of this file's time when it listed every toolset.
-   */
+  // a client's tools/list; over HTTP a plain POST to its server (helpers.ts: postToolsList)
   const listTools = async (c: Client) => {
     const url = urls.get(c);
-    if (!url) return (await c.listTools()).tools;
-    const r = await fetch(`${url}/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    });
-    expect(r.status).toBe(200);
-    return ((await r.json()) as { result: Awaited<ReturnType<Client["listTools"]>> }).result.tools;
+    return url ? postToolsList(url) : (await c.listTools()).tools;
   };
   // the forge tools listed (the meta tools, always listed, are proven in tools/discover.test.ts)
   const forgeTools = async (c: Client) =>
