@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type Server } from "node:http";
+import { Agent, createServer as createHttpServer, get as httpGet, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { loadConfig } from "../src/config.js";
@@ -124,6 +124,41 @@ export async function getManual(url: string, headers: Record<string, string> = {
     headers: res.headers,
     text: await res.text(),
   };
+}
+
+/**
+ * `count` GETs, `request(i)` giving each one's URL and headers, eight at a time on kept-alive
+ * connections: their statuses and Location headers (the store-capacity rows' floods of /authorize).
+ * A thousand through fetch one after another cost three times the CPU and wall time.
+ */
+export async function floodGets(
+  count: number,
+  request: (i: number) => [string, Record<string, string>],
+): Promise<Array<{ status: number; location: string | null }>> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  const get = (url: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; location: string | null }>((resolve, reject) => {
+      const req = httpGet(url, { agent, headers }, (res) => {
+        res.resume();
+        res.once("end", () => resolve({ status: res.statusCode!, location: res.headers.location ?? null }));
+      });
+      req.once("error", reject);
+    });
+  const answers: Array<{ status: number; location: string | null }> = [];
+  let next = 0;
+  try {
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < count) {
+          const i = next++;
+          answers[i] = await get(...request(i));
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+  return answers;
 }
 
 /** A loopback port that was free a moment ago (for servers that cannot bind port 0 themselves). */

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { Agent, get as httpGet } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PENDING_PER_SOURCE } from "../../src/oauth/stores.js";
-import { getManual, postForm, type RunningForgeMcp, register, startForgeMcp } from "../helpers.js";
+import { floodGets, getManual, postForm, type RunningForgeMcp, register, startForgeMcp } from "../helpers.js";
 
 const FORGE = "http://127.0.0.1:9";
 const env = {
@@ -28,41 +27,6 @@ function authorizeUrl(base: string, clientId: string, extra: Record<string, stri
   };
   for (const [k, v] of Object.entries(p)) u.searchParams.set(k, v);
   return u.href;
-}
-
-/**
- * `count` GETs, `request(i)` giving each one's URL and headers, eight at a time on kept-alive
- * connections: their statuses and Location headers. A thousand through fetch one after another
- * cost three times the CPU and wall time.
- */
-async function flood(
-  count: number,
-  request: (i: number) => [string, Record<string, string>],
-): Promise<Array<{ status: number; location: string | null }>> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-  const get = (url: string, headers: Record<string, string>) =>
-    new Promise<{ status: number; location: string | null }>((resolve, reject) => {
-      const req = httpGet(url, { agent, headers }, (res) => {
-        res.resume();
-        res.once("end", () => resolve({ status: res.statusCode!, location: res.headers.location ?? null }));
-      });
-      req.once("error", reject);
-    });
-  const answers: Array<{ status: number; location: string | null }> = [];
-  let next = 0;
-  try {
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (next < count) {
-          const i = next++;
-          answers[i] = await get(...request(i));
-        }
-      }),
-    );
-  } finally {
-    agent.destroy();
-  }
-  return answers;
 }
 
 describe("GET /authorize, passthrough mode", () => {
@@ -369,7 +333,7 @@ describe("authorization request validation", () => {
       // the first (the least recently used) and the last on their own, the 999 between side by side
       const first = await getManual(authorizeUrl(spread.url, id), from(0));
       const firstCookie = first.headers.getSetCookie()[0]!.split(";")[0]!;
-      const between = await flood(999, (i) => [authorizeUrl(spread.url, id), from(i + 1)]);
+      const between = await floodGets(999, (i) => [authorizeUrl(spread.url, id), from(i + 1)]);
       expect(between.filter((r) => r.status === 302 && state(r))).toHaveLength(999);
       const last = await getManual(authorizeUrl(spread.url, id), from(1000));
       const store = spread.server.memoryStore!;
@@ -398,7 +362,7 @@ describe("authorization request validation", () => {
       const victim = await getManual(authorizeUrl(server.url, id), { "x-forwarded-for": "203.0.113.1" });
       const victimState = new URL(victim.location!).searchParams.get("state")!;
       const from = { "x-forwarded-for": "198.51.100.9" };
-      const answers = await flood(1000, () => [authorizeUrl(server.url, id), from]);
+      const answers = await floodGets(1000, () => [authorizeUrl(server.url, id), from]);
       expect(answers.filter((r) => r.status === 302)).toHaveLength(1000);
       const store = server.server.memoryStore!;
       expect(store.has(`txn:${victimState}`)).toBe(true);
