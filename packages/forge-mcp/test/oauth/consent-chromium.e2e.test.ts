@@ -28,7 +28,7 @@ const rows = [
 
 describeWith("chromium")("the consent page in headless Chromium (proxy mode, consent on)", () => {
   let forge: Forge;
-  let browser: Browser;
+  let launching: Promise<Browser> | undefined;
   // One context and one page for every row, its cookies (the only state these pages keep) cleared
   // before each: a fresh browser to the servers, without a context and a renderer started per row
   // (each cost more than the row's own navigation).
@@ -44,6 +44,20 @@ describeWith("chromium")("the consent page in headless Chromium (proxy mode, con
   const servers: Partial<Record<keyof typeof modes, RunningForgeMcp>> = {};
 
   beforeAll(async () => {
+    // the browser starts while the servers do
+    launching = chromium.launch({
+      executablePath: servicePath("chromium")!,
+      headless: true,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
     forge = await startForge();
     client = createServer((req, res) => {
       arrivals.push(new URL(req.url ?? "/", clientCallback));
@@ -64,24 +78,12 @@ describeWith("chromium")("the consent page in headless Chromium (proxy mode, con
       forge,
       Object.values(servers).map((s) => `${s!.url}/callback`),
     );
-    browser = await chromium.launch({
-      executablePath: servicePath("chromium")!,
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    const browser = await launching;
     context = await browser.newContext();
     page = await context.newPage();
   });
   afterAll(async () => {
-    await browser?.close();
+    await (await launching?.catch(() => undefined))?.close();
     await Promise.all(Object.values(servers).map((s) => s!.close()));
     await new Promise<void>((resolve) => (client ? client.close(() => resolve()) : resolve()));
     await forge?.close();
