@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type Server } from "node:http";
+import { Agent, createServer as createHttpServer, get as httpGet, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { loadConfig } from "../src/config.js";
@@ -20,6 +20,8 @@ export const SIGN_IN_MODES: Array<[string, Record<string, string>]> = [
 
 export interface RunningForgeMcp {
   url: string;
+  /** The HTTP server in front of the handler (its connections, for what the server read). */
+  http: Server;
   server: ForgeMcpServer;
   logs: string[];
   close(): Promise<void>;
@@ -60,6 +62,7 @@ export async function startForgeMcp(
   http.on("request", server.handler);
   return {
     url,
+    http,
     server,
     logs,
     async close() {
@@ -123,6 +126,41 @@ export async function getManual(url: string, headers: Record<string, string> = {
   };
 }
 
+/**
+ * `count` GETs, `request(i)` giving each one's URL and headers, eight at a time on kept-alive
+ * connections: their statuses and Location headers (the store-capacity rows' floods of /authorize).
+ * A thousand through fetch one after another cost three times the CPU and wall time.
+ */
+export async function floodGets(
+  count: number,
+  request: (i: number) => [string, Record<string, string>],
+): Promise<Array<{ status: number; location: string | null }>> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  const get = (url: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; location: string | null }>((resolve, reject) => {
+      const req = httpGet(url, { agent, headers }, (res) => {
+        res.resume();
+        res.once("end", () => resolve({ status: res.statusCode!, location: res.headers.location ?? null }));
+      });
+      req.once("error", reject);
+    });
+  const answers: Array<{ status: number; location: string | null }> = [];
+  let next = 0;
+  try {
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < count) {
+          const i = next++;
+          answers[i] = await get(...request(i));
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+  return answers;
+}
+
 /** A loopback port that was free a moment ago (for servers that cannot bind port 0 themselves). */
 export async function freePort(): Promise<number> {
   const s = createHttpServer();
@@ -130,6 +168,35 @@ export async function freePort(): Promise<number> {
   const port = (s.address() as AddressInfo).port;
   await new Promise<void>((resolve) => s.close(() => resolve()));
   return port;
+}
+
+/**
+ * tools/list as a plain JSON-RPC POST to /mcp (2025-11-25, no session): the listed tools, as one
+ * page. The official v1 client compiles every listed tool's outputSchema each time it lists, which
+ * costs more than the list itself with every toolset; rows that read names, annotations or input
+ * schemas list this way (tools/table.test.ts lists every tool through the official client).
+ */
+export async function postToolsList(
+  url: string,
+): Promise<Array<{ name: string; inputSchema: unknown; annotations?: Record<string, unknown> }>> {
+  const r = await fetch(`${url}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  if (r.status !== 200) throw new Error(`tools/list answered ${r.status}`);
+  const body = (await r.json()) as {
+    result: {
+      tools: Array<{ name: string; inputSchema: unknown; annotations?: Record<string, unknown> }>;
+      nextCursor?: string;
+    };
+  };
+  if (body.result.nextCursor !== undefined) throw new Error("tools/list answered more than one page");
+  return body.result.tools;
 }
 
 /**

@@ -80,7 +80,7 @@ describe("forge-mcp start-up with an unreachable REDIS_URL", () => {
       OAUTH_STATELESS_MODE: "true",
       OAUTH_STATELESS_SECRET: Buffer.alloc(32, 5).toString("base64"),
       REDIS_URL: `redis://default:s3cret-pw@127.0.0.1:${rport}`,
-      REDIS_CONNECT_TIMEOUT_MS: "1500",
+      REDIS_CONNECT_TIMEOUT_MS: "300",
     });
     const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
     const stderr = out.stderr;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PENDING_PER_SOURCE } from "../../src/oauth/stores.js";
-import { getManual, postForm, type RunningForgeMcp, register, startForgeMcp } from "../helpers.js";
+import { floodGets, getManual, postForm, type RunningForgeMcp, register, startForgeMcp } from "../helpers.js";
 
 const FORGE = "http://127.0.0.1:9";
 const env = {
@@ -328,20 +328,20 @@ describe("authorization request validation", () => {
     });
     try {
       const id = (await register(spread.url, { redirect_uris: [CLIENT_CB] })).body.client_id as string;
-      const states: string[] = [];
-      let firstCookie = "";
-      for (let i = 0; i < 1001; i++) {
-        const from = { "x-forwarded-for": `198.51.${Math.floor(i / 250)}.${i % 250}` };
-        const r = await getManual(authorizeUrl(spread.url, id), from);
-        states.push(new URL(r.location!).searchParams.get("state")!);
-        if (i === 0) firstCookie = r.headers.getSetCookie()[0]!.split(";")[0]!;
-      }
+      const from = (i: number) => ({ "x-forwarded-for": `198.51.${Math.floor(i / 250)}.${i % 250}` });
+      const state = (r: { location: string | null }) => new URL(r.location!).searchParams.get("state")!;
+      // the first (the least recently used) and the last on their own, the 999 between side by side
+      const first = await getManual(authorizeUrl(spread.url, id), from(0));
+      const firstCookie = first.headers.getSetCookie()[0]!.split(";")[0]!;
+      const between = await floodGets(999, (i) => [authorizeUrl(spread.url, id), from(i + 1)]);
+      expect(between.filter((r) => r.status === 302 && state(r))).toHaveLength(999);
+      const last = await getManual(authorizeUrl(spread.url, id), from(1000));
       const store = spread.server.memoryStore!;
       expect(store.size).toBe(1000);
-      expect(store.has(`txn:${states[0]}`)).toBe(false);
-      expect(store.has(`txn:${states[1000]}`)).toBe(true);
+      expect(store.has(`txn:${state(first)}`)).toBe(false);
+      expect(store.has(`txn:${state(last)}`)).toBe(true);
       // the evicted transaction's callback is not processed
-      const r = await getManual(`${spread.url}/callback?state=${encodeURIComponent(states[0]!)}&code=x`, {
+      const r = await getManual(`${spread.url}/callback?state=${encodeURIComponent(state(first))}&code=x`, {
         cookie: firstCookie,
       });
       expect(r.status).toBe(400);
@@ -361,8 +361,9 @@ describe("authorization request validation", () => {
       const id = (await register(server.url, { redirect_uris: [CLIENT_CB] })).body.client_id as string;
       const victim = await getManual(authorizeUrl(server.url, id), { "x-forwarded-for": "203.0.113.1" });
       const victimState = new URL(victim.location!).searchParams.get("state")!;
-      const flood = { "x-forwarded-for": "198.51.100.9" };
-      for (let i = 0; i < 1000; i++) await getManual(authorizeUrl(server.url, id), flood);
+      const from = { "x-forwarded-for": "198.51.100.9" };
+      const answers = await floodGets(1000, () => [authorizeUrl(server.url, id), from]);
+      expect(answers.filter((r) => r.status === 302)).toHaveLength(1000);
       const store = server.server.memoryStore!;
       expect(store.has(`txn:${victimState}`)).toBe(true);
       expect(store.size).toBe(1 + PENDING_PER_SOURCE);

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, type ConsoleMessage, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeWith, servicePath } from "../../../../scripts/test-services.js";
 import { APP_ID, type Forge, seedApp, startForge } from "../forge-sim.js";
@@ -28,13 +28,36 @@ const rows = [
 
 describeWith("chromium")("the consent page in headless Chromium (proxy mode, consent on)", () => {
   let forge: Forge;
-  let browser: Browser;
+  let launching: Promise<Browser> | undefined;
+  // One context and one page for every row, its cookies (the only state these pages keep) cleared
+  // before each: a fresh browser to the servers, without a context and a renderer started per row
+  // (each cost more than the row's own navigation).
+  let context: BrowserContext;
+  let page: Page;
+  const freshPage = async () => {
+    await context.clearCookies();
+    return page;
+  };
   let client: Server;
   let clientCallback = "";
   const arrivals: URL[] = [];
   const servers: Partial<Record<keyof typeof modes, RunningForgeMcp>> = {};
 
   beforeAll(async () => {
+    // the browser starts while the servers do
+    launching = chromium.launch({
+      executablePath: servicePath("chromium")!,
+      headless: true,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
     forge = await startForge();
     client = createServer((req, res) => {
       arrivals.push(new URL(req.url ?? "/", clientCallback));
@@ -55,22 +78,12 @@ describeWith("chromium")("the consent page in headless Chromium (proxy mode, con
       forge,
       Object.values(servers).map((s) => `${s!.url}/callback`),
     );
-    browser = await chromium.launch({
-      executablePath: servicePath("chromium")!,
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    const browser = await launching;
+    context = await browser.newContext();
+    page = await context.newPage();
   });
   afterAll(async () => {
-    await browser?.close();
+    await (await launching?.catch(() => undefined))?.close();
     await Promise.all(Object.values(servers).map((s) => s!.close()));
     await new Promise<void>((resolve) => (client ? client.close(() => resolve()) : resolve()));
     await forge?.close();
@@ -96,12 +109,12 @@ describeWith("chromium")("the consent page in headless Chromium (proxy mode, con
       scope: "api",
     }).toString();
 
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    const page = await freshPage();
     const violations: string[] = [];
-    page.on("console", (m) => {
+    const onConsole = (m: ConsoleMessage) => {
       if (m.text().includes("Content Security Policy")) violations.push(m.text());
-    });
+    };
+    page.on("console", onConsole);
     try {
       await page.goto(authorize.href);
       expect(await page.title()).toBe("Authorize Browser client");
@@ -111,7 +124,7 @@ describeWith("chromium")("the consent page in headless Chromium (proxy mode, con
       ]);
       expect(await page.textContent("body")).toBe("back at the client");
     } finally {
-      await context.close();
+      page.off("console", onConsole);
     }
     expect(violations).toEqual([]);
     const landed = arrivals.filter((u) => u.searchParams.get("state") === state);
@@ -160,17 +173,12 @@ describeWith("chromium")("the consent page in headless Chromium (proxy mode, con
         { cookie: page1.headers.getSetCookie()[0]!.split(";")[0]! },
       );
       const forgeUrl = approved.headers.get("location")!;
-      // the victim opens it in Chromium
-      const context = await browser.newContext();
-      try {
-        const page = await context.newPage();
-        const response = await page.goto(forgeUrl);
-        expect(new URL(page.url()).pathname).toBe("/callback");
-        expect(response?.status()).toBe(403);
-        expect(await page.title()).toBe("Sign-in not completed");
-      } finally {
-        await context.close();
-      }
+      // the victim opens it in Chromium (no cookie of the attacker's)
+      const page = await freshPage();
+      const response = await page.goto(forgeUrl);
+      expect(new URL(page.url()).pathname).toBe("/callback");
+      expect(response?.status()).toBe(403);
+      expect(await page.title()).toBe("Sign-in not completed");
       expect(arrivals.filter((u) => u.searchParams.get("state") === state)).toEqual([]);
     },
   );

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { browse } from "../browser.js";
 import { forgeAndMcp } from "../forge-and-mcp.js";
 import { APP_ID, CLIENT_CB } from "../forge-sim.js";
-import { getManual, postForm, testClock } from "../helpers.js";
+import { floodGets, getManual, postForm, testClock } from "../helpers.js";
 import {
   authorizeToCode,
   authorizeUrl,
@@ -178,11 +178,11 @@ describe("proxy mode states and transitions", () => {
     const p = pkce();
     const { code } = await authorizeToCode(ctx.mcp.url, clientId, p.challenge);
     // from 1000 addresses: one address alone only replaces its own pending entries
-    for (let i = 0; i < 1000; i++) {
-      const from = { "x-forwarded-for": `198.51.${Math.floor(i / 250)}.${i % 250}` };
-      const r = await getManual(authorizeUrl(ctx.mcp.url, clientId, pkce().challenge, `flood-${i}`), from);
-      expect(r.status).toBe(302);
-    }
+    const answers = await floodGets(1000, (i) => [
+      authorizeUrl(ctx.mcp.url, clientId, pkce().challenge, `flood-${i}`),
+      { "x-forwarded-for": `198.51.${Math.floor(i / 250)}.${i % 250}` },
+    ]);
+    expect(answers.filter((a) => a.status === 302)).toHaveLength(1000);
     const r = await redeem(ctx.mcp.url, clientId, code!, p.verifier);
     expect(r.status).toBe(400);
     expect(r.body.error).toBe("invalid_grant");

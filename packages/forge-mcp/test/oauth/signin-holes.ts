@@ -1,5 +1,7 @@
-import { request } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { MCP_BODY_LIMIT } from "../../src/mcp-lane.js";
 import { browse } from "../browser.js";
 import {
   APP_ID,
@@ -117,52 +119,86 @@ const refresh = (base: string, clientId: string, token: string) =>
 const forgeInfo = async (forge: Forge, token: string) =>
   (await fetch(`${forge.origin}/oauth/token/info`, { headers: { authorization: `Bearer ${token}` } })).status;
 
+/** How long the flooding client reads nothing after the server answered: a client slow to read. */
+const READ_DELAY_MS = 200;
+
 /**
- * Streams `total` bytes of a JSON body to /mcp, chunked or with its length stated, and answers how
- * many were written before the server cut the connection (all of them when it read everything),
- * and the status it answered.
+ * Streams up to `total` bytes of a JSON body to /mcp on a connection of its own, chunked or with
+ * its length stated, and reads nothing until READ_DELAY_MS after the server wrote its answer,
+ * sending all the while (as a client on a busy host may). Answers the status it then reads
+ * (undefined when the connection was reset before it read the answer), whether the server ended
+ * the connection after the answer, and how many bytes the server had read from it by then.
  */
-function bodyFlood(url: string, token: string | undefined, total: number, framing: Framing) {
-  const u = new URL(url);
-  return new Promise<{ sent: number; status: number | undefined }>((resolve) => {
-    let sent = 0;
-    let status: number | undefined;
+function bodyFlood(mcp: RunningForgeMcp, token: string | undefined, total: number, framing: Framing) {
+  const u = new URL(mcp.url);
+  return new Promise<{ status: number | undefined; ended: boolean; serverRead: number }>((resolve) => {
+    const socket = connect(Number(u.port), u.hostname);
+    socket.pause();
+    // the server's end of this connection (its peer port is this socket's own) and its answer
+    let server: Socket | undefined;
+    const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+      if (req.socket.remotePort !== socket.localPort) return;
+      server = req.socket;
+      res.once("finish", () => setTimeout(read, READ_DELAY_MS));
+    };
+    mcp.http.on("request", onRequest);
+    let answer = "";
+    let ended = false;
     let done = false;
     const finish = () => {
       if (done) return;
       done = true;
-      resolve({ sent, status });
+      mcp.http.off("request", onRequest);
+      clearTimeout(unanswered);
+      const status = /^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1];
+      resolve({ status: status ? Number(status) : undefined, ended, serverRead: server?.bytesRead ?? 0 });
+      socket.destroy();
     };
-    const req = request({
-      host: u.hostname,
-      port: u.port,
-      method: "POST",
-      path: "/mcp",
-      agent: false,
-      headers: {
-        "content-type": "application/json",
-        accept: ACCEPT,
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(framing === "stated length" ? { "content-length": String(total) } : {}),
-      },
-    });
-    req.on("response", (res) => {
-      status = res.statusCode;
-      res.resume();
-      res.on("end", finish);
-    });
-    req.on("error", finish);
-    req.on("close", finish);
+    // a reset: whatever was not read by then is lost
+    socket.on("error", finish);
+    socket.on("close", finish);
+    let reading = false;
+    const read = () => {
+      if (reading) return;
+      reading = true;
+      socket.on("data", (chunk: Buffer) => {
+        answer += chunk.toString("latin1");
+      });
+      socket.once("end", () => {
+        ended = true;
+        finish();
+      });
+      socket.resume();
+    };
+    // a server that never answers (one reading the whole body) is read from after a while anyway
+    const unanswered = setTimeout(read, 10_000);
+    const head = [
+      "POST /mcp HTTP/1.1",
+      `host: ${u.host}`,
+      "content-type: application/json",
+      `accept: ${ACCEPT}`,
+      ...(token ? [`authorization: Bearer ${token}`] : []),
+      framing === "chunked" ? "transfer-encoding: chunked" : `content-length: ${total}`,
+      "",
+      "",
+    ].join("\r\n");
     // JSON whitespace: valid bytes of a body that never ends in time
-    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    const data = Buffer.alloc(256 * 1024, 0x20);
+    const piece =
+      framing === "chunked"
+        ? Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from("\r\n")])
+        : data;
+    let sent = 0;
     const pump = () => {
-      while (sent < total && !done) {
-        sent += chunk.length;
-        if (!req.write(chunk)) return void req.once("drain", pump);
+      while (sent < total && !socket.destroyed) {
+        sent += data.length;
+        if (!socket.write(piece)) return void socket.once("drain", pump);
       }
-      if (!done) req.end();
     };
-    pump();
+    socket.once("connect", () => {
+      socket.write(head);
+      pump();
+    });
   });
 }
 
@@ -176,13 +212,19 @@ export function mcpRequestRows(
   ctx: { forge: Forge; mcp: RunningForgeMcp },
   token: () => Promise<string | undefined>,
 ): void {
-  it.each(["chunked", "stated length"] as const)(
-    "a body over the limit (%s), from a caller /mcp admits, is cut off near the limit, not read to its end",
-    async (framing) => {
-      const total = 128 * 1024 * 1024;
-      const r = await bodyFlood(ctx.mcp.url, await token(), total, framing);
-      expect(r.status).toBe(413);
-      expect(r.sent).toBeLessThan(total / 2);
+  // Read: the whole head and at most the chunk that crosses the limit (a stated length over it:
+  // nothing of the body but what came with the head).
+  // side by side: each waits READ_DELAY_MS on a connection of its own
+  it.concurrent.for([
+    ["chunked", MCP_BODY_LIMIT + 1024 * 1024],
+    ["stated length", 1024 * 1024],
+  ] as const)(
+    "a body over the limit (%s), from a caller /mcp admits: the server reads at most %i bytes, answers 413 and hangs up, and a client slow to read still gets the 413",
+    async ([framing, most], { expect }) => {
+      const r = await bodyFlood(ctx.mcp, await token(), 128 * 1024 * 1024, framing);
+      expect(r).toMatchObject({ status: 413, ended: true });
+      expect(r.serverRead).toBeGreaterThan(0);
+      expect(r.serverRead).toBeLessThanOrEqual(most);
     },
   );
 

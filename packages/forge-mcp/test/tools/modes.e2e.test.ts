@@ -6,7 +6,7 @@ import { loadConfig } from "../../src/config.js";
 import { operationTypes } from "../../src/tools/graphql.js";
 import { CORE_TOOLS, DEFAULT_TOOLSETS, TOOLSETS } from "../../src/tools/index.js";
 import { type Forge, startForge } from "../forge-sim.js";
-import { type RunningForgeMcp, startForgeMcp } from "../helpers.js";
+import { postToolsList, type RunningForgeMcp, startForgeMcp } from "../helpers.js";
 
 /** Read-only mode, annotations, toolset selection (gitlab-mcp names), GraphQL and size bounds. */
 
@@ -34,11 +34,18 @@ describe("tool modes against the forge simulator", () => {
     });
     const c = await connect(servers[name]!.url);
     clients.push(c);
+    urls.set(c, servers[name]!.url);
     return c;
+  };
+  const urls = new Map<Client, string>();
+  // a client's tools/list; over HTTP a plain POST to its server (helpers.ts: postToolsList)
+  const listTools = async (c: Client) => {
+    const url = urls.get(c);
+    return url ? postToolsList(url) : (await c.listTools()).tools;
   };
   // the forge tools listed (the meta tools, always listed, are proven in tools/discover.test.ts)
   const forgeTools = async (c: Client) =>
-    (await c.listTools()).tools.filter((t) => t.name !== "discover_tools" && t.name !== "search_tools");
+    (await listTools(c)).filter((t) => t.name !== "discover_tools" && t.name !== "search_tools");
   const names = async (c: Client) => (await forgeTools(c)).map((t) => t.name).sort();
 
   beforeAll(async () => {

@@ -50,6 +50,11 @@ import {
 let sim: RunningSim;
 let client: Anthropic;
 const KEY = "sim-provider-c-key";
+/**
+ * For a call whose 409 is the point: the SDK retries a 409 twice with back-off (about 1.5 s)
+ * before it throws, and the simulator answers each retry the same.
+ */
+const ONE_TRY = { maxRetries: 0 };
 
 beforeAll(async () => {
   sim = await createSim(definition, { quiet: true });
@@ -171,9 +176,9 @@ describe("provider_c with the official SDK: agents", () => {
     expectSdkShape(v2, agentKeys, "agent");
     expect(v2.version).toBe(2);
     expect(v2.system).toBe("be thorough");
-    await expect(client.beta.agents.update(agent.id, { version: 1, system: "stale" })).rejects.toBeInstanceOf(
-      ConflictError,
-    );
+    await expect(
+      client.beta.agents.update(agent.id, { version: 1, system: "stale" }, ONE_TRY),
+    ).rejects.toBeInstanceOf(ConflictError);
     expect((await client.beta.agents.retrieve(agent.id, { version: 1 })).system).toBe("be brief");
     const versions: number[] = [];
     for await (const v of client.beta.agents.versions.list(agent.id)) versions.push(v.version);
@@ -248,11 +253,15 @@ describe("provider_c with the official SDK: memory stores and memories", () => {
     });
     expect(updated.content_sha256).not.toBe(mem.content_sha256);
     await expect(
-      client.beta.memoryStores.memories.update(mem.id, {
-        memory_store_id: store.id,
-        content: "lost update",
-        precondition: { type: "content_sha256", content_sha256: mem.content_sha256 },
-      }),
+      client.beta.memoryStores.memories.update(
+        mem.id,
+        {
+          memory_store_id: store.id,
+          content: "lost update",
+          precondition: { type: "content_sha256", content_sha256: mem.content_sha256 },
+        },
+        ONE_TRY,
+      ),
     ).rejects.toBeInstanceOf(ConflictError);
     const items: unknown[] = [];
     for await (const item of client.beta.memoryStores.memories.list(store.id, { depth: 1 })) items.push(item);
