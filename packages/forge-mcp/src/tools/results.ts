@@ -274,6 +274,15 @@ const KINDS = {
 
 export type Kind = keyof typeof KINDS;
 const fieldsOf = (kind: string): Record<string, Field> => KINDS[kind as Kind];
+// each kind's fields as [name, field] pairs, made once: slim runs per object of every answer
+const entriesByKind = new Map<string, Array<[string, Field]>>();
+const fieldEntries = (kind: string): Array<[string, Field]> => {
+  const known = entriesByKind.get(kind);
+  if (known) return known;
+  const made = Object.entries(fieldsOf(kind));
+  entriesByKind.set(kind, made);
+  return made;
+};
 
 /** What a read tool returns: one object of a kind, a page of them, or an object of no kind. */
 export type Output = { one: Kind } | { many: Kind } | "object";
@@ -394,9 +403,8 @@ export function compact(v: unknown, nested = false): unknown {
 /** One object of a kind, pruned to the kind's fields (a value of another shape is left compacted). */
 export function slim(kind: string, v: unknown): unknown {
   if (!isRecord(v)) return compact(v);
-  const fields = fieldsOf(kind);
   const out: Record<string, unknown> = {};
-  for (const [k, f] of Object.entries(fields)) {
+  for (const [k, f] of fieldEntries(kind)) {
     const x = v[k];
     if (empty(x)) continue;
     const c =
