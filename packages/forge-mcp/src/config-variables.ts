@@ -216,7 +216,7 @@ export const VARIABLES = [
     key: "forgeTimeoutMs",
     read: int(100, 600_000),
     default: "15000",
-    doc: "timeout of every forge call",
+    doc: "timeout of every forge call, its answer and body (to within 50 ms)",
   },
   {
     name: "FORGE_TOKEN_INFO_QUERY_FALLBACK",
