@@ -56,7 +56,7 @@ const AGENTS_LAYERS = [
 const FORGE_MCP_LAYERS = [
   ["config-readers.ts"],
   ["config-variables.ts"],
-  ["config.ts", "heap.ts", "logger.ts", "metrics.ts", "origin-guard.ts", "pkce.ts"],
+  ["body-limit.ts", "config.ts", "heap.ts", "logger.ts", "metrics.ts", "origin-guard.ts", "pkce.ts"],
   ["mcp"],
   ["mcp-lane.ts"],
   ["forge"],
