@@ -1,5 +1,6 @@
 import express, { type Request, type Response, type Router } from "express";
 import type { Logger } from "pino";
+import { bodyLimit } from "../body-limit.js";
 import { CALLBACK_BINDING_MAX_AGE_MS, callbackCookieName } from "./callback-binding.js";
 import { consentCookieName, consentCsp } from "./consent.js";
 import { OAuthError } from "./errors.js";
@@ -18,13 +19,19 @@ import {
  * echoes validation details), and a registration limit that can be shared across replicas.
  */
 
+/** The body limit of the OAuth routes (/register, /token, /revoke, the consent form). */
+export const OAUTH_BODY_LIMIT = 16 * 1024;
+
 export function oauthRouter(
   service: OAuthService,
   opts: { mode: "passthrough" | "proxy"; secureCookies: boolean; logger: Logger },
 ): Router {
   const r = express.Router();
-  const form = express.urlencoded({ extended: false, limit: "16kb" });
-  const json = express.json({ limit: "16kb" });
+  // nothing past 16 KiB is read: the body parsers alone would read an over-limit body to its end
+  // before their 413, and these routes answer anyone
+  const limit = bodyLimit(OAUTH_BODY_LIMIT, opts.logger);
+  const form = express.urlencoded({ extended: false, limit: OAUTH_BODY_LIMIT });
+  const json = express.json({ limit: OAUTH_BODY_LIMIT });
 
   const fail = (res: Response, err: unknown, where: string) => {
     const e =
@@ -116,7 +123,7 @@ export function oauthRouter(
     res.status(204).end();
   });
 
-  r.post("/register", json, async (req, res) => {
+  r.post("/register", limit, json, async (req, res) => {
     try {
       res.setHeader("Cache-Control", "no-store");
       res.status(201).json(await service.register(req.body, req.ip ?? "unknown"));
@@ -142,7 +149,7 @@ export function oauthRouter(
   });
 
   if (opts.mode === "proxy") {
-    r.post("/authorize/consent", form, async (req, res) => {
+    r.post("/authorize/consent", limit, form, async (req, res) => {
       try {
         answer(
           res,
@@ -175,7 +182,7 @@ export function oauthRouter(
     });
   }
 
-  r.post("/token", form, async (req, res) => {
+  r.post("/token", limit, form, async (req, res) => {
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("Pragma", "no-cache");
     try {
@@ -185,7 +192,7 @@ export function oauthRouter(
     }
   });
 
-  r.post("/revoke", form, async (req, res) => {
+  r.post("/revoke", limit, form, async (req, res) => {
     try {
       await service.revoke(req.body ?? {}, basicClientId(req), req.ip ?? "unknown");
       res.status(200).json({});

@@ -123,13 +123,20 @@ const forgeInfo = async (forge: Forge, token: string) =>
 const READ_DELAY_MS = 200;
 
 /**
- * Streams up to `total` bytes of a JSON body to /mcp on a connection of its own, chunked or with
+ * Streams up to `total` bytes of a body (JSON whitespace) to /mcp, or another route, on a
+ * connection of its own, chunked or with
  * its length stated, and reads nothing until READ_DELAY_MS after the server wrote its answer,
  * sending all the while (as a client on a busy host may). Answers the status it then reads
  * (undefined when the connection was reset before it read the answer), whether the server ended
  * the connection after the answer, and how many bytes the server had read from it by then.
  */
-function bodyFlood(mcp: RunningForgeMcp, token: string | undefined, total: number, framing: Framing) {
+function bodyFlood(
+  mcp: RunningForgeMcp,
+  token: string | undefined,
+  total: number,
+  framing: Framing,
+  to: { path: string; type: string } = { path: "/mcp", type: "application/json" },
+) {
   const u = new URL(mcp.url);
   return new Promise<{ status: number | undefined; ended: boolean; serverRead: number }>((resolve) => {
     const socket = connect(Number(u.port), u.hostname);
@@ -173,9 +180,9 @@ function bodyFlood(mcp: RunningForgeMcp, token: string | undefined, total: numbe
     // a server that never answers (one reading the whole body) is read from after a while anyway
     const unanswered = setTimeout(read, 10_000);
     const head = [
-      "POST /mcp HTTP/1.1",
+      `POST ${to.path} HTTP/1.1`,
       `host: ${u.host}`,
-      "content-type: application/json",
+      `content-type: ${to.type}`,
       `accept: ${ACCEPT}`,
       ...(token ? [`authorization: Bearer ${token}`] : []),
       framing === "chunked" ? "transfer-encoding: chunked" : `content-length: ${total}`,
@@ -254,6 +261,21 @@ export function mcpRequestRows(
 
 /** The rows; `proxy` says whether the mode runs the callback proxy (its pages and /callback). */
 export function signInHoleRows(ctx: HoleServers, opts: { proxy: boolean }): void {
+  // Anyone may post to these: the body parser alone read an over-limit body to its end (32 MiB
+  // here) before its 413. Read now: the head and at most the chunk that crosses 16 KiB.
+  it.concurrent.for([
+    ["/token", "application/x-www-form-urlencoded"],
+    ["/register", "application/json"],
+  ] as const)(
+    "an anonymous chunked body over 16 KiB at %s: the server reads at most 1 MiB of it, answers 413 and hangs up",
+    async ([path, type], { expect }) => {
+      const r = await bodyFlood(ctx.mcp, undefined, 32 * 1024 * 1024, "chunked", { path, type });
+      expect(r).toMatchObject({ status: 413, ended: true });
+      expect(r.serverRead).toBeGreaterThan(0);
+      expect(r.serverRead).toBeLessThanOrEqual(1024 * 1024);
+    },
+  );
+
   it("group gate at /mcp: a refused user's token from the forge's own authorize (public app id) gets 401, by the route and by the lane; a member's gets data", async () => {
     const refused = await forgeDirectToken(ctx.forge, "alice");
     for (let i = 0; i < 2; i++) {
