@@ -265,7 +265,10 @@ export function signInHoleRows(ctx: HoleServers, opts: { proxy: boolean }): void
   // here) before its 413. Read now: the head and at most the chunk that crosses 16 KiB.
   it.concurrent.for([
     ["/token", "application/x-www-form-urlencoded"],
+    ["/revoke", "application/x-www-form-urlencoded"],
     ["/register", "application/json"],
+    // the consent form is the callback proxy's
+    ...(opts.proxy ? [["/authorize/consent", "application/x-www-form-urlencoded"] as const] : []),
   ] as const)(
     "an anonymous chunked body over 16 KiB at %s: the server reads at most 1 MiB of it, answers 413 and hangs up",
     async ([path, type], { expect }) => {
