@@ -59,8 +59,8 @@ class Deadline {
   private listener: (() => void) | undefined;
   constructor(readonly at: number) {}
   // undici asks for `on` to tell an emitter, and listens with `once`
-  on(_event: "abort", listener: () => void): void {
-    this.listener = listener;
+  on(event: "abort", listener: () => void): void {
+    this.once(event, listener);
   }
   once(_event: "abort", listener: () => void): void {
     this.listener = listener;
