@@ -5,7 +5,11 @@
 // and the same undici client, and nothing else: no Express, no MCP SDK, no validation, no auth.
 // Not a server to use: a yardstick. Run it in forge-mcp's place:
 //   node bench/forge-mcp.mjs --only load --mcp-main bench/forge-mcp-floor.mjs
-// Reads what the bench gives forge-mcp: FORGE_API_URL, FORGE_TOKEN, PORT.
+// Reads what the bench gives forge-mcp: FORGE_API_URL, FORGE_TOKEN, PORT; and FLOOR_BURN_US, a
+// calibration: microseconds of busy CPU added to each call (before its forge request), to see
+// how a row's share of direct falls with the CPU a process in forge-mcp's place spends per call:
+//   node bench/forge-mcp.mjs --only load --floor --mcp-main bench/forge-mcp-floor.mjs \
+//     --mcp-env FLOOR_BURN_US=100
 import { createServer } from "node:http";
 import { request } from "undici";
 
@@ -20,12 +24,21 @@ const forge = {
   }),
 };
 
+const burnMs = Number(process.env.FLOOR_BURN_US ?? 0) / 1000;
+/** Busy CPU for FLOOR_BURN_US microseconds (none by default). */
+function burn() {
+  if (burnMs <= 0) return;
+  const until = performance.now() + burnMs;
+  while (performance.now() < until);
+}
+
 const server = createServer(async (req, res) => {
   if (req.method === "GET") return void res.end('{"ok":true}');
   const chunks = [];
   for await (const c of req) chunks.push(c);
   const call = JSON.parse(Buffer.concat(chunks).toString());
   const { url, method, body } = forge[call.params.name](call.params.arguments);
+  burn();
   const r = await request(url, {
     method,
     headers: body ? { ...headers, "content-type": "application/json" } : headers,
