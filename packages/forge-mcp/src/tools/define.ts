@@ -213,7 +213,11 @@ export function catalogueTools(
     const fill = opts.defaultProject !== undefined && t.input.project_id !== undefined;
     const addressKey = addressedBy(t.input);
     const output = outputOf(t.name);
-    const call = async (args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> => {
+    const call = async (
+      args: Record<string, unknown>,
+      ctx: CallContext,
+      api: ForgeApi,
+    ): Promise<ToolResult> => {
       // a destructive tool asks the person first (annotations: the one source of destructiveHint)
       if (opts.confirm && annotations(t).destructiveHint) {
         const refused = await confirmDestructive(opts.confirm.mode, opts.confirm.asker, ctx, t.name, args);
@@ -222,7 +226,7 @@ export function catalogueTools(
       try {
         const { full_response, ...rest } = args;
         return toResult(
-          await t.run(apiFor(ctx), rest as never, runContext(ctx)),
+          await t.run(api, rest as never, runContext(ctx)),
           output,
           full_response === true,
           !t.write,
@@ -234,12 +238,12 @@ export function catalogueTools(
     /** A url read into project_id and the id; then the default project; then both must be there. */
     const address = async (
       given: Record<string, unknown>,
-      ctx: CallContext,
+      api: ForgeApi,
     ): Promise<{ args: Record<string, unknown> } | { refused: ToolResult }> => {
       let args = given;
       if (addressKey) {
         try {
-          args = await resolveAddress(apiFor(ctx), addressKey, given);
+          args = await resolveAddress(api, addressKey, given);
         } catch (err) {
           return { refused: failure(err) };
         }
@@ -253,9 +257,12 @@ export function catalogueTools(
      * their ids (./project-ids.ts; refused, not run, when one does not resolve), and the call runs
      * with those ids, so it reaches the project whose policy masks it.
      */
-    const masked = async (args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> => {
-      if (!opts.mask) return call(args, ctx);
-      const api = apiFor(ctx);
+    const masked = async (
+      args: Record<string, unknown>,
+      ctx: CallContext,
+      api: ForgeApi,
+    ): Promise<ToolResult> => {
+      if (!opts.mask) return call(args, ctx, api);
       let pinned = args;
       if (opts.mask.bindsIds) {
         try {
@@ -267,17 +274,19 @@ export function catalogueTools(
         }
       }
       const masker = opts.mask.select(maskScope(t, pinned, api.base));
-      return "refused" in masker ? refusal(masker.refused) : masker.result(await call(pinned, ctx));
+      return "refused" in masker ? refusal(masker.refused) : masker.result(await call(pinned, ctx, api));
     };
     const handler = async (given: Record<string, unknown>, ctx: CallContext) => {
-      const addressed = await address(given, ctx);
+      // one forge client per call, for its url, its masking and the tool itself
+      const api = apiFor(ctx);
+      const addressed = await address(given, api);
       if ("refused" in addressed) {
         const outcome = outcomeOf(addressed.refused);
         opts.observe?.({ tool: t, args: given, authInfo: ctx.authInfo, outcome });
         return addressed.refused;
       }
       const { args } = addressed;
-      const result = await masked(args, ctx);
+      const result = await masked(args, ctx, api);
       opts.observe?.({ tool: t, args, authInfo: ctx.authInfo, outcome: outcomeOf(result) });
       return result;
     };
