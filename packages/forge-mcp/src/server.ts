@@ -621,12 +621,6 @@ const BATCH_REFUSED = {
   error: { code: -32600, message: "Invalid Request: this protocol revision has no batching" },
 } as const;
 
-/**
- * What every finished tool call feeds: the tool-call counter, and for a writing tool (its
- * readOnlyHint is false) one structured audit line: who (the forge user id or username the token
- * was verified as; "server token" for FORGE_TOKEN), which tool, which project (the value of the
- * first argument naming one), the outcome. Never a token, never any other argument or a body.
- */
 /** Whether a body holds a tools/call whose `_meta` carries a progressToken. */
 function progressAsked(body: unknown): boolean {
   return (Array.isArray(body) ? body : [body]).some((m) => {
@@ -636,18 +630,25 @@ function progressAsked(body: unknown): boolean {
   });
 }
 
+/**
+ * What every finished tool call feeds: the tool-call counter, and for a writing tool (its
+ * readOnlyHint is false) one structured audit line: who (the forge user id or username the token
+ * was verified as; "server token" for FORGE_TOKEN), which tool, which project (the numeric id the
+ * forge was called by, with what the caller named as `project_given` where that differs; see
+ * AuditedProject), the outcome. Never a token, never any other argument or a body.
+ */
 export function toolObserver(logger: Logger, metrics: Metrics | undefined): (call: ToolCall) => void {
-  return ({ tool, args, authInfo, outcome }) => {
+  return ({ tool, authInfo, outcome, project }) => {
     metrics?.toolCalls.inc({ tool: tool.name, outcome });
     if (!writes(tool)) return;
     const who = authInfo?.extra?.username ?? authInfo?.extra?.userId;
-    const projectKey = Object.keys(args).find((k) => /(^|_)project_id$/.test(k));
     logger.info(
       {
         audit: {
           user: who === undefined ? (authInfo ? "unknown" : "server token") : String(who),
           tool: tool.name,
-          project: projectKey === undefined ? null : String(args[projectKey]),
+          project: project ? project.called : null,
+          ...(project?.given !== undefined && { project_given: project.given }),
           outcome,
         },
       },

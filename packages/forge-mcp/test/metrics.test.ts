@@ -1,12 +1,15 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen } from "../src/server.js";
 import { forgeAndMcp } from "./forge-and-mcp.js";
 import { type Forge, startForge } from "./forge-sim.js";
-import { type RunningForgeMcp, register, startForgeMcp } from "./helpers.js";
+import { postToolCall, type RunningForgeMcp, register, startForgeMcp } from "./helpers.js";
 import { connectV1 } from "./sdk-clients.js";
 
 /**
@@ -93,7 +96,8 @@ describe("/metrics on its own port, REMOTE_AUTHORIZATION, and the audit log", ()
       .map((l) => JSON.parse(l))
       .filter((l) => l.audit);
     expect(audits.map((l) => l.audit)).toEqual([
-      { user: "alice", tool: "create_issue", project: "acme/widgets", outcome: "ok" },
+      // the allow-list resolved the path: the line names the id the forge was called by
+      { user: "alice", tool: "create_issue", project: "1", project_given: "acme/widgets", outcome: "ok" },
       { user: "alice", tool: "create_issue", project: "2", outcome: "refused" },
     ]);
     const text = mcp.logs.slice(before).join("");
@@ -144,5 +148,186 @@ describe("/metrics behind a bearer token, with OAuth", () => {
     expect(sample(text, "forge_mcp_token_cache_lookups_total", { cache: "oauth", result: "hit" })).toBe(3);
     expect(sample(text, "forge_mcp_rate_limited_total", { endpoint: "/register" })).toBe(1);
     expect(sample(text, "forge_mcp_tool_calls_total", { tool: "get_project", outcome: "ok" })).toBe(2);
+  });
+});
+
+describe("the audit line names the project the forge was called by (a path or URL resolved to its id)", () => {
+  const TTL = 60_000;
+  const alice = { "private-token": "sim-forge-pat" };
+  // dave is a member of nothing: acme/platform/infra (project 2, private) is hidden from him
+  const dave = { "private-token": "sim-forge-pat-dave" };
+  let forge: Forge;
+  let clock = Date.now();
+  /** The servers whose controls bind ids, so a project named by path is resolved before the call. */
+  let resolving: Array<[string, RunningForgeMcp]>;
+  let plain: RunningForgeMcp;
+  let mover: number;
+  let taker: number;
+  let dir: string;
+  const forgeCall = async (method: string, path: string, body?: Record<string, unknown>) => {
+    const r = await fetch(`${forge.apiUrl}${path}`, {
+      method,
+      headers: { ...alice, "content-type": "application/json" },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    if (!r.ok) throw new Error(`${method} ${path}: ${r.status}`);
+    return (await r.json()) as { id: number } & Array<{ title: string }>;
+  };
+  /** Which project holds an issue of this title: where the write actually landed. */
+  const holder = async (title: string) => {
+    for (const id of [1, mover, taker])
+      if ((await forgeCall("GET", `/projects/${id}/issues?search=${encodeURIComponent(title)}`)).length)
+        return String(id);
+    return "none";
+  };
+  const auditOf = async (
+    mcp: RunningForgeMcp,
+    tool: string,
+    args: Record<string, unknown>,
+    who: Record<string, string> = alice,
+  ) => {
+    const before = mcp.logs.length;
+    await postToolCall(mcp, tool, args, who);
+    const lines = mcp.logs
+      .slice(before)
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.audit);
+    expect(lines).toHaveLength(1);
+    return lines[0].audit as Record<string, unknown>;
+  };
+
+  beforeAll(async () => {
+    forge = await startForge();
+    mover = (await forgeCall("POST", "/projects", { path: "mover", namespace_path: "acme" })).id;
+    taker = (await forgeCall("POST", "/projects", { path: "taker", namespace_path: "acme" })).id;
+    const bound = [1, 2, mover, taker];
+    dir = mkdtempSync(join(tmpdir(), "forge-mcp-audit-"));
+    const policy = join(dir, "policy.json");
+    writeFileSync(
+      policy,
+      JSON.stringify({
+        version: 1,
+        policyGroups: { all: { rules: [] } },
+        bindings: [{ gitlabInstance: forge.origin, policyGroup: "all", projectIds: bound }],
+      }),
+    );
+    const env = { REMOTE_AUTHORIZATION: "true", FORGE_API_URL: forge.apiUrl, FORGE_TOOLSETS: "issues" };
+    const now = { now: () => clock };
+    const [listed, masked, open] = await Promise.all([
+      startForgeMcp({ ...env, GITLAB_ALLOWED_PROJECT_IDS: bound.join(",") }, now),
+      startForgeMcp({ ...env, GITLAB_MASKING_ENABLED: "true", GITLAB_MASKING_POLICY_FILE: policy }, now),
+      startForgeMcp(env, now),
+    ]);
+    resolving = [
+      ["GITLAB_ALLOWED_PROJECT_IDS", listed!],
+      ["a managed masking policy", masked!],
+    ];
+    plain = open!;
+  });
+  afterAll(async () => {
+    await Promise.all([...(resolving ?? []).map(([, m]) => m.close()), plain?.close()]);
+    await forge?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  type Row = {
+    name: string;
+    /** Run once before the row's calls (on the forge, or the servers' clock). */
+    before?: () => Promise<void> | void;
+    tool: string;
+    args: (title: string) => Record<string, unknown>;
+    who?: Record<string, string>;
+    /** The audit line's project fields and outcome. */
+    want: () => Record<string, unknown>;
+    /** Where the write landed, when it ran: the project the line names. */
+    landed?: boolean;
+  };
+  // the rows run in order: the last two rename acme/mover between them
+  const rows: Row[] = [
+    {
+      name: "given by numeric id: that id, nothing else",
+      tool: "create_issue",
+      args: (title) => ({ project_id: 1, title }),
+      want: () => ({ project: "1", outcome: "ok" }),
+      landed: true,
+    },
+    {
+      name: "given by path (any case): the id it resolved to, the path as given beside it",
+      tool: "create_issue",
+      args: (title) => ({ project_id: "ACME/Widgets", title }),
+      want: () => ({ project: "1", project_given: "ACME/Widgets", outcome: "ok" }),
+      landed: true,
+    },
+    {
+      name: "given by URL-encoded path",
+      tool: "create_issue",
+      args: (title) => ({ project_id: "acme%2Fwidgets", title }),
+      want: () => ({ project: "1", project_given: "acme%2Fwidgets", outcome: "ok" }),
+      landed: true,
+    },
+    {
+      name: "given by an issue's web URL: the id, the URL's project path beside it (not the URL)",
+      tool: "create_issue_note",
+      args: (body) => ({ url: `${forge.origin}/acme/widgets/-/issues/1#note_9`, body }),
+      want: () => ({ project: "1", project_given: "acme/widgets", outcome: "ok" }),
+    },
+    {
+      name: "an unknown path: refused before resolution, no id made up",
+      tool: "create_issue",
+      args: (title) => ({ project_id: "acme/nope", title }),
+      want: () => ({ project: null, project_given: "acme/nope", outcome: "refused" }),
+    },
+    {
+      name: "a path hidden from the caller: refused as an unknown one, no id made up",
+      tool: "create_issue",
+      args: (title) => ({ project_id: "acme/platform/infra", title }),
+      who: dave,
+      want: () => ({ project: null, project_given: "acme/platform/infra", outcome: "refused" }),
+    },
+    {
+      name: "a path renamed since the last call, another project now at it: the id the call reached (the old one, within the look-up's 60 s)",
+      before: async () => {
+        for (const [, mcp] of resolving)
+          await auditOf(mcp, "create_issue", { project_id: "acme/mover", title: "before the rename" });
+        await forgeCall("PUT", `/projects/${mover}`, { path: "mover-old" });
+        await forgeCall("PUT", `/projects/${taker}`, { path: "mover" });
+      },
+      tool: "create_issue",
+      args: (title) => ({ project_id: "acme/mover", title }),
+      want: () => ({ project: String(mover), project_given: "acme/mover", outcome: "ok" }),
+      landed: true,
+    },
+    {
+      name: "the same path once the look-up expired: the id of the project now at it",
+      before: () => {
+        clock += TTL + 1;
+      },
+      tool: "create_issue",
+      args: (title) => ({ project_id: "acme/mover", title }),
+      want: () => ({ project: String(taker), project_given: "acme/mover", outcome: "ok" }),
+      landed: true,
+    },
+  ];
+
+  it.each(rows.map((r, i) => ({ ...r, i })))("$name", async (row) => {
+    await row.before?.();
+    for (const [control, mcp] of resolving) {
+      const title = `audit row ${row.i} ${control}`;
+      const audit = await auditOf(mcp, row.tool, row.args(title), row.who);
+      expect(audit, control).toEqual({
+        user: row.who === dave ? "dave" : "alice",
+        tool: row.tool,
+        ...row.want(),
+      });
+      if (row.landed) expect(await holder(title), `${control}: where the write landed`).toBe(audit.project);
+    }
+  });
+
+  it("without a control that resolves paths, the forge is called by the path, and the line names it", async () => {
+    const audit = await auditOf(plain, "create_issue", {
+      project_id: "acme/widgets",
+      title: "by path, plain",
+    });
+    expect(audit).toEqual({ user: "alice", tool: "create_issue", project: "acme/widgets", outcome: "ok" });
   });
 });

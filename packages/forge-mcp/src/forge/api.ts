@@ -1,6 +1,6 @@
 import { type ForgeHeaders, ForgeHttpError, forgeFetch, forgeMessage } from "./http.js";
 import { ProjectIds } from "./project-ids.js";
-import type { ForgeRequest, GraphqlGate, ProjectScope } from "./project-scope.js";
+import type { ForgeRequest, GraphqlGate, OnProjectId, ProjectScope } from "./project-scope.js";
 
 /** GitLab REST v4 for one caller (one token). Pagination facts come from the x-* headers. */
 
@@ -86,7 +86,32 @@ export class ForgeApi {
     readonly tokenKind: TokenKind = "bearer",
     /** Where a project's path becomes its id (./project-ids.ts); a server passes its own. */
     private readonly ids: ProjectIds = SHARED_IDS,
+    /** Told of each project this client turns into the id it calls the forge by (`reporting`). */
+    private readonly onProjectId?: OnProjectId,
   ) {}
+
+  /**
+   * This client for one call whose audit line names the project it changed: `onProjectId` is told
+   * of each project reference turned into a numeric id (by `projectId`, or by the allow-list on
+   * the way to the forge), never of a call that reached no id.
+   */
+  reporting(onProjectId: OnProjectId): ForgeApi {
+    return new ForgeApi(
+      this.apiUrl,
+      this.token,
+      this.timeoutMs,
+      this.onUnauthorized,
+      this.scope,
+      this.tokenKind,
+      this.ids,
+      onProjectId,
+    );
+  }
+
+  /** Whether a project named by path reaches the forge only by its id (the allow-list is set). */
+  get resolvesPaths(): boolean {
+    return this.scope !== undefined;
+  }
 
   /**
    * The numeric id of a project named by id or path (./project-ids.ts: looked up with this
@@ -95,9 +120,11 @@ export class ForgeApi {
    * when the caller cannot see it.
    */
   async projectId(ref: string | number): Promise<number> {
-    return this.scope
-      ? this.scope.idOf(String(ref), this.find)
-      : this.ids.idOf(ref, await this.who(), this.lookup);
+    const id = this.scope
+      ? await this.scope.idOf(String(ref), this.find)
+      : await this.ids.idOf(ref, await this.who(), this.lookup);
+    this.onProjectId?.(String(ref), id);
+    return id;
   }
 
   /** Who asks, for the look-ups' store: this forge and this token (of this kind). */
@@ -128,7 +155,9 @@ export class ForgeApi {
    */
   bytes(path: string, maxBytes: number, query?: Query): Promise<ApiResult> {
     const req: ForgeRequest = { method: "GET", path, query, maxBytes };
-    return this.scope ? this.scope.run(req, (r) => this.send(r), this.find) : this.send(req);
+    return this.scope
+      ? this.scope.run(req, (r) => this.send(r), this.find, this.onProjectId)
+      : this.send(req);
   }
   /**
    * GitLab's GraphQL endpoint lives at the instance root: `/api/graphql`, next to `/api/v4`. A
@@ -170,7 +199,9 @@ export class ForgeApi {
     body?: Record<string, unknown>,
   ): Promise<ApiResult> {
     const req: ForgeRequest = typeof method === "string" ? { method, path, query, body } : method;
-    return this.scope ? this.scope.run(req, (r) => this.send(r), this.find) : this.send(req);
+    return this.scope
+      ? this.scope.run(req, (r) => this.send(r), this.find, this.onProjectId)
+      : this.send(req);
   }
 
   private async send({

@@ -81,6 +81,12 @@ export type Send<R extends ApiResult = ApiResult> = (r: ForgeRequest) => Promise
  */
 export type Resolve = (ref: string, fresh?: boolean) => Promise<Found>;
 
+/**
+ * Told of each project reference (id or path) a request names and the numeric id it was checked
+ * for and is sent to the forge by: a writing call's audit line names that id (src/tools/define.ts).
+ */
+export type OnProjectId = (ref: string, id: number) => void;
+
 /** A list's entries as the forge knows them: their ids, and each lower-case path's id. */
 interface Known {
   ids: Set<number>;
@@ -169,7 +175,12 @@ export class ProjectScope {
     return this.lists.map((l) => `${l.entries.join(", ")} (${l.label})`).join(" and ");
   }
 
-  async run<R extends ApiResult>(req: ForgeRequest, send: Send<R>, resolve: Resolve): Promise<R> {
+  async run<R extends ApiResult>(
+    req: ForgeRequest,
+    send: Send<R>,
+    resolve: Resolve,
+    onId?: OnProjectId,
+  ): Promise<R> {
     if (this.strict) {
       const what = strictRefusal(req);
       if (what)
@@ -181,15 +192,15 @@ export class ProjectScope {
       // the document goes to the forge by what it names (a path too), so a path is looked up afresh
       const gate = req.gate;
       if (gate && "project" in gate) {
-        await this.require(String(gate.project), resolve, true);
-        if (gate.target !== undefined) await this.require(String(gate.target), resolve, true);
+        await this.require(String(gate.project), resolve, true, onId);
+        if (gate.target !== undefined) await this.require(String(gate.target), resolve, true, onId);
       } else if (gate && "ownerOf" in gate) {
         const owner = await this.ownerOf(gate.ownerOf, send);
         if (!owner)
           throw new ProjectOutsideScope(
             `the project of ${gate.ownerOf} could not be read, so it cannot be checked against ${this.labels()} (${this.describe()})`,
           );
-        await this.require(owner, resolve, true);
+        await this.require(owner, resolve, true, onId);
       } else if (!gate)
         throw new ProjectOutsideScope(
           `GraphQL is not served while ${this.labels()} restricts the projects (a query can name any project)`,
@@ -200,7 +211,7 @@ export class ProjectScope {
     const m = /^\/projects\/([^/?#]+)/.exec(req.path);
     if (m) {
       // sent by the id it was checked for, whatever the path names by the time the forge reads it
-      const id = await this.require(decodeOnce(m[1]!), resolve);
+      const id = await this.require(decodeOnce(m[1]!), resolve, false, onId);
       checked = { ...checked, path: `/projects/${id}${req.path.slice(m[0].length)}` };
     } else if (req.method === "POST" && req.path.replace(/\/+$/, "") === "/projects")
       throw new ProjectOutsideScope(
@@ -210,7 +221,7 @@ export class ProjectScope {
       const fields = req[where];
       for (const [k, v] of Object.entries(fields ?? {}))
         if (PROJECT_FIELD.test(k) && (typeof v === "string" || typeof v === "number")) {
-          const id = await this.require(String(v), resolve);
+          const id = await this.require(String(v), resolve, false, onId);
           checked = { ...checked, [where]: { ...checked[where], [k]: id } };
         }
     }
@@ -259,9 +270,9 @@ export class ProjectScope {
   /**
    * The numeric id of a reference (id or path), refused when it is outside a list. A path is known
    * by a listed project's path; `fresh` (a request that goes to the forge by the path itself)
-   * checks with the forge that the path still names that project.
+   * checks with the forge that the path still names that project. `onId` is told of the id admitted.
    */
-  private async require(ref: string, resolve: Resolve, fresh = false): Promise<number> {
+  private async require(ref: string, resolve: Resolve, fresh = false, onId?: OnProjectId): Promise<number> {
     const given = numericId(ref);
     const path = given === undefined ? pathForm(ref) : undefined;
     let id = given;
@@ -281,6 +292,7 @@ export class ProjectScope {
       throw new ProjectOutsideScope(
         `project ${JSON.stringify(ref)} was renamed or moved; name it by its id or its new path`,
       );
+    onId?.(ref, id!);
     return id!;
   }
 

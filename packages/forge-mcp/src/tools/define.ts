@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { PermissionMode } from "../config.js";
 import type { ApiResult, ForgeApi } from "../forge/api.js";
 import { ForgeHttpError } from "../forge/http.js";
-import { numericId, ProjectNotResolved } from "../forge/project-ids.js";
+import { decodedPath, numericId, ProjectNotResolved } from "../forge/project-ids.js";
 import { ProjectOutsideScope } from "../forge/project-scope.js";
 import type { CallContext, CatalogueTool, ToolAnnotations, ToolResult } from "../mcp/catalogue.js";
 import { AddressRefused, addressedBy, missingAddress, resolveAddress, withUrl } from "./address.js";
@@ -213,7 +213,11 @@ export function catalogueTools(
     const fill = opts.defaultProject !== undefined && t.input.project_id !== undefined;
     const addressKey = addressedBy(t.input);
     const output = outputOf(t.name);
-    const call = async (args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> => {
+    const call = async (
+      args: Record<string, unknown>,
+      ctx: CallContext,
+      api: ForgeApi,
+    ): Promise<ToolResult> => {
       // a destructive tool asks the person first (annotations: the one source of destructiveHint)
       if (opts.confirm && annotations(t).destructiveHint) {
         const refused = await confirmDestructive(opts.confirm.mode, opts.confirm.asker, ctx, t.name, args);
@@ -222,7 +226,7 @@ export function catalogueTools(
       try {
         const { full_response, ...rest } = args;
         return toResult(
-          await t.run(apiFor(ctx), rest as never, runContext(ctx)),
+          await t.run(api, rest as never, runContext(ctx)),
           output,
           full_response === true,
           !t.write,
@@ -234,12 +238,12 @@ export function catalogueTools(
     /** A url read into project_id and the id; then the default project; then both must be there. */
     const address = async (
       given: Record<string, unknown>,
-      ctx: CallContext,
+      api: ForgeApi,
     ): Promise<{ args: Record<string, unknown> } | { refused: ToolResult }> => {
       let args = given;
       if (addressKey) {
         try {
-          args = await resolveAddress(apiFor(ctx), addressKey, given);
+          args = await resolveAddress(api, addressKey, given);
         } catch (err) {
           return { refused: failure(err) };
         }
@@ -253,9 +257,12 @@ export function catalogueTools(
      * their ids (./project-ids.ts; refused, not run, when one does not resolve), and the call runs
      * with those ids, so it reaches the project whose policy masks it.
      */
-    const masked = async (args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> => {
-      if (!opts.mask) return call(args, ctx);
-      const api = apiFor(ctx);
+    const masked = async (
+      args: Record<string, unknown>,
+      ctx: CallContext,
+      api: ForgeApi,
+    ): Promise<ToolResult> => {
+      if (!opts.mask) return call(args, ctx, api);
       let pinned = args;
       if (opts.mask.bindsIds) {
         try {
@@ -267,18 +274,25 @@ export function catalogueTools(
         }
       }
       const masker = opts.mask.select(maskScope(t, pinned, api.base));
-      return "refused" in masker ? refusal(masker.refused) : masker.result(await call(pinned, ctx));
+      return "refused" in masker ? refusal(masker.refused) : masker.result(await call(pinned, ctx, api));
     };
+    // a writing call's audit line names the project it changed (ProjectNote); a read's has none
+    const audited = opts.observe !== undefined && writes(t);
+    const bindsIds = opts.mask?.bindsIds === true;
     const handler = async (given: Record<string, unknown>, ctx: CallContext) => {
-      const addressed = await address(given, ctx);
-      if ("refused" in addressed) {
-        const outcome = outcomeOf(addressed.refused);
-        opts.observe?.({ tool: t, args: given, authInfo: ctx.authInfo, outcome });
-        return addressed.refused;
-      }
-      const { args } = addressed;
-      const result = await masked(args, ctx);
-      opts.observe?.({ tool: t, args, authInfo: ctx.authInfo, outcome: outcomeOf(result) });
+      // one forge client per call; a writing call's tells its note which ids its projects reached
+      const note = audited ? new ProjectNote() : undefined;
+      const api = note ? apiFor(ctx).reporting(note.seen) : apiFor(ctx);
+      const addressed = await address(given, api);
+      const args = "refused" in addressed ? given : addressed.args;
+      note?.named(args);
+      const result = "refused" in addressed ? addressed.refused : await masked(args, ctx, api);
+      opts.observe?.({
+        tool: t,
+        authInfo: ctx.authInfo,
+        outcome: outcomeOf(result),
+        project: note?.project(bindsIds || api.resolvesPaths),
+      });
       return result;
     };
     const shared = {
@@ -317,10 +331,61 @@ function projectFields(args: Record<string, unknown>): string[] {
 /** One finished tool call, as observers see it. */
 export interface ToolCall {
   tool: ForgeTool;
-  args: Record<string, unknown>;
   authInfo: { token: string; extra?: Record<string, unknown> } | undefined;
   /** ok; error: the forge or the tool failed; refused: a control (confirmation, project list) said no. */
   outcome: "ok" | "error" | "refused";
+  /** A writing call's project, as its audit line names it (undefined: a read, or no project named). */
+  project?: AuditedProject | undefined;
+}
+
+/** The project of a writing call: what the forge was called for, and what the caller named. */
+export interface AuditedProject {
+  /**
+   * The numeric id the call reached the forge by (given, or resolved from a path by a control that
+   * binds ids: the allow-list, a managed masking policy); the path as given where no control
+   * resolves paths (the forge resolved it); null when such a control refused the path, or the call
+   * ended, before it was resolved (no id is guessed).
+   */
+  called: string | null;
+  /** What the caller named (project_id as given, or a url's project path), when it is not `called`. */
+  given?: string;
+}
+
+/**
+ * What a writing call's audit line names as its project, learnt as the call runs: its forge client
+ * tells `seen` of each project reference it turns into the numeric id it calls the forge by, and the
+ * id of the one the call's first project argument names is kept (the last one: a call that reads
+ * and then writes writes by it). Made only for writing calls, so a read allocates nothing for it.
+ */
+class ProjectNote {
+  private given: string | undefined;
+  /** `given` as paths compare: `acme%2Fwidgets` as `acme/widgets`, any case. */
+  private key = "";
+  private id: number | undefined;
+
+  readonly seen = (ref: string, id: number): void => {
+    if (this.given !== undefined && pathKey(ref) === this.key) this.id = id;
+  };
+
+  /** The call's arguments once its url (if any) is read into project_id and the default filled in. */
+  named(args: Record<string, unknown>): void {
+    const k = projectFields(args)[0];
+    this.given = k === undefined ? undefined : String(args[k]);
+    this.key = this.given === undefined ? "" : pathKey(this.given);
+  }
+
+  /** The project as the audit line names it; `resolving`: a control turns paths into ids first. */
+  project(resolving: boolean): AuditedProject | undefined {
+    const given = this.given;
+    if (given === undefined) return undefined;
+    if (numericId(given) !== undefined) return { called: given };
+    if (this.id !== undefined) return { called: String(this.id), given };
+    return resolving ? { called: null, given } : { called: given };
+  }
+}
+
+function pathKey(ref: string): string {
+  return decodedPath(ref).toLowerCase();
 }
 
 const REFUSED = Symbol("refused");
