@@ -1,0 +1,168 @@
+// Every CLI command that calls the providers says each pause of the provider's refusal loop once on
+// stderr (cli/engine-output.ts, engineOptions), not only the commands that stream: one row per
+// command, run in-process (e2e/cli-here.ts) against the provider_b and provider_c simulators, once
+// as it is and once with the provider refusing its first call (a 429 naming a 20 ms wait). The
+// refused run says `<provider>: rate limited, resuming in 1 s` once on stderr, prints the same
+// stdout as the run before it (ids and times aside, for the commands that make something new) and
+// ends the same way.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RunningSim, startSim } from "@agents/sims";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  apply,
+  createSession,
+  FileBackend,
+  loadProject,
+  STATE_FILE_NAME,
+  showState,
+} from "../../../src/index.js";
+import { runCliHere } from "../../e2e/cli-here.js";
+
+const KEYS = { B_API_KEY: "sim-provider-b-key", C_API_KEY: "sim-provider-c-key" };
+const ENV_C = 'provider_c.environments["env-c"]';
+
+const YAML = `version: "1"
+providers:
+  provider_b:
+    api_key: \${B_API_KEY}
+    gateway: \${B_GATEWAY}
+  provider_c:
+    api_key: \${C_API_KEY}
+    base_url: \${C_BASE_URL}
+environments:
+  env-b: { provider: provider_b, config: { type: cloud } }
+  env-c: { provider: provider_c, config: { type: cloud } }
+memory_stores:
+  notes:
+    provider: provider_c
+    description: Notes
+    entries:
+      - key: seed.md
+        content: Seeded.
+agents:
+  talk-b:
+    provider: provider_b
+    model: auto
+    instructions: Be brief.
+    environment: env-b
+  talk-c:
+    provider: provider_c
+    model: claude-sonnet-4-5
+    instructions: Be brief.
+    environment: env-c
+deployments:
+  run-c:
+    provider: provider_c
+    agent: talk-c
+    environment: env-c
+    initial_events:
+      - type: user.message
+        content: Summarize what changed today.
+`;
+
+let sims: { b: RunningSim; c: RunningSim };
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  const [b, c] = await Promise.all([
+    startSim("provider_b", { quiet: true }),
+    startSim("provider_c", { quiet: true }),
+  ]);
+  sims = { b: b!, c: c! };
+  dir = mkdtempSync(join(tmpdir(), "agents-provider-pauses-"));
+  writeFileSync(join(dir, "agents.yaml"), YAML);
+  env = { ...KEYS, B_GATEWAY: sims.b.url, C_BASE_URL: sims.c.url, AGENTS_STATE_KEY: "provider-pauses" };
+  const project = await loadProject({ file: join(dir, "agents.yaml"), env });
+  const outcome = await apply({ project, env, confirm: async () => true });
+  expect(outcome.result?.ok).toBe(true);
+});
+afterAll(async () => {
+  await Promise.all(Object.values(sims ?? {}).map((s) => s.close()));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new session of talk-c, for the commands that use one up. */
+const newSession = async () =>
+  (
+    await createSession(
+      { project: await loadProject({ file: join(dir, "agents.yaml"), env }), env },
+      "talk-c",
+    )
+  ).id;
+
+/** env-c let go of by the state, so that `agents import` has something to adopt; its remote id. */
+async function releaseEnvironment(): Promise<string> {
+  const backend = new FileBackend(join(dir, STATE_FILE_NAME));
+  const { id } = await showState(backend, ENV_C);
+  const rm = await runCliHere(["state", "rm", ENV_C], { cwd: dir, env });
+  expect(rm.code).toBe(0);
+  return id;
+}
+
+interface Row {
+  provider: "b" | "c";
+  /** The command's arguments; made afresh for each of the two runs. */
+  args: () => Promise<string[]> | string[];
+}
+
+const rows: Record<string, Row> = {
+  "session start": { provider: "b", args: () => ["session", "start", "talk-b", "--json"] },
+  "session create": { provider: "c", args: () => ["session", "create", "talk-c", "--json"] },
+  "session list": { provider: "c", args: () => ["session", "list", "--agent", "talk-c"] },
+  "session get": { provider: "c", args: async () => ["session", "get", await newSession(), "--json"] },
+  "session delete": { provider: "c", args: async () => ["session", "delete", await newSession()] },
+  "session events": { provider: "c", args: async () => ["session", "events", await newSession()] },
+  "deployment list --remote": { provider: "c", args: () => ["deployment", "list", "--remote"] },
+  "deployment get": { provider: "c", args: () => ["deployment", "get", "run-c", "--json"] },
+  "deployment pause": { provider: "c", args: () => ["deployment", "pause", "run-c"] },
+  "deployment unpause": { provider: "c", args: () => ["deployment", "unpause", "run-c"] },
+  "deployment run": { provider: "c", args: () => ["deployment", "run", "run-c"] },
+  run: { provider: "c", args: () => ["run", "run-c"] },
+  "models list": { provider: "c", args: () => ["models", "list", "--provider", "provider_c"] },
+  "memory list": { provider: "c", args: () => ["memory", "list", "notes"] },
+  "memory get": { provider: "c", args: () => ["memory", "get", "notes", "seed.md"] },
+  "memory history": { provider: "c", args: () => ["memory", "history", "notes", "seed.md"] },
+  import: { provider: "c", args: async () => ["import", ENV_C, await releaseEnvironment()] },
+  "sync --dry-run": { provider: "c", args: () => ["sync", "--dry-run", "--provider", "provider_c"] },
+  "plan --json": { provider: "c", args: () => ["plan", "--provider", "provider_c", "--json"] },
+  "apply --refresh-only": { provider: "c", args: () => ["apply", "--refresh-only", "-y"] },
+};
+
+/** What differs between two runs of a command that makes something: its ids and times. */
+const sameShape = (text: string) =>
+  text
+    .replace(/\b\d{4}-\d\d-\d\dT[\d:.]+Z?\b/g, "TIME")
+    .replace(/\b[a-z]+_[A-Za-z0-9]{6,}\b/g, "ID")
+    .replace(/"(duration|elapsed)[A-Za-z_]*":\s*[\d.]+/g, '"$1":N');
+
+describe("a command that calls the providers says the provider's pause once on stderr", () => {
+  it.each(Object.entries(rows))("%s", async (_name, row) => {
+    const sim = sims[row.provider];
+    const provider = row.provider === "b" ? "provider_b" : "provider_c";
+    const clean = await runCliHere(await row.args(), { cwd: dir, env });
+    const args = await row.args();
+    sim.faults.set({
+      rules: [
+        {
+          nth: 1,
+          action: { type: "status", status: 429, headers: { "retry-after-ms": "20", "retry-after": "1" } },
+        },
+      ],
+    });
+    const from = sim.log.last;
+    const refused = await runCliHere(args, { cwd: dir, env }).finally(() => sim.faults.clear());
+    // The refusal reached the command: one call was answered 429, and sent again.
+    expect(sim.log.since(from).filter((e) => e.status === 429)).toHaveLength(1);
+    const notice = `${provider}: rate limited, resuming in 1 s\n`;
+    expect(refused.stderr.split(notice)).toHaveLength(2);
+    expect(refused.stderr.replace(notice, "")).toBe(clean.stderr);
+    expect(sameShape(refused.stdout)).toBe(sameShape(clean.stdout));
+    expect(refused.stdout).not.toContain("resuming");
+    expect(refused.code).toBe(clean.code);
+    expect(refused.code).toBe(0);
+    for (const key of Object.values(KEYS)) expect(refused.stderr + refused.stdout).not.toContain(key);
+  });
+});
