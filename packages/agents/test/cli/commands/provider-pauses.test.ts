@@ -1,39 +1,20 @@
 // Every CLI command that calls the providers says each pause of the provider's refusal loop once on
 // stderr (cli/engine-output.ts, engineOptions), not only the commands that stream: one row per
-// command, run in-process (e2e/cli-here.ts) against the provider_b and provider_c simulators, once
+// command, run in-process (e2e/cli-here.ts) against the simulators (the session project of test/engine), once
 // as it is and once with the provider refusing its first call (a 429 naming a 20 ms wait). The
 // refused run says `<provider>: rate limited, resuming in 1 s` once on stderr, prints the same
 // stdout as the run before it (ids and times aside, for the commands that make something new) and
 // ends the same way.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningSim, startSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  apply,
-  createSession,
-  FileBackend,
-  loadProject,
-  STATE_FILE_NAME,
-  showState,
-} from "../../../src/index.js";
+import { createSession, FileBackend, STATE_FILE_NAME, showState } from "../../../src/index.js";
 import { runCliHere } from "../../e2e/cli-here.js";
+import { applyAll, KEYS, type SessionWorld, sessionWorld, YAML } from "../../engine/sessions-project.js";
 
-const KEYS = { B_API_KEY: "sim-provider-b-key", C_API_KEY: "sim-provider-c-key" };
 const ENV_C = 'provider_c.environments["env-c"]';
 
-const YAML = `version: "1"
-providers:
-  provider_b:
-    api_key: \${B_API_KEY}
-    gateway: \${B_GATEWAY}
-  provider_c:
-    api_key: \${C_API_KEY}
-    base_url: \${C_BASE_URL}
-environments:
-  env-b: { provider: provider_b, config: { type: cloud } }
-  env-c: { provider: provider_c, config: { type: cloud } }
+/** The session project (an agent on every provider), with a provider_c memory store and deployment. */
+const WITH_STORE_AND_DEPLOYMENT = `${YAML}
 memory_stores:
   notes:
     provider: provider_c
@@ -41,17 +22,6 @@ memory_stores:
     entries:
       - key: seed.md
         content: Seeded.
-agents:
-  talk-b:
-    provider: provider_b
-    model: auto
-    instructions: Be brief.
-    environment: env-b
-  talk-c:
-    provider: provider_c
-    model: claude-sonnet-4-5
-    instructions: Be brief.
-    environment: env-c
 deployments:
   run-c:
     provider: provider_c
@@ -62,36 +32,19 @@ deployments:
         content: Summarize what changed today.
 `;
 
-let sims: { b: RunningSim; c: RunningSim };
+let world: SessionWorld;
 let dir: string;
-let env: Record<string, string>;
+let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  const [b, c] = await Promise.all([
-    startSim("provider_b", { quiet: true }),
-    startSim("provider_c", { quiet: true }),
-  ]);
-  sims = { b: b!, c: c! };
-  dir = mkdtempSync(join(tmpdir(), "agents-provider-pauses-"));
-  writeFileSync(join(dir, "agents.yaml"), YAML);
-  env = { ...KEYS, B_GATEWAY: sims.b.url, C_BASE_URL: sims.c.url, AGENTS_STATE_KEY: "provider-pauses" };
-  const project = await loadProject({ file: join(dir, "agents.yaml"), env });
-  const outcome = await apply({ project, env, confirm: async () => true });
-  expect(outcome.result?.ok).toBe(true);
+  world = await sessionWorld(WITH_STORE_AND_DEPLOYMENT, "agents-provider-pauses-");
+  ({ dir, env } = world);
+  await applyAll(world);
 });
-afterAll(async () => {
-  await Promise.all(Object.values(sims ?? {}).map((s) => s.close()));
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world?.close());
 
 /** A new session of talk-c, for the commands that use one up. */
-const newSession = async () =>
-  (
-    await createSession(
-      { project: await loadProject({ file: join(dir, "agents.yaml"), env }), env },
-      "talk-c",
-    )
-  ).id;
+const newSession = async () => (await createSession(await world.options(), "talk-c")).id;
 
 /** env-c let go of by the state, so that `agents import` has something to adopt; its remote id. */
 async function releaseEnvironment(): Promise<string> {
@@ -140,7 +93,7 @@ const sameShape = (text: string) =>
 
 describe("a command that calls the providers says the provider's pause once on stderr", () => {
   it.each(Object.entries(rows))("%s", async (_name, row) => {
-    const sim = sims[row.provider];
+    const sim = world.sims[row.provider];
     const provider = row.provider === "b" ? "provider_b" : "provider_c";
     const clean = await runCliHere(await row.args(), { cwd: dir, env });
     const args = await row.args();
