@@ -4,10 +4,14 @@
 // as it is and once with the provider refusing its first call (a 429 naming a 20 ms wait). The
 // refused run says `<provider>: rate limited, resuming in 1 s` once on stderr, prints the same
 // stdout as the run before it (ids and times aside, for the commands that make something new) and
-// ends the same way.
+// ends the same way. Then `agents session send` when the provider refuses the stream open itself:
+// a 529 naming a wait is said the same way and the reply still comes; a refusal that outlasts
+// every sending ends the command with one error that names the provider and what to do, with no
+// reconnect behind it.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession, FileBackend, STATE_FILE_NAME, showState } from "../../../src/index.js";
+import { DEFAULT_RETRY_POLICY } from "../../../src/providers/http.js";
 import { runCliHere } from "../../e2e/cli-here.js";
 import { applyAll, KEYS, type SessionWorld, sessionWorld, YAML } from "../../engine/sessions-project.js";
 
@@ -117,5 +121,64 @@ describe("a command that calls the providers says the provider's pause once on s
     expect(refused.code).toBe(clean.code);
     expect(refused.code).toBe(0);
     for (const key of Object.values(KEYS)) expect(refused.stderr + refused.stdout).not.toContain(key);
+  });
+});
+
+describe("agents session send, when the provider refuses the stream open", () => {
+  const STREAM = "/events/stream$";
+  let session: string;
+  beforeAll(async () => {
+    session = await newSession();
+  });
+  /** The stream opens the simulator refused since `from` (its request log). */
+  const refusedOpens = (from: number) =>
+    world.sims.c.log.since(from).filter((e) => e.path.includes("/events/stream") && e.status === 529);
+
+  it("says the pause on stderr once, then prints the reply", async () => {
+    world.sims.c.faults.set({
+      rules: [
+        {
+          method: "GET",
+          path: STREAM,
+          nth: 1,
+          action: { type: "status", status: 529, headers: { "retry-after-ms": "20", "retry-after": "1" } },
+        },
+      ],
+    });
+    const from = world.sims.c.log.last;
+    const result = await runCliHere(["session", "send", session, "hello"], { cwd: dir, env });
+    expect(result.stderr).toBe("provider_c: 529 (overloaded), resuming in 1 s\n");
+    expect(result.stdout).toContain("(simulated) received: hello");
+    expect(result.code).toBe(0);
+    expect(refusedOpens(from)).toHaveLength(1);
+  });
+
+  it("ends in one error naming the provider and what to do once the refusals are spent", async () => {
+    world.sims.c.faults.set({
+      rules: [
+        {
+          method: "GET",
+          path: STREAM,
+          repeat: true,
+          nth: 1,
+          action: { type: "status", status: 529, headers: { "retry-after-ms": "2" } },
+        },
+      ],
+    });
+    const from = world.sims.c.log.last;
+    const result = await runCliHere(["session", "send", session, "hello"], { cwd: dir, env });
+    const attempts = DEFAULT_RETRY_POLICY.maxRefusals + 1;
+    const lines = result.stderr.trimEnd().split("\n");
+    expect(lines.at(-1)).toMatch(
+      new RegExp(
+        `^error: provider_c GET /sessions/${session}/events/stream: 529 overloaded_error: .*; provider_c was overloaded and refused all ${attempts} attempts: try again in a few minutes$`,
+      ),
+    );
+    expect(lines.slice(0, -1).every((l) => l === "provider_c: 529 (overloaded), resuming in 1 s")).toBe(true);
+    expect(result.stderr).not.toContain(KEYS.C_API_KEY);
+    expect(result.code).toBe(1);
+    // No reconnect after the last refusal: the stream was opened exactly as often as the client allows.
+    expect(refusedOpens(from)).toHaveLength(attempts);
+    world.sims.c.faults.clear();
   });
 });
