@@ -8,6 +8,7 @@
 // a 529 naming a wait is said the same way and the reply still comes; a refusal that outlasts
 // every sending ends the command with one error that names the provider and what to do, with no
 // reconnect behind it.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession, FileBackend, STATE_FILE_NAME, showState } from "../../../src/index.js";
@@ -43,12 +44,24 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   world = await sessionWorld(WITH_STORE_AND_DEPLOYMENT, "agents-provider-pauses-");
   ({ dir, env } = world);
+  mkdirSync(join(dir, "seeds"));
+  writeFileSync(join(dir, "seeds", "seed.md"), "Seeded.");
   await applyAll(world);
 });
 afterAll(() => world?.close());
 
 /** A new session of talk-c, for the commands that use one up. */
 const newSession = async () => (await createSession(await world.options(), "talk-c")).id;
+
+/** A memory made for `memory rm` to delete. */
+async function putMemory(path: string): Promise<string> {
+  const put = await runCliHere(["memory", "put", "notes", path, "--from-file", "seeds/seed.md"], {
+    cwd: dir,
+    env,
+  });
+  expect(put.code).toBe(0);
+  return path;
+}
 
 /** env-c let go of by the state, so that `agents import` has something to adopt; its remote id. */
 async function releaseEnvironment(): Promise<string> {
@@ -82,6 +95,15 @@ const rows: Record<string, Row> = {
   "memory list": { provider: "c", args: () => ["memory", "list", "notes"] },
   "memory get": { provider: "c", args: () => ["memory", "get", "notes", "seed.md"] },
   "memory history": { provider: "c", args: () => ["memory", "history", "notes", "seed.md"] },
+  "memory put": {
+    provider: "c",
+    args: () => ["memory", "put", "notes", "seed.md", "--from-file", "seeds/seed.md"],
+  },
+  "memory rm": { provider: "c", args: async () => ["memory", "rm", "notes", await putMemory("gone.md")] },
+  "memory import --dry-run": {
+    provider: "c",
+    args: () => ["memory", "import", "notes", "seeds", "--dry-run"],
+  },
   import: { provider: "c", args: async () => ["import", ENV_C, await releaseEnvironment()] },
   "sync --dry-run": { provider: "c", args: () => ["sync", "--dry-run", "--provider", "provider_c"] },
   "plan --json": { provider: "c", args: () => ["plan", "--provider", "provider_c", "--json"] },
