@@ -46,6 +46,10 @@ beforeAll(async () => {
   ({ dir, env } = world);
   mkdirSync(join(dir, "seeds"));
   writeFileSync(join(dir, "seeds", "seed.md"), "Seeded.");
+  writeFileSync(
+    join(dir, "agents.test.yaml"),
+    'tests:\n  - name: echoes\n    agent: talk-c\n    messages: ["Hello there"]\n    expect:\n      - contains: "Hello there"\n',
+  );
   await applyAll(world);
 });
 afterAll(() => world?.close());
@@ -107,6 +111,7 @@ const rows: Record<string, Row> = {
   import: { provider: "c", args: async () => ["import", ENV_C, await releaseEnvironment()] },
   "sync --dry-run": { provider: "c", args: () => ["sync", "--dry-run", "--provider", "provider_c"] },
   "plan --json": { provider: "c", args: () => ["plan", "--provider", "provider_c", "--json"] },
+  test: { provider: "c", args: () => ["test"] },
   "apply --refresh-only": { provider: "c", args: () => ["apply", "--refresh-only", "-y"] },
 };
 
@@ -114,6 +119,7 @@ const rows: Record<string, Row> = {
 const sameShape = (text: string) =>
   text
     .replace(/\b\d{4}-\d\d-\d\dT[\d:.]+Z?\b/g, "TIME")
+    .replace(/\b\d+\.\ds\b/g, "SECONDS")
     .replace(/\b[a-z]+_[A-Za-z0-9]{6,}\b/g, "ID")
     .replace(/"(duration|elapsed)[A-Za-z_]*":\s*[\d.]+/g, '"$1":N');
 
