@@ -1,7 +1,7 @@
 // Every CLI command that calls the providers says each pause of the provider's refusal loop once on
 // stderr (cli/engine-output.ts, engineOptions), not only the commands that stream: one row per
-// command, run in-process (e2e/cli-here.ts) against the simulators (the session project of test/engine), once
-// as it is and once with the provider refusing its first call (a 429 naming a 20 ms wait). The
+// command, run in-process (e2e/cli-here.ts) against the simulators (test/engine/sessions-project.ts), once
+// as it is and once with the provider refusing its first call (a 429 naming a 2 ms wait). The
 // refused run says `<provider>: rate limited, resuming in 1 s` once on stderr, prints the same
 // stdout as the run before it (ids and times aside, for the commands that make something new) and
 // ends the same way. Then `agents session send` when the provider refuses the stream open itself:
@@ -14,12 +14,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession, FileBackend, STATE_FILE_NAME, showState } from "../../../src/index.js";
 import { DEFAULT_RETRY_POLICY } from "../../../src/providers/http.js";
 import { runCliHere } from "../../e2e/cli-here.js";
-import { applyAll, KEYS, type SessionWorld, sessionWorld, YAML } from "../../engine/sessions-project.js";
+import { applyAll, KEYS, PROVIDERS, type SessionWorld, sessionWorld } from "../../engine/sessions-project.js";
 
 const ENV_C = 'provider_c.environments["env-c"]';
 
-/** The session project (an agent on every provider), with a provider_c memory store and deployment. */
-const WITH_STORE_AND_DEPLOYMENT = `${YAML}
+/** Agents on provider_b and provider_c, a provider_c memory store and deployment. */
+const PROJECT = `${PROVIDERS}
+environments:
+  env-b: { provider: provider_b, config: { type: cloud } }
+  env-c: { provider: provider_c, config: { type: cloud } }
 memory_stores:
   notes:
     provider: provider_c
@@ -27,6 +30,9 @@ memory_stores:
     entries:
       - key: seed.md
         content: Seeded.
+agents:
+  talk-b: { provider: provider_b, model: auto, instructions: Be brief., environment: env-b }
+  talk-c: { provider: provider_c, model: claude-sonnet-4-5, instructions: Be brief., environment: env-c }
 deployments:
   run-c:
     provider: provider_c
@@ -42,7 +48,7 @@ let dir: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  world = await sessionWorld(WITH_STORE_AND_DEPLOYMENT, "agents-provider-pauses-");
+  world = await sessionWorld(PROJECT, "agents-provider-pauses-");
   ({ dir, env } = world);
   mkdirSync(join(dir, "seeds"));
   writeFileSync(join(dir, "seeds", "seed.md"), "Seeded.");
@@ -133,7 +139,7 @@ describe("a command that calls the providers says the provider's pause once on s
       rules: [
         {
           nth: 1,
-          action: { type: "status", status: 429, headers: { "retry-after-ms": "20", "retry-after": "1" } },
+          action: { type: "status", status: 429, headers: { "retry-after-ms": "2", "retry-after": "1" } },
         },
       ],
     });
