@@ -3,6 +3,7 @@ import { createInterface } from "node:readline/promises";
 import {
   type ApplyEvent,
   type ExecuteResult,
+  type LoadedProject,
   type Plan,
   type RetryNotice,
   redactor,
@@ -42,11 +43,26 @@ export function noticeToStderr(line: string): void {
 
 /**
  * Prints each retry's wait (`onRetry`) on stderr, redacted: stdout may be a JSON document or a
- * reply being streamed. `plan` and the commands that follow a session's events print this way.
+ * reply being streamed. Every command that calls the providers prints this way (`engineOptions`),
+ * except apply and destroy, whose progress lines carry the waits (`changeReporter`).
  */
 export function retriesToStderr(secrets: string[]): (notice: RetryNotice) => void {
   const redact = redactor(secrets);
   return (notice) => process.stderr.write(`${redact(retryLine(notice))}\n`);
+}
+
+/**
+ * The engine options of a CLI command that reads or writes at the providers: the label its state
+ * lock carries, and every wait of the provider's retry loop said on stderr (`retriesToStderr`),
+ * redacted with the project's secrets and the command's own (`secrets`). Every such command builds
+ * its options here, so none waits out a refusal in silence, whether it streams or not.
+ */
+export function engineOptions(
+  project: LoadedProject,
+  command: string,
+  secrets: string[] = project.secrets,
+): { project: LoadedProject; command: string; onRetry: (notice: RetryNotice) => void } {
+  return { project, command, onRetry: retriesToStderr(secrets) };
 }
 
 /** Runs a command body and re-raises any error with every resolved secret value redacted. */

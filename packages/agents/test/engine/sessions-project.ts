@@ -22,7 +22,8 @@ const tools = (permission: "ask" | "allow") => `
       builtin: [bash]
       default_permission: ${permission}`;
 
-export const YAML = `version: "1"
+/** The four providers, on the simulators sessionWorld starts: the head of every project here. */
+export const PROVIDERS = `version: "1"
 providers:
   provider_a:
     api_key: \${A_API_KEY}
@@ -37,7 +38,9 @@ providers:
   provider_d:
     api_key: \${D_API_KEY}
     base_url: \${D_BASE_URL}
+`;
 
+export const YAML = `${PROVIDERS}
 identities:
   alice:
     provider: provider_b

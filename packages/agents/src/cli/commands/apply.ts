@@ -12,6 +12,7 @@ import {
 import {
   askYes,
   changeReporter,
+  engineOptions,
   isInteractive,
   lineBuffer,
   noticeToStderr,
@@ -141,7 +142,7 @@ async function runRefreshOnly(options: RunOptions): Promise<void> {
   const print = (text: string) => process.stdout.write(redact(text));
   const outcome = await redactingErrors(project.secrets, () =>
     applyRefreshOnly({
-      project,
+      ...engineOptions(project, "agents apply"),
       ...scopeOf(options, project),
       onNotice: noticeToStderr,
       onPlan: (drift) => print(renderRefreshOnly(drift)),

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { Conversation, createSession, loadProject, openSession } from "../../index.js";
-import { redactingErrors, retriesToStderr } from "../engine-output.js";
+import { engineOptions, redactingErrors } from "../engine-output.js";
 import { eventPrinter } from "../session-output.js";
 import { confirmer, createInterface, reconnectNotice, stdoutPace } from "./session-io.js";
 
@@ -30,7 +30,7 @@ export function register(program: Command): void {
     .option("--allow-tools", "allow the tool calls the agent's ask permission holds without asking")
     .action(async (target: string, o: ChatOptions) => {
       const project = await loadProject({ file: o.file });
-      const options = { project, command: "agents chat", onRetry: retriesToStderr(project.secrets) };
+      const options = engineOptions(project, "agents chat");
       const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
       await redactingErrors(project.secrets, async () => {
         const open = o.session

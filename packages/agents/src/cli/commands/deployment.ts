@@ -8,7 +8,7 @@ import {
   runDeployment,
   setDeploymentPaused,
 } from "../../index.js";
-import { redactingErrors, retriesToStderr } from "../engine-output.js";
+import { engineOptions, redactingErrors } from "../engine-output.js";
 import { eventPrinter } from "../session-output.js";
 import { printSessionEvents } from "./session-io.js";
 
@@ -25,7 +25,7 @@ export function register(program: Command): void {
     .action(async (o: { file: string; remote?: boolean; json?: boolean }) => {
       const project = await loadProject({ file: o.file });
       const found = await redactingErrors(project.secrets, () =>
-        listDeployments({ project, command: "agents deployment list" }, o.remote ? { remote: true } : {}),
+        listDeployments(engineOptions(project, "agents deployment list"), o.remote ? { remote: true } : {}),
       );
       const lines = found.map((d) =>
         o.json
@@ -51,7 +51,7 @@ export function register(program: Command): void {
       .option("--json", "print the deployment as one JSON object")
       .action(async (target: string, o: { file: string; json?: boolean }) => {
         const project = await loadProject({ file: o.file });
-        const options = { project, command: `agents deployment ${verb}` };
+        const options = engineOptions(project, `agents deployment ${verb}`);
         const d = await redactingErrors(project.secrets, () =>
           paused === undefined
             ? getDeployment(options, target)
@@ -76,11 +76,7 @@ export function register(program: Command): void {
     .action(async (target: string, o: { file: string; follow?: boolean; json?: boolean }) => {
       const project = await loadProject({ file: o.file });
       await redactingErrors(project.secrets, async () => {
-        const options = {
-          project,
-          command: "agents deployment run",
-          onRetry: retriesToStderr(project.secrets),
-        };
+        const options = engineOptions(project, "agents deployment run");
         const run = await runDeployment(options, target);
         out(
           o.json

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { importResource, loadProject } from "../../index.js";
-import { noticeToStderr, redactingErrors } from "../engine-output.js";
+import { engineOptions, noticeToStderr, redactingErrors } from "../engine-output.js";
 
 export function register(program: Command): void {
   program
@@ -10,7 +10,11 @@ export function register(program: Command): void {
     .action(async (address: string, remoteId: string, options: { file: string }) => {
       const project = await loadProject({ file: options.file });
       const entry = await redactingErrors(project.secrets, () =>
-        importResource({ project, command: "agents import", onNotice: noticeToStderr }, address, remoteId),
+        importResource(
+          { ...engineOptions(project, "agents import"), onNotice: noticeToStderr },
+          address,
+          remoteId,
+        ),
       );
       process.stdout.write(
         `Imported ${address} as ${entry.id}. Run agents plan to see how it differs from the file.\n`,

@@ -14,7 +14,7 @@ import {
   redactMemoryVersion,
   removeMemory,
 } from "../../index.js";
-import { redactingErrors } from "../engine-output.js";
+import { engineOptions, redactingErrors } from "../engine-output.js";
 
 interface FileOption {
   file: string;
@@ -60,7 +60,7 @@ export function register(program: Command): void {
     show: (result: T) => string,
   ) => {
     const project = await loadProject({ file: o.file });
-    const result = await redactingErrors(project.secrets, () => body({ project, command }));
+    const result = await redactingErrors(project.secrets, () => body(engineOptions(project, command)));
     const text = o.json ? `${JSON.stringify(result)}\n` : show(result);
     process.stdout.write(redact(text, project.secrets));
   };

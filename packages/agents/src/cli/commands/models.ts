@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { listModels, loadProject, redact } from "../../index.js";
-import { redactingErrors } from "../engine-output.js";
+import { engineOptions, redactingErrors } from "../engine-output.js";
 
 export function register(program: Command): void {
   const models = program.command("models").description("the models the configured providers offer");
@@ -13,7 +13,7 @@ export function register(program: Command): void {
     .action(async (o: { file: string; provider?: string; json?: boolean }) => {
       const project = await loadProject({ file: o.file });
       const found = await redactingErrors(project.secrets, () =>
-        listModels({ project, command: "agents models list" }, o.provider ? { provider: o.provider } : {}),
+        listModels(engineOptions(project, "agents models list"), o.provider ? { provider: o.provider } : {}),
       );
       const lines = o.json
         ? found.map((m) => JSON.stringify(m))

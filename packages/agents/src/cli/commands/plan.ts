@@ -10,7 +10,7 @@ import {
   renderRefreshOnly,
   writePlanFile,
 } from "../../index.js";
-import { noticeToStderr, redactingErrors, retriesToStderr } from "../engine-output.js";
+import { engineOptions, noticeToStderr, redactingErrors } from "../engine-output.js";
 import { CliError } from "../errors.js";
 import { collect, REPLACE_HELP, type ScopeOptions, scopeOf } from "./scope-options.js";
 
@@ -47,10 +47,9 @@ export function register(program: Command): void {
           throw new CliError("--refresh-only cannot be combined with --destroy, --out or --replace");
         const drift = await redactingErrors(project.secrets, () =>
           planRefreshOnly({
-            project,
+            ...engineOptions(project, "agents plan"),
             ...scopeOf(options, project),
             onNotice: noticeToStderr,
-            onRetry: retriesToStderr(project.secrets),
           }),
         );
         process.stdout.write(
@@ -62,12 +61,11 @@ export function register(program: Command): void {
       }
       const result = await redactingErrors(project.secrets, () =>
         plan({
-          project,
+          // Retries on stderr: stdout may be the JSON plan.
+          ...engineOptions(project, "agents plan"),
           ...scopeOf(options, project),
           operation: options.destroy ? "destroy" : "apply",
           onNotice: noticeToStderr,
-          // stderr: stdout may be the JSON plan.
-          onRetry: retriesToStderr(project.secrets),
         }),
       );
       const incomplete = refreshErrors(result).length > 0;

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { loadProject, runDeployment } from "../../index.js";
-import { noticeToStderr, redactingErrors } from "../engine-output.js";
+import { engineOptions, noticeToStderr, redactingErrors } from "../engine-output.js";
 
 export function register(program: Command): void {
   program
@@ -13,7 +13,7 @@ export function register(program: Command): void {
     .action(async (target: string, options: { file: string; json?: boolean }) => {
       const project = await loadProject({ file: options.file });
       const run = await redactingErrors(project.secrets, () =>
-        runDeployment({ project, command: "agents run", onNotice: noticeToStderr }, target),
+        runDeployment({ ...engineOptions(project, "agents run"), onNotice: noticeToStderr }, target),
       );
       if (options.json) {
         process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);

@@ -11,7 +11,7 @@ import {
   sendMessage,
   startSession,
 } from "../../index.js";
-import { noticeToStderr, redactingErrors, retriesToStderr } from "../engine-output.js";
+import { engineOptions, noticeToStderr, redactingErrors } from "../engine-output.js";
 import { CliError } from "../errors.js";
 import { eventPrinter, sessionLines } from "../session-output.js";
 import {
@@ -46,10 +46,14 @@ export function register(program: Command): void {
     .action(async (target: string, options: StartOptions) => {
       const project = await loadProject({ file: options.file });
       const started = await redactingErrors(project.secrets, () =>
-        startSession({ project, command: "agents session start", onNotice: noticeToStderr }, target, {
-          ...(options.message !== undefined ? { message: options.message } : {}),
-          ...(options.title !== undefined ? { title: options.title } : {}),
-        }),
+        startSession(
+          { ...engineOptions(project, "agents session start"), onNotice: noticeToStderr },
+          target,
+          {
+            ...(options.message !== undefined ? { message: options.message } : {}),
+            ...(options.title !== undefined ? { title: options.title } : {}),
+          },
+        ),
       );
       if (options.json) {
         process.stdout.write(`${JSON.stringify(started, null, 2)}\n`);
@@ -138,7 +142,7 @@ export function registerRuntime(session: Command): void {
           ),
         ];
         const created = await redactingErrors(secrets, () =>
-          createSession({ project, command: "agents session create" }, target, {
+          createSession(engineOptions(project, "agents session create", secrets), target, {
             ...(o.identity !== undefined ? { identity: o.identity } : {}),
             ...(env ? { env } : {}),
             ...(resources ? { resources } : {}),
@@ -168,10 +172,7 @@ export function registerRuntime(session: Command): void {
         const text = message ?? (await readStdin());
         if (!text.trim()) throw new CliError("nothing to send: give MESSAGE or pipe it on stdin");
         await redactingErrors(project.secrets, async () => {
-          const open = await openSession(
-            { project, command: "agents session send", onRetry: retriesToStderr(project.secrets) },
-            id,
-          );
+          const open = await openSession(engineOptions(project, "agents session send"), id);
           if (!o.wait) {
             const eventId = await sendMessage(open, text);
             out(
@@ -214,10 +215,7 @@ export function registerRuntime(session: Command): void {
         echoUser: true,
       });
       await redactingErrors(project.secrets, async () => {
-        const open = await openSession(
-          { project, command: "agents session events", onRetry: retriesToStderr(project.secrets) },
-          id,
-        );
+        const open = await openSession(engineOptions(project, "agents session events"), id);
         await printSessionEvents(open, printer.print, o.follow ? { follow: true } : {});
       });
       printer.end();
@@ -232,7 +230,7 @@ export function registerRuntime(session: Command): void {
     .action(async (o: { file: string; agent?: string; json?: boolean }) => {
       const project = await loadProject({ file: o.file });
       const sessions = await redactingErrors(project.secrets, () =>
-        listSessions({ project, command: "agents session list" }, o.agent ? { agent: o.agent } : {}),
+        listSessions(engineOptions(project, "agents session list"), o.agent ? { agent: o.agent } : {}),
       );
       if (o.json) {
         for (const s of sessions) out(`${redactJson(s, project.secrets)}\n`);
@@ -259,7 +257,7 @@ export function registerRuntime(session: Command): void {
     .action(async (id: string, o: { file: string; json?: boolean }) => {
       const project = await loadProject({ file: o.file });
       const s = await redactingErrors(project.secrets, () =>
-        getSession({ project, command: "agents session get" }, id),
+        getSession(engineOptions(project, "agents session get"), id),
       );
       out(
         o.json ? `${redactJson(s, project.secrets)}\n` : `${redactLines(sessionLines(s), project.secrets)}\n`,
@@ -274,7 +272,7 @@ export function registerRuntime(session: Command): void {
     .action(async (id: string, o: { file: string; json?: boolean }) => {
       const project = await loadProject({ file: o.file });
       const s = await redactingErrors(project.secrets, () =>
-        deleteSession({ project, command: "agents session delete" }, id),
+        deleteSession(engineOptions(project, "agents session delete"), id),
       );
       out(
         o.json

@@ -1,7 +1,7 @@
 import { relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { loadProject, redactor, syncProject, unifiedDiff, writeSynced } from "../../index.js";
-import { noticeToStderr } from "../engine-output.js";
+import { engineOptions, noticeToStderr } from "../engine-output.js";
 import { collect, scopeOf } from "./scope-options.js";
 
 interface SyncOptions {
@@ -32,8 +32,7 @@ export function register(program: Command): void {
       const redact = redactor(project.secrets);
       const scope = scopeOf({ provider: options.provider, target: [] }, project);
       const result = await syncProject({
-        project,
-        command: "agents sync",
+        ...engineOptions(project, "agents sync"),
         onNotice: noticeToStderr,
         ...(scope.providers ? { providers: scope.providers } : {}),
       });

@@ -14,7 +14,7 @@ import {
   type TestRunResult,
   testFilesFor,
 } from "../../index.js";
-import { noticeToStderr, retriesToStderr } from "../engine-output.js";
+import { engineOptions, noticeToStderr } from "../engine-output.js";
 import { CliError } from "../errors.js";
 import { exitCodeOf, jsonReport, junitReport, resultLines, summaryLine } from "../test-report.js";
 
@@ -83,14 +83,12 @@ export function register(program: Command): void {
       let run: TestRunResult;
       try {
         run = await runAgentTests({
-          project,
+          ...engineOptions(project, "agents test"),
           files: testFiles,
           ...(o.filter !== undefined ? { filter: o.filter } : {}),
           parallelism,
           ephemeral: Boolean(o.ephemeral),
           signal: controller.signal,
-          command: "agents test",
-          onRetry: retriesToStderr(project.secrets),
           onProgress: (line) => noticeToStderr(hide(line)),
           onResult: (r) => {
             if (!o.json)
