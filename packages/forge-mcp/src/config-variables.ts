@@ -190,6 +190,16 @@ export const VARIABLES = [
     secret: true,
   },
   {
+    name: "REDIS_KEY_PREFIX",
+    key: "redisKeyPrefix",
+    read: matching(
+      /^[A-Za-z0-9:._-]{1,64}$/,
+      "REDIS_KEY_PREFIX must be 1 to 64 letters, digits, `:`, `.`, `_` or `-`",
+    ),
+    default: "forge-mcp:",
+    doc: "what every Redis key and channel of this deployment starts with; give each deployment sharing one Redis its own, so that none sees another's one-time claims, registration counts or cancels",
+  },
+  {
     name: "FORGE_USE_OAUTH",
     key: "localOAuth",
     read: bool(),
