@@ -354,14 +354,16 @@ export async function redisSharedState(
     },
     async close() {
       closed = true;
-      // a wedged connection never answers QUIT: bounded, then torn down
+      // a wedged connection never answers QUIT: bounded, then torn down; one that is down (Redis
+      // gone, the client retrying) is torn down at once rather than waiting out the bound
+      const tearDown = (c: typeof client) => {
+        try {
+          c.destroy();
+        } catch {}
+      };
       await Promise.all(
         [client, subscriber].map((c) =>
-          bounded(c.quit(), callTimeoutMs, "quit").catch(() => {
-            try {
-              c.destroy();
-            } catch {}
-          }),
+          c.isReady ? bounded(c.quit(), callTimeoutMs, "quit").catch(() => tearDown(c)) : tearDown(c),
         ),
       );
     },
