@@ -186,7 +186,7 @@ export const VARIABLES = [
     name: "REDIS_URL",
     key: "redisUrl",
     read: matching(/^rediss?:\/\//, "REDIS_URL must start with redis:// or rediss://"),
-    doc: "`redis://` URL: exact one-time codes/states and a shared registration limit across replicas",
+    doc: "`redis://` URL: exact one-time codes/states, a shared registration limit, and 2025 clients' `notifications/cancelled` reaching a call on another replica",
     secret: true,
   },
   {
