@@ -17,8 +17,9 @@ import { proxyCodeVia, statelessEnv } from "../stateless-helpers.js";
  * to A, the client's cancel (its AbortSignal fired once the forge saw the first poll) to the row's
  * replica, as the row's user. The call's own answer is read beside the client: a cancelled call's
  * request ends with an event stream and no answer in it, one left alone answers at its
- * timeout_seconds that the pipeline still runs. Row 4 has Redis of its own (stopped before the
- * cancel), so the rows all run at once.
+ * timeout_seconds that the pipeline still runs. Rows 4 and 5 have a Redis and two replicas of
+ * their own (Redis stopped before the cancel; restarted before the call, A's cancel channel then
+ * subscribed again by node-redis), so the rows all run at once.
  */
 
 const P = "/api/v4/projects/1";
@@ -27,7 +28,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Row {
   name: string;
   /** Which pair of replicas, and where the cancel goes ("B": the call's replica's twin). */
-  pair: "main" | "down";
+  pair: "main" | "down" | "restarted";
   cancelTo: "B" | "otherDeployment";
   cancelAs: "alice" | "bob";
   stops: boolean;
@@ -45,11 +46,17 @@ describeWith("redis-server")("notifications/cancelled across stateless replicas 
   let forge: Forge;
   let redis: TestRedis;
   let redisDown: TestRedis;
+  let redisRestarted: TestRedis;
   const r: Record<string, RunningForgeMcp> = {};
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
-    [forge, redis, redisDown] = await Promise.all([startForge(), startRedis(), startRedis()]);
+    [forge, redis, redisDown, redisRestarted] = await Promise.all([
+      startForge(),
+      startRedis(),
+      startRedis(),
+      startRedis(),
+    ]);
     const env = (redisUrl: string, extra: Record<string, string> = {}) =>
       statelessEnv(forge.apiUrl, {
         REDIS_URL: redisUrl,
@@ -58,15 +65,17 @@ describeWith("redis-server")("notifications/cancelled across stateless replicas 
         ...extra,
       });
     r.A = await startForgeMcp(env(redis.url));
-    const [b, other, downA, downB] = await Promise.all([
+    const [b, other, downA, downB, restartedA, restartedB] = await Promise.all([
       startForgeMcp(env(redis.url)),
       // another deployment on the same Redis, under a prefix of its own (the same secret and
       // forge, so alice's token is good there too: only the prefix keeps it apart)
       startForgeMcp(env(redis.url, { REDIS_KEY_PREFIX: "staging:" })),
       startForgeMcp(env(redisDown.url)),
       startForgeMcp(env(redisDown.url)),
+      startForgeMcp(env(redisRestarted.url)),
+      startForgeMcp(env(redisRestarted.url)),
     ]);
-    Object.assign(r, { B: b, other, downA, downB });
+    Object.assign(r, { B: b, other, downA, downB, restartedA, restartedB });
     await seedApp(forge, [`${r.A.url}/callback`]);
     for (const user of ["alice", "bob"]) {
       await forge.seed({ signedInUser: user });
@@ -79,7 +88,7 @@ describeWith("redis-server")("notifications/cancelled across stateless replicas 
   });
   afterAll(async () => {
     await Promise.all(Object.values(r).map((x) => x.close()));
-    await Promise.all([redis?.stop(), redisDown?.stop()]);
+    await Promise.all([redis?.stop(), redisDown?.stop(), redisRestarted?.stop()]);
     await forge?.close();
   });
 
@@ -130,10 +139,29 @@ describeWith("redis-server")("notifications/cancelled across stateless replicas 
       stops: false,
       skip: 0,
     },
+    {
+      name: "(5) Redis restarted: both replicas connect again, A listens again, and the cancel stops the call on A",
+      pair: "restarted",
+      cancelTo: "B",
+      cancelAs: "alice",
+      stops: true,
+      skip: 0,
+    },
   ])("$name", async (row) => {
-    const a = row.pair === "main" ? r.A! : r.downA!;
-    const cancelServer = row.pair === "down" ? r.downB! : row.cancelTo === "B" ? r.B! : r.other!;
+    const a = row.pair === "main" ? r.A! : r[`${row.pair}A`]!;
+    const cancelServer = row.pair !== "main" ? r[`${row.pair}B`]! : row.cancelTo === "B" ? r.B! : r.other!;
     if (row.pair === "down") await redisDown.stop();
+    if (row.pair === "restarted") {
+      await redisRestarted.restart();
+      // A's cancel channel subscribed again (node-redis does it on reconnecting), B's client back
+      await vi.waitFor(
+        async () => {
+          expect(a.logs.join("")).toMatch(/listening on the cancel channel again/);
+          expect((await fetch(`${cancelServer.url}/ready`)).status).toBe(200);
+        },
+        { timeout: 3000, interval: 50 },
+      );
+    }
     const cancels: Array<{ status: number; ms: number }> = [];
     let callAnswer: Promise<string> | undefined;
     // the balancer: the call to A, the cancel to the row's replica as the row's user
