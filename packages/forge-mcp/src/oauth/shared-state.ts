@@ -203,12 +203,7 @@ export async function redisSharedState(
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      (async () => {
-        await Promise.all([client.connect(), subscriber.connect()]);
-        await subscriber.subscribe(channel, (message) => {
-          for (const l of listeners) l(message);
-        });
-      })(),
+      Promise.all([client.connect(), subscriber.connect()]),
       new Promise((_, reject) => {
         timer = setTimeout(
           () => reject(new Error(`no answer within ${connectTimeoutMs} ms`)),
@@ -225,6 +220,23 @@ export async function redisSharedState(
     throw new Error(`cannot reach Redis at ${where} (REDIS_URL): ${(err as Error).message}`);
   } finally {
     clearTimeout(timer);
+  }
+  // A Redis that refuses the channel (an ACL user without `&{prefix}cancel`: Redis 7 gives a new
+  // user no channel) does not stop start-up; cancels then reach only the replica they land on.
+  let channelRefused = false;
+  try {
+    await bounded(
+      subscriber.subscribe(channel, (message) => {
+        for (const l of listeners) l(message);
+      }),
+      callTimeoutMs,
+      "subscribe",
+    );
+  } catch (err) {
+    channelRefused = !(err as StoreUnavailableError).timedOut;
+    warn(
+      `Redis at ${where}: no subscription to the cancel channel ${channel} (${(err as Error).message}): a cancel reaches only the replica it lands on`,
+    );
   }
   // A call that got no answer on a connection the client holds ready means that connection is
   // wedged: a silent network path, or (seen with node-redis 5.9 after a SIGKILLed server) a
@@ -342,6 +354,7 @@ export async function redisSharedState(
     },
     cancels: {
       publish(message) {
+        if (channelRefused) return; // said once at start-up
         // not awaited by the request (its notification is answered at once); bounded like every
         // call, and failing fast while the connection is down (no offline queue)
         call("cancel publish", () => client.publish(channel, message)).catch((err: Error) =>

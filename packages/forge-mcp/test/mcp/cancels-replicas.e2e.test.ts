@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createClient } from "redis";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeWith } from "../../../../scripts/test-services.js";
 import { type Forge, seedApp, startForge } from "../forge-sim.js";
@@ -233,6 +234,36 @@ describeWith("redis-server")("notifications/cancelled across stateless replicas 
       const logs = cancelServer.logs.join("");
       expect(logs).toMatch(/a cancel was not sent to the other replicas/);
       for (const t of Object.values(tokens)) expect(logs).not.toContain(t);
+    }
+  });
+
+  it("a Redis user refused the cancel channel (Redis 7 gives a new ACL user none) still starts, and says so", async () => {
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    await admin.sendCommand([
+      "ACL",
+      "SETUSER",
+      "nochannels",
+      "on",
+      ">s3cret-pw",
+      "~*",
+      "+@all",
+      "resetchannels",
+    ]);
+    await admin.quit();
+    const limited = await startForgeMcp(
+      statelessEnv(forge.apiUrl, {
+        REDIS_URL: redis.url.replace("redis://", "redis://nochannels:s3cret-pw@"),
+        MCP_SERVER_URL: r.A!.url,
+      }),
+    );
+    try {
+      const logs = limited.logs.join("");
+      expect(logs).toMatch(/no subscription to the cancel channel forge-mcp:cancel \(subscribe: NOPERM/);
+      expect(logs).not.toContain("s3cret-pw");
+      expect((await fetch(`${limited.url}/ready`)).status).toBe(200);
+    } finally {
+      await limited.close();
     }
   });
 });
