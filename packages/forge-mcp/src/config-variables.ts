@@ -186,8 +186,18 @@ export const VARIABLES = [
     name: "REDIS_URL",
     key: "redisUrl",
     read: matching(/^rediss?:\/\//, "REDIS_URL must start with redis:// or rediss://"),
-    doc: "`redis://` URL: exact one-time codes/states and a shared registration limit across replicas",
+    doc: "`redis://` URL: exact one-time codes/states, a shared registration limit, and 2025 clients' `notifications/cancelled` reaching a call on another replica",
     secret: true,
+  },
+  {
+    name: "REDIS_KEY_PREFIX",
+    key: "redisKeyPrefix",
+    read: matching(
+      /^[A-Za-z0-9:._-]{1,64}$/,
+      "REDIS_KEY_PREFIX must be 1 to 64 letters, digits, `:`, `.`, `_` or `-`",
+    ),
+    default: "forge-mcp:",
+    doc: "what every Redis key and channel of this deployment starts with; give each deployment sharing one Redis its own, so that none sees another's one-time claims, registration counts or cancels",
   },
   {
     name: "FORGE_USE_OAUTH",

@@ -21,6 +21,7 @@ import { ProjectScope } from "./forge/project-scope.js";
 import { forgeUnauthorizedReply } from "./forge/unauthorized.js";
 import { ForgeTokenVerifier } from "./forge/verify.js";
 import { createLogger } from "./logger.js";
+import type { CancelRelay } from "./mcp/cancels.js";
 import { unprefixed } from "./mcp/client-view.js";
 import { McpHttp, refuse } from "./mcp/http.js";
 import { plainCall, plainHeaders } from "./mcp/json-calls.js";
@@ -110,8 +111,27 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const ownMetricsApp = metrics && metricsModule?.metricsApp(metrics, config.metricsToken);
   if (metrics) app.use(metrics.requests());
   if (ownMetricsApp && config.metricsPort === undefined) app.use(ownMetricsApp);
+  // REDIS_URL: the state the replicas share (src/oauth/shared-state.ts), made here rather than in
+  // the OAuth side because /mcp's cancels travel between replicas on it in every auth mode
+  const redis = config.redisUrl
+    ? await redisSharedState(config.redisUrl, config.registerRateLimitPerHour, now, {
+        keyPrefix: config.redisKeyPrefix,
+        connectTimeoutMs: config.redisConnectTimeoutMs,
+        callTimeoutMs: config.redisTimeoutMs,
+        warn: (msg) => logger.warn(msg),
+      })
+    : undefined;
   if (config.remoteOAuth)
-    oauth = await mountOAuth(app, config, prefix, logger, now, options.clientMetadataForTests, metrics);
+    oauth = await mountOAuth(
+      app,
+      config,
+      prefix,
+      logger,
+      now,
+      options.clientMetadataForTests,
+      metrics,
+      redis,
+    );
   else if (!config.forgeToken && !config.remoteAuthorization) {
     logger.warn(
       "no FORGE_TOKEN and FORGE_MCP_OAUTH is off: /mcp tool calls will fail until a token is configured",
@@ -119,7 +139,16 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   }
   const auth: McpAuth =
     oauth?.mcpAuth ?? (config.remoteAuthorization ? remoteAuth(config, logger, now, metrics) : NO_AUTH);
-  const mcp = mountMcp(app, config, auth, logger, oauth?.reauth, toolObserver(logger, metrics), now);
+  const mcp = mountMcp(
+    app,
+    config,
+    auth,
+    logger,
+    oauth?.reauth,
+    toolObserver(logger, metrics),
+    now,
+    redis?.cancels,
+  );
   app.use(lastStop(logger));
   const headers: Record<string, string> = { "X-Content-Type-Options": "nosniff" };
   if (config.replicaName) headers["x-replica"] = config.replicaName;
@@ -147,7 +176,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     async close() {
       mcp.close();
       unsubscribe?.();
-      await oauth?.shared.close();
+      await (redis ?? oauth?.shared)?.close();
     },
   };
 }
@@ -253,18 +282,13 @@ async function mountOAuth(
   now: () => number,
   clientMetadataForTests: ServerOptions["clientMetadataForTests"],
   metrics: Metrics | undefined,
+  redis: SharedState | undefined,
 ): Promise<OAuthSide> {
   const appId = config.oauthAppId!;
   // the discovery routes bring the SDK's metadata router and what it needs (CORS, rate limiting):
   // loaded only by a server that signs users in
   const { getOAuthProtectedResourceMetadataUrl, mountDiscovery } = await import("./oauth/discovery.js");
-  const shared = config.redisUrl
-    ? await redisSharedState(config.redisUrl, config.registerRateLimitPerHour, now, {
-        connectTimeoutMs: config.redisConnectTimeoutMs,
-        callTimeoutMs: config.redisTimeoutMs,
-        warn: (msg) => logger.warn(msg),
-      })
-    : memorySharedState(config.registerRateLimitPerHour, now);
+  const shared = redis ?? memorySharedState(config.registerRateLimitPerHour, now);
   const { stores, sealer: familySealer, consentKeys, memoryStore } = oauthStores(config, shared, now);
   const mode = config.callbackProxy ? "proxy" : "passthrough";
   const scopes = scopePolicy(config);
@@ -418,6 +442,7 @@ function mountMcp(
   reauth: Reauth | undefined,
   observe: (call: ToolCall) => void,
   now: () => number,
+  cancelRelay: CancelRelay | undefined,
 ): McpRoute {
   const asker = new HttpAsker();
   const destructive = new Set(
@@ -483,6 +508,7 @@ function mountMcp(
     logger,
     requestStateSealer(config.statelessSecret, config.statelessSecretPrevious, now),
     auth.modernStepUp,
+    cancelRelay,
   );
   const guard = {
     mcpServerUrl: config.mcpServerUrl,

@@ -11,7 +11,32 @@ import type { Caller } from "./catalogue.js";
  * (`principalOf`) and the same Mcp-Session-Id (when a client sends one): a request id is the
  * client's choice, so another caller naming it must reach nothing. The table is per process and
  * bounded; an entry leaves it when its call ends; it holds no credential (a token is hashed).
+ *
+ * Across replicas (a balancer may send the cancel to another process than the call's): a cancel
+ * that finds no call under its key here goes to the `CancelRelay` the server gave, if any (Redis
+ * pub/sub with REDIS_URL: src/oauth/shared-state.ts makes it, src/server.ts hands it in), as the
+ * key's SHA-256 only (`cancelHash`); each process that hears a hash cancels the one call it holds
+ * under a key of that hash, as a cancel of its own would. A call pays nothing for this: the hashes
+ * of the keys in the table are worked out only when a relayed cancel arrives.
  */
+
+/**
+ * Carries the cancels this process could not place to the other processes of the deployment.
+ * `publish` never throws and never waits (the notification is answered at once); `listen` is
+ * given what each process published, this one's own included.
+ */
+export interface CancelRelay {
+  publish(hash: string): void;
+  listen(heard: (hash: string) => void): void;
+}
+
+/** What crosses the relay for a call's key: its SHA-256, base64url (nothing identifying in clear). */
+export function cancelHash(key: string): string {
+  return createHash("sha256").update(key).digest("base64url");
+}
+
+/** The shape of a cancelHash (43 base64url characters): anything else heard is ignored. */
+export const CANCEL_HASH = /^[A-Za-z0-9_-]{43}$/;
 
 /** How many calls can be cancellable at once in one process; past it a call is not registered. */
 export const MAX_CANCELLABLE = 10_000;
@@ -65,6 +90,8 @@ interface Entry {
 /** The running calls that a notifications/cancelled can stop, by callKey. */
 export class CancelTable {
   private readonly calls = new Map<string, Entry[]>();
+  /** cancelHash of keys in the table, worked out by the first relayed cancel that looked. */
+  private readonly hashes = new Map<string, string>();
   private size = 0;
 
   constructor(private readonly max = MAX_CANCELLABLE) {}
@@ -95,8 +122,32 @@ export class CancelTable {
     this.size--;
     const list = this.calls.get(key);
     if (!list) return;
-    if (list.length === 1) this.calls.delete(key);
-    else list.splice(list.indexOf(entry), 1);
+    if (list.length === 1) {
+      this.calls.delete(key);
+      if (this.hashes.size > 0) this.hashes.delete(key);
+    } else list.splice(list.indexOf(entry), 1);
+  }
+
+  /** Whether any call runs under `key` (one, or two a cancel cannot tell apart). */
+  holds(key: string): boolean {
+    return this.calls.has(key);
+  }
+
+  /**
+   * A cancel relayed from another process: the call under the key whose cancelHash is `hash` is
+   * cancelled as by `cancel` (one call under it, or nothing). The keys' hashes are worked out
+   * here, once each, so a call that is never cancelled costs no hash.
+   */
+  cancelHashed(hash: string): boolean {
+    for (const key of this.calls.keys()) {
+      let h = this.hashes.get(key);
+      if (h === undefined) {
+        h = cancelHash(key);
+        this.hashes.set(key, h);
+      }
+      if (h === hash) return this.cancel(key);
+    }
+    return false;
   }
 
   /**

@@ -4,7 +4,15 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { CallerGone } from "./caller-gone.js";
-import { CancelTable, callKey, cancelNotice, endUnanswered } from "./cancels.js";
+import {
+  CANCEL_HASH,
+  type CancelRelay,
+  CancelTable,
+  callKey,
+  cancelHash,
+  cancelNotice,
+  endUnanswered,
+} from "./cancels.js";
 import type { Caller, Catalogue } from "./catalogue.js";
 import { viewOf } from "./client-view.js";
 import { JsonCallTransport, type PlainCall, requestOf, ToolDispatch } from "./json-calls.js";
@@ -76,9 +84,20 @@ export class McpHttp {
      * HTTP answer (403 insufficient_scope) once the client is to step up.
      */
     private readonly stepUp?: ScopeGate & { refuse(res: ServerResponse, scopes: readonly string[]): void },
+    /**
+     * Where a cancel that finds no call here goes, and what the other replicas could not place
+     * comes from (REDIS_URL: src/oauth/shared-state.ts); none: a cancel reaches this process only.
+     */
+    private readonly relay?: CancelRelay,
   ) {
     this.dispatch = new ToolDispatch(catalogue);
     this.modern = new Rev2026(catalogue, SERVER_INFO, sealer, stepUp);
+    relay?.listen((hash) => {
+      if (CANCEL_HASH.test(hash) && this.cancels.cancelHashed(hash))
+        this.logger.info(
+          "a call was cancelled by its client through another replica (notifications/cancelled)",
+        );
+    });
   }
 
   /** How many servers were built, how many wait in the pool, how many calls the dispatch answered, how many calls can be cancelled now (tests). */
@@ -278,17 +297,21 @@ export class McpHttp {
   /**
    * A notifications/cancelled from `caller` (the request's verified credential), of either
    * revision: the call it names stops, if it is this caller's, in the same session, running in
-   * this process. False for any other message; true when it was one (whatever it reached), for
-   * the caller to accept (202). initialize is never in the table, so never cancelled.
+   * this process, or (with a relay) in another replica, when none runs under its key here. False
+   * for any other message; true when it was one (whatever it reached), for the caller to accept
+   * (202) without waiting for the relay. initialize is never in the table, so never cancelled.
    */
   cancel(message: unknown, headers: IncomingHttpHeaders, caller: Caller | undefined): boolean {
     const notice = cancelNotice(message);
     if (!notice) return false;
-    if (this.cancels.cancel(callKey(caller, headers, notice.requestId)))
+    const key = callKey(caller, headers, notice.requestId);
+    if (this.cancels.cancel(key))
       this.logger.info(
         { reason: notice.reason?.slice(0, 200) },
         "a call was cancelled by its client (notifications/cancelled)",
       );
+    // two calls here under the key: the cancel is ambiguous here, so it is not sent on either
+    else if (this.relay && !this.cancels.holds(key)) this.relay.publish(cancelHash(key));
     return true;
   }
 

@@ -5,7 +5,9 @@ import { FixedWindows } from "./windows.js";
  * State that must be shared for exactness across replicas: one-time use of sealed values and the
  * registration rate limit. Without Redis each replica keeps its own (exact within a replica;
  * across replicas a sealed value is bounded only by its short expiry). With REDIS_URL both are
- * exact across the whole deployment (SET NX / INCR).
+ * exact across the whole deployment (SET NX / INCR), and the replicas also hear each other on a
+ * pub/sub channel (`Broadcast`: the cancels of src/mcp/cancels.ts). Every key and the channel
+ * start with REDIS_KEY_PREFIX, so deployments sharing one Redis never meet.
  */
 
 export interface OneTimeGuard {
@@ -122,7 +124,27 @@ export function memorySharedState(limitPerHour: number, now: () => number): Shar
   };
 }
 
+/** The default REDIS_KEY_PREFIX. */
+export const REDIS_KEY_PREFIX = "forge-mcp:";
+
+/**
+ * Messages every replica of the deployment hears (one Redis channel). `publish` never throws and
+ * never waits: a message that cannot be sent is logged at warn and dropped.
+ */
+export interface Broadcast {
+  publish(message: string): void;
+  /** Each message published on the channel, by any replica (this one included). */
+  listen(heard: (message: string) => void): void;
+}
+
+export type RedisSharedState = SharedState & {
+  /** The replicas' channel `{prefix}cancel`, for cancels that name a call another replica runs. */
+  cancels: Broadcast;
+};
+
 export interface RedisOptions {
+  /** REDIS_KEY_PREFIX: what every key and channel starts with (default `forge-mcp:`). */
+  keyPrefix?: string;
   connectTimeoutMs?: number;
   /** REDIS_TIMEOUT_MS: the longest any store call may take once running (default 2 s). */
   callTimeoutMs?: number;
@@ -135,7 +157,8 @@ export async function redisSharedState(
   limitPerHour: number,
   now: () => number,
   opts: RedisOptions = {},
-): Promise<SharedState> {
+): Promise<RedisSharedState> {
+  const prefix = opts.keyPrefix ?? REDIS_KEY_PREFIX;
   const connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
   const callTimeoutMs = opts.callTimeoutMs ?? 2000;
   const warn = opts.warn ?? (() => {});
@@ -170,10 +193,17 @@ export async function redisSharedState(
       return "REDIS_URL";
     }
   })();
+  // The cancel channel's own connection (a subscribed connection runs no other command), made
+  // and subscribed here at start-up rather than on first use: a replica must already listen when
+  // another publishes a cancel for a call it runs, and a tools/call must never wait on Redis.
+  // node-redis subscribes again by itself on every reconnect.
+  const subscriber = make();
+  const channel = `${prefix}cancel`;
+  const listeners: ((message: string) => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      client.connect(),
+      Promise.all([client.connect(), subscriber.connect()]),
       new Promise((_, reject) => {
         timer = setTimeout(
           () => reject(new Error(`no answer within ${connectTimeoutMs} ms`)),
@@ -183,12 +213,30 @@ export async function redisSharedState(
     ]);
     connected = true;
   } catch (err) {
-    try {
-      client.destroy();
-    } catch {} // already closed by the failed connect
+    for (const c of [client, subscriber])
+      try {
+        c.destroy();
+      } catch {} // already closed by the failed connect
     throw new Error(`cannot reach Redis at ${where} (REDIS_URL): ${(err as Error).message}`);
   } finally {
     clearTimeout(timer);
+  }
+  // A Redis that refuses the channel (an ACL user without `&{prefix}cancel`: Redis 7 gives a new
+  // user no channel) does not stop start-up; cancels then reach only the replica they land on.
+  let channelRefused = false;
+  try {
+    await bounded(
+      subscriber.subscribe(channel, (message) => {
+        for (const l of listeners) l(message);
+      }),
+      callTimeoutMs,
+      "subscribe",
+    );
+  } catch (err) {
+    channelRefused = !(err as StoreUnavailableError).timedOut;
+    warn(
+      `Redis at ${where}: no subscription to the cancel channel ${channel} (${(err as Error).message}): a cancel reaches only the replica it lands on`,
+    );
   }
   // A call that got no answer on a connection the client holds ready means that connection is
   // wedged: a silent network path, or (seen with node-redis 5.9 after a SIGKILLed server) a
@@ -197,6 +245,20 @@ export async function redisSharedState(
   // connects in the background, retrying with the same backoff until Redis answers.
   let replacedAt = Number.NEGATIVE_INFINITY;
   let closed = false;
+  // The cancel channel's outages, one line each way (its calls fail nowhere else to be seen).
+  let deaf = false;
+  subscriber.on("error", () => {
+    if (deaf || closed) return;
+    deaf = true;
+    warn(
+      `Redis at ${where}: the cancel channel is down, reconnecting (meanwhile a cancel sent to another replica does not reach this one)`,
+    );
+  });
+  subscriber.on("ready", () => {
+    if (!deaf) return;
+    deaf = false;
+    warn(`Redis at ${where}: listening on the cancel channel again`);
+  });
   const replaceIfWedged = (err: unknown) => {
     if (closed || !(err instanceof StoreUnavailableError) || !err.timedOut || !client.isReady) return;
     if (Date.now() - replacedAt < callTimeoutMs) return;
@@ -237,7 +299,7 @@ export async function redisSharedState(
         const ttlMs = expiresAt > 0 ? Math.max(1, expiresAt - now()) : HOUR_MS;
         // fails closed: a StoreUnavailableError reaches the endpoint, which answers 503
         const r = await call("one-time claim", () =>
-          client.set(`forge-mcp:used:${purpose}:${jti}`, "1", {
+          client.set(`${prefix}used:${purpose}:${jti}`, "1", {
             condition: "NX",
             expiration: { type: "PX", value: ttlMs },
           }),
@@ -248,18 +310,18 @@ export async function redisSharedState(
     // fails closed like the guard: a refresh that cannot see its family answers 503
     records: {
       async get(key) {
-        const v = await call("record read", () => client.get(`forge-mcp:record:${key}`));
+        const v = await call("record read", () => client.get(`${prefix}record:${key}`));
         return v ?? undefined;
       },
       async set(key, value, ttlMs) {
         await call("record write", () =>
-          client.set(`forge-mcp:record:${key}`, value, { expiration: { type: "PX", value: ttlMs } }),
+          client.set(`${prefix}record:${key}`, value, { expiration: { type: "PX", value: ttlMs } }),
         );
       },
     },
     registerLimiter: {
       async hit(key) {
-        const k = `forge-mcp:register:${key}`;
+        const k = `${prefix}register:${key}`;
         try {
           return await call("registration limit", async () => {
             const count = await client.incr(k);
@@ -290,14 +352,33 @@ export async function redisSharedState(
       } catch {}
       return health();
     },
+    cancels: {
+      publish(message) {
+        if (channelRefused) return; // said once at start-up
+        // not awaited by the request (its notification is answered at once); bounded like every
+        // call, and failing fast while the connection is down (no offline queue)
+        call("cancel publish", () => client.publish(channel, message)).catch((err: Error) =>
+          warn(`Redis at ${where}: a cancel was not sent to the other replicas (${err.message})`),
+        );
+      },
+      listen(heard) {
+        listeners.push(heard);
+      },
+    },
     async close() {
       closed = true;
-      // a wedged connection never answers QUIT: bounded, then torn down
-      await bounded(client.quit(), callTimeoutMs, "quit").catch(() => {
+      // a wedged connection never answers QUIT: bounded, then torn down; one that is down (Redis
+      // gone, the client retrying) is torn down at once rather than waiting out the bound
+      const tearDown = (c: typeof client) => {
         try {
-          client.destroy();
+          c.destroy();
         } catch {}
-      });
+      };
+      await Promise.all(
+        [client, subscriber].map((c) =>
+          c.isReady ? bounded(c.quit(), callTimeoutMs, "quit").catch(() => tearDown(c)) : tearDown(c),
+        ),
+      );
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CancelTable, callKey } from "../../src/mcp/cancels.js";
+import { CANCEL_HASH, CancelTable, callKey, cancelHash } from "../../src/mcp/cancels.js";
 
 /**
  * The table a notifications/cancelled is looked up in (src/mcp/cancels.ts): a call is found only
@@ -61,5 +61,44 @@ describe("the cancel table", () => {
     expect(table.cancel("twice")).toBe(true);
     expect(calls).toEqual(["second"]);
     expect(table.count).toBe(0);
+  });
+
+  it.each([
+    ["the hash of the call's key", "k", true],
+    ["the hash of another key", "other", false],
+    ["the key itself, not its hash", undefined, false],
+  ] as const)("a cancel relayed from another replica, naming %s: cancelled %s", (_n, hashOf, cancelled) => {
+    const table = new CancelTable();
+    let stopped = false;
+    table.add("k", () => {
+      stopped = true;
+    });
+    expect(table.cancelHashed(hashOf === undefined ? "k" : cancelHash(hashOf))).toBe(cancelled);
+    expect(stopped).toBe(cancelled);
+    expect(table.count).toBe(cancelled ? 0 : 1);
+  });
+
+  it("relays no more than a hash, and finds a call by it under the rules of a local cancel", () => {
+    const key = callKey({ token: "glpat-secret", clientId: "app", extra: { userId: 1 } }, {}, 42);
+    expect(cancelHash(key)).toMatch(CANCEL_HASH);
+    expect(cancelHash(key)).not.toBe(
+      cancelHash(callKey({ token: "glpat-secret", clientId: "app", extra: { userId: 2 } }, {}, 42)),
+    );
+    const table = new CancelTable();
+    const calls: string[] = [];
+    // two calls under one key: a relayed cancel stops neither, as a local one would
+    const first = table.add(key, () => calls.push("first"));
+    table.add(key, () => calls.push("second"));
+    expect(table.holds(key)).toBe(true);
+    expect(table.cancelHashed(cancelHash(key))).toBe(false);
+    // one ended (its key's hash was worked out above): the other is found by the same hash
+    first!();
+    expect(table.cancelHashed(cancelHash(key))).toBe(true);
+    expect(calls).toEqual(["second"]);
+    expect(table.holds(key)).toBe(false);
+    // a new call under that key after the last one left is found again
+    table.add(key, () => calls.push("third"));
+    expect(table.cancelHashed(cancelHash(key))).toBe(true);
+    expect(calls).toEqual(["second", "third"]);
   });
 });
