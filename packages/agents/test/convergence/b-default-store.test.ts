@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALL_ADAPTERS } from "../../src/providers/catalog.js";
+import { createProviderB } from "../../src/providers/provider-b/definition.js";
 import { editConfig, requestLog, setFaults, simState, simulatorForFile } from "../e2e/project.js";
 import { inProcessProject } from "./in-process.js";
 
@@ -25,8 +27,16 @@ let dir: string;
 let template: Obj;
 let identity: Obj;
 let store: Obj;
-/** The CLI's steps in-process (in-process.ts), with the variables the CLI ran with. */
-const agents = () => inProcessProject(dir, { AGENTS_STATE_KEY: "b-default-store-key" });
+/**
+ * The CLI's steps in-process (in-process.ts), with the variables the CLI ran with; provider_b's
+ * still-mounted retries wait 1, 2, 4 and 8 ms instead of seconds (3 s of the file's time): the
+ * waits and their bound are tested in test/providers/provider-b/forward.sim.test.ts.
+ */
+const ADAPTERS = ALL_ADAPTERS.map((a) =>
+  a.name === "provider_b" ? createProviderB({ storeDeleteRetryMs: [1, 2, 4, 8] }) : a,
+);
+const agents = () =>
+  inProcessProject(dir, { AGENTS_STATE_KEY: "b-default-store-key" }, { adapters: ADAPTERS });
 const dump = async () => (await simState(b)) as Record<string, Obj[]>;
 const readState = async () => JSON.parse(await fs.readFile(join(dir, "agents.state.json"), "utf8"));
 

@@ -72,13 +72,13 @@ export interface InProcessProject {
 /**
  * A project folder driven in-process. `env` is laid over process.env exactly as the spawned CLI
  * gets it (test/e2e/cli.ts), so `.env`, AGENTS_BASE_URL_* and AGENTS_STATE_KEY act the same.
- * `http` is the one thing the CLI cannot be given: a test may shorten the retry waits (the
- * policy itself is tested in test/providers/http.test.ts).
+ * `http` and `adapters` are what the CLI cannot be given: a test may shorten the retry waits (the
+ * policy itself is tested in test/providers/http.test.ts, a provider's own waits in its tests).
  */
 export function inProcessProject(
   dir: string,
   env: Record<string, string>,
-  options: { http?: EngineOptions["http"] } = {},
+  options: { http?: EngineOptions["http"]; adapters?: typeof ALL_ADAPTERS } = {},
 ): InProcessProject {
   const file = join(dir, "agents.yaml");
   const fullEnv: NodeJS.ProcessEnv = { ...process.env, AGENTS_DEBUG: "", NO_COLOR: "1", ...env };
@@ -98,7 +98,7 @@ export function inProcessProject(
         redact = redactor(project.secrets);
         return {
           project,
-          adapters: ALL_ADAPTERS,
+          adapters: options.adapters ?? ALL_ADAPTERS,
           env: fullEnv,
           ...(options.http ? { http: options.http } : {}),
         };

@@ -7,7 +7,7 @@ import type { RunningSim } from "@agents/sims";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyConfig } from "../../../../bench/apply-config.mjs";
 import { liveObjects, requestLog, setFaults, simState } from "../e2e/project.js";
-import type { InProcessProject } from "./in-process.js";
+import { type InProcessProject, inProcessProject } from "./in-process.js";
 import { wireHeaders } from "./rows.js";
 import { applyWideProject, type WideProject } from "./wide-project.js";
 
@@ -17,6 +17,7 @@ const PER_KIND = 10;
 const KINDS = ["environments", "vaults", "memory_stores", "agents", "deployments"] as const;
 const KEY = "sim-provider-c-key";
 const HEADERS = wireHeaders("provider_c");
+const ENV = { AGENTS_STATE_KEY: "lists-key", C_API_KEY: KEY };
 
 let sim: RunningSim;
 let agents: InProcessProject;
@@ -27,10 +28,7 @@ const singleGet = (path: string) =>
   /\/(environments|vaults|memory_stores|agents|deployments)\/[^/]+$/.test(path);
 
 beforeAll(async () => {
-  wide = await applyWideProject("provider_c", (url) => applyConfig(url, PER_KIND), {
-    AGENTS_STATE_KEY: "lists-key",
-    C_API_KEY: KEY,
-  });
+  wide = await applyWideProject("provider_c", (url) => applyConfig(url, PER_KIND), ENV);
   ({ sim, agents } = wide);
 });
 afterAll(() => wide?.close());
@@ -104,7 +102,11 @@ describe("plan from lists", () => {
     });
     try {
       await wide!.clearLog();
-      const plan = await agents.plan();
+      // The list's 503s are retried (four times, with back-off) before the fallback: after 1–2 ms
+      // here instead of 250 ms doubling (about 3 s; the back-off is tested in
+      // test/providers/http.test.ts).
+      const quick = inProcessProject(wide!.dir, ENV, { http: { policy: { baseDelayMs: 1, maxDelayMs: 2 } } });
+      const plan = await quick.plan();
       expect(plan.text).toContain("No changes.");
       expect(plan.code).toBe(0);
       const agentGets = (await requestLog(sim)).filter((c) => /\/agents\/[^/]+$/.test(c.path));
