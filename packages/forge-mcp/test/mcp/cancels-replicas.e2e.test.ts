@@ -20,7 +20,9 @@ import { proxyCodeVia, statelessEnv } from "../stateless-helpers.js";
  * request ends with an event stream and no answer in it, one left alone answers at its
  * timeout_seconds that the pipeline still runs. Rows 4 and 5 have a Redis and two replicas of
  * their own (Redis stopped before the cancel; restarted before the call, A's cancel channel then
- * subscribed again by node-redis), so the rows all run at once.
+ * subscribed again by node-redis), so the rows all run at once. Rows 6 to 8 run the other HTTP
+ * auth modes, a pair each on the same Redis under a prefix of its own: FORGE_TOKEN with no
+ * sign-in, and REMOTE_AUTHORIZATION with each request's own forge token.
  */
 
 const P = "/api/v4/projects/1";
@@ -29,7 +31,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Row {
   name: string;
   /** Which pair of replicas, and where the cancel goes ("B": the call's replica's twin). */
-  pair: "main" | "down" | "restarted";
+  pair: "main" | "down" | "restarted" | "pat" | "remote";
   cancelTo: "B" | "otherDeployment";
   cancelAs: "alice" | "bob";
   stops: boolean;
@@ -66,7 +68,17 @@ describeWith("redis-server")("notifications/cancelled across stateless replicas 
         ...extra,
       });
     r.A = await startForgeMcp(env(redis.url));
-    const [b, other, downA, downB, restartedA, restartedB] = await Promise.all([
+    // the other HTTP auth modes, each a pair on the same Redis under a prefix of its own: FORGE_TOKEN
+    // (every caller is the server's token), REMOTE_AUTHORIZATION (each request's own forge token)
+    const mode = (extra: Record<string, string>) => ({
+      FORGE_API_URL: forge.apiUrl,
+      REDIS_URL: redis.url,
+      FORGE_TOOLSETS: "pipelines",
+      ...extra,
+    });
+    const pat = mode({ FORGE_TOKEN: "sim-forge-pat", REDIS_KEY_PREFIX: "pat:" });
+    const remote = mode({ REMOTE_AUTHORIZATION: "true", REDIS_KEY_PREFIX: "remote:" });
+    const [b, other, downA, downB, restartedA, restartedB, patA, patB, remoteA, remoteB] = await Promise.all([
       startForgeMcp(env(redis.url)),
       // another deployment on the same Redis, under a prefix of its own (the same secret and
       // forge, so alice's token is good there too: only the prefix keeps it apart)
@@ -75,8 +87,12 @@ describeWith("redis-server")("notifications/cancelled across stateless replicas 
       startForgeMcp(env(redisDown.url)),
       startForgeMcp(env(redisRestarted.url)),
       startForgeMcp(env(redisRestarted.url)),
+      startForgeMcp(pat),
+      startForgeMcp(pat),
+      startForgeMcp(remote),
+      startForgeMcp(remote),
     ]);
-    Object.assign(r, { B: b, other, downA, downB, restartedA, restartedB });
+    Object.assign(r, { B: b, other, downA, downB, restartedA, restartedB, patA, patB, remoteA, remoteB });
     await seedApp(forge, [`${r.A.url}/callback`]);
     for (const user of ["alice", "bob"]) {
       await forge.seed({ signedInUser: user });
@@ -148,7 +164,34 @@ describeWith("redis-server")("notifications/cancelled across stateless replicas 
       stops: true,
       skip: 0,
     },
+    {
+      name: "(6) FORGE_TOKEN, no sign-in (every caller is the server's token): the cancel on the other replica stops the call",
+      pair: "pat",
+      cancelTo: "B",
+      cancelAs: "alice",
+      stops: true,
+      skip: 0,
+    },
+    {
+      name: "(7) REMOTE_AUTHORIZATION, the same forge user's token: the cancel on the other replica stops the call",
+      pair: "remote",
+      cancelTo: "B",
+      cancelAs: "alice",
+      stops: true,
+      skip: 0,
+    },
+    {
+      name: "(8) REMOTE_AUTHORIZATION, another forge user naming the same id: nothing stops",
+      pair: "remote",
+      cancelTo: "B",
+      cancelAs: "bob",
+      stops: false,
+      skip: 1,
+    },
   ])("$name", async (row) => {
+    // FORGE_TOKEN: the callers carry no credential of their own
+    const bearer = (user: string): Record<string, string> =>
+      row.pair === "pat" ? {} : { authorization: `Bearer ${tokens[user]}` };
     const a = row.pair === "main" ? r.A! : r[`${row.pair}A`]!;
     const cancelServer = row.pair !== "main" ? r[`${row.pair}B`]! : row.cancelTo === "B" ? r.B! : r.other!;
     if (row.pair === "down") await redisDown.stop();
@@ -170,7 +213,8 @@ describeWith("redis-server")("notifications/cancelled across stateless replicas 
       const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string }) : {};
       if (body.method === "notifications/cancelled") {
         const headers = new Headers(init?.headers);
-        headers.set("authorization", `Bearer ${tokens[row.cancelAs]}`);
+        headers.delete("authorization");
+        for (const [k, v] of Object.entries(bearer(row.cancelAs))) headers.set(k, v);
         const started = performance.now();
         const res = await fetch(`${cancelServer.url}/mcp`, { ...init, headers });
         cancels.push({ status: res.status, ms: performance.now() - started });
@@ -186,7 +230,7 @@ describeWith("redis-server")("notifications/cancelled across stateless replicas 
     client.onerror = (e) => errors.push(e);
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${a.url}/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${tokens.alice}` } },
+        requestInit: { headers: bearer("alice") },
         fetch: balancer,
       }),
     );
