@@ -514,12 +514,17 @@ async function measured(opts) {
   };
   const latencies = [];
   const r = await cannon({ ...opts, ...stamp, connections: CLIENTS }, latencies);
-  r.p50 = median(latencies);
-  const sorted = latencies.sort((x, y) => x - y);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  r.shape = `mean ${(sorted.reduce((x, y) => x + y, 0) / sorted.length).toFixed(2)} p10 ${at(0.1).toFixed(2)} p50 ${at(0.5).toFixed(2)} p90 ${at(0.9).toFixed(2)} p99 ${at(0.99).toFixed(2)} max ${sorted.at(-1).toFixed(1)}`;
-  if (values.shapes) console.log(`    ${shapeOf(opts.url)}: ${r.shape}`);
   loop.disable();
+  // sorted once, after the run's loop-delay window: the p50, and with --shapes the distribution
+  const sorted = latencies.sort((x, y) => x - y);
+  r.p50 = sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : Number.NaN;
+  if (values.shapes) {
+    const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(2);
+    const mean = (sorted.reduce((x, y) => x + y, 0) / sorted.length).toFixed(2);
+    console.log(
+      `    ${shapeOf(opts.url)}: mean ${mean} p10 ${at(0.1)} p50 ${r.p50.toFixed(2)} p90 ${at(0.9)} p99 ${at(0.99)} max ${sorted.at(-1).toFixed(1)}`,
+    );
+  }
   r.window = [start, performance.timeOrigin + performance.now()];
   // the histogram holds the intervals between its 1 ms samples: the delay is what exceeds 1 ms
   const late = (ns) => Math.max(0, ns / 1e6 - 1).toFixed(2);
